@@ -1,0 +1,90 @@
+#ifndef PMBENCH_FIXTURE_H
+#define PMBENCH_FIXTURE_H
+
+#include "pmbench/strvec.h"
+
+/**
+ * A fixture: a JavaScript project pinned by repository and commit, read
+ * from a JSON manifest under fixtures/ or given as a bare local path.
+ */
+
+/** Per-PM flags and environment a fixture needs (e.g. npm's
+ * --legacy-peer-deps). */
+struct pmbench_fixture_pm {
+	char *pm;
+	struct pmbench_strvec flags; /**< extra install arguments */
+	struct pmbench_strvec env;   /**< "K=V" */
+};
+
+struct pmbench_fixture {
+	char *name;	     /**< manifest "name", or the folder's name */
+	char *repo;	     /**< git URL or local path, as written */
+	char *commit;	     /**< full SHA; NULL for local repo HEAD / bare path */
+	char *subdir;	     /**< project folder inside the repo, or NULL */
+	char *description;   /**< or NULL */
+	char *manifest_path; /**< the JSON file read, NULL for a bare path */
+	int is_remote;	     /**< repo is a URL other than file:// */
+	int is_bare_path;    /**< a plain folder given on the command line */
+	struct pmbench_strvec env; /**< "K=V" for every PM */
+	struct pmbench_fixture_pm *pms;
+	size_t pms_nr, pms_alloc;
+
+	/* Tasks other than install (the run/build/dev issue). */
+	struct pmbench_strvec scripts; /**< further scripts to time */
+	char *build_script;	       /**< default "build" */
+	char *build_output;	       /**< folder the build writes, or NULL */
+	char *dev_script;	       /**< default "dev" */
+	char *dev_args;		       /**< e.g. "--port {port} --host 127.0.0.1" */
+	char *ready_pattern;	       /**< substring/regex of the ready line */
+	char *ready_path;	       /**< URL path to poll, default "/" */
+
+	/* Filled by pmbench_fixture_checkout(). */
+	char *resolved_commit; /**< the SHA checked out, or NULL */
+	char *source_dir;      /**< scratch tree of the whole repo */
+	char *project_dir;     /**< source_dir + subdir */
+};
+
+#define PMBENCH_FIXTURE_INIT { 0 }
+
+/**
+ * Parse a manifest from `json` (`origin` names it in messages, e.g. the
+ * file path). Errors are one line naming the origin and, for malformed
+ * JSON, the line and column. Returns 0 or PMBENCH_EINVALID.
+ */
+int pmbench_fixture_parse(struct pmbench_fixture *out, const char *json,
+			  const char *origin);
+
+/**
+ * Load a fixture named on the command line: an existing `.json` manifest,
+ * a bare name found as `<fixtures_dir>/<name>.json`, or a folder holding a
+ * package.json (a bare local path). Returns 0, PMBENCH_ENOTFOUND or
+ * PMBENCH_EINVALID.
+ */
+int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
+			 const char *fixtures_dir);
+
+/**
+ * Make the fixture's scratch source tree: clone `repo` once into
+ * `<cache_dir>/repos/` (fetching only when the commit is missing), check
+ * out the commit into `<cache_dir>/work/<name>/source` (replaced), and
+ * validate the subdir (exists, does not escape the repo) and its
+ * package.json. A bare path is copied without .git and node_modules.
+ * Never writes into `repo` itself. Sets resolved_commit, source_dir and
+ * project_dir.
+ */
+int pmbench_fixture_checkout(struct pmbench_fixture *f, const char *cache_dir);
+
+/** The per-PM entry for `pm`, or NULL. */
+const struct pmbench_fixture_pm *
+pmbench_fixture_pm(const struct pmbench_fixture *f, const char *pm);
+
+/** Free everything `f` holds; `f` is left zeroed. */
+void pmbench_fixture_release(struct pmbench_fixture *f);
+
+/**
+ * List the manifests in `fixtures_dir` (sorted by file name) into `out`
+ * as paths. Returns 0 or an error.
+ */
+int pmbench_fixture_list(struct pmbench_strvec *out, const char *fixtures_dir);
+
+#endif

@@ -1,0 +1,129 @@
+#ifndef PMBENCH_FS_H
+#define PMBENCH_FS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "pmbench/common.h"
+
+struct pmbench_buf;
+struct pmbench_strvec;
+
+/**
+ * Confine destructive operations: after this call pmbench_fs_rmtree() and
+ * pmbench_fs_empty_dir() refuse any path that does not resolve to a place
+ * strictly inside `root` (symlinks resolved). NULL lifts the restriction
+ * (tests only). Returns 0, or an error if `root` cannot be resolved.
+ */
+int pmbench_fs_set_sandbox(const char *root);
+
+/** mkdir -p. Existing directories are fine. Returns 0 or PMBENCH_ERROR. */
+int pmbench_fs_mkdirp(const char *path, mode_t mode);
+
+/**
+ * rm -rf that never follows symlinks. A missing path is success. Refuses
+ * (PMBENCH_EINVALID) a path outside the sandbox set above.
+ */
+int pmbench_fs_rmtree(const char *path);
+
+/** pmbench_fs_rmtree() without the sandbox check (tests only). */
+int pmbench_fs_rmtree_unchecked(const char *path);
+
+/**
+ * Remove everything inside the directory `path`, keeping the directory
+ * (created if missing). Same sandbox rule as pmbench_fs_rmtree().
+ */
+int pmbench_fs_empty_dir(const char *path);
+
+/**
+ * An inode map shared by several copies, so that files hard-linked to each
+ * other in the sources (pnpm's store and node_modules, bun's cache) are
+ * hard-linked to each other in the copies too. Opaque.
+ */
+struct pmbench_fs_linkmap;
+
+/** A new, empty map. Never NULL. Free with pmbench_fs_linkmap_free(). */
+struct pmbench_fs_linkmap *pmbench_fs_linkmap_new(void);
+void pmbench_fs_linkmap_free(struct pmbench_fs_linkmap *map);
+
+enum pmbench_fs_copy_flags {
+	/** Skip `.git` directly under the source root. */
+	PMBENCH_FS_COPY_SKIP_GIT = (1 << 0),
+	/** Skip every directory named `node_modules`. */
+	PMBENCH_FS_COPY_SKIP_NODE_MODULES = (1 << 1)
+};
+
+/**
+ * Copy the tree at `src` (a directory, regular file or symlink) to `dst`,
+ * which must not exist yet (its parent is created). Regular files keep
+ * their mode and mtime, directories their mode (empty ones included),
+ * symlinks are copied verbatim (never followed). When `links` is not NULL,
+ * a source file with more than one link whose (device, inode) was already
+ * copied through the same map becomes a hard link to that copy.
+ * Returns 0 or PMBENCH_ERROR with a message naming the failing path.
+ */
+int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
+			struct pmbench_fs_linkmap *links);
+
+/** Disk usage of a tree, as `du` counts it. */
+struct pmbench_fs_usage {
+	uint64_t disk_bytes;	 /**< allocated blocks * 512 */
+	uint64_t apparent_bytes; /**< sum of st_size */
+	uint64_t files;		 /**< regular files, each inode once */
+	uint64_t dirs;
+	uint64_t symlinks;
+};
+
+/**
+ * Measure the tree at `path` without following symlinks; a file with
+ * several hard links inside the tree is counted once. A missing path
+ * gives all zeros and PMBENCH_ENOTFOUND.
+ */
+int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
+
+/** 1 if something exists at `path` (lstat), else 0. */
+int pmbench_fs_exists(const char *path);
+/** 1 if `path` is a directory (stat, follows symlinks), else 0. */
+int pmbench_fs_isdir(const char *path);
+/** 1 if `path` is a regular file (stat), else 0. */
+int pmbench_fs_isfile(const char *path);
+
+/**
+ * Append the contents of the file `path` to `out`. Fails with
+ * PMBENCH_ENOTFOUND when missing, PMBENCH_ERROR when larger than `max`.
+ */
+int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
+
+/**
+ * Write `data` to `path` atomically: a temporary file in the same
+ * directory, fsync, then rename over `path`.
+ */
+int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
+
+/** Copy one regular file (mode kept). `dst` is replaced. */
+int pmbench_fs_copyfile(const char *src, const char *dst);
+
+/** Canonical absolute path of an existing `path` into `out` (replaced). */
+int pmbench_fs_realpath(struct pmbench_buf *out, const char *path);
+
+/**
+ * Absolute form of a possibly missing `path` (relative to the current
+ * directory, "." and ".." folded lexically) into `out` (replaced).
+ */
+void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
+
+/**
+ * 1 if `path` resolves (symlinks included, as far as it exists) to a place
+ * strictly inside `root`, 0 if not, negative on error.
+ */
+int pmbench_fs_is_inside(const char *root, const char *path);
+
+/**
+ * Push onto `out` the path, relative to `root`, of every directory named
+ * `name` below `root`, without descending into the matches or into
+ * symlinks (finds each workspace's node_modules). Sorted.
+ */
+int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
+			 const char *name);
+
+#endif

@@ -1,0 +1,176 @@
+#ifndef PMBENCH_RESULT_H
+#define PMBENCH_RESULT_H
+
+#include <stdint.h>
+
+#include "pmbench/strvec.h"
+
+/**
+ * The in-memory result of a benchmark: every raw sample, the options and
+ * the environment. It is what the table, the JSON file and the reports
+ * are written from, and what `pmbench report` reads back.
+ */
+
+#define PMBENCH_RESULT_SCHEMA "pmbench-result"
+#define PMBENCH_RESULT_VERSION 1
+
+/** One timed (or warm-up) run. */
+struct pmbench_sample {
+	unsigned round;	  /**< 0-based round index, warm-ups included */
+	int warmup;	  /**< 1 for a warm-up run (not in statistics) */
+	int ok;		  /**< 1 if the run succeeded */
+	uint64_t wall_ns; /**< CLOCK_MONOTONIC from spawn to exit */
+	uint64_t user_ns; /**< wait4 rusage of the PM and waited descendants */
+	uint64_t sys_ns;
+	uint64_t max_rss_kib;  /**< ru_maxrss: the largest single process */
+	uint64_t tree_rss_kib; /**< sampled peak of the whole tree's RSS sum */
+	int exit_code;	       /**< -1 if killed by a signal */
+	int signal;	       /**< terminating signal, 0 if none */
+	int timed_out;
+	int leftover;	       /**< processes still alive after the PM exited */
+	uint64_t nm_bytes;     /**< node_modules on disk after the run */
+	uint64_t nm_files;
+	double started;	       /**< Unix time the run started (seconds) */
+	char *failure;	       /**< one-line reason when !ok, else NULL */
+	char *tail;	       /**< last output lines when !ok, else NULL */
+};
+
+/** Every sample of one (fixture, task, scenario, PM). */
+struct pmbench_cell {
+	char *fixture;
+	char *task;	/**< "install", "run", "build", "dev" */
+	char *scenario; /**< e.g. "cache+lockfile" */
+	char *pm;
+	char *lockfile; /**< which lockfile the PM used and where from */
+	char *scripts;	/**< what happened to dependency lifecycle scripts */
+	char *prime_failure; /**< priming failed: why (no samples then) */
+	struct pmbench_strvec command; /**< argv of the timed command */
+	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
+	struct pmbench_sample *samples;
+	size_t samples_nr, samples_alloc;
+};
+
+/** A key and value pair, for the environment record. */
+struct pmbench_kv {
+	char *key;
+	char *value;
+};
+
+/** A PM found on this machine. */
+struct pmbench_result_pm {
+	char *name;
+	char *path;    /**< NULL when not found */
+	char *version; /**< NULL when not found */
+};
+
+struct pmbench_result_fixture {
+	char *name;
+	char *repo;
+	char *commit; /**< resolved commit, or NULL */
+	char *subdir;
+	char *description;
+};
+
+struct pmbench_result {
+	int schema_version;
+	char *pmbench_version;
+	char *created; /**< ISO 8601 UTC, e.g. 2026-12-02T18:40:00Z */
+
+	/* Options. */
+	struct pmbench_strvec pms;
+	struct pmbench_strvec scenarios;
+	struct pmbench_strvec tasks;
+	unsigned runs;
+	unsigned warmup;
+	uint64_t timeout_ns;
+	uint64_t seed;
+
+	/* Environment: os, kernel, cpu_model, cpu_count, ... in order. */
+	struct pmbench_kv *env;
+	size_t env_nr, env_alloc;
+	struct pmbench_result_pm *found;
+	size_t found_nr, found_alloc;
+
+	struct pmbench_result_fixture *fixtures;
+	size_t fixtures_nr, fixtures_alloc;
+	struct pmbench_cell *cells;
+	size_t cells_nr, cells_alloc;
+};
+
+#define PMBENCH_RESULT_INIT                                                 \
+	{ PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,          \
+	  PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0,             \
+	  NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
+
+/** Set (or replace) an environment entry; copies both strings. */
+void pmbench_result_env_set(struct pmbench_result *r, const char *key,
+			    const char *value);
+/** The value of an environment entry, or NULL. */
+const char *pmbench_result_env_get(const struct pmbench_result *r,
+				   const char *key);
+
+/** Append a cell with copies of the four names; returns it (owned by r). */
+struct pmbench_cell *pmbench_result_add_cell(struct pmbench_result *r,
+					     const char *fixture,
+					     const char *task,
+					     const char *scenario,
+					     const char *pm);
+/** Find a cell, or NULL. */
+struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
+					      const char *fixture,
+					      const char *task,
+					      const char *scenario,
+					      const char *pm);
+/** Append a zeroed sample to a cell; returns it (owned by the cell). */
+struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * Copy the wall times (in seconds) of the cell's successful non-warm-up
+ * samples into a new array; *out_n gets the count. Caller frees.
+ */
+double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n);
+
+/** Number of failed non-warm-up samples. */
+size_t pmbench_cell_failures(const struct pmbench_cell *c);
+
+/** Append a fixture record with copies of the strings (any may be NULL). */
+struct pmbench_result_fixture *
+pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
+			   const char *repo, const char *commit,
+			   const char *subdir, const char *description);
+
+/** Append a found-PM record (path and version may be NULL). */
+void pmbench_result_add_pm(struct pmbench_result *r, const char *name,
+			   const char *path, const char *version);
+
+/**
+ * Fill the environment entries this machine can tell without running a
+ * program: os, kernel, arch, cpu_model, cpu_count, mem_total_kib,
+ * loadavg, cpu_governor (when known), hostname is NOT recorded.
+ */
+void pmbench_result_collect_sysinfo(struct pmbench_result *r);
+
+/** Set `created` to the current UTC time. */
+void pmbench_result_stamp(struct pmbench_result *r);
+
+/**
+ * Serialise as JSON (schema in README) into a new string the caller
+ * frees with free(). Never NULL.
+ */
+char *pmbench_result_to_json(const struct pmbench_result *r);
+
+/** Parse JSON written by pmbench_result_to_json(). PMBENCH_EINVALID on a
+ * malformed file or another schema or a newer version. */
+int pmbench_result_from_json(struct pmbench_result *out, const char *json,
+			     const char *origin);
+
+/** Write atomically (temporary file, then rename). */
+int pmbench_result_write(const struct pmbench_result *r, const char *path);
+
+/** Read and parse a result file. */
+int pmbench_result_read(struct pmbench_result *out, const char *path);
+
+/** Free everything; `r` is left as PMBENCH_RESULT_INIT. */
+void pmbench_result_release(struct pmbench_result *r);
+
+#endif

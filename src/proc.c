@@ -1,0 +1,1 @@
+#include "pmbench/common.h"

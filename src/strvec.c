@@ -1,0 +1,95 @@
+#include "pmbench/common.h"
+
+#include "pmbench/buf.h"
+#include "pmbench/strvec.h"
+
+char *pmbench_strvec_empty[1];
+
+void pmbench_strvec_init(struct pmbench_strvec *sv)
+{
+	sv->v = pmbench_strvec_empty;
+	sv->nr = 0;
+	sv->alloc = 0;
+}
+
+static void push_owned(struct pmbench_strvec *sv, char *s)
+{
+	if (!sv->alloc)
+		sv->v = NULL;
+	PMBENCH_ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
+	sv->v[sv->nr++] = s;
+	sv->v[sv->nr] = NULL;
+}
+
+const char *pmbench_strvec_push(struct pmbench_strvec *sv, const char *s)
+{
+	push_owned(sv, pmbench_xstrdup(s));
+	return sv->v[sv->nr - 1];
+}
+
+const char *pmbench_strvec_pushf(struct pmbench_strvec *sv, const char *fmt,
+				 ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	push_owned(sv, pmbench_buf_detach(&b));
+	return sv->v[sv->nr - 1];
+}
+
+void pmbench_strvec_pushv(struct pmbench_strvec *sv, const char *const *items)
+{
+	for (; items && *items; items++)
+		pmbench_strvec_push(sv, *items);
+}
+
+void pmbench_strvec_pop(struct pmbench_strvec *sv)
+{
+	if (!sv->nr)
+		return;
+	free(sv->v[--sv->nr]);
+	sv->v[sv->nr] = NULL;
+}
+
+long pmbench_strvec_find(const struct pmbench_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return (long)i;
+	return -1;
+}
+
+void pmbench_strvec_release(struct pmbench_strvec *sv)
+{
+	if (sv->alloc) {
+		for (size_t i = 0; i < sv->nr; i++)
+			free(sv->v[i]);
+		free(sv->v);
+	}
+	pmbench_strvec_init(sv);
+}
+
+void pmbench_strvec_split(struct pmbench_strvec *sv, const char *s, char sep)
+{
+	while (s && *s) {
+		const char *e = strchr(s, sep);
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n)
+			push_owned(sv, pmbench_xstrndup(s, n));
+		s = e ? e + 1 : NULL;
+	}
+}
+
+void pmbench_strvec_join(struct pmbench_buf *out,
+			 const struct pmbench_strvec *sv, const char *sep)
+{
+	for (size_t i = 0; i < sv->nr; i++) {
+		if (i)
+			pmbench_buf_adds(out, sep);
+		pmbench_buf_adds(out, sv->v[i]);
+	}
+}

@@ -1,0 +1,123 @@
+#include "pmbench/common.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+
+int check_failures;
+const char *check_current;
+static int case_failed;
+static char sandbox[4096];
+static char pathbuf[4096];
+
+void check_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "FAIL %s (%s:%d): ", check_current, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	case_failed = 1;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The tests' own rm -rf and mkdir -p, so that they do not depend on the
+ * fs module they test. */
+static void reset_dir(const char *path)
+{
+	char tmp[4096];
+
+	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 &&
+	    errno != ENOENT)
+		pmbench_die("cannot remove '%s': %s", path, strerror(errno));
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			pmbench_die("cannot make '%s': %s", tmp,
+				    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		pmbench_die("cannot make '%s': %s", tmp, strerror(errno));
+}
+
+const char *check_sandbox(void)
+{
+	const char *root = getenv("PMBENCH_TEST_SANDBOX");
+	char cwd[4096];
+
+	if (!root) {
+		if (!getcwd(cwd, sizeof(cwd)))
+			pmbench_die("getcwd failed");
+		root = cwd;
+	}
+	snprintf(sandbox, sizeof(sandbox), "%s/sandbox/%s", root,
+		 check_current);
+	reset_dir(sandbox);
+	return sandbox;
+}
+
+const char *check_path(const char *name)
+{
+	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", sandbox, name);
+	return pathbuf;
+}
+
+const char *check_write(const char *name, const char *text)
+{
+	const char *p = check_path(name);
+	FILE *f;
+
+	f = fopen(p, "w");
+	if (!f)
+		pmbench_die("cannot write '%s'", p);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+static int selected(const char *name, int argc, char **argv)
+{
+	if (argc < 2)
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return 1;
+	return 0;
+}
+
+int check_run(const struct check_case *cases, size_t n, int argc,
+	      char **argv)
+{
+	size_t ran = 0, failed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!selected(cases[i].name, argc, argv))
+			continue;
+		check_current = cases[i].name;
+		case_failed = 0;
+		pmbench_error_clear();
+		cases[i].fn();
+		ran++;
+		if (case_failed)
+			failed++;
+		fprintf(stderr, "%s %s\n", case_failed ? "not ok" : "ok",
+			cases[i].name);
+	}
+	printf("%zu passed, %zu failed\n", ran - failed, failed);
+	return failed || !ran ? 1 : 0;
+}

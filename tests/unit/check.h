@@ -1,0 +1,102 @@
+#ifndef PMBENCH_TEST_CHECK_H
+#define PMBENCH_TEST_CHECK_H
+
+/*
+ * A small assertion header for pmbench's unit tests. Each test file
+ * defines cases with TEST(name) and lists them in CHECK_MAIN(...). The
+ * binary runs every case (or only those named on the command line) and
+ * exits non-zero if any check failed. check_sandbox() gives each case a
+ * fresh, empty folder of its own.
+ */
+#include "pmbench/common.h"
+
+#include <math.h>
+
+struct check_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+extern int check_failures;
+extern const char *check_current;
+
+void check_fail(const char *file, int line, const char *fmt, ...)
+	PMBENCH_PRINTF(3, 4);
+/** A fresh empty folder for the running case; valid until the next call. */
+const char *check_sandbox(void);
+/** Path of a file inside the case's sandbox (static buffer, one at a time). */
+const char *check_path(const char *name);
+/** Write `text` to a file inside the sandbox; returns its path (static). */
+const char *check_write(const char *name, const char *text);
+int check_run(const struct check_case *cases, size_t n, int argc,
+	      char **argv);
+
+#define TEST(name) static void test_##name(void)
+#define CASE(name) { #name, test_##name }
+
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			check_fail(__FILE__, __LINE__, "%s", #cond);       \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+#define CHECK_INT(a, b)                                                    \
+	do {                                                               \
+		long long check_a_ = (long long)(a);                       \
+		long long check_b_ = (long long)(b);                       \
+		if (check_a_ != check_b_) {                                \
+			check_fail(__FILE__, __LINE__,                     \
+				   "%s == %s (%lld != %lld)", #a, #b,      \
+				   check_a_, check_b_);                    \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                    \
+	do {                                                               \
+		const char *check_a_ = (a);                                \
+		const char *check_b_ = (b);                                \
+		if (!check_a_ || !check_b_ || strcmp(check_a_, check_b_)) { \
+			check_fail(__FILE__, __LINE__,                     \
+				   "%s == %s (\"%s\" != \"%s\")", #a, #b,  \
+				   check_a_ ? check_a_ : "(null)",         \
+				   check_b_ ? check_b_ : "(null)");        \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+#define CHECK_CONTAINS(hay, needle)                                        \
+	do {                                                               \
+		const char *check_h_ = (hay);                              \
+		const char *check_n_ = (needle);                           \
+		if (!check_h_ || !strstr(check_h_, check_n_)) {            \
+			check_fail(__FILE__, __LINE__,                     \
+				   "%s contains \"%s\" (got \"%s\")", #hay, \
+				   check_n_, check_h_ ? check_h_ : "(null)"); \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+#define CHECK_NEAR(a, b, eps)                                              \
+	do {                                                               \
+		double check_a_ = (double)(a);                             \
+		double check_b_ = (double)(b);                             \
+		if (!(fabs(check_a_ - check_b_) <= (eps))) {               \
+			check_fail(__FILE__, __LINE__,                     \
+				   "%s ~= %s (%.9g vs %.9g, eps %g)", #a,  \
+				   #b, check_a_, check_b_, (double)(eps)); \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+#define CHECK_MAIN(...)                                                    \
+	int main(int argc, char **argv)                                    \
+	{                                                                  \
+		static const struct check_case cases[] = { __VA_ARGS__ };  \
+		return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc,   \
+				 argv);                                    \
+	}
+
+#endif
