@@ -65,15 +65,18 @@ const char *check_sandbox(void)
 			pmbench_die("getcwd failed");
 		root = cwd;
 	}
-	snprintf(sandbox, sizeof(sandbox), "%s/sandbox/%s", root,
-		 check_current);
+	if (snprintf(sandbox, sizeof(sandbox), "%s/sandbox/%s", root,
+		     check_current) >= (int)sizeof(sandbox))
+		pmbench_die("sandbox path too long");
 	reset_dir(sandbox);
 	return sandbox;
 }
 
 const char *check_path(const char *name)
 {
-	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", sandbox, name);
+	if (snprintf(pathbuf, sizeof(pathbuf), "%s/%s", sandbox, name) >=
+	    (int)sizeof(pathbuf))
+		pmbench_die("test path too long");
 	return pathbuf;
 }
 
