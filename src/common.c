@@ -47,7 +47,9 @@ void pmbench_error_prefix(const char *fmt, ...)
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	snprintf(old, sizeof(old), "%s", pmbench_error_last());
-	snprintf(error_msg, sizeof(error_msg), "%s: %s", prefix, old);
+	/* A long message is cut short; that is acceptable for errors. */
+	if (snprintf(error_msg, sizeof(error_msg), "%s: %s", prefix, old) < 0)
+		error_msg[0] = '\0';
 	error_isset = 1;
 }
 
