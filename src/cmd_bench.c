@@ -1,1 +1,329 @@
 #include "pmbench/common.h"
+
+#include <getopt.h>
+#include <time.h>
+
+#include "pmbench/bench.h"
+#include "pmbench/buf.h"
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/progress.h"
+#include "pmbench/scenario.h"
+
+#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench bench [options] [FIXTURE...]\n"
+		"\n"
+		"Clone each FIXTURE (a name from 'pmbench fixtures', a .json "
+		"manifest, or a\n"
+		"folder with a package.json; default: " DEFAULT_FIXTURE
+		"), prime every package\n"
+		"manager once, then time its install in each scenario.\n"
+		"\n"
+		"Options:\n"
+		"  --pm LIST          comma-separated: npm,yarn,yarn-berry,"
+		"pnpm,bun,deno\n"
+		"                     (default: all that are found)\n"
+		"  --scenario LIST    comma-separated scenarios, 'all' or "
+		"'default'; a scenario\n"
+		"                     is 'clean' or cache, lockfile, "
+		"node_modules joined by '+'\n"
+		"                     (default: clean,lockfile,cache+lockfile,"
+		"\n"
+		"                     cache+lockfile+node_modules)\n"
+		"  --runs N           timed runs per PM and scenario (default "
+		"5)\n"
+		"  --warmup N         untimed runs before them (default 1)\n"
+		"  --timeout DUR      per run, e.g. 90s, 15m (default 15m)\n"
+		"  --out FILE         result JSON (default: "
+		"cache/results/<fixture>-<time>.json)\n"
+		"  --env K=V          set a variable for every PM (repeatable)\n"
+		"  --seed N           seed for the statistics (default 1)\n"
+		"  --progress/--no-progress  force the terminal status line on "
+		"or off\n"
+		"  -h, --help         this help\n"
+		"\n"
+		"Exit status: 0 all runs succeeded, 2 finished but some runs "
+		"or primings\n"
+		"failed (see the table), 1 error, 129 usage, 130 "
+		"interrupted.\n");
+}
+
+static int parse_count(unsigned *out, const char *opt, const char *v,
+		       unsigned min)
+{
+	uint64_t n;
+
+	if (pmbench_parse_u64(&n, v) < 0 || n < min || n > 100000) {
+		fprintf(stderr,
+			"pmbench: bench: '%s' must be a whole number from %u "
+			"to 100000, got '%s'\n",
+			opt, min, v);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int parse_pms(struct pmbench_bench_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	pmbench_strvec_release(&o->pms);
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!pmbench_pm_get(v.v[i])) {
+			fprintf(stderr,
+				"pmbench: bench: unknown package manager '%s' "
+				"in --pm; use npm, yarn, yarn-berry, pnpm, "
+				"bun or deno\n",
+				v.v[i]);
+			ret = -1;
+		} else if (pmbench_strvec_find(&o->pms, v.v[i]) < 0) {
+			pmbench_strvec_push(&o->pms, v.v[i]);
+		}
+	}
+	if (!ret && !o->pms.nr) {
+		fprintf(stderr, "pmbench: bench: --pm needs at least one "
+				"package manager\n");
+		ret = -1;
+	}
+	o->pms_explicit = 1;
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_scenarios(struct pmbench_bench_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	o->scenarios_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		const unsigned *add = NULL;
+		size_t add_nr = 0;
+		unsigned one;
+
+		if (!strcmp(v.v[i], "all")) {
+			add = pmbench_scenarios_all;
+			add_nr = 8;
+		} else if (!strcmp(v.v[i], "default")) {
+			add = pmbench_scenarios_default;
+			add_nr = 4;
+		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
+			fprintf(stderr, "pmbench: bench: %s\n",
+				pmbench_error_last());
+			ret = -1;
+			break;
+		} else {
+			add = &one;
+			add_nr = 1;
+		}
+		for (size_t k = 0; k < add_nr; k++) {
+			int dup = 0;
+
+			for (size_t j = 0; j < o->scenarios_nr; j++)
+				dup |= o->scenarios[j] == add[k];
+			if (!dup)
+				o->scenarios[o->scenarios_nr++] = add[k];
+		}
+	}
+	if (!ret && !o->scenarios_nr) {
+		fprintf(stderr, "pmbench: bench: --scenario needs at least "
+				"one scenario\n");
+		ret = -1;
+	}
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static void default_out(struct pmbench_buf *out, const char *fixture)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	pmbench_buf_addf(out, "%s/results/%s-%s.json", pmbench_config.cache_dir,
+			 fixture, stamp);
+}
+
+static int any_failure(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (r->cells[i].prime_failure ||
+		    pmbench_cell_failures(&r->cells[i]))
+			return 1;
+	return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	enum { OPT_PM = 256, OPT_SCENARIO, OPT_RUNS, OPT_WARMUP, OPT_TIMEOUT,
+	       OPT_OUT, OPT_ENV, OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS };
+	static const struct option longopts[] = {
+		{ "pm", required_argument, NULL, OPT_PM },
+		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "env", required_argument, NULL, OPT_ENV },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_fixture *fixtures = NULL;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	size_t fixtures_nr = 0;
+	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
+
+	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PM:
+			if (parse_pms(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_SCENARIO:
+			if (parse_scenarios(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_RUNS:
+			if (parse_count(&o.runs, "--runs", optarg, 1) < 0)
+				goto done;
+			break;
+		case OPT_WARMUP:
+			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
+				goto done;
+			break;
+		case OPT_TIMEOUT:
+			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
+			    !o.timeout_ns) {
+				fprintf(stderr,
+					"pmbench: bench: '--timeout' must be "
+					"a duration such as 90s or 15m, got "
+					"'%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		case OPT_OUT:
+			o.out = optarg;
+			break;
+		case OPT_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr,
+					"pmbench: bench: '--env' takes "
+					"NAME=VALUE, got '%s'\n",
+					optarg);
+				goto done;
+			}
+			pmbench_strvec_push(&o.env, optarg);
+			break;
+		case OPT_SEED:
+			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
+				fprintf(stderr,
+					"pmbench: bench: '--seed' must be a "
+					"whole number, got '%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		case OPT_PROGRESS:
+			tty = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			tty = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			code = 0;
+			goto done;
+		default:
+			fprintf(stderr,
+				"pmbench: bench: unknown or incomplete option "
+				"'%s'; see 'pmbench bench --help'\n",
+				argv[optind - 1]);
+			goto done;
+		}
+	}
+	code = PMBENCH_EXIT_ERROR;
+	pmbench_progress_init(tty);
+	if (!o.pms.nr)
+		for (size_t i = 0; i < pmbench_pms_nr; i++)
+			pmbench_strvec_push(&o.pms, pmbench_pms[i].name);
+	if (!o.scenarios_nr) {
+		memcpy(o.scenarios, pmbench_scenarios_default,
+		       sizeof(pmbench_scenarios_default));
+		o.scenarios_nr = 4;
+	}
+
+	fixtures_nr = optind < argc ? (size_t)(argc - optind) : 1;
+	fixtures = pmbench_xcalloc(fixtures_nr, sizeof(*fixtures));
+	for (size_t i = 0; i < fixtures_nr; i++) {
+		const char *arg = optind < argc ? argv[optind + (int)i]
+						: DEFAULT_FIXTURE;
+
+		ret = pmbench_fixture_load(&fixtures[i], arg,
+					   pmbench_config.fixtures_dir);
+		if (ret < 0) {
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+			goto done;
+		}
+	}
+	if (!o.out) {
+		default_out(&out, fixtures[0].name);
+		o.out = out.ptr;
+	}
+	{
+		struct pmbench_buf dir = PMBENCH_BUF_INIT;
+		const char *slash = strrchr(o.out, '/');
+
+		if (slash && slash != o.out) {
+			pmbench_buf_add(&dir, o.out, (size_t)(slash - o.out));
+			if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0) {
+				fprintf(stderr, "pmbench: error: %s\n",
+					pmbench_error_last());
+				pmbench_buf_release(&dir);
+				goto done;
+			}
+		}
+		pmbench_buf_release(&dir);
+	}
+
+	ret = pmbench_bench_run(&r, &o, fixtures, fixtures_nr);
+	if (r.cells_nr)
+		pmbench_table_print(stdout, &r);
+	if (r.cells_nr || ret == 0)
+		fprintf(stderr, "pmbench: results written to '%s'\n", o.out);
+	if (ret < 0) {
+		code = pmbench_cli_fail(ret);
+		goto done;
+	}
+	code = any_failure(&r) ? PMBENCH_EXIT_FAILED_RUNS : PMBENCH_EXIT_OK;
+done:
+	for (size_t i = 0; i < fixtures_nr; i++)
+		pmbench_fixture_release(&fixtures[i]);
+	free(fixtures);
+	pmbench_result_release(&r);
+	pmbench_bench_opts_release(&o);
+	pmbench_buf_release(&out);
+	return code;
+}

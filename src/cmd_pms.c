@@ -1,1 +1,48 @@
 #include "pmbench/common.h"
+
+#include "pmbench/buf.h"
+#include "pmbench/cli.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+
+int cmd_pms(int argc, char **argv)
+{
+	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
+	int code = 0;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: pmbench pms\n\n"
+			       "Show each package manager pmbench can use: "
+			       "where it was found (the pinned\n"
+			       "toolchain under cache/toolchain first, then "
+			       "PATH) and its version.\n");
+			return 0;
+		}
+		fprintf(stderr, "pmbench: pms: unexpected argument '%s'\n",
+			argv[1]);
+		return PMBENCH_EXIT_USAGE;
+	}
+	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
+	if (pmbench_fs_mkdirp(scratch.ptr, 0755) < 0) {
+		pmbench_buf_release(&scratch);
+		return pmbench_cli_fail(PMBENCH_ERROR);
+	}
+	printf("%-11s %-12s %-10s %s\n", "pm", "version", "from", "path");
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
+		const struct pmbench_pm *pm = &pmbench_pms[i];
+		struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
+
+		if (pmbench_pm_find(&f, pm, pmbench_config.toolchain_dir,
+				    getenv("PATH"), scratch.ptr) < 0) {
+			printf("%-11s %-12s %-10s %s\n", pm->name, "-",
+			       "missing", pmbench_error_last());
+			continue;
+		}
+		printf("%-11s %-12s %-10s %s\n", pm->name, f.version, f.source,
+		       f.path);
+		pmbench_pm_found_release(&f);
+	}
+	pmbench_buf_release(&scratch);
+	return code;
+}

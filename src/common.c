@@ -11,6 +11,8 @@
 static char error_msg[2048];
 static int error_isset;
 
+static void error_vset(const char *fmt, va_list ap) PMBENCH_PRINTF(1, 0);
+
 static void error_vset(const char *fmt, va_list ap)
 {
 	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
@@ -125,6 +127,9 @@ size_t pmbench_st_add(size_t a, size_t b)
 		pmbench_die("size overflow: %zu + %zu", a, b);
 	return a + b;
 }
+
+static void vlog(const char *prefix, const char *fmt, va_list ap)
+	PMBENCH_PRINTF(2, 0);
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {

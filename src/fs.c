@@ -1,1 +1,1476 @@
+/*
+ * copy_file_range() is a GNU extension in glibc's headers; common.h leaves
+ * the feature-test macros alone when _GNU_SOURCE is already defined.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "pmbench/common.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/strvec.h"
+
+#define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define COPY_CHUNK (128 * 1024)
+
+/* The resolved sandbox root; empty when no sandbox is set. */
+static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
+
+/*
+ * Path helpers.
+ */
+
+static void add_cwd(struct pmbench_buf *out)
+{
+	size_t size = 256;
+	char *cwd = NULL;
+
+	for (;;) {
+		cwd = pmbench_xrealloc(cwd, size);
+		if (getcwd(cwd, size))
+			break;
+		if (errno != ERANGE)
+			pmbench_die("cannot get the current folder: %s",
+				    strerror(errno));
+		size = pmbench_st_mult(size, 2);
+	}
+	pmbench_buf_adds(out, cwd);
+	free(cwd);
+}
+
+/*
+ * Append the '/'-separated components of `rest` to the absolute path in
+ * `out`, dropping "." and folding ".." lexically (never above "/").
+ */
+static void fold_components(struct pmbench_buf *out, const char *rest)
+{
+	while (*rest) {
+		const char *end = strchr(rest, '/');
+		size_t n = end ? (size_t)(end - rest) : strlen(rest);
+
+		if (n == 2 && rest[0] == '.' && rest[1] == '.') {
+			size_t len = out->len;
+
+			while (len > 1 && out->ptr[len - 1] != '/')
+				len--;
+			pmbench_buf_setlen(out, len > 1 ? len - 1 : 1);
+		} else if (n && !(n == 1 && rest[0] == '.')) {
+			if (!out->len || out->ptr[out->len - 1] != '/')
+				pmbench_buf_addch(out, '/');
+			pmbench_buf_add(out, rest, n);
+		}
+		rest += n;
+		if (*rest == '/')
+			rest++;
+	}
+	if (!out->len)
+		pmbench_buf_addch(out, '/');
+}
+
+void pmbench_fs_abspath(struct pmbench_buf *out, const char *path)
+{
+	struct pmbench_buf res = PMBENCH_BUF_INIT;
+
+	/* Built aside, since `path` may point into `out`. */
+	pmbench_buf_addch(&res, '/');
+	if (*path != '/') {
+		struct pmbench_buf cwd = PMBENCH_BUF_INIT;
+
+		add_cwd(&cwd);
+		fold_components(&res, cwd.ptr);
+		pmbench_buf_release(&cwd);
+	}
+	fold_components(&res, path);
+	pmbench_buf_release(out);
+	*out = res;
+}
+
+int pmbench_fs_realpath(struct pmbench_buf *out, const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
+							  : PMBENCH_ERROR,
+					  "cannot resolve '%s': %s", path,
+					  strerror(errno));
+	pmbench_buf_reset(out);
+	pmbench_buf_adds(out, real);
+	free(real);
+	return 0;
+}
+
+/*
+ * Resolve the longest existing prefix of `path` with realpath(3) and
+ * append the rest lexically, so that a path that does not exist (yet)
+ * still gets a canonical form. `out` is replaced.
+ */
+static int resolve_prefix(struct pmbench_buf *out, const char *path)
+{
+	struct pmbench_buf full = PMBENCH_BUF_INIT;
+	struct pmbench_buf pre = PMBENCH_BUF_INIT;
+	char *real = NULL;
+	int ret = 0;
+
+	if (*path != '/') {
+		add_cwd(&full);
+		pmbench_buf_addch(&full, '/');
+	}
+	pmbench_buf_adds(&full, path);
+	pmbench_buf_add(&pre, full.ptr, full.len);
+	for (;;) {
+		size_t len = pre.len;
+
+		real = realpath(pre.ptr, NULL);
+		if (real)
+			break;
+		if ((errno != ENOENT && errno != ENOTDIR) || len <= 1) {
+			ret = pmbench_error_set("cannot resolve '%s': %s",
+						pre.ptr, strerror(errno));
+			goto done;
+		}
+		while (len > 1 && pre.ptr[len - 1] == '/')
+			len--;
+		while (len > 0 && pre.ptr[len - 1] != '/')
+			len--;
+		/* len now ends just after a '/'; drop it unless it is "/". */
+		pmbench_buf_setlen(&pre, len > 1 ? len - 1 : 1);
+	}
+	pmbench_buf_reset(out);
+	pmbench_buf_adds(out, real);
+	fold_components(out, full.ptr + pre.len);
+
+done:
+	free(real);
+	pmbench_buf_release(&pre);
+	pmbench_buf_release(&full);
+	return ret;
+}
+
+/* 1 if the canonical path `path` is strictly inside the canonical `root`. */
+static int strictly_inside(const char *root, const char *path)
+{
+	size_t rl = strlen(root);
+
+	if (rl == 1 && root[0] == '/')
+		return path[0] == '/' && path[1] != '\0';
+	return !strncmp(path, root, rl) && path[rl] == '/' &&
+	       path[rl + 1] != '\0';
+}
+
+int pmbench_fs_is_inside(const char *root, const char *path)
+{
+	struct pmbench_buf r = PMBENCH_BUF_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	ret = resolve_prefix(&r, root);
+	if (ret < 0)
+		goto done;
+	ret = resolve_prefix(&p, path);
+	if (ret < 0)
+		goto done;
+	ret = strictly_inside(r.ptr, p.ptr);
+
+done:
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&r);
+	return ret;
+}
+
+/*
+ * Split `path` (given by the caller) into a canonical parent folder and a
+ * final component. The parent is resolved through symlinks, the final
+ * component is not, so that a symlink is itself the target. `base` is
+ * left empty for "/".
+ */
+static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
+			const char *path)
+{
+	struct pmbench_buf raw = PMBENCH_BUF_INIT;
+	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
+	const char *last;
+	size_t len;
+	int ret = 0;
+
+	if (!*path) {
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "cannot delete an empty path");
+		goto done;
+	}
+	pmbench_buf_adds(&raw, path);
+	len = raw.len;
+	while (len > 1 && raw.ptr[len - 1] == '/')
+		len--;
+	pmbench_buf_setlen(&raw, len);
+	last = strrchr(raw.ptr, '/');
+	last = last ? last + 1 : raw.ptr;
+	pmbench_buf_reset(base);
+	if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) {
+		/* Names a folder through "." or "..": resolve all of it. */
+		ret = resolve_prefix(&resolved, raw.ptr);
+		if (ret < 0)
+			goto done;
+		last = strrchr(resolved.ptr, '/');
+		pmbench_buf_adds(base, last + 1);
+		len = (size_t)(last - resolved.ptr);
+		pmbench_buf_setlen(&resolved, len ? len : 1);
+		pmbench_buf_release(parent);
+		*parent = resolved;
+		pmbench_buf_init(&resolved);
+		goto done;
+	}
+	pmbench_buf_adds(base, last);
+	if (last == raw.ptr)
+		pmbench_buf_adds(&resolved, ".");
+	else if (last - 1 == raw.ptr)
+		pmbench_buf_adds(&resolved, "/");
+	else
+		pmbench_buf_add(&resolved, raw.ptr,
+				(size_t)(last - 1 - raw.ptr));
+	ret = resolve_prefix(parent, resolved.ptr);
+
+done:
+	pmbench_buf_release(&resolved);
+	pmbench_buf_release(&raw);
+	return ret;
+}
+
+int pmbench_fs_set_sandbox(const char *root)
+{
+	char *real;
+
+	if (!root) {
+		pmbench_buf_release(&sandbox_root);
+		return 0;
+	}
+	real = realpath(root, NULL);
+	if (!real)
+		return pmbench_error_set("cannot use '%s' as pmbench's work "
+					 "folder: %s",
+					 root, strerror(errno));
+	pmbench_buf_reset(&sandbox_root);
+	pmbench_buf_adds(&sandbox_root, real);
+	free(real);
+	return 0;
+}
+
+/*
+ * The sandbox rule for a canonical `target`: strictly inside the root, or
+ * equal to it when `allow_root`. "/" is never allowed.
+ */
+static int sandbox_allows(const char *path, const char *target,
+			 int allow_root)
+{
+	const char *root = sandbox_root.ptr;
+
+	if (!strcmp(target, "/"))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is the "
+					  "root folder",
+					  path);
+	if (!sandbox_root.len)
+		return 0;
+	if (!strcmp(target, root)) {
+		if (allow_root)
+			return 0;
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is "
+					  "pmbench's work folder '%s' itself",
+					  path, root);
+	}
+	if (!strictly_inside(root, target))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is "
+					  "outside pmbench's work folder '%s'",
+					  path, root);
+	return 0;
+}
+
+/*
+ * Directory creation and simple queries.
+ */
+
+int pmbench_fs_mkdirp(const char *path, mode_t mode)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	pmbench_buf_adds(&p, path);
+	for (size_t i = 1; i <= p.len; i++) {
+		char c = p.ptr[i];
+
+		if (c != '/' && c != '\0')
+			continue;
+		if (p.ptr[i - 1] == '/')
+			continue;
+		p.ptr[i] = '\0';
+		if (mkdir(p.ptr, mode) < 0) {
+			int err = errno;
+
+			if (err != EEXIST || stat(p.ptr, &st) < 0 ||
+			    !S_ISDIR(st.st_mode)) {
+				ret = pmbench_error_set(
+					"cannot create the folder '%s': %s",
+					p.ptr,
+					strerror(err == EEXIST ? ENOTDIR
+							       : err));
+				goto done;
+			}
+		}
+		p.ptr[i] = c;
+	}
+
+done:
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+int pmbench_fs_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int pmbench_fs_isdir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int pmbench_fs_isfile(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * Removal. Everything goes through directory file descriptors opened with
+ * O_NOFOLLOW, so that a symlink swapped in during the walk is unlinked
+ * rather than followed.
+ */
+
+static int remove_at(int dfd, const char *name, struct pmbench_buf *path);
+
+/* chmod a directory without following a symlink at `name`. */
+static int chmod_dir_at(int dfd, const char *name, mode_t mode)
+{
+	struct stat st;
+
+	if (!fchmodat(dfd, name, mode, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (errno != ENOTSUP && errno != EOPNOTSUPP)
+		return -1;
+	/* No /proc for glibc's emulation: check the type, then chmod. */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return fchmodat(dfd, name, mode, 0);
+}
+
+/*
+ * Open the directory `name` for emptying it, granting ourselves the
+ * read, write and search permission that removing its entries needs.
+ * Returns the fd, or -1 with errno set (ENOTDIR or ELOOP if it is not a
+ * directory after all).
+ */
+static int open_dir_writable(int dfd, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dfd, name, DIR_OPEN_FLAGS);
+	if (fd < 0 && errno == EACCES) {
+		if (chmod_dir_at(dfd, name, S_IRWXU) < 0)
+			return -1;
+		fd = openat(dfd, name, DIR_OPEN_FLAGS);
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 ||
+	    ((st.st_mode & S_IRWXU) != S_IRWXU &&
+	     fchmod(fd, (st.st_mode & 07777) | S_IRWXU) < 0)) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static void path_push(struct pmbench_buf *path, const char *name)
+{
+	if (path->len && path->ptr[path->len - 1] != '/')
+		pmbench_buf_addch(path, '/');
+	pmbench_buf_adds(path, name);
+}
+
+/* Remove every entry of the open directory `fd` (which stays ours). */
+static int remove_children(int fd, struct pmbench_buf *path)
+{
+	DIR *dir = NULL;
+	size_t base = path->len;
+	int dup_fd, ret = 0;
+
+	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (dup_fd >= 0)
+		dir = fdopendir(dup_fd);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					path->ptr, strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		goto done;
+	}
+	/*
+	 * Some file systems skip entries when the directory changes during
+	 * readdir(), so read it again until a pass finds nothing.
+	 */
+	for (;;) {
+		size_t removed = 0;
+		struct dirent *de;
+
+		for (;;) {
+			errno = 0;
+			de = readdir(dir);
+			if (!de)
+				break;
+			if (!strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
+				continue;
+			path_push(path, de->d_name);
+			/*
+			 * The common case, a known non-directory, takes one
+			 * syscall; anything else goes the careful way.
+			 */
+			if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN ||
+			    (unlinkat(fd, de->d_name, 0) < 0 &&
+			     errno != ENOENT)) {
+				ret = remove_at(fd, de->d_name, path);
+				if (ret < 0)
+					goto done;
+			}
+			pmbench_buf_setlen(path, base);
+			removed++;
+		}
+		if (errno) {
+			ret = pmbench_error_set("cannot read the folder "
+						"'%s': %s",
+						path->ptr, strerror(errno));
+			goto done;
+		}
+		if (!removed)
+			break;
+		rewinddir(dir);
+	}
+
+done:
+	pmbench_buf_setlen(path, base);
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+/* Remove `name` in `dfd`, whatever it is; a missing entry is fine. */
+static int remove_at(int dfd, const char *name, struct pmbench_buf *path)
+{
+	struct stat st;
+	int fd = -1, ret = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			goto done;
+		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
+					strerror(errno));
+		goto done;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fd = open_dir_writable(dfd, name);
+		if (fd < 0 && errno == ENOENT)
+			goto done;
+		if (fd < 0 && errno != ENOTDIR && errno != ELOOP) {
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						path->ptr, strerror(errno));
+			goto done;
+		}
+	}
+	if (fd < 0) {
+		/* Not a directory (or no longer one): unlink, never follow. */
+		if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						path->ptr, strerror(errno));
+		goto done;
+	}
+	ret = remove_children(fd, path);
+	if (ret < 0)
+		goto done;
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
+					strerror(errno));
+
+done:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int rmtree(const char *path, int checked)
+{
+	struct pmbench_buf parent = PMBENCH_BUF_INIT;
+	struct pmbench_buf base = PMBENCH_BUF_INIT;
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	int pfd = -1, ret;
+
+	ret = split_target(&parent, &base, path);
+	if (ret < 0)
+		goto done;
+	if (!base.len) {
+		ret = sandbox_allows(path, "/", 0);
+		goto done;
+	}
+	pmbench_buf_path(&target, parent.ptr, base.ptr);
+	if (checked) {
+		ret = sandbox_allows(path, target.ptr, 0);
+		if (ret < 0)
+			goto done;
+	}
+	/*
+	 * Work on the resolved parent, not on `path`: that is the place the
+	 * check above approved.
+	 */
+	pfd = open(parent.ptr, DIR_OPEN_FLAGS);
+	if (pfd < 0) {
+		/* No parent folder (or a file there): nothing to delete. */
+		if (errno != ENOENT && errno != ENOTDIR)
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						target.ptr, strerror(errno));
+		goto done;
+	}
+	ret = remove_at(pfd, base.ptr, &target);
+
+done:
+	if (pfd >= 0)
+		close(pfd);
+	pmbench_buf_release(&target);
+	pmbench_buf_release(&base);
+	pmbench_buf_release(&parent);
+	return ret;
+}
+
+int pmbench_fs_rmtree(const char *path)
+{
+	return rmtree(path, 1);
+}
+
+int pmbench_fs_rmtree_unchecked(const char *path)
+{
+	return rmtree(path, 0);
+}
+
+int pmbench_fs_empty_dir(const char *path)
+{
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	int fd = -1, ret;
+
+	ret = resolve_prefix(&target, path);
+	if (ret < 0)
+		goto done;
+	ret = sandbox_allows(path, target.ptr, 1);
+	if (ret < 0)
+		goto done;
+	fd = open_dir_writable(AT_FDCWD, target.ptr);
+	if (fd < 0 && errno == ENOENT) {
+		ret = pmbench_fs_mkdirp(target.ptr, 0755);
+		goto done;
+	}
+	if (fd < 0) {
+		ret = pmbench_error_set("cannot empty '%s': %s", path,
+					strerror(errno));
+		goto done;
+	}
+	ret = remove_children(fd, &target);
+
+done:
+	if (fd >= 0)
+		close(fd);
+	pmbench_buf_release(&target);
+	return ret;
+}
+
+/*
+ * The inode map: open addressing over (st_dev, st_ino), also used as a
+ * plain set (path NULL) by pmbench_fs_usage().
+ */
+
+struct linkent {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+	int used;
+};
+
+struct pmbench_fs_linkmap {
+	struct linkent *ents;
+	size_t nr;
+	size_t size; /* a power of two, or 0 */
+};
+
+struct pmbench_fs_linkmap *pmbench_fs_linkmap_new(void)
+{
+	return pmbench_xcalloc(1, sizeof(struct pmbench_fs_linkmap));
+}
+
+void pmbench_fs_linkmap_free(struct pmbench_fs_linkmap *map)
+{
+	if (!map)
+		return;
+	for (size_t i = 0; i < map->size; i++)
+		free(map->ents[i].path);
+	free(map->ents);
+	free(map);
+}
+
+static size_t link_hash(dev_t dev, ino_t ino)
+{
+	uint64_t h = (uint64_t)ino ^ ((uint64_t)dev * 0x9e3779b97f4a7c15u);
+
+	/* splitmix64's finaliser spreads sequential inode numbers. */
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebu;
+	h ^= h >> 31;
+	return (size_t)h;
+}
+
+/* The slot for (dev, ino): its entry, or the empty slot to fill. */
+static struct linkent *link_slot(struct pmbench_fs_linkmap *map, dev_t dev,
+				 ino_t ino)
+{
+	size_t mask = map->size - 1;
+	size_t i = link_hash(dev, ino) & mask;
+
+	while (map->ents[i].used &&
+	       (map->ents[i].dev != dev || map->ents[i].ino != ino))
+		i = (i + 1) & mask;
+	return &map->ents[i];
+}
+
+static struct linkent *link_find(struct pmbench_fs_linkmap *map, dev_t dev,
+				 ino_t ino)
+{
+	struct linkent *e;
+
+	if (!map->size)
+		return NULL;
+	e = link_slot(map, dev, ino);
+	return e->used ? e : NULL;
+}
+
+/* Map (dev, ino) to a copy of `path` (may be NULL), replacing any entry. */
+static void link_put(struct pmbench_fs_linkmap *map, dev_t dev, ino_t ino,
+		     const char *path)
+{
+	struct linkent *e;
+
+	if (pmbench_st_mult(map->nr + 1, 2) > map->size) {
+		struct linkent *old = map->ents;
+		size_t old_size = map->size;
+
+		map->size = old_size ? pmbench_st_mult(old_size, 2) : 64;
+		map->ents = pmbench_xcalloc(map->size, sizeof(*map->ents));
+		for (size_t i = 0; i < old_size; i++)
+			if (old[i].used)
+				*link_slot(map, old[i].dev, old[i].ino) =
+					old[i];
+		free(old);
+	}
+	e = link_slot(map, dev, ino);
+	if (!e->used) {
+		e->used = 1;
+		e->dev = dev;
+		e->ino = ino;
+		map->nr++;
+	}
+	free(e->path);
+	e->path = path ? pmbench_xstrdup(path) : NULL;
+}
+
+/*
+ * Copying.
+ */
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Copy the rest of `in` to `out` from their current offsets: in the kernel
+ * with copy_file_range() where it works, else with read() and write().
+ * Returns 0, or -1 with errno set; *failed_read tells which side failed.
+ */
+static int copy_data(int in, int out, int *failed_read)
+{
+	char *chunk = NULL;
+	int ret = -1;
+
+	*failed_read = 0;
+#if defined(__linux__)
+	for (int first = 1;; first = 0) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			continue;
+		if (!n && !first) {
+			ret = 0;
+			goto done;
+		}
+		/*
+		 * Nothing copied on the first call may be a file system
+		 * (procfs, some FUSE) that does not support it; the offsets
+		 * are consistent, so read() and write() can take over.
+		 */
+		if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+		    errno != EINVAL && errno != EOPNOTSUPP &&
+		    errno != ENOTSUP && errno != EBADF && errno != EPERM &&
+		    errno != ETXTBSY)
+			goto done;
+		break;
+	}
+#endif
+	chunk = pmbench_xmalloc(COPY_CHUNK);
+	for (;;) {
+		ssize_t n = read(in, chunk, COPY_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*failed_read = 1;
+			goto done;
+		}
+		if (!n)
+			break;
+		if (write_all(out, chunk, (size_t)n) < 0)
+			goto done;
+	}
+	ret = 0;
+
+done:
+	free(chunk);
+	return ret;
+}
+
+struct copy_ctx {
+	unsigned flags;
+	struct pmbench_fs_linkmap *links;
+	struct pmbench_buf src; /* the entry being copied, for messages */
+	struct pmbench_buf dst; /* its absolute destination */
+};
+
+static int copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
+		      int ddfd, const char *dname, int depth);
+
+static int copy_regular(struct copy_ctx *ctx, const struct stat *st,
+			int sdfd, const char *sname, int ddfd,
+			const char *dname)
+{
+	struct timespec times[2];
+	int in = -1, out = -1, failed_read, ret = 0;
+	int linked = ctx->links && st->st_nlink > 1;
+
+	if (linked) {
+		struct linkent *e = link_find(ctx->links, st->st_dev,
+					      st->st_ino);
+
+		if (e && !linkat(AT_FDCWD, e->path, ddfd, dname, 0))
+			goto done;
+		/*
+		 * The first copy may be gone or on another file system, or
+		 * have too many links: copy again and link to the new one.
+		 */
+		if (e && errno != ENOENT && errno != EXDEV &&
+		    errno != EMLINK && errno != EPERM) {
+			ret = pmbench_error_set("cannot link '%s' to '%s': %s",
+						ctx->dst.ptr, e->path,
+						strerror(errno));
+			goto done;
+		}
+	}
+	in = openat(sdfd, sname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (in < 0) {
+		ret = pmbench_error_set("cannot read '%s': %s", ctx->src.ptr,
+					strerror(errno));
+		goto done;
+	}
+	out = openat(ddfd, dname,
+		     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     S_IRUSR | S_IWUSR);
+	if (out < 0) {
+		ret = pmbench_error_set("cannot create '%s': %s", ctx->dst.ptr,
+					strerror(errno));
+		goto done;
+	}
+	if (copy_data(in, out, &failed_read) < 0) {
+		ret = pmbench_error_set("cannot %s '%s': %s",
+					failed_read ? "read" : "write",
+					failed_read ? ctx->src.ptr
+						    : ctx->dst.ptr,
+					strerror(errno));
+		goto done;
+	}
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (fchmod(out, st->st_mode & 07777) < 0 ||
+	    futimens(out, times) < 0) {
+		ret = pmbench_error_set("cannot set the mode or time of '%s': "
+					"%s",
+					ctx->dst.ptr, strerror(errno));
+		goto done;
+	}
+	if (close(out) < 0) {
+		out = -1;
+		ret = pmbench_error_set("cannot write '%s': %s", ctx->dst.ptr,
+					strerror(errno));
+		goto done;
+	}
+	out = -1;
+	if (linked)
+		link_put(ctx->links, st->st_dev, st->st_ino, ctx->dst.ptr);
+
+done:
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	return ret;
+}
+
+static int copy_symlink(struct copy_ctx *ctx, const struct stat *st,
+			int sdfd, const char *sname, int ddfd,
+			const char *dname)
+{
+	size_t size = (size_t)st->st_size + 1;
+	char *target = NULL;
+	ssize_t n;
+	int ret = 0;
+
+	if (size < 64)
+		size = 64;
+	for (;;) {
+		target = pmbench_xrealloc(target, size);
+		n = readlinkat(sdfd, sname, target, size);
+		if (n < 0) {
+			ret = pmbench_error_set("cannot read the link '%s': %s",
+						ctx->src.ptr, strerror(errno));
+			goto done;
+		}
+		if ((size_t)n < size)
+			break;
+		size = pmbench_st_mult(size, 2);
+	}
+	target[n] = '\0';
+	if (symlinkat(target, ddfd, dname) < 0)
+		ret = pmbench_error_set("cannot create the link '%s': %s",
+					ctx->dst.ptr, strerror(errno));
+
+done:
+	free(target);
+	return ret;
+}
+
+static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
+		    const char *sname, int ddfd, const char *dname, int depth)
+{
+	struct timespec times[2];
+	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
+	DIR *dir = NULL;
+	int sfd, dfd = -1, ret = 0;
+
+	sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
+	if (sfd >= 0)
+		dir = fdopendir(sfd);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->src.ptr, strerror(errno));
+		if (sfd >= 0)
+			close(sfd);
+		goto done;
+	}
+	/* Owner-only until filled: the source mode may forbid writing. */
+	if (!mkdirat(ddfd, dname, S_IRWXU))
+		dfd = openat(ddfd, dname, DIR_OPEN_FLAGS);
+	if (dfd < 0) {
+		ret = pmbench_error_set("cannot create the folder '%s': %s",
+					ctx->dst.ptr, strerror(errno));
+		goto done;
+	}
+	for (;;) {
+		struct dirent *de;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
+		    !strcmp(de->d_name, ".git"))
+			continue;
+		path_push(&ctx->src, de->d_name);
+		path_push(&ctx->dst, de->d_name);
+		ret = copy_entry(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
+				 depth + 1);
+		pmbench_buf_setlen(&ctx->src, src_len);
+		pmbench_buf_setlen(&ctx->dst, dst_len);
+		if (ret < 0)
+			goto done;
+	}
+	if (errno) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->src.ptr, strerror(errno));
+		goto done;
+	}
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (fchmod(dfd, st->st_mode & 07777) < 0 || futimens(dfd, times) < 0)
+		ret = pmbench_error_set("cannot set the mode or time of '%s': "
+					"%s",
+					ctx->dst.ptr, strerror(errno));
+
+done:
+	if (dfd >= 0)
+		close(dfd);
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+static int copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
+		      int ddfd, const char *dname, int depth)
+{
+	struct stat st;
+
+	if (fstatat(sdfd, sname, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return pmbench_error_set("cannot read '%s': %s", ctx->src.ptr,
+					 strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		if (depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_NODE_MODULES) &&
+		    !strcmp(sname, "node_modules"))
+			return 0;
+		return copy_dir(ctx, &st, sdfd, sname, ddfd, dname, depth);
+	}
+	if (S_ISREG(st.st_mode))
+		return copy_regular(ctx, &st, sdfd, sname, ddfd, dname);
+	if (S_ISLNK(st.st_mode))
+		return copy_symlink(ctx, &st, sdfd, sname, ddfd, dname);
+	/* Sockets, fifos and devices have no place in a fixture. */
+	return 0;
+}
+
+/* The folder part of the absolute `path` (which is not "/"). */
+static void parent_of(struct pmbench_buf *out, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	pmbench_buf_reset(out);
+	pmbench_buf_add(out, path,
+			slash == path ? 1 : (size_t)(slash - path));
+}
+
+int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
+			struct pmbench_fs_linkmap *links)
+{
+	struct copy_ctx ctx = { flags, links, PMBENCH_BUF_INIT,
+				PMBENCH_BUF_INIT };
+	struct pmbench_buf parent = PMBENCH_BUF_INIT;
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret = 0, started = 0;
+
+	pmbench_buf_adds(&ctx.src, src);
+	pmbench_fs_abspath(&ctx.dst, dst);
+	if (!strcmp(ctx.dst.ptr, "/") || lstat(ctx.dst.ptr, &st) == 0) {
+		ret = pmbench_error_set("cannot copy '%s' to '%s': it already "
+					"exists",
+					src, dst);
+		goto done;
+	}
+	if (errno != ENOENT) {
+		ret = pmbench_error_set("cannot copy '%s' to '%s': %s", src,
+					dst, strerror(errno));
+		goto done;
+	}
+	if (lstat(src, &st) < 0) {
+		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
+							 : PMBENCH_ERROR,
+					 "cannot copy '%s': %s", src,
+					 strerror(errno));
+		goto done;
+	}
+	parent_of(&parent, ctx.dst.ptr);
+	ret = pmbench_fs_mkdirp(parent.ptr, 0755);
+	if (ret < 0)
+		goto done;
+	started = 1;
+	ret = copy_entry(&ctx, AT_FDCWD, src, AT_FDCWD, ctx.dst.ptr, 0);
+
+done:
+	if (ret < 0 && started) {
+		/* Do not leave half a copy behind; keep the first error. */
+		pmbench_buf_adds(&msg, pmbench_error_last());
+		pmbench_fs_rmtree_unchecked(ctx.dst.ptr);
+		pmbench_error_set("%s", msg.ptr);
+	}
+	pmbench_buf_release(&msg);
+	pmbench_buf_release(&parent);
+	pmbench_buf_release(&ctx.dst);
+	pmbench_buf_release(&ctx.src);
+	return ret;
+}
+
+/*
+ * Temporary files next to their destination, for atomic replacement.
+ */
+
+static int make_temp(struct pmbench_buf *tmp, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int fd;
+
+	pmbench_buf_reset(tmp);
+	pmbench_buf_add(tmp, path, (size_t)(base - path));
+	pmbench_buf_addf(tmp, ".%s.tmpXXXXXX", base);
+	fd = mkstemp(tmp->ptr);
+	if (fd < 0)
+		return pmbench_error_set("cannot create a temporary file for "
+					 "'%s': %s",
+					 path, strerror(errno));
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp->ptr);
+		return pmbench_error_set("cannot create a temporary file for "
+					 "'%s': %s",
+					 path, strerror(err));
+	}
+	return fd;
+}
+
+static int fsync_parent(const char *path)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int fd, ret = 0;
+
+	if (!slash)
+		pmbench_buf_adds(&dir, ".");
+	else
+		pmbench_buf_add(&dir, path,
+				slash == path ? 1 : (size_t)(slash - path));
+	fd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Some file systems cannot fsync a directory (EINVAL): fine. */
+	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
+		ret = pmbench_error_set("cannot sync the folder '%s': %s",
+					dir.ptr, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	int fd, ret = 0, have_tmp = 0;
+
+	fd = make_temp(&tmp, path);
+	if (fd < 0) {
+		ret = fd;
+		goto done;
+	}
+	have_tmp = 1;
+	if (write_all(fd, data, len) < 0 ||
+	    fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) < 0 ||
+	    fsync(fd) < 0) {
+		ret = pmbench_error_set("cannot write '%s': %s", path,
+					strerror(errno));
+		goto done;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = pmbench_error_set("cannot write '%s': %s", path,
+					strerror(errno));
+		goto done;
+	}
+	fd = -1;
+	if (rename(tmp.ptr, path) < 0) {
+		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
+					tmp.ptr, path, strerror(errno));
+		goto done;
+	}
+	have_tmp = 0;
+	ret = fsync_parent(path);
+
+done:
+	if (fd >= 0)
+		close(fd);
+	if (have_tmp)
+		unlink(tmp.ptr);
+	pmbench_buf_release(&tmp);
+	return ret;
+}
+
+int pmbench_fs_copyfile(const char *src, const char *dst)
+{
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	struct stat st;
+	int in = -1, out = -1, failed_read, ret = 0, have_tmp = 0;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
+							 : PMBENCH_ERROR,
+					 "cannot read '%s': %s", src,
+					 strerror(errno));
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = pmbench_error_set("cannot copy '%s': not a regular file",
+					src);
+		goto done;
+	}
+	out = make_temp(&tmp, dst);
+	if (out < 0) {
+		ret = out;
+		goto done;
+	}
+	have_tmp = 1;
+	if (copy_data(in, out, &failed_read) < 0) {
+		ret = pmbench_error_set("cannot %s '%s': %s",
+					failed_read ? "read" : "write",
+					failed_read ? src : tmp.ptr,
+					strerror(errno));
+		goto done;
+	}
+	if (fchmod(out, st.st_mode & 07777) < 0) {
+		ret = pmbench_error_set("cannot set the mode of '%s': %s",
+					tmp.ptr, strerror(errno));
+		goto done;
+	}
+	if (close(out) < 0) {
+		out = -1;
+		ret = pmbench_error_set("cannot write '%s': %s", tmp.ptr,
+					strerror(errno));
+		goto done;
+	}
+	out = -1;
+	if (rename(tmp.ptr, dst) < 0) {
+		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
+					tmp.ptr, dst, strerror(errno));
+		goto done;
+	}
+	have_tmp = 0;
+
+done:
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (have_tmp)
+		unlink(tmp.ptr);
+	pmbench_buf_release(&tmp);
+	return ret;
+}
+
+int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max)
+{
+	size_t start = out->len;
+	struct stat st;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
+							 : PMBENCH_ERROR,
+					 "cannot read '%s': %s", path,
+					 strerror(errno));
+		goto done;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= max)
+		pmbench_buf_grow(out, (size_t)st.st_size);
+	for (;;) {
+		size_t left = max - (out->len - start);
+		size_t room;
+		ssize_t n;
+
+		pmbench_buf_grow(out, 8192);
+		room = out->alloc - out->len - 1;
+		/* Never read more than one byte past the limit. */
+		if (room - 1 > left)
+			room = left + 1;
+		n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = pmbench_error_set("cannot read '%s': %s", path,
+						strerror(errno));
+			goto done;
+		}
+		if (!n)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len - start > max) {
+			ret = pmbench_error_set("cannot read '%s': it is "
+						"larger than %zu bytes",
+						path, max);
+			goto done;
+		}
+	}
+
+done:
+	if (ret < 0)
+		pmbench_buf_setlen(out, start);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * Measuring.
+ */
+
+struct usage_ctx {
+	struct pmbench_fs_usage *out;
+	struct pmbench_fs_linkmap *seen;
+	struct pmbench_buf path;
+};
+
+static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
+{
+	struct stat st;
+	size_t len = ctx->path.len;
+	DIR *dir = NULL;
+	int fd, ret = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		ret = pmbench_error_set("cannot measure '%s': %s",
+					ctx->path.ptr, strerror(errno));
+		goto done;
+	}
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+		/* Another link to an inode already counted. */
+		if (link_find(ctx->seen, st.st_dev, st.st_ino))
+			goto done;
+		link_put(ctx->seen, st.st_dev, st.st_ino, NULL);
+	}
+	ctx->out->disk_bytes += (uint64_t)st.st_blocks * 512;
+	ctx->out->apparent_bytes += (uint64_t)st.st_size;
+	if (S_ISREG(st.st_mode))
+		ctx->out->files++;
+	else if (S_ISLNK(st.st_mode))
+		ctx->out->symlinks++;
+	if (!S_ISDIR(st.st_mode))
+		goto done;
+	ctx->out->dirs++;
+	fd = openat(dfd, name, DIR_OPEN_FLAGS);
+	if (fd >= 0)
+		dir = fdopendir(fd);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->path.ptr, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto done;
+	}
+	for (;;) {
+		struct dirent *de;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path_push(&ctx->path, de->d_name);
+		ret = usage_walk(ctx, dirfd(dir), de->d_name);
+		pmbench_buf_setlen(&ctx->path, len);
+		if (ret < 0)
+			goto done;
+	}
+	if (errno)
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->path.ptr, strerror(errno));
+
+done:
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
+{
+	struct usage_ctx ctx = { out, NULL, PMBENCH_BUF_INIT };
+	struct stat st;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return pmbench_error_setc(PMBENCH_ENOTFOUND,
+					  "cannot measure '%s': %s", path,
+					  strerror(errno));
+	ctx.seen = pmbench_fs_linkmap_new();
+	pmbench_buf_adds(&ctx.path, path);
+	ret = usage_walk(&ctx, AT_FDCWD, path);
+	if (ret < 0)
+		memset(out, 0, sizeof(*out));
+	pmbench_buf_release(&ctx.path);
+	pmbench_fs_linkmap_free(ctx.seen);
+	return ret;
+}
+
+/*
+ * Finding workspace folders.
+ */
+
+/*
+ * Walk the folder `dname` in `dfd`; `rel` is its path relative to the
+ * root (empty for the root, which alone may be reached through a symlink)
+ * and `path` its full path, for messages.
+ */
+static int find_walk(struct pmbench_strvec *found, int dfd,
+		     const char *dname, struct pmbench_buf *rel,
+		     struct pmbench_buf *path, const char *name)
+{
+	size_t rel_len = rel->len, path_len = path->len;
+	DIR *dir = NULL;
+	int fd, ret = 0;
+
+	if (rel_len)
+		fd = openat(dfd, dname, DIR_OPEN_FLAGS);
+	else
+		fd = openat(dfd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		dir = fdopendir(fd);
+	if (!dir) {
+		ret = pmbench_error_setc(errno == ENOENT && !rel_len
+						 ? PMBENCH_ENOTFOUND
+						 : PMBENCH_ERROR,
+					 "cannot read the folder '%s': %s",
+					 path->ptr, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto done;
+	}
+	for (;;) {
+		struct dirent *de;
+		int isdir;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(dir), de->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) < 0) {
+				if (errno == ENOENT)
+					continue;
+				path_push(path, de->d_name);
+				ret = pmbench_error_set("cannot read '%s': %s",
+							path->ptr,
+							strerror(errno));
+				goto done;
+			}
+			isdir = S_ISDIR(st.st_mode);
+		} else {
+			isdir = de->d_type == DT_DIR;
+		}
+		if (!isdir)
+			continue;
+		path_push(rel, de->d_name);
+		path_push(path, de->d_name);
+		if (!strcmp(de->d_name, name))
+			pmbench_strvec_push(found, rel->ptr);
+		else if (strcmp(de->d_name, ".git"))
+			ret = find_walk(found, dirfd(dir), de->d_name, rel,
+					path, name);
+		pmbench_buf_setlen(rel, rel_len);
+		pmbench_buf_setlen(path, path_len);
+		if (ret < 0)
+			goto done;
+	}
+	if (errno)
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					path->ptr, strerror(errno));
+
+done:
+	pmbench_buf_setlen(rel, rel_len);
+	pmbench_buf_setlen(path, path_len);
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
+			 const char *name)
+{
+	struct pmbench_strvec found = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf rel = PMBENCH_BUF_INIT;
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_adds(&path, root);
+	ret = find_walk(&found, AT_FDCWD, root, &rel, &path, name);
+	if (ret < 0)
+		goto done;
+	if (found.nr)
+		qsort(found.v, found.nr, sizeof(*found.v), cmp_str);
+	for (size_t i = 0; i < found.nr; i++)
+		pmbench_strvec_push(out, found.v[i]);
+
+done:
+	pmbench_strvec_release(&found);
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&rel);
+	return ret;
+}

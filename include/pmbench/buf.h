@@ -32,7 +32,8 @@ void pmbench_buf_adds(struct pmbench_buf *b, const char *s);
 void pmbench_buf_addch(struct pmbench_buf *b, int c);
 void pmbench_buf_addf(struct pmbench_buf *b, const char *fmt, ...)
 	PMBENCH_PRINTF(2, 3);
-void pmbench_buf_vaddf(struct pmbench_buf *b, const char *fmt, va_list ap);
+void pmbench_buf_vaddf(struct pmbench_buf *b, const char *fmt, va_list ap)
+	PMBENCH_PRINTF(2, 0);
 /** Remove trailing whitespace. */
 void pmbench_buf_rtrim(struct pmbench_buf *b);
 /**

@@ -13,16 +13,25 @@ struct pmbench_strvec;
  * Confine destructive operations: after this call pmbench_fs_rmtree() and
  * pmbench_fs_empty_dir() refuse any path that does not resolve to a place
  * strictly inside `root` (symlinks resolved). NULL lifts the restriction
- * (tests only). Returns 0, or an error if `root` cannot be resolved.
+ * (tests only); without a call there is none either. `root` must exist.
+ * Returns 0, or an error if `root` cannot be resolved.
  */
 int pmbench_fs_set_sandbox(const char *root);
 
-/** mkdir -p. Existing directories are fine. Returns 0 or PMBENCH_ERROR. */
+/**
+ * mkdir -p. Existing directories (or symlinks to them) are fine; anything
+ * else in the way is an error. Returns 0 or PMBENCH_ERROR.
+ */
 int pmbench_fs_mkdirp(const char *path, mode_t mode);
 
 /**
  * rm -rf that never follows symlinks. A missing path is success. Refuses
- * (PMBENCH_EINVALID) a path outside the sandbox set above.
+ * (PMBENCH_EINVALID) a path outside the sandbox set above, and the
+ * sandbox root itself. The parent of `path` is resolved with realpath(3)
+ * (as far as it exists) and the check and the removal both work on that
+ * resolved parent plus the final name, so a symlink at `path` is removed,
+ * not what it points to. Folders inside the tree without write or search
+ * permission are chmod'ed as needed. "/" is always refused.
  */
 int pmbench_fs_rmtree(const char *path);
 
@@ -31,7 +40,11 @@ int pmbench_fs_rmtree_unchecked(const char *path);
 
 /**
  * Remove everything inside the directory `path`, keeping the directory
- * (created if missing). Same sandbox rule as pmbench_fs_rmtree().
+ * (created if missing, mode 0755). Same sandbox rule as
+ * pmbench_fs_rmtree(), except that the sandbox root itself is allowed;
+ * `path` is resolved entirely, so a symlink to a folder empties that
+ * folder (if it is in the sandbox). Something else than a directory at
+ * `path` is an error.
  */
 int pmbench_fs_empty_dir(const char *path);
 
@@ -44,23 +57,29 @@ struct pmbench_fs_linkmap;
 
 /** A new, empty map. Never NULL. Free with pmbench_fs_linkmap_free(). */
 struct pmbench_fs_linkmap *pmbench_fs_linkmap_new(void);
+/** Free `map` and the paths it holds. NULL is fine. */
 void pmbench_fs_linkmap_free(struct pmbench_fs_linkmap *map);
 
 enum pmbench_fs_copy_flags {
 	/** Skip `.git` directly under the source root. */
 	PMBENCH_FS_COPY_SKIP_GIT = (1 << 0),
-	/** Skip every directory named `node_modules`. */
+	/** Skip every directory named `node_modules` (below `src`). */
 	PMBENCH_FS_COPY_SKIP_NODE_MODULES = (1 << 1)
 };
 
 /**
  * Copy the tree at `src` (a directory, regular file or symlink) to `dst`,
  * which must not exist yet (its parent is created). Regular files keep
- * their mode and mtime, directories their mode (empty ones included),
- * symlinks are copied verbatim (never followed). When `links` is not NULL,
- * a source file with more than one link whose (device, inode) was already
- * copied through the same map becomes a hard link to that copy.
- * Returns 0 or PMBENCH_ERROR with a message naming the failing path.
+ * their mode and atime/mtime (nanoseconds), directories their mode and
+ * times (empty ones included; the mode is applied after filling, so
+ * read-only folders copy), symlinks are copied verbatim (never followed).
+ * Sockets, fifos and devices are skipped. When `links` is not NULL, a
+ * source file with more than one link whose (device, inode) was already
+ * copied through the same map becomes a hard link to that copy (the map
+ * stores absolute destination paths, so it works across calls).
+ * Returns 0, PMBENCH_ENOTFOUND if `src` is missing, or PMBENCH_ERROR
+ * with a message naming the failing path; on failure the partial copy at
+ * `dst` is removed.
  */
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
@@ -76,8 +95,10 @@ struct pmbench_fs_usage {
 
 /**
  * Measure the tree at `path` without following symlinks; a file with
- * several hard links inside the tree is counted once. A missing path
- * gives all zeros and PMBENCH_ENOTFOUND.
+ * several hard links inside the tree is counted once (bytes included).
+ * `dirs` counts `path` itself when it is a directory; the bytes include
+ * directories and symlinks, as du does. A missing path (or any error)
+ * gives all zeros and PMBENCH_ENOTFOUND (PMBENCH_ERROR).
  */
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
@@ -90,38 +111,55 @@ int pmbench_fs_isfile(const char *path);
 
 /**
  * Append the contents of the file `path` to `out`. Fails with
- * PMBENCH_ENOTFOUND when missing, PMBENCH_ERROR when larger than `max`.
+ * PMBENCH_ENOTFOUND when missing, PMBENCH_ERROR when larger than `max`
+ * bytes; `out` is unchanged on failure.
  */
 int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same
- * directory, fsync, then rename over `path`.
+ * directory, fsync, then rename over `path` (mode 0644) and fsync the
+ * directory. The temporary file is removed on failure. A symlink at
+ * `path` is replaced, not written through.
  */
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
 
-/** Copy one regular file (mode kept). `dst` is replaced. */
+/**
+ * Copy one regular file (mode kept, mtime not). `dst` is replaced
+ * atomically through a temporary file in its folder (a symlink at `dst`
+ * is replaced, not written through). PMBENCH_ENOTFOUND if `src` is
+ * missing.
+ */
 int pmbench_fs_copyfile(const char *src, const char *dst);
 
-/** Canonical absolute path of an existing `path` into `out` (replaced). */
+/**
+ * Canonical absolute path of an existing `path` into `out` (replaced),
+ * through realpath(3). PMBENCH_ENOTFOUND if it does not exist.
+ */
 int pmbench_fs_realpath(struct pmbench_buf *out, const char *path);
 
 /**
  * Absolute form of a possibly missing `path` (relative to the current
- * directory, "." and ".." folded lexically) into `out` (replaced).
+ * directory, "." and ".." folded lexically, symlinks ignored) into `out`
+ * (replaced; `path` may point into `out`). Dies if the current directory
+ * cannot be found.
  */
 void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
 
 /**
  * 1 if `path` resolves (symlinks included, as far as it exists) to a place
- * strictly inside `root`, 0 if not, negative on error.
+ * strictly inside `root`, 0 if not, negative on error. Both are resolved
+ * the same way: realpath(3) of the longest existing prefix, then the rest
+ * appended lexically.
  */
 int pmbench_fs_is_inside(const char *root, const char *path);
 
 /**
  * Push onto `out` the path, relative to `root`, of every directory named
  * `name` below `root`, without descending into the matches or into
- * symlinks (finds each workspace's node_modules). Sorted.
+ * symlinks, nor into `.git` (finds each workspace's node_modules). The
+ * new elements are sorted with strcmp. A symlink named `name` is not a
+ * match. PMBENCH_ENOTFOUND if `root` is missing.
  */
 int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
 			 const char *name);

@@ -24,17 +24,24 @@ struct pmbench_summary {
 	double mad; /**< median absolute deviation (unscaled) */
 };
 
-/** Fill `out` from `x[0..n)`; n == 0 gives all zeros. `x` is not changed. */
+/**
+ * Fill `out` from `x[0..n)`; n == 0 gives all zeros. `x` is not changed.
+ * The values must not be NaN (here and in every function below).
+ */
 void pmbench_stats_summary(struct pmbench_summary *out, const double *x,
 			   size_t n);
 
 /** Median of `x[0..n)` (mean of the middle two for even n); 0 if n == 0. */
 double pmbench_stats_median(const double *x, size_t n);
 
-/** Quantile p in [0,1] of an ascending `sorted[0..n)`, type 7. */
+/**
+ * Quantile p in [0,1] of an ascending `sorted[0..n)`, type 7 (linear
+ * interpolation between order statistics; p outside [0,1] is clamped).
+ * Returns 0 if n == 0.
+ */
 double pmbench_stats_quantile(const double *sorted, size_t n, double p);
 
-/** Sort ascending (numeric). */
+/** Sort `x[0..n)` ascending, in place, by numeric comparison. */
 void pmbench_stats_sort(double *x, size_t n);
 
 /** xoshiro256** seeded through splitmix64. */
@@ -42,9 +49,11 @@ struct pmbench_rng {
 	uint64_t s[4];
 };
 
+/** Seed `rng`: any seed, 0 included, gives a valid state. */
 void pmbench_rng_seed(struct pmbench_rng *rng, uint64_t seed);
+/** The next 64 uniformly random bits. */
 uint64_t pmbench_rng_next(struct pmbench_rng *rng);
-/** Uniform integer in [0, n), unbiased; n > 0. */
+/** Uniform integer in [0, n), unbiased (rejection); n > 0 (n == 0 gives 0). */
 uint64_t pmbench_rng_below(struct pmbench_rng *rng, uint64_t n);
 
 /** A point estimate with a confidence interval. */
@@ -56,8 +65,12 @@ struct pmbench_interval {
 
 /**
  * Percentile-bootstrap interval at `level` (e.g. 0.95) for the median of
- * `x`, from `resamples` resamples. n == 0 is an error (-1); n == 1 gives
- * a zero-width interval.
+ * `x`, from `resamples` resamples. `out->point` is the median of `x`;
+ * `lo` and `hi` are the type 7 quantiles (1 - level) / 2 and
+ * (1 + level) / 2 of the resampled medians. The result depends only on
+ * the data and the RNG state, which advances. n == 0, level outside
+ * (0, 1) or resamples == 0 is an error (-1); n == 1 gives a zero-width
+ * interval. Cost is O(resamples * n).
  */
 int pmbench_stats_bootstrap_median(struct pmbench_interval *out,
 				   const double *x, size_t n, double level,
@@ -65,7 +78,11 @@ int pmbench_stats_bootstrap_median(struct pmbench_interval *out,
 
 /**
  * Percentile-bootstrap interval for median(a) / median(b), resampling a
- * and b independently. Fails (-1) if either is empty or a median of b is 0.
+ * and b independently; `out->point` is the ratio for the original data.
+ * Because the resamples are independent, the interval is zero-width only
+ * when both samples are constant. Fails (-1) if either is empty, on the
+ * same bad `level` or `resamples` as above, or if the median of b or of
+ * any resample of b is 0.
  */
 int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out,
 				  const double *a, size_t na, const double *b,
@@ -75,23 +92,63 @@ int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out,
 /** Two-sided Mann-Whitney U test. */
 struct pmbench_mwu {
 	double u;  /**< U of sample a */
-	double z;  /**< normal approximation with tie and continuity corrections */
+	/** normal approximation with tie and continuity corrections */
+	double z;
 	double p;  /**< two-sided p-value (exact when small and tie-free) */
 	int exact; /**< 1 if p comes from the exact distribution */
 };
 
+/** Largest sample size for which the exact distribution of U is used. */
+#define PMBENCH_STATS_MWU_EXACT_MAX 20
+
+/**
+ * Two-sided Mann-Whitney U test of a against b. Ties get midranks and
+ * U = R_a - na (na + 1) / 2, so U counts the pairs with a_i > b_j (ties
+ * count one half). If na and nb are both at most
+ * PMBENCH_STATS_MWU_EXACT_MAX and there are no ties, p is exact:
+ * min(1, 2 min(P(U <= u), P(U >= u))). Otherwise p comes from `z`, the
+ * normal approximation with tie-corrected variance and a continuity
+ * correction (z is 0 and p is 1 when every value is tied). Fails (-1) if
+ * either sample is empty.
+ */
 int pmbench_stats_mann_whitney(struct pmbench_mwu *out, const double *a,
 			       size_t na, const double *b, size_t nb);
 
 /**
  * Flag outliers: flags[i] = 1 where |0.6745 (x_i - median) / MAD| exceeds
- * `threshold` (3.5 is Iglewicz and Hoaglin's). MAD == 0 flags only values
- * that differ from the median. Returns the number flagged.
+ * `threshold` (3.5 is Iglewicz and Hoaglin's), else 0. MAD == 0 flags only
+ * values that differ from the median. `flags` may be NULL to only count.
+ * Returns the number flagged.
  */
 size_t pmbench_stats_outliers(unsigned char *flags, const double *x, size_t n,
 			      double threshold);
 
-/** Standard normal CDF. */
+/** Standard normal CDF, computed through erfc(). */
 double pmbench_stats_norm_cdf(double z);
+
+/**
+ * Inverse CDF of Student's t with `df` degrees of freedom (df > 0, not
+ * necessarily an integer; df == INFINITY gives the normal quantile),
+ * accurate to about 1e-9 relative. p == 0 gives -INFINITY, p == 1 gives
+ * INFINITY; p outside [0, 1], a NaN, or df <= 0 gives NAN.
+ */
+double pmbench_stats_t_quantile(double p, double df);
+
+/**
+ * Student-t confidence interval at `level` (e.g. 0.95) for the mean of
+ * `x`: mean +- t((1 + level) / 2, n - 1) sd / sqrt(n). n == 0 or level
+ * outside (0, 1) is an error (-1). n == 1 gives a zero-width interval at
+ * x[0], like the bootstrap functions; callers that care should check n.
+ */
+int pmbench_stats_mean_ci(struct pmbench_interval *out, const double *x,
+			  size_t n, double level);
+
+/**
+ * Spearman rank correlation of the pairs (x[i], y[i]): the Pearson
+ * correlation of their midranks, in [-1, 1]. Returns 0 when n < 2 or
+ * either sample is constant (the correlation is undefined there). Used to
+ * detect drift, with x the run index and y the time.
+ */
+double pmbench_stats_spearman(const double *x, const double *y, size_t n);
 
 #endif

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite: build both flavours, run every test in the normal
+# build (the online ones use the real npm and bun against the npm
+# registry), then everything but the online tests under ASan and UBSan.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/ci/build.sh" --asan
+status=0
+echo "== tests (build/)"
+ctest --test-dir build --output-on-failure -j2 || status=1
+echo "== tests under ASan+UBSan (build-asan/, without the online ones)"
+ctest --test-dir build-asan --output-on-failure -j2 -LE online || status=1
+exit $status

@@ -1,0 +1,42 @@
+#ifndef PMBENCH_BENCH_H
+#define PMBENCH_BENCH_H
+
+#include "pmbench/result.h"
+
+struct pmbench_fixture;
+
+/** What `pmbench bench` was asked to do. */
+struct pmbench_bench_opts {
+	struct pmbench_strvec pms;  /**< PM names, in run order */
+	int pms_explicit;	    /**< --pm given: a missing PM is an error */
+	unsigned scenarios[8];
+	size_t scenarios_nr;
+	unsigned runs;
+	unsigned warmup;
+	uint64_t timeout_ns;
+	uint64_t seed;
+	const char *out; /**< result file; written after every scenario */
+	struct pmbench_strvec env; /**< --env K=V for every PM */
+};
+
+#define PMBENCH_BENCH_OPTS_INIT                                              \
+	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
+	  PMBENCH_STRVEC_INIT }
+
+void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
+
+/**
+ * Benchmark the installs of `fixtures` (loaded, not yet checked out) with
+ * the options, filling `r` (options, environment, fixtures, cells). The
+ * result file is rewritten after each scenario so an interrupted run
+ * keeps what it measured. Returns 0 (failed runs are results, not
+ * errors), PMBENCH_EINTERRUPTED, or an error that stopped it.
+ */
+int pmbench_bench_run(struct pmbench_result *r,
+		      const struct pmbench_bench_opts *o,
+		      struct pmbench_fixture *fixtures, size_t fixtures_nr);
+
+/** Print the per-scenario tables of `r` to `out`. */
+void pmbench_table_print(FILE *out, const struct pmbench_result *r);
+
+#endif

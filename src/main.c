@@ -1,0 +1,127 @@
+#include "pmbench/common.h"
+
+#include <unistd.h>
+
+#include "pmbench/cli.h"
+#include "pmbench/proc.h"
+
+struct pmbench_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct pmbench_cmd cmds[] = {
+	{ "bench", cmd_bench, "Time package-manager installs on fixtures" },
+	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
+	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench [--cache-dir DIR] [--fixtures-dir DIR] "
+		"<command> [<args>]\n"
+		"\n"
+		"How much faster would this repo be with another package "
+		"manager?\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cmds); i++)
+		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(out,
+		"\n"
+		"Global options:\n"
+		"  --cache-dir DIR     pmbench's work folder (default: the "
+		"source tree's\n"
+		"                      cache/, or $PMBENCH_CACHE_DIR)\n"
+		"  --fixtures-dir DIR  where manifests are looked up (default: "
+		"fixtures/,\n"
+		"                      or $PMBENCH_FIXTURES_DIR)\n"
+		"  --version           print pmbench's version\n"
+		"  -h, --help          this help; 'pmbench <command> --help' "
+		"for a command\n"
+		"\n"
+		"Exit status: 0 ok, 1 error, 2 finished but some runs failed, "
+		"129 usage,\n"
+		"130 interrupted.\n");
+}
+
+/* Fail if stdout could not be written (a full disk, a closed pipe). */
+static int finish_stdout(int code)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (code == 0)
+			fprintf(stderr, "pmbench: error: cannot write to "
+					"standard output\n");
+		return code ? code : PMBENCH_EXIT_ERROR;
+	}
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cache_dir = NULL, *fixtures_dir = NULL;
+	const struct pmbench_cmd *cmd = NULL;
+	int i, code;
+
+	if (pmbench_proc_init() < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		return PMBENCH_EXIT_ERROR;
+	}
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return finish_stdout(0);
+		} else if (!strcmp(a, "--version")) {
+			printf("pmbench %s\n", PMBENCH_VERSION);
+			return finish_stdout(0);
+		} else if ((!strcmp(a, "--cache-dir") ||
+			    !strcmp(a, "--fixtures-dir")) && i + 1 < argc) {
+			if (!strcmp(a, "--cache-dir"))
+				cache_dir = argv[++i];
+			else
+				fixtures_dir = argv[++i];
+		} else if (!strncmp(a, "--cache-dir=", 12)) {
+			cache_dir = a + 12;
+		} else if (!strncmp(a, "--fixtures-dir=", 15)) {
+			fixtures_dir = a + 15;
+		} else {
+			fprintf(stderr, "pmbench: unknown option '%s'\n", a);
+			usage(stderr);
+			return PMBENCH_EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return PMBENCH_EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return finish_stdout(0);
+		}
+		/* "pmbench help bench" is "pmbench bench --help". */
+		argv[i] = argv[i + 1];
+		argv[i + 1] = "--help";
+	}
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(cmds); k++)
+		if (!strcmp(cmds[k].name, argv[i]))
+			cmd = &cmds[k];
+	if (!cmd) {
+		fprintf(stderr,
+			"pmbench: '%s' is not a pmbench command; see 'pmbench "
+			"--help'\n",
+			argv[i]);
+		return PMBENCH_EXIT_USAGE;
+	}
+	if (pmbench_config_resolve(cache_dir, fixtures_dir) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		return PMBENCH_EXIT_ERROR;
+	}
+	code = cmd->fn(argc - i, argv + i);
+	pmbench_config_release();
+	return finish_stdout(code);
+}

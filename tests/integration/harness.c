@@ -1,0 +1,303 @@
+#include "pmbench/common.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+
+static char sandbox[4096], cache[4200], home[4200], logpath[4200];
+static char bindir[4200], pathbuf[8400], scratch[8400];
+
+static const char *const fake_names[] = { "npm",  "yarn", "yarn-berry",
+					  "pnpm", "bun",  "deno" };
+
+/* Directories the real PMs would use in HOME if nothing redirected them. */
+static const char *const home_markers[] = {
+	".npm/marker",
+	".cache/yarn/marker",
+	".yarn/berry/marker",
+	".local/share/pnpm/store/marker",
+	".cache/pnpm/marker",
+	".bun/install/cache/marker",
+	".cache/deno/marker",
+};
+
+static void die_env(const char *what)
+{
+	pmbench_die("test setup: %s", what);
+}
+
+const char *h_setup(void)
+{
+	const char *fake = getenv("PMBENCH_FAKEPM");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static int proc_ready;
+
+	if (!fake)
+		die_env("PMBENCH_FAKEPM is not set (run through ctest)");
+	if (!proc_ready) {
+		if (pmbench_proc_init() < 0)
+			die_env(pmbench_error_last());
+		proc_ready = 1;
+	}
+	snprintf(sandbox, sizeof(sandbox), "%s", check_sandbox());
+	snprintf(cache, sizeof(cache), "%s/cache", sandbox);
+	snprintf(home, sizeof(home), "%s/home", sandbox);
+	snprintf(logpath, sizeof(logpath), "%s/fakepm.log", sandbox);
+	snprintf(bindir, sizeof(bindir), "%s/bin", sandbox);
+	pmbench_fs_set_sandbox(NULL);
+	if (pmbench_fs_mkdirp(bindir, 0755) < 0 ||
+	    pmbench_fs_mkdirp(home, 0755) < 0)
+		die_env(pmbench_error_last());
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fake_names); i++) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "%s/%s", bindir, fake_names[i]);
+		if (symlink(fake, b.ptr) < 0)
+			die_env("cannot link a fake PM");
+	}
+	pmbench_buf_release(&b);
+	/* The fakes first; /usr/bin for node and sh, but the fakes win. */
+	snprintf(pathbuf, sizeof(pathbuf), "%s:/usr/local/bin:/usr/bin:/bin",
+		 bindir);
+	setenv("PATH", pathbuf, 1);
+	setenv("HOME", home, 1);
+	setenv("PMBENCH_CACHE_DIR", cache, 1);
+	snprintf(scratch, sizeof(scratch), "%s/no-toolchain", sandbox);
+	setenv("PMBENCH_TOOLCHAIN_DIR", scratch, 1);
+	setenv("FAKEPM_LOG", logpath, 1);
+	/* The caller's CI must not change what a scenario means. */
+	setenv("CI", "true", 1);
+	return sandbox;
+}
+
+const char *h_cache(void)
+{
+	return cache;
+}
+
+const char *h_home(void)
+{
+	return home;
+}
+
+const char *h_log(void)
+{
+	return logpath;
+}
+
+const char *h_write(const char *rel, const char *text)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	const char *slash;
+
+	snprintf(scratch, sizeof(scratch), "%s/%s", sandbox, rel);
+	slash = strrchr(scratch, '/');
+	pmbench_buf_add(&dir, scratch, (size_t)(slash - scratch));
+	if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0 ||
+	    pmbench_fs_write_atomic(scratch, text, strlen(text)) < 0)
+		die_env(pmbench_error_last());
+	pmbench_buf_release(&dir);
+	return scratch;
+}
+
+const char *h_project(const char *rel)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	static char path[8400];
+
+	pmbench_buf_addf(&p, "%s/package.json", rel);
+	h_write(p.ptr, "{\n  \"name\": \"tiny\",\n  \"version\": \"1.0.0\",\n"
+		       "  \"private\": true,\n"
+		       "  \"dependencies\": { \"left-pad\": \"1.3.0\" }\n}\n");
+	pmbench_buf_release(&p);
+	snprintf(path, sizeof(path), "%s/%s", sandbox, rel);
+	return path;
+}
+
+void h_pmbench(struct h_run *out, const char *const *args,
+	       const struct pmbench_strvec *env)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *bin = getenv("PMBENCH_BIN");
+
+	if (!bin)
+		die_env("PMBENCH_BIN is not set (run through ctest)");
+	pmbench_buf_init(&out->out);
+	pmbench_strvec_push(&c.args, bin);
+	pmbench_strvec_pushv(&c.args, args);
+	if (env)
+		for (size_t i = 0; i < env->nr; i++)
+			pmbench_strvec_push(&c.env, env->v[i]);
+	c.tail_max = 4u << 20;
+	c.timeout_ns = 1200ull * 1000000000ull;
+	if (pmbench_child_run(&c) < 0)
+		die_env(pmbench_error_last());
+	out->exit_code = c.result.signal ? 128 + c.result.signal
+					 : c.result.exit_code;
+	pmbench_buf_add(&out->out, c.tail.ptr, c.tail.len);
+	if (out->exit_code != 0)
+		fprintf(stderr, "--- pmbench exited %d:\n%s\n---\n",
+			out->exit_code, out->out.ptr);
+	pmbench_child_release(&c);
+}
+
+void h_run_release(struct h_run *r)
+{
+	pmbench_buf_release(&r->out);
+}
+
+cJSON *h_log_entries(void)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	cJSON *arr = cJSON_CreateArray();
+	char *line, *next;
+
+	if (pmbench_fs_read(&b, logpath, 64u << 20) < 0)
+		return arr;
+	for (line = b.ptr; line && *line; line = next) {
+		cJSON *e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!*line)
+			continue;
+		e = cJSON_Parse(line);
+		if (!e)
+			pmbench_die("fake PM log line is not JSON: %s", line);
+		cJSON_AddItemToArray(arr, e);
+	}
+	pmbench_buf_release(&b);
+	return arr;
+}
+
+cJSON *h_log_of(cJSON *entries, const char *pm)
+{
+	cJSON *arr = cJSON_CreateArray(), *e;
+
+	cJSON_ArrayForEach(e, entries)
+	{
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "pm");
+
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, pm))
+			cJSON_AddItemToArray(arr, cJSON_Duplicate(e, 1));
+	}
+	return arr;
+}
+
+static void list_into(struct pmbench_strvec *v, const char *root,
+		      const char *rel)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	pmbench_buf_path(&p, root, rel);
+	d = opendir(p.ptr);
+	while (d && (de = readdir(d))) {
+		struct pmbench_buf r = PMBENCH_BUF_INIT;
+		struct pmbench_buf full = PMBENCH_BUF_INIT;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (*rel)
+			pmbench_buf_addf(&r, "%s/%s", rel, de->d_name);
+		else
+			pmbench_buf_adds(&r, de->d_name);
+		pmbench_strvec_push(v, r.ptr);
+		pmbench_buf_path(&full, root, r.ptr);
+		if (!lstat(full.ptr, &st) && S_ISDIR(st.st_mode))
+			list_into(v, root, r.ptr);
+		pmbench_buf_release(&r);
+		pmbench_buf_release(&full);
+	}
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&p);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void h_listing(struct pmbench_buf *out, const char *dir)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+
+	list_into(&v, dir, "");
+	qsort(v.v, v.nr, sizeof(*v.v), cmp);
+	pmbench_buf_reset(out);
+	pmbench_strvec_join(out, &v, "\n");
+	pmbench_strvec_release(&v);
+}
+
+static struct pmbench_buf home_before = PMBENCH_BUF_INIT;
+
+void h_home_markers(void)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(home_markers); i++) {
+		struct pmbench_buf rel = PMBENCH_BUF_INIT;
+
+		pmbench_buf_addf(&rel, "home/%s", home_markers[i]);
+		h_write(rel.ptr, "the user's own cache: pmbench must not touch it\n");
+		pmbench_buf_release(&rel);
+	}
+	h_write("home/.npmrc", "fund=false\n");
+	h_listing(&home_before, home);
+}
+
+int h_home_intact(struct pmbench_buf *why)
+{
+	struct pmbench_buf now = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	int ok = 1;
+
+	h_listing(&now, home);
+	if (strcmp(now.ptr, home_before.ptr)) {
+		pmbench_buf_addf(why, "HOME changed:\nbefore:\n%s\nafter:\n%s",
+				 home_before.ptr, now.ptr);
+		ok = 0;
+	}
+	for (size_t i = 0; ok && i < PMBENCH_ARRAY_SIZE(home_markers); i++) {
+		pmbench_buf_reset(&text);
+		pmbench_buf_reset(&now);
+		pmbench_buf_path(&now, home, home_markers[i]);
+		if (pmbench_fs_read(&text, now.ptr, 4096) < 0 ||
+		    !strstr(text.ptr, "must not touch")) {
+			pmbench_buf_addf(why, "marker %s changed",
+					 home_markers[i]);
+			ok = 0;
+		}
+	}
+	pmbench_buf_release(&now);
+	pmbench_buf_release(&text);
+	return ok;
+}
+
+int h_alive(long pid)
+{
+	char path[64], buf[512];
+	FILE *f;
+	const char *rp;
+	char state = 0;
+
+	if (pid <= 0 || kill((pid_t)pid, 0) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	rp = strrchr(buf, ')');
+	if (rp)
+		sscanf(rp + 1, " %c", &state);
+	return state && state != 'Z' && state != 'X';
+}

@@ -1,0 +1,59 @@
+#ifndef PMBENCH_TEST_HARNESS_H
+#define PMBENCH_TEST_HARNESS_H
+
+/*
+ * Helpers for the integration tests: each test gets a sandbox with fake
+ * package managers first on PATH, an empty toolchain, its own cache
+ * folder and a HOME holding marker files, then runs the real pmbench
+ * binary and reads what it wrote (result JSON, the fakes' logs).
+ */
+#include "pmbench/buf.h"
+#include "pmbench/result.h"
+#include "pmbench/strvec.h"
+
+#include <cjson/cJSON.h>
+
+struct h_run {
+	int exit_code;
+	struct pmbench_buf out; /* stdout and stderr, interleaved */
+};
+
+/** Fresh sandbox and environment; returns the sandbox path. */
+const char *h_setup(void);
+
+/** The sandbox's cache folder, fake HOME, fake PM log. */
+const char *h_cache(void);
+const char *h_home(void);
+const char *h_log(void);
+
+/** Write a file (parents created) below the sandbox; returns its path. */
+const char *h_write(const char *rel, const char *text);
+
+/** A tiny project folder below the sandbox; returns its path. */
+const char *h_project(const char *rel);
+
+/**
+ * Run pmbench with the NULL-terminated arguments (after the binary name)
+ * and the extra environment deltas `env` (may be NULL). Output is kept.
+ */
+void h_pmbench(struct h_run *out, const char *const *args,
+	       const struct pmbench_strvec *env);
+void h_run_release(struct h_run *r);
+
+/** Parse the fakes' log: an array of the JSON lines (caller deletes). */
+cJSON *h_log_entries(void);
+
+/** Every log entry of one PM (a new array; caller deletes). */
+cJSON *h_log_of(cJSON *entries, const char *pm);
+
+/** Files and folders below `dir`, relative, sorted, joined by '\n'. */
+void h_listing(struct pmbench_buf *out, const char *dir);
+
+/** Make the HOME marker files; h_home_intact() checks them afterwards. */
+void h_home_markers(void);
+int h_home_intact(struct pmbench_buf *why);
+
+/** 1 if a process with this pid is alive (not a zombie). */
+int h_alive(long pid);
+
+#endif

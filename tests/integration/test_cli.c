@@ -1,0 +1,169 @@
+/*
+ * The command line: help, exit codes, one-line errors that name the thing
+ * and the fix, and the fixtures and pms listings.
+ */
+#include "pmbench/common.h"
+
+#include "check.h"
+#include "harness.h"
+
+#define RUN(run, ...)                                                      \
+	do {                                                               \
+		const char *args_[] = { __VA_ARGS__, NULL };               \
+		h_pmbench((run), args_, NULL);                             \
+	} while (0)
+
+/* The last non-empty line of the output. */
+static const char *last_line(const struct h_run *run)
+{
+	static char line[2048];
+	const char *end = run->out.ptr + run->out.len, *start;
+
+	while (end > run->out.ptr && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > run->out.ptr && start[-1] != '\n')
+		start--;
+	snprintf(line, sizeof(line), "%.*s", (int)(end - start), start);
+	return line;
+}
+
+TEST(help_and_version)
+{
+	struct h_run run;
+
+	h_setup();
+	RUN(&run, "--help");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "bench");
+	CHECK_CONTAINS(run.out.ptr, "fixtures");
+	CHECK_CONTAINS(run.out.ptr, "130 interrupted");
+	h_run_release(&run);
+	RUN(&run, "bench", "--help");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "--scenario");
+	CHECK_CONTAINS(run.out.ptr, "--timeout");
+	h_run_release(&run);
+	RUN(&run, "help", "pms");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "usage: pmbench pms");
+	h_run_release(&run);
+	RUN(&run, "--version");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "pmbench 0.");
+	h_run_release(&run);
+}
+
+TEST(usage_errors)
+{
+	struct h_run run;
+
+	h_setup();
+	RUN(&run, "frobnicate");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(run.out.ptr, "'frobnicate' is not a pmbench command");
+	h_run_release(&run);
+	RUN(&run, "bench", "--runs", "0");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(last_line(&run), "'--runs' must be a whole number");
+	h_run_release(&run);
+	RUN(&run, "bench", "--scenario", "cache+cache");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(last_line(&run), "unknown scenario 'cache+cache'");
+	h_run_release(&run);
+	RUN(&run, "bench", "--pm", "npm,cargo");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(last_line(&run), "unknown package manager 'cargo'");
+	h_run_release(&run);
+	RUN(&run, "bench", "--timeout", "soon");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(last_line(&run), "'--timeout' must be a duration");
+	h_run_release(&run);
+	RUN(&run, "bench", "--bogus");
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(last_line(&run), "'--bogus'");
+	h_run_release(&run);
+}
+
+TEST(missing_fixture_is_one_line)
+{
+	struct h_run run;
+
+	h_setup();
+	RUN(&run, "bench", "no-such-fixture");
+	CHECK_INT(run.exit_code, 1);
+	CHECK_CONTAINS(run.out.ptr, "no fixture 'no-such-fixture'");
+	/* One line, nothing else printed. */
+	CHECK(!strchr(run.out.ptr, '\n') ||
+	      strchr(run.out.ptr, '\n') == run.out.ptr + run.out.len - 1);
+	h_run_release(&run);
+}
+
+TEST(explicit_missing_pm_is_an_error)
+{
+	struct h_run run;
+	const char *proj;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+
+	h_setup();
+	proj = h_project("proj");
+	/* A PATH without the fakes: deno is nowhere. */
+	pmbench_strvec_push(&env, "PATH=/nonexistent");
+	{
+		const char *args[] = { "bench", "--pm", "deno", proj, NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 1);
+	CHECK_CONTAINS(run.out.ptr, "deno not found");
+	CHECK_CONTAINS(run.out.ptr, "ci/setup");
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+TEST(pms_lists_what_it_finds)
+{
+	struct h_run run;
+
+	h_setup();
+	RUN(&run, "pms");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "yarn-berry");
+	CHECK_CONTAINS(run.out.ptr, "4.18.1");
+	CHECK_CONTAINS(run.out.ptr, "1.22.22");
+	CHECK_CONTAINS(run.out.ptr, "deno 2.9.6");
+	CHECK_CONTAINS(run.out.ptr, "PATH");
+	h_run_release(&run);
+}
+
+TEST(fixtures_lists_and_reports_bad_manifests)
+{
+	struct h_run run;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	char dir[4200];
+	const char *sb;
+
+	sb = h_setup();
+	h_project("fx/apps/tiny");
+	h_write("fx/good.json", "{ \"name\": \"good\", \"repo\": \"apps/tiny\","
+				" \"description\": \"a good one\" }\n");
+	h_write("fx/bad.json", "{ \"name\": \"bad\",\n  \"repo\": }\n");
+	snprintf(dir, sizeof(dir), "%s/fx", sb);
+	pmbench_strvec_pushf(&env, "PMBENCH_FIXTURES_DIR=%s", dir);
+	{
+		const char *args[] = { "fixtures", NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 1);
+	CHECK_CONTAINS(run.out.ptr, "good");
+	CHECK_CONTAINS(run.out.ptr, "a good one");
+	CHECK_CONTAINS(run.out.ptr, "bad.json:2:");
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(help_and_version), CASE(usage_errors),
+	   CASE(missing_fixture_is_one_line),
+	   CASE(explicit_missing_pm_is_an_error), CASE(pms_lists_what_it_finds),
+	   CASE(fixtures_lists_and_reports_bad_manifests))

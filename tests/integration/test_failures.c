@@ -1,0 +1,179 @@
+/*
+ * Failures are results: a PM that fails, hangs, crashes or leaves a
+ * process behind gives failed-run records with the reason, never a time,
+ * and nothing it started is left running.
+ */
+#include "pmbench/common.h"
+
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/result.h"
+
+static long read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+/* Run bench for npm (healthy) and bun (with `mode` once it has a lockfile). */
+static int bench_with(struct pmbench_result *r, const char *mode,
+		      const char *when, const char *timeout,
+		      struct h_run *run)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *proj = h_project("proj");
+	char out[4200];
+
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_pushf(&env, "FAKEPM_BUN_MODE=%s", mode);
+	if (when)
+		pmbench_strvec_pushf(&env, "FAKEPM_BUN_WHEN=%s", when);
+	pmbench_strvec_pushf(&env, "FAKEPM_PIDFILE=%s",
+			     h_write("pidfile", ""));
+	{
+		const char *args[] = { "bench", "--pm", "npm,bun",
+				       "--scenario", "clean,lockfile",
+				       "--runs", "2", "--warmup", "0",
+				       "--timeout", timeout, "--out", out,
+				       proj, NULL };
+
+		h_pmbench(run, args, &env);
+	}
+	pmbench_strvec_release(&env);
+	return pmbench_result_read(r, out);
+}
+
+TEST(failing_priming_is_reported)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "fail", NULL, "30s", &run), 0);
+	CHECK_INT(run.exit_code, 2);
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "bun");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 0);
+	CHECK(c->prime_failure);
+	CHECK_CONTAINS(c->prime_failure, "exit 1");
+	CHECK_CONTAINS(c->prime_failure, "install failed on purpose");
+	/* The healthy PM is still measured. */
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(c);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	CHECK_INT(c->samples_nr, 2);
+	/* And the table says so. */
+	CHECK_CONTAINS(run.out.ptr, "install failed on purpose");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(failing_runs_are_failures_not_times)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "fail", "lockfile", "30s", &run), 0);
+	CHECK_INT(run.exit_code, 2);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 2);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		CHECK(!c->samples[i].ok);
+		CHECK_INT(c->samples[i].exit_code, 1);
+		CHECK_CONTAINS(c->samples[i].failure, "install failed on purpose");
+		CHECK_CONTAINS(c->samples[i].tail, "ERR!");
+	}
+	{
+		size_t n = 1;
+		double *t = pmbench_cell_times(c, &n);
+
+		free(t);
+		CHECK_INT(n, 0);
+	}
+	/* Without a lockfile the same PM works. */
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "bun");
+	CHECK(c);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(hanging_pm_times_out_and_leaves_nothing)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	long pid;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "hang-escape", "lockfile", "1s", &run), 0);
+	CHECK_INT(run.exit_code, 2);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 2);
+	CHECK(c->samples[0].timed_out);
+	CHECK(!c->samples[0].ok);
+	CHECK_CONTAINS(c->samples[0].failure, "timed out");
+	/* The grandchild that left the process group is gone too. */
+	pid = read_pid(check_path("pidfile"));
+	CHECK(pid > 0);
+	CHECK(!h_alive(pid));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(crash_is_recorded_with_its_signal)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "crash", "lockfile", "30s", &run), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
+	CHECK(c);
+	CHECK_INT(c->samples[0].signal, 11);
+	CHECK_INT(c->samples[0].exit_code, -1);
+	CHECK_CONTAINS(c->samples[0].failure, "signal 11");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(leftover_process_is_counted_and_killed)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	long pid;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "leak", "lockfile", "30s", &run), 0);
+	CHECK_INT(run.exit_code, 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
+	CHECK(c);
+	CHECK(c->samples[0].ok);
+	CHECK(c->samples[0].leftover >= 1);
+	pid = read_pid(check_path("pidfile"));
+	CHECK(pid > 0);
+	CHECK(!h_alive(pid));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(failing_priming_is_reported),
+	   CASE(failing_runs_are_failures_not_times),
+	   CASE(hanging_pm_times_out_and_leaves_nothing),
+	   CASE(crash_is_recorded_with_its_signal),
+	   CASE(leftover_process_is_counted_and_killed))

@@ -1,0 +1,798 @@
+#include "pmbench/common.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/strvec.h"
+
+/*
+ * Fixtures are built with plain POSIX calls, never with the module under
+ * test, so that a bug in it cannot hide itself.
+ */
+
+/* A path inside the case's sandbox; eight live at once. */
+static const char *P(const char *name)
+{
+	static char bufs[8][4096];
+	static unsigned next;
+	char *b = bufs[next++ % PMBENCH_ARRAY_SIZE(bufs)];
+
+	if (snprintf(b, sizeof(bufs[0]), "%s/%s", check_path(""), name) >=
+	    (int)sizeof(bufs[0]))
+		pmbench_die("test path too long");
+	return b;
+}
+
+static void mk(const char *name, mode_t mode)
+{
+	if (mkdir(P(name), mode) < 0 || chmod(P(name), mode) < 0)
+		pmbench_die("mkdir '%s': %s", name, strerror(errno));
+}
+
+static void put(const char *name, const char *text, mode_t mode)
+{
+	const char *p = P(name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	size_t len = strlen(text);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len ||
+	    fchmod(fd, mode) < 0 || close(fd) < 0)
+		pmbench_die("write '%s': %s", p, strerror(errno));
+}
+
+static void sym(const char *target, const char *name)
+{
+	if (symlink(target, P(name)) < 0)
+		pmbench_die("symlink '%s': %s", name, strerror(errno));
+}
+
+static void hardlink(const char *from, const char *to)
+{
+	if (link(P(from), P(to)) < 0)
+		pmbench_die("link '%s': %s", to, strerror(errno));
+}
+
+/* Give `name` an mtime with nanoseconds no copy could hit by chance. */
+static void set_mtime(const char *name, time_t sec, long nsec)
+{
+	struct timespec ts[2] = { { sec, nsec }, { sec, nsec } };
+
+	if (utimensat(AT_FDCWD, P(name), ts, AT_SYMLINK_NOFOLLOW) < 0)
+		pmbench_die("utimensat '%s': %s", name, strerror(errno));
+}
+
+/* The whole content of a file (static buffer), or NULL. */
+static const char *slurp(const char *path)
+{
+	static char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* 1 if the file at `path` holds exactly `len` bytes equal to `data`. */
+static int file_equals(const char *path, const char *data, size_t len)
+{
+	char chunk[8192];
+	size_t off = 0;
+	int fd = open(path, O_RDONLY), same = 1;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n <= 0) {
+			same = same && !n && off == len;
+			break;
+		}
+		if ((size_t)n > len - off ||
+		    memcmp(chunk, data + off, (size_t)n)) {
+			same = 0;
+			break;
+		}
+		off += (size_t)n;
+	}
+	close(fd);
+	return same;
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return (mode_t)-1;
+	return st.st_mode & 07777;
+}
+
+static ino_t ino_of(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return 0;
+	return st.st_ino;
+}
+
+static const char *link_of(const char *path)
+{
+	static char buf[4096];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+static size_t count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!d)
+		return (size_t)-1;
+	for (;;) {
+		de = readdir(d);
+		if (!de)
+			break;
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Run `fn` and return its result; as root, run it in a child that became
+ * nobody (owning the case's sandbox), because root ignores permissions
+ * and the case would prove nothing. Returns the child's exit status, or
+ * -1 if it did not exit.
+ */
+static int run_unprivileged(int (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	if (geteuid())
+		return fn();
+	if (chown(check_path(""), 65534, 65534) < 0)
+		pmbench_die("chown: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		pmbench_die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 ||
+		    setuid(65534) < 0)
+			_exit(2);
+		_exit(fn());
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int same_mtime(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (lstat(a, &sa) < 0 || lstat(b, &sb) < 0)
+		return 0;
+	return sa.st_mtim.tv_sec == sb.st_mtim.tv_sec &&
+	       sa.st_mtim.tv_nsec == sb.st_mtim.tv_nsec;
+}
+
+TEST(fs_copytree_roundtrip)
+{
+	static char big[200001];
+
+	check_sandbox();
+	mk("src", 0755);
+	put("src/secret.txt", "only me\n", 0600);
+	mk("src/bin", 0755);
+	put("src/bin/run.sh", "#!/bin/sh\necho hi\n", 0755);
+	mk("src/private", 0700);
+	put("src/private/key", "k", 0644);
+	mk("src/empty", 0755);
+	mk("src/readonly", 0755);
+	put("src/readonly/file", "ro", 0444);
+	chmod(P("src/readonly"), 0555);
+	sym("secret.txt", "src/rel-link");
+	sym("../nowhere/at/all", "src/dangling");
+	if (mkfifo(P("src/fifo"), 0644) < 0)
+		pmbench_die("mkfifo: %s", strerror(errno));
+	memset(big, 'x', sizeof(big) - 1);
+	big[12345] = 'y';
+	put("src/big", big, 0644);
+	set_mtime("src/secret.txt", 1600000000, 123456789);
+	set_mtime("src/bin/run.sh", 1500000000, 987654321);
+	set_mtime("src/big", 1400000000, 1);
+	set_mtime("src/empty", 1300000000, 42);
+
+	CHECK_INT(pmbench_fs_copytree(P("src"), P("out/deeper/copy"), 0, NULL),
+		  0);
+
+	CHECK_STR(slurp(P("out/deeper/copy/secret.txt")), "only me\n");
+	CHECK_STR(slurp(P("out/deeper/copy/bin/run.sh")),
+		  "#!/bin/sh\necho hi\n");
+	CHECK_STR(slurp(P("out/deeper/copy/private/key")), "k");
+	CHECK_STR(slurp(P("out/deeper/copy/readonly/file")), "ro");
+	CHECK(file_equals(P("out/deeper/copy/big"), big, sizeof(big) - 1));
+	CHECK_INT(mode_of(P("out/deeper/copy/secret.txt")), 0600);
+	CHECK_INT(mode_of(P("out/deeper/copy/bin/run.sh")), 0755);
+	CHECK_INT(mode_of(P("out/deeper/copy/private")), 0700);
+	CHECK_INT(mode_of(P("out/deeper/copy/readonly")), 0555);
+	CHECK_INT(mode_of(P("out/deeper/copy/readonly/file")), 0444);
+	CHECK(pmbench_fs_isdir(P("out/deeper/copy/empty")));
+	CHECK_INT(count_entries(P("out/deeper/copy/empty")), 0);
+	CHECK_STR(link_of(P("out/deeper/copy/rel-link")), "secret.txt");
+	CHECK_STR(link_of(P("out/deeper/copy/dangling")),
+		  "../nowhere/at/all");
+	CHECK(!pmbench_fs_exists(P("out/deeper/copy/fifo")));
+	CHECK(same_mtime(P("src/secret.txt"), P("out/deeper/copy/secret.txt")));
+	CHECK(same_mtime(P("src/bin/run.sh"), P("out/deeper/copy/bin/run.sh")));
+	CHECK(same_mtime(P("src/big"), P("out/deeper/copy/big")));
+	CHECK(same_mtime(P("src/empty"), P("out/deeper/copy/empty")));
+
+	/* The destination must not exist yet. */
+	CHECK(pmbench_fs_copytree(P("src"), P("out/deeper/copy"), 0, NULL) <
+	      0);
+	CHECK_CONTAINS(pmbench_error_last(), "out/deeper/copy");
+	CHECK_INT(pmbench_fs_copytree(P("missing"), P("out/x"), 0, NULL),
+		  PMBENCH_ENOTFOUND);
+	CHECK_CONTAINS(pmbench_error_last(), "missing");
+	CHECK(!pmbench_fs_exists(P("out/x")));
+
+	/* A single file and a single symlink copy too. */
+	CHECK_INT(pmbench_fs_copytree(P("src/secret.txt"), P("one/file"), 0,
+				      NULL),
+		  0);
+	CHECK_STR(slurp(P("one/file")), "only me\n");
+	CHECK_INT(mode_of(P("one/file")), 0600);
+	CHECK_INT(pmbench_fs_copytree(P("src/dangling"), P("one/link"), 0,
+				      NULL),
+		  0);
+	CHECK_STR(link_of(P("one/link")), "../nowhere/at/all");
+
+	/* Read-only folders would stop the sandbox reset of a non-root run. */
+	CHECK_INT(pmbench_fs_rmtree_unchecked(P("out")), 0);
+	CHECK_INT(pmbench_fs_rmtree_unchecked(P("src")), 0);
+}
+
+/*
+ * Without root's privileges: a read-only folder copies (its mode is set
+ * after it is filled), and a folder we may not read makes an error that
+ * names it and the cause.
+ */
+static int copy_locked_tree(void)
+{
+	int ret = 0;
+
+	mk("ro", 0755);
+	mk("ro/sub", 0755);
+	put("ro/sub/f", "x", 0444);
+	chmod(P("ro/sub"), 0555);
+	chmod(P("ro"), 0555);
+	if (pmbench_fs_copytree(P("ro"), P("ro-copy"), 0, NULL) < 0 ||
+	    mode_of(P("ro-copy")) != 0555 ||
+	    mode_of(P("ro-copy/sub")) != 0555 ||
+	    !file_equals(P("ro-copy/sub/f"), "x", 1)) {
+		fprintf(stderr, "read-only copy: %s\n", pmbench_error_last());
+		ret = 1;
+	}
+	if (pmbench_fs_rmtree_unchecked(P("ro-copy")) < 0 ||
+	    pmbench_fs_rmtree_unchecked(P("ro")) < 0) {
+		fprintf(stderr, "cleanup: %s\n", pmbench_error_last());
+		ret = 1;
+	}
+
+	mk("src", 0755);
+	mk("src/locked", 0755);
+	put("src/locked/f", "x", 0644);
+	put("src/a", "x", 0644);
+	chmod(P("src/locked"), 0);
+	if (pmbench_fs_copytree(P("src"), P("dst"), 0, NULL) >= 0 ||
+	    !strstr(pmbench_error_last(), "src/locked") ||
+	    !strstr(pmbench_error_last(), strerror(EACCES))) {
+		fprintf(stderr, "unexpected: %s\n", pmbench_error_last());
+		ret = 1;
+	}
+	/* No half copy is left behind. */
+	if (pmbench_fs_exists(P("dst"))) {
+		fprintf(stderr, "'dst' was left behind\n");
+		ret = 1;
+	}
+	chmod(P("src/locked"), 0755);
+	return ret;
+}
+
+TEST(fs_copytree_unprivileged)
+{
+	check_sandbox();
+	CHECK_INT(run_unprivileged(copy_locked_tree), 0);
+}
+
+TEST(fs_copytree_hardlinks)
+{
+	struct pmbench_fs_linkmap *map = pmbench_fs_linkmap_new();
+	char name[64], other[64];
+
+	check_sandbox();
+	mk("store", 0755);
+	mk("nm", 0755);
+	mk("nm/pkg", 0755);
+	put("store/f", "shared", 0644);
+	hardlink("store/f", "nm/pkg/f");
+	put("store/lonely", "one link", 0644);
+	/* Enough pairs to make the map grow several times. */
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "store/many%d", i);
+		snprintf(other, sizeof(other), "nm/pkg/many%d", i);
+		put(name, "m", 0644);
+		hardlink(name, other);
+	}
+
+	CHECK_INT(pmbench_fs_copytree(P("store"), P("out/store"), 0, map), 0);
+	CHECK_INT(pmbench_fs_copytree(P("nm"), P("out/nm"), 0, map), 0);
+	CHECK(ino_of(P("out/store/f")) != 0);
+	CHECK_INT(ino_of(P("out/store/f")), ino_of(P("out/nm/pkg/f")));
+	CHECK(ino_of(P("out/store/f")) != ino_of(P("store/f")));
+	CHECK_STR(slurp(P("out/nm/pkg/f")), "shared");
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "out/store/many%d", i);
+		snprintf(other, sizeof(other), "out/nm/pkg/many%d", i);
+		CHECK(ino_of(P(name)) != 0);
+		CHECK_INT(ino_of(P(name)), ino_of(P(other)));
+	}
+	CHECK_STR(slurp(P("out/store/lonely")), "one link");
+	pmbench_fs_linkmap_free(map);
+
+	/* Without a map every file is a copy of its own. */
+	CHECK_INT(pmbench_fs_copytree(P("store"), P("plain/store"), 0, NULL),
+		  0);
+	CHECK_INT(pmbench_fs_copytree(P("nm"), P("plain/nm"), 0, NULL), 0);
+	CHECK(ino_of(P("plain/store/f")) != 0);
+	CHECK(ino_of(P("plain/store/f")) != ino_of(P("plain/nm/pkg/f")));
+	CHECK_STR(slurp(P("plain/nm/pkg/f")), "shared");
+
+	/* A pair inside one tree, one call. */
+	map = pmbench_fs_linkmap_new();
+	CHECK_INT(pmbench_fs_copytree(check_path(""), P("../whole-copy"), 0,
+				      map),
+		  0);
+	pmbench_fs_linkmap_free(map);
+	CHECK_INT(ino_of(P("../whole-copy/store/f")),
+		  ino_of(P("../whole-copy/nm/pkg/f")));
+	CHECK_INT(pmbench_fs_rmtree_unchecked(P("../whole-copy")), 0);
+}
+
+TEST(fs_copytree_flags)
+{
+	check_sandbox();
+	mk("src", 0755);
+	mk("src/.git", 0755);
+	put("src/.git/HEAD", "ref", 0644);
+	mk("src/node_modules", 0755);
+	put("src/node_modules/x", "x", 0644);
+	mk("src/sub", 0755);
+	mk("src/sub/.git", 0755);
+	mk("src/sub/node_modules", 0755);
+	put("src/keep", "k", 0644);
+
+	CHECK_INT(pmbench_fs_copytree(P("src"), P("a"),
+				      PMBENCH_FS_COPY_SKIP_GIT, NULL),
+		  0);
+	CHECK(!pmbench_fs_exists(P("a/.git")));
+	CHECK(pmbench_fs_isdir(P("a/sub/.git")));
+	CHECK(pmbench_fs_isfile(P("a/node_modules/x")));
+
+	CHECK_INT(pmbench_fs_copytree(P("src"), P("b"),
+				      PMBENCH_FS_COPY_SKIP_NODE_MODULES, NULL),
+		  0);
+	CHECK(pmbench_fs_isdir(P("b/.git")));
+	CHECK(!pmbench_fs_exists(P("b/node_modules")));
+	CHECK(!pmbench_fs_exists(P("b/sub/node_modules")));
+	CHECK(pmbench_fs_isfile(P("b/keep")));
+}
+
+TEST(fs_usage)
+{
+	struct pmbench_fs_usage u;
+	const char *names[] = { "t", "t/sub", "t/one", "t/sub/two", "t/link" };
+	uint64_t apparent = 0, disk = 0;
+	struct stat st;
+
+	check_sandbox();
+	mk("t", 0755);
+	mk("t/sub", 0755);
+	put("t/one", "12345", 0644);
+	put("t/sub/two", "1234567890", 0644);
+	hardlink("t/sub/two", "t/two-again");
+	hardlink("t/sub/two", "t/sub/two-thrice");
+	sym("one", "t/link");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(names); i++) {
+		if (lstat(P(names[i]), &st) < 0)
+			pmbench_die("lstat: %s", strerror(errno));
+		apparent += (uint64_t)st.st_size;
+		disk += (uint64_t)st.st_blocks * 512;
+	}
+
+	CHECK_INT(pmbench_fs_usage(&u, P("t")), 0);
+	CHECK_INT(u.files, 2);
+	CHECK_INT(u.dirs, 2);
+	CHECK_INT(u.symlinks, 1);
+	CHECK_INT(u.apparent_bytes, apparent);
+	CHECK_INT(u.disk_bytes, disk);
+
+	/* A symlink alone is one symlink, never followed. */
+	CHECK_INT(pmbench_fs_usage(&u, P("t/link")), 0);
+	CHECK_INT(u.symlinks, 1);
+	CHECK_INT(u.files, 0);
+
+	u.files = 7;
+	CHECK_INT(pmbench_fs_usage(&u, P("missing")), PMBENCH_ENOTFOUND);
+	CHECK_INT(u.files, 0);
+	CHECK_INT(u.disk_bytes, 0);
+}
+
+TEST(fs_rmtree_sandbox)
+{
+	struct pmbench_buf real = PMBENCH_BUF_INIT;
+
+	check_sandbox();
+	mk("work", 0755);
+	mk("work/tree", 0755);
+	put("work/tree/file", "x", 0644);
+	mk("outside", 0755);
+	put("outside/keep", "precious", 0644);
+	sym("../../outside", "work/tree/escape");
+	sym("../outside", "work/link");
+	CHECK_INT(pmbench_fs_set_sandbox(P("work")), 0);
+
+	CHECK_INT(pmbench_fs_rmtree(P("outside")), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "refusing to delete '");
+	CHECK_CONTAINS(pmbench_error_last(), "outside pmbench's work folder");
+	CHECK_INT(pmbench_fs_rmtree(P("work/../outside/keep")),
+		  PMBENCH_EINVALID);
+	/* The parent resolves through the symlink, to outside. */
+	CHECK_INT(pmbench_fs_rmtree(P("work/link/keep")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_rmtree(P("work/link/.")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_empty_dir(P("work/link")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_empty_dir(P("outside")), PMBENCH_EINVALID);
+	/* The work folder itself may be emptied but not deleted. */
+	CHECK_INT(pmbench_fs_rmtree(P("work")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_rmtree(P("work/")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_rmtree(P("work/tree/..")), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_rmtree("/"), PMBENCH_EINVALID);
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+
+	/* Deleting a symlink removes the link, not what it points to. */
+	CHECK_INT(pmbench_fs_rmtree(P("work/link")), 0);
+	CHECK(!pmbench_fs_exists(P("work/link")));
+	CHECK_INT(pmbench_fs_rmtree(P("work/tree")), 0);
+	CHECK(!pmbench_fs_exists(P("work/tree")));
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+	CHECK_INT(pmbench_fs_rmtree(P("work/never/was")), 0);
+	CHECK_INT(pmbench_fs_rmtree(P("work/nothing")), 0);
+
+	put("work/f", "f", 0644);
+	CHECK_INT(pmbench_fs_empty_dir(P("work")), 0);
+	CHECK(pmbench_fs_isdir(P("work")));
+	CHECK_INT(count_entries(P("work")), 0);
+
+	/* A relative path is judged by where it really is. */
+	CHECK_INT(pmbench_fs_realpath(&real, check_path("")), 0);
+	mk("work/rel", 0755);
+	if (chdir(P("work")) < 0)
+		pmbench_die("chdir: %s", strerror(errno));
+	CHECK_INT(pmbench_fs_rmtree("../outside"), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_rmtree("rel"), 0);
+	if (chdir(real.ptr) < 0)
+		pmbench_die("chdir: %s", strerror(errno));
+	CHECK(!pmbench_fs_exists(P("work/rel")));
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+
+	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
+	CHECK_INT(pmbench_fs_rmtree(P("outside")), 0);
+	CHECK(!pmbench_fs_exists(P("outside")));
+	CHECK(pmbench_fs_set_sandbox(P("missing")) < 0);
+	pmbench_buf_release(&real);
+}
+
+/* Build folders we cannot write or enter, then delete them. */
+static int remove_locked_tree(void)
+{
+	mk("t", 0755);
+	mk("t/a", 0755);
+	mk("t/a/b", 0755);
+	put("t/a/b/file", "x", 0644);
+	mk("t/c", 0755);
+	put("t/c/hidden", "x", 0644);
+	sym("/etc", "t/a/b/etc");
+	chmod(P("t/a/b"), 0500);
+	chmod(P("t/a"), 0500);
+	chmod(P("t/c"), 0);
+	if (pmbench_fs_rmtree(P("t")) < 0) {
+		fprintf(stderr, "%s\n", pmbench_error_last());
+		return 1;
+	}
+	if (pmbench_fs_exists(P("t"))) {
+		fprintf(stderr, "'t' is still there\n");
+		return 1;
+	}
+	mk("u", 0755);
+	mk("u/ro", 0755);
+	put("u/ro/f", "x", 0644);
+	chmod(P("u/ro"), 0555);
+	if (pmbench_fs_empty_dir(P("u")) < 0 || !pmbench_fs_isdir(P("u")) ||
+	    count_entries(P("u")) != 0) {
+		fprintf(stderr, "empty_dir: %s\n", pmbench_error_last());
+		return 1;
+	}
+	return 0;
+}
+
+TEST(fs_rmtree_readonly)
+{
+	int ret;
+
+	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox()), 0);
+	ret = run_unprivileged(remove_locked_tree);
+	pmbench_fs_set_sandbox(NULL);
+	CHECK_INT(ret, 0);
+	CHECK(!pmbench_fs_exists(P("t")));
+	CHECK(pmbench_fs_isdir(P("u")));
+}
+
+TEST(fs_empty_dir)
+{
+	check_sandbox();
+	CHECK_INT(pmbench_fs_empty_dir(P("new/nested")), 0);
+	CHECK(pmbench_fs_isdir(P("new/nested")));
+	mk("full", 0750);
+	mk("full/d", 0755);
+	put("full/d/f", "x", 0644);
+	put("full/g", "y", 0644);
+	sym("/", "full/root-link");
+	{
+		ino_t before = ino_of(P("full"));
+
+		CHECK_INT(pmbench_fs_empty_dir(P("full")), 0);
+		CHECK_INT(ino_of(P("full")), before);
+	}
+	CHECK_INT(count_entries(P("full")), 0);
+	put("file", "x", 0644);
+	CHECK(pmbench_fs_empty_dir(P("file")) < 0);
+	CHECK_STR(slurp(P("file")), "x");
+}
+
+TEST(fs_write_atomic)
+{
+	check_sandbox();
+	mk("d", 0755);
+	CHECK_INT(pmbench_fs_write_atomic(P("d/state.json"), "one", 3), 0);
+	CHECK_STR(slurp(P("d/state.json")), "one");
+	CHECK_INT(mode_of(P("d/state.json")), 0644);
+	CHECK_INT(pmbench_fs_write_atomic(P("d/state.json"), "two!", 4), 0);
+	CHECK_STR(slurp(P("d/state.json")), "two!");
+	CHECK_INT(pmbench_fs_write_atomic(P("d/empty"), "", 0), 0);
+	CHECK_STR(slurp(P("d/empty")), "");
+	/* Only the two files: no temporary left over. */
+	CHECK_INT(count_entries(P("d")), 2);
+
+	/* Replacing a symlink replaces the link, not its target. */
+	put("target", "keep", 0644);
+	sym("../target", "d/link");
+	CHECK_INT(pmbench_fs_write_atomic(P("d/link"), "new", 3), 0);
+	CHECK(link_of(P("d/link")) == NULL);
+	CHECK_STR(slurp(P("target")), "keep");
+
+	CHECK(pmbench_fs_write_atomic(P("nodir/x"), "x", 1) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "nodir/x");
+
+	/* A failing rename (onto a folder) removes the temporary. */
+	mk("d/sub", 0755);
+	put("d/sub/x", "x", 0644);
+	CHECK(pmbench_fs_write_atomic(P("d/sub"), "x", 1) < 0);
+	CHECK_INT(count_entries(P("d")), 4);
+}
+
+TEST(fs_copyfile)
+{
+	check_sandbox();
+	put("a", "alpha", 0750);
+	put("b", "old content", 0600);
+	CHECK_INT(pmbench_fs_copyfile(P("a"), P("b")), 0);
+	CHECK_STR(slurp(P("b")), "alpha");
+	CHECK_INT(mode_of(P("b")), 0750);
+	CHECK_INT(pmbench_fs_copyfile(P("a"), P("c")), 0);
+	CHECK_STR(slurp(P("c")), "alpha");
+	CHECK_INT(pmbench_fs_copyfile(P("missing"), P("d")), PMBENCH_ENOTFOUND);
+	CHECK(!pmbench_fs_exists(P("d")));
+	mk("dir", 0755);
+	CHECK(pmbench_fs_copyfile(P("dir"), P("e")) < 0);
+	CHECK_INT(count_entries(check_path("")), 4);
+}
+
+TEST(fs_find_dirs)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+
+	check_sandbox();
+	mk("ws", 0755);
+	mk("ws/node_modules", 0755);
+	mk("ws/node_modules/dep", 0755);
+	mk("ws/node_modules/dep/node_modules", 0755);
+	mk("ws/packages", 0755);
+	mk("ws/packages/a", 0755);
+	mk("ws/packages/a/node_modules", 0755);
+	mk("ws/packages/b", 0755);
+	mk("ws/apps", 0755);
+	mk("ws/apps/z", 0755);
+	mk("ws/apps/z/node_modules", 0755);
+	mk("ws/.git", 0755);
+	mk("ws/.git/node_modules", 0755);
+	put("ws/packages/b/node_modules", "a file, not a folder", 0644);
+	sym("packages", "ws/linked");
+	mk("ws/packages/c", 0755);
+	sym("../a/node_modules", "ws/packages/c/node_modules");
+
+	pmbench_strvec_push(&v, "before");
+	CHECK_INT(pmbench_fs_find_dirs(&v, P("ws"), "node_modules"), 0);
+	CHECK_INT(v.nr, 4);
+	CHECK_STR(v.v[0], "before");
+	CHECK_STR(v.v[1], "apps/z/node_modules");
+	CHECK_STR(v.v[2], "node_modules");
+	CHECK_STR(v.v[3], "packages/a/node_modules");
+	CHECK(v.v[4] == NULL);
+	pmbench_strvec_release(&v);
+
+	CHECK_INT(pmbench_fs_find_dirs(&v, P("ws/packages/b"), "node_modules"),
+		  0);
+	CHECK_INT(v.nr, 0);
+	CHECK_INT(pmbench_fs_find_dirs(&v, P("nope"), "node_modules"),
+		  PMBENCH_ENOTFOUND);
+	pmbench_strvec_release(&v);
+}
+
+TEST(fs_abspath)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_buf want = PMBENCH_BUF_INIT;
+	char cwd[4096];
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	pmbench_buf_addf(&want, "%s/a/c", strcmp(cwd, "/") ? cwd : "");
+	pmbench_fs_abspath(&b, "a/./b/../c");
+	CHECK_STR(b.ptr, want.ptr);
+	pmbench_fs_abspath(&b, "/x/../../y/");
+	CHECK_STR(b.ptr, "/y");
+	pmbench_fs_abspath(&b, "//a//b/./");
+	CHECK_STR(b.ptr, "/a/b");
+	pmbench_fs_abspath(&b, "/..");
+	CHECK_STR(b.ptr, "/");
+	pmbench_fs_abspath(&b, "/never/existed/../here");
+	CHECK_STR(b.ptr, "/never/here");
+	/* The input may live in the output buffer. */
+	pmbench_buf_reset(&b);
+	pmbench_buf_adds(&b, "/p/q/../r");
+	pmbench_fs_abspath(&b, b.ptr);
+	CHECK_STR(b.ptr, "/p/r");
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&want);
+}
+
+TEST(fs_realpath_is_inside)
+{
+	struct pmbench_buf root = PMBENCH_BUF_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	check_sandbox();
+	CHECK_INT(pmbench_fs_realpath(&root, check_path("")), 0);
+	mk("r", 0755);
+	mk("r/sub", 0755);
+	mk("rx", 0755);
+	mk("other", 0755);
+	sym("sub", "r/in-link");
+	sym("../other", "r/out-link");
+
+	CHECK_INT(pmbench_fs_realpath(&b, P("r/in-link")), 0);
+	pmbench_buf_adds(&root, "/r/sub");
+	CHECK_STR(b.ptr, root.ptr);
+	CHECK_INT(pmbench_fs_realpath(&b, P("r/none")), PMBENCH_ENOTFOUND);
+
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/sub")), 1);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/sub/missing/x/y")), 1);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/in-link")), 1);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/sub/..")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/out-link")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/out-link/missing")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("r/../other")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r"), P("rx/f")), 0);
+	CHECK_INT(pmbench_fs_is_inside(P("r/out-link"), P("other/f")), 1);
+	CHECK_INT(pmbench_fs_is_inside("/", P("r")), 1);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&root);
+}
+
+TEST(fs_read)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static char big[100001];
+
+	check_sandbox();
+	put("ten", "0123456789", 0644);
+	pmbench_buf_adds(&b, "pre:");
+	CHECK_INT(pmbench_fs_read(&b, P("ten"), 10), 0);
+	CHECK_STR(b.ptr, "pre:0123456789");
+	CHECK_INT(pmbench_fs_read(&b, P("ten"), 9), PMBENCH_ERROR);
+	CHECK_CONTAINS(pmbench_error_last(), "ten");
+	CHECK_STR(b.ptr, "pre:0123456789");
+	CHECK_INT(b.len, 14);
+	CHECK_INT(pmbench_fs_read(&b, P("gone"), 10), PMBENCH_ENOTFOUND);
+	CHECK_INT(b.len, 14);
+
+	memset(big, 'z', sizeof(big) - 1);
+	put("big", big, 0644);
+	pmbench_buf_reset(&b);
+	CHECK_INT(pmbench_fs_read(&b, P("big"), sizeof(big) - 1), 0);
+	CHECK_INT(b.len, sizeof(big) - 1);
+	CHECK(!memcmp(b.ptr, big, sizeof(big)));
+	pmbench_buf_reset(&b);
+	CHECK_INT(pmbench_fs_read(&b, P("big"), sizeof(big) - 2),
+		  PMBENCH_ERROR);
+	CHECK_INT(b.len, 0);
+	CHECK_INT(pmbench_fs_read(&b, P("big"), SIZE_MAX), 0);
+	CHECK_INT(b.len, sizeof(big) - 1);
+	pmbench_buf_release(&b);
+}
+
+TEST(fs_mkdirp_exists)
+{
+	check_sandbox();
+	CHECK_INT(pmbench_fs_mkdirp(P("a/b/c/"), 0755), 0);
+	CHECK(pmbench_fs_isdir(P("a/b/c")));
+	CHECK_INT(pmbench_fs_mkdirp(P("a/b"), 0755), 0);
+	put("a/file", "x", 0644);
+	CHECK(pmbench_fs_mkdirp(P("a/file/d"), 0755) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "a/file");
+	CHECK(pmbench_fs_mkdirp(P("a/file"), 0755) < 0);
+	sym("b", "a/link");
+	CHECK_INT(pmbench_fs_mkdirp(P("a/link/new"), 0755), 0);
+	CHECK(pmbench_fs_isdir(P("a/b/new")));
+
+	sym("nowhere", "a/dangling");
+	CHECK(pmbench_fs_exists(P("a/dangling")));
+	CHECK(!pmbench_fs_isdir(P("a/dangling")));
+	CHECK(!pmbench_fs_isfile(P("a/dangling")));
+	CHECK(pmbench_fs_isdir(P("a/link")));
+	CHECK(pmbench_fs_isfile(P("a/file")));
+	CHECK(!pmbench_fs_isfile(P("a/b")));
+	CHECK(!pmbench_fs_exists(P("a/none")));
+}
+
+CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
+	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags),
+	   CASE(fs_usage), CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
+	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_copyfile),
+	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
+	   CASE(fs_read), CASE(fs_mkdirp_exists))
