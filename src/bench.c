@@ -377,7 +377,8 @@ static char *describe_scripts(struct pm_state *ps, const struct pmbench_child *c
 	if (!found.nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
 	} else {
-		pmbench_buf_addf(&out, "; %zu installed dependenc%s with one: ",
+		pmbench_buf_addf(&out, "; %zu installed dependenc%s an install "
+				 "script: ",
 				 found.nr, found.nr == 1 ? "y has" : "ies have");
 		for (size_t i = 0; i < found.nr && i < 8; i++)
 			pmbench_buf_addf(&out, "%s%s", i ? ", " : "",

@@ -30,7 +30,8 @@ struct pmbench_sample {
 	int leftover;	       /**< processes still alive after the PM exited */
 	uint64_t nm_bytes;     /**< node_modules on disk after the run */
 	uint64_t nm_files;
-	double started;	       /**< Unix time the run started (seconds) */
+	double started;	       /**< Unix time the run started (seconds);
+				    written to the microsecond */
 	char *failure;	       /**< one-line reason when !ok, else NULL */
 	char *tail;	       /**< last output lines when !ok, else NULL */
 };
@@ -63,6 +64,7 @@ struct pmbench_result_pm {
 	char *version; /**< NULL when not found */
 };
 
+/** A fixture the run used; every string may be NULL. */
 struct pmbench_result_fixture {
 	char *name;
 	char *repo;
@@ -71,8 +73,12 @@ struct pmbench_result_fixture {
 	char *description;
 };
 
+/**
+ * A whole result. Initialise with PMBENCH_RESULT_INIT, free with
+ * pmbench_result_release(). See docs/result-schema.md for the JSON form.
+ */
 struct pmbench_result {
-	int schema_version;
+	int schema_version; /**< version of the file it was read from */
 	char *pmbench_version;
 	char *created; /**< ISO 8601 UTC, e.g. 2026-12-02T18:40:00Z */
 
@@ -102,38 +108,51 @@ struct pmbench_result {
 	  PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0,             \
 	  NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
 
-/** Set (or replace) an environment entry; copies both strings. */
+/**
+ * Set (or replace, keeping its position) an environment entry; copies
+ * both strings, neither of which may be NULL.
+ */
 void pmbench_result_env_set(struct pmbench_result *r, const char *key,
 			    const char *value);
 /** The value of an environment entry, or NULL. */
 const char *pmbench_result_env_get(const struct pmbench_result *r,
 				   const char *key);
 
-/** Append a cell with copies of the four names; returns it (owned by r). */
+/**
+ * Append a cell with copies of the four names and everything else empty;
+ * returns it (owned by r, valid until the next cell is added).
+ */
 struct pmbench_cell *pmbench_result_add_cell(struct pmbench_result *r,
 					     const char *fixture,
 					     const char *task,
 					     const char *scenario,
 					     const char *pm);
-/** Find a cell, or NULL. */
+/** The first cell with these four names, or NULL. */
 struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 					      const char *fixture,
 					      const char *task,
 					      const char *scenario,
 					      const char *pm);
-/** Append a zeroed sample to a cell; returns it (owned by the cell). */
+/**
+ * Append a zeroed sample to a cell; returns it (owned by the cell, valid
+ * until the next sample is added to it).
+ */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up
- * samples into a new array; *out_n gets the count. Caller frees.
+ * samples into a new array; *out_n gets the count. Never NULL, even when
+ * the count is 0; the caller frees it with free().
  */
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n);
 
 /** Number of failed non-warm-up samples. */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);
 
-/** Append a fixture record with copies of the strings (any may be NULL). */
+/**
+ * Append a fixture record with copies of the strings (any may be NULL);
+ * returns it (owned by r, valid until the next fixture is added).
+ */
 struct pmbench_result_fixture *
 pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 			   const char *repo, const char *commit,
@@ -145,29 +164,48 @@ void pmbench_result_add_pm(struct pmbench_result *r, const char *name,
 
 /**
  * Fill the environment entries this machine can tell without running a
- * program: os, kernel, arch, cpu_model, cpu_count, mem_total_kib,
- * loadavg, cpu_governor (when known), hostname is NOT recorded.
+ * program, in this order: os, os_release, kernel, arch, cpu_model,
+ * cpu_count, mem_total_kib, loadavg, cpu_governor. An entry whose source
+ * is missing or unreadable is left out. The hostname is NOT recorded.
+ * Existing entries with the same keys are replaced.
  */
 void pmbench_result_collect_sysinfo(struct pmbench_result *r);
 
-/** Set `created` to the current UTC time. */
+/** Set `created` to the current UTC time, e.g. "2026-12-02T18:40:00Z". */
 void pmbench_result_stamp(struct pmbench_result *r);
 
 /**
- * Serialise as JSON (schema in README) into a new string the caller
- * frees with free(). Never NULL.
+ * Serialise as JSON (docs/result-schema.md) into a new string, ending in
+ * a newline, that the caller frees with free(). Never NULL. Always writes
+ * the current PMBENCH_RESULT_VERSION, whatever `schema_version` says.
+ * Times survive exactly below 10^15 ns and counts below 2^52.
  */
 char *pmbench_result_to_json(const struct pmbench_result *r);
 
-/** Parse JSON written by pmbench_result_to_json(). PMBENCH_EINVALID on a
- * malformed file or another schema or a newer version. */
+/**
+ * Parse JSON written by pmbench_result_to_json() into `out`, which is
+ * overwritten without being released first. Missing optional fields get
+ * defaults (0, false, NULL, empty) and unknown fields are ignored.
+ * Returns 0, or PMBENCH_EINVALID on malformed JSON, another "schema", a
+ * "version" newer than PMBENCH_RESULT_VERSION, a missing required field
+ * or a field of the wrong type, with a one-line message that names
+ * `origin` (a file name; NULL gives "(string)") and the field, such as
+ * "cells[2].samples[4].wall_s". On error `out` is PMBENCH_RESULT_INIT.
+ */
 int pmbench_result_from_json(struct pmbench_result *out, const char *json,
 			     const char *origin);
 
-/** Write atomically (temporary file, then rename). */
+/**
+ * Write pmbench_result_to_json() to `path` atomically (a temporary file
+ * in the same directory, then rename), through pmbench_fs_write_atomic().
+ * Returns 0 or a negative error naming the file.
+ */
 int pmbench_result_write(const struct pmbench_result *r, const char *path);
 
-/** Read and parse a result file. */
+/**
+ * Read and parse a result file, as pmbench_result_from_json() with the
+ * path as origin. PMBENCH_ENOTFOUND if it does not exist.
+ */
 int pmbench_result_read(struct pmbench_result *out, const char *path);
 
 /** Free everything; `r` is left as PMBENCH_RESULT_INIT. */

@@ -249,7 +249,9 @@ void h_home_markers(void)
 		h_write(rel.ptr, "the user's own cache: pmbench must not touch it\n");
 		pmbench_buf_release(&rel);
 	}
-	h_write("home/.npmrc", "fund=false\n");
+	snprintf(scratch, sizeof(scratch), "%s/.npmrc", home);
+	if (!pmbench_fs_exists(scratch))
+		h_write("home/.npmrc", "fund=false\n");
 	h_listing(&home_before, home);
 }
 
@@ -300,4 +302,58 @@ int h_alive(long pid)
 	if (rp)
 		sscanf(rp + 1, " %c", &state);
 	return state && state != 'Z' && state != 'X';
+}
+
+#include <git2.h>
+
+static void git_check(int rc, const char *what)
+{
+	if (rc < 0) {
+		const git_error *e = git_error_last();
+
+		pmbench_die("test git %s: %s", what, e ? e->message : "unknown");
+	}
+}
+
+void h_git_commit_all(char sha[41], const char *dir, const char *message)
+{
+	git_repository *repo = NULL;
+	git_index *index = NULL;
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	git_commit *parent = NULL;
+	git_oid tree_id, commit_id;
+	git_strarray all = { NULL, 0 };
+	char *star = "*";
+
+	git_libgit2_init();
+	if (git_repository_open(&repo, dir) < 0)
+		git_check(git_repository_init(&repo, dir, 0), "init");
+	git_check(git_repository_index(&index, repo), "index");
+	all.strings = &star;
+	all.count = 1;
+	git_check(git_index_add_all(index, &all, 0, NULL, NULL), "add");
+	git_check(git_index_write(index), "write index");
+	git_check(git_index_write_tree(&tree_id, index), "write tree");
+	git_check(git_tree_lookup(&tree, repo, &tree_id), "tree");
+	git_check(git_signature_new(&sig, "pmbench test", "test@localhost",
+				    1764700000, 0),
+		  "signature");
+	{
+		git_oid head;
+
+		if (!git_reference_name_to_id(&head, repo, "HEAD"))
+			git_check(git_commit_lookup(&parent, repo, &head),
+				  "parent");
+	}
+	git_check(git_commit_create_v(&commit_id, repo, "HEAD", sig, sig, NULL,
+				      message, tree, parent ? 1 : 0, parent),
+		  "commit");
+	git_oid_tostr(sha, 41, &commit_id);
+	git_commit_free(parent);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	git_index_free(index);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
 }

@@ -56,4 +56,11 @@ int h_home_intact(struct pmbench_buf *why);
 /** 1 if a process with this pid is alive (not a zombie). */
 int h_alive(long pid);
 
+
+
+/**
+ * Make `dir` a git repository (if it is not one) and commit everything in
+ * it; the new commit's SHA goes into `sha` (41 bytes). Uses libgit2.
+ */
+void h_git_commit_all(char sha[41], const char *dir, const char *message);
 #endif

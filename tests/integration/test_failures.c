@@ -144,6 +144,7 @@ TEST(crash_is_recorded_with_its_signal)
 	CHECK_INT(bench_with(&r, "crash", "lockfile", "30s", &run), 0);
 	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
 	CHECK(c);
+	CHECK(c->samples_nr >= 1);
 	CHECK_INT(c->samples[0].signal, 11);
 	CHECK_INT(c->samples[0].exit_code, -1);
 	CHECK_CONTAINS(c->samples[0].failure, "signal 11");
@@ -163,6 +164,7 @@ TEST(leftover_process_is_counted_and_killed)
 	CHECK_INT(run.exit_code, 0);
 	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
 	CHECK(c);
+	CHECK(c->samples_nr >= 1);
 	CHECK(c->samples[0].ok);
 	CHECK(c->samples[0].leftover >= 1);
 	pid = read_pid(check_path("pidfile"));

@@ -1,0 +1,168 @@
+/*
+ * End to end with the real npm and bun (from the pinned toolchain) and
+ * the npm registry: a tiny fixture, then a real-world dependency set from
+ * shared/fixtures/realworld turned into a local git repository. Label
+ * "online": these need the registry.
+ */
+#include "pmbench/common.h"
+
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/result.h"
+
+static char real_path[8192];
+
+/* The real PATH, toolchain and ~/.npmrc (registry, CA file) in the sandbox. */
+static void real_pms(void)
+{
+	const char *src = getenv("PMBENCH_SOURCE_DIR");
+	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
+
+	setenv("PATH", real_path, 1);
+	pmbench_buf_addf(&b, "%s/cache/toolchain", src ? src : ".");
+	setenv("PMBENCH_TOOLCHAIN_DIR", b.ptr, 1);
+	pmbench_buf_release(&b);
+	if (getenv("PMBENCH_REAL_HOME")) {
+		pmbench_buf_addf(&b, "%s/.npmrc", getenv("PMBENCH_REAL_HOME"));
+		if (!pmbench_fs_read(&rc, b.ptr, 1u << 20))
+			h_write("home/.npmrc", rc.ptr);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&rc);
+}
+
+static const struct pmbench_cell *cell(const struct pmbench_result *r,
+				       const char *fx, const char *sc,
+				       const char *pm)
+{
+	return pmbench_result_find_cell(r, fx, "install", sc, pm);
+}
+
+TEST(real_npm_and_bun_on_a_tiny_fixture)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char out[4200];
+	const char *proj;
+
+	h_setup();
+	real_pms();
+	h_home_markers();
+	h_write("tiny/package.json",
+		"{ \"name\": \"tiny\", \"version\": \"1.0.0\", \"private\": "
+		"true, \"dependencies\": { \"is-number\": \"7.0.0\", \"ms\": "
+		"\"2.1.3\" } }\n");
+	proj = check_path("tiny");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		char p[4200];
+		const char *args[] = { "bench", "--pm", "npm,bun",
+				       "--scenario", "clean,cache+lockfile",
+				       "--runs", "1", "--warmup", "0",
+				       "--timeout", "5m", "--out", out, p,
+				       NULL };
+
+		snprintf(p, sizeof(p), "%s", proj);
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	for (int i = 0; i < 2; i++) {
+		const char *pm = i ? "bun" : "npm";
+		const struct pmbench_cell *c = cell(&r, "tiny", "clean", pm);
+
+		CHECK(c);
+		CHECK_INT(c->samples_nr, 1);
+		CHECK(c->samples[0].ok);
+		/* is-number and ms: two packages, a few files each. */
+		CHECK(c->samples[0].nm_files >= 6);
+		CHECK(c->samples[0].wall_ns > 0);
+		c = cell(&r, "tiny", "cache+lockfile", pm);
+		CHECK(c && c->samples_nr == 1 && c->samples[0].ok);
+	}
+	CHECK_CONTAINS(cell(&r, "tiny", "clean", "bun")->lockfile, "bun.lock");
+	CHECK_CONTAINS(cell(&r, "tiny", "clean", "npm")->lockfile,
+		       "package-lock.json");
+	/* Neither PM touched the user's caches in HOME. */
+	CHECK(h_home_intact(&why));
+	pmbench_buf_release(&why);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(real_world_dependency_set)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf m = PMBENCH_BUF_INIT, from = PMBENCH_BUF_INIT;
+	struct h_run run;
+	const char *shared = getenv("PMBENCH_SHARED_DIR");
+	const struct pmbench_cell *c;
+	char sha[41], repo[4200], out[4200], mpath[4200];
+
+	h_setup();
+	real_pms();
+	pmbench_buf_addf(&from, "%s/fixtures/realworld/react-vite",
+			 shared ? shared : "../shared");
+	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
+	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
+	h_git_commit_all(sha, repo, "react-vite dependency set");
+	pmbench_buf_addf(&m,
+			 "{ \"name\": \"react-vite\", \"repo\": \"file://%s\", "
+			 "\"commit\": \"%s\", \"env\": { "
+			 "\"CYPRESS_INSTALL_BINARY\": \"0\" } }\n",
+			 repo, sha);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("react-vite.json", m.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "bench", "--pm", "npm,bun",
+				       "--scenario", "cache+lockfile",
+				       "--runs", "1", "--warmup", "0",
+				       "--timeout", "10m", "--out", out, mpath,
+				       NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_STR(r.fixtures[0].commit, sha);
+	c = cell(&r, "react-vite", "cache+lockfile", "npm");
+	CHECK(c);
+	/* npm uses the lockfile the project ships. */
+	CHECK_STR(c->lockfile, "package-lock.json shipped with the fixture");
+	CHECK(!c->prime_failure);
+	CHECK_INT(c->samples_nr, 1);
+	CHECK(c->samples[0].ok);
+	CHECK(c->samples[0].nm_files > 1000);
+	/* bun either installs or says why, never a silent time. */
+	c = cell(&r, "react-vite", "cache+lockfile", "bun");
+	CHECK(c);
+	if (c->prime_failure)
+		CHECK(strlen(c->prime_failure) > 20);
+	else
+		CHECK(c->samples_nr == 1 &&
+		      (c->samples[0].ok || c->samples[0].failure));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&m);
+	pmbench_buf_release(&from);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct check_case cases[] = {
+		CASE(real_npm_and_bun_on_a_tiny_fixture),
+		CASE(real_world_dependency_set),
+	};
+	const char *home = getenv("HOME");
+
+	snprintf(real_path, sizeof(real_path), "%s",
+		 getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	if (home)
+		setenv("PMBENCH_REAL_HOME", home, 1);
+	return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc, argv);
+}
