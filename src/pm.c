@@ -336,13 +336,18 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_pm *pm,
 	int ret = PMBENCH_ENOTFOUND;
 
 	if (pm->toolchain_bin && toolchain_dir) {
-		pmbench_buf_path(&bin, toolchain_dir, pm->toolchain_bin);
-		if (!pmbench_proc_which(&bin, bin.ptr, NULL) &&
+		struct pmbench_buf cand = PMBENCH_BUF_INIT;
+
+		pmbench_buf_path(&cand, toolchain_dir, pm->toolchain_bin);
+		ret = pmbench_proc_which(&bin, cand.ptr, NULL);
+		pmbench_buf_release(&cand);
+		if (!ret &&
 		    !accept_candidate(out, pm, bin.ptr, "toolchain",
 				      scratch_dir, &why)) {
 			ret = 0;
 			goto done;
 		}
+		ret = PMBENCH_ENOTFOUND;
 	}
 	for (const char *const *n = pm->path_names; *n; n++) {
 		if (pmbench_proc_which(&bin, *n, path) < 0)

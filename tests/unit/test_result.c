@@ -320,8 +320,12 @@ static void sample_cell(struct pmbench_cell *c, size_t pmi, size_t sci,
 			s->ok = 0;
 			s->exit_code = 1;
 			s->wall_ns = jitter(base / 3, 0.04);
-			s->nm_bytes = 61218816;
-			s->nm_files = 4312;
+			s->user_ns = jitter(base / 3 / 10 * 11, 0.05);
+			s->sys_ns = jitter(base / 3 / 10 * 3, 0.08);
+			s->tree_rss_kib = jitter(301000, 0.03);
+			/* node_modules is measured after good runs only. */
+			s->nm_bytes = 0;
+			s->nm_files = 0;
 			s->failure = pmbench_xstrdup("'pnpm install' exited "
 						     "with code 1");
 			s->tail = pmbench_xstrdup(
@@ -367,6 +371,21 @@ static void build_sample(struct pmbench_result *r)
 	pmbench_result_env_set(r, "mem_total_kib", "31997156");
 	pmbench_result_env_set(r, "loadavg", "0.41 0.37 0.30");
 	pmbench_result_env_set(r, "cpu_governor", "performance");
+	/* What the benchmark driver adds after the system information. */
+	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, fork to reap");
+	pmbench_result_env_set(r, "cpu_time",
+			       "wait4 rusage of the PM and the descendants it "
+			       "waited for");
+	pmbench_result_env_set(r, "max_rss",
+			       "ru_maxrss: the largest single process");
+	pmbench_result_env_set(r, "tree_rss",
+			       "peak of the summed RSS (/proc/<pid>/statm) of "
+			       "all descendants, sampled every 25 ms");
+	pmbench_result_env_set(r, "network", "live npm registry");
+	pmbench_result_env_set(r, "npmrc", "none");
+	pmbench_result_env_set(r, "inherited_pm_vars", "none");
+	pmbench_result_env_set(r, "node_version", "v22.21.0");
+	pmbench_result_env_set(r, "node_path", "/usr/bin/node");
 
 	pmbench_result_add_pm(r, "npm", "/usr/bin/npm", "11.19.1");
 	pmbench_result_add_pm(r, "pnpm", "/usr/local/bin/pnpm", "10.24.0");
