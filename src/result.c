@@ -260,16 +260,14 @@ static int find_field(struct pmbench_buf *out, const char *text,
 	return 0;
 }
 
-/* Read a small system file; 0 on success, negative (message dropped). */
+/*
+ * Read a small system file into `out` (replaced). A missing or unreadable
+ * file only means one entry fewer, so callers ignore the error message.
+ */
 static int read_sysfile(struct pmbench_buf *out, const char *path)
 {
-	int ret;
-
 	pmbench_buf_reset(out);
-	ret = pmbench_fs_read(out, path, PROC_MAX_BYTES);
-	if (ret < 0)
-		pmbench_error_clear();
-	return ret;
+	return pmbench_fs_read(out, path, PROC_MAX_BYTES);
 }
 
 static void sysinfo_os_release(struct pmbench_result *r,
