@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
 
@@ -101,6 +102,27 @@ TEST(find_checks_the_version)
 	pmbench_pm_found_release(&f);
 }
 
+TEST(toolchain_comes_first)
+{
+	const char *sb = check_sandbox();
+	struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
+	char tc[4200], want[4300];
+
+	/* The same name on PATH answers another version: not chosen. */
+	check_write("yarn", "#!/bin/sh\necho 1.0.0\n");
+	chmod(check_path("yarn"), 0755);
+	snprintf(tc, sizeof(tc), "%s/tc", sb);
+	pmbench_fs_mkdirp(check_path("tc/yarn/node_modules/.bin"), 0755);
+	check_write("tc/yarn/node_modules/.bin/yarn", "#!/bin/sh\necho 1.22.22\n");
+	chmod(check_path("tc/yarn/node_modules/.bin/yarn"), 0755);
+	CHECK_INT(pmbench_pm_find(&f, pmbench_pm_get("yarn"), tc, sb, sb), 0);
+	CHECK_STR(f.source, "toolchain");
+	CHECK_STR(f.version, "1.22.22");
+	snprintf(want, sizeof(want), "%s/yarn/node_modules/.bin/yarn", tc);
+	CHECK_STR(f.path, want);
+	pmbench_pm_found_release(&f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
@@ -109,6 +131,7 @@ int main(int argc, char **argv)
 		CASE(args_templates),
 		CASE(version_major),
 		CASE(find_checks_the_version),
+		CASE(toolchain_comes_first),
 	};
 
 	if (pmbench_proc_init() < 0)
