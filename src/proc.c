@@ -518,6 +518,28 @@ done:
 	return ret;
 }
 
+/*
+ * One step of stripping ANSI CSI sequences (ESC [ ... final byte) from a
+ * byte stream; `state` carries over between calls. 1 if `ch` is text.
+ */
+static int ansi_keep(int *state, unsigned char ch)
+{
+	if (*state == 1) {
+		*state = ch == '[' ? 2 : 0;
+		return 0;
+	}
+	if (*state == 2) {
+		if (ch >= 0x40 && ch <= 0x7e)
+			*state = 0;
+		return 0;
+	}
+	if (ch == 0x1b) {
+		*state = 1;
+		return 0;
+	}
+	return 1;
+}
+
 /* Feed output bytes to the tail and, line by line, to the callback. */
 static void take_output(struct pmbench_child *c, const char *p, size_t n)
 {
@@ -532,20 +554,8 @@ static void take_output(struct pmbench_child *c, const char *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)p[i];
 
-		/* Strip ANSI CSI sequences: ESC [ ... final byte. */
-		if (c->in_escape == 1) {
-			c->in_escape = ch == '[' ? 2 : 0;
+		if (!ansi_keep(&c->in_escape, ch))
 			continue;
-		}
-		if (c->in_escape == 2) {
-			if (ch >= 0x40 && ch <= 0x7e)
-				c->in_escape = 0;
-			continue;
-		}
-		if (ch == 0x1b) {
-			c->in_escape = 1;
-			continue;
-		}
 		if (ch == '\n' || ch == '\r') {
 			if (c->line.len && c->on_line)
 				c->on_line(c->line.ptr, c->line.len,
@@ -833,19 +843,8 @@ void pmbench_child_tail_lines(const struct pmbench_child *c, size_t n,
 	for (; p < end; p++) {
 		unsigned char ch = (unsigned char)*p;
 
-		if (esc == 1) {
-			esc = ch == '[' ? 2 : 0;
+		if (!ansi_keep(&esc, ch))
 			continue;
-		}
-		if (esc == 2) {
-			if (ch >= 0x40 && ch <= 0x7e)
-				esc = 0;
-			continue;
-		}
-		if (ch == 0x1b) {
-			esc = 1;
-			continue;
-		}
 		if (ch == '\r')
 			ch = '\n';
 		if (ch == '\n' && clean.len && clean.ptr[clean.len - 1] == '\n')
