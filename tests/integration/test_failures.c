@@ -5,7 +5,10 @@
  */
 #include "pmbench/common.h"
 
+#include <signal.h>
 #include <stdlib.h>
+
+#include "pmbench/proc.h"
 
 #include "check.h"
 #include "harness.h"
@@ -174,8 +177,55 @@ TEST(leftover_process_is_counted_and_killed)
 	h_run_release(&run);
 }
 
+TEST(ctrl_c_stops_everything_and_keeps_the_result)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *proj;
+	char out[4200], pidfile[4200];
+	long pid;
+	int rc = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"bench", "--pm", "npm,bun", "--scenario", "clean,lockfile",
+		"--runs", "1", "--warmup", "0", "--out", out, proj, NULL });
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
+	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* Wait until bun hangs in the lockfile scenario, then press Ctrl-C. */
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (read_pid(pidfile) > 0)
+			break;
+	}
+	CHECK(read_pid(pidfile) > 0);
+	kill(c.pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 130);
+	pid = read_pid(pidfile);
+	CHECK(!h_alive(pid));
+	/* What was measured before the interrupt is in the result file. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean", "npm"));
+	CHECK_INT(pmbench_result_find_cell(&r, "proj", "install", "clean",
+					   "npm")->samples_nr,
+		  1);
+	pmbench_result_release(&r);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+}
+
 CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(failing_runs_are_failures_not_times),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
 	   CASE(crash_is_recorded_with_its_signal),
-	   CASE(leftover_process_is_counted_and_killed))
+	   CASE(leftover_process_is_counted_and_killed),
+	   CASE(ctrl_c_stops_everything_and_keeps_the_result))
