@@ -16,23 +16,39 @@ struct pmbench_fixture_pm {
 	struct pmbench_strvec env;   /**< "K=V" */
 };
 
+/**
+ * A parsed fixture. Every string is owned by the struct and freed by
+ * pmbench_fixture_release(). `repo` is remote when it is a URL with a
+ * scheme other than file:// or scp-like `host:path` (as git decides);
+ * anything else is local: a file:// URL is always cloned as a git
+ * repository, a local path is cloned when it is the top of a git
+ * repository (its HEAD, not its working tree) and copied otherwise.
+ */
 struct pmbench_fixture {
 	char *name;	     /**< manifest "name", or the folder's name */
 	char *repo;	     /**< git URL or local path, as written */
-	char *commit;	     /**< full SHA; NULL for local repo HEAD / bare path */
-	char *subdir;	     /**< project folder inside the repo, or NULL */
+	char *commit;	     /**< full SHA (lower case); NULL: local HEAD */
+	char *subdir;	     /**< normalised project folder, NULL for root */
 	char *description;   /**< or NULL */
-	char *manifest_path; /**< the JSON file read, NULL for a bare path */
+	char *manifest_path; /**< the JSON file read (the parse origin),
+				  NULL for a bare path */
 	int is_remote;	     /**< repo is a URL other than file:// */
 	int is_bare_path;    /**< a plain folder given on the command line */
 	struct pmbench_strvec env; /**< "K=V" for every PM */
 	struct pmbench_fixture_pm *pms;
 	size_t pms_nr, pms_alloc;
 
-	/* Tasks other than install (the run/build/dev issue). */
+	/*
+	 * Tasks other than install (the run/build/dev issue). The defaults
+	 * below are filled in even when the manifest has no "build" or
+	 * "dev" section (and for a bare path); has_build and has_dev say
+	 * whether it had one.
+	 */
 	struct pmbench_strvec scripts; /**< further scripts to time */
+	int has_build;		       /**< the manifest has "build" */
 	char *build_script;	       /**< default "build" */
 	char *build_output;	       /**< folder the build writes, or NULL */
+	int has_dev;		       /**< the manifest has "dev" */
 	char *dev_script;	       /**< default "dev" */
 	char *dev_args;		       /**< e.g. "--port {port} --host 127.0.0.1" */
 	char *ready_pattern;	       /**< substring/regex of the ready line */
@@ -49,28 +65,39 @@ struct pmbench_fixture {
 /**
  * Parse a manifest from `json` (`origin` names it in messages, e.g. the
  * file path). Errors are one line naming the origin and, for malformed
- * JSON, the line and column. Returns 0 or PMBENCH_EINVALID.
+ * JSON, the line and column. Unknown fields are errors. `*out` is
+ * overwritten (release it first if it held a fixture) and is left zeroed
+ * on error. `origin` is kept as manifest_path, and a relative local
+ * `repo` is later taken relative to its folder. Returns 0 or
+ * PMBENCH_EINVALID.
  */
 int pmbench_fixture_parse(struct pmbench_fixture *out, const char *json,
 			  const char *origin);
 
 /**
  * Load a fixture named on the command line: an existing `.json` manifest,
- * a bare name found as `<fixtures_dir>/<name>.json`, or a folder holding a
- * package.json (a bare local path). Returns 0, PMBENCH_ENOTFOUND or
- * PMBENCH_EINVALID.
+ * a folder holding a package.json (a bare local path: name is the
+ * folder's base name with characters unfit for a folder name replaced,
+ * repo its absolute path), or a bare name found as
+ * `<fixtures_dir>/<name>.json` (`fixtures_dir` may be NULL). `*out` is
+ * overwritten. Returns 0, PMBENCH_ENOTFOUND or PMBENCH_EINVALID.
  */
 int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
 			 const char *fixtures_dir);
 
 /**
  * Make the fixture's scratch source tree: clone `repo` once into
- * `<cache_dir>/repos/` (fetching only when the commit is missing), check
- * out the commit into `<cache_dir>/work/<name>/source` (replaced), and
- * validate the subdir (exists, does not escape the repo) and its
- * package.json. A bare path is copied without .git and node_modules.
- * Never writes into `repo` itself. Sets resolved_commit, source_dir and
- * project_dir.
+ * `<cache_dir>/repos/` as a bare repository (fetching only when the
+ * commit is missing; with no commit, always fetching the origin's HEAD),
+ * check out the commit into `<cache_dir>/work/<name>/source` (replaced;
+ * it has no .git), and validate the subdir (exists, does not escape the
+ * repo) and its package.json. A bare path, or a manifest whose local
+ * `repo` is not a git repository, is copied without .git and
+ * node_modules. Never writes into `repo` itself. The caller must have
+ * set the fs sandbox to (a parent of) `cache_dir`. Sets resolved_commit
+ * (NULL for a copy), source_dir and project_dir (absolute, owned by `f`,
+ * replaced on each call). Returns 0, PMBENCH_ENOTFOUND (missing commit,
+ * subdir or package.json), PMBENCH_EINVALID or PMBENCH_ERROR.
  */
 int pmbench_fixture_checkout(struct pmbench_fixture *f, const char *cache_dir);
 
