@@ -279,7 +279,8 @@ static int log_install(const struct fake *f)
 	cJSON_AddStringToObject(root, "cwd", f->cwd.ptr);
 	add_str(root, "home", getenv("HOME"));
 	add_str(root, "cache_dir", f->cache.len ? f->cache.ptr : NULL);
-	cJSON_AddBoolToObject(root, "cache_warm", f->tgz.len && exists(f->tgz.ptr));
+	cJSON_AddBoolToObject(root, "cache_warm",
+			      f->tgz.len && exists(f->tgz.ptr));
 	cJSON_AddBoolToObject(root, "lockfile", own_lockfile(f));
 	arr = cJSON_AddArrayToObject(root, "lockfile_any");
 	for (i = 0; i < PMBENCH_ARRAY_SIZE(all_lockfiles); i++)
@@ -450,33 +451,33 @@ fail:
 	return -1;
 }
 
+/*
+ * FAKEPM_<NAME>_WHEN limits the mode to runs that find their own lockfile
+ * ("lockfile"), a warm cache ("cache") or any node_modules
+ * ("node_modules"); other runs install normally. So a priming install
+ * succeeds and only the timed runs misbehave.
+ */
+static int mode_applies(const struct fake *f, int cold)
+{
+	const char *when = pm_env(f, "WHEN");
+
+	if (when && !strcmp(when, "lockfile"))
+		return own_lockfile(f);
+	if (when && !strcmp(when, "cache"))
+		return !cold;
+	if (when && !strcmp(when, "node_modules"))
+		return exists("node_modules");
+	return 1;
+}
+
 static int do_install(const struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
 	uint64_t sleep_ms, cold_ms, mem_mb;
 	int cold = !f->tgz.len || !exists(f->tgz.ptr), ret = 1;
 
-	if (!mode)
+	if (!mode || !mode_applies(f, cold))
 		mode = "ok";
-	/*
-	 * FAKEPM_<NAME>_WHEN limits the mode to runs that find their own
-	 * lockfile ("lockfile"), a warm cache ("cache") or node_modules
-	 * ("node_modules"); otherwise the install is healthy. A priming
-	 * install (none of these) then succeeds and timed runs misbehave.
-	 */
-	{
-		const char *when = pm_env(f, "WHEN");
-		int applies = 1;
-
-		if (when && !strcmp(when, "lockfile"))
-			applies = own_lockfile(f);
-		else if (when && !strcmp(when, "cache"))
-			applies = !cold;
-		else if (when && !strcmp(when, "node_modules"))
-			applies = exists("node_modules");
-		if (!applies)
-			mode = "ok";
-	}
 	if (log_install(f) < 0)
 		goto done;
 	if (!strcmp(mode, "fail")) {
@@ -503,8 +504,10 @@ static int do_install(const struct fake *f)
 	}
 	if (pm_env_ms(f, "SLEEP_MS", 10, &sleep_ms) < 0 ||
 	    pm_env_ms(f, "COLD_MS", 0, &cold_ms) < 0 ||
-	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0)
+	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0) {
+		ret = 2;
 		goto done;
+	}
 	printf("fake %s: resolving packages\n", name);
 	fflush(stdout);
 	if (!strcmp(mode, "hang")) {
