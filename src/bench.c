@@ -350,11 +350,6 @@ static void scan_node_modules(struct pmbench_strvec *out, const char *nm,
 	pmbench_buf_release(&p);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * What happened to dependencies' lifecycle scripts: the PM's policy, the
  * packages that have such scripts, and what the PM itself said.
@@ -372,7 +367,7 @@ static char *describe_scripts(struct pm_state *ps, const struct pmbench_child *c
 		pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
 		scan_node_modules(&found, b.ptr, 0);
 	}
-	qsort(found.v, found.nr, sizeof(*found.v), cmp_str);
+	pmbench_strvec_sort(&found, 0);
 	pmbench_buf_adds(&out, ps->pm->scripts_note);
 	if (!found.nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
@@ -623,7 +618,7 @@ static void record_inherited(struct pmbench_result *r)
 			}
 		}
 	}
-	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	pmbench_strvec_sort(&names, 0);
 	pmbench_buf_reset(&b);
 	pmbench_strvec_join(&b, &names, " ");
 	pmbench_result_env_set(r, "inherited_pm_vars", names.nr ? b.ptr : "none");

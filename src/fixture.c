@@ -729,16 +729,9 @@ static int load_manifest(struct pmbench_fixture *out, const char *path)
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
 	int ret;
 
-	ret = pmbench_fs_read(&text, path, MANIFEST_MAX);
+	ret = pmbench_fs_read_text(&text, path, MANIFEST_MAX);
 	if (ret < 0)
 		goto done;
-	if (strlen(text.ptr) != text.len) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "%s: malformed JSON: the file "
-					 "contains a NUL byte",
-					 path);
-		goto done;
-	}
 	ret = pmbench_fixture_parse(out, text.ptr, path);
 
 done:
@@ -826,11 +819,6 @@ done:
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int pmbench_fixture_list(struct pmbench_strvec *out, const char *fixtures_dir)
 {
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
@@ -866,8 +854,7 @@ int pmbench_fixture_list(struct pmbench_strvec *out, const char *fixtures_dir)
 					fixtures_dir, strerror(errno));
 		goto done;
 	}
-	if (names.nr)
-		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	pmbench_strvec_sort(&names, 0);
 	for (size_t i = 0; i < names.nr; i++) {
 		pmbench_buf_reset(&path);
 		pmbench_buf_path(&path, fixtures_dir, names.v[i]);

@@ -1446,11 +1446,6 @@ done:
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
 			 const char *name)
 {
@@ -1463,8 +1458,7 @@ int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
 	ret = find_walk(&found, AT_FDCWD, root, &rel, &path, name);
 	if (ret < 0)
 		goto done;
-	if (found.nr)
-		qsort(found.v, found.nr, sizeof(*found.v), cmp_str);
+	pmbench_strvec_sort(&found, 0);
 	for (size_t i = 0; i < found.nr; i++)
 		pmbench_strvec_push(out, found.v[i]);
 
@@ -1473,4 +1467,20 @@ done:
 	pmbench_buf_release(&path);
 	pmbench_buf_release(&rel);
 	return ret;
+}
+
+int pmbench_fs_read_text(struct pmbench_buf *out, const char *path,
+			 size_t max)
+{
+	size_t start = out->len;
+	int ret = pmbench_fs_read(out, path, max);
+
+	if (ret < 0)
+		return ret;
+	if (strlen(out->ptr + start) != out->len - start)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s': malformed JSON (the file "
+					  "contains a NUL byte)",
+					  path);
+	return 0;
 }

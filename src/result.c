@@ -1112,16 +1112,9 @@ int pmbench_result_read(struct pmbench_result *out, const char *path)
 	int ret;
 
 	*out = init;
-	ret = pmbench_fs_read(&text, path, RESULT_MAX_BYTES);
+	ret = pmbench_fs_read_text(&text, path, RESULT_MAX_BYTES);
 	if (ret < 0)
 		goto done;
-	if (strlen(text.ptr) != text.len) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "'%s': malformed JSON (it contains a "
-					 "NUL byte)",
-					 path);
-		goto done;
-	}
 	ret = pmbench_result_from_json(out, text.ptr, path);
 
 done:

@@ -62,6 +62,17 @@ long pmbench_strvec_find(const struct pmbench_strvec *sv, const char *s)
 	return -1;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void pmbench_strvec_sort(struct pmbench_strvec *sv, size_t from)
+{
+	if (from < sv->nr)
+		qsort(sv->v + from, sv->nr - from, sizeof(*sv->v), cmp_str);
+}
+
 void pmbench_strvec_release(struct pmbench_strvec *sv)
 {
 	if (sv->alloc) {

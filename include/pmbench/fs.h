@@ -117,6 +117,14 @@ int pmbench_fs_isfile(const char *path);
 int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
+ * pmbench_fs_read() for a text file (a manifest, a result): a file holding
+ * a NUL byte is refused with PMBENCH_EINVALID ("malformed JSON"), since
+ * string parsers would silently stop there.
+ */
+int pmbench_fs_read_text(struct pmbench_buf *out, const char *path,
+			 size_t max);
+
+/**
  * Write `data` to `path` atomically: a temporary file in the same
  * directory, fsync, then rename over `path` (mode 0644) and fsync the
  * directory. The temporary file is removed on failure. A symlink at

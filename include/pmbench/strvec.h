@@ -29,6 +29,8 @@ void pmbench_strvec_pushv(struct pmbench_strvec *sv, const char *const *items);
 void pmbench_strvec_pop(struct pmbench_strvec *sv);
 /** Index of `s`, or -1. */
 long pmbench_strvec_find(const struct pmbench_strvec *sv, const char *s);
+/** Sort elements [from, nr) in strcmp order. */
+void pmbench_strvec_sort(struct pmbench_strvec *sv, size_t from);
 /** Free every element and the array; `sv` is left initialised. */
 void pmbench_strvec_release(struct pmbench_strvec *sv);
 /** Split `s` at `sep`, pushing non-empty parts. */
