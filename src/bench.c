@@ -462,12 +462,7 @@ static int prime(struct pm_state *ps, const struct pmbench_bench_opts *o)
 		goto done;
 	}
 	/* The run copy is not moved to the snapshot yet: look there. */
-	{
-		struct pmbench_workspace tmp = ps->ws;
-
-		tmp.primed = ps->ws.run;
-		lock = pmbench_workspace_primed_lockfile(&tmp);
-	}
+	lock = pmbench_workspace_run_lockfile(&ps->ws);
 	if (shipped && lock && !strcmp(shipped, lock))
 		pmbench_buf_addf(&b, "%s shipped with the fixture", lock);
 	else if (lock)
@@ -504,15 +499,22 @@ static void fill_cell(struct pmbench_cell *cell, const struct pm_state *ps)
 		pmbench_strvec_push(&cell->env, ps->env.v[i]);
 }
 
-static void release_state(struct pm_state *ps)
+/* Forget what belongs to one fixture; the PM found stays. */
+static void reset_fixture_state(struct pm_state *ps)
 {
-	pmbench_pm_found_release(&ps->found);
 	pmbench_workspace_release(&ps->ws);
-	pmbench_strvec_release(&ps->command);
-	pmbench_strvec_release(&ps->env);
 	free(ps->prime_failure);
 	free(ps->lockfile);
 	free(ps->scripts);
+	ps->prime_failure = ps->lockfile = ps->scripts = NULL;
+}
+
+static void release_state(struct pm_state *ps)
+{
+	reset_fixture_state(ps);
+	pmbench_pm_found_release(&ps->found);
+	pmbench_strvec_release(&ps->command);
+	pmbench_strvec_release(&ps->env);
 	memset(ps, 0, sizeof(*ps));
 }
 
@@ -695,12 +697,7 @@ static int bench_fixture(struct pmbench_result *r,
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
 	for (size_t i = 0; i < nr; i++) {
-		pmbench_workspace_release(&states[i].ws);
-		free(states[i].prime_failure);
-		free(states[i].lockfile);
-		free(states[i].scripts);
-		states[i].prime_failure = states[i].lockfile =
-			states[i].scripts = NULL;
+		reset_fixture_state(&states[i]);
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
 				       pmbench_config.cache_dir, f->name,
 				       f->source_dir, f->subdir);

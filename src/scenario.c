@@ -282,6 +282,11 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 	return ret;
 }
 
+const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws)
+{
+	return own_lockfile(ws, ws->run);
+}
+
 const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws)
 {
 	return own_lockfile(ws, ws->primed);

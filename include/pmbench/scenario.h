@@ -73,6 +73,9 @@ int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
  */
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
 
+/** The PM's own lockfile in the run copy (static name), or NULL. */
+const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws);
+
 /** The lockfile the primed copy holds (static name), or NULL. */
 const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
 
