@@ -129,6 +129,74 @@ double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 	return times;
 }
 
+void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
+			       double value)
+{
+	struct pmbench_metric *m;
+
+	for (size_t i = 0; i < s->metrics_nr; i++) {
+		if (!strcmp(s->metrics[i].name, name)) {
+			s->metrics[i].value = value;
+			return;
+		}
+	}
+	PMBENCH_ALLOC_GROW(s->metrics, s->metrics_nr + 1, s->metrics_alloc);
+	m = &s->metrics[s->metrics_nr++];
+	m->name = pmbench_xstrdup(name);
+	m->value = value;
+}
+
+int pmbench_sample_metric_get(const struct pmbench_sample *s,
+			      const char *name, double *out)
+{
+	for (size_t i = 0; i < s->metrics_nr; i++) {
+		if (!strcmp(s->metrics[i].name, name)) {
+			*out = s->metrics[i].value;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+double *pmbench_cell_metric_values(const struct pmbench_cell *c,
+				   const char *name, size_t *out_n)
+{
+	double *v = pmbench_xmalloc(
+		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1,
+				sizeof(*v)));
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->ok && !s->warmup &&
+		    pmbench_sample_metric_get(s, name, &v[n]))
+			n++;
+	}
+	*out_n = n;
+	return v;
+}
+
+void pmbench_cell_metric_names(const struct pmbench_cell *c,
+			       struct pmbench_strvec *out)
+{
+	for (size_t i = 0; i < c->samples_nr; i++)
+		for (size_t k = 0; k < c->samples[i].metrics_nr; k++)
+			if (pmbench_strvec_find(out,
+						c->samples[i].metrics[k].name) < 0)
+				pmbench_strvec_push(
+					out, c->samples[i].metrics[k].name);
+}
+
+static void sample_release(struct pmbench_sample *s)
+{
+	free(s->failure);
+	free(s->tail);
+	for (size_t i = 0; i < s->metrics_nr; i++)
+		free(s->metrics[i].name);
+	free(s->metrics);
+}
+
 size_t pmbench_cell_failures(const struct pmbench_cell *c)
 {
 	size_t n = 0;
@@ -179,10 +247,8 @@ static void cell_release(struct pmbench_cell *c)
 	free(c->prime_failure);
 	pmbench_strvec_release(&c->command);
 	pmbench_strvec_release(&c->env);
-	for (size_t i = 0; i < c->samples_nr; i++) {
-		free(c->samples[i].failure);
-		free(c->samples[i].tail);
-	}
+	for (size_t i = 0; i < c->samples_nr; i++)
+		sample_release(&c->samples[i]);
 	free(c->samples);
 }
 
@@ -566,9 +632,18 @@ static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 
 	write_fields(o, c, cell_fields, PMBENCH_ARRAY_SIZE(cell_fields));
 	samples = must(cJSON_AddArrayToObject(o, "samples"));
-	for (size_t i = 0; i < c->samples_nr; i++)
-		write_fields(add_to_array(samples), &c->samples[i],
-			     sample_fields, PMBENCH_ARRAY_SIZE(sample_fields));
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+		cJSON *so = add_to_array(samples), *m;
+
+		write_fields(so, s, sample_fields,
+			     PMBENCH_ARRAY_SIZE(sample_fields));
+		if (!s->metrics_nr)
+			continue;
+		m = must(cJSON_AddObjectToObject(so, "metrics"));
+		for (size_t k = 0; k < s->metrics_nr; k++)
+			add_num(m, s->metrics[k].name, s->metrics[k].value);
+	}
 }
 
 char *pmbench_result_to_json(const struct pmbench_result *r)
@@ -831,6 +906,27 @@ static int enter(size_t *old_len, struct reader *rd, const cJSON *item,
 	return 0;
 }
 
+/* "metrics": an object of finite numbers, optional. */
+static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
+			const cJSON *o)
+{
+	const cJSON *m, *item;
+	int ret = get_object(&m, rd, o, "metrics");
+
+	if (ret < 0 || !m)
+		return ret;
+	cJSON_ArrayForEach(item, m) {
+		if (!item->string || !cJSON_IsNumber(item) ||
+		    !isfinite(item->valuedouble))
+			return bad_field(rd, "metrics",
+					 "must hold only finite numbers "
+					 "('%s' is not one)",
+					 item->string ? item->string : "?");
+		pmbench_sample_metric_set(s, item->string, item->valuedouble);
+	}
+	return 0;
+}
+
 static int read_samples(struct pmbench_cell *c, struct reader *rd,
 			const cJSON *o)
 {
@@ -852,6 +948,8 @@ static int read_samples(struct pmbench_cell *c, struct reader *rd,
 		s->round = (unsigned)i;
 		ret = read_fields(s, rd, item, sample_fields,
 				  PMBENCH_ARRAY_SIZE(sample_fields));
+		if (!ret)
+			ret = read_metrics(s, rd, item);
 		if (ret < 0)
 			return ret;
 		pmbench_buf_setlen(&rd->where, old);

@@ -14,6 +14,16 @@
 #define PMBENCH_RESULT_SCHEMA "pmbench-result"
 #define PMBENCH_RESULT_VERSION 1
 
+/**
+ * A named figure of one run beyond the fixed fields, e.g. "ready_line_s"
+ * or "archive_bytes" for tasks that measure more than one time. The unit
+ * is the name's suffix: "_s" seconds, "_bytes", "_count", "_ratio".
+ */
+struct pmbench_metric {
+	char *name;
+	double value; /**< finite */
+};
+
 /** One timed (or warm-up) run. */
 struct pmbench_sample {
 	unsigned round;	  /**< 0-based round index, warm-ups included */
@@ -34,6 +44,8 @@ struct pmbench_sample {
 				    written to the microsecond */
 	char *failure;	       /**< one-line reason when !ok, else NULL */
 	char *tail;	       /**< last output lines when !ok, else NULL */
+	struct pmbench_metric *metrics; /**< in the order they were set */
+	size_t metrics_nr, metrics_alloc;
 };
 
 /** Every sample of one (fixture, task, scenario, PM). */
@@ -145,6 +157,34 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
  * the count is 0; the caller frees it with free().
  */
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n);
+
+/**
+ * Set (or replace, keeping its position) the metric `name` of a sample;
+ * `value` must be finite.
+ */
+void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
+			       double value);
+
+/**
+ * The metric `name` of a sample into *out. Returns 1 if the sample has
+ * it, else 0 (and *out is left alone).
+ */
+int pmbench_sample_metric_get(const struct pmbench_sample *s,
+			      const char *name, double *out);
+
+/**
+ * Like pmbench_cell_times(), for the metric `name`: its values in the
+ * successful non-warm-up samples that have it. Never NULL; free() it.
+ */
+double *pmbench_cell_metric_values(const struct pmbench_cell *c,
+				   const char *name, size_t *out_n);
+
+/**
+ * The names of every metric any sample of the cell has, in the order
+ * first seen, appended to `out` (each once).
+ */
+void pmbench_cell_metric_names(const struct pmbench_cell *c,
+			       struct pmbench_strvec *out);
 
 /** Number of failed non-warm-up samples. */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);

@@ -804,6 +804,76 @@ TEST(cell_times)
 	pmbench_result_release(&r);
 }
 
+TEST(metrics)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_cell *c;
+	struct pmbench_sample *s;
+	char *json = NULL, *again = NULL;
+	double v = -1, *vals;
+	size_t n = 0;
+	int ret;
+
+	c = pmbench_result_add_cell(&r, "f", "dev", "cache+lockfile", "bun");
+	s = pmbench_cell_add_sample(c);
+	s->ok = 1;
+	pmbench_sample_metric_set(s, "ready_line_s", 0.25);
+	pmbench_sample_metric_set(s, "http_s", 0.5);
+	pmbench_sample_metric_set(s, "ready_line_s", 0.125);
+	CHECK_INT(s->metrics_nr, 2);
+	CHECK(pmbench_sample_metric_get(s, "ready_line_s", &v) && v == 0.125);
+	CHECK(!pmbench_sample_metric_get(s, "body_s", &v) && v == 0.125);
+	s = pmbench_cell_add_sample(c);
+	s->warmup = 1;
+	s->ok = 1;
+	pmbench_sample_metric_set(s, "http_s", 9);
+	s = pmbench_cell_add_sample(c);
+	s->ok = 1;
+	pmbench_sample_metric_set(s, "probe_bytes", 123456789.0);
+	pmbench_sample_metric_set(s, "http_s", 0.75);
+	s = pmbench_cell_add_sample(c);
+	pmbench_sample_metric_set(s, "http_s", 5);
+
+	/* Only successful timed runs count, in sample order. */
+	vals = pmbench_cell_metric_values(c, "http_s", &n);
+	CHECK_INT(n, 2);
+	CHECK(vals[0] == 0.5 && vals[1] == 0.75);
+	free(vals);
+	pmbench_cell_metric_names(c, &names);
+	CHECK_INT(names.nr, 3);
+	CHECK_STR(names.v[0], "ready_line_s");
+	CHECK_STR(names.v[2], "probe_bytes");
+
+	json = pmbench_result_to_json(&r);
+	CHECK(strstr(json, "\"metrics\""));
+	ret = pmbench_result_from_json(&b, json, "m.json");
+	CHECK_INT(ret, 0);
+	CHECK_INT(b.cells[0].samples[2].metrics_nr, 2);
+	CHECK(pmbench_sample_metric_get(&b.cells[0].samples[2], "probe_bytes",
+					&v) && v == 123456789.0);
+	again = pmbench_result_to_json(&b);
+	CHECK_STR(again, json);
+	pmbench_result_release(&b);
+
+	/* A metric that is not a number is named in the error. */
+	ret = pmbench_result_from_json(
+		&b,
+		"{\"schema\":\"pmbench-result\",\"version\":1,\"cells\":[{"
+		"\"fixture\":\"f\",\"task\":\"dev\",\"scenario\":\"clean\","
+		"\"pm\":\"npm\",\"samples\":[{\"ok\":true,\"wall_s\":1,"
+		"\"metrics\":{\"http_s\":\"fast\"}}]}]}",
+		"bad.json");
+	CHECK(ret < 0);
+	CHECK(strstr(pmbench_error_last(), "cells[0].samples[0].metrics"));
+	CHECK(strstr(pmbench_error_last(), "http_s"));
+	free(json);
+	free(again);
+	pmbench_strvec_release(&names);
+	pmbench_result_release(&r);
+	pmbench_result_release(&b);
+}
+
 TEST(env_order)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -934,5 +1004,5 @@ TEST(sample_file)
 }
 
 CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
-	   CASE(defaults), CASE(write_atomic), CASE(cell_times),
+	   CASE(defaults), CASE(write_atomic), CASE(cell_times), CASE(metrics),
 	   CASE(env_order), CASE(sysinfo), CASE(stamp), CASE(sample_file))
