@@ -1,0 +1,111 @@
+#ifndef PMBENCH_PMRUN_H
+#define PMBENCH_PMRUN_H
+
+#include <stdint.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/pm.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+#include "pmbench/scenario.h"
+#include "pmbench/strvec.h"
+
+struct pmbench_fixture;
+
+/**
+ * One package manager working on one fixture: the binary found, its
+ * workspace, the install command and the environment every command of
+ * this PM runs with, and what its priming install left. Shared by every
+ * subcommand that runs PMs (bench, ci-cache, migrate), so that a PM is
+ * told the same things whoever runs it.
+ */
+struct pmbench_pmrun {
+	const struct pmbench_pm *pm;
+	struct pmbench_pm_found found;
+	struct pmbench_workspace ws;
+	struct pmbench_strvec command; /**< argv of the install */
+	struct pmbench_strvec env;     /**< deltas for every command */
+	char *prime_failure; /**< why priming failed, or NULL */
+	char *lockfile;	     /**< which lockfile and where from, or NULL */
+	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
+};
+
+/**
+ * Find every PM named in `pms` (in order) into `states` (room for
+ * pms->nr), recording each (found or not) in `r`. A PM that is missing
+ * is skipped with a progress line, unless `pms_explicit`, which makes it
+ * PMBENCH_ENOTFOUND. `*out_nr` gets how many were found; none at all is
+ * PMBENCH_ENOTFOUND too. `scratch` is a folder outside any project to
+ * ask versions in.
+ */
+int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
+			   struct pmbench_result *r,
+			   const struct pmbench_strvec *pms, int pms_explicit,
+			   const char *scratch);
+
+/**
+ * Record how pmbench measures and what reached the PMs in `r`'s
+ * environment: timer, CPU and memory methods, network, the user's
+ * ~/.npmrc, the names of inherited PM variables, node's version and path
+ * (asked in `scratch`).
+ */
+void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch);
+
+/**
+ * Fill `ps->command` (the install: binary, the PM's install arguments,
+ * the fixture's per-PM flags) and `ps->env` (the PM's cache redirection
+ * and quietness, PATH with the binary's folder first, the fixture's
+ * environment, its per-PM environment, then `extra_env`, which may be
+ * NULL). The workspace must be initialised.
+ */
+void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
+			   const struct pmbench_fixture *f,
+			   const struct pmbench_strvec *extra_env);
+
+/**
+ * Run `argv` in `dir` with the PM's environment and record it into `s`
+ * (times, rusage, tree RSS, exit, failure reason and tail). `c` is a
+ * PMBENCH_CHILD_INIT child the caller may have given a line callback;
+ * the caller releases it. A command that cannot start is a failed sample,
+ * never a time. Returns 0 (whatever the command did) or
+ * PMBENCH_EINTERRUPTED.
+ */
+int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
+		       const struct pmbench_strvec *argv, const char *dir,
+		       uint64_t timeout_ns, struct pmbench_sample *s,
+		       struct pmbench_child *c);
+
+/**
+ * pmbench_pmrun_exec() of the install command in the run copy, then,
+ * after a success, the size and file count of its node_modules.
+ */
+int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			  struct pmbench_sample *s, struct pmbench_child *c);
+
+/**
+ * The priming install: a fresh copy with only this PM's shipped
+ * lockfile, an empty cache, one full install; then the copy and the cache
+ * become the primed snapshot. A failed install is not an error: it is
+ * kept in `ps->prime_failure` (with the output's last lines). Sets
+ * `ps->lockfile` and `ps->scripts`. Returns 0, PMBENCH_EINTERRUPTED or an
+ * error that stops the benchmark.
+ */
+int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
+
+/**
+ * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
+ * into `reason` (the way it ended, the last line that looks like an
+ * error, and a hint when the output matches a known trap), its last
+ * lines into `tail`.
+ */
+void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
+				    struct pmbench_buf *tail,
+				    const struct pmbench_child *c);
+
+/** Forget what belongs to one fixture; the PM found stays. */
+void pmbench_pmrun_reset(struct pmbench_pmrun *ps);
+
+/** Free everything; `ps` is zeroed. */
+void pmbench_pmrun_release(struct pmbench_pmrun *ps);
+
+#endif

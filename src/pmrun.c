@@ -1,0 +1,622 @@
+#include "pmbench/common.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
+#include "pmbench/progress.h"
+
+#define TAIL_LINES 20
+
+/*
+ * Known ways real projects fail, from what six real repositories did
+ * under each PM on this kind of machine (shared/PITFALLS.md). A failure
+ * whose output matches gets the hint appended, so the user learns which
+ * trap it was and what to put in the manifest.
+ */
+static const struct {
+	const char *pattern;
+	const char *also; /* a second pattern that must match too, or NULL */
+	const char *hint;
+} hints[] = {
+	{ "ERESOLVE", NULL,
+	  "npm found a peer-dependency conflict; if the project installs "
+	  "with it, add \"pm\": {\"npm\": {\"flags\": "
+	  "[\"--legacy-peer-deps\"]}} to the manifest" },
+	{ "is incompatible with this module", NULL,
+	  "yarn 1 enforces dependencies' engines; set \"pm\": {\"yarn\": "
+	  "{\"env\": {\"YARN_IGNORE_ENGINES\": \"1\"}}} to let it through" },
+	{ "Workspaces can only be enabled in private projects", NULL,
+	  "yarn 1 needs \"private\": true in a package.json with "
+	  "workspaces" },
+	{ "node-sass", "gyp",
+	  "node-sass does not build on this Node version (a native module "
+	  "the project pins)" },
+	{ "ERR_PNPM_IGNORED_BUILDS", NULL,
+	  "pnpm exits 1 when it skipped build scripts; pmbench sets "
+	  "pnpm_config_strict_dep_builds=false unless the manifest "
+	  "overrides it" },
+	{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
+	  "the packageManager field names another PM" },
+	{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
+	  "pnpm tried to switch to the packageManager field's version" },
+	{ "Cypress", "download",
+	  "Cypress downloads its binary in postinstall; set env "
+	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
+	{ "gyp ERR!", NULL,
+	  "a native module failed to build with node-gyp" },
+	{ "getaddrinfo", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ "EAI_AGAIN", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ "ETARGET", NULL,
+	  "a version named in package.json is not in the registry" },
+	{ "No matching version", NULL,
+	  "a version named in package.json is not in the registry" },
+};
+
+static const char *find_hint(const char *text)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(hints); i++)
+		if (strstr(text, hints[i].pattern) &&
+		    (!hints[i].also || strstr(text, hints[i].also)))
+			return hints[i].hint;
+	return NULL;
+}
+
+static int looks_like_error(const char *line, size_t len)
+{
+	static const char *const words[] = { "ERR",   "error", "Error",
+					     "fail",  "FAIL",  "fatal",
+					     "Fatal", "✖",     "denied" };
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int hit = 0;
+
+	pmbench_buf_add(&b, line, len);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(words) && !hit; i++)
+		hit = strstr(b.ptr, words[i]) != NULL;
+	pmbench_buf_release(&b);
+	return hit;
+}
+
+/*
+ * The one line that says why: the last line of the output that looks
+ * like an error, else the last line. `tail` is the trimmed tail text.
+ */
+static void pick_error_line(struct pmbench_buf *out, const char *tail)
+{
+	const char *end = tail + strlen(tail), *best = NULL, *best_end = NULL;
+	const char *last = NULL, *last_end = NULL;
+
+	while (end > tail) {
+		const char *start = end;
+
+		while (start > tail && start[-1] != '\n')
+			start--;
+		if (end > start) {
+			if (!last) {
+				last = start;
+				last_end = end;
+			}
+			if (looks_like_error(start, (size_t)(end - start))) {
+				best = start;
+				best_end = end;
+				break;
+			}
+		}
+		end = start > tail ? start - 1 : tail;
+	}
+	if (!best) {
+		best = last;
+		best_end = last_end;
+	}
+	if (best) {
+		size_t n = (size_t)(best_end - best);
+
+		if (n > 300)
+			n = 300;
+		pmbench_buf_add(out, best, n);
+		pmbench_buf_rtrim(out);
+	}
+}
+
+/*
+ * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
+ * into `reason`, its last lines into `tail`.
+ */
+void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
+				    struct pmbench_buf *tail,
+				    const struct pmbench_child *c)
+{
+	struct pmbench_buf full = PMBENCH_BUF_INIT;
+	const char *hint;
+
+	pmbench_child_describe(c, reason);
+	pmbench_child_tail_lines(c, TAIL_LINES, tail);
+	if (tail->len) {
+		pmbench_buf_adds(reason, ": ");
+		pick_error_line(reason, tail->ptr);
+	}
+	pmbench_child_tail_lines(c, 400, &full);
+	hint = find_hint(full.ptr);
+	if (hint)
+		pmbench_buf_addf(reason, " (hint: %s)", hint);
+	pmbench_buf_release(&full);
+}
+
+static int sample_ok(const struct pmbench_child *c)
+{
+	return c->result.exited && !c->result.timed_out &&
+	       !c->result.signal && c->result.exit_code == 0;
+}
+
+static double unix_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
+		       const struct pmbench_strvec *argv, const char *dir,
+		       uint64_t timeout_ns, struct pmbench_sample *s,
+		       struct pmbench_child *c)
+{
+	int ret;
+
+	for (size_t i = 0; i < argv->nr; i++)
+		pmbench_strvec_push(&c->args, argv->v[i]);
+	for (size_t i = 0; i < ps->env.nr; i++)
+		pmbench_strvec_push(&c->env, ps->env.v[i]);
+	c->dir = dir;
+	c->timeout_ns = timeout_ns;
+	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
+	s->started = unix_now();
+	ret = pmbench_child_run(c);
+	if (ret == PMBENCH_EINTERRUPTED)
+		return ret;
+	s->wall_ns = c->result.wall_ns;
+	s->user_ns = c->result.user_ns;
+	s->sys_ns = c->result.sys_ns;
+	s->max_rss_kib = c->result.max_rss_kib;
+	s->tree_rss_kib = c->result.tree_rss_kib;
+	s->exit_code = c->result.exit_code;
+	s->signal = c->result.signal;
+	s->timed_out = c->result.timed_out;
+	s->leftover = c->result.leftover;
+	if (ret < 0) {
+		/* It could not even start: a failure, never a time. */
+		s->ok = 0;
+		s->failure = pmbench_xstrdup(pmbench_error_last());
+		s->wall_ns = 0;
+		return 0;
+	}
+	s->ok = sample_ok(c);
+	if (!s->ok) {
+		struct pmbench_buf reason = PMBENCH_BUF_INIT;
+		struct pmbench_buf tail = PMBENCH_BUF_INIT;
+
+		pmbench_pmrun_describe_failure(&reason, &tail, c);
+		s->failure = pmbench_buf_detach(&reason);
+		s->tail = pmbench_buf_detach(&tail);
+	}
+	return 0;
+}
+
+int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			  struct pmbench_sample *s, struct pmbench_child *c)
+{
+	int ret = pmbench_pmrun_exec(ps, &ps->command, ps->ws.run_project,
+				     timeout_ns, s, c);
+
+	if (!ret && s->ok)
+		pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes,
+					       &s->nm_files);
+	return ret;
+}
+
+/* Does the package folder `dir` have an install-time script? */
+static int has_install_script(const char *dir, struct pmbench_buf *id)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	cJSON *json = NULL;
+	const cJSON *scripts, *name, *version;
+	int found = 0;
+
+	pmbench_buf_path(&p, dir, "package.json");
+	if (pmbench_fs_read(&text, p.ptr, 4u << 20) < 0)
+		goto done;
+	json = cJSON_Parse(text.ptr);
+	if (!json)
+		goto done;
+	scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
+	if (cJSON_IsObject(scripts) &&
+	    (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
+	     cJSON_GetObjectItemCaseSensitive(scripts, "install") ||
+	     cJSON_GetObjectItemCaseSensitive(scripts, "postinstall")))
+		found = 1;
+	if (!found) {
+		/* npm runs node-gyp rebuild for a binding.gyp by itself. */
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, dir, "binding.gyp");
+		found = pmbench_fs_isfile(p.ptr);
+	}
+	name = cJSON_GetObjectItemCaseSensitive(json, "name");
+	version = cJSON_GetObjectItemCaseSensitive(json, "version");
+	if (found) {
+		const char *base = strrchr(dir, '/');
+
+		pmbench_buf_reset(id);
+		pmbench_buf_addf(id, "%s@%s",
+				 cJSON_IsString(name) ? name->valuestring
+						      : base ? base + 1 : dir,
+				 cJSON_IsString(version) ? version->valuestring
+							 : "?");
+	}
+done:
+	cJSON_Delete(json);
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&text);
+	return found;
+}
+
+static void scan_node_modules(struct pmbench_strvec *out, const char *nm,
+			      int depth);
+
+static void scan_package(struct pmbench_strvec *out, const char *dir,
+			 int depth)
+{
+	struct pmbench_buf id = PMBENCH_BUF_INIT, sub = PMBENCH_BUF_INIT;
+
+	if (has_install_script(dir, &id) && pmbench_strvec_find(out, id.ptr) < 0)
+		pmbench_strvec_push(out, id.ptr);
+	pmbench_buf_path(&sub, dir, "node_modules");
+	scan_node_modules(out, sub.ptr, depth + 1);
+	pmbench_buf_release(&id);
+	pmbench_buf_release(&sub);
+}
+
+/*
+ * Every package below a node_modules folder: plain and @scoped ones,
+ * nested node_modules, and pnpm's .pnpm/<id>/node_modules. Symlinks are
+ * not followed (pnpm's top level links into .pnpm, walked directly).
+ */
+static void scan_node_modules(struct pmbench_strvec *out, const char *nm,
+			      int depth)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > 32)
+		return;
+	d = opendir(nm);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+		const char *n = de->d_name;
+
+		if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, ".bin") ||
+		    !strcmp(n, ".cache"))
+			continue;
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, nm, n);
+		if (lstat(p.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (!strcmp(n, ".pnpm")) {
+			DIR *pd = opendir(p.ptr);
+			struct dirent *pe;
+			struct pmbench_buf q = PMBENCH_BUF_INIT;
+
+			while (pd && (pe = readdir(pd))) {
+				if (pe->d_name[0] == '.')
+					continue;
+				pmbench_buf_reset(&q);
+				pmbench_buf_addf(&q, "%s/%s/node_modules",
+						 p.ptr, pe->d_name);
+				scan_node_modules(out, q.ptr, depth + 1);
+			}
+			if (pd)
+				closedir(pd);
+			pmbench_buf_release(&q);
+		} else if (n[0] == '@') {
+			scan_node_modules(out, p.ptr, depth);
+		} else if (n[0] != '.') {
+			scan_package(out, p.ptr, depth);
+		}
+	}
+	closedir(d);
+	pmbench_buf_release(&p);
+}
+
+/*
+ * What happened to dependencies' lifecycle scripts: the PM's policy, the
+ * packages that have such scripts, and what the PM itself said.
+ */
+static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_child *c)
+{
+	struct pmbench_strvec found = PMBENCH_STRVEC_INIT, dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, out = PMBENCH_BUF_INIT;
+	struct pmbench_buf lines = PMBENCH_BUF_INIT;
+	const char *said;
+
+	pmbench_fs_find_dirs(&dirs, ps->ws.run, "node_modules");
+	for (size_t i = 0; i < dirs.nr; i++) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
+		scan_node_modules(&found, b.ptr, 0);
+	}
+	pmbench_strvec_sort(&found, 0);
+	pmbench_buf_adds(&out, ps->pm->scripts_note);
+	if (!found.nr) {
+		pmbench_buf_adds(&out, "; no installed dependency has one");
+	} else {
+		pmbench_buf_addf(&out, "; %zu installed dependenc%s an install "
+				 "script: ",
+				 found.nr, found.nr == 1 ? "y has" : "ies have");
+		for (size_t i = 0; i < found.nr && i < 8; i++)
+			pmbench_buf_addf(&out, "%s%s", i ? ", " : "",
+					 found.v[i]);
+		if (found.nr > 8)
+			pmbench_buf_addf(&out, " and %zu more", found.nr - 8);
+	}
+	/* bun and pnpm say what they skipped. */
+	pmbench_child_tail_lines(c, 200, &lines);
+	said = strstr(lines.ptr, "Blocked ");
+	if (!said)
+		said = strstr(lines.ptr, "Ignored build scripts");
+	if (said) {
+		size_t n = strcspn(said, "\n");
+
+		pmbench_buf_addf(&out, " (%s said: %.*s)", ps->pm->name,
+				 (int)(n > 200 ? 200 : n), said);
+	}
+	pmbench_strvec_release(&found);
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&lines);
+	return pmbench_buf_detach(&out);
+}
+
+void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
+			   const struct pmbench_fixture *f,
+			   const struct pmbench_strvec *extra_env)
+{
+	const struct pmbench_fixture_pm *fp = pmbench_fixture_pm(f, ps->pm->name);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *path = getenv("PATH");
+	const char *slash;
+
+	pmbench_strvec_release(&ps->command);
+	pmbench_strvec_release(&ps->env);
+	pmbench_strvec_push(&ps->command, ps->found.path);
+	pmbench_pm_push_args(&ps->command, ps->pm->install_args, ps->ws.cache);
+	if (fp)
+		for (size_t i = 0; i < fp->flags.nr; i++)
+			pmbench_strvec_push(&ps->command, fp->flags.v[i]);
+
+	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
+	/* Scripts that call the PM again get the same binary. */
+	slash = strrchr(ps->found.path, '/');
+	if (slash) {
+		pmbench_buf_add(&b, ps->found.path,
+				(size_t)(slash - ps->found.path));
+		pmbench_strvec_pushf(&ps->env, "PATH=%s%s%s", b.ptr,
+				     path ? ":" : "", path ? path : "");
+	}
+	for (size_t i = 0; i < f->env.nr; i++)
+		pmbench_strvec_push(&ps->env, f->env.v[i]);
+	if (fp)
+		for (size_t i = 0; i < fp->env.nr; i++)
+			pmbench_strvec_push(&ps->env, fp->env.v[i]);
+	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
+		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	pmbench_buf_release(&b);
+}
+
+/* The priming install: a full cache, a lockfile and node_modules. */
+int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_sample s;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *shipped = NULL, *lock;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	pmbench_progress_status("priming %s (full install, not timed)",
+				ps->pm->name);
+	ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
+	if (ret < 0)
+		goto done;
+	ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
+	if (ret < 0)
+		goto done;
+	if (!s.ok) {
+		pmbench_buf_addf(&b, "priming install failed: %s", s.failure);
+		if (s.tail && *s.tail)
+			pmbench_buf_addf(&b, "\n%s", s.tail);
+		ps->prime_failure = pmbench_buf_detach(&b);
+		pmbench_progress_event("%s: priming install failed: %s",
+				       ps->pm->name, s.failure);
+		goto done;
+	}
+	/* The run copy is not moved to the snapshot yet: look there. */
+	lock = pmbench_workspace_run_lockfile(&ps->ws);
+	if (shipped && lock && !strcmp(shipped, lock))
+		pmbench_buf_addf(&b, "%s shipped with the fixture", lock);
+	else if (lock)
+		pmbench_buf_addf(&b, "%s written by %s's priming install", lock,
+				 ps->pm->name);
+	else
+		pmbench_buf_addf(&b, "none: %s wrote no lockfile",
+				 ps->pm->name);
+	ps->lockfile = pmbench_buf_detach(&b);
+	ps->scripts = describe_scripts(ps, &c);
+	ret = pmbench_workspace_save_primed(&ps->ws);
+	pmbench_progress_event("%s: primed in %.2f s (lockfile: %s)",
+			       ps->pm->name, (double)s.wall_ns / 1e9,
+			       ps->lockfile);
+done:
+	free(s.failure);
+	free(s.tail);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+
+void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
+{
+	pmbench_workspace_release(&ps->ws);
+	free(ps->prime_failure);
+	free(ps->lockfile);
+	free(ps->scripts);
+	ps->prime_failure = ps->lockfile = ps->scripts = NULL;
+}
+
+void pmbench_pmrun_release(struct pmbench_pmrun *ps)
+{
+	pmbench_pmrun_reset(ps);
+	pmbench_pm_found_release(&ps->found);
+	pmbench_strvec_release(&ps->command);
+	pmbench_strvec_release(&ps->env);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static void record_node(struct pmbench_result *r, const char *scratch)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf v = PMBENCH_BUF_INIT, path = PMBENCH_BUF_INIT;
+
+	pmbench_strvec_push(&c.args, "node");
+	pmbench_strvec_push(&c.args, "--version");
+	c.dir = scratch;
+	c.timeout_ns = 30ull * 1000000000ull;
+	if (!pmbench_child_run(&c) && c.result.exit_code == 0) {
+		pmbench_child_tail_lines(&c, 1, &v);
+		pmbench_result_env_set(r, "node_version", v.ptr);
+	} else {
+		pmbench_result_env_set(r, "node_version", "not found");
+	}
+	if (!pmbench_proc_which(&path, "node", getenv("PATH")))
+		pmbench_result_env_set(r, "node_path", path.ptr);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&v);
+	pmbench_buf_release(&path);
+}
+
+extern char **environ;
+
+/*
+ * Which of the caller's variables reached the PMs and may change what
+ * they do. Names only: values can hold registry tokens.
+ */
+static void record_inherited(struct pmbench_result *r)
+{
+	static const char *const prefixes[] = { "npm_config_", "NPM_CONFIG_",
+						"YARN_",       "PNPM_",
+						"pnpm_config_", "BUN_",
+						"DENO_",       "NODE_",
+						"COREPACK_" };
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (char **e = environ; e && *e; e++) {
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(prefixes); i++) {
+			if (!strncmp(*e, prefixes[i], strlen(prefixes[i]))) {
+				pmbench_buf_reset(&b);
+				pmbench_buf_add(&b, *e, strcspn(*e, "="));
+				pmbench_strvec_push(&names, b.ptr);
+				break;
+			}
+		}
+	}
+	pmbench_strvec_sort(&names, 0);
+	pmbench_buf_reset(&b);
+	pmbench_strvec_join(&b, &names, " ");
+	pmbench_result_env_set(r, "inherited_pm_vars", names.nr ? b.ptr : "none");
+	pmbench_strvec_release(&names);
+	pmbench_buf_release(&b);
+}
+
+int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
+			   struct pmbench_result *r,
+			   const struct pmbench_strvec *pms, int pms_explicit,
+			   const char *scratch)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < pms->nr; i++) {
+		const struct pmbench_pm *pm = pmbench_pm_get(pms->v[i]);
+		struct pmbench_pmrun *ps = &states[nr];
+
+		if (!pm)
+			return pmbench_error_setc(PMBENCH_EINVALID,
+						  "unknown package manager '%s'",
+						  pms->v[i]);
+		memset(ps, 0, sizeof(*ps));
+		pmbench_progress_status("looking for %s", pm->name);
+		if (pmbench_pm_find(&ps->found, pm, pmbench_config.toolchain_dir,
+				    getenv("PATH"), scratch) < 0) {
+			pmbench_result_add_pm(r, pm->name, NULL, NULL);
+			if (pms_explicit) {
+				*out_nr = nr;
+				return PMBENCH_ENOTFOUND;
+			}
+			pmbench_progress_event("skipping %s: %s", pm->name,
+					       pmbench_error_last());
+			continue;
+		}
+		ps->pm = pm;
+		pmbench_result_add_pm(r, pm->name, ps->found.path,
+				      ps->found.version);
+		nr++;
+	}
+	*out_nr = nr;
+	if (!nr)
+		return pmbench_error_setc(PMBENCH_ENOTFOUND,
+					  "no package manager found; run "
+					  "'ci/setup' to install the pinned "
+					  "toolchain");
+	return 0;
+}
+
+void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
+{
+	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, fork to reap");
+	pmbench_result_env_set(r, "cpu_time", "wait4 rusage of the PM and "
+					      "the descendants it waited for");
+	pmbench_result_env_set(r, "max_rss",
+			       "ru_maxrss: the largest single process");
+	pmbench_result_env_set(r, "tree_rss",
+			       "peak of the summed RSS (/proc/<pid>/statm) of "
+			       "all descendants, sampled every 25 ms");
+	pmbench_result_env_set(r, "network", "live npm registry");
+	{
+		const char *home = getenv("HOME");
+		struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+		if (home)
+			pmbench_buf_path(&p, home, ".npmrc");
+		pmbench_result_env_set(r, "npmrc",
+				       home && pmbench_fs_isfile(p.ptr)
+					       ? "the user's ~/.npmrc, copied "
+						 "into each PM's own HOME"
+					       : "none");
+		pmbench_buf_release(&p);
+	}
+	record_inherited(r);
+	record_node(r, scratch);
+}
