@@ -1,10 +1,6 @@
 #include "pmbench/common.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
 #include <time.h>
-
-#include <cjson/cJSON.h>
 
 #include "pmbench/cli.h"
 #include "pmbench/fixture.h"
@@ -12,6 +8,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/progress.h"
+#include "pmbench/resolution.h"
 
 #define TAIL_LINES 20
 
@@ -225,139 +222,20 @@ int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	return ret;
 }
 
-/* Does the package folder `dir` have an install-time script? */
-static int has_install_script(const char *dir, struct pmbench_buf *id)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	cJSON *json = NULL;
-	const cJSON *scripts, *name, *version;
-	int found = 0;
-
-	pmbench_buf_path(&p, dir, "package.json");
-	if (pmbench_fs_read(&text, p.ptr, 4u << 20) < 0)
-		goto done;
-	json = cJSON_Parse(text.ptr);
-	if (!json)
-		goto done;
-	scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
-	if (cJSON_IsObject(scripts) &&
-	    (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
-	     cJSON_GetObjectItemCaseSensitive(scripts, "install") ||
-	     cJSON_GetObjectItemCaseSensitive(scripts, "postinstall")))
-		found = 1;
-	if (!found) {
-		/* npm runs node-gyp rebuild for a binding.gyp by itself. */
-		pmbench_buf_reset(&p);
-		pmbench_buf_path(&p, dir, "binding.gyp");
-		found = pmbench_fs_isfile(p.ptr);
-	}
-	name = cJSON_GetObjectItemCaseSensitive(json, "name");
-	version = cJSON_GetObjectItemCaseSensitive(json, "version");
-	if (found) {
-		const char *base = strrchr(dir, '/');
-
-		pmbench_buf_reset(id);
-		pmbench_buf_addf(id, "%s@%s",
-				 cJSON_IsString(name) ? name->valuestring
-						      : base ? base + 1 : dir,
-				 cJSON_IsString(version) ? version->valuestring
-							 : "?");
-	}
-done:
-	cJSON_Delete(json);
-	pmbench_buf_release(&p);
-	pmbench_buf_release(&text);
-	return found;
-}
-
-static void scan_node_modules(struct pmbench_strvec *out, const char *nm,
-			      int depth);
-
-static void scan_package(struct pmbench_strvec *out, const char *dir,
-			 int depth)
-{
-	struct pmbench_buf id = PMBENCH_BUF_INIT, sub = PMBENCH_BUF_INIT;
-
-	if (has_install_script(dir, &id) && pmbench_strvec_find(out, id.ptr) < 0)
-		pmbench_strvec_push(out, id.ptr);
-	pmbench_buf_path(&sub, dir, "node_modules");
-	scan_node_modules(out, sub.ptr, depth + 1);
-	pmbench_buf_release(&id);
-	pmbench_buf_release(&sub);
-}
-
-/*
- * Every package below a node_modules folder: plain and @scoped ones,
- * nested node_modules, and pnpm's .pnpm/<id>/node_modules. Symlinks are
- * not followed (pnpm's top level links into .pnpm, walked directly).
- */
-static void scan_node_modules(struct pmbench_strvec *out, const char *nm,
-			      int depth)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	struct dirent *de;
-	DIR *d;
-
-	if (depth > 32)
-		return;
-	d = opendir(nm);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct stat st;
-		const char *n = de->d_name;
-
-		if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, ".bin") ||
-		    !strcmp(n, ".cache"))
-			continue;
-		pmbench_buf_reset(&p);
-		pmbench_buf_path(&p, nm, n);
-		if (lstat(p.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		if (!strcmp(n, ".pnpm")) {
-			DIR *pd = opendir(p.ptr);
-			struct dirent *pe;
-			struct pmbench_buf q = PMBENCH_BUF_INIT;
-
-			while (pd && (pe = readdir(pd))) {
-				if (pe->d_name[0] == '.')
-					continue;
-				pmbench_buf_reset(&q);
-				pmbench_buf_addf(&q, "%s/%s/node_modules",
-						 p.ptr, pe->d_name);
-				scan_node_modules(out, q.ptr, depth + 1);
-			}
-			if (pd)
-				closedir(pd);
-			pmbench_buf_release(&q);
-		} else if (n[0] == '@') {
-			scan_node_modules(out, p.ptr, depth);
-		} else if (n[0] != '.') {
-			scan_package(out, p.ptr, depth);
-		}
-	}
-	closedir(d);
-	pmbench_buf_release(&p);
-}
-
 /*
  * What happened to dependencies' lifecycle scripts: the PM's policy, the
  * packages that have such scripts, and what the PM itself said.
  */
 static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_child *c)
 {
-	struct pmbench_strvec found = PMBENCH_STRVEC_INIT, dirs = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf b = PMBENCH_BUF_INIT, out = PMBENCH_BUF_INIT;
+	struct pmbench_strvec found = PMBENCH_STRVEC_INIT;
+	struct pmbench_resolution res = PMBENCH_RESOLUTION_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	struct pmbench_buf lines = PMBENCH_BUF_INIT;
 	const char *said;
 
-	pmbench_fs_find_dirs(&dirs, ps->ws.run, "node_modules");
-	for (size_t i = 0; i < dirs.nr; i++) {
-		pmbench_buf_reset(&b);
-		pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
-		scan_node_modules(&found, b.ptr, 0);
-	}
-	pmbench_strvec_sort(&found, 0);
+	pmbench_resolution_scan(&res, ps->ws.run);
+	pmbench_resolution_scripts(&res, &found);
 	pmbench_buf_adds(&out, ps->pm->scripts_note);
 	if (!found.nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
@@ -383,8 +261,7 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 				 (int)(n > 200 ? 200 : n), said);
 	}
 	pmbench_strvec_release(&found);
-	pmbench_strvec_release(&dirs);
-	pmbench_buf_release(&b);
+	pmbench_resolution_release(&res);
 	pmbench_buf_release(&lines);
 	return pmbench_buf_detach(&out);
 }

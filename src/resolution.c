@@ -1,0 +1,420 @@
+#include "pmbench/common.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/resolution.h"
+
+/* Deeper than any real tree; a guard against loops we cannot see. */
+#define MAX_DEPTH 48
+#define PACKAGE_JSON_MAX (4u << 20)
+
+struct scan {
+	struct pmbench_resolution *out;
+	size_t root_len; /* strip this much of a path to make it relative */
+};
+
+static void add_package(struct scan *sc, const char *dir, const char *name,
+			const char *version, int has_script)
+{
+	struct pmbench_package *p;
+	const char *rel = dir + sc->root_len;
+
+	while (*rel == '/')
+		rel++;
+	PMBENCH_ALLOC_GROW(sc->out->pkgs, sc->out->nr + 1, sc->out->alloc);
+	p = &sc->out->pkgs[sc->out->nr++];
+	p->name = pmbench_xstrdup(name);
+	p->version = pmbench_xstrdup(version);
+	p->path = pmbench_xstrdup(rel);
+	p->has_script = has_script;
+	p->copies = 1;
+}
+
+/* Does this package run code at install time? */
+static int install_script(const cJSON *json, const char *dir)
+{
+	const cJSON *scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int found;
+
+	if (cJSON_IsObject(scripts) &&
+	    (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
+	     cJSON_GetObjectItemCaseSensitive(scripts, "install") ||
+	     cJSON_GetObjectItemCaseSensitive(scripts, "postinstall")))
+		return 1;
+	/* npm and yarn 1 run node-gyp rebuild for a binding.gyp by itself. */
+	pmbench_buf_path(&p, dir, "binding.gyp");
+	found = pmbench_fs_isfile(p.ptr);
+	pmbench_buf_release(&p);
+	return found;
+}
+
+static void scan_node_modules(struct scan *sc, const char *nm, int depth);
+
+static void scan_package(struct scan *sc, const char *dir, int depth)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	const cJSON *name, *version;
+	cJSON *json = NULL;
+
+	pmbench_buf_path(&p, dir, "package.json");
+	if (pmbench_fs_read(&text, p.ptr, PACKAGE_JSON_MAX) == 0)
+		json = cJSON_Parse(text.ptr);
+	name = cJSON_GetObjectItemCaseSensitive(json, "name");
+	version = cJSON_GetObjectItemCaseSensitive(json, "version");
+	if (cJSON_IsString(name) && cJSON_IsString(version) &&
+	    *name->valuestring && *version->valuestring)
+		add_package(sc, dir, name->valuestring, version->valuestring,
+			    install_script(json, dir));
+	cJSON_Delete(json);
+	pmbench_buf_reset(&p);
+	pmbench_buf_path(&p, dir, "node_modules");
+	scan_node_modules(sc, p.ptr, depth + 1);
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&text);
+}
+
+/* pnpm's .pnpm and deno's .deno: <id>/node_modules/<package>. */
+static void scan_store(struct scan *sc, const char *store, int depth)
+{
+	struct pmbench_buf q = PMBENCH_BUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(store);
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "node_modules"))
+			continue;
+		pmbench_buf_reset(&q);
+		pmbench_buf_addf(&q, "%s/%s/node_modules", store, de->d_name);
+		scan_node_modules(sc, q.ptr, depth + 1);
+	}
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&q);
+}
+
+static void scan_node_modules(struct scan *sc, const char *nm, int depth)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > MAX_DEPTH)
+		return;
+	d = opendir(nm);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		struct stat st;
+
+		if (!strcmp(n, ".") || !strcmp(n, ".."))
+			continue;
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, nm, n);
+		/* Symlinks are links into a store or to workspaces. */
+		if (lstat(p.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (!strcmp(n, ".pnpm") || !strcmp(n, ".deno"))
+			scan_store(sc, p.ptr, depth);
+		else if (n[0] == '@')
+			scan_node_modules(sc, p.ptr, depth);
+		else if (n[0] != '.')
+			scan_package(sc, p.ptr, depth);
+	}
+	closedir(d);
+	pmbench_buf_release(&p);
+}
+
+static int cmp_package(const void *a, const void *b)
+{
+	const struct pmbench_package *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->version, y->version);
+	if (!c)
+		c = strcmp(x->path, y->path);
+	return c;
+}
+
+/* Sort, then fold the copies of one name@version into its first entry. */
+static void fold(struct pmbench_resolution *r)
+{
+	size_t w = 0;
+
+	if (r->nr)
+		qsort(r->pkgs, r->nr, sizeof(*r->pkgs), cmp_package);
+	for (size_t i = 0; i < r->nr; i++) {
+		struct pmbench_package *p = &r->pkgs[i];
+
+		if (w && !strcmp(r->pkgs[w - 1].name, p->name) &&
+		    !strcmp(r->pkgs[w - 1].version, p->version)) {
+			r->pkgs[w - 1].copies++;
+			r->pkgs[w - 1].has_script |= p->has_script;
+			free(p->name);
+			free(p->version);
+			free(p->path);
+			continue;
+		}
+		r->pkgs[w++] = *p;
+	}
+	r->nr = w;
+}
+
+int pmbench_resolution_scan(struct pmbench_resolution *out,
+			    const char *project)
+{
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	struct scan sc = { out, strlen(project) };
+	int ret = pmbench_fs_find_dirs(&dirs, project, "node_modules");
+
+	for (size_t i = 0; !ret && i < dirs.nr; i++) {
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, project, dirs.v[i]);
+		scan_node_modules(&sc, p.ptr, 0);
+	}
+	fold(out);
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+const struct pmbench_package *
+pmbench_resolution_find(const struct pmbench_resolution *r, const char *name,
+			const char *version)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strcmp(r->pkgs[i].name, name) &&
+		    !strcmp(r->pkgs[i].version, version))
+			return &r->pkgs[i];
+	return NULL;
+}
+
+void pmbench_resolution_scripts(const struct pmbench_resolution *r,
+				struct pmbench_strvec *out)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->pkgs[i].has_script)
+			pmbench_strvec_pushf(out, "%s@%s", r->pkgs[i].name,
+					     r->pkgs[i].version);
+}
+
+void pmbench_resolution_release(struct pmbench_resolution *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		free(r->pkgs[i].name);
+		free(r->pkgs[i].version);
+		free(r->pkgs[i].path);
+	}
+	free(r->pkgs);
+	r->pkgs = NULL;
+	r->nr = r->alloc = 0;
+}
+
+/* ---- Versions ---------------------------------------------------------- */
+
+struct semver {
+	unsigned long long part[3];
+	const char *pre; /* after '-', up to '+' or the end; NULL if none */
+	size_t pre_len;
+};
+
+static int semver_parse(struct semver *v, const char *s)
+{
+	char *end;
+
+	memset(v, 0, sizeof(*v));
+	if (*s == 'v')
+		s++;
+	for (int i = 0; i < 3; i++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v->part[i] = strtoull(s, &end, 10);
+		if (errno)
+			return -1;
+		s = end;
+		if (i < 2) {
+			if (*s != '.')
+				return -1;
+			s++;
+		}
+	}
+	if (*s == '-') {
+		v->pre = ++s;
+		v->pre_len = strcspn(s, "+");
+		s += v->pre_len;
+	}
+	return *s == '\0' || *s == '+' ? 0 : -1;
+}
+
+const char *pmbench_semver_level(const char *a, const char *b)
+{
+	static const char *const names[] = { "major", "minor", "patch" };
+	struct semver x, y;
+
+	if (semver_parse(&x, a) < 0 || semver_parse(&y, b) < 0)
+		return "other";
+	for (int i = 0; i < 3; i++)
+		if (x.part[i] != y.part[i])
+			return names[i];
+	return "other";
+}
+
+int pmbench_semver_cmp(const char *a, const char *b)
+{
+	struct semver x, y;
+	int c;
+
+	if (semver_parse(&x, a) < 0 || semver_parse(&y, b) < 0)
+		return strcmp(a, b);
+	for (int i = 0; i < 3; i++)
+		if (x.part[i] != y.part[i])
+			return x.part[i] < y.part[i] ? -1 : 1;
+	/* A release ranks above its pre-releases. */
+	if (!x.pre != !y.pre)
+		return x.pre ? -1 : 1;
+	if (x.pre) {
+		size_t n = x.pre_len < y.pre_len ? x.pre_len : y.pre_len;
+
+		c = strncmp(x.pre, y.pre, n);
+		if (c)
+			return c;
+		if (x.pre_len != y.pre_len)
+			return x.pre_len < y.pre_len ? -1 : 1;
+	}
+	return strcmp(a, b);
+}
+
+/* ---- Diff -------------------------------------------------------------- */
+
+static void add_change(struct pmbench_resolution_diff *d,
+		       enum pmbench_change_kind kind, const char *name,
+		       const char *from, const char *to)
+{
+	struct pmbench_change *c;
+
+	PMBENCH_ALLOC_GROW(d->changes, d->changes_nr + 1, d->changes_alloc);
+	c = &d->changes[d->changes_nr++];
+	c->kind = kind;
+	c->name = name;
+	c->from = from;
+	c->to = to;
+	c->level = kind == PMBENCH_CHANGE_VERSION
+			   ? pmbench_semver_level(from, to)
+			   : NULL;
+	if (kind == PMBENCH_CHANGE_VERSION)
+		d->changed++;
+	else if (kind == PMBENCH_CHANGE_ONLY_SOURCE)
+		d->only_source++;
+	else
+		d->only_target++;
+}
+
+static int cmp_version_ptr(const void *a, const void *b)
+{
+	return pmbench_semver_cmp(*(const char *const *)a,
+				  *(const char *const *)b);
+}
+
+/* The end of the run of entries named like r->pkgs[i]. */
+static size_t name_end(const struct pmbench_resolution *r, size_t i)
+{
+	size_t j = i;
+
+	while (j < r->nr && !strcmp(r->pkgs[j].name, r->pkgs[i].name))
+		j++;
+	return j;
+}
+
+/*
+ * One package name: versions in both are identical; the rest are paired
+ * in ascending version order, and the remainder is only on one side.
+ */
+static void diff_name(struct pmbench_resolution_diff *d,
+		      const struct pmbench_resolution *a, size_t ai, size_t ae,
+		      const struct pmbench_resolution *b, size_t bi, size_t be)
+{
+	size_t na = 0, nb = 0, n;
+	const char **ra = pmbench_xcalloc(ae - ai + 1, sizeof(*ra));
+	const char **rb = pmbench_xcalloc(be - bi + 1, sizeof(*rb));
+	const char *name = ai < ae ? a->pkgs[ai].name : b->pkgs[bi].name;
+
+	for (size_t i = ai; i < ae; i++) {
+		int both = 0;
+
+		for (size_t j = bi; j < be && !both; j++)
+			both = !strcmp(a->pkgs[i].version, b->pkgs[j].version);
+		if (both)
+			d->identical++;
+		else
+			ra[na++] = a->pkgs[i].version;
+	}
+	for (size_t j = bi; j < be; j++) {
+		int both = 0;
+
+		for (size_t i = ai; i < ae && !both; i++)
+			both = !strcmp(a->pkgs[i].version, b->pkgs[j].version);
+		if (!both)
+			rb[nb++] = b->pkgs[j].version;
+	}
+	qsort(ra, na, sizeof(*ra), cmp_version_ptr);
+	qsort(rb, nb, sizeof(*rb), cmp_version_ptr);
+	n = na < nb ? na : nb;
+	for (size_t i = 0; i < n; i++)
+		add_change(d, PMBENCH_CHANGE_VERSION, name, ra[i], rb[i]);
+	for (size_t i = n; i < na; i++)
+		add_change(d, PMBENCH_CHANGE_ONLY_SOURCE, name, ra[i], NULL);
+	for (size_t i = n; i < nb; i++)
+		add_change(d, PMBENCH_CHANGE_ONLY_TARGET, name, NULL, rb[i]);
+	free(ra);
+	free(rb);
+}
+
+void pmbench_resolution_diff(struct pmbench_resolution_diff *out,
+			     const struct pmbench_resolution *a,
+			     const struct pmbench_resolution *b)
+{
+	size_t i = 0, j = 0;
+
+	while (i < a->nr || j < b->nr) {
+		int c;
+
+		if (i >= a->nr)
+			c = 1;
+		else if (j >= b->nr)
+			c = -1;
+		else
+			c = strcmp(a->pkgs[i].name, b->pkgs[j].name);
+		if (c < 0) {
+			size_t e = name_end(a, i);
+
+			diff_name(out, a, i, e, b, j, j);
+			i = e;
+		} else if (c > 0) {
+			size_t e = name_end(b, j);
+
+			diff_name(out, a, i, i, b, j, e);
+			j = e;
+		} else {
+			size_t ea = name_end(a, i), eb = name_end(b, j);
+
+			diff_name(out, a, i, ea, b, j, eb);
+			i = ea;
+			j = eb;
+		}
+	}
+}
+
+void pmbench_resolution_diff_release(struct pmbench_resolution_diff *d)
+{
+	free(d->changes);
+	memset(d, 0, sizeof(*d));
+}
