@@ -118,7 +118,10 @@ static int bench_fixture(struct pmbench_result *r,
 				       pmbench_config.cache_dir, f->name,
 				       f->source_dir, f->subdir);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
-		ret = pmbench_pmrun_prime(&states[i], o->timeout_ns);
+		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
+					       o->from_pm, o->from_lock);
+		if (!ret && o->on_primed)
+			ret = o->on_primed(f, &states[i], o->payload);
 		if (ret < 0)
 			return ret;
 	}

@@ -15,6 +15,7 @@ static const struct pmbench_cmd cmds[] = {
 	{ "bench", cmd_bench, "Time package-manager installs on fixtures" },
 	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
 	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
+	{ "migrate", cmd_migrate, "Evaluate moving a repo to other package managers" },
 };
 
 static void usage(FILE *out)

@@ -71,6 +71,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "npm runs dependency install scripts "
 				"(npm 11 warns about them but runs them)",
+		/* npm 7+ takes a yarn 1 yarn.lock as resolution guidance. */
+		.migrate_reads = L("yarn"),
 	},
 	{
 		.name = "yarn",
@@ -95,6 +97,8 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "SKIP_YARN_COREPACK_CHECK=1"),
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "yarn 1 runs every dependency install script",
+		.import_args = L("import", "--non-interactive"),
+		.import_from = L("npm"),
 	},
 	{
 		.name = "yarn-berry",
@@ -133,6 +137,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
+		/* berry converts a yarn 1 yarn.lock on its first install. */
+		.migrate_reads = L("yarn"),
 	},
 	{
 		.name = "pnpm",
@@ -171,6 +177,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
+		.import_args = L("import"),
+		.import_from = L("npm", "yarn", "yarn-berry"),
 	},
 	{
 		.name = "bun",
@@ -192,6 +200,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
+		/* bun install converts these lockfiles when it has none. */
+		.migrate_reads = L("npm", "yarn", "pnpm"),
 	},
 	{
 		.name = "deno",
@@ -224,6 +234,26 @@ const struct pmbench_pm *pmbench_pm_get(const char *name)
 		if (!strcmp(pmbench_pms[i].name, name))
 			return &pmbench_pms[i];
 	return NULL;
+}
+
+static int listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return 1;
+	return 0;
+}
+
+enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
+				       const char *from)
+{
+	if (!strcmp(pm->name, from))
+		return PMBENCH_ROUTE_OWN;
+	if (listed(pm->migrate_reads, from))
+		return PMBENCH_ROUTE_READS;
+	if (pm->import_args && listed(pm->import_from, from))
+		return PMBENCH_ROUTE_IMPORT;
+	return PMBENCH_ROUTE_FRESH;
 }
 
 static void fill(struct pmbench_buf *out, const char *templ, const char *cache)

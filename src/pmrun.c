@@ -303,25 +303,113 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 }
 
 /* The priming install: a full cache, a lockfile and node_modules. */
-int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
+/*
+ * Run the PM's import command (pnpm import, yarn import) in the run
+ * copy. On failure, say why in `how` and return 0 with *ok = 0.
+ */
+static int run_import(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+		      const char *from_lock, struct pmbench_buf *how, int *ok)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
 	struct pmbench_sample s;
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *shipped = NULL, *lock;
 	int ret;
 
 	memset(&s, 0, sizeof(s));
+	pmbench_strvec_push(&argv, ps->found.path);
+	pmbench_pm_push_args(&argv, ps->pm->import_args, ps->ws.cache);
+	ret = pmbench_pmrun_exec(ps, &argv, ps->ws.run_project, timeout_ns,
+				 &s, &c);
+	*ok = !ret && s.ok;
+	if (!ret && !s.ok)
+		pmbench_buf_addf(how, "'%s %s' of %s failed (%s)",
+				 ps->pm->name, ps->pm->import_args[0],
+				 from_lock, s.failure);
+	free(s.failure);
+	free(s.tail);
+	pmbench_child_release(&c);
+	pmbench_strvec_release(&argv);
+	return ret;
+}
+
+/*
+ * What the PM itself said about converting a lockfile ("migrated
+ * lockfile from yarn.lock", "cannot migrate package-lock.json: ..."),
+ * into `out`; returns 1 if it said it could not.
+ */
+static int said_migrated(struct pmbench_buf *out,
+			 const struct pmbench_child *c)
+{
+	static const char *const refusals[] = { "cannot", "can't", "unsupported",
+						"failed", "error", "Error" };
+	struct pmbench_buf lines = PMBENCH_BUF_INIT;
+	const char *said, *start;
+	int refused = 0;
+
+	pmbench_child_tail_lines(c, 200, &lines);
+	said = strstr(lines.ptr, "igrat");
+	if (said) {
+		size_t n;
+
+		start = said;
+		while (start > lines.ptr && start[-1] != '\n')
+			start--;
+		n = strcspn(start, "\n");
+		pmbench_buf_add(out, start, n > 160 ? 160 : n);
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(refusals); i++)
+			refused |= strstr(out->ptr, refusals[i]) != NULL;
+	}
+	pmbench_buf_release(&lines);
+	return refused;
+}
+
+int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
+{
+	return pmbench_pmrun_prime_from(ps, timeout_ns, NULL, NULL);
+}
+
+int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			     const char *from_pm, const char *from_lock)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_sample s;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
+	struct pmbench_buf said = PMBENCH_BUF_INIT;
+	enum pmbench_pm_route route = PMBENCH_ROUTE_OWN;
+	const char *shipped = NULL, *lock;
+	int ret, ok;
+
+	memset(&s, 0, sizeof(s));
+	if (from_pm && from_lock)
+		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_progress_status("priming %s (full install, not timed)",
 				ps->pm->name);
-	ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
+	if (route == PMBENCH_ROUTE_OWN)
+		ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
+	else
+		ret = pmbench_workspace_prepare_migrate(
+			&ps->ws, route == PMBENCH_ROUTE_FRESH ? NULL : from_lock);
 	if (ret < 0)
 		goto done;
+	if (route == PMBENCH_ROUTE_IMPORT) {
+		ret = run_import(ps, timeout_ns, from_lock, &how, &ok);
+		if (ret < 0)
+			goto done;
+		if (!ok) {
+			/* A failed import is a result: resolve fresh. */
+			route = PMBENCH_ROUTE_FRESH;
+			ret = pmbench_workspace_prepare_migrate(&ps->ws, NULL);
+			if (ret < 0)
+				goto done;
+		}
+	}
 	ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
 	if (ret < 0)
 		goto done;
 	if (!s.ok) {
 		pmbench_buf_addf(&b, "priming install failed: %s", s.failure);
+		if (how.len)
+			pmbench_buf_addf(&b, " (after %s)", how.ptr);
 		if (s.tail && *s.tail)
 			pmbench_buf_addf(&b, "\n%s", s.tail);
 		ps->prime_failure = pmbench_buf_detach(&b);
@@ -331,14 +419,34 @@ int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
 	}
 	/* The run copy is not moved to the snapshot yet: look there. */
 	lock = pmbench_workspace_run_lockfile(&ps->ws);
-	if (shipped && lock && !strcmp(shipped, lock))
-		pmbench_buf_addf(&b, "%s shipped with the fixture", lock);
-	else if (lock)
-		pmbench_buf_addf(&b, "%s written by %s's priming install", lock,
-				 ps->pm->name);
-	else
+	if (!lock)
 		pmbench_buf_addf(&b, "none: %s wrote no lockfile",
 				 ps->pm->name);
+	else if (route == PMBENCH_ROUTE_OWN && shipped &&
+		 !strcmp(shipped, lock))
+		pmbench_buf_addf(&b, "%s shipped with the fixture", lock);
+	else if (route == PMBENCH_ROUTE_OWN)
+		pmbench_buf_addf(&b, "%s written by %s's priming install", lock,
+				 ps->pm->name);
+	else if (route == PMBENCH_ROUTE_READS &&
+		 said_migrated(&said, &c))
+		pmbench_buf_addf(&b, "%s resolved fresh from package.json: %s "
+				 "could not use %s (%s said: %s)",
+				 lock, ps->pm->name, from_lock, ps->pm->name,
+				 said.ptr);
+	else if (route == PMBENCH_ROUTE_READS)
+		pmbench_buf_addf(&b, "%s converted by %s install from %s%s%s%s",
+				 lock, ps->pm->name, from_lock,
+				 said.len ? " (it said: " : "", said.ptr,
+				 said.len ? ")" : "");
+	else if (route == PMBENCH_ROUTE_IMPORT)
+		pmbench_buf_addf(&b, "%s made by '%s %s' from %s", lock,
+				 ps->pm->name, ps->pm->import_args[0],
+				 from_lock);
+	else
+		pmbench_buf_addf(&b, "%s resolved fresh from package.json: %s",
+				 lock,
+				 how.len ? how.ptr : "it cannot read that lockfile");
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, &c);
 	ret = pmbench_workspace_save_primed(&ps->ws);
@@ -350,9 +458,10 @@ done:
 	free(s.tail);
 	pmbench_child_release(&c);
 	pmbench_buf_release(&b);
+	pmbench_buf_release(&how);
+	pmbench_buf_release(&said);
 	return ret;
 }
-
 
 void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 {

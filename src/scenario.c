@@ -247,16 +247,13 @@ static int fresh_copy(const struct pmbench_workspace *ws)
 	return ret;
 }
 
-int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
-				    const char **out_shipped)
+/* A fresh copy with every lockfile but `keep`, an empty cache and HOME. */
+static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 {
-	const char *shipped = own_lockfile(ws, ws->source);
-	int ret;
+	int ret = fresh_copy(ws);
 
-	*out_shipped = shipped;
-	ret = fresh_copy(ws);
 	if (!ret)
-		ret = remove_lockfiles(ws, shipped);
+		ret = remove_lockfiles(ws, keep);
 	if (!ret)
 		ret = mark_berry_root(ws);
 	if (!ret)
@@ -264,6 +261,19 @@ int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
 	if (!ret)
 		ret = fresh_home(ws);
 	return ret;
+}
+
+int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
+				    const char **out_shipped)
+{
+	*out_shipped = own_lockfile(ws, ws->source);
+	return prepare_fresh(ws, *out_shipped);
+}
+
+int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
+				      const char *keep)
+{
+	return prepare_fresh(ws, keep);
 }
 
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws)

@@ -4,6 +4,16 @@
 #include "pmbench/result.h"
 
 struct pmbench_fixture;
+struct pmbench_pmrun;
+
+/**
+ * Called after each PM's priming install of a fixture (also when it
+ * failed: ps->prime_failure is set), while its primed snapshot exists.
+ * A negative return stops the benchmark with that error.
+ */
+typedef int (*pmbench_bench_primed_cb)(const struct pmbench_fixture *f,
+				       struct pmbench_pmrun *ps,
+				       void *payload);
 
 /** What `pmbench bench` was asked to do. */
 struct pmbench_bench_opts {
@@ -17,11 +27,16 @@ struct pmbench_bench_opts {
 	uint64_t seed;
 	const char *out; /**< result file; written after every scenario */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
+	/* Migration: every PM primes from this PM's lockfile (or NULL). */
+	const char *from_pm;
+	const char *from_lock;
+	pmbench_bench_primed_cb on_primed; /**< or NULL */
+	void *payload;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                              \
 	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
-	  PMBENCH_STRVEC_INIT }
+	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL }
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 

@@ -40,11 +40,30 @@ struct pmbench_pm {
 	const char *const *env;		 /**< "K=V" templates, "K" unsets */
 	enum pmbench_pm_scripts scripts;
 	const char *scripts_note;	 /**< how it treats install scripts */
+	/**
+	 * Migration: the PMs whose lockfile this PM's install converts by
+	 * itself (NULL: none), and the PMs whose lockfile its import
+	 * command (`import_args`) turns into its own.
+	 */
+	const char *const *migrate_reads;
+	const char *const *import_args;
+	const char *const *import_from;
 };
 
 /** Every PM, in the default order. */
 extern const struct pmbench_pm pmbench_pms[];
 extern const size_t pmbench_pms_nr;
+
+/** How `pm` starts from the lockfile of the PM named `from`. */
+enum pmbench_pm_route {
+	PMBENCH_ROUTE_OWN,     /**< it is its own lockfile */
+	PMBENCH_ROUTE_READS,   /**< its install converts the lockfile */
+	PMBENCH_ROUTE_IMPORT,  /**< its import command converts it first */
+	PMBENCH_ROUTE_FRESH    /**< it cannot use it: fresh resolution */
+};
+
+enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
+				       const char *from);
 
 /** Look a PM up by name; NULL if there is none. */
 const struct pmbench_pm *pmbench_pm_get(const char *name);

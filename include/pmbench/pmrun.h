@@ -93,6 +93,18 @@ int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
 
 /**
+ * The priming install of a migration: this PM starts from `from_lock`,
+ * the lockfile of the PM named `from_pm`, the way a team would migrate
+ * (pmbench_pm_route(): its install converts it, its import command
+ * converts it first, or it cannot use it and resolves fresh; a failed
+ * import falls back to a fresh resolution). `ps->lockfile` says which
+ * way it went. With NULL names, or from_pm naming this PM, it is
+ * pmbench_pmrun_prime().
+ */
+int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			     const char *from_pm, const char *from_lock);
+
+/**
  * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
  * into `reason` (the way it ended, the last line that looks like an
  * error, and a hint when the output matches a known trap), its last

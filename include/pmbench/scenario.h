@@ -68,6 +68,14 @@ int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
 				    const char **out_shipped);
 
 /**
+ * Prepare the copy for a migration's priming: like
+ * pmbench_workspace_prepare_prime(), but the lockfile kept is `keep`
+ * (another PM's, which this PM is to start from), or none when NULL.
+ */
+int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
+				      const char *keep);
+
+/**
  * After the priming install: move the copy and the cache into the primed
  * snapshot (renames, no copying).
  */

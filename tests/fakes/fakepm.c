@@ -372,6 +372,83 @@ done:
 	return ret;
 }
 
+/*
+ * $FAKEPM_<NAME>_PACKAGES ("a@1.0.0,@s/b@2.0.0"): more packages in
+ * node_modules, so that two fakes can resolve differently;
+ * $FAKEPM_<NAME>_RUN_SCRIPTS=1: has-script's postinstall "runs" (leaves
+ * node_modules/has-script/postinstall-ran).
+ */
+static int write_extra_packages(const struct fake *f)
+{
+	struct pmbench_strvec list = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT, file = PMBENCH_BUF_INIT;
+	struct pmbench_buf json = PMBENCH_BUF_INIT;
+	const char *v = pm_env(f, "PACKAGES"), *s = pm_env(f, "RUN_SCRIPTS");
+	int ret = 0;
+
+	if (v)
+		pmbench_strvec_split(&list, v, ',');
+	for (size_t i = 0; i < list.nr && !ret; i++) {
+		const char *at = strrchr(list.v[i], '@');
+
+		if (!at || at == list.v[i]) {
+			fprintf(stderr, "fake %s: FAKEPM_%s_PACKAGES: '%s' is "
+				"not name@version\n", f->pm->name,
+				f->upper.ptr, list.v[i]);
+			ret = -1;
+			break;
+		}
+		pmbench_buf_reset(&dir);
+		pmbench_buf_adds(&dir, "node_modules/");
+		pmbench_buf_add(&dir, list.v[i], (size_t)(at - list.v[i]));
+		pmbench_buf_reset(&file);
+		pmbench_buf_addf(&file, "%s/package.json", dir.ptr);
+		pmbench_buf_reset(&json);
+		pmbench_buf_addf(&json, "{\"name\":\"%.*s\",\"version\":\"%s\"}\n",
+				 (int)(at - list.v[i]), list.v[i], at + 1);
+		ret = mkdirp(f, dir.ptr);
+		if (!ret)
+			ret = put_file(f, file.ptr, O_TRUNC, json.ptr, json.len);
+	}
+	if (!ret && s && !strcmp(s, "1"))
+		ret = put_file(f, "node_modules/has-script/postinstall-ran",
+			       O_TRUNC, "ran\n", 4);
+	pmbench_strvec_release(&list);
+	pmbench_buf_release(&dir);
+	pmbench_buf_release(&file);
+	pmbench_buf_release(&json);
+	return ret;
+}
+
+/*
+ * `import` (pnpm import, yarn import): log like an install, then write
+ * the own lockfile from whatever is there; $FAKEPM_<NAME>_IMPORT=fail
+ * makes it fail.
+ */
+static int do_import(const struct fake *f)
+{
+	const char *mode = pm_env(f, "IMPORT");
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	int ret = 1;
+
+	if (log_install(f) < 0)
+		goto done;
+	if (mode && !strcmp(mode, "fail")) {
+		fprintf(stderr, "fake %s ERR! import failed on purpose\n",
+			f->pm->name);
+		goto done;
+	}
+	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
+			 f->pm->lock_tail);
+	if (put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len) < 0)
+		goto done;
+	printf("fake %s: imported the lockfile\n", f->pm->name);
+	ret = 0;
+done:
+	pmbench_buf_release(&data);
+	return ret;
+}
+
 PMBENCH_NORETURN static void sleep_forever(void)
 {
 	for (;;)
@@ -534,7 +611,8 @@ static int do_install(const struct fake *f)
 	}
 	pmbench_sleep_ns(pmbench_st_mult(
 		pmbench_st_add(sleep_ms, cold ? cold_ms : 0), 1000000));
-	if (write_outputs(f, strcmp(mode, "nolock") != 0) < 0)
+	if (write_outputs(f, strcmp(mode, "nolock") != 0) < 0 ||
+	    write_extra_packages(f) < 0)
 		goto done;
 	printf("fake %s: added 3 packages\n", name);
 	ret = 0;
@@ -642,6 +720,8 @@ static int dispatch(struct fake *f)
 	for (i = 0; word && pm->install_words[i]; i++)
 		if (!strcmp(word, pm->install_words[i]))
 			return do_install(f);
+	if (word && !strcmp(word, "import"))
+		return do_import(f);
 	if (word && !strcmp(word, pm->run_word)) {
 		w = next_word(f, w + 1);
 		if (w < f->argc)

@@ -12,6 +12,7 @@
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400];
+static char real_path[8192], real_home[4096];
 
 static const char *const fake_names[] = { "npm",  "yarn", "yarn-berry",
 					  "pnpm", "bun",  "deno" };
@@ -44,6 +45,11 @@ const char *h_setup(void)
 		if (pmbench_proc_init() < 0)
 			die_env(pmbench_error_last());
 		proc_ready = 1;
+		/* What the online tests restore: the caller's PATH and HOME. */
+		snprintf(real_path, sizeof(real_path), "%s",
+			 getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+		snprintf(real_home, sizeof(real_home), "%s",
+			 getenv("HOME") ? getenv("HOME") : "");
 	}
 	snprintf(sandbox, sizeof(sandbox), "%s", check_sandbox());
 	snprintf(cache, sizeof(cache), "%s/cache", sandbox);
@@ -73,6 +79,24 @@ const char *h_setup(void)
 	/* The caller's CI must not change what a scenario means. */
 	setenv("CI", "true", 1);
 	return sandbox;
+}
+
+void h_real_pms(void)
+{
+	const char *src = getenv("PMBENCH_SOURCE_DIR");
+	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
+
+	setenv("PATH", real_path, 1);
+	pmbench_buf_addf(&b, "%s/cache/toolchain", src ? src : ".");
+	setenv("PMBENCH_TOOLCHAIN_DIR", b.ptr, 1);
+	pmbench_buf_reset(&b);
+	if (*real_home) {
+		pmbench_buf_addf(&b, "%s/.npmrc", real_home);
+		if (!pmbench_fs_read(&rc, b.ptr, 1u << 20))
+			h_write("home/.npmrc", rc.ptr);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&rc);
 }
 
 const char *h_cache(void)

@@ -21,6 +21,13 @@ struct h_run {
 /** Fresh sandbox and environment; returns the sandbox path. */
 const char *h_setup(void);
 
+/**
+ * For the online tests, after h_setup(): the caller's PATH instead of the
+ * fakes, the pinned toolchain of the source tree, and the caller's
+ * ~/.npmrc (registry, CA file) copied into the sandbox's HOME.
+ */
+void h_real_pms(void);
+
 /** The sandbox's cache folder, fake HOME, fake PM log. */
 const char *h_cache(void);
 const char *h_home(void);

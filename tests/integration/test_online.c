@@ -6,33 +6,10 @@
  */
 #include "pmbench/common.h"
 
-#include <stdlib.h>
-
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/result.h"
-
-static char real_path[8192];
-
-/* The real PATH, toolchain and ~/.npmrc (registry, CA file) in the sandbox. */
-static void real_pms(void)
-{
-	const char *src = getenv("PMBENCH_SOURCE_DIR");
-	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
-
-	setenv("PATH", real_path, 1);
-	pmbench_buf_addf(&b, "%s/cache/toolchain", src ? src : ".");
-	setenv("PMBENCH_TOOLCHAIN_DIR", b.ptr, 1);
-	pmbench_buf_release(&b);
-	if (getenv("PMBENCH_REAL_HOME")) {
-		pmbench_buf_addf(&b, "%s/.npmrc", getenv("PMBENCH_REAL_HOME"));
-		if (!pmbench_fs_read(&rc, b.ptr, 1u << 20))
-			h_write("home/.npmrc", rc.ptr);
-	}
-	pmbench_buf_release(&b);
-	pmbench_buf_release(&rc);
-}
 
 static const struct pmbench_cell *cell(const struct pmbench_result *r,
 				       const char *fx, const char *sc,
@@ -50,7 +27,7 @@ TEST(real_npm_and_bun_on_a_tiny_fixture)
 	const char *proj;
 
 	h_setup();
-	real_pms();
+	h_real_pms();
 	h_home_markers();
 	h_write("tiny/package.json",
 		"{ \"name\": \"tiny\", \"version\": \"1.0.0\", \"private\": "
@@ -105,7 +82,7 @@ TEST(real_world_dependency_set)
 	char sha[41], repo[4200], out[4200], mpath[4200];
 
 	h_setup();
-	real_pms();
+	h_real_pms();
 	pmbench_buf_addf(&from, "%s/fixtures/realworld/react-vite",
 			 shared ? shared : "../shared");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
@@ -152,17 +129,5 @@ TEST(real_world_dependency_set)
 	pmbench_buf_release(&from);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct check_case cases[] = {
-		CASE(real_npm_and_bun_on_a_tiny_fixture),
-		CASE(real_world_dependency_set),
-	};
-	const char *home = getenv("HOME");
-
-	snprintf(real_path, sizeof(real_path), "%s",
-		 getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	if (home)
-		setenv("PMBENCH_REAL_HOME", home, 1);
-	return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc, argv);
-}
+CHECK_MAIN(CASE(real_npm_and_bun_on_a_tiny_fixture),
+	   CASE(real_world_dependency_set))

@@ -1,0 +1,109 @@
+#ifndef PMBENCH_MIGRATE_H
+#define PMBENCH_MIGRATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/resolution.h"
+#include "pmbench/result.h"
+#include "pmbench/strvec.h"
+
+struct pmbench_fixture;
+struct pmbench_pmrun;
+
+/**
+ * Migration evaluation: does a repo install, resolve, build and test the
+ * same under other PMs, and how much faster. The benchmark itself is
+ * `pmbench bench` with every PM primed from the source PM's lockfile;
+ * this module detects the source PM, collects what each PM installed and
+ * how its tasks went (through the bench's after-priming hook), and
+ * writes the verdicts.
+ */
+
+/** How one parity task (build, test, lint) went under one PM. */
+struct pmbench_migrate_task {
+	char *name;	/**< "build", "test", "lint" */
+	int ran;	/**< 0: the project has no such script */
+	int ok;
+	char *failure;	/**< one line when !ok */
+	double wall_s;
+};
+
+/** What one PM did with the repo (the source PM comes first). */
+struct pmbench_migrate_pm {
+	char *pm;
+	char *lockfile;	     /**< how its lockfile was produced */
+	char *prime_failure; /**< the install failed: why */
+	char *scripts;	     /**< its policy and what it said */
+	int scanned;	     /**< `res` holds what it installed */
+	struct pmbench_resolution res;
+	struct pmbench_migrate_task *tasks;
+	size_t tasks_nr, tasks_alloc;
+	struct pmbench_strvec build_files; /**< "path size", sorted */
+	uint64_t build_bytes;
+	/** "name@version<TAB>file" of packages with install scripts. */
+	struct pmbench_strvec script_files;
+};
+
+struct pmbench_migrate {
+	char *source_pm;   /**< npm, yarn, yarn-berry, pnpm, bun, deno */
+	char *source_lock; /**< the lockfile it ships, or NULL */
+	char *detected_by; /**< how the source PM was told */
+	struct pmbench_strvec tasks; /**< parity tasks to run */
+	uint64_t timeout_ns;
+	uint64_t seed;
+	struct pmbench_migrate_pm *pms;
+	size_t pms_nr, pms_alloc;
+};
+
+#define PMBENCH_MIGRATE_INIT { 0 }
+
+/**
+ * Which PM the project in `project` uses: its shipped lockfile
+ * (package-lock.json or npm-shrinkwrap.json: npm; yarn.lock: yarn or
+ * yarn-berry by its format; pnpm-lock.yaml; bun.lock or bun.lockb;
+ * deno.lock), else its packageManager field. Fills the source fields of
+ * `m`. PMBENCH_ENOTFOUND with a message naming --from when nothing
+ * tells; PMBENCH_EINVALID when lockfiles of several PMs disagree and no
+ * packageManager field settles it.
+ */
+int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project);
+
+/**
+ * The bench's after-priming hook (pmbench_bench_primed_cb) with a
+ * `struct pmbench_migrate` as payload: records the PM's lockfile route,
+ * scans what it installed, and runs each parity task once on its
+ * node_modules.
+ */
+int pmbench_migrate_on_primed(const struct pmbench_fixture *f,
+			      struct pmbench_pmrun *ps, void *payload);
+
+/** The entry of `pm`, or NULL. */
+const struct pmbench_migrate_pm *
+pmbench_migrate_get(const struct pmbench_migrate *m, const char *pm);
+
+/**
+ * Print the report: one verdict line per target first, then the
+ * details. `markdown` chooses Markdown over plain text. `r` is the
+ * benchmark result (for the speed figures).
+ */
+void pmbench_migrate_print(FILE *out, const struct pmbench_migrate *m,
+			   const struct pmbench_result *r, int markdown);
+
+/**
+ * The report as JSON ("schema": "pmbench-migrate"), with the benchmark
+ * result embedded as "result". Caller frees with free().
+ */
+char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
+			      const struct pmbench_result *r);
+
+/**
+ * 1 if every target installed and every task that succeeded under the
+ * source also succeeded under it, else 0.
+ */
+int pmbench_migrate_all_ok(const struct pmbench_migrate *m);
+
+void pmbench_migrate_release(struct pmbench_migrate *m);
+
+#endif

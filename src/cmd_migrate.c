@@ -1,0 +1,472 @@
+#include "pmbench/common.h"
+
+#include <getopt.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "pmbench/bench.h"
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/migrate.h"
+#include "pmbench/pm.h"
+#include "pmbench/progress.h"
+#include "pmbench/scenario.h"
+
+#define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench migrate [options] PATH|URL@COMMIT|FIXTURE "
+		"--to PM[,PM...]\n"
+		"\n"
+		"Should this repo move to another package manager? On scratch "
+		"copies (the\n"
+		"user's checkout is never written), install it with its own PM "
+		"and with each\n"
+		"target, starting from its lockfile the way a team would "
+		"migrate; compare\n"
+		"what got installed (name@version), whether build, test and "
+		"lint still pass,\n"
+		"and time the installs. Verdict lines first, details after.\n"
+		"\n"
+		"Options:\n"
+		"  --to LIST        target PMs: npm,yarn,yarn-berry,pnpm,bun,"
+		"deno (required)\n"
+		"  --from PM        the repo's PM (default: told by its "
+		"lockfile, else its\n"
+		"                   packageManager field)\n"
+		"  --task LIST      parity tasks from build,test,lint "
+		"(default: build,test;\n"
+		"                   a task the repo has no script for is "
+		"skipped)\n"
+		"  --scenario LIST  install scenarios to time (default: "
+		"clean,cache+lockfile)\n"
+		"  --runs N         timed runs per PM and scenario (default "
+		"3)\n"
+		"  --warmup N       untimed runs first (default 1)\n"
+		"  --timeout DUR    per command (default 15m)\n"
+		"  --out FILE       JSON report (default: "
+		"cache/results/migrate-<name>-<time>.json)\n"
+		"  --markdown FILE  also write the report as Markdown\n"
+		"  --seed N         seed for the bootstrap intervals (default "
+		"1)\n"
+		"  --env K=V        set a variable for every PM (repeatable), "
+		"e.g.\n"
+		"                   CYPRESS_INSTALL_BINARY=0\n"
+		"  -h, --help       this help\n"
+		"\n"
+		"Exit status: 0 every target installs and passes what the "
+		"source passes,\n"
+		"2 finished but a target fails something, 1 error, 129 usage, "
+		"130 interrupted.\n");
+}
+
+PMBENCH_PRINTF(1, 2)
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pmbench: migrate: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
+static int parse_pm_list(struct pmbench_strvec *out, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!pmbench_pm_get(v.v[i]))
+			ret = usage_error("unknown package manager '%s' in "
+					  "--to; use npm, yarn, yarn-berry, "
+					  "pnpm, bun or deno",
+					  v.v[i]);
+		else if (pmbench_strvec_find(out, v.v[i]) < 0)
+			pmbench_strvec_push(out, v.v[i]);
+	}
+	if (!ret && !out->nr)
+		ret = usage_error("%s", "--to needs at least one package "
+					"manager");
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_tasks(struct pmbench_strvec *out, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_release(out);
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!strcmp(v.v[i], "install"))
+			continue; /* always */
+		if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
+		    strcmp(v.v[i], "lint"))
+			ret = usage_error("unknown task '%s' in --task; use "
+					  "build, test or lint",
+					  v.v[i]);
+		else if (pmbench_strvec_find(out, v.v[i]) < 0)
+			pmbench_strvec_push(out, v.v[i]);
+	}
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_scenarios(struct pmbench_bench_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	o->scenarios_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		unsigned s;
+
+		if (pmbench_scenario_parse(&s, v.v[i]) < 0)
+			ret = usage_error("unknown scenario '%s' in --scenario; "
+					  "use clean or cache, lockfile, "
+					  "node_modules joined by '+'",
+					  v.v[i]);
+		else if (o->scenarios_nr < PMBENCH_ARRAY_SIZE(o->scenarios))
+			o->scenarios[o->scenarios_nr++] = s;
+	}
+	if (!ret && !o->scenarios_nr)
+		ret = usage_error("%s", "--scenario needs a scenario");
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_count(unsigned *out, const char *opt, const char *v,
+		       unsigned min)
+{
+	uint64_t n;
+
+	if (pmbench_parse_u64(&n, v) < 0 || n < min || n > 10000) {
+		fprintf(stderr,
+			"pmbench: migrate: '%s' must be a whole number from "
+			"%u to 10000, got '%s'\n",
+			opt, min, v);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int is_hex40(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdefABCDEF") == 40;
+}
+
+/*
+ * PATH (a folder or manifest), a fixture name, or URL@COMMIT: the last
+ * becomes a manifest of our own, through the same parser.
+ */
+static int load_repo(struct pmbench_fixture *f, const char *arg)
+{
+	const char *at = strrchr(arg, '@'), *slash = strrchr(arg, '/');
+	struct pmbench_buf url = PMBENCH_BUF_INIT, name = PMBENCH_BUF_INIT;
+	cJSON *m = NULL;
+	char *json = NULL;
+	int ret;
+
+	if (pmbench_fs_exists(arg) || (!strstr(arg, "://") &&
+				       strncmp(arg, "git@", 4)))
+		return pmbench_fixture_load(f, arg, pmbench_config.fixtures_dir);
+	if (at && slash && at > slash && is_hex40(at + 1))
+		pmbench_buf_add(&url, arg, (size_t)(at - arg));
+	else
+		pmbench_buf_adds(&url, arg);
+	slash = strrchr(url.ptr, '/');
+	pmbench_buf_adds(&name, slash ? slash + 1 : url.ptr);
+	if (name.len > 4 && !strcmp(name.ptr + name.len - 4, ".git"))
+		pmbench_buf_setlen(&name, name.len - 4);
+	m = cJSON_CreateObject();
+	if (!m || !cJSON_AddStringToObject(m, "name", name.ptr) ||
+	    !cJSON_AddStringToObject(m, "repo", url.ptr) ||
+	    (url.len < strlen(arg) &&
+	     !cJSON_AddStringToObject(m, "commit", at + 1)))
+		pmbench_die("out of memory building JSON");
+	json = cJSON_PrintUnformatted(m);
+	if (!json)
+		pmbench_die("out of memory printing JSON");
+	ret = pmbench_fixture_parse(f, json, arg);
+	if (ret < 0 && url.len == strlen(arg))
+		pmbench_error_set("'%s': a repository URL needs the commit to "
+				  "evaluate, as URL@<40-hex SHA>",
+				  arg);
+	cJSON_free(json);
+	cJSON_Delete(m);
+	pmbench_buf_release(&url);
+	pmbench_buf_release(&name);
+	return ret;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int ret = 0;
+
+	if (slash && slash != path) {
+		pmbench_buf_add(&dir, path, (size_t)(slash - path));
+		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
+	}
+	if (!ret)
+		ret = pmbench_fs_write_atomic(path, text, strlen(text));
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+static int write_markdown(const char *path, const struct pmbench_migrate *m,
+			  const struct pmbench_result *r)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	char *data = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&data, &len);
+	int ret;
+
+	if (!mem)
+		return pmbench_error_set("cannot write the Markdown report: %s",
+					 strerror(errno));
+	pmbench_migrate_print(mem, m, r, 1);
+	fclose(mem);
+	pmbench_buf_add(&text, data, len);
+	free(data);
+	ret = write_file(path, text.ptr);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+int cmd_migrate(int argc, char **argv)
+{
+	enum { OPT_TO = 256, OPT_FROM, OPT_TASK, OPT_SCENARIO, OPT_RUNS,
+	       OPT_WARMUP, OPT_TIMEOUT, OPT_OUT, OPT_MD, OPT_SEED, OPT_ENV };
+	static const struct option longopts[] = {
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "task", required_argument, NULL, OPT_TASK },
+		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "markdown", required_argument, NULL, OPT_MD },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "env", required_argument, NULL, OPT_ENV },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	struct pmbench_strvec to = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	const char *from = NULL, *md = NULL;
+	char *json = NULL;
+	int c, code = PMBENCH_EXIT_USAGE, ret;
+
+	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	o.runs = 3;
+	o.warmup = 1;
+	o.scenarios[0] = 0;
+	o.scenarios[1] = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE;
+	o.scenarios_nr = 2;
+	pmbench_strvec_push(&m.tasks, "build");
+	pmbench_strvec_push(&m.tasks, "test");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TO:
+			if (parse_pm_list(&to, optarg) < 0)
+				goto done;
+			break;
+		case OPT_FROM:
+			if (!pmbench_pm_get(optarg)) {
+				usage_error("unknown package manager '%s' in "
+					    "--from; use npm, yarn, yarn-berry, "
+					    "pnpm, bun or deno",
+					    optarg);
+				goto done;
+			}
+			from = optarg;
+			break;
+		case OPT_TASK:
+			if (parse_tasks(&m.tasks, optarg) < 0)
+				goto done;
+			break;
+		case OPT_SCENARIO:
+			if (parse_scenarios(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_RUNS:
+			if (parse_count(&o.runs, "--runs", optarg, 1) < 0)
+				goto done;
+			break;
+		case OPT_WARMUP:
+			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
+				goto done;
+			break;
+		case OPT_TIMEOUT:
+			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
+			    !o.timeout_ns) {
+				usage_error("'--timeout' must be a duration "
+					    "such as 90s or 15m, got '%s'",
+					    optarg);
+				goto done;
+			}
+			break;
+		case OPT_OUT:
+			o.out = NULL;
+			pmbench_buf_reset(&out);
+			pmbench_buf_adds(&out, optarg);
+			break;
+		case OPT_MD:
+			md = optarg;
+			break;
+		case OPT_SEED:
+			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
+				usage_error("'--seed' must be a whole number, "
+					    "got '%s'",
+					    optarg);
+				goto done;
+			}
+			break;
+		case OPT_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				usage_error("'--env' takes NAME=VALUE, got "
+					    "'%s'",
+					    optarg);
+				goto done;
+			}
+			pmbench_strvec_push(&o.env, optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			code = 0;
+			goto done;
+		default:
+			fprintf(stderr,
+				"pmbench: migrate: unknown or incomplete option "
+				"'%s'; see 'pmbench migrate --help'\n",
+				argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "pmbench: migrate: name one repository (a "
+				"path, URL@COMMIT or fixture); see 'pmbench "
+				"migrate --help'\n");
+		goto done;
+	}
+	if (!to.nr) {
+		fprintf(stderr, "pmbench: migrate: say which package managers "
+				"to evaluate with --to, e.g. --to bun,pnpm\n");
+		goto done;
+	}
+	code = PMBENCH_EXIT_ERROR;
+	pmbench_progress_init(-1);
+	m.timeout_ns = o.timeout_ns;
+	m.seed = o.seed;
+
+	ret = load_repo(&f, argv[optind]);
+	if (!ret) {
+		pmbench_progress_status("%s: checking out", f.name);
+		ret = pmbench_fixture_checkout(&f, pmbench_config.cache_dir);
+	}
+	if (!ret && from) {
+		m.source_pm = pmbench_xstrdup(from);
+		m.detected_by = pmbench_xstrdup("--from");
+		/* Its own lockfile, if the repo ships one. */
+		ret = pmbench_migrate_detect(&m, f.project_dir);
+		if (ret == 0 && strcmp(m.source_pm, from)) {
+			free(m.source_lock);
+			m.source_lock = NULL;
+		}
+		free(m.source_pm);
+		free(m.detected_by);
+		m.source_pm = pmbench_xstrdup(from);
+		m.detected_by = pmbench_xstrdup("--from");
+		ret = 0;
+	} else if (!ret) {
+		ret = pmbench_migrate_detect(&m, f.project_dir);
+	}
+	pmbench_progress_clear();
+	if (ret < 0) {
+		fprintf(stderr, "pmbench: error: '%s': %s\n", argv[optind],
+			pmbench_error_last());
+		goto done;
+	}
+	pmbench_progress_event("%s: migrating from %s (%s)", f.name,
+			       m.source_pm, m.detected_by);
+
+	pmbench_strvec_push(&o.pms, m.source_pm);
+	for (size_t i = 0; i < to.nr; i++)
+		if (strcmp(to.v[i], m.source_pm))
+			pmbench_strvec_push(&o.pms, to.v[i]);
+	if (o.pms.nr < 2) {
+		fprintf(stderr, "pmbench: migrate: --to names only the repo's "
+				"own package manager (%s); name another\n",
+			m.source_pm);
+		code = PMBENCH_EXIT_USAGE;
+		goto done;
+	}
+	o.pms_explicit = 1;
+	o.from_pm = m.source_pm;
+	o.from_lock = m.source_lock;
+	o.on_primed = pmbench_migrate_on_primed;
+	o.payload = &m;
+	if (!out.len) {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		pmbench_buf_addf(&out, "%s/results/migrate-%s-%s.json",
+				 pmbench_config.cache_dir, f.name, stamp);
+	}
+
+	ret = pmbench_bench_run(&r, &o, &f, 1);
+	if (m.pms_nr) {
+		pmbench_migrate_print(stdout, &m, &r, 0);
+		if (r.cells_nr) {
+			fprintf(stdout, "\n");
+			pmbench_table_print(stdout, &r);
+		}
+		json = pmbench_migrate_to_json(&m, &r);
+		if (write_file(out.ptr, json) < 0 ||
+		    (md && write_markdown(md, &m, &r) < 0)) {
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+			goto done;
+		}
+		fprintf(stderr, "pmbench: report written to '%s'\n", out.ptr);
+	}
+	if (ret < 0) {
+		code = pmbench_cli_fail(ret);
+		goto done;
+	}
+	code = pmbench_migrate_all_ok(&m) ? PMBENCH_EXIT_OK
+					  : PMBENCH_EXIT_FAILED_RUNS;
+done:
+	free(json);
+	pmbench_fixture_release(&f);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+	pmbench_bench_opts_release(&o);
+	pmbench_strvec_release(&to);
+	pmbench_buf_release(&out);
+	return code;
+}
