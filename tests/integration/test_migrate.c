@@ -155,6 +155,35 @@ TEST(routes_from_the_source_lockfile)
 	h_run_release(&run);
 }
 
+TEST(failed_import_falls_back_to_fresh)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec cmds = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	cJSON *rep;
+	const cJSON *e;
+
+	h_setup();
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_IMPORT=fail");
+	migrate(&run, &rep, npm_project(NULL), "pnpm", &env);
+	CHECK_INT(run.exit_code, 0);
+	CHECK(rep);
+	e = pm_entry(rep, "pnpm");
+	CHECK_CONTAINS(str(e, "lockfile"), "resolved fresh from package.json");
+	CHECK_CONTAINS(str(e, "lockfile"), "'pnpm import' of package-lock.json "
+					   "failed");
+	CHECK_CONTAINS(str(e, "lockfile"), "import failed on purpose");
+	/* The install after the failed import did not see npm's lockfile. */
+	commands_of(&cmds, "pnpm");
+	CHECK(cmds.nr >= 2);
+	CHECK(!strncmp(cmds.v[0], "import |", 8));
+	CHECK(!strstr(cmds.v[1], "package-lock.json"));
+	pmbench_strvec_release(&cmds);
+	pmbench_strvec_release(&env);
+	cJSON_Delete(rep);
+	h_run_release(&run);
+}
+
 TEST(resolution_diff_and_skipped_scripts)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
@@ -423,6 +452,7 @@ TEST(cli_errors)
 }
 
 CHECK_MAIN(CASE(routes_from_the_source_lockfile),
+	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
 	   CASE(failing_target_and_failing_build),
 	   CASE(user_checkout_untouched),
