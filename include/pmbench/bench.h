@@ -1,6 +1,7 @@
 #ifndef PMBENCH_BENCH_H
 #define PMBENCH_BENCH_H
 
+#include "pmbench/adaptive.h"
 #include "pmbench/result.h"
 
 struct pmbench_fixture;
@@ -17,11 +18,14 @@ struct pmbench_bench_opts {
 	uint64_t seed;
 	const char *out; /**< result file; written after every scenario */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
+	/** `--runs auto`: stop each scenario by `adaptive` (runs = max) */
+	int runs_auto;
+	struct pmbench_adaptive_opts adaptive;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                              \
 	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
-	  PMBENCH_STRVEC_INIT }
+	  PMBENCH_STRVEC_INIT, 0, PMBENCH_ADAPTIVE_OPTS_INIT }
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 
