@@ -185,10 +185,12 @@ static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 		judged++;
 		pmbench_buf_reset(&b);
 		add_measured(&b, &j);
-		printf("  %s: %s %s is %s %s %s (p = %.3f; %zu and %zu "
+		printf("  %s: %s %s is %s %s %s (p %s %.3f; %zu and %zu "
 		       "runs)\n",
 		       pmbench_claim_verdict_name(j.verdict), c->pm_a,
-		       c->task_a, b.ptr, c->pm_b, c->task_b, j.p, na, nb);
+		       c->task_a, b.ptr, c->pm_b, c->task_b,
+		       j.p < 0.001 ? "<" : "=", j.p < 0.001 ? 0.001 : j.p, na,
+		       nb);
 		if (j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED)
 			refuted++;
 		if (j.verdict == PMBENCH_CLAIM_INCONCLUSIVE) {
