@@ -227,7 +227,8 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 	out->p = mwu.p;
 	out->band_lo = s / (1 + tolerance);
 	out->band_hi = s * (1 + tolerance);
-	if (out->speedup.lo >= out->band_lo && out->speedup.hi <= out->band_hi) {
+	if (out->speedup.lo >= out->band_lo &&
+	    out->speedup.hi <= out->band_hi) {
 		out->verdict = PMBENCH_CLAIM_REPRODUCED;
 		return 0;
 	}
@@ -242,9 +243,9 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 	d = fabs(lp - log(out->band_lo));
 	if (fabs(lp - log(out->band_hi)) < d)
 		d = fabs(lp - log(out->band_hi));
-	out->runs_needed = d > 1e-9 ? pmbench_stats_runs_needed(
-					      na < nb ? na : nb, 2 * half, 2 * d)
-				    : 0;
+	if (d > 1e-9)
+		out->runs_needed = pmbench_stats_runs_needed(
+			na < nb ? na : nb, 2 * half, 2 * d);
 	return 0;
 }
 

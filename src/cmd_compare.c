@@ -98,10 +98,12 @@ static size_t compare(const struct pmbench_result *a,
 			continue;
 		}
 		pmbench_buf_reset(&line);
-		pmbench_report_add_duration(&line, pmbench_stats_median(ta, na));
+		pmbench_report_add_duration(&line,
+					    pmbench_stats_median(ta, na));
 		printf("%-10s ", line.ptr);
 		pmbench_buf_reset(&line);
-		pmbench_report_add_duration(&line, pmbench_stats_median(tb, nb));
+		pmbench_report_add_duration(&line,
+					    pmbench_stats_median(tb, nb));
 		printf("%-10s ", line.ptr);
 		pmbench_buf_reset(&line);
 		add_pct(&line, cmp.ratio.point);

@@ -513,8 +513,8 @@ static void table_group(struct pmbench_buf *out,
 }
 
 /* The lockfile and lifecycle-script notes, once per fixture. */
-static void table_notes(struct pmbench_buf *out, const struct pmbench_report *rep,
-			const char *fixture)
+static void table_notes(struct pmbench_buf *out,
+			const struct pmbench_report *rep, const char *fixture)
 {
 	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
 	int any_all = 0, any_not = 0;
@@ -556,10 +556,10 @@ static void write_table(struct pmbench_buf *out,
 	struct pmbench_strvec fixtures = PMBENCH_STRVEC_INIT;
 
 	for (size_t i = 0; i < rep->cells_nr; i++) {
-		if (pmbench_strvec_find(&fixtures, rep->cells[i].cell->fixture) <
-		    0)
-			pmbench_strvec_push(&fixtures,
-					    rep->cells[i].cell->fixture);
+		const char *name = rep->cells[i].cell->fixture;
+
+		if (pmbench_strvec_find(&fixtures, name) < 0)
+			pmbench_strvec_push(&fixtures, name);
 	}
 	for (size_t f = 0; f < fixtures.nr; f++) {
 		for (size_t i = 0; i < rep->cells_nr; i++)

@@ -92,8 +92,8 @@ static void axis(struct pmbench_buf *out, double max, double y,
 		add_num(out, x);
 		pmbench_buf_adds(out, "\" x2=\"");
 		add_num(out, x);
-		pmbench_buf_addf(out, "\" y1=\"0\" y2=\"%.1f\" stroke=\"#e2e6ee\"/>"
-				      "<text x=\"",
+		pmbench_buf_addf(out, "\" y1=\"0\" y2=\"%.1f\" "
+				      "stroke=\"#e2e6ee\"/><text x=\"",
 				 y);
 		add_num(out, x);
 		pmbench_buf_addf(out, "\" y=\"%.1f\" text-anchor=\"middle\">"
@@ -126,8 +126,8 @@ static void time_chart(struct pmbench_buf *out,
 	max *= 1.05;
 	h = (double)rows * ROW_H + AXIS_H;
 	pmbench_buf_addf(out,
-			 "<svg class=\"chart time\" width=\"%d\" height=\"%.0f\" "
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
+			 "<svg class=\"chart time\" width=\"%d\" "
+			 "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
 			 "xmlns=\"http://www.w3.org/2000/svg\">"
 			 "<title>Median time per package manager, seconds, "
 			 "with 95%% intervals and every run</title>\n",
@@ -171,7 +171,8 @@ static void time_chart(struct pmbench_buf *out,
 			add_num(out, x2);
 			pmbench_buf_addf(out, " M");
 			add_num(out, x2);
-			pmbench_buf_addf(out, " %.1f V%.1f\" stroke=\"#1d2433\" "
+			pmbench_buf_addf(out, " %.1f V%.1f\" "
+					      "stroke=\"#1d2433\" "
 					      "stroke-width=\"1.5\" "
 					      "fill=\"none\"/>",
 					 ym - 8, ym + 8);
@@ -220,8 +221,8 @@ static void ratio_chart(struct pmbench_buf *out,
 	max *= 1.08;
 	h = (double)rows * ROW_H + AXIS_H;
 	pmbench_buf_addf(out,
-			 "<svg class=\"chart ratio\" width=\"%d\" height=\"%.0f\" "
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
+			 "<svg class=\"chart ratio\" width=\"%d\" "
+			 "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
 			 "xmlns=\"http://www.w3.org/2000/svg\">"
 			 "<title>Time relative to the fastest, with 95%% "
 			 "intervals</title>\n",

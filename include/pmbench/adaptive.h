@@ -35,9 +35,10 @@ struct pmbench_adaptive_opts {
 #define PMBENCH_ADAPTIVE_DEFAULT_BUDGET_NS (10ull * 60ull * 1000000000ull)
 
 #define PMBENCH_ADAPTIVE_OPTS_INIT                                          \
-	{ PMBENCH_ADAPTIVE_DEFAULT_TARGET, PMBENCH_ADAPTIVE_DEFAULT_MIN_RUNS, \
-	  PMBENCH_ADAPTIVE_DEFAULT_MAX_RUNS, PMBENCH_ADAPTIVE_DEFAULT_BUDGET_NS, \
-	  1 }
+	{ PMBENCH_ADAPTIVE_DEFAULT_TARGET,                                  \
+	  PMBENCH_ADAPTIVE_DEFAULT_MIN_RUNS,                                \
+	  PMBENCH_ADAPTIVE_DEFAULT_MAX_RUNS,                                \
+	  PMBENCH_ADAPTIVE_DEFAULT_BUDGET_NS, 1 }
 
 /**
  * Decide after `rounds` timed rounds of a scenario that has run for
