@@ -512,12 +512,31 @@ static void table_group(struct pmbench_buf *out,
 	free(width);
 }
 
+int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
+				 const char *fixture)
+{
+	int any_all = 0, any_not = 0;
+
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const struct pmbench_cell *c = rep->cells[i].cell;
+
+		if (strcmp(c->fixture, fixture) || !c->scripts ||
+		    strstr(c->scripts, "no installed dependency"))
+			continue;
+		if (strstr(c->scripts, "runs every") ||
+		    strstr(c->scripts, "runs dependency"))
+			any_all = 1;
+		else
+			any_not = 1;
+	}
+	return any_all && any_not;
+}
+
 /* The lockfile and lifecycle-script notes, once per fixture. */
 static void table_notes(struct pmbench_buf *out,
 			const struct pmbench_report *rep, const char *fixture)
 {
 	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
-	int any_all = 0, any_not = 0;
 
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
@@ -531,22 +550,13 @@ static void table_notes(struct pmbench_buf *out,
 					 fixture);
 		pmbench_buf_addf(out, "  %-10s lockfile: %s\n", c->pm,
 				 c->lockfile ? c->lockfile : "(not primed)");
-		if (c->scripts) {
+		if (c->scripts)
 			pmbench_buf_addf(out, "  %-10s scripts:  %s\n", "",
 					 c->scripts);
-			if (!strstr(c->scripts, "no installed dependency")) {
-				if (strstr(c->scripts, "runs every") ||
-				    strstr(c->scripts, "runs dependency"))
-					any_all = 1;
-				else
-					any_not = 1;
-			}
-		}
 	}
-	if (any_all && any_not)
-		pmbench_buf_adds(out, "  note: some PMs ran dependency install "
-				      "scripts and others skipped them: the "
-				      "install times are not like for like\n");
+	if (pmbench_report_scripts_mixed(rep, fixture))
+		pmbench_buf_adds(out, "  note: " PMBENCH_REPORT_SCRIPTS_NOTE
+				      "\n");
 	pmbench_strvec_release(&seen);
 }
 
@@ -879,6 +889,37 @@ static void md_environment(struct pmbench_buf *out,
 	}
 }
 
+static void md_used(struct pmbench_buf *out, const struct pmbench_report *rep,
+		    const char *fixture)
+{
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+
+	pmbench_buf_adds(out, "## ");
+	md_cell(out, fixture);
+	pmbench_buf_adds(out, ": what each PM used\n\n| pm | lockfile | "
+			      "dependency scripts |\n|---|---|---|\n");
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const struct pmbench_cell *c = rep->cells[i].cell;
+
+		if (strcmp(c->fixture, fixture) ||
+		    pmbench_strvec_find(&seen, c->pm) >= 0)
+			continue;
+		pmbench_strvec_push(&seen, c->pm);
+		pmbench_buf_adds(out, "| ");
+		md_cell(out, c->pm);
+		pmbench_buf_adds(out, " | ");
+		md_cell(out, c->lockfile ? c->lockfile : "(not primed)");
+		pmbench_buf_adds(out, " | ");
+		md_cell(out, c->scripts ? c->scripts : "");
+		pmbench_buf_adds(out, " |\n");
+	}
+	if (pmbench_report_scripts_mixed(rep, fixture))
+		pmbench_buf_adds(out, "\n**Note:** " PMBENCH_REPORT_SCRIPTS_NOTE
+				      ".\n");
+	pmbench_buf_addch(out, '\n');
+	pmbench_strvec_release(&seen);
+}
+
 static void write_markdown(struct pmbench_buf *out,
 			   const struct pmbench_report *rep)
 {
@@ -909,6 +950,8 @@ static void write_markdown(struct pmbench_buf *out,
 	for (size_t f = 0; f < fixtures.nr; f++)
 		md_matrix(out, rep, fixtures.v[f], &pms);
 	md_ratios(out, rep);
+	for (size_t f = 0; f < fixtures.nr; f++)
+		md_used(out, rep, fixtures.v[f]);
 	md_details(out, rep);
 	md_failures(out, rep);
 	md_environment(out, r);

@@ -58,7 +58,7 @@ static const char style[] =
 	".warn{color:#9a5b00}.ok{color:#22663a}"
 	"pre{background:#f6f8fa;border:1px solid #d6dbe4;padding:8px;"
 	"overflow:auto;font-size:12px}"
-	"svg{display:block;margin:8px 0}"
+	"svg{display:block;margin:8px 0}.cap{margin:14px 0 0;color:#4a5568}"
 	"svg text{font:12px system-ui,sans-serif;fill:#1d2433}";
 
 static void add_num(struct pmbench_buf *out, double v)
@@ -346,6 +346,53 @@ static void details(struct pmbench_buf *out, const struct pmbench_report *rep,
 	pmbench_buf_release(&b);
 }
 
+/* Lockfile and dependency scripts per PM and fixture: parity matters. */
+static void used(struct pmbench_buf *out, const struct pmbench_report *rep)
+{
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+
+	pmbench_buf_adds(out, "<h2 id=\"used\">What each PM used</h2>\n"
+			      "<table class=\"used\"><tr><th>fixture</th>"
+			      "<th>pm</th><th>lockfile</th><th>dependency "
+			      "scripts</th></tr>\n");
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const struct pmbench_cell *c = rep->cells[i].cell;
+
+		pmbench_buf_reset(&key);
+		pmbench_buf_addf(&key, "%s\n%s", c->fixture, c->pm);
+		if (pmbench_strvec_find(&seen, key.ptr) >= 0)
+			continue;
+		pmbench_strvec_push(&seen, key.ptr);
+		pmbench_buf_adds(out, "<tr><td>");
+		esc(out, c->fixture);
+		pmbench_buf_adds(out, "</td><td>");
+		esc(out, c->pm);
+		pmbench_buf_adds(out, "</td><td>");
+		esc(out, c->lockfile ? c->lockfile : "(not primed)");
+		pmbench_buf_adds(out, "</td><td>");
+		esc(out, c->scripts ? c->scripts : "");
+		pmbench_buf_adds(out, "</td></tr>\n");
+	}
+	pmbench_buf_adds(out, "</table>\n");
+	pmbench_strvec_release(&seen);
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const char *fixture = rep->cells[i].cell->fixture;
+
+		if (pmbench_strvec_find(&seen, fixture) >= 0)
+			continue;
+		pmbench_strvec_push(&seen, fixture);
+		if (!pmbench_report_scripts_mixed(rep, fixture))
+			continue;
+		pmbench_buf_adds(out, "<p class=\"warn\">");
+		esc(out, fixture);
+		pmbench_buf_adds(out, ": " PMBENCH_REPORT_SCRIPTS_NOTE
+				      "</p>\n");
+	}
+	pmbench_strvec_release(&seen);
+	pmbench_buf_release(&key);
+}
+
 static void failures(struct pmbench_buf *out, const struct pmbench_report *rep)
 {
 	int any = 0;
@@ -486,11 +533,23 @@ void pmbench_report_html(struct pmbench_buf *out,
 			esc(out, first->cell->stopped_by);
 		}
 		pmbench_buf_adds(out, "</p>\n");
+		pmbench_buf_adds(out, "<p class=\"cap\">Time: median (bar), "
+				      "95% interval (whiskers), every run "
+				      "(dots)</p>\n");
 		time_chart(out, rep, g);
+		if (first->fastest >= 0 && rep->cells_nr > 1) {
+			pmbench_buf_adds(out, "<p class=\"cap\">Time "
+					      "relative to the fastest, ");
+			esc(out, rep->cells[first->fastest].cell->pm);
+			pmbench_buf_adds(out, " (1x), with 95% intervals; "
+					      "grey: no significant "
+					      "difference</p>\n");
+		}
 		ratio_chart(out, rep, g);
 		details(out, rep, g);
 		pmbench_buf_adds(out, "</section>\n");
 	}
+	used(out, rep);
 	failures(out, rep);
 	environment(out, r);
 	pmbench_buf_adds(out, "</body>\n</html>\n");

@@ -119,6 +119,18 @@ void pmbench_report_add_state(struct pmbench_buf *out, unsigned state);
 void pmbench_report_add_sentence(struct pmbench_buf *out,
 				 const struct pmbench_report *rep, size_t i);
 
+/** The warning when some PMs ran dependency scripts and others did not. */
+#define PMBENCH_REPORT_SCRIPTS_NOTE                                         \
+	"some PMs ran dependency install scripts and others skipped them: "  \
+	"the install times are not like for like"
+
+/**
+ * 1 if, in `fixture`, some PMs ran dependency lifecycle scripts and
+ * others skipped them (from the cells' `scripts` notes).
+ */
+int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
+				 const char *fixture);
+
 /** Number of detail columns, and each one's header and text. */
 size_t pmbench_report_columns(void);
 const char *pmbench_report_column_header(size_t k);

@@ -167,6 +167,10 @@ TEST(markdown)
 			  "warm, lockfile present, node_modules absent | pnpm "
 			  "| npm | 2.64x | 2.50x–2.71x | p = 0.008 |");
 	CHECK_INT(count(t, "| vite-react | install | "), 3);
+	CHECK_CONTAINS(t, "| pnpm | none (removed before each run) | blocked "
+			  "by pnpm's default (esbuild not approved) |");
+	CHECK_CONTAINS(t, "**Note:** some PMs ran dependency install scripts "
+			  "and others skipped them");
 	CHECK_CONTAINS(t, "## Failures");
 	CHECK_CONTAINS(t, "```\nProgress: resolved 412");
 	CHECK_CONTAINS(t, "ERR_PNPM_FETCH_503");
@@ -353,6 +357,11 @@ TEST(html)
 	CHECK_CONTAINS(t, "cache warm, lockfile present, node_modules absent");
 	CHECK_CONTAINS(t, "Failures");
 	CHECK_CONTAINS(t, "esbuild@0.25.12 failed to download");
+	CHECK_CONTAINS(t, "<td>blocked by pnpm&#39;s default (esbuild not "
+			  "approved)</td>");
+	CHECK_CONTAINS(t, "vite-react: some PMs ran dependency install "
+			  "scripts");
+	CHECK_CONTAINS(t, "Time relative to the fastest, bun (1x)");
 	CHECK_CONTAINS(t, "<th>cpu_model</th><td>AMD Ryzen 7 7840U");
 	free(t);
 	pmbench_result_release(&r);
