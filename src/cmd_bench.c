@@ -205,6 +205,7 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	size_t fixtures_nr = 0;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
+	const char *auto_knob = NULL;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -232,6 +233,9 @@ int cmd_bench(int argc, char **argv)
 				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
 				: "--time-budget", optarg, "bench") < 0)
 				goto done;
+			auto_knob = c == OPT_TARGET ? "--target"
+				    : c == OPT_MAX_RUNS ? "--max-runs"
+							 : "--time-budget";
 			break;
 		case OPT_WARMUP:
 			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
@@ -287,6 +291,12 @@ int cmd_bench(int argc, char **argv)
 				argv[optind - 1]);
 			goto done;
 		}
+	}
+	if (auto_knob && !o.runs_auto) {
+		fprintf(stderr, "pmbench: bench: '%s' applies to '--runs "
+				"auto' only; add it or drop the option\n",
+			auto_knob);
+		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
 	o.adaptive.seed = o.seed;

@@ -321,7 +321,7 @@ int cmd_claim(int argc, char **argv)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *from = NULL, *fixture = NULL;
+	const char *from = NULL, *fixture = NULL, *auto_knob = NULL;
 	double tolerance = DEFAULT_TOLERANCE;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
 	uint64_t n;
@@ -413,6 +413,9 @@ int cmd_claim(int argc, char **argv)
 				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
 				: "--time-budget", optarg, "claim") < 0)
 				goto done;
+			auto_knob = c == OPT_TARGET ? "--target"
+				    : c == OPT_MAX_RUNS ? "--max-runs"
+							 : "--time-budget";
 			break;
 		case OPT_PROGRESS:
 			tty = 1;
@@ -436,6 +439,12 @@ int cmd_claim(int argc, char **argv)
 		fprintf(stderr, "pmbench: claim: give one claim in quotes, "
 				"and at most one fixture; see 'pmbench claim "
 				"--help'\n");
+		goto done;
+	}
+	if (auto_knob && !o.runs_auto) {
+		fprintf(stderr, "pmbench: claim: '%s' applies to '--runs "
+				"auto' only; add it or drop the option\n",
+			auto_knob);
 		goto done;
 	}
 	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {

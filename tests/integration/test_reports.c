@@ -251,6 +251,23 @@ TEST(claim_errors)
 		CHECK_CONTAINS(r.out.ptr, "'--tolerance' must be");
 		h_run_release(&r);
 	}
+	{
+		const char *args[] = { "claim", "bun is 2x faster than npm",
+				       "--target", "2", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "'--target' applies to '--runs "
+					  "auto' only");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "bench", "--runs", "auto", "--target",
+				       "0", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "'--target' must be a percentage");
+		h_run_release(&r);
+	}
 }
 
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
