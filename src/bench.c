@@ -97,6 +97,12 @@ static void record_options(struct pmbench_result *r,
 	r->warmup = o->warmup;
 	r->timeout_ns = o->timeout_ns;
 	r->seed = o->seed;
+	if (o->runs_auto) {
+		r->runs_auto = 1;
+		r->auto_target = o->adaptive.target;
+		r->auto_min_runs = o->adaptive.min_runs;
+		r->auto_budget_ns = o->adaptive.budget_ns;
+	}
 }
 
 static int bench_fixture(struct pmbench_result *r,
@@ -136,6 +142,8 @@ static int bench_fixture(struct pmbench_result *r,
 
 			fill_cell(cell, &states[i]);
 		}
+		uint64_t started = pmbench_now_ns();
+
 		/* Rounds outside, PMs inside: a drifting machine hits all alike. */
 		for (unsigned round = 0; round < o->warmup + o->runs; round++) {
 			for (size_t i = 0; i < nr; i++) {
@@ -153,6 +161,13 @@ static int bench_fixture(struct pmbench_result *r,
 					return ret;
 				}
 			}
+			/* --runs auto: o->runs is the maximum. */
+			if (o->runs_auto && round >= o->warmup &&
+			    pmbench_adaptive_scenario(
+				    r, &o->adaptive, f->name, "install", sc,
+				    round + 1 - o->warmup,
+				    pmbench_now_ns() - started))
+				break;
 		}
 		save(r, o);
 	}

@@ -1,5 +1,6 @@
 #include "pmbench/common.h"
 
+#include "pmbench/adaptive.h"
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
 #include "pmbench/fs.h"
@@ -67,4 +68,47 @@ int pmbench_cli_fail(int code)
 	}
 	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 	return PMBENCH_EXIT_ERROR;
+}
+
+int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
+			   const char *value, const char *cmd)
+{
+	uint64_t n;
+	char *end = NULL;
+	double pct;
+
+	if (!strcmp(opt, "--target")) {
+		errno = 0;
+		pct = strtod(value, &end);
+		if (end == value || (*end && strcmp(end, "%")) || errno ||
+		    !(pct > 0 && pct <= 100)) {
+			fprintf(stderr,
+				"pmbench: %s: '--target' must be a percentage "
+				"above 0 and at most 100, such as 5 or 2.5%%, "
+				"got '%s'\n",
+				cmd, value);
+			return -1;
+		}
+		o->target = pct / 100;
+	} else if (!strcmp(opt, "--max-runs")) {
+		if (pmbench_parse_u64(&n, value) < 0 || n < o->min_runs ||
+		    n > 100000) {
+			fprintf(stderr,
+				"pmbench: %s: '--max-runs' must be a whole "
+				"number from %u to 100000, got '%s'\n",
+				cmd, o->min_runs, value);
+			return -1;
+		}
+		o->max_runs = (unsigned)n;
+	} else {
+		if (pmbench_parse_duration(&o->budget_ns, value) < 0 ||
+		    !o->budget_ns) {
+			fprintf(stderr,
+				"pmbench: %s: '--time-budget' must be a "
+				"duration such as 90s or 10m, got '%s'\n",
+				cmd, value);
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -37,8 +37,19 @@ static void usage(FILE *out)
 		"                     (default: clean,lockfile,cache+lockfile,"
 		"\n"
 		"                     cache+lockfile+node_modules)\n"
-		"  --runs N           timed runs per PM and scenario (default "
-		"5)\n"
+		"  --runs N|auto      timed runs per PM and scenario (default "
+		"5); 'auto' runs\n"
+		"                     until every median's 95%% interval is "
+		"within --target,\n"
+		"                     or --max-runs or --time-budget is "
+		"reached\n"
+		"  --target PCT       auto: half-width of the intervals, in %% "
+		"of the median\n"
+		"                     (default 5)\n"
+		"  --max-runs N       auto: at most this many runs (default "
+		"30; at least 5)\n"
+		"  --time-budget DUR  auto: per scenario, e.g. 10m (default "
+		"10m)\n"
 		"  --warmup N         untimed runs before them (default 1)\n"
 		"  --timeout DUR      per run, e.g. 90s, 15m (default 15m)\n"
 		"  --out FILE         result JSON (default: "
@@ -169,7 +180,8 @@ static int any_failure(const struct pmbench_result *r)
 int cmd_bench(int argc, char **argv)
 {
 	enum { OPT_PM = 256, OPT_SCENARIO, OPT_RUNS, OPT_WARMUP, OPT_TIMEOUT,
-	       OPT_OUT, OPT_ENV, OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS };
+	       OPT_OUT, OPT_ENV, OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS,
+	       OPT_TARGET, OPT_MAX_RUNS, OPT_TIME_BUDGET };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, OPT_PM },
 		{ "scenario", required_argument, NULL, OPT_SCENARIO },
@@ -181,6 +193,9 @@ int cmd_bench(int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+		{ "time-budget", required_argument, NULL, OPT_TIME_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -190,6 +205,7 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	size_t fixtures_nr = 0;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
+	const char *auto_knob = NULL;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -205,8 +221,21 @@ int cmd_bench(int argc, char **argv)
 				goto done;
 			break;
 		case OPT_RUNS:
-			if (parse_count(&o.runs, "--runs", optarg, 1) < 0)
+			o.runs_auto = !strcmp(optarg, "auto");
+			if (!o.runs_auto &&
+			    parse_count(&o.runs, "--runs", optarg, 1) < 0)
 				goto done;
+			break;
+		case OPT_TARGET:
+		case OPT_MAX_RUNS:
+		case OPT_TIME_BUDGET:
+			if (pmbench_cli_parse_auto(&o.adaptive, c == OPT_TARGET
+				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
+				: "--time-budget", optarg, "bench") < 0)
+				goto done;
+			auto_knob = c == OPT_TARGET ? "--target"
+				    : c == OPT_MAX_RUNS ? "--max-runs"
+							 : "--time-budget";
 			break;
 		case OPT_WARMUP:
 			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
@@ -263,7 +292,16 @@ int cmd_bench(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (auto_knob && !o.runs_auto) {
+		fprintf(stderr, "pmbench: bench: '%s' applies to '--runs "
+				"auto' only; add it or drop the option\n",
+			auto_knob);
+		goto done;
+	}
 	code = PMBENCH_EXIT_ERROR;
+	o.adaptive.seed = o.seed;
+	if (o.runs_auto)
+		o.runs = o.adaptive.max_runs;
 	pmbench_progress_init(tty);
 	if (!o.pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)

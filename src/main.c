@@ -16,6 +16,9 @@ static const struct pmbench_cmd cmds[] = {
 	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
 	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
 	{ "migrate", cmd_migrate, "Evaluate moving a repo to other package managers" },
+	{ "report", cmd_report, "Write a result as a table, Markdown, CSV, JSON or HTML" },
+	{ "compare", cmd_compare, "Compare two results cell by cell" },
+	{ "claim", cmd_claim, "Check a claim such as 'bun is 20x faster than npm'" },
 };
 
 static void usage(FILE *out)
@@ -44,8 +47,9 @@ static void usage(FILE *out)
 		"for a command\n"
 		"\n"
 		"Exit status: 0 ok, 1 error, 2 finished but some runs failed, "
-		"129 usage,\n"
-		"130 interrupted.\n");
+		"3 claim not\n"
+		"reproduced, 4 claim inconclusive, 129 usage, 130 "
+		"interrupted.\n");
 }
 
 /* Fail if stdout could not be written (a full disk, a closed pipe). */

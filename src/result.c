@@ -245,6 +245,7 @@ static void cell_release(struct pmbench_cell *c)
 	free(c->lockfile);
 	free(c->scripts);
 	free(c->prime_failure);
+	free(c->stopped_by);
 	pmbench_strvec_release(&c->command);
 	pmbench_strvec_release(&c->env);
 	for (size_t i = 0; i < c->samples_nr; i++)
@@ -455,6 +456,7 @@ enum field_type {
 	F_U64,	   /* uint64_t */
 	F_SECS,	   /* uint64_t nanoseconds, written as seconds */
 	F_STARTED, /* double Unix time, written to the microsecond */
+	F_DOUBLE,  /* double, written as it is */
 	F_STRVEC   /* struct pmbench_strvec, an array of strings */
 };
 
@@ -476,6 +478,10 @@ static const struct field option_fields[] = {
 	FIELD(pmbench_result, "warmup", F_UINT, warmup, 0),
 	FIELD(pmbench_result, "timeout_s", F_SECS, timeout_ns, 0),
 	FIELD(pmbench_result, "seed", F_U64, seed, 0),
+	FIELD(pmbench_result, "runs_auto", F_BOOL, runs_auto, 0),
+	FIELD(pmbench_result, "auto_target", F_DOUBLE, auto_target, 0),
+	FIELD(pmbench_result, "auto_min_runs", F_UINT, auto_min_runs, 0),
+	FIELD(pmbench_result, "auto_time_budget_s", F_SECS, auto_budget_ns, 0),
 };
 
 static const struct field pm_fields[] = {
@@ -501,6 +507,7 @@ static const struct field cell_fields[] = {
 	FIELD(pmbench_cell, "lockfile", F_STR, lockfile, 0),
 	FIELD(pmbench_cell, "scripts", F_STR, scripts, 0),
 	FIELD(pmbench_cell, "prime_failure", F_STR, prime_failure, 0),
+	FIELD(pmbench_cell, "stopped_by", F_STR, stopped_by, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 };
@@ -611,6 +618,9 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 		if (isfinite(started))
 			started = round(started * 1e6) / 1e6;
 		add_num(o, f->key, started);
+		break;
+	case F_DOUBLE:
+		add_num(o, f->key, *CMEMBER(base, f, double));
 		break;
 	case F_STRVEC:
 		add_strvec(o, f->key, CMEMBER(base, f, struct pmbench_strvec));
@@ -841,6 +851,7 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		*MEMBER(base, f, uint64_t) = (uint64_t)llround(v * NS_PER_S);
 		return 0;
 	case F_STARTED:
+	case F_DOUBLE:
 		if (!cJSON_IsNumber(item))
 			return bad_field(rd, f->key, "must be a number");
 		*MEMBER(base, f, double) = item->valuedouble;

@@ -1,5 +1,6 @@
 #include "pmbench/common.h"
 
+#include <limits.h>
 #include <math.h>
 
 #include "pmbench/stats.h"
@@ -763,4 +764,45 @@ done:
 	free(rx);
 	free(ry);
 	return rho;
+}
+
+int pmbench_stats_compare(struct pmbench_comparison *out, const double *a,
+			  size_t na, const double *b, size_t nb, double level,
+			  unsigned resamples, double alpha,
+			  struct pmbench_rng *rng)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = pmbench_stats_bootstrap_ratio(&out->ratio, a, na, b, nb, level,
+					    resamples, rng);
+	if (!err)
+		err = pmbench_stats_mann_whitney(&out->mwu, a, na, b, nb);
+	if (err)
+		return err;
+	/*
+	 * The test alone can call a 0.1 % change significant with enough
+	 * runs, and the interval alone ignores ties; a verdict needs both.
+	 */
+	if (out->mwu.p < alpha && out->ratio.hi < 1)
+		out->verdict = PMBENCH_VERDICT_FASTER;
+	else if (out->mwu.p < alpha && out->ratio.lo > 1)
+		out->verdict = PMBENCH_VERDICT_SLOWER;
+	else
+		out->verdict = PMBENCH_VERDICT_SAME;
+	return 0;
+}
+
+unsigned long pmbench_stats_runs_needed(size_t n, double width, double target)
+{
+	double need;
+
+	if (!n || !(target > 0))
+		return 0;
+	if (!(width > target))
+		return (unsigned long)n;
+	need = ceil((double)n * (width / target) * (width / target));
+	if (!(need < (double)(ULONG_MAX / 2)))
+		return ULONG_MAX / 2;
+	return (unsigned long)need;
 }

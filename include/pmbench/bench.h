@@ -1,6 +1,7 @@
 #ifndef PMBENCH_BENCH_H
 #define PMBENCH_BENCH_H
 
+#include "pmbench/adaptive.h"
 #include "pmbench/result.h"
 
 struct pmbench_fixture;
@@ -32,11 +33,15 @@ struct pmbench_bench_opts {
 	const char *from_lock;
 	pmbench_bench_primed_cb on_primed; /**< or NULL */
 	void *payload;
+	/** `--runs auto`: stop each scenario by `adaptive` (runs = max) */
+	int runs_auto;
+	struct pmbench_adaptive_opts adaptive;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                              \
 	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
-	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL }
+	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,                 \
+	  PMBENCH_ADAPTIVE_OPTS_INIT }
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 

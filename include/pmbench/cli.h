@@ -8,6 +8,8 @@ enum pmbench_exit {
 	PMBENCH_EXIT_OK = 0,
 	PMBENCH_EXIT_ERROR = 1,
 	PMBENCH_EXIT_FAILED_RUNS = 2, /**< finished, but runs failed */
+	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
+	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
 	PMBENCH_EXIT_USAGE = 129,
 	PMBENCH_EXIT_INTERRUPTED = 130
 };
@@ -33,10 +35,24 @@ void pmbench_config_release(void);
 /** Convert a negative error code into an exit code, printing the error. */
 int pmbench_cli_fail(int code);
 
+struct pmbench_adaptive_opts;
+
+/**
+ * Parse one `--runs auto` knob for command `cmd`: `opt` is "--target"
+ * (a percentage above 0 and at most 100), "--max-runs" (a whole number
+ * from the minimum runs to 100000) or "--time-budget" (a duration above
+ * 0). Prints a one-line error and returns -1 on bad input.
+ */
+int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
+			   const char *value, const char *cmd);
+
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);
 int cmd_fixtures(int argc, char **argv);
 int cmd_pms(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_claim(int argc, char **argv);
 
 #endif

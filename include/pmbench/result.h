@@ -57,6 +57,8 @@ struct pmbench_cell {
 	char *lockfile; /**< which lockfile the PM used and where from */
 	char *scripts;	/**< what happened to dependency lifecycle scripts */
 	char *prime_failure; /**< priming failed: why (no samples then) */
+	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
+	char *stopped_by;
 	struct pmbench_strvec command; /**< argv of the timed command */
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
@@ -102,6 +104,11 @@ struct pmbench_result {
 	unsigned warmup;
 	uint64_t timeout_ns;
 	uint64_t seed;
+	/* `--runs auto` (runs is then the maximum); see adaptive.h. */
+	int runs_auto;
+	double auto_target;	 /**< relative half-width of the median CI */
+	unsigned auto_min_runs;
+	uint64_t auto_budget_ns; /**< per scenario */
 
 	/* Environment: os, kernel, cpu_model, cpu_count, ... in order. */
 	struct pmbench_kv *env;
@@ -117,7 +124,7 @@ struct pmbench_result {
 
 #define PMBENCH_RESULT_INIT                                                 \
 	{ PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,          \
-	  PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0,             \
+	  PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, \
 	  NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
 
 /**

@@ -151,4 +151,42 @@ int pmbench_stats_mean_ci(struct pmbench_interval *out, const double *x,
  */
 double pmbench_stats_spearman(const double *x, const double *y, size_t n);
 
+/** What a comparison of two samples of times concluded. */
+enum pmbench_verdict {
+	PMBENCH_VERDICT_SAME = 0, /**< no significant difference */
+	PMBENCH_VERDICT_FASTER,	  /**< a is significantly faster than b */
+	PMBENCH_VERDICT_SLOWER	  /**< a is significantly slower than b */
+};
+
+/** Two samples of times compared: ratio, test and verdict. */
+struct pmbench_comparison {
+	struct pmbench_interval ratio; /**< median(a) / median(b), bootstrap */
+	struct pmbench_mwu mwu;	       /**< Mann-Whitney U of a against b */
+	enum pmbench_verdict verdict;
+};
+
+/**
+ * Compare the times `a` with the times `b`: the ratio of medians
+ * median(a) / median(b) with its percentile-bootstrap interval at `level`
+ * (pmbench_stats_bootstrap_ratio()), and the two-sided Mann-Whitney test.
+ * The verdict is FASTER (a takes less time) when p < `alpha` and the
+ * whole interval is below 1, SLOWER when p < `alpha` and the whole
+ * interval is above 1, and SAME ("no significant difference") otherwise:
+ * both the test and the interval must agree. Fails (-1) as the two
+ * functions it calls do.
+ */
+int pmbench_stats_compare(struct pmbench_comparison *out, const double *a,
+			  size_t na, const double *b, size_t nb, double level,
+			  unsigned resamples, double alpha,
+			  struct pmbench_rng *rng);
+
+/**
+ * How many runs would shrink an interval of width `width`, measured with
+ * `n` runs, to `target`: ceil(n (width / target)^2), since an interval
+ * narrows like 1 / sqrt(n). Returns n when the width is already at most
+ * the target, and 0 when n == 0 or target <= 0. Saturates at ULONG_MAX
+ * / 2. Use the same scale for both widths (seconds, or log ratios).
+ */
+unsigned long pmbench_stats_runs_needed(size_t n, double width, double target);
+
 #endif

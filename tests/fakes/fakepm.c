@@ -547,10 +547,47 @@ static int mode_applies(const struct fake *f, int cold)
 	return 1;
 }
 
+/*
+ * $FAKEPM_<NAME>_JITTER_MS: an extra sleep drawn from [0, J] ms. The draw
+ * is deterministic: splitmix64 of $FAKEPM_SEED (default 0) plus the
+ * number of lines in $FAKEPM_LOG (this install's line included), so the
+ * same test gives the same sleeps every time.
+ */
+static int jitter_ms(const struct fake *f, uint64_t *out)
+{
+	const char *logfile = env("FAKEPM_LOG"), *seed_s = env("FAKEPM_SEED");
+	uint64_t j, seed = 0, lines = 0, z;
+	FILE *fp;
+	int ch;
+
+	*out = 0;
+	if (pm_env_ms(f, "JITTER_MS", 0, &j) < 0)
+		return -1;
+	if (seed_s && pmbench_parse_u64(&seed, seed_s) < 0) {
+		fprintf(stderr, "fake %s: invalid FAKEPM_SEED '%s'\n",
+			f->pm->name, seed_s);
+		return -1;
+	}
+	if (!j)
+		return 0;
+	fp = logfile ? fopen(logfile, "r") : NULL;
+	if (fp) {
+		while ((ch = getc(fp)) != EOF)
+			lines += ch == '\n';
+		fclose(fp);
+	}
+	z = seed + lines * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	*out = z % (j + 1);
+	return 0;
+}
+
 static int do_install(const struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
-	uint64_t sleep_ms, cold_ms, mem_mb;
+	uint64_t sleep_ms, cold_ms, mem_mb, jitter;
 	int cold = !f->tgz.len || !exists(f->tgz.ptr), ret = 1;
 
 	if (!mode || !mode_applies(f, cold))
@@ -581,7 +618,8 @@ static int do_install(const struct fake *f)
 	}
 	if (pm_env_ms(f, "SLEEP_MS", 10, &sleep_ms) < 0 ||
 	    pm_env_ms(f, "COLD_MS", 0, &cold_ms) < 0 ||
-	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0) {
+	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0 ||
+	    jitter_ms(f, &jitter) < 0) {
 		ret = 2;
 		goto done;
 	}
@@ -610,7 +648,8 @@ static int do_install(const struct fake *f)
 		memset(mem_hold, 0xa5, n);
 	}
 	pmbench_sleep_ns(pmbench_st_mult(
-		pmbench_st_add(sleep_ms, cold ? cold_ms : 0), 1000000));
+		pmbench_st_add(pmbench_st_add(sleep_ms, jitter),
+			       cold ? cold_ms : 0), 1000000));
 	if (write_outputs(f, strcmp(mode, "nolock") != 0) < 0 ||
 	    write_extra_packages(f) < 0)
 		goto done;

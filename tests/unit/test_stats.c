@@ -1,5 +1,7 @@
 #include "pmbench/common.h"
 
+#include <limits.h>
+
 #include "check.h"
 #include "pmbench/stats.h"
 
@@ -659,6 +661,75 @@ TEST(spearman_values)
 	CHECK(pmbench_stats_spearman(x5, y5, 0) == 0);
 }
 
+TEST(compare_verdicts)
+{
+	/*
+	 * Every a is below every b, 5 and 5 runs: exact p = 2 / 252, and
+	 * the ratio of medians is 10 / 20. Identical samples give SAME.
+	 */
+	double a[] = { 10, 9, 11, 10.5, 9.5 };
+	double b[] = { 20, 19, 21, 20.5, 19.5 };
+	double c[] = { 10, 20, 30, 40, 50 };
+	double d[] = { 12, 22, 29, 41, 48 };
+	struct pmbench_comparison cmp;
+	struct pmbench_rng rng;
+
+	pmbench_rng_seed(&rng, 1);
+	CHECK_INT(pmbench_stats_compare(&cmp, a, 5, b, 5, 0.95, 2000, 0.05,
+					&rng),
+		  0);
+	CHECK_NEAR(cmp.ratio.point, 0.5, 1e-15);
+	CHECK(cmp.ratio.lo <= 0.5 && 0.5 <= cmp.ratio.hi);
+	CHECK(cmp.ratio.hi < 1);
+	CHECK(cmp.mwu.exact);
+	CHECK_NEAR(cmp.mwu.p, 2.0 / 252, 1e-15);
+	CHECK_INT(cmp.verdict, PMBENCH_VERDICT_FASTER);
+
+	pmbench_rng_seed(&rng, 1);
+	CHECK_INT(pmbench_stats_compare(&cmp, b, 5, a, 5, 0.95, 2000, 0.05,
+					&rng),
+		  0);
+	CHECK_NEAR(cmp.ratio.point, 2, 1e-15);
+	CHECK_INT(cmp.verdict, PMBENCH_VERDICT_SLOWER);
+
+	/* Interleaved samples: p is large, so no significant difference. */
+	pmbench_rng_seed(&rng, 1);
+	CHECK_INT(pmbench_stats_compare(&cmp, c, 5, d, 5, 0.95, 2000, 0.05,
+					&rng),
+		  0);
+	CHECK(cmp.mwu.p > 0.5);
+	CHECK(cmp.ratio.lo < 1 && cmp.ratio.hi > 1);
+	CHECK_INT(cmp.verdict, PMBENCH_VERDICT_SAME);
+
+	/* Same seed, same figures. */
+	{
+		struct pmbench_comparison again;
+
+		pmbench_rng_seed(&rng, 1);
+		CHECK_INT(pmbench_stats_compare(&again, c, 5, d, 5, 0.95, 2000,
+						0.05, &rng),
+			  0);
+		CHECK(again.ratio.lo == cmp.ratio.lo);
+		CHECK(again.ratio.hi == cmp.ratio.hi);
+	}
+	CHECK_INT(pmbench_stats_compare(&cmp, a, 0, b, 5, 0.95, 2000, 0.05,
+					&rng),
+		  -1);
+}
+
+TEST(runs_needed)
+{
+	/* Width halves with four times the runs. */
+	CHECK_INT(pmbench_stats_runs_needed(5, 0.2, 0.1), 20);
+	CHECK_INT(pmbench_stats_runs_needed(10, 0.3, 0.1), 90);
+	/* ceil(7 * 1.5^2) = ceil(15.75) = 16 */
+	CHECK_INT(pmbench_stats_runs_needed(7, 0.15, 0.1), 16);
+	CHECK_INT(pmbench_stats_runs_needed(5, 0.05, 0.1), 5);
+	CHECK_INT(pmbench_stats_runs_needed(0, 0.2, 0.1), 0);
+	CHECK_INT(pmbench_stats_runs_needed(5, 0.2, 0), 0);
+	CHECK(pmbench_stats_runs_needed(5, 1e300, 1e-300) == ULONG_MAX / 2);
+}
+
 CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(summary_duplicates), CASE(quantile_interpolates),
 	   CASE(sort_numeric), CASE(median_matches_sort),
@@ -671,4 +742,4 @@ CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(mwu_large_and_degenerate), CASE(outliers_modified_z),
 	   CASE(norm_cdf_values), CASE(t_quantile_table),
 	   CASE(t_quantile_closed_forms), CASE(mean_ci_values),
-	   CASE(spearman_values))
+	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed))

@@ -1,0 +1,150 @@
+#ifndef PMBENCH_REPORT_H
+#define PMBENCH_REPORT_H
+
+#include <stddef.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/result.h"
+#include "pmbench/stats.h"
+
+/**
+ * Reports computed from a result: the statistics of every cell (median
+ * with its bootstrap interval, mean and standard deviation, range,
+ * outliers) and of every PM against the fastest of its scenario (ratio of
+ * medians with its interval, Mann-Whitney, verdict), computed once and
+ * then written as a terminal table, Markdown, CSV, hyperfine-compatible
+ * JSON or HTML. Everything is deterministic given the result's seed.
+ */
+
+/** Confidence level of every interval in the reports. */
+#define PMBENCH_REPORT_LEVEL 0.95
+/** Bootstrap resamples behind every interval. */
+#define PMBENCH_REPORT_RESAMPLES 10000
+/** Significance level of the Mann-Whitney test. */
+#define PMBENCH_REPORT_ALPHA 0.05
+/** Modified z-score above which a run is an outlier (Iglewicz-Hoaglin). */
+#define PMBENCH_REPORT_OUTLIER_Z 3.5
+
+/** The statistics of one cell. */
+struct pmbench_report_cell {
+	const struct pmbench_cell *cell; /**< in the result; not owned */
+	unsigned state;			 /**< PMBENCH_STATE_* of its scenario */
+	double *times; /**< successful timed wall times (s), run order; owned */
+	size_t n;      /**< how many */
+	size_t failed; /**< failed timed runs */
+	struct pmbench_summary wall;
+	int has_ci;			   /**< n >= 1 */
+	struct pmbench_interval median_ci; /**< point is the median */
+	size_t outliers;		   /**< runs flagged by modified z */
+	int slow_first; /**< the first timed run is a high outlier */
+	double user, sys;	   /**< means, seconds */
+	double max_rss, tree_rss;  /**< means, KiB */
+	double nm_bytes, nm_files; /**< means */
+	/** index of the fastest cell of the same scenario, or -1 if none */
+	long fastest;
+	/** `vs` is valid: this cell is not the fastest and both have times */
+	int has_vs;
+	/** this cell against the fastest: ratio = median / fastest median */
+	struct pmbench_comparison vs;
+};
+
+/** A result with its statistics. */
+struct pmbench_report {
+	const struct pmbench_result *result; /**< not owned */
+	struct pmbench_report_cell *cells;   /**< parallel to result->cells */
+	size_t cells_nr;
+};
+
+#define PMBENCH_REPORT_INIT { NULL, NULL, 0 }
+
+/** Output formats of pmbench_report_write(). */
+enum pmbench_report_format {
+	PMBENCH_REPORT_TABLE,
+	PMBENCH_REPORT_MARKDOWN,
+	PMBENCH_REPORT_CSV,
+	PMBENCH_REPORT_JSON, /**< hyperfine-compatible */
+	PMBENCH_REPORT_HTML
+};
+
+/**
+ * Compute the statistics of every cell of `r`, which must outlive the
+ * report. Cell i's bootstrap RNG is seeded with r->seed + i, so the
+ * figures depend only on the result.
+ */
+void pmbench_report_init(struct pmbench_report *out,
+			 const struct pmbench_result *r);
+
+/** Free the statistics; `rep` is left as PMBENCH_REPORT_INIT. */
+void pmbench_report_release(struct pmbench_report *rep);
+
+/**
+ * Parse a format name: table, markdown (or md), csv, json (or
+ * hyperfine), html. Returns 0 or PMBENCH_EINVALID with a message.
+ */
+int pmbench_report_format_parse(enum pmbench_report_format *out,
+				const char *name);
+
+/** Append the report in `format` to `out`. */
+void pmbench_report_write(struct pmbench_buf *out,
+			  const struct pmbench_report *rep,
+			  enum pmbench_report_format format);
+
+/**
+ * Append the self-contained HTML page (inline CSS and SVG, no script, no
+ * network) to `out`. Implemented in report_html.c.
+ */
+void pmbench_report_html(struct pmbench_buf *out,
+			 const struct pmbench_report *rep);
+
+/*
+ * Helpers shared by the writers (report.c, report_html.c, compare and
+ * claim).
+ */
+
+/** "14.3 s" or "512.0 ms". */
+void pmbench_report_add_duration(struct pmbench_buf *out, double seconds);
+
+/** "5.8x", "12x" or "1.03x": the precision a ratio deserves. */
+void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio);
+
+/** "cache warm, lockfile present, node_modules absent". */
+void pmbench_report_add_state(struct pmbench_buf *out, unsigned state);
+
+/**
+ * The sentence comparing cell `i` with the fastest of its scenario, e.g.
+ * "bun is 5.8x (5.1x–6.6x) faster than npm (p = 0.008)" or "no
+ * significant difference between bun and pnpm (p = 0.42)"; nothing when
+ * the cell has no comparison.
+ */
+void pmbench_report_add_sentence(struct pmbench_buf *out,
+				 const struct pmbench_report *rep, size_t i);
+
+/** The warning when some PMs ran dependency scripts and others did not. */
+#define PMBENCH_REPORT_SCRIPTS_NOTE                                         \
+	"some PMs ran dependency install scripts and others skipped them: "  \
+	"the install times are not like for like"
+
+/**
+ * 1 if, in `fixture`, some PMs ran dependency lifecycle scripts and
+ * others skipped them (from the cells' `scripts` notes).
+ */
+int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
+				 const char *fixture);
+
+/** Number of detail columns, and each one's header and text. */
+size_t pmbench_report_columns(void);
+const char *pmbench_report_column_header(size_t k);
+void pmbench_report_column_text(struct pmbench_buf *out, size_t k,
+				 const struct pmbench_report_cell *c);
+
+/**
+ * 1 if cell `i` starts a scenario (its fixture, task and scenario come
+ * first at index i); such groups are how every writer walks the result.
+ */
+int pmbench_report_group_start(const struct pmbench_report *rep, size_t i);
+
+/** 1 if cells i and j belong to the same fixture, task and scenario. */
+int pmbench_report_same_group(const struct pmbench_report *rep, size_t i,
+			      size_t j);
+
+#endif

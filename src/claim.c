@@ -1,0 +1,263 @@
+#include "pmbench/common.h"
+
+#include <ctype.h>
+#include <math.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/claim.h"
+#include "pmbench/pm.h"
+#include "pmbench/strvec.h"
+
+static const char *const tasks[] = { "install", "run", "build", "dev" };
+
+static int is_task(const char *w)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(tasks); i++)
+		if (!strcmp(tasks[i], w))
+			return 1;
+	return 0;
+}
+
+/* "20", "2.5", "20x", "20×": the number, and whether an x followed. */
+static int parse_factor(double *out, int *has_x, const char *w)
+{
+	char *end = NULL;
+
+	errno = 0;
+	*out = strtod(w, &end);
+	if (end == w || errno || !isfinite(*out) || !(*out > 0) ||
+	    !isdigit((unsigned char)w[0]))
+		return -1;
+	*has_x = 0;
+	if (!strcmp(end, "x") || !strcmp(end, "×")) {
+		*has_x = 1;
+		return 0;
+	}
+	return *end ? -1 : 0;
+}
+
+/* Words, lower-cased, with one final '.' or '!' dropped. */
+static void words(struct pmbench_strvec *out, const char *text)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (const char *p = text; *p; p++)
+		pmbench_buf_addch(&b, isspace((unsigned char)*p)
+					      ? ' '
+					      : tolower((unsigned char)*p));
+	pmbench_buf_rtrim(&b);
+	if (b.len && (b.ptr[b.len - 1] == '.' || b.ptr[b.len - 1] == '!'))
+		pmbench_buf_setlen(&b, b.len - 1);
+	pmbench_strvec_split(out, b.ptr, ' ');
+	pmbench_buf_release(&b);
+}
+
+static int bad(const char *text, const char *what)
+{
+	return pmbench_error_setc(PMBENCH_EINVALID,
+				  "cannot read the claim '%s': %s; write it "
+				  "as '<pm> <task> is <N>x faster than <pm> "
+				  "<task>' (or 'slower than', 'as fast as')",
+				  text, what);
+}
+
+/* "<pm> [<task>]" at words[*i]. */
+static int side(char **pm, char **task, const struct pmbench_strvec *w,
+		size_t *i, const char *text)
+{
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (*i >= w->nr) {
+		ret = bad(text, "a package manager is missing");
+		goto done;
+	}
+	if (!pmbench_pm_get(w->v[*i])) {
+		pmbench_buf_addf(&msg, "'%s' is not a package manager pmbench "
+				       "knows (npm, yarn, yarn-berry, pnpm, "
+				       "bun, deno)",
+				 w->v[*i]);
+		ret = bad(text, msg.ptr);
+		goto done;
+	}
+	*pm = pmbench_xstrdup(w->v[(*i)++]);
+	if (*i < w->nr && is_task(w->v[*i])) {
+		*task = pmbench_xstrdup(w->v[(*i)++]);
+	} else if (*i < w->nr && strcmp(w->v[*i], "is")) {
+		pmbench_buf_addf(&msg, "'%s' is not a task (install, run, "
+				       "build, dev)",
+				 w->v[*i]);
+		ret = bad(text, msg.ptr);
+	} else {
+		*task = pmbench_xstrdup("install");
+	}
+done:
+	pmbench_buf_release(&msg);
+	return ret;
+}
+
+int pmbench_claim_parse(struct pmbench_claim *out, const char *text)
+{
+	struct pmbench_claim init = PMBENCH_CLAIM_INIT;
+	struct pmbench_strvec w = PMBENCH_STRVEC_INIT;
+	size_t i = 0;
+	int ret, has_x = 0;
+
+	*out = init;
+	words(&w, text);
+	ret = side(&out->pm_a, &out->task_a, &w, &i, text);
+	if (ret < 0)
+		goto done;
+	if (i >= w.nr || strcmp(w.v[i], "is")) {
+		ret = bad(text, "'is' should follow the first package manager "
+				"and task");
+		goto done;
+	}
+	i++;
+	if (i + 2 < w.nr && !strcmp(w.v[i], "as") &&
+	    !strcmp(w.v[i + 1], "fast") && !strcmp(w.v[i + 2], "as")) {
+		out->kind = PMBENCH_CLAIM_SAME;
+		out->factor = 1;
+		i += 3;
+	} else {
+		if (i >= w.nr || parse_factor(&out->factor, &has_x, w.v[i])) {
+			ret = bad(text, "a factor such as '20x', '2.5 times' "
+					"or 'as fast as' should follow 'is'");
+			goto done;
+		}
+		i++;
+		if (!has_x && i < w.nr &&
+		    (!strcmp(w.v[i], "x") || !strcmp(w.v[i], "×") ||
+		     !strcmp(w.v[i], "times")))
+			i++, has_x = 1;
+		if (!has_x) {
+			ret = bad(text, "the factor needs 'x' or 'times'");
+			goto done;
+		}
+		if (i + 1 < w.nr && !strcmp(w.v[i], "faster") &&
+		    !strcmp(w.v[i + 1], "than")) {
+			out->kind = PMBENCH_CLAIM_FASTER;
+		} else if (i + 1 < w.nr && !strcmp(w.v[i], "slower") &&
+			   !strcmp(w.v[i + 1], "than")) {
+			out->kind = PMBENCH_CLAIM_SLOWER;
+		} else {
+			ret = bad(text, "'faster than' or 'slower than' should "
+					"follow the factor");
+			goto done;
+		}
+		i += 2;
+	}
+	ret = side(&out->pm_b, &out->task_b, &w, &i, text);
+	if (ret < 0)
+		goto done;
+	if (i < w.nr) {
+		ret = bad(text, "unexpected words at the end");
+		goto done;
+	}
+	if (!strcmp(out->pm_a, out->pm_b) &&
+	    !strcmp(out->task_a, out->task_b)) {
+		ret = bad(text, "both sides are the same package manager and "
+				"task");
+		goto done;
+	}
+done:
+	if (ret < 0)
+		pmbench_claim_release(out);
+	pmbench_strvec_release(&w);
+	return ret;
+}
+
+void pmbench_claim_release(struct pmbench_claim *c)
+{
+	struct pmbench_claim init = PMBENCH_CLAIM_INIT;
+
+	free(c->pm_a);
+	free(c->task_a);
+	free(c->pm_b);
+	free(c->task_b);
+	*c = init;
+}
+
+double pmbench_claim_speedup(const struct pmbench_claim *c)
+{
+	switch (c->kind) {
+	case PMBENCH_CLAIM_FASTER:
+		return c->factor;
+	case PMBENCH_CLAIM_SLOWER:
+		return 1 / c->factor;
+	case PMBENCH_CLAIM_SAME:
+		break;
+	}
+	return 1;
+}
+
+void pmbench_claim_describe(struct pmbench_buf *out,
+			    const struct pmbench_claim *c)
+{
+	pmbench_buf_addf(out, "%s %s is ", c->pm_a, c->task_a);
+	if (c->kind == PMBENCH_CLAIM_SAME)
+		pmbench_buf_adds(out, "as fast as");
+	else
+		pmbench_buf_addf(out, "%gx %s than", c->factor,
+				 c->kind == PMBENCH_CLAIM_FASTER ? "faster"
+								 : "slower");
+	pmbench_buf_addf(out, " %s %s", c->pm_b, c->task_b);
+}
+
+int pmbench_claim_judge(struct pmbench_claim_judgement *out,
+			const struct pmbench_claim *c, const double *a,
+			size_t na, const double *b, size_t nb,
+			double tolerance, uint64_t seed)
+{
+	struct pmbench_rng rng;
+	struct pmbench_mwu mwu;
+	double s = pmbench_claim_speedup(c), lp, half, d;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	pmbench_rng_seed(&rng, seed);
+	/* time(b) / time(a): above 1 when a is faster. */
+	ret = pmbench_stats_bootstrap_ratio(&out->speedup, b, nb, a, na, 0.95,
+					    2000, &rng);
+	if (ret < 0)
+		return ret;
+	ret = pmbench_stats_mann_whitney(&mwu, a, na, b, nb);
+	if (ret < 0)
+		return ret;
+	out->p = mwu.p;
+	out->band_lo = s / (1 + tolerance);
+	out->band_hi = s * (1 + tolerance);
+	if (out->speedup.lo >= out->band_lo &&
+	    out->speedup.hi <= out->band_hi) {
+		out->verdict = PMBENCH_CLAIM_REPRODUCED;
+		return 0;
+	}
+	if (out->speedup.hi < out->band_lo || out->speedup.lo > out->band_hi) {
+		out->verdict = PMBENCH_CLAIM_NOT_REPRODUCED;
+		return 0;
+	}
+	out->verdict = PMBENCH_CLAIM_INCONCLUSIVE;
+	/* Log scale: a ratio's interval is about symmetric there. */
+	lp = log(out->speedup.point);
+	half = (log(out->speedup.hi) - log(out->speedup.lo)) / 2;
+	d = fabs(lp - log(out->band_lo));
+	if (fabs(lp - log(out->band_hi)) < d)
+		d = fabs(lp - log(out->band_hi));
+	if (d > 1e-9)
+		out->runs_needed = pmbench_stats_runs_needed(
+			na < nb ? na : nb, 2 * half, 2 * d);
+	return 0;
+}
+
+const char *pmbench_claim_verdict_name(enum pmbench_claim_verdict v)
+{
+	switch (v) {
+	case PMBENCH_CLAIM_REPRODUCED:
+		return "reproduced";
+	case PMBENCH_CLAIM_NOT_REPRODUCED:
+		return "not reproduced";
+	case PMBENCH_CLAIM_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}

@@ -1,0 +1,491 @@
+#include "pmbench/common.h"
+
+#include <getopt.h>
+#include <time.h>
+
+#include "pmbench/bench.h"
+#include "pmbench/buf.h"
+#include "pmbench/claim.h"
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/progress.h"
+#include "pmbench/report.h"
+#include "pmbench/scenario.h"
+
+#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_RUNS 10
+#define DEFAULT_TOLERANCE 0.10
+#define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench claim \"CLAIM\" [FIXTURE] [options]\n"
+		"\n"
+		"Check a claim such as \"bun install is 20x faster than npm "
+		"install\" (also\n"
+		"\"N times\", \"slower than\", \"as fast as\"; the task may be "
+		"left out and is then\n"
+		"install). Reads --from RESULT.json, or runs the two PMs on "
+		"FIXTURE (default\n"
+		"" DEFAULT_FIXTURE "; live runs can time 'install' only), and "
+		"gives a verdict per scenario:\n"
+		"  reproduced      the 95%% interval of the measured ratio "
+		"lies within the\n"
+		"                  claimed factor ± the tolerance\n"
+		"  not reproduced  it lies wholly outside (the measured ratio "
+		"is shown)\n"
+		"  inconclusive    it straddles an edge: too noisy; the runs "
+		"that would\n"
+		"                  settle it are estimated\n"
+		"\n"
+		"Options:\n"
+		"  --from FILE        judge the cells of a result file instead "
+		"of running\n"
+		"  --scenario LIST    only these scenarios (default: all in "
+		"the file; when\n"
+		"                     running, the bench defaults)\n"
+		"  --tolerance PCT    how far from N still counts as N "
+		"(default 10)\n"
+		"  --runs N|auto      timed runs when running (default %d); "
+		"see 'pmbench\n"
+		"                     bench --help' for auto, --target, "
+		"--max-runs, --time-budget\n"
+		"  --warmup N         untimed runs first (default 1)\n"
+		"  --timeout DUR      per run (default 15m)\n"
+		"  --seed N           seed for the statistics (default 1)\n"
+		"  --out FILE         where the run's result goes (default: "
+		"cache/results/)\n"
+		"  --progress/--no-progress  the terminal status line\n"
+		"  -h, --help         this help\n"
+		"\n"
+		"Exit status: 0 reproduced in every scenario judged, 3 not "
+		"reproduced in at\n"
+		"least one, 4 otherwise inconclusive in at least one, 1 error "
+		"(nothing to\n"
+		"judge), 129 usage, 130 interrupted.\n",
+		DEFAULT_RUNS);
+}
+
+static int parse_scenarios(unsigned *states, size_t *nr, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	*nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		const unsigned *add = NULL;
+		size_t add_nr = 1;
+		unsigned one;
+
+		if (!strcmp(v.v[i], "all")) {
+			add = pmbench_scenarios_all;
+			add_nr = 8;
+		} else if (!strcmp(v.v[i], "default")) {
+			add = pmbench_scenarios_default;
+			add_nr = 4;
+		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
+			fprintf(stderr, "pmbench: claim: %s\n",
+				pmbench_error_last());
+			ret = -1;
+			break;
+		} else {
+			add = &one;
+		}
+		for (size_t k = 0; k < add_nr; k++) {
+			int dup = 0;
+
+			for (size_t j = 0; j < *nr; j++)
+				dup |= states[j] == add[k];
+			if (!dup)
+				states[(*nr)++] = add[k];
+		}
+	}
+	if (!ret && !*nr) {
+		fprintf(stderr, "pmbench: claim: --scenario needs at least "
+				"one scenario\n");
+		ret = -1;
+	}
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+/* "4.12x (3.90x–4.30x) faster than", or slower with the inverse. */
+static void add_measured(struct pmbench_buf *b,
+			 const struct pmbench_claim_judgement *j)
+{
+	const struct pmbench_interval *s = &j->speedup;
+
+	if (s->point >= 1) {
+		pmbench_report_add_ratio(b, s->point);
+		pmbench_buf_adds(b, " (");
+		pmbench_report_add_ratio(b, s->lo);
+		pmbench_buf_adds(b, "–");
+		pmbench_report_add_ratio(b, s->hi);
+		pmbench_buf_adds(b, ") faster than");
+	} else {
+		pmbench_report_add_ratio(b, 1 / s->point);
+		pmbench_buf_adds(b, " (");
+		pmbench_report_add_ratio(b, 1 / s->hi);
+		pmbench_buf_adds(b, "–");
+		pmbench_report_add_ratio(b, 1 / s->lo);
+		pmbench_buf_adds(b, ") slower than");
+	}
+}
+
+/* Judge every scenario of `r` that has both sides; returns the code. */
+static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
+		 const char *fixture, const unsigned *states,
+		 size_t states_nr, double tolerance)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t judged = 0, refuted = 0, unsure = 0, seen = 0;
+	int code;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *ca = &r->cells[i], *cb;
+		struct pmbench_claim_judgement j;
+		double *ta, *tb;
+		size_t na = 0, nb = 0;
+		unsigned state = 0;
+		int wanted = !states_nr;
+
+		if (strcmp(ca->pm, c->pm_a) || strcmp(ca->task, c->task_a) ||
+		    (fixture && strcmp(ca->fixture, fixture)))
+			continue;
+		if (pmbench_scenario_parse(&state, ca->scenario) < 0) {
+			pmbench_error_clear();
+			continue;
+		}
+		for (size_t k = 0; k < states_nr; k++)
+			wanted |= states[k] == state;
+		cb = pmbench_result_find_cell(r, ca->fixture, c->task_b,
+					      ca->scenario, c->pm_b);
+		if (!wanted || !cb)
+			continue;
+		seen++;
+		pmbench_buf_reset(&b);
+		pmbench_report_add_state(&b, state);
+		printf("\n%s · %s (%s)\n", ca->fixture, ca->scenario, b.ptr);
+		ta = pmbench_cell_times(ca, &na);
+		tb = pmbench_cell_times(cb, &nb);
+		if (!na || !nb ||
+		    pmbench_claim_judge(&j, c, ta, na, tb, nb, tolerance,
+					r->seed + i) < 0) {
+			pmbench_error_clear();
+			printf("  no verdict: %s %s has no successful run\n",
+			       !na ? c->pm_a : c->pm_b,
+			       !na ? c->task_a : c->task_b);
+			free(ta);
+			free(tb);
+			continue;
+		}
+		judged++;
+		pmbench_buf_reset(&b);
+		add_measured(&b, &j);
+		printf("  %s: %s %s is %s %s %s (p %s %.3f; %zu and %zu "
+		       "runs)\n",
+		       pmbench_claim_verdict_name(j.verdict), c->pm_a,
+		       c->task_a, b.ptr, c->pm_b, c->task_b,
+		       j.p < 0.001 ? "<" : "=", j.p < 0.001 ? 0.001 : j.p, na,
+		       nb);
+		if (j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED)
+			refuted++;
+		if (j.verdict == PMBENCH_CLAIM_INCONCLUSIVE) {
+			unsure++;
+			if (j.runs_needed)
+				printf("  the interval is too wide to decide; "
+				       "about %lu runs per PM would settle it "
+				       "(--runs %lu)\n",
+				       j.runs_needed, j.runs_needed);
+			else
+				printf("  the measured ratio sits on the edge "
+				       "of the tolerance; more runs will not "
+				       "settle it\n");
+		}
+		free(ta);
+		free(tb);
+	}
+	pmbench_buf_release(&b);
+	if (!judged) {
+		fprintf(stderr,
+			"pmbench: error: %s: no scenario with successful runs "
+			"of both '%s %s' and '%s %s'\n",
+			seen ? "no verdict" : "nothing to judge", c->pm_a,
+			c->task_a, c->pm_b, c->task_b);
+		return PMBENCH_EXIT_ERROR;
+	}
+	code = refuted ? PMBENCH_EXIT_NOT_REPRODUCED
+	       : unsure ? PMBENCH_EXIT_INCONCLUSIVE
+			: PMBENCH_EXIT_OK;
+	printf("\nverdict: %s in %zu of %zu scenario(s)%s\n",
+	       refuted ? "not reproduced" : unsure ? "inconclusive"
+						   : "reproduced",
+	       refuted ? refuted : unsure ? unsure : judged, judged,
+	       refuted && unsure ? " (others inconclusive)" : "");
+	return code;
+}
+
+static void default_out(struct pmbench_buf *out, const char *fixture)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	pmbench_buf_addf(out, "%s/results/claim-%s-%s.json",
+			 pmbench_config.cache_dir, fixture, stamp);
+}
+
+/* Run both PMs' installs on the fixture, as 'pmbench bench' would. */
+static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
+		    const struct pmbench_claim *c, const char *fixture_arg)
+{
+	struct pmbench_fixture f;
+	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	int ret, loaded = 0;
+
+	if (strcmp(c->task_a, "install") || strcmp(c->task_b, "install")) {
+		pmbench_error_setc(PMBENCH_EINVALID,
+				   "this pmbench can time only 'install' "
+				   "itself; measure '%s' with 'pmbench bench' "
+				   "and judge the result with --from "
+				   "RESULT.json",
+				   strcmp(c->task_a, "install") ? c->task_a
+								: c->task_b);
+		return PMBENCH_EINVALID;
+	}
+	pmbench_strvec_push(&o->pms, c->pm_a);
+	if (strcmp(c->pm_a, c->pm_b))
+		pmbench_strvec_push(&o->pms, c->pm_b);
+	o->pms_explicit = 1;
+	ret = pmbench_fixture_load(&f, fixture_arg,
+				   pmbench_config.fixtures_dir);
+	if (ret < 0)
+		goto done;
+	loaded = 1;
+	if (!o->out) {
+		default_out(&out, f.name);
+		o->out = out.ptr;
+	}
+	{
+		const char *slash = strrchr(o->out, '/');
+
+		if (slash && slash != o->out) {
+			pmbench_buf_add(&dir, o->out, (size_t)(slash - o->out));
+			ret = pmbench_fs_mkdirp(dir.ptr, 0755);
+			if (ret < 0)
+				goto done;
+		}
+	}
+	ret = pmbench_bench_run(r, o, &f, 1);
+	if (r->cells_nr)
+		fprintf(stderr, "pmbench: results written to '%s'\n", o->out);
+done:
+	if (o->out == out.ptr)
+		o->out = NULL;
+	if (loaded)
+		pmbench_fixture_release(&f);
+	pmbench_buf_release(&out);
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+int cmd_claim(int argc, char **argv)
+{
+	enum { OPT_FROM = 256, OPT_SCENARIO, OPT_TOLERANCE, OPT_RUNS,
+	       OPT_WARMUP, OPT_TIMEOUT, OPT_SEED, OPT_OUT, OPT_TARGET,
+	       OPT_MAX_RUNS, OPT_TIME_BUDGET, OPT_PROGRESS,
+	       OPT_NO_PROGRESS };
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
+		{ "time-budget", required_argument, NULL, OPT_TIME_BUDGET },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *from = NULL, *fixture = NULL, *auto_knob = NULL;
+	double tolerance = DEFAULT_TOLERANCE;
+	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
+	uint64_t n;
+
+	o.runs = DEFAULT_RUNS;
+	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	optind = 1;
+	opterr = 0;
+	/* Options may follow the claim: no '+' here. */
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FROM:
+			from = optarg;
+			break;
+		case OPT_SCENARIO:
+			if (parse_scenarios(o.scenarios, &o.scenarios_nr,
+					    optarg) < 0)
+				goto done;
+			break;
+		case OPT_TOLERANCE: {
+			char *end = NULL;
+
+			errno = 0;
+			tolerance = strtod(optarg, &end) / 100;
+			if (end == optarg || (*end && strcmp(end, "%")) ||
+			    errno || !(tolerance > 0 && tolerance <= 1)) {
+				fprintf(stderr,
+					"pmbench: claim: '--tolerance' must be "
+					"a percentage above 0 and at most 100, "
+					"got '%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		}
+		case OPT_RUNS:
+			o.runs_auto = !strcmp(optarg, "auto");
+			if (!o.runs_auto &&
+			    (pmbench_parse_u64(&n, optarg) < 0 || n < 1 ||
+			     n > 100000)) {
+				fprintf(stderr,
+					"pmbench: claim: '--runs' must be "
+					"'auto' or a whole number from 1 to "
+					"100000, got '%s'\n",
+					optarg);
+				goto done;
+			}
+			if (!o.runs_auto)
+				o.runs = (unsigned)n;
+			break;
+		case OPT_WARMUP:
+			if (pmbench_parse_u64(&n, optarg) < 0 || n > 100000) {
+				fprintf(stderr,
+					"pmbench: claim: '--warmup' must be a "
+					"whole number from 0 to 100000, got "
+					"'%s'\n",
+					optarg);
+				goto done;
+			}
+			o.warmup = (unsigned)n;
+			break;
+		case OPT_TIMEOUT:
+			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
+			    !o.timeout_ns) {
+				fprintf(stderr,
+					"pmbench: claim: '--timeout' must be "
+					"a duration such as 90s or 15m, got "
+					"'%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		case OPT_SEED:
+			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
+				fprintf(stderr,
+					"pmbench: claim: '--seed' must be a "
+					"whole number, got '%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		case OPT_OUT:
+			o.out = optarg;
+			break;
+		case OPT_TARGET:
+		case OPT_MAX_RUNS:
+		case OPT_TIME_BUDGET:
+			if (pmbench_cli_parse_auto(&o.adaptive, c == OPT_TARGET
+				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
+				: "--time-budget", optarg, "claim") < 0)
+				goto done;
+			auto_knob = c == OPT_TARGET ? "--target"
+				    : c == OPT_MAX_RUNS ? "--max-runs"
+							 : "--time-budget";
+			break;
+		case OPT_PROGRESS:
+			tty = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			tty = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			code = 0;
+			goto done;
+		default:
+			fprintf(stderr,
+				"pmbench: claim: unknown or incomplete option "
+				"'%s'; see 'pmbench claim --help'\n",
+				argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		fprintf(stderr, "pmbench: claim: give one claim in quotes, "
+				"and at most one fixture; see 'pmbench claim "
+				"--help'\n");
+		goto done;
+	}
+	if (auto_knob && !o.runs_auto) {
+		fprintf(stderr, "pmbench: claim: '%s' applies to '--runs "
+				"auto' only; add it or drop the option\n",
+			auto_knob);
+		goto done;
+	}
+	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
+		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());
+		goto done;
+	}
+	fixture = optind + 1 < argc ? argv[optind + 1] : NULL;
+	code = PMBENCH_EXIT_ERROR;
+	if (from) {
+		ret = pmbench_result_read(&r, from);
+	} else {
+		o.adaptive.seed = o.seed;
+		if (o.runs_auto)
+			o.runs = o.adaptive.max_runs;
+		if (!o.scenarios_nr) {
+			memcpy(o.scenarios, pmbench_scenarios_default,
+			       sizeof(pmbench_scenarios_default));
+			o.scenarios_nr = 4;
+		}
+		pmbench_progress_init(tty);
+		ret = run_live(&r, &o, &claim,
+			       fixture ? fixture : DEFAULT_FIXTURE);
+		/* The fixture's name, for matching cells. */
+		fixture = NULL;
+	}
+	if (ret < 0) {
+		code = pmbench_cli_fail(ret);
+		goto done;
+	}
+	pmbench_claim_describe(&b, &claim);
+	printf("claim: %s\n", b.ptr);
+	pmbench_buf_reset(&b);
+	printf("reproduced if the 95%% interval of the measured ratio lies "
+	       "within ±%g%% of the claim\n",
+	       tolerance * 100);
+	code = judge(&r, &claim, fixture, o.scenarios, o.scenarios_nr,
+		     tolerance);
+done:
+	pmbench_claim_release(&claim);
+	pmbench_result_release(&r);
+	pmbench_bench_opts_release(&o);
+	pmbench_buf_release(&b);
+	return code;
+}

@@ -1,0 +1,274 @@
+/*
+ * The report, compare and claim commands on the committed sample result:
+ * exit codes, files written, the figures and verdicts they print.
+ */
+#include "pmbench/common.h"
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/result.h"
+
+static char sample[4200];
+
+static void setup(void)
+{
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+
+	h_setup();
+	snprintf(sample, sizeof(sample), "%s/tests/data/sample-result.json",
+		 root ? root : ".");
+}
+
+static int run(struct h_run *out, const char *const *args)
+{
+	h_pmbench(out, args, NULL);
+	return out->exit_code;
+}
+
+TEST(report_formats_to_files)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	struct h_run r;
+	char md[4200], html[4200];
+
+	setup();
+	snprintf(md, sizeof(md), "%s", h_write("out/r.md", ""));
+	snprintf(html, sizeof(html), "%s", h_write("out/r.html", ""));
+	{
+		const char *args[] = { "report", sample, "--format",
+				       "markdown", "--out", md, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	CHECK_INT(pmbench_fs_read_text(&text, md, 1 << 20), 0);
+	CHECK_CONTAINS(text.ptr, "| action | cache | lockfile | node_modules "
+				 "| npm | pnpm | bun |");
+	CHECK_CONTAINS(text.ptr, "bun is 4.68x (4.40x–4.82x) faster than npm");
+	{
+		const char *args[] = { "report", "-f", "html", "-o", html,
+				       sample, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	pmbench_buf_reset(&text);
+	CHECK_INT(pmbench_fs_read_text(&text, html, 1 << 20), 0);
+	CHECK_CONTAINS(text.ptr, "<svg class=\"chart time\"");
+	{
+		const char *args[] = { "report", sample, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_CONTAINS(r.out.ptr, "(cache warm, lockfile present, "
+					  "node_modules absent)");
+		CHECK_CONTAINS(r.out.ptr, "pnpm is 2.64x (2.50x–2.71x) "
+					  "faster than npm");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "report", sample, "--format", "csv",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK(!strncmp(r.out.ptr, "fixture,task,scenario,pm,", 25));
+		h_run_release(&r);
+	}
+	pmbench_buf_release(&text);
+}
+
+TEST(report_errors)
+{
+	struct h_run r;
+
+	setup();
+	{
+		const char *args[] = { "report", sample, "--format", "pdf",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "unknown report format 'pdf'");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "report", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "report", "/nonexistent/r.json", NULL };
+
+		CHECK_INT(run(&r, args), 1);
+		CHECK_CONTAINS(r.out.ptr, "/nonexistent/r.json");
+		h_run_release(&r);
+	}
+}
+
+/* B: the sample with bun's clean times 1.5 times longer. */
+static const char *slower_copy(void)
+{
+	struct pmbench_result res = PMBENCH_RESULT_INIT;
+	const char *path = h_write("b.json", "");
+
+	if (pmbench_result_read(&res, sample) < 0)
+		return NULL;
+	for (size_t i = 0; i < res.cells[2].samples_nr; i++)
+		res.cells[2].samples[i].wall_ns =
+			res.cells[2].samples[i].wall_ns * 3 / 2;
+	free(res.found[2].version);
+	res.found[2].version = pmbench_xstrdup("1.4.5");
+	if (pmbench_result_write(&res, path) < 0)
+		path = NULL;
+	pmbench_result_release(&res);
+	return path;
+}
+
+TEST(compare)
+{
+	struct h_run r;
+	const char *b;
+
+	setup();
+	b = slower_copy();
+	CHECK(b);
+	{
+		const char *args[] = { "compare", sample, b, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		/* bun 1.3.3 -> 1.4.5 got 50 % slower, exactly. */
+		CHECK_CONTAINS(r.out.ptr, "1.3.3 -> 1.4.5");
+		CHECK_CONTAINS(r.out.ptr, "+50.0% (+");
+		CHECK_CONTAINS(r.out.ptr, "slower");
+		/* npm did not change at all. */
+		CHECK_CONTAINS(r.out.ptr, "+0.0% (");
+		CHECK_CONTAINS(r.out.ptr, "no significant difference");
+		CHECK_CONTAINS(r.out.ptr, "no successful runs in A and B");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "compare", sample, NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		h_run_release(&r);
+	}
+}
+
+TEST(claim_from_result)
+{
+	struct h_run r;
+
+	setup();
+	{
+		const char *args[] = { "claim",
+				       "bun install is 4.5x faster than npm "
+				       "install",
+				       "--from", sample, "--scenario", "clean",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_CONTAINS(r.out.ptr, "vite-react · clean (cache empty, "
+					  "lockfile absent, node_modules "
+					  "absent)");
+		CHECK_CONTAINS(r.out.ptr, "reproduced: bun install is 4.68x "
+					  "(");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim",
+				       "bun is 20x faster than npm", "--from",
+				       sample, NULL };
+
+		CHECK_INT(run(&r, args), 3);
+		CHECK_CONTAINS(r.out.ptr, "not reproduced: bun install is "
+					  "4.68x");
+		/* bun has no run in cache+lockfile: no verdict there. */
+		CHECK_CONTAINS(r.out.ptr, "no verdict: bun install has no "
+					  "successful run");
+		h_run_release(&r);
+	}
+	{
+		/* 3.01x-3.25x straddles 2.9x * 1.1 = 3.19x. */
+		const char *args[] = { "claim",
+				       "bun is 2.9 times faster than pnpm",
+				       "--from", sample, NULL };
+
+		CHECK_INT(run(&r, args), 4);
+		CHECK_CONTAINS(r.out.ptr, "inconclusive: bun install is 3.13x");
+		CHECK_CONTAINS(r.out.ptr, "runs per PM would settle it");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim",
+				       "npm is 2.64x slower than pnpm",
+				       "--from", sample, "--scenario",
+				       "cache+lockfile", NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_CONTAINS(r.out.ptr, "reproduced: npm install is 2.64x (");
+		CHECK_CONTAINS(r.out.ptr, ") slower than pnpm install");
+		h_run_release(&r);
+	}
+}
+
+TEST(claim_errors)
+{
+	struct h_run r;
+
+	setup();
+	{
+		const char *args[] = { "claim", "bun is quick", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "cannot read the claim 'bun is "
+					  "quick'");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim",
+				       "bun build is 2x faster than npm build",
+				       h_project("proj"), NULL };
+
+		CHECK_INT(run(&r, args), 1);
+		CHECK_CONTAINS(r.out.ptr, "only 'install' itself");
+		CHECK_CONTAINS(r.out.ptr, "--from RESULT.json");
+		h_run_release(&r);
+	}
+	{
+		/* deno is not in the sample. */
+		const char *args[] = { "claim", "deno is as fast as npm",
+				       "--from", sample, NULL };
+
+		CHECK_INT(run(&r, args), 1);
+		CHECK_CONTAINS(r.out.ptr, "nothing to judge");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim", "bun is 2x faster than npm",
+				       "--tolerance", "0", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "'--tolerance' must be");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim", "bun is 2x faster than npm",
+				       "--target", "2", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "'--target' applies to '--runs "
+					  "auto' only");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "bench", "--runs", "auto", "--target",
+				       "0", NULL };
+
+		CHECK_INT(run(&r, args), 129);
+		CHECK_CONTAINS(r.out.ptr, "'--target' must be a percentage");
+		h_run_release(&r);
+	}
+}
+
+CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
+	   CASE(compare), CASE(claim_from_result), CASE(claim_errors))

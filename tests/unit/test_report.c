@@ -1,0 +1,384 @@
+#include "pmbench/common.h"
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/report.h"
+#include "pmbench/strvec.h"
+
+/*
+ * Every report format from the committed tests/data/sample-result.json,
+ * checked for content: the hand-computed medians, the ratio sentences the
+ * fixed seed gives, the cache states, escaping, and CSV read back.
+ */
+
+static int load(struct pmbench_result *r)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	int ret;
+
+	pmbench_buf_path(&path, root ? root : ".",
+			 "tests/data/sample-result.json");
+	ret = pmbench_result_read(r, path.ptr);
+	pmbench_buf_release(&path);
+	return ret;
+}
+
+static char *render(const struct pmbench_result *r,
+		    enum pmbench_report_format f)
+{
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_report_init(&rep, r);
+	pmbench_report_write(&b, &rep, f);
+	pmbench_report_release(&rep);
+	return pmbench_buf_detach(&b);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p;
+	     p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+TEST(statistics)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	const struct pmbench_report_cell *npm, *pnpm, *bun, *bun2;
+
+	CHECK_INT(load(&r), 0);
+	pmbench_report_init(&rep, &r);
+	CHECK_INT(rep.cells_nr, 6);
+	npm = &rep.cells[0];
+	pnpm = &rep.cells[1];
+	bun = &rep.cells[2];
+	bun2 = &rep.cells[5];
+	/*
+	 * clean, npm: 13.640 14.303 14.493 14.727 14.763 sorted: the
+	 * median is the third. pnpm has 4 successes: the mean of 9.609 and
+	 * 9.800. bun: 3.053 3.056 3.098 3.175 3.198.
+	 */
+	CHECK_INT(npm->n, 5);
+	CHECK_NEAR(npm->wall.median, 14.493216367, 1e-9);
+	CHECK_INT(pnpm->n, 4);
+	CHECK_INT(pnpm->failed, 1);
+	CHECK_NEAR(pnpm->wall.median, (9.609004272 + 9.799891808) / 2, 1e-9);
+	CHECK_NEAR(bun->wall.median, 3.097789824, 1e-9);
+	CHECK(npm->has_ci);
+	CHECK(npm->median_ci.lo <= npm->wall.median &&
+	      npm->wall.median <= npm->median_ci.hi);
+	/* With five runs, resampled medians are sample values. */
+	CHECK_NEAR(npm->median_ci.lo, 13.640172384, 1e-9);
+	CHECK_NEAR(npm->median_ci.hi, 14.763109519, 1e-9);
+	/* bun is the fastest of clean; npm against it. */
+	CHECK_INT(npm->fastest, 2);
+	CHECK(!bun->has_vs);
+	CHECK(npm->has_vs);
+	CHECK_NEAR(npm->vs.ratio.point, 14.493216367 / 3.097789824, 1e-9);
+	CHECK(npm->vs.ratio.lo <= npm->vs.ratio.point &&
+	      npm->vs.ratio.point <= npm->vs.ratio.hi);
+	CHECK_NEAR(npm->vs.mwu.p, 2.0 / 252, 1e-12);
+	CHECK_INT(npm->vs.verdict, PMBENCH_VERDICT_SLOWER);
+	/* cache+lockfile: bun's priming failed; pnpm is the fastest. */
+	CHECK_INT(bun2->n, 0);
+	CHECK(!bun2->has_vs);
+	CHECK_INT(rep.cells[3].fastest, 4);
+	CHECK_INT(npm->outliers, 0);
+	pmbench_report_release(&rep);
+	pmbench_result_release(&r);
+}
+
+TEST(table)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	t = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(t, "vite-react · install · clean\n"
+			  "  (cache empty, lockfile absent, node_modules "
+			  "absent)\n");
+	/* The fixed seed gives these intervals every time. */
+	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm "
+			  "(p = 0.008)");
+	CHECK_CONTAINS(t, "bun is 3.13x (3.01x–3.25x) faster than pnpm");
+	CHECK_CONTAINS(t, "pnpm is 2.64x (2.50x–2.71x) faster than npm");
+	CHECK_CONTAINS(t, "14.493 s  13.640 s – 14.763 s  14.385 s ± 456.4 ms");
+	CHECK_CONTAINS(t, "4 (+1 failed)");
+	CHECK_CONTAINS(t, "bun   failed: priming run 'bun install' exited");
+	CHECK_CONTAINS(t, "note: pnpm has only 4 successful run(s)");
+	CHECK_CONTAINS(t, "not like for like");
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(outlier_warning)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	double t[] = { 1.00, 1.01, 0.99, 1.00, 1.02, 3.5 };
+	struct pmbench_cell *c;
+	char *text;
+
+	c = pmbench_result_add_cell(&r, "f", "install", "clean", "npm");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(t); i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->ok = 1;
+		s->round = (unsigned)i;
+		s->wall_ns = (uint64_t)(t[i] * 1e9);
+	}
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(text, "warning: 1 statistical outlier(s) in npm's runs");
+	free(text);
+	/* The same outlier as the first run: a cold cache, probably. */
+	c->samples[0].wall_ns = 3500000000u;
+	c->samples[5].wall_ns = 1000000000u;
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(text, "npm's first timed run was much slower");
+	free(text);
+	pmbench_result_release(&r);
+}
+
+TEST(markdown)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	t = render(&r, PMBENCH_REPORT_MARKDOWN);
+	CHECK_CONTAINS(t, "| action | cache | lockfile | node_modules | npm | "
+			  "pnpm | bun |\n|---|---|---|---|---|---|---|\n");
+	CHECK_CONTAINS(t, "| install |  |  |  | 14.493 s (13.640 s–14.763 s) "
+			  "| 9.704 s (9.558 s–10.049 s), 1 failed | 3.098 s "
+			  "(3.053 s–3.198 s) |\n");
+	CHECK_CONTAINS(t, "| install | ✔ | ✔ |  | 6.978 s (6.695 s–7.125 s) | "
+			  "2.646 s (2.599 s–2.778 s) | failed |\n");
+	/* Every ratio row carries its cache state. */
+	CHECK_CONTAINS(t, "| vite-react | install | cache+lockfile | cache "
+			  "warm, lockfile present, node_modules absent | pnpm "
+			  "| npm | 2.64x | 2.50x–2.71x | p = 0.008 |");
+	CHECK_INT(count(t, "| vite-react | install | "), 3);
+	CHECK_CONTAINS(t, "| pnpm | none (removed before each run) | blocked "
+			  "by pnpm's default (esbuild not approved) |");
+	CHECK_CONTAINS(t, "**Note:** some PMs ran dependency install scripts "
+			  "and others skipped them");
+	CHECK_CONTAINS(t, "## Failures");
+	CHECK_CONTAINS(t, "```\nProgress: resolved 412");
+	CHECK_CONTAINS(t, "ERR_PNPM_FETCH_503");
+	CHECK_CONTAINS(t, "| pnpm | 10.24.0 (/usr/local/bin/pnpm) |");
+	CHECK_CONTAINS(t, "| cpu_model | AMD Ryzen 7 7840U");
+	free(t);
+	pmbench_result_release(&r);
+}
+
+/* A strict RFC 4180 reader: rows of fields, CRLF or LF line ends. */
+static int csv_parse(struct pmbench_strvec **rows, size_t *nr,
+		     const char *s)
+{
+	struct pmbench_buf f = PMBENCH_BUF_INIT;
+	struct pmbench_strvec row = PMBENCH_STRVEC_INIT;
+
+	*rows = NULL;
+	*nr = 0;
+	while (*s) {
+		pmbench_buf_reset(&f);
+		if (*s == '"') {
+			for (s++;; s++) {
+				if (!*s)
+					return -1;
+				if (*s == '"' && s[1] == '"') {
+					pmbench_buf_addch(&f, '"');
+					s++;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					pmbench_buf_addch(&f, *s);
+				}
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\r' && *s != '\n')
+				pmbench_buf_addch(&f, *s++);
+		}
+		pmbench_strvec_push(&row, f.ptr);
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\r')
+			s++;
+		if (*s && *s != '\n')
+			return -1;
+		if (*s)
+			s++;
+		*rows = pmbench_xrealloc(*rows, (*nr + 1) * sizeof(**rows));
+		(*rows)[(*nr)++] = row;
+		pmbench_strvec_init(&row);
+	}
+	pmbench_buf_release(&f);
+	return 0;
+}
+
+static void csv_free(struct pmbench_strvec *rows, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		pmbench_strvec_release(&rows[i]);
+	free(rows);
+}
+
+TEST(csv_round_trip)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0, k = 1, total = 0;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	/* A failure line that needs quoting: comma, quote, newline. */
+	free(r.cells[1].samples[3].failure);
+	r.cells[1].samples[3].failure =
+		pmbench_xstrdup("exited, said \"no\"\nand stopped");
+	t = render(&r, PMBENCH_REPORT_CSV);
+	CHECK_INT(csv_parse(&rows, &nr, t), 0);
+	for (size_t i = 0; i < r.cells_nr; i++)
+		total += r.cells[i].samples_nr;
+	CHECK_INT(nr, total + 1);
+	CHECK_INT(rows[0].nr, 18);
+	CHECK_STR(rows[0].v[0], "fixture");
+	CHECK_STR(rows[0].v[7], "wall_s");
+	CHECK_STR(rows[0].v[17], "failure");
+	for (size_t i = 0; i < r.cells_nr; i++) {
+		const struct pmbench_cell *c = &r.cells[i];
+
+		for (size_t s = 0; s < c->samples_nr; s++, k++) {
+			const struct pmbench_sample *x = &c->samples[s];
+			double wall = strtod(rows[k].v[7], NULL);
+
+			CHECK_INT(rows[k].nr, 18);
+			CHECK_STR(rows[k].v[2], c->scenario);
+			CHECK_STR(rows[k].v[3], c->pm);
+			CHECK_INT(strtol(rows[k].v[4], NULL, 10), x->round);
+			CHECK_INT(strtol(rows[k].v[5], NULL, 10), x->warmup);
+			CHECK_INT(strtol(rows[k].v[6], NULL, 10), x->ok);
+			/* Nanoseconds survive: nine decimals. */
+			CHECK(llround(wall * 1e9) == (long long)x->wall_ns);
+			CHECK(strtoull(rows[k].v[10], NULL, 10) ==
+			      x->max_rss_kib);
+			CHECK_STR(rows[k].v[17],
+				  x->failure ? x->failure : "");
+		}
+	}
+	CHECK_STR(rows[10].v[17], "exited, said \"no\"\nand stopped");
+	csv_free(rows, nr);
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(hyperfine_json)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	cJSON *root, *results, *first, *times, *codes;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	t = render(&r, PMBENCH_REPORT_JSON);
+	root = cJSON_Parse(t);
+	CHECK(root);
+	results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	CHECK(cJSON_IsArray(results));
+	/* Five cells have times; bun's unprimed cell has none. */
+	CHECK_INT(cJSON_GetArraySize(results), 5);
+	first = cJSON_GetArrayItem(results, 0);
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(first, "command")
+			  ->valuestring,
+		  "npm install (clean, vite-react)");
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "median")
+			   ->valuedouble,
+		   14.493216367, 1e-9);
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "min")->valuedouble,
+		   13.640172384, 1e-9);
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "stddev")
+			   ->valuedouble,
+		   0.456366186537, 1e-9);
+	CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "user")));
+	CHECK(cJSON_IsNumber(
+		cJSON_GetObjectItemCaseSensitive(first, "system")));
+	times = cJSON_GetObjectItemCaseSensitive(first, "times");
+	codes = cJSON_GetObjectItemCaseSensitive(first, "exit_codes");
+	CHECK_INT(cJSON_GetArraySize(times), 5);
+	CHECK_INT(cJSON_GetArraySize(codes), 5);
+	CHECK_NEAR(cJSON_GetArrayItem(times, 0)->valuedouble, 14.303031792,
+		   1e-9);
+	CHECK_STR(cJSON_GetObjectItemCaseSensitive(
+			  cJSON_GetObjectItemCaseSensitive(first, "parameters"),
+			  "scenario")
+			  ->valuestring,
+		  "clean");
+	cJSON_Delete(root);
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(html)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	free(r.cells[1].samples[3].tail);
+	r.cells[1].samples[3].tail = pmbench_xstrdup(
+		"<script>alert('x')</script> & \"quoted\"\n");
+	t = render(&r, PMBENCH_REPORT_HTML);
+	CHECK(!strncmp(t, "<!DOCTYPE html>", 15));
+	CHECK_CONTAINS(t, "</html>\n");
+	/* Nothing to fetch and nothing to run. */
+	CHECK(!strstr(t, "<script"));
+	CHECK(!strstr(t, "src="));
+	CHECK(!strstr(t, "href="));
+	CHECK_CONTAINS(t, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; "
+			  "&amp; &quot;quoted&quot;");
+	/* Two time charts and two ratio charts. */
+	CHECK_INT(count(t, "<svg class=\"chart time\""), 2);
+	CHECK_INT(count(t, "<svg class=\"chart ratio\""), 2);
+	/* One dot per successful timed run: 5 + 4 + 5 + 5 + 5. */
+	CHECK_INT(count(t, "<circle class=\"run\""), 24);
+	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 3);
+	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 3);
+	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm");
+	CHECK_CONTAINS(t, "cache warm, lockfile present, node_modules absent");
+	CHECK_CONTAINS(t, "Failures");
+	CHECK_CONTAINS(t, "esbuild@0.25.12 failed to download");
+	CHECK_CONTAINS(t, "<td>blocked by pnpm&#39;s default (esbuild not "
+			  "approved)</td>");
+	CHECK_CONTAINS(t, "vite-react: some PMs ran dependency install "
+			  "scripts");
+	CHECK_CONTAINS(t, "Time relative to the fastest, bun (1x)");
+	CHECK_CONTAINS(t, "<th>cpu_model</th><td>AMD Ryzen 7 7840U");
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(format_names)
+{
+	enum pmbench_report_format f;
+
+	CHECK_INT(pmbench_report_format_parse(&f, "markdown"), 0);
+	CHECK_INT(f, PMBENCH_REPORT_MARKDOWN);
+	CHECK_INT(pmbench_report_format_parse(&f, "hyperfine"), 0);
+	CHECK_INT(f, PMBENCH_REPORT_JSON);
+	CHECK_INT(pmbench_report_format_parse(&f, "pdf"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "unknown report format 'pdf'");
+}
+
+CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
+	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
+	   CASE(html), CASE(format_names))
