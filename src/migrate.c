@@ -519,16 +519,17 @@ static size_t script_differences(const struct pmbench_migrate_pm *src,
 
 /*
  * The install speed of `pm` against the source in one scenario: the
- * ratio of medians (source / target) with its bootstrap interval and
- * Mann-Whitney p. Returns 0 when there is nothing to compare.
+ * ratio of medians (source / target, so above 1 means the target is
+ * faster) with its bootstrap interval, Mann-Whitney p and the shared
+ * verdict (pmbench_stats_compare()). Returns 0 when there is nothing to
+ * compare.
  */
 static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		 const struct pmbench_result *r, const char *task,
 		 const char *scenario, const char *pm, int brief)
 {
 	const struct pmbench_cell *cs = NULL, *ct = NULL;
-	struct pmbench_interval iv;
-	struct pmbench_mwu mw = { 0, 0, 1, 0 };
+	struct pmbench_comparison cmp;
 	struct pmbench_rng rng;
 	double *a, *z;
 	size_t na, nz;
@@ -548,26 +549,26 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		return 0;
 	a = pmbench_cell_times(cs, &na);
 	z = pmbench_cell_times(ct, &nz);
-	if (!na || !nz)
-		goto done;
 	pmbench_rng_seed(&rng, m->seed);
-	if (pmbench_stats_bootstrap_ratio(&iv, a, na, z, nz, 0.95,
-					  BOOTSTRAP_RESAMPLES, &rng) < 0)
+	if (!na || !nz ||
+	    pmbench_stats_compare(&cmp, z, nz, a, na, 0.95,
+				  BOOTSTRAP_RESAMPLES, 0.05, &rng) < 0)
 		goto done;
 	ok = 1;
 	pmbench_buf_addf(b, "%s %s: ", task, scenario);
-	if (na >= 2 && nz >= 2 &&
-	    !pmbench_stats_mann_whitney(&mw, a, na, z, nz) && mw.p >= 0.05)
+	if (na >= 2 && nz >= 2 && cmp.verdict == PMBENCH_VERDICT_SAME)
 		pmbench_buf_adds(b, "no significant difference, ");
-	if (iv.point >= 1.0)
-		pmbench_buf_addf(b, "%.2fx faster", iv.point);
+	/* cmp.ratio is target / source: show it as "N x faster/slower". */
+	if (cmp.ratio.point <= 1.0)
+		pmbench_buf_addf(b, "%.2fx faster", 1.0 / cmp.ratio.point);
 	else
-		pmbench_buf_addf(b, "%.2fx slower", 1.0 / iv.point);
+		pmbench_buf_addf(b, "%.2fx slower", cmp.ratio.point);
 	if (na >= 2 && nz >= 2)
 		pmbench_buf_addf(b, " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
 				 "Mann-Whitney p=%.2g, %zu and %zu runs)",
-				 m->source_pm, pm, iv.point, iv.lo, iv.hi, mw.p,
-				 na, nz);
+				 m->source_pm, pm, 1.0 / cmp.ratio.point,
+				 1.0 / cmp.ratio.hi, 1.0 / cmp.ratio.lo,
+				 cmp.mwu.p, na, nz);
 	else if (!brief)
 		pmbench_buf_adds(b, " (one run each: no interval)");
 done:
