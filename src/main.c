@@ -15,6 +15,7 @@ static const struct pmbench_cmd cmds[] = {
 	{ "bench", cmd_bench, "Time package-manager installs on fixtures" },
 	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
 	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
+	{ "ci-cache", cmd_ci_cache, "Measure what caching the store or node_modules saves in CI" },
 };
 
 static void usage(FILE *out)

@@ -37,5 +37,6 @@ int pmbench_cli_fail(int code);
 int cmd_bench(int argc, char **argv);
 int cmd_fixtures(int argc, char **argv);
 int cmd_pms(int argc, char **argv);
+int cmd_ci_cache(int argc, char **argv);
 
 #endif
