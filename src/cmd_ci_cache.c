@@ -208,7 +208,7 @@ int cmd_ci_cache(int argc, char **argv)
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PM:
 			if (parse_pms(&o, optarg) < 0)
