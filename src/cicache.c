@@ -569,6 +569,11 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 
 			if (x->states[i].prime_failure)
 				continue;
+			/* A signal during an archive step: stop here. */
+			if (pmbench_proc_interrupted()) {
+				ret = PMBENCH_EINTERRUPTED;
+				break;
+			}
 			pmbench_progress_status("%s: %s %s %u/%u",
 						x->f->name, sc.ptr,
 						x->states[i].pm->name, k + 1,

@@ -7,9 +7,13 @@
  */
 #include "pmbench/common.h"
 
+#include <signal.h>
+#include <stdlib.h>
+
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 
 static int flag(const cJSON *e, const char *key)
@@ -314,8 +318,102 @@ TEST(bad_options_are_one_line)
 	}
 }
 
+static long read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+TEST(hanging_hit_times_out)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	char out[4200], proj[4200];
+
+	h_setup();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "FAKEPM_BUN_MODE=hang");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_WHEN=cache");
+	{
+		const char *args[] = { "ci-cache", proj, "--pm", "bun",
+				       "--strategy", "store", "--runs", "1",
+				       "--no-lockfile-change", "--timeout",
+				       "1s", "--out", out, NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 2);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "ci-cache", "store/zstd-3",
+				     "bun");
+	CHECK(c && c->samples_nr == 1);
+	CHECK(!c->samples[0].ok && c->samples[0].timed_out);
+	CHECK_CONTAINS(c->samples[0].failure, "timed out");
+	CHECK(!pmbench_result_find_cell(&r, "proj", "ci-cache",
+					"store/zstd-3/lockfile-changed",
+					"bun"));
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(ctrl_c_stops_everything_and_keeps_the_result)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *miss;
+	char out[4200], pidfile[4200], proj[4200];
+	long pid;
+	int rc = 0;
+
+	h_setup();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"ci-cache", proj, "--pm", "npm,bun", "--strategy",
+		"none,store", "--runs", "1", "--out", out, NULL });
+	/* bun hangs (escaping its group) once its cache is restored. */
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=cache");
+	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
+	CHECK_INT(pmbench_child_start(&c), 0);
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (read_pid(pidfile) > 0)
+			break;
+	}
+	CHECK(read_pid(pidfile) > 0);
+	kill(c.pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 130);
+	pid = read_pid(pidfile);
+	CHECK(!h_alive(pid));
+	/* The jobs before the interrupt are in the result file. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(pmbench_result_find_cell(&r, "proj", "ci-cache", "none", "bun"));
+	miss = pmbench_result_find_cell(&r, "proj", "ci-cache",
+					"store/zstd-3/miss", "bun");
+	CHECK(miss && miss->samples_nr == 1 && miss->samples[0].ok);
+	pmbench_result_release(&r);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+}
+
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
 	   CASE(failed_jobs_are_results),
 	   CASE(frozen_install_without_lockfile_fails),
-	   CASE(bad_options_are_one_line))
+	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
+	   CASE(ctrl_c_stops_everything_and_keeps_the_result))
