@@ -453,6 +453,35 @@ static void must_be_inside(void)
 		  PMBENCH_ENOTFOUND);
 }
 
+TEST(only_our_compressions_are_read)
+{
+	struct archive *a = archive_write_new();
+	struct archive_entry *e = archive_entry_new();
+	const struct pmbench_cachearc_map dst[] = { { "cache", NULL } };
+	struct pmbench_cachearc_map d = dst[0];
+
+	setup();
+	pmbench_fs_mkdirp(P("work"), 0755);
+	d.path = P("work/dst");
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_bzip2(a);
+	archive_write_open_filename(a, P("x.tar.bz2"));
+	archive_entry_set_pathname(e, "cache/f");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_perm(e, 0644);
+	archive_entry_set_size(e, 4);
+	archive_write_header(a, e);
+	archive_write_data(a, "data", 4);
+	archive_write_close(a);
+	archive_write_free(a);
+	archive_entry_free(e);
+	CHECK(pmbench_cachearc_extract(NULL, P("x.tar.bz2"), &d, 1,
+				       P("work")) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "x.tar.bz2");
+	CHECK(!pmbench_fs_exists(P("work/dst/f")));
+}
+
 CHECK_MAIN(CASE(round_trip_none), CASE(round_trip_gzip), CASE(round_trip_zstd),
 	   CASE(same_tree_same_archive), CASE(parse_compressions),
-	   CASE(crafted_archives_refused), CASE(destination_must_be_inside))
+	   CASE(crafted_archives_refused), CASE(destination_must_be_inside),
+	   CASE(only_our_compressions_are_read))
