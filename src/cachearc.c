@@ -62,7 +62,8 @@ void pmbench_cachearc_name(struct pmbench_buf *out,
 	}
 }
 
-const char *pmbench_cachearc_suffix(const struct pmbench_cachearc_compression *c)
+const char *
+pmbench_cachearc_suffix(const struct pmbench_cachearc_compression *c)
 {
 	switch (c->filter) {
 	case PMBENCH_CACHEARC_GZIP:
@@ -174,10 +175,10 @@ static int add_path(struct writer *w, const char *path, const char *name,
 	if (depth > 256)
 		return pmbench_error_set("'%s' is nested too deeply", path);
 	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0
-				       : pmbench_error_set("cannot stat '%s': %s",
-							   path,
-							   strerror(errno));
+		return errno == ENOENT
+			       ? 0
+			       : pmbench_error_set("cannot stat '%s': %s", path,
+						   strerror(errno));
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
 	    !S_ISLNK(st.st_mode))
 		return 0; /* sockets, fifos, devices: not cache content */
@@ -219,8 +220,9 @@ static int add_path(struct writer *w, const char *path, const char *name,
 				   archive_entry_size(e) > 0;
 
 		if (archive_write_header(w->a, e) < ARCHIVE_WARN) {
-			ret = pmbench_error_set("cannot write '%s' into '%s': %s",
-						name, w->archive, arc_msg(w->a));
+			ret = pmbench_error_set(
+				"cannot write '%s' into '%s': %s", name,
+				w->archive, arc_msg(w->a));
 			goto done;
 		}
 		w->st->entries++;
@@ -392,8 +394,8 @@ static const struct dest *place(struct pmbench_buf *out,
 	return best;
 }
 
-static int copy_data(struct archive *in, struct archive *disk,
-		     const char *name, const char *archive)
+static int copy_data(struct archive *in, struct archive *disk, const char *name,
+		     const char *archive)
 {
 	for (;;) {
 		const void *buf;
@@ -404,8 +406,9 @@ static int copy_data(struct archive *in, struct archive *disk,
 		if (r == ARCHIVE_EOF)
 			return 0;
 		if (r < ARCHIVE_WARN)
-			return pmbench_error_set("cannot read '%s' from '%s': %s",
-						 name, archive, arc_msg(in));
+			return pmbench_error_set(
+				"cannot read '%s' from '%s': %s", name, archive,
+				arc_msg(in));
 		if (archive_write_data_block(disk, buf, size, offset) <
 		    ARCHIVE_WARN)
 			return pmbench_error_set("cannot extract '%s' from "
@@ -421,8 +424,8 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 {
 	struct pmbench_cachearc_stats local;
 	struct archive *in = NULL, *disk = NULL;
-	struct dest *dests = pmbench_xcalloc(maps_nr ? maps_nr : 1,
-					     sizeof(*dests));
+	struct dest *dests =
+		pmbench_xcalloc(maps_nr ? maps_nr : 1, sizeof(*dests));
 	struct pmbench_buf path = PMBENCH_BUF_INIT, link = PMBENCH_BUF_INIT;
 	struct pmbench_buf real = PMBENCH_BUF_INIT, name = PMBENCH_BUF_INIT;
 	struct archive_entry *e;
@@ -446,11 +449,12 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 			goto done;
 		}
 		if (!inside || !name_ok(maps[i].name)) {
-			ret = pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"refusing to extract '%s' into '%s': not inside "
-				"pmbench's work folder '%s'",
-				archive, maps[i].path, confine);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "refusing to extract '%s' "
+						 "into '%s': not inside "
+						 "pmbench's work folder '%s'",
+						 archive, maps[i].path,
+						 confine);
 			goto done;
 		}
 		ret = pmbench_fs_mkdirp(maps[i].path, 0755);
@@ -460,11 +464,11 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 			goto done;
 		/* Whatever mkdir went through must still be inside. */
 		if (pmbench_fs_is_inside(confine, real.ptr) != 1) {
-			ret = pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"refusing to extract '%s' into '%s': not inside "
-				"pmbench's work folder '%s'",
-				archive, real.ptr, confine);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "refusing to extract '%s' "
+						 "into '%s': not inside "
+						 "pmbench's work folder '%s'",
+						 archive, real.ptr, confine);
 			goto done;
 		}
 		dests[i].name = maps[i].name;
@@ -495,15 +499,14 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 	 * SECURE_SYMLINKS refuses anything written through a symlink. No
 	 * owners, ACLs, xattrs or file flags.
 	 */
-	archive_write_disk_set_options(disk, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-						     ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-						     ARCHIVE_EXTRACT_PERM |
-						     ARCHIVE_EXTRACT_TIME);
+	archive_write_disk_set_options(
+		disk, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+			      ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+			      ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_TIME);
 	if (stat(archive, &st) < 0) {
-		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
-							 : PMBENCH_ERROR,
-					 "cannot open '%s': %s", archive,
-					 strerror(errno));
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot open '%s': %s", archive, strerror(errno));
 		goto done;
 	}
 	out->archive_bytes = (uint64_t)st.st_size;
@@ -548,11 +551,11 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 		}
 		if (!hard && type != AE_IFREG && type != AE_IFDIR &&
 		    type != AE_IFLNK) {
-			ret = pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"refused entry '%s' in '%s': not a file, folder "
-				"or symlink",
-				name.ptr, archive);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "refused entry '%s' in '%s': "
+						 "not a file, folder "
+						 "or symlink",
+						 name.ptr, archive);
 			goto done;
 		}
 		if (hard) {
@@ -578,7 +581,8 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 			ret = pmbench_error_setc(PMBENCH_EINVALID,
 						 "refused entry '%s' in '%s': "
 						 "%s",
-						 name.ptr, archive, arc_msg(disk));
+						 name.ptr, archive,
+						 arc_msg(disk));
 			goto done;
 		}
 		out->entries++;
@@ -590,9 +594,10 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 				goto done;
 		}
 		if (archive_write_finish_entry(disk) < ARCHIVE_WARN) {
-			ret = pmbench_error_set("cannot extract '%s' from '%s': "
-						"%s",
-						name.ptr, archive, arc_msg(disk));
+			ret = pmbench_error_set(
+				"cannot extract '%s' from '%s': "
+				"%s",
+				name.ptr, archive, arc_msg(disk));
 			goto done;
 		}
 	}

@@ -76,11 +76,12 @@ int pmbench_cicache_parse_bandwidth(double *out, const char *s)
 		const char *unit;
 		double bytes;
 	} units[] = {
-		{ "B", 1 },	   { "kB", 1e3 },      { "KB", 1e3 },
-		{ "MB", 1e6 },	   { "GB", 1e9 },      { "KiB", 1024.0 },
+		{ "B", 1 },	      { "kB", 1e3 },
+		{ "KB", 1e3 },	      { "MB", 1e6 },
+		{ "GB", 1e9 },	      { "KiB", 1024.0 },
 		{ "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
-		{ "kbit", 1e3 / 8 }, { "Kbit", 1e3 / 8 }, { "Mbit", 1e6 / 8 },
-		{ "Gbit", 1e9 / 8 },
+		{ "kbit", 1e3 / 8 },  { "Kbit", 1e3 / 8 },
+		{ "Mbit", 1e6 / 8 },  { "Gbit", 1e9 / 8 },
 	};
 	struct pmbench_buf unit = PMBENCH_BUF_INIT;
 	char *end = NULL;
@@ -114,8 +115,8 @@ int pmbench_cicache_parse_bandwidth(double *out, const char *s)
 struct config {
 	unsigned strategy;
 	struct pmbench_cachearc_compression comp;
-	char *label;   /* "none", "store/zstd-3" */
-	char *file;    /* "store-zstd-3.tar.zst" */
+	char *label; /* "none", "store/zstd-3" */
+	char *file;  /* "store-zstd-3.tar.zst" */
 };
 
 static void config_release(struct config *c)
@@ -143,8 +144,8 @@ static void archive_path(struct pmbench_buf *out,
 			 const struct pmbench_pmrun *ps, const struct config *c,
 			 const char *what)
 {
-	pmbench_buf_addf(out, "%s/ci-cache/%s%s%s", ps->ws.root, what,
-			 c->file, pmbench_cachearc_suffix(&c->comp));
+	pmbench_buf_addf(out, "%s/ci-cache/%s%s%s", ps->ws.root, what, c->file,
+			 pmbench_cachearc_suffix(&c->comp));
 }
 
 /*
@@ -168,7 +169,8 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 		struct dirent *de;
 
 		while (d && (de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+			if (strcmp(de->d_name, ".") &&
+			    strcmp(de->d_name, "..") &&
 			    strcmp(de->d_name, "home"))
 				pmbench_strvec_push(&kids, de->d_name);
 		if (d)
@@ -293,7 +295,7 @@ static const char *plain_version(const char *range)
 static int change_dependency(struct pmbench_buf *what, const char *project)
 {
 	static const char *const sections[] = { "dependencies",
-						 "devDependencies" };
+						"devDependencies" };
 	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
 	cJSON *json = NULL;
 	char *printed = NULL;
@@ -305,13 +307,13 @@ static int change_dependency(struct pmbench_buf *what, const char *project)
 		goto done;
 	json = cJSON_Parse(text.ptr);
 	if (!json) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "cannot parse '%s'", path.ptr);
+		ret = pmbench_error_setc(PMBENCH_EINVALID, "cannot parse '%s'",
+					 path.ptr);
 		goto done;
 	}
 	for (size_t s = 0; s < PMBENCH_ARRAY_SIZE(sections); s++) {
-		cJSON *deps = cJSON_GetObjectItemCaseSensitive(json,
-							       sections[s]);
+		cJSON *deps =
+			cJSON_GetObjectItemCaseSensitive(json, sections[s]);
 		cJSON *best = NULL, *d;
 
 		cJSON_ArrayForEach(d, deps) {
@@ -387,9 +389,9 @@ struct ctx {
 	size_t nr;
 	struct config *configs;
 	size_t configs_nr;
-	struct slot *slots; /* configs_nr * nr */
+	struct slot *slots;	       /* configs_nr * nr */
 	struct pmbench_strvec *frozen; /* per PM: the CI install argv */
-	char *change; /* what the lockfile-changed job edits */
+	char *change;		       /* what the lockfile-changed job edits */
 };
 
 static void save_result(const struct ctx *x)
@@ -455,10 +457,9 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 		}
 		restore_bytes = (double)st.archive_bytes;
 	}
-	ret = pmbench_pmrun_exec(ps, kind == JOB_CHANGED ? &ps->command
-							: &x->frozen[pi],
-				 ps->ws.run_project, x->o->timeout_ns, s,
-				 &child);
+	ret = pmbench_pmrun_exec(
+		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
+		ps->ws.run_project, x->o->timeout_ns, s, &child);
 	if (ret < 0)
 		goto done;
 	install_ns = s->wall_ns;
@@ -574,10 +575,9 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 				ret = PMBENCH_EINTERRUPTED;
 				break;
 			}
-			pmbench_progress_status("%s: %s %s %u/%u",
-						x->f->name, sc.ptr,
-						x->states[i].pm->name, k + 1,
-						rounds);
+			pmbench_progress_status("%s: %s %s %u/%u", x->f->name,
+						sc.ptr, x->states[i].pm->name,
+						k + 1, rounds);
 			/* The cell array grows: never keep pointers. */
 			cell = pmbench_result_find_cell(x->r, x->f->name, TASK,
 							sc.ptr,
@@ -590,7 +590,8 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 	return ret;
 }
 
-static void record(struct pmbench_result *r, const struct pmbench_cicache_opts *o)
+static void record(struct pmbench_result *r,
+		   const struct pmbench_cicache_opts *o)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -641,9 +642,9 @@ static int run_fixture(struct ctx *x)
 		const struct pmbench_fixture_pm *fp;
 
 		pmbench_pmrun_reset(ps);
-		pmbench_workspace_init(&ps->ws, ps->pm, pmbench_config.cache_dir,
-				       x->f->name, x->f->source_dir,
-				       x->f->subdir);
+		pmbench_workspace_init(&ps->ws, ps->pm,
+				       pmbench_config.cache_dir, x->f->name,
+				       x->f->source_dir, x->f->subdir);
 		pmbench_pmrun_compose(ps, x->f, &o->env);
 		pmbench_strvec_push(&x->frozen[i], ps->found.path);
 		pmbench_pm_push_args(&x->frozen[i], ps->pm->frozen_args,
@@ -860,64 +861,115 @@ static void row_fill(struct row *w, const struct pmbench_cell *c)
 	w->keyed = metric_median(c, "keyed_total_s");
 }
 
+enum col_kind {
+	COL_RESTORE,
+	COL_INSTALL,
+	COL_SAVE,
+	COL_ARCHIVE,
+	COL_RAW,
+	COL_TOTAL,
+	COL_XFER,
+	COL_KEYED
+};
+
+/* The figure columns, in order: title, width, what. */
+static const struct {
+	const char *title;
+	int width;
+	enum col_kind kind;
+} cols[] = {
+	{ "restore", 9, COL_RESTORE }, { "install", 9, COL_INSTALL },
+	{ "save", 9, COL_SAVE },       { "archive", 9, COL_ARCHIVE },
+	{ "raw", 9, COL_RAW },	       { "total", 24, COL_TOTAL },
+	{ "+transfer", 10, COL_XFER }, { "keyed CI", 9, COL_KEYED },
+};
+
+static void col_text(struct pmbench_buf *out, const struct row *w,
+		     enum col_kind kind)
+{
+	int has_arc = strcmp(w->label, "none") != 0;
+
+	switch (kind) {
+	case COL_RESTORE:
+		if (has_arc && w->kind != JOB_MISS)
+			add_secs(out, w->restore);
+		else
+			pmbench_buf_adds(out, "-");
+		break;
+	case COL_INSTALL:
+		add_secs(out, w->install);
+		break;
+	case COL_SAVE:
+	case COL_ARCHIVE:
+	case COL_RAW:
+		if (!has_arc)
+			pmbench_buf_adds(out, "-");
+		else if (kind == COL_SAVE)
+			add_secs(out, w->save);
+		else
+			add_bytes(out, kind == COL_RAW ? w->raw : w->archive);
+		break;
+	case COL_TOTAL:
+		add_secs(out, w->total.median);
+		if (w->n > 1) {
+			pmbench_buf_adds(out, " (");
+			add_secs(out, w->total.min);
+			pmbench_buf_adds(out, "..");
+			add_secs(out, w->total.max);
+			pmbench_buf_adds(out, ")");
+		}
+		break;
+	case COL_XFER:
+		add_secs(out, w->xfer);
+		break;
+	case COL_KEYED:
+		add_secs(out, w->keyed);
+		break;
+	}
+}
+
+static void print_header(FILE *out)
+{
+	fprintf(out, "  %-26s %-8s %3s", "strategy", "job", "n");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cols); i++)
+		fprintf(out, " %*s", cols[i].width, cols[i].title);
+	fprintf(out, "\n");
+}
+
 static void print_row(FILE *out, const struct row *w, int fastest)
 {
 	static const char *const kinds[] = { "miss", "hit", "changed" };
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	int has_arc = strcmp(w->label, "none") != 0;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, c = PMBENCH_BUF_INIT;
 
 	pmbench_buf_addf(&b, "  %-26s %-8s", w->label, kinds[w->kind]);
 	if (w->failed)
 		pmbench_buf_addf(&b, " %zu/%zu", w->n, w->n + w->failed);
 	else
 		pmbench_buf_addf(&b, " %3zu", w->n);
-	if (!w->n) {
+	if (!w->n)
 		pmbench_buf_adds(&b, "   every job failed");
-		fprintf(out, "%s\n", b.ptr);
-		pmbench_buf_release(&b);
-		return;
+	for (size_t i = 0; w->n && i < PMBENCH_ARRAY_SIZE(cols); i++) {
+		pmbench_buf_reset(&c);
+		col_text(&c, w, cols[i].kind);
+		pmbench_buf_addf(&b, " %*s", cols[i].width, c.ptr);
 	}
-#define COL(width, expr)                                                   \
-	do {                                                               \
-		struct pmbench_buf c_ = PMBENCH_BUF_INIT;                  \
-		expr;                                                      \
-		pmbench_buf_addf(&b, " %*s", (width), c_.ptr);             \
-		pmbench_buf_release(&c_);                                  \
-	} while (0)
-	COL(9, if (has_arc && w->kind != JOB_MISS) add_secs(&c_, w->restore);
-	       else pmbench_buf_adds(&c_, "-"));
-	COL(9, add_secs(&c_, w->install));
-	COL(9, if (has_arc) add_secs(&c_, w->save);
-	       else pmbench_buf_adds(&c_, "-"));
-	COL(9, if (has_arc) add_bytes(&c_, w->archive);
-	       else pmbench_buf_adds(&c_, "-"));
-	COL(9, if (has_arc) add_bytes(&c_, w->raw);
-	       else pmbench_buf_adds(&c_, "-"));
-	COL(24, add_secs(&c_, w->total.median);
-	    if (w->n > 1) {
-		    pmbench_buf_adds(&c_, " (");
-		    add_secs(&c_, w->total.min);
-		    pmbench_buf_adds(&c_, "..");
-		    add_secs(&c_, w->total.max);
-		    pmbench_buf_adds(&c_, ")");
-	    });
-	COL(10, add_secs(&c_, w->xfer));
-	COL(9, add_secs(&c_, w->keyed));
-#undef COL
 	if (fastest)
 		pmbench_buf_adds(&b, "  * fastest");
 	fprintf(out, "%s\n", b.ptr);
 	pmbench_buf_release(&b);
+	pmbench_buf_release(&c);
 }
 
 void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 {
 	struct pmbench_strvec pms = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *bw = pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s");
-	const char *change = pmbench_result_env_get(r, "ci_cache_lockfile_change");
-	struct row *rows = pmbench_xcalloc(r->cells_nr ? r->cells_nr : 1,
-					   sizeof(*rows));
+	const char *bw =
+		pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s");
+	const char *change =
+		pmbench_result_env_get(r, "ci_cache_lockfile_change");
+	struct row *rows =
+		pmbench_xcalloc(r->cells_nr ? r->cells_nr : 1, sizeof(*rows));
 	size_t nrows = 0;
 	const struct row *best_all = NULL;
 
@@ -960,18 +1012,16 @@ void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 			    rows[i].kind == JOB_CHANGED || !cmd->nr)
 				continue;
 			/* The binary's name, not its whole path. */
-			pmbench_buf_adds(&b, strrchr(cmd->v[0], '/')
-						     ? strrchr(cmd->v[0], '/') + 1
-						     : cmd->v[0]);
+			pmbench_buf_adds(&b,
+					 strrchr(cmd->v[0], '/')
+						 ? strrchr(cmd->v[0], '/') + 1
+						 : cmd->v[0]);
 			for (size_t k = 1; k < cmd->nr; k++)
 				pmbench_buf_addf(&b, " %s", cmd->v[k]);
 			break;
 		}
 		fprintf(out, "\n%s (CI install: %s)\n", pms.v[p], b.ptr);
-		fprintf(out, "  %-26s %-8s %3s %9s %9s %9s %9s %9s %24s %10s "
-			     "%9s\n",
-			"strategy", "job", "n", "restore", "install", "save",
-			"archive", "raw", "total", "+transfer", "keyed CI");
+		print_header(out);
 		for (size_t i = 0; i < nrows; i++)
 			if (!strcmp(rows[i].cell->pm, pms.v[p]))
 				print_row(out, &rows[i], &rows[i] == best);
@@ -1015,8 +1065,9 @@ void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 			best_all->cell->pm, best_all->label, b.ptr);
 	}
 	if (change)
-		fprintf(out, "lockfile-changed jobs: %s, installed non-frozen "
-			     "with the old archive\n",
+		fprintf(out,
+			"lockfile-changed jobs: %s, installed non-frozen "
+			"with the old archive\n",
 			change);
 done:
 	for (size_t i = 0; i < nrows; i++)

@@ -122,8 +122,7 @@ static int parse_strategies(struct pmbench_cicache_opts *o, const char *list)
 	return ret;
 }
 
-static int parse_compressions(struct pmbench_cicache_opts *o,
-			      const char *list)
+static int parse_compressions(struct pmbench_cicache_opts *o, const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
 	int ret = 0;
@@ -180,9 +179,19 @@ static int any_failure(const struct pmbench_result *r)
 
 int cmd_ci_cache(int argc, char **argv)
 {
-	enum { OPT_PM = 256, OPT_STRATEGY, OPT_COMPRESSION, OPT_RUNS,
-	       OPT_BANDWIDTH, OPT_NO_CHANGE, OPT_TIMEOUT, OPT_OUT, OPT_ENV,
-	       OPT_PROGRESS, OPT_NO_PROGRESS };
+	enum {
+		OPT_PM = 256,
+		OPT_STRATEGY,
+		OPT_COMPRESSION,
+		OPT_RUNS,
+		OPT_BANDWIDTH,
+		OPT_NO_CHANGE,
+		OPT_TIMEOUT,
+		OPT_OUT,
+		OPT_ENV,
+		OPT_PROGRESS,
+		OPT_NO_PROGRESS
+	};
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, OPT_PM },
 		{ "strategy", required_argument, NULL, OPT_STRATEGY },
@@ -288,8 +297,9 @@ int cmd_ci_cache(int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "pmbench: ci-cache: one FIXTURE at a time, got "
-				"'%s' and '%s'\n",
+		fprintf(stderr,
+			"pmbench: ci-cache: one FIXTURE at a time, got "
+			"'%s' and '%s'\n",
 			argv[optind], argv[optind + 1]);
 		goto done;
 	}
@@ -308,9 +318,9 @@ int cmd_ci_cache(int argc, char **argv)
 		o.compressions[0].level = 3;
 		o.compressions_nr = 1;
 	}
-	ret = pmbench_fixture_load(&f, optind < argc ? argv[optind]
-						    : DEFAULT_FIXTURE,
-				   pmbench_config.fixtures_dir);
+	ret = pmbench_fixture_load(
+		&f, optind < argc ? argv[optind] : DEFAULT_FIXTURE,
+		pmbench_config.fixtures_dir);
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;

@@ -43,7 +43,8 @@ void pmbench_cachearc_name(struct pmbench_buf *out,
 			   const struct pmbench_cachearc_compression *c);
 
 /** The usual file suffix: ".tar", ".tar.gz", ".tar.zst" (static). */
-const char *pmbench_cachearc_suffix(const struct pmbench_cachearc_compression *c);
+const char *
+pmbench_cachearc_suffix(const struct pmbench_cachearc_compression *c);
 
 /**
  * One tree of an archive: stored under the archive name `name` (a

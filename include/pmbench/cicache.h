@@ -40,7 +40,7 @@ struct pmbench_fixture;
 
 /** What a strategy caches. "none" is 0. */
 enum pmbench_cicache_flags {
-	PMBENCH_CICACHE_STORE = (1 << 0),	 /**< the PM's cache folders */
+	PMBENCH_CICACHE_STORE = (1 << 0),	/**< the PM's cache folders */
 	PMBENCH_CICACHE_NODE_MODULES = (1 << 1) /**< node_modules + state */
 };
 
@@ -60,9 +60,11 @@ struct pmbench_cicache_opts {
 	struct pmbench_strvec env; /**< --env K=V for every PM */
 };
 
-#define PMBENCH_CICACHE_OPTS_INIT                                           \
-	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0, 100e6, \
-	  NULL, PMBENCH_STRVEC_INIT }
+#define PMBENCH_CICACHE_OPTS_INIT                                              \
+	{                                                                      \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0,    \
+			100e6, NULL, PMBENCH_STRVEC_INIT                       \
+	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);
 

@@ -54,10 +54,12 @@ static int run_ci(struct pmbench_result *r, struct h_run *run,
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "ci-cache", proj, "--pm", "npm,pnpm",
-				       "--strategy", strategy,
-				       "--compression", "gzip", "--runs", runs,
-				       "--out", out, NULL };
+		const char *args[] = {
+			"ci-cache",   proj,	"--pm",		 "npm,pnpm",
+			"--strategy", strategy, "--compression", "gzip",
+			"--runs",     runs,	"--out",	 out,
+			NULL
+		};
 
 		h_pmbench(run, args, env);
 	}
@@ -132,7 +134,8 @@ TEST(store_restores_a_warm_cache)
 			CHECK(s->ok);
 			CHECK(metric(s, "archive_bytes") > 0);
 			/* The fake's cache is repetitive text. */
-			CHECK(metric(s, "raw_bytes") > metric(s, "archive_bytes"));
+			CHECK(metric(s, "raw_bytes") >
+			      metric(s, "archive_bytes"));
 			CHECK(metric(s, "files_count") >= 1);
 			CHECK(metric(s, "restore_bytes") > 0);
 			CHECK(metric(s, "restore_s") > 0);
@@ -206,8 +209,8 @@ TEST(node_modules_makes_the_install_a_noop)
 	cJSON_Delete(log);
 	for (int p = 0; p < 2; p++) {
 		const char *pm = p ? "pnpm" : "npm";
-		const struct pmbench_cell *hit = cell(&r, "node_modules/gzip-6",
-						      pm);
+		const struct pmbench_cell *hit =
+			cell(&r, "node_modules/gzip-6", pm);
 		const struct pmbench_cell *miss =
 			cell(&r, "node_modules/gzip-6/miss", pm);
 
@@ -343,10 +346,13 @@ TEST(hanging_hit_times_out)
 	pmbench_strvec_push(&env, "FAKEPM_BUN_MODE=hang");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_WHEN=cache");
 	{
-		const char *args[] = { "ci-cache", proj, "--pm", "bun",
-				       "--strategy", "store", "--runs", "1",
-				       "--no-lockfile-change", "--timeout",
-				       "1s", "--out", out, NULL };
+		const char *args[] = {
+			"ci-cache",  proj,	   "--pm",
+			"bun",	     "--strategy", "store",
+			"--runs",    "1",	   "--no-lockfile-change",
+			"--timeout", "1s",	   "--out",
+			out,	     NULL
+		};
 
 		h_pmbench(&run, args, &env);
 	}
@@ -379,9 +385,11 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"ci-cache", proj, "--pm", "npm,bun", "--strategy",
-		"none,store", "--runs", "1", "--out", out, NULL });
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "ci-cache", proj, "--pm",
+						    "npm,bun", "--strategy",
+						    "none,store", "--runs", "1",
+						    "--out", out, NULL });
 	/* bun hangs (escaping its group) once its cache is restored. */
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=cache");

@@ -60,10 +60,21 @@ TEST(real_npm_and_bun_none_and_store)
 	h_home_markers();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "ci-cache", "todo-api", "--pm",
-				       "npm,bun", "--strategy", "none,store",
-				       "--compression", "zstd", "--runs", "2",
-				       "--timeout", "5m", "--out", out, NULL };
+		const char *args[] = { "ci-cache",
+				       "todo-api",
+				       "--pm",
+				       "npm,bun",
+				       "--strategy",
+				       "none,store",
+				       "--compression",
+				       "zstd",
+				       "--runs",
+				       "2",
+				       "--timeout",
+				       "5m",
+				       "--out",
+				       out,
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 	}

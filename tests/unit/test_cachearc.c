@@ -320,7 +320,8 @@ TEST(crafted_archives_refused)
 		pmbench_buf_release(&abs);
 	}
 	{
-		const struct crafted e[] = { { 'f', "/tmp/pmbench-evil", NULL } };
+		const struct crafted e[] = { { 'f', "/tmp/pmbench-evil",
+					       NULL } };
 
 		if (!pmbench_fs_exists("/tmp/pmbench-evil")) {
 			CHECK(refused("/tmp/pmbench-evil", e, 1));
@@ -350,7 +351,8 @@ TEST(crafted_archives_refused)
 		pmbench_fs_rmtree_unchecked(P("work/dst"));
 	}
 	{
-		const struct crafted e[] = { { 'h', "cache/hard", P("outside/keep") } };
+		const struct crafted e[] = { { 'h', "cache/hard",
+					       P("outside/keep") } };
 
 		CHECK(refused("cache/hard", e, 1));
 		CHECK(!pmbench_fs_exists(P("work/dst/hard")));
@@ -475,8 +477,8 @@ TEST(only_our_compressions_are_read)
 	archive_write_close(a);
 	archive_write_free(a);
 	archive_entry_free(e);
-	CHECK(pmbench_cachearc_extract(NULL, P("x.tar.bz2"), &d, 1,
-				       P("work")) < 0);
+	CHECK(pmbench_cachearc_extract(NULL, P("x.tar.bz2"), &d, 1, P("work")) <
+	      0);
 	CHECK_CONTAINS(pmbench_error_last(), "x.tar.bz2");
 	CHECK(!pmbench_fs_exists(P("work/dst/f")));
 }
