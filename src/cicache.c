@@ -811,7 +811,9 @@ static double metric_median(const struct pmbench_cell *c, const char *name)
 
 static void add_secs(struct pmbench_buf *b, double s)
 {
-	if (s < 1.0)
+	if (s < 0.01)
+		pmbench_buf_addf(b, "%.1f ms", s * 1e3);
+	else if (s < 1.0)
 		pmbench_buf_addf(b, "%.0f ms", s * 1e3);
 	else
 		pmbench_buf_addf(b, "%.2f s", s);
@@ -941,7 +943,11 @@ static void print_row(FILE *out, const struct row *w, int fastest)
 	static const char *const kinds[] = { "miss", "hit", "changed" };
 	struct pmbench_buf b = PMBENCH_BUF_INIT, c = PMBENCH_BUF_INIT;
 
-	pmbench_buf_addf(&b, "  %-26s %-8s", w->label, kinds[w->kind]);
+	/* Jobs without a cache are neither hits nor misses. */
+	pmbench_buf_addf(&b, "  %-26s %-8s", w->label,
+			 !strcmp(w->label, "none") && w->kind == JOB_HIT
+				 ? "-"
+				 : kinds[w->kind]);
 	if (w->failed)
 		pmbench_buf_addf(&b, " %zu/%zu", w->n, w->n + w->failed);
 	else
