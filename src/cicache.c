@@ -460,8 +460,10 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 	ret = pmbench_pmrun_exec(
 		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
 		ps->ws.run_project, x->o->timeout_ns, s, &child);
-	if (ret < 0)
+	if (ret < 0) {
+		fail_sample(s, "interrupted");
 		goto done;
+	}
 	install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;

@@ -414,6 +414,10 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	miss = pmbench_result_find_cell(&r, "proj", "ci-cache",
 					"store/zstd-3/miss", "bun");
 	CHECK(miss && miss->samples_nr == 1 && miss->samples[0].ok);
+	miss = pmbench_result_find_cell(&r, "proj", "ci-cache", "store/zstd-3",
+					"bun");
+	CHECK(miss && miss->samples_nr == 1 && !miss->samples[0].ok);
+	CHECK_STR(miss->samples[0].failure, "interrupted");
 	pmbench_result_release(&r);
 	pmbench_child_kill_tree(&c);
 	pmbench_child_release(&c);
