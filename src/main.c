@@ -19,6 +19,7 @@ static const struct pmbench_cmd cmds[] = {
 	{ "report", cmd_report, "Write a result as a table, Markdown, CSV, JSON or HTML" },
 	{ "compare", cmd_compare, "Compare two results cell by cell" },
 	{ "claim", cmd_claim, "Check a claim such as 'bun is 20x faster than npm'" },
+	{ "ci-cache", cmd_ci_cache, "Measure what caching the store or node_modules saves in CI" },
 };
 
 static void usage(FILE *out)

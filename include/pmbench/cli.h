@@ -54,5 +54,6 @@ int cmd_migrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_claim(int argc, char **argv);
+int cmd_ci_cache(int argc, char **argv);
 
 #endif

@@ -84,6 +84,8 @@ struct fake {
 	struct pmbench_buf cwd;
 	int argc;
 	char **argv;
+	int frozen; /* CI mode: npm ci, --frozen-lockfile, --immutable, ... */
+	int noop;   /* up to date and FAKEPM_NOOP set: nothing to do */
 };
 
 /* Keeps $FAKEPM_<NAME>_MEM_MB alive so the compiler cannot drop it. */
@@ -290,6 +292,8 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "node_modules", exists(f->nm.ptr));
 	cJSON_AddBoolToObject(root, "node_modules_any",
 			      exists("node_modules"));
+	cJSON_AddBoolToObject(root, "frozen", f->frozen);
+	cJSON_AddBoolToObject(root, "noop", f->noop);
 	add_str(root, "ci", getenv("CI"));
 	envobj = cJSON_AddObjectToObject(root, "env");
 	for (i = 0; i < PMBENCH_ARRAY_SIZE(logged_vars); i++)
@@ -584,7 +588,35 @@ static int jitter_ms(const struct fake *f, uint64_t *out)
 	return 0;
 }
 
-static int do_install(const struct fake *f)
+/*
+ * With $FAKEPM_NOOP or $FAKEPM_<NAME>_NOOP set, an install that finds its
+ * own lockfile and a complete node_modules (its marker and left-pad) has
+ * nothing to do, like a real PM whose node_modules matches the lockfile.
+ */
+static int up_to_date(const struct fake *f)
+{
+	if (!env("FAKEPM_NOOP") && !pm_env(f, "NOOP"))
+		return 0;
+	return own_lockfile(f) && exists(f->nm.ptr) &&
+	       exists("node_modules/left-pad/index.js") &&
+	       exists("node_modules/.bin/left-pad");
+}
+
+/* The CI modes: npm ci, --frozen-lockfile, --immutable, deno --frozen. */
+static int is_frozen(const struct fake *f, const char *word)
+{
+	if (word && !strcmp(f->pm->name, "npm") && !strcmp(word, "ci"))
+		return 1;
+	for (int i = 1; i < f->argc; i++)
+		if (!strcmp(f->argv[i], "--frozen-lockfile") ||
+		    !strcmp(f->argv[i], "--immutable") ||
+		    !strcmp(f->argv[i], "--frozen") ||
+		    !strcmp(f->argv[i], "--frozen=true"))
+			return 1;
+	return 0;
+}
+
+static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
 	uint64_t sleep_ms, cold_ms, mem_mb, jitter;
@@ -592,8 +624,19 @@ static int do_install(const struct fake *f)
 
 	if (!mode || !mode_applies(f, cold))
 		mode = "ok";
+	f->noop = !strcmp(mode, "ok") && up_to_date(f);
 	if (log_install(f) < 0)
 		goto done;
+	if (f->frozen && !own_lockfile(f)) {
+		fprintf(stderr, "fake %s ERR! a frozen install needs an "
+			"existing %s\n", name, f->pm->lockfile);
+		goto done;
+	}
+	if (f->noop) {
+		printf("fake %s: already up to date\n", name);
+		ret = 0;
+		goto done;
+	}
 	if (!strcmp(mode, "fail")) {
 		fprintf(stderr, "fake %s ERR! code EFAKE\n"
 			"fake %s ERR! this failure is part of a test\n"
@@ -650,7 +693,8 @@ static int do_install(const struct fake *f)
 	pmbench_sleep_ns(pmbench_st_mult(
 		pmbench_st_add(pmbench_st_add(sleep_ms, jitter),
 			       cold ? cold_ms : 0), 1000000));
-	if (write_outputs(f, strcmp(mode, "nolock") != 0) < 0 ||
+	/* A frozen install never writes the lockfile. */
+	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0)
 		goto done;
 	printf("fake %s: added 3 packages\n", name);
@@ -754,6 +798,7 @@ static int dispatch(struct fake *f)
 	}
 	w = next_word(f, 1);
 	word = w < f->argc ? f->argv[w] : NULL;
+	f->frozen = is_frozen(f, word);
 	if (!word && pm->yarn_style)
 		return do_install(f);
 	for (i = 0; word && pm->install_words[i]; i++)
@@ -783,7 +828,7 @@ int main(int argc, char **argv)
 {
 	struct fake f = { NULL,	PMBENCH_BUF_INIT, PMBENCH_BUF_INIT,
 			  PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT,
-			  PMBENCH_BUF_INIT, argc, argv };
+			  PMBENCH_BUF_INIT, argc, argv, 0, 0 };
 	const char *name = env("FAKEPM_NAME"), *p;
 	char dir[4096];
 	size_t i;

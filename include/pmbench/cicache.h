@@ -1,0 +1,107 @@
+#ifndef PMBENCH_CICACHE_H
+#define PMBENCH_CICACHE_H
+
+#include <stdio.h>
+
+#include "pmbench/cachearc.h"
+#include "pmbench/result.h"
+
+struct pmbench_fixture;
+
+/**
+ * CI cache-strategy experiments (`pmbench ci-cache`): simulated CI jobs
+ * that restore a cache archive, install in the PM's frozen-lockfile mode
+ * and save a new archive, per PM, strategy and compression.
+ *
+ * Every job is one sample of a cell with task "ci-cache" and scenario:
+ *
+ * - "none": jobs without any cache (no archive);
+ * - "<strategy>/<compression>/miss": the first job, with nothing to
+ *   restore; its saved archive is the one later jobs restore (like a CI
+ *   cache keyed on the lockfile);
+ * - "<strategy>/<compression>" (e.g. "store/zstd-3"): the `--runs` hit
+ *   jobs, each restoring the miss job's archive;
+ * - "<label>/lockfile-changed": one job after a dependency change in
+ *   package.json, installing non-frozen with the old (stale) archive;
+ *   "none/lockfile-changed" is its no-cache baseline.
+ *
+ * A sample's wall time is the job's restore + install + save; its user,
+ * sys, RSS, exit and failure fields are the install's. Metrics (seconds
+ * and bytes): restore_s, install_s, save_s, archive_bytes and raw_bytes
+ * (the archive the job saved, compressed and as an uncompressed tar),
+ * files_count, restore_bytes (the archive it restored), download_s and
+ * upload_s (those sizes at the modelled bandwidth), transfer_total_s
+ * (wall + download + upload: a CI that always uploads) and
+ * keyed_total_s (download + restore + install, plus save + upload only
+ * when the cache key did not match, i.e. miss and lockfile-changed jobs:
+ * what actions/cache-style CI does, which skips the upload on an exact
+ * key hit).
+ */
+
+/** What a strategy caches. "none" is 0. */
+enum pmbench_cicache_flags {
+	PMBENCH_CICACHE_STORE = (1 << 0),	/**< the PM's cache folders */
+	PMBENCH_CICACHE_NODE_MODULES = (1 << 1) /**< node_modules + state */
+};
+
+/** What `pmbench ci-cache` was asked to do. */
+struct pmbench_cicache_opts {
+	struct pmbench_strvec pms; /**< PM names, in run order */
+	int pms_explicit;	   /**< --pm given: a missing PM is an error */
+	unsigned strategies[4];
+	size_t strategies_nr;
+	struct pmbench_cachearc_compression compressions[8];
+	size_t compressions_nr;
+	unsigned runs;		   /**< hit jobs per PM and strategy */
+	int lockfile_changed;	   /**< run the lockfile-changed job */
+	uint64_t timeout_ns;	   /**< per install */
+	double bandwidth;	   /**< bytes per second, > 0 */
+	const char *out;	   /**< result file, rewritten as it goes */
+	struct pmbench_strvec env; /**< --env K=V for every PM */
+};
+
+#define PMBENCH_CICACHE_OPTS_INIT                                              \
+	{                                                                      \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0,    \
+			100e6, NULL, PMBENCH_STRVEC_INIT                       \
+	}
+
+void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);
+
+/**
+ * Parse "none", "store", "node_modules" or "store+node_modules" (either
+ * order). Returns 0 or PMBENCH_EINVALID with a message saying what is
+ * accepted.
+ */
+int pmbench_cicache_parse_strategy(unsigned *out, const char *s);
+
+/** "none", "store", "node_modules", "store+node_modules" (static). */
+const char *pmbench_cicache_strategy_name(unsigned strategy);
+
+/**
+ * Parse a bandwidth such as "100MB/s", "1.5GB/s", "250Mbit/s", "50MiB/s"
+ * (units B, kB, MB, GB, KiB, MiB, GiB, kbit, Mbit, Gbit; "/s" optional;
+ * decimal prefixes are powers of 1000) into bytes per second. Returns 0
+ * or PMBENCH_EINVALID.
+ */
+int pmbench_cicache_parse_bandwidth(double *out, const char *s);
+
+/**
+ * Run the experiment on one fixture (loaded, not yet checked out),
+ * filling `r`. The result file is rewritten after each strategy, so an
+ * interrupted run keeps what it measured. Returns 0 (failed jobs are
+ * results), PMBENCH_EINTERRUPTED, or an error that stopped it.
+ */
+int pmbench_cicache_run(struct pmbench_result *r,
+			const struct pmbench_cicache_opts *o,
+			struct pmbench_fixture *f);
+
+/**
+ * Print the ci-cache tables of `r` to `out`: per PM, each strategy's
+ * miss, hit and lockfile-changed jobs with medians and spread, the
+ * fastest strategy per PM and the fastest PM marked, and the transfer
+ * model stated.
+ */
+void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r);
+
+#endif

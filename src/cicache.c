@@ -1,0 +1,1086 @@
+#include "pmbench/common.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "pmbench/cicache.h"
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
+#include "pmbench/proc.h"
+#include "pmbench/progress.h"
+#include "pmbench/scenario.h"
+#include "pmbench/stats.h"
+
+#define TASK "ci-cache"
+#define S PMBENCH_CICACHE_STORE
+#define NM PMBENCH_CICACHE_NODE_MODULES
+
+enum job_kind { JOB_MISS, JOB_HIT, JOB_CHANGED };
+
+static const char *const kind_names[] = { "miss", "hit", "lockfile-changed" };
+
+void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o)
+{
+	pmbench_strvec_release(&o->pms);
+	pmbench_strvec_release(&o->env);
+}
+
+const char *pmbench_cicache_strategy_name(unsigned strategy)
+{
+	static const char *const names[] = { "none", "store", "node_modules",
+					     "store+node_modules" };
+
+	return names[strategy & 3];
+}
+
+int pmbench_cicache_parse_strategy(unsigned *out, const char *s)
+{
+	struct pmbench_strvec parts = PMBENCH_STRVEC_INIT;
+	unsigned st = 0;
+	int bad = 0;
+
+	if (!strcmp(s, "none")) {
+		*out = 0;
+		return 0;
+	}
+	pmbench_strvec_split(&parts, s, '+');
+	bad = !parts.nr;
+	for (size_t i = 0; i < parts.nr && !bad; i++) {
+		unsigned bit = !strcmp(parts.v[i], "store")	     ? S
+			       : !strcmp(parts.v[i], "node_modules") ? NM
+								     : 0;
+
+		bad = !bit || (st & bit);
+		st |= bit;
+	}
+	pmbench_strvec_release(&parts);
+	if (bad)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "unknown strategy '%s'; use none, "
+					  "store, node_modules or "
+					  "store+node_modules",
+					  s);
+	*out = st;
+	return 0;
+}
+
+int pmbench_cicache_parse_bandwidth(double *out, const char *s)
+{
+	static const struct {
+		const char *unit;
+		double bytes;
+	} units[] = {
+		{ "B", 1 },	      { "kB", 1e3 },
+		{ "KB", 1e3 },	      { "MB", 1e6 },
+		{ "GB", 1e9 },	      { "KiB", 1024.0 },
+		{ "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+		{ "kbit", 1e3 / 8 },  { "Kbit", 1e3 / 8 },
+		{ "Mbit", 1e6 / 8 },  { "Gbit", 1e9 / 8 },
+	};
+	struct pmbench_buf unit = PMBENCH_BUF_INIT;
+	char *end = NULL;
+	double v;
+	int ret = PMBENCH_EINVALID;
+
+	errno = 0;
+	v = (*s >= '0' && *s <= '9') || *s == '.' ? strtod(s, &end) : 0;
+	if (end && end != s && !errno && isfinite(v) && v > 0) {
+		pmbench_buf_adds(&unit, end);
+		if (unit.len > 2 && !strcmp(unit.ptr + unit.len - 2, "/s"))
+			pmbench_buf_setlen(&unit, unit.len - 2);
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(units); i++) {
+			if (!strcmp(unit.ptr, units[i].unit)) {
+				*out = v * units[i].bytes;
+				ret = 0;
+			}
+		}
+	}
+	pmbench_buf_release(&unit);
+	if (ret)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "bad bandwidth '%s'; use a positive "
+					  "number with a unit, e.g. 100MB/s, "
+					  "50MiB/s or 250Mbit/s",
+					  s);
+	return 0;
+}
+
+/* One strategy and compression, for every PM. */
+struct config {
+	unsigned strategy;
+	struct pmbench_cachearc_compression comp;
+	char *label; /* "none", "store/zstd-3" */
+	char *file;  /* "store-zstd-3.tar.zst" */
+};
+
+static void config_release(struct config *c)
+{
+	free(c->label);
+	free(c->file);
+}
+
+/* What one PM has for one config. */
+struct slot {
+	char *archive; /* the miss job's archive, once saved */
+	uint64_t archive_bytes;
+};
+
+static void scenario_of(struct pmbench_buf *out, const struct config *c,
+			enum job_kind kind)
+{
+	pmbench_buf_adds(out, c->label);
+	if (kind != JOB_HIT)
+		pmbench_buf_addf(out, "/%s", kind_names[kind]);
+}
+
+/* Where a PM keeps its archives: beside the run copy, never inside it. */
+static void archive_path(struct pmbench_buf *out,
+			 const struct pmbench_pmrun *ps, const struct config *c,
+			 const char *what)
+{
+	pmbench_buf_addf(out, "%s/ci-cache/%s%s%s", ps->ws.root, what, c->file,
+			 pmbench_cachearc_suffix(&c->comp));
+}
+
+/*
+ * The trees a strategy caches. "store": every folder of the PM's cache
+ * folder (cache/pm/<pm>: npm-cache, pnpm-store, bun-cache, ...) except
+ * "home", the PM's HOME: it holds the copy of the user's ~/.npmrc (which
+ * may carry registry tokens) and config, not cache. "node_modules":
+ * every node_modules folder of the project and the PM's install-state
+ * files. The store comes first so that files hard-linked into
+ * node_modules are stored with the store and linked from there.
+ */
+static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
+		     const struct pmbench_pmrun *ps, unsigned strategy)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (strategy & S) {
+		struct pmbench_strvec kids = PMBENCH_STRVEC_INIT;
+		DIR *d = opendir(ps->ws.cache);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)))
+			if (strcmp(de->d_name, ".") &&
+			    strcmp(de->d_name, "..") &&
+			    strcmp(de->d_name, "home"))
+				pmbench_strvec_push(&kids, de->d_name);
+		if (d)
+			closedir(d);
+		pmbench_strvec_sort(&kids, 0);
+		for (size_t i = 0; i < kids.nr; i++) {
+			pmbench_strvec_pushf(names, "cache/%s", kids.v[i]);
+			pmbench_buf_reset(&b);
+			pmbench_buf_path(&b, ps->ws.cache, kids.v[i]);
+			pmbench_strvec_push(paths, b.ptr);
+		}
+		pmbench_strvec_release(&kids);
+	}
+	if (strategy & NM) {
+		struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+
+		ret = pmbench_fs_find_dirs(&dirs, ps->ws.run, "node_modules");
+		for (size_t i = 0; i < dirs.nr && !ret; i++) {
+			pmbench_strvec_pushf(names, "project/%s", dirs.v[i]);
+			pmbench_buf_reset(&b);
+			pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
+			pmbench_strvec_push(paths, b.ptr);
+		}
+		for (const char *const *sp = ps->pm->state_paths; *sp && !ret;
+		     sp++) {
+			pmbench_buf_reset(&b);
+			pmbench_buf_path(&b, ps->ws.run_project, *sp);
+			if (!pmbench_fs_exists(b.ptr))
+				continue;
+			pmbench_strvec_push(paths, b.ptr);
+			pmbench_buf_reset(&b);
+			if (*ps->ws.subdir)
+				pmbench_buf_addf(&b, "project/%s/%s",
+						 ps->ws.subdir, *sp);
+			else
+				pmbench_buf_addf(&b, "project/%s", *sp);
+			pmbench_strvec_push(names, b.ptr);
+		}
+		pmbench_strvec_release(&dirs);
+	}
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+static void to_maps(struct pmbench_cachearc_map *maps,
+		    const struct pmbench_strvec *names,
+		    const struct pmbench_strvec *paths)
+{
+	for (size_t i = 0; i < names->nr; i++) {
+		maps[i].name = names->v[i];
+		maps[i].path = paths->v[i];
+	}
+}
+
+static int save_archive(struct pmbench_cachearc_stats *st,
+			const struct pmbench_pmrun *ps, const struct config *c,
+			const char *path)
+{
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
+	struct pmbench_cachearc_map *maps = NULL;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	int ret = save_maps(&names, &paths, ps, c->strategy);
+
+	pmbench_buf_add(&dir, path, (size_t)(strrchr(path, '/') - path));
+	if (!ret)
+		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
+	if (!ret) {
+		maps = pmbench_xcalloc(names.nr ? names.nr : 1, sizeof(*maps));
+		to_maps(maps, &names, &paths);
+		ret = pmbench_cachearc_create(st, path, maps, names.nr,
+					      &c->comp);
+	}
+	free(maps);
+	pmbench_strvec_release(&names);
+	pmbench_strvec_release(&paths);
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+static int restore_archive(struct pmbench_cachearc_stats *st,
+			   const struct pmbench_pmrun *ps, const char *path)
+{
+	const struct pmbench_cachearc_map maps[] = {
+		{ "cache", ps->ws.cache },
+		{ "project", ps->ws.run },
+	};
+
+	return pmbench_cachearc_extract(st, path, maps, 2,
+					pmbench_config.cache_dir);
+}
+
+/* A plain version "1.2.3", "^1.2.3", "~1.2.3", "=1.2.3" or "v1.2.3". */
+static const char *plain_version(const char *range)
+{
+	const char *p = range;
+	int dots = 0;
+
+	if (*p == '^' || *p == '~' || *p == '=' || *p == 'v')
+		p++;
+	if (!(*p >= '0' && *p <= '9'))
+		return NULL;
+	for (const char *q = p; *q; q++) {
+		if (*q == '.')
+			dots++;
+		else if (!(*q >= '0' && *q <= '9'))
+			return NULL;
+	}
+	return dots == 2 ? p : NULL;
+}
+
+/*
+ * The "lockfile changed" edit: the first direct dependency (by name, in
+ * dependencies, then devDependencies) with a plain version X.Y.Z (or
+ * ^X.Y.Z, ~X.Y.Z) gets the range "<X.Y.Z": the newest release below the
+ * one locked. A raise would need a newer release to exist; a release
+ * below the pinned one always does, and which one it is does not change
+ * when new versions are published, so the edit is deterministic and
+ * always changes the lockfile (one package to fetch, the rest from the
+ * stale cache). `what` says what was changed.
+ */
+static int change_dependency(struct pmbench_buf *what, const char *project)
+{
+	static const char *const sections[] = { "dependencies",
+						"devDependencies" };
+	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	cJSON *json = NULL;
+	char *printed = NULL;
+	int ret;
+
+	pmbench_buf_path(&path, project, "package.json");
+	ret = pmbench_fs_read_text(&text, path.ptr, 16u << 20);
+	if (ret)
+		goto done;
+	json = cJSON_Parse(text.ptr);
+	if (!json) {
+		ret = pmbench_error_setc(PMBENCH_EINVALID, "cannot parse '%s'",
+					 path.ptr);
+		goto done;
+	}
+	for (size_t s = 0; s < PMBENCH_ARRAY_SIZE(sections); s++) {
+		cJSON *deps =
+			cJSON_GetObjectItemCaseSensitive(json, sections[s]);
+		cJSON *best = NULL, *d;
+
+		cJSON_ArrayForEach(d, deps) {
+			if (!cJSON_IsString(d) || !d->string ||
+			    !plain_version(d->valuestring))
+				continue;
+			if (!best || strcmp(d->string, best->string) < 0)
+				best = d;
+		}
+		if (best) {
+			struct pmbench_buf range = PMBENCH_BUF_INIT;
+
+			pmbench_buf_addf(&range, "<%s",
+					 plain_version(best->valuestring));
+			pmbench_buf_addf(what, "%s %s -> %s in %s",
+					 best->string, best->valuestring,
+					 range.ptr, sections[s]);
+			cJSON_SetValuestring(best, range.ptr);
+			pmbench_buf_release(&range);
+			printed = cJSON_Print(json);
+			if (!printed)
+				pmbench_die("out of memory printing JSON");
+			pmbench_buf_reset(&text);
+			pmbench_buf_adds(&text, printed);
+			pmbench_buf_addch(&text, '\n');
+			ret = pmbench_fs_write_atomic(path.ptr, text.ptr,
+						      text.len);
+			goto done;
+		}
+	}
+	ret = pmbench_error_setc(PMBENCH_EINVALID,
+				 "'%s' has no dependency with a plain version "
+				 "(X.Y.Z, ^X.Y.Z or ~X.Y.Z) to change",
+				 path.ptr);
+done:
+	if (printed)
+		cJSON_free(printed);
+	cJSON_Delete(json);
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+static void fail_sample(struct pmbench_sample *s, const char *fmt, ...)
+	PMBENCH_PRINTF(2, 3);
+
+static void fail_sample(struct pmbench_sample *s, const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	s->ok = 0;
+	if (!s->exit_code)
+		s->exit_code = -1;
+	free(s->failure);
+	s->failure = pmbench_buf_detach(&b);
+}
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Everything one run shares. */
+struct ctx {
+	const struct pmbench_cicache_opts *o;
+	struct pmbench_result *r;
+	struct pmbench_fixture *f;
+	struct pmbench_pmrun *states;
+	size_t nr;
+	struct config *configs;
+	size_t configs_nr;
+	struct slot *slots;	       /* configs_nr * nr */
+	struct pmbench_strvec *frozen; /* per PM: the CI install argv */
+	char *change;		       /* what the lockfile-changed job edits */
+};
+
+static void save_result(const struct ctx *x)
+{
+	if (x->o->out && pmbench_result_write(x->r, x->o->out) < 0)
+		pmbench_warn("cannot write '%s': %s", x->o->out,
+			     pmbench_error_last());
+}
+
+/*
+ * One simulated CI job: a fresh checkout with the primed lockfile and an
+ * empty cache, restore (hit and lockfile-changed jobs), install (frozen,
+ * or not after the lockfile change), save.
+ */
+static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
+		   unsigned round, struct pmbench_sample *s)
+{
+	struct pmbench_pmrun *ps = &x->states[pi];
+	const struct config *c = &x->configs[ci];
+	struct slot *slot = &x->slots[ci * x->nr + pi];
+	const double bw = x->o->bandwidth;
+	struct pmbench_child child = PMBENCH_CHILD_INIT;
+	struct pmbench_cachearc_stats st;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, what = PMBENCH_BUF_INIT;
+	uint64_t restore_ns = 0, install_ns = 0, save_ns = 0, t0;
+	double restore_bytes = 0, archive_bytes = 0, raw_bytes = 0, files = 0;
+	double download_s, upload_s;
+	int ret = 0;
+
+	s->round = round;
+	ret = pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_LOCKFILE);
+	if (ret < 0) {
+		fail_sample(s, "cannot prepare the checkout: %s",
+			    pmbench_error_last());
+		ret = 0;
+		goto done;
+	}
+	if (kind == JOB_CHANGED) {
+		ret = change_dependency(&what, ps->ws.run_project);
+		if (ret < 0) {
+			fail_sample(s, "cannot change a dependency: %s",
+				    pmbench_error_last());
+			ret = 0;
+			goto done;
+		}
+		if (!x->change)
+			x->change = pmbench_xstrdup(what.ptr);
+	}
+	if (c->strategy && kind != JOB_MISS) {
+		if (!slot->archive) {
+			fail_sample(s, "no archive to restore: the miss job "
+				       "failed");
+			goto done;
+		}
+		t0 = pmbench_now_ns();
+		ret = restore_archive(&st, ps, slot->archive);
+		restore_ns = pmbench_now_ns() - t0;
+		if (ret < 0) {
+			fail_sample(s, "restore failed: %s",
+				    pmbench_error_last());
+			ret = 0;
+			goto done;
+		}
+		restore_bytes = (double)st.archive_bytes;
+	}
+	ret = pmbench_pmrun_exec(
+		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
+		ps->ws.run_project, x->o->timeout_ns, s, &child);
+	if (ret < 0) {
+		fail_sample(s, "interrupted");
+		goto done;
+	}
+	install_ns = s->wall_ns;
+	if (!s->ok)
+		goto done;
+	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
+	if (c->strategy) {
+		/* The miss job's archive is the cache later jobs restore. */
+		if (kind == JOB_MISS)
+			archive_path(&b, ps, c, "");
+		else
+			archive_path(&b, ps, c, "job-");
+		t0 = pmbench_now_ns();
+		ret = save_archive(&st, ps, c, b.ptr);
+		save_ns = pmbench_now_ns() - t0;
+		if (ret < 0) {
+			fail_sample(s, "save failed: %s", pmbench_error_last());
+			ret = 0;
+			goto done;
+		}
+		archive_bytes = (double)st.archive_bytes;
+		raw_bytes = (double)st.raw_bytes;
+		files = (double)st.files;
+		if (kind == JOB_MISS) {
+			free(slot->archive);
+			slot->archive = pmbench_xstrdup(b.ptr);
+			slot->archive_bytes = st.archive_bytes;
+		} else {
+			pmbench_fs_rmtree(b.ptr);
+		}
+	}
+done:
+	s->wall_ns = restore_ns + install_ns + save_ns;
+	download_s = restore_bytes / bw;
+	upload_s = archive_bytes / bw;
+	pmbench_sample_metric_set(s, "restore_s", secs(restore_ns));
+	pmbench_sample_metric_set(s, "install_s", secs(install_ns));
+	pmbench_sample_metric_set(s, "save_s", secs(save_ns));
+	pmbench_sample_metric_set(s, "archive_bytes", archive_bytes);
+	pmbench_sample_metric_set(s, "raw_bytes", raw_bytes);
+	pmbench_sample_metric_set(s, "files_count", files);
+	pmbench_sample_metric_set(s, "restore_bytes", restore_bytes);
+	pmbench_sample_metric_set(s, "download_s", download_s);
+	pmbench_sample_metric_set(s, "upload_s", upload_s);
+	pmbench_sample_metric_set(s, "transfer_total_s",
+				  secs(s->wall_ns) + download_s + upload_s);
+	pmbench_sample_metric_set(
+		s, "keyed_total_s",
+		download_s + secs(restore_ns + install_ns) +
+			(kind == JOB_HIT ? 0 : secs(save_ns) + upload_s));
+	if (ret == 0) {
+		pmbench_buf_reset(&b);
+		scenario_of(&b, c, kind);
+		if (s->ok)
+			pmbench_progress_event(
+				"%s %s %s round %u: restore %.2f s, install "
+				"%.2f s, save %.2f s, archive %.2f MB",
+				x->f->name, ps->pm->name, b.ptr, round + 1,
+				secs(restore_ns), secs(install_ns),
+				secs(save_ns), archive_bytes / 1e6);
+		else
+			pmbench_progress_event("%s %s %s round %u failed: %s",
+					       x->f->name, ps->pm->name, b.ptr,
+					       round + 1, s->failure);
+	}
+	pmbench_child_release(&child);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&what);
+	return ret;
+}
+
+static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
+		      const struct pmbench_strvec *argv)
+{
+	if (ps->prime_failure)
+		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
+	if (ps->lockfile)
+		cell->lockfile = pmbench_xstrdup(ps->lockfile);
+	if (ps->scripts)
+		cell->scripts = pmbench_xstrdup(ps->scripts);
+	for (size_t i = 0; i < argv->nr; i++)
+		pmbench_strvec_push(&cell->command, argv->v[i]);
+	for (size_t i = 0; i < ps->env.nr; i++)
+		pmbench_strvec_push(&cell->env, ps->env.v[i]);
+}
+
+/* Run `kind` jobs of config `ci` for `rounds` rounds, PMs interleaved. */
+static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
+		    unsigned first_round, unsigned rounds)
+{
+	struct pmbench_buf sc = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	scenario_of(&sc, &x->configs[ci], kind);
+	pmbench_strvec_push(&x->r->scenarios, sc.ptr);
+	for (size_t i = 0; i < x->nr; i++) {
+		struct pmbench_cell *cell = pmbench_result_add_cell(
+			x->r, x->f->name, TASK, sc.ptr, x->states[i].pm->name);
+
+		fill_cell(cell, &x->states[i],
+			  kind == JOB_CHANGED ? &x->states[i].command
+					      : &x->frozen[i]);
+	}
+	for (unsigned k = 0; k < rounds && !ret; k++) {
+		for (size_t i = 0; i < x->nr && !ret; i++) {
+			struct pmbench_cell *cell;
+			struct pmbench_sample *s;
+
+			if (x->states[i].prime_failure)
+				continue;
+			/* A signal during an archive step: stop here. */
+			if (pmbench_proc_interrupted()) {
+				ret = PMBENCH_EINTERRUPTED;
+				break;
+			}
+			pmbench_progress_status("%s: %s %s %u/%u", x->f->name,
+						sc.ptr, x->states[i].pm->name,
+						k + 1, rounds);
+			/* The cell array grows: never keep pointers. */
+			cell = pmbench_result_find_cell(x->r, x->f->name, TASK,
+							sc.ptr,
+							x->states[i].pm->name);
+			s = pmbench_cell_add_sample(cell);
+			ret = one_job(x, i, ci, kind, first_round + k, s);
+		}
+	}
+	pmbench_buf_release(&sc);
+	return ret;
+}
+
+static void record(struct pmbench_result *r,
+		   const struct pmbench_cicache_opts *o)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < o->pms.nr; i++)
+		pmbench_strvec_push(&r->pms, o->pms.v[i]);
+	pmbench_strvec_push(&r->tasks, TASK);
+	r->runs = o->runs;
+	r->warmup = 0;
+	r->timeout_ns = o->timeout_ns;
+	r->seed = 1;
+	pmbench_buf_addf(&b, "%.0f", o->bandwidth);
+	pmbench_result_env_set(r, "ci_cache_bandwidth_bytes_per_s", b.ptr);
+	pmbench_result_env_set(
+		r, "ci_cache_model",
+		"a job restores the miss job's archive (download modelled "
+		"as archive bytes / bandwidth before the restore), installs "
+		"in frozen-lockfile mode, saves a new archive (upload "
+		"modelled after it); transfer_total_s counts both "
+		"transfers on every job, keyed_total_s skips the save and "
+		"upload on a hit (an exact cache-key match, as "
+		"actions/cache does)");
+	pmbench_result_env_set(
+		r, "ci_cache_store",
+		"every folder of the PM's cache folder cache/pm/<pm> but its "
+		"HOME (home/: the copied ~/.npmrc and config)");
+	pmbench_result_env_set(
+		r, "ci_cache_node_modules",
+		"every node_modules folder of the project and the PM's "
+		"install-state files; store+node_modules is one archive, so "
+		"hard links between them (pnpm, bun) survive");
+	pmbench_buf_release(&b);
+}
+
+static int run_fixture(struct ctx *x)
+{
+	const struct pmbench_cicache_opts *o = x->o;
+	int ret;
+
+	pmbench_progress_status("%s: checking out", x->f->name);
+	ret = pmbench_fixture_checkout(x->f, pmbench_config.cache_dir);
+	if (ret < 0)
+		return ret;
+	pmbench_result_add_fixture(x->r, x->f->name, x->f->repo,
+				   x->f->resolved_commit, x->f->subdir,
+				   x->f->description);
+	for (size_t i = 0; i < x->nr; i++) {
+		struct pmbench_pmrun *ps = &x->states[i];
+		const struct pmbench_fixture_pm *fp;
+
+		pmbench_pmrun_reset(ps);
+		pmbench_workspace_init(&ps->ws, ps->pm,
+				       pmbench_config.cache_dir, x->f->name,
+				       x->f->source_dir, x->f->subdir);
+		pmbench_pmrun_compose(ps, x->f, &o->env);
+		pmbench_strvec_push(&x->frozen[i], ps->found.path);
+		pmbench_pm_push_args(&x->frozen[i], ps->pm->frozen_args,
+				     ps->ws.cache);
+		fp = pmbench_fixture_pm(x->f, ps->pm->name);
+		for (size_t k = 0; fp && k < fp->flags.nr; k++)
+			pmbench_strvec_push(&x->frozen[i], fp->flags.v[k]);
+		/* Old archives of an earlier run must not be restored. */
+		{
+			struct pmbench_buf d = PMBENCH_BUF_INIT;
+
+			pmbench_buf_path(&d, ps->ws.root, "ci-cache");
+			ret = pmbench_fs_rmtree(d.ptr);
+			pmbench_buf_release(&d);
+			if (ret < 0)
+				return ret;
+		}
+		ret = pmbench_pmrun_prime(ps, o->timeout_ns);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+		const struct config *c = &x->configs[ci];
+
+		if (c->strategy) {
+			ret = run_jobs(x, ci, JOB_MISS, 0, 1);
+			if (!ret)
+				ret = run_jobs(x, ci, JOB_HIT, 1, o->runs);
+		} else {
+			ret = run_jobs(x, ci, JOB_HIT, 0, o->runs);
+		}
+		if (!ret && o->lockfile_changed)
+			ret = run_jobs(x, ci, JOB_CHANGED, o->runs + 1, 1);
+		save_result(x);
+		if (ret < 0)
+			return ret;
+	}
+	if (x->change)
+		pmbench_result_env_set(x->r, "ci_cache_lockfile_change",
+				       x->change);
+	for (size_t i = 0; i < x->nr; i++) {
+		/* Work copies and archives can be large. */
+		pmbench_fs_rmtree(x->states[i].ws.root);
+		pmbench_fs_rmtree(x->states[i].ws.cache);
+	}
+	return 0;
+}
+
+/* The configs in run order: each strategy with each compression. */
+static size_t make_configs(struct config **out,
+			   const struct pmbench_cicache_opts *o)
+{
+	struct config *cs = pmbench_xcalloc(
+		pmbench_st_mult(o->strategies_nr, o->compressions_nr + 1),
+		sizeof(*cs));
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t n = 0;
+
+	for (size_t si = 0; si < o->strategies_nr; si++) {
+		unsigned st = o->strategies[si];
+		const char *name = pmbench_cicache_strategy_name(st);
+
+		if (!st) {
+			cs[n].strategy = 0;
+			cs[n].label = pmbench_xstrdup("none");
+			cs[n].file = pmbench_xstrdup("none");
+			n++;
+			continue;
+		}
+		for (size_t k = 0; k < o->compressions_nr; k++) {
+			cs[n].strategy = st;
+			cs[n].comp = o->compressions[k];
+			pmbench_buf_reset(&b);
+			pmbench_buf_addf(&b, "%s/", name);
+			pmbench_cachearc_name(&b, &cs[n].comp);
+			cs[n].label = pmbench_xstrdup(b.ptr);
+			for (char *p = b.ptr; *p; p++)
+				if (*p == '/' || *p == '+')
+					*p = '-';
+			cs[n].file = pmbench_buf_detach(&b);
+			n++;
+		}
+	}
+	pmbench_buf_release(&b);
+	*out = cs;
+	return n;
+}
+
+int pmbench_cicache_run(struct pmbench_result *r,
+			const struct pmbench_cicache_opts *o,
+			struct pmbench_fixture *f)
+{
+	struct ctx x;
+	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
+	size_t pms_nr = o->pms.nr ? o->pms.nr : 1;
+	int ret;
+
+	memset(&x, 0, sizeof(x));
+	x.o = o;
+	x.r = r;
+	x.f = f;
+	x.states = pmbench_xcalloc(pms_nr, sizeof(*x.states));
+	x.frozen = pmbench_xcalloc(pms_nr, sizeof(*x.frozen));
+	for (size_t i = 0; i < pms_nr; i++)
+		pmbench_strvec_init(&x.frozen[i]);
+	x.configs_nr = make_configs(&x.configs, o);
+	x.slots = pmbench_xcalloc(
+		pmbench_st_mult(x.configs_nr ? x.configs_nr : 1, pms_nr),
+		sizeof(*x.slots));
+
+	r->pmbench_version = pmbench_xstrdup(PMBENCH_VERSION);
+	pmbench_result_stamp(r);
+	record(r, o);
+	pmbench_result_collect_sysinfo(r);
+	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
+	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
+	if (ret < 0)
+		goto done;
+	pmbench_pmrun_record_env(r, scratch.ptr);
+	ret = pmbench_pmrun_find_all(x.states, &x.nr, r, &o->pms,
+				     o->pms_explicit, scratch.ptr);
+	if (ret < 0)
+		goto done;
+	ret = run_fixture(&x);
+	save_result(&x);
+done:
+	pmbench_progress_clear();
+	for (size_t i = 0; i < pms_nr; i++) {
+		pmbench_pmrun_release(&x.states[i]);
+		pmbench_strvec_release(&x.frozen[i]);
+	}
+	for (size_t i = 0; i < x.configs_nr * pms_nr; i++)
+		free(x.slots[i].archive);
+	for (size_t i = 0; i < x.configs_nr; i++)
+		config_release(&x.configs[i]);
+	free(x.configs);
+	free(x.slots);
+	free(x.states);
+	free(x.frozen);
+	free(x.change);
+	pmbench_buf_release(&scratch);
+	return ret;
+}
+
+/* One table row: one cell's figures. */
+struct row {
+	const struct pmbench_cell *cell;
+	char *label;
+	enum job_kind kind;
+	size_t n, failed;
+	double restore, install, save, archive, raw, xfer, keyed;
+	struct pmbench_summary total;
+};
+
+static double metric_median(const struct pmbench_cell *c, const char *name)
+{
+	size_t n;
+	double *v = pmbench_cell_metric_values(c, name, &n);
+	double m = pmbench_stats_median(v, n);
+
+	free(v);
+	return m;
+}
+
+static void add_secs(struct pmbench_buf *b, double s)
+{
+	if (s < 0.01)
+		pmbench_buf_addf(b, "%.1f ms", s * 1e3);
+	else if (s < 1.0)
+		pmbench_buf_addf(b, "%.0f ms", s * 1e3);
+	else
+		pmbench_buf_addf(b, "%.2f s", s);
+}
+
+static void add_bytes(struct pmbench_buf *b, double v)
+{
+	if (v >= 1e9)
+		pmbench_buf_addf(b, "%.2f GB", v / 1e9);
+	else if (v >= 1e6)
+		pmbench_buf_addf(b, "%.1f MB", v / 1e6);
+	else if (v >= 1e3)
+		pmbench_buf_addf(b, "%.1f kB", v / 1e3);
+	else
+		pmbench_buf_addf(b, "%.0f B", v);
+}
+
+static void row_fill(struct row *w, const struct pmbench_cell *c)
+{
+	const char *sc = c->scenario;
+	size_t len = strlen(sc);
+	double *t;
+
+	memset(w, 0, sizeof(*w));
+	w->cell = c;
+	w->kind = JOB_HIT;
+	for (int k = JOB_MISS; k <= JOB_CHANGED; k += 2) {
+		size_t kl = strlen(kind_names[k]);
+
+		if (len > kl + 1 && sc[len - kl - 1] == '/' &&
+		    !strcmp(sc + len - kl, kind_names[k])) {
+			w->kind = (enum job_kind)k;
+			len -= kl + 1;
+		}
+	}
+	w->label = pmbench_xstrndup(sc, len);
+	t = pmbench_cell_times(c, &w->n);
+	pmbench_stats_summary(&w->total, t, w->n);
+	free(t);
+	w->failed = pmbench_cell_failures(c);
+	w->restore = metric_median(c, "restore_s");
+	w->install = metric_median(c, "install_s");
+	w->save = metric_median(c, "save_s");
+	w->archive = metric_median(c, "archive_bytes");
+	w->raw = metric_median(c, "raw_bytes");
+	w->xfer = metric_median(c, "transfer_total_s");
+	w->keyed = metric_median(c, "keyed_total_s");
+}
+
+enum col_kind {
+	COL_RESTORE,
+	COL_INSTALL,
+	COL_SAVE,
+	COL_ARCHIVE,
+	COL_RAW,
+	COL_TOTAL,
+	COL_XFER,
+	COL_KEYED
+};
+
+/* The figure columns, in order: title, width, what. */
+static const struct {
+	const char *title;
+	int width;
+	enum col_kind kind;
+} cols[] = {
+	{ "restore", 9, COL_RESTORE }, { "install", 9, COL_INSTALL },
+	{ "save", 9, COL_SAVE },       { "archive", 9, COL_ARCHIVE },
+	{ "raw", 9, COL_RAW },	       { "total", 24, COL_TOTAL },
+	{ "+transfer", 10, COL_XFER }, { "keyed CI", 9, COL_KEYED },
+};
+
+static void col_text(struct pmbench_buf *out, const struct row *w,
+		     enum col_kind kind)
+{
+	int has_arc = strcmp(w->label, "none") != 0;
+
+	switch (kind) {
+	case COL_RESTORE:
+		if (has_arc && w->kind != JOB_MISS)
+			add_secs(out, w->restore);
+		else
+			pmbench_buf_adds(out, "-");
+		break;
+	case COL_INSTALL:
+		add_secs(out, w->install);
+		break;
+	case COL_SAVE:
+	case COL_ARCHIVE:
+	case COL_RAW:
+		if (!has_arc)
+			pmbench_buf_adds(out, "-");
+		else if (kind == COL_SAVE)
+			add_secs(out, w->save);
+		else
+			add_bytes(out, kind == COL_RAW ? w->raw : w->archive);
+		break;
+	case COL_TOTAL:
+		add_secs(out, w->total.median);
+		if (w->n > 1) {
+			pmbench_buf_adds(out, " (");
+			add_secs(out, w->total.min);
+			pmbench_buf_adds(out, "..");
+			add_secs(out, w->total.max);
+			pmbench_buf_adds(out, ")");
+		}
+		break;
+	case COL_XFER:
+		add_secs(out, w->xfer);
+		break;
+	case COL_KEYED:
+		add_secs(out, w->keyed);
+		break;
+	}
+}
+
+static void print_header(FILE *out)
+{
+	fprintf(out, "  %-26s %-8s %3s", "strategy", "job", "n");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cols); i++)
+		fprintf(out, " %*s", cols[i].width, cols[i].title);
+	fprintf(out, "\n");
+}
+
+static void print_row(FILE *out, const struct row *w, int fastest)
+{
+	static const char *const kinds[] = { "miss", "hit", "changed" };
+	struct pmbench_buf b = PMBENCH_BUF_INIT, c = PMBENCH_BUF_INIT;
+
+	/* Jobs without a cache are neither hits nor misses. */
+	pmbench_buf_addf(&b, "  %-26s %-8s", w->label,
+			 !strcmp(w->label, "none") && w->kind == JOB_HIT
+				 ? "-"
+				 : kinds[w->kind]);
+	if (w->failed)
+		pmbench_buf_addf(&b, " %zu/%zu", w->n, w->n + w->failed);
+	else
+		pmbench_buf_addf(&b, " %3zu", w->n);
+	if (!w->n)
+		pmbench_buf_adds(&b, "   every job failed");
+	for (size_t i = 0; w->n && i < PMBENCH_ARRAY_SIZE(cols); i++) {
+		pmbench_buf_reset(&c);
+		col_text(&c, w, cols[i].kind);
+		pmbench_buf_addf(&b, " %*s", cols[i].width, c.ptr);
+	}
+	if (fastest)
+		pmbench_buf_adds(&b, "  * fastest");
+	fprintf(out, "%s\n", b.ptr);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&c);
+}
+
+void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
+{
+	struct pmbench_strvec pms = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *bw =
+		pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s");
+	const char *change =
+		pmbench_result_env_get(r, "ci_cache_lockfile_change");
+	struct row *rows =
+		pmbench_xcalloc(r->cells_nr ? r->cells_nr : 1, sizeof(*rows));
+	size_t nrows = 0;
+	const struct row *best_all = NULL;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		if (strcmp(r->cells[i].task, TASK))
+			continue;
+		row_fill(&rows[nrows++], &r->cells[i]);
+		if (pmbench_strvec_find(&pms, r->cells[i].pm) < 0)
+			pmbench_strvec_push(&pms, r->cells[i].pm);
+	}
+	if (!nrows)
+		goto done;
+	add_bytes(&b, bw ? strtod(bw, NULL) : 0);
+	fprintf(out,
+		"\nci-cache: %s; medians, total with min..max; transfer "
+		"modelled at %s/s:\n"
+		"  +transfer = total + download (before restore) + upload "
+		"(after save)\n"
+		"  keyed CI  = download + restore + install (+ save + upload "
+		"when the key\n"
+		"              missed: a CI cache skips the upload on an "
+		"exact key hit)\n",
+		rows[0].cell->fixture, b.ptr);
+	for (size_t p = 0; p < pms.nr; p++) {
+		const struct row *best = NULL;
+
+		for (size_t i = 0; i < nrows; i++)
+			if (!strcmp(rows[i].cell->pm, pms.v[p]) &&
+			    rows[i].kind == JOB_HIT && rows[i].n &&
+			    (!best || rows[i].xfer < best->xfer))
+				best = &rows[i];
+		if (best && (!best_all || best->xfer < best_all->xfer))
+			best_all = best;
+		pmbench_buf_reset(&b);
+		for (size_t i = 0; i < nrows; i++) {
+			const struct pmbench_strvec *cmd =
+				&rows[i].cell->command;
+
+			if (strcmp(rows[i].cell->pm, pms.v[p]) ||
+			    rows[i].kind == JOB_CHANGED || !cmd->nr)
+				continue;
+			/* The binary's name, not its whole path. */
+			pmbench_buf_adds(&b,
+					 strrchr(cmd->v[0], '/')
+						 ? strrchr(cmd->v[0], '/') + 1
+						 : cmd->v[0]);
+			for (size_t k = 1; k < cmd->nr; k++)
+				pmbench_buf_addf(&b, " %s", cmd->v[k]);
+			break;
+		}
+		fprintf(out, "\n%s (CI install: %s)\n", pms.v[p], b.ptr);
+		print_header(out);
+		for (size_t i = 0; i < nrows; i++)
+			if (!strcmp(rows[i].cell->pm, pms.v[p]))
+				print_row(out, &rows[i], &rows[i] == best);
+		for (size_t i = 0; i < nrows; i++) {
+			const struct pmbench_cell *c = rows[i].cell;
+
+			if (strcmp(c->pm, pms.v[p]))
+				continue;
+			if (c->prime_failure)
+				fprintf(out, "  ! %s: %s\n", c->scenario,
+					c->prime_failure);
+			for (size_t k = 0; k < c->samples_nr; k++)
+				if (!c->samples[k].ok && c->samples[k].failure)
+					fprintf(out, "  ! %s round %u: %s\n",
+						c->scenario,
+						c->samples[k].round + 1,
+						c->samples[k].failure);
+		}
+	}
+	fprintf(out, "\nfastest strategy per PM (hit jobs, +transfer):");
+	for (size_t p = 0; p < pms.nr; p++) {
+		const struct row *best = NULL;
+
+		for (size_t i = 0; i < nrows; i++)
+			if (!strcmp(rows[i].cell->pm, pms.v[p]) &&
+			    rows[i].kind == JOB_HIT && rows[i].n &&
+			    (!best || rows[i].xfer < best->xfer))
+				best = &rows[i];
+		pmbench_buf_reset(&b);
+		if (best)
+			add_secs(&b, best->xfer);
+		fprintf(out, "%s %s %s%s%s%s", p ? "," : "", pms.v[p],
+			best ? best->label : "(no successful job)",
+			best ? " (" : "", b.ptr, best ? ")" : "");
+	}
+	fprintf(out, "\n");
+	if (best_all) {
+		pmbench_buf_reset(&b);
+		add_secs(&b, best_all->xfer);
+		fprintf(out, "fastest PM overall: %s with %s (%s)\n",
+			best_all->cell->pm, best_all->label, b.ptr);
+	}
+	if (change)
+		fprintf(out,
+			"lockfile-changed jobs: %s, installed non-frozen "
+			"with the old archive\n",
+			change);
+done:
+	for (size_t i = 0; i < nrows; i++)
+		free(rows[i].label);
+	free(rows);
+	pmbench_strvec_release(&pms);
+	pmbench_buf_release(&b);
+}

@@ -1,0 +1,361 @@
+#include "pmbench/common.h"
+
+#include <getopt.h>
+#include <time.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/cicache.h"
+#include "pmbench/cli.h"
+#include "pmbench/fixture.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/progress.h"
+
+#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench ci-cache [options] [FIXTURE]\n"
+		"\n"
+		"Simulate CI jobs on FIXTURE (default " DEFAULT_FIXTURE "): "
+		"a fresh checkout with\n"
+		"the lockfile, restore the strategy's cache archive, install "
+		"in the PM's\n"
+		"frozen-lockfile mode (npm ci, ... --frozen-lockfile), save a "
+		"new archive.\n"
+		"The first job of each strategy is the cache miss; its "
+		"archive is what the\n"
+		"--runs hit jobs restore. One more job changes a dependency "
+		"in package.json\n"
+		"and installs with the old archive.\n"
+		"\n"
+		"Options:\n"
+		"  --pm LIST           comma-separated: npm,yarn,yarn-berry,"
+		"pnpm,bun,deno\n"
+		"                      (default: all that are found)\n"
+		"  --strategy LIST     none, store, node_modules, "
+		"store+node_modules\n"
+		"                      (default: all four)\n"
+		"  --compression LIST  none, gzip[:1-9], zstd[:1-19] "
+		"(default: zstd = zstd:3)\n"
+		"  --runs N            hit jobs per PM and strategy (default "
+		"3)\n"
+		"  --bandwidth RATE    modelled cache download/upload rate, "
+		"e.g. 100MB/s,\n"
+		"                      50MiB/s, 250Mbit/s (default 100MB/s)\n"
+		"  --no-lockfile-change  skip the lockfile-changed job\n"
+		"  --timeout DUR       per install, e.g. 90s, 15m (default "
+		"15m)\n"
+		"  --out FILE          result JSON (default: "
+		"cache/results/ci-cache-<fixture>-<time>.json)\n"
+		"  --env K=V           set a variable for every PM "
+		"(repeatable)\n"
+		"  --progress/--no-progress  force the terminal status line "
+		"on or off\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"Exit status: 0 every job succeeded, 2 finished but some jobs "
+		"or primings\n"
+		"failed (see the table), 1 error, 129 usage, 130 "
+		"interrupted.\n");
+}
+
+static int bad(const char *opt, const char *why)
+{
+	fprintf(stderr, "pmbench: ci-cache: '%s': %s\n", opt, why);
+	return -1;
+}
+
+static int parse_pms(struct pmbench_cicache_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	pmbench_strvec_release(&o->pms);
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!pmbench_pm_get(v.v[i])) {
+			fprintf(stderr,
+				"pmbench: ci-cache: unknown package manager "
+				"'%s' in --pm; use npm, yarn, yarn-berry, "
+				"pnpm, bun or deno\n",
+				v.v[i]);
+			ret = -1;
+		} else if (pmbench_strvec_find(&o->pms, v.v[i]) < 0) {
+			pmbench_strvec_push(&o->pms, v.v[i]);
+		}
+	}
+	if (!ret && !o->pms.nr)
+		ret = bad("--pm", "needs at least one package manager");
+	o->pms_explicit = 1;
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_strategies(struct pmbench_cicache_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	o->strategies_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		unsigned st;
+		int dup = 0;
+
+		if (pmbench_cicache_parse_strategy(&st, v.v[i]) < 0) {
+			fprintf(stderr, "pmbench: ci-cache: %s\n",
+				pmbench_error_last());
+			ret = -1;
+			break;
+		}
+		for (size_t k = 0; k < o->strategies_nr; k++)
+			dup |= o->strategies[k] == st;
+		if (!dup)
+			o->strategies[o->strategies_nr++] = st;
+	}
+	if (!ret && !o->strategies_nr)
+		ret = bad("--strategy", "needs at least one strategy");
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static int parse_compressions(struct pmbench_cicache_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	o->compressions_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		struct pmbench_cachearc_compression c;
+		int dup = 0;
+
+		if (pmbench_cachearc_parse(&c, v.v[i]) < 0) {
+			fprintf(stderr, "pmbench: ci-cache: %s\n",
+				pmbench_error_last());
+			ret = -1;
+			break;
+		}
+		for (size_t k = 0; k < o->compressions_nr; k++)
+			dup |= o->compressions[k].filter == c.filter &&
+			       o->compressions[k].level == c.level;
+		if (dup)
+			continue;
+		if (o->compressions_nr == PMBENCH_ARRAY_SIZE(o->compressions)) {
+			ret = bad("--compression", "at most 8 compressions");
+			break;
+		}
+		o->compressions[o->compressions_nr++] = c;
+	}
+	if (!ret && !o->compressions_nr)
+		ret = bad("--compression", "needs at least one compression");
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+static void default_out(struct pmbench_buf *out, const char *fixture)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	pmbench_buf_addf(out, "%s/results/ci-cache-%s-%s.json",
+			 pmbench_config.cache_dir, fixture, stamp);
+}
+
+static int any_failure(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (r->cells[i].prime_failure ||
+		    pmbench_cell_failures(&r->cells[i]))
+			return 1;
+	return 0;
+}
+
+int cmd_ci_cache(int argc, char **argv)
+{
+	enum {
+		OPT_PM = 256,
+		OPT_STRATEGY,
+		OPT_COMPRESSION,
+		OPT_RUNS,
+		OPT_BANDWIDTH,
+		OPT_NO_CHANGE,
+		OPT_TIMEOUT,
+		OPT_OUT,
+		OPT_ENV,
+		OPT_PROGRESS,
+		OPT_NO_PROGRESS
+	};
+	static const struct option longopts[] = {
+		{ "pm", required_argument, NULL, OPT_PM },
+		{ "strategy", required_argument, NULL, OPT_STRATEGY },
+		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
+		{ "no-lockfile-change", no_argument, NULL, OPT_NO_CHANGE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "env", required_argument, NULL, OPT_ENV },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct pmbench_cicache_opts o = PMBENCH_CICACHE_OPTS_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1, loaded = 0;
+	uint64_t n;
+
+	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_PM:
+			if (parse_pms(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_STRATEGY:
+			if (parse_strategies(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_COMPRESSION:
+			if (parse_compressions(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_RUNS:
+			if (pmbench_parse_u64(&n, optarg) < 0 || n < 1 ||
+			    n > 10000) {
+				fprintf(stderr,
+					"pmbench: ci-cache: '--runs' must be "
+					"a whole number from 1 to 10000, got "
+					"'%s'\n",
+					optarg);
+				goto done;
+			}
+			o.runs = (unsigned)n;
+			break;
+		case OPT_BANDWIDTH:
+			if (pmbench_cicache_parse_bandwidth(&o.bandwidth,
+							    optarg) < 0) {
+				fprintf(stderr, "pmbench: ci-cache: %s\n",
+					pmbench_error_last());
+				goto done;
+			}
+			break;
+		case OPT_NO_CHANGE:
+			o.lockfile_changed = 0;
+			break;
+		case OPT_TIMEOUT:
+			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
+			    !o.timeout_ns) {
+				fprintf(stderr,
+					"pmbench: ci-cache: '--timeout' must "
+					"be a duration such as 90s or 15m, "
+					"got '%s'\n",
+					optarg);
+				goto done;
+			}
+			break;
+		case OPT_OUT:
+			o.out = optarg;
+			break;
+		case OPT_ENV:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr,
+					"pmbench: ci-cache: '--env' takes "
+					"NAME=VALUE, got '%s'\n",
+					optarg);
+				goto done;
+			}
+			pmbench_strvec_push(&o.env, optarg);
+			break;
+		case OPT_PROGRESS:
+			tty = 1;
+			break;
+		case OPT_NO_PROGRESS:
+			tty = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			code = 0;
+			goto done;
+		default:
+			fprintf(stderr,
+				"pmbench: ci-cache: unknown or incomplete "
+				"option '%s'; see 'pmbench ci-cache --help'\n",
+				argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr,
+			"pmbench: ci-cache: one FIXTURE at a time, got "
+			"'%s' and '%s'\n",
+			argv[optind], argv[optind + 1]);
+		goto done;
+	}
+	code = PMBENCH_EXIT_ERROR;
+	pmbench_progress_init(tty);
+	if (!o.pms.nr)
+		for (size_t i = 0; i < pmbench_pms_nr; i++)
+			pmbench_strvec_push(&o.pms, pmbench_pms[i].name);
+	if (!o.strategies_nr) {
+		for (unsigned s = 0; s < 4; s++)
+			o.strategies[s] = s;
+		o.strategies_nr = 4;
+	}
+	if (!o.compressions_nr) {
+		o.compressions[0].filter = PMBENCH_CACHEARC_ZSTD;
+		o.compressions[0].level = 3;
+		o.compressions_nr = 1;
+	}
+	ret = pmbench_fixture_load(
+		&f, optind < argc ? argv[optind] : DEFAULT_FIXTURE,
+		pmbench_config.fixtures_dir);
+	if (ret < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
+	loaded = 1;
+	if (!o.out) {
+		default_out(&out, f.name);
+		o.out = out.ptr;
+	}
+	if (strrchr(o.out, '/') && strrchr(o.out, '/') != o.out) {
+		pmbench_buf_add(&dir, o.out,
+				(size_t)(strrchr(o.out, '/') - o.out));
+		if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0) {
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+			goto done;
+		}
+	}
+
+	ret = pmbench_cicache_run(&r, &o, &f);
+	if (r.cells_nr)
+		pmbench_cicache_table_print(stdout, &r);
+	if (r.cells_nr || ret == 0)
+		fprintf(stderr, "pmbench: results written to '%s'\n", o.out);
+	if (ret < 0) {
+		code = pmbench_cli_fail(ret);
+		goto done;
+	}
+	code = any_failure(&r) ? PMBENCH_EXIT_FAILED_RUNS : PMBENCH_EXIT_OK;
+done:
+	if (loaded)
+		pmbench_fixture_release(&f);
+	pmbench_result_release(&r);
+	pmbench_cicache_opts_release(&o);
+	pmbench_buf_release(&out);
+	pmbench_buf_release(&dir);
+	return code;
+}

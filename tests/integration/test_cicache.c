@@ -1,0 +1,431 @@
+/*
+ * ci-cache with fake package managers: the store strategy restores the
+ * cache the fake then finds warm, the node_modules strategy makes the
+ * install a no-op, frozen installs are frozen, sizes and times reach the
+ * JSON and the table, failures are results, bad options are one line,
+ * and nothing is written outside pmbench's work folders.
+ */
+#include "pmbench/common.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+
+static int flag(const cJSON *e, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, key));
+}
+
+static int has_arg(const cJSON *e, const char *arg)
+{
+	const cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "argv"))
+		if (cJSON_IsString(a) && !strcmp(a->valuestring, arg))
+			return 1;
+	return 0;
+}
+
+static double metric(const struct pmbench_sample *s, const char *name)
+{
+	double v = -1;
+
+	pmbench_sample_metric_get(s, name, &v);
+	return v;
+}
+
+static const struct pmbench_cell *cell(const struct pmbench_result *r,
+				       const char *sc, const char *pm)
+{
+	return pmbench_result_find_cell(r, "proj", "ci-cache", sc, pm);
+}
+
+static int run_ci(struct pmbench_result *r, struct h_run *run,
+		  const char *strategy, const char *runs,
+		  const struct pmbench_strvec *env)
+{
+	char out[4200], proj[4200];
+
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = {
+			"ci-cache",   proj,	"--pm",		 "npm,pnpm",
+			"--strategy", strategy, "--compression", "gzip",
+			"--runs",     runs,	"--out",	 out,
+			NULL
+		};
+
+		h_pmbench(run, args, env);
+	}
+	return pmbench_result_read(r, out);
+}
+
+TEST(store_restores_a_warm_cache)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT, listing = PMBENCH_BUF_INIT;
+	struct h_run run;
+	cJSON *log;
+
+	h_setup();
+	h_home_markers();
+	CHECK_INT(run_ci(&r, &run, "none,store", "2", NULL), 0);
+	CHECK_INT(run.exit_code, 0);
+	log = h_log_entries();
+	for (int p = 0; p < 2; p++) {
+		const char *pm = p ? "pnpm" : "npm";
+		const char *frozen_word = p ? "--frozen-lockfile" : "ci";
+		cJSON *mine = h_log_of(log, pm);
+		/*
+		 * prime; none: 2 hits, changed; store: miss, 2 hits,
+		 * changed. Frozen and warm as a CI job would be.
+		 */
+		static const int frozen[] = { 0, 1, 1, 0, 1, 1, 1, 0 };
+		static const int warm[] = { 0, 0, 0, 0, 0, 1, 1, 1 };
+		int n = cJSON_GetArraySize(mine);
+
+		if (n != 8) {
+			check_fail(__FILE__, __LINE__, "%s ran %d times", pm,
+				   n);
+			cJSON_Delete(mine);
+			break;
+		}
+		for (int i = 0; i < n; i++) {
+			const cJSON *e = cJSON_GetArrayItem(mine, i);
+
+			if (flag(e, "frozen") != frozen[i] ||
+			    has_arg(e, frozen_word) != frozen[i] ||
+			    flag(e, "cache_warm") != warm[i] ||
+			    !flag(e, "lockfile") != (i == 0) ||
+			    flag(e, "node_modules")) {
+				check_fail(__FILE__, __LINE__,
+					   "%s install %d: %s", pm, i,
+					   cJSON_PrintUnformatted(e));
+				break;
+			}
+		}
+		cJSON_Delete(mine);
+	}
+	cJSON_Delete(log);
+
+	for (int p = 0; p < 2; p++) {
+		const char *pm = p ? "pnpm" : "npm";
+		const struct pmbench_cell *c = cell(&r, "store/gzip-6", pm);
+		const struct pmbench_cell *miss =
+			cell(&r, "store/gzip-6/miss", pm);
+		const struct pmbench_cell *none = cell(&r, "none", pm);
+
+		CHECK(c && miss && none);
+		CHECK(cell(&r, "store/gzip-6/lockfile-changed", pm));
+		CHECK(cell(&r, "none/lockfile-changed", pm));
+		CHECK_INT(c->samples_nr, 2);
+		CHECK_INT(miss->samples_nr, 1);
+		CHECK_INT(none->samples_nr, 2);
+		CHECK_STR(c->command.v[1], p ? "install" : "ci");
+		for (size_t i = 0; i < c->samples_nr; i++) {
+			const struct pmbench_sample *s = &c->samples[i];
+
+			CHECK(s->ok);
+			CHECK(metric(s, "archive_bytes") > 0);
+			/* The fake's cache is repetitive text. */
+			CHECK(metric(s, "raw_bytes") >
+			      metric(s, "archive_bytes"));
+			CHECK(metric(s, "files_count") >= 1);
+			CHECK(metric(s, "restore_bytes") > 0);
+			CHECK(metric(s, "restore_s") > 0);
+			CHECK(metric(s, "install_s") > 0);
+			CHECK(metric(s, "save_s") > 0);
+			CHECK(metric(s, "download_s") > 0);
+			CHECK(metric(s, "upload_s") > 0);
+			/* The job's total is its three parts. */
+			CHECK_NEAR((double)s->wall_ns / 1e9,
+				   metric(s, "restore_s") +
+					   metric(s, "install_s") +
+					   metric(s, "save_s"),
+				   1e-6);
+			CHECK(metric(s, "transfer_total_s") >
+			      (double)s->wall_ns / 1e9);
+			/* A key hit skips the save in the keyed model. */
+			CHECK(metric(s, "keyed_total_s") <
+			      metric(s, "transfer_total_s"));
+		}
+		CHECK_INT((long long)metric(&miss->samples[0], "restore_bytes"),
+			  0);
+		CHECK(metric(&miss->samples[0], "archive_bytes") > 0);
+		CHECK_INT((long long)metric(&none->samples[0], "archive_bytes"),
+			  0);
+	}
+	CHECK_STR(pmbench_result_env_get(&r, "ci_cache_bandwidth_bytes_per_s"),
+		  "100000000");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_lockfile_change"),
+		       "left-pad 1.3.0 -> <1.3.0");
+	CHECK_CONTAINS(run.out.ptr, "store/gzip-6");
+	CHECK_CONTAINS(run.out.ptr, "* fastest");
+	CHECK_CONTAINS(run.out.ptr, "fastest PM overall:");
+	CHECK_CONTAINS(run.out.ptr, "100.0 MB/s");
+	CHECK_CONTAINS(run.out.ptr, "npm (CI install: npm ci");
+	/* The user's caches and the project itself are untouched. */
+	CHECK(h_home_intact(&why));
+	h_listing(&listing, check_path("proj"));
+	CHECK_STR(listing.ptr, "package.json");
+	pmbench_buf_release(&why);
+	pmbench_buf_release(&listing);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(node_modules_makes_the_install_a_noop)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	cJSON *log, *mine;
+
+	h_setup();
+	pmbench_strvec_push(&env, "FAKEPM_NOOP=1");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=300");
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=300");
+	CHECK_INT(run_ci(&r, &run, "node_modules", "2", &env), 0);
+	CHECK_INT(run.exit_code, 0);
+	log = h_log_entries();
+	mine = h_log_of(log, "npm");
+	/* prime, miss, 2 hits, changed. */
+	CHECK_INT(cJSON_GetArraySize(mine), 5);
+	CHECK(!flag(cJSON_GetArrayItem(mine, 1), "node_modules"));
+	CHECK(!flag(cJSON_GetArrayItem(mine, 1), "noop"));
+	for (int i = 2; i < 4; i++) {
+		CHECK(flag(cJSON_GetArrayItem(mine, i), "node_modules"));
+		CHECK(flag(cJSON_GetArrayItem(mine, i), "noop"));
+		/* Only node_modules was cached. */
+		CHECK(!flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
+	}
+	cJSON_Delete(mine);
+	cJSON_Delete(log);
+	for (int p = 0; p < 2; p++) {
+		const char *pm = p ? "pnpm" : "npm";
+		const struct pmbench_cell *hit =
+			cell(&r, "node_modules/gzip-6", pm);
+		const struct pmbench_cell *miss =
+			cell(&r, "node_modules/gzip-6/miss", pm);
+
+		CHECK(hit && miss && hit->samples_nr == 2);
+		CHECK(hit->samples[0].ok && hit->samples[1].ok);
+		/* A no-op against a 300 ms install: a ratio, not a time. */
+		CHECK(metric(&hit->samples[0], "install_s") * 2 <
+		      metric(&miss->samples[0], "install_s"));
+		CHECK(metric(&hit->samples[1], "install_s") * 2 <
+		      metric(&miss->samples[0], "install_s"));
+		CHECK(hit->samples[0].nm_files >= 3);
+	}
+	CHECK_CONTAINS(run.out.ptr, "node_modules/gzip-6");
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(failed_jobs_are_results)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	/* npm fails once its cache is warm: every hit job. */
+	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=fail");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_WHEN=cache");
+	CHECK_INT(run_ci(&r, &run, "store", "2", &env), 0);
+	CHECK_INT(run.exit_code, 2);
+	c = cell(&r, "store/gzip-6/miss", "npm");
+	CHECK(c && c->samples_nr == 1 && c->samples[0].ok);
+	c = cell(&r, "store/gzip-6", "npm");
+	CHECK(c && c->samples_nr == 2 && !c->samples[0].ok);
+	CHECK_CONTAINS(c->samples[0].failure, "install failed on purpose");
+	/* A failed install saves nothing. */
+	CHECK_INT((long long)metric(&c->samples[0], "archive_bytes"), 0);
+	c = cell(&r, "store/gzip-6", "pnpm");
+	CHECK(c && c->samples_nr == 2 && c->samples[0].ok);
+	CHECK_CONTAINS(run.out.ptr, "install failed on purpose");
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(frozen_install_without_lockfile_fails)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	/* npm's priming writes no lockfile: the CI jobs cannot be frozen. */
+	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=nolock");
+	CHECK_INT(run_ci(&r, &run, "none", "1", &env), 0);
+	CHECK_INT(run.exit_code, 2);
+	c = cell(&r, "none", "npm");
+	CHECK(c && c->samples_nr == 1 && !c->samples[0].ok);
+	CHECK_CONTAINS(c->samples[0].failure, "lockfile");
+	c = cell(&r, "none", "pnpm");
+	CHECK(c && c->samples[0].ok);
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(bad_options_are_one_line)
+{
+	static const struct {
+		const char *opt, *value, *says;
+	} bad[] = {
+		{ "--strategy", "cache", "unknown strategy 'cache'" },
+		{ "--strategy", "store+store", "unknown strategy" },
+		{ "--compression", "zstd:99", "unknown compression 'zstd:99'" },
+		{ "--compression", "brotli", "unknown compression" },
+		{ "--bandwidth", "fast", "bad bandwidth 'fast'" },
+		{ "--bandwidth", "0MB/s", "bad bandwidth" },
+		{ "--bandwidth", "100", "bad bandwidth" },
+		{ "--runs", "0", "'--runs'" },
+		{ "--pm", "pip", "unknown package manager 'pip'" },
+	};
+
+	h_setup();
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(bad); i++) {
+		const char *args[] = { "ci-cache", bad[i].opt, bad[i].value,
+				       "proj", NULL };
+		struct h_run run;
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, bad[i].says);
+		/* One line. */
+		CHECK(strchr(run.out.ptr, '\n') ==
+		      run.out.ptr + run.out.len - 1);
+		h_run_release(&run);
+	}
+	{
+		const char *args[] = { "ci-cache", "--bandwidth", "250Mbit/s",
+				       "--help", NULL };
+		struct h_run run;
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 0);
+		CHECK_CONTAINS(run.out.ptr, "--strategy");
+		h_run_release(&run);
+	}
+}
+
+static long read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+TEST(hanging_hit_times_out)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	char out[4200], proj[4200];
+
+	h_setup();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "FAKEPM_BUN_MODE=hang");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_WHEN=cache");
+	{
+		const char *args[] = {
+			"ci-cache",  proj,	   "--pm",
+			"bun",	     "--strategy", "store",
+			"--runs",    "1",	   "--no-lockfile-change",
+			"--timeout", "1s",	   "--out",
+			out,	     NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 2);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "ci-cache", "store/zstd-3",
+				     "bun");
+	CHECK(c && c->samples_nr == 1);
+	CHECK(!c->samples[0].ok && c->samples[0].timed_out);
+	CHECK_CONTAINS(c->samples[0].failure, "timed out");
+	CHECK(!pmbench_result_find_cell(&r, "proj", "ci-cache",
+					"store/zstd-3/lockfile-changed",
+					"bun"));
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(ctrl_c_stops_everything_and_keeps_the_result)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *miss;
+	char out[4200], pidfile[4200], proj[4200];
+	long pid;
+	int rc = 0;
+
+	h_setup();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "ci-cache", proj, "--pm",
+						    "npm,bun", "--strategy",
+						    "none,store", "--runs", "1",
+						    "--out", out, NULL });
+	/* bun hangs (escaping its group) once its cache is restored. */
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=cache");
+	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
+	CHECK_INT(pmbench_child_start(&c), 0);
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (read_pid(pidfile) > 0)
+			break;
+	}
+	CHECK(read_pid(pidfile) > 0);
+	kill(c.pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 130);
+	pid = read_pid(pidfile);
+	CHECK(!h_alive(pid));
+	/* The jobs before the interrupt are in the result file. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(pmbench_result_find_cell(&r, "proj", "ci-cache", "none", "bun"));
+	miss = pmbench_result_find_cell(&r, "proj", "ci-cache",
+					"store/zstd-3/miss", "bun");
+	CHECK(miss && miss->samples_nr == 1 && miss->samples[0].ok);
+	miss = pmbench_result_find_cell(&r, "proj", "ci-cache", "store/zstd-3",
+					"bun");
+	CHECK(miss && miss->samples_nr == 1 && !miss->samples[0].ok);
+	CHECK_STR(miss->samples[0].failure, "interrupted");
+	pmbench_result_release(&r);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+}
+
+CHECK_MAIN(CASE(store_restores_a_warm_cache),
+	   CASE(node_modules_makes_the_install_a_noop),
+	   CASE(failed_jobs_are_results),
+	   CASE(frozen_install_without_lockfile_fails),
+	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
+	   CASE(ctrl_c_stops_everything_and_keeps_the_result))
