@@ -253,7 +253,8 @@ static void print_notes(FILE *out, const struct pmbench_result *res,
 	for (size_t i = 0; i < res->cells_nr; i++) {
 		const struct pmbench_cell *c = &res->cells[i];
 
-		if (strcmp(c->fixture, fixture) ||
+		/* "(node)" and the like ran without a PM. */
+		if (strcmp(c->fixture, fixture) || c->pm[0] == '(' ||
 		    pmbench_strvec_find(&seen, c->pm) >= 0)
 			continue;
 		pmbench_strvec_push(&seen, c->pm);
@@ -287,8 +288,11 @@ void pmbench_table_print(FILE *out, const struct pmbench_result *r)
 
 		for (size_t t = 0; t < r->tasks.nr; t++)
 			for (size_t s = 0; s < r->scenarios.nr; s++)
-				print_one(out, r, fixture, r->tasks.v[t],
-					  r->scenarios.v[s]);
+				if (!strcmp(r->tasks.v[t], "install"))
+					print_one(out, r, fixture,
+						  r->tasks.v[t],
+						  r->scenarios.v[s]);
+		pmbench_table_tasks_print(out, r, fixture);
 		print_notes(out, r, fixture);
 	}
 }
