@@ -245,6 +245,16 @@ int pmbench_bench_task(struct pmbench_result *r,
 			cell = new_cell(r, f, cell_tasks.v[k], ps->pm->name,
 					ps, &argv, &ps->env);
 			pmbench_strvec_release(&argv);
+			if (!strcmp(task, "dev")) {
+				/*
+				 * The port differs per run; the command
+				 * shows the first run's.
+				 */
+				pmbench_strvec_push(&cell->env, "PORT={port}");
+				pmbench_strvec_push(&cell->env,
+						    "HOST=127.0.0.1");
+				pmbench_strvec_push(&cell->env, "BROWSER=none");
+			}
 			if (!cell->prime_failure &&
 			    strcmp(script, PMBENCH_TASK_NOOP_SCRIPT) &&
 			    !pmbench_task_has_script(f, script)) {

@@ -195,8 +195,8 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 	free(n);
 	if (!ok) {
 		fprintf(stderr,
-			"pmbench: bench: '--probe' takes REQUESTS[,CONCURRENCY] "
-			"(1 to 1000000 requests, 1 to 256 at once), got "
+			"pmbench: bench: '--probe' takes "
+			"REQUESTS[,CONCURRENCY] (1 to 1000000 requests, 1 to 256 at once), got "
 			"'%s'\n",
 			v);
 		return -1;

@@ -279,7 +279,8 @@ int pmbench_ready_poll_step(struct pmbench_ready_poll *p, uint64_t wait_ns,
 		if (!p->in_flight && now >= p->next_ns) {
 			p->head_status = 0;
 			p->bytes = 0;
-			if (curl_multi_add_handle(p->multi, p->easy) != CURLM_OK)
+			if (curl_multi_add_handle(p->multi, p->easy) !=
+			    CURLM_OK)
 				return pmbench_error_set("cannot start a "
 							 "request to '%s'",
 							 p->url);

@@ -46,7 +46,8 @@ static struct pmbench_strvec *new_row(struct ttable *t)
 
 static void print_table(FILE *out, struct ttable *t)
 {
-	size_t ncols = t->head.nr, *width = pmbench_xcalloc(ncols, sizeof(*width));
+	size_t ncols = t->head.nr;
+	size_t *width = pmbench_xcalloc(ncols, sizeof(*width));
 
 	for (size_t k = 0; k < ncols; k++)
 		width[k] = display_len(t->head.v[k]);
@@ -161,7 +162,8 @@ static void push_runs(struct pmbench_strvec *row, const struct pmbench_cell *c,
 
 	pmbench_buf_addf(&b, "%zu", n);
 	if (pmbench_cell_failures(c))
-		pmbench_buf_addf(&b, " (+%zu failed)", pmbench_cell_failures(c));
+		pmbench_buf_addf(&b, " (+%zu failed)",
+				 pmbench_cell_failures(c));
 	pmbench_strvec_push(row, b.ptr);
 	pmbench_buf_release(&b);
 }

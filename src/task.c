@@ -115,9 +115,10 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret;
 
-	ret = pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_CACHE |
-							 PMBENCH_STATE_LOCKFILE |
-							 PMBENCH_STATE_NODE_MODULES);
+	ret = pmbench_workspace_prepare(&ps->ws,
+					PMBENCH_STATE_CACHE |
+						PMBENCH_STATE_LOCKFILE |
+						PMBENCH_STATE_NODE_MODULES);
 	if (ret < 0)
 		goto done;
 	if (f->build_output) {
@@ -480,7 +481,9 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 		struct pmbench_buf name = PMBENCH_BUF_INIT;
 
 		po.requests = o->probe_requests;
-		po.concurrency = o->probe_concurrency ? o->probe_concurrency : 1;
+		po.concurrency = o->probe_concurrency;
+		if (!po.concurrency)
+			po.concurrency = 1;
 		po.time_cap_ns = o->probe_cap_ns;
 		po.req_timeout_ns = 10000000000ull;
 		pmbench_progress_status("probing %s with %u requests",

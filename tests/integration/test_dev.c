@@ -29,7 +29,7 @@ static int dev_bench(struct pmbench_result *r, struct h_run *run,
 	char proj[4200], mpath[4200], out[4200];
 
 	if (!server)
-		pmbench_die("PMBENCH_FAKESERVER is not set (run through ctest)");
+		pmbench_die("PMBENCH_FAKESERVER is not set (use ctest)");
 	pmbench_buf_addf(&pkg,
 			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
 			 "\"private\": true, \"scripts\": { \"dev\": \"%s "
@@ -51,7 +51,8 @@ static int dev_bench(struct pmbench_result *r, struct h_run *run,
 				       "1",	 "--warmup",  "0",
 				       "--timeout", timeout,  "--out",
 				       out,	 probe ? "--probe" : mpath,
-				       probe ? probe : NULL, probe ? mpath : NULL,
+				       probe ? probe : NULL,
+				       probe ? mpath : NULL,
 				       NULL };
 
 		h_pmbench(run, args, NULL);
@@ -108,7 +109,8 @@ static int all_gone(const struct pmbench_result *r, struct pmbench_buf *why)
 		const struct pmbench_sample *s = dev_sample(r, pms[i]);
 
 		if (!port) {
-			pmbench_buf_addf(why, "no port recorded for %s", pms[i]);
+			pmbench_buf_addf(why, "no port recorded for %s",
+					 pms[i]);
 			return 0;
 		}
 		if (pmbench_probe_port_open(port)) {
@@ -116,7 +118,8 @@ static int all_gone(const struct pmbench_result *r, struct pmbench_buf *why)
 					 pms[i]);
 			return 0;
 		}
-		if (!s || s->leftover || metric(s, "port_open_after_stop_count")) {
+		if (!s || s->leftover ||
+		    metric(s, "port_open_after_stop_count")) {
 			pmbench_buf_addf(why, "%s's sample reports leftovers",
 					 pms[i]);
 			return 0;
@@ -139,7 +142,8 @@ TEST(print_then_listen)
 		  0);
 	CHECK_INT(run.exit_code, 0);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 		double line = metric(s, "ready_line_s");
 		double http = metric(s, "http_s"), body = metric(s, "body_s");
 
@@ -174,7 +178,8 @@ TEST(listen_then_print)
 		  0);
 	CHECK_INT(run.exit_code, 0);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 		double line = metric(s, "ready_line_s");
 		double http = metric(s, "http_s"), body = metric(s, "body_s");
 
@@ -202,7 +207,8 @@ TEST(never_listen_fails_after_the_timeout)
 		  0);
 	CHECK_INT(run.exit_code, 2);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && !s->ok);
 		CHECK_CONTAINS(s->failure, "not ready after 3 s");
@@ -230,7 +236,8 @@ TEST(exit_now_is_a_failure_with_the_reason)
 	CHECK_INT(dev_bench(&r, &run, "--mode exit-now", "/", "60s", NULL), 0);
 	CHECK_INT(run.exit_code, 2);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && !s->ok);
 		CHECK_CONTAINS(s->failure, "exited before it was ready");
@@ -247,7 +254,8 @@ TEST(exit_now_is_a_failure_with_the_reason)
 
 TEST(ignore_term_is_killed_after_the_grace_period)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT, fast = PMBENCH_RESULT_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result fast = PMBENCH_RESULT_INIT;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	struct h_run run;
 
@@ -292,7 +300,8 @@ TEST(escaped_grandchild_keeping_the_port_is_killed)
 		  0);
 	CHECK_INT(run.exit_code, 0);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && s->ok);
 		/* The server's process and the grandchild at least. */
@@ -317,7 +326,8 @@ TEST(error500_is_never_ready)
 		  0);
 	CHECK_INT(run.exit_code, 2);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && !s->ok);
 		CHECK_CONTAINS(s->failure, "no HTTP answer below 500");
@@ -360,7 +370,8 @@ TEST(probe_counts_are_exact)
 		  0);
 	CHECK_INT(run.exit_code, 0);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && s->ok);
 		CHECK(metric(s, "body_bytes") == 1);
@@ -398,7 +409,8 @@ TEST(probe_counts_other_status_codes)
 		  0);
 	CHECK_INT(run.exit_code, 0);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s = dev_sample(&r, i ? "bun" : "npm");
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
 
 		CHECK(s && s->ok);
 		CHECK(metric(s, "probe_requests_count") == 50);
@@ -439,7 +451,8 @@ TEST(probe_needs_dev_and_sane_numbers)
 		h_run_release(&run);
 	}
 	{
-		const char *args[] = { "bench", "--task", "deploy", proj, NULL };
+		const char *args[] = { "bench", "--task", "deploy", proj,
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 		CHECK_INT(run.exit_code, 129);
