@@ -163,7 +163,8 @@ TEST(real_run_build_dev_on_todo_api)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
 	char out[4200];
-	static const char *const tasks[] = { "run", "build", "dev" };
+	static const char *const tasks[] = { "run", "run:test", "build",
+					     "dev" };
 
 	h_setup();
 	real_pms();
