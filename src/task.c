@@ -419,6 +419,8 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 		n = pmbench_child_pump(&c, 0);
 		if (n == PMBENCH_EINTERRUPTED) {
 			ret = n;
+			fail(s, "interrupted before the dev server was ready",
+			     NULL);
 			goto stop;
 		}
 		if (n == 1) {

@@ -7,10 +7,12 @@
  */
 #include "pmbench/common.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "harness.h"
+#include "pmbench/fs.h"
 #include "pmbench/probe.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
@@ -461,6 +463,85 @@ TEST(probe_needs_dev_and_sane_numbers)
 	}
 }
 
+static long read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+TEST(ctrl_c_during_dev_stops_the_server)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, man = PMBENCH_BUF_INIT;
+	char proj[4200], mpath[4200], out[4200], pidfile[4200];
+	const struct pmbench_cell *cell;
+	long pid;
+	int rc = 0;
+
+	h_setup();
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("server.pid", ""));
+	pmbench_buf_addf(&pkg,
+			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
+			 "\"private\": true, \"scripts\": { \"dev\": \"echo "
+			 "$$ > %s && exec %s --mode never-listen\" } }\n",
+			 pidfile, getenv("PMBENCH_FAKESERVER"));
+	h_write("devproj/package.json", pkg.ptr);
+	snprintf(proj, sizeof(proj), "%s", check_path("devproj"));
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"devproj\", \"repo\": \"%s\", \"dev\": "
+			 "{ \"args\": \"--port {port}\" } }\n",
+			 proj);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("devproj.json", man.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
+		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
+		NULL });
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* Wait until the server runs, then press Ctrl-C. */
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (read_pid(pidfile) > 0)
+			break;
+	}
+	pid = read_pid(pidfile);
+	CHECK(pid > 0);
+	CHECK(h_alive(pid));
+	kill(c.pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 130);
+	CHECK(!h_alive(pid));
+	/* The interrupted run's cell is in the result, with its port. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	cell = pmbench_result_find_cell(&r, "devproj", "dev",
+					"cache+lockfile+node_modules", "npm");
+	CHECK(cell && cell->samples_nr == 1 && !cell->samples[0].ok);
+	CHECK_CONTAINS(cell->samples[0].failure, "interrupted");
+	CHECK(port_of(&r, "npm") > 0);
+	CHECK(!pmbench_probe_port_open(port_of(&r, "npm")));
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	{
+		pid_t *pids;
+		size_t left = pmbench_proc_descendants(&pids);
+
+		free(pids);
+		CHECK_INT(left, 0);
+	}
+	pmbench_result_release(&r);
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&man);
+}
+
 CHECK_MAIN(CASE(print_then_listen), CASE(listen_then_print),
 	   CASE(never_listen_fails_after_the_timeout),
 	   CASE(exit_now_is_a_failure_with_the_reason),
@@ -468,4 +549,5 @@ CHECK_MAIN(CASE(print_then_listen), CASE(listen_then_print),
 	   CASE(escaped_grandchild_keeping_the_port_is_killed),
 	   CASE(error500_is_never_ready), CASE(probe_counts_are_exact),
 	   CASE(probe_counts_other_status_codes),
-	   CASE(probe_needs_dev_and_sane_numbers))
+	   CASE(probe_needs_dev_and_sane_numbers),
+	   CASE(ctrl_c_during_dev_stops_the_server))
