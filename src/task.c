@@ -417,6 +417,9 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 
 	for (;;) {
 		n = pmbench_child_pump(&c, 0);
+		/* Ctrl-C stops the server too: that is no early exit. */
+		if (n == 1 && pmbench_proc_interrupted())
+			n = PMBENCH_EINTERRUPTED;
 		if (n == PMBENCH_EINTERRUPTED) {
 			ret = n;
 			fail(s, "interrupted before the dev server was ready",
