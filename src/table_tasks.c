@@ -246,7 +246,8 @@ static void print_times(FILE *out, const struct pmbench_result *r,
 		push_summary(row, &w);
 		push_runs(row, c, n);
 		pmbench_buf_reset(&b);
-		if (is_run && bare >= 0 && c->pm[0] != '(') {
+		if (is_run && bare >= 0 &&
+		    strcmp(c->pm, PMBENCH_TASK_BARE_NODE)) {
 			pmbench_buf_adds(&b, w.median >= bare ? "+" : "");
 			add_duration(&b, w.median - bare);
 		} else if (is_run && !strcmp(c->pm, PMBENCH_TASK_BARE_NODE)) {

@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "harness.h"
@@ -95,6 +96,9 @@ TEST(run_overhead_over_the_bare_command)
 	CHECK_INT(pmbench_cell_failures(c), 0);
 	CHECK_STR(c->command.v[0], "node");
 	CHECK_STR(c->command.v[1], "-e");
+	/* Node's own runner is timed too, or the result says why not. */
+	CHECK(cell(&r, "run", "(node --run)") ||
+	      pmbench_result_env_get(&r, "node_run_baseline"));
 
 	c = cell(&r, "run", "npm");
 	CHECK(c && c->samples_nr == 4);
@@ -215,6 +219,47 @@ TEST(build_output_is_measured_and_an_empty_build_fails)
 	h_run_release(&run);
 }
 
+TEST(node_run_baseline_on_node_22)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+	const char *node;
+
+	h_setup();
+	/*
+	 * A node that says it is 22 and answers --run by running the
+	 * script from package.json, as Node 22 does; the rest goes to the
+	 * real node.
+	 */
+	node = h_write("bin/node",
+		       "#!/bin/sh\n"
+		       "case \"$1\" in\n"
+		       "--version) echo v22.99.0 ;;\n"
+		       "--run) echo ran \"$2\" > node-run.out ;;\n"
+		       "*) exec /usr/bin/node \"$@\" ;;\n"
+		       "esac\n");
+	CHECK_INT(chmod(node, 0755), 0);
+	CHECK_INT(bench_tasks(&r, &run,
+			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+			      "\"private\": true }\n",
+			      "", "npm", "run", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_STR(pmbench_result_env_get(&r, "node_version"), "v22.99.0");
+	CHECK(!pmbench_result_env_get(&r, "node_run_baseline"));
+	c = cell(&r, "run", "(node --run)");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 4);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	CHECK_STR(c->command.v[1], "--run");
+	CHECK_STR(c->command.v[2], "pmbench-noop");
+	CHECK_CONTAINS(run.out.ptr, "(node --run)");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(run_overhead_over_the_bare_command),
+	   CASE(node_run_baseline_on_node_22),
 	   CASE(missing_script_is_named),
 	   CASE(build_output_is_measured_and_an_empty_build_fails))
