@@ -9,7 +9,6 @@
 #include "pmbench/proc.h"
 #include "pmbench/progress.h"
 #include "pmbench/scenario.h"
-#include "pmbench/task.h"
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 {
