@@ -14,6 +14,14 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 {
 	pmbench_strvec_release(&o->pms);
 	pmbench_strvec_release(&o->env);
+	pmbench_strvec_release(&o->tasks);
+}
+
+static int wants_task(const struct pmbench_bench_opts *o, const char *task)
+{
+	if (!o->tasks.nr)
+		return !strcmp(task, "install");
+	return pmbench_strvec_find(&o->tasks, task) >= 0;
 }
 
 static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
@@ -92,7 +100,10 @@ static void record_options(struct pmbench_result *r,
 	for (size_t i = 0; i < o->scenarios_nr; i++)
 		pmbench_strvec_push(&r->scenarios,
 				    pmbench_scenario_name(o->scenarios[i]));
-	pmbench_strvec_push(&r->tasks, "install");
+	if (!o->tasks.nr)
+		pmbench_strvec_push(&r->tasks, "install");
+	for (size_t i = 0; i < o->tasks.nr; i++)
+		pmbench_strvec_push(&r->tasks, o->tasks.v[i]);
 	r->runs = o->runs;
 	r->warmup = o->warmup;
 	r->timeout_ns = o->timeout_ns;
@@ -132,7 +143,8 @@ static int bench_fixture(struct pmbench_result *r,
 			return ret;
 	}
 
-	for (size_t si = 0; si < o->scenarios_nr; si++) {
+	for (size_t si = 0; wants_task(o, "install") && si < o->scenarios_nr;
+	     si++) {
 		unsigned state = o->scenarios[si];
 		const char *sc = pmbench_scenario_name(state);
 
@@ -170,6 +182,14 @@ static int bench_fixture(struct pmbench_result *r,
 				break;
 		}
 		save(r, o);
+	}
+	for (size_t ti = 0; ti < o->tasks.nr; ti++) {
+		if (!strcmp(o->tasks.v[ti], "install"))
+			continue;
+		ret = pmbench_bench_task(r, o, f, states, nr, o->tasks.v[ti]);
+		save(r, o);
+		if (ret < 0)
+			return ret;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* Work copies can be large; the checkout stays for reuse. */

@@ -11,6 +11,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/progress.h"
 #include "pmbench/scenario.h"
+#include "pmbench/task.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
@@ -37,6 +38,13 @@ static void usage(FILE *out)
 		"                     (default: clean,lockfile,cache+lockfile,"
 		"\n"
 		"                     cache+lockfile+node_modules)\n"
+		"  --task LIST        comma-separated: install,run,build,dev "
+		"(default: install);\n"
+		"                     run/build/dev work in each PM's own "
+		"primed tree\n"
+		"  --probe N[,C]      with dev: N HTTP requests to the ready "
+		"server, C at once\n"
+		"                     (default 1; 127.0.0.1 only, 60 s cap)\n"
 		"  --runs N|auto      timed runs per PM and scenario (default "
 		"5); 'auto' runs\n"
 		"                     until every median's 95%% interval is "
@@ -156,6 +164,59 @@ static int parse_scenarios(struct pmbench_bench_opts *o, const char *list)
 	return ret;
 }
 
+static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	pmbench_strvec_release(&o->tasks);
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!pmbench_task_known(v.v[i])) {
+			fprintf(stderr,
+				"pmbench: bench: unknown task '%s' in --task; "
+				"use install, run, build or dev\n",
+				v.v[i]);
+			ret = -1;
+		} else if (pmbench_strvec_find(&o->tasks, v.v[i]) < 0) {
+			pmbench_strvec_push(&o->tasks, v.v[i]);
+		}
+	}
+	if (!ret && !o->tasks.nr) {
+		fprintf(stderr, "pmbench: bench: --task needs at least one "
+				"task\n");
+		ret = -1;
+	}
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+/* --probe REQUESTS[,CONCURRENCY] */
+static int parse_probe(struct pmbench_bench_opts *o, const char *v)
+{
+	const char *comma = strchr(v, ',');
+	char *n = pmbench_xstrndup(v, comma ? (size_t)(comma - v)
+					    : strlen(v));
+	uint64_t req = 0, conc = 1;
+	int ok = !pmbench_parse_u64(&req, n) && req >= 1 && req <= 1000000;
+
+	if (ok && comma)
+		ok = !pmbench_parse_u64(&conc, comma + 1) && conc >= 1 &&
+		     conc <= 256;
+	free(n);
+	if (!ok) {
+		fprintf(stderr,
+			"pmbench: bench: '--probe' takes "
+			"REQUESTS[,CONCURRENCY] (1 to 1000000 requests, 1 to 256 at once), got "
+			"'%s'\n",
+			v);
+		return -1;
+	}
+	o->probe_requests = (unsigned)req;
+	o->probe_concurrency = (unsigned)conc;
+	return 0;
+}
+
 static void default_out(struct pmbench_buf *out, const char *fixture)
 {
 	char stamp[32];
@@ -181,7 +242,7 @@ int cmd_bench(int argc, char **argv)
 {
 	enum { OPT_PM = 256, OPT_SCENARIO, OPT_RUNS, OPT_WARMUP, OPT_TIMEOUT,
 	       OPT_OUT, OPT_ENV, OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS,
-	       OPT_TARGET, OPT_MAX_RUNS, OPT_TIME_BUDGET };
+	       OPT_TARGET, OPT_MAX_RUNS, OPT_TIME_BUDGET, OPT_TASK, OPT_PROBE };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, OPT_PM },
 		{ "scenario", required_argument, NULL, OPT_SCENARIO },
@@ -196,6 +257,8 @@ int cmd_bench(int argc, char **argv)
 		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
 		{ "time-budget", required_argument, NULL, OPT_TIME_BUDGET },
+		{ "task", required_argument, NULL, OPT_TASK },
+		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -274,6 +337,14 @@ int cmd_bench(int argc, char **argv)
 				goto done;
 			}
 			break;
+		case OPT_TASK:
+			if (parse_tasks(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_PROBE:
+			if (parse_probe(&o, optarg) < 0)
+				goto done;
+			break;
 		case OPT_PROGRESS:
 			tty = 1;
 			break;
@@ -296,6 +367,11 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "pmbench: bench: '%s' applies to '--runs "
 				"auto' only; add it or drop the option\n",
 			auto_knob);
+		goto done;
+	}
+	if (o.probe_requests && pmbench_strvec_find(&o.tasks, "dev") < 0) {
+		fprintf(stderr, "pmbench: bench: '--probe' needs the dev task; "
+				"add '--task dev'\n");
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;

@@ -29,7 +29,7 @@ static void usage(FILE *out)
 		"left out and is then\n"
 		"install). Reads --from RESULT.json, or runs the two PMs on "
 		"FIXTURE (default\n"
-		"" DEFAULT_FIXTURE "; live runs can time 'install' only), and "
+		"" DEFAULT_FIXTURE "; live runs time install, run, build or dev), and "
 		"gives a verdict per scenario:\n"
 		"  reproduced      the 95%% interval of the measured ratio "
 		"lies within the\n"
@@ -240,7 +240,7 @@ static void default_out(struct pmbench_buf *out, const char *fixture)
 			 pmbench_config.cache_dir, fixture, stamp);
 }
 
-/* Run both PMs' installs on the fixture, as 'pmbench bench' would. */
+/* Run both PMs' tasks on the fixture, as 'pmbench bench' would. */
 static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		    const struct pmbench_claim *c, const char *fixture_arg)
 {
@@ -248,15 +248,21 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
 	int ret, loaded = 0;
 
-	if (strcmp(c->task_a, "install") || strcmp(c->task_b, "install")) {
-		pmbench_error_setc(PMBENCH_EINVALID,
-				   "this pmbench can time only 'install' "
-				   "itself; measure '%s' with 'pmbench bench' "
-				   "and judge the result with --from "
-				   "RESULT.json",
-				   strcmp(c->task_a, "install") ? c->task_a
-								: c->task_b);
-		return PMBENCH_EINVALID;
+	for (int side = 0; side < 2; side++) {
+		const char *t = side ? c->task_b : c->task_a;
+
+		if (strcmp(t, "install") && strcmp(t, "run") &&
+		    strcmp(t, "build") && strcmp(t, "dev")) {
+			pmbench_error_setc(PMBENCH_EINVALID,
+					   "pmbench cannot time '%s' itself; "
+					   "use install, run, build or dev, or "
+					   "judge a result with --from "
+					   "RESULT.json",
+					   t);
+			return PMBENCH_EINVALID;
+		}
+		if (pmbench_strvec_find(&o->tasks, t) < 0)
+			pmbench_strvec_push(&o->tasks, t);
 	}
 	pmbench_strvec_push(&o->pms, c->pm_a);
 	if (strcmp(c->pm_a, c->pm_b))

@@ -678,9 +678,9 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 			sample_tree(c);
 			c->next_sample = now + c->sample_ns;
 		}
-		if (now >= until)
+		if (now >= until && wait_ns)
 			return 0;
-		left = until - now;
+		left = until > now ? until - now : 0;
 		if ((c->flags & PMBENCH_CHILD_SAMPLE_TREE) &&
 		    c->next_sample - now < left)
 			left = c->next_sample > now ? c->next_sample - now : 0;
@@ -698,6 +698,13 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 		flush_wakeups();
 		if (c->out_fd >= 0)
 			drain(c);
+		/* A zero wait still takes what is there, once. */
+		if (!wait_ns) {
+			if (!reap_main(c))
+				return 0;
+			drain(c);
+			return 1;
+		}
 	}
 }
 

@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 
@@ -541,7 +542,8 @@ static void table_notes(struct pmbench_buf *out,
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 
-		if (strcmp(c->fixture, fixture) ||
+		/* "(node)" and the like ran without a PM. */
+		if (strcmp(c->fixture, fixture) || c->pm[0] == '(' ||
 		    pmbench_strvec_find(&seen, c->pm) >= 0)
 			continue;
 		pmbench_strvec_push(&seen, c->pm);
@@ -558,6 +560,24 @@ static void table_notes(struct pmbench_buf *out,
 		pmbench_buf_adds(out, "  note: " PMBENCH_REPORT_SCRIPTS_NOTE
 				      "\n");
 	pmbench_strvec_release(&seen);
+}
+
+/* The run, build and dev details (table_tasks.c) of one fixture. */
+static void add_task_tables(struct pmbench_buf *out,
+			    const struct pmbench_report *rep,
+			    const char *fixture)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		pmbench_die("out of memory writing a table");
+	pmbench_table_tasks_print(mem, rep->result, fixture);
+	if (fclose(mem))
+		pmbench_die("out of memory writing a table");
+	pmbench_buf_add(out, text, len);
+	free(text);
 }
 
 static void write_table(struct pmbench_buf *out,
@@ -577,6 +597,7 @@ static void write_table(struct pmbench_buf *out,
 				    fixtures.v[f]) &&
 			    pmbench_report_group_start(rep, i))
 				table_group(out, rep, i);
+		add_task_tables(out, rep, fixtures.v[f]);
 		table_notes(out, rep, fixtures.v[f]);
 	}
 	pmbench_strvec_release(&fixtures);

@@ -36,17 +36,22 @@ struct pmbench_bench_opts {
 	/** `--runs auto`: stop each scenario by `adaptive` (runs = max) */
 	int runs_auto;
 	struct pmbench_adaptive_opts adaptive;
+	/** --task: "install", "run", "build", "dev" in order; empty: install */
+	struct pmbench_strvec tasks;
+	unsigned probe_requests;    /**< --probe with dev: 0 for none */
+	unsigned probe_concurrency; /**< requests in flight, >= 1 */
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                              \
 	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
 	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,                 \
-	  PMBENCH_ADAPTIVE_OPTS_INIT }
+	  PMBENCH_ADAPTIVE_OPTS_INIT, PMBENCH_STRVEC_INIT, 0, 1 }
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 
 /**
- * Benchmark the installs of `fixtures` (loaded, not yet checked out) with
+ * Benchmark the tasks (installs, and run/build/dev in each PM's primed
+ * tree) of `fixtures` (loaded, not yet checked out) with
  * the options, filling `r` (options, environment, fixtures, cells). The
  * result file is rewritten after each scenario so an interrupted run
  * keeps what it measured. Returns 0 (failed runs are results, not
@@ -55,6 +60,27 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 int pmbench_bench_run(struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr);
+
+struct pmbench_pmrun;
+
+/**
+ * One task other than install ("run", "build", "dev") of one checked-out
+ * fixture for the `nr` primed PMs in `states` (src/bench_task.c): a cell
+ * per PM (and, for run, the baselines without a PM), rounds interleaving
+ * the PMs. Returns 0, PMBENCH_EINTERRUPTED or an error that stopped it.
+ */
+int pmbench_bench_task(struct pmbench_result *r,
+		       const struct pmbench_bench_opts *o,
+		       const struct pmbench_fixture *f,
+		       struct pmbench_pmrun *states, size_t nr,
+		       const char *task);
+
+/**
+ * Print the tables of the run, build and dev cells of `fixture` in `r`
+ * (src/table_tasks.c).
+ */
+void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
+			       const char *fixture);
 
 /** Print the per-scenario tables of `r` to `out`. */
 void pmbench_table_print(FILE *out, const struct pmbench_result *r);

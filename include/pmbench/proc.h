@@ -102,7 +102,8 @@ int pmbench_child_start(struct pmbench_child *c);
  * Wait up to `wait_ns` for output or the child's exit, feeding the line
  * callback and the tail. Returns 1 once the main process has exited (and
  * its output pipe has been drained of what is available), 0 while it
- * runs, PMBENCH_EINTERRUPTED on a signal.
+ * runs, PMBENCH_EINTERRUPTED on a signal. A `wait_ns` of 0 takes what
+ * output is already there without waiting.
  */
 int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns);
 

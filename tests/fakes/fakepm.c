@@ -733,7 +733,14 @@ static int do_run(const struct fake *f, int script)
 	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
 	const char *name = f->argv[script];
 	cJSON *root = NULL, *item;
+	uint64_t run_ms;
 	int i, ret = 1;
+
+	/* A PM whose script runner costs this much more. */
+	if (pm_env_ms(f, "RUN_SLEEP_MS", 0, &run_ms) < 0)
+		return 2;
+	if (run_ms)
+		pmbench_sleep_ns(pmbench_st_mult(run_ms, 1000000));
 
 	if (read_file(&text, "package.json") < 0) {
 		fprintf(stderr, "fake %s: cannot read 'package.json': %s\n",

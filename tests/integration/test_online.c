@@ -129,5 +129,80 @@ TEST(real_world_dependency_set)
 	pmbench_buf_release(&from);
 }
 
+/*
+ * run, build and dev through the real npm and bun on the embedded
+ * todo-api fixture: every run succeeds and the dev server is ready (ready
+ * line, HTTP and body, in that order of the spawn), then stopped with
+ * its port closed.
+ */
+TEST(real_run_build_dev_on_todo_api)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	char out[4200];
+	static const char *const tasks[] = { "run", "run:test", "build",
+					     "dev" };
+
+	h_setup();
+	h_real_pms();
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "bench", "--pm", "npm,bun", "--task",
+				       "run,build,dev", "--probe", "50,4",
+				       "--runs", "2", "--warmup", "0",
+				       "--timeout", "5m", "--out", out,
+				       "todo-api", NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	for (int i = 0; i < 2; i++) {
+		const char *pm = i ? "bun" : "npm";
+
+		for (size_t t = 0; t < PMBENCH_ARRAY_SIZE(tasks); t++) {
+			const struct pmbench_cell *c = pmbench_result_find_cell(
+				&r, "todo-api", tasks[t],
+				"cache+lockfile+node_modules", pm);
+
+			CHECK(c);
+			CHECK(!c->prime_failure);
+			CHECK_INT(c->samples_nr, 2);
+			CHECK_INT(pmbench_cell_failures(c), 0);
+			for (size_t k = 0; k < c->samples_nr; k++) {
+				const struct pmbench_sample *s = &c->samples[k];
+				double line = 0, http = 0, body = 0, files = 0;
+				double ok = 0;
+
+				CHECK(s->ok);
+				if (!strcmp(tasks[t], "build")) {
+					CHECK(pmbench_sample_metric_get(
+						s, "output_files", &files));
+					CHECK(files >= 1);
+				}
+				if (strcmp(tasks[t], "dev"))
+					continue;
+				CHECK(pmbench_sample_metric_get(
+					s, "ready_line_s", &line));
+				CHECK(pmbench_sample_metric_get(s, "http_s",
+								&http));
+				CHECK(pmbench_sample_metric_get(s, "body_s",
+								&body));
+				CHECK(line > 0 && http > 0 && body >= http);
+				CHECK(pmbench_sample_metric_get(
+					s, "probe_ok_ratio", &ok));
+				CHECK(ok == 1);
+				CHECK_INT(s->leftover, 0);
+			}
+		}
+	}
+	CHECK(pmbench_result_find_cell(&r, "todo-api", "run",
+				       "cache+lockfile+node_modules",
+				       "(node)"));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(real_npm_and_bun_on_a_tiny_fixture),
-	   CASE(real_world_dependency_set))
+	   CASE(real_world_dependency_set), CASE(real_run_build_dev_on_todo_api))

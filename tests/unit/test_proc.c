@@ -187,6 +187,36 @@ TEST(tail_is_capped)
 	pmbench_child_release(&c);
 }
 
+static void count_line(const char *line, size_t len, void *payload)
+{
+	(void)line;
+	(void)len;
+	(*(int *)payload)++;
+}
+
+TEST(pump_without_waiting_takes_the_output)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int lines = 0, rc = 0;
+
+	sh(&c, "echo one; echo two; exec sleep 30");
+	c.on_line = count_line;
+	c.payload = &lines;
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* A zero wait never blocks, yet reads what has arrived. */
+	for (int i = 0; i < 500 && lines < 2; i++) {
+		rc = pmbench_child_pump(&c, 0);
+		if (rc)
+			break;
+		pmbench_sleep_ns(10000000);
+	}
+	CHECK_INT(rc, 0);
+	CHECK_INT(lines, 2);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	CHECK_INT(live_descendants(), 0);
+}
+
 TEST(which)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -213,6 +243,7 @@ int main(int argc, char **argv)
 		CASE(leftover_counted_and_killed), CASE(env_deltas),
 		CASE(line_callback_strips_ansi), CASE(tree_rss_sampled),
 		CASE(tail_is_capped), CASE(which),
+		CASE(pump_without_waiting_takes_the_output),
 	};
 
 	init();

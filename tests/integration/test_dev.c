@@ -1,0 +1,553 @@
+/*
+ * The dev task against the fake dev server (tests/fakes/fakeserver.c),
+ * started by the fake PMs' `run` from the project's dev script: each
+ * misbehaviour gives the right times or the right failure, and after
+ * every case no process is left and the port is closed. Only orderings
+ * and ratios of times are asserted, never absolute values.
+ */
+#include "pmbench/common.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/probe.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+
+/*
+ * A project whose dev script runs the fake server with `server_args`, a
+ * manifest for it (ready pattern, path), then `pmbench bench --task dev`
+ * for npm and bun. The result goes into `r`.
+ */
+static int dev_bench(struct pmbench_result *r, struct h_run *run,
+		     const char *server_args, const char *path,
+		     const char *timeout, const char *probe)
+{
+	const char *server = getenv("PMBENCH_FAKESERVER");
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, man = PMBENCH_BUF_INIT;
+	char proj[4200], mpath[4200], out[4200];
+
+	if (!server)
+		pmbench_die("PMBENCH_FAKESERVER is not set (use ctest)");
+	pmbench_buf_addf(&pkg,
+			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
+			 "\"private\": true, \"scripts\": { \"dev\": \"%s "
+			 "%s\" } }\n",
+			 server, server_args);
+	h_write("devproj/package.json", pkg.ptr);
+	snprintf(proj, sizeof(proj), "%s", check_path("devproj"));
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"devproj\", \"repo\": \"%s\", \"dev\": "
+			 "{ \"script\": \"dev\", \"args\": \"--port {port}\", "
+			 "\"ready\": \"fake server ready\", \"path\": \"%s\" "
+			 "} }\n",
+			 proj, path);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("devproj.json", man.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "bench",	 "--pm",      "npm,bun",
+				       "--task", "dev",	      "--runs",
+				       "1",	 "--warmup",  "0",
+				       "--timeout", timeout,  "--out",
+				       out,	 probe ? "--probe" : mpath,
+				       probe ? probe : NULL,
+				       probe ? mpath : NULL,
+				       NULL };
+
+		h_pmbench(run, args, NULL);
+	}
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&man);
+	return pmbench_result_read(r, out);
+}
+
+static const struct pmbench_sample *dev_sample(const struct pmbench_result *r,
+					       const char *pm)
+{
+	const struct pmbench_cell *c = pmbench_result_find_cell(
+		r, "devproj", "dev", "cache+lockfile+node_modules", pm);
+
+	return c && c->samples_nr == 1 ? &c->samples[0] : NULL;
+}
+
+static double metric(const struct pmbench_sample *s, const char *name)
+{
+	double v = -1;
+
+	if (!s || !pmbench_sample_metric_get(s, name, &v))
+		return -1;
+	return v;
+}
+
+/* The port a cell's server got, from its recorded command. */
+static unsigned port_of(const struct pmbench_result *r, const char *pm)
+{
+	const struct pmbench_cell *c = pmbench_result_find_cell(
+		r, "devproj", "dev", "cache+lockfile+node_modules", pm);
+
+	for (size_t i = 0; c && i + 1 < c->command.nr; i++)
+		if (!strcmp(c->command.v[i], "--port"))
+			return (unsigned)strtoul(c->command.v[i + 1], NULL, 10);
+	return 0;
+}
+
+/* Nothing left running and every server's port closed. */
+static int all_gone(const struct pmbench_result *r, struct pmbench_buf *why)
+{
+	static const char *const pms[] = { "npm", "bun" };
+	pid_t *pids;
+	size_t left = pmbench_proc_descendants(&pids);
+
+	free(pids);
+	if (left) {
+		pmbench_buf_addf(why, "%zu process(es) left", left);
+		return 0;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		unsigned port = port_of(r, pms[i]);
+		const struct pmbench_sample *s = dev_sample(r, pms[i]);
+
+		if (!port) {
+			pmbench_buf_addf(why, "no port recorded for %s",
+					 pms[i]);
+			return 0;
+		}
+		if (pmbench_probe_port_open(port)) {
+			pmbench_buf_addf(why, "port %u of %s still open", port,
+					 pms[i]);
+			return 0;
+		}
+		if (!s || s->leftover ||
+		    metric(s, "port_open_after_stop_count")) {
+			pmbench_buf_addf(why, "%s's sample reports leftovers",
+					 pms[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+TEST(print_then_listen)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run,
+			    "--mode print-then-listen --ready-delay-ms 50 "
+			    "--listen-delay-ms 1500",
+			    "/", "60s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+		double line = metric(s, "ready_line_s");
+		double http = metric(s, "http_s"), body = metric(s, "body_s");
+
+		CHECK(s && s->ok);
+		CHECK(line > 0 && http > 0 && body > 0);
+		/* The line comes well before the port answers. */
+		CHECK(line < 0.5 * http);
+		CHECK(http <= body);
+		/* wall_s is the first HTTP response. */
+		CHECK(fabs((double)s->wall_ns / 1e9 - http) < 1e-6);
+		/* Connections were refused until it listened. */
+		CHECK(metric(s, "http_refused_count") >= 1);
+	}
+	CHECK_CONTAINS(run.out.ptr, "first HTTP < 500");
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(listen_then_print)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run,
+			    "--mode listen-then-print --listen-delay-ms 50 "
+			    "--ready-delay-ms 1500",
+			    "/", "60s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+		double line = metric(s, "ready_line_s");
+		double http = metric(s, "http_s"), body = metric(s, "body_s");
+
+		CHECK(s && s->ok);
+		CHECK(http > 0 && body >= http);
+		/* Served long before it said so. */
+		CHECK(body < 0.5 * line);
+		CHECK(metric(s, "body_bytes") == 512);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(never_listen_fails_after_the_timeout)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run, "--mode never-listen --ready-delay-ms 10",
+			    "/", "3s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && !s->ok);
+		CHECK_CONTAINS(s->failure, "not ready after 3 s");
+		CHECK_CONTAINS(s->failure, "refused");
+		/* The ready line did come, and is among the last lines. */
+		CHECK(metric(s, "ready_line_s") > 0);
+		CHECK(metric(s, "http_s") < 0);
+		CHECK_CONTAINS(s->tail, "fake server ready");
+		CHECK(metric(s, "http_refused_count") >= 10);
+	}
+	CHECK_CONTAINS(run.out.ptr, "not ready after 3 s");
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(exit_now_is_a_failure_with_the_reason)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run, "--mode exit-now", "/", "60s", NULL), 0);
+	CHECK_INT(run.exit_code, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && !s->ok);
+		CHECK_CONTAINS(s->failure, "exited before it was ready");
+		CHECK_CONTAINS(s->failure, "exit 3");
+		CHECK_CONTAINS(s->failure, "fatal error: boom");
+		CHECK_CONTAINS(s->tail, "boom");
+		CHECK(metric(s, "ready_line_s") < 0);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(ignore_term_is_killed_after_the_grace_period)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result fast = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&fast, &run, "--mode print-then-listen", "/", "60s",
+			    NULL),
+		  0);
+	h_run_release(&run);
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run, "--mode ignore-term", "/", "60s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const char *pm = i ? "bun" : "npm";
+		const struct pmbench_sample *s = dev_sample(&r, pm);
+		double slow = metric(s, "stop_s");
+		double quick = metric(dev_sample(&fast, pm), "stop_s");
+
+		CHECK(s && s->ok);
+		CHECK(slow > 0 && quick > 0);
+		/* It waited out the grace period, then killed it. */
+		CHECK(slow > 10 * quick);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	pmbench_result_release(&fast);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(escaped_grandchild_keeping_the_port_is_killed)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run,
+			    "--mode grandchild --listen-delay-ms 10 "
+			    "--ready-delay-ms 100",
+			    "/", "60s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && s->ok);
+		/* The server's process and the grandchild at least. */
+		CHECK(metric(s, "stopped_processes_count") >= 2);
+		CHECK(metric(s, "port_open_after_stop_count") == 0);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(error500_is_never_ready)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run, "--mode error500 --ready-delay-ms 10",
+			    "/", "3s", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && !s->ok);
+		CHECK_CONTAINS(s->failure, "no HTTP answer below 500");
+		CHECK(metric(s, "http_5xx_count") >= 10);
+		CHECK(metric(s, "ready_line_s") > 0);
+		CHECK(metric(s, "http_s") < 0);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+/* Body bytes of /count answers numbered from..to ("1", "2", ... "37"). */
+static double count_bytes(unsigned from, unsigned to)
+{
+	double n = 0;
+
+	for (unsigned i = from; i <= to; i++)
+		n += i < 10 ? 1 : i < 100 ? 2 : i < 1000 ? 3 : 4;
+	return n;
+}
+
+TEST(probe_counts_are_exact)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	/*
+	 * The poller and the probe ask /count, which answers how many
+	 * requests the server answered before: the readiness request gets
+	 * "0", the probe's 137 get "1" to "137" if, and only if, the server
+	 * saw exactly the requests the probe counted.
+	 */
+	CHECK_INT(dev_bench(&r, &run,
+			    "--mode print-then-listen --listen-delay-ms 200",
+			    "/count", "60s", "137,7"),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && s->ok);
+		CHECK(metric(s, "body_bytes") == 1);
+		CHECK(metric(s, "probe_requests_count") == 137);
+		CHECK(metric(s, "probe_status_200_count") == 137);
+		CHECK(metric(s, "probe_ok_ratio") == 1);
+		CHECK(metric(s, "probe_errors_count") == 0);
+		CHECK(metric(s, "probe_bytes") == count_bytes(1, 137));
+		CHECK(metric(s, "probe_latency_min_s") > 0);
+		CHECK(metric(s, "probe_latency_min_s") <=
+		      metric(s, "probe_latency_p50_s"));
+		CHECK(metric(s, "probe_latency_p50_s") <=
+		      metric(s, "probe_latency_p90_s"));
+		CHECK(metric(s, "probe_latency_p99_s") <=
+		      metric(s, "probe_latency_max_s"));
+	}
+	CHECK_CONTAINS(run.out.ptr, "200: 137");
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(probe_counts_other_status_codes)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+
+	h_setup();
+	CHECK_INT(dev_bench(&r, &run,
+			    "--mode listen-then-print --status 404 "
+			    "--body-bytes 100",
+			    "/", "60s", "50,4"),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct pmbench_sample *s =
+			dev_sample(&r, i ? "bun" : "npm");
+
+		CHECK(s && s->ok);
+		CHECK(metric(s, "probe_requests_count") == 50);
+		CHECK(metric(s, "probe_status_404_count") == 50);
+		CHECK(metric(s, "probe_status_200_count") < 0);
+		/* vegeta's success: status 200 to 399 only. */
+		CHECK(metric(s, "probe_ok_ratio") == 0);
+		CHECK(metric(s, "probe_bytes") == 50 * 100);
+	}
+	CHECK(all_gone(&r, &why));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&why);
+}
+
+TEST(probe_needs_dev_and_sane_numbers)
+{
+	struct h_run run;
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench", "--probe", "10", proj, NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, "'--probe' needs the dev task");
+		h_run_release(&run);
+	}
+	{
+		const char *args[] = { "bench", "--task", "dev", "--probe",
+				       "10,0", proj, NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, "REQUESTS[,CONCURRENCY]");
+		h_run_release(&run);
+	}
+	{
+		const char *args[] = { "bench", "--task", "deploy", proj,
+				       NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, "unknown task 'deploy'");
+		h_run_release(&run);
+	}
+}
+
+static long read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+TEST(ctrl_c_during_dev_stops_the_server)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, man = PMBENCH_BUF_INIT;
+	char proj[4200], mpath[4200], out[4200], pidfile[4200];
+	const struct pmbench_cell *cell;
+	long pid;
+	int rc = 0;
+
+	h_setup();
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("server.pid", ""));
+	pmbench_buf_addf(&pkg,
+			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
+			 "\"private\": true, \"scripts\": { \"dev\": \"echo "
+			 "$$ > %s && exec %s --mode never-listen\" } }\n",
+			 pidfile, getenv("PMBENCH_FAKESERVER"));
+	h_write("devproj/package.json", pkg.ptr);
+	snprintf(proj, sizeof(proj), "%s", check_path("devproj"));
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"devproj\", \"repo\": \"%s\", \"dev\": "
+			 "{ \"args\": \"--port {port}\" } }\n",
+			 proj);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("devproj.json", man.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
+		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
+		NULL });
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* Wait until the server runs, then press Ctrl-C. */
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (read_pid(pidfile) > 0)
+			break;
+	}
+	pid = read_pid(pidfile);
+	CHECK(pid > 0);
+	CHECK(h_alive(pid));
+	kill(c.pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 130);
+	CHECK(!h_alive(pid));
+	/* The interrupted run's cell is in the result, with its port. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	cell = pmbench_result_find_cell(&r, "devproj", "dev",
+					"cache+lockfile+node_modules", "npm");
+	CHECK(cell && cell->samples_nr == 1 && !cell->samples[0].ok);
+	CHECK_CONTAINS(cell->samples[0].failure, "interrupted");
+	CHECK(port_of(&r, "npm") > 0);
+	CHECK(!pmbench_probe_port_open(port_of(&r, "npm")));
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	{
+		pid_t *pids;
+		size_t left = pmbench_proc_descendants(&pids);
+
+		free(pids);
+		CHECK_INT(left, 0);
+	}
+	pmbench_result_release(&r);
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&man);
+}
+
+CHECK_MAIN(CASE(print_then_listen), CASE(listen_then_print),
+	   CASE(never_listen_fails_after_the_timeout),
+	   CASE(exit_now_is_a_failure_with_the_reason),
+	   CASE(ignore_term_is_killed_after_the_grace_period),
+	   CASE(escaped_grandchild_keeping_the_port_is_killed),
+	   CASE(error500_is_never_ready), CASE(probe_counts_are_exact),
+	   CASE(probe_counts_other_status_codes),
+	   CASE(probe_needs_dev_and_sane_numbers),
+	   CASE(ctrl_c_during_dev_stops_the_server))

@@ -1,0 +1,265 @@
+/*
+ * The run and build tasks with the fake PMs: the bare `node -e 0`
+ * baseline, each PM's overhead over it, the fixture's own scripts, build
+ * output measured and a build that wrote nothing failed, build output
+ * cleared between runs, and priming failures carried into the task
+ * cells. Only ratios of times are asserted.
+ */
+#include "pmbench/common.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/result.h"
+#include "pmbench/stats.h"
+
+#define SC "cache+lockfile+node_modules"
+
+static int bench_tasks(struct pmbench_result *r, struct h_run *run,
+		       const char *pkg, const char *manifest_extra,
+		       const char *pms, const char *tasks,
+		       const struct pmbench_strvec *env)
+{
+	struct pmbench_buf man = PMBENCH_BUF_INIT;
+	char proj[4200], mpath[4200], out[4200];
+
+	h_write("tproj/package.json", pkg);
+	snprintf(proj, sizeof(proj), "%s", check_path("tproj"));
+	pmbench_buf_addf(&man, "{ \"name\": \"tproj\", \"repo\": \"%s\"%s }\n",
+			 proj, manifest_extra);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("tproj.json", man.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "bench", "--pm", pms, "--task", tasks,
+				       "--runs", "3", "--warmup", "1",
+				       "--timeout", "60s", "--out", out,
+				       mpath, NULL };
+
+		h_pmbench(run, args, env);
+	}
+	pmbench_buf_release(&man);
+	return pmbench_result_read(r, out);
+}
+
+static const struct pmbench_cell *cell(const struct pmbench_result *r,
+				       const char *task, const char *pm)
+{
+	return pmbench_result_find_cell(r, "tproj", task, SC, pm);
+}
+
+static double median(const struct pmbench_cell *c)
+{
+	size_t n = 0;
+	double *t, m;
+
+	if (!c)
+		return -1;
+	t = pmbench_cell_times(c, &n);
+	m = n == 3 ? pmbench_stats_median(t, n) : -1;
+	free(t);
+	return m;
+}
+
+TEST(run_overhead_over_the_bare_command)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+	double bare, npm, bun;
+
+	h_setup();
+	/* bun's script runner costs 600 ms more; npm's nearly nothing. */
+	pmbench_strvec_push(&env, "FAKEPM_BUN_RUN_SLEEP_MS=600");
+	/* pnpm cannot even install: its run cells say so. */
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_MODE=fail");
+	CHECK_INT(bench_tasks(&r, &run,
+			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+			      "\"private\": true, \"scripts\": { \"lint\": "
+			      "\"true\" } }\n",
+			      ", \"scripts\": [\"lint\"]", "npm,bun,pnpm",
+			      "run", &env),
+		  0);
+	CHECK_INT(run.exit_code, 2);
+	CHECK_STR(r.tasks.v[0], "run");
+	CHECK_INT(r.tasks.nr, 1);
+	/* No install cells: only run was asked for. */
+	CHECK(!pmbench_result_find_cell(&r, "tproj", "install", "clean",
+					"npm"));
+
+	/* The baseline ran without any PM, once per round. */
+	c = cell(&r, "run", "(node)");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 4);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	CHECK_STR(c->command.v[0], "node");
+	CHECK_STR(c->command.v[1], "-e");
+	/* Node's own runner is timed too, or the result says why not. */
+	CHECK(cell(&r, "run", "(node --run)") ||
+	      pmbench_result_env_get(&r, "node_run_baseline"));
+
+	c = cell(&r, "run", "npm");
+	CHECK(c && c->samples_nr == 4);
+	CHECK_CONTAINS(c->command.v[c->command.nr - 1], "pmbench-noop");
+	CHECK_STR(c->command.v[c->command.nr - 2], "run");
+	bare = median(cell(&r, "run", "(node)"));
+	npm = median(cell(&r, "run", "npm"));
+	bun = median(cell(&r, "run", "bun"));
+	fprintf(stderr, "medians: node %.4f, npm %.4f, bun %.4f\n", bare, npm,
+		bun);
+	CHECK(bare > 0 && npm > 0 && bun > 0);
+	/*
+	 * bun's overhead is its 600 ms sleep plus what npm's is (a fake
+	 * and a shell): far more than npm's, and npm's run is the bare
+	 * command plus a little.
+	 */
+	CHECK(bun - bare > 5 * (npm - bare));
+	CHECK(npm < 3 * bare);
+	CHECK_CONTAINS(run.out.ptr, "overhead vs (node)");
+	CHECK_CONTAINS(run.out.ptr, "(baseline)");
+
+	/* The fixture's own script is timed too. */
+	c = cell(&r, "run:lint", "npm");
+	CHECK(c && c->samples_nr == 4 && !pmbench_cell_failures(c));
+	CHECK_STR(c->command.v[c->command.nr - 1], "lint");
+	CHECK(cell(&r, "run:lint", "bun"));
+	CHECK_CONTAINS(run.out.ptr, "tproj · run:lint");
+
+	/* A PM that could not be primed has no runs, and says why. */
+	c = cell(&r, "run", "pnpm");
+	CHECK(c && c->samples_nr == 0);
+	CHECK_CONTAINS(c->prime_failure, "install failed on purpose");
+	CHECK_CONTAINS(run.out.ptr, "not run: priming install failed");
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(missing_script_is_named)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+
+	h_setup();
+	CHECK_INT(bench_tasks(&r, &run,
+			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+			      "\"private\": true }\n",
+			      ", \"scripts\": [\"nope\"]", "npm", "run,build",
+			      NULL),
+		  0);
+	CHECK_INT(run.exit_code, 2);
+	c = cell(&r, "run:nope", "npm");
+	CHECK(c && c->samples_nr == 0);
+	CHECK_CONTAINS(c->prime_failure, "has no 'nope' script");
+	c = cell(&r, "build", "npm");
+	CHECK(c && c->samples_nr == 0);
+	CHECK_CONTAINS(c->prime_failure, "has no 'build' script");
+	/* The no-op script is pmbench's own: it always runs. */
+	c = cell(&r, "run", "npm");
+	CHECK(c && c->samples_nr == 4 && !pmbench_cell_failures(c));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(build_output_is_measured_and_an_empty_build_fails)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+	double v;
+
+	h_setup();
+	/*
+	 * The build refuses to run when a previous run's output or Vite
+	 * cache is still there, so four good runs prove both are cleared.
+	 * bun's copy writes nothing, pnpm's an empty folder.
+	 */
+	CHECK_INT(bench_tasks(&r, &run,
+			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+			      "\"private\": true, \"scripts\": { \"build\": "
+			      "\"test ! -e out && test ! -e node_modules/.vite "
+			      "&& mkdir -p node_modules/.vite && case "
+			      "\\\"$OUTPUT\\\" in none) ;; empty) mkdir out ;; "
+			      "*) mkdir -p out/js && printf 12345 > out/a.txt "
+			      "&& printf 123 > out/js/b.js ;; esac\" } }\n",
+			      ", \"build\": { \"script\": \"build\", "
+			      "\"output\": \"out\" }, \"pm\": { \"bun\": { "
+			      "\"env\": { \"OUTPUT\": \"none\" } }, \"pnpm\": "
+			      "{ \"env\": { \"OUTPUT\": \"empty\" } } }",
+			      "npm,bun,pnpm", "build", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 2);
+	c = cell(&r, "build", "npm");
+	CHECK(c && c->samples_nr == 4);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		CHECK(c->samples[i].ok);
+		CHECK(pmbench_sample_metric_get(&c->samples[i], "output_files",
+						&v));
+		CHECK(v == 2);
+		CHECK(pmbench_sample_metric_get(&c->samples[i], "output_bytes",
+						&v));
+		CHECK(v >= 8);
+	}
+	c = cell(&r, "build", "bun");
+	CHECK(c && c->samples_nr == 4);
+	CHECK_INT(pmbench_cell_failures(c), 3);
+	CHECK_CONTAINS(c->samples[1].failure, "wrote no 'out' folder");
+	c = cell(&r, "build", "pnpm");
+	CHECK(c && c->samples_nr == 4);
+	CHECK_INT(pmbench_cell_failures(c), 3);
+	CHECK_CONTAINS(c->samples[1].failure, "output folder 'out' is empty");
+	CHECK_CONTAINS(run.out.ptr, "tproj · build");
+	CHECK_CONTAINS(run.out.ptr, "2 files");
+	CHECK_CONTAINS(run.out.ptr, "wrote no 'out' folder");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(node_run_baseline_on_node_22)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+	const char *node;
+
+	h_setup();
+	/*
+	 * A node that says it is 22 and answers --run by running the
+	 * script from package.json, as Node 22 does; the rest goes to the
+	 * real node.
+	 */
+	node = h_write("bin/node",
+		       "#!/bin/sh\n"
+		       "case \"$1\" in\n"
+		       "--version) echo v22.99.0 ;;\n"
+		       "--run) echo ran \"$2\" > node-run.out ;;\n"
+		       "*) exec /usr/bin/node \"$@\" ;;\n"
+		       "esac\n");
+	CHECK_INT(chmod(node, 0755), 0);
+	CHECK_INT(bench_tasks(&r, &run,
+			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+			      "\"private\": true }\n",
+			      "", "npm", "run", NULL),
+		  0);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_STR(pmbench_result_env_get(&r, "node_version"), "v22.99.0");
+	CHECK(!pmbench_result_env_get(&r, "node_run_baseline"));
+	c = cell(&r, "run", "(node --run)");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 4);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	CHECK_STR(c->command.v[1], "--run");
+	CHECK_STR(c->command.v[2], "pmbench-noop");
+	CHECK_CONTAINS(run.out.ptr, "(node --run)");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(run_overhead_over_the_bare_command),
+	   CASE(node_run_baseline_on_node_22),
+	   CASE(missing_script_is_named),
+	   CASE(build_output_is_measured_and_an_empty_build_fails))
