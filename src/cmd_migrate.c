@@ -38,10 +38,12 @@ static void usage(FILE *out)
 		"  --from PM        the repo's PM (default: told by its "
 		"lockfile, else its\n"
 		"                   packageManager field)\n"
-		"  --task LIST      parity tasks from build,test,lint "
-		"(default: build,test;\n"
+		"  --task LIST      from build,test,lint (run once per PM "
+		"for parity) and dev\n"
+		"                   (the dev server, timed like install); "
+		"default build,test;\n"
 		"                   a task the repo has no script for is "
-		"skipped)\n"
+		"skipped\n"
 		"  --scenario LIST  install scenarios to time (default: "
 		"clean,cache+lockfile)\n"
 		"  --runs N         timed runs per PM and scenario (default "
@@ -99,23 +101,33 @@ static int parse_pm_list(struct pmbench_strvec *out, const char *list)
 	return ret;
 }
 
-static int parse_tasks(struct pmbench_strvec *out, const char *list)
+/*
+ * build, test and lint run once per PM for parity (`out`); dev is timed
+ * by the benchmark (`timed`), like install.
+ */
+static int parse_tasks(struct pmbench_strvec *out, struct pmbench_strvec *timed,
+		       const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
 	int ret = 0;
 
 	pmbench_strvec_release(out);
+	pmbench_strvec_release(timed);
 	pmbench_strvec_split(&v, list, ',');
 	for (size_t i = 0; i < v.nr && !ret; i++) {
 		if (!strcmp(v.v[i], "install"))
 			continue; /* always */
-		if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
-		    strcmp(v.v[i], "lint"))
+		if (!strcmp(v.v[i], "dev")) {
+			pmbench_strvec_push(timed, "install");
+			pmbench_strvec_push(timed, "dev");
+		} else if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
+			   strcmp(v.v[i], "lint")) {
 			ret = usage_error("unknown task '%s' in --task; use "
-					  "build, test or lint",
+					  "build, test, lint or dev",
 					  v.v[i]);
-		else if (pmbench_strvec_find(out, v.v[i]) < 0)
+		} else if (pmbench_strvec_find(out, v.v[i]) < 0) {
 			pmbench_strvec_push(out, v.v[i]);
+		}
 	}
 	pmbench_strvec_release(&v);
 	return ret;
@@ -303,7 +315,7 @@ int cmd_migrate(int argc, char **argv)
 			from = optarg;
 			break;
 		case OPT_TASK:
-			if (parse_tasks(&m.tasks, optarg) < 0)
+			if (parse_tasks(&m.tasks, &o.tasks, optarg) < 0)
 				goto done;
 			break;
 		case OPT_SCENARIO:
@@ -458,7 +470,7 @@ int cmd_migrate(int argc, char **argv)
 		code = pmbench_cli_fail(ret);
 		goto done;
 	}
-	code = pmbench_migrate_all_ok(&m) ? PMBENCH_EXIT_OK
+	code = pmbench_migrate_all_ok(&m, &r) ? PMBENCH_EXIT_OK
 					  : PMBENCH_EXIT_FAILED_RUNS;
 done:
 	free(json);

@@ -14,6 +14,7 @@
 #include "pmbench/progress.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"
+#include "pmbench/task.h"
 
 #define PACKAGE_JSON_MAX (4u << 20)
 /* Files listed per package with an install script, and per build. */
@@ -388,9 +389,55 @@ get_task(const struct pmbench_migrate_pm *e, const char *name)
 	return NULL;
 }
 
-int pmbench_migrate_all_ok(const struct pmbench_migrate *m)
+/* The timed task cell of `pm` (run, build, dev), or NULL. */
+static const struct pmbench_cell *task_cell(const struct pmbench_result *r,
+					    const char *task, const char *pm)
+{
+	for (size_t i = 0; r && i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (!strcmp(c->task, task) && !strcmp(c->pm, pm) &&
+		    !strcmp(c->scenario, PMBENCH_TASK_SCENARIO))
+			return c;
+	}
+	return NULL;
+}
+
+static int cell_ok(const struct pmbench_cell *c)
+{
+	size_t n = 0;
+	double *t;
+
+	if (!c || c->prime_failure)
+		return 0;
+	t = pmbench_cell_times(c, &n);
+	free(t);
+	return n > 0;
+}
+
+/* Why a timed task cell has no successful run. */
+static const char *cell_failure(const struct pmbench_cell *c)
+{
+	if (c->prime_failure)
+		return c->prime_failure;
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (!c->samples[i].ok && c->samples[i].failure)
+			return c->samples[i].failure;
+	return "no successful run";
+}
+
+int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
+			   const struct pmbench_result *r)
 {
 	const struct pmbench_migrate_pm *src = pmbench_migrate_get(m, m->source_pm);
+
+	/* The dev server (and the timed tasks) as the source does. */
+	for (size_t i = 0; r && i < m->pms_nr; i++)
+		for (size_t t = 0; t < r->tasks.nr; t++)
+			if (strcmp(r->tasks.v[t], "install") &&
+			    cell_ok(task_cell(r, r->tasks.v[t], m->source_pm)) &&
+			    !cell_ok(task_cell(r, r->tasks.v[t], m->pms[i].pm)))
+				return 0;
 
 	for (size_t i = 0; i < m->pms_nr; i++) {
 		const struct pmbench_migrate_pm *e = &m->pms[i];
@@ -644,12 +691,38 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 			pmbench_buf_addf(b, "%s ok", t->name);
 		}
 	}
+	if (pmbench_strvec_find(&r->tasks, "dev") >= 0) {
+		const struct pmbench_cell *c = task_cell(r, "dev", e->pm);
+
+		if (cell_ok(c)) {
+			size_t n = 0;
+			double *t = pmbench_cell_times(c, &n);
+
+			pmbench_buf_addf(b, "; dev server answers in %.2f s "
+					 "(median, %zu runs)",
+					 pmbench_stats_median(t, n), n);
+			free(t);
+		} else if (c) {
+			pmbench_buf_adds(b, "; dev server FAILS: ");
+			pmbench_buf_add(b, cell_failure(c),
+					strcspn(cell_failure(c), "\n"));
+		}
+	}
 	if (src != e) {
 		for (size_t i = 0; i < r->scenarios.nr; i++) {
 			struct pmbench_buf s = PMBENCH_BUF_INIT;
 
 			if (speed(&s, m, r, "install", r->scenarios.v[i], e->pm,
 				  1))
+				pmbench_buf_addf(b, "; %s", s.ptr);
+			pmbench_buf_release(&s);
+		}
+		for (size_t i = 0; i < r->tasks.nr; i++) {
+			struct pmbench_buf s = PMBENCH_BUF_INIT;
+
+			if (strcmp(r->tasks.v[i], "install") &&
+			    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO,
+				  e->pm, 1))
 				pmbench_buf_addf(b, "; %s", s.ptr);
 			pmbench_buf_release(&s);
 		}
@@ -808,7 +881,7 @@ char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
 	add_str(root, "source_pm", m->source_pm);
 	add_str(root, "source_lockfile", m->source_lock);
 	add_str(root, "detected_by", m->detected_by);
-	must(cJSON_AddBoolToObject(root, "all_ok", pmbench_migrate_all_ok(m)));
+	must(cJSON_AddBoolToObject(root, "all_ok", pmbench_migrate_all_ok(m, r)));
 	arr = must(cJSON_AddArrayToObject(root, "pms"));
 	for (size_t i = 0; i < m->pms_nr; i++) {
 		const struct pmbench_migrate_pm *e = &m->pms[i];

@@ -100,9 +100,11 @@ char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
 
 /**
  * 1 if every target installed and every task that succeeded under the
- * source also succeeded under it, else 0.
+ * source (parity tasks, and the timed tasks of `r`, which may be NULL,
+ * such as the dev server) also succeeded under it, else 0.
  */
-int pmbench_migrate_all_ok(const struct pmbench_migrate *m);
+int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
+			   const struct pmbench_result *r);
 
 void pmbench_migrate_release(struct pmbench_migrate *m);
 

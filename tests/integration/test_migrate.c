@@ -274,6 +274,77 @@ TEST(failing_target_and_failing_build)
 	pmbench_strvec_release(&env);
 }
 
+TEST(dev_server_parity)
+{
+	const char *server = getenv("PMBENCH_FAKESERVER");
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT;
+	const cJSON *e;
+	struct h_run run;
+	char proj[4200], report[4200];
+	cJSON *rep;
+
+	h_setup();
+	CHECK(server);
+	/* The server starts only on the tree the fake npm installed. */
+	pmbench_buf_addf(&pkg,
+			 "{ \"name\": \"web\", \"version\": \"1.0.0\", "
+			 "\"scripts\": { \"dev\": \"test -e "
+			 "node_modules/.fakepm-npm && exec %s --ready-text "
+			 "'VITE v8 ready in 3 ms'\" } }\n",
+			 server);
+	h_write("web/package.json", pkg.ptr);
+	snprintf(proj, sizeof(proj), "%s", h_write("web/package-lock.json",
+						   NPM_LOCK));
+	*strrchr(proj, '/') = '\0';
+	snprintf(report, sizeof(report), "%s/migrate.json", h_cache());
+	{
+		const char *args[] = { "migrate", proj, "--to", "bun",
+				       "--task", "dev", "--runs", "2",
+				       "--warmup", "0", "--timeout", "20s",
+				       "--out", report, NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 2);
+	{
+		struct pmbench_buf text = PMBENCH_BUF_INIT;
+
+		CHECK_INT(pmbench_fs_read(&text, report, 1u << 24), 0);
+		rep = cJSON_Parse(text.ptr);
+		pmbench_buf_release(&text);
+	}
+	CHECK(rep);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "all_ok")));
+	e = pm_entry(rep, "npm");
+	CHECK_CONTAINS(str(e, "verdict"), "dev server answers in");
+	CHECK_CONTAINS(str(e, "verdict"), "2 runs");
+	e = pm_entry(rep, "bun");
+	CHECK_CONTAINS(str(e, "verdict"), "dev server FAILS");
+	CHECK_CONTAINS(run.out.ptr, "dev server FAILS");
+	/* The embedded result has npm's dev runs, none leaving a process. */
+	{
+		const cJSON *c, *smp;
+		int dev_samples = 0;
+
+		cJSON_ArrayForEach(c, cJSON_GetObjectItem(
+					      cJSON_GetObjectItem(rep, "result"),
+					      "cells")) {
+			if (strcmp(str(c, "task"), "dev") ||
+			    strcmp(str(c, "pm"), "npm"))
+				continue;
+			cJSON_ArrayForEach(smp, cJSON_GetObjectItem(c, "samples")) {
+				CHECK(cJSON_IsTrue(cJSON_GetObjectItem(smp, "ok")));
+				CHECK_INT(num(smp, "leftover"), 0);
+				dev_samples++;
+			}
+		}
+		CHECK_INT(dev_samples, 2);
+	}
+	cJSON_Delete(rep);
+	h_run_release(&run);
+	pmbench_buf_release(&pkg);
+}
+
 /* Every file below `dir` with its bytes, for a byte-for-byte check. */
 static void snapshot(struct pmbench_buf *out, const char *dir)
 {
@@ -454,6 +525,6 @@ TEST(cli_errors)
 CHECK_MAIN(CASE(routes_from_the_source_lockfile),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
-	   CASE(failing_target_and_failing_build),
+	   CASE(failing_target_and_failing_build), CASE(dev_server_parity),
 	   CASE(user_checkout_untouched),
 	   CASE(detects_yarn_flavours_and_workspaces), CASE(cli_errors))
