@@ -603,7 +603,9 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		goto done;
 	ok = 1;
 	pmbench_buf_addf(b, "%s %s: ", task, scenario);
-	if (na >= 2 && nz >= 2 && cmp.verdict == PMBENCH_VERDICT_SAME)
+	/* With 3 runs against 3 the test cannot say "significant". */
+	if (na >= 2 && nz >= 2 && cmp.verdict == PMBENCH_VERDICT_SAME &&
+	    pmbench_stats_mwu_min_p(na, nz) < 0.05)
 		pmbench_buf_adds(b, "no significant difference, ");
 	/* cmp.ratio is target / source: show it as "N x faster/slower". */
 	if (cmp.ratio.point <= 1.0)
@@ -612,10 +614,14 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		pmbench_buf_addf(b, "%.2fx slower", cmp.ratio.point);
 	if (na >= 2 && nz >= 2)
 		pmbench_buf_addf(b, " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
-				 "Mann-Whitney p=%.2g, %zu and %zu runs)",
+				 "Mann-Whitney p=%.2g, %zu and %zu runs%s)",
 				 m->source_pm, pm, 1.0 / cmp.ratio.point,
 				 1.0 / cmp.ratio.hi, 1.0 / cmp.ratio.lo,
-				 cmp.mwu.p, na, nz);
+				 cmp.mwu.p, na, nz,
+				 pmbench_stats_mwu_min_p(na, nz) >= 0.05
+					 ? ": too few runs for the test to "
+					   "reach p < 0.05, use --runs 5"
+					 : "");
 	else if (!brief)
 		pmbench_buf_adds(b, " (one run each: no interval)");
 done:

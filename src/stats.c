@@ -806,3 +806,15 @@ unsigned long pmbench_stats_runs_needed(size_t n, double width, double target)
 		return ULONG_MAX / 2;
 	return (unsigned long)need;
 }
+
+double pmbench_stats_mwu_min_p(size_t na, size_t nb)
+{
+	double c = 1;
+
+	if (!na || !nb)
+		return 1;
+	/* C(na + nb, na), built up as a product; large sizes saturate. */
+	for (size_t k = 1; k <= na && c < 1e300; k++)
+		c = c * (double)(nb + k) / (double)k;
+	return 2 / c > 1 ? 1 : 2 / c;
+}

@@ -98,6 +98,14 @@ struct pmbench_mwu {
 	int exact; /**< 1 if p comes from the exact distribution */
 };
 
+/**
+ * The smallest two-sided p-value the Mann-Whitney test can give for
+ * samples of these sizes, 2 / C(na + nb, na) (capped at 1): with 3 runs
+ * against 3 it is 0.1, so no difference can be significant at 0.05,
+ * however large. 1 when either size is 0.
+ */
+double pmbench_stats_mwu_min_p(size_t na, size_t nb);
+
 /** Largest sample size for which the exact distribution of U is used. */
 #define PMBENCH_STATS_MWU_EXACT_MAX 20
 

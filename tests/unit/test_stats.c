@@ -730,6 +730,25 @@ TEST(runs_needed)
 	CHECK(pmbench_stats_runs_needed(5, 1e300, 1e-300) == ULONG_MAX / 2);
 }
 
+TEST(mwu_min_p)
+{
+	struct pmbench_mwu mw;
+	const double a[] = { 1, 2, 3 }, b[] = { 10, 11, 12 };
+	const double c[] = { 1, 2, 3, 4 }, d[] = { 10, 11, 12, 13 };
+
+	/* 3 against 3: C(6,3) = 20, so at best 2/20. */
+	CHECK_NEAR(pmbench_stats_mwu_min_p(3, 3), 0.1, 1e-12);
+	CHECK_NEAR(pmbench_stats_mwu_min_p(4, 4), 2.0 / 70.0, 1e-12);
+	CHECK_NEAR(pmbench_stats_mwu_min_p(1, 1), 1, 1e-12);
+	CHECK_NEAR(pmbench_stats_mwu_min_p(0, 5), 1, 1e-12);
+	CHECK(pmbench_stats_mwu_min_p(200, 200) < 1e-100);
+	/* The bound is what the exact test gives at full separation. */
+	CHECK_INT(pmbench_stats_mann_whitney(&mw, a, 3, b, 3), 0);
+	CHECK_NEAR(mw.p, pmbench_stats_mwu_min_p(3, 3), 1e-12);
+	CHECK_INT(pmbench_stats_mann_whitney(&mw, c, 4, d, 4), 0);
+	CHECK_NEAR(mw.p, pmbench_stats_mwu_min_p(4, 4), 1e-12);
+}
+
 CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(summary_duplicates), CASE(quantile_interpolates),
 	   CASE(sort_numeric), CASE(median_matches_sort),
@@ -742,4 +761,4 @@ CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(mwu_large_and_degenerate), CASE(outliers_modified_z),
 	   CASE(norm_cdf_values), CASE(t_quantile_table),
 	   CASE(t_quantile_closed_forms), CASE(mean_ci_values),
-	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed))
+	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed), CASE(mwu_min_p))
