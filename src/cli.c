@@ -1,9 +1,15 @@
 #include "pmbench/common.h"
 
+#include <time.h>
+
 #include "pmbench/adaptive.h"
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/result.h"
+#include "pmbench/scenario.h"
+#include "pmbench/strvec.h"
 
 #ifndef PMBENCH_DEFAULT_CACHE_DIR
 #define PMBENCH_DEFAULT_CACHE_DIR "cache"
@@ -111,4 +117,194 @@ int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
 		}
 	}
 	return 0;
+}
+
+int pmbench_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pmbench: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void pmbench_cli_unknown_option(const char *cmd, const char *arg)
+{
+	pmbench_cli_usage_error(cmd,
+				"unknown or incomplete option '%s'; see "
+				"'pmbench %s --help'",
+				arg, cmd);
+}
+
+int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
+			    const char *value, unsigned min, unsigned max,
+			    unsigned flags)
+{
+	const char *or_auto =
+		flags & PMBENCH_CLI_COUNT_OR_AUTO ? "'auto' or " : "";
+	uint64_t n;
+
+	if (pmbench_parse_u64(&n, value) < 0 || n < min || n > max)
+		return pmbench_cli_usage_error(cmd,
+					       "'%s' must be %sa whole number "
+					       "from %u to %u, got '%s'",
+					       opt, or_auto, min, max, value);
+	*out = (unsigned)n;
+	return 0;
+}
+
+int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name)
+{
+	if (pmbench_pm_get(name))
+		return 0;
+	return pmbench_cli_usage_error(cmd,
+				       "unknown package manager '%s' in %s; "
+				       "use npm, yarn, yarn-berry, pnpm, bun "
+				       "or deno",
+				       name, opt);
+}
+
+int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
+			  const char *opt, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		ret = pmbench_cli_check_pm(cmd, opt, v.v[i]);
+		if (!ret && pmbench_strvec_find(out, v.v[i]) < 0)
+			pmbench_strvec_push(out, v.v[i]);
+	}
+	if (!ret && !out->nr)
+		ret = pmbench_cli_usage_error(cmd,
+					      "%s needs at least one package "
+					      "manager",
+					      opt);
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+int pmbench_cli_parse_scenarios(unsigned *states, size_t *states_nr,
+				const char *cmd, const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	*states_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		const unsigned *add = NULL;
+		size_t add_nr = 1;
+		unsigned one;
+
+		if (!strcmp(v.v[i], "all")) {
+			add = pmbench_scenarios_all;
+			add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_all);
+		} else if (!strcmp(v.v[i], "default")) {
+			add = pmbench_scenarios_default;
+			add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_default);
+		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
+			ret = pmbench_cli_usage_error(cmd, "%s",
+						      pmbench_error_last());
+			break;
+		} else {
+			add = &one;
+		}
+		for (size_t k = 0; k < add_nr; k++) {
+			int dup = 0;
+
+			for (size_t j = 0; j < *states_nr; j++)
+				dup |= states[j] == add[k];
+			if (!dup)
+				states[(*states_nr)++] = add[k];
+		}
+	}
+	if (!ret && !*states_nr)
+		ret = pmbench_cli_usage_error(cmd, "--scenario needs at least "
+						   "one scenario");
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+int pmbench_cli_parse_timeout(uint64_t *out_ns, const char *cmd,
+			      const char *value)
+{
+	if (pmbench_parse_duration(out_ns, value) < 0 || !*out_ns)
+		return pmbench_cli_usage_error(cmd,
+					       "'--timeout' must be a duration "
+					       "such as 90s or 15m, got '%s'",
+					       value);
+	return 0;
+}
+
+int pmbench_cli_parse_seed(uint64_t *out, const char *cmd, const char *value)
+{
+	if (pmbench_parse_u64(out, value) < 0)
+		return pmbench_cli_usage_error(cmd,
+					       "'--seed' must be a whole "
+					       "number, got '%s'",
+					       value);
+	return 0;
+}
+
+int pmbench_cli_parse_env(struct pmbench_strvec *out, const char *cmd,
+			  const char *value)
+{
+	if (!strchr(value, '=') || value[0] == '=')
+		return pmbench_cli_usage_error(cmd,
+					       "'--env' takes NAME=VALUE, got "
+					       "'%s'",
+					       value);
+	pmbench_strvec_push(out, value);
+	return 0;
+}
+
+int pmbench_cli_check_auto(const char *cmd, const char *knob, int runs_auto)
+{
+	if (knob && !runs_auto)
+		return pmbench_cli_usage_error(cmd,
+					       "'%s' applies to '--runs auto' "
+					       "only; add it or drop the option",
+					       knob);
+	return 0;
+}
+
+void pmbench_cli_default_out(struct pmbench_buf *out, const char *prefix,
+			     const char *name)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	pmbench_buf_addf(out, "%s/results/%s%s-%s.json",
+			 pmbench_config.cache_dir, prefix, name, stamp);
+}
+
+int pmbench_cli_mkdir_parent(const char *path)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int ret = 0;
+
+	if (slash && slash != path) {
+		pmbench_buf_add(&dir, path, (size_t)(slash - path));
+		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
+	}
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+int pmbench_cli_result_code(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (r->cells[i].prime_failure ||
+		    pmbench_cell_failures(&r->cells[i]))
+			return PMBENCH_EXIT_FAILED_RUNS;
+	return PMBENCH_EXIT_OK;
 }

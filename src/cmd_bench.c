@@ -1,13 +1,11 @@
 #include "pmbench/common.h"
 
 #include <getopt.h>
-#include <time.h>
 
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
 #include "pmbench/fixture.h"
-#include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/progress.h"
 #include "pmbench/scenario.h"
@@ -74,96 +72,6 @@ static void usage(FILE *out)
 		"interrupted.\n");
 }
 
-static int parse_count(unsigned *out, const char *opt, const char *v,
-		       unsigned min)
-{
-	uint64_t n;
-
-	if (pmbench_parse_u64(&n, v) < 0 || n < min || n > 100000) {
-		fprintf(stderr,
-			"pmbench: bench: '%s' must be a whole number from %u "
-			"to 100000, got '%s'\n",
-			opt, min, v);
-		return -1;
-	}
-	*out = (unsigned)n;
-	return 0;
-}
-
-static int parse_pms(struct pmbench_bench_opts *o, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	pmbench_strvec_release(&o->pms);
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		if (!pmbench_pm_get(v.v[i])) {
-			fprintf(stderr,
-				"pmbench: bench: unknown package manager '%s' "
-				"in --pm; use npm, yarn, yarn-berry, pnpm, "
-				"bun or deno\n",
-				v.v[i]);
-			ret = -1;
-		} else if (pmbench_strvec_find(&o->pms, v.v[i]) < 0) {
-			pmbench_strvec_push(&o->pms, v.v[i]);
-		}
-	}
-	if (!ret && !o->pms.nr) {
-		fprintf(stderr, "pmbench: bench: --pm needs at least one "
-				"package manager\n");
-		ret = -1;
-	}
-	o->pms_explicit = 1;
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
-static int parse_scenarios(struct pmbench_bench_opts *o, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	o->scenarios_nr = 0;
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		const unsigned *add = NULL;
-		size_t add_nr = 0;
-		unsigned one;
-
-		if (!strcmp(v.v[i], "all")) {
-			add = pmbench_scenarios_all;
-			add_nr = 8;
-		} else if (!strcmp(v.v[i], "default")) {
-			add = pmbench_scenarios_default;
-			add_nr = 4;
-		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
-			fprintf(stderr, "pmbench: bench: %s\n",
-				pmbench_error_last());
-			ret = -1;
-			break;
-		} else {
-			add = &one;
-			add_nr = 1;
-		}
-		for (size_t k = 0; k < add_nr; k++) {
-			int dup = 0;
-
-			for (size_t j = 0; j < o->scenarios_nr; j++)
-				dup |= o->scenarios[j] == add[k];
-			if (!dup)
-				o->scenarios[o->scenarios_nr++] = add[k];
-		}
-	}
-	if (!ret && !o->scenarios_nr) {
-		fprintf(stderr, "pmbench: bench: --scenario needs at least "
-				"one scenario\n");
-		ret = -1;
-	}
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
 static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
@@ -217,27 +125,6 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 	return 0;
 }
 
-static void default_out(struct pmbench_buf *out, const char *fixture)
-{
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	pmbench_buf_addf(out, "%s/results/%s-%s.json", pmbench_config.cache_dir,
-			 fixture, stamp);
-}
-
-static int any_failure(const struct pmbench_result *r)
-{
-	for (size_t i = 0; i < r->cells_nr; i++)
-		if (r->cells[i].prime_failure ||
-		    pmbench_cell_failures(&r->cells[i]))
-			return 1;
-	return 0;
-}
-
 int cmd_bench(int argc, char **argv)
 {
 	enum { OPT_PM = 256, OPT_SCENARIO, OPT_RUNS, OPT_WARMUP, OPT_TIMEOUT,
@@ -276,66 +163,57 @@ int cmd_bench(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PM:
-			if (parse_pms(&o, optarg) < 0)
+			pmbench_strvec_release(&o.pms);
+			o.pms_explicit = 1;
+			if (pmbench_cli_parse_pms(&o.pms, "bench", "--pm",
+						  optarg) < 0)
 				goto done;
 			break;
 		case OPT_SCENARIO:
-			if (parse_scenarios(&o, optarg) < 0)
+			if (pmbench_cli_parse_scenarios(o.scenarios,
+							&o.scenarios_nr,
+							"bench", optarg) < 0)
 				goto done;
 			break;
 		case OPT_RUNS:
 			o.runs_auto = !strcmp(optarg, "auto");
 			if (!o.runs_auto &&
-			    parse_count(&o.runs, "--runs", optarg, 1) < 0)
+			    pmbench_cli_parse_count(&o.runs, "bench", "--runs",
+						    optarg, 1, 100000, 0) < 0)
 				goto done;
 			break;
 		case OPT_TARGET:
 		case OPT_MAX_RUNS:
 		case OPT_TIME_BUDGET:
-			if (pmbench_cli_parse_auto(&o.adaptive, c == OPT_TARGET
-				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
-				: "--time-budget", optarg, "bench") < 0)
-				goto done;
-			auto_knob = c == OPT_TARGET ? "--target"
+			auto_knob = c == OPT_TARGET     ? "--target"
 				    : c == OPT_MAX_RUNS ? "--max-runs"
-							 : "--time-budget";
+							: "--time-budget";
+			if (pmbench_cli_parse_auto(&o.adaptive, auto_knob,
+						   optarg, "bench") < 0)
+				goto done;
 			break;
 		case OPT_WARMUP:
-			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
+			if (pmbench_cli_parse_count(&o.warmup, "bench",
+						    "--warmup", optarg, 0,
+						    100000, 0) < 0)
 				goto done;
 			break;
 		case OPT_TIMEOUT:
-			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
-			    !o.timeout_ns) {
-				fprintf(stderr,
-					"pmbench: bench: '--timeout' must be "
-					"a duration such as 90s or 15m, got "
-					"'%s'\n",
-					optarg);
+			if (pmbench_cli_parse_timeout(&o.timeout_ns, "bench",
+						      optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_OUT:
 			o.out = optarg;
 			break;
 		case OPT_ENV:
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				fprintf(stderr,
-					"pmbench: bench: '--env' takes "
-					"NAME=VALUE, got '%s'\n",
-					optarg);
+			if (pmbench_cli_parse_env(&o.env, "bench", optarg) < 0)
 				goto done;
-			}
-			pmbench_strvec_push(&o.env, optarg);
 			break;
 		case OPT_SEED:
-			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
-				fprintf(stderr,
-					"pmbench: bench: '--seed' must be a "
-					"whole number, got '%s'\n",
-					optarg);
+			if (pmbench_cli_parse_seed(&o.seed, "bench",
+						   optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_TASK:
 			if (parse_tasks(&o, optarg) < 0)
@@ -356,19 +234,12 @@ int cmd_bench(int argc, char **argv)
 			code = 0;
 			goto done;
 		default:
-			fprintf(stderr,
-				"pmbench: bench: unknown or incomplete option "
-				"'%s'; see 'pmbench bench --help'\n",
-				argv[optind - 1]);
+			pmbench_cli_unknown_option("bench", argv[optind - 1]);
 			goto done;
 		}
 	}
-	if (auto_knob && !o.runs_auto) {
-		fprintf(stderr, "pmbench: bench: '%s' applies to '--runs "
-				"auto' only; add it or drop the option\n",
-			auto_knob);
+	if (pmbench_cli_check_auto("bench", auto_knob, o.runs_auto) < 0)
 		goto done;
-	}
 	if (o.probe_requests && pmbench_strvec_find(&o.tasks, "dev") < 0) {
 		fprintf(stderr, "pmbench: bench: '--probe' needs the dev task; "
 				"add '--task dev'\n");
@@ -403,23 +274,12 @@ int cmd_bench(int argc, char **argv)
 		}
 	}
 	if (!o.out) {
-		default_out(&out, fixtures[0].name);
+		pmbench_cli_default_out(&out, "", fixtures[0].name);
 		o.out = out.ptr;
 	}
-	{
-		struct pmbench_buf dir = PMBENCH_BUF_INIT;
-		const char *slash = strrchr(o.out, '/');
-
-		if (slash && slash != o.out) {
-			pmbench_buf_add(&dir, o.out, (size_t)(slash - o.out));
-			if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0) {
-				fprintf(stderr, "pmbench: error: %s\n",
-					pmbench_error_last());
-				pmbench_buf_release(&dir);
-				goto done;
-			}
-		}
-		pmbench_buf_release(&dir);
+	if (pmbench_cli_mkdir_parent(o.out) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
 	}
 
 	ret = pmbench_bench_run(&r, &o, fixtures, fixtures_nr);
@@ -431,7 +291,7 @@ int cmd_bench(int argc, char **argv)
 		code = pmbench_cli_fail(ret);
 		goto done;
 	}
-	code = any_failure(&r) ? PMBENCH_EXIT_FAILED_RUNS : PMBENCH_EXIT_OK;
+	code = pmbench_cli_result_code(&r);
 done:
 	for (size_t i = 0; i < fixtures_nr; i++)
 		pmbench_fixture_release(&fixtures[i]);

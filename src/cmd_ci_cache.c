@@ -1,13 +1,11 @@
 #include "pmbench/common.h"
 
 #include <getopt.h>
-#include <time.h>
 
 #include "pmbench/buf.h"
 #include "pmbench/cicache.h"
 #include "pmbench/cli.h"
 #include "pmbench/fixture.h"
-#include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/progress.h"
 
@@ -66,32 +64,6 @@ static int bad(const char *opt, const char *why)
 {
 	fprintf(stderr, "pmbench: ci-cache: '%s': %s\n", opt, why);
 	return -1;
-}
-
-static int parse_pms(struct pmbench_cicache_opts *o, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	pmbench_strvec_release(&o->pms);
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		if (!pmbench_pm_get(v.v[i])) {
-			fprintf(stderr,
-				"pmbench: ci-cache: unknown package manager "
-				"'%s' in --pm; use npm, yarn, yarn-berry, "
-				"pnpm, bun or deno\n",
-				v.v[i]);
-			ret = -1;
-		} else if (pmbench_strvec_find(&o->pms, v.v[i]) < 0) {
-			pmbench_strvec_push(&o->pms, v.v[i]);
-		}
-	}
-	if (!ret && !o->pms.nr)
-		ret = bad("--pm", "needs at least one package manager");
-	o->pms_explicit = 1;
-	pmbench_strvec_release(&v);
-	return ret;
 }
 
 static int parse_strategies(struct pmbench_cicache_opts *o, const char *list)
@@ -156,27 +128,6 @@ static int parse_compressions(struct pmbench_cicache_opts *o, const char *list)
 	return ret;
 }
 
-static void default_out(struct pmbench_buf *out, const char *fixture)
-{
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	pmbench_buf_addf(out, "%s/results/ci-cache-%s-%s.json",
-			 pmbench_config.cache_dir, fixture, stamp);
-}
-
-static int any_failure(const struct pmbench_result *r)
-{
-	for (size_t i = 0; i < r->cells_nr; i++)
-		if (r->cells[i].prime_failure ||
-		    pmbench_cell_failures(&r->cells[i]))
-			return 1;
-	return 0;
-}
-
 int cmd_ci_cache(int argc, char **argv)
 {
 	enum {
@@ -210,9 +161,8 @@ int cmd_ci_cache(int argc, char **argv)
 	struct pmbench_cicache_opts o = PMBENCH_CICACHE_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
-	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1, loaded = 0;
-	uint64_t n;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -220,7 +170,10 @@ int cmd_ci_cache(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_PM:
-			if (parse_pms(&o, optarg) < 0)
+			pmbench_strvec_release(&o.pms);
+			o.pms_explicit = 1;
+			if (pmbench_cli_parse_pms(&o.pms, "ci-cache", "--pm",
+						  optarg) < 0)
 				goto done;
 			break;
 		case OPT_STRATEGY:
@@ -232,16 +185,10 @@ int cmd_ci_cache(int argc, char **argv)
 				goto done;
 			break;
 		case OPT_RUNS:
-			if (pmbench_parse_u64(&n, optarg) < 0 || n < 1 ||
-			    n > 10000) {
-				fprintf(stderr,
-					"pmbench: ci-cache: '--runs' must be "
-					"a whole number from 1 to 10000, got "
-					"'%s'\n",
-					optarg);
+			if (pmbench_cli_parse_count(&o.runs, "ci-cache",
+						    "--runs", optarg, 1, 10000,
+						    0) < 0)
 				goto done;
-			}
-			o.runs = (unsigned)n;
 			break;
 		case OPT_BANDWIDTH:
 			if (pmbench_cicache_parse_bandwidth(&o.bandwidth,
@@ -255,28 +202,17 @@ int cmd_ci_cache(int argc, char **argv)
 			o.lockfile_changed = 0;
 			break;
 		case OPT_TIMEOUT:
-			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
-			    !o.timeout_ns) {
-				fprintf(stderr,
-					"pmbench: ci-cache: '--timeout' must "
-					"be a duration such as 90s or 15m, "
-					"got '%s'\n",
-					optarg);
+			if (pmbench_cli_parse_timeout(&o.timeout_ns,
+						      "ci-cache", optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_OUT:
 			o.out = optarg;
 			break;
 		case OPT_ENV:
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				fprintf(stderr,
-					"pmbench: ci-cache: '--env' takes "
-					"NAME=VALUE, got '%s'\n",
-					optarg);
+			if (pmbench_cli_parse_env(&o.env, "ci-cache",
+						  optarg) < 0)
 				goto done;
-			}
-			pmbench_strvec_push(&o.env, optarg);
 			break;
 		case OPT_PROGRESS:
 			tty = 1;
@@ -289,10 +225,8 @@ int cmd_ci_cache(int argc, char **argv)
 			code = 0;
 			goto done;
 		default:
-			fprintf(stderr,
-				"pmbench: ci-cache: unknown or incomplete "
-				"option '%s'; see 'pmbench ci-cache --help'\n",
-				argv[optind - 1]);
+			pmbench_cli_unknown_option("ci-cache",
+						   argv[optind - 1]);
 			goto done;
 		}
 	}
@@ -327,17 +261,12 @@ int cmd_ci_cache(int argc, char **argv)
 	}
 	loaded = 1;
 	if (!o.out) {
-		default_out(&out, f.name);
+		pmbench_cli_default_out(&out, "ci-cache-", f.name);
 		o.out = out.ptr;
 	}
-	if (strrchr(o.out, '/') && strrchr(o.out, '/') != o.out) {
-		pmbench_buf_add(&dir, o.out,
-				(size_t)(strrchr(o.out, '/') - o.out));
-		if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
-			goto done;
-		}
+	if (pmbench_cli_mkdir_parent(o.out) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
 	}
 
 	ret = pmbench_cicache_run(&r, &o, &f);
@@ -349,13 +278,12 @@ int cmd_ci_cache(int argc, char **argv)
 		code = pmbench_cli_fail(ret);
 		goto done;
 	}
-	code = any_failure(&r) ? PMBENCH_EXIT_FAILED_RUNS : PMBENCH_EXIT_OK;
+	code = pmbench_cli_result_code(&r);
 done:
 	if (loaded)
 		pmbench_fixture_release(&f);
 	pmbench_result_release(&r);
 	pmbench_cicache_opts_release(&o);
 	pmbench_buf_release(&out);
-	pmbench_buf_release(&dir);
 	return code;
 }

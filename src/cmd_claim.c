@@ -1,14 +1,12 @@
 #include "pmbench/common.h"
 
 #include <getopt.h>
-#include <time.h>
 
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/claim.h"
 #include "pmbench/cli.h"
 #include "pmbench/fixture.h"
-#include "pmbench/fs.h"
 #include "pmbench/progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
@@ -66,50 +64,6 @@ static void usage(FILE *out)
 		"(nothing to\n"
 		"judge), 129 usage, 130 interrupted.\n",
 		DEFAULT_RUNS);
-}
-
-static int parse_scenarios(unsigned *states, size_t *nr, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	*nr = 0;
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		const unsigned *add = NULL;
-		size_t add_nr = 1;
-		unsigned one;
-
-		if (!strcmp(v.v[i], "all")) {
-			add = pmbench_scenarios_all;
-			add_nr = 8;
-		} else if (!strcmp(v.v[i], "default")) {
-			add = pmbench_scenarios_default;
-			add_nr = 4;
-		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
-			fprintf(stderr, "pmbench: claim: %s\n",
-				pmbench_error_last());
-			ret = -1;
-			break;
-		} else {
-			add = &one;
-		}
-		for (size_t k = 0; k < add_nr; k++) {
-			int dup = 0;
-
-			for (size_t j = 0; j < *nr; j++)
-				dup |= states[j] == add[k];
-			if (!dup)
-				states[(*nr)++] = add[k];
-		}
-	}
-	if (!ret && !*nr) {
-		fprintf(stderr, "pmbench: claim: --scenario needs at least "
-				"one scenario\n");
-		ret = -1;
-	}
-	pmbench_strvec_release(&v);
-	return ret;
 }
 
 /* "4.12x (3.90x–4.30x) faster than", or slower with the inverse. */
@@ -228,24 +182,12 @@ static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 	return code;
 }
 
-static void default_out(struct pmbench_buf *out, const char *fixture)
-{
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	pmbench_buf_addf(out, "%s/results/claim-%s-%s.json",
-			 pmbench_config.cache_dir, fixture, stamp);
-}
-
 /* Run both PMs' tasks on the fixture, as 'pmbench bench' would. */
 static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		    const struct pmbench_claim *c, const char *fixture_arg)
 {
 	struct pmbench_fixture f;
-	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	int ret, loaded = 0;
 
 	for (int side = 0; side < 2; side++) {
@@ -274,19 +216,12 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		goto done;
 	loaded = 1;
 	if (!o->out) {
-		default_out(&out, f.name);
+		pmbench_cli_default_out(&out, "claim-", f.name);
 		o->out = out.ptr;
 	}
-	{
-		const char *slash = strrchr(o->out, '/');
-
-		if (slash && slash != o->out) {
-			pmbench_buf_add(&dir, o->out, (size_t)(slash - o->out));
-			ret = pmbench_fs_mkdirp(dir.ptr, 0755);
-			if (ret < 0)
-				goto done;
-		}
-	}
+	ret = pmbench_cli_mkdir_parent(o->out);
+	if (ret < 0)
+		goto done;
 	ret = pmbench_bench_run(r, o, &f, 1);
 	if (r->cells_nr)
 		fprintf(stderr, "pmbench: results written to '%s'\n", o->out);
@@ -296,7 +231,6 @@ done:
 	if (loaded)
 		pmbench_fixture_release(&f);
 	pmbench_buf_release(&out);
-	pmbench_buf_release(&dir);
 	return ret;
 }
 
@@ -330,7 +264,6 @@ int cmd_claim(int argc, char **argv)
 	const char *from = NULL, *fixture = NULL, *auto_knob = NULL;
 	double tolerance = DEFAULT_TOLERANCE;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
-	uint64_t n;
 
 	o.runs = DEFAULT_RUNS;
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -343,8 +276,9 @@ int cmd_claim(int argc, char **argv)
 			from = optarg;
 			break;
 		case OPT_SCENARIO:
-			if (parse_scenarios(o.scenarios, &o.scenarios_nr,
-					    optarg) < 0)
+			if (pmbench_cli_parse_scenarios(o.scenarios,
+							&o.scenarios_nr,
+							"claim", optarg) < 0)
 				goto done;
 			break;
 		case OPT_TOLERANCE: {
@@ -366,48 +300,26 @@ int cmd_claim(int argc, char **argv)
 		case OPT_RUNS:
 			o.runs_auto = !strcmp(optarg, "auto");
 			if (!o.runs_auto &&
-			    (pmbench_parse_u64(&n, optarg) < 0 || n < 1 ||
-			     n > 100000)) {
-				fprintf(stderr,
-					"pmbench: claim: '--runs' must be "
-					"'auto' or a whole number from 1 to "
-					"100000, got '%s'\n",
-					optarg);
+			    pmbench_cli_parse_count(&o.runs, "claim", "--runs",
+						    optarg, 1, 100000,
+						    PMBENCH_CLI_COUNT_OR_AUTO))
 				goto done;
-			}
-			if (!o.runs_auto)
-				o.runs = (unsigned)n;
 			break;
 		case OPT_WARMUP:
-			if (pmbench_parse_u64(&n, optarg) < 0 || n > 100000) {
-				fprintf(stderr,
-					"pmbench: claim: '--warmup' must be a "
-					"whole number from 0 to 100000, got "
-					"'%s'\n",
-					optarg);
+			if (pmbench_cli_parse_count(&o.warmup, "claim",
+						    "--warmup", optarg, 0,
+						    100000, 0) < 0)
 				goto done;
-			}
-			o.warmup = (unsigned)n;
 			break;
 		case OPT_TIMEOUT:
-			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
-			    !o.timeout_ns) {
-				fprintf(stderr,
-					"pmbench: claim: '--timeout' must be "
-					"a duration such as 90s or 15m, got "
-					"'%s'\n",
-					optarg);
+			if (pmbench_cli_parse_timeout(&o.timeout_ns, "claim",
+						      optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_SEED:
-			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
-				fprintf(stderr,
-					"pmbench: claim: '--seed' must be a "
-					"whole number, got '%s'\n",
-					optarg);
+			if (pmbench_cli_parse_seed(&o.seed, "claim",
+						   optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_OUT:
 			o.out = optarg;
@@ -415,13 +327,12 @@ int cmd_claim(int argc, char **argv)
 		case OPT_TARGET:
 		case OPT_MAX_RUNS:
 		case OPT_TIME_BUDGET:
-			if (pmbench_cli_parse_auto(&o.adaptive, c == OPT_TARGET
-				? "--target" : c == OPT_MAX_RUNS ? "--max-runs"
-				: "--time-budget", optarg, "claim") < 0)
-				goto done;
-			auto_knob = c == OPT_TARGET ? "--target"
+			auto_knob = c == OPT_TARGET     ? "--target"
 				    : c == OPT_MAX_RUNS ? "--max-runs"
-							 : "--time-budget";
+							: "--time-budget";
+			if (pmbench_cli_parse_auto(&o.adaptive, auto_knob,
+						   optarg, "claim") < 0)
+				goto done;
 			break;
 		case OPT_PROGRESS:
 			tty = 1;
@@ -434,10 +345,7 @@ int cmd_claim(int argc, char **argv)
 			code = 0;
 			goto done;
 		default:
-			fprintf(stderr,
-				"pmbench: claim: unknown or incomplete option "
-				"'%s'; see 'pmbench claim --help'\n",
-				argv[optind - 1]);
+			pmbench_cli_unknown_option("claim", argv[optind - 1]);
 			goto done;
 		}
 	}
@@ -447,12 +355,8 @@ int cmd_claim(int argc, char **argv)
 				"--help'\n");
 		goto done;
 	}
-	if (auto_knob && !o.runs_auto) {
-		fprintf(stderr, "pmbench: claim: '%s' applies to '--runs "
-				"auto' only; add it or drop the option\n",
-			auto_knob);
+	if (pmbench_cli_check_auto("claim", auto_knob, o.runs_auto) < 0)
 		goto done;
-	}
 	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
 		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());
 		goto done;

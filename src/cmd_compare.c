@@ -38,6 +38,20 @@ static void add_pct(struct pmbench_buf *b, double ratio)
 	pmbench_buf_addf(b, "%+.1f%%", (ratio - 1) * 100);
 }
 
+/* One line per cell of `x` that `y` lacks, "only in <name>: ...". */
+static void print_only_in(const char *name, const struct pmbench_result *x,
+			  const struct pmbench_result *y)
+{
+	for (size_t i = 0; i < x->cells_nr; i++) {
+		const struct pmbench_cell *c = &x->cells[i];
+
+		if (!pmbench_result_find_cell(y, c->fixture, c->task,
+					      c->scenario, c->pm))
+			printf("only in %s: %s · %s · %s · %s\n", name,
+			       c->fixture, c->task, c->scenario, c->pm);
+	}
+}
+
 /* One line per cell of B that A has too; returns how many. */
 static size_t compare(const struct pmbench_result *a,
 		      const struct pmbench_result *b)
@@ -125,22 +139,8 @@ static size_t compare(const struct pmbench_result *a,
 		free(ta);
 		free(tb);
 	}
-	for (size_t i = 0; i < a->cells_nr; i++) {
-		const struct pmbench_cell *c = &a->cells[i];
-
-		if (!pmbench_result_find_cell(b, c->fixture, c->task,
-					      c->scenario, c->pm))
-			printf("only in A: %s · %s · %s · %s\n", c->fixture,
-			       c->task, c->scenario, c->pm);
-	}
-	for (size_t i = 0; i < b->cells_nr; i++) {
-		const struct pmbench_cell *c = &b->cells[i];
-
-		if (!pmbench_result_find_cell(a, c->fixture, c->task,
-					      c->scenario, c->pm))
-			printf("only in B: %s · %s · %s · %s\n", c->fixture,
-			       c->task, c->scenario, c->pm);
-	}
+	print_only_in("A", a, b);
+	print_only_in("B", b, a);
 	free((char *)last);
 	pmbench_buf_release(&line);
 	return matched;

@@ -1,7 +1,6 @@
 #include "pmbench/common.h"
 
 #include <getopt.h>
-#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -10,7 +9,6 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
-#include "pmbench/pm.h"
 #include "pmbench/progress.h"
 #include "pmbench/scenario.h"
 
@@ -66,41 +64,6 @@ static void usage(FILE *out)
 		"130 interrupted.\n");
 }
 
-PMBENCH_PRINTF(1, 2)
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "pmbench: migrate: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return -1;
-}
-
-static int parse_pm_list(struct pmbench_strvec *out, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		if (!pmbench_pm_get(v.v[i]))
-			ret = usage_error("unknown package manager '%s' in "
-					  "--to; use npm, yarn, yarn-berry, "
-					  "pnpm, bun or deno",
-					  v.v[i]);
-		else if (pmbench_strvec_find(out, v.v[i]) < 0)
-			pmbench_strvec_push(out, v.v[i]);
-	}
-	if (!ret && !out->nr)
-		ret = usage_error("%s", "--to needs at least one package "
-					"manager");
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
 /*
  * build, test and lint run once per PM for parity (`out`); dev is timed
  * by the benchmark (`timed`), like install.
@@ -122,55 +85,17 @@ static int parse_tasks(struct pmbench_strvec *out, struct pmbench_strvec *timed,
 			pmbench_strvec_push(timed, "dev");
 		} else if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
 			   strcmp(v.v[i], "lint")) {
-			ret = usage_error("unknown task '%s' in --task; use "
-					  "build, test, lint or dev",
-					  v.v[i]);
+			ret = pmbench_cli_usage_error("migrate",
+						      "unknown task '%s' in "
+						      "--task; use build, "
+						      "test, lint or dev",
+						      v.v[i]);
 		} else if (pmbench_strvec_find(out, v.v[i]) < 0) {
 			pmbench_strvec_push(out, v.v[i]);
 		}
 	}
 	pmbench_strvec_release(&v);
 	return ret;
-}
-
-static int parse_scenarios(struct pmbench_bench_opts *o, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	o->scenarios_nr = 0;
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		unsigned s;
-
-		if (pmbench_scenario_parse(&s, v.v[i]) < 0)
-			ret = usage_error("unknown scenario '%s' in --scenario; "
-					  "use clean or cache, lockfile, "
-					  "node_modules joined by '+'",
-					  v.v[i]);
-		else if (o->scenarios_nr < PMBENCH_ARRAY_SIZE(o->scenarios))
-			o->scenarios[o->scenarios_nr++] = s;
-	}
-	if (!ret && !o->scenarios_nr)
-		ret = usage_error("%s", "--scenario needs a scenario");
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
-static int parse_count(unsigned *out, const char *opt, const char *v,
-		       unsigned min)
-{
-	uint64_t n;
-
-	if (pmbench_parse_u64(&n, v) < 0 || n < min || n > 10000) {
-		fprintf(stderr,
-			"pmbench: migrate: '%s' must be a whole number from "
-			"%u to 10000, got '%s'\n",
-			opt, min, v);
-		return -1;
-	}
-	*out = (unsigned)n;
-	return 0;
 }
 
 static int is_hex40(const char *s)
@@ -224,17 +149,10 @@ static int load_repo(struct pmbench_fixture *f, const char *arg)
 
 static int write_file(const char *path, const char *text)
 {
-	struct pmbench_buf dir = PMBENCH_BUF_INIT;
-	const char *slash = strrchr(path, '/');
-	int ret = 0;
+	int ret = pmbench_cli_mkdir_parent(path);
 
-	if (slash && slash != path) {
-		pmbench_buf_add(&dir, path, (size_t)(slash - path));
-		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
-	}
 	if (!ret)
 		ret = pmbench_fs_write_atomic(path, text, strlen(text));
-	pmbench_buf_release(&dir);
 	return ret;
 }
 
@@ -301,17 +219,14 @@ int cmd_migrate(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TO:
-			if (parse_pm_list(&to, optarg) < 0)
+			if (pmbench_cli_parse_pms(&to, "migrate", "--to",
+						  optarg) < 0)
 				goto done;
 			break;
 		case OPT_FROM:
-			if (!pmbench_pm_get(optarg)) {
-				usage_error("unknown package manager '%s' in "
-					    "--from; use npm, yarn, yarn-berry, "
-					    "pnpm, bun or deno",
-					    optarg);
+			if (pmbench_cli_check_pm("migrate", "--from",
+						 optarg) < 0)
 				goto done;
-			}
 			from = optarg;
 			break;
 		case OPT_TASK:
@@ -319,25 +234,27 @@ int cmd_migrate(int argc, char **argv)
 				goto done;
 			break;
 		case OPT_SCENARIO:
-			if (parse_scenarios(&o, optarg) < 0)
+			if (pmbench_cli_parse_scenarios(o.scenarios,
+							&o.scenarios_nr,
+							"migrate", optarg) < 0)
 				goto done;
 			break;
 		case OPT_RUNS:
-			if (parse_count(&o.runs, "--runs", optarg, 1) < 0)
+			if (pmbench_cli_parse_count(&o.runs, "migrate",
+						    "--runs", optarg, 1, 10000,
+						    0) < 0)
 				goto done;
 			break;
 		case OPT_WARMUP:
-			if (parse_count(&o.warmup, "--warmup", optarg, 0) < 0)
+			if (pmbench_cli_parse_count(&o.warmup, "migrate",
+						    "--warmup", optarg, 0,
+						    10000, 0) < 0)
 				goto done;
 			break;
 		case OPT_TIMEOUT:
-			if (pmbench_parse_duration(&o.timeout_ns, optarg) < 0 ||
-			    !o.timeout_ns) {
-				usage_error("'--timeout' must be a duration "
-					    "such as 90s or 15m, got '%s'",
-					    optarg);
+			if (pmbench_cli_parse_timeout(&o.timeout_ns,
+						      "migrate", optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_OUT:
 			o.out = NULL;
@@ -348,31 +265,21 @@ int cmd_migrate(int argc, char **argv)
 			md = optarg;
 			break;
 		case OPT_SEED:
-			if (pmbench_parse_u64(&o.seed, optarg) < 0) {
-				usage_error("'--seed' must be a whole number, "
-					    "got '%s'",
-					    optarg);
+			if (pmbench_cli_parse_seed(&o.seed, "migrate",
+						   optarg) < 0)
 				goto done;
-			}
 			break;
 		case OPT_ENV:
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				usage_error("'--env' takes NAME=VALUE, got "
-					    "'%s'",
-					    optarg);
+			if (pmbench_cli_parse_env(&o.env, "migrate",
+						  optarg) < 0)
 				goto done;
-			}
-			pmbench_strvec_push(&o.env, optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		default:
-			fprintf(stderr,
-				"pmbench: migrate: unknown or incomplete option "
-				"'%s'; see 'pmbench migrate --help'\n",
-				argv[optind - 1]);
+			pmbench_cli_unknown_option("migrate", argv[optind - 1]);
 			goto done;
 		}
 	}
@@ -439,16 +346,8 @@ int cmd_migrate(int argc, char **argv)
 	o.from_lock = m.source_lock;
 	o.on_primed = pmbench_migrate_on_primed;
 	o.payload = &m;
-	if (!out.len) {
-		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		pmbench_buf_addf(&out, "%s/results/migrate-%s-%s.json",
-				 pmbench_config.cache_dir, f.name, stamp);
-	}
+	if (!out.len)
+		pmbench_cli_default_out(&out, "migrate-", f.name);
 
 	ret = pmbench_bench_run(&r, &o, &f, 1);
 	if (m.pms_nr) {

@@ -75,10 +75,7 @@ int cmd_report(int argc, char **argv)
 			code = 0;
 			goto done;
 		default:
-			fprintf(stderr,
-				"pmbench: report: unknown or incomplete option "
-				"'%s'; see 'pmbench report --help'\n",
-				argv[optind - 1]);
+			pmbench_cli_unknown_option("report", argv[optind - 1]);
 			goto done;
 		}
 	}

@@ -46,6 +46,107 @@ struct pmbench_adaptive_opts;
 int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
 			   const char *value, const char *cmd);
 
+struct pmbench_buf;
+struct pmbench_result;
+struct pmbench_strvec;
+
+/*
+ * Option parsing shared by the subcommands. Each parser takes the
+ * subcommand's name `cmd`; on bad input it prints one line,
+ * "pmbench: <cmd>: ...", to stderr and returns -1 (the caller exits with
+ * PMBENCH_EXIT_USAGE), and on success it returns 0.
+ */
+
+/**
+ * Print "pmbench: <cmd>: " and the formatted message as one line to
+ * stderr; returns -1.
+ */
+int pmbench_cli_usage_error(const char *cmd, const char *fmt, ...)
+	PMBENCH_PRINTF(2, 3);
+
+/**
+ * Print "pmbench: <cmd>: unknown or incomplete option '<arg>'; see
+ * 'pmbench <cmd> --help'" for getopt's '?' or ':'.
+ */
+void pmbench_cli_unknown_option(const char *cmd, const char *arg);
+
+/** Flags of pmbench_cli_parse_count(). */
+enum pmbench_cli_count_flags {
+	/** The error also offers 'auto', which the caller accepts itself. */
+	PMBENCH_CLI_COUNT_OR_AUTO = (1 << 0)
+};
+
+/**
+ * Parse the whole number `value` of option `opt` (such as "--runs" or
+ * "--warmup") into `out`; it must be from `min` to `max`. `flags` are
+ * pmbench_cli_count_flags. `out` is left alone on error.
+ */
+int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
+			    const char *value, unsigned min, unsigned max,
+			    unsigned flags);
+
+/**
+ * Check that `name`, given to option `opt` (such as "--from"), is a
+ * package manager pmbench knows; the error lists the known ones.
+ */
+int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name);
+
+/**
+ * Append the comma-separated package managers of `list`, given to option
+ * `opt` ("--pm", "--to"), to `out`, skipping those already in it. Fails
+ * on an unknown name and when `out` is still empty afterwards. The
+ * caller releases `out` first if a repeated option should replace it.
+ */
+int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
+			  const char *opt, const char *list);
+
+/**
+ * Parse the `--scenario` list `list` into the install states `states`
+ * (room for all 8) and their number `states_nr`, replacing what was
+ * there: each item is 'all', 'default' or a scenario for
+ * pmbench_scenario_parse(); a state given twice is kept once.
+ */
+int pmbench_cli_parse_scenarios(unsigned *states, size_t *states_nr,
+				const char *cmd, const char *list);
+
+/** Parse the `--timeout` duration `value` (above 0) into nanoseconds. */
+int pmbench_cli_parse_timeout(uint64_t *out_ns, const char *cmd,
+			      const char *value);
+
+/** Parse the `--seed` whole number `value` into `out`. */
+int pmbench_cli_parse_seed(uint64_t *out, const char *cmd, const char *value);
+
+/** Check the `--env` item `value` is NAME=VALUE and append it to `out`. */
+int pmbench_cli_parse_env(struct pmbench_strvec *out, const char *cmd,
+			  const char *value);
+
+/**
+ * Fail when `--target`, `--max-runs` or `--time-budget` (`knob`, NULL if
+ * none was given) comes without `--runs auto` (`runs_auto` 0).
+ */
+int pmbench_cli_check_auto(const char *cmd, const char *knob, int runs_auto);
+
+/**
+ * Append the default result path to `out`:
+ * "<cache>/results/<prefix><name>-<UTC time>.json", where `prefix` is
+ * such as "" or "ci-cache-" and `name` the fixture's.
+ */
+void pmbench_cli_default_out(struct pmbench_buf *out, const char *prefix,
+			     const char *name);
+
+/**
+ * Create the folder `path` (a result or report file) goes in, with its
+ * parents; nothing for a file in the current folder. Returns 0 or a
+ * negative PMBENCH_E* with the error set; prints nothing.
+ */
+int pmbench_cli_mkdir_parent(const char *path);
+
+/**
+ * The exit code of a finished run: PMBENCH_EXIT_FAILED_RUNS if a cell of
+ * `r` has a failed run or priming, else PMBENCH_EXIT_OK.
+ */
+int pmbench_cli_result_code(const struct pmbench_result *r);
+
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);
 int cmd_fixtures(int argc, char **argv);
