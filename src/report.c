@@ -403,8 +403,7 @@ static void add_warnings(struct pmbench_buf *b, const char *indent,
 				 indent, c->cell->pm, c->n);
 }
 
-/* Columns on a terminal, for UTF-8 text: continuation bytes take none. */
-static size_t display_len(const char *s)
+size_t pmbench_report_display_len(const char *s)
 {
 	size_t n = 0;
 
@@ -416,7 +415,7 @@ static size_t display_len(const char *s)
 
 static void pad(struct pmbench_buf *b, const char *s, size_t width)
 {
-	size_t len = display_len(s);
+	size_t len = pmbench_report_display_len(s);
 
 	pmbench_buf_adds(b, s);
 	while (len++ < width)
@@ -442,15 +441,21 @@ static void table_group(struct pmbench_buf *out,
 		if (strlen(c->cell->pm) > width[0])
 			width[0] = strlen(c->cell->pm);
 		for (size_t k = 0; k < ncols; k++) {
+			size_t len;
+
 			pmbench_buf_reset(&b);
 			pmbench_report_column_text(&b, k, c);
-			if (display_len(b.ptr) > width[k + 1])
-				width[k + 1] = display_len(b.ptr);
+			len = pmbench_report_display_len(b.ptr);
+			if (len > width[k + 1])
+				width[k + 1] = len;
 		}
 	}
-	for (size_t k = 0; k < ncols; k++)
-		if (display_len(columns[k].header) > width[k + 1])
-			width[k + 1] = display_len(columns[k].header);
+	for (size_t k = 0; k < ncols; k++) {
+		size_t len = pmbench_report_display_len(columns[k].header);
+
+		if (len > width[k + 1])
+			width[k + 1] = len;
+	}
 
 	pmbench_buf_addf(out, "\n%s · %s · %s\n  (", first->cell->fixture,
 			 first->cell->task, first->cell->scenario);

@@ -7,6 +7,7 @@
 
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
+#include "pmbench/report.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
 
@@ -15,16 +16,6 @@ struct ttable {
 	struct pmbench_strvec *rows; /* each: cells, or one "!" note */
 	size_t rows_nr, rows_alloc;
 };
-
-static size_t display_len(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
 
 static void add_duration(struct pmbench_buf *b, double s)
 {
@@ -44,21 +35,34 @@ static struct pmbench_strvec *new_row(struct ttable *t)
 	return row;
 }
 
+static void widen(size_t *width, const char *s)
+{
+	size_t len = pmbench_report_display_len(s);
+
+	if (len > *width)
+		*width = len;
+}
+
+/* Two spaces, then `s` padded to `width` columns. */
+static void print_cell(FILE *out, const char *s, size_t width)
+{
+	fprintf(out, "  %s%*s", s,
+		(int)(width - pmbench_report_display_len(s)), "");
+}
+
 static void print_table(FILE *out, struct ttable *t)
 {
 	size_t ncols = t->head.nr;
 	size_t *width = pmbench_xcalloc(ncols, sizeof(*width));
 
 	for (size_t k = 0; k < ncols; k++)
-		width[k] = display_len(t->head.v[k]);
+		width[k] = pmbench_report_display_len(t->head.v[k]);
 	for (size_t i = 0; i < t->rows_nr; i++)
 		if (t->rows[i].nr == ncols)
 			for (size_t k = 0; k < ncols; k++)
-				if (display_len(t->rows[i].v[k]) > width[k])
-					width[k] = display_len(t->rows[i].v[k]);
+				widen(&width[k], t->rows[i].v[k]);
 	for (size_t k = 0; k < ncols; k++)
-		fprintf(out, "  %s%*s", t->head.v[k],
-			(int)(width[k] - display_len(t->head.v[k])), "");
+		print_cell(out, t->head.v[k], width[k]);
 	fputc('\n', out);
 	for (size_t i = 0; i < t->rows_nr; i++) {
 		const struct pmbench_strvec *r = &t->rows[i];
@@ -70,8 +74,7 @@ static void print_table(FILE *out, struct ttable *t)
 			continue;
 		}
 		for (size_t k = 0; k < ncols; k++)
-			fprintf(out, "  %s%*s", r->v[k],
-				(int)(width[k] - display_len(r->v[k])), "");
+			print_cell(out, r->v[k], width[k]);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < t->rows_nr; i++)

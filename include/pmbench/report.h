@@ -111,6 +111,12 @@ void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio);
 void pmbench_report_add_state(struct pmbench_buf *out, unsigned state);
 
 /**
+ * The columns UTF-8 text `s` takes on a terminal: one per character, as
+ * continuation bytes take none (no wide or combining characters here).
+ */
+size_t pmbench_report_display_len(const char *s);
+
+/**
  * The sentence comparing cell `i` with the fastest of its scenario, e.g.
  * "bun is 5.8x (5.1x–6.6x) faster than npm (p = 0.008)" or "no
  * significant difference between bun and pnpm (p = 0.42)"; nothing when
