@@ -9,30 +9,8 @@
 
 #include "check.h"
 #include "harness.h"
-#include "pmbench/fs.h"
 #include "pmbench/result.h"
 #include "pmbench/stats.h"
-
-static char real_path[8192];
-
-/* The real PATH, toolchain and ~/.npmrc (registry, CA file). */
-static void real_pms(void)
-{
-	const char *src = getenv("PMBENCH_SOURCE_DIR");
-	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
-
-	setenv("PATH", real_path, 1);
-	pmbench_buf_addf(&b, "%s/cache/toolchain", src ? src : ".");
-	setenv("PMBENCH_TOOLCHAIN_DIR", b.ptr, 1);
-	pmbench_buf_release(&b);
-	if (getenv("PMBENCH_REAL_HOME")) {
-		pmbench_buf_addf(&b, "%s/.npmrc", getenv("PMBENCH_REAL_HOME"));
-		if (!pmbench_fs_read(&rc, b.ptr, 1u << 20))
-			h_write("home/.npmrc", rc.ptr);
-	}
-	pmbench_buf_release(&b);
-	pmbench_buf_release(&rc);
-}
 
 static double median_metric(const struct pmbench_cell *c, const char *name)
 {
@@ -56,7 +34,7 @@ TEST(real_npm_and_bun_none_and_store)
 	char out[4200];
 
 	h_setup();
-	real_pms();
+	h_real_pms();
 	h_home_markers();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
@@ -120,16 +98,4 @@ TEST(real_npm_and_bun_none_and_store)
 	h_run_release(&run);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct check_case cases[] = {
-		CASE(real_npm_and_bun_none_and_store),
-	};
-	const char *home = getenv("HOME");
-
-	snprintf(real_path, sizeof(real_path), "%s",
-		 getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	if (home)
-		setenv("PMBENCH_REAL_HOME", home, 1);
-	return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc, argv);
-}
+CHECK_MAIN(CASE(real_npm_and_bun_none_and_store))
