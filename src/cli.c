@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "pmbench/adaptive.h"
+#include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
 #include "pmbench/fs.h"
@@ -268,7 +269,8 @@ int pmbench_cli_check_auto(const char *cmd, const char *knob, int runs_auto)
 	if (knob && !runs_auto)
 		return pmbench_cli_usage_error(cmd,
 					       "'%s' applies to '--runs auto' "
-					       "only; add it or drop the option",
+					       "only; add it or drop the "
+					       "option",
 					       knob);
 	return 0;
 }
@@ -300,11 +302,87 @@ int pmbench_cli_mkdir_parent(const char *path)
 	return ret;
 }
 
-int pmbench_cli_result_code(const struct pmbench_result *r)
+int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
+			    const char *prefix, const char *name)
 {
+	if (!*path) {
+		pmbench_cli_default_out(buf, prefix, name);
+		*path = buf->ptr;
+	}
+	return pmbench_cli_mkdir_parent(*path);
+}
+
+int pmbench_cli_finish(const struct pmbench_result *r, int ret,
+		       const char *out)
+{
+	if (r->cells_nr || ret == 0)
+		fprintf(stderr, "pmbench: results written to '%s'\n", out);
+	if (ret < 0)
+		return pmbench_cli_fail(ret);
 	for (size_t i = 0; i < r->cells_nr; i++)
 		if (r->cells[i].prime_failure ||
 		    pmbench_cell_failures(&r->cells[i]))
 			return PMBENCH_EXIT_FAILED_RUNS;
 	return PMBENCH_EXIT_OK;
+}
+
+int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
+			     struct pmbench_cli_bench *how, int c,
+			     const char *arg, const char *given)
+{
+	const char *cmd = how->cmd;
+	int ret = 0;
+
+	switch (c) {
+	case PMBENCH_CLI_OPT_PM:
+		pmbench_strvec_release(&o->pms);
+		o->pms_explicit = 1;
+		ret = pmbench_cli_parse_pms(&o->pms, cmd, "--pm", arg);
+		break;
+	case PMBENCH_CLI_OPT_SCENARIO:
+		ret = pmbench_cli_parse_scenarios(o->scenarios,
+						  &o->scenarios_nr, cmd, arg);
+		break;
+	case PMBENCH_CLI_OPT_RUNS:
+		o->runs_auto = how->runs_auto_ok && !strcmp(arg, "auto");
+		if (!o->runs_auto)
+			ret = pmbench_cli_parse_count(&o->runs, cmd, "--runs",
+						      arg, 1, how->max_count,
+						      how->runs_flags);
+		break;
+	case PMBENCH_CLI_OPT_WARMUP:
+		ret = pmbench_cli_parse_count(&o->warmup, cmd, "--warmup", arg,
+					      0, how->max_count, 0);
+		break;
+	case PMBENCH_CLI_OPT_TIMEOUT:
+		ret = pmbench_cli_parse_timeout(&o->timeout_ns, cmd, arg);
+		break;
+	case PMBENCH_CLI_OPT_OUT:
+		o->out = arg;
+		break;
+	case PMBENCH_CLI_OPT_ENV:
+		ret = pmbench_cli_parse_env(&o->env, cmd, arg);
+		break;
+	case PMBENCH_CLI_OPT_SEED:
+		ret = pmbench_cli_parse_seed(&o->seed, cmd, arg);
+		break;
+	case PMBENCH_CLI_OPT_TARGET:
+	case PMBENCH_CLI_OPT_MAX_RUNS:
+	case PMBENCH_CLI_OPT_TIME_BUDGET:
+		how->auto_knob = c == PMBENCH_CLI_OPT_TARGET ? "--target"
+				 : c == PMBENCH_CLI_OPT_MAX_RUNS
+					 ? "--max-runs"
+					 : "--time-budget";
+		ret = pmbench_cli_parse_auto(&o->adaptive, how->auto_knob, arg,
+					     cmd);
+		break;
+	case PMBENCH_CLI_OPT_PROGRESS:
+	case PMBENCH_CLI_OPT_NO_PROGRESS:
+		how->tty = c == PMBENCH_CLI_OPT_PROGRESS;
+		break;
+	default:
+		pmbench_cli_unknown_option(cmd, given);
+		return -1;
+	}
+	return ret < 0 ? -1 : 0;
 }

@@ -127,94 +127,44 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_PM = 256, OPT_SCENARIO, OPT_RUNS, OPT_WARMUP, OPT_TIMEOUT,
-	       OPT_OUT, OPT_ENV, OPT_SEED, OPT_PROGRESS, OPT_NO_PROGRESS,
-	       OPT_TARGET, OPT_MAX_RUNS, OPT_TIME_BUDGET, OPT_TASK, OPT_PROBE };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE };
 	static const struct option longopts[] = {
-		{ "pm", required_argument, NULL, OPT_PM },
-		{ "scenario", required_argument, NULL, OPT_SCENARIO },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "env", required_argument, NULL, OPT_ENV },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "target", required_argument, NULL, OPT_TARGET },
-		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
-		{ "time-budget", required_argument, NULL, OPT_TIME_BUDGET },
+		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
+		{ "scenario", required_argument, NULL,
+		  PMBENCH_CLI_OPT_SCENARIO },
+		{ "runs", required_argument, NULL, PMBENCH_CLI_OPT_RUNS },
+		{ "warmup", required_argument, NULL, PMBENCH_CLI_OPT_WARMUP },
+		{ "timeout", required_argument, NULL, PMBENCH_CLI_OPT_TIMEOUT },
+		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_OUT },
+		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
+		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
+		{ "progress", no_argument, NULL, PMBENCH_CLI_OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL,
+		  PMBENCH_CLI_OPT_NO_PROGRESS },
+		{ "target", required_argument, NULL, PMBENCH_CLI_OPT_TARGET },
+		{ "max-runs", required_argument, NULL,
+		  PMBENCH_CLI_OPT_MAX_RUNS },
+		{ "time-budget", required_argument, NULL,
+		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT("bench", 100000,
+							      1, 0);
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_fixture *fixtures = NULL;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	size_t fixtures_nr = 0;
-	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
-	const char *auto_knob = NULL;
+	int c, code = PMBENCH_EXIT_USAGE, ret;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_PM:
-			pmbench_strvec_release(&o.pms);
-			o.pms_explicit = 1;
-			if (pmbench_cli_parse_pms(&o.pms, "bench", "--pm",
-						  optarg) < 0)
-				goto done;
-			break;
-		case OPT_SCENARIO:
-			if (pmbench_cli_parse_scenarios(o.scenarios,
-							&o.scenarios_nr,
-							"bench", optarg) < 0)
-				goto done;
-			break;
-		case OPT_RUNS:
-			o.runs_auto = !strcmp(optarg, "auto");
-			if (!o.runs_auto &&
-			    pmbench_cli_parse_count(&o.runs, "bench", "--runs",
-						    optarg, 1, 100000, 0) < 0)
-				goto done;
-			break;
-		case OPT_TARGET:
-		case OPT_MAX_RUNS:
-		case OPT_TIME_BUDGET:
-			auto_knob = c == OPT_TARGET     ? "--target"
-				    : c == OPT_MAX_RUNS ? "--max-runs"
-							: "--time-budget";
-			if (pmbench_cli_parse_auto(&o.adaptive, auto_knob,
-						   optarg, "bench") < 0)
-				goto done;
-			break;
-		case OPT_WARMUP:
-			if (pmbench_cli_parse_count(&o.warmup, "bench",
-						    "--warmup", optarg, 0,
-						    100000, 0) < 0)
-				goto done;
-			break;
-		case OPT_TIMEOUT:
-			if (pmbench_cli_parse_timeout(&o.timeout_ns, "bench",
-						      optarg) < 0)
-				goto done;
-			break;
-		case OPT_OUT:
-			o.out = optarg;
-			break;
-		case OPT_ENV:
-			if (pmbench_cli_parse_env(&o.env, "bench", optarg) < 0)
-				goto done;
-			break;
-		case OPT_SEED:
-			if (pmbench_cli_parse_seed(&o.seed, "bench",
-						   optarg) < 0)
-				goto done;
-			break;
 		case OPT_TASK:
 			if (parse_tasks(&o, optarg) < 0)
 				goto done;
@@ -223,22 +173,17 @@ int cmd_bench(int argc, char **argv)
 			if (parse_probe(&o, optarg) < 0)
 				goto done;
 			break;
-		case OPT_PROGRESS:
-			tty = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			tty = 0;
-			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		default:
-			pmbench_cli_unknown_option("bench", argv[optind - 1]);
-			goto done;
+			if (pmbench_cli_bench_option(&o, &how, c, optarg,
+						     argv[optind - 1]) < 0)
+				goto done;
 		}
 	}
-	if (pmbench_cli_check_auto("bench", auto_knob, o.runs_auto) < 0)
+	if (pmbench_cli_check_auto("bench", how.auto_knob, o.runs_auto) < 0)
 		goto done;
 	if (o.probe_requests && pmbench_strvec_find(&o.tasks, "dev") < 0) {
 		fprintf(stderr, "pmbench: bench: '--probe' needs the dev task; "
@@ -249,7 +194,7 @@ int cmd_bench(int argc, char **argv)
 	o.adaptive.seed = o.seed;
 	if (o.runs_auto)
 		o.runs = o.adaptive.max_runs;
-	pmbench_progress_init(tty);
+	pmbench_progress_init(how.tty);
 	if (!o.pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)
 			pmbench_strvec_push(&o.pms, pmbench_pms[i].name);
@@ -273,11 +218,7 @@ int cmd_bench(int argc, char **argv)
 			goto done;
 		}
 	}
-	if (!o.out) {
-		pmbench_cli_default_out(&out, "", fixtures[0].name);
-		o.out = out.ptr;
-	}
-	if (pmbench_cli_mkdir_parent(o.out) < 0) {
+	if (pmbench_cli_prepare_out(&o.out, &out, "", fixtures[0].name) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
@@ -285,13 +226,7 @@ int cmd_bench(int argc, char **argv)
 	ret = pmbench_bench_run(&r, &o, fixtures, fixtures_nr);
 	if (r.cells_nr)
 		pmbench_table_print(stdout, &r);
-	if (r.cells_nr || ret == 0)
-		fprintf(stderr, "pmbench: results written to '%s'\n", o.out);
-	if (ret < 0) {
-		code = pmbench_cli_fail(ret);
-		goto done;
-	}
-	code = pmbench_cli_result_code(&r);
+	code = pmbench_cli_finish(&r, ret, o.out);
 done:
 	for (size_t i = 0; i < fixtures_nr; i++)
 		pmbench_fixture_release(&fixtures[i]);

@@ -260,11 +260,7 @@ int cmd_ci_cache(int argc, char **argv)
 		goto done;
 	}
 	loaded = 1;
-	if (!o.out) {
-		pmbench_cli_default_out(&out, "ci-cache-", f.name);
-		o.out = out.ptr;
-	}
-	if (pmbench_cli_mkdir_parent(o.out) < 0) {
+	if (pmbench_cli_prepare_out(&o.out, &out, "ci-cache-", f.name) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
@@ -272,13 +268,7 @@ int cmd_ci_cache(int argc, char **argv)
 	ret = pmbench_cicache_run(&r, &o, &f);
 	if (r.cells_nr)
 		pmbench_cicache_table_print(stdout, &r);
-	if (r.cells_nr || ret == 0)
-		fprintf(stderr, "pmbench: results written to '%s'\n", o.out);
-	if (ret < 0) {
-		code = pmbench_cli_fail(ret);
-		goto done;
-	}
-	code = pmbench_cli_result_code(&r);
+	code = pmbench_cli_finish(&r, ret, o.out);
 done:
 	if (loaded)
 		pmbench_fixture_release(&f);

@@ -215,11 +215,7 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	if (ret < 0)
 		goto done;
 	loaded = 1;
-	if (!o->out) {
-		pmbench_cli_default_out(&out, "claim-", f.name);
-		o->out = out.ptr;
-	}
-	ret = pmbench_cli_mkdir_parent(o->out);
+	ret = pmbench_cli_prepare_out(&o->out, &out, "claim-", f.name);
 	if (ret < 0)
 		goto done;
 	ret = pmbench_bench_run(r, o, &f, 1);
@@ -236,34 +232,37 @@ done:
 
 int cmd_claim(int argc, char **argv)
 {
-	enum { OPT_FROM = 256, OPT_SCENARIO, OPT_TOLERANCE, OPT_RUNS,
-	       OPT_WARMUP, OPT_TIMEOUT, OPT_SEED, OPT_OUT, OPT_TARGET,
-	       OPT_MAX_RUNS, OPT_TIME_BUDGET, OPT_PROGRESS,
-	       OPT_NO_PROGRESS };
+	enum { OPT_FROM = PMBENCH_CLI_OPT_OWN, OPT_TOLERANCE };
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, OPT_FROM },
-		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "scenario", required_argument, NULL,
+		  PMBENCH_CLI_OPT_SCENARIO },
 		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "target", required_argument, NULL, OPT_TARGET },
-		{ "max-runs", required_argument, NULL, OPT_MAX_RUNS },
-		{ "time-budget", required_argument, NULL, OPT_TIME_BUDGET },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "runs", required_argument, NULL, PMBENCH_CLI_OPT_RUNS },
+		{ "warmup", required_argument, NULL, PMBENCH_CLI_OPT_WARMUP },
+		{ "timeout", required_argument, NULL, PMBENCH_CLI_OPT_TIMEOUT },
+		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
+		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_OUT },
+		{ "target", required_argument, NULL, PMBENCH_CLI_OPT_TARGET },
+		{ "max-runs", required_argument, NULL,
+		  PMBENCH_CLI_OPT_MAX_RUNS },
+		{ "time-budget", required_argument, NULL,
+		  PMBENCH_CLI_OPT_TIME_BUDGET },
+		{ "progress", no_argument, NULL, PMBENCH_CLI_OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL,
+		  PMBENCH_CLI_OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT(
+		"claim", 100000, 1, PMBENCH_CLI_COUNT_OR_AUTO);
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *from = NULL, *fixture = NULL, *auto_knob = NULL;
+	const char *from = NULL, *fixture = NULL;
 	double tolerance = DEFAULT_TOLERANCE;
-	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1;
+	int c, code = PMBENCH_EXIT_USAGE, ret;
 
 	o.runs = DEFAULT_RUNS;
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -274,12 +273,6 @@ int cmd_claim(int argc, char **argv)
 		switch (c) {
 		case OPT_FROM:
 			from = optarg;
-			break;
-		case OPT_SCENARIO:
-			if (pmbench_cli_parse_scenarios(o.scenarios,
-							&o.scenarios_nr,
-							"claim", optarg) < 0)
-				goto done;
 			break;
 		case OPT_TOLERANCE: {
 			char *end = NULL;
@@ -297,56 +290,14 @@ int cmd_claim(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_RUNS:
-			o.runs_auto = !strcmp(optarg, "auto");
-			if (!o.runs_auto &&
-			    pmbench_cli_parse_count(&o.runs, "claim", "--runs",
-						    optarg, 1, 100000,
-						    PMBENCH_CLI_COUNT_OR_AUTO))
-				goto done;
-			break;
-		case OPT_WARMUP:
-			if (pmbench_cli_parse_count(&o.warmup, "claim",
-						    "--warmup", optarg, 0,
-						    100000, 0) < 0)
-				goto done;
-			break;
-		case OPT_TIMEOUT:
-			if (pmbench_cli_parse_timeout(&o.timeout_ns, "claim",
-						      optarg) < 0)
-				goto done;
-			break;
-		case OPT_SEED:
-			if (pmbench_cli_parse_seed(&o.seed, "claim",
-						   optarg) < 0)
-				goto done;
-			break;
-		case OPT_OUT:
-			o.out = optarg;
-			break;
-		case OPT_TARGET:
-		case OPT_MAX_RUNS:
-		case OPT_TIME_BUDGET:
-			auto_knob = c == OPT_TARGET     ? "--target"
-				    : c == OPT_MAX_RUNS ? "--max-runs"
-							: "--time-budget";
-			if (pmbench_cli_parse_auto(&o.adaptive, auto_knob,
-						   optarg, "claim") < 0)
-				goto done;
-			break;
-		case OPT_PROGRESS:
-			tty = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			tty = 0;
-			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		default:
-			pmbench_cli_unknown_option("claim", argv[optind - 1]);
-			goto done;
+			if (pmbench_cli_bench_option(&o, &how, c, optarg,
+						     argv[optind - 1]) < 0)
+				goto done;
 		}
 	}
 	if (optind >= argc || argc - optind > 2) {
@@ -355,7 +306,7 @@ int cmd_claim(int argc, char **argv)
 				"--help'\n");
 		goto done;
 	}
-	if (pmbench_cli_check_auto("claim", auto_knob, o.runs_auto) < 0)
+	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0)
 		goto done;
 	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
 		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());
@@ -374,7 +325,7 @@ int cmd_claim(int argc, char **argv)
 			       sizeof(pmbench_scenarios_default));
 			o.scenarios_nr = 4;
 		}
-		pmbench_progress_init(tty);
+		pmbench_progress_init(how.tty);
 		ret = run_live(&r, &o, &claim,
 			       fixture ? fixture : DEFAULT_FIXTURE);
 		/* The fixture's name, for matching cells. */

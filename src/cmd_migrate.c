@@ -179,23 +179,25 @@ static int write_markdown(const char *path, const struct pmbench_migrate *m,
 
 int cmd_migrate(int argc, char **argv)
 {
-	enum { OPT_TO = 256, OPT_FROM, OPT_TASK, OPT_SCENARIO, OPT_RUNS,
-	       OPT_WARMUP, OPT_TIMEOUT, OPT_OUT, OPT_MD, OPT_SEED, OPT_ENV };
+	enum { OPT_TO = PMBENCH_CLI_OPT_OWN, OPT_FROM, OPT_TASK, OPT_MD };
 	static const struct option longopts[] = {
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "task", required_argument, NULL, OPT_TASK },
-		{ "scenario", required_argument, NULL, OPT_SCENARIO },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "out", required_argument, NULL, OPT_OUT },
+		{ "scenario", required_argument, NULL,
+		  PMBENCH_CLI_OPT_SCENARIO },
+		{ "runs", required_argument, NULL, PMBENCH_CLI_OPT_RUNS },
+		{ "warmup", required_argument, NULL, PMBENCH_CLI_OPT_WARMUP },
+		{ "timeout", required_argument, NULL, PMBENCH_CLI_OPT_TIMEOUT },
+		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_OUT },
 		{ "markdown", required_argument, NULL, OPT_MD },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "env", required_argument, NULL, OPT_ENV },
+		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
+		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT("migrate", 10000,
+							      0, 0);
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -233,54 +235,22 @@ int cmd_migrate(int argc, char **argv)
 			if (parse_tasks(&m.tasks, &o.tasks, optarg) < 0)
 				goto done;
 			break;
-		case OPT_SCENARIO:
-			if (pmbench_cli_parse_scenarios(o.scenarios,
-							&o.scenarios_nr,
-							"migrate", optarg) < 0)
-				goto done;
-			break;
-		case OPT_RUNS:
-			if (pmbench_cli_parse_count(&o.runs, "migrate",
-						    "--runs", optarg, 1, 10000,
-						    0) < 0)
-				goto done;
-			break;
-		case OPT_WARMUP:
-			if (pmbench_cli_parse_count(&o.warmup, "migrate",
-						    "--warmup", optarg, 0,
-						    10000, 0) < 0)
-				goto done;
-			break;
-		case OPT_TIMEOUT:
-			if (pmbench_cli_parse_timeout(&o.timeout_ns,
-						      "migrate", optarg) < 0)
-				goto done;
-			break;
-		case OPT_OUT:
-			o.out = NULL;
+		case PMBENCH_CLI_OPT_OUT:
+			/* The report is ours: the benchmark writes no file. */
 			pmbench_buf_reset(&out);
 			pmbench_buf_adds(&out, optarg);
 			break;
 		case OPT_MD:
 			md = optarg;
 			break;
-		case OPT_SEED:
-			if (pmbench_cli_parse_seed(&o.seed, "migrate",
-						   optarg) < 0)
-				goto done;
-			break;
-		case OPT_ENV:
-			if (pmbench_cli_parse_env(&o.env, "migrate",
-						  optarg) < 0)
-				goto done;
-			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		default:
-			pmbench_cli_unknown_option("migrate", argv[optind - 1]);
-			goto done;
+			if (pmbench_cli_bench_option(&o, &how, c, optarg,
+						     argv[optind - 1]) < 0)
+				goto done;
 		}
 	}
 	if (optind + 1 != argc) {

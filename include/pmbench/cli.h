@@ -142,10 +142,71 @@ void pmbench_cli_default_out(struct pmbench_buf *out, const char *prefix,
 int pmbench_cli_mkdir_parent(const char *path);
 
 /**
- * The exit code of a finished run: PMBENCH_EXIT_FAILED_RUNS if a cell of
- * `r` has a failed run or priming, else PMBENCH_EXIT_OK.
+ * Settle the result path: if `*path` is NULL, point it at the default
+ * one for `prefix` and `name` (see pmbench_cli_default_out()), kept in
+ * `buf`; then create its folder. Returns 0, or a negative PMBENCH_E* with
+ * the error set; prints nothing.
  */
-int pmbench_cli_result_code(const struct pmbench_result *r);
+int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
+			    const char *prefix, const char *name);
+
+/**
+ * The end of a benchmark that wrote its results to `out`: say so if
+ * `r` has cells or the run returned `ret` 0, then return the exit code:
+ * pmbench_cli_fail(ret) for an error, PMBENCH_EXIT_FAILED_RUNS if a cell
+ * of `r` has a failed run or priming, else PMBENCH_EXIT_OK.
+ */
+int pmbench_cli_finish(const struct pmbench_result *r, int ret,
+		       const char *out);
+
+struct pmbench_bench_opts;
+
+/**
+ * getopt_long ids of the options pmbench_cli_bench_option() parses; a
+ * subcommand numbers its own options from PMBENCH_CLI_OPT_OWN.
+ */
+enum pmbench_cli_opt {
+	PMBENCH_CLI_OPT_PM = 256,
+	PMBENCH_CLI_OPT_SCENARIO,
+	PMBENCH_CLI_OPT_RUNS,
+	PMBENCH_CLI_OPT_WARMUP,
+	PMBENCH_CLI_OPT_TIMEOUT,
+	PMBENCH_CLI_OPT_OUT,
+	PMBENCH_CLI_OPT_ENV,
+	PMBENCH_CLI_OPT_SEED,
+	PMBENCH_CLI_OPT_TARGET,
+	PMBENCH_CLI_OPT_MAX_RUNS,
+	PMBENCH_CLI_OPT_TIME_BUDGET,
+	PMBENCH_CLI_OPT_PROGRESS,
+	PMBENCH_CLI_OPT_NO_PROGRESS,
+	PMBENCH_CLI_OPT_OWN
+};
+
+/** How a subcommand takes the benchmark options, and what they left. */
+struct pmbench_cli_bench {
+	const char *cmd;    /**< the subcommand, for the messages */
+	unsigned max_count; /**< the most --runs and --warmup may be */
+	int runs_auto_ok;   /**< --runs takes 'auto' */
+	unsigned runs_flags; /**< pmbench_cli_count_flags for --runs */
+	const char *auto_knob; /**< out: the last auto knob given, or NULL */
+	int tty; /**< out: 1 --progress, 0 --no-progress, else -1 */
+};
+
+#define PMBENCH_CLI_BENCH_INIT(cmd, max_count, runs_auto_ok, runs_flags) \
+	{ (cmd), (max_count), (runs_auto_ok), (runs_flags), NULL, -1 }
+
+/**
+ * Parse option `c` (a pmbench_cli_opt) with argument `arg` into `o`, as
+ * the subcommand `how` describes: --pm replaces the list and makes it
+ * explicit, --runs and --warmup are counts from 1 and 0 to
+ * `how->max_count`, the auto knobs are recorded in `how->auto_knob` for
+ * pmbench_cli_check_auto(), and --progress/--no-progress in `how->tty`.
+ * Any other `c` is an unknown or incomplete option, `given` (getopt's
+ * argv[optind - 1]). Returns 0, or -1 after printing the error.
+ */
+int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
+			     struct pmbench_cli_bench *how, int c,
+			     const char *arg, const char *given);
 
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);
