@@ -45,7 +45,7 @@ static void usage(FILE *out)
 		"  --scenario LIST  install scenarios to time (default: "
 		"clean,cache+lockfile)\n"
 		"  --runs N         timed runs per PM and scenario (default "
-		"3)\n"
+		"5)\n"
 		"  --warmup N       untimed runs first (default 1)\n"
 		"  --timeout DUR    per command (default 15m)\n"
 		"  --out FILE       JSON report (default: "
@@ -209,7 +209,7 @@ int cmd_migrate(int argc, char **argv)
 	int c, code = PMBENCH_EXIT_USAGE, ret;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
-	o.runs = 3;
+	o.runs = 5;
 	o.warmup = 1;
 	o.scenarios[0] = 0;
 	o.scenarios[1] = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE;
