@@ -135,6 +135,9 @@ static size_t compare(const struct pmbench_result *a,
 				       ? "faster"
 			       : cmp.verdict == PMBENCH_VERDICT_SLOWER
 				       ? "slower"
+			       : pmbench_stats_mwu_min_p(na, nb) >=
+					       PMBENCH_REPORT_ALPHA
+				       ? "too few runs to test (4 each needed)"
 				       : "no significant difference");
 		free(ta);
 		free(tb);

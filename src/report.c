@@ -214,6 +214,20 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 	if (!c->has_vs)
 		return;
 	f = &rep->cells[c->fastest];
+	if (c->vs.verdict == PMBENCH_VERDICT_SAME &&
+	    pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
+		/* 3 runs against 3 can never reach p < 0.05: say so. */
+		pmbench_buf_addf(out, "too few runs to tell %s and %s apart "
+				      "(%zu and %zu; Mann-Whitney needs 4 each "
+				      "to reach p < 0.05): ",
+				 f->cell->pm, c->cell->pm, f->n, c->n);
+		pmbench_report_add_ratio(out, c->vs.ratio.point);
+		pmbench_buf_adds(out, ", 95% CI ");
+		pmbench_report_add_ratio(out, c->vs.ratio.lo);
+		pmbench_buf_adds(out, "–");
+		pmbench_report_add_ratio(out, c->vs.ratio.hi);
+		return;
+	}
 	if (c->vs.verdict == PMBENCH_VERDICT_SAME) {
 		pmbench_buf_addf(out, "no significant difference between %s "
 				      "and %s (",

@@ -148,6 +148,47 @@ TEST(outlier_warning)
 	pmbench_result_release(&r);
 }
 
+/* Add `n` successful runs of `secs` (plus i ms) to a new cell. */
+static void add_runs(struct pmbench_result *r, const char *pm, size_t n,
+		     double secs)
+{
+	struct pmbench_cell *c =
+		pmbench_result_add_cell(r, "f", "install", "clean", pm);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->ok = 1;
+		s->round = (unsigned)i;
+		s->wall_ns = (uint64_t)((secs + (double)i * 1e-3) * 1e9);
+	}
+}
+
+TEST(too_few_runs_to_test)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *text;
+
+	/* Ten times apart, but 3 against 3 cannot reach p < 0.05. */
+	add_runs(&r, "npm", 3, 1.0);
+	add_runs(&r, "bun", 3, 0.1);
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(text, "too few runs to tell bun and npm apart (3 and 3");
+	CHECK(!strstr(text, "no significant difference"));
+	free(text);
+	pmbench_result_release(&r);
+
+	/* With 4 each the same gap is significant. */
+	add_runs(&r, "npm", 4, 1.0);
+	add_runs(&r, "bun", 4, 0.1);
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK(!strstr(text, "too few runs"));
+	CHECK_CONTAINS(text, "bun is ");
+	CHECK_CONTAINS(text, "faster than npm");
+	free(text);
+	pmbench_result_release(&r);
+}
+
 TEST(markdown)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -380,5 +421,6 @@ TEST(format_names)
 }
 
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
+	   CASE(too_few_runs_to_test),
 	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
 	   CASE(html), CASE(format_names))
