@@ -328,6 +328,55 @@ int h_alive(long pid)
 	return state && state != 'Z' && state != 'X';
 }
 
+long h_read_pid(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	long pid = -1;
+
+	if (!pmbench_fs_read(&b, path, 64))
+		pid = strtol(b.ptr, NULL, 10);
+	pmbench_buf_release(&b);
+	return pid;
+}
+
+void h_expect(int *out, const char *const *args,
+	      const struct pmbench_strvec *env, int exit_code,
+	      const char *says)
+{
+	struct h_run run;
+
+	*out = 0;
+	h_pmbench(&run, args, env);
+	CHECK_INT(run.exit_code, exit_code);
+	CHECK_CONTAINS(run.out.ptr, says);
+	h_run_release(&run);
+	*out = 1;
+}
+
+void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
+{
+	long pid;
+	int rc = 0;
+
+	*out = 0;
+	CHECK_INT(pmbench_child_start(c), 0);
+	for (int i = 0; i < 600 && rc == 0; i++) {
+		rc = pmbench_child_pump(c, 50 * 1000000ull);
+		if (h_read_pid(pidfile) > 0)
+			break;
+	}
+	pid = h_read_pid(pidfile);
+	CHECK(pid > 0);
+	CHECK(h_alive(pid));
+	kill(c->pid, SIGINT);
+	for (int i = 0; i < 600 && rc == 0; i++)
+		rc = pmbench_child_pump(c, 50 * 1000000ull);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c->result.exit_code, 130);
+	CHECK(!h_alive(pid));
+	*out = 1;
+}
+
 #include <git2.h>
 
 static void git_check(int rc, const char *what)

@@ -7,7 +7,9 @@
  * folder and a HOME holding marker files, then runs the real pmbench
  * binary and reads what it wrote (result JSON, the fakes' logs).
  */
+#include "check.h"
 #include "pmbench/buf.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
 
@@ -63,7 +65,42 @@ int h_home_intact(struct pmbench_buf *why);
 /** 1 if a process with this pid is alive (not a zombie). */
 int h_alive(long pid);
 
+/** The pid written in the file at `path`, or -1 if there is none yet. */
+long h_read_pid(const char *path);
 
+/*
+ * Checking helpers. CHECK returns from the function it is in, so a helper
+ * that uses it is a void function taking `int *out` first: it sets *out
+ * to 0 on entry and to 1 as its last statement. A failed CHECK inside
+ * has reported which check failed and leaves *out at 0; H_CHECK_CALL
+ * then fails the calling case too, naming the call, and returns from it.
+ */
+#define H_CHECK_CALL(fn, ...)                                              \
+	do {                                                               \
+		int h_ok_ = 0;                                             \
+		fn(&h_ok_, __VA_ARGS__);                                   \
+		if (!h_ok_) {                                              \
+			check_fail(__FILE__, __LINE__, "%s(%s)", #fn,      \
+				   #__VA_ARGS__);                          \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+/**
+ * Run pmbench as h_pmbench() does, check that it exited with `exit_code`
+ * and that its output contains `says`, and release the run.
+ */
+void h_expect(int *out, const char *const *args,
+	      const struct pmbench_strvec *env, int exit_code,
+	      const char *says);
+
+/**
+ * Start `c` (a pmbench command), wait until `pidfile` holds the pid of a
+ * process it started, check that process is alive, press Ctrl-C (SIGINT
+ * to pmbench) and wait: pmbench must finish with 130 and the process
+ * must be gone. `c` is left for the caller to reap and release.
+ */
+void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);
 
 /**
  * Make `dir` a git repository (if it is not one) and commit everything in

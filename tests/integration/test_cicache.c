@@ -7,12 +7,10 @@
  */
 #include "pmbench/common.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "harness.h"
-#include "pmbench/fs.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 
@@ -45,25 +43,37 @@ static const struct pmbench_cell *cell(const struct pmbench_result *r,
 	return pmbench_result_find_cell(r, "proj", "ci-cache", sc, pm);
 }
 
-static int run_ci(struct pmbench_result *r, struct h_run *run,
-		  const char *strategy, const char *runs,
-		  const struct pmbench_strvec *env)
+/*
+ * ci-cache for npm and pnpm with `strategy` and `runs`, the fakes tuned by
+ * `env` ("K=V" strings, NULL-terminated; may be NULL): it must exit with
+ * `exit_code` and leave a result, read into `r`.
+ */
+static void run_ci(int *out, struct pmbench_result *r, struct h_run *run,
+		   const char *strategy, const char *runs,
+		   const char *const *env, int exit_code)
 {
-	char out[4200], proj[4200];
+	struct pmbench_strvec envv = PMBENCH_STRVEC_INIT;
+	char result[4200], proj[4200];
 
+	*out = 0;
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
+	if (env)
+		pmbench_strvec_pushv(&envv, env);
 	{
 		const char *args[] = {
 			"ci-cache",   proj,	"--pm",		 "npm,pnpm",
 			"--strategy", strategy, "--compression", "gzip",
-			"--runs",     runs,	"--out",	 out,
+			"--runs",     runs,	"--out",	 result,
 			NULL
 		};
 
-		h_pmbench(run, args, env);
+		h_pmbench(run, args, &envv);
 	}
-	return pmbench_result_read(r, out);
+	pmbench_strvec_release(&envv);
+	CHECK_INT(pmbench_result_read(r, result), 0);
+	CHECK_INT(run->exit_code, exit_code);
+	*out = 1;
 }
 
 TEST(store_restores_a_warm_cache)
@@ -75,8 +85,7 @@ TEST(store_restores_a_warm_cache)
 
 	h_setup();
 	h_home_markers();
-	CHECK_INT(run_ci(&r, &run, "none,store", "2", NULL), 0);
-	CHECK_INT(run.exit_code, 0);
+	H_CHECK_CALL(run_ci, &r, &run, "none,store", "2", NULL, 0);
 	log = h_log_entries();
 	for (int p = 0; p < 2; p++) {
 		const char *pm = p ? "pnpm" : "npm";
@@ -182,17 +191,15 @@ TEST(store_restores_a_warm_cache)
 
 TEST(node_modules_makes_the_install_a_noop)
 {
+	static const char *const env[] = { "FAKEPM_NOOP=1",
+					   "FAKEPM_NPM_SLEEP_MS=300",
+					   "FAKEPM_PNPM_SLEEP_MS=300", NULL };
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	struct h_run run;
 	cJSON *log, *mine;
 
 	h_setup();
-	pmbench_strvec_push(&env, "FAKEPM_NOOP=1");
-	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=300");
-	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=300");
-	CHECK_INT(run_ci(&r, &run, "node_modules", "2", &env), 0);
-	CHECK_INT(run.exit_code, 0);
+	H_CHECK_CALL(run_ci, &r, &run, "node_modules", "2", env, 0);
 	log = h_log_entries();
 	mine = h_log_of(log, "npm");
 	/* prime, miss, 2 hits, changed. */
@@ -224,24 +231,21 @@ TEST(node_modules_makes_the_install_a_noop)
 		CHECK(hit->samples[0].nm_files >= 3);
 	}
 	CHECK_CONTAINS(run.out.ptr, "node_modules/gzip-6");
-	pmbench_strvec_release(&env);
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
 
 TEST(failed_jobs_are_results)
 {
+	/* npm fails once its cache is warm: every hit job. */
+	static const char *const env[] = { "FAKEPM_NPM_MODE=fail",
+					   "FAKEPM_NPM_WHEN=cache", NULL };
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const struct pmbench_cell *c;
 	struct h_run run;
 
 	h_setup();
-	/* npm fails once its cache is warm: every hit job. */
-	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=fail");
-	pmbench_strvec_push(&env, "FAKEPM_NPM_WHEN=cache");
-	CHECK_INT(run_ci(&r, &run, "store", "2", &env), 0);
-	CHECK_INT(run.exit_code, 2);
+	H_CHECK_CALL(run_ci, &r, &run, "store", "2", env, 2);
 	c = cell(&r, "store/gzip-6/miss", "npm");
 	CHECK(c && c->samples_nr == 1 && c->samples[0].ok);
 	c = cell(&r, "store/gzip-6", "npm");
@@ -252,29 +256,25 @@ TEST(failed_jobs_are_results)
 	c = cell(&r, "store/gzip-6", "pnpm");
 	CHECK(c && c->samples_nr == 2 && c->samples[0].ok);
 	CHECK_CONTAINS(run.out.ptr, "install failed on purpose");
-	pmbench_strvec_release(&env);
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
 
 TEST(frozen_install_without_lockfile_fails)
 {
+	/* npm's priming writes no lockfile: the CI jobs cannot be frozen. */
+	static const char *const env[] = { "FAKEPM_NPM_MODE=nolock", NULL };
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const struct pmbench_cell *c;
 	struct h_run run;
 
 	h_setup();
-	/* npm's priming writes no lockfile: the CI jobs cannot be frozen. */
-	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=nolock");
-	CHECK_INT(run_ci(&r, &run, "none", "1", &env), 0);
-	CHECK_INT(run.exit_code, 2);
+	H_CHECK_CALL(run_ci, &r, &run, "none", "1", env, 2);
 	c = cell(&r, "none", "npm");
 	CHECK(c && c->samples_nr == 1 && !c->samples[0].ok);
 	CHECK_CONTAINS(c->samples[0].failure, "lockfile");
 	c = cell(&r, "none", "pnpm");
 	CHECK(c && c->samples[0].ok);
-	pmbench_strvec_release(&env);
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
@@ -309,27 +309,10 @@ TEST(bad_options_are_one_line)
 		      run.out.ptr + run.out.len - 1);
 		h_run_release(&run);
 	}
-	{
-		const char *args[] = { "ci-cache", "--bandwidth", "250Mbit/s",
-				       "--help", NULL };
-		struct h_run run;
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 0);
-		CHECK_CONTAINS(run.out.ptr, "--strategy");
-		h_run_release(&run);
-	}
-}
-
-static long read_pid(const char *path)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	long pid = -1;
-
-	if (!pmbench_fs_read(&b, path, 64))
-		pid = strtol(b.ptr, NULL, 10);
-	pmbench_buf_release(&b);
-	return pid;
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "ci-cache", "--bandwidth",
+					    "250Mbit/s", "--help", NULL },
+		     NULL, 0, "--strategy");
 }
 
 TEST(hanging_hit_times_out)
@@ -377,8 +360,6 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	const struct pmbench_cell *miss;
 	char out[4200], pidfile[4200], proj[4200];
-	long pid;
-	int rc = 0;
 
 	h_setup();
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
@@ -394,20 +375,7 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=cache");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	CHECK_INT(pmbench_child_start(&c), 0);
-	for (int i = 0; i < 600 && rc == 0; i++) {
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-		if (read_pid(pidfile) > 0)
-			break;
-	}
-	CHECK(read_pid(pidfile) > 0);
-	kill(c.pid, SIGINT);
-	for (int i = 0; i < 600 && rc == 0; i++)
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-	CHECK_INT(rc, 1);
-	CHECK_INT(c.result.exit_code, 130);
-	pid = read_pid(pidfile);
-	CHECK(!h_alive(pid));
+	H_CHECK_CALL(h_interrupt, &c, pidfile);
 	/* The jobs before the interrupt are in the result file. */
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK(pmbench_result_find_cell(&r, "proj", "ci-cache", "none", "bun"));

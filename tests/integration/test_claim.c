@@ -10,89 +10,87 @@
 #include "harness.h"
 #include "pmbench/result.h"
 
-static void claim(struct h_run *out, const char *text, const char *proj,
-		  const char *result, const char *runs,
-		  const struct pmbench_strvec *env)
+/*
+ * In a fresh sandbox, `pmbench claim TEXT` on a small project with the
+ * fakes tuned by `env` ("K=V" strings, NULL-terminated): it must exit
+ * with `exit_code` and say each of the NULL-terminated `says`. The result
+ * file's path goes into `result` (4200 bytes).
+ */
+static void claim(int *out, char *result, const char *text,
+		  const char *runs, const char *const *env, int exit_code,
+		  const char *const *says)
 {
-	const char *args[] = { "claim", text, proj, "--scenario", "clean",
-			       "--runs", runs, "--warmup", "0",
-			       "--tolerance", "20", "--out", result,
-			       "--no-progress", NULL };
+	struct pmbench_strvec envv = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
 
-	h_pmbench(out, args, env);
-	fprintf(stderr, "%s\n", out->out.ptr);
+	*out = 0;
+	h_setup();
+	proj = h_project("proj");
+	snprintf(result, 4200, "%s", h_write("claim.json", ""));
+	pmbench_strvec_pushv(&envv, env);
+	{
+		const char *args[] = { "claim", text, proj, "--scenario",
+				       "clean", "--runs", runs, "--warmup",
+				       "0", "--tolerance", "20", "--out",
+				       result, "--no-progress", NULL };
+
+		h_pmbench(&run, args, &envv);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	pmbench_strvec_release(&envv);
+	CHECK_INT(run.exit_code, exit_code);
+	for (size_t i = 0; says[i]; i++)
+		CHECK_CONTAINS(run.out.ptr, says[i]);
+	h_run_release(&run);
+	*out = 1;
 }
 
 TEST(true_and_false_claims)
 {
-	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
-	struct h_run run;
-	const char *proj;
-	char result[4200];
-
-	h_setup();
-	proj = h_project("proj");
-	snprintf(result, sizeof(result), "%s", h_write("claim.json", ""));
 	/*
 	 * About 4x, less a little for the process start-up both pay. Long
 	 * sleeps and a 20 % tolerance keep a loaded machine's hiccups (tens
 	 * of ms) from widening the interval past the band.
 	 */
-	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=800");
-	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=200");
-	claim(&run, "bun install is 4x faster than npm install", proj, result,
-	      "8", &env);
-	CHECK_INT(run.exit_code, 0);
-	CHECK_CONTAINS(run.out.ptr, "proj · clean (cache empty, lockfile "
-				    "absent, node_modules absent)");
-	CHECK_CONTAINS(run.out.ptr, "  reproduced: bun install is ");
-	CHECK_CONTAINS(run.out.ptr, "verdict: reproduced in 1 of 1");
-	h_run_release(&run);
+	static const char *const env[] = { "FAKEPM_NPM_SLEEP_MS=800",
+					   "FAKEPM_BUN_SLEEP_MS=200", NULL };
+	static const char *const says[] = {
+		"proj · clean (cache empty, lockfile absent, node_modules "
+		"absent)",
+		"  reproduced: bun install is ",
+		"verdict: reproduced in 1 of 1", NULL
+	};
+	char result[4200];
 
+	H_CHECK_CALL(claim, result, "bun install is 4x faster than npm install",
+		     "8", env, 0, says);
 	/* The same measurements refute 20x and "as fast as". */
-	{
-		const char *args[] = { "claim", "bun is 20x faster than npm",
-				       "--from", result, NULL };
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 3);
-		CHECK_CONTAINS(run.out.ptr, "not reproduced: bun install is ");
-		h_run_release(&run);
-	}
-	{
-		const char *args[] = { "claim", "npm is as fast as bun",
-				       "--from", result, NULL };
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 3);
-		CHECK_CONTAINS(run.out.ptr, ") slower than bun install");
-		h_run_release(&run);
-	}
-	pmbench_strvec_release(&env);
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "claim",
+					    "bun is 20x faster than npm",
+					    "--from", result, NULL },
+		     NULL, 3, "not reproduced: bun install is ");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "claim", "npm is as fast as bun",
+					    "--from", result, NULL },
+		     NULL, 3, ") slower than bun install");
 }
 
 TEST(noisy_claim_is_inconclusive)
 {
-	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
-	struct h_run run;
-	const char *proj;
+	/* Equal on average, but each run adds 0-400 ms at random. */
+	static const char *const env[] = {
+		"FAKEPM_NPM_SLEEP_MS=100",  "FAKEPM_BUN_SLEEP_MS=100",
+		"FAKEPM_NPM_JITTER_MS=400", "FAKEPM_BUN_JITTER_MS=400",
+		"FAKEPM_SEED=3",	    NULL
+	};
+	static const char *const says[] = { "  inconclusive: bun install is ",
+					    "runs per PM would settle it",
+					    NULL };
 	char result[4200];
 
-	h_setup();
-	proj = h_project("proj");
-	snprintf(result, sizeof(result), "%s", h_write("noisy.json", ""));
-	/* Equal on average, but each run adds 0-400 ms at random. */
-	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=100");
-	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=100");
-	pmbench_strvec_push(&env, "FAKEPM_NPM_JITTER_MS=400");
-	pmbench_strvec_push(&env, "FAKEPM_BUN_JITTER_MS=400");
-	pmbench_strvec_push(&env, "FAKEPM_SEED=3");
-	claim(&run, "bun is as fast as npm", proj, result, "5", &env);
-	CHECK_INT(run.exit_code, 4);
-	CHECK_CONTAINS(run.out.ptr, "  inconclusive: bun install is ");
-	CHECK_CONTAINS(run.out.ptr, "runs per PM would settle it");
-	h_run_release(&run);
-	pmbench_strvec_release(&env);
+	H_CHECK_CALL(claim, result, "bun is as fast as npm", "5", env, 4, says);
 }
 
 static void bench_auto(struct h_run *out, const char *proj,
@@ -120,6 +118,30 @@ static size_t timed(const struct pmbench_cell *c)
 	return n;
 }
 
+/*
+ * bench_auto() with `extra`: it must succeed (and say `says`, unless
+ * NULL), and npm's cell in the result, read into `r`, must have stopped
+ * for `stopped_by` after `runs` timed runs.
+ */
+static void auto_stops(int *out, struct pmbench_result *r, const char *proj,
+		       const char *result, const char *const *extra,
+		       const struct pmbench_strvec *env, const char *says,
+		       const char *stopped_by, size_t runs)
+{
+	struct h_run run;
+
+	*out = 0;
+	bench_auto(&run, proj, result, extra, env);
+	CHECK_INT(run.exit_code, 0);
+	if (says)
+		CHECK_CONTAINS(run.out.ptr, says);
+	h_run_release(&run);
+	CHECK_INT(pmbench_result_read(r, result), 0);
+	CHECK_STR(r->cells[0].stopped_by, stopped_by);
+	CHECK_INT(timed(&r->cells[0]), runs);
+	*out = 1;
+}
+
 TEST(runs_auto_stops_for_each_reason)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
@@ -139,23 +161,15 @@ TEST(runs_auto_stops_for_each_reason)
 	 */
 	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=300");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=300");
-	{
-		const char *extra[] = { "--target", "30", "--max-runs", "12",
-					NULL };
-
-		bench_auto(&run, proj, result, extra, &env);
-	}
-	CHECK_INT(run.exit_code, 0);
-	CHECK_CONTAINS(run.out.ptr, "--runs auto stopped by: precision");
-	h_run_release(&run);
-	CHECK_INT(pmbench_result_read(&r, result), 0);
+	H_CHECK_CALL(auto_stops, &r, proj, result,
+		     (const char *const[]){ "--target", "30", "--max-runs",
+					    "12", NULL },
+		     &env, "--runs auto stopped by: precision", "precision", 5);
 	CHECK_INT(r.runs_auto, 1);
 	CHECK_INT(r.runs, 12);
 	CHECK_INT(r.auto_min_runs, 5);
 	CHECK_NEAR(r.auto_target, 0.3, 1e-12);
-	CHECK_STR(r.cells[0].stopped_by, "precision");
 	CHECK_STR(r.cells[1].stopped_by, "precision");
-	CHECK_INT(timed(&r.cells[0]), 5);
 	CHECK_INT(timed(&r.cells[1]), 5);
 	pmbench_result_release(&r);
 
@@ -163,32 +177,18 @@ TEST(runs_auto_stops_for_each_reason)
 	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=20");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=20");
 	pmbench_strvec_push(&env, "FAKEPM_NPM_JITTER_MS=300");
-	{
-		const char *extra[] = { "--target", "1", "--max-runs", "7",
-					NULL };
-
-		bench_auto(&run, proj, result, extra, &env);
-	}
-	CHECK_INT(run.exit_code, 0);
-	h_run_release(&run);
-	CHECK_INT(pmbench_result_read(&r, result), 0);
-	CHECK_STR(r.cells[0].stopped_by, "max-runs");
-	CHECK_INT(timed(&r.cells[0]), 7);
+	H_CHECK_CALL(auto_stops, &r, proj, result,
+		     (const char *const[]){ "--target", "1", "--max-runs", "7",
+					    NULL },
+		     &env, NULL, "max-runs", 7);
 	CHECK_INT(timed(&r.cells[1]), 7);
 	pmbench_result_release(&r);
 
 	/* The same with a budget of 1 ms: it stops after the minimum. */
-	{
-		const char *extra[] = { "--target", "1", "--time-budget",
-					"1ms", NULL };
-
-		bench_auto(&run, proj, result, extra, &env);
-	}
-	CHECK_INT(run.exit_code, 0);
-	h_run_release(&run);
-	CHECK_INT(pmbench_result_read(&r, result), 0);
-	CHECK_STR(r.cells[0].stopped_by, "time-budget");
-	CHECK_INT(timed(&r.cells[0]), 5);
+	H_CHECK_CALL(auto_stops, &r, proj, result,
+		     (const char *const[]){ "--target", "1", "--time-budget",
+					    "1ms", NULL },
+		     &env, NULL, "time-budget", 5);
 	pmbench_result_release(&r);
 
 	/* Bad knobs are usage errors. */

@@ -7,12 +7,10 @@
  */
 #include "pmbench/common.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "harness.h"
-#include "pmbench/fs.h"
 #include "pmbench/probe.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
@@ -130,135 +128,161 @@ static int all_gone(const struct pmbench_result *r, struct pmbench_buf *why)
 	return 1;
 }
 
-TEST(print_then_listen)
+/*
+ * Checks of one PM's sample in a dev case: each is a void function that
+ * uses CHECK and sets *out to 1 as its last statement (see harness.h).
+ * `before` is the same PM's sample of an earlier run, or NULL.
+ */
+typedef void (*dev_sample_cb)(int *out, const struct pmbench_sample *s,
+			      const struct pmbench_sample *before);
+
+/*
+ * A fresh sandbox and dev_bench() with the arguments given: pmbench must
+ * exit with `exit_code`, each PM's sample pass `check`, the output say
+ * `says` (unless NULL), and nothing be left running afterwards. `before`
+ * (may be NULL) is an earlier result whose samples `check` gets too.
+ */
+static void dev_case(const char *server_args, const char *path,
+		     const char *timeout, const char *probe, int exit_code,
+		     const char *says, dev_sample_cb check,
+		     const struct pmbench_result *before)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	struct h_run run;
 
 	h_setup();
-	CHECK_INT(dev_bench(&r, &run,
-			    "--mode print-then-listen --ready-delay-ms 50 "
-			    "--listen-delay-ms 1500",
-			    "/", "60s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(dev_bench(&r, &run, server_args, path, timeout, probe), 0);
+	CHECK_INT(run.exit_code, exit_code);
 	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-		double line = metric(s, "ready_line_s");
-		double http = metric(s, "http_s"), body = metric(s, "body_s");
+		const char *pm = i ? "bun" : "npm";
+		int ok = 0;
 
-		CHECK(s && s->ok);
-		CHECK(line > 0 && http > 0 && body > 0);
-		/* The line comes well before the port answers. */
-		CHECK(line < 0.5 * http);
-		CHECK(http <= body);
-		/* wall_s is the first HTTP response. */
-		CHECK(fabs((double)s->wall_ns / 1e9 - http) < 1e-6);
-		/* Connections were refused until it listened. */
-		CHECK(metric(s, "http_refused_count") >= 1);
+		check(&ok, dev_sample(&r, pm),
+		      before ? dev_sample(before, pm) : NULL);
+		if (!ok) {
+			check_fail(__FILE__, __LINE__, "%s's sample", pm);
+			return;
+		}
 	}
-	CHECK_CONTAINS(run.out.ptr, "first HTTP < 500");
+	if (says)
+		CHECK_CONTAINS(run.out.ptr, says);
 	CHECK(all_gone(&r, &why));
 	pmbench_result_release(&r);
 	h_run_release(&run);
 	pmbench_buf_release(&why);
+}
+
+static void print_then_listen_sample(int *out, const struct pmbench_sample *s,
+				     const struct pmbench_sample *before)
+{
+	double line = metric(s, "ready_line_s");
+	double http = metric(s, "http_s"), body = metric(s, "body_s");
+
+	(void)before;
+	*out = 0;
+	CHECK(s && s->ok);
+	CHECK(line > 0 && http > 0 && body > 0);
+	/* The line comes well before the port answers. */
+	CHECK(line < 0.5 * http);
+	CHECK(http <= body);
+	/* wall_s is the first HTTP response. */
+	CHECK(fabs((double)s->wall_ns / 1e9 - http) < 1e-6);
+	/* Connections were refused until it listened. */
+	CHECK(metric(s, "http_refused_count") >= 1);
+	*out = 1;
+}
+
+TEST(print_then_listen)
+{
+	dev_case("--mode print-then-listen --ready-delay-ms 50 "
+		 "--listen-delay-ms 1500",
+		 "/", "60s", NULL, 0, "first HTTP < 500",
+		 print_then_listen_sample, NULL);
+}
+
+static void listen_then_print_sample(int *out, const struct pmbench_sample *s,
+				     const struct pmbench_sample *before)
+{
+	double line = metric(s, "ready_line_s");
+	double http = metric(s, "http_s"), body = metric(s, "body_s");
+
+	(void)before;
+	*out = 0;
+	CHECK(s && s->ok);
+	CHECK(http > 0 && body >= http);
+	/* Served long before it said so. */
+	CHECK(body < 0.5 * line);
+	CHECK(metric(s, "body_bytes") == 512);
+	*out = 1;
 }
 
 TEST(listen_then_print)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
+	dev_case("--mode listen-then-print --listen-delay-ms 50 "
+		 "--ready-delay-ms 1500",
+		 "/", "60s", NULL, 0, NULL, listen_then_print_sample, NULL);
+}
 
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run,
-			    "--mode listen-then-print --listen-delay-ms 50 "
-			    "--ready-delay-ms 1500",
-			    "/", "60s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 0);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-		double line = metric(s, "ready_line_s");
-		double http = metric(s, "http_s"), body = metric(s, "body_s");
-
-		CHECK(s && s->ok);
-		CHECK(http > 0 && body >= http);
-		/* Served long before it said so. */
-		CHECK(body < 0.5 * line);
-		CHECK(metric(s, "body_bytes") == 512);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+static void never_listen_sample(int *out, const struct pmbench_sample *s,
+				const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && !s->ok);
+	CHECK_CONTAINS(s->failure, "not ready after 3 s");
+	CHECK_CONTAINS(s->failure, "refused");
+	/* The ready line did come, and is among the last lines. */
+	CHECK(metric(s, "ready_line_s") > 0);
+	CHECK(metric(s, "http_s") < 0);
+	CHECK_CONTAINS(s->tail, "fake server ready");
+	CHECK(metric(s, "http_refused_count") >= 10);
+	*out = 1;
 }
 
 TEST(never_listen_fails_after_the_timeout)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
+	dev_case("--mode never-listen --ready-delay-ms 10", "/", "3s", NULL, 2,
+		 "not ready after 3 s", never_listen_sample, NULL);
+}
 
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run, "--mode never-listen --ready-delay-ms 10",
-			    "/", "3s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 2);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-
-		CHECK(s && !s->ok);
-		CHECK_CONTAINS(s->failure, "not ready after 3 s");
-		CHECK_CONTAINS(s->failure, "refused");
-		/* The ready line did come, and is among the last lines. */
-		CHECK(metric(s, "ready_line_s") > 0);
-		CHECK(metric(s, "http_s") < 0);
-		CHECK_CONTAINS(s->tail, "fake server ready");
-		CHECK(metric(s, "http_refused_count") >= 10);
-	}
-	CHECK_CONTAINS(run.out.ptr, "not ready after 3 s");
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+static void exit_now_sample(int *out, const struct pmbench_sample *s,
+			    const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && !s->ok);
+	CHECK_CONTAINS(s->failure, "exited before it was ready");
+	CHECK_CONTAINS(s->failure, "exit 3");
+	CHECK_CONTAINS(s->failure, "fatal error: boom");
+	CHECK_CONTAINS(s->tail, "boom");
+	CHECK(metric(s, "ready_line_s") < 0);
+	*out = 1;
 }
 
 TEST(exit_now_is_a_failure_with_the_reason)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
+	dev_case("--mode exit-now", "/", "60s", NULL, 2, NULL, exit_now_sample,
+		 NULL);
+}
 
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run, "--mode exit-now", "/", "60s", NULL), 0);
-	CHECK_INT(run.exit_code, 2);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
+static void ignore_term_sample(int *out, const struct pmbench_sample *s,
+			       const struct pmbench_sample *before)
+{
+	double slow = metric(s, "stop_s");
+	double quick = metric(before, "stop_s");
 
-		CHECK(s && !s->ok);
-		CHECK_CONTAINS(s->failure, "exited before it was ready");
-		CHECK_CONTAINS(s->failure, "exit 3");
-		CHECK_CONTAINS(s->failure, "fatal error: boom");
-		CHECK_CONTAINS(s->tail, "boom");
-		CHECK(metric(s, "ready_line_s") < 0);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+	*out = 0;
+	CHECK(s && s->ok);
+	CHECK(slow > 0 && quick > 0);
+	/* It waited out the grace period, then killed it. */
+	CHECK(slow > 10 * quick);
+	*out = 1;
 }
 
 TEST(ignore_term_is_killed_after_the_grace_period)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_result fast = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	struct h_run run;
 
 	h_setup();
@@ -266,81 +290,46 @@ TEST(ignore_term_is_killed_after_the_grace_period)
 			    NULL),
 		  0);
 	h_run_release(&run);
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run, "--mode ignore-term", "/", "60s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 0);
-	for (int i = 0; i < 2; i++) {
-		const char *pm = i ? "bun" : "npm";
-		const struct pmbench_sample *s = dev_sample(&r, pm);
-		double slow = metric(s, "stop_s");
-		double quick = metric(dev_sample(&fast, pm), "stop_s");
-
-		CHECK(s && s->ok);
-		CHECK(slow > 0 && quick > 0);
-		/* It waited out the grace period, then killed it. */
-		CHECK(slow > 10 * quick);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
+	dev_case("--mode ignore-term", "/", "60s", NULL, 0, NULL,
+		 ignore_term_sample, &fast);
 	pmbench_result_release(&fast);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+}
+
+static void grandchild_sample(int *out, const struct pmbench_sample *s,
+			      const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && s->ok);
+	/* The server's process and the grandchild at least. */
+	CHECK(metric(s, "stopped_processes_count") >= 2);
+	CHECK(metric(s, "port_open_after_stop_count") == 0);
+	*out = 1;
 }
 
 TEST(escaped_grandchild_keeping_the_port_is_killed)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
+	dev_case("--mode grandchild --listen-delay-ms 10 --ready-delay-ms 100",
+		 "/", "60s", NULL, 0, NULL, grandchild_sample, NULL);
+}
 
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run,
-			    "--mode grandchild --listen-delay-ms 10 "
-			    "--ready-delay-ms 100",
-			    "/", "60s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 0);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-
-		CHECK(s && s->ok);
-		/* The server's process and the grandchild at least. */
-		CHECK(metric(s, "stopped_processes_count") >= 2);
-		CHECK(metric(s, "port_open_after_stop_count") == 0);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+static void error500_sample(int *out, const struct pmbench_sample *s,
+			    const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && !s->ok);
+	CHECK_CONTAINS(s->failure, "no HTTP answer below 500");
+	CHECK(metric(s, "http_5xx_count") >= 10);
+	CHECK(metric(s, "ready_line_s") > 0);
+	CHECK(metric(s, "http_s") < 0);
+	*out = 1;
 }
 
 TEST(error500_is_never_ready)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
-
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run, "--mode error500 --ready-delay-ms 10",
-			    "/", "3s", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 2);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-
-		CHECK(s && !s->ok);
-		CHECK_CONTAINS(s->failure, "no HTTP answer below 500");
-		CHECK(metric(s, "http_5xx_count") >= 10);
-		CHECK(metric(s, "ready_line_s") > 0);
-		CHECK(metric(s, "http_s") < 0);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+	dev_case("--mode error500 --ready-delay-ms 10", "/", "3s", NULL, 2,
+		 NULL, error500_sample, NULL);
 }
 
 /* Body bytes of /count answers numbered from..to ("1", "2", ... "37"). */
@@ -353,125 +342,79 @@ static double count_bytes(unsigned from, unsigned to)
 	return n;
 }
 
+static void probe_count_sample(int *out, const struct pmbench_sample *s,
+			       const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && s->ok);
+	CHECK(metric(s, "body_bytes") == 1);
+	CHECK(metric(s, "probe_requests_count") == 137);
+	CHECK(metric(s, "probe_status_200_count") == 137);
+	CHECK(metric(s, "probe_ok_ratio") == 1);
+	CHECK(metric(s, "probe_errors_count") == 0);
+	CHECK(metric(s, "probe_bytes") == count_bytes(1, 137));
+	CHECK(metric(s, "probe_latency_min_s") > 0);
+	CHECK(metric(s, "probe_latency_min_s") <=
+	      metric(s, "probe_latency_p50_s"));
+	CHECK(metric(s, "probe_latency_p50_s") <=
+	      metric(s, "probe_latency_p90_s"));
+	CHECK(metric(s, "probe_latency_p99_s") <=
+	      metric(s, "probe_latency_max_s"));
+	*out = 1;
+}
+
 TEST(probe_counts_are_exact)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
-
-	h_setup();
 	/*
 	 * The poller and the probe ask /count, which answers how many
 	 * requests the server answered before: the readiness request gets
 	 * "0", the probe's 137 get "1" to "137" if, and only if, the server
 	 * saw exactly the requests the probe counted.
 	 */
-	CHECK_INT(dev_bench(&r, &run,
-			    "--mode print-then-listen --listen-delay-ms 200",
-			    "/count", "60s", "137,7"),
-		  0);
-	CHECK_INT(run.exit_code, 0);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
+	dev_case("--mode print-then-listen --listen-delay-ms 200", "/count",
+		 "60s", "137,7", 0, "200: 137", probe_count_sample, NULL);
+}
 
-		CHECK(s && s->ok);
-		CHECK(metric(s, "body_bytes") == 1);
-		CHECK(metric(s, "probe_requests_count") == 137);
-		CHECK(metric(s, "probe_status_200_count") == 137);
-		CHECK(metric(s, "probe_ok_ratio") == 1);
-		CHECK(metric(s, "probe_errors_count") == 0);
-		CHECK(metric(s, "probe_bytes") == count_bytes(1, 137));
-		CHECK(metric(s, "probe_latency_min_s") > 0);
-		CHECK(metric(s, "probe_latency_min_s") <=
-		      metric(s, "probe_latency_p50_s"));
-		CHECK(metric(s, "probe_latency_p50_s") <=
-		      metric(s, "probe_latency_p90_s"));
-		CHECK(metric(s, "probe_latency_p99_s") <=
-		      metric(s, "probe_latency_max_s"));
-	}
-	CHECK_CONTAINS(run.out.ptr, "200: 137");
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+static void probe_404_sample(int *out, const struct pmbench_sample *s,
+			     const struct pmbench_sample *before)
+{
+	(void)before;
+	*out = 0;
+	CHECK(s && s->ok);
+	CHECK(metric(s, "probe_requests_count") == 50);
+	CHECK(metric(s, "probe_status_404_count") == 50);
+	CHECK(metric(s, "probe_status_200_count") < 0);
+	/* vegeta's success: status 200 to 399 only. */
+	CHECK(metric(s, "probe_ok_ratio") == 0);
+	CHECK(metric(s, "probe_bytes") == 50 * 100);
+	*out = 1;
 }
 
 TEST(probe_counts_other_status_codes)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	struct h_run run;
-
-	h_setup();
-	CHECK_INT(dev_bench(&r, &run,
-			    "--mode listen-then-print --status 404 "
-			    "--body-bytes 100",
-			    "/", "60s", "50,4"),
-		  0);
-	CHECK_INT(run.exit_code, 0);
-	for (int i = 0; i < 2; i++) {
-		const struct pmbench_sample *s =
-			dev_sample(&r, i ? "bun" : "npm");
-
-		CHECK(s && s->ok);
-		CHECK(metric(s, "probe_requests_count") == 50);
-		CHECK(metric(s, "probe_status_404_count") == 50);
-		CHECK(metric(s, "probe_status_200_count") < 0);
-		/* vegeta's success: status 200 to 399 only. */
-		CHECK(metric(s, "probe_ok_ratio") == 0);
-		CHECK(metric(s, "probe_bytes") == 50 * 100);
-	}
-	CHECK(all_gone(&r, &why));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&why);
+	dev_case("--mode listen-then-print --status 404 --body-bytes 100", "/",
+		 "60s", "50,4", 0, NULL, probe_404_sample, NULL);
 }
 
 TEST(probe_needs_dev_and_sane_numbers)
 {
-	struct h_run run;
 	const char *proj;
 
 	h_setup();
 	proj = h_project("proj");
-	{
-		const char *args[] = { "bench", "--probe", "10", proj, NULL };
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 129);
-		CHECK_CONTAINS(run.out.ptr, "'--probe' needs the dev task");
-		h_run_release(&run);
-	}
-	{
-		const char *args[] = { "bench", "--task", "dev", "--probe",
-				       "10,0", proj, NULL };
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 129);
-		CHECK_CONTAINS(run.out.ptr, "REQUESTS[,CONCURRENCY]");
-		h_run_release(&run);
-	}
-	{
-		const char *args[] = { "bench", "--task", "deploy", proj,
-				       NULL };
-
-		h_pmbench(&run, args, NULL);
-		CHECK_INT(run.exit_code, 129);
-		CHECK_CONTAINS(run.out.ptr, "unknown task 'deploy'");
-		h_run_release(&run);
-	}
-}
-
-static long read_pid(const char *path)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	long pid = -1;
-
-	if (!pmbench_fs_read(&b, path, 64))
-		pid = strtol(b.ptr, NULL, 10);
-	pmbench_buf_release(&b);
-	return pid;
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--probe", "10", proj,
+					    NULL },
+		     NULL, 129, "'--probe' needs the dev task");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--task", "dev",
+					    "--probe", "10,0", proj, NULL },
+		     NULL, 129, "REQUESTS[,CONCURRENCY]");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--task", "deploy", proj,
+					    NULL },
+		     NULL, 129, "unknown task 'deploy'");
 }
 
 TEST(ctrl_c_during_dev_stops_the_server)
@@ -481,8 +424,6 @@ TEST(ctrl_c_during_dev_stops_the_server)
 	struct pmbench_buf pkg = PMBENCH_BUF_INIT, man = PMBENCH_BUF_INIT;
 	char proj[4200], mpath[4200], out[4200], pidfile[4200];
 	const struct pmbench_cell *cell;
-	long pid;
-	int rc = 0;
 
 	h_setup();
 	snprintf(pidfile, sizeof(pidfile), "%s", h_write("server.pid", ""));
@@ -504,22 +445,8 @@ TEST(ctrl_c_during_dev_stops_the_server)
 		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
 		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
 		NULL });
-	CHECK_INT(pmbench_child_start(&c), 0);
-	/* Wait until the server runs, then press Ctrl-C. */
-	for (int i = 0; i < 600 && rc == 0; i++) {
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-		if (read_pid(pidfile) > 0)
-			break;
-	}
-	pid = read_pid(pidfile);
-	CHECK(pid > 0);
-	CHECK(h_alive(pid));
-	kill(c.pid, SIGINT);
-	for (int i = 0; i < 600 && rc == 0; i++)
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-	CHECK_INT(rc, 1);
-	CHECK_INT(c.result.exit_code, 130);
-	CHECK(!h_alive(pid));
+	/* Ctrl-C once the server runs; the server is gone afterwards. */
+	H_CHECK_CALL(h_interrupt, &c, pidfile);
 	/* The interrupted run's cell is in the result, with its port. */
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	cell = pmbench_result_find_cell(&r, "devproj", "dev",

@@ -5,26 +5,13 @@
  */
 #include "pmbench/common.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 #include "pmbench/proc.h"
 
 #include "check.h"
 #include "harness.h"
-#include "pmbench/fs.h"
 #include "pmbench/result.h"
-
-static long read_pid(const char *path)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	long pid = -1;
-
-	if (!pmbench_fs_read(&b, path, 64))
-		pid = strtol(b.ptr, NULL, 10);
-	pmbench_buf_release(&b);
-	return pid;
-}
 
 /* Run bench for npm (healthy) and bun (with `mode` once it has a lockfile). */
 static int bench_with(struct pmbench_result *r, const char *mode,
@@ -130,7 +117,7 @@ TEST(hanging_pm_times_out_and_leaves_nothing)
 	CHECK(!c->samples[0].ok);
 	CHECK_CONTAINS(c->samples[0].failure, "timed out");
 	/* The grandchild that left the process group is gone too. */
-	pid = read_pid(check_path("pidfile"));
+	pid = h_read_pid(check_path("pidfile"));
 	CHECK(pid > 0);
 	CHECK(!h_alive(pid));
 	pmbench_result_release(&r);
@@ -170,7 +157,7 @@ TEST(leftover_process_is_counted_and_killed)
 	CHECK(c->samples_nr >= 1);
 	CHECK(c->samples[0].ok);
 	CHECK(c->samples[0].leftover >= 1);
-	pid = read_pid(check_path("pidfile"));
+	pid = h_read_pid(check_path("pidfile"));
 	CHECK(pid > 0);
 	CHECK(!h_alive(pid));
 	pmbench_result_release(&r);
@@ -183,8 +170,6 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	const char *proj;
 	char out[4200], pidfile[4200];
-	long pid;
-	int rc = 0;
 
 	h_setup();
 	proj = h_project("proj");
@@ -197,21 +182,8 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	CHECK_INT(pmbench_child_start(&c), 0);
-	/* Wait until bun hangs in the lockfile scenario, then press Ctrl-C. */
-	for (int i = 0; i < 600 && rc == 0; i++) {
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-		if (read_pid(pidfile) > 0)
-			break;
-	}
-	CHECK(read_pid(pidfile) > 0);
-	kill(c.pid, SIGINT);
-	for (int i = 0; i < 600 && rc == 0; i++)
-		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-	CHECK_INT(rc, 1);
-	CHECK_INT(c.result.exit_code, 130);
-	pid = read_pid(pidfile);
-	CHECK(!h_alive(pid));
+	/* Ctrl-C once bun hangs in the lockfile scenario. */
+	H_CHECK_CALL(h_interrupt, &c, pidfile);
 	/* What was measured before the interrupt is in the result file. */
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean", "npm"));

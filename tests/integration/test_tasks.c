@@ -17,30 +17,39 @@
 
 #define SC "cache+lockfile+node_modules"
 
-static int bench_tasks(struct pmbench_result *r, struct h_run *run,
-		       const char *pkg, const char *manifest_extra,
-		       const char *pms, const char *tasks,
-		       const struct pmbench_strvec *env)
+/*
+ * A project with package.json `pkg` and a manifest for it (plus
+ * `manifest_extra`), then `pmbench bench` of `tasks` for `pms`: it must
+ * exit with `exit_code` and leave a result, read into `r`.
+ */
+static void bench_tasks(int *out, struct pmbench_result *r,
+			struct h_run *run, const char *pkg,
+			const char *manifest_extra, const char *pms,
+			const char *tasks, const struct pmbench_strvec *env,
+			int exit_code)
 {
 	struct pmbench_buf man = PMBENCH_BUF_INIT;
-	char proj[4200], mpath[4200], out[4200];
+	char proj[4200], mpath[4200], result[4200];
 
+	*out = 0;
 	h_write("tproj/package.json", pkg);
 	snprintf(proj, sizeof(proj), "%s", check_path("tproj"));
 	pmbench_buf_addf(&man, "{ \"name\": \"tproj\", \"repo\": \"%s\"%s }\n",
 			 proj, manifest_extra);
 	snprintf(mpath, sizeof(mpath), "%s", h_write("tproj.json", man.ptr));
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
 	{
 		const char *args[] = { "bench", "--pm", pms, "--task", tasks,
 				       "--runs", "3", "--warmup", "1",
-				       "--timeout", "60s", "--out", out,
+				       "--timeout", "60s", "--out", result,
 				       mpath, NULL };
 
 		h_pmbench(run, args, env);
 	}
 	pmbench_buf_release(&man);
-	return pmbench_result_read(r, out);
+	CHECK_INT(pmbench_result_read(r, result), 0);
+	CHECK_INT(run->exit_code, exit_code);
+	*out = 1;
 }
 
 static const struct pmbench_cell *cell(const struct pmbench_result *r,
@@ -62,6 +71,37 @@ static double median(const struct pmbench_cell *c)
 	return m;
 }
 
+/* Four good runs (a warm-up and three timed). */
+static void all_ok(int *out, const struct pmbench_cell *c)
+{
+	*out = 0;
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 4);
+	CHECK_INT(pmbench_cell_failures(c), 0);
+	*out = 1;
+}
+
+/* No runs: priming failed, and the cell says `says`. */
+static void not_primed(int *out, const struct pmbench_cell *c,
+		       const char *says)
+{
+	*out = 0;
+	CHECK(c && c->samples_nr == 0);
+	CHECK_CONTAINS(c->prime_failure, says);
+	*out = 1;
+}
+
+/* Four runs of which the three after the first failed, saying `says`. */
+static void failed_after_first(int *out, const struct pmbench_cell *c,
+			       const char *says)
+{
+	*out = 0;
+	CHECK(c && c->samples_nr == 4);
+	CHECK_INT(pmbench_cell_failures(c), 3);
+	CHECK_CONTAINS(c->samples[1].failure, says);
+	*out = 1;
+}
+
 TEST(run_overhead_over_the_bare_command)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
@@ -75,14 +115,12 @@ TEST(run_overhead_over_the_bare_command)
 	pmbench_strvec_push(&env, "FAKEPM_BUN_RUN_SLEEP_MS=600");
 	/* pnpm cannot even install: its run cells say so. */
 	pmbench_strvec_push(&env, "FAKEPM_PNPM_MODE=fail");
-	CHECK_INT(bench_tasks(&r, &run,
-			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
-			      "\"private\": true, \"scripts\": { \"lint\": "
-			      "\"true\" } }\n",
-			      ", \"scripts\": [\"lint\"]", "npm,bun,pnpm",
-			      "run", &env),
-		  0);
-	CHECK_INT(run.exit_code, 2);
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true, \"scripts\": { \"lint\": "
+		     "\"true\" } }\n",
+		     ", \"scripts\": [\"lint\"]", "npm,bun,pnpm", "run", &env,
+		     2);
 	CHECK_STR(r.tasks.v[0], "run");
 	CHECK_INT(r.tasks.nr, 1);
 	/* No install cells: only run was asked for. */
@@ -91,9 +129,7 @@ TEST(run_overhead_over_the_bare_command)
 
 	/* The baseline ran without any PM, once per round. */
 	c = cell(&r, "run", "(node)");
-	CHECK(c);
-	CHECK_INT(c->samples_nr, 4);
-	CHECK_INT(pmbench_cell_failures(c), 0);
+	H_CHECK_CALL(all_ok, c);
 	CHECK_STR(c->command.v[0], "node");
 	CHECK_STR(c->command.v[1], "-e");
 	/* Node's own runner is timed too, or the result says why not. */
@@ -122,15 +158,14 @@ TEST(run_overhead_over_the_bare_command)
 
 	/* The fixture's own script is timed too. */
 	c = cell(&r, "run:lint", "npm");
-	CHECK(c && c->samples_nr == 4 && !pmbench_cell_failures(c));
+	H_CHECK_CALL(all_ok, c);
 	CHECK_STR(c->command.v[c->command.nr - 1], "lint");
 	CHECK(cell(&r, "run:lint", "bun"));
 	CHECK_CONTAINS(run.out.ptr, "tproj · run:lint");
 
 	/* A PM that could not be primed has no runs, and says why. */
-	c = cell(&r, "run", "pnpm");
-	CHECK(c && c->samples_nr == 0);
-	CHECK_CONTAINS(c->prime_failure, "install failed on purpose");
+	H_CHECK_CALL(not_primed, cell(&r, "run", "pnpm"),
+		     "install failed on purpose");
 	CHECK_CONTAINS(run.out.ptr, "not run: priming install failed");
 	pmbench_strvec_release(&env);
 	pmbench_result_release(&r);
@@ -141,25 +176,18 @@ TEST(missing_script_is_named)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
-	const struct pmbench_cell *c;
 
 	h_setup();
-	CHECK_INT(bench_tasks(&r, &run,
-			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
-			      "\"private\": true }\n",
-			      ", \"scripts\": [\"nope\"]", "npm", "run,build",
-			      NULL),
-		  0);
-	CHECK_INT(run.exit_code, 2);
-	c = cell(&r, "run:nope", "npm");
-	CHECK(c && c->samples_nr == 0);
-	CHECK_CONTAINS(c->prime_failure, "has no 'nope' script");
-	c = cell(&r, "build", "npm");
-	CHECK(c && c->samples_nr == 0);
-	CHECK_CONTAINS(c->prime_failure, "has no 'build' script");
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true }\n",
+		     ", \"scripts\": [\"nope\"]", "npm", "run,build", NULL, 2);
+	H_CHECK_CALL(not_primed, cell(&r, "run:nope", "npm"),
+		     "has no 'nope' script");
+	H_CHECK_CALL(not_primed, cell(&r, "build", "npm"),
+		     "has no 'build' script");
 	/* The no-op script is pmbench's own: it always runs. */
-	c = cell(&r, "run", "npm");
-	CHECK(c && c->samples_nr == 4 && !pmbench_cell_failures(c));
+	H_CHECK_CALL(all_ok, cell(&r, "run", "npm"));
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
@@ -177,24 +205,21 @@ TEST(build_output_is_measured_and_an_empty_build_fails)
 	 * cache is still there, so four good runs prove both are cleared.
 	 * bun's copy writes nothing, pnpm's an empty folder.
 	 */
-	CHECK_INT(bench_tasks(&r, &run,
-			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
-			      "\"private\": true, \"scripts\": { \"build\": "
-			      "\"test ! -e out && test ! -e node_modules/.vite "
-			      "&& mkdir -p node_modules/.vite && case "
-			      "\\\"$OUTPUT\\\" in none) ;; empty) mkdir out ;; "
-			      "*) mkdir -p out/js && printf 12345 > out/a.txt "
-			      "&& printf 123 > out/js/b.js ;; esac\" } }\n",
-			      ", \"build\": { \"script\": \"build\", "
-			      "\"output\": \"out\" }, \"pm\": { \"bun\": { "
-			      "\"env\": { \"OUTPUT\": \"none\" } }, \"pnpm\": "
-			      "{ \"env\": { \"OUTPUT\": \"empty\" } } }",
-			      "npm,bun,pnpm", "build", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 2);
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true, \"scripts\": { \"build\": "
+		     "\"test ! -e out && test ! -e node_modules/.vite "
+		     "&& mkdir -p node_modules/.vite && case "
+		     "\\\"$OUTPUT\\\" in none) ;; empty) mkdir out ;; "
+		     "*) mkdir -p out/js && printf 12345 > out/a.txt "
+		     "&& printf 123 > out/js/b.js ;; esac\" } }\n",
+		     ", \"build\": { \"script\": \"build\", "
+		     "\"output\": \"out\" }, \"pm\": { \"bun\": { "
+		     "\"env\": { \"OUTPUT\": \"none\" } }, \"pnpm\": "
+		     "{ \"env\": { \"OUTPUT\": \"empty\" } } }",
+		     "npm,bun,pnpm", "build", NULL, 2);
 	c = cell(&r, "build", "npm");
-	CHECK(c && c->samples_nr == 4);
-	CHECK_INT(pmbench_cell_failures(c), 0);
+	H_CHECK_CALL(all_ok, c);
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		CHECK(c->samples[i].ok);
 		CHECK(pmbench_sample_metric_get(&c->samples[i], "output_files",
@@ -204,14 +229,10 @@ TEST(build_output_is_measured_and_an_empty_build_fails)
 						&v));
 		CHECK(v >= 8);
 	}
-	c = cell(&r, "build", "bun");
-	CHECK(c && c->samples_nr == 4);
-	CHECK_INT(pmbench_cell_failures(c), 3);
-	CHECK_CONTAINS(c->samples[1].failure, "wrote no 'out' folder");
-	c = cell(&r, "build", "pnpm");
-	CHECK(c && c->samples_nr == 4);
-	CHECK_INT(pmbench_cell_failures(c), 3);
-	CHECK_CONTAINS(c->samples[1].failure, "output folder 'out' is empty");
+	H_CHECK_CALL(failed_after_first, cell(&r, "build", "bun"),
+		     "wrote no 'out' folder");
+	H_CHECK_CALL(failed_after_first, cell(&r, "build", "pnpm"),
+		     "output folder 'out' is empty");
 	CHECK_CONTAINS(run.out.ptr, "tproj · build");
 	CHECK_CONTAINS(run.out.ptr, "2 files");
 	CHECK_CONTAINS(run.out.ptr, "wrote no 'out' folder");
@@ -240,18 +261,14 @@ TEST(node_run_baseline_on_node_22)
 		       "*) exec /usr/bin/node \"$@\" ;;\n"
 		       "esac\n");
 	CHECK_INT(chmod(node, 0755), 0);
-	CHECK_INT(bench_tasks(&r, &run,
-			      "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
-			      "\"private\": true }\n",
-			      "", "npm", "run", NULL),
-		  0);
-	CHECK_INT(run.exit_code, 0);
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true }\n",
+		     "", "npm", "run", NULL, 0);
 	CHECK_STR(pmbench_result_env_get(&r, "node_version"), "v22.99.0");
 	CHECK(!pmbench_result_env_get(&r, "node_run_baseline"));
 	c = cell(&r, "run", "(node --run)");
-	CHECK(c);
-	CHECK_INT(c->samples_nr, 4);
-	CHECK_INT(pmbench_cell_failures(c), 0);
+	H_CHECK_CALL(all_ok, c);
 	CHECK_STR(c->command.v[1], "--run");
 	CHECK_STR(c->command.v[2], "pmbench-noop");
 	CHECK_CONTAINS(run.out.ptr, "(node --run)");
