@@ -12,7 +12,7 @@ struct pmbench_cmd {
 };
 
 static const struct pmbench_cmd cmds[] = {
-	{ "bench", cmd_bench, "Time package-manager installs on fixtures" },
+	{ "bench", cmd_bench, "Time installs, run, build and dev-server start on fixtures" },
 	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
 	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
 	{ "migrate", cmd_migrate, "Evaluate moving a repo to other package managers" },
