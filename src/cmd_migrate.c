@@ -274,23 +274,8 @@ int cmd_migrate(int argc, char **argv)
 		pmbench_progress_status("%s: checking out", f.name);
 		ret = pmbench_fixture_checkout(&f, pmbench_config.cache_dir);
 	}
-	if (!ret && from) {
-		m.source_pm = pmbench_xstrdup(from);
-		m.detected_by = pmbench_xstrdup("--from");
-		/* Its own lockfile, if the repo ships one. */
-		ret = pmbench_migrate_detect(&m, f.project_dir);
-		if (ret == 0 && strcmp(m.source_pm, from)) {
-			free(m.source_lock);
-			m.source_lock = NULL;
-		}
-		free(m.source_pm);
-		free(m.detected_by);
-		m.source_pm = pmbench_xstrdup(from);
-		m.detected_by = pmbench_xstrdup("--from");
-		ret = 0;
-	} else if (!ret) {
-		ret = pmbench_migrate_detect(&m, f.project_dir);
-	}
+	if (!ret)
+		ret = pmbench_migrate_detect(&m, f.project_dir, from);
 	pmbench_progress_clear();
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: error: '%s': %s\n", argv[optind],

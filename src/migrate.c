@@ -82,7 +82,8 @@ static const char *package_manager_field(const char *project,
 	return pm;
 }
 
-int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project)
+int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
+			   const char *from)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT, raw = PMBENCH_BUF_INIT;
 	struct pmbench_buf how = PMBENCH_BUF_INIT;
@@ -104,7 +105,19 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project)
 		nr++;
 	}
 	field = package_manager_field(project, &raw);
-	if (nr && distinct == 1) {
+	if (from) {
+		/* Told: start from its own lockfile, if the repo ships one. */
+		pm = from;
+		for (size_t i = 0; i < nr && !lock; i++)
+			if (!strcmp(found_pm[i], from))
+				lock = found_file[i];
+		pmbench_buf_adds(&how, "--from");
+		if (lock)
+			pmbench_buf_addf(&how, "; it ships %s", lock);
+		else
+			pmbench_buf_addf(&how, "; it ships no %s lockfile, so "
+					 "every PM resolves fresh", from);
+	} else if (nr && distinct == 1) {
 		pm = found_pm[0];
 		lock = found_file[0];
 		pmbench_buf_addf(&how, "it ships %s", lock);

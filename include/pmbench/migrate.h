@@ -60,7 +60,9 @@ struct pmbench_migrate {
 #define PMBENCH_MIGRATE_INIT { 0 }
 
 /**
- * Which PM the project in `project` uses: its shipped lockfile
+ * Which PM the project in `project` uses: `from` when not NULL (with its
+ * own shipped lockfile, if any, as the one to start from), else its
+ * shipped lockfile
  * (package-lock.json or npm-shrinkwrap.json: npm; yarn.lock: yarn or
  * yarn-berry by its format; pnpm-lock.yaml; bun.lock or bun.lockb;
  * deno.lock), else its packageManager field. Fills the source fields of
@@ -68,7 +70,8 @@ struct pmbench_migrate {
  * tells; PMBENCH_EINVALID when lockfiles of several PMs disagree and no
  * packageManager field settles it.
  */
-int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project);
+int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
+			   const char *from);
 
 /**
  * The bench's after-priming hook (pmbench_bench_primed_cb) with a
