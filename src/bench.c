@@ -17,6 +17,11 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 	pmbench_strvec_release(&o->tasks);
 }
 
+size_t pmbench_bench_order(size_t k, unsigned round, size_t nr)
+{
+	return nr ? (k + round) % nr : 0;
+}
+
 static int wants_task(const struct pmbench_bench_opts *o, const char *task)
 {
 	if (!o->tasks.nr)
@@ -121,6 +126,7 @@ static int bench_fixture(struct pmbench_result *r,
 			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
 			 size_t nr)
 {
+	uint64_t started;
 	int ret;
 
 	pmbench_progress_status("%s: checking out", f->name);
@@ -154,11 +160,14 @@ static int bench_fixture(struct pmbench_result *r,
 
 			fill_cell(cell, &states[i]);
 		}
-		uint64_t started = pmbench_now_ns();
-
-		/* Rounds outside, PMs inside: a drifting machine hits all alike. */
+		started = pmbench_now_ns();
+		/*
+		 * Rounds outside, PMs inside: a drifting machine hits all
+		 * alike, and the order rotates so no PM is always first.
+		 */
 		for (unsigned round = 0; round < o->warmup + o->runs; round++) {
-			for (size_t i = 0; i < nr; i++) {
+			for (size_t k = 0; k < nr; k++) {
+				size_t i = pmbench_bench_order(k, round, nr);
 				struct pmbench_cell *cell;
 
 				if (states[i].prime_failure)

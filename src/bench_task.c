@@ -291,12 +291,13 @@ int pmbench_bench_task(struct pmbench_result *r,
 				 &env);
 	}
 
-	/* Rounds outside, PMs inside: a drifting machine hits all alike. */
+	/* Rounds outside, PMs inside, rotating, as for installs. */
 	started = pmbench_now_ns();
 	for (unsigned round = 0; round < o->warmup + o->runs; round++) {
 		const char *bare_dir = NULL;
 
-		for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < nr; k++) {
+			size_t i = pmbench_bench_order(k, round, nr);
 			int prepared = 0;
 
 			if (states[i].prime_failure)

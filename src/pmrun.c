@@ -590,6 +590,9 @@ void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
 			       "all descendants, sampled every 25 ms");
 	pmbench_result_env_set(r, "network", "live npm registry");
+	pmbench_result_env_set(r, "run_order",
+			       "rounds interleave the PMs; the order rotates "
+			       "by one each round");
 	{
 		const char *home = getenv("HOME");
 		struct pmbench_buf p = PMBENCH_BUF_INIT;

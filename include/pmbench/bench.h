@@ -82,6 +82,13 @@ int pmbench_bench_task(struct pmbench_result *r,
 void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
 			       const char *fixture);
 
+/**
+ * Which PM runs `k`-th in round `round` of `nr`: the order rotates by one
+ * each round (npm bun pnpm, bun pnpm npm, ...), so none always pays for
+ * being first (a cold connection) or last.
+ */
+size_t pmbench_bench_order(size_t k, unsigned round, size_t nr);
+
 /** Print the per-scenario tables of `r` to `out`. */
 void pmbench_table_print(FILE *out, const struct pmbench_result *r);
 

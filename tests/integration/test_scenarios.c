@@ -160,4 +160,36 @@ TEST(shipped_lockfile_is_used_by_its_pm)
 	h_run_release(&run);
 }
 
-CHECK_MAIN(CASE(eight_states_exactly), CASE(shipped_lockfile_is_used_by_its_pm))
+TEST(order_rotates_each_round)
+{
+	struct pmbench_buf order = PMBENCH_BUF_INIT;
+	const char *proj;
+	struct h_run run;
+	const cJSON *e;
+	cJSON *log;
+	size_t n = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench", "--pm", "npm,bun,pnpm",
+				       "--scenario", "cache+lockfile", "--runs",
+				       "2", "--warmup", "1", proj, NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	/* After the three primings, three rounds of three timed installs. */
+	log = h_log_entries();
+	cJSON_ArrayForEach(e, log) {
+		if (n++ >= 3)
+			pmbench_buf_addf(&order, "%s ", str(e, "pm"));
+	}
+	CHECK_STR(order.ptr, "npm bun pnpm bun pnpm npm pnpm npm bun ");
+	cJSON_Delete(log);
+	pmbench_buf_release(&order);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(eight_states_exactly), CASE(shipped_lockfile_is_used_by_its_pm),
+	   CASE(order_rotates_each_round))

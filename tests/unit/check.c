@@ -10,6 +10,9 @@ int check_failures;
 const char *check_current;
 static int case_failed;
 static char sandbox[4096];
+/* The test program's name: cases of two programs run in parallel by
+ * ctest may share a name, so each program gets a folder of its own. */
+static const char *program = "test";
 static char pathbuf[4096];
 
 void check_fail(const char *file, int line, const char *fmt, ...)
@@ -65,8 +68,8 @@ const char *check_sandbox(void)
 			pmbench_die("getcwd failed");
 		root = cwd;
 	}
-	if (snprintf(sandbox, sizeof(sandbox), "%s/sandbox/%s", root,
-		     check_current) >= (int)sizeof(sandbox))
+	if (snprintf(sandbox, sizeof(sandbox), "%s/sandbox/%s/%s", root,
+		     program, check_current) >= (int)sizeof(sandbox))
 		pmbench_die("sandbox path too long");
 	reset_dir(sandbox);
 	return sandbox;
@@ -108,6 +111,11 @@ int check_run(const struct check_case *cases, size_t n, int argc,
 {
 	size_t ran = 0, failed = 0;
 
+	if (argc > 0 && argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		program = slash ? slash + 1 : argv[0];
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!selected(cases[i].name, argc, argv))
 			continue;
