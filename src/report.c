@@ -394,6 +394,32 @@ static void add_line(struct pmbench_buf *b, const char *s)
 }
 
 /* Outlier and slow-first-run warnings of one cell, hyperfine style. */
+/*
+ * Times that rise or fall with the run order (Spearman's rho of run index
+ * against time) mean the machine drifted during the benchmark: a thermal
+ * throttle, a filling disk, a background job. Judged from 6 runs on.
+ */
+static void add_drift(struct pmbench_buf *b, const char *indent,
+		      const struct pmbench_report_cell *c)
+{
+	double *idx, rho;
+
+	if (c->n < PMBENCH_REPORT_DRIFT_MIN_RUNS)
+		return;
+	idx = pmbench_xmalloc(pmbench_st_mult(c->n, sizeof(*idx)));
+	for (size_t i = 0; i < c->n; i++)
+		idx[i] = (double)i;
+	rho = pmbench_stats_spearman(idx, c->times, c->n);
+	free(idx);
+	if (fabs(rho) >= PMBENCH_REPORT_DRIFT_RHO)
+		pmbench_buf_addf(b,
+				 "%swarning: %s's times %s run after run "
+				 "(Spearman rho %.2f): the machine drifted; "
+				 "re-run on a quiet system\n",
+				 indent, c->cell->pm,
+				 rho > 0 ? "rise" : "fall", rho);
+}
+
 static void add_warnings(struct pmbench_buf *b, const char *indent,
 			 const struct pmbench_report_cell *c)
 {
@@ -415,6 +441,7 @@ static void add_warnings(struct pmbench_buf *b, const char *indent,
 				 "%snote: %s has only %zu successful run(s); "
 				 "its interval is rough\n",
 				 indent, c->cell->pm, c->n);
+	add_drift(b, indent, c);
 }
 
 size_t pmbench_report_display_len(const char *s)

@@ -24,6 +24,9 @@
 #define PMBENCH_REPORT_ALPHA 0.05
 /** Modified z-score above which a run is an outlier (Iglewicz-Hoaglin). */
 #define PMBENCH_REPORT_OUTLIER_Z 3.5
+/** Drift warning: |Spearman rho| of run order against time, from n runs. */
+#define PMBENCH_REPORT_DRIFT_RHO 0.8
+#define PMBENCH_REPORT_DRIFT_MIN_RUNS 6
 
 /** The statistics of one cell. */
 struct pmbench_report_cell {

@@ -164,6 +164,40 @@ static void add_runs(struct pmbench_result *r, const char *pm, size_t n,
 	}
 }
 
+TEST(drift_warning)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *text;
+
+	/* 8 runs, each 1 ms slower than the one before: rho = 1. */
+	add_runs(&r, "npm", 8, 1.0);
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(text, "warning: npm's times rise run after run "
+			     "(Spearman rho 1.00)");
+	free(text);
+	pmbench_result_release(&r);
+
+	/* The same times in a shuffled order: no drift. */
+	{
+		static const int order[] = { 3, 7, 0, 5, 2, 6, 1, 4 };
+		struct pmbench_cell *c =
+			pmbench_result_add_cell(&r, "f", "install", "clean",
+						"npm");
+
+		for (size_t i = 0; i < 8; i++) {
+			struct pmbench_sample *smp = pmbench_cell_add_sample(c);
+
+			smp->ok = 1;
+			smp->round = (unsigned)i;
+			smp->wall_ns = (uint64_t)((1.0 + order[i] * 1e-3) * 1e9);
+		}
+	}
+	text = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK(!strstr(text, "run after run"));
+	free(text);
+	pmbench_result_release(&r);
+}
+
 TEST(too_few_runs_to_test)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -421,6 +455,6 @@ TEST(format_names)
 }
 
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
-	   CASE(too_few_runs_to_test),
+	   CASE(too_few_runs_to_test), CASE(drift_warning),
 	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
 	   CASE(html), CASE(format_names))
