@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/cicache.h"
 #include "pmbench/cli.h"
 #include "pmbench/fixture.h"
@@ -566,7 +567,9 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 					      : &x->frozen[i]);
 	}
 	for (unsigned k = 0; k < rounds && !ret; k++) {
-		for (size_t i = 0; i < x->nr && !ret; i++) {
+		for (size_t j = 0; j < x->nr && !ret; j++) {
+			/* The order rotates each round, as in bench. */
+			size_t i = pmbench_bench_order(j, first_round + k, x->nr);
 			struct pmbench_cell *cell;
 			struct pmbench_sample *s;
 
