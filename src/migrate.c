@@ -17,8 +17,12 @@
 #include "pmbench/task.h"
 
 #define PACKAGE_JSON_MAX (4u << 20)
-/* Files listed per package with an install script, and per build. */
-#define LIST_MAX 2000
+/*
+ * Files listed per package with an install script, and per build: far
+ * more than any real build writes (a cut list would compare in readdir
+ * order, which differs between copies), but bounded.
+ */
+#define LIST_MAX 500000
 #define CHANGES_SHOWN 12
 #define BOOTSTRAP_RESAMPLES 2000
 
