@@ -509,6 +509,46 @@ extern char **environ;
  * Which of the caller's variables reached the PMs and may change what
  * they do. Names only: values can hold registry tokens.
  */
+/*
+ * How names are resolved: a resolver that drops some of many parallel
+ * lookups makes glibc wait its 5 s timeout, which shows as install times
+ * in whole multiples of 5 s. Addresses are not recorded, only counts.
+ */
+static void record_resolver(struct pmbench_result *r)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	unsigned servers = 0;
+	const char *line;
+
+	if (pmbench_fs_read(&text, "/etc/resolv.conf", 1u << 16) < 0) {
+		pmbench_error_clear();
+		pmbench_result_env_set(r, "resolver", "no /etc/resolv.conf");
+		goto done;
+	}
+	line = text.ptr;
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (!strncmp(line, "nameserver", 10))
+			servers++;
+		else if (!strncmp(line, "options", 7))
+			pmbench_buf_addf(&b, "%s%.*s", b.len ? "; " : "",
+					 (int)(n > 120 ? 120 : n), line);
+		line += n;
+		if (*line == '\n')
+			line++;
+	}
+	pmbench_buf_reset(&text);
+	pmbench_buf_addf(&text, "%u nameserver%s; %s", servers,
+			 servers == 1 ? "" : "s",
+			 b.len ? b.ptr : "no options (5 s timeout, A and AAAA "
+					 "queries in parallel)");
+	pmbench_result_env_set(r, "resolver", text.ptr);
+done:
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&b);
+}
+
 static void record_inherited(struct pmbench_result *r)
 {
 	static const char *const prefixes[] = { "npm_config_", "NPM_CONFIG_",
@@ -607,5 +647,6 @@ void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
 		pmbench_buf_release(&p);
 	}
 	record_inherited(r);
+	record_resolver(r);
 	record_node(r, scratch);
 }

@@ -163,6 +163,8 @@ TEST(shipped_lockfile_is_used_by_its_pm)
 TEST(order_rotates_each_round)
 {
 	struct pmbench_buf order = PMBENCH_BUF_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char out[4200];
 	const char *proj;
 	struct h_run run;
 	const cJSON *e;
@@ -171,14 +173,21 @@ TEST(order_rotates_each_round)
 
 	h_setup();
 	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
 		const char *args[] = { "bench", "--pm", "npm,bun,pnpm",
 				       "--scenario", "cache+lockfile", "--runs",
-				       "2", "--warmup", "1", proj, NULL };
+				       "2", "--warmup", "1", "--out", out, proj,
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
 	CHECK_INT(run.exit_code, 0);
+	/* The result says how runs were ordered and how names resolve. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "run_order"), "rotates");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "resolver"), "nameserver");
+	pmbench_result_release(&r);
 	/* After the three primings, three rounds of three timed installs. */
 	log = h_log_entries();
 	cJSON_ArrayForEach(e, log) {
