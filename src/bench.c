@@ -214,22 +214,11 @@ int pmbench_bench_run(struct pmbench_result *r,
 {
 	struct pmbench_pmrun *states = pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1,
 						  sizeof(*states));
-	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
 	size_t nr = 0;
 	int ret;
 
-	r->pmbench_version = pmbench_xstrdup(PMBENCH_VERSION);
-	pmbench_result_stamp(r);
 	record_options(r, o);
-	pmbench_result_collect_sysinfo(r);
-
-	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
-	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
-	if (ret < 0)
-		goto done;
-	pmbench_pmrun_record_env(r, scratch.ptr);
-	ret = pmbench_pmrun_find_all(states, &nr, r, &o->pms, o->pms_explicit,
-				     scratch.ptr);
+	ret = pmbench_pmrun_start(r, states, &nr, &o->pms, o->pms_explicit);
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {
@@ -243,6 +232,5 @@ done:
 	for (size_t i = 0; i < o->pms.nr; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);
-	pmbench_buf_release(&scratch);
 	return ret;
 }

@@ -743,7 +743,6 @@ int pmbench_cicache_run(struct pmbench_result *r,
 			struct pmbench_fixture *f)
 {
 	struct ctx x;
-	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
 	size_t pms_nr = o->pms.nr ? o->pms.nr : 1;
 	int ret;
 
@@ -760,17 +759,9 @@ int pmbench_cicache_run(struct pmbench_result *r,
 		pmbench_st_mult(x.configs_nr ? x.configs_nr : 1, pms_nr),
 		sizeof(*x.slots));
 
-	r->pmbench_version = pmbench_xstrdup(PMBENCH_VERSION);
-	pmbench_result_stamp(r);
 	record(r, o);
-	pmbench_result_collect_sysinfo(r);
-	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
-	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
-	if (ret < 0)
-		goto done;
-	pmbench_pmrun_record_env(r, scratch.ptr);
-	ret = pmbench_pmrun_find_all(x.states, &x.nr, r, &o->pms,
-				     o->pms_explicit, scratch.ptr);
+	ret = pmbench_pmrun_start(r, x.states, &x.nr, &o->pms,
+				  o->pms_explicit);
 	if (ret < 0)
 		goto done;
 	ret = run_fixture(&x);
@@ -790,7 +781,6 @@ done:
 	free(x.states);
 	free(x.frozen);
 	free(x.change);
-	pmbench_buf_release(&scratch);
 	return ret;
 }
 

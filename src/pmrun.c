@@ -650,3 +650,25 @@ void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
 	record_resolver(r);
 	record_node(r, scratch);
 }
+
+int pmbench_pmrun_start(struct pmbench_result *r,
+			struct pmbench_pmrun *states, size_t *out_nr,
+			const struct pmbench_strvec *pms, int pms_explicit)
+{
+	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
+	int ret;
+
+	*out_nr = 0;
+	r->pmbench_version = pmbench_xstrdup(PMBENCH_VERSION);
+	pmbench_result_stamp(r);
+	pmbench_result_collect_sysinfo(r);
+	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
+	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
+	if (!ret) {
+		pmbench_pmrun_record_env(r, scratch.ptr);
+		ret = pmbench_pmrun_find_all(states, out_nr, r, pms,
+					     pms_explicit, scratch.ptr);
+	}
+	pmbench_buf_release(&scratch);
+	return ret;
+}

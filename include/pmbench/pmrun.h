@@ -52,6 +52,17 @@ int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
 void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch);
 
 /**
+ * Start a result the way every subcommand that runs PMs does: pmbench's
+ * version, the time, the machine (sysinfo), how pmbench measures
+ * (pmbench_pmrun_record_env()), then find the PMs
+ * (pmbench_pmrun_find_all(), asking versions in <cache>/tmp). Record the
+ * subcommand's own options before calling it. Returns 0 or an error.
+ */
+int pmbench_pmrun_start(struct pmbench_result *r,
+			struct pmbench_pmrun *states, size_t *out_nr,
+			const struct pmbench_strvec *pms, int pms_explicit);
+
+/**
  * Fill `ps->command` (the install: binary, the PM's install arguments,
  * the fixture's per-PM flags) and `ps->env` (the PM's cache redirection
  * and quietness, PATH with the binary's folder first, the fixture's
