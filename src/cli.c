@@ -305,11 +305,17 @@ int pmbench_cli_mkdir_parent(const char *path)
 int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 			    const char *prefix, const char *name)
 {
+	int ret;
+
 	if (!*path) {
 		pmbench_cli_default_out(buf, prefix, name);
 		*path = buf->ptr;
 	}
-	return pmbench_cli_mkdir_parent(*path);
+	ret = pmbench_cli_mkdir_parent(*path);
+	/* A folder or a FIFO is refused now, not after the whole run. */
+	if (!ret)
+		ret = pmbench_fs_check_output(*path);
+	return ret;
 }
 
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,

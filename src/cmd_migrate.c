@@ -147,12 +147,22 @@ static int load_repo(struct pmbench_fixture *f, const char *arg)
 	return ret;
 }
 
+/* Before the run: the report's folder, and nothing there refuses it. */
+static int check_out(const char *path)
+{
+	int ret = pmbench_cli_mkdir_parent(path);
+
+	if (!ret)
+		ret = pmbench_fs_check_output(path);
+	return ret;
+}
+
 static int write_file(const char *path, const char *text)
 {
 	int ret = pmbench_cli_mkdir_parent(path);
 
 	if (!ret)
-		ret = pmbench_fs_write_atomic(path, text, strlen(text));
+		ret = pmbench_fs_write_output(path, text, strlen(text));
 	return ret;
 }
 
@@ -303,6 +313,10 @@ int cmd_migrate(int argc, char **argv)
 	o.payload = &m;
 	if (!out.len)
 		pmbench_cli_default_out(&out, "migrate-", f.name);
+	if (check_out(out.ptr) < 0 || (md && check_out(md) < 0)) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
 
 	ret = pmbench_bench_run(&r, &o, &f, 1);
 	if (m.pms_nr) {

@@ -92,7 +92,7 @@ int cmd_report(int argc, char **argv)
 	pmbench_report_init(&rep, &r);
 	pmbench_report_write(&text, &rep, format);
 	if (out) {
-		if (pmbench_fs_write_atomic(out, text.ptr, text.len) < 0) {
+		if (pmbench_fs_write_output(out, text.ptr, text.len) < 0) {
 			fprintf(stderr, "pmbench: error: %s\n",
 				pmbench_error_last());
 			goto done;

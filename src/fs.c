@@ -1150,6 +1150,216 @@ done:
 	return ret;
 }
 
+/*
+ * Files the user names (--out, --markdown) are written differently from
+ * pmbench's own files in its work folder: a symlink there is followed,
+ * since the user pointed it somewhere on purpose, and a character device
+ * (/dev/null, /dev/full, a terminal) is written through, as a shell's '>'
+ * would; renaming a temporary file over them would replace the link or
+ * the device node with a regular file.
+ */
+enum output_kind {
+	OUTPUT_REPLACE, /* a regular file or a new name: atomic replace */
+	OUTPUT_THROUGH	/* a character device: open and write */
+};
+
+static const char *file_type_name(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISSOCK(mode))
+		return "socket";
+	if (S_ISBLK(mode))
+		return "block device";
+	return "special file";
+}
+
+/* The target of the symlink `path` into `out` (replaced). */
+static int read_link(struct pmbench_buf *out, const char *path)
+{
+	size_t size = 256;
+	char *target = NULL;
+	int ret = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		target = pmbench_xrealloc(target, size);
+		n = readlink(path, target, size);
+		if (n < 0) {
+			ret = pmbench_error_set("cannot read the symlink '%s': "
+						"%s",
+						path, strerror(errno));
+			break;
+		}
+		if ((size_t)n < size) {
+			pmbench_buf_reset(out);
+			pmbench_buf_add(out, target, (size_t)n);
+			break;
+		}
+		size = pmbench_st_mult(size, 2);
+	}
+	free(target);
+	return ret;
+}
+
+/*
+ * Where a user-named output `path` goes: `real` (replaced) is the name to
+ * replace atomically, at the end of any symlinks, or `path` itself for a
+ * character device, which is written through. A folder, FIFO, socket or
+ * block device is refused: a FIFO's reader would get a whole result
+ * after every scenario and the next open would wait for a reader that
+ * has gone, and a block device would lose its data.
+ */
+static int resolve_output(struct pmbench_buf *real, enum output_kind *kind,
+			  const char *path)
+{
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	pmbench_buf_reset(real);
+	*kind = OUTPUT_REPLACE;
+	/* What the name finally is, symlinks followed (also /proc's). */
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return pmbench_error_setc(PMBENCH_EINVALID,
+						  "'%s' is a folder; give a "
+						  "file name, such as "
+						  "'%s/result.json'",
+						  path, path);
+		if (S_ISCHR(st.st_mode)) {
+			*kind = OUTPUT_THROUGH;
+			pmbench_buf_adds(real, path);
+			return 0;
+		}
+		if (!S_ISREG(st.st_mode))
+			return pmbench_error_setc(
+				PMBENCH_EINVALID,
+				"cannot write to '%s': it is a %s; give a "
+				"regular file (or a character device such as "
+				"/dev/null)",
+				path, file_type_name(st.st_mode));
+	} else if (errno != ENOENT) {
+		return pmbench_error_set("cannot write '%s': %s", path,
+					 strerror(errno));
+	}
+	/* A regular file or a new name: the one at the end of the links. */
+	pmbench_buf_adds(real, path);
+	for (int hops = 0;; hops++) {
+		const char *slash;
+
+		if (lstat(real->ptr, &st) < 0) {
+			if (errno == ENOENT)
+				break;
+			ret = pmbench_error_set("cannot write '%s': %s",
+						real->ptr, strerror(errno));
+			break;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			if (!S_ISREG(st.st_mode))
+				ret = pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"cannot write to '%s': '%s' is not a "
+					"regular file",
+					path, real->ptr);
+			break;
+		}
+		if (hops == 40) {
+			ret = pmbench_error_set("cannot write '%s': %s", path,
+						strerror(ELOOP));
+			break;
+		}
+		ret = read_link(&target, real->ptr);
+		if (ret < 0)
+			break;
+		slash = strrchr(real->ptr, '/');
+		if (target.ptr[0] == '/' || !slash)
+			pmbench_buf_reset(real);
+		else
+			pmbench_buf_setlen(real, (size_t)(slash - real->ptr) + 1);
+		pmbench_buf_adds(real, target.ptr);
+	}
+	pmbench_buf_release(&target);
+	return ret;
+}
+
+/* Write `data` into the character device `path`, as it is. */
+static int write_through(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+	int fd, flags, ret = 0;
+
+	/* O_NONBLOCK: a FIFO put there meanwhile must not block the open. */
+	fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return pmbench_error_set("cannot write '%s': %s", path,
+					 strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+		ret = pmbench_error_set("cannot write '%s': it changed while "
+					"pmbench opened it",
+					path);
+		goto done;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+	    write_all(fd, data, len) < 0) {
+		ret = pmbench_error_set("cannot write '%s': %s", path,
+					strerror(errno));
+		goto done;
+	}
+done:
+	if (close(fd) < 0 && !ret)
+		ret = pmbench_error_set("cannot write '%s': %s", path,
+					strerror(errno));
+	return ret;
+}
+
+int pmbench_fs_check_output(const char *path)
+{
+	struct pmbench_buf real = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	enum output_kind kind;
+	const char *slash;
+	int ret = resolve_output(&real, &kind, path);
+
+	if (!ret && kind == OUTPUT_REPLACE) {
+		slash = strrchr(real.ptr, '/');
+		if (!slash)
+			pmbench_buf_adds(&dir, ".");
+		else
+			pmbench_buf_add(&dir, real.ptr,
+					slash == real.ptr
+						? 1
+						: (size_t)(slash - real.ptr));
+		if (!pmbench_fs_isdir(dir.ptr))
+			ret = pmbench_error_set("cannot write '%s': there is "
+						"no folder '%s'",
+						path, dir.ptr);
+		else if (access(dir.ptr, W_OK | X_OK) < 0)
+			ret = pmbench_error_set("cannot write '%s': cannot "
+						"create files in '%s': %s",
+						path, dir.ptr,
+						strerror(errno));
+	}
+	pmbench_buf_release(&real);
+	pmbench_buf_release(&dir);
+	return ret;
+}
+
+int pmbench_fs_write_output(const char *path, const void *data, size_t len)
+{
+	struct pmbench_buf real = PMBENCH_BUF_INIT;
+	enum output_kind kind;
+	int ret = resolve_output(&real, &kind, path);
+
+	if (!ret)
+		ret = kind == OUTPUT_THROUGH
+			      ? write_through(real.ptr, data, len)
+			      : pmbench_fs_write_atomic(real.ptr, data, len);
+	pmbench_buf_release(&real);
+	return ret;
+}
+
 int pmbench_fs_copyfile(const char *src, const char *dst)
 {
 	struct pmbench_buf tmp = PMBENCH_BUF_INIT;

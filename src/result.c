@@ -706,7 +706,7 @@ int pmbench_result_write(const struct pmbench_result *r, const char *path)
 	char *json = pmbench_result_to_json(r);
 	int ret;
 
-	ret = pmbench_fs_write_atomic(path, json, strlen(json));
+	ret = pmbench_fs_write_output(path, json, strlen(json));
 	free(json);
 	return ret;
 }

@@ -144,8 +144,9 @@ int pmbench_cli_mkdir_parent(const char *path);
 /**
  * Settle the result path: if `*path` is NULL, point it at the default
  * one for `prefix` and `name` (see pmbench_cli_default_out()), kept in
- * `buf`; then create its folder. Returns 0, or a negative PMBENCH_E* with
- * the error set; prints nothing.
+ * `buf`; then create its folder and check that the result can be written
+ * there (pmbench_fs_check_output()). Returns 0, or a negative PMBENCH_E*
+ * with the error set; prints nothing.
  */
 int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 			    const char *prefix, const char *name);

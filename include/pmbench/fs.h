@@ -133,6 +133,26 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path,
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
 
 /**
+ * Write `data` to `path`, a file the user named (a result, a report):
+ * symlinks are followed to their end (a dangling one's target is
+ * created); a regular file or a new name there is replaced atomically as
+ * by pmbench_fs_write_atomic(), so on failure it is as it was; a
+ * character device (/dev/null, /dev/full, a terminal) is written
+ * through, opened for writing without creating or renaming anything. A
+ * folder, FIFO, socket or block device is refused with PMBENCH_EINVALID.
+ * Returns 0 or a negative error naming the file.
+ */
+int pmbench_fs_write_output(const char *path, const void *data, size_t len);
+
+/**
+ * Check, writing nothing, that pmbench_fs_write_output() could write
+ * `path`: not a folder or another refused kind of file, and for a
+ * regular file or a new name, a folder pmbench may create files in.
+ * Returns 0 or a negative error naming the file and the reason.
+ */
+int pmbench_fs_check_output(const char *path);
+
+/**
  * Copy one regular file (mode kept, mtime not). `dst` is replaced
  * atomically through a temporary file in its folder (a symlink at `dst`
  * is replaced, not written through). PMBENCH_ENOTFOUND if `src` is

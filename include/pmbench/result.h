@@ -243,9 +243,11 @@ int pmbench_result_from_json(struct pmbench_result *out, const char *json,
 			     const char *origin);
 
 /**
- * Write pmbench_result_to_json() to `path` atomically (a temporary file
- * in the same directory, then rename), through pmbench_fs_write_atomic().
- * Returns 0 or a negative error naming the file.
+ * Write pmbench_result_to_json() to `path`, a file the user named,
+ * through pmbench_fs_write_output(): atomically (a temporary file in the
+ * same directory, then rename) for a regular file or a new name, at the
+ * end of any symlinks; written through for a character device. Returns 0
+ * or a negative error naming the file.
  */
 int pmbench_result_write(const struct pmbench_result *r, const char *path);
 

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -615,6 +616,89 @@ TEST(fs_write_atomic)
 	CHECK_INT(count_entries(P("d")), 4);
 }
 
+/* The file type at `path` (lstat), or 0 if there is nothing. */
+static mode_t type_at(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) < 0 ? 0 : st.st_mode & S_IFMT;
+}
+
+TEST(fs_write_output)
+{
+	struct stat st;
+
+	check_sandbox();
+	mk("d", 0755);
+	mk("d/results", 0755);
+	/* A new name, then a regular file: replaced atomically. */
+	CHECK_INT(pmbench_fs_write_output(P("d/r.json"), "one", 3), 0);
+	CHECK_STR(slurp(P("d/r.json")), "one");
+	CHECK_INT(pmbench_fs_write_output(P("d/r.json"), "two!", 4), 0);
+	CHECK_STR(slurp(P("d/r.json")), "two!");
+	CHECK_INT(mode_of(P("d/r.json")), 0644);
+
+	/* A relative symlink, through a second one: the target is written. */
+	put("d/results/real.json", "old", 0644);
+	sym("results/real.json", "d/link1");
+	sym("link1", "d/link2");
+	CHECK_INT(pmbench_fs_write_output(P("d/link2"), "new", 3), 0);
+	CHECK_STR(link_of(P("d/link2")), "link1");
+	CHECK_STR(link_of(P("d/link1")), "results/real.json");
+	CHECK_STR(slurp(P("d/results/real.json")), "new");
+	/* No temporary file left beside the target or the links. */
+	CHECK_INT(count_entries(P("d/results")), 1);
+	CHECK_INT(count_entries(P("d")), 4);
+
+	/* A dangling absolute symlink: its target is created. */
+	sym(P("d/results/made.json"), "d/dangling");
+	CHECK_INT(pmbench_fs_write_output(P("d/dangling"), "made", 4), 0);
+	CHECK(type_at(P("d/dangling")) == S_IFLNK);
+	CHECK_STR(slurp(P("d/results/made.json")), "made");
+	/* One whose target's folder is missing fails, naming it. */
+	sym("nowhere/x.json", "d/lost");
+	CHECK(pmbench_fs_check_output(P("d/lost")) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "nowhere");
+	CHECK(pmbench_fs_write_output(P("d/lost"), "x", 1) < 0);
+	CHECK(type_at(P("d/lost")) == S_IFLNK);
+
+	/* A symlink loop is an error, not a hang. */
+	sym("loop-b", "d/loop-a");
+	sym("loop-a", "d/loop-b");
+	CHECK(pmbench_fs_write_output(P("d/loop-a"), "x", 1) < 0);
+	CHECK(type_at(P("d/loop-a")) == S_IFLNK);
+
+	/* A folder, and a symlink to one: refused, named. */
+	CHECK(pmbench_fs_check_output(P("d/results")) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "is a folder");
+	sym("results", "d/dirlink");
+	CHECK(pmbench_fs_write_output(P("d/dirlink"), "x", 1) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "is a folder");
+	CHECK_INT(count_entries(P("d/results")), 2);
+
+	/* A FIFO: refused, left a FIFO; the open never waits for a reader. */
+	CHECK_INT(mkfifo(P("d/fifo"), 0644), 0);
+	CHECK(pmbench_fs_check_output(P("d/fifo")) < 0);
+	CHECK(pmbench_fs_write_output(P("d/fifo"), "x", 1) < 0);
+	CHECK_CONTAINS(pmbench_error_last(), "FIFO");
+	CHECK(type_at(P("d/fifo")) == S_IFIFO);
+
+	/* A symlink to /dev/null: written through, the link stays. */
+	sym("/dev/null", "d/null-link");
+	CHECK_INT(pmbench_fs_check_output(P("d/null-link")), 0);
+	CHECK_INT(pmbench_fs_write_output(P("d/null-link"), "x", 1), 0);
+	CHECK(type_at(P("d/null-link")) == S_IFLNK);
+	CHECK_INT(stat("/dev/null", &st), 0);
+	CHECK(S_ISCHR(st.st_mode));
+	/* A private full device (root only): its ENOSPC is the error. */
+	if (mknod(P("d/full"), S_IFCHR | 0666, makedev(1, 7)) == 0) {
+		CHECK_INT(pmbench_fs_check_output(P("d/full")), 0);
+		CHECK(pmbench_fs_write_output(P("d/full"), "x", 1) < 0);
+		CHECK_CONTAINS(pmbench_error_last(), strerror(ENOSPC));
+		CHECK(type_at(P("d/full")) == S_IFCHR);
+	}
+}
+
 TEST(fs_copyfile)
 {
 	check_sandbox();
@@ -793,6 +877,7 @@ TEST(fs_mkdirp_exists)
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags),
 	   CASE(fs_usage), CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
-	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_copyfile),
+	   CASE(fs_empty_dir), CASE(fs_write_atomic),
+	   CASE(fs_write_output), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
 	   CASE(fs_read), CASE(fs_mkdirp_exists))
