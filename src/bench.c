@@ -46,7 +46,8 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
 static void save(const struct pmbench_result *r,
 		 const struct pmbench_bench_opts *o)
 {
-	if (o->out && pmbench_result_write(r, o->out) < 0)
+	/* Nothing measured yet: an earlier file there stays as it is. */
+	if (o->out && r->cells_nr && pmbench_result_write(r, o->out) < 0)
 		pmbench_warn("cannot write '%s': %s", o->out,
 			     pmbench_error_last());
 }

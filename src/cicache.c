@@ -397,7 +397,9 @@ struct ctx {
 
 static void save_result(const struct ctx *x)
 {
-	if (x->o->out && pmbench_result_write(x->r, x->o->out) < 0)
+	/* Nothing measured yet: an earlier file there stays as it is. */
+	if (x->o->out && x->r->cells_nr &&
+	    pmbench_result_write(x->r, x->o->out) < 0)
 		pmbench_warn("cannot write '%s': %s", x->o->out,
 			     pmbench_error_last());
 }

@@ -318,10 +318,26 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 	return ret;
 }
 
+int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
+{
+	int ret = pmbench_result_read(out, path);
+
+	if (!ret && !out->cells_nr) {
+		pmbench_result_release(out);
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "'%s' holds no measurements (its "
+					 "cells are empty): the run that wrote "
+					 "it ended before measuring anything; "
+					 "run it again",
+					 path);
+	}
+	return ret;
+}
+
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,
 		       const char *out)
 {
-	if (r->cells_nr || ret == 0)
+	if (r->cells_nr)
 		fprintf(stderr, "pmbench: results written to '%s'\n", out);
 	if (ret < 0)
 		return pmbench_cli_fail(ret);

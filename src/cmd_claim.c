@@ -315,7 +315,7 @@ int cmd_claim(int argc, char **argv)
 	fixture = optind + 1 < argc ? argv[optind + 1] : NULL;
 	code = PMBENCH_EXIT_ERROR;
 	if (from) {
-		ret = pmbench_result_read(&r, from);
+		ret = pmbench_cli_read_result(&r, from);
 	} else {
 		o.adaptive.seed = o.seed;
 		if (o.runs_auto)

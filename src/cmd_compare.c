@@ -166,8 +166,8 @@ int cmd_compare(int argc, char **argv)
 		return code;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_result_read(&a, argv[1]) < 0 ||
-	    pmbench_result_read(&b, argv[2]) < 0) {
+	if (pmbench_cli_read_result(&a, argv[1]) < 0 ||
+	    pmbench_cli_read_result(&b, argv[2]) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}

@@ -85,7 +85,7 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_result_read(&r, argv[optind]) < 0) {
+	if (pmbench_cli_read_result(&r, argv[optind]) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}

@@ -152,8 +152,16 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 			    const char *prefix, const char *name);
 
 /**
+ * Read the result file `path` for report, compare or claim --from, as
+ * pmbench_result_read() does; a result without cells (nothing measured)
+ * is refused with PMBENCH_EINVALID naming the file. Prints nothing.
+ */
+int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
+
+/**
  * The end of a benchmark that wrote its results to `out`: say so if
- * `r` has cells or the run returned `ret` 0, then return the exit code:
+ * `r` has cells (an empty result is never written), then return the exit
+ * code:
  * pmbench_cli_fail(ret) for an error, PMBENCH_EXIT_FAILED_RUNS if a cell
  * of `r` has a failed run or priming, else PMBENCH_EXIT_OK.
  */
