@@ -43,12 +43,18 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
 		pmbench_strvec_push(&cell->env, ps->env.v[i]);
 }
 
+/*
+ * A checkpoint after each scenario and task, so a run that is killed keeps
+ * what it measured. The caller writes the whole result at the end and
+ * fails if it cannot (pmbench_cli_finish()), so a failed checkpoint only
+ * warns: the run goes on, and the final write may yet succeed.
+ */
 static void save(const struct pmbench_result *r,
 		 const struct pmbench_bench_opts *o)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
 	if (o->out && r->cells_nr && pmbench_result_write(r, o->out) < 0)
-		pmbench_warn("cannot write '%s': %s", o->out,
+		pmbench_warn("%s (trying again at the end)",
 			     pmbench_error_last());
 }
 
@@ -178,10 +184,8 @@ static int bench_fixture(struct pmbench_result *r,
 					r, f->name, "install", sc,
 					states[i].pm->name);
 				ret = one_run(&states[i], o, state, round, cell);
-				if (ret < 0) {
-					save(r, o);
+				if (ret < 0)
 					return ret;
-				}
 			}
 			/* --runs auto: o->runs is the maximum. */
 			if (o->runs_auto && round >= o->warmup &&
@@ -197,9 +201,9 @@ static int bench_fixture(struct pmbench_result *r,
 		if (!strcmp(o->tasks.v[ti], "install"))
 			continue;
 		ret = pmbench_bench_task(r, o, f, states, nr, o->tasks.v[ti]);
-		save(r, o);
 		if (ret < 0)
 			return ret;
+		save(r, o);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* Work copies can be large; the checkout stays for reuse. */
@@ -227,7 +231,6 @@ int pmbench_bench_run(struct pmbench_result *r,
 		if (ret < 0)
 			break;
 	}
-	save(r, o);
 done:
 	pmbench_progress_clear();
 	for (size_t i = 0; i < o->pms.nr; i++)

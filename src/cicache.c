@@ -400,7 +400,7 @@ static void save_result(const struct ctx *x)
 	/* Nothing measured yet: an earlier file there stays as it is. */
 	if (x->o->out && x->r->cells_nr &&
 	    pmbench_result_write(x->r, x->o->out) < 0)
-		pmbench_warn("cannot write '%s': %s", x->o->out,
+		pmbench_warn("%s (trying again at the end)",
 			     pmbench_error_last());
 }
 
@@ -766,8 +766,8 @@ int pmbench_cicache_run(struct pmbench_result *r,
 				  o->pms_explicit);
 	if (ret < 0)
 		goto done;
+	/* The caller writes the final result (pmbench_cli_finish()). */
 	ret = run_fixture(&x);
-	save_result(&x);
 done:
 	pmbench_progress_clear();
 	for (size_t i = 0; i < pms_nr; i++) {

@@ -334,13 +334,42 @@ int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
 	return ret;
 }
 
+int pmbench_cli_save(const struct pmbench_result *r, const char *out)
+{
+	char *before;
+	int ret;
+
+	if (!r->cells_nr)
+		return 0;
+	/* The run's own error, if any, is still the one to report after. */
+	before = pmbench_xstrdup(pmbench_error_last());
+	ret = pmbench_result_write(r, out);
+	if (ret < 0)
+		fprintf(stderr,
+			"pmbench: error: the result was not saved: %s (free "
+			"some space, or give --out another file)\n",
+			pmbench_error_last());
+	else
+		fprintf(stderr, "pmbench: results written to '%s'\n", out);
+	pmbench_error_set("%s", before);
+	free(before);
+	return ret < 0 ? -1 : 0;
+}
+
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,
 		       const char *out)
 {
-	if (r->cells_nr)
-		fprintf(stderr, "pmbench: results written to '%s'\n", out);
+	int saved = pmbench_cli_save(r, out);
+
 	if (ret < 0)
 		return pmbench_cli_fail(ret);
+	if (saved < 0)
+		return PMBENCH_EXIT_ERROR;
+	if (!r->cells_nr) {
+		fprintf(stderr, "pmbench: error: nothing was measured, so no "
+				"result was written\n");
+		return PMBENCH_EXIT_ERROR;
+	}
 	for (size_t i = 0; i < r->cells_nr; i++)
 		if (r->cells[i].prime_failure ||
 		    pmbench_cell_failures(&r->cells[i]))

@@ -182,9 +182,13 @@ static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 	return code;
 }
 
-/* Run both PMs' tasks on the fixture, as 'pmbench bench' would. */
+/*
+ * Run both PMs' tasks on the fixture, as 'pmbench bench' would, and write
+ * the result; *unsaved is set if that write failed (already said).
+ */
 static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
-		    const struct pmbench_claim *c, const char *fixture_arg)
+		    const struct pmbench_claim *c, const char *fixture_arg,
+		    int *unsaved)
 {
 	struct pmbench_fixture f;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
@@ -219,8 +223,7 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	if (ret < 0)
 		goto done;
 	ret = pmbench_bench_run(r, o, &f, 1);
-	if (r->cells_nr)
-		fprintf(stderr, "pmbench: results written to '%s'\n", o->out);
+	*unsaved = pmbench_cli_save(r, o->out) < 0;
 done:
 	if (o->out == out.ptr)
 		o->out = NULL;
@@ -262,7 +265,7 @@ int cmd_claim(int argc, char **argv)
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const char *from = NULL, *fixture = NULL;
 	double tolerance = DEFAULT_TOLERANCE;
-	int c, code = PMBENCH_EXIT_USAGE, ret;
+	int c, code = PMBENCH_EXIT_USAGE, ret, unsaved = 0;
 
 	o.runs = DEFAULT_RUNS;
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -327,7 +330,7 @@ int cmd_claim(int argc, char **argv)
 		}
 		pmbench_progress_init(how.tty);
 		ret = run_live(&r, &o, &claim,
-			       fixture ? fixture : DEFAULT_FIXTURE);
+			       fixture ? fixture : DEFAULT_FIXTURE, &unsaved);
 		/* The fixture's name, for matching cells. */
 		fixture = NULL;
 	}
@@ -343,6 +346,9 @@ int cmd_claim(int argc, char **argv)
 	       tolerance * 100);
 	code = judge(&r, &claim, fixture, o.scenarios, o.scenarios_nr,
 		     tolerance);
+	/* The verdict stands, but a result that was not saved is an error. */
+	if (unsaved)
+		code = PMBENCH_EXIT_ERROR;
 done:
 	pmbench_claim_release(&claim);
 	pmbench_result_release(&r);

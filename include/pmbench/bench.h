@@ -26,7 +26,7 @@ struct pmbench_bench_opts {
 	unsigned warmup;
 	uint64_t timeout_ns;
 	uint64_t seed;
-	const char *out; /**< result file; written after every scenario */
+	const char *out; /**< result file; a checkpoint after every scenario */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
 	/* Migration: every PM primes from this PM's lockfile (or NULL). */
 	const char *from_pm;
@@ -52,9 +52,11 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 /**
  * Benchmark the tasks (installs, and run/build/dev in each PM's primed
  * tree) of `fixtures` (loaded, not yet checked out) with
- * the options, filling `r` (options, environment, fixtures, cells). The
- * result file is rewritten after each scenario so an interrupted run
- * keeps what it measured. Returns 0 (failed runs are results, not
+ * the options, filling `r` (options, environment, fixtures, cells). Once
+ * `r` has a cell, the result file `o->out` is rewritten after each
+ * scenario and task so a killed run keeps what it measured (a failed
+ * write warns); the caller writes the final result, and fails if it
+ * cannot (pmbench_cli_finish()). Returns 0 (failed runs are results, not
  * errors), PMBENCH_EINTERRUPTED, or an error that stopped it.
  */
 int pmbench_bench_run(struct pmbench_result *r,

@@ -88,9 +88,11 @@ int pmbench_cicache_parse_bandwidth(double *out, const char *s);
 
 /**
  * Run the experiment on one fixture (loaded, not yet checked out),
- * filling `r`. The result file is rewritten after each strategy, so an
- * interrupted run keeps what it measured. Returns 0 (failed jobs are
- * results), PMBENCH_EINTERRUPTED, or an error that stopped it.
+ * filling `r`. Once `r` has a cell, the result file is rewritten after
+ * each strategy, so a killed run keeps what it measured (a failed write
+ * warns); the caller writes the final result and fails if it cannot
+ * (pmbench_cli_finish()). Returns 0 (failed jobs are results),
+ * PMBENCH_EINTERRUPTED, or an error that stopped it.
  */
 int pmbench_cicache_run(struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,

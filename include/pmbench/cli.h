@@ -159,11 +159,20 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
 
 /**
- * The end of a benchmark that wrote its results to `out`: say so if
- * `r` has cells (an empty result is never written), then return the exit
- * code:
- * pmbench_cli_fail(ret) for an error, PMBENCH_EXIT_FAILED_RUNS if a cell
- * of `r` has a failed run or priming, else PMBENCH_EXIT_OK.
+ * Write the final result `r` to `out` if it has a cell (an empty result
+ * is never written) and print one line: "results written to '<out>'", or
+ * the error that the result was not saved. The error message stored
+ * before (the run's own) is kept for the caller. Returns 0 (written, or
+ * nothing to write) or -1 when the write failed.
+ */
+int pmbench_cli_save(const struct pmbench_result *r, const char *out);
+
+/**
+ * The end of a benchmark whose result goes to `out`: pmbench_cli_save(),
+ * then return the exit code: pmbench_cli_fail(ret) for an error
+ * (interrupted: 130), PMBENCH_EXIT_ERROR if the result could not be
+ * written or has no cell, PMBENCH_EXIT_FAILED_RUNS if a cell of `r` has a
+ * failed run or priming, else PMBENCH_EXIT_OK.
  */
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,
 		       const char *out);
