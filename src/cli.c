@@ -11,6 +11,7 @@
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
+#include "pmbench/workdir.h"
 
 #ifndef PMBENCH_DEFAULT_CACHE_DIR
 #define PMBENCH_DEFAULT_CACHE_DIR "cache"
@@ -20,6 +21,9 @@
 #endif
 
 struct pmbench_config pmbench_config;
+
+/* The work folder this process holds, once a command has taken it. */
+static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
 
 static char *pick(const char *given, const char *var, const char *def)
 {
@@ -61,10 +65,41 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 
 void pmbench_config_release(void)
 {
+	pmbench_workdir_release(&workdir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
 	free(pmbench_config.toolchain_dir);
 	memset(&pmbench_config, 0, sizeof(pmbench_config));
+}
+
+int pmbench_cli_take_workdir(int argc, char **argv)
+{
+	struct pmbench_buf what = PMBENCH_BUF_INIT, def = PMBENCH_BUF_INIT;
+	int trusted = 0, ret;
+
+	/*
+	 * The source tree's cache/ is pmbench's by definition: git ignores
+	 * it, its README.md says everything in it may be deleted, and
+	 * ci/setup puts the toolchain there before pmbench ever runs. It
+	 * gets the marker without being empty. Only an absolute built-in
+	 * path counts, never a folder relative to where pmbench runs.
+	 */
+	if (PMBENCH_DEFAULT_CACHE_DIR[0] == '/') {
+		pmbench_fs_abspath(&def, PMBENCH_DEFAULT_CACHE_DIR);
+		trusted = !strcmp(def.ptr, pmbench_config.cache_dir);
+	}
+	pmbench_buf_adds(&what, "pmbench");
+	for (int i = 0; i < argc; i++)
+		pmbench_buf_addf(&what, " %s", argv[i]);
+	ret = pmbench_workdir_check(pmbench_config.cache_dir, trusted);
+	if (!ret)
+		ret = pmbench_workdir_lock(&workdir, pmbench_config.cache_dir,
+					   what.ptr);
+	if (ret < 0)
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	pmbench_buf_release(&what);
+	pmbench_buf_release(&def);
+	return ret < 0 ? -1 : 0;
 }
 
 int pmbench_cli_fail(int code)

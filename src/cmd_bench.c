@@ -191,6 +191,8 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
+	if (pmbench_cli_take_workdir(argc, argv) < 0)
+		goto done;
 	o.adaptive.seed = o.seed;
 	if (o.runs_auto)
 		o.runs = o.adaptive.max_runs;

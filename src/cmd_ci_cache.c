@@ -238,6 +238,8 @@ int cmd_ci_cache(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
+	if (pmbench_cli_take_workdir(argc, argv) < 0)
+		goto done;
 	pmbench_progress_init(tty);
 	if (!o.pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)

@@ -320,6 +320,9 @@ int cmd_claim(int argc, char **argv)
 	if (from) {
 		ret = pmbench_cli_read_result(&r, from);
 	} else {
+		/* A live run: the work folder is ours alone. */
+		if (pmbench_cli_take_workdir(argc, argv) < 0)
+			goto done;
 		o.adaptive.seed = o.seed;
 		if (o.runs_auto)
 			o.runs = o.adaptive.max_runs;

@@ -275,6 +275,8 @@ int cmd_migrate(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
+	if (pmbench_cli_take_workdir(argc, argv) < 0)
+		goto done;
 	pmbench_progress_init(-1);
 	m.timeout_ns = o.timeout_ns;
 	m.seed = o.seed;

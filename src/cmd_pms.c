@@ -23,6 +23,9 @@ int cmd_pms(int argc, char **argv)
 			argv[1]);
 		return PMBENCH_EXIT_USAGE;
 	}
+	/* The version queries run the PMs in cache/tmp. */
+	if (pmbench_cli_take_workdir(argc, argv) < 0)
+		return PMBENCH_EXIT_ERROR;
 	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
 	if (pmbench_fs_mkdirp(scratch.ptr, 0755) < 0) {
 		pmbench_buf_release(&scratch);

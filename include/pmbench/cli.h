@@ -32,6 +32,17 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir);
 
 void pmbench_config_release(void);
 
+/**
+ * For a command that runs PMs or writes into the work folder (bench,
+ * ci-cache, migrate, a live claim, pms): check that the cache folder is
+ * pmbench's (pmbench_workdir_check(); the built-in default is trusted)
+ * and take its lock for the rest of the process, recording `argv` (the
+ * subcommand's, argc items) as the command. Read-only commands never call
+ * it. Prints the error and returns -1 if the folder is not pmbench's or
+ * another pmbench holds it; 0 otherwise.
+ */
+int pmbench_cli_take_workdir(int argc, char **argv);
+
 /** Convert a negative error code into an exit code, printing the error. */
 int pmbench_cli_fail(int code);
 
