@@ -192,6 +192,13 @@ int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
 	return 0;
 }
 
+void pmbench_cli_note_twice(const char *item, const char *opt,
+			    const char *verb)
+{
+	fprintf(stderr, "pmbench: note: '%s' given twice in %s; %s it once\n",
+		item, opt, verb);
+}
+
 int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name)
 {
 	if (pmbench_pm_get(name))
@@ -212,8 +219,14 @@ int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
 	pmbench_strvec_split(&v, list, ',');
 	for (size_t i = 0; i < v.nr && !ret; i++) {
 		ret = pmbench_cli_check_pm(cmd, opt, v.v[i]);
-		if (!ret && pmbench_strvec_find(out, v.v[i]) < 0)
+		if (ret)
+			break;
+		if (pmbench_strvec_find(out, v.v[i]) < 0)
 			pmbench_strvec_push(out, v.v[i]);
+		else
+			pmbench_cli_note_twice(v.v[i], opt,
+					       !strcmp(opt, "--to") ? "evaluating"
+								: "timing");
 	}
 	if (!ret && !out->nr)
 		ret = pmbench_cli_usage_error(cmd,
@@ -257,6 +270,10 @@ int pmbench_cli_parse_scenarios(unsigned *states, size_t *states_nr,
 				dup |= states[j] == add[k];
 			if (!dup)
 				states[(*states_nr)++] = add[k];
+			else
+				pmbench_cli_note_twice(
+					pmbench_scenario_name(add[k]),
+					"--scenario", "running");
 		}
 	}
 	if (!ret && !*states_nr)

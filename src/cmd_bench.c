@@ -88,6 +88,8 @@ static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
 			ret = -1;
 		} else if (pmbench_strvec_find(&o->tasks, v.v[i]) < 0) {
 			pmbench_strvec_push(&o->tasks, v.v[i]);
+		} else {
+			pmbench_cli_note_twice(v.v[i], "--task", "running");
 		}
 	}
 	if (!ret && !o->tasks.nr) {

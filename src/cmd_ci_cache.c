@@ -87,6 +87,9 @@ static int parse_strategies(struct pmbench_cicache_opts *o, const char *list)
 			dup |= o->strategies[k] == st;
 		if (!dup)
 			o->strategies[o->strategies_nr++] = st;
+		else
+			pmbench_cli_note_twice(v.v[i], "--strategy",
+					       "running");
 	}
 	if (!ret && !o->strategies_nr)
 		ret = bad("--strategy", "needs at least one strategy");
@@ -114,8 +117,11 @@ static int parse_compressions(struct pmbench_cicache_opts *o, const char *list)
 		for (size_t k = 0; k < o->compressions_nr; k++)
 			dup |= o->compressions[k].filter == c.filter &&
 			       o->compressions[k].level == c.level;
-		if (dup)
+		if (dup) {
+			pmbench_cli_note_twice(v.v[i], "--compression",
+					       "running");
 			continue;
+		}
 		if (o->compressions_nr == PMBENCH_ARRAY_SIZE(o->compressions)) {
 			ret = bad("--compression", "at most 8 compressions");
 			break;

@@ -80,7 +80,10 @@ static int parse_tasks(struct pmbench_strvec *out, struct pmbench_strvec *timed,
 	for (size_t i = 0; i < v.nr && !ret; i++) {
 		if (!strcmp(v.v[i], "install"))
 			continue; /* always */
-		if (!strcmp(v.v[i], "dev")) {
+		if (!strcmp(v.v[i], "dev") &&
+		    pmbench_strvec_find(timed, "dev") >= 0) {
+			pmbench_cli_note_twice(v.v[i], "--task", "running");
+		} else if (!strcmp(v.v[i], "dev")) {
 			pmbench_strvec_push(timed, "install");
 			pmbench_strvec_push(timed, "dev");
 		} else if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
@@ -92,6 +95,8 @@ static int parse_tasks(struct pmbench_strvec *out, struct pmbench_strvec *timed,
 						      v.v[i]);
 		} else if (pmbench_strvec_find(out, v.v[i]) < 0) {
 			pmbench_strvec_push(out, v.v[i]);
+		} else {
+			pmbench_cli_note_twice(v.v[i], "--task", "running");
 		}
 	}
 	pmbench_strvec_release(&v);

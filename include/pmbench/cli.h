@@ -97,6 +97,13 @@ int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
 			    unsigned flags);
 
 /**
+ * Print "pmbench: note: '<item>' given twice in <opt>; <verb> it once"
+ * for a list item that is kept once, so a merge is never silent.
+ */
+void pmbench_cli_note_twice(const char *item, const char *opt,
+			    const char *verb);
+
+/**
  * Check that `name`, given to option `opt` (such as "--from"), is a
  * package manager pmbench knows; the error lists the known ones.
  */
@@ -104,7 +111,8 @@ int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name);
 
 /**
  * Append the comma-separated package managers of `list`, given to option
- * `opt` ("--pm", "--to"), to `out`, skipping those already in it. Fails
+ * `opt` ("--pm", "--to"), to `out`, skipping (with a note) those already
+ * in it. Fails
  * on an unknown name and when `out` is still empty afterwards. The
  * caller releases `out` first if a repeated option should replace it.
  */
@@ -115,7 +123,8 @@ int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
  * Parse the `--scenario` list `list` into the install states `states`
  * (room for all 8) and their number `states_nr`, replacing what was
  * there: each item is 'all', 'default' or a scenario for
- * pmbench_scenario_parse(); a state given twice is kept once.
+ * pmbench_scenario_parse(); a state given twice is kept once, with a
+ * note.
  */
 int pmbench_cli_parse_scenarios(unsigned *states, size_t *states_nr,
 				const char *cmd, const char *list);
