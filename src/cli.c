@@ -223,10 +223,10 @@ int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
 			break;
 		if (pmbench_strvec_find(out, v.v[i]) < 0)
 			pmbench_strvec_push(out, v.v[i]);
+		else if (!strcmp(opt, "--to"))
+			pmbench_cli_note_twice(v.v[i], opt, "evaluating");
 		else
-			pmbench_cli_note_twice(v.v[i], opt,
-					       !strcmp(opt, "--to") ? "evaluating"
-								: "timing");
+			pmbench_cli_note_twice(v.v[i], opt, "timing");
 	}
 	if (!ret && !out->nr)
 		ret = pmbench_cli_usage_error(cmd,

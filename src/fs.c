@@ -1277,7 +1277,8 @@ static int resolve_output(struct pmbench_buf *real, enum output_kind *kind,
 		if (target.ptr[0] == '/' || !slash)
 			pmbench_buf_reset(real);
 		else
-			pmbench_buf_setlen(real, (size_t)(slash - real->ptr) + 1);
+			pmbench_buf_setlen(real,
+					   (size_t)(slash - real->ptr) + 1);
 		pmbench_buf_adds(real, target.ptr);
 	}
 	pmbench_buf_release(&target);

@@ -60,7 +60,8 @@ static int same_bytes(const char *path, const struct pmbench_buf *bytes)
 {
 	struct pmbench_buf now = PMBENCH_BUF_INIT;
 	int same = !pmbench_fs_read(&now, path, 16u << 20) &&
-		   now.len == bytes->len && !memcmp(now.ptr, bytes->ptr, now.len);
+		   now.len == bytes->len &&
+		   !memcmp(now.ptr, bytes->ptr, now.len);
 
 	pmbench_buf_release(&now);
 	return same;
