@@ -398,8 +398,8 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 	ret = pmbench_result_write(r, out);
 	if (ret < 0)
 		fprintf(stderr,
-			"pmbench: error: the result was not saved: %s (free "
-			"some space, or give --out another file)\n",
+			"pmbench: error: the result was not saved: %s; give "
+			"--out a file that can be written\n",
 			pmbench_error_last());
 	else
 		fprintf(stderr, "pmbench: results written to '%s'\n", out);
