@@ -126,13 +126,21 @@ static void pick_error_line(struct pmbench_buf *out, const char *tail)
 	}
 }
 
+void pmbench_pmrun_failure_line(struct pmbench_buf *out,
+				const struct pmbench_pm *pm, const char *text)
+{
+	(void)pm;
+	pick_error_line(out, text);
+}
+
 /*
  * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
  * into `reason`, its last lines into `tail`.
  */
 void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    struct pmbench_buf *tail,
-				    const struct pmbench_child *c)
+				    const struct pmbench_child *c,
+				    const struct pmbench_pm *pm)
 {
 	struct pmbench_buf full = PMBENCH_BUF_INIT;
 	const char *hint;
@@ -141,7 +149,7 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 	pmbench_child_tail_lines(c, TAIL_LINES, tail);
 	if (tail->len) {
 		pmbench_buf_adds(reason, ": ");
-		pick_error_line(reason, tail->ptr);
+		pmbench_pmrun_failure_line(reason, pm, tail->ptr);
 	}
 	pmbench_child_tail_lines(c, 400, &full);
 	hint = find_hint(full.ptr);
@@ -203,7 +211,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		struct pmbench_buf reason = PMBENCH_BUF_INIT;
 		struct pmbench_buf tail = PMBENCH_BUF_INIT;
 
-		pmbench_pmrun_describe_failure(&reason, &tail, c);
+		pmbench_pmrun_describe_failure(&reason, &tail, c, ps->pm);
 		s->failure = pmbench_buf_detach(&reason);
 		s->tail = pmbench_buf_detach(&tail);
 	}
