@@ -24,6 +24,8 @@ TEST(table_is_complete)
 		CHECK(pm->lockfiles[0]);
 		CHECK(pm->version_args[0]);
 		CHECK(pm->scripts_note);
+		/* Each says which line of a failure names the cause. */
+		CHECK(pm->fail_causes && pm->fail_causes[0]);
 		/* Each PM's cache is redirected into its own folder. */
 		{
 			int redirected = 0;
@@ -256,6 +258,14 @@ TEST(failure_line_names_the_cause)
 	pmbench_pmrun_failure_line(&line, NULL,
 				   "starting\nfatal: no such thing\nbye\n");
 	CHECK_STR(line.ptr, "fatal: no such thing");
+	/* A long line is cut at 300 bytes, never inside a character. */
+	pmbench_buf_reset(&text);
+	for (int i = 0; i < 299; i++)
+		pmbench_buf_addch(&text, 'x');
+	pmbench_buf_adds(&text, "│ error\n");
+	pmbench_buf_reset(&line);
+	pmbench_pmrun_failure_line(&line, NULL, text.ptr);
+	CHECK_INT(line.len, 299);
 	pmbench_buf_release(&path);
 	pmbench_buf_release(&text);
 	pmbench_buf_release(&line);
