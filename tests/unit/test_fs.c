@@ -562,6 +562,36 @@ TEST(fs_rmtree_readonly)
 	CHECK(pmbench_fs_isdir(P("u")));
 }
 
+/*
+ * A checkout under a folder only its owner may enter (root's home is
+ * 0700): the cases that drop to another user must still reach their
+ * sandbox. Run both with the sandbox root below such a folder.
+ */
+TEST(fs_unprivileged_under_private_parent)
+{
+	const char *was = getenv("PMBENCH_TEST_SANDBOX");
+	char saved[4096], root[4096];
+	int had = was != NULL;
+
+	if (geteuid()) {
+		fprintf(stderr, "skip fs_unprivileged_under_private_parent: "
+				"not root, no other user to become\n");
+		return;
+	}
+	if (had)
+		snprintf(saved, sizeof(saved), "%s", was);
+	check_sandbox();
+	mk("private", 0700);
+	snprintf(root, sizeof(root), "%s", P("private/checkout"));
+	setenv("PMBENCH_TEST_SANDBOX", root, 1);
+	test_fs_copytree_unprivileged();
+	test_fs_rmtree_readonly();
+	if (had)
+		setenv("PMBENCH_TEST_SANDBOX", saved, 1);
+	else
+		unsetenv("PMBENCH_TEST_SANDBOX");
+}
+
 TEST(fs_empty_dir)
 {
 	check_sandbox();
@@ -793,6 +823,7 @@ TEST(fs_mkdirp_exists)
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags),
 	   CASE(fs_usage), CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
+	   CASE(fs_unprivileged_under_private_parent),
 	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
 	   CASE(fs_read), CASE(fs_mkdirp_exists))
