@@ -163,8 +163,9 @@ static size_t count_entries(const char *path)
 /*
  * Run `fn` and return its result; as root, run it in a child that became
  * nobody (owning the case's sandbox), because root ignores permissions
- * and the case would prove nothing. Returns the child's exit status, or
- * -1 if it did not exit.
+ * and the case would prove nothing. The sandbox must be one nobody can
+ * reach (check_sandbox_tmp()). Returns the child's exit status, or -1 if
+ * it did not exit.
  */
 static int run_unprivileged(int (*fn)(void))
 {
@@ -326,7 +327,7 @@ static int copy_locked_tree(void)
 
 TEST(fs_copytree_unprivileged)
 {
-	check_sandbox();
+	check_sandbox_tmp();
 	CHECK_INT(run_unprivileged(copy_locked_tree), 0);
 }
 
@@ -554,7 +555,7 @@ TEST(fs_rmtree_readonly)
 {
 	int ret;
 
-	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox()), 0);
+	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox_tmp()), 0);
 	ret = run_unprivileged(remove_locked_tree);
 	pmbench_fs_set_sandbox(NULL);
 	CHECK_INT(ret, 0);
