@@ -73,6 +73,21 @@ const struct pmbench_pm pmbench_pms[] = {
 				"(npm 11 warns about them but runs them)",
 		/* npm 7+ takes a yarn 1 yarn.lock as resolution guidance. */
 		.migrate_reads = L("yarn"),
+		/*
+		 * npm ends every failure with its log path ("npm error A
+		 * complete log of this run can be found in: ..."); the cause
+		 * is the error code (ERESOLVE, ETARGET, E404, EJSONPARSE,
+		 * EINTEGRITY) or, when a script failed, its command. npm 7
+		 * to 9 wrote "npm ERR!".
+		 */
+		.fail_causes = L("^npm error code E", "^npm ERR! code E",
+				 "^npm error command sh -c ",
+				 "^npm ERR! command sh -c ",
+				 "^npm error command failed",
+				 "^npm ERR! command failed",
+				 "^npm error code ", "^npm ERR! code "),
+		.fail_noise = L("A complete log of this run can be found",
+				"/_logs/", "For a full report see"),
 	},
 	{
 		.name = "yarn",
@@ -99,6 +114,9 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_note = "yarn 1 runs every dependency install script",
 		.import_args = L("import", "--non-interactive"),
 		.import_from = L("npm"),
+		/* The first "error" line says why; the next ones sum up. */
+		.fail_causes = L("^error "),
+		.fail_noise = L("^info Visit "),
 	},
 	{
 		.name = "yarn-berry",
@@ -139,6 +157,17 @@ const struct pmbench_pm pmbench_pms[] = {
 				"default",
 		/* berry converts a yarn 1 yarn.lock on its first install. */
 		.migrate_reads = L("yarn"),
+		/*
+		 * Its error codes (YN0028 frozen lockfile, YN0009 build
+		 * failed, YN0018 checksum, YN0082 no such version, YN0035
+		 * network or no such package, YN0001 exception, ...); the
+		 * YN0000 lines only frame them ("Failed with errors").
+		 */
+		.fail_causes = L("YN0028:", "YN0009:", "YN0018:", "YN0082:",
+				 "YN0035:", "YN0016:", "YN0020:", "YN0057:",
+				 "YN0058:", "YN0001:", "^Usage Error:",
+				 "^Syntax Error:", "^Internal Error:"),
+		.fail_noise = L("YN0000:"),
 	},
 	{
 		.name = "pnpm",
@@ -179,6 +208,8 @@ const struct pmbench_pm pmbench_pms[] = {
 				"allowed (onlyBuiltDependencies)",
 		.import_args = L("import"),
 		.import_from = L("npm", "yarn", "yarn-berry"),
+		/* pnpm 12 prints "Error: ERR_PNPM_..." or a "╰─▶" cause. */
+		.fail_causes = L("ERR_PNPM_", "╰─▶ "),
 	},
 	{
 		.name = "bun",
@@ -202,6 +233,8 @@ const struct pmbench_pm pmbench_pms[] = {
 				"its trusted list",
 		/* bun install converts these lockfiles when it has none. */
 		.migrate_reads = L("npm", "yarn", "pnpm"),
+		/* The first "error:" says why ("... failed to resolve" follows). */
+		.fail_causes = L("^error: "),
 	},
 	{
 		.name = "deno",
@@ -223,6 +256,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "deno runs no install scripts without "
 				"--allow-scripts",
+		.fail_causes = L("^error: "),
 	},
 };
 

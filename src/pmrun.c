@@ -70,80 +70,162 @@ static const char *find_hint(const char *text)
 	return NULL;
 }
 
-static int looks_like_error(const char *line, size_t len)
+static int looks_like_error(const char *line)
 {
 	static const char *const words[] = { "ERR",   "error", "Error",
 					     "fail",  "FAIL",  "fatal",
 					     "Fatal", "✖",     "denied" };
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	int hit = 0;
 
-	pmbench_buf_add(&b, line, len);
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(words) && !hit; i++)
-		hit = strstr(b.ptr, words[i]) != NULL;
-	pmbench_buf_release(&b);
-	return hit;
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(words); i++)
+		if (strstr(line, words[i]))
+			return 1;
+	return 0;
 }
 
-/*
- * The one line that says why: the last line of the output that looks
- * like an error, else the last line. `tail` is the trimmed tail text.
- */
-static void pick_error_line(struct pmbench_buf *out, const char *tail)
+/* A PM table pattern: a substring, or with a leading "^" a prefix. */
+static int line_matches(const char *line, const char *pat)
 {
-	const char *end = tail + strlen(tail), *best = NULL, *best_end = NULL;
-	const char *last = NULL, *last_end = NULL;
+	if (*pat == '^')
+		return !strncmp(line, pat + 1, strlen(pat + 1));
+	return strstr(line, pat) != NULL;
+}
 
-	while (end > tail) {
-		const char *start = end;
+static int matches_any(const char *line, const char *const *pats)
+{
+	for (; pats && *pats; pats++)
+		if (line_matches(line, *pats))
+			return 1;
+	return 0;
+}
 
-		while (start > tail && start[-1] != '\n')
-			start--;
-		if (end > start) {
-			if (!last) {
-				last = start;
-				last_end = end;
-			}
-			if (looks_like_error(start, (size_t)(end - start))) {
-				best = start;
-				best_end = end;
-				break;
-			}
-		}
-		end = start > tail ? start - 1 : tail;
-	}
-	if (!best) {
-		best = last;
-		best_end = last_end;
-	}
-	if (best) {
-		size_t n = (size_t)(best_end - best);
+static void split_lines(struct pmbench_strvec *out, const char *text)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-		if (n > 300)
-			n = 300;
-		pmbench_buf_add(out, best, n);
-		pmbench_buf_rtrim(out);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		pmbench_buf_reset(&b);
+		pmbench_buf_add(&b, text, n);
+		pmbench_strvec_push(out, b.ptr);
+		text += n;
+		if (*text)
+			text++;
 	}
+	pmbench_buf_release(&b);
 }
 
 /*
- * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
+ * Append `line` without its indentation, trimmed, and cut at 300 bytes
+ * on a character boundary (the result file is UTF-8).
+ */
+static void add_reason_line(struct pmbench_buf *out, const char *line)
+{
+	size_t n;
+
+	line += strspn(line, " \t");
+	n = strlen(line);
+	if (n > 300) {
+		n = 300;
+		while (n && ((unsigned char)line[n] & 0xc0) == 0x80)
+			n--;
+	}
+	pmbench_buf_add(out, line, n);
+	pmbench_buf_rtrim(out);
+}
+
+/*
+ * The line that names the cause by the PM's own patterns (its table
+ * entry), best pattern first, the first line that matches it; returns 1
+ * if one did.
+ */
+static int pick_cause_line(struct pmbench_buf *out,
+			   const struct pmbench_pm *pm, const char *text)
+{
+	struct pmbench_strvec lines = PMBENCH_STRVEC_INIT;
+	int found = 0;
+
+	if (!pm || !pm->fail_causes)
+		return 0;
+	split_lines(&lines, text);
+	for (const char *const *p = pm->fail_causes; *p && !found; p++) {
+		for (size_t i = 0; i < lines.nr && !found; i++) {
+			if (!line_matches(lines.v[i], *p) ||
+			    matches_any(lines.v[i], pm->fail_noise))
+				continue;
+			add_reason_line(out, lines.v[i]);
+			found = 1;
+		}
+	}
+	pmbench_strvec_release(&lines);
+	return found;
+}
+
+/*
+ * Without a pattern that matches: the last line that looks like an
+ * error, else the last line, skipping the PM's noise lines (`pm` may be
+ * NULL) unless nothing else is left.
+ */
+static void pick_error_line(struct pmbench_buf *out,
+			    const struct pmbench_pm *pm, const char *text)
+{
+	struct pmbench_strvec lines = PMBENCH_STRVEC_INIT;
+	const char *best = NULL, *last = NULL, *any = NULL;
+
+	split_lines(&lines, text);
+	for (size_t i = lines.nr; i-- > 0 && !best;) {
+		const char *l = lines.v[i];
+
+		if (!l[strspn(l, " \t")])
+			continue;
+		if (!any)
+			any = l;
+		if (pm && matches_any(l, pm->fail_noise))
+			continue;
+		if (!last)
+			last = l;
+		if (looks_like_error(l))
+			best = l;
+	}
+	if (!best)
+		best = last ? last : any;
+	if (best)
+		add_reason_line(out, best);
+	pmbench_strvec_release(&lines);
+}
+
+void pmbench_pmrun_failure_line(struct pmbench_buf *out,
+				const struct pmbench_pm *pm, const char *text)
+{
+	if (!pick_cause_line(out, pm, text))
+		pick_error_line(out, pm, text);
+}
+
+/*
+ * Describe a failed child: "exit 1: npm error code ERESOLVE (hint: ...)"
  * into `reason`, its last lines into `tail`.
  */
 void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    struct pmbench_buf *tail,
-				    const struct pmbench_child *c)
+				    const struct pmbench_child *c,
+				    const struct pmbench_pm *pm)
 {
 	struct pmbench_buf full = PMBENCH_BUF_INIT;
 	const char *hint;
 
 	pmbench_child_describe(c, reason);
 	pmbench_child_tail_lines(c, TAIL_LINES, tail);
+	pmbench_child_tail_lines(c, 400, &full);
+	/*
+	 * The line that names the cause may be further up than the tail
+	 * (npm's ERESOLVE report is long); the generic guess stays within
+	 * the tail.
+	 */
 	if (tail->len) {
 		pmbench_buf_adds(reason, ": ");
-		pick_error_line(reason, tail->ptr);
+		if (!pick_cause_line(reason, pm, full.ptr))
+			pick_error_line(reason, pm, tail->ptr);
 	}
-	pmbench_child_tail_lines(c, 400, &full);
 	hint = find_hint(full.ptr);
 	if (hint)
 		pmbench_buf_addf(reason, " (hint: %s)", hint);
@@ -203,7 +285,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		struct pmbench_buf reason = PMBENCH_BUF_INIT;
 		struct pmbench_buf tail = PMBENCH_BUF_INIT;
 
-		pmbench_pmrun_describe_failure(&reason, &tail, c);
+		pmbench_pmrun_describe_failure(&reason, &tail, c, ps->pm);
 		s->failure = pmbench_buf_detach(&reason);
 		s->tail = pmbench_buf_detach(&tail);
 	}

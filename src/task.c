@@ -467,7 +467,7 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 	} else if (exited) {
 		struct pmbench_buf reason = PMBENCH_BUF_INIT;
 
-		pmbench_pmrun_describe_failure(&reason, &tail, &c);
+		pmbench_pmrun_describe_failure(&reason, &tail, &c, ps->pm);
 		pmbench_buf_addf(&why, "dev server exited before it was "
 				       "ready: %s",
 				 reason.ptr);

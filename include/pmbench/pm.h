@@ -48,6 +48,15 @@ struct pmbench_pm {
 	const char *const *migrate_reads;
 	const char *const *import_args;
 	const char *const *import_from;
+	/**
+	 * Reading a failed command's output: substrings of the line that
+	 * names the cause, best first (the first pattern that some line
+	 * matches wins, and its first such line; a leading "^" anchors it
+	 * at the line's start), and lines that look like errors but never
+	 * say why (npm's log path, yarn's "info Visit ..."). NULL: none.
+	 */
+	const char *const *fail_causes;
+	const char *const *fail_noise;
 };
 
 /** Every PM, in the default order. */

@@ -116,14 +116,23 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock);
 
 /**
- * Describe a failed child: "exit 1: npm ERR! code ERESOLVE (hint: ...)"
- * into `reason` (the way it ended, the last line that looks like an
- * error, and a hint when the output matches a known trap), its last
- * lines into `tail`.
+ * Append to `out` the one line of `text` (a PM's captured output) that
+ * says why it failed, trimmed and cut at 300 bytes; nothing if `text` has
+ * no line. `pm` may be NULL (a command that is no PM's).
+ */
+void pmbench_pmrun_failure_line(struct pmbench_buf *out,
+				const struct pmbench_pm *pm, const char *text);
+
+/**
+ * Describe a failed child of `pm` (NULL: no PM's): "exit 1: npm error
+ * code ERESOLVE (hint: ...)" into `reason` (the way it ended,
+ * pmbench_pmrun_failure_line() of its output, and a hint when the output
+ * matches a known trap), its last lines into `tail`.
  */
 void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    struct pmbench_buf *tail,
-				    const struct pmbench_child *c);
+				    const struct pmbench_child *c,
+				    const struct pmbench_pm *pm);
 
 /** Forget what belongs to one fixture; the PM found stays. */
 void pmbench_pmrun_reset(struct pmbench_pmrun *ps);

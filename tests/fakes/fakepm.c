@@ -644,6 +644,20 @@ static int do_install(struct fake *f)
 			name, name, name);
 		goto done;
 	}
+	if (!strcmp(mode, "fail-npm")) {
+		/* npm 11's own words for a version that does not exist. */
+		fprintf(stderr, "npm error code ETARGET\n"
+			"npm error notarget No matching version found for "
+			"left-pad@99.99.99.\n"
+			"npm error notarget In most cases you or one of your "
+			"dependencies are requesting\n"
+			"npm error notarget a package version that doesn't "
+			"exist.\n"
+			"npm error A complete log of this run can be found in: "
+			"%s/_logs/2026-01-01T00_00_00_000Z-debug-0.log\n",
+			f->cache.len ? f->cache.ptr : "/nowhere");
+		goto done;
+	}
 	if (!strcmp(mode, "crash")) {
 		printf("fake %s: about to crash\n", name);
 		fflush(NULL);

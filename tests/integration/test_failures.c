@@ -195,8 +195,54 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	pmbench_child_release(&c);
 }
 
+/*
+ * npm ends every failure with the path of its debug log, a line with
+ * "error" in it; the reason must be the line that names the cause, and
+ * the log line stays in the tail.
+ */
+TEST(npm_failure_reason_names_the_cause)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=fail-npm");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_WHEN=lockfile");
+	{
+		const char *args[] = { "bench", "--pm", "npm", "--scenario",
+				       "lockfile", "--runs", "1", "--warmup",
+				       "0", "--timeout", "30s", "--out", out,
+				       proj, NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 2);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "npm");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 1);
+	CHECK(!c->samples[0].ok);
+	CHECK_CONTAINS(c->samples[0].failure, "exit 1: npm error code ETARGET");
+	CHECK(!strstr(c->samples[0].failure, "complete log"));
+	CHECK_CONTAINS(c->samples[0].failure,
+		       "hint: a version named in package.json is not in the "
+		       "registry");
+	CHECK_CONTAINS(c->samples[0].tail, "A complete log of this run");
+	CHECK_CONTAINS(run.out.ptr, "npm error code ETARGET");
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(failing_runs_are_failures_not_times),
+	   CASE(npm_failure_reason_names_the_cause),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
 	   CASE(crash_is_recorded_with_its_signal),
 	   CASE(leftover_process_is_counted_and_killed),

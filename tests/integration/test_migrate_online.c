@@ -2,7 +2,7 @@
  * `pmbench migrate` end to end with the real package managers from the
  * pinned toolchain and the npm registry (label "online"): a yarn.lock
  * that pins an older version than a fresh resolution picks, and the
- * real react-vite dependency set from shared/fixtures/realworld moved
+ * real-sized react-vite dependency set of tests/data/react-vite moved
  * from npm to bun.
  */
 #include "pmbench/common.h"
@@ -119,7 +119,7 @@ TEST(yarn_lock_pins_an_old_version)
 TEST(real_world_npm_to_bun)
 {
 	struct pmbench_buf from = PMBENCH_BUF_INIT;
-	const char *shared = getenv("PMBENCH_SHARED_DIR");
+	const char *src = getenv("PMBENCH_SOURCE_DIR");
 	char repo[4200], report[4200];
 	const cJSON *e, *res;
 	struct h_run run;
@@ -128,8 +128,8 @@ TEST(real_world_npm_to_bun)
 
 	h_setup();
 	h_real_pms();
-	pmbench_buf_addf(&from, "%s/fixtures/realworld/react-vite",
-			 shared ? shared : "../shared");
+	pmbench_buf_addf(&from, "%s/tests/data/react-vite",
+			 src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
 	snprintf(report, sizeof(report), "%s/report.json", h_cache());

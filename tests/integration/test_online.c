@@ -1,8 +1,8 @@
 /*
  * End to end with the real npm and bun (from the pinned toolchain) and
- * the npm registry: a tiny fixture, then a real-world dependency set from
- * shared/fixtures/realworld turned into a local git repository. Label
- * "online": these need the registry.
+ * the npm registry: a tiny fixture, then the real-sized react-vite
+ * dependency set of tests/data/react-vite turned into a local git
+ * repository. Label "online": these need the registry.
  */
 #include "pmbench/common.h"
 
@@ -77,14 +77,14 @@ TEST(real_world_dependency_set)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_buf m = PMBENCH_BUF_INIT, from = PMBENCH_BUF_INIT;
 	struct h_run run;
-	const char *shared = getenv("PMBENCH_SHARED_DIR");
+	const char *src = getenv("PMBENCH_SOURCE_DIR");
 	const struct pmbench_cell *c;
 	char sha[41], repo[4200], out[4200], mpath[4200];
 
 	h_setup();
 	h_real_pms();
-	pmbench_buf_addf(&from, "%s/fixtures/realworld/react-vite",
-			 shared ? shared : "../shared");
+	pmbench_buf_addf(&from, "%s/tests/data/react-vite",
+			 src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
 	h_git_commit_all(sha, repo, "react-vite dependency set");

@@ -10,6 +10,8 @@ int check_failures;
 const char *check_current;
 static int case_failed;
 static char sandbox[4096];
+/* A check_sandbox_tmp() folder to remove when the case ends, or "". */
+static char tmp_sandbox[4096];
 /* The test program's name: cases of two programs run in parallel by
  * ctest may share a name, so each program gets a folder of its own. */
 static const char *program = "test";
@@ -75,6 +77,38 @@ const char *check_sandbox(void)
 	return sandbox;
 }
 
+/* Remove the case's /tmp sandbox, if it made one; 0 or -1. */
+static int remove_tmp_sandbox(void)
+{
+	int ret = 0;
+
+	if (!tmp_sandbox[0])
+		return 0;
+	if (nftw(tmp_sandbox, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		fprintf(stderr, "cannot remove '%s': %s\n", tmp_sandbox,
+			strerror(errno));
+		ret = -1;
+	}
+	tmp_sandbox[0] = '\0';
+	return ret;
+}
+
+const char *check_sandbox_tmp(void)
+{
+	char tmpl[] = "/tmp/pmbench-check-XXXXXX";
+
+	if (remove_tmp_sandbox() < 0)
+		pmbench_die("cannot remove the previous /tmp sandbox");
+	if (!mkdtemp(tmpl))
+		pmbench_die("mkdtemp '%s': %s", tmpl, strerror(errno));
+	/* mkdtemp makes it 0700: others must enter it. */
+	if (chmod(tmpl, 0755) < 0)
+		pmbench_die("chmod '%s': %s", tmpl, strerror(errno));
+	snprintf(tmp_sandbox, sizeof(tmp_sandbox), "%s", tmpl);
+	snprintf(sandbox, sizeof(sandbox), "%s", tmpl);
+	return sandbox;
+}
+
 const char *check_path(const char *name)
 {
 	if (snprintf(pathbuf, sizeof(pathbuf), "%s/%s", sandbox, name) >=
@@ -123,6 +157,8 @@ int check_run(const struct check_case *cases, size_t n, int argc,
 		case_failed = 0;
 		pmbench_error_clear();
 		cases[i].fn();
+		if (remove_tmp_sandbox() < 0)
+			case_failed = 1;
 		ran++;
 		if (case_failed)
 			failed++;

@@ -24,6 +24,13 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 	PMBENCH_PRINTF(3, 4);
 /** A fresh empty folder for the running case; valid until the next call. */
 const char *check_sandbox(void);
+/**
+ * Like check_sandbox(), but a new folder under /tmp (mode 0755) that
+ * every user can reach, for cases that run part of themselves as another
+ * user: the checkout may sit under a folder only its owner may enter
+ * (root's home is 0700). Removed when the case ends.
+ */
+const char *check_sandbox_tmp(void);
 /** Path of a file inside the case's sandbox (static buffer, one at a time). */
 const char *check_path(const char *name);
 /** Write `text` to a file inside the sandbox; returns its path (static). */

@@ -164,8 +164,9 @@ static size_t count_entries(const char *path)
 /*
  * Run `fn` and return its result; as root, run it in a child that became
  * nobody (owning the case's sandbox), because root ignores permissions
- * and the case would prove nothing. Returns the child's exit status, or
- * -1 if it did not exit.
+ * and the case would prove nothing. The sandbox must be one nobody can
+ * reach (check_sandbox_tmp()). Returns the child's exit status, or -1 if
+ * it did not exit.
  */
 static int run_unprivileged(int (*fn)(void))
 {
@@ -327,7 +328,7 @@ static int copy_locked_tree(void)
 
 TEST(fs_copytree_unprivileged)
 {
-	check_sandbox();
+	check_sandbox_tmp();
 	CHECK_INT(run_unprivileged(copy_locked_tree), 0);
 }
 
@@ -555,12 +556,42 @@ TEST(fs_rmtree_readonly)
 {
 	int ret;
 
-	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox()), 0);
+	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox_tmp()), 0);
 	ret = run_unprivileged(remove_locked_tree);
 	pmbench_fs_set_sandbox(NULL);
 	CHECK_INT(ret, 0);
 	CHECK(!pmbench_fs_exists(P("t")));
 	CHECK(pmbench_fs_isdir(P("u")));
+}
+
+/*
+ * A checkout under a folder only its owner may enter (root's home is
+ * 0700): the cases that drop to another user must still reach their
+ * sandbox. Run both with the sandbox root below such a folder.
+ */
+TEST(fs_unprivileged_under_private_parent)
+{
+	const char *was = getenv("PMBENCH_TEST_SANDBOX");
+	char saved[4096], root[4096];
+	int had = was != NULL;
+
+	if (geteuid()) {
+		fprintf(stderr, "skip fs_unprivileged_under_private_parent: "
+				"not root, no other user to become\n");
+		return;
+	}
+	if (had)
+		snprintf(saved, sizeof(saved), "%s", was);
+	check_sandbox();
+	mk("private", 0700);
+	snprintf(root, sizeof(root), "%s", P("private/checkout"));
+	setenv("PMBENCH_TEST_SANDBOX", root, 1);
+	test_fs_copytree_unprivileged();
+	test_fs_rmtree_readonly();
+	if (had)
+		setenv("PMBENCH_TEST_SANDBOX", saved, 1);
+	else
+		unsetenv("PMBENCH_TEST_SANDBOX");
 }
 
 TEST(fs_empty_dir)
@@ -877,6 +908,7 @@ TEST(fs_mkdirp_exists)
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags),
 	   CASE(fs_usage), CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
+	   CASE(fs_unprivileged_under_private_parent),
 	   CASE(fs_empty_dir), CASE(fs_write_atomic),
 	   CASE(fs_write_output), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),

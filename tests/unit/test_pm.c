@@ -5,6 +5,7 @@
 #include "check.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 
 TEST(table_is_complete)
@@ -23,6 +24,8 @@ TEST(table_is_complete)
 		CHECK(pm->lockfiles[0]);
 		CHECK(pm->version_args[0]);
 		CHECK(pm->scripts_note);
+		/* Each says which line of a failure names the cause. */
+		CHECK(pm->fail_causes && pm->fail_causes[0]);
 		/* Each PM's cache is redirected into its own folder. */
 		{
 			int redirected = 0;
@@ -123,6 +126,151 @@ TEST(toolchain_comes_first)
 	pmbench_pm_found_release(&f);
 }
 
+/*
+ * Real failures of each PM (tests/data/pm-failures, README there): the
+ * reason is the line that names the cause, never npm's log path, yarn's
+ * "info Visit ..." or yarn 4's "Failed with errors" summary.
+ */
+TEST(failure_line_names_the_cause)
+{
+	static const struct {
+		const char *pm, *file, *want;
+	} cases[] = {
+		{ "npm", "npm-ejsonparse", "npm error code EJSONPARSE" },
+		{ "npm", "npm-etarget", "npm error code ETARGET" },
+		{ "npm", "npm-e404", "npm error code E404" },
+		{ "npm", "npm-eresolve", "npm error code ERESOLVE" },
+		{ "npm", "npm-eintegrity", "npm error code EINTEGRITY" },
+		{ "npm", "npm-postinstall",
+		  "npm error command sh -c echo about to fail; exit 3" },
+		{ "npm", "npm-dep-postinstall",
+		  "npm error command sh -c echo about to fail; exit 3" },
+		{ "yarn", "yarn-bad-json",
+		  "error SyntaxError: /tmp/rr-pmout/w/yarn-badjson/proj/"
+		  "package.json: Expected double-quoted property name in "
+		  "JSON at position 86" },
+		{ "yarn", "yarn-no-version",
+		  "error Couldn't find any versions for \"left-pad\" that "
+		  "matches \"99.99.99\"" },
+		{ "yarn", "yarn-no-package",
+		  "error Couldn't find package "
+		  "\"pmbench-no-such-package-xyzzy\" on the \"npm\" "
+		  "registry." },
+		{ "yarn", "yarn-postinstall",
+		  "error Command failed with exit code 3." },
+		{ "yarn", "yarn-dep-postinstall",
+		  "error /tmp/rr-pmout/w/yarn-postinstall/proj/node_modules/"
+		  "dep: Command failed." },
+		{ "yarn", "yarn-engines",
+		  "error dep@1.0.0: The engine \"node\" is incompatible with "
+		  "this module. Expected version \">=99\". Got \"20.20.2\"" },
+		{ "yarn-berry", "yarn-berry-bad-json",
+		  "Syntax Error: Expected double-quoted property name in JSON "
+		  "at position 86 (when parsing /tmp/rr-pmout/w/"
+		  "yarn-berry-badjson/proj/package.json)" },
+		{ "yarn-berry", "yarn-berry-no-version",
+		  "➤ YN0082: │ left-pad@npm:99.99.99: No candidates found" },
+		{ "yarn-berry", "yarn-berry-no-package",
+		  "➤ YN0035: │ pmbench-no-such-package-xyzzy@npm:1.0.0: "
+		  "Package not found" },
+		{ "yarn-berry", "yarn-berry-postinstall",
+		  "➤ YN0009: │ x@workspace:. couldn't be built successfully "
+		  "(exit code 3, logs can be found here: "
+		  "/tmp/xfs-5fc7ff12/build.log)" },
+		{ "yarn-berry", "yarn-berry-frozen",
+		  "➤ YN0028: · The lockfile would have been created by this "
+		  "install, which is explicitly forbidden." },
+		{ "yarn-berry", "yarn-berry-missing-file",
+		  "➤ YN0001: │ Error: dep@file:./nowhere::locator="
+		  "x%40workspace%3A.: ENOENT: no such file or directory, "
+		  "lstat '/tmp/rr-pmout/w/yarn-berry-missingdep/proj/"
+		  "nowhere'" },
+		{ "pnpm", "pnpm-no-version",
+		  "Error: ERR_PNPM_NO_MATCHING_VERSION" },
+		{ "pnpm", "pnpm-no-package", "Error: ERR_PNPM_FETCH_404" },
+		{ "pnpm", "pnpm-postinstall",
+		  "Error: ERR_PNPM_EXECUTOR_LIFECYCLE_SCRIPT_FAILED" },
+		{ "pnpm", "pnpm-frozen", "Error: ERR_PNPM_NO_LOCKFILE" },
+		/* pnpm 12 names no code for these: the root cause line. */
+		{ "pnpm", "pnpm-bad-json",
+		  "╰─▶ trailing comma at line 6 column 3" },
+		{ "pnpm", "pnpm-missing-file",
+		  "╰─▶ Failed to resolve dependency tree: Failed to resolve "
+		  "dependency: Could not install from \"/tmp/rr-pmout/w/"
+		  "pnpm-missingdep/proj/nowhere\" as it does not exist." },
+		{ "bun", "bun-bad-json",
+		  "error: Expected \"}\" but found end of file" },
+		{ "bun", "bun-no-version",
+		  "error: No version matching \"99.99.99\" found for specifier "
+		  "\"left-pad\" (but package exists)" },
+		{ "bun", "bun-no-package",
+		  "error: GET https://registry.npmjs.org/"
+		  "pmbench-no-such-package-xyzzy - 404" },
+		{ "bun", "bun-postinstall",
+		  "error: postinstall script from \"x\" exited with 3" },
+		{ "bun", "bun-missing-file",
+		  "error: package.json not found for \"file:nowhere\" "
+		  "dependency \"dep\"" },
+		{ "deno", "deno-bad-json",
+		  "error: Malformed package.json '/tmp/rr-pmout/w/deno-badjson/"
+		  "proj/package.json'." },
+		{ "deno", "deno-no-version",
+		  "error: Could not find npm package 'left-pad' matching "
+		  "'99.99.99'." },
+		{ "deno", "deno-no-package",
+		  "error: npm package 'pmbench-no-such-package-xyzzy' does not "
+		  "exist." },
+		{ "deno", "deno-frozen",
+		  "error: The lockfile is out of date. Run `deno install "
+		  "--frozen=false`, or rerun with `--frozen=false` to update "
+		  "it." },
+	};
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	struct pmbench_buf line = PMBENCH_BUF_INIT;
+	int bad = 0;
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		pmbench_buf_reset(&path);
+		pmbench_buf_addf(&path, "%s/tests/data/pm-failures/%s.txt",
+				 root ? root : ".", cases[i].file);
+		pmbench_buf_reset(&text);
+		pmbench_buf_reset(&line);
+		if (pmbench_fs_read(&text, path.ptr, 1u << 20) < 0) {
+			check_fail(__FILE__, __LINE__, "%s",
+				   pmbench_error_last());
+			bad = 1;
+			continue;
+		}
+		pmbench_pmrun_failure_line(&line,
+					   pmbench_pm_get(cases[i].pm),
+					   text.ptr);
+		if (strcmp(line.ptr, cases[i].want)) {
+			check_fail(__FILE__, __LINE__,
+				   "%s: got \"%s\", want \"%s\"",
+				   cases[i].file, line.ptr, cases[i].want);
+			bad = 1;
+		}
+	}
+	CHECK(!bad);
+	/* No PM (a bare command): the last line that looks like an error. */
+	pmbench_buf_reset(&line);
+	pmbench_pmrun_failure_line(&line, NULL,
+				   "starting\nfatal: no such thing\nbye\n");
+	CHECK_STR(line.ptr, "fatal: no such thing");
+	/* A long line is cut at 300 bytes, never inside a character. */
+	pmbench_buf_reset(&text);
+	for (int i = 0; i < 299; i++)
+		pmbench_buf_addch(&text, 'x');
+	pmbench_buf_adds(&text, "│ error\n");
+	pmbench_buf_reset(&line);
+	pmbench_pmrun_failure_line(&line, NULL, text.ptr);
+	CHECK_INT(line.len, 299);
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&line);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
@@ -132,6 +280,7 @@ int main(int argc, char **argv)
 		CASE(version_major),
 		CASE(find_checks_the_version),
 		CASE(toolchain_comes_first),
+		CASE(failure_line_names_the_cause),
 	};
 
 	if (pmbench_proc_init() < 0)
