@@ -146,7 +146,7 @@ TEST(failure_line_names_the_cause)
 		{ "npm", "npm-dep-postinstall",
 		  "npm error command sh -c echo about to fail; exit 3" },
 		{ "yarn", "yarn-bad-json",
-		  "error SyntaxError: /tmp/rr-pmout/w/yarn-badjson/proj/"
+		  "error SyntaxError: /tmp/pmfail/w/yarn-badjson/proj/"
 		  "package.json: Expected double-quoted property name in "
 		  "JSON at position 86" },
 		{ "yarn", "yarn-no-version",
@@ -159,14 +159,14 @@ TEST(failure_line_names_the_cause)
 		{ "yarn", "yarn-postinstall",
 		  "error Command failed with exit code 3." },
 		{ "yarn", "yarn-dep-postinstall",
-		  "error /tmp/rr-pmout/w/yarn-postinstall/proj/node_modules/"
+		  "error /tmp/pmfail/w/yarn-postinstall/proj/node_modules/"
 		  "dep: Command failed." },
 		{ "yarn", "yarn-engines",
 		  "error dep@1.0.0: The engine \"node\" is incompatible with "
 		  "this module. Expected version \">=99\". Got \"20.20.2\"" },
 		{ "yarn-berry", "yarn-berry-bad-json",
 		  "Syntax Error: Expected double-quoted property name in JSON "
-		  "at position 86 (when parsing /tmp/rr-pmout/w/"
+		  "at position 86 (when parsing /tmp/pmfail/w/"
 		  "yarn-berry-badjson/proj/package.json)" },
 		{ "yarn-berry", "yarn-berry-no-version",
 		  "➤ YN0082: │ left-pad@npm:99.99.99: No candidates found" },
@@ -183,7 +183,7 @@ TEST(failure_line_names_the_cause)
 		{ "yarn-berry", "yarn-berry-missing-file",
 		  "➤ YN0001: │ Error: dep@file:./nowhere::locator="
 		  "x%40workspace%3A.: ENOENT: no such file or directory, "
-		  "lstat '/tmp/rr-pmout/w/yarn-berry-missingdep/proj/"
+		  "lstat '/tmp/pmfail/w/yarn-berry-missingdep/proj/"
 		  "nowhere'" },
 		{ "pnpm", "pnpm-no-version",
 		  "Error: ERR_PNPM_NO_MATCHING_VERSION" },
@@ -196,7 +196,7 @@ TEST(failure_line_names_the_cause)
 		  "╰─▶ trailing comma at line 6 column 3" },
 		{ "pnpm", "pnpm-missing-file",
 		  "╰─▶ Failed to resolve dependency tree: Failed to resolve "
-		  "dependency: Could not install from \"/tmp/rr-pmout/w/"
+		  "dependency: Could not install from \"/tmp/pmfail/w/"
 		  "pnpm-missingdep/proj/nowhere\" as it does not exist." },
 		{ "bun", "bun-bad-json",
 		  "error: Expected \"}\" but found end of file" },
@@ -212,7 +212,7 @@ TEST(failure_line_names_the_cause)
 		  "error: package.json not found for \"file:nowhere\" "
 		  "dependency \"dep\"" },
 		{ "deno", "deno-bad-json",
-		  "error: Malformed package.json '/tmp/rr-pmout/w/deno-badjson/"
+		  "error: Malformed package.json '/tmp/pmfail/w/deno-badjson/"
 		  "proj/package.json'." },
 		{ "deno", "deno-no-version",
 		  "error: Could not find npm package 'left-pad' matching "
