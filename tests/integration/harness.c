@@ -353,28 +353,93 @@ void h_expect(int *out, const char *const *args,
 	*out = 1;
 }
 
-void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
+void h_start_until(int *out, struct pmbench_child *c, const char *pidfile,
+		   long *pid)
 {
-	long pid;
 	int rc = 0;
 
 	*out = 0;
+	*pid = -1;
 	CHECK_INT(pmbench_child_start(c), 0);
 	for (int i = 0; i < 600 && rc == 0; i++) {
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 		if (h_read_pid(pidfile) > 0)
 			break;
 	}
-	pid = h_read_pid(pidfile);
-	CHECK(pid > 0);
-	CHECK(h_alive(pid));
-	kill(c->pid, SIGINT);
+	*pid = h_read_pid(pidfile);
+	CHECK(*pid > 0);
+	CHECK(h_alive(*pid));
+	*out = 1;
+}
+
+void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid)
+{
+	int rc = 0;
+
+	*out = 0;
+	kill(c->pid, sig);
 	for (int i = 0; i < 600 && rc == 0; i++)
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 	CHECK_INT(rc, 1);
+	CHECK_INT(c->result.signal, 0);
 	CHECK_INT(c->result.exit_code, 130);
 	CHECK(!h_alive(pid));
 	*out = 1;
+}
+
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
+	      int sig)
+{
+	long pid;
+
+	*out = 0;
+	H_CHECK_CALL(h_start_until, c, pidfile, &pid);
+	H_CHECK_CALL(h_stop_with, c, sig, pid);
+	*out = 1;
+}
+
+void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
+{
+	*out = 0;
+	H_CHECK_CALL(h_signal, c, pidfile, SIGINT);
+	*out = 1;
+}
+
+cJSON *h_read_json(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	cJSON *root = NULL;
+
+	if (!pmbench_fs_read(&b, path, 64u << 20))
+		root = cJSON_Parse(b.ptr);
+	pmbench_buf_release(&b);
+	return root;
+}
+
+static int json_is(const cJSON *o, const char *key, const char *want)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) && !strcmp(v->valuestring, want);
+}
+
+const cJSON *h_json_sample(const cJSON *result, const char *task,
+			   const char *scenario, const char *pm, int k)
+{
+	const cJSON *cell;
+
+	cJSON_ArrayForEach(cell,
+			   cJSON_GetObjectItemCaseSensitive(result, "cells"))
+	{
+		if (json_is(cell, "task", task) &&
+		    json_is(cell, "scenario", scenario) &&
+		    json_is(cell, "pm", pm))
+			return cJSON_GetArrayItem(
+				cJSON_GetObjectItemCaseSensitive(cell,
+								 "samples"),
+				k);
+	}
+	return NULL;
 }
 
 #include <git2.h>

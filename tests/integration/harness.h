@@ -95,12 +95,37 @@ void h_expect(int *out, const char *const *args,
 	      const char *says);
 
 /**
- * Start `c` (a pmbench command), wait until `pidfile` holds the pid of a
- * process it started, check that process is alive, press Ctrl-C (SIGINT
- * to pmbench) and wait: pmbench must finish with 130 and the process
- * must be gone. `c` is left for the caller to reap and release.
+ * Start `c` (a pmbench command) and wait until `pidfile` holds the pid of
+ * a process it started, into *pid; check that process is alive.
  */
+void h_start_until(int *out, struct pmbench_child *c, const char *pidfile,
+		   long *pid);
+
+/**
+ * Send `sig` to the running pmbench `c` and wait: pmbench must finish
+ * with 130 (interrupted) and the process `pid` must be gone.
+ */
+void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid);
+
+/**
+ * h_start_until(), then h_stop_with() `sig`. `c` is left for the caller
+ * to reap and release.
+ */
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
+	      int sig);
+
+/** h_signal() with SIGINT: Ctrl-C. */
 void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);
+
+/** A JSON file parsed (caller deletes), or NULL. */
+cJSON *h_read_json(const char *path);
+
+/**
+ * Sample `k` of the cell (task, scenario, pm) of a parsed result file,
+ * or NULL.
+ */
+const cJSON *h_json_sample(const cJSON *result, const char *task,
+			   const char *scenario, const char *pm, int k);
 
 /**
  * Make `dir` a git repository (if it is not one) and commit everything in

@@ -453,6 +453,19 @@ TEST(ctrl_c_during_dev_stops_the_server)
 					"cache+lockfile+node_modules", "npm");
 	CHECK(cell && cell->samples_nr == 1 && !cell->samples[0].ok);
 	CHECK_CONTAINS(cell->samples[0].failure, "interrupted");
+	/* Interrupted, which is not the server's failure. */
+	CHECK_INT(pmbench_cell_failures(cell), 0);
+	{
+		cJSON *json = h_read_json(out);
+		const cJSON *s = h_json_sample(
+			json, "dev", "cache+lockfile+node_modules", "npm", 0);
+		int flagged = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(s, "interrupted"));
+
+		cJSON_Delete(json);
+		CHECK(flagged);
+	}
+	CHECK(!strstr(c.tail.ptr, "failed"));
 	CHECK(port_of(&r, "npm") > 0);
 	CHECK(!pmbench_probe_port_open(port_of(&r, "npm")));
 	pmbench_child_kill_tree(&c);

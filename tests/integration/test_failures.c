@@ -5,6 +5,7 @@
  */
 #include "pmbench/common.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #include "pmbench/proc.h"
@@ -164,13 +165,23 @@ TEST(leftover_process_is_counted_and_killed)
 	h_run_release(&run);
 }
 
-TEST(ctrl_c_stops_everything_and_keeps_the_result)
+/*
+ * Start bench with bun hanging (its grandchild escaping the group) in the
+ * lockfile scenario, stop pmbench with `sig` once it hangs, and check what
+ * a stopped benchmark must leave: exit 130, nothing running, the result
+ * file with what was measured and bun's run in flight recorded as
+ * interrupted (neither a time nor a failure), and a table that says so.
+ */
+static void stopped_by(int *ok, int sig)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const cJSON *s;
+	cJSON *json = NULL;
 	const char *proj;
 	char out[4200], pidfile[4200];
 
+	*ok = 0;
 	h_setup();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
@@ -182,17 +193,46 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	/* Ctrl-C once bun hangs in the lockfile scenario. */
-	H_CHECK_CALL(h_interrupt, &c, pidfile);
-	/* What was measured before the interrupt is in the result file. */
+	/* The signal comes once bun hangs in the lockfile scenario. */
+	H_CHECK_CALL(h_signal, &c, pidfile, sig);
+	/* What was measured before the signal is in the result file. */
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean", "npm"));
 	CHECK_INT(pmbench_result_find_cell(&r, "proj", "install", "clean",
 					   "npm")->samples_nr,
 		  1);
+	/* bun's run in flight: interrupted, not bun's failure. */
+	CHECK_INT(pmbench_cell_failures(pmbench_result_find_cell(
+			  &r, "proj", "install", "lockfile", "bun")),
+		  0);
+	json = h_read_json(out);
+	s = h_json_sample(json, "install", "lockfile", "bun", 0);
+	CHECK(s);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "interrupted")));
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s, "ok")));
+	CHECK_CONTAINS(cJSON_GetStringValue(
+			       cJSON_GetObjectItemCaseSensitive(s, "failure")),
+		       "interrupted");
+	/* The table says so, and calls nothing a failure. */
+	CHECK_CONTAINS(c.tail.ptr, "interrupted before a run finished");
+	CHECK(!strstr(c.tail.ptr, "unknown"));
+	CHECK(!strstr(c.tail.ptr, "failed"));
+	cJSON_Delete(json);
 	pmbench_result_release(&r);
 	pmbench_child_kill_tree(&c);
 	pmbench_child_release(&c);
+	*ok = 1;
+}
+
+TEST(ctrl_c_stops_everything_and_keeps_the_result)
+{
+	H_CHECK_CALL(stopped_by, SIGINT);
+}
+
+/* `timeout 10m pmbench bench ...`: the caller's SIGTERM, the same way. */
+TEST(sigterm_is_an_interruption_too)
+{
+	H_CHECK_CALL(stopped_by, SIGTERM);
 }
 
 CHECK_MAIN(CASE(failing_priming_is_reported),
@@ -200,4 +240,5 @@ CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
 	   CASE(crash_is_recorded_with_its_signal),
 	   CASE(leftover_process_is_counted_and_killed),
-	   CASE(ctrl_c_stops_everything_and_keeps_the_result))
+	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
+	   CASE(sigterm_is_an_interruption_too))

@@ -442,6 +442,121 @@ TEST(html)
 	pmbench_result_release(&r);
 }
 
+/*
+ * A result of a benchmark stopped by a signal, read from JSON: npm's
+ * sixth install, bun's only install and npm's fourth build were in
+ * flight and are "interrupted": neither times nor failures.
+ */
+static int load_interrupted(struct pmbench_result *r)
+{
+	struct pmbench_buf j = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_adds(&j, "{\"schema\": \"pmbench-result\", \"version\": 1, "
+			     "\"options\": {\"tasks\": [\"install\", "
+			     "\"build\"], \"runs\": 5, \"seed\": 1}, "
+			     "\"cells\": [{\"fixture\": \"f\", \"task\": "
+			     "\"install\", \"scenario\": \"clean\", "
+			     "\"pm\": \"npm\", \"samples\": [");
+	for (int i = 0; i < 5; i++)
+		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
+				     "\"wall_s\": 1.0%d}, ", i, i);
+	pmbench_buf_adds(&j, "{\"round\": 5, \"ok\": false, \"wall_s\": "
+			     "0.5, \"exit_code\": -1, \"failure\": "
+			     "\"interrupted by SIGINT\", \"interrupted\": "
+			     "true}]}, {\"fixture\": \"f\", \"task\": "
+			     "\"install\", \"scenario\": \"clean\", "
+			     "\"pm\": \"bun\", \"samples\": [{\"ok\": "
+			     "false, \"wall_s\": 0.25, \"exit_code\": -1, "
+			     "\"failure\": \"interrupted by SIGTERM\", "
+			     "\"interrupted\": true}]}, {\"fixture\": \"f\", "
+			     "\"task\": \"build\", \"scenario\": "
+			     "\"cache+lockfile+node_modules\", \"pm\": "
+			     "\"npm\", \"samples\": [");
+	for (int i = 0; i < 3; i++)
+		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
+				     "\"wall_s\": 2.0%d}, ", i, i);
+	pmbench_buf_adds(&j, "{\"round\": 3, \"ok\": false, \"wall_s\": "
+			     "0.1, \"exit_code\": -1, \"failure\": "
+			     "\"interrupted by SIGINT\", \"interrupted\": "
+			     "true}]}]}");
+	ret = pmbench_result_from_json(r, j.ptr, "interrupted");
+	pmbench_buf_release(&j);
+	return ret;
+}
+
+TEST(interrupted_runs_are_neither_times_nor_failures)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	cJSON *root, *first;
+	char *t;
+
+	CHECK_INT(load_interrupted(&r), 0);
+	for (size_t i = 0; i < r.cells_nr; i++)
+		CHECK_INT(pmbench_cell_failures(&r.cells[i]), 0);
+	pmbench_report_init(&rep, &r);
+	CHECK_INT(rep.cells[0].n, 5);
+	CHECK_INT(rep.cells[0].failed, 0);
+	CHECK_NEAR(rep.cells[0].wall.median, 1.02, 1e-9);
+	CHECK_INT(rep.cells[1].n, 0);
+	CHECK_INT(rep.cells[1].failed, 0);
+	pmbench_report_release(&rep);
+
+	/* The terminal table, the build task's table included. */
+	t = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(t, "5 (+1 interrupted)");
+	CHECK_CONTAINS(t, "bun  interrupted before a run finished");
+	CHECK_CONTAINS(t, "3 (+1 interrupted)");
+	CHECK_CONTAINS(t, "npm: 1 run interrupted");
+	CHECK(!strstr(t, "failed"));
+	CHECK(!strstr(t, "unknown"));
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_MARKDOWN);
+	CHECK_CONTAINS(t, "1.020 s (");
+	CHECK_CONTAINS(t, "| interrupted |");
+	CHECK_CONTAINS(t, "1 run interrupted");
+	CHECK(!strstr(t, "Failures"));
+	CHECK(!strstr(t, "failed"));
+	CHECK(!strstr(t, "unknown"));
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_CSV);
+	CHECK_INT(csv_parse(&rows, &nr, t), 0);
+	CHECK_INT(nr, 1 + 6 + 1 + 4);
+	CHECK_STR(rows[0].v[18], "interrupted");
+	CHECK_STR(rows[5].v[18], "0");
+	CHECK_STR(rows[6].v[18], "1");
+	CHECK_STR(rows[7].v[18], "1");
+	CHECK_STR(rows[6].v[17], "interrupted by SIGINT");
+	csv_free(rows, nr);
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_JSON);
+	root = cJSON_Parse(t);
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
+	CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(first, "times")), 5);
+	CHECK_NEAR(cJSON_GetObjectItem(first, "failed_runs")->valuedouble, 0,
+		   0);
+	CHECK(cJSON_GetObjectItem(first, "interrupted_runs"));
+	CHECK_NEAR(cJSON_GetObjectItem(first, "interrupted_runs")->valuedouble,
+		   1, 0);
+	cJSON_Delete(root);
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_HTML);
+	CHECK_CONTAINS(t, "(5 runs, 1 interrupted)");
+	CHECK_CONTAINS(t, ">interrupted</text>");
+	CHECK_CONTAINS(t, "1 run interrupted");
+	CHECK(!strstr(t, "Failures"));
+	CHECK(!strstr(t, "failed"));
+	free(t);
+	pmbench_result_release(&r);
+}
+
 TEST(format_names)
 {
 	enum pmbench_report_format f;
@@ -457,4 +572,5 @@ TEST(format_names)
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
 	   CASE(too_few_runs_to_test), CASE(drift_warning),
 	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
-	   CASE(html), CASE(format_names))
+	   CASE(html), CASE(interrupted_runs_are_neither_times_nor_failures),
+	   CASE(format_names))
