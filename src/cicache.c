@@ -461,10 +461,8 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 	ret = pmbench_pmrun_exec(
 		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
 		ps->ws.run_project, x->o->timeout_ns, s, &child);
-	if (ret < 0) {
-		fail_sample(s, "interrupted");
-		goto done;
-	}
+	if (ret < 0)
+		goto done; /* interrupted: pmbench_pmrun_exec() says so */
 	install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;
@@ -495,6 +493,15 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 		}
 	}
 done:
+	if (pmbench_proc_interrupted()) {
+		/*
+		 * A signal during the job (an archive step may have failed
+		 * with EINTR): the job is interrupted, not failed.
+		 */
+		if (!s->interrupted)
+			pmbench_pmrun_interrupt(s);
+		ret = PMBENCH_EINTERRUPTED;
+	}
 	s->wall_ns = restore_ns + install_ns + save_ns;
 	download_s = restore_bytes / bw;
 	upload_s = archive_bytes / bw;
@@ -789,7 +796,7 @@ struct row {
 	const struct pmbench_cell *cell;
 	char *label;
 	enum job_kind kind;
-	size_t n, failed;
+	size_t n, failed, interrupted;
 	double restore, install, save, archive, raw, xfer, keyed;
 	struct pmbench_summary total;
 };
@@ -849,6 +856,7 @@ static void row_fill(struct row *w, const struct pmbench_cell *c)
 	pmbench_stats_summary(&w->total, t, w->n);
 	free(t);
 	w->failed = pmbench_cell_failures(c);
+	w->interrupted = pmbench_cell_interrupted(c);
 	w->restore = metric_median(c, "restore_s");
 	w->install = metric_median(c, "install_s");
 	w->save = metric_median(c, "save_s");
@@ -947,8 +955,12 @@ static void print_row(FILE *out, const struct row *w, int fastest)
 		pmbench_buf_addf(&b, " %zu/%zu", w->n, w->n + w->failed);
 	else
 		pmbench_buf_addf(&b, " %3zu", w->n);
-	if (!w->n)
+	if (!w->n && w->failed)
 		pmbench_buf_adds(&b, "   every job failed");
+	else if (!w->n && w->interrupted)
+		pmbench_buf_adds(&b, "   every job interrupted");
+	else if (!w->n)
+		pmbench_buf_adds(&b, "   no job ran");
 	for (size_t i = 0; w->n && i < PMBENCH_ARRAY_SIZE(cols); i++) {
 		pmbench_buf_reset(&c);
 		col_text(&c, w, cols[i].kind);
@@ -1034,12 +1046,21 @@ void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 			if (c->prime_failure)
 				fprintf(out, "  ! %s: %s\n", c->scenario,
 					c->prime_failure);
-			for (size_t k = 0; k < c->samples_nr; k++)
-				if (!c->samples[k].ok && c->samples[k].failure)
+			for (size_t k = 0; k < c->samples_nr; k++) {
+				const struct pmbench_sample *s = &c->samples[k];
+
+				/* A job cut short by a signal is no failure. */
+				if (s->interrupted)
+					fprintf(out, "  %s round %u: %s, left "
+						     "out\n",
+						c->scenario, s->round + 1,
+						s->failure ? s->failure
+							   : "interrupted");
+				else if (!s->ok && s->failure)
 					fprintf(out, "  ! %s round %u: %s\n",
-						c->scenario,
-						c->samples[k].round + 1,
-						c->samples[k].failure);
+						c->scenario, s->round + 1,
+						s->failure);
+			}
 		}
 	}
 	fprintf(out, "\nfastest strategy per PM (hit jobs, +transfer):");

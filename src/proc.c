@@ -153,6 +153,21 @@ int pmbench_proc_interrupted(void)
 	return interrupted_by;
 }
 
+const char *pmbench_proc_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	}
+	return "a signal";
+}
+
 void pmbench_env_apply(struct pmbench_strvec *out, char *const *base,
 		       const struct pmbench_strvec *delta)
 {

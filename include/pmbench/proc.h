@@ -87,6 +87,12 @@ int pmbench_proc_init(void);
 int pmbench_proc_interrupted(void);
 
 /**
+ * The name of a signal that interrupts pmbench ("SIGINT", "SIGTERM",
+ * "SIGHUP", "SIGQUIT"), or "a signal" for any other. Static storage.
+ */
+const char *pmbench_proc_signal_name(int sig);
+
+/**
  * Run a child to completion: start it, collect output and measurements,
  * kill the whole tree on timeout or interrupt, and kill whatever it left
  * behind. Returns 0 when the child ran (whatever its exit status: see

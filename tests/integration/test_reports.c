@@ -287,8 +287,8 @@ TEST(interrupted_runs_are_left_out_and_said)
 		CHECK_CONTAINS(r.out.ptr, "reproduced: bun install is 4.68x "
 					  "(");
 		CHECK_CONTAINS(r.out.ptr, "5 and 5 runs");
-		CHECK_CONTAINS(r.out.ptr, "1 interrupted run of npm install "
-					  "and 1 of bun install left out");
+		CHECK_CONTAINS(r.out.ptr, "1 interrupted run of bun install "
+					  "and 1 of npm install left out");
 		h_run_release(&r);
 	}
 	{

@@ -78,6 +78,7 @@ static int diff_sample(struct pmbench_buf *msg, const struct pmbench_sample *a,
 	SAME_NUM(a, b, exit_code);
 	SAME_NUM(a, b, signal);
 	SAME_NUM(a, b, timed_out);
+	SAME_NUM(a, b, interrupted);
 	SAME_NUM(a, b, leftover);
 	SAME_NUM(a, b, nm_bytes);
 	SAME_NUM(a, b, nm_files);
