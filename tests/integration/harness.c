@@ -381,9 +381,10 @@ void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid)
 	for (int i = 0; i < 600 && rc == 0; i++)
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 	CHECK_INT(rc, 1);
+	/* Nothing escaped, then the exit: 130, not death by the signal. */
+	CHECK(!h_alive(pid));
 	CHECK_INT(c->result.signal, 0);
 	CHECK_INT(c->result.exit_code, 130);
-	CHECK(!h_alive(pid));
 	*out = 1;
 }
 

@@ -166,18 +166,58 @@ TEST(leftover_process_is_counted_and_killed)
 }
 
 /*
+ * What a benchmark stopped by `sig` must leave (`c` ran it, writing
+ * `out`): exit 130, nothing running, the result file with what was
+ * measured and bun's run in flight recorded as interrupted (neither a
+ * time nor a failure), and a table that says so.
+ */
+static void check_stopped(int *ok, struct pmbench_child *c, int sig,
+			  const char *out, const char *pidfile)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *cell;
+	const cJSON *s;
+	cJSON *json;
+	int flagged;
+
+	*ok = 0;
+	/* The signal comes once bun hangs in the lockfile scenario. */
+	H_CHECK_CALL(h_signal, c, pidfile, sig);
+	/* What was measured before the signal is in the result file. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	cell = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(cell && cell->samples_nr == 1);
+	/* bun's run in flight: interrupted, not bun's failure. */
+	cell = pmbench_result_find_cell(&r, "proj", "install", "lockfile",
+					"bun");
+	CHECK(cell && cell->samples_nr == 1);
+	CHECK_INT(pmbench_cell_failures(cell), 0);
+	pmbench_result_release(&r);
+	json = h_read_json(out);
+	s = h_json_sample(json, "install", "lockfile", "bun", 0);
+	flagged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s,
+								"interrupted")) &&
+		  cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s, "ok")) &&
+		  strstr(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+				 s, "failure")),
+			 "interrupted");
+	cJSON_Delete(json);
+	CHECK(flagged);
+	/* The table says so, and calls nothing a failure. */
+	CHECK_CONTAINS(c->tail.ptr, "interrupted before a run finished");
+	CHECK(!strstr(c->tail.ptr, "unknown"));
+	CHECK(!strstr(c->tail.ptr, "failed"));
+	*ok = 1;
+}
+
+/*
  * Start bench with bun hanging (its grandchild escaping the group) in the
- * lockfile scenario, stop pmbench with `sig` once it hangs, and check what
- * a stopped benchmark must leave: exit 130, nothing running, the result
- * file with what was measured and bun's run in flight recorded as
- * interrupted (neither a time nor a failure), and a table that says so.
+ * lockfile scenario, stop pmbench with `sig` and check what it left.
+ * Whatever happened, nothing the test started is left running.
  */
 static void stopped_by(int *ok, int sig)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	const cJSON *s;
-	cJSON *json = NULL;
 	const char *proj;
 	char out[4200], pidfile[4200];
 
@@ -193,35 +233,10 @@ static void stopped_by(int *ok, int sig)
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	/* The signal comes once bun hangs in the lockfile scenario. */
-	H_CHECK_CALL(h_signal, &c, pidfile, sig);
-	/* What was measured before the signal is in the result file. */
-	CHECK_INT(pmbench_result_read(&r, out), 0);
-	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean", "npm"));
-	CHECK_INT(pmbench_result_find_cell(&r, "proj", "install", "clean",
-					   "npm")->samples_nr,
-		  1);
-	/* bun's run in flight: interrupted, not bun's failure. */
-	CHECK_INT(pmbench_cell_failures(pmbench_result_find_cell(
-			  &r, "proj", "install", "lockfile", "bun")),
-		  0);
-	json = h_read_json(out);
-	s = h_json_sample(json, "install", "lockfile", "bun", 0);
-	CHECK(s);
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "interrupted")));
-	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s, "ok")));
-	CHECK_CONTAINS(cJSON_GetStringValue(
-			       cJSON_GetObjectItemCaseSensitive(s, "failure")),
-		       "interrupted");
-	/* The table says so, and calls nothing a failure. */
-	CHECK_CONTAINS(c.tail.ptr, "interrupted before a run finished");
-	CHECK(!strstr(c.tail.ptr, "unknown"));
-	CHECK(!strstr(c.tail.ptr, "failed"));
-	cJSON_Delete(json);
-	pmbench_result_release(&r);
+	check_stopped(ok, &c, sig, out, pidfile);
+	/* An escaped process pmbench left is ours now (a subreaper). */
 	pmbench_child_kill_tree(&c);
 	pmbench_child_release(&c);
-	*ok = 1;
 }
 
 TEST(ctrl_c_stops_everything_and_keeps_the_result)
@@ -235,10 +250,24 @@ TEST(sigterm_is_an_interruption_too)
 	H_CHECK_CALL(stopped_by, SIGTERM);
 }
 
+/* The terminal closed: SIGHUP, the same way. */
+TEST(sighup_is_an_interruption_too)
+{
+	H_CHECK_CALL(stopped_by, SIGHUP);
+}
+
+/* Ctrl-\\ (SIGQUIT), the same way. */
+TEST(sigquit_is_an_interruption_too)
+{
+	H_CHECK_CALL(stopped_by, SIGQUIT);
+}
+
 CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(failing_runs_are_failures_not_times),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
 	   CASE(crash_is_recorded_with_its_signal),
 	   CASE(leftover_process_is_counted_and_killed),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
-	   CASE(sigterm_is_an_interruption_too))
+	   CASE(sigterm_is_an_interruption_too),
+	   CASE(sighup_is_an_interruption_too),
+	   CASE(sigquit_is_an_interruption_too))
