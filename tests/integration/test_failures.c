@@ -262,6 +262,78 @@ TEST(sigquit_is_an_interruption_too)
 	H_CHECK_CALL(stopped_by, SIGQUIT);
 }
 
+/*
+ * A closed terminal may send SIGHUP twice (the kernel, then the shell
+ * passing it on): the second must not cut pmbench's cleanup short. bun
+ * ignores SIGTERM, so the stop waits out the grace period; the second
+ * SIGHUP comes during it.
+ */
+static void hup_twice(int *ok, struct pmbench_child *c, const char *out)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *cell;
+	size_t seen = 0;
+	cJSON *log, *bun;
+
+	*ok = 0;
+	CHECK_INT(pmbench_child_start(c), 0);
+	/* Priming, clean, then the lockfile run that ignores SIGTERM. */
+	for (int i = 0; i < 600 && seen < 3 && !c->result.exited; i++) {
+		pmbench_child_pump(c, 50 * 1000000ull);
+		log = h_log_entries();
+		bun = h_log_of(log, "bun");
+		seen = (size_t)cJSON_GetArraySize(bun);
+		cJSON_Delete(bun);
+		cJSON_Delete(log);
+	}
+	CHECK_INT(seen, 3);
+	/* Let it get to ignoring SIGTERM (a wait, not a measurement). */
+	pmbench_child_pump(c, 300 * 1000000ull);
+	kill(c->pid, SIGHUP);
+	pmbench_child_pump(c, 300 * 1000000ull);
+	kill(c->pid, SIGHUP);
+	for (int i = 0; i < 600 && !c->result.exited; i++)
+		pmbench_child_pump(c, 50 * 1000000ull);
+	CHECK(c->result.exited);
+	CHECK_INT(c->result.signal, 0);
+	CHECK_INT(c->result.exit_code, 130);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	cell = pmbench_result_find_cell(&r, "proj", "install", "lockfile",
+					"bun");
+	CHECK(cell && cell->samples_nr == 1);
+	CHECK_INT(pmbench_cell_failures(cell), 0);
+	pmbench_result_release(&r);
+	*ok = 1;
+}
+
+TEST(repeated_sighup_does_not_cut_the_cleanup_short)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *proj;
+	char out[4200];
+	pid_t *pids;
+	size_t left;
+	int ok = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"bench", "--pm", "bun", "--scenario", "clean,lockfile",
+		"--runs", "1", "--warmup", "0", "--out", out, proj, NULL });
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=ignore-term");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
+	hup_twice(&ok, &c, out);
+	/* pmbench's own cleanup left nothing; then ours, whatever failed. */
+	left = pmbench_proc_descendants(&pids);
+	free(pids);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	CHECK(ok);
+	CHECK_INT(left, 0);
+}
+
 CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(failing_runs_are_failures_not_times),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
@@ -270,4 +342,5 @@ CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
 	   CASE(sigterm_is_an_interruption_too),
 	   CASE(sighup_is_an_interruption_too),
-	   CASE(sigquit_is_an_interruption_too))
+	   CASE(sigquit_is_an_interruption_too),
+	   CASE(repeated_sighup_does_not_cut_the_cleanup_short))
