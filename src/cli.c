@@ -8,6 +8,7 @@
 #include "pmbench/cli.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
@@ -70,7 +71,8 @@ void pmbench_config_release(void)
 int pmbench_cli_fail(int code)
 {
 	if (code == PMBENCH_EINTERRUPTED) {
-		fprintf(stderr, "pmbench: interrupted\n");
+		fprintf(stderr, "pmbench: interrupted by %s\n",
+			pmbench_proc_signal_name(pmbench_proc_interrupted()));
 		return PMBENCH_EXIT_INTERRUPTED;
 	}
 	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());

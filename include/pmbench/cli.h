@@ -11,6 +11,10 @@ enum pmbench_exit {
 	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
 	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
 	PMBENCH_EXIT_USAGE = 129,
+	/**
+	 * SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped it: one code for all
+	 * (128 + SIGHUP would be 129, the usage code).
+	 */
 	PMBENCH_EXIT_INTERRUPTED = 130
 };
 
