@@ -180,7 +180,7 @@ TEST(store_restores_a_warm_cache)
 	CHECK_CONTAINS(run.out.ptr, "100.0 MB/s");
 	CHECK_CONTAINS(run.out.ptr, "npm (CI install: npm ci");
 	/* The user's caches and the project itself are untouched. */
-	CHECK(h_home_intact(&why));
+	H_CHECK_HOME_INTACT(&why);
 	h_listing(&listing, check_path("proj"));
 	CHECK_STR(listing.ptr, "package.json");
 	pmbench_buf_release(&why);
