@@ -153,7 +153,8 @@ static void archive_path(struct pmbench_buf *out,
  * The trees a strategy caches. "store": every folder of the PM's cache
  * folder (cache/pm/<pm>: npm-cache, pnpm-store, bun-cache, ...) except
  * "home", the PM's HOME: it holds the copy of the user's ~/.npmrc (which
- * may carry registry tokens) and config, not cache. "node_modules":
+ * may carry registry tokens) and config, not cache, and "tmp", its
+ * TMPDIR, which a CI cache does not hold either. "node_modules":
  * every node_modules folder of the project and the PM's install-state
  * files. The store comes first so that files hard-linked into
  * node_modules are stored with the store and linked from there.
@@ -172,7 +173,8 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 		while (d && (de = readdir(d)))
 			if (strcmp(de->d_name, ".") &&
 			    strcmp(de->d_name, "..") &&
-			    strcmp(de->d_name, "home"))
+			    strcmp(de->d_name, "home") &&
+			    strcmp(de->d_name, "tmp"))
 				pmbench_strvec_push(&kids, de->d_name);
 		if (d)
 			closedir(d);
@@ -628,7 +630,8 @@ static void record(struct pmbench_result *r,
 	pmbench_result_env_set(
 		r, "ci_cache_store",
 		"every folder of the PM's cache folder cache/pm/<pm> but its "
-		"HOME (home/: the copied ~/.npmrc and config)");
+		"HOME (home/: the copied ~/.npmrc and config) and its TMPDIR "
+		"(tmp/)");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "
