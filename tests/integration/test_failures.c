@@ -158,6 +158,13 @@ TEST(leftover_process_is_counted_and_killed)
 	CHECK(c->samples_nr >= 1);
 	CHECK(c->samples[0].ok);
 	CHECK(c->samples[0].leftover >= 1);
+	/* Both timed runs left one process: the table says so. */
+	CHECK_INT(c->samples_nr, 2);
+	CHECK_INT(c->samples[0].leftover + c->samples[1].leftover, 2);
+	CHECK_CONTAINS(run.out.ptr, "bun left 2 processes running after 2 of "
+				    "2 runs (stopped by pmbench)");
+	/* Without the knob, nothing is left and nothing said. */
+	CHECK(!strstr(run.out.ptr, "npm left"));
 	pid = h_read_pid(check_path("pidfile"));
 	CHECK(pid > 0);
 	CHECK(!h_alive(pid));

@@ -101,4 +101,33 @@ TEST(interrupted_job_in_the_table)
 	pmbench_result_release(&r);
 }
 
-CHECK_MAIN(CASE(interrupted_job_in_the_table), CASE(strategies), CASE(bandwidths))
+/* Processes a PM left behind in CI jobs are shown under its table. */
+TEST(leftover_processes_in_the_table)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	CHECK_INT(pmbench_result_from_json(
+			  &r,
+			  "{\"schema\": \"pmbench-result\", \"version\": 1, "
+			  "\"cells\": [{\"fixture\": \"f\", \"task\": "
+			  "\"ci-cache\", \"scenario\": \"none\", \"pm\": "
+			  "\"npm\", \"samples\": [{\"round\": 0, \"ok\": "
+			  "true, \"wall_s\": 1.5, \"leftover\": 3}, "
+			  "{\"round\": 1, \"ok\": true, \"wall_s\": 1.4}]}]}",
+			  "memory"),
+		  0);
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	pmbench_cicache_table_print(mem, &r);
+	fclose(mem);
+	CHECK_CONTAINS(text, "npm left 3 processes running after 1 of 2 "
+			     "jobs (stopped by pmbench)");
+	free(text);
+	pmbench_result_release(&r);
+}
+
+CHECK_MAIN(CASE(interrupted_job_in_the_table),
+	   CASE(leftover_processes_in_the_table), CASE(strategies), CASE(bandwidths))

@@ -558,6 +558,80 @@ TEST(interrupted_runs_are_neither_times_nor_failures)
 	pmbench_result_release(&r);
 }
 
+/*
+ * Processes a PM left running (counted in each sample's "leftover",
+ * stopped by pmbench) are shown: npm left 1 after two of its five
+ * installs, and 2 after one of its three builds.
+ */
+TEST(leftover_processes_are_shown)
+{
+	static const char *const json =
+		"{\"schema\": \"pmbench-result\", \"version\": 1, "
+		"\"pmbench_version\": \"0.1.0\", \"created\": "
+		"\"2026-12-02T18:40:00Z\", \"options\": {\"tasks\": "
+		"[\"install\", \"build\"], \"runs\": 5, \"seed\": 1}, "
+		"\"cells\": [{\"fixture\": \"f\", \"task\": \"install\", "
+		"\"scenario\": \"clean\", \"pm\": \"npm\", \"samples\": ["
+		"{\"ok\": true, \"wall_s\": 1.00, \"leftover\": 1}, "
+		"{\"ok\": true, \"wall_s\": 1.01}, "
+		"{\"ok\": true, \"wall_s\": 1.02, \"leftover\": 1}, "
+		"{\"ok\": true, \"wall_s\": 1.03}, "
+		"{\"ok\": true, \"wall_s\": 1.04}]}, "
+		"{\"fixture\": \"f\", \"task\": \"install\", \"scenario\": "
+		"\"clean\", \"pm\": \"bun\", \"samples\": ["
+		"{\"ok\": true, \"wall_s\": 0.5}]}, "
+		"{\"fixture\": \"f\", \"task\": \"build\", \"scenario\": "
+		"\"cache+lockfile+node_modules\", \"pm\": \"npm\", "
+		"\"samples\": [{\"ok\": true, \"wall_s\": 2.0}, "
+		"{\"ok\": true, \"wall_s\": 2.1, \"leftover\": 2}, "
+		"{\"ok\": true, \"wall_s\": 2.2}]}]}";
+	static const char *const note = "npm left 2 processes running after "
+					"2 of 5 runs (stopped by pmbench)";
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	cJSON *root;
+	char *t;
+
+	CHECK_INT(pmbench_result_from_json(&r, json, "leftover"), 0);
+	t = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(t, note);
+	/* The build task's table too. */
+	CHECK_CONTAINS(t, "npm left 2 processes running after 1 of 3 runs "
+			  "(stopped by pmbench)");
+	CHECK(!strstr(t, "bun left"));
+	free(t);
+	t = render(&r, PMBENCH_REPORT_MARKDOWN);
+	CHECK_CONTAINS(t, note);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_HTML);
+	CHECK_CONTAINS(t, note);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_CSV);
+	CHECK_INT(csv_parse(&rows, &nr, t), 0);
+	CHECK_STR(rows[0].v[rows[0].nr - 1], "leftover");
+	CHECK_STR(rows[1].v[rows[1].nr - 1], "1");
+	CHECK_STR(rows[2].v[rows[2].nr - 1], "0");
+	csv_free(rows, nr);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_JSON);
+	root = cJSON_Parse(t);
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+							     root, "results"),
+						     0),
+				  "leftover_processes"));
+	CHECK_NEAR(cJSON_GetObjectItem(
+			   cJSON_GetArrayItem(cJSON_GetObjectItem(root,
+								  "results"),
+					      0),
+			   "leftover_processes")
+			   ->valuedouble,
+		   2, 0);
+	cJSON_Delete(root);
+	free(t);
+	pmbench_result_release(&r);
+}
+
 TEST(format_names)
 {
 	enum pmbench_report_format f;
@@ -574,4 +648,4 @@ CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
 	   CASE(too_few_runs_to_test), CASE(drift_warning),
 	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
 	   CASE(html), CASE(interrupted_runs_are_neither_times_nor_failures),
-	   CASE(format_names))
+	   CASE(leftover_processes_are_shown), CASE(format_names))
