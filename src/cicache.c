@@ -15,6 +15,7 @@
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/progress.h"
+#include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"
 
@@ -1049,6 +1050,11 @@ void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 			if (c->prime_failure)
 				fprintf(out, "  ! %s: %s\n", c->scenario,
 					c->prime_failure);
+			pmbench_buf_reset(&b);
+			pmbench_report_add_leftover(&b, c, "jobs");
+			if (b.len)
+				fprintf(out, "  note: %s: %s\n", c->scenario,
+					b.ptr);
 			for (size_t k = 0; k < c->samples_nr; k++) {
 				const struct pmbench_sample *s = &c->samples[k];
 

@@ -400,9 +400,26 @@ const char *pmbench_report_no_times(const struct pmbench_report_cell *c)
 	return c->interrupted ? "interrupted" : "not run";
 }
 
+void pmbench_report_add_leftover(struct pmbench_buf *out,
+				 const struct pmbench_cell *c,
+				 const char *runs)
+{
+	size_t with = 0, n = pmbench_cell_leftover(c, &with);
+
+	if (!n || !strcmp(c->task, "dev"))
+		return;
+	pmbench_buf_addf(out,
+			 "%s left %zu process%s running after %zu of %zu %s "
+			 "(stopped by pmbench)",
+			 c->pm, n, n == 1 ? "" : "es", with, c->samples_nr,
+			 runs);
+}
+
 void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
 			      const struct pmbench_report_cell *c)
 {
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
 	if (c->interrupted)
 		pmbench_buf_addf(out,
 				 "%snote: %s: %zu run%s interrupted (pmbench "
@@ -410,6 +427,10 @@ void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
 				 "statistics\n",
 				 indent, c->cell->pm, c->interrupted,
 				 c->interrupted == 1 ? "" : "s");
+	pmbench_report_add_leftover(&b, c->cell, "runs");
+	if (b.len)
+		pmbench_buf_addf(out, "%snote: %s\n", indent, b.ptr);
+	pmbench_buf_release(&b);
 }
 
 /* The first line of `s`, for one-line summaries. */
@@ -1091,7 +1112,8 @@ static void write_csv(struct pmbench_buf *out, const struct pmbench_report *rep)
 	pmbench_buf_adds(out, "fixture,task,scenario,pm,round,warmup,ok,"
 			      "wall_s,user_s,sys_s,max_rss_kib,tree_rss_kib,"
 			      "exit_code,signal,timed_out,node_modules_bytes,"
-			      "node_modules_files,failure,interrupted\r\n");
+			      "node_modules_files,failure,interrupted,"
+			      "leftover\r\n");
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 
@@ -1120,7 +1142,8 @@ static void write_csv(struct pmbench_buf *out, const struct pmbench_report *rep)
 				(unsigned long long)s->nm_files);
 			csv_field(out, s->failure);
 			/* New columns go last: positions stay valid. */
-			pmbench_buf_addf(out, ",%d\r\n", s->interrupted);
+			pmbench_buf_addf(out, ",%d,%d\r\n", s->interrupted,
+					 s->leftover);
 		}
 	}
 }
@@ -1192,6 +1215,12 @@ static void write_json(struct pmbench_buf *out,
 		json_num(o, "outliers", (double)c->outliers);
 		json_num(o, "failed_runs", (double)c->failed);
 		json_num(o, "interrupted_runs", (double)c->interrupted);
+		{
+			size_t with;
+
+			json_num(o, "leftover_processes",
+				 (double)pmbench_cell_leftover(c->cell, &with));
+		}
 	}
 	text = cJSON_Print(root);
 	if (!text)

@@ -218,6 +218,20 @@ size_t pmbench_cell_interrupted(const struct pmbench_cell *c)
 	return n;
 }
 
+size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs)
+{
+	size_t n = 0, runs = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		if (c->samples[i].leftover > 0) {
+			n += (size_t)c->samples[i].leftover;
+			runs++;
+		}
+	}
+	*out_runs = runs;
+	return n;
+}
+
 void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why)
 {
 	s->ok = 0;

@@ -141,6 +141,13 @@ static void failed_note(struct ttable *t, const struct pmbench_cell *c)
 				 first_failure(c));
 		pmbench_strvec_push(row, b.ptr);
 	}
+	pmbench_buf_reset(&b);
+	pmbench_report_add_leftover(&b, c, "runs");
+	if (b.len) {
+		row = new_row(t);
+		pmbench_strvec_push(row, "");
+		pmbench_strvec_push(row, b.ptr);
+	}
 	if (interrupted) {
 		row = new_row(t);
 		pmbench_strvec_push(row, "");

@@ -138,8 +138,20 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 const char *pmbench_report_no_times(const struct pmbench_report_cell *c);
 
 /**
- * "<pm>: 1 run interrupted (pmbench was stopped); ..." for a cell with
- * interrupted runs, one line per note after `indent`, else nothing.
+ * "npm left 2 processes running after 3 of 5 runs (stopped by pmbench)"
+ * (`runs` names the runs: "runs", "jobs") for a cell whose PM left
+ * processes behind; nothing otherwise, and nothing for a dev cell, where
+ * a process still running after the stop is a failed run.
+ */
+void pmbench_report_add_leftover(struct pmbench_buf *out,
+				 const struct pmbench_cell *c,
+				 const char *runs);
+
+/**
+ * The notes of a cell, each a line after `indent`: "note: <pm>: 1 run
+ * interrupted (pmbench was stopped); ..." for interrupted runs and "note:
+ * <pm> left 2 processes running ..." (pmbench_report_add_leftover());
+ * nothing when there is nothing to say.
  */
 void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
 			      const struct pmbench_report_cell *c);

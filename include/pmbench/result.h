@@ -207,6 +207,12 @@ size_t pmbench_cell_failures(const struct pmbench_cell *c);
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c);
 
 /**
+ * The processes the PM left running (`leftover`, summed over every
+ * sample, warm-ups included); `*out_runs` gets how many samples left any.
+ */
+size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs);
+
+/**
  * Mark a sample as interrupted: not ok, `interrupted` set, and `why`
  * (such as "interrupted by SIGINT") as its failure line; with a NULL
  * `why` a failure line already there is kept, else it is "interrupted".

@@ -327,7 +327,7 @@ TEST(csv_round_trip)
 	for (size_t i = 0; i < r.cells_nr; i++)
 		total += r.cells[i].samples_nr;
 	CHECK_INT(nr, total + 1);
-	CHECK_INT(rows[0].nr, 19);
+	CHECK_INT(rows[0].nr, 20);
 	CHECK_STR(rows[0].v[0], "fixture");
 	CHECK_STR(rows[0].v[7], "wall_s");
 	CHECK_STR(rows[0].v[17], "failure");
@@ -338,7 +338,7 @@ TEST(csv_round_trip)
 			const struct pmbench_sample *x = &c->samples[s];
 			double wall = strtod(rows[k].v[7], NULL);
 
-			CHECK_INT(rows[k].nr, 19);
+			CHECK_INT(rows[k].nr, 20);
 			CHECK_STR(rows[k].v[2], c->scenario);
 			CHECK_STR(rows[k].v[3], c->pm);
 			CHECK_INT(strtol(rows[k].v[4], NULL, 10), x->round);
