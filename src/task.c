@@ -590,7 +590,7 @@ stop:
 		fail(s, why.ptr, NULL);
 	}
 	if (started && pmbench_proc_interrupted()) {
-		/* Stopped while in flight: interrupted, whatever it measured. */
+		/* Stopped in flight: interrupted, whatever it measured. */
 		if (!s->interrupted)
 			pmbench_pmrun_interrupt(s);
 		ret = PMBENCH_EINTERRUPTED;

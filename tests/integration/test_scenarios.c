@@ -104,21 +104,18 @@ TEST(eight_states_exactly)
 			CHECK(!strncmp(str(e, "cache_dir"), cachedir.ptr,
 				       cachedir.len));
 			/* So is its temp folder, whatever the scenario. */
-			{
-				const cJSON *ev = cJSON_GetObjectItemCaseSensitive(
-					e, "env");
+			for (int k = 0; k < 3; k++) {
+				static const char *const vars[] = {
+					"TMPDIR", "TMP", "TEMP"
+				};
+				const char *v = str(
+					cJSON_GetObjectItemCaseSensitive(e,
+									 "env"),
+					vars[k]);
 
-				for (int k = 0; k < 3; k++) {
-					const char *v = str(
-						ev, (const char *[]){
-							    "TMPDIR", "TMP",
-							    "TEMP" }[k]);
-
-					CHECK(v);
-					CHECK(!strncmp(v, cachedir.ptr,
-						       cachedir.len));
-					CHECK_STR(v + cachedir.len, "tmp");
-				}
+				CHECK(v);
+				CHECK(!strncmp(v, cachedir.ptr, cachedir.len));
+				CHECK_STR(v + cachedir.len, "tmp");
 			}
 		}
 		pmbench_buf_release(&cachedir);

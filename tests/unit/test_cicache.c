@@ -130,4 +130,5 @@ TEST(leftover_processes_in_the_table)
 }
 
 CHECK_MAIN(CASE(interrupted_job_in_the_table),
-	   CASE(leftover_processes_in_the_table), CASE(strategies), CASE(bandwidths))
+	   CASE(leftover_processes_in_the_table), CASE(strategies),
+	   CASE(bandwidths))

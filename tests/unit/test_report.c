@@ -454,8 +454,9 @@ static int load_interrupted(struct pmbench_result *r)
 
 	pmbench_buf_adds(&j, "{\"schema\": \"pmbench-result\", \"version\": 1, "
 			     "\"pmbench_version\": \"0.1.0\", \"created\": "
-			     "\"2026-12-02T18:40:00Z\", \"options\": {\"tasks\": [\"install\", "
-			     "\"build\"], \"runs\": 5, \"seed\": 1}, "
+			     "\"2026-12-02T18:40:00Z\", \"options\": "
+			     "{\"tasks\": [\"install\", \"build\"], "
+			     "\"runs\": 5, \"seed\": 1}, "
 			     "\"cells\": [{\"fixture\": \"f\", \"task\": "
 			     "\"install\", \"scenario\": \"clean\", "
 			     "\"pm\": \"npm\", \"samples\": [");

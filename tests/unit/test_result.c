@@ -1044,5 +1044,6 @@ TEST(sample_file)
 }
 
 CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
-	   CASE(defaults), CASE(interrupted_flag), CASE(write_atomic), CASE(cell_times), CASE(metrics),
+	   CASE(defaults), CASE(interrupted_flag), CASE(write_atomic),
+	   CASE(cell_times), CASE(metrics),
 	   CASE(env_order), CASE(sysinfo), CASE(stamp), CASE(sample_file))
