@@ -70,7 +70,11 @@ void pmbench_config_release(void)
 
 int pmbench_cli_fail(int code)
 {
-	if (code == PMBENCH_EINTERRUPTED) {
+	if (code == PMBENCH_EINTERRUPTED || pmbench_proc_interrupted()) {
+		/* An error after a stop signal is its doing (EINTR). */
+		if (code != PMBENCH_EINTERRUPTED)
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
 		fprintf(stderr, "pmbench: interrupted by %s\n",
 			pmbench_proc_signal_name(pmbench_proc_interrupted()));
 		return PMBENCH_EXIT_INTERRUPTED;

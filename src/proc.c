@@ -63,6 +63,14 @@ static void on_sigchld(int sig)
 	write_wakeup();
 }
 
+/* Signal every live child's process group (async-signal-safe). */
+static void kill_live(int sig)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live_pgids[i] > 0)
+			kill(-(pid_t)live_pgids[i], sig);
+}
+
 static void on_interrupt(int sig)
 {
 	if (interrupted_by) {
@@ -73,15 +81,15 @@ static void on_interrupt(int sig)
 		 * SIGTERM must not cut the cleanup short.
 		 */
 		if (sig == SIGINT || sig == SIGQUIT) {
+			/* The groups at least; escaped ones cannot be found here. */
+			kill_live(SIGKILL);
 			signal(sig, SIG_DFL);
 			raise(sig);
 		}
 		return;
 	}
 	interrupted_by = sig;
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live_pgids[i] > 0)
-			kill(-(pid_t)live_pgids[i], SIGTERM);
+	kill_live(SIGTERM);
 	write_wakeup();
 }
 
@@ -104,9 +112,7 @@ static void live_remove(pid_t pgid)
 
 static void kill_live_at_exit(void)
 {
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live_pgids[i] > 0)
-			kill(-(pid_t)live_pgids[i], SIGKILL);
+	kill_live(SIGKILL);
 }
 
 static int set_cloexec_nonblock(int fd)

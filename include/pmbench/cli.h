@@ -36,7 +36,12 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir);
 
 void pmbench_config_release(void);
 
-/** Convert a negative error code into an exit code, printing the error. */
+/**
+ * Convert a negative error code into an exit code, printing the error:
+ * PMBENCH_EXIT_INTERRUPTED for PMBENCH_EINTERRUPTED, and for any error
+ * once a stop signal has come (a call it cut short), else
+ * PMBENCH_EXIT_ERROR.
+ */
 int pmbench_cli_fail(int code);
 
 struct pmbench_adaptive_opts;
