@@ -81,7 +81,7 @@ static void on_interrupt(int sig)
 		 * SIGTERM must not cut the cleanup short.
 		 */
 		if (sig == SIGINT || sig == SIGQUIT) {
-			/* The groups at least; escaped ones cannot be found here. */
+			/* The groups; escaped ones cannot be found here. */
 			kill_live(SIGKILL);
 			signal(sig, SIG_DFL);
 			raise(sig);
