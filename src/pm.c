@@ -319,6 +319,7 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 			 const struct pmbench_pm *pm, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
 	int ret = -1;
 
 	pmbench_strvec_push(&c.args, bin);
@@ -327,12 +328,11 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 	c.dir = scratch;
 	c.timeout_ns = 60ull * 1000000000ull;
 	/* Its TMPDIR ({cache}/tmp) must exist: some write there at once. */
-	pmbench_buf_path(out, scratch, "tmp");
-	if (pmbench_fs_mkdirp(out->ptr, 0755) < 0) {
+	pmbench_buf_path(&tmp, scratch, "tmp");
+	if (pmbench_fs_mkdirp(tmp.ptr, 0755) < 0) {
 		pmbench_error_clear();
 		goto done;
 	}
-	pmbench_buf_reset(out);
 	if (pmbench_child_run(&c) < 0 || c.result.exit_code != 0)
 		goto done;
 	pmbench_child_tail_lines(&c, 64, out);
@@ -343,6 +343,7 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 		ret = 0;
 done:
 	pmbench_child_release(&c);
+	pmbench_buf_release(&tmp);
 	return ret;
 }
 

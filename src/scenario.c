@@ -307,7 +307,6 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 	pmbench_buf_release(&tmp);
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->primed);
-
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->primed_cache);
 	if (!ret && rename(ws->run, ws->primed) < 0)

@@ -103,8 +103,8 @@ const char *pmbench_proc_signal_name(int sig);
  * kill the whole tree on timeout or interrupt, and kill whatever it left
  * behind. Returns 0 when the child ran (whatever its exit status: see
  * c->result), PMBENCH_EINTERRUPTED on an interruption (see
- * pmbench_proc_init()), or an error when it
- * could not be started (message names the program and the reason).
+ * pmbench_proc_init()), or an error when it could not be started
+ * (message names the program and the reason).
  */
 int pmbench_child_run(struct pmbench_child *c);
 

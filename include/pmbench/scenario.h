@@ -44,7 +44,7 @@ struct pmbench_workspace {
 	char *primed_cache; /**< root/primed-cache: the primed PM cache */
 	char *run;	    /**< root/run: the copy a timed run works in */
 	char *run_project;  /**< run + subdir */
-	char *cache; /**< <cache>/pm/<pm>: the PM's live cache, HOME, tmp */
+	char *cache;	    /**< <cache>/pm/<pm>: live cache, HOME and tmp */
 	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
 };
 
@@ -94,8 +94,8 @@ const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws
  * empty cache unless CACHE (then the primed cache), no node_modules
  * unless NODE_MODULES (then every primed node_modules folder and the PM's
  * install-state files), and in every state an empty temp folder (the
- * PM's TMPDIR, <cache>/tmp). Fails with PMBENCH_EINVALID when the state needs
- * something the priming did not produce (e.g. no lockfile).
+ * PM's TMPDIR, <cache>/tmp). Fails with PMBENCH_EINVALID when the state
+ * needs something the priming did not produce (e.g. no lockfile).
  */
 int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
 
