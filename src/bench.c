@@ -74,7 +74,11 @@ static int one_run(struct pmbench_pmrun *ps,
 	pmbench_progress_status("%s: %s %s %u/%u", cell->fixture, sc,
 				ps->pm->name, round + 1, total);
 	ret = pmbench_workspace_prepare(&ps->ws, state);
-	if (ret < 0) {
+	if (ret < 0 && pmbench_proc_interrupted()) {
+		/* A signal cut the copy short: the run is interrupted. */
+		pmbench_pmrun_interrupt(s);
+		ret = PMBENCH_EINTERRUPTED;
+	} else if (ret < 0) {
 		struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 		pmbench_buf_addf(&b, "cannot prepare scenario '%s': %s", sc,

@@ -10,6 +10,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/proc.h"
 #include "pmbench/progress.h"
 #include "pmbench/task.h"
 
@@ -160,7 +161,11 @@ static int one_pm(struct pmbench_result *r, const struct pmbench_bench_opts *o,
 					ps->pm->name, round + 1,
 					o->warmup + o->runs);
 		s = new_sample(r, f, ct, ps->pm->name, o, round);
-		if (ret < 0) {
+		if (ret < 0 && pmbench_proc_interrupted()) {
+			/* A signal cut the copy short. */
+			pmbench_pmrun_interrupt(s);
+			rc = PMBENCH_EINTERRUPTED;
+		} else if (ret < 0) {
 			prepare_failed(s);
 		} else if (!strcmp(task, "build")) {
 			rc = pmbench_task_build(ps, f, o->timeout_ns, s);

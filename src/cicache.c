@@ -15,6 +15,7 @@
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/progress.h"
+#include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"
 
@@ -153,7 +154,8 @@ static void archive_path(struct pmbench_buf *out,
  * The trees a strategy caches. "store": every folder of the PM's cache
  * folder (cache/pm/<pm>: npm-cache, pnpm-store, bun-cache, ...) except
  * "home", the PM's HOME: it holds the copy of the user's ~/.npmrc (which
- * may carry registry tokens) and config, not cache. "node_modules":
+ * may carry registry tokens) and config, not cache, and "tmp", its
+ * TMPDIR, which a CI cache does not hold either. "node_modules":
  * every node_modules folder of the project and the PM's install-state
  * files. The store comes first so that files hard-linked into
  * node_modules are stored with the store and linked from there.
@@ -172,7 +174,8 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 		while (d && (de = readdir(d)))
 			if (strcmp(de->d_name, ".") &&
 			    strcmp(de->d_name, "..") &&
-			    strcmp(de->d_name, "home"))
+			    strcmp(de->d_name, "home") &&
+			    strcmp(de->d_name, "tmp"))
 				pmbench_strvec_push(&kids, de->d_name);
 		if (d)
 			closedir(d);
@@ -463,10 +466,8 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 	ret = pmbench_pmrun_exec(
 		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
 		ps->ws.run_project, x->o->timeout_ns, s, &child);
-	if (ret < 0) {
-		fail_sample(s, "interrupted");
-		goto done;
-	}
+	if (ret < 0)
+		goto done; /* interrupted: pmbench_pmrun_exec() says so */
 	install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;
@@ -497,6 +498,15 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 		}
 	}
 done:
+	if (pmbench_proc_interrupted()) {
+		/*
+		 * A signal during the job (an archive step may have failed
+		 * with EINTR): the job is interrupted, not failed.
+		 */
+		if (!s->interrupted)
+			pmbench_pmrun_interrupt(s);
+		ret = PMBENCH_EINTERRUPTED;
+	}
 	s->wall_ns = restore_ns + install_ns + save_ns;
 	download_s = restore_bytes / bw;
 	upload_s = archive_bytes / bw;
@@ -623,7 +633,8 @@ static void record(struct pmbench_result *r,
 	pmbench_result_env_set(
 		r, "ci_cache_store",
 		"every folder of the PM's cache folder cache/pm/<pm> but its "
-		"HOME (home/: the copied ~/.npmrc and config)");
+		"HOME (home/: the copied ~/.npmrc and config) and its TMPDIR "
+		"(tmp/)");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "
@@ -791,7 +802,7 @@ struct row {
 	const struct pmbench_cell *cell;
 	char *label;
 	enum job_kind kind;
-	size_t n, failed;
+	size_t n, failed, interrupted;
 	double restore, install, save, archive, raw, xfer, keyed;
 	struct pmbench_summary total;
 };
@@ -851,6 +862,7 @@ static void row_fill(struct row *w, const struct pmbench_cell *c)
 	pmbench_stats_summary(&w->total, t, w->n);
 	free(t);
 	w->failed = pmbench_cell_failures(c);
+	w->interrupted = pmbench_cell_interrupted(c);
 	w->restore = metric_median(c, "restore_s");
 	w->install = metric_median(c, "install_s");
 	w->save = metric_median(c, "save_s");
@@ -949,8 +961,12 @@ static void print_row(FILE *out, const struct row *w, int fastest)
 		pmbench_buf_addf(&b, " %zu/%zu", w->n, w->n + w->failed);
 	else
 		pmbench_buf_addf(&b, " %3zu", w->n);
-	if (!w->n)
+	if (!w->n && w->failed)
 		pmbench_buf_adds(&b, "   every job failed");
+	else if (!w->n && w->interrupted)
+		pmbench_buf_adds(&b, "   every job interrupted");
+	else if (!w->n)
+		pmbench_buf_adds(&b, "   no job ran");
 	for (size_t i = 0; w->n && i < PMBENCH_ARRAY_SIZE(cols); i++) {
 		pmbench_buf_reset(&c);
 		col_text(&c, w, cols[i].kind);
@@ -1036,12 +1052,26 @@ void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r)
 			if (c->prime_failure)
 				fprintf(out, "  ! %s: %s\n", c->scenario,
 					c->prime_failure);
-			for (size_t k = 0; k < c->samples_nr; k++)
-				if (!c->samples[k].ok && c->samples[k].failure)
+			pmbench_buf_reset(&b);
+			pmbench_report_add_leftover(&b, c, "jobs");
+			if (b.len)
+				fprintf(out, "  note: %s: %s\n", c->scenario,
+					b.ptr);
+			for (size_t k = 0; k < c->samples_nr; k++) {
+				const struct pmbench_sample *s = &c->samples[k];
+
+				/* A job cut short by a signal is no failure. */
+				if (s->interrupted)
+					fprintf(out, "  %s round %u: %s, left "
+						     "out\n",
+						c->scenario, s->round + 1,
+						s->failure ? s->failure
+							   : "interrupted");
+				else if (!s->ok && s->failure)
 					fprintf(out, "  ! %s round %u: %s\n",
-						c->scenario,
-						c->samples[k].round + 1,
-						c->samples[k].failure);
+						c->scenario, s->round + 1,
+						s->failure);
+			}
 		}
 	}
 	fprintf(out, "\nfastest strategy per PM (hit jobs, +transfer):");

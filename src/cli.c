@@ -8,6 +8,7 @@
 #include "pmbench/cli.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
@@ -104,8 +105,13 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 
 int pmbench_cli_fail(int code)
 {
-	if (code == PMBENCH_EINTERRUPTED) {
-		fprintf(stderr, "pmbench: interrupted\n");
+	if (code == PMBENCH_EINTERRUPTED || pmbench_proc_interrupted()) {
+		/* An error after a stop signal is its doing (EINTR). */
+		if (code != PMBENCH_EINTERRUPTED)
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+		fprintf(stderr, "pmbench: interrupted by %s\n",
+			pmbench_proc_signal_name(pmbench_proc_interrupted()));
 		return PMBENCH_EXIT_INTERRUPTED;
 	}
 	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());

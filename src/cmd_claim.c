@@ -89,6 +89,32 @@ static void add_measured(struct pmbench_buf *b,
 	}
 }
 
+/*
+ * The runs of either side cut short by a signal to pmbench: neither times
+ * nor failures, left out of the verdict.
+ */
+static void print_interrupted(const struct pmbench_claim *c,
+			      const struct pmbench_cell *ca,
+			      const struct pmbench_cell *cb)
+{
+	size_t ia = pmbench_cell_interrupted(ca);
+	size_t ib = pmbench_cell_interrupted(cb);
+
+	if (!ia && !ib)
+		return;
+	printf("  ");
+	if (ia)
+		printf("%zu interrupted run%s of %s %s", ia,
+		       ia == 1 ? "" : "s", c->pm_a, c->task_a);
+	if (ia && ib)
+		printf(" and %zu of %s %s", ib, c->pm_b, c->task_b);
+	else if (ib)
+		printf("%zu interrupted run%s of %s %s", ib,
+		       ib == 1 ? "" : "s", c->pm_b, c->task_b);
+	printf(" left out (pmbench was stopped while %s ran)\n",
+	       ia + ib == 1 ? "it" : "they");
+}
+
 /* Judge every scenario of `r` that has both sides; returns the code. */
 static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 		 const char *fixture, const unsigned *states,
@@ -132,6 +158,7 @@ static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 			printf("  no verdict: %s %s has no successful run\n",
 			       !na ? c->pm_a : c->pm_b,
 			       !na ? c->task_a : c->task_b);
+			print_interrupted(c, ca, cb);
 			free(ta);
 			free(tb);
 			continue;
@@ -145,6 +172,7 @@ static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
 		       c->task_a, b.ptr, c->pm_b, c->task_b,
 		       j.p < 0.001 ? "<" : "=", j.p < 0.001 ? 0.001 : j.p, na,
 		       nb);
+		print_interrupted(c, ca, cb);
 		if (j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED)
 			refuted++;
 		if (j.verdict == PMBENCH_CLAIM_INCONCLUSIVE) {

@@ -52,6 +52,28 @@ static void print_only_in(const char *name, const struct pmbench_result *x,
 	}
 }
 
+/*
+ * Under a cell's line: the runs of A and B cut short by a signal to
+ * pmbench, which are neither times nor failures and are left out.
+ */
+static void print_interrupted(const struct pmbench_cell *ca,
+			      const struct pmbench_cell *cb)
+{
+	size_t ia = pmbench_cell_interrupted(ca);
+	size_t ib = pmbench_cell_interrupted(cb);
+
+	if (!ia && !ib)
+		return;
+	printf("  %-10s note: ", "");
+	if (ia)
+		printf("%zu interrupted run%s in A", ia, ia == 1 ? "" : "s");
+	if (ia && ib)
+		printf(" and %zu in B", ib);
+	else if (ib)
+		printf("%zu interrupted run%s in B", ib, ib == 1 ? "" : "s");
+	printf(" left out\n");
+}
+
 /* One line per cell of B that A has too; returns how many. */
 static size_t compare(const struct pmbench_result *a,
 		      const struct pmbench_result *b)
@@ -107,6 +129,7 @@ static size_t compare(const struct pmbench_result *a,
 			pmbench_error_clear();
 			printf("no successful runs in %s\n",
 			       !na ? (!nb ? "A and B" : "A") : "B");
+			print_interrupted(ca, cb);
 			free(ta);
 			free(tb);
 			continue;
@@ -139,6 +162,7 @@ static size_t compare(const struct pmbench_result *a,
 					       PMBENCH_REPORT_ALPHA
 				       ? "too few runs to test (4 each needed)"
 				       : "no significant difference");
+		print_interrupted(ca, cb);
 		free(ta);
 		free(tb);
 	}

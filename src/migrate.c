@@ -312,8 +312,13 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	pmbench_strvec_push(&argv, script);
 	ret = pmbench_pmrun_exec(ps, &argv, ps->ws.run_project, m->timeout_ns,
 				 &s, &c);
-	if (ret < 0)
+	if (ret < 0) {
+		/* Stopped by a signal: interrupted, not a failing task. */
+		t->interrupted = s.interrupted;
+		t->failure = pmbench_xstrdup(s.failure ? s.failure
+						       : "interrupted");
 		goto done;
+	}
 	t->ok = s.ok;
 	t->wall_s = (double)s.wall_ns / 1e9;
 	if (!s.ok)
@@ -438,9 +443,17 @@ static const char *cell_failure(const struct pmbench_cell *c)
 	if (c->prime_failure)
 		return c->prime_failure;
 	for (size_t i = 0; i < c->samples_nr; i++)
-		if (!c->samples[i].ok && c->samples[i].failure)
+		if (!c->samples[i].ok && !c->samples[i].interrupted &&
+		    c->samples[i].failure)
 			return c->samples[i].failure;
 	return "no successful run";
+}
+
+/* A cell whose runs were all cut short by a signal: no failure. */
+static int cell_interrupted(const struct pmbench_cell *c)
+{
+	return c && !c->prime_failure && !pmbench_cell_failures(c) &&
+	       pmbench_cell_interrupted(c);
 }
 
 int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
@@ -703,7 +716,9 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		if (!t->ran)
 			continue;
 		pmbench_buf_adds(b, "; ");
-		if (!t->ok) {
+		if (t->interrupted) {
+			pmbench_buf_addf(b, "%s interrupted", t->name);
+		} else if (!t->ok) {
 			pmbench_buf_addf(b, "%s FAILS%s", t->name,
 					 st && !st->ok ? " (as under the source)"
 						       : "");
@@ -725,6 +740,9 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 					 "(median, %zu runs)",
 					 pmbench_stats_median(t, n), n);
 			free(t);
+		} else if (cell_interrupted(c)) {
+			pmbench_buf_adds(b, "; dev server interrupted (no run "
+					    "finished)");
 		} else if (c) {
 			pmbench_buf_adds(b, "; dev server FAILS: ");
 			pmbench_buf_add(b, cell_failure(c),
@@ -823,9 +841,12 @@ void pmbench_migrate_print(FILE *out, const struct pmbench_migrate *m,
 			e->pm, e->scripts ? e->scripts : "?");
 		for (size_t k = 0; k < e->tasks_nr; k++)
 			if (e->tasks[k].ran && !e->tasks[k].ok)
-				fprintf(out, "%s%s failed: %s\n",
+				fprintf(out, "%s%s %s: %s\n",
 					markdown ? "- " : "    ",
-					e->tasks[k].name, e->tasks[k].failure);
+					e->tasks[k].name,
+					e->tasks[k].interrupted ? "interrupted"
+								: "failed",
+					e->tasks[k].failure);
 		for (size_t k = 0; k < r->scenarios.nr; k++) {
 			pmbench_buf_reset(&b);
 			if (speed(&b, m, r, "install", r->scenarios.v[k], e->pm,
@@ -941,6 +962,8 @@ char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
 			add_str(x, "name", tk->name);
 			must(cJSON_AddBoolToObject(x, "ran", tk->ran));
 			must(cJSON_AddBoolToObject(x, "ok", tk->ok));
+			must(cJSON_AddBoolToObject(x, "interrupted",
+						   tk->interrupted));
 			add_str(x, "failure", tk->failure);
 			must(cJSON_AddNumberToObject(x, "wall_s", tk->wall_s));
 			add_item(t, x);

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 
+#include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
 
@@ -10,12 +11,19 @@
 /*
  * Every child runs with HOME and the XDG folders inside its own cache
  * folder, so that a cache no variable below redirects still cannot land
- * in the user's home. CI detection is switched off (the scenario, not the
- * caller's environment, decides about frozen lockfiles), and so are
- * colour, progress bars, update checks and prompts.
+ * in the user's home. The temp folder is the PM's own too (created and
+ * emptied before every run, never part of the cache state): real PMs
+ * leave files there (pnpm's store locks, V8's compile cache) that must
+ * reach neither the system's temp folder nor another PM's run. CI
+ * detection is switched off (the scenario, not the caller's environment,
+ * decides about frozen lockfiles), and so are colour, progress bars,
+ * update checks and prompts.
  */
 static const char *const common_env[] = {
 	"HOME={home}",
+	"TMPDIR={cache}/tmp",
+	"TMP={cache}/tmp",
+	"TEMP={cache}/tmp",
 	"XDG_CACHE_HOME={home}/.cache",
 	"XDG_DATA_HOME={home}/.local/share",
 	"XDG_STATE_HOME={home}/.local/state",
@@ -345,6 +353,7 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 			 const struct pmbench_pm *pm, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
 	int ret = -1;
 
 	pmbench_strvec_push(&c.args, bin);
@@ -352,6 +361,12 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 	pmbench_pm_env(&c.env, pm, scratch);
 	c.dir = scratch;
 	c.timeout_ns = 60ull * 1000000000ull;
+	/* Its TMPDIR ({cache}/tmp) must exist: some write there at once. */
+	pmbench_buf_path(&tmp, scratch, "tmp");
+	if (pmbench_fs_mkdirp(tmp.ptr, 0755) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
 	if (pmbench_child_run(&c) < 0 || c.result.exit_code != 0)
 		goto done;
 	pmbench_child_tail_lines(&c, 64, out);
@@ -362,6 +377,7 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 		ret = 0;
 done:
 	pmbench_child_release(&c);
+	pmbench_buf_release(&tmp);
 	return ret;
 }
 

@@ -262,8 +262,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
 	s->started = unix_now();
 	ret = pmbench_child_run(c);
-	if (ret == PMBENCH_EINTERRUPTED)
-		return ret;
 	s->wall_ns = c->result.wall_ns;
 	s->user_ns = c->result.user_ns;
 	s->sys_ns = c->result.sys_ns;
@@ -273,6 +271,11 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	s->signal = c->result.signal;
 	s->timed_out = c->result.timed_out;
 	s->leftover = c->result.leftover;
+	if (ret == PMBENCH_EINTERRUPTED) {
+		/* pmbench was stopped: not the PM's failure, and no time. */
+		pmbench_pmrun_interrupt(s);
+		return ret;
+	}
 	if (ret < 0) {
 		/* It could not even start: a failure, never a time. */
 		s->ok = 0;
@@ -290,6 +293,16 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		s->tail = pmbench_buf_detach(&tail);
 	}
 	return 0;
+}
+
+void pmbench_pmrun_interrupt(struct pmbench_sample *s)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "interrupted by %s",
+			 pmbench_proc_signal_name(pmbench_proc_interrupted()));
+	pmbench_sample_interrupt(s, b.ptr);
+	pmbench_buf_release(&b);
 }
 
 int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,

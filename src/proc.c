@@ -36,7 +36,15 @@ extern char **environ;
 static volatile sig_atomic_t interrupted_by;
 static volatile sig_atomic_t live_pgids[MAX_LIVE];
 static int chld_pipe[2] = { -1, -1 };
-static struct sigaction old_int, old_term;
+
+/*
+ * The signals that stop a benchmark, all the same way: Ctrl-C, the
+ * caller's SIGTERM (timeout, a supervisor), a closed terminal and Ctrl-\.
+ * Left to their default action they would kill pmbench at once, leaving
+ * escaped descendants running and no result written.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction old_stop[PMBENCH_ARRAY_SIZE(stop_signals)];
 
 static void write_wakeup(void)
 {
@@ -55,18 +63,33 @@ static void on_sigchld(int sig)
 	write_wakeup();
 }
 
+/* Signal every live child's process group (async-signal-safe). */
+static void kill_live(int sig)
+{
+	for (int i = 0; i < MAX_LIVE; i++)
+		if (live_pgids[i] > 0)
+			kill(-(pid_t)live_pgids[i], sig);
+}
+
 static void on_interrupt(int sig)
 {
 	if (interrupted_by) {
-		/* A second Ctrl-C: stop at once, the default way. */
-		signal(sig, SIG_DFL);
-		raise(sig);
+		/*
+		 * Already stopping. A second Ctrl-C or Ctrl-\ is a user who
+		 * will not wait: stop at once, the default way. A repeated
+		 * SIGHUP (the kernel's, then the shell's passing it on) or
+		 * SIGTERM must not cut the cleanup short.
+		 */
+		if (sig == SIGINT || sig == SIGQUIT) {
+			/* The groups; escaped ones cannot be found here. */
+			kill_live(SIGKILL);
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
 		return;
 	}
 	interrupted_by = sig;
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live_pgids[i] > 0)
-			kill(-(pid_t)live_pgids[i], SIGTERM);
+	kill_live(SIGTERM);
 	write_wakeup();
 }
 
@@ -89,9 +112,7 @@ static void live_remove(pid_t pgid)
 
 static void kill_live_at_exit(void)
 {
-	for (int i = 0; i < MAX_LIVE; i++)
-		if (live_pgids[i] > 0)
-			kill(-(pid_t)live_pgids[i], SIGKILL);
+	kill_live(SIGKILL);
 }
 
 static int set_cloexec_nonblock(int fd)
@@ -143,14 +164,29 @@ int pmbench_proc_init(void)
 	/* No SA_RESTART: a blocking call returns EINTR so we notice. */
 	sa.sa_handler = on_interrupt;
 	sa.sa_flags = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, &old_stop[i]);
 	return 0;
 }
 
 int pmbench_proc_interrupted(void)
 {
 	return interrupted_by;
+}
+
+const char *pmbench_proc_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	}
+	return "a signal";
 }
 
 void pmbench_env_apply(struct pmbench_strvec *out, char *const *base,

@@ -24,6 +24,7 @@ static void fill_cell(struct pmbench_report_cell *rc,
 	}
 	rc->times = pmbench_cell_times(c, &rc->n);
 	rc->failed = pmbench_cell_failures(c);
+	rc->interrupted = pmbench_cell_interrupted(c);
 	pmbench_stats_summary(&rc->wall, rc->times, rc->n);
 	pmbench_rng_seed(&rng, seed);
 	if (rc->n &&
@@ -290,8 +291,13 @@ static void col_runs(struct pmbench_buf *b,
 		     const struct pmbench_report_cell *c)
 {
 	pmbench_buf_addf(b, "%zu", c->n);
-	if (c->failed)
+	if (c->failed && c->interrupted)
+		pmbench_buf_addf(b, " (+%zu failed, +%zu interrupted)",
+				 c->failed, c->interrupted);
+	else if (c->failed)
 		pmbench_buf_addf(b, " (+%zu failed)", c->failed);
+	else if (c->interrupted)
+		pmbench_buf_addf(b, " (+%zu interrupted)", c->interrupted);
 }
 
 static void col_outliers(struct pmbench_buf *b,
@@ -382,9 +388,49 @@ static const char *first_failure(const struct pmbench_cell *c)
 		return c->prime_failure;
 	for (size_t i = 0; i < c->samples_nr; i++)
 		if (!c->samples[i].warmup && !c->samples[i].ok &&
-		    c->samples[i].failure)
+		    !c->samples[i].interrupted && c->samples[i].failure)
 			return c->samples[i].failure;
 	return "unknown";
+}
+
+const char *pmbench_report_no_times(const struct pmbench_report_cell *c)
+{
+	if (c->cell->prime_failure || c->failed)
+		return "failed";
+	return c->interrupted ? "interrupted" : "not run";
+}
+
+void pmbench_report_add_leftover(struct pmbench_buf *out,
+				 const struct pmbench_cell *c,
+				 const char *runs)
+{
+	size_t with = 0, n = pmbench_cell_leftover(c, &with);
+
+	if (!n || !strcmp(c->task, "dev"))
+		return;
+	pmbench_buf_addf(out,
+			 "%s left %zu process%s running after %zu of %zu %s "
+			 "(stopped by pmbench)",
+			 c->pm, n, n == 1 ? "" : "es", with, c->samples_nr,
+			 runs);
+}
+
+void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
+			      const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (c->interrupted)
+		pmbench_buf_addf(out,
+				 "%snote: %s: %zu run%s interrupted (pmbench "
+				 "was stopped): no failure, left out of the "
+				 "statistics\n",
+				 indent, c->cell->pm, c->interrupted,
+				 c->interrupted == 1 ? "" : "s");
+	pmbench_report_add_leftover(&b, c->cell, "runs");
+	if (b.len)
+		pmbench_buf_addf(out, "%snote: %s\n", indent, b.ptr);
+	pmbench_buf_release(&b);
 }
 
 /* The first line of `s`, for one-line summaries. */
@@ -442,6 +488,7 @@ static void add_warnings(struct pmbench_buf *b, const char *indent,
 				 "its interval is rough\n",
 				 indent, c->cell->pm, c->n);
 	add_drift(b, indent, c);
+	pmbench_report_add_notes(b, indent, c);
 }
 
 size_t pmbench_report_display_len(const char *s)
@@ -521,13 +568,23 @@ static void table_group(struct pmbench_buf *out,
 		pmbench_buf_adds(out, "  ");
 		pad(out, c->cell->pm, width[0]);
 		if (c->cell->prime_failure || !c->n) {
-			if (c->cell->prime_failure)
+			if (c->cell->prime_failure) {
 				pmbench_buf_adds(out, "  failed: ");
-			else
+				add_line(out, first_failure(c->cell));
+			} else if (c->failed) {
 				pmbench_buf_addf(out,
 						 "  failed (%zu of %zu runs): ",
 						 c->failed, c->failed);
-			add_line(out, first_failure(c->cell));
+				add_line(out, first_failure(c->cell));
+			} else if (c->interrupted) {
+				/* pmbench was stopped during its first run. */
+				pmbench_buf_adds(out, "  interrupted before a "
+						      "run finished");
+			} else {
+				pmbench_buf_adds(out, "  not run: the "
+						      "benchmark stopped "
+						      "before it");
+			}
 			pmbench_buf_addch(out, '\n');
 			continue;
 		}
@@ -668,7 +725,7 @@ static void md_median(struct pmbench_buf *out,
 		      const struct pmbench_report_cell *c)
 {
 	if (c->cell->prime_failure || !c->n) {
-		pmbench_buf_adds(out, "failed");
+		pmbench_buf_adds(out, pmbench_report_no_times(c));
 		return;
 	}
 	pmbench_report_add_duration(out, c->wall.median);
@@ -681,6 +738,8 @@ static void md_median(struct pmbench_buf *out,
 	}
 	if (c->failed)
 		pmbench_buf_addf(out, ", %zu failed", c->failed);
+	if (c->interrupted)
+		pmbench_buf_addf(out, ", %zu interrupted", c->interrupted);
 }
 
 static void md_matrix(struct pmbench_buf *out, const struct pmbench_report *rep,
@@ -825,7 +884,8 @@ static void md_details(struct pmbench_buf *out,
 			     k++) {
 				pmbench_buf_reset(&b);
 				if (!c->n && !k)
-					pmbench_buf_adds(&b, "failed");
+					pmbench_buf_adds(
+						&b, pmbench_report_no_times(c));
 				pmbench_report_column_text(&b, k, c);
 				pmbench_buf_addch(out, ' ');
 				md_cell(out, b.ptr);
@@ -878,12 +938,14 @@ static void md_failures(struct pmbench_buf *out,
 			if (k == c->samples_nr) {
 				why = c->prime_failure;
 				tail = NULL;
-			} else if (!c->samples[k].ok) {
+			} else if (!c->samples[k].ok &&
+				   !c->samples[k].interrupted) {
 				why = c->samples[k].failure
 					      ? c->samples[k].failure
 					      : "unknown";
 				tail = c->samples[k].tail;
 			} else {
+				/* Interrupted runs are no failures. */
 				continue;
 			}
 			if (!why)
@@ -1050,7 +1112,8 @@ static void write_csv(struct pmbench_buf *out, const struct pmbench_report *rep)
 	pmbench_buf_adds(out, "fixture,task,scenario,pm,round,warmup,ok,"
 			      "wall_s,user_s,sys_s,max_rss_kib,tree_rss_kib,"
 			      "exit_code,signal,timed_out,node_modules_bytes,"
-			      "node_modules_files,failure\r\n");
+			      "node_modules_files,failure,interrupted,"
+			      "leftover\r\n");
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 
@@ -1078,7 +1141,9 @@ static void write_csv(struct pmbench_buf *out, const struct pmbench_report *rep)
 				(unsigned long long)s->nm_bytes,
 				(unsigned long long)s->nm_files);
 			csv_field(out, s->failure);
-			pmbench_buf_adds(out, "\r\n");
+			/* New columns go last: positions stay valid. */
+			pmbench_buf_addf(out, ",%d,%d\r\n", s->interrupted,
+					 s->leftover);
 		}
 	}
 }
@@ -1149,6 +1214,13 @@ static void write_json(struct pmbench_buf *out,
 						 c->median_ci.hi)));
 		json_num(o, "outliers", (double)c->outliers);
 		json_num(o, "failed_runs", (double)c->failed);
+		json_num(o, "interrupted_runs", (double)c->interrupted);
+		{
+			size_t with;
+
+			json_num(o, "leftover_processes",
+				 (double)pmbench_cell_leftover(c->cell, &with));
+		}
 	}
 	text = cJSON_Print(root);
 	if (!text)

@@ -147,8 +147,9 @@ static void time_chart(struct pmbench_buf *out,
 		pmbench_buf_adds(out, "</text>");
 		if (!c->n) {
 			pmbench_buf_addf(out, "<text class=\"warn\" x=\"%d\" "
-					      "y=\"%.1f\">failed</text>\n",
-					 LABEL_W + 4, y + ROW_H / 2.0 + 4);
+					      "y=\"%.1f\">%s</text>\n",
+					 LABEL_W + 4, y + ROW_H / 2.0 + 4,
+					 pmbench_report_no_times(c));
 			continue;
 		}
 		pmbench_buf_addf(out, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" "
@@ -193,7 +194,11 @@ static void time_chart(struct pmbench_buf *out,
 		pmbench_buf_addf(out, "<text x=\"%d\" y=\"%.1f\">", CHART_W -
 				 VALUE_W + 8, y + ROW_H / 2.0 + 4);
 		esc(out, b.ptr);
-		pmbench_buf_addf(out, " (%zu runs)</text>\n", c->n);
+		pmbench_buf_addf(out, " (%zu runs", c->n);
+		if (c->interrupted)
+			pmbench_buf_addf(out, ", %zu interrupted",
+					 c->interrupted);
+		pmbench_buf_adds(out, ")</text>\n");
 	}
 	pmbench_buf_adds(out, "</svg>\n");
 	pmbench_buf_release(&b);
@@ -306,7 +311,8 @@ static void details(struct pmbench_buf *out, const struct pmbench_report *rep,
 		for (size_t k = 0; k < ncols; k++) {
 			pmbench_buf_reset(&b);
 			if (!c->n && !k)
-				pmbench_buf_adds(&b, "failed");
+				pmbench_buf_adds(&b,
+						 pmbench_report_no_times(c));
 			pmbench_report_column_text(&b, k, c);
 			pmbench_buf_adds(out, "<td>");
 			esc(out, b.ptr);
@@ -329,6 +335,21 @@ static void details(struct pmbench_buf *out, const struct pmbench_report *rep,
 						 : "ratio");
 			esc(out, b.ptr);
 			pmbench_buf_adds(out, "</p>\n");
+		}
+		pmbench_buf_reset(&b);
+		pmbench_report_add_notes(&b, "", c);
+		for (const char *p = b.ptr; *p;) {
+			size_t n = strcspn(p, "\n");
+			struct pmbench_buf line = PMBENCH_BUF_INIT;
+
+			pmbench_buf_add(&line, p, n);
+			pmbench_buf_adds(out, "<p class=\"note\">");
+			esc(out, line.ptr);
+			pmbench_buf_adds(out, "</p>\n");
+			pmbench_buf_release(&line);
+			p += n;
+			if (*p)
+				p++;
 		}
 		if (c->outliers) {
 			pmbench_buf_addf(out, "<p class=\"warn\">warning: %zu "
@@ -405,7 +426,9 @@ static void failures(struct pmbench_buf *out, const struct pmbench_report *rep)
 
 			if (k == c->samples_nr) {
 				why = c->prime_failure;
-			} else if (!c->samples[k].ok) {
+			} else if (!c->samples[k].ok &&
+				   !c->samples[k].interrupted) {
+				/* Interrupted runs are no failures. */
 				why = c->samples[k].failure
 					      ? c->samples[k].failure
 					      : "unknown";

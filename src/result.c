@@ -202,9 +202,44 @@ size_t pmbench_cell_failures(const struct pmbench_cell *c)
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->samples_nr; i++)
-		if (!c->samples[i].ok && !c->samples[i].warmup)
+		if (!c->samples[i].ok && !c->samples[i].warmup &&
+		    !c->samples[i].interrupted)
 			n++;
 	return n;
+}
+
+size_t pmbench_cell_interrupted(const struct pmbench_cell *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (c->samples[i].interrupted)
+			n++;
+	return n;
+}
+
+size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs)
+{
+	size_t n = 0, runs = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		if (c->samples[i].leftover > 0) {
+			n += (size_t)c->samples[i].leftover;
+			runs++;
+		}
+	}
+	*out_runs = runs;
+	return n;
+}
+
+void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why)
+{
+	s->ok = 0;
+	s->interrupted = 1;
+	if (why || !s->failure) {
+		free(s->failure);
+		s->failure = pmbench_xstrdup(why ? why : "interrupted");
+	}
 }
 
 struct pmbench_result_fixture *
@@ -451,6 +486,7 @@ void pmbench_result_stamp(struct pmbench_result *r)
 enum field_type {
 	F_STR,	   /* char *, null when NULL */
 	F_BOOL,	   /* int, true or false */
+	F_FLAG,	   /* int, written (as true) only when set */
 	F_INT,	   /* int */
 	F_UINT,	   /* unsigned */
 	F_U64,	   /* uint64_t */
@@ -524,6 +560,7 @@ static const struct field sample_fields[] = {
 	FIELD(pmbench_sample, "exit_code", F_INT, exit_code, 0),
 	FIELD(pmbench_sample, "signal", F_INT, signal, 0),
 	FIELD(pmbench_sample, "timed_out", F_BOOL, timed_out, 0),
+	FIELD(pmbench_sample, "interrupted", F_FLAG, interrupted, 0),
 	FIELD(pmbench_sample, "leftover", F_INT, leftover, 0),
 	FIELD(pmbench_sample, "node_modules_bytes", F_U64, nm_bytes, 0),
 	FIELD(pmbench_sample, "node_modules_files", F_U64, nm_files, 0),
@@ -593,6 +630,11 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 	case F_BOOL:
 		must(cJSON_AddBoolToObject(o, f->key,
 					   *CMEMBER(base, f, int) ? 1 : 0));
+		break;
+	case F_FLAG:
+		/* Absent means false: files without it read as before. */
+		if (*CMEMBER(base, f, int))
+			must(cJSON_AddTrueToObject(o, f->key));
 		break;
 	case F_INT:
 		add_num(o, f->key, *CMEMBER(base, f, int));
@@ -821,6 +863,7 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		*MEMBER(base, f, char *) = pmbench_xstrdup(item->valuestring);
 		return 0;
 	case F_BOOL:
+	case F_FLAG:
 		if (!cJSON_IsBool(item))
 			return bad_field(rd, f->key, "must be true or false");
 		*MEMBER(base, f, int) = cJSON_IsTrue(item) ? 1 : 0;

@@ -220,6 +220,24 @@ static int mark_berry_root(const struct pmbench_workspace *ws)
 	return ret;
 }
 
+/*
+ * The PM's temp folder (its TMPDIR, {cache}/tmp), empty: created before
+ * every run and never part of the cache state, so nothing a run left in
+ * it (locks, V8's compile cache) reaches the next one.
+ */
+static int fresh_tmp(const struct pmbench_workspace *ws)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_path(&p, ws->cache, "tmp");
+	ret = pmbench_fs_rmtree(p.ptr);
+	if (!ret)
+		ret = pmbench_fs_mkdirp(p.ptr, 0755);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
 static int fresh_home(const struct pmbench_workspace *ws)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
@@ -260,6 +278,8 @@ static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 		ret = pmbench_fs_rmtree(ws->cache);
 	if (!ret)
 		ret = fresh_home(ws);
+	if (!ret)
+		ret = fresh_tmp(ws);
 	return ret;
 }
 
@@ -278,8 +298,15 @@ int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
 
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 {
-	int ret = pmbench_fs_rmtree(ws->primed);
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	int ret;
 
+	/* The temp folder is no cache: the snapshot goes without it. */
+	pmbench_buf_path(&tmp, ws->cache, "tmp");
+	ret = pmbench_fs_rmtree(tmp.ptr);
+	pmbench_buf_release(&tmp);
+	if (!ret)
+		ret = pmbench_fs_rmtree(ws->primed);
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->primed_cache);
 	if (!ret && rename(ws->run, ws->primed) < 0)
@@ -368,6 +395,8 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0, links);
 	else if (!ret)
 		ret = fresh_home(ws);
+	if (!ret)
+		ret = fresh_tmp(ws);
 	if (!ret && (state & NM))
 		ret = restore_node_modules(ws, links);
 done:

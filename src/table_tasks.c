@@ -90,7 +90,7 @@ static const char *first_failure(const struct pmbench_cell *c)
 {
 	for (size_t i = 0; i < c->samples_nr; i++)
 		if (!c->samples[i].warmup && !c->samples[i].ok &&
-		    c->samples[i].failure)
+		    !c->samples[i].interrupted && c->samples[i].failure)
 			return c->samples[i].failure;
 	return "unknown";
 }
@@ -113,10 +113,15 @@ static int failure_row(struct ttable *t, const struct pmbench_cell *c,
 		pmbench_buf_addf(&b, "not run: %.*s",
 				 (int)strcspn(c->prime_failure, "\n"),
 				 c->prime_failure);
-	else
+	else if (pmbench_cell_failures(c))
 		pmbench_buf_addf(&b, "failed (%zu of %zu runs): %s",
 				 pmbench_cell_failures(c),
 				 pmbench_cell_failures(c), first_failure(c));
+	else if (pmbench_cell_interrupted(c))
+		pmbench_buf_adds(&b, "interrupted before a run finished");
+	else
+		pmbench_buf_adds(&b, "not run: the benchmark stopped before "
+				     "it");
 	pmbench_strvec_push(row, b.ptr);
 	pmbench_buf_release(&b);
 	return 1;
@@ -125,16 +130,33 @@ static int failure_row(struct ttable *t, const struct pmbench_cell *c,
 static void failed_note(struct ttable *t, const struct pmbench_cell *c)
 {
 	size_t failed = pmbench_cell_failures(c);
+	size_t interrupted = pmbench_cell_interrupted(c);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	struct pmbench_strvec *row;
 
-	if (!failed)
-		return;
-	row = new_row(t);
-	pmbench_strvec_push(row, "");
-	pmbench_buf_addf(&b, "%zu run(s) failed: %s", failed,
-			 first_failure(c));
-	pmbench_strvec_push(row, b.ptr);
+	if (failed) {
+		row = new_row(t);
+		pmbench_strvec_push(row, "");
+		pmbench_buf_addf(&b, "%zu run(s) failed: %s", failed,
+				 first_failure(c));
+		pmbench_strvec_push(row, b.ptr);
+	}
+	pmbench_buf_reset(&b);
+	pmbench_report_add_leftover(&b, c, "runs");
+	if (b.len) {
+		row = new_row(t);
+		pmbench_strvec_push(row, "");
+		pmbench_strvec_push(row, b.ptr);
+	}
+	if (interrupted) {
+		row = new_row(t);
+		pmbench_strvec_push(row, "");
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "%zu run%s interrupted (pmbench was "
+				     "stopped): left out of the statistics",
+				 interrupted, interrupted == 1 ? "" : "s");
+		pmbench_strvec_push(row, b.ptr);
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -164,9 +186,16 @@ static void push_runs(struct pmbench_strvec *row, const struct pmbench_cell *c,
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	pmbench_buf_addf(&b, "%zu", n);
-	if (pmbench_cell_failures(c))
+	if (pmbench_cell_failures(c) && pmbench_cell_interrupted(c))
+		pmbench_buf_addf(&b, " (+%zu failed, +%zu interrupted)",
+				 pmbench_cell_failures(c),
+				 pmbench_cell_interrupted(c));
+	else if (pmbench_cell_failures(c))
 		pmbench_buf_addf(&b, " (+%zu failed)",
 				 pmbench_cell_failures(c));
+	else if (pmbench_cell_interrupted(c))
+		pmbench_buf_addf(&b, " (+%zu interrupted)",
+				 pmbench_cell_interrupted(c));
 	pmbench_strvec_push(row, b.ptr);
 	pmbench_buf_release(&b);
 }

@@ -422,8 +422,11 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 			n = PMBENCH_EINTERRUPTED;
 		if (n == PMBENCH_EINTERRUPTED) {
 			ret = n;
-			fail(s, "interrupted before the dev server was ready",
-			     NULL);
+			pmbench_buf_addf(&why, "interrupted by %s before the "
+					       "dev server was ready",
+					 pmbench_proc_signal_name(
+						 pmbench_proc_interrupted()));
+			pmbench_sample_interrupt(s, why.ptr);
 			goto stop;
 		}
 		if (n == 1) {
@@ -586,8 +589,12 @@ stop:
 				 left);
 		fail(s, why.ptr, NULL);
 	}
-	if (started && ret == 0 && pmbench_proc_interrupted())
+	if (started && pmbench_proc_interrupted()) {
+		/* Stopped in flight: interrupted, whatever it measured. */
+		if (!s->interrupted)
+			pmbench_pmrun_interrupt(s);
 		ret = PMBENCH_EINTERRUPTED;
+	}
 done:
 	pmbench_ready_poll_free(poll);
 	pmbench_child_release(&c);

@@ -11,6 +11,10 @@ enum pmbench_exit {
 	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
 	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
 	PMBENCH_EXIT_USAGE = 129,
+	/**
+	 * SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped it: one code for all
+	 * (128 + SIGHUP would be 129, the usage code).
+	 */
 	PMBENCH_EXIT_INTERRUPTED = 130
 };
 
@@ -43,7 +47,12 @@ void pmbench_config_release(void);
  */
 int pmbench_cli_take_workdir(int argc, char **argv);
 
-/** Convert a negative error code into an exit code, printing the error. */
+/**
+ * Convert a negative error code into an exit code, printing the error:
+ * PMBENCH_EXIT_INTERRUPTED for PMBENCH_EINTERRUPTED, and for any error
+ * once a stop signal has come (a call it cut short), else
+ * PMBENCH_EXIT_ERROR.
+ */
 int pmbench_cli_fail(int code);
 
 struct pmbench_adaptive_opts;

@@ -45,7 +45,7 @@ enum pmbench_error_code {
 	PMBENCH_ERROR = -1,	  /**< generic failure, message set */
 	PMBENCH_ENOTFOUND = -2,	  /**< a named thing does not exist */
 	PMBENCH_EINVALID = -3,	  /**< bad input from the user */
-	PMBENCH_EINTERRUPTED = -4 /**< SIGINT or SIGTERM arrived */
+	PMBENCH_EINTERRUPTED = -4 /**< SIGINT, SIGTERM, SIGHUP or SIGQUIT */
 };
 
 /**

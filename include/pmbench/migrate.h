@@ -26,6 +26,7 @@ struct pmbench_migrate_task {
 	char *name;	/**< "build", "test", "lint" */
 	int ran;	/**< 0: the project has no such script */
 	int ok;
+	int interrupted; /**< pmbench was stopped while it ran (not ok) */
 	char *failure;	/**< one line when !ok */
 	double wall_s;
 };

@@ -79,12 +79,20 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
  * PMBENCH_CHILD_INIT child the caller may have given a line callback;
  * the caller releases it. A command that cannot start is a failed sample,
  * never a time. Returns 0 (whatever the command did) or
- * PMBENCH_EINTERRUPTED.
+ * PMBENCH_EINTERRUPTED, with `s` marked interrupted (what was measured
+ * until pmbench stopped the command is kept).
  */
 int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       const struct pmbench_strvec *argv, const char *dir,
 		       uint64_t timeout_ns, struct pmbench_sample *s,
 		       struct pmbench_child *c);
+
+/**
+ * Mark `s` as the run in flight when pmbench was stopped: interrupted,
+ * with "interrupted by SIGINT" (the signal that stopped pmbench) as its
+ * line. See pmbench_sample_interrupt().
+ */
+void pmbench_pmrun_interrupt(struct pmbench_sample *s);
 
 /**
  * pmbench_pmrun_exec() of the install command in the run copy, then,

@@ -78,20 +78,33 @@ struct pmbench_child {
 
 /**
  * Set up process handling once, at start-up: make sure fds 0-2 are open,
- * ignore SIGPIPE, become a child subreaper, and install SIGINT/SIGTERM
- * handlers that stop the running children. Returns 0 or an error.
+ * ignore SIGPIPE, become a child subreaper, and install handlers for
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT that stop the running children
+ * (each is an interruption: pmbench_proc_interrupted() says which came
+ * first). A second SIGINT or SIGQUIT then kills pmbench the default way;
+ * a repeated SIGHUP or SIGTERM is ignored. Returns 0 or an error.
  */
 int pmbench_proc_init(void);
 
-/** The signal that interrupted pmbench (SIGINT/SIGTERM), or 0. */
+/**
+ * The signal that interrupted pmbench (SIGINT, SIGTERM, SIGHUP or
+ * SIGQUIT), or 0.
+ */
 int pmbench_proc_interrupted(void);
+
+/**
+ * The name of a signal that interrupts pmbench ("SIGINT", "SIGTERM",
+ * "SIGHUP", "SIGQUIT"), or "a signal" for any other. Static storage.
+ */
+const char *pmbench_proc_signal_name(int sig);
 
 /**
  * Run a child to completion: start it, collect output and measurements,
  * kill the whole tree on timeout or interrupt, and kill whatever it left
  * behind. Returns 0 when the child ran (whatever its exit status: see
- * c->result), PMBENCH_EINTERRUPTED on SIGINT/SIGTERM, or an error when it
- * could not be started (message names the program and the reason).
+ * c->result), PMBENCH_EINTERRUPTED on an interruption (see
+ * pmbench_proc_init()), or an error when it could not be started
+ * (message names the program and the reason).
  */
 int pmbench_child_run(struct pmbench_child *c);
 

@@ -35,6 +35,8 @@ struct pmbench_report_cell {
 	double *times; /**< successful timed wall times (s), run order; owned */
 	size_t n;      /**< how many */
 	size_t failed; /**< failed timed runs */
+	/** runs stopped by a signal to pmbench: neither times nor failures */
+	size_t interrupted;
 	struct pmbench_summary wall;
 	int has_ci;			   /**< n >= 1 */
 	struct pmbench_interval median_ci; /**< point is the median */
@@ -127,6 +129,32 @@ size_t pmbench_report_display_len(const char *s);
  */
 void pmbench_report_add_sentence(struct pmbench_buf *out,
 				 const struct pmbench_report *rep, size_t i);
+
+/**
+ * What stands in for the times of a cell that has none: "failed" (its
+ * priming or a run failed), "interrupted" (its only runs were cut short
+ * by a signal to pmbench) or "not run" (the benchmark stopped before).
+ */
+const char *pmbench_report_no_times(const struct pmbench_report_cell *c);
+
+/**
+ * "npm left 2 processes running after 3 of 5 runs (stopped by pmbench)"
+ * (`runs` names the runs: "runs", "jobs") for a cell whose PM left
+ * processes behind; nothing otherwise, and nothing for a dev cell, where
+ * a process still running after the stop is a failed run.
+ */
+void pmbench_report_add_leftover(struct pmbench_buf *out,
+				 const struct pmbench_cell *c,
+				 const char *runs);
+
+/**
+ * The notes of a cell, each a line after `indent`: "note: <pm>: 1 run
+ * interrupted (pmbench was stopped); ..." for interrupted runs and "note:
+ * <pm> left 2 processes running ..." (pmbench_report_add_leftover());
+ * nothing when there is nothing to say.
+ */
+void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
+			      const struct pmbench_report_cell *c);
 
 /** The warning when some PMs ran dependency scripts and others did not. */
 #define PMBENCH_REPORT_SCRIPTS_NOTE                                         \

@@ -37,6 +37,13 @@ struct pmbench_sample {
 	int exit_code;	       /**< -1 if killed by a signal */
 	int signal;	       /**< terminating signal, 0 if none */
 	int timed_out;
+	/**
+	 * pmbench was stopped (SIGINT, SIGTERM, SIGHUP, SIGQUIT) while this
+	 * run was in flight: it is neither a time nor a failure (ok is 0,
+	 * failure says "interrupted ..."), and is left out of the
+	 * statistics and of the failure counts.
+	 */
+	int interrupted;
 	int leftover;	       /**< processes still alive after the PM exited */
 	uint64_t nm_bytes;     /**< node_modules on disk after the run */
 	uint64_t nm_files;
@@ -193,8 +200,24 @@ double *pmbench_cell_metric_values(const struct pmbench_cell *c,
 void pmbench_cell_metric_names(const struct pmbench_cell *c,
 			       struct pmbench_strvec *out);
 
-/** Number of failed non-warm-up samples. */
+/** Number of failed non-warm-up samples (interrupted ones are not). */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);
+
+/** Number of interrupted samples, warm-ups included. */
+size_t pmbench_cell_interrupted(const struct pmbench_cell *c);
+
+/**
+ * The processes the PM left running (`leftover`, summed over every
+ * sample, warm-ups included); `*out_runs` gets how many samples left any.
+ */
+size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs);
+
+/**
+ * Mark a sample as interrupted: not ok, `interrupted` set, and `why`
+ * (such as "interrupted by SIGINT") as its failure line; with a NULL
+ * `why` a failure line already there is kept, else it is "interrupted".
+ */
+void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why);
 
 /**
  * Append a fixture record with copies of the strings (any may be NULL);

@@ -44,7 +44,7 @@ struct pmbench_workspace {
 	char *primed_cache; /**< root/primed-cache: the primed PM cache */
 	char *run;	    /**< root/run: the copy a timed run works in */
 	char *run_project;  /**< run + subdir */
-	char *cache;	    /**< <cache>/pm/<pm>: the PM's live cache + HOME */
+	char *cache;	    /**< <cache>/pm/<pm>: live cache, HOME and tmp */
 	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
 };
 
@@ -61,8 +61,8 @@ void pmbench_workspace_release(struct pmbench_workspace *ws);
 /**
  * Prepare the copy for priming: a fresh copy of the source with every
  * lockfile removed but this PM's own shipped one (if the fixture ships
- * it), an empty cache and HOME. `*out_shipped` is set to the name of the
- * shipped lockfile kept, or NULL.
+ * it), an empty cache, HOME and temp folder (the PM's TMPDIR, <cache>/tmp).
+ * `*out_shipped` is set to the name of the shipped lockfile kept, or NULL.
  */
 int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
 				    const char **out_shipped);
@@ -77,7 +77,8 @@ int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
 
 /**
  * After the priming install: move the copy and the cache into the primed
- * snapshot (renames, no copying).
+ * snapshot (renames, no copying). The cache's temp folder is removed
+ * first: it is never part of the cache state.
  */
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
 
@@ -92,8 +93,9 @@ const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws
  * lockfile of any PM unless LOCKFILE (then this PM's primed one), an
  * empty cache unless CACHE (then the primed cache), no node_modules
  * unless NODE_MODULES (then every primed node_modules folder and the PM's
- * install-state files). Fails with PMBENCH_EINVALID when the state needs
- * something the priming did not produce (e.g. no lockfile).
+ * install-state files), and in every state an empty temp folder (the
+ * PM's TMPDIR, <cache>/tmp). Fails with PMBENCH_EINVALID when the state
+ * needs something the priming did not produce (e.g. no lockfile).
  */
 int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
 

@@ -11,7 +11,7 @@
 #include "pmbench/proc.h"
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
-static char bindir[4200], pathbuf[8400], scratch[8400];
+static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
 static char real_path[8192], real_home[4096];
 
 static const char *const fake_names[] = { "npm",  "yarn", "yarn-berry",
@@ -56,9 +56,11 @@ const char *h_setup(void)
 	snprintf(home, sizeof(home), "%s/home", sandbox);
 	snprintf(logpath, sizeof(logpath), "%s/fakepm.log", sandbox);
 	snprintf(bindir, sizeof(bindir), "%s/bin", sandbox);
+	snprintf(systmp, sizeof(systmp), "%s/systmp", sandbox);
 	pmbench_fs_set_sandbox(NULL);
 	if (pmbench_fs_mkdirp(bindir, 0755) < 0 ||
-	    pmbench_fs_mkdirp(home, 0755) < 0)
+	    pmbench_fs_mkdirp(home, 0755) < 0 ||
+	    pmbench_fs_mkdirp(systmp, 0755) < 0)
 		die_env(pmbench_error_last());
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fake_names); i++) {
 		pmbench_buf_reset(&b);
@@ -72,6 +74,8 @@ const char *h_setup(void)
 		 bindir);
 	setenv("PATH", pathbuf, 1);
 	setenv("HOME", home, 1);
+	/* The system temp folder as pmbench sees it; the PMs get their own. */
+	setenv("TMPDIR", systmp, 1);
 	setenv("PMBENCH_CACHE_DIR", cache, 1);
 	snprintf(scratch, sizeof(scratch), "%s/no-toolchain", sandbox);
 	setenv("PMBENCH_TOOLCHAIN_DIR", scratch, 1);
@@ -112,6 +116,11 @@ const char *h_home(void)
 const char *h_log(void)
 {
 	return logpath;
+}
+
+const char *h_systmp(void)
+{
+	return systmp;
 }
 
 const char *h_write(const char *rel, const char *text)
@@ -263,6 +272,25 @@ void h_listing(struct pmbench_buf *out, const char *dir)
 }
 
 static struct pmbench_buf home_before = PMBENCH_BUF_INIT;
+static struct pmbench_buf tmp_before = PMBENCH_BUF_INIT;
+
+/* The fakes' temp files in /tmp (named pmbench-fakepm-*), sorted. */
+static void fake_temp_files(struct pmbench_buf *out)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct dirent *de;
+	DIR *d = opendir("/tmp");
+
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "pmbench-fakepm-", 15))
+			pmbench_strvec_push(&v, de->d_name);
+	if (d)
+		closedir(d);
+	qsort(v.v, v.nr, sizeof(*v.v), cmp);
+	pmbench_buf_reset(out);
+	pmbench_strvec_join(out, &v, "\n");
+	pmbench_strvec_release(&v);
+}
 
 void h_home_markers(void)
 {
@@ -277,6 +305,7 @@ void h_home_markers(void)
 	if (!pmbench_fs_exists(scratch))
 		h_write("home/.npmrc", "fund=false\n");
 	h_listing(&home_before, home);
+	fake_temp_files(&tmp_before);
 }
 
 int h_home_intact(struct pmbench_buf *why)
@@ -288,6 +317,19 @@ int h_home_intact(struct pmbench_buf *why)
 	if (strcmp(now.ptr, home_before.ptr)) {
 		pmbench_buf_addf(why, "HOME changed:\nbefore:\n%s\nafter:\n%s",
 				 home_before.ptr, now.ptr);
+		ok = 0;
+	}
+	/* Nothing in the temp folder pmbench was given, nothing in /tmp. */
+	h_listing(&now, systmp);
+	if (ok && now.len) {
+		pmbench_buf_addf(why, "the system temp folder (TMPDIR of "
+				      "pmbench) got:\n%s", now.ptr);
+		ok = 0;
+	}
+	fake_temp_files(&now);
+	if (ok && strcmp(now.ptr, tmp_before.ptr)) {
+		pmbench_buf_addf(why, "/tmp got fake PM files:\nbefore:\n%s\n"
+				      "after:\n%s", tmp_before.ptr, now.ptr);
 		ok = 0;
 	}
 	for (size_t i = 0; ok && i < PMBENCH_ARRAY_SIZE(home_markers); i++) {
@@ -353,28 +395,94 @@ void h_expect(int *out, const char *const *args,
 	*out = 1;
 }
 
-void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
+void h_start_until(int *out, struct pmbench_child *c, const char *pidfile,
+		   long *pid)
 {
-	long pid;
 	int rc = 0;
 
 	*out = 0;
+	*pid = -1;
 	CHECK_INT(pmbench_child_start(c), 0);
 	for (int i = 0; i < 600 && rc == 0; i++) {
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 		if (h_read_pid(pidfile) > 0)
 			break;
 	}
-	pid = h_read_pid(pidfile);
-	CHECK(pid > 0);
-	CHECK(h_alive(pid));
-	kill(c->pid, SIGINT);
+	*pid = h_read_pid(pidfile);
+	CHECK(*pid > 0);
+	CHECK(h_alive(*pid));
+	*out = 1;
+}
+
+void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid)
+{
+	int rc = 0;
+
+	*out = 0;
+	kill(c->pid, sig);
 	for (int i = 0; i < 600 && rc == 0; i++)
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 	CHECK_INT(rc, 1);
-	CHECK_INT(c->result.exit_code, 130);
+	/* Nothing escaped, then the exit: 130, not death by the signal. */
 	CHECK(!h_alive(pid));
+	CHECK_INT(c->result.signal, 0);
+	CHECK_INT(c->result.exit_code, 130);
 	*out = 1;
+}
+
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
+	      int sig)
+{
+	long pid;
+
+	*out = 0;
+	H_CHECK_CALL(h_start_until, c, pidfile, &pid);
+	H_CHECK_CALL(h_stop_with, c, sig, pid);
+	*out = 1;
+}
+
+void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
+{
+	*out = 0;
+	H_CHECK_CALL(h_signal, c, pidfile, SIGINT);
+	*out = 1;
+}
+
+cJSON *h_read_json(const char *path)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	cJSON *root = NULL;
+
+	if (!pmbench_fs_read(&b, path, 64u << 20))
+		root = cJSON_Parse(b.ptr);
+	pmbench_buf_release(&b);
+	return root;
+}
+
+static int json_is(const cJSON *o, const char *key, const char *want)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) && !strcmp(v->valuestring, want);
+}
+
+const cJSON *h_json_sample(const cJSON *result, const char *task,
+			   const char *scenario, const char *pm, int k)
+{
+	const cJSON *cell;
+
+	cJSON_ArrayForEach(cell,
+			   cJSON_GetObjectItemCaseSensitive(result, "cells"))
+	{
+		if (json_is(cell, "task", task) &&
+		    json_is(cell, "scenario", scenario) &&
+		    json_is(cell, "pm", pm))
+			return cJSON_GetArrayItem(
+				cJSON_GetObjectItemCaseSensitive(cell,
+								 "samples"),
+				k);
+	}
+	return NULL;
 }
 
 #include <git2.h>

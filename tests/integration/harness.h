@@ -30,10 +30,14 @@ const char *h_setup(void);
  */
 void h_real_pms(void);
 
-/** The sandbox's cache folder, fake HOME, fake PM log. */
+/**
+ * The sandbox's cache folder, fake HOME, fake PM log, and the temp folder
+ * pmbench itself gets as TMPDIR (the PMs must get their own).
+ */
 const char *h_cache(void);
 const char *h_home(void);
 const char *h_log(void);
+const char *h_systmp(void);
 
 /** Write a file (parents created) below the sandbox; returns its path. */
 const char *h_write(const char *rel, const char *text);
@@ -58,9 +62,23 @@ cJSON *h_log_of(cJSON *entries, const char *pm);
 /** Files and folders below `dir`, relative, sorted, joined by '\n'. */
 void h_listing(struct pmbench_buf *out, const char *dir);
 
-/** Make the HOME marker files; h_home_intact() checks them afterwards. */
+/**
+ * Make the HOME marker files and note the fake PMs' files in /tmp;
+ * h_home_intact() checks afterwards that HOME and its markers are as they
+ * were, that the temp folder pmbench was given (h_systmp()) is still
+ * empty, and that /tmp got no new pmbench-fakepm-* file.
+ */
 void h_home_markers(void);
 int h_home_intact(struct pmbench_buf *why);
+
+/** CHECK(h_home_intact(why)), saying what changed when it fails. */
+#define H_CHECK_HOME_INTACT(why)                                           \
+	do {                                                               \
+		if (!h_home_intact(why)) {                                 \
+			check_fail(__FILE__, __LINE__, "%s", (why)->ptr);  \
+			return;                                            \
+		}                                                          \
+	} while (0)
 
 /** 1 if a process with this pid is alive (not a zombie). */
 int h_alive(long pid);
@@ -95,12 +113,37 @@ void h_expect(int *out, const char *const *args,
 	      const char *says);
 
 /**
- * Start `c` (a pmbench command), wait until `pidfile` holds the pid of a
- * process it started, check that process is alive, press Ctrl-C (SIGINT
- * to pmbench) and wait: pmbench must finish with 130 and the process
- * must be gone. `c` is left for the caller to reap and release.
+ * Start `c` (a pmbench command) and wait until `pidfile` holds the pid of
+ * a process it started, into *pid; check that process is alive.
  */
+void h_start_until(int *out, struct pmbench_child *c, const char *pidfile,
+		   long *pid);
+
+/**
+ * Send `sig` to the running pmbench `c` and wait: pmbench must finish
+ * with 130 (interrupted) and the process `pid` must be gone.
+ */
+void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid);
+
+/**
+ * h_start_until(), then h_stop_with() `sig`. `c` is left for the caller
+ * to reap and release.
+ */
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
+	      int sig);
+
+/** h_signal() with SIGINT: Ctrl-C. */
 void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);
+
+/** A JSON file parsed (caller deletes), or NULL. */
+cJSON *h_read_json(const char *path);
+
+/**
+ * Sample `k` of the cell (task, scenario, pm) of a parsed result file,
+ * or NULL.
+ */
+const cJSON *h_json_sample(const cJSON *result, const char *task,
+			   const char *scenario, const char *pm, int k);
 
 /**
  * Make `dir` a git repository (if it is not one) and commit everything in

@@ -52,6 +52,12 @@ static int browse(struct pmbench_buf *out, const char *url,
 	if (extra2)
 		pmbench_strvec_push(&c.args, extra2);
 	pmbench_strvec_push(&c.args, url);
+	/*
+	 * Not the harness's TMPDIR (the honeypot for pmbench's PMs): in the
+	 * deep sandbox, Chromium's singleton socket path would pass the
+	 * 108 bytes a Unix socket name may have, and Chromium aborts.
+	 */
+	pmbench_strvec_push(&c.env, "TMPDIR");
 	c.tail_max = 8u << 20;
 	c.timeout_ns = 120ull * 1000000000ull;
 	if (pmbench_child_run(&c) == 0)

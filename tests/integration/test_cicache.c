@@ -180,7 +180,7 @@ TEST(store_restores_a_warm_cache)
 	CHECK_CONTAINS(run.out.ptr, "100.0 MB/s");
 	CHECK_CONTAINS(run.out.ptr, "npm (CI install: npm ci");
 	/* The user's caches and the project itself are untouched. */
-	CHECK(h_home_intact(&why));
+	H_CHECK_HOME_INTACT(&why);
 	h_listing(&listing, check_path("proj"));
 	CHECK_STR(listing.ptr, "package.json");
 	pmbench_buf_release(&why);
@@ -385,7 +385,20 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	miss = pmbench_result_find_cell(&r, "proj", "ci-cache", "store/zstd-3",
 					"bun");
 	CHECK(miss && miss->samples_nr == 1 && !miss->samples[0].ok);
-	CHECK_STR(miss->samples[0].failure, "interrupted");
+	CHECK_CONTAINS(miss->samples[0].failure, "interrupted");
+	/* The job in flight was interrupted: no failure of bun's. */
+	CHECK_INT(pmbench_cell_failures(miss), 0);
+	{
+		cJSON *json = h_read_json(out);
+		const cJSON *s = h_json_sample(json, "ci-cache",
+					       "store/zstd-3", "bun", 0);
+		int flagged = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(s, "interrupted"));
+
+		cJSON_Delete(json);
+		CHECK(flagged);
+	}
+	CHECK(!strstr(c.tail.ptr, "failed"));
 	pmbench_result_release(&r);
 	pmbench_child_kill_tree(&c);
 	pmbench_child_release(&c);

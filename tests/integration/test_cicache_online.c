@@ -92,7 +92,7 @@ TEST(real_npm_and_bun_none_and_store)
 				   pm, a, b);
 		CHECK(a > 0 && b > 0);
 	}
-	CHECK(h_home_intact(&why));
+	H_CHECK_HOME_INTACT(&why);
 	pmbench_buf_release(&why);
 	pmbench_result_release(&r);
 	h_run_release(&run);

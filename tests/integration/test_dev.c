@@ -7,6 +7,7 @@
  */
 #include "pmbench/common.h"
 
+#include <signal.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -453,6 +454,19 @@ TEST(ctrl_c_during_dev_stops_the_server)
 					"cache+lockfile+node_modules", "npm");
 	CHECK(cell && cell->samples_nr == 1 && !cell->samples[0].ok);
 	CHECK_CONTAINS(cell->samples[0].failure, "interrupted");
+	/* Interrupted, which is not the server's failure. */
+	CHECK_INT(pmbench_cell_failures(cell), 0);
+	{
+		cJSON *json = h_read_json(out);
+		const cJSON *s = h_json_sample(
+			json, "dev", "cache+lockfile+node_modules", "npm", 0);
+		int flagged = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(s, "interrupted"));
+
+		cJSON_Delete(json);
+		CHECK(flagged);
+	}
+	CHECK(!strstr(c.tail.ptr, "failed"));
 	CHECK(port_of(&r, "npm") > 0);
 	CHECK(!pmbench_probe_port_open(port_of(&r, "npm")));
 	pmbench_child_kill_tree(&c);
@@ -469,6 +483,113 @@ TEST(ctrl_c_during_dev_stops_the_server)
 	pmbench_buf_release(&man);
 }
 
+/*
+ * Stop pmbench (`c`) with `sig` while its dev server is listening: the
+ * server's grandchild has left the session and holds the port, and the
+ * ready line is a minute away. Afterwards nothing may run, the port must
+ * be closed and the result written with the run interrupted.
+ */
+static void check_dev_stopped(int *ok, struct pmbench_child *c, int sig,
+			      const char *out, const char *pidfile,
+			      const char *portfile)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *cell;
+	long pid, port = -1;
+	int open = 0, flagged;
+	size_t left;
+	pid_t *pids;
+	cJSON *json;
+
+	*ok = 0;
+	H_CHECK_CALL(h_start_until, c, pidfile, &pid);
+	for (int i = 0; i < 400 && !open; i++) {
+		pmbench_child_pump(c, 25 * 1000000ull);
+		port = h_read_pid(portfile);
+		open = port > 0 && pmbench_probe_port_open((unsigned)port);
+	}
+	CHECK(open);
+	kill(c->pid, sig);
+	for (int i = 0; i < 600 && !c->result.exited; i++)
+		pmbench_child_pump(c, 50 * 1000000ull);
+	CHECK(c->result.exited);
+	/* Nothing left (it would be ours: a subreaper), the port closed. */
+	left = pmbench_proc_descendants(&pids);
+	free(pids);
+	CHECK_INT(left, 0);
+	CHECK(!h_alive(pid));
+	CHECK(!pmbench_probe_port_open((unsigned)port));
+	/* 130, not death by the signal. */
+	CHECK_INT(c->result.signal, 0);
+	CHECK_INT(c->result.exit_code, 130);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	cell = pmbench_result_find_cell(&r, "devproj", "dev",
+					"cache+lockfile+node_modules", "npm");
+	CHECK(cell && cell->samples_nr == 1);
+	CHECK_INT(pmbench_cell_failures(cell), 0);
+	CHECK_INT(port_of(&r, "npm"), port);
+	pmbench_result_release(&r);
+	json = h_read_json(out);
+	flagged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		h_json_sample(json, "dev", "cache+lockfile+node_modules",
+			      "npm", 0),
+		"interrupted"));
+	cJSON_Delete(json);
+	CHECK(flagged);
+	*ok = 1;
+}
+
+static void dev_stopped_by(int *ok, int sig)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, man = PMBENCH_BUF_INIT;
+	char proj[4200], mpath[4200], out[4200], pidfile[4200];
+	char portfile[4200];
+
+	*ok = 0;
+	h_setup();
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("server.pid", ""));
+	snprintf(portfile, sizeof(portfile), "%s",
+		 h_write("server.port", ""));
+	pmbench_buf_addf(&pkg,
+			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
+			 "\"private\": true, \"scripts\": { \"dev\": \"echo "
+			 "$PORT > %s && echo $$ > %s && exec %s --mode "
+			 "grandchild --ready-delay-ms 60000\" } }\n",
+			 portfile, pidfile, getenv("PMBENCH_FAKESERVER"));
+	h_write("devproj/package.json", pkg.ptr);
+	snprintf(proj, sizeof(proj), "%s", check_path("devproj"));
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"devproj\", \"repo\": \"%s\", \"dev\": "
+			 "{ \"args\": \"--port {port}\", \"ready\": \"fake "
+			 "server ready\" } }\n",
+			 proj);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("devproj.json", man.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
+		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
+		NULL });
+	check_dev_stopped(ok, &c, sig, out, pidfile, portfile);
+	/* Whatever pmbench left is ours now (a subreaper): stop it. */
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&man);
+}
+
+/* The terminal closed during a dev run. */
+TEST(sighup_during_dev_stops_the_server)
+{
+	H_CHECK_CALL(dev_stopped_by, SIGHUP);
+}
+
+TEST(sigquit_during_dev_stops_the_server)
+{
+	H_CHECK_CALL(dev_stopped_by, SIGQUIT);
+}
+
 CHECK_MAIN(CASE(print_then_listen), CASE(listen_then_print),
 	   CASE(never_listen_fails_after_the_timeout),
 	   CASE(exit_now_is_a_failure_with_the_reason),
@@ -477,4 +598,6 @@ CHECK_MAIN(CASE(print_then_listen), CASE(listen_then_print),
 	   CASE(error500_is_never_ready), CASE(probe_counts_are_exact),
 	   CASE(probe_counts_other_status_codes),
 	   CASE(probe_needs_dev_and_sane_numbers),
-	   CASE(ctrl_c_during_dev_stops_the_server))
+	   CASE(ctrl_c_during_dev_stops_the_server),
+	   CASE(sighup_during_dev_stops_the_server),
+	   CASE(sigquit_during_dev_stops_the_server))

@@ -345,6 +345,46 @@ TEST(dev_server_parity)
 	pmbench_buf_release(&pkg);
 }
 
+/*
+ * Ctrl-C while the source's build runs for parity: the report is written,
+ * and the build is interrupted, not a build that fails.
+ */
+TEST(ctrl_c_during_a_parity_task)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf build = PMBENCH_BUF_INIT;
+	char pidfile[4200], report[4200];
+	const cJSON *e, *t;
+	cJSON *rep;
+	const char *proj;
+
+	h_setup();
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("build.pid", ""));
+	pmbench_buf_addf(&build, "echo $$ > %s && exec sleep 600", pidfile);
+	proj = npm_project(build.ptr);
+	snprintf(report, sizeof(report), "%s/migrate.json", h_cache());
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+		"migrate", proj, "--to", "bun", "--runs", "2", "--warmup", "0",
+		"--scenario", "cache+lockfile", "--out", report, NULL });
+	H_CHECK_CALL(h_interrupt, &c, pidfile);
+	rep = h_read_json(report);
+	CHECK(rep);
+	e = pm_entry(rep, "npm");
+	CHECK_CONTAINS(str(e, "verdict"), "build interrupted");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
+	CHECK_STR(str(t, "name"), "build");
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "interrupted")));
+	CHECK_CONTAINS(c.tail.ptr, "build interrupted");
+	CHECK(!strstr(c.tail.ptr, "FAILS"));
+	CHECK(!strstr(c.tail.ptr, "(null)"));
+	cJSON_Delete(rep);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&build);
+}
+
 /* Every file below `dir` with its bytes, for a byte-for-byte check. */
 static void snapshot(struct pmbench_buf *out, const char *dir)
 {
@@ -567,6 +607,7 @@ TEST(cli_errors)
 }
 
 CHECK_MAIN(CASE(routes_from_the_source_lockfile),
+	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
 	   CASE(failing_target_and_failing_build), CASE(dev_server_parity),

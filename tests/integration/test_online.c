@@ -66,7 +66,7 @@ TEST(real_npm_and_bun_on_a_tiny_fixture)
 	CHECK_CONTAINS(cell(&r, "tiny", "clean", "npm")->lockfile,
 		       "package-lock.json");
 	/* Neither PM touched the user's caches in HOME. */
-	CHECK(h_home_intact(&why));
+	H_CHECK_HOME_INTACT(&why);
 	pmbench_buf_release(&why);
 	pmbench_result_release(&r);
 	h_run_release(&run);

@@ -211,6 +211,99 @@ TEST(claim_from_result)
 	}
 }
 
+/*
+ * The sample with one more run of npm and of bun in the clean scenario,
+ * each interrupted (pmbench was stopped while it ran): the figures must
+ * not change, and every command must say the run was left out.
+ */
+static const char *interrupted_copy(void)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	const char *path = h_write("interrupted.json", "");
+	cJSON *root = NULL, *cell;
+	char *printed = NULL;
+
+	if (pmbench_fs_read_text(&text, sample, 1u << 24) < 0)
+		goto done;
+	root = cJSON_Parse(text.ptr);
+	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(root, "cells"))
+	{
+		const char *pm = cJSON_GetStringValue(
+			cJSON_GetObjectItem(cell, "pm"));
+		const char *sc = cJSON_GetStringValue(
+			cJSON_GetObjectItem(cell, "scenario"));
+		cJSON *s;
+
+		if (strcmp(sc, "clean") || (strcmp(pm, "npm") &&
+					    strcmp(pm, "bun")))
+			continue;
+		s = cJSON_CreateObject();
+		cJSON_AddNumberToObject(s, "round", 6);
+		cJSON_AddBoolToObject(s, "warmup", 0);
+		cJSON_AddBoolToObject(s, "ok", 0);
+		cJSON_AddNumberToObject(s, "wall_s", 0.5);
+		cJSON_AddNumberToObject(s, "exit_code", -1);
+		cJSON_AddStringToObject(s, "failure", "interrupted by SIGINT");
+		cJSON_AddBoolToObject(s, "interrupted", 1);
+		cJSON_AddItemToArray(cJSON_GetObjectItem(cell, "samples"), s);
+	}
+	printed = cJSON_Print(root);
+	if (!printed)
+		goto done;
+	path = h_write("interrupted.json", printed);
+done:
+	if (printed)
+		cJSON_free(printed);
+	cJSON_Delete(root);
+	pmbench_buf_release(&text);
+	return path;
+}
+
+TEST(interrupted_runs_are_left_out_and_said)
+{
+	struct h_run r;
+	char b[4200];
+
+	setup();
+	snprintf(b, sizeof(b), "%s", interrupted_copy());
+	{
+		const char *args[] = { "compare", sample, b, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		/* The same times: no change at all for npm and bun. */
+		CHECK(!strstr(r.out.ptr, "slower"));
+		CHECK_CONTAINS(r.out.ptr, "+0.0% (");
+		CHECK_CONTAINS(r.out.ptr, "1 interrupted run in B left out");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "claim",
+				       "bun install is 4.5x faster than npm "
+				       "install",
+				       "--from", b, "--scenario", "clean",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_CONTAINS(r.out.ptr, "reproduced: bun install is 4.68x "
+					  "(");
+		CHECK_CONTAINS(r.out.ptr, "5 and 5 runs");
+		CHECK_CONTAINS(r.out.ptr, "1 interrupted run of bun install "
+					  "and 1 of npm install left out");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "report", b, NULL };
+
+		/* The same figures as the sample's, and nothing "failed". */
+		CHECK_INT(run(&r, args), 0);
+		CHECK_CONTAINS(r.out.ptr, "bun is 4.68x (4.40x–4.82x) faster "
+					  "than npm (p = 0.008)");
+		CHECK_CONTAINS(r.out.ptr, "5 (+1 interrupted)");
+		CHECK(!strstr(r.out.ptr, "unknown"));
+		h_run_release(&r);
+	}
+}
+
 TEST(claim_errors)
 {
 	struct h_run r;
@@ -272,4 +365,5 @@ TEST(claim_errors)
 }
 
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
+	   CASE(interrupted_runs_are_left_out_and_said),
 	   CASE(compare), CASE(claim_from_result), CASE(claim_errors))

@@ -53,7 +53,11 @@ TEST(eight_states_exactly)
 				       "2", "--warmup", "1", "--out", out,
 				       proj, NULL };
 
-		h_pmbench(&run, args, NULL);
+		struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+
+		pmbench_strvec_push(&env, "FAKEPM_LOG_VARS=TMPDIR,TMP,TEMP");
+		h_pmbench(&run, args, &env);
+		pmbench_strvec_release(&env);
 	}
 	CHECK_INT(run.exit_code, 0);
 	CHECK_INT(pmbench_result_read(&r, out), 0);
@@ -99,6 +103,20 @@ TEST(eight_states_exactly)
 			CHECK(str(e, "cache_dir"));
 			CHECK(!strncmp(str(e, "cache_dir"), cachedir.ptr,
 				       cachedir.len));
+			/* So is its temp folder, whatever the scenario. */
+			for (int k = 0; k < 3; k++) {
+				static const char *const vars[] = {
+					"TMPDIR", "TMP", "TEMP"
+				};
+				const char *v = str(
+					cJSON_GetObjectItemCaseSensitive(e,
+									 "env"),
+					vars[k]);
+
+				CHECK(v);
+				CHECK(!strncmp(v, cachedir.ptr, cachedir.len));
+				CHECK_STR(v + cachedir.len, "tmp");
+			}
 		}
 		pmbench_buf_release(&cachedir);
 		cJSON_Delete(mine);
@@ -119,7 +137,7 @@ TEST(eight_states_exactly)
 		CHECK(c->samples[1].nm_files >= 3);
 		CHECK(c->samples[1].wall_ns > 0);
 	}
-	CHECK(h_home_intact(&why));
+	H_CHECK_HOME_INTACT(&why);
 	pmbench_buf_release(&why);
 	pmbench_result_release(&r);
 	h_run_release(&run);

@@ -108,9 +108,11 @@ TEST(run_overhead_over_the_bare_command)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
 	const struct pmbench_cell *c;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	double bare, npm, bun;
 
 	h_setup();
+	h_home_markers();
 	/* bun's script runner costs 600 ms more; npm's nearly nothing. */
 	pmbench_strvec_push(&env, "FAKEPM_BUN_RUN_SLEEP_MS=600");
 	/* pnpm cannot even install: its run cells say so. */
@@ -167,6 +169,9 @@ TEST(run_overhead_over_the_bare_command)
 	H_CHECK_CALL(not_primed, cell(&r, "run", "pnpm"),
 		     "install failed on purpose");
 	CHECK_CONTAINS(run.out.ptr, "not run: priming install failed");
+	/* The PMs' runs left their temp files in their own TMPDIR. */
+	H_CHECK_HOME_INTACT(&why);
+	pmbench_buf_release(&why);
 	pmbench_strvec_release(&env);
 	pmbench_result_release(&r);
 	h_run_release(&run);

@@ -1,8 +1,9 @@
-/* The ci-cache option parsers: strategies and bandwidths. */
+/* The ci-cache option parsers (strategies, bandwidths) and its table. */
 #include "pmbench/common.h"
 
 #include "check.h"
 #include "pmbench/cicache.h"
+#include "pmbench/result.h"
 
 TEST(strategies)
 {
@@ -61,4 +62,73 @@ TEST(bandwidths)
 	CHECK_CONTAINS(pmbench_error_last(), "bad bandwidth '1e999MB/s'");
 }
 
-CHECK_MAIN(CASE(strategies), CASE(bandwidths))
+/*
+ * The ci-cache table of a run stopped by a signal: the job in flight is
+ * interrupted, shown as such, and neither a time nor a failed job.
+ */
+TEST(interrupted_job_in_the_table)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	CHECK_INT(pmbench_result_from_json(
+			  &r,
+			  "{\"schema\": \"pmbench-result\", \"version\": 1, "
+			  "\"cells\": [{\"fixture\": \"f\", \"task\": "
+			  "\"ci-cache\", \"scenario\": \"none\", \"pm\": "
+			  "\"npm\", \"samples\": [{\"round\": 0, \"ok\": "
+			  "true, \"wall_s\": 1.5}, {\"round\": 1, \"ok\": "
+			  "false, \"wall_s\": 0.5, \"failure\": \"interrupted "
+			  "by SIGINT\", \"interrupted\": true}]}, "
+			  "{\"fixture\": \"f\", \"task\": \"ci-cache\", "
+			  "\"scenario\": \"none\", \"pm\": \"bun\", "
+			  "\"samples\": [{\"round\": 0, \"ok\": false, "
+			  "\"wall_s\": 0.5, \"failure\": \"interrupted by "
+			  "SIGINT\", \"interrupted\": true}]}]}",
+			  "memory"),
+		  0);
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	pmbench_cicache_table_print(mem, &r);
+	fclose(mem);
+	CHECK_CONTAINS(text, "none round 2: interrupted by SIGINT, left out");
+	CHECK_CONTAINS(text, "every job interrupted");
+	CHECK(!strstr(text, "failed"));
+	CHECK(!strstr(text, "1/2"));
+	free(text);
+	pmbench_result_release(&r);
+}
+
+/* Processes a PM left behind in CI jobs are shown under its table. */
+TEST(leftover_processes_in_the_table)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	CHECK_INT(pmbench_result_from_json(
+			  &r,
+			  "{\"schema\": \"pmbench-result\", \"version\": 1, "
+			  "\"cells\": [{\"fixture\": \"f\", \"task\": "
+			  "\"ci-cache\", \"scenario\": \"none\", \"pm\": "
+			  "\"npm\", \"samples\": [{\"round\": 0, \"ok\": "
+			  "true, \"wall_s\": 1.5, \"leftover\": 3}, "
+			  "{\"round\": 1, \"ok\": true, \"wall_s\": 1.4}]}]}",
+			  "memory"),
+		  0);
+	mem = open_memstream(&text, &len);
+	CHECK(mem);
+	pmbench_cicache_table_print(mem, &r);
+	fclose(mem);
+	CHECK_CONTAINS(text, "npm left 3 processes running after 1 of 2 "
+			     "jobs (stopped by pmbench)");
+	free(text);
+	pmbench_result_release(&r);
+}
+
+CHECK_MAIN(CASE(interrupted_job_in_the_table),
+	   CASE(leftover_processes_in_the_table), CASE(strategies),
+	   CASE(bandwidths))

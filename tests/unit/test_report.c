@@ -327,7 +327,7 @@ TEST(csv_round_trip)
 	for (size_t i = 0; i < r.cells_nr; i++)
 		total += r.cells[i].samples_nr;
 	CHECK_INT(nr, total + 1);
-	CHECK_INT(rows[0].nr, 18);
+	CHECK_INT(rows[0].nr, 20);
 	CHECK_STR(rows[0].v[0], "fixture");
 	CHECK_STR(rows[0].v[7], "wall_s");
 	CHECK_STR(rows[0].v[17], "failure");
@@ -338,7 +338,7 @@ TEST(csv_round_trip)
 			const struct pmbench_sample *x = &c->samples[s];
 			double wall = strtod(rows[k].v[7], NULL);
 
-			CHECK_INT(rows[k].nr, 18);
+			CHECK_INT(rows[k].nr, 20);
 			CHECK_STR(rows[k].v[2], c->scenario);
 			CHECK_STR(rows[k].v[3], c->pm);
 			CHECK_INT(strtol(rows[k].v[4], NULL, 10), x->round);
@@ -442,6 +442,197 @@ TEST(html)
 	pmbench_result_release(&r);
 }
 
+/*
+ * A result of a benchmark stopped by a signal, read from JSON: npm's
+ * sixth install, bun's only install and npm's fourth build were in
+ * flight and are "interrupted": neither times nor failures.
+ */
+static int load_interrupted(struct pmbench_result *r)
+{
+	struct pmbench_buf j = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_adds(&j, "{\"schema\": \"pmbench-result\", \"version\": 1, "
+			     "\"pmbench_version\": \"0.1.0\", \"created\": "
+			     "\"2026-12-02T18:40:00Z\", \"options\": "
+			     "{\"tasks\": [\"install\", \"build\"], "
+			     "\"runs\": 5, \"seed\": 1}, "
+			     "\"cells\": [{\"fixture\": \"f\", \"task\": "
+			     "\"install\", \"scenario\": \"clean\", "
+			     "\"pm\": \"npm\", \"samples\": [");
+	for (int i = 0; i < 5; i++)
+		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
+				     "\"wall_s\": 1.0%d}, ", i, i);
+	pmbench_buf_adds(&j, "{\"round\": 5, \"ok\": false, \"wall_s\": "
+			     "0.5, \"exit_code\": -1, \"failure\": "
+			     "\"interrupted by SIGINT\", \"interrupted\": "
+			     "true}]}, {\"fixture\": \"f\", \"task\": "
+			     "\"install\", \"scenario\": \"clean\", "
+			     "\"pm\": \"bun\", \"samples\": [{\"ok\": "
+			     "false, \"wall_s\": 0.25, \"exit_code\": -1, "
+			     "\"failure\": \"interrupted by SIGTERM\", "
+			     "\"interrupted\": true}]}, {\"fixture\": \"f\", "
+			     "\"task\": \"build\", \"scenario\": "
+			     "\"cache+lockfile+node_modules\", \"pm\": "
+			     "\"npm\", \"samples\": [");
+	for (int i = 0; i < 3; i++)
+		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
+				     "\"wall_s\": 2.0%d}, ", i, i);
+	pmbench_buf_adds(&j, "{\"round\": 3, \"ok\": false, \"wall_s\": "
+			     "0.1, \"exit_code\": -1, \"failure\": "
+			     "\"interrupted by SIGINT\", \"interrupted\": "
+			     "true}]}]}");
+	ret = pmbench_result_from_json(r, j.ptr, "interrupted");
+	pmbench_buf_release(&j);
+	return ret;
+}
+
+TEST(interrupted_runs_are_neither_times_nor_failures)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	cJSON *root, *first;
+	char *t;
+
+	CHECK_INT(load_interrupted(&r), 0);
+	for (size_t i = 0; i < r.cells_nr; i++)
+		CHECK_INT(pmbench_cell_failures(&r.cells[i]), 0);
+	pmbench_report_init(&rep, &r);
+	CHECK_INT(rep.cells[0].n, 5);
+	CHECK_INT(rep.cells[0].failed, 0);
+	CHECK_NEAR(rep.cells[0].wall.median, 1.02, 1e-9);
+	CHECK_INT(rep.cells[1].n, 0);
+	CHECK_INT(rep.cells[1].failed, 0);
+	pmbench_report_release(&rep);
+
+	/* The terminal table, the build task's table included. */
+	t = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(t, "5 (+1 interrupted)");
+	CHECK_CONTAINS(t, "bun  interrupted before a run finished");
+	CHECK_CONTAINS(t, "3 (+1 interrupted)");
+	CHECK_CONTAINS(t, "npm: 1 run interrupted");
+	CHECK(!strstr(t, "failed"));
+	CHECK(!strstr(t, "unknown"));
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_MARKDOWN);
+	CHECK_CONTAINS(t, "1.020 s (");
+	CHECK_CONTAINS(t, "| interrupted |");
+	CHECK_CONTAINS(t, "1 run interrupted");
+	CHECK(!strstr(t, "Failures"));
+	CHECK(!strstr(t, "failed"));
+	CHECK(!strstr(t, "unknown"));
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_CSV);
+	CHECK_INT(csv_parse(&rows, &nr, t), 0);
+	CHECK_INT(nr, 1 + 6 + 1 + 4);
+	CHECK_STR(rows[0].v[18], "interrupted");
+	CHECK_STR(rows[5].v[18], "0");
+	CHECK_STR(rows[6].v[18], "1");
+	CHECK_STR(rows[7].v[18], "1");
+	CHECK_STR(rows[6].v[17], "interrupted by SIGINT");
+	csv_free(rows, nr);
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_JSON);
+	root = cJSON_Parse(t);
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
+	CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(first, "times")), 5);
+	CHECK_NEAR(cJSON_GetObjectItem(first, "failed_runs")->valuedouble, 0,
+		   0);
+	CHECK(cJSON_GetObjectItem(first, "interrupted_runs"));
+	CHECK_NEAR(cJSON_GetObjectItem(first, "interrupted_runs")->valuedouble,
+		   1, 0);
+	cJSON_Delete(root);
+	free(t);
+
+	t = render(&r, PMBENCH_REPORT_HTML);
+	CHECK_CONTAINS(t, "(5 runs, 1 interrupted)");
+	CHECK_CONTAINS(t, ">interrupted</text>");
+	CHECK_CONTAINS(t, "1 run interrupted");
+	CHECK(!strstr(t, "Failures"));
+	CHECK(!strstr(t, "failed"));
+	free(t);
+	pmbench_result_release(&r);
+}
+
+/*
+ * Processes a PM left running (counted in each sample's "leftover",
+ * stopped by pmbench) are shown: npm left 1 after two of its five
+ * installs, and 2 after one of its three builds.
+ */
+TEST(leftover_processes_are_shown)
+{
+	static const char *const json =
+		"{\"schema\": \"pmbench-result\", \"version\": 1, "
+		"\"pmbench_version\": \"0.1.0\", \"created\": "
+		"\"2026-12-02T18:40:00Z\", \"options\": {\"tasks\": "
+		"[\"install\", \"build\"], \"runs\": 5, \"seed\": 1}, "
+		"\"cells\": [{\"fixture\": \"f\", \"task\": \"install\", "
+		"\"scenario\": \"clean\", \"pm\": \"npm\", \"samples\": ["
+		"{\"ok\": true, \"wall_s\": 1.00, \"leftover\": 1}, "
+		"{\"ok\": true, \"wall_s\": 1.01}, "
+		"{\"ok\": true, \"wall_s\": 1.02, \"leftover\": 1}, "
+		"{\"ok\": true, \"wall_s\": 1.03}, "
+		"{\"ok\": true, \"wall_s\": 1.04}]}, "
+		"{\"fixture\": \"f\", \"task\": \"install\", \"scenario\": "
+		"\"clean\", \"pm\": \"bun\", \"samples\": ["
+		"{\"ok\": true, \"wall_s\": 0.5}]}, "
+		"{\"fixture\": \"f\", \"task\": \"build\", \"scenario\": "
+		"\"cache+lockfile+node_modules\", \"pm\": \"npm\", "
+		"\"samples\": [{\"ok\": true, \"wall_s\": 2.0}, "
+		"{\"ok\": true, \"wall_s\": 2.1, \"leftover\": 2}, "
+		"{\"ok\": true, \"wall_s\": 2.2}]}]}";
+	static const char *const note = "npm left 2 processes running after "
+					"2 of 5 runs (stopped by pmbench)";
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	cJSON *root;
+	char *t;
+
+	CHECK_INT(pmbench_result_from_json(&r, json, "leftover"), 0);
+	t = render(&r, PMBENCH_REPORT_TABLE);
+	CHECK_CONTAINS(t, note);
+	/* The build task's table too. */
+	CHECK_CONTAINS(t, "npm left 2 processes running after 1 of 3 runs "
+			  "(stopped by pmbench)");
+	CHECK(!strstr(t, "bun left"));
+	free(t);
+	t = render(&r, PMBENCH_REPORT_MARKDOWN);
+	CHECK_CONTAINS(t, note);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_HTML);
+	CHECK_CONTAINS(t, note);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_CSV);
+	CHECK_INT(csv_parse(&rows, &nr, t), 0);
+	CHECK_STR(rows[0].v[rows[0].nr - 1], "leftover");
+	CHECK_STR(rows[1].v[rows[1].nr - 1], "1");
+	CHECK_STR(rows[2].v[rows[2].nr - 1], "0");
+	csv_free(rows, nr);
+	free(t);
+	t = render(&r, PMBENCH_REPORT_JSON);
+	root = cJSON_Parse(t);
+	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+							     root, "results"),
+						     0),
+				  "leftover_processes"));
+	CHECK_NEAR(cJSON_GetObjectItem(
+			   cJSON_GetArrayItem(cJSON_GetObjectItem(root,
+								  "results"),
+					      0),
+			   "leftover_processes")
+			   ->valuedouble,
+		   2, 0);
+	cJSON_Delete(root);
+	free(t);
+	pmbench_result_release(&r);
+}
+
 TEST(format_names)
 {
 	enum pmbench_report_format f;
@@ -457,4 +648,5 @@ TEST(format_names)
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
 	   CASE(too_few_runs_to_test), CASE(drift_warning),
 	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
-	   CASE(html), CASE(format_names))
+	   CASE(html), CASE(interrupted_runs_are_neither_times_nor_failures),
+	   CASE(leftover_processes_are_shown), CASE(format_names))

@@ -78,6 +78,7 @@ static int diff_sample(struct pmbench_buf *msg, const struct pmbench_sample *a,
 	SAME_NUM(a, b, exit_code);
 	SAME_NUM(a, b, signal);
 	SAME_NUM(a, b, timed_out);
+	SAME_NUM(a, b, interrupted);
 	SAME_NUM(a, b, leftover);
 	SAME_NUM(a, b, nm_bytes);
 	SAME_NUM(a, b, nm_files);
@@ -541,6 +542,17 @@ static int read_text(struct pmbench_result *out, const char *name,
 	return pmbench_result_read(out, check_write(name, text));
 }
 
+/* How many times `needle` occurs in `hay`. */
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p;
+	     p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 #define MINIMAL_CELL                                                         \
 	"{\"fixture\": \"f\", \"task\": \"install\", \"scenario\": "         \
 	"\"clean\", \"pm\": \"npm\", \"samples\": [{\"ok\": true, "          \
@@ -709,6 +721,34 @@ TEST(defaults)
 	CHECK_INT(s->exit_code, 2);
 	CHECK_STR(s->failure, "exit code 2");
 	CHECK_INT(pmbench_cell_failures(&r.cells[0]), 1);
+	pmbench_result_release(&r);
+}
+
+/*
+ * A run in flight when pmbench was stopped is "interrupted": the flag
+ * survives a read and a write, is written only when set (files without
+ * it read as before), and the run is not counted as a failure.
+ */
+TEST(interrupted_flag)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *json;
+
+	check_sandbox();
+	CHECK_INT(read_text(&r, "i.json",
+			    "{\"schema\": \"pmbench-result\", \"version\": "
+			    "1, \"cells\": [{\"fixture\": \"f\", \"task\": "
+			    "\"install\", \"scenario\": \"clean\", \"pm\": "
+			    "\"npm\", \"samples\": [{\"ok\": true, "
+			    "\"wall_s\": 1.5}, {\"ok\": false, \"wall_s\": "
+			    "0.25, \"failure\": \"interrupted by SIGINT\", "
+			    "\"interrupted\": true}]}]}"),
+		  0);
+	CHECK_INT(pmbench_cell_failures(&r.cells[0]), 0);
+	json = pmbench_result_to_json(&r);
+	CHECK_INT(count_of(json, "\"interrupted\":\ttrue"), 1);
+	CHECK_INT(count_of(json, "\"interrupted\""), 1);
+	free(json);
 	pmbench_result_release(&r);
 }
 
@@ -1004,5 +1044,6 @@ TEST(sample_file)
 }
 
 CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
-	   CASE(defaults), CASE(write_atomic), CASE(cell_times), CASE(metrics),
+	   CASE(defaults), CASE(interrupted_flag), CASE(write_atomic),
+	   CASE(cell_times), CASE(metrics),
 	   CASE(env_order), CASE(sysinfo), CASE(stamp), CASE(sample_file))
