@@ -304,6 +304,21 @@ static void resolve_store(struct ctx *x, size_t pi)
 	pmbench_buf_release(&key);
 }
 
+/* Add the tree at `path` under its archive name. */
+static int add_tree(struct pmbench_strvec *names, struct pmbench_strvec *paths,
+		    const char *path)
+{
+	const char *rel = work_rel(path);
+
+	if (!rel)
+		return pmbench_error_set("'%s' is not in pmbench's cache "
+					 "folder '%s'",
+					 path, pmbench_config.cache_dir);
+	pmbench_strvec_push(names, rel);
+	pmbench_strvec_push(paths, path);
+	return 0;
+}
+
 /*
  * The trees a strategy caches, as archive names (relative to pmbench's
  * cache folder) and paths. "store": the folder actions/setup-node caches
@@ -321,29 +336,26 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 
 	if (strategy & S) {
 		resolve_store(x, pi);
-		if (pmbench_fs_exists(x->store[pi])) {
-			pmbench_strvec_push(names, work_rel(x->store[pi]));
-			pmbench_strvec_push(paths, x->store[pi]);
-		}
+		if (pmbench_fs_exists(x->store[pi]))
+			ret = add_tree(names, paths, x->store[pi]);
 	}
 	if (strategy & NM) {
 		struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 
-		ret = pmbench_fs_find_dirs(&dirs, ps->ws.run, "node_modules");
+		if (!ret)
+			ret = pmbench_fs_find_dirs(&dirs, ps->ws.run,
+						   "node_modules");
 		for (size_t i = 0; i < dirs.nr && !ret; i++) {
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
-			pmbench_strvec_push(paths, b.ptr);
-			pmbench_strvec_push(names, work_rel(b.ptr));
+			ret = add_tree(names, paths, b.ptr);
 		}
 		for (const char *const *sp = ps->pm->state_paths; *sp && !ret;
 		     sp++) {
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run_project, *sp);
-			if (!pmbench_fs_exists(b.ptr))
-				continue;
-			pmbench_strvec_push(paths, b.ptr);
-			pmbench_strvec_push(names, work_rel(b.ptr));
+			if (pmbench_fs_exists(b.ptr))
+				ret = add_tree(names, paths, b.ptr);
 		}
 		pmbench_strvec_release(&dirs);
 	}
@@ -381,11 +393,6 @@ static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 	pmbench_buf_add(&dir, path, (size_t)(strrchr(path, '/') - path));
 	if (!ret)
 		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
-	for (size_t i = 0; !ret && i < names.nr; i++)
-		if (!names.v[i])
-			ret = pmbench_error_set("'%s' is not in pmbench's "
-						"cache folder",
-						paths.v[i]);
 	if (!ret && x->o->archiver == PMBENCH_CACHEARC_GNU_TAR) {
 		ret = pmbench_cachearc_tar_create(st, path, x->work, &names,
 						  &c->comp);
