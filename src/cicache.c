@@ -1,6 +1,5 @@
 #include "pmbench/common.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
 
