@@ -1,6 +1,5 @@
 #include "pmbench/common.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
 
@@ -150,68 +149,213 @@ static void archive_path(struct pmbench_buf *out,
 			 pmbench_cachearc_suffix(&c->comp));
 }
 
+/* Everything one run shares. */
+struct ctx {
+	const struct pmbench_cicache_opts *o;
+	struct pmbench_result *r;
+	struct pmbench_fixture *f;
+	struct pmbench_pmrun *states;
+	size_t nr;
+	struct config *configs;
+	size_t configs_nr;
+	struct slot *slots;	       /* configs_nr * nr */
+	struct pmbench_strvec *frozen; /* per PM: the CI install argv */
+	char *change;		       /* what the lockfile-changed job edits */
+	char **store;		       /* per PM: the store strategy's folder */
+	char *work;		       /* realpath of pmbench's cache folder */
+};
+
 /*
- * The trees a strategy caches. "store": every folder of the PM's cache
- * folder (cache/pm/<pm>: npm-cache, pnpm-store, bun-cache, ...) except
- * "home", the PM's HOME: it holds the copy of the user's ~/.npmrc (which
- * may carry registry tokens) and config, not cache, and "tmp", its
- * TMPDIR, which a CI cache does not hold either. "node_modules":
- * every node_modules folder of the project and the PM's install-state
- * files. The store comes first so that files hard-linked into
- * node_modules are stored with the store and linked from there.
+ * How the store strategy finds the one folder it caches: the question
+ * actions/setup-node asks (its cache-utils.ts: `npm config get cache`,
+ * `yarn cache dir`, `yarn config get cacheFolder`, `pnpm store path
+ * --silent`), asked with the PM's own environment. setup-node has no
+ * cache for bun and deno: theirs is the folder their install cache
+ * variable names, which pmbench sets. `var` is also the fallback when
+ * the question cannot be answered.
+ */
+static const struct store_rule {
+	const char *pm;
+	const char *query[4];
+	const char *var;
+} store_rules[] = {
+	{ "npm", { "config", "get", "cache", NULL }, "npm_config_cache" },
+	{ "yarn", { "cache", "dir", NULL }, "YARN_CACHE_FOLDER" },
+	{ "yarn-berry",
+	  { "config", "get", "cacheFolder", NULL },
+	  "YARN_CACHE_FOLDER" },
+	{ "pnpm",
+	  { "store", "path", "--silent", NULL },
+	  "pnpm_config_store_dir" },
+	{ "bun", { NULL }, "BUN_INSTALL_CACHE_DIR" },
+	{ "deno", { NULL }, "DENO_DIR" },
+};
+
+/*
+ * Archive names are paths relative to pmbench's cache folder, the way
+ * actions/cache names paths relative to GITHUB_WORKSPACE, so that GNU
+ * tar saves and restores them with one `-C`. The part of `path` (a path
+ * pmbench built from that folder) below it, or NULL.
+ */
+static const char *work_rel(const char *path)
+{
+	const char *top = pmbench_config.cache_dir;
+	size_t n = strlen(top);
+
+	while (n > 1 && top[n - 1] == '/')
+		n--;
+	if (strncmp(path, top, n) || path[n] != '/')
+		return NULL;
+	return path + n + 1;
+}
+
+/* The last line of `text` that is an absolute path, into `out`. */
+static void last_path_line(struct pmbench_buf *out, const char *text)
+{
+	const char *p = text;
+
+	pmbench_buf_reset(out);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (*p == '/') {
+			pmbench_buf_reset(out);
+			pmbench_buf_add(out, p, n);
+			pmbench_buf_rtrim(out);
+		}
+		p += n + (p[n] == '\n');
+	}
+}
+
+/*
+ * Find the folder the store strategy caches for PM `pi` (once), into
+ * x->store[pi], recording how in the environment. The answer must lie in
+ * the PM's cache folder or its run copy; otherwise the folder pmbench
+ * points the PM's cache variable at is taken, with a warning.
+ */
+static void resolve_store(struct ctx *x, size_t pi)
+{
+	struct pmbench_pmrun *ps = &x->states[pi];
+	const struct store_rule *rule = NULL;
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf ans = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+	const char *rel = NULL;
+
+	if (x->store[pi])
+		return;
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(store_rules); i++)
+		if (!strcmp(store_rules[i].pm, ps->pm->name))
+			rule = &store_rules[i];
+	if (rule && rule->query[0]) {
+		pmbench_strvec_push(&c.args, ps->found.path);
+		pmbench_strvec_pushv(&c.args, rule->query);
+		for (size_t i = 0; i < ps->env.nr; i++)
+			pmbench_strvec_push(&c.env, ps->env.v[i]);
+		c.dir = ps->ws.run_project;
+		c.timeout_ns = 60ull * 1000000000ull;
+		if (!pmbench_child_run(&c) && !c.result.exit_code &&
+		    !c.result.signal)
+			last_path_line(&ans, c.tail.ptr);
+		rel = ans.len ? work_rel(ans.ptr) : NULL;
+		/* yarn-berry is `yarn` to the world. */
+		pmbench_buf_addf(&how, "`%s",
+				 strcmp(ps->pm->name, "yarn-berry")
+					 ? ps->pm->name
+					 : "yarn");
+		for (const char *const *q = rule->query; *q; q++)
+			pmbench_buf_addf(&how, " %s", *q);
+		pmbench_buf_adds(&how, "` (actions/setup-node)");
+		if (!rel) {
+			pmbench_warn("'%s': %s answered '%s', not a folder "
+				     "in pmbench's cache folder; caching $%s",
+				     ps->pm->name, how.ptr, ans.ptr, rule->var);
+			pmbench_buf_addf(&how, " answered '%s'; used $%s",
+					 ans.ptr, rule->var);
+		}
+	}
+	if (!rel && rule) {
+		const char *v = pmbench_env_get(&ps->env, rule->var);
+
+		pmbench_buf_reset(&ans);
+		pmbench_buf_adds(&ans, v ? v : "");
+		rel = ans.len ? work_rel(ans.ptr) : NULL;
+		if (!rule->query[0])
+			pmbench_buf_addf(&how, "$%s (no actions/setup-node "
+					       "cache for %s)",
+					 rule->var, ps->pm->name);
+	}
+	if (!rel) {
+		/* No rule, or no answer at all: the whole cache folder. */
+		pmbench_buf_reset(&ans);
+		pmbench_buf_adds(&ans, ps->ws.cache);
+		pmbench_buf_reset(&how);
+		pmbench_buf_adds(&how, "the PM's whole cache folder");
+	}
+	x->store[pi] = pmbench_buf_detach(&ans);
+	pmbench_buf_addf(&key, "ci_cache_store_%s", ps->pm->name);
+	pmbench_buf_reset(&ans);
+	pmbench_buf_addf(&ans, "%s, from %s", work_rel(x->store[pi]),
+			 how.ptr);
+	pmbench_result_env_set(x->r, key.ptr, ans.ptr);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&ans);
+	pmbench_buf_release(&how);
+	pmbench_buf_release(&key);
+}
+
+/* Add the tree at `path` under its archive name. */
+static int add_tree(struct pmbench_strvec *names, struct pmbench_strvec *paths,
+		    const char *path)
+{
+	const char *rel = work_rel(path);
+
+	if (!rel)
+		return pmbench_error_set("'%s' is not in pmbench's cache "
+					 "folder '%s'",
+					 path, pmbench_config.cache_dir);
+	pmbench_strvec_push(names, rel);
+	pmbench_strvec_push(paths, path);
+	return 0;
+}
+
+/*
+ * The trees a strategy caches, as archive names (relative to pmbench's
+ * cache folder) and paths. "store": the folder actions/setup-node caches
+ * for the PM (resolve_store()). "node_modules": every node_modules
+ * folder of the project and the PM's install-state files. The store
+ * comes first so that files hard-linked into node_modules are stored
+ * with the store and linked from there.
  */
 static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
-		     const struct pmbench_pmrun *ps, unsigned strategy)
+		     struct ctx *x, size_t pi, unsigned strategy)
 {
+	const struct pmbench_pmrun *ps = &x->states[pi];
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	int ret = 0;
 
 	if (strategy & S) {
-		struct pmbench_strvec kids = PMBENCH_STRVEC_INIT;
-		DIR *d = opendir(ps->ws.cache);
-		struct dirent *de;
-
-		while (d && (de = readdir(d)))
-			if (strcmp(de->d_name, ".") &&
-			    strcmp(de->d_name, "..") &&
-			    strcmp(de->d_name, "home") &&
-			    strcmp(de->d_name, "tmp"))
-				pmbench_strvec_push(&kids, de->d_name);
-		if (d)
-			closedir(d);
-		pmbench_strvec_sort(&kids, 0);
-		for (size_t i = 0; i < kids.nr; i++) {
-			pmbench_strvec_pushf(names, "cache/%s", kids.v[i]);
-			pmbench_buf_reset(&b);
-			pmbench_buf_path(&b, ps->ws.cache, kids.v[i]);
-			pmbench_strvec_push(paths, b.ptr);
-		}
-		pmbench_strvec_release(&kids);
+		resolve_store(x, pi);
+		if (pmbench_fs_exists(x->store[pi]))
+			ret = add_tree(names, paths, x->store[pi]);
 	}
 	if (strategy & NM) {
 		struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 
-		ret = pmbench_fs_find_dirs(&dirs, ps->ws.run, "node_modules");
+		if (!ret)
+			ret = pmbench_fs_find_dirs(&dirs, ps->ws.run,
+						   "node_modules");
 		for (size_t i = 0; i < dirs.nr && !ret; i++) {
-			pmbench_strvec_pushf(names, "project/%s", dirs.v[i]);
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
-			pmbench_strvec_push(paths, b.ptr);
+			ret = add_tree(names, paths, b.ptr);
 		}
 		for (const char *const *sp = ps->pm->state_paths; *sp && !ret;
 		     sp++) {
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run_project, *sp);
-			if (!pmbench_fs_exists(b.ptr))
-				continue;
-			pmbench_strvec_push(paths, b.ptr);
-			pmbench_buf_reset(&b);
-			if (*ps->ws.subdir)
-				pmbench_buf_addf(&b, "project/%s/%s",
-						 ps->ws.subdir, *sp);
-			else
-				pmbench_buf_addf(&b, "project/%s", *sp);
-			pmbench_strvec_push(names, b.ptr);
+			if (pmbench_fs_exists(b.ptr))
+				ret = add_tree(names, paths, b.ptr);
 		}
 		pmbench_strvec_release(&dirs);
 	}
@@ -229,24 +373,37 @@ static void to_maps(struct pmbench_cachearc_map *maps,
 	}
 }
 
-static int save_archive(struct pmbench_cachearc_stats *st,
-			const struct pmbench_pmrun *ps, const struct config *c,
+/*
+ * Save the strategy's trees into `path`: in process (libarchive), or with
+ * GNU tar as actions/cache runs it. `*ns` gets the save's time.
+ */
+static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
+			struct ctx *x, size_t pi, const struct config *c,
 			const char *path)
 {
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
 	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
 	struct pmbench_cachearc_map *maps = NULL;
 	struct pmbench_buf dir = PMBENCH_BUF_INIT;
-	int ret = save_maps(&names, &paths, ps, c->strategy);
+	uint64_t t0;
+	int ret;
 
+	/* The folder question is asked before the timed save. */
+	ret = save_maps(&names, &paths, x, pi, c->strategy);
 	pmbench_buf_add(&dir, path, (size_t)(strrchr(path, '/') - path));
 	if (!ret)
 		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
-	if (!ret) {
+	if (!ret && x->o->archiver == PMBENCH_CACHEARC_GNU_TAR) {
+		ret = pmbench_cachearc_tar_create(st, path, x->work, &names,
+						  &c->comp);
+		*ns = st->tar_ns;
+	} else if (!ret) {
 		maps = pmbench_xcalloc(names.nr ? names.nr : 1, sizeof(*maps));
 		to_maps(maps, &names, &paths);
+		t0 = pmbench_now_ns();
 		ret = pmbench_cachearc_create(st, path, maps, names.nr,
 					      &c->comp);
+		*ns = pmbench_now_ns() - t0;
 	}
 	free(maps);
 	pmbench_strvec_release(&names);
@@ -255,16 +412,39 @@ static int save_archive(struct pmbench_cachearc_stats *st,
 	return ret;
 }
 
-static int restore_archive(struct pmbench_cachearc_stats *st,
-			   const struct pmbench_pmrun *ps, const char *path)
+/*
+ * Restore `path` into the PM's cache folder and run copy. `*ns` gets the
+ * restore's time: with GNU tar the tar process only, as a CI job runs
+ * nothing else; libarchive's check before it goes to `*check_ns`.
+ */
+static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
+			   uint64_t *check_ns, const struct ctx *x,
+			   const struct pmbench_pmrun *ps,
+			   const struct config *c, const char *path)
 {
 	const struct pmbench_cachearc_map maps[] = {
-		{ "cache", ps->ws.cache },
-		{ "project", ps->ws.run },
+		{ work_rel(ps->ws.cache), ps->ws.cache },
+		{ work_rel(ps->ws.run), ps->ws.run },
 	};
+	uint64_t t0;
+	int ret;
 
-	return pmbench_cachearc_extract(st, path, maps, 2,
-					pmbench_config.cache_dir);
+	if (!maps[0].name || !maps[1].name)
+		return pmbench_error_set("'%s' is not in pmbench's cache "
+					 "folder",
+					 ps->ws.root);
+	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR) {
+		ret = pmbench_cachearc_tar_extract(st, path, maps, 2, x->work,
+						   &c->comp);
+		*ns = st->tar_ns;
+		*check_ns = st->check_ns;
+		return ret;
+	}
+	t0 = pmbench_now_ns();
+	ret = pmbench_cachearc_extract(st, path, maps, 2,
+				       pmbench_config.cache_dir);
+	*ns = pmbench_now_ns() - t0;
+	return ret;
 }
 
 /* A plain version "1.2.3", "^1.2.3", "~1.2.3", "=1.2.3" or "v1.2.3". */
@@ -384,20 +564,6 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-/* Everything one run shares. */
-struct ctx {
-	const struct pmbench_cicache_opts *o;
-	struct pmbench_result *r;
-	struct pmbench_fixture *f;
-	struct pmbench_pmrun *states;
-	size_t nr;
-	struct config *configs;
-	size_t configs_nr;
-	struct slot *slots;	       /* configs_nr * nr */
-	struct pmbench_strvec *frozen; /* per PM: the CI install argv */
-	char *change;		       /* what the lockfile-changed job edits */
-};
-
 static void save_result(const struct ctx *x)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
@@ -422,7 +588,7 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 	struct pmbench_child child = PMBENCH_CHILD_INIT;
 	struct pmbench_cachearc_stats st;
 	struct pmbench_buf b = PMBENCH_BUF_INIT, what = PMBENCH_BUF_INIT;
-	uint64_t restore_ns = 0, install_ns = 0, save_ns = 0, t0;
+	uint64_t restore_ns = 0, install_ns = 0, save_ns = 0, check_ns = 0;
 	double restore_bytes = 0, archive_bytes = 0, raw_bytes = 0, files = 0;
 	double download_s, upload_s;
 	int ret = 0;
@@ -452,9 +618,12 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 				       "failed");
 			goto done;
 		}
-		t0 = pmbench_now_ns();
-		ret = restore_archive(&st, ps, slot->archive);
-		restore_ns = pmbench_now_ns() - t0;
+		ret = restore_archive(&st, &restore_ns, &check_ns, x, ps, c,
+				      slot->archive);
+		if (ret == PMBENCH_EINTERRUPTED) {
+			fail_sample(s, "interrupted");
+			goto done;
+		}
 		if (ret < 0) {
 			fail_sample(s, "restore failed: %s",
 				    pmbench_error_last());
@@ -478,9 +647,11 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 			archive_path(&b, ps, c, "");
 		else
 			archive_path(&b, ps, c, "job-");
-		t0 = pmbench_now_ns();
-		ret = save_archive(&st, ps, c, b.ptr);
-		save_ns = pmbench_now_ns() - t0;
+		ret = save_archive(&st, &save_ns, x, pi, c, b.ptr);
+		if (ret == PMBENCH_EINTERRUPTED) {
+			fail_sample(s, "interrupted");
+			goto done;
+		}
 		if (ret < 0) {
 			fail_sample(s, "save failed: %s", pmbench_error_last());
 			ret = 0;
@@ -511,6 +682,10 @@ done:
 	download_s = restore_bytes / bw;
 	upload_s = archive_bytes / bw;
 	pmbench_sample_metric_set(s, "restore_s", secs(restore_ns));
+	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR && c->strategy &&
+	    kind != JOB_MISS)
+		pmbench_sample_metric_set(s, "restore_check_s",
+					  secs(check_ns));
 	pmbench_sample_metric_set(s, "install_s", secs(install_ns));
 	pmbench_sample_metric_set(s, "save_s", secs(save_ns));
 	pmbench_sample_metric_set(s, "archive_bytes", archive_bytes);
@@ -607,8 +782,87 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 	return ret;
 }
 
-static void record(struct pmbench_result *r,
-		   const struct pmbench_cicache_opts *o)
+/*
+ * Name the archiver, its version and the exact commands of each
+ * compression. GNU tar and zstd must be there before anything runs.
+ */
+static int record_archiver(struct pmbench_result *r,
+			   const struct pmbench_cicache_opts *o)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, key = PMBENCH_BUF_INIT;
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	int gnu = o->archiver == PMBENCH_CACHEARC_GNU_TAR, ret = 0;
+
+	pmbench_result_env_set(r, "ci_cache_archiver",
+			       pmbench_cachearc_archiver_name(o->archiver));
+	if (!gnu)
+		pmbench_buf_adds(&b, pmbench_cachearc_libarchive_version());
+	for (size_t i = 0; gnu && i < o->compressions_nr && !ret; i++) {
+		struct pmbench_buf v = PMBENCH_BUF_INIT;
+
+		ret = pmbench_cachearc_tar_version(&v, &o->compressions[i]);
+		if (!ret && v.len > b.len) {
+			pmbench_buf_reset(&b);
+			pmbench_buf_adds(&b, v.ptr);
+		}
+		pmbench_buf_release(&v);
+	}
+	if (!ret)
+		pmbench_result_env_set(r, "ci_cache_archiver_version", b.ptr);
+	for (size_t i = 0; i < o->compressions_nr && !ret; i++) {
+		const struct pmbench_cachearc_compression *c =
+			&o->compressions[i];
+		struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+
+		pmbench_buf_reset(&name);
+		pmbench_cachearc_name(&name, c);
+		pmbench_buf_reset(&b);
+		if (gnu) {
+			pmbench_cachearc_tar_create_args(&v, "<archive>",
+							 "<cache folder>",
+							 "<manifest>", c);
+			pmbench_strvec_join(&b, &v, " ");
+		} else {
+			pmbench_buf_addf(&b,
+					 "in process: libarchive writes a "
+					 "pax tar (%s) of the files read "
+					 "with openat",
+					 name.ptr);
+		}
+		pmbench_buf_reset(&key);
+		pmbench_buf_addf(&key, "ci_cache_save_command_%s", name.ptr);
+		pmbench_result_env_set(r, key.ptr, b.ptr);
+		pmbench_strvec_release(&v);
+		pmbench_buf_reset(&b);
+		if (gnu) {
+			pmbench_cachearc_tar_extract_args(
+				&v, "<archive>", "<cache folder>", c);
+			pmbench_strvec_join(&b, &v, " ");
+			pmbench_buf_adds(&b, " (after libarchive reads the "
+					     "whole archive and refuses it if "
+					     "hostile; not timed)");
+		} else {
+			pmbench_buf_adds(&b,
+					 "in process: libarchive reads, "
+					 "pmbench writes each entry with "
+					 "openat/mkdirat relative to its "
+					 "folder's descriptor (O_NOFOLLOW, "
+					 "O_EXCL)");
+		}
+		pmbench_buf_reset(&key);
+		pmbench_buf_addf(&key, "ci_cache_restore_command_%s",
+				 name.ptr);
+		pmbench_result_env_set(r, key.ptr, b.ptr);
+		pmbench_strvec_release(&v);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&key);
+	pmbench_buf_release(&name);
+	return ret;
+}
+
+static int record(struct pmbench_result *r,
+		  const struct pmbench_cicache_opts *o)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -632,15 +886,22 @@ static void record(struct pmbench_result *r,
 		"actions/cache does)");
 	pmbench_result_env_set(
 		r, "ci_cache_store",
-		"every folder of the PM's cache folder cache/pm/<pm> but its "
-		"HOME (home/: the copied ~/.npmrc and config) and its TMPDIR "
-		"(tmp/)");
+		"the folder actions/setup-node caches for the PM (npm config "
+		"get cache, yarn cache dir, yarn config get cacheFolder, pnpm "
+		"store path --silent; bun and deno: $BUN_INSTALL_CACHE_DIR, "
+		"$DENO_DIR), per PM in ci_cache_store_<pm>");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "
 		"install-state files; store+node_modules is one archive, so "
 		"hard links between them (pnpm, bun) survive");
+	pmbench_result_env_set(
+		r, "ci_cache_names",
+		"archive entries are named relative to pmbench's cache folder "
+		"(pm/<pm>/..., work/<fixture>/<pm>/run/...), as actions/cache "
+		"names them relative to GITHUB_WORKSPACE");
 	pmbench_buf_release(&b);
+	return record_archiver(r, o);
 }
 
 static int run_fixture(struct ctx *x)
@@ -772,9 +1033,17 @@ int pmbench_cicache_run(struct pmbench_result *r,
 		pmbench_st_mult(x.configs_nr ? x.configs_nr : 1, pms_nr),
 		sizeof(*x.slots));
 
-	record(r, o);
-	ret = pmbench_pmrun_start(r, x.states, &x.nr, &o->pms,
-				  o->pms_explicit);
+	x.store = pmbench_xcalloc(pms_nr, sizeof(*x.store));
+	ret = record(r, o);
+	if (!ret) {
+		struct pmbench_buf w = PMBENCH_BUF_INIT;
+
+		ret = pmbench_fs_realpath(&w, pmbench_config.cache_dir);
+		x.work = pmbench_buf_detach(&w);
+	}
+	if (!ret)
+		ret = pmbench_pmrun_start(r, x.states, &x.nr, &o->pms,
+					  o->pms_explicit);
 	if (ret < 0)
 		goto done;
 	/* The caller writes the final result (pmbench_cli_finish()). */
@@ -784,7 +1053,10 @@ done:
 	for (size_t i = 0; i < pms_nr; i++) {
 		pmbench_pmrun_release(&x.states[i]);
 		pmbench_strvec_release(&x.frozen[i]);
+		free(x.store[i]);
 	}
+	free(x.store);
+	free(x.work);
 	for (size_t i = 0; i < x.configs_nr * pms_nr; i++)
 		free(x.slots[i].archive);
 	for (size_t i = 0; i < x.configs_nr; i++)

@@ -38,6 +38,10 @@ static void usage(FILE *out)
 		"                      (default: all four)\n"
 		"  --compression LIST  none, gzip[:1-9], zstd[:1-19] "
 		"(default: zstd = zstd:3)\n"
+		"  --archiver NAME     libarchive (in process, the default) "
+		"or gnu-tar (tar\n"
+		"                      and zstdmt/unzstd as actions/cache "
+		"runs them)\n"
 		"  --runs N            hit jobs per PM and strategy (default "
 		"3)\n"
 		"  --bandwidth RATE    modelled cache download/upload rate, "
@@ -140,6 +144,7 @@ int cmd_ci_cache(int argc, char **argv)
 		OPT_PM = 256,
 		OPT_STRATEGY,
 		OPT_COMPRESSION,
+		OPT_ARCHIVER,
 		OPT_RUNS,
 		OPT_BANDWIDTH,
 		OPT_NO_CHANGE,
@@ -153,6 +158,7 @@ int cmd_ci_cache(int argc, char **argv)
 		{ "pm", required_argument, NULL, OPT_PM },
 		{ "strategy", required_argument, NULL, OPT_STRATEGY },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "archiver", required_argument, NULL, OPT_ARCHIVER },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "bandwidth", required_argument, NULL, OPT_BANDWIDTH },
 		{ "no-lockfile-change", no_argument, NULL, OPT_NO_CHANGE },
@@ -189,6 +195,14 @@ int cmd_ci_cache(int argc, char **argv)
 		case OPT_COMPRESSION:
 			if (parse_compressions(&o, optarg) < 0)
 				goto done;
+			break;
+		case OPT_ARCHIVER:
+			if (pmbench_cachearc_parse_archiver(&o.archiver,
+							    optarg) < 0) {
+				fprintf(stderr, "pmbench: ci-cache: %s\n",
+					pmbench_error_last());
+				goto done;
+			}
 			break;
 		case OPT_RUNS:
 			if (pmbench_cli_parse_count(&o.runs, "ci-cache",

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/strvec.h"
 
 /**
  * Cache archives: the tar files a CI job saves its caches into and
@@ -62,6 +63,8 @@ struct pmbench_cachearc_stats {
 	uint64_t raw_bytes;	/**< the uncompressed tar stream */
 	uint64_t files;		/**< regular files, each inode once */
 	uint64_t entries;	/**< every entry: files, links, folders */
+	uint64_t check_ns; /**< GNU tar extraction: libarchive's check first */
+	uint64_t tar_ns;   /**< GNU tar: the save, or the tar child restoring */
 };
 
 /**
@@ -83,18 +86,121 @@ int pmbench_cachearc_create(struct pmbench_cachearc_stats *out,
  * working directory: an entry named "<map name>/<rest>" is written to
  * "<map path>/<rest>". Every map path must resolve to a place strictly
  * inside `confine` (pmbench's own work folder); map paths are created as
- * needed. Refused, with PMBENCH_EINVALID and a message naming the entry:
- * an absolute name, a "." or ".." component, a name under no map, a hard
- * link whose target is refused by the same rules or resolves outside its
- * map, a special file, and (libarchive's secure-extraction flags) any
- * entry whose path runs through a symlink. Extraction stops at the first
- * refused entry; what was written before it stays (inside the maps).
- * Modes and modification times are restored, owners and ACLs are not.
- * `out` may be NULL. Returns 0, PMBENCH_EINVALID, or PMBENCH_ERROR.
+ * needed. Entries are written by pmbench itself (libarchive only reads):
+ * each relative to a descriptor of its folder, and every folder opened
+ * from its parent's descriptor with O_NOFOLLOW, so nothing is ever
+ * written through a symlink, whether the archive made it or it was on
+ * disk; files are created with O_EXCL (an existing file, symlink or
+ * empty folder in the way is removed first, never followed). Refused,
+ * with PMBENCH_EINVALID and a message naming the entry: an absolute
+ * name, a "." or ".." component, a name under no map, a hard link whose
+ * target is refused by the same rules or runs through a symlink, a
+ * special file, and any entry whose folder runs through a symlink.
+ * Extraction stops at the first refused entry; what was written before
+ * it stays (inside the maps). Modes (without set-user-ID and
+ * set-group-ID bits) and modification times are restored, folders' at
+ * the end; owners and ACLs are not. `out` may be NULL. Returns 0,
+ * PMBENCH_EINVALID, or PMBENCH_ERROR.
  */
 int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 			     const char *archive,
 			     const struct pmbench_cachearc_map *maps,
 			     size_t maps_nr, const char *confine);
+
+/**
+ * Read all of `archive` and refuse it exactly as
+ * pmbench_cachearc_extract() would, writing nothing but the map folders:
+ * what runs before another program extracts it. As that program may
+ * follow symlinks, also refused: an entry or hard-link target whose path
+ * runs through a symlink the archive makes (anywhere in it), or through
+ * a symlink or file already on disk below a map. `out` (may be NULL)
+ * gets what the archive holds. Returns 0, PMBENCH_EINVALID, or
+ * PMBENCH_ERROR.
+ */
+int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
+			   const char *archive,
+			   const struct pmbench_cachearc_map *maps,
+			   size_t maps_nr, const char *confine);
+
+/** Which program writes and reads the archives. */
+enum pmbench_cachearc_archiver {
+	/** In process: libarchive reads and writes the tar stream, pmbench
+	 * writes the files (pmbench_cachearc_create/_extract). */
+	PMBENCH_CACHEARC_LIBARCHIVE,
+	/** GNU tar, run as GitHub's actions/cache runs it on Linux. */
+	PMBENCH_CACHEARC_GNU_TAR
+};
+
+/**
+ * Parse "libarchive" or "gnu-tar". Returns 0 or PMBENCH_EINVALID with a
+ * message saying what is accepted.
+ */
+int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
+				    const char *s);
+
+/** "libarchive" or "gnu-tar" (static). */
+const char *
+pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a);
+
+/** libarchive's version with its libraries' ("libarchive 3.6.2 ..."). */
+const char *pmbench_cachearc_libarchive_version(void);
+
+/**
+ * Append the first line of `tar --version` and, for zstd, of `zstd
+ * --version` ("tar (GNU tar) 1.34; *** Zstandard CLI ..."). Returns 0,
+ * or PMBENCH_ENOTFOUND when tar is missing or not GNU tar, or zstd,
+ * zstdmt or unzstd is missing.
+ */
+int pmbench_cachearc_tar_version(struct pmbench_buf *out,
+				 const struct pmbench_cachearc_compression *c);
+
+/**
+ * Push the argv actions/cache runs to save: `tar --posix -cf ARCHIVE
+ * --exclude ARCHIVE -P -C DIR --files-from MANIFEST`, then for zstd
+ * `--use-compress-program zstdmt` (`zstdmt -LEVEL` for a level other
+ * than 3), for gzip `-z` (`--use-compress-program "gzip -LEVEL"` for a
+ * level other than 6).
+ */
+void pmbench_cachearc_tar_create_args(
+	struct pmbench_strvec *out, const char *archive, const char *dir,
+	const char *manifest, const struct pmbench_cachearc_compression *c);
+
+/**
+ * Push the argv actions/cache runs to restore, `tar -xf ARCHIVE -P -C
+ * DIR`, then `--use-compress-program unzstd` (zstd) or `-z` (gzip), then
+ * `--no-same-owner --no-same-permissions`: GNU tar's defaults for a user
+ * other than root, as GitHub's runners are, spelled out.
+ */
+void pmbench_cachearc_tar_extract_args(
+	struct pmbench_strvec *out, const char *archive, const char *dir,
+	const struct pmbench_cachearc_compression *c);
+
+/**
+ * Save with GNU tar (pmbench_cachearc_tar_create_args(), spawned through
+ * proc.c, no shell): `paths` are relative to `dir` and written to a
+ * manifest beside the archive, which is replaced atomically. `out->tar_ns`
+ * is the save (manifest and tar, fork to reap); the other counts are
+ * read back with libarchive afterwards. Returns 0, PMBENCH_EINVALID for a
+ * path tar cannot list, or PMBENCH_ERROR (tar's exit and last words).
+ */
+int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
+				const char *archive, const char *dir,
+				const struct pmbench_strvec *paths,
+				const struct pmbench_cachearc_compression *c);
+
+/**
+ * Restore with GNU tar below `dir`, each map's folder being
+ * "<dir>/<map name>". libarchive reads the whole archive first
+ * (pmbench_cachearc_check(), `out->check_ns`) and a refused archive is
+ * never given to tar; then tar runs (`out->tar_ns`, fork to reap), with
+ * `c` choosing the decompressor. `out` may be NULL. Returns 0,
+ * PMBENCH_EINVALID (refused, or a map not at "<dir>/<name>"),
+ * PMBENCH_EINTERRUPTED, or PMBENCH_ERROR.
+ */
+int pmbench_cachearc_tar_extract(struct pmbench_cachearc_stats *out,
+				 const char *archive,
+				 const struct pmbench_cachearc_map *maps,
+				 size_t maps_nr, const char *dir,
+				 const struct pmbench_cachearc_compression *c);
 
 #endif

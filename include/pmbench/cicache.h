@@ -27,7 +27,9 @@ struct pmbench_fixture;
  *
  * A sample's wall time is the job's restore + install + save; its user,
  * sys, RSS, exit and failure fields are the install's. Metrics (seconds
- * and bytes): restore_s, install_s, save_s, archive_bytes and raw_bytes
+ * and bytes): restore_s (with GNU tar: the tar process only),
+ * restore_check_s (GNU tar: libarchive's check before it), install_s,
+ * save_s, archive_bytes and raw_bytes
  * (the archive the job saved, compressed and as an uncompressed tar),
  * files_count, restore_bytes (the archive it restored), download_s and
  * upload_s (those sizes at the modelled bandwidth), transfer_total_s
@@ -58,12 +60,15 @@ struct pmbench_cicache_opts {
 	double bandwidth;	   /**< bytes per second, > 0 */
 	const char *out;	   /**< result file, rewritten as it goes */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
+	/** --archiver: what saves and restores (libarchive by default) */
+	enum pmbench_cachearc_archiver archiver;
 };
 
 #define PMBENCH_CICACHE_OPTS_INIT                                              \
 	{                                                                      \
 		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0,    \
-			100e6, NULL, PMBENCH_STRVEC_INIT                       \
+			100e6, NULL, PMBENCH_STRVEC_INIT,                      \
+			PMBENCH_CACHEARC_LIBARCHIVE                            \
 	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);

@@ -819,6 +819,40 @@ static int next_word(const struct fake *f, int from)
 	return from;
 }
 
+/*
+ * The question actions/setup-node asks for the cache folder it caches:
+ * `npm config get cache`, `yarn cache dir`, `yarn config get
+ * cacheFolder` (berry), `pnpm store path`. 1 if argv is this PM's.
+ */
+static int is_cache_query(const struct fake *f)
+{
+	static const struct {
+		const char *pm;
+		const char *words[4];
+	} queries[] = {
+		{ "npm", { "config", "get", "cache", NULL } },
+		{ "yarn", { "cache", "dir", NULL } },
+		{ "yarn-berry", { "config", "get", "cacheFolder", NULL } },
+		{ "pnpm", { "store", "path", NULL } },
+	};
+
+	for (size_t q = 0; q < PMBENCH_ARRAY_SIZE(queries); q++) {
+		int w = 1, k = 0;
+
+		if (strcmp(queries[q].pm, f->pm->name))
+			continue;
+		for (; queries[q].words[k]; k++) {
+			w = next_word(f, w);
+			if (w >= f->argc ||
+			    strcmp(f->argv[w], queries[q].words[k]))
+				return 0;
+			w++;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 static int dispatch(struct fake *f)
 {
 	const struct fake_pm *pm = f->pm;
@@ -833,6 +867,12 @@ static int dispatch(struct fake *f)
 		v = env(key.ptr);
 		printf("%s\n", v ? v : pm->version);
 		pmbench_buf_release(&key);
+		return 0;
+	}
+	if (is_cache_query(f)) {
+		if (!f->cache.len)
+			return 1;
+		printf("%s\n", f->cache.ptr);
 		return 0;
 	}
 	w = next_word(f, 1);

@@ -293,6 +293,7 @@ TEST(bad_options_are_one_line)
 		{ "--bandwidth", "100", "bad bandwidth" },
 		{ "--runs", "0", "'--runs'" },
 		{ "--pm", "pip", "unknown package manager 'pip'" },
+		{ "--archiver", "bsdtar", "unknown archiver 'bsdtar'" },
 	};
 
 	h_setup();
@@ -404,9 +405,89 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	pmbench_child_release(&c);
 }
 
+/*
+ * --archiver gnu-tar: GNU tar saves and restores as actions/cache runs
+ * it, the hit jobs find the cache warm, and the result names the
+ * archiver, its version, the exact commands and the folder
+ * actions/setup-node would cache.
+ */
+TEST(gnu_tar_archiver_as_actions_cache)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	char result[4200], proj[4200];
+	struct h_run run;
+	cJSON *log, *mine;
+
+	h_setup();
+	h_home_markers();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "ci-cache",   proj,
+				       "--pm",	     "npm,pnpm",
+				       "--strategy", "store+node_modules",
+				       "--archiver", "gnu-tar",
+				       "--runs",     "2",
+				       "--no-lockfile-change",
+				       "--out",	     result,
+				       NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, result), 0);
+	CHECK_STR(pmbench_result_env_get(&r, "ci_cache_archiver"), "gnu-tar");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_archiver_version"),
+		       "GNU tar");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_archiver_version"),
+		       "Zstandard");
+	CHECK_CONTAINS(pmbench_result_env_get(&r,
+					      "ci_cache_save_command_zstd-3"),
+		       "tar --posix -cf <archive> --exclude <archive> -P -C "
+		       "<cache folder> --files-from <manifest> "
+		       "--use-compress-program zstdmt");
+	CHECK_CONTAINS(
+		pmbench_result_env_get(&r, "ci_cache_restore_command_zstd-3"),
+		"tar -xf <archive> -P -C <cache folder> "
+		"--use-compress-program unzstd");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_store_npm"),
+		       "pm/npm/npm-cache, from `npm config get cache`");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_store_pnpm"),
+		       "`pnpm store path --silent`");
+	log = h_log_entries();
+	mine = h_log_of(log, "npm");
+	/* prime, miss, 2 hits: the hits found the cache and node_modules. */
+	CHECK_INT(cJSON_GetArraySize(mine), 4);
+	for (int i = 2; i < 4 && i < cJSON_GetArraySize(mine); i++) {
+		CHECK(flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
+		CHECK(flag(cJSON_GetArrayItem(mine, i), "node_modules"));
+	}
+	cJSON_Delete(mine);
+	cJSON_Delete(log);
+	for (int p = 0; p < 2; p++) {
+		const struct pmbench_cell *c = cell(
+			&r, "store+node_modules/zstd-3", p ? "pnpm" : "npm");
+
+		CHECK(c && c->samples_nr == 2);
+		for (size_t i = 0; c && i < c->samples_nr; i++) {
+			CHECK(c->samples[i].ok);
+			CHECK(metric(&c->samples[i], "restore_s") > 0);
+			CHECK(metric(&c->samples[i], "restore_check_s") > 0);
+			CHECK(metric(&c->samples[i], "save_s") > 0);
+			CHECK(metric(&c->samples[i], "files_count") >= 1);
+		}
+	}
+	CHECK(h_home_intact(&why));
+	pmbench_buf_release(&why);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
 	   CASE(failed_jobs_are_results),
 	   CASE(frozen_install_without_lockfile_fails),
 	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
-	   CASE(ctrl_c_stops_everything_and_keeps_the_result))
+	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
+	   CASE(gnu_tar_archiver_as_actions_cache))

@@ -483,7 +483,293 @@ TEST(only_our_compressions_are_read)
 	CHECK(!pmbench_fs_exists(P("work/dst/f")));
 }
 
+/*
+ * GNU tar, as actions/cache runs it: the tree survives a round trip
+ * through tar, and archives of either archiver restore with the other.
+ */
+static void tar_round_trip(const char *compression)
+{
+	struct pmbench_cachearc_compression c;
+	struct pmbench_cachearc_stats made, got;
+	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
+	const struct pmbench_cachearc_map lib[] = { { "src", P("src") } };
+	struct stat a, b;
+
+	CHECK_INT(pmbench_cachearc_parse(&c, compression), 0);
+	pmbench_strvec_push(&paths, "src/store");
+	pmbench_strvec_push(&paths, "src/nm");
+	CHECK_INT(pmbench_cachearc_tar_create(&made, P("t.tar"), root, &paths,
+					      &c),
+		  0);
+	CHECK(made.archive_bytes > 0 && made.raw_bytes > 0);
+	CHECK_INT(made.files, 4);
+	/* tar's names start at "src/": restore them under "w/src". */
+	pmbench_fs_mkdirp(P("w"), 0755);
+	{
+		const struct pmbench_cachearc_map m[] = { { "src",
+							    P("w/src") } };
+
+		CHECK_INT(pmbench_cachearc_tar_extract(&got, P("t.tar"), m, 1,
+						       P("w"), &c),
+			  0);
+		CHECK_INT(got.entries, made.entries);
+		CHECK(got.tar_ns > 0);
+	}
+	CHECK_INT(mode_of("w/src/store/run.sh"), 0755);
+	CHECK_INT(mode_of("w/src/store/secret"), 0600);
+	CHECK_INT(mode_of("w/src/store/private"), 0700);
+	CHECK_STR(link_of("w/src/nm/.bin/pkg"), "../pkg/index.js");
+	CHECK_STR(link_of("w/src/nm/.bin/far"), "../../../../outside");
+	CHECK_INT(stat(P("w/src/store/a.js"), &a), 0);
+	CHECK_INT(stat(P("w/src/nm/pkg/linked2.js"), &b), 0);
+	CHECK(a.st_ino == b.st_ino);
+	/* tar's archive through pmbench's writer, and the other way. */
+	{
+		const struct pmbench_cachearc_map m[] = { { "src",
+							    P("x/src") } };
+
+		CHECK_INT(pmbench_cachearc_extract(NULL, P("t.tar"), m, 1,
+						   root),
+			  0);
+		CHECK_STR(link_of("x/src/nm/.bin/pkg"), "../pkg/index.js");
+		CHECK_INT(mode_of("x/src/store/secret"), 0600);
+	}
+	CHECK_INT(pmbench_cachearc_create(&made, P("l.tar"), lib, 1, &c), 0);
+	pmbench_fs_mkdirp(P("y"), 0755);
+	{
+		const struct pmbench_cachearc_map m[] = { { "src",
+							    P("y/src") } };
+
+		CHECK_INT(pmbench_cachearc_tar_extract(NULL, P("l.tar"), m, 1,
+						       P("y"), &c),
+			  0);
+		CHECK_INT(stat(P("y/src/nm/pkg/linked.js"), &b), 0);
+		CHECK_INT(stat(P("y/src/store/a.js"), &a), 0);
+		CHECK(a.st_ino == b.st_ino);
+	}
+	pmbench_strvec_release(&paths);
+}
+
+TEST(gnu_tar_round_trip_zstd)
+{
+	setup();
+	make_tree();
+	tar_round_trip("zstd");
+}
+
+TEST(gnu_tar_round_trip_gzip_none)
+{
+	setup();
+	make_tree();
+	tar_round_trip("gzip:1");
+	pmbench_fs_rmtree_unchecked(P("w"));
+	pmbench_fs_rmtree_unchecked(P("x"));
+	pmbench_fs_rmtree_unchecked(P("y"));
+	tar_round_trip("none");
+}
+
+TEST(gnu_tar_commands_are_actions_cache_ones)
+{
+	struct pmbench_cachearc_compression c = { PMBENCH_CACHEARC_ZSTD, 3 };
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_cachearc_tar_create_args(&v, "c.tzst", "/w", "m.txt", &c);
+	pmbench_strvec_join(&b, &v, " ");
+	CHECK_STR(b.ptr, "tar --posix -cf c.tzst --exclude c.tzst -P -C /w "
+			 "--files-from m.txt --use-compress-program zstdmt");
+	pmbench_strvec_release(&v);
+	pmbench_buf_reset(&b);
+	pmbench_cachearc_tar_extract_args(&v, "c.tzst", "/w", &c);
+	pmbench_strvec_join(&b, &v, " ");
+	CHECK_STR(b.ptr, "tar -xf c.tzst -P -C /w --use-compress-program "
+			 "unzstd --no-same-owner --no-same-permissions");
+	pmbench_strvec_release(&v);
+	pmbench_buf_reset(&b);
+	c.filter = PMBENCH_CACHEARC_GZIP;
+	c.level = 6;
+	pmbench_cachearc_tar_create_args(&v, "c.tgz", "/w", "m.txt", &c);
+	pmbench_strvec_join(&b, &v, " ");
+	CHECK_CONTAINS(b.ptr, "m.txt -z");
+	pmbench_strvec_release(&v);
+	pmbench_buf_release(&b);
+}
+
+/* A crafted archive given to GNU tar: refused before tar ever runs. */
+static int tar_refused(const char *name, const struct crafted *ents,
+		       size_t n)
+{
+	const struct pmbench_cachearc_map dst[] = {
+		{ "cache", P("work/cache") },
+	};
+	struct pmbench_cachearc_compression gz = { PMBENCH_CACHEARC_GZIP, 0 };
+	struct pmbench_cachearc_stats st;
+	int ret;
+
+	craft(P("evil.tar.gz"), ents, n);
+	ret = pmbench_cachearc_tar_extract(&st, P("evil.tar.gz"), dst, 1,
+					   P("work"), &gz);
+	if (ret >= 0 || st.tar_ns) {
+		check_fail(__FILE__, __LINE__, "%s went to tar", name);
+		return 0;
+	}
+	if (!strstr(pmbench_error_last(), name)) {
+		check_fail(__FILE__, __LINE__, "message '%s' lacks '%s'",
+			   pmbench_error_last(), name);
+		return 0;
+	}
+	return 1;
+}
+
+TEST(gnu_tar_never_gets_a_crafted_archive)
+{
+	setup();
+	pmbench_fs_mkdirp(P("work"), 0755);
+	put("outside/keep", "precious\n", 0644);
+	{
+		/* A good entry first: nothing at all may be written. */
+		const struct crafted e[] = { { 'f', "cache/ok", NULL },
+					     { 'f', "cache/../escape",
+					       NULL } };
+
+		CHECK(tar_refused("cache/../escape", e, 2));
+		CHECK(!pmbench_fs_exists(P("work/cache/ok")));
+		CHECK(!pmbench_fs_exists(P("work/escape")));
+	}
+	{
+		const struct crafted e[] = { { 'f', P("abs-escape"), NULL } };
+
+		CHECK(tar_refused(P("abs-escape"), e, 1));
+		CHECK(!pmbench_fs_exists(P("abs-escape")));
+	}
+	{
+		const struct crafted e[] = {
+			{ 'l', "cache/out", "../../outside" },
+			{ 'f', "cache/out/evil", NULL },
+		};
+
+		CHECK(tar_refused("cache/out/evil", e, 2));
+		CHECK(!pmbench_fs_exists(P("outside/evil")));
+		CHECK(!pmbench_fs_exists(P("work/cache/out")));
+	}
+	{
+		/* The symlink comes after the file that runs through it. */
+		const struct crafted e[] = {
+			{ 'd', "cache/late", NULL },
+			{ 'f', "cache/late/evil", NULL },
+			{ 'l', "cache/late", "../../outside" },
+		};
+
+		CHECK(tar_refused("cache/late/evil", e, 3));
+	}
+	{
+		const struct crafted e[] = { { 'h', "cache/hard",
+					       P("outside/keep") } };
+
+		CHECK(tar_refused("cache/hard", e, 1));
+	}
+	{
+		const struct crafted e[] = {
+			{ 'l', "cache/o", "../../outside" },
+			{ 'h', "cache/hard3", "cache/o/keep" },
+		};
+
+		CHECK(tar_refused("cache/hard3", e, 2));
+	}
+	{
+		const struct crafted e[] = { { 'c', "cache/fifo", NULL } };
+
+		CHECK(tar_refused("cache/fifo", e, 1));
+	}
+	{
+		const struct crafted e[] = { { 'f', "elsewhere/x", NULL } };
+
+		CHECK(tar_refused("elsewhere/x", e, 1));
+	}
+	{
+		/* A symlink already on disk where a folder is expected. */
+		const struct crafted e[] = { { 'f', "cache/disk/evil",
+					       NULL } };
+
+		pmbench_fs_mkdirp(P("work/cache"), 0755);
+		symlink(P("outside"), P("work/cache/disk"));
+		CHECK(tar_refused("cache/disk/evil", e, 1));
+		CHECK(!pmbench_fs_exists(P("outside/evil")));
+		unlink(P("work/cache/disk"));
+	}
+	{
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+		struct stat st;
+
+		CHECK_INT(pmbench_fs_read(&b, P("outside/keep"), 4096), 0);
+		CHECK_STR(b.ptr, "precious\n");
+		CHECK_INT(stat(P("outside/keep"), &st), 0);
+		CHECK_INT(st.st_nlink, 1);
+		pmbench_buf_release(&b);
+	}
+}
+
+TEST(gnu_tar_maps_must_be_below_its_folder)
+{
+	struct pmbench_cachearc_compression c = { PMBENCH_CACHEARC_NONE, 0 };
+	struct pmbench_cachearc_map src[] = { { "t", NULL } };
+	struct pmbench_cachearc_map odd[] = { { "t", NULL } };
+	struct pmbench_cachearc_stats s;
+
+	setup();
+	src[0].path = P("src");
+	odd[0].path = P("work/u");
+	make_tree();
+	pmbench_fs_mkdirp(P("work"), 0755);
+	CHECK_INT(pmbench_cachearc_create(&s, P("a.tar"), src, 1, &c), 0);
+	CHECK_INT(pmbench_cachearc_tar_extract(NULL, P("a.tar"), odd, 1,
+					       P("work"), &c),
+		  PMBENCH_EINVALID);
+	CHECK(!pmbench_fs_exists(P("work/t")));
+}
+
+/* Set-user-ID bits are dropped by both archivers, even as root. */
+TEST(no_setuid_from_a_cache)
+{
+	struct pmbench_cachearc_compression c = { PMBENCH_CACHEARC_NONE, 0 };
+	struct pmbench_cachearc_map m[] = { { "cache", NULL } };
+
+	setup();
+	m[0].path = P("work/cache");
+	pmbench_fs_mkdirp(P("work"), 0755);
+	{
+		struct archive *a = archive_write_new();
+		struct archive_entry *e = archive_entry_new();
+
+		archive_write_set_format_pax_restricted(a);
+		archive_write_open_filename(a, P("suid.tar"));
+		archive_entry_set_pathname(e, "cache/suid");
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 06755);
+		archive_entry_set_size(e, 4);
+		archive_write_header(a, e);
+		archive_write_data(a, "evil", 4);
+		archive_write_close(a);
+		archive_write_free(a);
+		archive_entry_free(e);
+	}
+	CHECK_INT(pmbench_cachearc_extract(NULL, P("suid.tar"), m, 1,
+					   P("work")),
+		  0);
+	CHECK_INT(mode_of("work/cache/suid"), 0755);
+	pmbench_fs_rmtree_unchecked(P("work/cache"));
+	CHECK_INT(pmbench_cachearc_tar_extract(NULL, P("suid.tar"), m, 1,
+					       P("work"), &c),
+		  0);
+	CHECK_INT(mode_of("work/cache/suid") & 06000, 0);
+}
+
 CHECK_MAIN(CASE(round_trip_none), CASE(round_trip_gzip), CASE(round_trip_zstd),
 	   CASE(same_tree_same_archive), CASE(parse_compressions),
 	   CASE(crafted_archives_refused), CASE(destination_must_be_inside),
-	   CASE(only_our_compressions_are_read))
+	   CASE(only_our_compressions_are_read), CASE(gnu_tar_round_trip_zstd),
+	   CASE(gnu_tar_round_trip_gzip_none),
+	   CASE(gnu_tar_commands_are_actions_cache_ones),
+	   CASE(gnu_tar_never_gets_a_crafted_archive),
+	   CASE(gnu_tar_maps_must_be_below_its_folder),
+	   CASE(no_setuid_from_a_cache))
