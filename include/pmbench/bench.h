@@ -67,7 +67,7 @@ struct pmbench_pmrun;
 
 /**
  * One task other than install ("run", "build", "dev") of one checked-out
- * fixture for the `nr` primed PMs in `states` (src/bench_task.c): a cell
+ * fixture for the `nr` primed PMs in `states` (src/engine/bench_task.c): a cell
  * per PM (and, for run, the baselines without a PM), rounds interleaving
  * the PMs. Returns 0, PMBENCH_EINTERRUPTED or an error that stopped it.
  */
@@ -79,7 +79,7 @@ int pmbench_bench_task(struct pmbench_result *r,
 
 /**
  * Print the tables of the run, build and dev cells of `fixture` in `r`
- * (src/table_tasks.c).
+ * (src/report/table_tasks.c).
  */
 void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
 			       const char *fixture);

@@ -6,7 +6,7 @@
 
 /**
  * The package-manager table. Everything pmbench knows about one package
- * manager sits in one `struct pmbench_pm` entry in src/pm.c: how its
+ * manager sits in one `struct pmbench_pm` entry in src/engine/pm.c: how its
  * binary is found, how its version is asked, how it installs, which
  * lockfiles it writes, where its caches go and how they are redirected,
  * and how colour, progress, prompts and update checks are turned off.
