@@ -4,6 +4,7 @@
 #include "pmbench/adaptive.h"
 #include "pmbench/result.h"
 
+struct pmbench_ctx;
 struct pmbench_fixture;
 struct pmbench_pmrun;
 
@@ -59,7 +60,7 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
  * cannot (pmbench_cli_finish()). Returns 0 (failed runs are results, not
  * errors), PMBENCH_EINTERRUPTED, or an error that stopped it.
  */
-int pmbench_bench_run(struct pmbench_result *r,
+int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr);
 
@@ -71,18 +72,12 @@ struct pmbench_pmrun;
  * per PM (and, for run, the baselines without a PM), rounds interleaving
  * the PMs. Returns 0, PMBENCH_EINTERRUPTED or an error that stopped it.
  */
-int pmbench_bench_task(struct pmbench_result *r,
+int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		       const struct pmbench_bench_opts *o,
 		       const struct pmbench_fixture *f,
 		       struct pmbench_pmrun *states, size_t nr,
 		       const char *task);
 
-/**
- * Print the tables of the run, build and dev cells of `fixture` in `r`
- * (src/report/table_tasks.c).
- */
-void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
-			       const char *fixture);
 
 /**
  * Which PM runs `k`-th in round `round` of `nr`: the order rotates by one
@@ -91,7 +86,5 @@ void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
  */
 size_t pmbench_bench_order(size_t k, unsigned round, size_t nr);
 
-/** Print the per-scenario tables of `r` to `out`. */
-void pmbench_table_print(FILE *out, const struct pmbench_result *r);
 
 #endif

@@ -6,6 +6,7 @@
 #include "pmbench/cachearc.h"
 #include "pmbench/result.h"
 
+struct pmbench_ctx;
 struct pmbench_fixture;
 
 /**
@@ -99,7 +100,7 @@ int pmbench_cicache_parse_bandwidth(double *out, const char *s);
  * (pmbench_cli_finish()). Returns 0 (failed jobs are results),
  * PMBENCH_EINTERRUPTED, or an error that stopped it.
  */
-int pmbench_cicache_run(struct pmbench_result *r,
+int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f);
 

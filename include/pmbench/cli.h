@@ -28,6 +28,13 @@ struct pmbench_config {
 extern struct pmbench_config pmbench_config;
 
 /**
+ * The engine context of this process: the work folder of pmbench_config,
+ * progress and messages on stderr (progress.c), cancelled by the stop
+ * signals (main.c). Set up by pmbench_config_resolve().
+ */
+extern struct pmbench_ctx pmbench_cli_ctx;
+
+/**
  * Fill pmbench_config from the given overrides (NULL: not given), the
  * environment and the built-in defaults; make the paths absolute, create
  * the cache folder and confine deletions to it.

@@ -96,9 +96,11 @@ size_t pmbench_st_add(size_t a, size_t b);
 		}                                                            \
 	} while (0)
 
-/* Logging to stderr, "pmbench: " prefixed. */
-void pmbench_warn(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
-void pmbench_note(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
+/*
+ * A fatal internal error (out of memory, a size overflow): "pmbench:
+ * fatal: ..." on stderr, then exit(1). The only output of the util and
+ * engine layers; everything else goes through the engine context.
+ */
 PMBENCH_NORETURN void pmbench_die(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 
 /** Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */

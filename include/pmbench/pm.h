@@ -4,6 +4,8 @@
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
+
 /**
  * The package-manager table. Everything pmbench knows about one package
  * manager sits in one `struct pmbench_pm` entry in src/engine/pm.c: how its
@@ -110,17 +112,18 @@ struct pmbench_pm_found {
 #define PMBENCH_PM_FOUND_INIT { NULL, NULL, NULL, NULL }
 
 /**
- * Find `pm`: first `<toolchain_dir>/<toolchain_bin>`, then each of its
+ * Find `pm`: first `<toolchain_dir>/<toolchain_bin>` (the toolchain
+ * folder of `ctx`, which may be NULL: then none), then each of its
  * path_names on `path` (a PATH value), accepting the first binary whose
  * version answers within a minute and whose major version is in range.
  * The version is asked in `scratch_dir` (outside any project, so that a
  * packageManager field cannot switch the binary). Returns 0 or
  * PMBENCH_ENOTFOUND with a message saying where it looked and how to
- * install it.
+ * install it. Cancelling `ctx` stops a version query.
  */
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_pm *pm,
-		    const char *toolchain_dir, const char *path,
-		    const char *scratch_dir);
+int pmbench_pm_find(struct pmbench_pm_found *out,
+		    const struct pmbench_ctx *ctx, const struct pmbench_pm *pm,
+		    const char *path, const char *scratch_dir);
 
 void pmbench_pm_found_release(struct pmbench_pm_found *f);
 

@@ -10,6 +10,7 @@
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
 struct pmbench_fixture;
 
 /**
@@ -20,6 +21,7 @@ struct pmbench_fixture;
  * told the same things whoever runs it.
  */
 struct pmbench_pmrun {
+	struct pmbench_ctx *ctx; /**< where it works; cancellation */
 	const struct pmbench_pm *pm;
 	struct pmbench_pm_found found;
 	struct pmbench_workspace ws;
@@ -38,7 +40,8 @@ struct pmbench_pmrun {
  * PMBENCH_ENOTFOUND too. `scratch` is a folder outside any project to
  * ask versions in.
  */
-int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
+int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
+			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
 			   const struct pmbench_strvec *pms, int pms_explicit,
 			   const char *scratch);
@@ -49,7 +52,8 @@ int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
  * ~/.npmrc, the names of inherited PM variables, node's version and path
  * (asked in `scratch`).
  */
-void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch);
+void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
+			      struct pmbench_result *r, const char *scratch);
 
 /**
  * Start a result the way every subcommand that runs PMs does: pmbench's
@@ -58,7 +62,7 @@ void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch);
  * (pmbench_pmrun_find_all(), asking versions in <cache>/tmp). Record the
  * subcommand's own options before calling it. Returns 0 or an error.
  */
-int pmbench_pmrun_start(struct pmbench_result *r,
+int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			struct pmbench_pmrun *states, size_t *out_nr,
 			const struct pmbench_strvec *pms, int pms_explicit);
 
@@ -92,7 +96,8 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
  * with "interrupted by SIGINT" (the signal that stopped pmbench) as its
  * line. See pmbench_sample_interrupt().
  */
-void pmbench_pmrun_interrupt(struct pmbench_sample *s);
+void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
+			     struct pmbench_sample *s);
 
 /**
  * pmbench_pmrun_exec() of the install command in the run copy, then,

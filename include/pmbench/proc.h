@@ -7,6 +7,8 @@
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
+
 /**
  * Child processes. Every child is spawned directly (no shell), with stdin
  * from /dev/null, in a process group of its own, with stdout and stderr
@@ -57,6 +59,12 @@ struct pmbench_child {
 	unsigned flags;
 	pmbench_child_line_cb on_line;
 	void *payload;
+	/**
+	 * Cancellation: once pmbench_ctx_cancel() is called on it, the
+	 * child's tree is stopped and the run returns
+	 * PMBENCH_EINTERRUPTED. NULL: only the timeout stops it.
+	 */
+	const struct pmbench_ctx *ctx;
 
 	/* Filled by pmbench_child_start()/pmbench_child_pump(). */
 	struct pmbench_child_result result;
@@ -73,27 +81,36 @@ struct pmbench_child {
 
 #define PMBENCH_CHILD_INIT                                                  \
 	{ PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0,    \
-	  NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, 0,               \
+	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, 0,         \
 	  PMBENCH_BUF_INIT, 0 }
 
 /**
- * Set up process handling once, at start-up: make sure fds 0-2 are open,
- * ignore SIGPIPE, become a child subreaper, and install handlers for
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT that stop the running children
- * (each is an interruption: pmbench_proc_interrupted() says which came
- * first). A second SIGINT or SIGQUIT then kills pmbench the default way;
- * a repeated SIGHUP or SIGTERM is ignored. Returns 0 or an error.
+ * Set up the engine's process handling once: the SIGCHLD handler that
+ * wakes a waiting child (a self-pipe) and, at exit, SIGKILL to the
+ * process groups of children still running. Installs no other signal
+ * handler: what SIGINT and the like mean is the program's choice (it
+ * calls pmbench_ctx_cancel() and pmbench_proc_signal_live()). Returns 0
+ * or an error.
  */
 int pmbench_proc_init(void);
 
 /**
- * The signal that interrupted pmbench (SIGINT, SIGTERM, SIGHUP or
- * SIGQUIT), or 0.
+ * Make this process a child subreaper, so that descendants that
+ * daemonise are re-parented to it and can still be found and killed.
+ * A process-wide choice for the program to make (pmbench does). Returns
+ * 0 or an error.
  */
-int pmbench_proc_interrupted(void);
+int pmbench_proc_subreaper(void);
 
 /**
- * The name of a signal that interrupts pmbench ("SIGINT", "SIGTERM",
+ * Send `sig` to the process group of every running child.
+ * Async-signal-safe: for the program's signal handlers (stop at once on
+ * Ctrl-C; SIGKILL on a second one).
+ */
+void pmbench_proc_signal_live(int sig);
+
+/**
+ * The name of a signal that stops pmbench ("SIGINT", "SIGTERM",
  * "SIGHUP", "SIGQUIT"), or "a signal" for any other. Static storage.
  */
 const char *pmbench_proc_signal_name(int sig);
@@ -102,8 +119,7 @@ const char *pmbench_proc_signal_name(int sig);
  * Run a child to completion: start it, collect output and measurements,
  * kill the whole tree on timeout or interrupt, and kill whatever it left
  * behind. Returns 0 when the child ran (whatever its exit status: see
- * c->result), PMBENCH_EINTERRUPTED on an interruption (see
- * pmbench_proc_init()), or an error when it could not be started
+ * c->result), PMBENCH_EINTERRUPTED once `c->ctx` is cancelled, or an error when it could not be started
  * (message names the program and the reason).
  */
 int pmbench_child_run(struct pmbench_child *c);

@@ -2,6 +2,7 @@
 #define PMBENCH_PROGRESS_H
 
 #include "pmbench/common.h"
+#include "pmbench/ctx.h"
 
 /**
  * Progress on stderr. On a terminal one status line is redrawn in place;
@@ -23,5 +24,18 @@ void pmbench_progress_clear(void);
 
 /** 1 if progress redraws a terminal line. */
 int pmbench_progress_is_tty(void);
+
+/**
+ * The engine context's progress callback: a status redraws the status
+ * line, an event prints a line, the end clears the status line.
+ */
+void pmbench_progress_report(const struct pmbench_progress *p, void *payload);
+
+/**
+ * The engine context's log callback: "pmbench: warning: ..." or
+ * "pmbench: ..." on stderr, below the status line.
+ */
+void pmbench_progress_log(enum pmbench_log_level level, const char *msg,
+			  void *payload);
 
 #endif

@@ -184,4 +184,14 @@ int pmbench_report_group_start(const struct pmbench_report *rep, size_t i);
 int pmbench_report_same_group(const struct pmbench_report *rep, size_t i,
 			      size_t j);
 
+/** Print the per-scenario tables of `r` to `out`. */
+void pmbench_table_print(FILE *out, const struct pmbench_result *r);
+
+/**
+ * Print the tables of the run, build and dev cells of `fixture` in `r`
+ * (src/report/table_tasks.c).
+ */
+void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
+			       const char *fixture);
+
 #endif

@@ -81,7 +81,8 @@ int pmbench_task_script(struct pmbench_pmrun *ps, const char *script,
  * `dir` with the environment deltas `env` into `s`. Returns 0 or
  * PMBENCH_EINTERRUPTED.
  */
-int pmbench_task_bare(const struct pmbench_strvec *argv, const char *dir,
+int pmbench_task_bare(struct pmbench_ctx *ctx, const struct pmbench_strvec *argv,
+		      const char *dir,
 		      const struct pmbench_strvec *env, uint64_t timeout_ns,
 		      struct pmbench_sample *s);
 

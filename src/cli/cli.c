@@ -6,8 +6,10 @@
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/progress.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
@@ -22,6 +24,7 @@
 #endif
 
 struct pmbench_config pmbench_config;
+struct pmbench_ctx pmbench_cli_ctx = PMBENCH_CTX_INIT;
 
 /* The work folder this process holds, once a command has taken it. */
 static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
@@ -61,12 +64,23 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 				     pmbench_config.cache_dir);
 		return ret;
 	}
+	pmbench_cli_ctx.cache_dir = pmbench_config.cache_dir;
+	pmbench_cli_ctx.toolchain_dir = pmbench_config.toolchain_dir;
+	pmbench_cli_ctx.fixtures_dir = pmbench_config.fixtures_dir;
+	pmbench_cli_ctx.log = pmbench_progress_log;
+	pmbench_cli_ctx.progress = pmbench_progress_report;
+	ret = pmbench_ctx_init(&pmbench_cli_ctx);
+	if (ret < 0)
+		return ret;
 	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
 }
 
 void pmbench_config_release(void)
 {
 	pmbench_workdir_release(&workdir);
+	pmbench_cli_ctx.cache_dir = NULL;
+	pmbench_cli_ctx.toolchain_dir = NULL;
+	pmbench_cli_ctx.fixtures_dir = NULL;
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
 	free(pmbench_config.toolchain_dir);
@@ -105,13 +119,14 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 
 int pmbench_cli_fail(int code)
 {
-	if (code == PMBENCH_EINTERRUPTED || pmbench_proc_interrupted()) {
+	if (code == PMBENCH_EINTERRUPTED ||
+	    pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
 		/* An error after a stop signal is its doing (EINTR). */
 		if (code != PMBENCH_EINTERRUPTED)
 			fprintf(stderr, "pmbench: error: %s\n",
 				pmbench_error_last());
 		fprintf(stderr, "pmbench: interrupted by %s\n",
-			pmbench_proc_signal_name(pmbench_proc_interrupted()));
+			pmbench_proc_signal_name(pmbench_ctx_cancelled(&pmbench_cli_ctx)));
 		return PMBENCH_EXIT_INTERRUPTED;
 	}
 	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());

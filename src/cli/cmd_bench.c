@@ -8,6 +8,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "pmbench/progress.h"
+#include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
@@ -227,7 +228,7 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 
-	ret = pmbench_bench_run(&r, &o, fixtures, fixtures_nr);
+	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, fixtures, fixtures_nr);
 	if (r.cells_nr)
 		pmbench_table_print(stdout, &r);
 	code = pmbench_cli_finish(&r, ret, o.out);

@@ -287,7 +287,7 @@ int cmd_ci_cache(int argc, char **argv)
 		goto done;
 	}
 
-	ret = pmbench_cicache_run(&r, &o, &f);
+	ret = pmbench_cicache_run(&pmbench_cli_ctx, &r, &o, &f);
 	if (r.cells_nr)
 		pmbench_cicache_table_print(stdout, &r);
 	code = pmbench_cli_finish(&r, ret, o.out);

@@ -250,7 +250,7 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	ret = pmbench_cli_prepare_out(&o->out, &out, "claim-", f.name);
 	if (ret < 0)
 		goto done;
-	ret = pmbench_bench_run(r, o, &f, 1);
+	ret = pmbench_bench_run(&pmbench_cli_ctx, r, o, &f, 1);
 	*unsaved = pmbench_cli_save(r, o->out) < 0;
 done:
 	if (o->out == out.ptr)

@@ -10,6 +10,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
 #include "pmbench/progress.h"
+#include "pmbench/report.h"
 #include "pmbench/scenario.h"
 
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
@@ -325,7 +326,7 @@ int cmd_migrate(int argc, char **argv)
 		goto done;
 	}
 
-	ret = pmbench_bench_run(&r, &o, &f, 1);
+	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, &f, 1);
 	if (m.pms_nr) {
 		pmbench_migrate_print(stdout, &m, &r, 0);
 		if (r.cells_nr) {

@@ -2,6 +2,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 
@@ -36,8 +37,8 @@ int cmd_pms(int argc, char **argv)
 		const struct pmbench_pm *pm = &pmbench_pms[i];
 		struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
 
-		if (pmbench_pm_find(&f, pm, pmbench_config.toolchain_dir,
-				    getenv("PATH"), scratch.ptr) < 0) {
+		if (pmbench_pm_find(&f, &pmbench_cli_ctx, pm, getenv("PATH"),
+				    scratch.ptr) < 0) {
 			printf("%-11s %-12s %-10s %s\n", pm->name, "-",
 			       "missing", pmbench_error_last());
 			continue;

@@ -1,8 +1,11 @@
 #include "pmbench/common.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 
 struct pmbench_cmd {
@@ -65,13 +68,80 @@ static int finish_stdout(int code)
 	return code;
 }
 
+/*
+ * The signals that stop a benchmark, all the same way: Ctrl-C, the
+ * caller's SIGTERM (timeout, a supervisor), a closed terminal and Ctrl-\.
+ * Left to their default action they would kill pmbench at once, leaving
+ * escaped descendants running and no result written. The engine is told
+ * through its context and stops its children's trees itself; the process
+ * groups get SIGTERM at once.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void on_stop(int sig)
+{
+	if (pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
+		/*
+		 * Already stopping. A second Ctrl-C or Ctrl-\ is a user who
+		 * will not wait: stop at once, the default way. A repeated
+		 * SIGHUP (the kernel's, then the shell's passing it on) or
+		 * SIGTERM must not cut the cleanup short.
+		 */
+		if (sig == SIGINT || sig == SIGQUIT) {
+			/* The groups; escaped ones cannot be found here. */
+			pmbench_proc_signal_live(SIGKILL);
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+		return;
+	}
+	pmbench_ctx_cancel(&pmbench_cli_ctx, sig);
+	pmbench_proc_signal_live(SIGTERM);
+}
+
+/*
+ * Process set-up, once: fds 0-2 open (so no file pmbench opens lands
+ * there), SIGPIPE ignored, the engine's child handling, pmbench as the
+ * subreaper of whatever its children leave, and the stop signals.
+ */
+static int setup_process(void)
+{
+	struct sigaction sa;
+	int fd;
+
+	for (;;) {
+		fd = open("/dev/null", O_RDWR);
+		if (fd < 0)
+			return pmbench_error_set("cannot open /dev/null: %s",
+						 strerror(errno));
+		if (fd > 2) {
+			close(fd);
+			break;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (pmbench_proc_init() < 0)
+		return -1;
+	if (pmbench_proc_subreaper() < 0)
+		fprintf(stderr, "pmbench: warning: %s; processes a PM leaves "
+				"behind may escape\n",
+			pmbench_error_last());
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking call returns EINTR so we notice. */
+	sa.sa_handler = on_stop;
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cache_dir = NULL, *fixtures_dir = NULL;
 	const struct pmbench_cmd *cmd = NULL;
 	int i, code;
 
-	if (pmbench_proc_init() < 0) {
+	if (setup_process() < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}
@@ -129,5 +199,6 @@ int main(int argc, char **argv)
 	}
 	code = cmd->fn(argc - i, argv + i);
 	pmbench_config_release();
+	pmbench_ctx_release(&pmbench_cli_ctx);
 	return finish_stdout(code);
 }

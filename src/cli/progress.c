@@ -60,3 +60,30 @@ void pmbench_progress_event(const char *fmt, ...)
 	fflush(stderr);
 	pmbench_buf_release(&b);
 }
+
+void pmbench_progress_report(const struct pmbench_progress *p, void *payload)
+{
+	(void)payload;
+	switch (p->kind) {
+	case PMBENCH_PROGRESS_STATUS:
+		pmbench_progress_status("%s", p->text);
+		break;
+	case PMBENCH_PROGRESS_EVENT:
+		pmbench_progress_event("%s", p->text);
+		break;
+	case PMBENCH_PROGRESS_DONE:
+		pmbench_progress_clear();
+		break;
+	}
+}
+
+void pmbench_progress_log(enum pmbench_log_level level, const char *msg,
+			  void *payload)
+{
+	(void)payload;
+	pmbench_progress_clear();
+	fflush(stdout);
+	fprintf(stderr, "pmbench: %s%s\n",
+		level == PMBENCH_LOG_WARNING ? "warning: " : "", msg);
+	fflush(stderr);
+}

@@ -1,13 +1,12 @@
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"
-#include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
-#include "pmbench/progress.h"
 #include "pmbench/scenario.h"
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
@@ -49,13 +48,13 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
  * fails if it cannot (pmbench_cli_finish()), so a failed checkpoint only
  * warns: the run goes on, and the final write may yet succeed.
  */
-static void save(const struct pmbench_result *r,
+static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 		 const struct pmbench_bench_opts *o)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
 	if (o->out && r->cells_nr && pmbench_result_write(r, o->out) < 0)
-		pmbench_warn("%s (trying again at the end)",
-			     pmbench_error_last());
+		pmbench_ctx_warn(ctx, "%s (trying again at the end)",
+				 pmbench_error_last());
 }
 
 /* One timed (or warm-up) install of one PM in one scenario. */
@@ -71,12 +70,12 @@ static int one_run(struct pmbench_pmrun *ps,
 
 	s->round = round;
 	s->warmup = round < o->warmup;
-	pmbench_progress_status("%s: %s %s %u/%u", cell->fixture, sc,
-				ps->pm->name, round + 1, total);
+	pmbench_ctx_status(ps->ctx, "%s: %s %s %u/%u", cell->fixture, sc,
+			   ps->pm->name, round + 1, total);
 	ret = pmbench_workspace_prepare(&ps->ws, state);
-	if (ret < 0 && pmbench_proc_interrupted()) {
+	if (ret < 0 && pmbench_ctx_cancelled(ps->ctx)) {
 		/* A signal cut the copy short: the run is interrupted. */
-		pmbench_pmrun_interrupt(s);
+		pmbench_pmrun_interrupt(ps->ctx, s);
 		ret = PMBENCH_EINTERRUPTED;
 	} else if (ret < 0) {
 		struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -92,7 +91,7 @@ static int one_run(struct pmbench_pmrun *ps,
 	}
 	if (ret == 0) {
 		if (s->ok)
-			pmbench_progress_event("%s %s %s %s %u/%u: %.3f s",
+			pmbench_ctx_event(ps->ctx, "%s %s %s %s %u/%u: %.3f s",
 					       cell->fixture, sc, ps->pm->name,
 					       s->warmup ? "warm-up" : "run",
 					       s->warmup ? round + 1
@@ -100,7 +99,8 @@ static int one_run(struct pmbench_pmrun *ps,
 					       s->warmup ? o->warmup : o->runs,
 					       (double)s->wall_ns / 1e9);
 		else
-			pmbench_progress_event("%s %s %s round %u/%u failed: %s",
+			pmbench_ctx_event(ps->ctx,
+					  "%s %s %s round %u/%u failed: %s",
 					       cell->fixture, sc, ps->pm->name,
 					       round + 1, total, s->failure);
 	}
@@ -132,7 +132,7 @@ static void record_options(struct pmbench_result *r,
 	}
 }
 
-static int bench_fixture(struct pmbench_result *r,
+static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 const struct pmbench_bench_opts *o,
 			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
 			 size_t nr)
@@ -140,8 +140,8 @@ static int bench_fixture(struct pmbench_result *r,
 	uint64_t started;
 	int ret;
 
-	pmbench_progress_status("%s: checking out", f->name);
-	ret = pmbench_fixture_checkout(f, pmbench_config.cache_dir);
+	pmbench_ctx_status(ctx, "%s: checking out", f->name);
+	ret = pmbench_fixture_checkout(f, ctx->cache_dir);
 	if (ret < 0)
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
@@ -149,7 +149,7 @@ static int bench_fixture(struct pmbench_result *r,
 	for (size_t i = 0; i < nr; i++) {
 		pmbench_pmrun_reset(&states[i]);
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
-				       pmbench_config.cache_dir, f->name,
+				       ctx->cache_dir, f->name,
 				       f->source_dir, f->subdir);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
 		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
@@ -199,15 +199,16 @@ static int bench_fixture(struct pmbench_result *r,
 				    pmbench_now_ns() - started))
 				break;
 		}
-		save(r, o);
+		save(ctx, r, o);
 	}
 	for (size_t ti = 0; ti < o->tasks.nr; ti++) {
 		if (!strcmp(o->tasks.v[ti], "install"))
 			continue;
-		ret = pmbench_bench_task(r, o, f, states, nr, o->tasks.v[ti]);
+		ret = pmbench_bench_task(ctx, r, o, f, states, nr,
+					 o->tasks.v[ti]);
 		if (ret < 0)
 			return ret;
-		save(r, o);
+		save(ctx, r, o);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		/* Work copies can be large; the checkout stays for reuse. */
@@ -217,7 +218,7 @@ static int bench_fixture(struct pmbench_result *r,
 	return 0;
 }
 
-int pmbench_bench_run(struct pmbench_result *r,
+int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
 {
@@ -227,16 +228,17 @@ int pmbench_bench_run(struct pmbench_result *r,
 	int ret;
 
 	record_options(r, o);
-	ret = pmbench_pmrun_start(r, states, &nr, &o->pms, o->pms_explicit);
+	ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
+				  o->pms_explicit);
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {
-		ret = bench_fixture(r, o, &fixtures[fi], states, nr);
+		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr);
 		if (ret < 0)
 			break;
 	}
 done:
-	pmbench_progress_clear();
+	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < o->pms.nr; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);

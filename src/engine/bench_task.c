@@ -11,7 +11,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
-#include "pmbench/progress.h"
+#include "pmbench/ctx.h"
 #include "pmbench/task.h"
 
 /* A dev server that is not ready after this long has failed. */
@@ -75,7 +75,8 @@ static const char *script_of(const struct pmbench_fixture *f,
 	return f->dev_script;
 }
 
-static void report(const struct pmbench_cell *cell,
+static void report(const struct pmbench_ctx *ctx,
+		   const struct pmbench_cell *cell,
 		   const struct pmbench_bench_opts *o,
 		   const struct pmbench_sample *s, unsigned round)
 {
@@ -83,7 +84,7 @@ static void report(const struct pmbench_cell *cell,
 	double v;
 
 	if (!s->ok) {
-		pmbench_progress_event("%s %s %s round %u/%u failed: %s",
+		pmbench_ctx_event(ctx, "%s %s %s round %u/%u failed: %s",
 				       cell->fixture, cell->task, cell->pm,
 				       round + 1, total, s->failure);
 		return;
@@ -93,7 +94,8 @@ static void report(const struct pmbench_cell *cell,
 		double body = 0;
 
 		pmbench_sample_metric_get(s, "body_s", &body);
-		pmbench_progress_event("%s dev %s %s %u/%u: ready line %.3f s, "
+		pmbench_ctx_event(ctx,
+				  "%s dev %s %s %u/%u: ready line %.3f s, "
 				       "HTTP %.3f s, body %.3f s",
 				       cell->fixture, cell->pm,
 				       s->warmup ? "warm-up" : "run",
@@ -103,7 +105,7 @@ static void report(const struct pmbench_cell *cell,
 				       (double)s->wall_ns / 1e9, body);
 		return;
 	}
-	pmbench_progress_event("%s %s %s %s %u/%u: %.3f s", cell->fixture,
+	pmbench_ctx_event(ctx, "%s %s %s %s %u/%u: %.3f s", cell->fixture,
 			       cell->task, cell->pm,
 			       s->warmup ? "warm-up" : "run",
 			       s->warmup ? round + 1 : round + 1 - o->warmup,
@@ -157,13 +159,13 @@ static int one_pm(struct pmbench_result *r, const struct pmbench_bench_opts *o,
 
 		if (cell->prime_failure)
 			continue;
-		pmbench_progress_status("%s: %s %s %u/%u", f->name, ct,
+		pmbench_ctx_status(ps->ctx, "%s: %s %s %u/%u", f->name, ct,
 					ps->pm->name, round + 1,
 					o->warmup + o->runs);
 		s = new_sample(r, f, ct, ps->pm->name, o, round);
-		if (ret < 0 && pmbench_proc_interrupted()) {
+		if (ret < 0 && pmbench_ctx_cancelled(ps->ctx)) {
 			/* A signal cut the copy short. */
-			pmbench_pmrun_interrupt(s);
+			pmbench_pmrun_interrupt(ps->ctx, s);
 			rc = PMBENCH_EINTERRUPTED;
 		} else if (ret < 0) {
 			prepare_failed(s);
@@ -198,12 +200,13 @@ static int one_pm(struct pmbench_result *r, const struct pmbench_bench_opts *o,
 		cell = pmbench_result_find_cell(r, f->name, ct,
 						PMBENCH_TASK_SCENARIO,
 						ps->pm->name);
-		report(cell, o, &cell->samples[cell->samples_nr - 1], round);
+		report(ps->ctx, cell, o, &cell->samples[cell->samples_nr - 1],
+		       round);
 	}
 	return 0;
 }
 
-int pmbench_bench_task(struct pmbench_result *r,
+int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		       const struct pmbench_bench_opts *o,
 		       const struct pmbench_fixture *f,
 		       struct pmbench_pmrun *states, size_t nr,
@@ -320,15 +323,15 @@ int pmbench_bench_task(struct pmbench_result *r,
 				r, f, "run", bare_names[b], o, round);
 			struct pmbench_cell *cell;
 
-			ret = pmbench_task_bare(&bare[b], bare_dir, &env,
+			ret = pmbench_task_bare(ctx, &bare[b], bare_dir, &env,
 						o->timeout_ns, s);
 			if (ret < 0)
 				goto done;
 			cell = pmbench_result_find_cell(r, f->name, "run",
 							PMBENCH_TASK_SCENARIO,
 							bare_names[b]);
-			report(cell, o, &cell->samples[cell->samples_nr - 1],
-			       round);
+			report(ctx, cell, o,
+			       &cell->samples[cell->samples_nr - 1], round);
 		}
 		/* --runs auto: o->runs is the maximum. */
 		if (o->runs_auto && round >= o->warmup &&

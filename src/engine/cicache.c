@@ -7,13 +7,12 @@
 
 #include "pmbench/bench.h"
 #include "pmbench/cicache.h"
-#include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
-#include "pmbench/progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"
@@ -150,7 +149,8 @@ static void archive_path(struct pmbench_buf *out,
 }
 
 /* Everything one run shares. */
-struct ctx {
+struct run {
+	struct pmbench_ctx *ctx;
 	const struct pmbench_cicache_opts *o;
 	struct pmbench_result *r;
 	struct pmbench_fixture *f;
@@ -197,9 +197,9 @@ static const struct store_rule {
  * tar saves and restores them with one `-C`. The part of `path` (a path
  * pmbench built from that folder) below it, or NULL.
  */
-static const char *work_rel(const char *path)
+static const char *work_rel(const struct run *x, const char *path)
 {
-	const char *top = pmbench_config.cache_dir;
+	const char *top = x->ctx->cache_dir;
 	size_t n = strlen(top);
 
 	while (n > 1 && top[n - 1] == '/')
@@ -233,7 +233,7 @@ static void last_path_line(struct pmbench_buf *out, const char *text)
  * the PM's cache folder or its run copy; otherwise the folder pmbench
  * points the PM's cache variable at is taken, with a warning.
  */
-static void resolve_store(struct ctx *x, size_t pi)
+static void resolve_store(struct run *x, size_t pi)
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
 	const struct store_rule *rule = NULL;
@@ -253,11 +253,12 @@ static void resolve_store(struct ctx *x, size_t pi)
 		for (size_t i = 0; i < ps->env.nr; i++)
 			pmbench_strvec_push(&c.env, ps->env.v[i]);
 		c.dir = ps->ws.run_project;
+		c.ctx = x->ctx;
 		c.timeout_ns = 60ull * 1000000000ull;
 		if (!pmbench_child_run(&c) && !c.result.exit_code &&
 		    !c.result.signal)
 			last_path_line(&ans, c.tail.ptr);
-		rel = ans.len ? work_rel(ans.ptr) : NULL;
+		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
 		/* yarn-berry is `yarn` to the world. */
 		pmbench_buf_addf(&how, "`%s",
 				 strcmp(ps->pm->name, "yarn-berry")
@@ -267,7 +268,7 @@ static void resolve_store(struct ctx *x, size_t pi)
 			pmbench_buf_addf(&how, " %s", *q);
 		pmbench_buf_adds(&how, "` (actions/setup-node)");
 		if (!rel) {
-			pmbench_warn("'%s': %s answered '%s', not a folder "
+			pmbench_ctx_warn(x->ctx, "'%s': %s answered '%s', not a folder "
 				     "in pmbench's cache folder; caching $%s",
 				     ps->pm->name, how.ptr, ans.ptr, rule->var);
 			pmbench_buf_addf(&how, " answered '%s'; used $%s",
@@ -279,7 +280,7 @@ static void resolve_store(struct ctx *x, size_t pi)
 
 		pmbench_buf_reset(&ans);
 		pmbench_buf_adds(&ans, v ? v : "");
-		rel = ans.len ? work_rel(ans.ptr) : NULL;
+		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
 		if (!rule->query[0])
 			pmbench_buf_addf(&how, "$%s (no actions/setup-node "
 					       "cache for %s)",
@@ -295,7 +296,7 @@ static void resolve_store(struct ctx *x, size_t pi)
 	x->store[pi] = pmbench_buf_detach(&ans);
 	pmbench_buf_addf(&key, "ci_cache_store_%s", ps->pm->name);
 	pmbench_buf_reset(&ans);
-	pmbench_buf_addf(&ans, "%s, from %s", work_rel(x->store[pi]),
+	pmbench_buf_addf(&ans, "%s, from %s", work_rel(x, x->store[pi]),
 			 how.ptr);
 	pmbench_result_env_set(x->r, key.ptr, ans.ptr);
 	pmbench_child_release(&c);
@@ -305,15 +306,15 @@ static void resolve_store(struct ctx *x, size_t pi)
 }
 
 /* Add the tree at `path` under its archive name. */
-static int add_tree(struct pmbench_strvec *names, struct pmbench_strvec *paths,
-		    const char *path)
+static int add_tree(const struct run *x, struct pmbench_strvec *names,
+		    struct pmbench_strvec *paths, const char *path)
 {
-	const char *rel = work_rel(path);
+	const char *rel = work_rel(x, path);
 
 	if (!rel)
 		return pmbench_error_set("'%s' is not in pmbench's cache "
 					 "folder '%s'",
-					 path, pmbench_config.cache_dir);
+					 path, x->ctx->cache_dir);
 	pmbench_strvec_push(names, rel);
 	pmbench_strvec_push(paths, path);
 	return 0;
@@ -328,7 +329,7 @@ static int add_tree(struct pmbench_strvec *names, struct pmbench_strvec *paths,
  * with the store and linked from there.
  */
 static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
-		     struct ctx *x, size_t pi, unsigned strategy)
+		     struct run *x, size_t pi, unsigned strategy)
 {
 	const struct pmbench_pmrun *ps = &x->states[pi];
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -337,7 +338,7 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 	if (strategy & S) {
 		resolve_store(x, pi);
 		if (pmbench_fs_exists(x->store[pi]))
-			ret = add_tree(names, paths, x->store[pi]);
+			ret = add_tree(x, names, paths, x->store[pi]);
 	}
 	if (strategy & NM) {
 		struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
@@ -348,14 +349,14 @@ static int save_maps(struct pmbench_strvec *names, struct pmbench_strvec *paths,
 		for (size_t i = 0; i < dirs.nr && !ret; i++) {
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run, dirs.v[i]);
-			ret = add_tree(names, paths, b.ptr);
+			ret = add_tree(x, names, paths, b.ptr);
 		}
 		for (const char *const *sp = ps->pm->state_paths; *sp && !ret;
 		     sp++) {
 			pmbench_buf_reset(&b);
 			pmbench_buf_path(&b, ps->ws.run_project, *sp);
 			if (pmbench_fs_exists(b.ptr))
-				ret = add_tree(names, paths, b.ptr);
+				ret = add_tree(x, names, paths, b.ptr);
 		}
 		pmbench_strvec_release(&dirs);
 	}
@@ -378,7 +379,7 @@ static void to_maps(struct pmbench_cachearc_map *maps,
  * GNU tar as actions/cache runs it. `*ns` gets the save's time.
  */
 static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
-			struct ctx *x, size_t pi, const struct config *c,
+			struct run *x, size_t pi, const struct config *c,
 			const char *path)
 {
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
@@ -418,13 +419,13 @@ static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
  * nothing else; libarchive's check before it goes to `*check_ns`.
  */
 static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
-			   uint64_t *check_ns, const struct ctx *x,
+			   uint64_t *check_ns, const struct run *x,
 			   const struct pmbench_pmrun *ps,
 			   const struct config *c, const char *path)
 {
 	const struct pmbench_cachearc_map maps[] = {
-		{ work_rel(ps->ws.cache), ps->ws.cache },
-		{ work_rel(ps->ws.run), ps->ws.run },
+		{ work_rel(x, ps->ws.cache), ps->ws.cache },
+		{ work_rel(x, ps->ws.run), ps->ws.run },
 	};
 	uint64_t t0;
 	int ret;
@@ -442,7 +443,7 @@ static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 	}
 	t0 = pmbench_now_ns();
 	ret = pmbench_cachearc_extract(st, path, maps, 2,
-				       pmbench_config.cache_dir);
+				       x->ctx->cache_dir);
 	*ns = pmbench_now_ns() - t0;
 	return ret;
 }
@@ -564,12 +565,12 @@ static double secs(uint64_t ns)
 	return (double)ns / 1e9;
 }
 
-static void save_result(const struct ctx *x)
+static void save_result(const struct run *x)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
 	if (x->o->out && x->r->cells_nr &&
 	    pmbench_result_write(x->r, x->o->out) < 0)
-		pmbench_warn("%s (trying again at the end)",
+		pmbench_ctx_warn(x->ctx, "%s (trying again at the end)",
 			     pmbench_error_last());
 }
 
@@ -578,7 +579,7 @@ static void save_result(const struct ctx *x)
  * empty cache, restore (hit and lockfile-changed jobs), install (frozen,
  * or not after the lockfile change), save.
  */
-static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
+static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 		   unsigned round, struct pmbench_sample *s)
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
@@ -669,13 +670,13 @@ static int one_job(struct ctx *x, size_t pi, size_t ci, enum job_kind kind,
 		}
 	}
 done:
-	if (pmbench_proc_interrupted()) {
+	if (pmbench_ctx_cancelled(x->ctx)) {
 		/*
 		 * A signal during the job (an archive step may have failed
 		 * with EINTR): the job is interrupted, not failed.
 		 */
 		if (!s->interrupted)
-			pmbench_pmrun_interrupt(s);
+			pmbench_pmrun_interrupt(x->ctx, s);
 		ret = PMBENCH_EINTERRUPTED;
 	}
 	s->wall_ns = restore_ns + install_ns + save_ns;
@@ -704,14 +705,14 @@ done:
 		pmbench_buf_reset(&b);
 		scenario_of(&b, c, kind);
 		if (s->ok)
-			pmbench_progress_event(
+			pmbench_ctx_event(x->ctx,
 				"%s %s %s round %u: restore %.2f s, install "
 				"%.2f s, save %.2f s, archive %.2f MB",
 				x->f->name, ps->pm->name, b.ptr, round + 1,
 				secs(restore_ns), secs(install_ns),
 				secs(save_ns), archive_bytes / 1e6);
 		else
-			pmbench_progress_event("%s %s %s round %u failed: %s",
+			pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
 					       x->f->name, ps->pm->name, b.ptr,
 					       round + 1, s->failure);
 	}
@@ -737,7 +738,7 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 }
 
 /* Run `kind` jobs of config `ci` for `rounds` rounds, PMs interleaved. */
-static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
+static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 		    unsigned first_round, unsigned rounds)
 {
 	struct pmbench_buf sc = PMBENCH_BUF_INIT;
@@ -763,11 +764,11 @@ static int run_jobs(struct ctx *x, size_t ci, enum job_kind kind,
 			if (x->states[i].prime_failure)
 				continue;
 			/* A signal during an archive step: stop here. */
-			if (pmbench_proc_interrupted()) {
+			if (pmbench_ctx_cancelled(x->ctx)) {
 				ret = PMBENCH_EINTERRUPTED;
 				break;
 			}
-			pmbench_progress_status("%s: %s %s %u/%u", x->f->name,
+			pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
 						sc.ptr, x->states[i].pm->name,
 						k + 1, rounds);
 			/* The cell array grows: never keep pointers. */
@@ -904,13 +905,13 @@ static int record(struct pmbench_result *r,
 	return record_archiver(r, o);
 }
 
-static int run_fixture(struct ctx *x)
+static int run_fixture(struct run *x)
 {
 	const struct pmbench_cicache_opts *o = x->o;
 	int ret;
 
-	pmbench_progress_status("%s: checking out", x->f->name);
-	ret = pmbench_fixture_checkout(x->f, pmbench_config.cache_dir);
+	pmbench_ctx_status(x->ctx, "%s: checking out", x->f->name);
+	ret = pmbench_fixture_checkout(x->f, x->ctx->cache_dir);
 	if (ret < 0)
 		return ret;
 	pmbench_result_add_fixture(x->r, x->f->name, x->f->repo,
@@ -922,7 +923,7 @@ static int run_fixture(struct ctx *x)
 
 		pmbench_pmrun_reset(ps);
 		pmbench_workspace_init(&ps->ws, ps->pm,
-				       pmbench_config.cache_dir, x->f->name,
+				       x->ctx->cache_dir, x->f->name,
 				       x->f->source_dir, x->f->subdir);
 		pmbench_pmrun_compose(ps, x->f, &o->env);
 		pmbench_strvec_push(&x->frozen[i], ps->found.path);
@@ -1012,15 +1013,16 @@ static size_t make_configs(struct config **out,
 	return n;
 }
 
-int pmbench_cicache_run(struct pmbench_result *r,
+int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f)
 {
-	struct ctx x;
+	struct run x;
 	size_t pms_nr = o->pms.nr ? o->pms.nr : 1;
 	int ret;
 
 	memset(&x, 0, sizeof(x));
+	x.ctx = ctx;
 	x.o = o;
 	x.r = r;
 	x.f = f;
@@ -1038,18 +1040,18 @@ int pmbench_cicache_run(struct pmbench_result *r,
 	if (!ret) {
 		struct pmbench_buf w = PMBENCH_BUF_INIT;
 
-		ret = pmbench_fs_realpath(&w, pmbench_config.cache_dir);
+		ret = pmbench_fs_realpath(&w, ctx->cache_dir);
 		x.work = pmbench_buf_detach(&w);
 	}
 	if (!ret)
-		ret = pmbench_pmrun_start(r, x.states, &x.nr, &o->pms,
+		ret = pmbench_pmrun_start(ctx, r, x.states, &x.nr, &o->pms,
 					  o->pms_explicit);
 	if (ret < 0)
 		goto done;
 	/* The caller writes the final result (pmbench_cli_finish()). */
 	ret = run_fixture(&x);
 done:
-	pmbench_progress_clear();
+	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < pms_nr; i++) {
 		pmbench_pmrun_release(&x.states[i]);
 		pmbench_strvec_release(&x.frozen[i]);

@@ -11,7 +11,7 @@
 #include "pmbench/migrate.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
-#include "pmbench/progress.h"
+#include "pmbench/ctx.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
@@ -305,8 +305,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	if (!has_script(ps->ws.run_project, script))
 		return 0;
 	t->ran = 1;
-	pmbench_progress_status("%s: %s %s (parity, once)", f->name,
-				ps->pm->name, name);
+	pmbench_ctx_status(ps->ctx, "%s: %s %s (parity, once)", f->name,
+			   ps->pm->name, name);
 	pmbench_strvec_push(&argv, ps->found.path);
 	pmbench_pm_push_args(&argv, ps->pm->run_args, ps->ws.cache);
 	pmbench_strvec_push(&argv, script);
@@ -337,8 +337,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 				"manifest's build output folder)");
 		}
 	}
-	pmbench_progress_event("%s: %s %s %s", f->name, ps->pm->name, name,
-			       t->ok ? "ok" : t->failure);
+	pmbench_ctx_event(ps->ctx, "%s: %s %s %s", f->name, ps->pm->name,
+			  name, t->ok ? "ok" : t->failure);
 done:
 	free(s.failure);
 	free(s.tail);

@@ -3,6 +3,7 @@
 #include <ctype.h>
 
 #include "pmbench/fs.h"
+#include "pmbench/ctx.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
 
@@ -349,7 +350,8 @@ int pmbench_pm_version_major(const char *version)
 }
 
 /* Ask a candidate binary for its version; 0 and the trimmed line, or -1. */
-static int query_version(struct pmbench_buf *out, const char *bin,
+static int query_version(struct pmbench_buf *out,
+			 const struct pmbench_ctx *ctx, const char *bin,
 			 const struct pmbench_pm *pm, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
@@ -360,6 +362,7 @@ static int query_version(struct pmbench_buf *out, const char *bin,
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
 	c.dir = scratch;
+	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;
 	/* Its TMPDIR ({cache}/tmp) must exist: some write there at once. */
 	pmbench_buf_path(&tmp, scratch, "tmp");
@@ -382,6 +385,7 @@ done:
 }
 
 static int accept_candidate(struct pmbench_pm_found *out,
+			    const struct pmbench_ctx *ctx,
 			    const struct pmbench_pm *pm, const char *bin,
 			    const char *source, const char *scratch,
 			    struct pmbench_buf *why)
@@ -389,7 +393,7 @@ static int accept_candidate(struct pmbench_pm_found *out,
 	struct pmbench_buf v = PMBENCH_BUF_INIT;
 	int major, ret = -1;
 
-	if (query_version(&v, bin, pm, scratch) < 0) {
+	if (query_version(&v, ctx, bin, pm, scratch) < 0) {
 		pmbench_buf_addf(why, "; '%s' did not answer --version", bin);
 		goto done;
 	}
@@ -408,10 +412,11 @@ done:
 	return ret;
 }
 
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_pm *pm,
-		    const char *toolchain_dir, const char *path,
-		    const char *scratch_dir)
+int pmbench_pm_find(struct pmbench_pm_found *out,
+		    const struct pmbench_ctx *ctx, const struct pmbench_pm *pm,
+		    const char *path, const char *scratch_dir)
 {
+	const char *toolchain_dir = ctx ? ctx->toolchain_dir : NULL;
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	int ret = PMBENCH_ENOTFOUND;
 
@@ -422,7 +427,7 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_pm *pm,
 		ret = pmbench_proc_which(&bin, cand.ptr, NULL);
 		pmbench_buf_release(&cand);
 		if (!ret &&
-		    !accept_candidate(out, pm, bin.ptr, "toolchain",
+		    !accept_candidate(out, ctx, pm, bin.ptr, "toolchain",
 				      scratch_dir, &why)) {
 			ret = 0;
 			goto done;
@@ -432,7 +437,7 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_pm *pm,
 	for (const char *const *n = pm->path_names; *n; n++) {
 		if (pmbench_proc_which(&bin, *n, path) < 0)
 			continue;
-		if (!accept_candidate(out, pm, bin.ptr, "PATH", scratch_dir,
+		if (!accept_candidate(out, ctx, pm, bin.ptr, "PATH", scratch_dir,
 				      &why)) {
 			ret = 0;
 			goto done;

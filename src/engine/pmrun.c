@@ -2,12 +2,11 @@
 
 #include <time.h>
 
-#include "pmbench/cli.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
-#include "pmbench/progress.h"
 #include "pmbench/resolution.h"
 
 #define TAIL_LINES 20
@@ -259,6 +258,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		pmbench_strvec_push(&c->env, ps->env.v[i]);
 	c->dir = dir;
 	c->timeout_ns = timeout_ns;
+	c->ctx = ps->ctx;
 	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
 	s->started = unix_now();
 	ret = pmbench_child_run(c);
@@ -273,7 +273,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	s->leftover = c->result.leftover;
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
-		pmbench_pmrun_interrupt(s);
+		pmbench_pmrun_interrupt(ps->ctx, s);
 		return ret;
 	}
 	if (ret < 0) {
@@ -295,12 +295,13 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	return 0;
 }
 
-void pmbench_pmrun_interrupt(struct pmbench_sample *s)
+void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
+			     struct pmbench_sample *s)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	pmbench_buf_addf(&b, "interrupted by %s",
-			 pmbench_proc_signal_name(pmbench_proc_interrupted()));
+			 pmbench_proc_signal_name(pmbench_ctx_cancelled(ctx)));
 	pmbench_sample_interrupt(s, b.ptr);
 	pmbench_buf_release(&b);
 }
@@ -477,7 +478,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	memset(&s, 0, sizeof(s));
 	if (from_pm && from_lock)
 		route = pmbench_pm_route(ps->pm, from_pm);
-	pmbench_progress_status("priming %s (full install, not timed)",
+	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
 				ps->pm->name);
 	if (route == PMBENCH_ROUTE_OWN)
 		ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
@@ -508,7 +509,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		if (s.tail && *s.tail)
 			pmbench_buf_addf(&b, "\n%s", s.tail);
 		ps->prime_failure = pmbench_buf_detach(&b);
-		pmbench_progress_event("%s: priming install failed: %s",
+		pmbench_ctx_event(ps->ctx, "%s: priming install failed: %s",
 				       ps->pm->name, s.failure);
 		goto done;
 	}
@@ -545,7 +546,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, &c);
 	ret = pmbench_workspace_save_primed(&ps->ws);
-	pmbench_progress_event("%s: primed in %.2f s (lockfile: %s)",
+	pmbench_ctx_event(ps->ctx, "%s: primed in %.2f s (lockfile: %s)",
 			       ps->pm->name, (double)s.wall_ns / 1e9,
 			       ps->lockfile);
 done:
@@ -576,7 +577,8 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-static void record_node(struct pmbench_result *r, const char *scratch)
+static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf v = PMBENCH_BUF_INIT, path = PMBENCH_BUF_INIT;
@@ -584,6 +586,7 @@ static void record_node(struct pmbench_result *r, const char *scratch)
 	pmbench_strvec_push(&c.args, "node");
 	pmbench_strvec_push(&c.args, "--version");
 	c.dir = scratch;
+	c.ctx = ctx;
 	c.timeout_ns = 30ull * 1000000000ull;
 	if (!pmbench_child_run(&c) && c.result.exit_code == 0) {
 		pmbench_child_tail_lines(&c, 1, &v);
@@ -672,7 +675,8 @@ static void record_inherited(struct pmbench_result *r)
 	pmbench_buf_release(&b);
 }
 
-int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
+int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
+			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
 			   const struct pmbench_strvec *pms, int pms_explicit,
 			   const char *scratch)
@@ -688,18 +692,19 @@ int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
 						  "unknown package manager '%s'",
 						  pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
-		pmbench_progress_status("looking for %s", pm->name);
-		if (pmbench_pm_find(&ps->found, pm, pmbench_config.toolchain_dir,
-				    getenv("PATH"), scratch) < 0) {
+		pmbench_ctx_status(ctx, "looking for %s", pm->name);
+		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
+				    scratch) < 0) {
 			pmbench_result_add_pm(r, pm->name, NULL, NULL);
 			if (pms_explicit) {
 				*out_nr = nr;
 				return PMBENCH_ENOTFOUND;
 			}
-			pmbench_progress_event("skipping %s: %s", pm->name,
+			pmbench_ctx_event(ctx, "skipping %s: %s", pm->name,
 					       pmbench_error_last());
 			continue;
 		}
+		ps->ctx = ctx;
 		ps->pm = pm;
 		pmbench_result_add_pm(r, pm->name, ps->found.path,
 				      ps->found.version);
@@ -714,7 +719,8 @@ int pmbench_pmrun_find_all(struct pmbench_pmrun *states, size_t *out_nr,
 	return 0;
 }
 
-void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
+void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
+			      struct pmbench_result *r, const char *scratch)
 {
 	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, fork to reap");
 	pmbench_result_env_set(r, "cpu_time", "wait4 rusage of the PM and "
@@ -743,10 +749,10 @@ void pmbench_pmrun_record_env(struct pmbench_result *r, const char *scratch)
 	}
 	record_inherited(r);
 	record_resolver(r);
-	record_node(r, scratch);
+	record_node(ctx, r, scratch);
 }
 
-int pmbench_pmrun_start(struct pmbench_result *r,
+int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			struct pmbench_pmrun *states, size_t *out_nr,
 			const struct pmbench_strvec *pms, int pms_explicit)
 {
@@ -757,11 +763,11 @@ int pmbench_pmrun_start(struct pmbench_result *r,
 	r->pmbench_version = pmbench_xstrdup(PMBENCH_VERSION);
 	pmbench_result_stamp(r);
 	pmbench_result_collect_sysinfo(r);
-	pmbench_buf_path(&scratch, pmbench_config.cache_dir, "tmp");
+	pmbench_buf_path(&scratch, ctx->cache_dir, "tmp");
 	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
 	if (!ret) {
-		pmbench_pmrun_record_env(r, scratch.ptr);
-		ret = pmbench_pmrun_find_all(states, out_nr, r, pms,
+		pmbench_pmrun_record_env(ctx, r, scratch.ptr);
+		ret = pmbench_pmrun_find_all(ctx, states, out_nr, r, pms,
 					     pms_explicit, scratch.ptr);
 	}
 	pmbench_buf_release(&scratch);

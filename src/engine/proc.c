@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 
 extern char **environ;
@@ -30,21 +31,12 @@ extern char **environ;
 #define MAX_LIVE 16
 
 /*
- * State shared with the signal handlers: only sig_atomic_t flags, a
- * self-pipe, and the process groups to stop.
+ * State shared with signal handlers: the process groups of the live
+ * children (so that a host's handler can stop them at once, see
+ * pmbench_proc_signal_live()) and the SIGCHLD self-pipe.
  */
-static volatile sig_atomic_t interrupted_by;
 static volatile sig_atomic_t live_pgids[MAX_LIVE];
 static int chld_pipe[2] = { -1, -1 };
-
-/*
- * The signals that stop a benchmark, all the same way: Ctrl-C, the
- * caller's SIGTERM (timeout, a supervisor), a closed terminal and Ctrl-\.
- * Left to their default action they would kill pmbench at once, leaving
- * escaped descendants running and no result written.
- */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-static struct sigaction old_stop[PMBENCH_ARRAY_SIZE(stop_signals)];
 
 static void write_wakeup(void)
 {
@@ -63,34 +55,11 @@ static void on_sigchld(int sig)
 	write_wakeup();
 }
 
-/* Signal every live child's process group (async-signal-safe). */
-static void kill_live(int sig)
+void pmbench_proc_signal_live(int sig)
 {
 	for (int i = 0; i < MAX_LIVE; i++)
 		if (live_pgids[i] > 0)
 			kill(-(pid_t)live_pgids[i], sig);
-}
-
-static void on_interrupt(int sig)
-{
-	if (interrupted_by) {
-		/*
-		 * Already stopping. A second Ctrl-C or Ctrl-\ is a user who
-		 * will not wait: stop at once, the default way. A repeated
-		 * SIGHUP (the kernel's, then the shell's passing it on) or
-		 * SIGTERM must not cut the cleanup short.
-		 */
-		if (sig == SIGINT || sig == SIGQUIT) {
-			/* The groups; escaped ones cannot be found here. */
-			kill_live(SIGKILL);
-			signal(sig, SIG_DFL);
-			raise(sig);
-		}
-		return;
-	}
-	interrupted_by = sig;
-	kill_live(SIGTERM);
-	write_wakeup();
 }
 
 static void live_add(pid_t pgid)
@@ -112,7 +81,7 @@ static void live_remove(pid_t pgid)
 
 static void kill_live_at_exit(void)
 {
-	kill_live(SIGKILL);
+	pmbench_proc_signal_live(SIGKILL);
 }
 
 static int set_cloexec_nonblock(int fd)
@@ -130,48 +99,28 @@ static int set_cloexec_nonblock(int fd)
 int pmbench_proc_init(void)
 {
 	struct sigaction sa;
-	int fd;
 
-	/* Make sure 0, 1 and 2 are open so no file we open lands there. */
-	for (;;) {
-		fd = open("/dev/null", O_RDWR);
-		if (fd < 0)
-			return pmbench_error_set("cannot open /dev/null: %s",
-						 strerror(errno));
-		if (fd > 2) {
-			close(fd);
-			break;
-		}
-	}
-	signal(SIGPIPE, SIG_IGN);
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
-		pmbench_warn("cannot become a child subreaper: %s",
-			     strerror(errno));
-	if (chld_pipe[0] < 0) {
-		if (pipe(chld_pipe) < 0 || set_cloexec_nonblock(chld_pipe[0]) ||
-		    set_cloexec_nonblock(chld_pipe[1]))
-			return pmbench_error_set("cannot make a pipe: %s",
-						 strerror(errno));
-		atexit(kill_live_at_exit);
-	}
-
+	if (chld_pipe[0] >= 0)
+		return 0;
+	if (pipe(chld_pipe) < 0 || set_cloexec_nonblock(chld_pipe[0]) ||
+	    set_cloexec_nonblock(chld_pipe[1]))
+		return pmbench_error_set("cannot make a pipe: %s",
+					 strerror(errno));
+	atexit(kill_live_at_exit);
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
-
-	/* No SA_RESTART: a blocking call returns EINTR so we notice. */
-	sa.sa_handler = on_interrupt;
-	sa.sa_flags = 0;
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, &old_stop[i]);
 	return 0;
 }
 
-int pmbench_proc_interrupted(void)
+int pmbench_proc_subreaper(void)
 {
-	return interrupted_by;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return pmbench_error_set("cannot become a child subreaper: %s",
+					 strerror(errno));
+	return 0;
 }
 
 const char *pmbench_proc_signal_name(int sig)
@@ -694,9 +643,9 @@ static void reap_orphans(struct pmbench_child *c)
 
 int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 {
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	uint64_t now = pmbench_now_ns(), until = now + wait_ns;
-	int nfds;
+	int nfds, wake = pmbench_ctx_wake_fd(c->ctx);
 
 	for (;;) {
 		uint64_t left;
@@ -706,7 +655,7 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 			drain(c);
 			return 1;
 		}
-		if (interrupted_by)
+		if (pmbench_ctx_cancelled(c->ctx))
 			return PMBENCH_EINTERRUPTED;
 		now = pmbench_now_ns();
 		if ((c->flags & PMBENCH_CHILD_SAMPLE_TREE) &&
@@ -726,6 +675,11 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 		pfd[nfds++].events = POLLIN;
 		if (c->out_fd >= 0) {
 			pfd[nfds].fd = c->out_fd;
+			pfd[nfds++].events = POLLIN;
+		}
+		/* Cancellation wakes the poll; the pipe stays readable. */
+		if (wake >= 0) {
+			pfd[nfds].fd = wake;
 			pfd[nfds++].events = POLLIN;
 		}
 		if (poll(pfd, (nfds_t)nfds, ms) < 0 && errno != EINTR)
@@ -856,7 +810,7 @@ int pmbench_child_run(struct pmbench_child *c)
 		close(c->out_fd);
 		c->out_fd = -1;
 	}
-	return interrupted_by ? PMBENCH_EINTERRUPTED : 0;
+	return pmbench_ctx_cancelled(c->ctx) ? PMBENCH_EINTERRUPTED : 0;
 }
 
 void pmbench_child_release(struct pmbench_child *c)

@@ -18,7 +18,7 @@
 #include "pmbench/pmrun.h"
 #include "pmbench/probe.h"
 #include "pmbench/proc.h"
-#include "pmbench/progress.h"
+#include "pmbench/ctx.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
@@ -193,7 +193,8 @@ int pmbench_task_script(struct pmbench_pmrun *ps, const char *script,
 	return ret;
 }
 
-int pmbench_task_bare(const struct pmbench_strvec *argv, const char *dir,
+int pmbench_task_bare(struct pmbench_ctx *ctx, const struct pmbench_strvec *argv,
+		      const char *dir,
 		      const struct pmbench_strvec *env, uint64_t timeout_ns,
 		      struct pmbench_sample *s)
 {
@@ -201,8 +202,9 @@ int pmbench_task_bare(const struct pmbench_strvec *argv, const char *dir,
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	int ret;
 
-	/* pmbench_pmrun_exec() only reads the environment deltas. */
+	/* pmbench_pmrun_exec() only reads the context and the deltas. */
 	memset(&bare, 0, sizeof(bare));
+	bare.ctx = ctx;
 	bare.env = *env;
 	ret = pmbench_pmrun_exec(&bare, argv, dir, timeout_ns, s, &c);
 	pmbench_child_release(&c);
@@ -404,6 +406,7 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 	pmbench_strvec_push(&c.env, "HOST=127.0.0.1");
 	pmbench_strvec_push(&c.env, "BROWSER=none");
 	c.dir = ps->ws.run_project;
+	c.ctx = ps->ctx;
 	c.flags |= PMBENCH_CHILD_SAMPLE_TREE;
 	c.grace_ns = o->grace_ns;
 	c.on_line = on_line;
@@ -418,14 +421,14 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 	for (;;) {
 		n = pmbench_child_pump(&c, 0);
 		/* Ctrl-C stops the server too: that is no early exit. */
-		if (n == 1 && pmbench_proc_interrupted())
+		if (n == 1 && pmbench_ctx_cancelled(ps->ctx))
 			n = PMBENCH_EINTERRUPTED;
 		if (n == PMBENCH_EINTERRUPTED) {
 			ret = n;
 			pmbench_buf_addf(&why, "interrupted by %s before the "
 					       "dev server was ready",
 					 pmbench_proc_signal_name(
-						 pmbench_proc_interrupted()));
+						 pmbench_ctx_cancelled(ps->ctx)));
 			pmbench_sample_interrupt(s, why.ptr);
 			goto stop;
 		}
@@ -494,7 +497,7 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 			po.concurrency = 1;
 		po.time_cap_ns = o->probe_cap_ns;
 		po.req_timeout_ns = 10000000000ull;
-		pmbench_progress_status("probing %s with %u requests",
+		pmbench_ctx_status(ps->ctx, "probing %s with %u requests",
 					url.ptr, po.requests);
 		if (pmbench_probe_run(&ps_, url.ptr, &po, drain_child, &c) <
 		    0) {
@@ -589,10 +592,10 @@ stop:
 				 left);
 		fail(s, why.ptr, NULL);
 	}
-	if (started && pmbench_proc_interrupted()) {
+	if (started && pmbench_ctx_cancelled(ps->ctx)) {
 		/* Stopped in flight: interrupted, whatever it measured. */
 		if (!s->interrupted)
-			pmbench_pmrun_interrupt(s);
+			pmbench_pmrun_interrupt(ps->ctx, s);
 		ret = PMBENCH_EINTERRUPTED;
 	}
 done:

@@ -146,24 +146,6 @@ static void vlog(const char *prefix, const char *fmt, va_list ap)
 	pmbench_buf_release(&b);
 }
 
-void pmbench_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void pmbench_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
-}
-
 void pmbench_die(const char *fmt, ...)
 {
 	va_list ap;

@@ -42,7 +42,7 @@ const char *h_setup(void)
 	if (!fake)
 		die_env("PMBENCH_FAKEPM is not set (run through ctest)");
 	if (!proc_ready) {
-		if (pmbench_proc_init() < 0)
+		if (pmbench_proc_init() < 0 || pmbench_proc_subreaper() < 0)
 			die_env(pmbench_error_last());
 		proc_ready = 1;
 		/* What the online tests restore: the caller's PATH and HOME. */

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "pmbench/fs.h"
+#include "pmbench/ctx.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
@@ -92,10 +93,10 @@ TEST(find_checks_the_version)
 	/* A "yarn" that says 4.x is not yarn 1, but it is yarn-berry. */
 	check_write("yarn", "#!/bin/sh\necho 4.18.1\n");
 	chmod(check_path("yarn"), 0755);
-	CHECK_INT(pmbench_pm_find(&f, pmbench_pm_get("yarn"), NULL, sb, sb),
+	CHECK_INT(pmbench_pm_find(&f, NULL, pmbench_pm_get("yarn"), sb, sb),
 		  PMBENCH_ENOTFOUND);
 	CHECK_CONTAINS(pmbench_error_last(), "is version 4.18.1");
-	CHECK_INT(pmbench_pm_find(&f, pmbench_pm_get("yarn-berry"), NULL, sb,
+	CHECK_INT(pmbench_pm_find(&f, NULL, pmbench_pm_get("yarn-berry"), sb,
 				  sb),
 		  0);
 	CHECK_STR(f.version, "4.18.1");
@@ -109,6 +110,7 @@ TEST(toolchain_comes_first)
 {
 	const char *sb = check_sandbox();
 	struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
+	struct pmbench_ctx ctx = PMBENCH_CTX_INIT;
 	char tc[4200], want[4300];
 
 	/* The same name on PATH answers another version: not chosen. */
@@ -118,7 +120,8 @@ TEST(toolchain_comes_first)
 	pmbench_fs_mkdirp(check_path("tc/yarn/node_modules/.bin"), 0755);
 	check_write("tc/yarn/node_modules/.bin/yarn", "#!/bin/sh\necho 1.22.22\n");
 	chmod(check_path("tc/yarn/node_modules/.bin/yarn"), 0755);
-	CHECK_INT(pmbench_pm_find(&f, pmbench_pm_get("yarn"), tc, sb, sb), 0);
+	ctx.toolchain_dir = tc;
+	CHECK_INT(pmbench_pm_find(&f, &ctx, pmbench_pm_get("yarn"), sb, sb), 0);
 	CHECK_STR(f.source, "toolchain");
 	CHECK_STR(f.version, "1.22.22");
 	snprintf(want, sizeof(want), "%s/yarn/node_modules/.bin/yarn", tc);

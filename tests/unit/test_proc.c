@@ -230,7 +230,7 @@ TEST(which)
 
 static void init(void)
 {
-	if (pmbench_proc_init() < 0)
+	if (pmbench_proc_init() < 0 || pmbench_proc_subreaper() < 0)
 		pmbench_die("%s", pmbench_error_last());
 }
 

@@ -1,0 +1,155 @@
+#include "pmbench/common.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/ctx.h"
+
+static int cloexec_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	if (fl < 0 || fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0)
+		return -1;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -1;
+	return 0;
+}
+
+int pmbench_ctx_init(struct pmbench_ctx *ctx)
+{
+	ctx->cancel_sig = 0;
+	if (ctx->wake[0] >= 0)
+		return 0;
+	if (pipe(ctx->wake) < 0)
+		return pmbench_error_set("cannot make a pipe: %s",
+					 strerror(errno));
+	if (cloexec_nonblock(ctx->wake[0]) < 0 ||
+	    cloexec_nonblock(ctx->wake[1]) < 0) {
+		int e = errno;
+
+		pmbench_ctx_release(ctx);
+		return pmbench_error_set("cannot set up a pipe: %s",
+					 strerror(e));
+	}
+	return 0;
+}
+
+void pmbench_ctx_release(struct pmbench_ctx *ctx)
+{
+	for (int i = 0; i < 2; i++) {
+		if (ctx->wake[i] >= 0)
+			close(ctx->wake[i]);
+		ctx->wake[i] = -1;
+	}
+}
+
+void pmbench_ctx_cancel(struct pmbench_ctx *ctx, int sig)
+{
+	int saved = errno;
+	char b = 0;
+
+	if (!ctx->cancel_sig)
+		ctx->cancel_sig = sig ? sig : -1;
+	/* A full pipe already says "wake up". */
+	if (ctx->wake[1] >= 0 && write(ctx->wake[1], &b, 1) < 0)
+		errno = saved;
+	errno = saved;
+}
+
+int pmbench_ctx_cancelled(const struct pmbench_ctx *ctx)
+{
+	return ctx ? ctx->cancel_sig : 0;
+}
+
+int pmbench_ctx_wake_fd(const struct pmbench_ctx *ctx)
+{
+	return ctx ? ctx->wake[0] : -1;
+}
+
+static void vlog(const struct pmbench_ctx *ctx, enum pmbench_log_level level,
+		 const char *fmt, va_list ap) PMBENCH_PRINTF(3, 0);
+
+static void vlog(const struct pmbench_ctx *ctx, enum pmbench_log_level level,
+		 const char *fmt, va_list ap)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!ctx || !ctx->log)
+		return;
+	pmbench_buf_vaddf(&b, fmt, ap);
+	ctx->log(level, b.ptr, ctx->payload);
+	pmbench_buf_release(&b);
+}
+
+static void vprogress(const struct pmbench_ctx *ctx,
+		      enum pmbench_progress_kind kind, const char *fmt,
+		      va_list ap) PMBENCH_PRINTF(3, 0);
+
+static void vprogress(const struct pmbench_ctx *ctx,
+		      enum pmbench_progress_kind kind, const char *fmt,
+		      va_list ap)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_progress p;
+
+	if (!ctx || !ctx->progress)
+		return;
+	if (fmt)
+		pmbench_buf_vaddf(&b, fmt, ap);
+	memset(&p, 0, sizeof(p));
+	p.kind = kind;
+	p.text = b.ptr;
+	ctx->progress(&p, ctx->payload);
+	pmbench_buf_release(&b);
+}
+
+void pmbench_ctx_note(const struct pmbench_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ctx, PMBENCH_LOG_NOTE, fmt, ap);
+	va_end(ap);
+}
+
+void pmbench_ctx_warn(const struct pmbench_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(ctx, PMBENCH_LOG_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+void pmbench_ctx_status(const struct pmbench_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprogress(ctx, PMBENCH_PROGRESS_STATUS, fmt, ap);
+	va_end(ap);
+}
+
+void pmbench_ctx_event(const struct pmbench_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprogress(ctx, PMBENCH_PROGRESS_EVENT, fmt, ap);
+	va_end(ap);
+}
+
+void pmbench_ctx_done(const struct pmbench_ctx *ctx)
+{
+	struct pmbench_progress p;
+
+	if (!ctx || !ctx->progress)
+		return;
+	memset(&p, 0, sizeof(p));
+	p.kind = PMBENCH_PROGRESS_DONE;
+	p.text = "";
+	ctx->progress(&p, ctx->payload);
+}
