@@ -6,6 +6,9 @@
 #include "pmbench/cachearc.h"
 #include "pmbench/result.h"
 
+/** The task name of every ci-cache cell. */
+#define PMBENCH_CICACHE_TASK "ci-cache"
+
 struct pmbench_ctx;
 struct pmbench_fixture;
 
@@ -104,12 +107,5 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f);
 
-/**
- * Print the ci-cache tables of `r` to `out`: per PM, each strategy's
- * miss, hit and lockfile-changed jobs with medians and spread, the
- * fastest strategy per PM and the fastest PM marked, and the transfer
- * model stated.
- */
-void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r);
 
 #endif

@@ -194,4 +194,12 @@ void pmbench_table_print(FILE *out, const struct pmbench_result *r);
 void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
 			       const char *fixture);
 
+/**
+ * Print the ci-cache tables of `r` to `out`: per PM, each strategy's
+ * miss, hit and lockfile-changed jobs with medians and spread, the
+ * fastest strategy per PM and the fastest PM marked, and the transfer
+ * model stated.
+ */
+void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r);
+
 #endif

@@ -4,10 +4,10 @@
 
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
-#include "pmbench/progress.h"
+#include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"

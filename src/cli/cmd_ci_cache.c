@@ -4,10 +4,11 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/cicache.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
-#include "pmbench/progress.h"
+#include "progress.h"
+#include "pmbench/report.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)

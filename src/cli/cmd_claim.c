@@ -5,9 +5,9 @@
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/claim.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fixture.h"
-#include "pmbench/progress.h"
+#include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 

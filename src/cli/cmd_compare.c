@@ -3,7 +3,7 @@
 #include <getopt.h>
 
 #include "pmbench/buf.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 #include "pmbench/stats.h"

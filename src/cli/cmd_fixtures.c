@@ -1,6 +1,6 @@
 #include "pmbench/common.h"
 
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fixture.h"
 
 int cmd_fixtures(int argc, char **argv)

@@ -5,11 +5,11 @@
 #include <cjson/cJSON.h>
 
 #include "pmbench/bench.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
-#include "pmbench/progress.h"
+#include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
 

@@ -1,7 +1,7 @@
 #include "pmbench/common.h"
 
 #include "pmbench/buf.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"

@@ -3,7 +3,7 @@
 #include <getopt.h>
 
 #include "pmbench/buf.h"
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/fs.h"
 #include "pmbench/report.h"
 

@@ -4,7 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "pmbench/cli.h"
+#include "cli.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 

@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "pmbench/buf.h"
-#include "pmbench/progress.h"
+#include "progress.h"
 
 static int is_tty;
 static int status_shown;

@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "pmbench/cicache.h"
+#include "pmbench/report.h"
 #include "pmbench/result.h"
 
 TEST(strategies)
