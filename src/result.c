@@ -852,8 +852,12 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return 0;
 	case F_STARTED:
 	case F_DOUBLE:
-		if (!cJSON_IsNumber(item))
-			return bad_field(rd, f->key, "must be a number");
+		/*
+		 * cJSON reads 1e999 as infinity, which it would write back
+		 * as null: a different file.
+		 */
+		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+			return bad_field(rd, f->key, "must be a finite number");
 		*MEMBER(base, f, double) = item->valuedouble;
 		return 0;
 	case F_STRVEC:
