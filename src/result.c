@@ -612,10 +612,12 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 		/*
 		 * Whole microseconds: such a value always prints in a form
 		 * that reads back as the same double, so a file read and
-		 * written again comes out identical.
+		 * written again comes out identical. Beyond about 1.8e302
+		 * seconds the product overflows to infinity (printed as
+		 * null): such a value is written as it is.
 		 */
 		started = *CMEMBER(base, f, double);
-		if (isfinite(started))
+		if (isfinite(started * 1e6))
 			started = round(started * 1e6) / 1e6;
 		add_num(o, f->key, started);
 		break;
