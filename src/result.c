@@ -803,6 +803,18 @@ static int read_strvec(struct pmbench_strvec *out, const struct reader *rd,
 	return 0;
 }
 
+/*
+ * Whether the writer can print `v` so that it reads back. cJSON 1.7
+ * prints 15 significant digits when they read back within DBL_EPSILON of
+ * the value, a test that infinity passes: DBL_MAX comes out as
+ * 1.79769313486232e+308, which reads as infinity. Below 1e308 the 15
+ * digits never round past DBL_MAX.
+ */
+static int printable(double v)
+{
+	return isfinite(v) && fabs(v) <= 1e308;
+}
+
 /* The largest double below 2^64 (2^64 - 1 itself is not a double). */
 #define U64_MAX_DOUBLE 18446744073709549568.0
 
@@ -858,8 +870,10 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		 * cJSON reads 1e999 as infinity, which it would write back
 		 * as null: a different file.
 		 */
-		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-			return bad_field(rd, f->key, "must be a finite number");
+		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
+			return bad_field(rd, f->key,
+					 "must be a finite number from -1e308 "
+					 "to 1e308");
 		*MEMBER(base, f, double) = item->valuedouble;
 		return 0;
 	case F_STRVEC:
@@ -923,7 +937,7 @@ static int enter(size_t *old_len, struct reader *rd, const cJSON *item,
 	return 0;
 }
 
-/* "metrics": an object of finite numbers, optional. */
+/* "metrics": an object of printable numbers, optional. */
 static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
 			const cJSON *o)
 {
@@ -934,10 +948,10 @@ static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
 		return ret;
 	cJSON_ArrayForEach(item, m) {
 		if (!item->string || !cJSON_IsNumber(item) ||
-		    !isfinite(item->valuedouble))
+		    !printable(item->valuedouble))
 			return bad_field(rd, "metrics",
-					 "must hold only finite numbers "
-					 "('%s' is not one)",
+					 "must hold only finite numbers from "
+					 "-1e308 to 1e308 ('%s' is not one)",
 					 item->string ? item->string : "?");
 		pmbench_sample_metric_set(s, item->string, item->valuedouble);
 	}
