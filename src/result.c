@@ -856,9 +856,13 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return ret;
 	case F_SECS:
 		v = item->valuedouble;
-		/* llround() must not overflow: about 292 years is plenty. */
+		/*
+		 * llround() must not overflow: about 292 years is plenty.
+		 * The limit itself is allowed, as a count just below it is
+		 * written as 9200000000 s.
+		 */
 		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
-		    v * NS_PER_S >= 9.2e18)
+		    v * NS_PER_S > 9.2e18)
 			return bad_field(rd, f->key,
 					 "must be a number of seconds from 0 "
 					 "to 9.2e9");
