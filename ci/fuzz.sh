@@ -9,7 +9,7 @@
 #   ci/fuzz.sh [--merge] [SECONDS] [TARGET...]
 #
 # --merge adds to tests/fuzz/corpus/<name>/ the inputs of the run that
-# reach new coverage (libFuzzer's -merge=1), to be reviewed and committed.
+# reach new edges (libFuzzer's -merge=1), to be reviewed and committed.
 # Not part of ci/test.sh: the normal CI replays the corpus without clang.
 # The machine is shared: run it as 'nice -n 19 ci/fuzz.sh'.
 set -euo pipefail
@@ -64,7 +64,13 @@ done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export TMPDIR=$build
+# fuzz_package_json writes its input to files: on tmpfs it runs about
+# three times faster. A private folder, removed at the end.
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=$build
+TMPDIR=$(mktemp -d "$shm/pmbench-fuzz.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 status=0
 summary=()
 for t in "${targets[@]}"; do
@@ -95,10 +101,12 @@ for t in "${targets[@]}"; do
 	echo "$line"
 	summary+=("$line")
 	if [ $merge = 1 ] && [ $rc -eq 0 ]; then
-		"$build/tests/fuzz/fuzz_$t" -merge=1 "$seeds" "$corpus" \
-			>"$build/merge-$t.log" 2>&1
-		echo "   merged: $(grep -o 'added [0-9]* new units' \
-			"$build/merge-$t.log" | tail -1)"
+		# New edges only (no hit counts), so the corpus stays small.
+		"$build/tests/fuzz/fuzz_$t" -merge=1 -use_counters=0 \
+			"$seeds" "$corpus" >"$build/merge-$t.log" 2>&1
+		added=$(grep -o 'MERGE-OUTER: [0-9]* new files' \
+			"$build/merge-$t.log" | tail -1)
+		echo "   merged into tests/fuzz/corpus/$t: ${added#MERGE-OUTER: }"
 	fi
 done
 echo "== summary"
