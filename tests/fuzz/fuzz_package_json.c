@@ -4,9 +4,10 @@
  * packageManager field, and the yarn.lock flavour), whether it has a
  * script (`run`/`build`/`dev` tasks), and what is installed (the
  * resolution scan of node_modules, then its diff). The input is written
- * as the project's package.json, as its yarn.lock, and as the
- * package.json of node_modules/pkg in one temporary folder, made once
- * and removed at exit.
+ * as the project's package.json, as its yarn.lock (next to an empty
+ * package-lock.json the second time), and as the package.json of
+ * node_modules/pkg in one temporary folder, made once and removed at
+ * exit.
  */
 #include "pmbench/common.h"
 
@@ -28,7 +29,8 @@ static struct pmbench_buf pkg_dir = PMBENCH_BUF_INIT;
 /* The files of the project, from the deepest up, for the clean-up. */
 static const char *const files[] = { "node_modules/pkg/package.json",
 				     "node_modules/pkg", "node_modules",
-				     "yarn.lock", "package.json" };
+				     "yarn.lock", "package-lock.json",
+				     "package.json" };
 
 static void path_of(struct pmbench_buf *out, const char *name)
 {
@@ -79,11 +81,11 @@ static void write_file(const char *name, const uint8_t *data, size_t size)
 	pmbench_buf_release(&p);
 }
 
-static void detect(void)
+static void detect(const char *from)
 {
 	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
 
-	if (pmbench_migrate_detect(&m, project.ptr, NULL) == 0 &&
+	if (pmbench_migrate_detect(&m, project.ptr, from) == 0 &&
 	    (!m.source_pm || !m.detected_by))
 		FUZZ_FAIL("detected without a PM or a reason");
 	pmbench_migrate_release(&m);
@@ -129,11 +131,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!project.len)
 		make_project();
 	write_file("package.json", data, size);
+	/*
+	 * No lockfile (the packageManager field decides), a yarn.lock (its
+	 * flavour), and lockfiles of two PMs (the field settles it).
+	 */
 	path_of(&p, "yarn.lock");
 	unlink(p.ptr);
-	detect();
+	path_of(&p, "package-lock.json");
+	unlink(p.ptr);
+	detect(NULL);
 	write_file("yarn.lock", data, size);
-	detect();
+	detect(NULL);
+	write_file("package-lock.json", NULL, 0);
+	detect(NULL);
+	detect("pnpm");
 
 	f.project_dir = project.ptr;
 	pmbench_task_has_script(&f, "build");
