@@ -18,6 +18,13 @@ static int is_task(const char *w)
 	return 0;
 }
 
+/*
+ * A factor no claim needs: beyond it, strtod() takes subnormal numbers
+ * ("0x1p-1074") whose "%g" wording it then refuses as out of range.
+ */
+#define FACTOR_MIN 1e-6
+#define FACTOR_MAX 1e6
+
 /* "20", "2.5", "20x", "20×": the number, and whether an x followed. */
 static int parse_factor(double *out, int *has_x, const char *w)
 {
@@ -25,7 +32,7 @@ static int parse_factor(double *out, int *has_x, const char *w)
 
 	errno = 0;
 	*out = strtod(w, &end);
-	if (end == w || errno || !isfinite(*out) || !(*out > 0) ||
+	if (end == w || errno || !(*out >= FACTOR_MIN && *out <= FACTOR_MAX) ||
 	    !isdigit((unsigned char)w[0]))
 		return -1;
 	*has_x = 0;
@@ -122,7 +129,8 @@ int pmbench_claim_parse(struct pmbench_claim *out, const char *text)
 	} else {
 		if (i >= w.nr || parse_factor(&out->factor, &has_x, w.v[i])) {
 			ret = bad(text, "a factor such as '20x', '2.5 times' "
-					"or 'as fast as' should follow 'is'");
+					"or 'as fast as' should follow 'is' "
+					"(from 0.000001 to 1000000)");
 			goto done;
 		}
 		i++;

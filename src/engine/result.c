@@ -654,10 +654,12 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 		/*
 		 * Whole microseconds: such a value always prints in a form
 		 * that reads back as the same double, so a file read and
-		 * written again comes out identical.
+		 * written again comes out identical. Beyond about 1.8e302
+		 * seconds the product overflows to infinity (printed as
+		 * null): such a value is written as it is.
 		 */
 		started = *CMEMBER(base, f, double);
-		if (isfinite(started))
+		if (isfinite(started * 1e6))
 			started = round(started * 1e6) / 1e6;
 		add_num(o, f->key, started);
 		break;
@@ -843,6 +845,18 @@ static int read_strvec(struct pmbench_strvec *out, const struct reader *rd,
 	return 0;
 }
 
+/*
+ * Whether the writer can print `v` so that it reads back. cJSON 1.7
+ * prints 15 significant digits when they read back within DBL_EPSILON of
+ * the value, a test that infinity passes: DBL_MAX comes out as
+ * 1.79769313486232e+308, which reads as infinity. Below 1e308 the 15
+ * digits never round past DBL_MAX.
+ */
+static int printable(double v)
+{
+	return isfinite(v) && fabs(v) <= 1e308;
+}
+
 /* The largest double below 2^64 (2^64 - 1 itself is not a double). */
 #define U64_MAX_DOUBLE 18446744073709549568.0
 
@@ -885,9 +899,13 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return ret;
 	case F_SECS:
 		v = item->valuedouble;
-		/* llround() must not overflow: about 292 years is plenty. */
+		/*
+		 * llround() must not overflow: about 292 years is plenty.
+		 * The limit itself is allowed, as a count just below it is
+		 * written as 9200000000 s.
+		 */
 		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
-		    v * NS_PER_S >= 9.2e18)
+		    v * NS_PER_S > 9.2e18)
 			return bad_field(rd, f->key,
 					 "must be a number of seconds from 0 "
 					 "to 9.2e9");
@@ -895,8 +913,14 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return 0;
 	case F_STARTED:
 	case F_DOUBLE:
-		if (!cJSON_IsNumber(item))
-			return bad_field(rd, f->key, "must be a number");
+		/*
+		 * cJSON reads 1e999 as infinity, which it would write back
+		 * as null: a different file.
+		 */
+		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
+			return bad_field(rd, f->key,
+					 "must be a finite number from -1e308 "
+					 "to 1e308");
 		*MEMBER(base, f, double) = item->valuedouble;
 		return 0;
 	case F_STRVEC:
@@ -960,7 +984,7 @@ static int enter(size_t *old_len, struct reader *rd, const cJSON *item,
 	return 0;
 }
 
-/* "metrics": an object of finite numbers, optional. */
+/* "metrics": an object of printable numbers, optional. */
 static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
 			const cJSON *o)
 {
@@ -971,10 +995,10 @@ static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
 		return ret;
 	cJSON_ArrayForEach(item, m) {
 		if (!item->string || !cJSON_IsNumber(item) ||
-		    !isfinite(item->valuedouble))
+		    !printable(item->valuedouble))
 			return bad_field(rd, "metrics",
-					 "must hold only finite numbers "
-					 "('%s' is not one)",
+					 "must hold only finite numbers from "
+					 "-1e308 to 1e308 ('%s' is not one)",
 					 item->string ? item->string : "?");
 		pmbench_sample_metric_set(s, item->string, item->valuedouble);
 	}

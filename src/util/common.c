@@ -198,7 +198,8 @@ int pmbench_parse_duration(uint64_t *out_ns, const char *s)
 		return PMBENCH_EINVALID;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	/* Written so that "nan" fails too: converting NaN is undefined. */
+	if (errno || end == s || !(v >= 0))
 		return PMBENCH_EINVALID;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
 		mult = 1e9;

@@ -1,0 +1,93 @@
+/*
+ * Fixture manifests (the files in fixtures/, or any manifest a user names):
+ * pmbench_fixture_parse(), then the promises the rest of pmbench relies
+ * on when a manifest is accepted (a folder-safe name, a full lower-case
+ * SHA, paths that stay inside the repository), the per-PM lookup, and
+ * release. A refused manifest must leave `out` zeroed, with a message.
+ */
+#include "pmbench/common.h"
+
+#include "fuzz.h"
+#include "pmbench/fixture.h"
+
+static const char *const pm_names[] = { "npm",	"yarn", "yarn-berry",
+					"pnpm", "bun",	"deno" };
+
+/* A relative path kept inside the repository: no "..", not absolute. */
+static int inside(const char *path)
+{
+	const char *p = path;
+
+	if (!*path || *path == '/')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (!n || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+		if (*p == '/')
+			p++;
+		if (!*p && p[-1] == '/')
+			return 0;
+	}
+	return 1;
+}
+
+static void check_accepted(const struct pmbench_fixture *f)
+{
+	if (!f->name || !*f->name || f->name[0] == '.' ||
+	    strspn(f->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST"
+			    "UVWXYZ0123456789._-") != strlen(f->name))
+		FUZZ_FAIL("accepted a bad name '%s'", f->name ? f->name : "");
+	if (!f->repo || !*f->repo)
+		FUZZ_FAIL("accepted an empty repo");
+	if (f->commit) {
+		if (strlen(f->commit) != 40 ||
+		    strspn(f->commit, "0123456789abcdef") != 40)
+			FUZZ_FAIL("accepted a bad commit '%s'", f->commit);
+	} else if (f->is_remote) {
+		FUZZ_FAIL("accepted remote '%s' without a commit", f->repo);
+	}
+	if (f->subdir && !inside(f->subdir))
+		FUZZ_FAIL("subdir '%s' is not normalised inside the repo",
+			  f->subdir);
+	if (f->build_output && !inside(f->build_output))
+		FUZZ_FAIL("build.output '%s' is not normalised inside the "
+			  "project",
+			  f->build_output);
+	if (!f->build_script || !f->dev_script || !f->ready_path ||
+	    f->ready_path[0] != '/')
+		FUZZ_FAIL("defaults missing or dev.path without '/'");
+	for (size_t i = 0; i < f->env.nr; i++)
+		if (!strchr(f->env.v[i], '=') || f->env.v[i][0] == '=')
+			FUZZ_FAIL("env entry '%s' is not K=V", f->env.v[i]);
+	for (size_t i = 0; i < f->pms_nr; i++)
+		if (pmbench_fixture_pm(f, f->pms[i].pm) != &f->pms[i])
+			FUZZ_FAIL("pm '%s' given twice or not found",
+				  f->pms[i].pm);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(pm_names); i++)
+		pmbench_fixture_pm(f, pm_names[i]);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct pmbench_fixture zero = PMBENCH_FIXTURE_INIT;
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	char *json = fuzz_cstr(data, size);
+
+	pmbench_error_clear();
+	if (pmbench_fixture_parse(&f, json, "fuzz.json") < 0) {
+		if (memcmp(&f, &zero, sizeof(f)))
+			FUZZ_FAIL("a refused manifest left data in 'out'");
+		if (!strstr(pmbench_error_last(), "fuzz.json"))
+			FUZZ_FAIL("the error does not name the file: %s",
+				  pmbench_error_last());
+	} else {
+		check_accepted(&f);
+	}
+	pmbench_fixture_release(&f);
+	free(json);
+	return 0;
+}
