@@ -1,8 +1,8 @@
 #ifndef PMBENCH_BENCH_H
 #define PMBENCH_BENCH_H
 
-#include "pmbench/adaptive.h"
 #include "pmbench/result.h"
+#include "pmbench/schedule.h"
 
 struct pmbench_ctx;
 struct pmbench_fixture;
@@ -34,9 +34,9 @@ struct pmbench_bench_opts {
 	const char *from_lock;
 	pmbench_bench_primed_cb on_primed; /**< or NULL */
 	void *payload;
-	/** `--runs auto`: stop each scenario by `adaptive` (runs = max) */
+	/** `--runs auto`: stop each scenario by `autostop` (runs = max) */
 	int runs_auto;
-	struct pmbench_adaptive_opts adaptive;
+	struct pmbench_schedule_auto autostop;
 	/** --task: "install", "run", "build", "dev" in order; empty: install */
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
@@ -46,7 +46,7 @@ struct pmbench_bench_opts {
 #define PMBENCH_BENCH_OPTS_INIT                                              \
 	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
 	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,                 \
-	  PMBENCH_ADAPTIVE_OPTS_INIT, PMBENCH_STRVEC_INIT, 0, 1 }
+	  PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1 }
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 
@@ -77,14 +77,6 @@ int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		       const struct pmbench_fixture *f,
 		       struct pmbench_pmrun *states, size_t nr,
 		       const char *task);
-
-
-/**
- * Which PM runs `k`-th in round `round` of `nr`: the order rotates by one
- * each round (npm bun pnpm, bun pnpm npm, ...), so none always pays for
- * being first (a cold connection) or last.
- */
-size_t pmbench_bench_order(size_t k, unsigned round, size_t nr);
 
 
 #endif

@@ -111,7 +111,7 @@ struct pmbench_result {
 	unsigned warmup;
 	uint64_t timeout_ns;
 	uint64_t seed;
-	/* `--runs auto` (runs is then the maximum); see adaptive.h. */
+	/* `--runs auto` (runs is then the maximum); see schedule.h. */
 	int runs_auto;
 	double auto_target;	 /**< relative half-width of the median CI */
 	unsigned auto_min_runs;

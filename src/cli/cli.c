@@ -2,7 +2,7 @@
 
 #include <time.h>
 
-#include "pmbench/adaptive.h"
+#include "pmbench/schedule.h"
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "cli.h"
@@ -133,7 +133,7 @@ int pmbench_cli_fail(int code)
 	return PMBENCH_EXIT_ERROR;
 }
 
-int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
+int pmbench_cli_parse_auto(struct pmbench_schedule_auto *o, const char *opt,
 			   const char *value, const char *cmd)
 {
 	uint64_t n;
@@ -497,7 +497,7 @@ int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
 				 : c == PMBENCH_CLI_OPT_MAX_RUNS
 					 ? "--max-runs"
 					 : "--time-budget";
-		ret = pmbench_cli_parse_auto(&o->adaptive, how->auto_knob, arg,
+		ret = pmbench_cli_parse_auto(&o->autostop, how->auto_knob, arg,
 					     cmd);
 		break;
 	case PMBENCH_CLI_OPT_PROGRESS:

@@ -62,7 +62,7 @@ int pmbench_cli_take_workdir(int argc, char **argv);
  */
 int pmbench_cli_fail(int code);
 
-struct pmbench_adaptive_opts;
+struct pmbench_schedule_auto;
 
 /**
  * Parse one `--runs auto` knob for command `cmd`: `opt` is "--target"
@@ -70,7 +70,7 @@ struct pmbench_adaptive_opts;
  * from the minimum runs to 100000) or "--time-budget" (a duration above
  * 0). Prints a one-line error and returns -1 on bad input.
  */
-int pmbench_cli_parse_auto(struct pmbench_adaptive_opts *o, const char *opt,
+int pmbench_cli_parse_auto(struct pmbench_schedule_auto *o, const char *opt,
 			   const char *value, const char *cmd);
 
 struct pmbench_buf;

@@ -196,9 +196,9 @@ int cmd_bench(int argc, char **argv)
 	code = PMBENCH_EXIT_ERROR;
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
-	o.adaptive.seed = o.seed;
+	o.autostop.seed = o.seed;
 	if (o.runs_auto)
-		o.runs = o.adaptive.max_runs;
+		o.runs = o.autostop.max_runs;
 	pmbench_progress_init(how.tty);
 	if (!o.pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)

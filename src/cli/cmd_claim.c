@@ -351,9 +351,9 @@ int cmd_claim(int argc, char **argv)
 		/* A live run: the work folder is ours alone. */
 		if (pmbench_cli_take_workdir(argc, argv) < 0)
 			goto done;
-		o.adaptive.seed = o.seed;
+		o.autostop.seed = o.seed;
 		if (o.runs_auto)
-			o.runs = o.adaptive.max_runs;
+			o.runs = o.autostop.max_runs;
 		if (!o.scenarios_nr) {
 			memcpy(o.scenarios, pmbench_scenarios_default,
 			       sizeof(pmbench_scenarios_default));

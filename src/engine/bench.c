@@ -16,11 +16,6 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 	pmbench_strvec_release(&o->tasks);
 }
 
-size_t pmbench_bench_order(size_t k, unsigned round, size_t nr)
-{
-	return nr ? (k + round) % nr : 0;
-}
-
 static int wants_task(const struct pmbench_bench_opts *o, const char *task)
 {
 	if (!o->tasks.nr)
@@ -56,6 +51,15 @@ static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 		pmbench_ctx_warn(ctx, "%s (trying again at the end)",
 				 pmbench_error_last());
 }
+
+/* What the install rounds of one scenario share. */
+struct install_rounds {
+	struct pmbench_result *r;
+	const struct pmbench_bench_opts *o;
+	const struct pmbench_fixture *f;
+	struct pmbench_pmrun *states;
+	unsigned state;
+};
 
 /* One timed (or warm-up) install of one PM in one scenario. */
 static int one_run(struct pmbench_pmrun *ps,
@@ -108,6 +112,21 @@ static int one_run(struct pmbench_pmrun *ps,
 	return ret;
 }
 
+static int install_turn(size_t i, const struct pmbench_round *round,
+			void *payload)
+{
+	struct install_rounds *x = payload;
+	struct pmbench_cell *cell;
+
+	if (x->states[i].prime_failure)
+		return 0;
+	/* The cell array grows: never keep pointers. */
+	cell = pmbench_result_find_cell(x->r, x->f->name, "install",
+					pmbench_scenario_name(x->state),
+					x->states[i].pm->name);
+	return one_run(&x->states[i], x->o, x->state, round->number, cell);
+}
+
 static void record_options(struct pmbench_result *r,
 			   const struct pmbench_bench_opts *o)
 {
@@ -126,9 +145,9 @@ static void record_options(struct pmbench_result *r,
 	r->seed = o->seed;
 	if (o->runs_auto) {
 		r->runs_auto = 1;
-		r->auto_target = o->adaptive.target;
-		r->auto_min_runs = o->adaptive.min_runs;
-		r->auto_budget_ns = o->adaptive.budget_ns;
+		r->auto_target = o->autostop.target;
+		r->auto_min_runs = o->autostop.min_runs;
+		r->auto_budget_ns = o->autostop.budget_ns;
 	}
 }
 
@@ -137,7 +156,6 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
 			 size_t nr)
 {
-	uint64_t started;
 	int ret;
 
 	pmbench_ctx_status(ctx, "%s: checking out", f->name);
@@ -164,6 +182,8 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	     si++) {
 		unsigned state = o->scenarios[si];
 		const char *sc = pmbench_scenario_name(state);
+		struct install_rounds x = { r, o, f, states, state };
+		struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
 
 		for (size_t i = 0; i < nr; i++) {
 			struct pmbench_cell *cell = pmbench_result_add_cell(
@@ -171,34 +191,22 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 			fill_cell(cell, &states[i]);
 		}
-		started = pmbench_now_ns();
-		/*
-		 * Rounds outside, PMs inside: a drifting machine hits all
-		 * alike, and the order rotates so no PM is always first.
-		 */
-		for (unsigned round = 0; round < o->warmup + o->runs; round++) {
-			for (size_t k = 0; k < nr; k++) {
-				size_t i = pmbench_bench_order(k, round, nr);
-				struct pmbench_cell *cell;
-
-				if (states[i].prime_failure)
-					continue;
-				/* The cell array grows: never keep pointers. */
-				cell = pmbench_result_find_cell(
-					r, f->name, "install", sc,
-					states[i].pm->name);
-				ret = one_run(&states[i], o, state, round, cell);
-				if (ret < 0)
-					return ret;
-			}
-			/* --runs auto: o->runs is the maximum. */
-			if (o->runs_auto && round >= o->warmup &&
-			    pmbench_adaptive_scenario(
-				    r, &o->adaptive, f->name, "install", sc,
-				    round + 1 - o->warmup,
-				    pmbench_now_ns() - started))
-				break;
+		s.ctx = ctx;
+		s.nr = nr;
+		s.warmup = o->warmup;
+		s.runs = o->runs;
+		s.turn = install_turn;
+		s.payload = &x;
+		if (o->runs_auto) {
+			s.autostop = &o->autostop;
+			s.result = r;
+			s.fixture = f->name;
+			s.task = "install";
+			s.scenario = sc;
 		}
+		ret = pmbench_schedule_run(&s);
+		if (ret < 0)
+			return ret;
 		save(ctx, r, o);
 	}
 	for (size_t ti = 0; ti < o->tasks.nr; ti++) {

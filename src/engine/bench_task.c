@@ -5,12 +5,12 @@
  */
 #include "pmbench/common.h"
 
-#include "pmbench/adaptive.h"
 #include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
+#include "pmbench/schedule.h"
 #include "pmbench/ctx.h"
 #include "pmbench/task.h"
 
@@ -206,6 +206,63 @@ static int one_pm(struct pmbench_result *r, const struct pmbench_bench_opts *o,
 	return 0;
 }
 
+/* What the rounds of one task share. */
+struct task_rounds {
+	struct pmbench_ctx *ctx;
+	struct pmbench_result *r;
+	const struct pmbench_bench_opts *o;
+	const struct pmbench_fixture *f;
+	struct pmbench_pmrun *states;
+	const char *task;
+	const struct pmbench_strvec *cell_tasks;
+	struct pmbench_strvec *bare;
+	const char *const *bare_names;
+	size_t bare_nr;
+	const struct pmbench_strvec *env;
+	const char *bare_dir; /* the last copy prepared in this round */
+};
+
+static int task_turn(size_t i, const struct pmbench_round *round,
+		     void *payload)
+{
+	struct task_rounds *x = payload;
+	int prepared = 0, ret;
+
+	if (x->states[i].prime_failure)
+		return 0;
+	ret = one_pm(x->r, x->o, x->f, &x->states[i], x->task, x->cell_tasks,
+		     round->number, &prepared);
+	if (prepared)
+		x->bare_dir = x->states[i].ws.run_project;
+	return ret;
+}
+
+/* The baselines run in the last prepared copy, after every PM. */
+static int task_round_done(const struct pmbench_round *round, void *payload)
+{
+	struct task_rounds *x = payload;
+	int ret = 0;
+
+	for (size_t b = 0; x->bare_dir && b < x->bare_nr && !ret; b++) {
+		struct pmbench_sample *s = new_sample(
+			x->r, x->f, "run", x->bare_names[b], x->o,
+			round->number);
+		struct pmbench_cell *cell;
+
+		ret = pmbench_task_bare(x->ctx, &x->bare[b], x->bare_dir,
+					x->env, x->o->timeout_ns, s);
+		if (ret < 0)
+			break;
+		cell = pmbench_result_find_cell(x->r, x->f->name, "run",
+						PMBENCH_TASK_SCENARIO,
+						x->bare_names[b]);
+		report(x->ctx, cell, x->o,
+		       &cell->samples[cell->samples_nr - 1], round->number);
+	}
+	x->bare_dir = NULL;
+	return ret;
+}
+
 int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		       const struct pmbench_bench_opts *o,
 		       const struct pmbench_fixture *f,
@@ -219,7 +276,8 @@ int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	const char *bare_names[2] = { PMBENCH_TASK_BARE_NODE,
 				      PMBENCH_TASK_NODE_RUN };
 	size_t bare_nr = 0;
-	uint64_t started;
+	struct task_rounds x;
+	struct pmbench_schedule sch = PMBENCH_SCHEDULE_INIT;
 	int is_run = !strcmp(task, "run"), ret = 0;
 
 	pmbench_strvec_push(&cell_tasks, task);
@@ -300,48 +358,34 @@ int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	}
 
 	/* Rounds outside, PMs inside, rotating, as for installs. */
-	started = pmbench_now_ns();
-	for (unsigned round = 0; round < o->warmup + o->runs; round++) {
-		const char *bare_dir = NULL;
-
-		for (size_t k = 0; k < nr; k++) {
-			size_t i = pmbench_bench_order(k, round, nr);
-			int prepared = 0;
-
-			if (states[i].prime_failure)
-				continue;
-			ret = one_pm(r, o, f, &states[i], task, &cell_tasks,
-				     round, &prepared);
-			if (ret < 0)
-				goto done;
-			if (prepared)
-				bare_dir = states[i].ws.run_project;
-		}
-		/* The baselines run in the last prepared copy. */
-		for (size_t b = 0; bare_dir && b < bare_nr; b++) {
-			struct pmbench_sample *s = new_sample(
-				r, f, "run", bare_names[b], o, round);
-			struct pmbench_cell *cell;
-
-			ret = pmbench_task_bare(ctx, &bare[b], bare_dir, &env,
-						o->timeout_ns, s);
-			if (ret < 0)
-				goto done;
-			cell = pmbench_result_find_cell(r, f->name, "run",
-							PMBENCH_TASK_SCENARIO,
-							bare_names[b]);
-			report(ctx, cell, o,
-			       &cell->samples[cell->samples_nr - 1], round);
-		}
-		/* --runs auto: o->runs is the maximum. */
-		if (o->runs_auto && round >= o->warmup &&
-		    pmbench_adaptive_scenario(r, &o->adaptive, f->name, task,
-					      PMBENCH_TASK_SCENARIO,
-					      round + 1 - o->warmup,
-					      pmbench_now_ns() - started))
-			break;
+	memset(&x, 0, sizeof(x));
+	x.ctx = ctx;
+	x.r = r;
+	x.o = o;
+	x.f = f;
+	x.states = states;
+	x.task = task;
+	x.cell_tasks = &cell_tasks;
+	x.bare = bare;
+	x.bare_names = bare_names;
+	x.bare_nr = bare_nr;
+	x.env = &env;
+	sch.ctx = ctx;
+	sch.nr = nr;
+	sch.warmup = o->warmup;
+	sch.runs = o->runs;
+	sch.turn = task_turn;
+	sch.round_done = task_round_done;
+	sch.payload = &x;
+	if (o->runs_auto) {
+		sch.autostop = &o->autostop;
+		sch.result = r;
+		sch.fixture = f->name;
+		sch.task = task;
+		sch.scenario = PMBENCH_TASK_SCENARIO;
 	}
-done:
+	ret = pmbench_schedule_run(&sch);
+
 	pmbench_strvec_release(&cell_tasks);
 	pmbench_strvec_release(&env);
 	pmbench_strvec_release(&bare[0]);

@@ -5,7 +5,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "pmbench/bench.h"
 #include "pmbench/cicache.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
@@ -14,6 +13,7 @@
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
+#include "pmbench/schedule.h"
 #include "pmbench/stats.h"
 
 #define TASK PMBENCH_CICACHE_TASK
@@ -736,12 +736,44 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 		pmbench_strvec_push(&cell->env, ps->env.v[i]);
 }
 
-/* Run `kind` jobs of config `ci` for `rounds` rounds, PMs interleaved. */
+/* What the rounds of one kind of job share. */
+struct jobs {
+	struct run *x;
+	size_t ci;
+	enum job_kind kind;
+	const char *scenario;
+};
+
+static int job_turn(size_t i, const struct pmbench_round *round,
+		    void *payload)
+{
+	struct jobs *j = payload;
+	struct run *x = j->x;
+	struct pmbench_cell *cell;
+	struct pmbench_sample *s;
+
+	if (x->states[i].prime_failure)
+		return 0;
+	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name, j->scenario,
+			   x->states[i].pm->name, round->nth, round->of);
+	/* The cell array grows: never keep pointers. */
+	cell = pmbench_result_find_cell(x->r, x->f->name, TASK, j->scenario,
+					x->states[i].pm->name);
+	s = pmbench_cell_add_sample(cell);
+	return one_job(x, i, j->ci, j->kind, round->number, s);
+}
+
+/*
+ * Run `kind` jobs of config `ci` for `rounds` rounds numbered from
+ * `first_round`, PMs interleaved and rotating as in bench.
+ */
 static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 		    unsigned first_round, unsigned rounds)
 {
 	struct pmbench_buf sc = PMBENCH_BUF_INIT;
-	int ret = 0;
+	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
+	struct jobs j;
+	int ret;
 
 	scenario_of(&sc, &x->configs[ci], kind);
 	pmbench_strvec_push(&x->r->scenarios, sc.ptr);
@@ -753,31 +785,17 @@ static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 			  kind == JOB_CHANGED ? &x->states[i].command
 					      : &x->frozen[i]);
 	}
-	for (unsigned k = 0; k < rounds && !ret; k++) {
-		for (size_t j = 0; j < x->nr && !ret; j++) {
-			/* The order rotates each round, as in bench. */
-			size_t i = pmbench_bench_order(j, first_round + k, x->nr);
-			struct pmbench_cell *cell;
-			struct pmbench_sample *s;
-
-			if (x->states[i].prime_failure)
-				continue;
-			/* A signal during an archive step: stop here. */
-			if (pmbench_ctx_cancelled(x->ctx)) {
-				ret = PMBENCH_EINTERRUPTED;
-				break;
-			}
-			pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
-						sc.ptr, x->states[i].pm->name,
-						k + 1, rounds);
-			/* The cell array grows: never keep pointers. */
-			cell = pmbench_result_find_cell(x->r, x->f->name, TASK,
-							sc.ptr,
-							x->states[i].pm->name);
-			s = pmbench_cell_add_sample(cell);
-			ret = one_job(x, i, ci, kind, first_round + k, s);
-		}
-	}
+	j.x = x;
+	j.ci = ci;
+	j.kind = kind;
+	j.scenario = sc.ptr;
+	s.ctx = x->ctx;
+	s.nr = x->nr;
+	s.runs = rounds;
+	s.first_round = first_round;
+	s.turn = job_turn;
+	s.payload = &j;
+	ret = pmbench_schedule_run(&s);
 	pmbench_buf_release(&sc);
 	return ret;
 }

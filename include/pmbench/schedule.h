@@ -1,0 +1,173 @@
+#ifndef PMBENCH_SCHEDULE_H
+#define PMBENCH_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pmbench_ctx;
+struct pmbench_result;
+
+/**
+ * Rounds: the one loop that times installs, tasks and ci-cache jobs.
+ * Rounds are outside and participants (one per PM, usually) inside, so a
+ * machine that drifts hits every participant alike; the order rotates by
+ * one each round (npm bun pnpm, bun pnpm npm, ...), so none always pays
+ * for being first (a cold connection) or last. Warm-up rounds come
+ * first. With `--runs auto` the timed rounds go on until the rule of
+ * pmbench_schedule_auto_check() says stop, asked after every complete
+ * timed round.
+ *
+ *	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
+ *
+ *	s.ctx = ctx;
+ *	s.nr = pms_nr;
+ *	s.warmup = 1;
+ *	s.runs = 5;
+ *	s.turn = one_turn;
+ *	s.payload = &state;
+ *	ret = pmbench_schedule_run(&s);
+ */
+
+/** One round, as the callbacks see it. */
+struct pmbench_round {
+	unsigned number; /**< first_round + index: the sample's "round" */
+	int warmup;	 /**< a warm-up round (kept, not in statistics) */
+	unsigned nth;	 /**< 1-based, among the warm-ups or the timed rounds */
+	unsigned of;	 /**< how many warm-ups, or timed rounds at most */
+};
+
+/**
+ * One participant's turn in a round: `who` is its index (0 to nr - 1).
+ * A negative return (an error, PMBENCH_EINTERRUPTED) stops the schedule
+ * at once, mid-round, and is returned by pmbench_schedule_run().
+ */
+typedef int (*pmbench_schedule_turn_cb)(size_t who,
+					const struct pmbench_round *round,
+					void *payload);
+
+/**
+ * Called after every participant has had its turn in a round (before the
+ * `--runs auto` check). A negative return stops as for a turn.
+ */
+typedef int (*pmbench_schedule_round_cb)(const struct pmbench_round *round,
+					 void *payload);
+
+/** Why `--runs auto` stopped a schedule (or that it goes on). */
+enum pmbench_schedule_stop {
+	PMBENCH_SCHEDULE_CONTINUE = 0,
+	PMBENCH_SCHEDULE_PRECISION,   /**< every interval is narrow enough */
+	PMBENCH_SCHEDULE_MAX_RUNS,    /**< the maximum number of runs */
+	PMBENCH_SCHEDULE_TIME_BUDGET, /**< the scenario's time budget */
+	PMBENCH_SCHEDULE_FAILURES     /**< no cell has a successful run */
+};
+
+/** The knobs of `--runs auto`. */
+struct pmbench_schedule_auto {
+	/** target relative half-width of the median's 95 % interval */
+	double target;
+	unsigned min_runs; /**< never stop on precision or time before this */
+	unsigned max_runs; /**< stop at this many timed rounds */
+	uint64_t budget_ns; /**< stop once a scenario has taken this long */
+	uint64_t seed;	    /**< seed of the bootstrap */
+};
+
+#define PMBENCH_SCHEDULE_AUTO_TARGET 0.05
+#define PMBENCH_SCHEDULE_AUTO_MIN_RUNS 5
+#define PMBENCH_SCHEDULE_AUTO_MAX_RUNS 30
+#define PMBENCH_SCHEDULE_AUTO_BUDGET_NS (10ull * 60ull * 1000000000ull)
+
+#define PMBENCH_SCHEDULE_AUTO_INIT                                          \
+	{ PMBENCH_SCHEDULE_AUTO_TARGET, PMBENCH_SCHEDULE_AUTO_MIN_RUNS,      \
+	  PMBENCH_SCHEDULE_AUTO_MAX_RUNS, PMBENCH_SCHEDULE_AUTO_BUDGET_NS,  \
+	  1 }
+
+/** A schedule: who takes part, how many rounds, what each turn does. */
+struct pmbench_schedule {
+	/** Cancellation, checked before every turn; may be NULL. */
+	const struct pmbench_ctx *ctx;
+	size_t nr;	      /**< participants */
+	unsigned warmup;      /**< warm-up rounds first */
+	unsigned runs;	      /**< timed rounds (with `autostop`, at most) */
+	/**
+	 * The number of the first round: rounds are numbered from it and
+	 * rotate as if the earlier ones had run (ci-cache's hit jobs follow
+	 * its miss job as rounds 1, 2, ...).
+	 */
+	unsigned first_round;
+	pmbench_schedule_turn_cb turn;
+	pmbench_schedule_round_cb round_done; /**< or NULL */
+	void *payload;
+
+	/**
+	 * `--runs auto`: when `autostop` is not NULL, after every complete
+	 * timed round pmbench_schedule_auto_cells() judges the cells of
+	 * (`fixture`, `task`, `scenario`) of `result` and stops the
+	 * schedule when it says so (recording why in those cells).
+	 */
+	const struct pmbench_schedule_auto *autostop;
+	struct pmbench_result *result;
+	const char *fixture;
+	const char *task;
+	const char *scenario;
+};
+
+#define PMBENCH_SCHEDULE_INIT                                               \
+	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+
+/**
+ * Which participant runs `k`-th in round `number` of `nr`: (k + number)
+ * mod nr. 0 when nr is 0.
+ */
+size_t pmbench_schedule_order(size_t k, unsigned number, size_t nr);
+
+/**
+ * Run the schedule: warm-up rounds, then timed rounds, each giving every
+ * participant one turn in the rotating order. Stops early when the
+ * context is cancelled before a turn (PMBENCH_EINTERRUPTED), when a
+ * callback returns a negative value (that value), or when `--runs auto`
+ * says stop (0). Returns 0 when it ran to its end.
+ */
+int pmbench_schedule_run(const struct pmbench_schedule *s);
+
+/**
+ * The `--runs auto` rule after `rounds` timed rounds of a scenario that
+ * has run for `elapsed_ns`, a pure function of the samples so far.
+ * `times[i][0..n[i])` are the successful times of cell i (any unit);
+ * cells with n[i] == 0 (every run failed) are left out of the precision
+ * test. In this order:
+ *  - fewer than min_runs rounds: CONTINUE;
+ *  - no cell has a time: FAILURES;
+ *  - every cell with times has at least 3 of them and the half-width of
+ *    its median's bootstrap 95 % interval (2000 resamples, seeded with
+ *    `seed`) is at most target * median: PRECISION;
+ *  - rounds >= max_runs: MAX_RUNS;
+ *  - elapsed_ns >= budget_ns: TIME_BUDGET;
+ *  - else CONTINUE.
+ * `out_worst`, if not NULL, gets the largest relative half-width found (0
+ * when none was computed).
+ */
+enum pmbench_schedule_stop
+pmbench_schedule_auto_check(const struct pmbench_schedule_auto *o,
+			    const double *const *times, const size_t *n,
+			    size_t cells, unsigned rounds, uint64_t elapsed_ns,
+			    double *out_worst);
+
+/**
+ * The name recorded in a cell's "stopped_by": "precision", "max-runs",
+ * "time-budget", "failures", or NULL for CONTINUE.
+ */
+const char *pmbench_schedule_stop_name(enum pmbench_schedule_stop stop);
+
+/**
+ * Run pmbench_schedule_auto_check() on the cells of one (fixture, task,
+ * scenario) of `r` (cells whose PM was not primed left out) and, when it
+ * says stop, record the reason in each of those cells' `stopped_by`.
+ * Returns 1 to stop, 0 to go on.
+ */
+int pmbench_schedule_auto_cells(struct pmbench_result *r,
+				const struct pmbench_schedule_auto *o,
+				const char *fixture, const char *task,
+				const char *scenario, unsigned rounds,
+				uint64_t elapsed_ns);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * Rounds, rotation, warm-ups and `--runs auto`: the one loop that times
+ * installs, tasks and ci-cache jobs, and the rule that ends it early.
+ */
+#include "pmbench/common.h"
+
+#include "pmbench/ctx.h"
+#include "pmbench/result.h"
+#include "pmbench/schedule.h"
+#include "pmbench/stats.h"
+
+#define RESAMPLES 2000
+
+size_t pmbench_schedule_order(size_t k, unsigned number, size_t nr)
+{
+	return nr ? (k + number) % nr : 0;
+}
+
+/* Every participant's turn in one round, in the rotated order. */
+static int one_round(const struct pmbench_schedule *s,
+		     const struct pmbench_round *round)
+{
+	int ret;
+
+	for (size_t k = 0; k < s->nr; k++) {
+		/* A signal between two turns: start no other. */
+		if (pmbench_ctx_cancelled(s->ctx))
+			return PMBENCH_EINTERRUPTED;
+		ret = s->turn(pmbench_schedule_order(k, round->number, s->nr),
+			      round, s->payload);
+		if (ret < 0)
+			return ret;
+	}
+	return s->round_done ? s->round_done(round, s->payload) : 0;
+}
+
+int pmbench_schedule_run(const struct pmbench_schedule *s)
+{
+	uint64_t started = pmbench_now_ns();
+	unsigned total = s->warmup + s->runs;
+	int ret;
+
+	for (unsigned i = 0; i < total; i++) {
+		struct pmbench_round round;
+
+		round.number = s->first_round + i;
+		round.warmup = i < s->warmup;
+		round.nth = round.warmup ? i + 1 : i + 1 - s->warmup;
+		round.of = round.warmup ? s->warmup : s->runs;
+		ret = one_round(s, &round);
+		if (ret < 0)
+			return ret;
+		/* --runs auto: `runs` is the maximum. */
+		if (s->autostop && !round.warmup &&
+		    pmbench_schedule_auto_cells(s->result, s->autostop,
+						s->fixture, s->task,
+						s->scenario, round.nth,
+						pmbench_now_ns() - started))
+			break;
+	}
+	return 0;
+}
+
+enum pmbench_schedule_stop
+pmbench_schedule_auto_check(const struct pmbench_schedule_auto *o,
+			    const double *const *times, const size_t *n,
+			    size_t cells, unsigned rounds, uint64_t elapsed_ns,
+			    double *out_worst)
+{
+	double worst = 0;
+	int any = 0, precise = 1;
+
+	if (out_worst)
+		*out_worst = 0;
+	if (rounds < o->min_runs)
+		return PMBENCH_SCHEDULE_CONTINUE;
+	for (size_t i = 0; i < cells; i++) {
+		struct pmbench_interval iv;
+		struct pmbench_rng rng;
+		double half;
+
+		if (!n[i])
+			continue;
+		any = 1;
+		if (n[i] < 3) {
+			precise = 0;
+			continue;
+		}
+		/* The same seed for every cell and round: reproducible. */
+		pmbench_rng_seed(&rng, o->seed);
+		if (pmbench_stats_bootstrap_median(&iv, times[i], n[i], 0.95,
+						   RESAMPLES, &rng) < 0 ||
+		    !(iv.point > 0)) {
+			precise = 0;
+			continue;
+		}
+		half = (iv.hi - iv.lo) / 2 / iv.point;
+		if (half > worst)
+			worst = half;
+		if (half > o->target)
+			precise = 0;
+	}
+	if (out_worst)
+		*out_worst = worst;
+	if (!any)
+		return PMBENCH_SCHEDULE_FAILURES;
+	if (precise)
+		return PMBENCH_SCHEDULE_PRECISION;
+	if (rounds >= o->max_runs)
+		return PMBENCH_SCHEDULE_MAX_RUNS;
+	if (elapsed_ns >= o->budget_ns)
+		return PMBENCH_SCHEDULE_TIME_BUDGET;
+	return PMBENCH_SCHEDULE_CONTINUE;
+}
+
+const char *pmbench_schedule_stop_name(enum pmbench_schedule_stop stop)
+{
+	switch (stop) {
+	case PMBENCH_SCHEDULE_PRECISION:
+		return "precision";
+	case PMBENCH_SCHEDULE_MAX_RUNS:
+		return "max-runs";
+	case PMBENCH_SCHEDULE_TIME_BUDGET:
+		return "time-budget";
+	case PMBENCH_SCHEDULE_FAILURES:
+		return "failures";
+	case PMBENCH_SCHEDULE_CONTINUE:
+		break;
+	}
+	return NULL;
+}
+
+static int in_scenario(const struct pmbench_cell *c, const char *fixture,
+		       const char *task, const char *scenario)
+{
+	return !strcmp(c->fixture, fixture) && !strcmp(c->task, task) &&
+	       !strcmp(c->scenario, scenario);
+}
+
+int pmbench_schedule_auto_cells(struct pmbench_result *r,
+				const struct pmbench_schedule_auto *o,
+				const char *fixture, const char *task,
+				const char *scenario, unsigned rounds,
+				uint64_t elapsed_ns)
+{
+	size_t cells = r->cells_nr ? r->cells_nr : 1, nr = 0;
+	double **times = pmbench_xcalloc(cells, sizeof(*times));
+	size_t *n = pmbench_xcalloc(cells, sizeof(*n));
+	enum pmbench_schedule_stop stop;
+	const char *name;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		if (!in_scenario(&r->cells[i], fixture, task, scenario) ||
+		    r->cells[i].prime_failure)
+			continue;
+		times[nr] = pmbench_cell_times(&r->cells[i], &n[nr]);
+		nr++;
+	}
+	stop = pmbench_schedule_auto_check(o, (const double *const *)times, n,
+					   nr, rounds, elapsed_ns, NULL);
+	name = pmbench_schedule_stop_name(stop);
+	for (size_t i = 0; name && i < r->cells_nr; i++) {
+		if (!in_scenario(&r->cells[i], fixture, task, scenario))
+			continue;
+		free(r->cells[i].stopped_by);
+		r->cells[i].stopped_by = pmbench_xstrdup(name);
+	}
+	for (size_t i = 0; i < nr; i++)
+		free(times[i]);
+	free(times);
+	free(n);
+	return name != NULL;
+}
