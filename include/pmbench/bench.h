@@ -37,7 +37,7 @@ struct pmbench_bench_opts {
 	/** `--runs auto`: stop each scenario by `autostop` (runs = max) */
 	int runs_auto;
 	struct pmbench_schedule_auto autostop;
-	/** --task: "install", "run", "build", "dev" in order; empty: install */
+	/** --task: names of the task table (task.h) in order; empty: install */
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
 	unsigned probe_concurrency; /**< requests in flight, >= 1 */
@@ -51,32 +51,19 @@ struct pmbench_bench_opts {
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 
 /**
- * Benchmark the tasks (installs, and run/build/dev in each PM's primed
- * tree) of `fixtures` (loaded, not yet checked out) with
- * the options, filling `r` (options, environment, fixtures, cells). Once
+ * Benchmark the tasks of `o->tasks` (the task table's: install in each
+ * scenario first, then the others in each PM's primed tree, in the order
+ * given) on `fixtures` (loaded, not yet checked out) with the options,
+ * filling `r` (options, environment, fixtures, cells). Once
  * `r` has a cell, the result file `o->out` is rewritten after each
  * scenario and task so a killed run keeps what it measured (a failed
  * write warns); the caller writes the final result, and fails if it
  * cannot (pmbench_cli_finish()). Returns 0 (failed runs are results, not
- * errors), PMBENCH_EINTERRUPTED, or an error that stopped it.
+ * errors), PMBENCH_EINTERRUPTED, PMBENCH_EINVALID for a name that is no
+ * task, or an error that stopped it.
  */
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr);
-
-struct pmbench_pmrun;
-
-/**
- * One task other than install ("run", "build", "dev") of one checked-out
- * fixture for the `nr` primed PMs in `states` (src/engine/bench_task.c): a cell
- * per PM (and, for run, the baselines without a PM), rounds interleaving
- * the PMs. Returns 0, PMBENCH_EINTERRUPTED or an error that stopped it.
- */
-int pmbench_bench_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
-		       const struct pmbench_bench_opts *o,
-		       const struct pmbench_fixture *f,
-		       struct pmbench_pmrun *states, size_t nr,
-		       const char *task);
-
 
 #endif

@@ -36,7 +36,7 @@ struct pmbench_claim {
  * than" and "as fast as". N may be a decimal, from 0.000001 to 1000000,
  * and "20x", "20 x", "20×", "20 times" are the same. Case does not matter; a final '.' is ignored;
  * a missing task is "install". The PMs must be known to pmbench and the
- * tasks one of install, run, build, dev. Returns 0, or PMBENCH_EINVALID
+ * tasks names of the task table (task.h). Returns 0, or PMBENCH_EINVALID
  * with a message that says what was expected where.
  */
 int pmbench_claim_parse(struct pmbench_claim *out, const char *text);

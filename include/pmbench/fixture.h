@@ -40,14 +40,15 @@ struct pmbench_fixture {
 
 	/*
 	 * Tasks other than install (the run/build/dev issue). The defaults
-	 * below are filled in even when the manifest has no "build" or
-	 * "dev" section (and for a bare path); has_build and has_dev say
+	 * below are filled in even when the manifest has no "build", "test"
+	 * or "dev" section (and for a bare path); has_build and has_dev say
 	 * whether it had one.
 	 */
 	struct pmbench_strvec scripts; /**< further scripts to time */
 	int has_build;		       /**< the manifest has "build" */
 	char *build_script;	       /**< default "build" */
 	char *build_output;	       /**< folder the build writes, or NULL */
+	char *test_script;	       /**< default "test" */
 	int has_dev;		       /**< the manifest has "dev" */
 	char *dev_script;	       /**< default "dev" */
 	char *dev_args;		       /**< e.g. "--port {port} --host 127.0.0.1" */

@@ -220,6 +220,12 @@ size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs);
 void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why);
 
 /**
+ * Free what a sample holds (failure, tail, metrics), for a sample that
+ * is not in a cell (a cell's are freed with the result).
+ */
+void pmbench_sample_release(struct pmbench_sample *s);
+
+/**
  * Append a fixture record with copies of the strings (any may be NULL);
  * returns it (owned by r, valid until the next fixture is added).
  */

@@ -1,6 +1,7 @@
 #ifndef PMBENCH_TASK_H
 #define PMBENCH_TASK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pmbench/buf.h"
@@ -8,40 +9,178 @@
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
 struct pmbench_fixture;
 
 /**
- * The tasks beside install: `run` (script-runner overhead on a no-op
- * script, and the fixture's own scripts), `build` and `dev` (dev-server
- * start until ready, with an optional HTTP load probe). Each works in a
- * PM's run copy prepared from its own primed snapshot (cache, lockfile
- * and node_modules all present), never in another PM's tree.
+ * The task table: everything pmbench knows about what it can time, one
+ * entry per task (src/engine/task.c), its operations in
+ * src/engine/task_<name>.c. `install` is timed once per install
+ * scenario; `run`, `build`, `test`, `lint` and `dev` work in a fresh
+ * copy of a PM's own primed snapshot (cache, lockfile and node_modules
+ * all present, scenario PMBENCH_TASK_SCENARIO), never in another PM's
+ * tree. `bench --task`, claims, `migrate --task` and the help texts look
+ * tasks up here; a name that is not in the table is no task anywhere.
+ *
+ * A benchmark of one task, for every PM of a fixture:
+ *
+ *	t = pmbench_task_get("test");
+ *	for each PM: a cell, filled by t->describe(cell, &job);
+ *	for each round, for each PM (pmbench_schedule_run()):
+ *		t->prepare(&job), outside the timed window;
+ *		t->run(&job, sample, argv), the timed run.
  */
 
 /** The script pmbench adds to the run copy's package.json. */
 #define PMBENCH_TASK_NOOP_SCRIPT "pmbench-noop"
 #define PMBENCH_TASK_NOOP_COMMAND "node -e 0"
 
-/** The scenario name of every non-install cell. */
+/** The scenario name of every cell of a task on the primed tree. */
 #define PMBENCH_TASK_SCENARIO "cache+lockfile+node_modules"
 
 /** The pm names of the runs made without any PM. */
 #define PMBENCH_TASK_BARE_NODE "(node)"
 #define PMBENCH_TASK_NODE_RUN "(node --run)"
 
-/** How the dev task runs. */
-struct pmbench_task_dev_opts {
-	uint64_t ready_timeout_ns; /**< start to ready, then a failure */
-	uint64_t grace_ns;	   /**< SIGTERM to SIGKILL on stop */
-	unsigned probe_requests;   /**< 0: no probe */
-	unsigned probe_concurrency;
-	uint64_t probe_cap_ns;	   /**< time cap of the probe */
+/** What a metric measures; its name ends in the unit's suffix. */
+enum pmbench_task_unit {
+	PMBENCH_TASK_SECONDS, /**< "_s" */
+	PMBENCH_TASK_BYTES,   /**< "_bytes" */
+	PMBENCH_TASK_COUNT,   /**< "_count" (build's older "output_files") */
+	PMBENCH_TASK_RATIO    /**< "_ratio", from 0 to 1 */
 };
 
+/** A metric a task records in its samples beside the wall time. */
+struct pmbench_task_metric {
+	const char *name; /**< as in the sample: "tests_count" */
+	enum pmbench_task_unit unit;
+	/**
+	 * The column of the task's table that shows it, or NULL. Metrics
+	 * in a row with the same header share one column ("12.3 kB, 4
+	 * files").
+	 */
+	const char *header;
+	const char *noun; /**< a word after a count ("files"), or NULL */
+};
+
+enum pmbench_task_flags {
+	/**
+	 * Timed once per install scenario (install). Without it, a task
+	 * works on each PM's primed tree, in scenario PMBENCH_TASK_SCENARIO.
+	 */
+	PMBENCH_TASK_PER_SCENARIO = (1 << 0),
+	/**
+	 * Also times each script of the manifest's "scripts" the same way,
+	 * as a cell "<task>:<script>" (run).
+	 */
+	PMBENCH_TASK_FIXTURE_SCRIPTS = (1 << 1),
+	/**
+	 * Beside the PMs, times the runs of pmbench_task_baselines() once
+	 * per round, without any PM (run).
+	 */
+	PMBENCH_TASK_BASELINES = (1 << 2),
+	/** `migrate --task` runs it once per PM and compares (parity). */
+	PMBENCH_TASK_MIGRATE_PARITY = (1 << 3),
+	/** `migrate --task` times it with the installs (the benchmark). */
+	PMBENCH_TASK_MIGRATE_TIMED = (1 << 4),
+	/**
+	 * It writes the project's output folder (build.output), whose files
+	 * migrate compares with the source PM's (build).
+	 */
+	PMBENCH_TASK_OUTPUT = (1 << 5)
+};
+
+struct pmbench_task;
+
+/** One run of a task: what the operations work on. */
+struct pmbench_task_job {
+	const struct pmbench_task *task;
+	struct pmbench_pmrun *ps; /**< the PM, its workspace and env */
+	const struct pmbench_fixture *f;
+	const char *cell;    /**< the cell's task: "run", "run:lint", "test" */
+	unsigned state;	     /**< per-scenario tasks: PMBENCH_STATE_* bits */
+	uint64_t timeout_ns; /**< of the timed run */
+	unsigned probe_requests;    /**< dev: --probe requests, 0 for none */
+	unsigned probe_concurrency; /**< dev: in flight at once, >= 1 */
+};
+
+#define PMBENCH_TASK_JOB_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 1 }
+
+/** A task: one entry of the table. */
+struct pmbench_task {
+	const char *name;    /**< "install", "test", ... */
+	const char *summary; /**< what it times, one line for help texts */
+	/**
+	 * The manifest's section that names its script ("test" for
+	 * `"test": { "script": "..." }`), or NULL.
+	 */
+	const char *manifest_key;
+	unsigned flags; /**< enum pmbench_task_flags */
+	/** Its metrics, ending with a NULL name (never NULL itself). */
+	const struct pmbench_task_metric *metrics;
+	/**
+	 * What the result's environment says about the task (key and
+	 * value), or NULL.
+	 */
+	const char *note_key;
+	const char *note;
+
+	/**
+	 * The package.json script cell `cell` of fixture `f` runs ("run"
+	 * runs PMBENCH_TASK_NOOP_SCRIPT, "run:lint" runs "lint"; "test"
+	 * the manifest's test.script), or NULL: the task runs no script
+	 * (install).
+	 */
+	const char *(*script)(const struct pmbench_fixture *f,
+			      const char *cell);
+	/** Fill a new cell's command and environment deltas. */
+	void (*describe)(struct pmbench_cell *cell,
+			 const struct pmbench_task_job *j);
+	/**
+	 * Put the PM's run copy into the state the run starts from,
+	 * outside the timed window. Returns 0 or an error (the run is then
+	 * failed, or interrupted if the context was cancelled).
+	 */
+	int (*prepare)(const struct pmbench_task_job *j);
+	/**
+	 * The timed run into `s` (round and warmup already set): times,
+	 * exit, failure with the last output lines, metrics. `argv_out`
+	 * (may be NULL) gets the argv it ran. Returns 0 (a failed run is a
+	 * sample, not an error) or PMBENCH_EINTERRUPTED with `s` marked
+	 * interrupted.
+	 */
+	int (*run)(const struct pmbench_task_job *j, struct pmbench_sample *s,
+		   struct pmbench_strvec *argv_out);
+};
+
+/** The table, in the order help texts list it. */
+extern const struct pmbench_task pmbench_tasks[];
+extern const size_t pmbench_tasks_nr;
+
+/** The task named `name` ("test"), or NULL. */
+const struct pmbench_task *pmbench_task_get(const char *name);
+
 /**
- * 1 if `name` is a task ("install", "run", "build", "dev"), else 0.
+ * The task of a result cell's task name: "run:lint" is run's (a
+ * fixture script, when run has PMBENCH_TASK_FIXTURE_SCRIPTS), "test"
+ * is test's. NULL for other names ("ci-cache").
  */
-int pmbench_task_known(const char *name);
+const struct pmbench_task *pmbench_task_of_cell(const char *cell);
+
+/**
+ * Append the names of the tasks that have any bit of `flags` (0: all
+ * tasks) to `out`, as "install, run, build or dev", for messages.
+ */
+void pmbench_task_list(struct pmbench_buf *out, unsigned flags);
+
+/**
+ * Append `value` of metric `m` to `out`, as tables and progress lines
+ * show it: "412.0 ms" or "1.234 s", "12.3 kB", "3" or "3 files",
+ * "99.5 %".
+ */
+void pmbench_task_metric_format(struct pmbench_buf *out,
+				const struct pmbench_task_metric *m,
+				double value);
 
 /**
  * Put the PM's run copy into cache+lockfile+node_modules (outside any
@@ -70,45 +209,58 @@ int pmbench_task_has_script(const struct pmbench_fixture *f,
 			    const char *script);
 
 /**
- * Time `<pm> run <script>` in the prepared run copy into `s`. Returns 0
- * or PMBENCH_EINTERRUPTED.
+ * Like pmbench_task_has_script(), for the package.json in the folder
+ * `project` (a PM's run copy).
  */
-int pmbench_task_script(struct pmbench_pmrun *ps, const char *script,
-			uint64_t timeout_ns, struct pmbench_sample *s);
+int pmbench_task_project_has_script(const char *project, const char *script);
+
+/**
+ * The runs without any PM beside the run task (PMBENCH_TASK_BASELINES):
+ * `node -e 0` as pm PMBENCH_TASK_BARE_NODE and, when `node_run` (Node 22
+ * and later), `node --run pmbench-noop` as PMBENCH_TASK_NODE_RUN. Fills
+ * `argv[i]` (PMBENCH_STRVEC_INIT vectors the caller releases) and
+ * `pms[i]` (static strings); returns how many (1 or 2).
+ */
+size_t pmbench_task_baselines(struct pmbench_strvec argv[2],
+			      const char *pms[2], int node_run);
 
 /**
  * Time `argv` run without any PM (a baseline such as `node -e 0`) in
  * `dir` with the environment deltas `env` into `s`. Returns 0 or
  * PMBENCH_EINTERRUPTED.
  */
-int pmbench_task_bare(struct pmbench_ctx *ctx, const struct pmbench_strvec *argv,
-		      const char *dir,
+int pmbench_task_bare(struct pmbench_ctx *ctx,
+		      const struct pmbench_strvec *argv, const char *dir,
 		      const struct pmbench_strvec *env, uint64_t timeout_ns,
 		      struct pmbench_sample *s);
 
 /**
- * Time the build script through the PM into `s`, then measure the
- * manifest's output folder (metrics output_bytes, output_files). A build
- * that exits 0 but leaves the folder missing or empty is a failed run.
- * Returns 0 or PMBENCH_EINTERRUPTED.
+ * The counts a test runner printed, read line by line: Node's test
+ * runner (`# tests 3`, `# pass 2`, `# fail 1`, and the spec reporter's
+ * `ℹ tests 3`, ...), Vitest (`Tests  1 failed | 2 passed (3)`) and Jest
+ * (`Tests:       1 failed, 2 passed, 3 total`). Each such summary adds
+ * up (a script that runs two runners prints two); a count is known when
+ * every summary gave it, or when its parts account for the total
+ * ("2 passed (2)": none failed). Nothing is guessed.
  */
-int pmbench_task_build(struct pmbench_pmrun *ps,
-		       const struct pmbench_fixture *f, uint64_t timeout_ns,
-		       struct pmbench_sample *s);
+struct pmbench_task_tests {
+	unsigned summaries; /**< summaries seen */
+	double tests, passed, failed; /**< sums over the summaries */
+	unsigned has_tests, has_passed, has_failed; /**< summaries giving it */
+};
+
+#define PMBENCH_TASK_TESTS_INIT { 0, 0, 0, 0, 0, 0, 0 }
+
+/** Read one output line (no newline; ANSI escapes already removed). */
+void pmbench_task_tests_line(struct pmbench_task_tests *t, const char *line,
+			     size_t len);
 
 /**
- * Start the dev script through the PM on a free 127.0.0.1 port and time,
- * from the spawn: the ready line (metric ready_line_s), the first HTTP
- * response with status < 500 (http_s, also the sample's wall time) and
- * the first whole body (body_s); then run the probe if asked (probe_*
- * metrics), stop the whole tree (SIGTERM, grace, SIGKILL) and check that
- * the port is closed and no process is left. A server that exits early,
- * is not ready in time, keeps its port or leaves processes is a failed
- * run with its last output lines. `argv_out` (may be NULL) gets the argv
- * used. Returns 0 or PMBENCH_EINTERRUPTED.
+ * Set the known counts as `s`'s metrics tests_count,
+ * tests_passed_count and tests_failed_count; nothing when none is
+ * known.
  */
-int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
-		     const struct pmbench_task_dev_opts *o,
-		     struct pmbench_sample *s, struct pmbench_strvec *argv_out);
+void pmbench_task_tests_record(const struct pmbench_task_tests *t,
+			       struct pmbench_sample *s);
 
 #endif

@@ -37,10 +37,10 @@ static void usage(FILE *out)
 		"                     (default: clean,lockfile,cache+lockfile,"
 		"\n"
 		"                     cache+lockfile+node_modules)\n"
-		"  --task LIST        comma-separated: install,run,build,dev "
-		"(default: install);\n"
-		"                     run/build/dev work in each PM's own "
-		"primed tree\n"
+		"  --task LIST        comma-separated tasks, below (default: "
+		"install); all but\n"
+		"                     install work in each PM's own primed "
+		"tree\n"
 		"  --probe N[,C]      with dev: N HTTP requests to the ready "
 		"server, C at once\n"
 		"                     (default 1; 127.0.0.1 only, 60 s cap)\n"
@@ -67,25 +67,34 @@ static void usage(FILE *out)
 		"or off\n"
 		"  -h, --help         this help\n"
 		"\n"
+		"Tasks:\n");
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		fprintf(out, "  %-9s %s\n", pmbench_tasks[i].name,
+			pmbench_tasks[i].summary);
+	fprintf(out,
+		"\n"
 		"Exit status: 0 all runs succeeded, 2 finished but some runs "
 		"or primings\n"
 		"failed (see the table), 1 error, 129 usage, 130 "
 		"interrupted.\n");
 }
 
+/* --task LIST: names of the task table. */
 static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
 	int ret = 0;
 
 	pmbench_strvec_split(&v, list, ',');
 	pmbench_strvec_release(&o->tasks);
+	pmbench_task_list(&known, 0);
 	for (size_t i = 0; i < v.nr && !ret; i++) {
-		if (!pmbench_task_known(v.v[i])) {
+		if (!pmbench_task_get(v.v[i])) {
 			fprintf(stderr,
 				"pmbench: bench: unknown task '%s' in --task; "
-				"use install, run, build or dev\n",
-				v.v[i]);
+				"use %s\n",
+				v.v[i], known.ptr);
 			ret = -1;
 		} else if (pmbench_strvec_find(&o->tasks, v.v[i]) < 0) {
 			pmbench_strvec_push(&o->tasks, v.v[i]);
@@ -99,6 +108,7 @@ static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
 		ret = -1;
 	}
 	pmbench_strvec_release(&v);
+	pmbench_buf_release(&known);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
+#include "pmbench/task.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 #define DEFAULT_RUNS 10
@@ -27,7 +28,8 @@ static void usage(FILE *out)
 		"left out and is then\n"
 		"install). Reads --from RESULT.json, or runs the two PMs on "
 		"FIXTURE (default\n"
-		"" DEFAULT_FIXTURE "; live runs time install, run, build or dev), and "
+		"" DEFAULT_FIXTURE "; live runs time any task of 'pmbench "
+		"bench --help'), and\n"
 		"gives a verdict per scenario:\n"
 		"  reproduced      the 95%% interval of the measured ratio "
 		"lies within the\n"
@@ -225,14 +227,16 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	for (int side = 0; side < 2; side++) {
 		const char *t = side ? c->task_b : c->task_a;
 
-		if (strcmp(t, "install") && strcmp(t, "run") &&
-		    strcmp(t, "build") && strcmp(t, "dev")) {
+		if (!pmbench_task_get(t)) {
+			struct pmbench_buf known = PMBENCH_BUF_INIT;
+
+			pmbench_task_list(&known, 0);
 			pmbench_error_setc(PMBENCH_EINVALID,
 					   "pmbench cannot time '%s' itself; "
-					   "use install, run, build or dev, or "
-					   "judge a result with --from "
-					   "RESULT.json",
-					   t);
+					   "use %s, or judge a result with "
+					   "--from RESULT.json",
+					   t, known.ptr);
+			pmbench_buf_release(&known);
 			return PMBENCH_EINVALID;
 		}
 		if (pmbench_strvec_find(&o->tasks, t) < 0)

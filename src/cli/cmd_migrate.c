@@ -12,11 +12,27 @@
 #include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
+#include "pmbench/task.h"
 
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
 
+/* The table's tasks migrate runs for `flag`, comma-separated. */
+static void task_names(struct pmbench_buf *out, unsigned flag)
+{
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		if (pmbench_tasks[i].flags & flag &&
+		    !(pmbench_tasks[i].flags & PMBENCH_TASK_PER_SCENARIO))
+			pmbench_buf_addf(out, "%s%s", out->len ? "," : "",
+					 pmbench_tasks[i].name);
+}
+
 static void usage(FILE *out)
 {
+	struct pmbench_buf parity = PMBENCH_BUF_INIT;
+	struct pmbench_buf timed = PMBENCH_BUF_INIT;
+
+	task_names(&parity, PMBENCH_TASK_MIGRATE_PARITY);
+	task_names(&timed, PMBENCH_TASK_MIGRATE_TIMED);
 	fprintf(out,
 		"usage: pmbench migrate [options] PATH|URL@COMMIT|FIXTURE "
 		"--to PM[,PM...]\n"
@@ -37,10 +53,10 @@ static void usage(FILE *out)
 		"  --from PM        the repo's PM (default: told by its "
 		"lockfile, else its\n"
 		"                   packageManager field)\n"
-		"  --task LIST      from build,test,lint (run once per PM "
-		"for parity) and dev\n"
-		"                   (the dev server, timed like install); "
-		"default build,test;\n"
+		"  --task LIST      from %s (run once per PM for parity) and "
+		"%s\n"
+		"                   (timed like install); default build,test;"
+		"\n"
 		"                   a task the repo has no script for is "
 		"skipped\n"
 		"  --scenario LIST  install scenarios to time (default: "
@@ -62,45 +78,59 @@ static void usage(FILE *out)
 		"Exit status: 0 every target installs and passes what the "
 		"source passes,\n"
 		"2 finished but a target fails something, 1 error, 129 usage, "
-		"130 interrupted.\n");
+		"130 interrupted.\n",
+		parity.ptr, timed.ptr);
+	pmbench_buf_release(&parity);
+	pmbench_buf_release(&timed);
 }
 
 /*
- * build, test and lint run once per PM for parity (`out`); dev is timed
- * by the benchmark (`timed`), like install.
+ * The task table says what migrate does with each task: run it once per
+ * PM for parity (`out`: build, test, lint) or time it with the installs
+ * in the benchmark (`timed`: dev). Install is always timed.
  */
 static int parse_tasks(struct pmbench_strvec *out, struct pmbench_strvec *timed,
 		       const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
 	int ret = 0;
 
 	pmbench_strvec_release(out);
 	pmbench_strvec_release(timed);
 	pmbench_strvec_split(&v, list, ',');
+	pmbench_task_list(&known, PMBENCH_TASK_MIGRATE_PARITY |
+					  PMBENCH_TASK_MIGRATE_TIMED);
 	for (size_t i = 0; i < v.nr && !ret; i++) {
-		if (!strcmp(v.v[i], "install"))
-			continue; /* always */
-		if (!strcmp(v.v[i], "dev") &&
-		    pmbench_strvec_find(timed, "dev") >= 0) {
-			pmbench_cli_note_twice(v.v[i], "--task", "running");
-		} else if (!strcmp(v.v[i], "dev")) {
-			pmbench_strvec_push(timed, "install");
-			pmbench_strvec_push(timed, "dev");
-		} else if (strcmp(v.v[i], "build") && strcmp(v.v[i], "test") &&
-			   strcmp(v.v[i], "lint")) {
+		const struct pmbench_task *t = pmbench_task_get(v.v[i]);
+		struct pmbench_strvec *to = NULL;
+
+		if (t && t->flags & PMBENCH_TASK_MIGRATE_PARITY)
+			to = out;
+		else if (t && t->flags & PMBENCH_TASK_MIGRATE_TIMED)
+			to = timed;
+		if (!t) {
 			ret = pmbench_cli_usage_error("migrate",
 						      "unknown task '%s' in "
-						      "--task; use build, "
-						      "test, lint or dev",
-						      v.v[i]);
-		} else if (pmbench_strvec_find(out, v.v[i]) < 0) {
-			pmbench_strvec_push(out, v.v[i]);
-		} else {
+						      "--task; use %s",
+						      v.v[i], known.ptr);
+		} else if (!to) {
+			ret = pmbench_cli_usage_error("migrate",
+						      "migrate does not check "
+						      "the task '%s'; use %s",
+						      v.v[i], known.ptr);
+		} else if (t->flags & PMBENCH_TASK_PER_SCENARIO) {
+			continue; /* install: always */
+		} else if (pmbench_strvec_find(to, v.v[i]) >= 0) {
 			pmbench_cli_note_twice(v.v[i], "--task", "running");
+		} else {
+			if (to == timed && !timed->nr)
+				pmbench_strvec_push(timed, "install");
+			pmbench_strvec_push(to, v.v[i]);
 		}
 	}
 	pmbench_strvec_release(&v);
+	pmbench_buf_release(&known);
 	return ret;
 }
 

@@ -1,3 +1,10 @@
+/*
+ * `pmbench bench`: prime every PM once per fixture, then time each task
+ * of the task table that was asked for, in rounds (the scheduler): an
+ * install task once per scenario, the others on each PM's primed tree.
+ * Everything a task does is its entry's operations; this file only
+ * makes the cells, runs the rounds and reports each run.
+ */
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"
@@ -8,33 +15,38 @@
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
+#include "pmbench/schedule.h"
+#include "pmbench/task.h"
+
+#define PRIMED_STATE                                                        \
+	(PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |                     \
+	 PMBENCH_STATE_NODE_MODULES)
+
+/* What the rounds of one task (in one scenario) share. */
+struct rounds {
+	struct pmbench_ctx *ctx;
+	struct pmbench_result *r;
+	const struct pmbench_bench_opts *o;
+	const struct pmbench_fixture *f;
+	struct pmbench_pmrun *states;
+	size_t nr;
+	const struct pmbench_task *task;
+	unsigned state;	      /* the state each run starts from */
+	const char *scenario; /* of the cells */
+	struct pmbench_strvec cells; /* their tasks: "run", "run:lint" */
+	/* PMBENCH_TASK_BASELINES: runs without a PM, after each round. */
+	struct pmbench_strvec bare[2];
+	const char *bare_pms[2];
+	size_t bare_nr;
+	struct pmbench_strvec bare_env;
+	const char *bare_dir; /* the last run copy prepared in the round */
+};
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 {
 	pmbench_strvec_release(&o->pms);
 	pmbench_strvec_release(&o->env);
 	pmbench_strvec_release(&o->tasks);
-}
-
-static int wants_task(const struct pmbench_bench_opts *o, const char *task)
-{
-	if (!o->tasks.nr)
-		return !strcmp(task, "install");
-	return pmbench_strvec_find(&o->tasks, task) >= 0;
-}
-
-static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
-{
-	if (ps->prime_failure)
-		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
-	if (ps->lockfile)
-		cell->lockfile = pmbench_xstrdup(ps->lockfile);
-	if (ps->scripts)
-		cell->scripts = pmbench_xstrdup(ps->scripts);
-	for (size_t i = 0; i < ps->command.nr; i++)
-		pmbench_strvec_push(&cell->command, ps->command.v[i]);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, ps->env.v[i]);
 }
 
 /*
@@ -52,79 +64,332 @@ static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 				 pmbench_error_last());
 }
 
-/* What the install rounds of one scenario share. */
-struct install_rounds {
-	struct pmbench_result *r;
-	const struct pmbench_bench_opts *o;
-	const struct pmbench_fixture *f;
-	struct pmbench_pmrun *states;
-	unsigned state;
-};
-
-/* One timed (or warm-up) install of one PM in one scenario. */
-static int one_run(struct pmbench_pmrun *ps,
-		   const struct pmbench_bench_opts *o, unsigned state,
-		   unsigned round, struct pmbench_cell *cell)
+static struct pmbench_task_job job_of(const struct rounds *x,
+				      struct pmbench_pmrun *ps,
+				      const char *cell)
 {
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_sample *s = pmbench_cell_add_sample(cell);
-	unsigned total = o->warmup + o->runs;
-	const char *sc = pmbench_scenario_name(state);
-	int ret;
+	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 
-	s->round = round;
-	s->warmup = round < o->warmup;
-	pmbench_ctx_status(ps->ctx, "%s: %s %s %u/%u", cell->fixture, sc,
-			   ps->pm->name, round + 1, total);
-	ret = pmbench_workspace_prepare(&ps->ws, state);
-	if (ret < 0 && pmbench_ctx_cancelled(ps->ctx)) {
+	j.task = x->task;
+	j.ps = ps;
+	j.f = x->f;
+	j.cell = cell;
+	j.state = x->state;
+	j.timeout_ns = x->o->timeout_ns;
+	j.probe_requests = x->o->probe_requests;
+	j.probe_concurrency = x->o->probe_concurrency;
+	return j;
+}
+
+/* A script the fixture's package.json lacks is named, as a priming
+ * failure would be: the PM's cell gets no runs. */
+static void check_script(struct pmbench_cell *cell, const struct rounds *x,
+			 const char *name)
+{
+	const char *script = x->task->script(x->f, name);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (cell->prime_failure || !strcmp(script, PMBENCH_TASK_NOOP_SCRIPT) ||
+	    pmbench_task_has_script(x->f, script))
+		return;
+	pmbench_buf_addf(&b, "the fixture's package.json has no '%s' script",
+			 script);
+	if (x->task->manifest_key && !strcmp(name, x->task->name))
+		pmbench_buf_addf(&b, " (name another in the manifest's \"%s\": "
+				     "{ \"script\": ... })",
+				 x->task->manifest_key);
+	cell->prime_failure = pmbench_buf_detach(&b);
+}
+
+/* The cells: one per PM and cell task, described by the task. */
+static void add_cells(struct rounds *x)
+{
+	for (size_t i = 0; i < x->nr; i++) {
+		const struct pmbench_pmrun *ps = &x->states[i];
+
+		for (size_t k = 0; k < x->cells.nr; k++) {
+			struct pmbench_task_job j =
+				job_of(x, &x->states[i], x->cells.v[k]);
+			struct pmbench_cell *cell = pmbench_result_add_cell(
+				x->r, x->f->name, x->cells.v[k], x->scenario,
+				ps->pm->name);
+
+			if (ps->prime_failure)
+				cell->prime_failure =
+					pmbench_xstrdup(ps->prime_failure);
+			if (ps->lockfile)
+				cell->lockfile = pmbench_xstrdup(ps->lockfile);
+			if (ps->scripts)
+				cell->scripts = pmbench_xstrdup(ps->scripts);
+			x->task->describe(cell, &j);
+			if (x->task->script)
+				check_script(cell, x, x->cells.v[k]);
+		}
+	}
+}
+
+static int node_has_run(const struct pmbench_result *r)
+{
+	const char *v = pmbench_result_env_get(r, "node_version");
+
+	/* `node --run` came with Node 22. */
+	return v && pmbench_pm_version_major(v) >= 22;
+}
+
+/*
+ * The runs without a PM: their cells, run with the fixture's environment
+ * and --env.
+ */
+static void add_baselines(struct rounds *x)
+{
+	const struct pmbench_fixture *f = x->f;
+	int node_run = node_has_run(x->r);
+
+	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
+	for (size_t i = 0; i < f->env.nr; i++)
+		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
+	for (size_t i = 0; i < x->o->env.nr; i++)
+		pmbench_strvec_push(&x->bare_env, x->o->env.v[i]);
+	x->bare_nr = pmbench_task_baselines(x->bare, x->bare_pms, node_run);
+	if (!node_run)
+		pmbench_result_env_set(x->r, "node_run_baseline",
+				       "skipped: this node has no --run (Node "
+				       "22 and later)");
+	for (size_t b = 0; b < x->bare_nr; b++) {
+		struct pmbench_cell *cell = pmbench_result_add_cell(
+			x->r, f->name, x->task->name, x->scenario,
+			x->bare_pms[b]);
+
+		for (size_t i = 0; i < x->bare[b].nr; i++)
+			pmbench_strvec_push(&cell->command, x->bare[b].v[i]);
+		for (size_t i = 0; i < x->bare_env.nr; i++)
+			pmbench_strvec_push(&cell->env, x->bare_env.v[i]);
+	}
+}
+
+/* The scenario's name for an install task, else the cell's task. */
+static const char *label(const struct rounds *x, const char *cell)
+{
+	return x->task->flags & PMBENCH_TASK_PER_SCENARIO ? x->scenario : cell;
+}
+
+/* One line per run: its time and the metrics the task shows. */
+static void report(const struct rounds *x, const struct pmbench_cell *cell,
+		   const struct pmbench_round *round)
+{
+	const struct pmbench_sample *s = &cell->samples[cell->samples_nr - 1];
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *sep = " (";
+	double v;
+
+	if (!s->ok) {
+		pmbench_ctx_event(x->ctx, "%s %s %s round %u/%u failed: %s",
+				  cell->fixture, label(x, cell->task), cell->pm,
+				  round->number + 1, x->o->warmup + x->o->runs,
+				  s->failure);
+		return;
+	}
+	for (const struct pmbench_task_metric *m = x->task->metrics; m->name;
+	     m++) {
+		if (!m->header || !pmbench_sample_metric_get(s, m->name, &v))
+			continue;
+		pmbench_buf_addf(&b, "%s%s ", sep, m->header);
+		pmbench_task_metric_format(&b, m, v);
+		sep = ", ";
+	}
+	if (b.len)
+		pmbench_buf_adds(&b, ")");
+	pmbench_ctx_event(x->ctx, "%s %s %s %s %u/%u: %.3f s%s", cell->fixture,
+			  label(x, cell->task), cell->pm,
+			  s->warmup ? "warm-up" : "run", round->nth, round->of,
+			  (double)s->wall_ns / 1e9, b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static struct pmbench_sample *new_sample(struct pmbench_cell *cell,
+					 const struct pmbench_round *round)
+{
+	struct pmbench_sample *s = pmbench_cell_add_sample(cell);
+
+	s->round = round->number;
+	s->warmup = round->warmup;
+	return s;
+}
+
+/* The sample of a run whose copy could not be prepared. */
+static int prepare_failed(const struct rounds *x, const struct pmbench_pmrun *ps,
+			  struct pmbench_sample *s)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (pmbench_ctx_cancelled(ps->ctx)) {
 		/* A signal cut the copy short: the run is interrupted. */
 		pmbench_pmrun_interrupt(ps->ctx, s);
-		ret = PMBENCH_EINTERRUPTED;
-	} else if (ret < 0) {
-		struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-		pmbench_buf_addf(&b, "cannot prepare scenario '%s': %s", sc,
+		return PMBENCH_EINTERRUPTED;
+	}
+	if (x->task->flags & PMBENCH_TASK_PER_SCENARIO)
+		pmbench_buf_addf(&b, "cannot prepare scenario '%s': %s",
+				 x->scenario, pmbench_error_last());
+	else
+		pmbench_buf_addf(&b, "cannot prepare the run copy: %s",
 				 pmbench_error_last());
-		s->ok = 0;
-		s->exit_code = -1;
-		s->failure = pmbench_buf_detach(&b);
-		ret = 0;
-	} else {
-		ret = pmbench_pmrun_install(ps, o->timeout_ns, s, &c);
-	}
-	if (ret == 0) {
-		if (s->ok)
-			pmbench_ctx_event(ps->ctx, "%s %s %s %s %u/%u: %.3f s",
-					       cell->fixture, sc, ps->pm->name,
-					       s->warmup ? "warm-up" : "run",
-					       s->warmup ? round + 1
-							 : round + 1 - o->warmup,
-					       s->warmup ? o->warmup : o->runs,
-					       (double)s->wall_ns / 1e9);
-		else
-			pmbench_ctx_event(ps->ctx,
-					  "%s %s %s round %u/%u failed: %s",
-					       cell->fixture, sc, ps->pm->name,
-					       round + 1, total, s->failure);
-	}
-	pmbench_child_release(&c);
+	s->ok = 0;
+	s->exit_code = -1;
+	s->failure = pmbench_buf_detach(&b);
+	return 0;
+}
+
+/* One cell's run in a prepared copy. */
+static int run_cell(const struct rounds *x, struct pmbench_pmrun *ps,
+		    const char *name, const struct pmbench_round *round,
+		    int prepared)
+{
+	struct pmbench_task_job j = job_of(x, ps, name);
+	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
+	struct pmbench_cell *cell;
+	struct pmbench_sample *s;
+	int ret;
+
+	/* The cell array grows: never keep pointers across additions. */
+	cell = pmbench_result_find_cell(x->r, x->f->name, name, x->scenario,
+					ps->pm->name);
+	if (cell->prime_failure)
+		return 0;
+	s = new_sample(cell, round);
+	if (prepared < 0)
+		ret = prepare_failed(x, ps, s);
+	else
+		ret = x->task->run(&j, s, &argv);
+	/* A command that differs per run (dev's port): the first one. */
+	if (!cell->command.nr)
+		pmbench_strvec_pushv(&cell->command,
+				     (const char *const *)argv.v);
+	pmbench_strvec_release(&argv);
+	if (ret == 0)
+		report(x, cell, round);
 	return ret;
 }
 
-static int install_turn(size_t i, const struct pmbench_round *round,
-			void *payload)
+/* One PM's turn in a round: prepare its copy, then run every cell. */
+static int turn(size_t i, const struct pmbench_round *round, void *payload)
 {
-	struct install_rounds *x = payload;
-	struct pmbench_cell *cell;
+	struct rounds *x = payload;
+	struct pmbench_pmrun *ps = &x->states[i];
+	struct pmbench_task_job j;
+	int prepared, ret = 0;
 
-	if (x->states[i].prime_failure)
+	if (ps->prime_failure)
 		return 0;
-	/* The cell array grows: never keep pointers. */
-	cell = pmbench_result_find_cell(x->r, x->f->name, "install",
-					pmbench_scenario_name(x->state),
-					x->states[i].pm->name);
-	return one_run(&x->states[i], x->o, x->state, round->number, cell);
+	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
+			   label(x, x->task->name), ps->pm->name,
+			   round->number + 1, x->o->warmup + x->o->runs);
+	j = job_of(x, ps, x->task->name);
+	prepared = x->task->prepare(&j);
+	if (prepared == 0)
+		x->bare_dir = ps->ws.run_project;
+	for (size_t k = 0; k < x->cells.nr && !ret; k++)
+		ret = run_cell(x, ps, x->cells.v[k], round, prepared);
+	return ret;
+}
+
+/* After every PM: the baselines, in the last copy prepared. */
+static int round_done(const struct pmbench_round *round, void *payload)
+{
+	struct rounds *x = payload;
+	int ret = 0;
+
+	for (size_t b = 0; x->bare_dir && b < x->bare_nr && !ret; b++) {
+		struct pmbench_cell *cell = pmbench_result_find_cell(
+			x->r, x->f->name, x->task->name, x->scenario,
+			x->bare_pms[b]);
+
+		ret = pmbench_task_bare(x->ctx, &x->bare[b], x->bare_dir,
+					&x->bare_env, x->o->timeout_ns,
+					new_sample(cell, round));
+		if (ret == 0) {
+			cell = pmbench_result_find_cell(
+				x->r, x->f->name, x->task->name, x->scenario,
+				x->bare_pms[b]);
+			report(x, cell, round);
+		}
+	}
+	x->bare_dir = NULL;
+	return ret;
+}
+
+/*
+ * One task of a checked-out, primed fixture for the `nr` PMs in
+ * `states`, starting each run from `state`, its cells in `scenario`: a
+ * cell per PM (and per fixture script, and baseline, when the task has
+ * them), rounds interleaving the PMs.
+ */
+static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		    const struct pmbench_bench_opts *o,
+		    const struct pmbench_fixture *f,
+		    struct pmbench_pmrun *states, size_t nr,
+		    const struct pmbench_task *t, unsigned state,
+		    const char *scenario)
+{
+	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
+	struct rounds x;
+	int ret;
+
+	memset(&x, 0, sizeof(x));
+	x.ctx = ctx;
+	x.r = r;
+	x.o = o;
+	x.f = f;
+	x.states = states;
+	x.nr = nr;
+	x.task = t;
+	x.state = state;
+	x.scenario = scenario;
+	pmbench_strvec_init(&x.cells);
+	pmbench_strvec_init(&x.bare[0]);
+	pmbench_strvec_init(&x.bare[1]);
+	pmbench_strvec_init(&x.bare_env);
+	pmbench_strvec_push(&x.cells, t->name);
+	for (size_t i = 0;
+	     t->flags & PMBENCH_TASK_FIXTURE_SCRIPTS && i < f->scripts.nr; i++)
+		pmbench_strvec_pushf(&x.cells, "%s:%s", t->name,
+				     f->scripts.v[i]);
+	if (t->note_key)
+		pmbench_result_env_set(r, t->note_key, t->note);
+	add_cells(&x);
+	if (t->flags & PMBENCH_TASK_BASELINES)
+		add_baselines(&x);
+
+	s.ctx = ctx;
+	s.nr = nr;
+	s.warmup = o->warmup;
+	s.runs = o->runs;
+	s.turn = turn;
+	s.round_done = round_done;
+	s.payload = &x;
+	if (o->runs_auto) {
+		s.autostop = &o->autostop;
+		s.result = r;
+		s.fixture = f->name;
+		s.task = t->name;
+		s.scenario = scenario;
+	}
+	ret = pmbench_schedule_run(&s);
+
+	pmbench_strvec_release(&x.cells);
+	pmbench_strvec_release(&x.bare[0]);
+	pmbench_strvec_release(&x.bare[1]);
+	pmbench_strvec_release(&x.bare_env);
+	return ret;
+}
+
+/* The tasks asked for: --task, or install. */
+static void tasks_of(struct pmbench_strvec *out,
+		    const struct pmbench_bench_opts *o)
+{
+	if (!o->tasks.nr)
+		pmbench_strvec_push(out, "install");
+	for (size_t i = 0; i < o->tasks.nr; i++)
+		pmbench_strvec_push(out, o->tasks.v[i]);
 }
 
 static void record_options(struct pmbench_result *r,
@@ -135,10 +400,7 @@ static void record_options(struct pmbench_result *r,
 	for (size_t i = 0; i < o->scenarios_nr; i++)
 		pmbench_strvec_push(&r->scenarios,
 				    pmbench_scenario_name(o->scenarios[i]));
-	if (!o->tasks.nr)
-		pmbench_strvec_push(&r->tasks, "install");
-	for (size_t i = 0; i < o->tasks.nr; i++)
-		pmbench_strvec_push(&r->tasks, o->tasks.v[i]);
+	tasks_of(&r->tasks, o);
 	r->runs = o->runs;
 	r->warmup = o->warmup;
 	r->timeout_ns = o->timeout_ns;
@@ -151,10 +413,11 @@ static void record_options(struct pmbench_result *r,
 	}
 }
 
-static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			 const struct pmbench_bench_opts *o,
-			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
-			 size_t nr)
+/* Check out the fixture and prime every PM once. */
+static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		     const struct pmbench_bench_opts *o,
+		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
+		     size_t nr)
 {
 	int ret;
 
@@ -177,47 +440,54 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		if (ret < 0)
 			return ret;
 	}
+	return 0;
+}
 
-	for (size_t si = 0; wants_task(o, "install") && si < o->scenarios_nr;
-	     si++) {
-		unsigned state = o->scenarios[si];
-		const char *sc = pmbench_scenario_name(state);
-		struct install_rounds x = { r, o, f, states, state };
-		struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
+/*
+ * Every task asked for: those timed per scenario (install) first, each
+ * scenario in turn, then those on the primed trees in the order given.
+ */
+static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			 const struct pmbench_bench_opts *o,
+			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
+			 size_t nr)
+{
+	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
+	int ret = prime_all(ctx, r, o, f, states, nr);
 
-		for (size_t i = 0; i < nr; i++) {
-			struct pmbench_cell *cell = pmbench_result_add_cell(
-				r, f->name, "install", sc, states[i].pm->name);
+	tasks_of(&tasks, o);
+	for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks.v[ti]);
 
-			fill_cell(cell, &states[i]);
+		for (size_t si = 0; t && t->flags & PMBENCH_TASK_PER_SCENARIO &&
+				    si < o->scenarios_nr && !ret;
+		     si++) {
+			ret = run_task(ctx, r, o, f, states, nr, t,
+				       o->scenarios[si],
+				       pmbench_scenario_name(o->scenarios[si]));
+			save(ctx, r, o);
 		}
-		s.ctx = ctx;
-		s.nr = nr;
-		s.warmup = o->warmup;
-		s.runs = o->runs;
-		s.turn = install_turn;
-		s.payload = &x;
-		if (o->runs_auto) {
-			s.autostop = &o->autostop;
-			s.result = r;
-			s.fixture = f->name;
-			s.task = "install";
-			s.scenario = sc;
-		}
-		ret = pmbench_schedule_run(&s);
-		if (ret < 0)
-			return ret;
-		save(ctx, r, o);
 	}
-	for (size_t ti = 0; ti < o->tasks.nr; ti++) {
-		if (!strcmp(o->tasks.v[ti], "install"))
+	for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks.v[ti]);
+
+		if (!t || t->flags & PMBENCH_TASK_PER_SCENARIO)
 			continue;
-		ret = pmbench_bench_task(ctx, r, o, f, states, nr,
-					 o->tasks.v[ti]);
-		if (ret < 0)
-			return ret;
+		pmbench_result_env_set(r, "task_state",
+				       "tasks other than install work in a "
+				       "fresh copy of each PM's primed tree "
+				       "(cache, lockfile and node_modules from "
+				       "its own install); the build output "
+				       "folder and node_modules/.vite, .cache "
+				       "and .tmp are removed before every run, "
+				       "outside the timed window");
+		ret = run_task(ctx, r, o, f, states, nr, t, PRIMED_STATE,
+			       PMBENCH_TASK_SCENARIO);
 		save(ctx, r, o);
 	}
+	pmbench_strvec_release(&tasks);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < nr; i++) {
 		/* Work copies can be large; the checkout stays for reuse. */
 		pmbench_fs_rmtree(states[i].ws.root);
@@ -235,6 +505,18 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	size_t nr = 0;
 	int ret;
 
+	for (size_t i = 0; i < o->tasks.nr; i++) {
+		if (!pmbench_task_get(o->tasks.v[i])) {
+			struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+			pmbench_task_list(&b, 0);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "'%s' is not a task; use %s",
+						 o->tasks.v[i], b.ptr);
+			pmbench_buf_release(&b);
+			goto done;
+		}
+	}
 	record_options(r, o);
 	ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
 				  o->pms_explicit);

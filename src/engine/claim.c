@@ -7,16 +7,7 @@
 #include "pmbench/claim.h"
 #include "pmbench/pm.h"
 #include "pmbench/strvec.h"
-
-static const char *const tasks[] = { "install", "run", "build", "dev" };
-
-static int is_task(const char *w)
-{
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(tasks); i++)
-		if (!strcmp(tasks[i], w))
-			return 1;
-	return 0;
-}
+#include "pmbench/task.h"
 
 /*
  * A factor no claim needs: beyond it, strtod() takes subnormal numbers
@@ -88,12 +79,12 @@ static int side(char **pm, char **task, const struct pmbench_strvec *w,
 		goto done;
 	}
 	*pm = pmbench_xstrdup(w->v[(*i)++]);
-	if (*i < w->nr && is_task(w->v[*i])) {
+	if (*i < w->nr && pmbench_task_get(w->v[*i])) {
 		*task = pmbench_xstrdup(w->v[(*i)++]);
 	} else if (*i < w->nr && strcmp(w->v[*i], "is")) {
-		pmbench_buf_addf(&msg, "'%s' is not a task (install, run, "
-				       "build, dev)",
-				 w->v[*i]);
+		pmbench_buf_addf(&msg, "'%s' is not a task (", w->v[*i]);
+		pmbench_task_list(&msg, 0);
+		pmbench_buf_adds(&msg, ")");
 		ret = bad(text, msg.ptr);
 	} else {
 		*task = pmbench_xstrdup("install");

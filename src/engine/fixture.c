@@ -22,11 +22,13 @@
 static const char *const top_keys[] = { "name",	       "repo",	 "commit",
 					"subdir",      "description",
 					"env",	       "pm",	 "scripts",
-					"build",       "dev",	 NULL };
+					"build",       "test",	 "dev",
+					NULL };
 static const char *const pm_names[] = { "npm", "yarn", "yarn-berry", "pnpm",
 					"bun", "deno", NULL };
 static const char *const pm_keys[] = { "flags", "env", NULL };
 static const char *const build_keys[] = { "script", "output", NULL };
+static const char *const test_keys[] = { "script", NULL };
 static const char *const dev_keys[] = { "script", "args", "ready", "path",
 					NULL };
 
@@ -394,6 +396,8 @@ static void set_defaults(struct pmbench_fixture *f)
 {
 	if (!f->build_script)
 		f->build_script = pmbench_xstrdup("build");
+	if (!f->test_script)
+		f->test_script = pmbench_xstrdup("test");
 	if (!f->dev_script)
 		f->dev_script = pmbench_xstrdup("dev");
 	if (!f->ready_path)
@@ -505,6 +509,23 @@ static int parse_build(struct pmbench_fixture *f, const cJSON *v,
 done:
 	pmbench_buf_release(&norm);
 	return ret;
+}
+
+static int parse_test(struct pmbench_fixture *f, const cJSON *v,
+		      const char *origin)
+{
+	const cJSON *x;
+	int ret = want_object(v, origin, "test");
+
+	if (ret < 0)
+		return ret;
+	ret = check_keys(v, test_keys, origin, "test", "known fields");
+	if (ret < 0)
+		return ret;
+	x = cJSON_GetObjectItemCaseSensitive(v, "script");
+	if (x && get_string(&f->test_script, x, origin, "test.script", 0) < 0)
+		return PMBENCH_EINVALID;
+	return 0;
 }
 
 static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
@@ -667,6 +688,12 @@ static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 	x = cJSON_GetObjectItemCaseSensitive(root, "build");
 	if (x) {
 		ret = parse_build(f, x, origin);
+		if (ret < 0)
+			goto done;
+	}
+	x = cJSON_GetObjectItemCaseSensitive(root, "test");
+	if (x) {
+		ret = parse_test(f, x, origin);
 		if (ret < 0)
 			goto done;
 	}
@@ -898,6 +925,7 @@ void pmbench_fixture_release(struct pmbench_fixture *f)
 	pmbench_strvec_release(&f->scripts);
 	free(f->build_script);
 	free(f->build_output);
+	free(f->test_script);
 	free(f->dev_script);
 	free(f->dev_args);
 	free(f->ready_pattern);

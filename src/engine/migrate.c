@@ -237,24 +237,6 @@ static void list_files(struct pmbench_strvec *out, const char *dir,
 	pmbench_buf_release(&r);
 }
 
-static int has_script(const char *project, const char *name)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	const cJSON *scripts;
-	cJSON *json = NULL;
-	int found;
-
-	pmbench_buf_path(&p, project, "package.json");
-	if (pmbench_fs_read(&text, p.ptr, PACKAGE_JSON_MAX) == 0)
-		json = cJSON_Parse(text.ptr);
-	scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
-	found = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(scripts, name));
-	cJSON_Delete(json);
-	pmbench_buf_release(&p);
-	pmbench_buf_release(&text);
-	return found;
-}
-
 /* The folder a build writes: the manifest's, else a usual one. */
 static void build_output(struct pmbench_buf *out, const char *project,
 			 const struct pmbench_fixture *f)
@@ -274,44 +256,51 @@ static void build_output(struct pmbench_buf *out, const char *project,
 	pmbench_buf_reset(out);
 }
 
-/* Run one parity task once, on the node_modules this PM installed. */
+/*
+ * Run one parity task once, on the node_modules this PM installed, with
+ * the task's own operations (as `bench --task` would time it).
+ */
 static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		    const struct pmbench_fixture *f, struct pmbench_pmrun *ps,
 		    const char *name)
 {
+	const struct pmbench_task *task = pmbench_task_get(name);
+	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 	struct pmbench_migrate_task *t;
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	const char *script = !strcmp(name, "build") && f->build_script
-				     ? f->build_script
-				     : name;
 	struct pmbench_sample s;
 	int ret;
 
+	if (!task || !(task->flags & PMBENCH_TASK_MIGRATE_PARITY))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s' is no task migrate runs for "
+					  "parity",
+					  name);
 	memset(&s, 0, sizeof(s));
 	PMBENCH_ALLOC_GROW(e->tasks, e->tasks_nr + 1, e->tasks_alloc);
 	t = &e->tasks[e->tasks_nr++];
 	memset(t, 0, sizeof(*t));
 	t->name = pmbench_xstrdup(name);
-	ret = pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_CACHE |
-							 PMBENCH_STATE_LOCKFILE |
-							 PMBENCH_STATE_NODE_MODULES);
+	j.task = task;
+	j.ps = ps;
+	j.f = f;
+	j.cell = name;
+	j.state = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
+		  PMBENCH_STATE_NODE_MODULES;
+	j.timeout_ns = m->timeout_ns;
+	ret = task->prepare(&j);
 	if (ret < 0) {
 		t->ran = 1;
 		t->failure = pmbench_xstrdup(pmbench_error_last());
 		return 0;
 	}
-	if (!has_script(ps->ws.run_project, script))
+	if (!pmbench_task_project_has_script(ps->ws.run_project,
+					     task->script(f, name)))
 		return 0;
 	t->ran = 1;
 	pmbench_ctx_status(ps->ctx, "%s: %s %s (parity, once)", f->name,
 			   ps->pm->name, name);
-	pmbench_strvec_push(&argv, ps->found.path);
-	pmbench_pm_push_args(&argv, ps->pm->run_args, ps->ws.cache);
-	pmbench_strvec_push(&argv, script);
-	ret = pmbench_pmrun_exec(ps, &argv, ps->ws.run_project, m->timeout_ns,
-				 &s, &c);
+	ret = task->run(&j, &s, NULL);
 	if (ret < 0) {
 		/* Stopped by a signal: interrupted, not a failing task. */
 		t->interrupted = s.interrupted;
@@ -323,7 +312,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	t->wall_s = (double)s.wall_ns / 1e9;
 	if (!s.ok)
 		t->failure = pmbench_xstrdup(s.failure ? s.failure : "failed");
-	if (s.ok && !strcmp(name, "build")) {
+	/* The build's output, compared with the source's. */
+	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT) {
 		build_output(&out, ps->ws.run_project, f);
 		if (out.len)
 			list_files(&e->build_files, out.ptr, "", "", 1,
@@ -340,10 +330,7 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	pmbench_ctx_event(ps->ctx, "%s: %s %s %s", f->name, ps->pm->name,
 			  name, t->ok ? "ok" : t->failure);
 done:
-	free(s.failure);
-	free(s.tail);
-	pmbench_child_release(&c);
-	pmbench_strvec_release(&argv);
+	pmbench_sample_release(&s);
 	pmbench_buf_release(&out);
 	return ret;
 }

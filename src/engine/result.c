@@ -188,7 +188,7 @@ void pmbench_cell_metric_names(const struct pmbench_cell *c,
 					out, c->samples[i].metrics[k].name);
 }
 
-static void sample_release(struct pmbench_sample *s)
+void pmbench_sample_release(struct pmbench_sample *s)
 {
 	free(s->failure);
 	free(s->tail);
@@ -284,7 +284,7 @@ static void cell_release(struct pmbench_cell *c)
 	pmbench_strvec_release(&c->command);
 	pmbench_strvec_release(&c->env);
 	for (size_t i = 0; i < c->samples_nr; i++)
-		sample_release(&c->samples[i]);
+		pmbench_sample_release(&c->samples[i]);
 	free(c->samples);
 }
 

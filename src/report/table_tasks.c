@@ -227,13 +227,46 @@ static int same_task(const struct pmbench_cell *c, const char *fixture,
 	return !strcmp(c->fixture, fixture) && !strcmp(c->task, cell_task);
 }
 
-/* run, run:<script> and build: times, and for run the overhead. */
+/*
+ * The columns of a task's metrics (the task table's headers): the
+ * median of each, metrics with one header sharing a column.
+ */
+static void metric_columns(struct pmbench_strvec *head,
+			   struct pmbench_strvec *row,
+			   const struct pmbench_cell *c,
+			   const struct pmbench_task *task)
+{
+	const struct pmbench_task_metric *m = task ? task->metrics : NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_summary s;
+
+	for (; m && m->name; m++) {
+		if (!m->header)
+			continue;
+		if (row && metric_summary(&s, c, m->name)) {
+			pmbench_buf_adds(&b, b.len ? ", " : "");
+			pmbench_task_metric_format(&b, m, s.median);
+		}
+		/* The last metric of a column closes it. */
+		if (m[1].name && m[1].header &&
+		    !strcmp(m[1].header, m->header))
+			continue;
+		if (head)
+			pmbench_strvec_push(head, m->header);
+		if (row)
+			pmbench_strvec_push(row, b.ptr);
+		pmbench_buf_reset(&b);
+	}
+	pmbench_buf_release(&b);
+}
+
+/* run, run:<script>, build, test, ...: times, and for run the overhead. */
 static void print_times(FILE *out, const struct pmbench_result *r,
 			const char *fixture, const char *cell_task)
 {
 	struct ttable t = { PMBENCH_STRVEC_INIT, NULL, 0, 0 };
 	int is_run = !strcmp(cell_task, "run");
-	int is_build = !strcmp(cell_task, "build");
+	const struct pmbench_task *task = pmbench_task_get(cell_task);
 	double bare = -1, fastest = -1;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -256,12 +289,11 @@ static void print_times(FILE *out, const struct pmbench_result *r,
 	pmbench_strvec_push(&t.head, "runs");
 	if (is_run)
 		pmbench_strvec_push(&t.head, "overhead vs (node)");
-	if (is_build)
-		pmbench_strvec_push(&t.head, "output");
+	metric_columns(&t.head, NULL, NULL, task);
 	pmbench_strvec_push(&t.head, "vs fastest");
 	for (size_t i = 0; i < r->cells_nr; i++) {
 		const struct pmbench_cell *c = &r->cells[i];
-		struct pmbench_summary w, ob, of;
+		struct pmbench_summary w;
 		struct pmbench_strvec *row;
 		size_t n = 0;
 		double *v;
@@ -287,14 +319,7 @@ static void print_times(FILE *out, const struct pmbench_result *r,
 		}
 		if (is_run)
 			pmbench_strvec_push(row, b.ptr);
-		if (is_build) {
-			pmbench_buf_reset(&b);
-			if (metric_summary(&ob, c, "output_bytes") &&
-			    metric_summary(&of, c, "output_files"))
-				pmbench_buf_addf(&b, "%.1f kB, %.0f files",
-						 ob.median / 1e3, of.median);
-			pmbench_strvec_push(row, b.ptr);
-		}
+		metric_columns(NULL, row, c, task);
 		pmbench_buf_reset(&b);
 		if (fastest > 0 && c->pm[0] != '(')
 			pmbench_buf_addf(&b, "%.2fx", w.median / fastest);
