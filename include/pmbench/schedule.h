@@ -32,7 +32,7 @@ struct pmbench_result;
 struct pmbench_round {
 	unsigned number; /**< first_round + index: the sample's "round" */
 	int warmup;	 /**< a warm-up round (kept, not in statistics) */
-	unsigned nth;	 /**< 1-based, among the warm-ups or the timed rounds */
+	unsigned nth;	 /**< 1-based, among warm-ups or timed rounds */
 	unsigned of;	 /**< how many warm-ups, or timed rounds at most */
 };
 
@@ -87,7 +87,7 @@ struct pmbench_schedule {
 	const struct pmbench_ctx *ctx;
 	size_t nr;	      /**< participants */
 	unsigned warmup;      /**< warm-up rounds first */
-	unsigned runs;	      /**< timed rounds (with `autostop`, at most) */
+	unsigned runs;	      /**< timed rounds (at most, with autostop) */
 	/**
 	 * The number of the first round: rounds are numbered from it and
 	 * rotate as if the earlier ones had run (ci-cache's hit jobs follow

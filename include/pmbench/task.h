@@ -98,7 +98,7 @@ struct pmbench_task_job {
 	struct pmbench_pmrun *ps; /**< the PM, its workspace and env */
 	const struct pmbench_fixture *f;
 	const char *cell;    /**< the cell's task: "run", "run:lint", "test" */
-	unsigned state;	     /**< per-scenario tasks: PMBENCH_STATE_* bits */
+	unsigned state;	     /**< per-scenario tasks: PMBENCH_STATE_* */
 	uint64_t timeout_ns; /**< of the timed run */
 	unsigned probe_requests;    /**< dev: --probe requests, 0 for none */
 	unsigned probe_concurrency; /**< dev: in flight at once, >= 1 */

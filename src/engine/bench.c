@@ -179,7 +179,7 @@ static void report(const struct rounds *x, const struct pmbench_cell *cell,
 {
 	const struct pmbench_sample *s = &cell->samples[cell->samples_nr - 1];
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *sep = " (";
+	const char *last = NULL;
 	double v;
 
 	if (!s->ok) {
@@ -193,9 +193,14 @@ static void report(const struct rounds *x, const struct pmbench_cell *cell,
 	     m++) {
 		if (!m->header || !pmbench_sample_metric_get(s, m->name, &v))
 			continue;
-		pmbench_buf_addf(&b, "%s%s ", sep, m->header);
+		/* Metrics that share a column share their header too. */
+		if (!last || strcmp(last, m->header))
+			pmbench_buf_addf(&b, "%s%s ", b.len ? ", " : " (",
+					 m->header);
+		else
+			pmbench_buf_adds(&b, ", ");
+		last = m->header;
 		pmbench_task_metric_format(&b, m, v);
-		sep = ", ";
 	}
 	if (b.len)
 		pmbench_buf_adds(&b, ")");
@@ -217,7 +222,8 @@ static struct pmbench_sample *new_sample(struct pmbench_cell *cell,
 }
 
 /* The sample of a run whose copy could not be prepared. */
-static int prepare_failed(const struct rounds *x, const struct pmbench_pmrun *ps,
+static int prepare_failed(const struct rounds *x,
+			  const struct pmbench_pmrun *ps,
 			  struct pmbench_sample *s)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -449,8 +455,8 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
  */
 static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 const struct pmbench_bench_opts *o,
-			 struct pmbench_fixture *f, struct pmbench_pmrun *states,
-			 size_t nr)
+			 struct pmbench_fixture *f,
+			 struct pmbench_pmrun *states, size_t nr)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
 	int ret = prime_all(ctx, r, o, f, states, nr);
@@ -500,8 +506,8 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
 {
-	struct pmbench_pmrun *states = pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1,
-						  sizeof(*states));
+	struct pmbench_pmrun *states =
+		pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1, sizeof(*states));
 	size_t nr = 0;
 	int ret;
 

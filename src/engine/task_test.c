@@ -239,13 +239,17 @@ int pmbench_task_test_run(const struct pmbench_task_job *j,
 	if (ret < 0)
 		goto done;
 	pmbench_task_tests_record(&t, s);
-	/* The runner's own count says more than "exit 1". */
-	if (!s->ok && s->failure && t.summaries &&
+	/*
+	 * The runner's own count says more than the PM's line about a
+	 * failed script; the tail keeps the runner's last lines.
+	 */
+	if (!s->ok && !s->interrupted && t.summaries &&
 	    t.has_failed == t.summaries && t.failed > 0) {
-		pmbench_buf_addf(&why, "%s (%.0f ", s->failure, t.failed);
+		pmbench_child_describe(&c, &why);
+		pmbench_buf_addf(&why, ": %.0f ", t.failed);
 		if (t.has_tests == t.summaries)
 			pmbench_buf_addf(&why, "of %.0f ", t.tests);
-		pmbench_buf_addf(&why, "test%s failed)",
+		pmbench_buf_addf(&why, "test%s failed",
 				 t.failed == 1 && t.has_tests != t.summaries
 					 ? ""
 					 : "s");

@@ -266,7 +266,7 @@ static void print_times(FILE *out, const struct pmbench_result *r,
 {
 	struct ttable t = { PMBENCH_STRVEC_INIT, NULL, 0, 0 };
 	int is_run = !strcmp(cell_task, "run");
-	const struct pmbench_task *task = pmbench_task_get(cell_task);
+	const struct pmbench_task *task = pmbench_task_of_cell(cell_task);
 	double bare = -1, fastest = -1;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 

@@ -811,6 +811,55 @@ done:
 	return ret;
 }
 
+/*
+ * A test runner for the test task: what Node's test runner prints for
+ * three tests, as $FAKEPM_TEST_MODE says (pass, fail, spec, silent).
+ */
+static int do_node_test(const struct fake *f)
+{
+	static const char *const names[] = { "adds", "subtracts", "divides" };
+	const char *mode = env("FAKEPM_TEST_MODE");
+	int fail, spec;
+
+	if (!mode)
+		mode = "pass";
+	fail = !strcmp(mode, "fail");
+	spec = !strcmp(mode, "spec");
+	if (!fail && !spec && strcmp(mode, "pass") && strcmp(mode, "silent")) {
+		fprintf(stderr, "fake %s: unknown FAKEPM_TEST_MODE '%s'\n",
+			f->pm->name, mode);
+		return 2;
+	}
+	if (!strcmp(mode, "silent"))
+		return 0;
+	if (spec) {
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(names); i++)
+			printf("\xe2\x9c\x94 %s (0.2ms)\n", names[i]);
+		printf("\xe2\x84\xb9 tests 3\n\xe2\x84\xb9 suites 0\n"
+		       "\xe2\x84\xb9 pass 3\n\xe2\x84\xb9 fail 0\n"
+		       "\xe2\x84\xb9 duration_ms 12.5\n");
+		return 0;
+	}
+	printf("TAP version 13\n");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(names); i++) {
+		printf("# Subtest: %s\n", names[i]);
+		if (fail && i == 1)
+			printf("not ok %zu - %s\n  ---\n  error: |-\n"
+			       "    Expected values to be strictly equal:\n"
+			       "    2 !== 3\n  code: 'ERR_ASSERTION'\n  ...\n",
+			       i + 1, names[i]);
+		else
+			printf("ok %zu - %s\n  ---\n  duration_ms: 0.2\n"
+			       "  ...\n",
+			       i + 1, names[i]);
+	}
+	printf("1..3\n# tests 3\n# suites 0\n# pass %d\n# fail %d\n"
+	       "# cancelled 0\n# skipped 0\n# todo 0\n"
+	       "# duration_ms 12.5\n",
+	       fail ? 2 : 3, fail);
+	return fail;
+}
+
 /* Index of the first argument from `from` on that is not an option. */
 static int next_word(const struct fake *f, int from)
 {
@@ -878,6 +927,8 @@ static int dispatch(struct fake *f)
 	w = next_word(f, 1);
 	word = w < f->argc ? f->argv[w] : NULL;
 	f->frozen = is_frozen(f, word);
+	if (word && !strcmp(word, "node-test"))
+		return do_node_test(f);
 	if (!word && pm->yarn_style)
 		return do_install(f);
 	for (i = 0; word && pm->install_words[i]; i++)

@@ -57,8 +57,8 @@ static void check_accepted(const struct pmbench_fixture *f)
 		FUZZ_FAIL("build.output '%s' is not normalised inside the "
 			  "project",
 			  f->build_output);
-	if (!f->build_script || !f->dev_script || !f->ready_path ||
-	    f->ready_path[0] != '/')
+	if (!f->build_script || !f->test_script || !f->dev_script ||
+	    !f->ready_path || f->ready_path[0] != '/')
 		FUZZ_FAIL("defaults missing or dev.path without '/'");
 	for (size_t i = 0; i < f->env.nr; i++)
 		if (!strchr(f->env.v[i], '=') || f->env.v[i][0] == '=')

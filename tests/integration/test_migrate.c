@@ -274,6 +274,83 @@ TEST(failing_target_and_failing_build)
 	pmbench_strvec_release(&env);
 }
 
+/*
+ * test and lint are table tasks migrate runs for parity: the tests pass
+ * on the tree the fake npm installed and one of three fails on bun's;
+ * the runner's count says so. run is a task migrate does not check.
+ */
+TEST(test_and_lint_parity)
+{
+	struct h_run run;
+	const cJSON *e, *t;
+	cJSON *rep = NULL;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	char report[4200];
+	const char *proj;
+
+	h_setup();
+	proj = npm_project(NULL);
+	h_write("app/package.json",
+		"{ \"name\": \"app\", \"version\": \"1.0.0\", "
+		"\"private\": true, \"scripts\": { \"test\": \"if test -e "
+		"node_modules/.fakepm-npm; then npm node-test; else "
+		"FAKEPM_TEST_MODE=fail npm node-test; fi\", \"lint\": "
+		"\"true\" }, \"dependencies\": { \"left-pad\": \"^1.1.0\" "
+		"} }\n");
+	snprintf(report, sizeof(report), "%s/migrate.json", h_cache());
+	{
+		const char *args[] = { "migrate", proj, "--to", "bun",
+				       "--task", "test,lint", "--runs", "1",
+				       "--warmup", "0", "--scenario",
+				       "cache+lockfile", "--out", report,
+				       NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 2);
+	CHECK_INT(pmbench_fs_read(&text, report, 1u << 24), 0);
+	rep = cJSON_Parse(text.ptr);
+	CHECK(rep);
+	e = pm_entry(rep, "npm");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
+	CHECK_STR(str(t, "name"), "test");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 1);
+	CHECK_STR(str(t, "name"), "lint");
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
+	e = pm_entry(rep, "bun");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
+	CHECK_STR(str(t, "failure"), "exit 1: 1 of 3 tests failed");
+	CHECK_CONTAINS(str(e, "verdict"), "test FAILS");
+	CHECK_CONTAINS(str(e, "verdict"), "lint ok");
+	cJSON_Delete(rep);
+	h_run_release(&run);
+	{
+		const char *args[] = { "migrate", proj, "--to", "bun",
+				       "--task", "build,run", NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, "does not check the task 'run'; "
+					    "use install, build, test, lint "
+					    "or dev");
+		h_run_release(&run);
+	}
+	{
+		const char *args[] = { "migrate", proj, "--to", "bun",
+				       "--task", "deploy", NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 129);
+		CHECK_CONTAINS(run.out.ptr, "unknown task 'deploy' in --task; "
+					    "use install, build, test, lint "
+					    "or dev");
+		h_run_release(&run);
+	}
+	pmbench_buf_release(&text);
+}
+
 TEST(dev_server_parity)
 {
 	const char *server = getenv("PMBENCH_FAKESERVER");
@@ -610,7 +687,8 @@ CHECK_MAIN(CASE(routes_from_the_source_lockfile),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
-	   CASE(failing_target_and_failing_build), CASE(dev_server_parity),
+	   CASE(failing_target_and_failing_build), CASE(test_and_lint_parity),
+	   CASE(dev_server_parity),
 	   CASE(user_checkout_untouched),
 	   CASE(detects_yarn_flavours_and_workspaces),
 	   CASE(from_picks_its_own_lockfile), CASE(cli_errors))

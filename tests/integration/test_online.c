@@ -130,10 +130,11 @@ TEST(real_world_dependency_set)
 }
 
 /*
- * run, build and dev through the real npm and bun on the embedded
- * todo-api fixture: every run succeeds and the dev server is ready (ready
- * line, HTTP and body, in that order of the spawn), then stopped with
- * its port closed.
+ * run, build, test and dev through the real npm and bun on the embedded
+ * todo-api fixture: every run succeeds, the test runner's counts (Node's
+ * `node --test`) are read, and the dev server is ready (ready line, HTTP
+ * and body, in that order of the spawn), then stopped with its port
+ * closed.
  */
 TEST(real_run_build_dev_on_todo_api)
 {
@@ -141,14 +142,14 @@ TEST(real_run_build_dev_on_todo_api)
 	struct h_run run;
 	char out[4200];
 	static const char *const tasks[] = { "run", "run:test", "build",
-					     "dev" };
+					     "test", "dev" };
 
 	h_setup();
 	h_real_pms();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
 		const char *args[] = { "bench", "--pm", "npm,bun", "--task",
-				       "run,build,dev", "--probe", "50,4",
+				       "run,build,test,dev", "--probe", "50,4",
 				       "--runs", "2", "--warmup", "0",
 				       "--timeout", "5m", "--out", out,
 				       "todo-api", NULL };
@@ -173,9 +174,21 @@ TEST(real_run_build_dev_on_todo_api)
 			for (size_t k = 0; k < c->samples_nr; k++) {
 				const struct pmbench_sample *s = &c->samples[k];
 				double line = 0, http = 0, body = 0, files = 0;
-				double ok = 0;
+				double ok = 0, n = 0, passed = 0, failed = 0;
 
 				CHECK(s->ok);
+				if (!strcmp(tasks[t], "test")) {
+					CHECK(pmbench_sample_metric_get(
+						s, "tests_count", &n));
+					CHECK(pmbench_sample_metric_get(
+						s, "tests_passed_count",
+						&passed));
+					CHECK(pmbench_sample_metric_get(
+						s, "tests_failed_count",
+						&failed));
+					CHECK(n >= 1 && passed == n &&
+					      failed == 0);
+				}
 				if (!strcmp(tasks[t], "build")) {
 					CHECK(pmbench_sample_metric_get(
 						s, "output_files", &files));

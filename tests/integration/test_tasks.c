@@ -245,6 +245,115 @@ TEST(build_output_is_measured_and_an_empty_build_fails)
 	h_run_release(&run);
 }
 
+/* The metric `name` of every sample of `c` is `want`. */
+static void metric_is(int *out, const struct pmbench_cell *c, const char *name,
+		      double want)
+{
+	double v = -1;
+
+	*out = 0;
+	CHECK(c && c->samples_nr);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		CHECK(pmbench_sample_metric_get(&c->samples[i], name, &v));
+		CHECK(v == want);
+	}
+	*out = 1;
+}
+
+/*
+ * The test task through the fake test runner: the counts it prints as
+ * metrics and table columns, a failing run with the runner's words, the
+ * spec reporter, a runner that prints no count, and lint beside it.
+ */
+TEST(test_task_counts_and_failures)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const struct pmbench_cell *c;
+
+	h_setup();
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true, \"scripts\": { \"unit\": \"npm "
+		     "node-test\", \"lint\": \"true\" } }\n",
+		     ", \"test\": { \"script\": \"unit\" }, \"pm\": { "
+		     "\"bun\": { \"env\": { \"FAKEPM_TEST_MODE\": \"fail\" "
+		     "} }, \"pnpm\": { \"env\": { \"FAKEPM_TEST_MODE\": "
+		     "\"spec\" } }, \"yarn\": { \"env\": { "
+		     "\"FAKEPM_TEST_MODE\": \"silent\" } } }",
+		     "npm,bun,pnpm,yarn", "test,lint", NULL, 2);
+	CHECK_INT(r.tasks.nr, 2);
+	CHECK_STR(r.tasks.v[0], "test");
+	CHECK_STR(r.tasks.v[1], "lint");
+
+	/* The manifest's test.script is the one run. */
+	c = cell(&r, "test", "npm");
+	H_CHECK_CALL(all_ok, c);
+	CHECK_STR(c->command.v[c->command.nr - 1], "unit");
+	H_CHECK_CALL(metric_is, c, "tests_count", 3);
+	H_CHECK_CALL(metric_is, c, "tests_passed_count", 3);
+	H_CHECK_CALL(metric_is, c, "tests_failed_count", 0);
+
+	/* A failing run: a failed sample, the count and the runner's lines. */
+	c = cell(&r, "test", "bun");
+	CHECK(c && c->samples_nr == 4);
+	CHECK_INT(pmbench_cell_failures(c), 3);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		CHECK(!c->samples[i].ok);
+		CHECK_INT(c->samples[i].exit_code, 1);
+		CHECK_STR(c->samples[i].failure,
+			  "exit 1: 1 of 3 tests failed");
+		CHECK_CONTAINS(c->samples[i].tail, "# fail 1");
+	}
+	H_CHECK_CALL(metric_is, c, "tests_passed_count", 2);
+	H_CHECK_CALL(metric_is, c, "tests_failed_count", 1);
+
+	/* The spec reporter's summary counts as well. */
+	c = cell(&r, "test", "pnpm");
+	H_CHECK_CALL(all_ok, c);
+	H_CHECK_CALL(metric_is, c, "tests_count", 3);
+	H_CHECK_CALL(metric_is, c, "tests_failed_count", 0);
+
+	/* A runner that prints no summary: a time, no counts. */
+	c = cell(&r, "test", "yarn");
+	H_CHECK_CALL(all_ok, c);
+	for (size_t i = 0; i < c->samples_nr; i++)
+		CHECK(!c->samples[i].metrics_nr);
+
+	/* lint beside it, for every PM. */
+	H_CHECK_CALL(all_ok, cell(&r, "lint", "npm"));
+	H_CHECK_CALL(all_ok, cell(&r, "lint", "bun"));
+	CHECK_STR(cell(&r, "lint", "npm")->command.v[2], "lint");
+
+	/* The table has the task's columns, from the task table. */
+	CHECK_CONTAINS(run.out.ptr, "tproj · test");
+	CHECK_CONTAINS(run.out.ptr, "tests  passed  failed");
+	CHECK_CONTAINS(run.out.ptr, "tproj · lint");
+	CHECK_CONTAINS(run.out.ptr, "1 of 3 tests failed");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/* A test script the project lacks is named, with the manifest field. */
+TEST(test_task_missing_script)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+
+	h_setup();
+	H_CHECK_CALL(bench_tasks, &r, &run,
+		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
+		     "\"private\": true }\n",
+		     "", "npm", "test,lint", NULL, 2);
+	H_CHECK_CALL(not_primed, cell(&r, "test", "npm"),
+		     "has no 'test' script (name another in the manifest's "
+		     "\"test\"");
+	H_CHECK_CALL(not_primed, cell(&r, "lint", "npm"),
+		     "has no 'lint' script");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 TEST(node_run_baseline_on_node_22)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -283,5 +392,6 @@ TEST(node_run_baseline_on_node_22)
 
 CHECK_MAIN(CASE(run_overhead_over_the_bare_command),
 	   CASE(node_run_baseline_on_node_22),
-	   CASE(missing_script_is_named),
+	   CASE(missing_script_is_named), CASE(test_task_counts_and_failures),
+	   CASE(test_task_missing_script),
 	   CASE(build_output_is_measured_and_an_empty_build_fails))

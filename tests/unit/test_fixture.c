@@ -267,6 +267,7 @@ TEST(parse_full)
 		"  \"scripts\": [\"lint\", \"test\"],\n"
 		"  \"build\": { \"script\": \"build:prod\", \"output\": "
 		"\"dist/\" },\n"
+		"  \"test\": { \"script\": \"test:unit\" },\n"
 		"  \"dev\": { \"script\": \"serve\",\n"
 		"           \"args\": \"--port {port}\",\n"
 		"           \"ready\": \"ready in\", \"path\": \"/health\" }\n"
@@ -303,6 +304,7 @@ TEST(parse_full)
 	CHECK_INT(f.has_build, 1);
 	CHECK_STR(f.build_script, "build:prod");
 	CHECK_STR(f.build_output, "dist");
+	CHECK_STR(f.test_script, "test:unit");
 	CHECK_INT(f.has_dev, 1);
 	CHECK_STR(f.dev_script, "serve");
 	CHECK_STR(f.dev_args, "--port {port}");
@@ -333,6 +335,7 @@ TEST(parse_minimal_defaults)
 	CHECK_INT(f.has_build, 0);
 	CHECK_INT(f.has_dev, 0);
 	CHECK_STR(f.build_script, "build");
+	CHECK_STR(f.test_script, "test");
 	CHECK_STR(f.dev_script, "dev");
 	CHECK_STR(f.ready_path, "/");
 	CHECK(f.build_output == NULL && f.dev_args == NULL &&
@@ -444,6 +447,21 @@ TEST(parse_unknown_field)
 	CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
 				   "\"dev\": { \"redy\": \"x\" } }"),
 		       "unknown field 'dev.redy' (did you mean 'ready'?)");
+	CHECK_STR(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
+			      "\"test\": { \"scrpt\": \"t\" } }"),
+		  "fixtures/x.json: unknown field 'test.scrpt' (did you mean "
+		  "'script'?)");
+	CHECK_STR(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
+			      "\"test\": \"vitest\" }"),
+		  "fixtures/x.json: field 'test' must be an object ({ ... }), "
+		  "got a string");
+	CHECK_STR(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
+			      "\"test\": { \"script\": \"\" } }"),
+		  "fixtures/x.json: field 'test.script' must not be empty "
+		  "(leave the field out instead)");
+	CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
+				   "\"tset\": {} }"),
+		       "unknown field 'tset' (did you mean 'test'?)");
 	CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
 				   "\"name\": \"y\" }"),
 		       "field 'name' appears twice");

@@ -31,7 +31,7 @@ struct fake {
 	struct pmbench_ctx *ctx;
 	unsigned cancel_round; /* cancel during this round's turn of... */
 	size_t cancel_who;     /* ...this participant (if ctx) */
-	int fail_round;	       /* return -5 on this round's first turn, or -1 */
+	int fail_round;	       /* -5 on this round's first turn, or -1 */
 	struct pmbench_result *r; /* add a sample to cell `who` of it */
 	const double *times;
 };
@@ -336,18 +336,18 @@ TEST(scenario_records_reason)
 	c = pmbench_result_add_cell(&r, "f", "install", "lockfile", "npm");
 	add_times(c, tight, 6);
 
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
-					    6, 0),
+	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
+					      "clean", 6, 0),
 		  0);
 	CHECK(!r.cells[0].stopped_by && !r.cells[1].stopped_by);
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
-					    6, 2000),
+	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
+					      "clean", 6, 2000),
 		  1);
 	CHECK_STR(r.cells[0].stopped_by, "time-budget");
 	CHECK_STR(r.cells[1].stopped_by, "time-budget");
 	CHECK(!r.cells[2].stopped_by);
 	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
-					    "lockfile", 6, 0),
+					      "lockfile", 6, 0),
 		  1);
 	CHECK_STR(r.cells[2].stopped_by, "precision");
 
@@ -377,6 +377,7 @@ TEST(scenario_records_reason)
 CHECK_MAIN(CASE(order_rotates_and_warmups_come_first),
 	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
 	   CASE(cancellation_mid_round),
-	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults), CASE(min_runs_first), CASE(precision),
+	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults),
+	   CASE(min_runs_first), CASE(precision),
 	   CASE(one_loose_cell_keeps_going), CASE(failed_cells), CASE(names),
 	   CASE(scenario_records_reason))
