@@ -81,8 +81,10 @@ static struct pmbench_task_job job_of(const struct rounds *x,
 	return j;
 }
 
-/* A script the fixture's package.json lacks is named, as a priming
- * failure would be: the PM's cell gets no runs. */
+/*
+ * A script the fixture's package.json lacks is named, as a priming
+ * failure would be: the PM's cell gets no runs.
+ */
 static void check_script(struct pmbench_cell *cell, const struct rounds *x,
 			 const char *name)
 {

@@ -49,8 +49,7 @@ const char *pmbench_task_dev_script(const struct pmbench_fixture *f,
 void pmbench_task_dev_describe(struct pmbench_cell *cell,
 			       const struct pmbench_task_job *j)
 {
-	/* The port differs per run: the first run's argv becomes the
-	 * command. */
+	/* The port differs per run: the first run's argv is the command. */
 	for (size_t i = 0; i < j->ps->env.nr; i++)
 		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
 	pmbench_strvec_push(&cell->env, "PORT={port}");
@@ -320,8 +319,10 @@ static void dev_record_ready(struct dev_run *d, uint64_t timeout_ns)
 	pmbench_buf_release(&tail);
 }
 
-/* Keep reading the server's output while the probe runs: a server that
- * logs every request would block on a full pipe otherwise. */
+/*
+ * Keep reading the server's output while the probe runs: a server that
+ * logs every request would block on a full pipe otherwise.
+ */
 static void drain_child(void *payload)
 {
 	pmbench_child_pump(payload, 0);
