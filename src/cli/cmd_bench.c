@@ -17,6 +17,9 @@
 
 static void usage(FILE *out)
 {
+	struct pmbench_buf pms = PMBENCH_BUF_INIT;
+
+	pmbench_pm_join_names(&pms, ",", 0);
 	fprintf(out,
 		"usage: pmbench bench [options] [FIXTURE...]\n"
 		"\n"
@@ -27,9 +30,9 @@ static void usage(FILE *out)
 		"manager once, then time its install in each scenario.\n"
 		"\n"
 		"Options:\n"
-		"  --pm LIST          comma-separated: npm,yarn,yarn-berry,"
-		"pnpm,bun,deno\n"
-		"                     (default: all that are found)\n"
+		"  --pm LIST          comma-separated: %s,\n"
+		"                     or variants ('pmbench pms'); default: "
+		"all PMs found\n"
 		"  --scenario LIST    comma-separated scenarios, 'all' or "
 		"'default'; a scenario\n"
 		"                     is 'clean' or cache, lockfile, "
@@ -70,7 +73,9 @@ static void usage(FILE *out)
 		"Exit status: 0 all runs succeeded, 2 finished but some runs "
 		"or primings\n"
 		"failed (see the table), 1 error, 129 usage, 130 "
-		"interrupted.\n");
+		"interrupted.\n",
+		pms.ptr);
+	pmbench_buf_release(&pms);
 }
 
 static int parse_tasks(struct pmbench_bench_opts *o, const char *list)

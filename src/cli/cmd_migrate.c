@@ -9,6 +9,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
+#include "pmbench/pm.h"
 #include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
@@ -17,6 +18,9 @@
 
 static void usage(FILE *out)
 {
+	struct pmbench_buf pms = PMBENCH_BUF_INIT;
+
+	pmbench_pm_join_names(&pms, ",", 0);
 	fprintf(out,
 		"usage: pmbench migrate [options] PATH|URL@COMMIT|FIXTURE "
 		"--to PM[,PM...]\n"
@@ -32,8 +36,8 @@ static void usage(FILE *out)
 		"and time the installs. Verdict lines first, details after.\n"
 		"\n"
 		"Options:\n"
-		"  --to LIST        target PMs: npm,yarn,yarn-berry,pnpm,bun,"
-		"deno (required)\n"
+		"  --to LIST        target PMs (required): %s,\n"
+		"                   or variants ('pmbench pms')\n"
 		"  --from PM        the repo's PM (default: told by its "
 		"lockfile, else its\n"
 		"                   packageManager field)\n"
@@ -62,7 +66,9 @@ static void usage(FILE *out)
 		"Exit status: 0 every target installs and passes what the "
 		"source passes,\n"
 		"2 finished but a target fails something, 1 error, 129 usage, "
-		"130 interrupted.\n");
+		"130 interrupted.\n",
+		pms.ptr);
+	pmbench_buf_release(&pms);
 }
 
 /*

@@ -1,6 +1,8 @@
 #include "pmbench/common.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "pmbench/fs.h"
 #include "pmbench/ctx.h"
@@ -8,6 +10,11 @@
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define HINTS(...)                                                          \
+	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
+
+/* The same words for "no such version" in every PM's own terms. */
+#define NO_SUCH_VERSION "a version named in package.json is not in the registry"
 
 /*
  * Every child runs with HOME and the XDG folders inside its own cache
@@ -57,6 +64,54 @@ const char *const pmbench_all_lockfiles[] = {
 	"pnpm-lock.yaml", "bun.lock", "bun.lockb", "deno.lock", NULL
 };
 
+/*
+ * Traps any command can fall into, whichever PM runs it: a PM's own
+ * traps (its table entry's `hints`) are looked at first. From what six
+ * real repositories did under each PM on this kind of machine
+ * (shared/PITFALLS.md).
+ */
+static const struct pmbench_pm_hint common_hints[] = {
+	{ "node-sass", "gyp",
+	  "node-sass does not build on this Node version (a native module "
+	  "the project pins)" },
+	{ "Cypress", "download",
+	  "Cypress downloads its binary in postinstall; set env "
+	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
+	{ "gyp ERR!", NULL,
+	  "a native module failed to build with node-gyp" },
+	{ "getaddrinfo", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ "EAI_AGAIN", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ NULL, NULL, NULL }
+};
+
+/* Variables of the caller that change what any PM, or node, does. */
+static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_",
+						   NULL };
+
+/*
+ * yarn 4's yarn.lock is YAML that starts (after two comment lines) with
+ * a __metadata block; yarn 1's is its own format, headed "# yarn
+ * lockfile v1". An empty file is nobody's (see `root_file`).
+ */
+static int yarn_berry_lock(const char *head)
+{
+	for (const char *l = head; l && *l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (!strncmp(l, "__metadata:", 11))
+			return 1;
+	}
+	return 0;
+}
+
+static int yarn_classic_lock(const char *head)
+{
+	return head[strspn(head, " \t\r\n")] && !yarn_berry_lock(head);
+}
+
 const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
@@ -72,11 +127,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 1,
 		.lockfiles = L("package-lock.json", "npm-shrinkwrap.json"),
+		.package_manager = "npm",
 		.state_paths = L(NULL),
 		.env = L("npm_config_cache={cache}/npm-cache",
 			 "npm_config_audit=false", "npm_config_fund=false",
 			 "npm_config_progress=false", "npm_config_color=false",
 			 "npm_config_yes=false"),
+		.env_prefixes = L("npm_config_", "NPM_CONFIG_"),
+		.store_query = L("config", "get", "cache"),
+		.store_var = "npm_config_cache",
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "npm runs dependency install scripts "
 				"(npm 11 warns about them but runs them)",
@@ -97,6 +156,14 @@ const struct pmbench_pm pmbench_pms[] = {
 				 "^npm error code ", "^npm ERR! code "),
 		.fail_noise = L("A complete log of this run can be found",
 				"/_logs/", "For a full report see"),
+		.hints = HINTS(
+			{ "ERESOLVE", NULL,
+			  "npm found a peer-dependency conflict; if the "
+			  "project installs with it, add \"pm\": {\"npm\": "
+			  "{\"flags\": [\"--legacy-peer-deps\"]}} to the "
+			  "manifest" },
+			{ "ETARGET", NULL, NO_SUCH_VERSION },
+			{ "No matching version", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "yarn",
@@ -114,11 +181,16 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("yarn.lock"),
+		.lockfile_sniff = yarn_classic_lock,
+		.package_manager = "yarn",
 		.state_paths = L(NULL),
 		/* yarn 1 refuses to run when packageManager names another PM. */
 		.env = L("YARN_CACHE_FOLDER={cache}/yarn-cache",
 			 "YARN_DISABLE_SELF_UPDATE_CHECK=true",
 			 "SKIP_YARN_COREPACK_CHECK=1"),
+		.env_prefixes = L("YARN_"),
+		.store_query = L("cache", "dir"),
+		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "yarn 1 runs every dependency install script",
 		.import_args = L("import", "--non-interactive"),
@@ -126,10 +198,22 @@ const struct pmbench_pm pmbench_pms[] = {
 		/* The first "error" line says why; the next ones sum up. */
 		.fail_causes = L("^error "),
 		.fail_noise = L("^info Visit "),
+		.hints = HINTS(
+			{ "is incompatible with this module", NULL,
+			  "yarn 1 enforces dependencies' engines; set \"pm\": "
+			  "{\"yarn\": {\"env\": {\"YARN_IGNORE_ENGINES\": "
+			  "\"1\"}}} to let it through" },
+			{ "Workspaces can only be enabled in private projects",
+			  NULL,
+			  "yarn 1 needs \"private\": true in a package.json "
+			  "with workspaces" },
+			{ "Couldn't find any versions", NULL,
+			  NO_SUCH_VERSION }),
 	},
 	{
 		.name = "yarn-berry",
 		.title = "yarn 4 (berry, node-modules linker)",
+		.command_name = "yarn",
 		.npm_package = "@yarnpkg/cli-dist",
 		.toolchain_bin = "yarn-berry/node_modules/.bin/yarn",
 		.path_names = L("yarn-berry", "yarn"),
@@ -141,6 +225,9 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("yarn.lock"),
+		.lockfile_sniff = yarn_berry_lock,
+		.root_file = "yarn.lock",
+		.package_manager = "yarn",
 		.state_paths = L(".yarn/install-state.gz", ".yarn/unplugged",
 				 ".yarn/build-state.yml", ".pnp.cjs",
 				 ".pnp.loader.mjs"),
@@ -161,6 +248,9 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "YARN_ENABLE_IMMUTABLE_INSTALLS=false",
 			 "YARN_ENABLE_HARDENED_MODE=0",
 			 "YARN_IGNORE_PATH=1"),
+		.env_prefixes = L("YARN_"),
+		.store_query = L("config", "get", "cacheFolder"),
+		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
@@ -177,6 +267,7 @@ const struct pmbench_pm pmbench_pms[] = {
 				 "YN0058:", "YN0001:", "^Usage Error:",
 				 "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
+		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "pnpm",
@@ -194,6 +285,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("pnpm-lock.yaml"),
+		.package_manager = "pnpm",
+		.stores = L(".pnpm"),
 		.state_paths = L(NULL),
 		/*
 		 * pnpm 11+ reads only pnpm_config_*; PNPM_HOME moves the
@@ -212,13 +305,29 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_package_manager_strict=false",
 			 "pnpm_config_confirm_modules_purge=false",
 			 "pnpm_config_frozen_lockfile=false"),
+		.env_prefixes = L("PNPM_", "pnpm_config_"),
+		.store_query = L("store", "path", "--silent"),
+		.store_var = "pnpm_config_store_dir",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
+		.scripts_said = L("Ignored build scripts"),
 		.import_args = L("import"),
 		.import_from = L("npm", "yarn", "yarn-berry"),
 		/* pnpm 12 prints "Error: ERR_PNPM_..." or a "╰─▶" cause. */
 		.fail_causes = L("ERR_PNPM_", "╰─▶ "),
+		.hints = HINTS(
+			{ "ERR_PNPM_IGNORED_BUILDS", NULL,
+			  "pnpm exits 1 when it skipped build scripts; "
+			  "pmbench sets pnpm_config_strict_dep_builds=false "
+			  "unless the manifest overrides it" },
+			{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
+			  "the packageManager field names another PM" },
+			{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
+			  "pnpm tried to switch to the packageManager "
+			  "field's version" },
+			{ "ERR_PNPM_NO_MATCHING_VERSION", NULL,
+			  NO_SUCH_VERSION }),
 	},
 	{
 		.name = "bun",
@@ -234,16 +343,23 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("bun.lock", "bun.lockb"),
+		.package_manager = "bun",
 		.state_paths = L(NULL),
 		.env = L("BUN_INSTALL_CACHE_DIR={cache}/bun-cache",
 			 "BUN_INSTALL={cache}/bun-home"),
+		.env_prefixes = L("BUN_"),
+		/* actions/setup-node has no cache for bun. */
+		.store_var = "BUN_INSTALL_CACHE_DIR",
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
+		.scripts_said = L("Blocked "),
 		/* bun install converts these lockfiles when it has none. */
 		.migrate_reads = L("npm", "yarn", "pnpm"),
 		/* The first "error:" says why ("... failed to resolve" follows). */
 		.fail_causes = L("^error: "),
+		.hints = HINTS({ "No version matching", NULL,
+				 NO_SUCH_VERSION }),
 	},
 	{
 		.name = "deno",
@@ -259,13 +375,20 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("task"),
 		.run_dashdash = 0,
 		.lockfiles = L("deno.lock"),
+		/* No packageManager name: corepack does not know deno. */
+		.stores = L(".deno"),
 		.state_paths = L(NULL),
 		.env = L("DENO_DIR={cache}/deno-dir", "DENO_NO_UPDATE_CHECK=1",
 			 "DENO_NO_PROMPT=1"),
+		.env_prefixes = L("DENO_"),
+		/* actions/setup-node has no cache for deno. */
+		.store_var = "DENO_DIR",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "deno runs no install scripts without "
 				"--allow-scripts",
 		.fail_causes = L("^error: "),
+		.hints = HINTS({ "Could not find npm package", " matching ",
+				 NO_SUCH_VERSION }),
 	},
 };
 
@@ -279,6 +402,57 @@ const struct pmbench_pm *pmbench_pm_get(const char *name)
 	return NULL;
 }
 
+const struct pmbench_pm *pmbench_pm_nth(size_t i)
+{
+	return i < pmbench_pms_nr ? &pmbench_pms[i] : NULL;
+}
+
+const char *const *pmbench_pm_names(void)
+{
+	static const char *names[PMBENCH_ARRAY_SIZE(pmbench_pms) + 1];
+
+	if (!names[0])
+		for (size_t i = 0; pmbench_pm_nth(i); i++)
+			names[i] = pmbench_pm_nth(i)->name;
+	return names;
+}
+
+void pmbench_pm_join_names(struct pmbench_buf *out, const char *sep,
+			   unsigned flags)
+{
+	size_t nr = pmbench_pms_nr;
+
+	(void)(flags & PMBENCH_PM_JOIN_VARIANTS);
+	for (size_t i = 0; i < nr; i++) {
+		if (i && i + 1 == nr && (flags & PMBENCH_PM_JOIN_OR))
+			pmbench_buf_adds(out, " or ");
+		else if (i)
+			pmbench_buf_adds(out, sep);
+		pmbench_buf_adds(out, pmbench_pm_nth(i)->name);
+	}
+}
+
+const struct pmbench_pm *pmbench_pm_base(const struct pmbench_pm *pm)
+{
+	return pm;
+}
+
+const char *pmbench_pm_folder(const struct pmbench_pm *pm)
+{
+	return pm->name;
+}
+
+const char *pmbench_pm_command_name(const struct pmbench_pm *pm)
+{
+	return pm->command_name ? pm->command_name : pm->name;
+}
+
+void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm)
+{
+	(void)out;
+	(void)pm;
+}
+
 static int listed(const char *const *list, const char *name)
 {
 	for (; list && *list; list++)
@@ -290,6 +464,10 @@ static int listed(const char *const *list, const char *name)
 enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 				       const char *from)
 {
+	const struct pmbench_pm *f = pmbench_pm_get(from);
+
+	from = f ? pmbench_pm_base(f)->name : from;
+	pm = pmbench_pm_base(pm);
 	if (!strcmp(pm->name, from))
 		return PMBENCH_ROUTE_OWN;
 	if (listed(pm->migrate_reads, from))
@@ -297,6 +475,126 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 	if (pm->import_args && listed(pm->import_from, from))
 		return PMBENCH_ROUTE_IMPORT;
 	return PMBENCH_ROUTE_FRESH;
+}
+
+/*
+ * The first PMBENCH_PM_LOCK_HEAD bytes of `path`, NUL-terminated (a NUL
+ * inside ends the text early, which no sniffer minds); empty when it
+ * cannot be read. Reading only the head tells a lockfile of any size.
+ */
+static void read_head(struct pmbench_buf *out, const char *path)
+{
+	char chunk[8192];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	pmbench_buf_reset(out);
+	while (fd >= 0 && out->len < PMBENCH_PM_LOCK_HEAD) {
+		size_t want = PMBENCH_PM_LOCK_HEAD - out->len;
+		ssize_t n = read(fd, chunk, want < sizeof(chunk) ? want
+							      : sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		pmbench_buf_add(out, chunk, (size_t)n);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+const struct pmbench_pm *pmbench_pm_lockfile_owner(const char *path)
+{
+	struct pmbench_buf head = PMBENCH_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	const char *file = slash ? slash + 1 : path;
+	const struct pmbench_pm *found = NULL;
+	int have_head = 0;
+
+	if (!pmbench_fs_isfile(path))
+		return NULL;
+	for (size_t i = 0; i < pmbench_pms_nr && !found; i++) {
+		const struct pmbench_pm *pm = &pmbench_pms[i];
+
+		if (!listed(pm->lockfiles, file))
+			continue;
+		if (pm->lockfile_sniff && !have_head) {
+			read_head(&head, path);
+			have_head = 1;
+		}
+		if (!pm->lockfile_sniff || pm->lockfile_sniff(head.ptr))
+			found = pm;
+	}
+	pmbench_buf_release(&head);
+	return found;
+}
+
+int pmbench_pm_owns_lockfile(const struct pmbench_pm *pm, const char *path)
+{
+	return pmbench_pm_lockfile_owner(path) == pmbench_pm_base(pm);
+}
+
+const struct pmbench_pm *pmbench_pm_from_package_manager(const char *value)
+{
+	size_t n = strcspn(value, "@");
+	int major = value[n] == '@' ? pmbench_pm_version_major(value + n + 1)
+				    : -1;
+	const struct pmbench_pm *newest = NULL;
+
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
+		const struct pmbench_pm *pm = &pmbench_pms[i];
+		const char *name = pm->package_manager;
+
+		if (!name || strlen(name) != n || strncmp(name, value, n))
+			continue;
+		if (major >= pm->major_min && major <= pm->major_max)
+			return pm;
+		if (!newest || pm->major_max > newest->major_max)
+			newest = pm;
+	}
+	return newest;
+}
+
+int pmbench_pm_is_store(const char *name)
+{
+	for (size_t i = 0; pmbench_pm_nth(i); i++)
+		if (listed(pmbench_pm_nth(i)->stores, name))
+			return 1;
+	return 0;
+}
+
+static const char *match_hint(const struct pmbench_pm_hint *h,
+			      const char *text)
+{
+	for (; h && h->pattern; h++)
+		if (strstr(text, h->pattern) && (!h->also || strstr(text, h->also)))
+			return h->hint;
+	return NULL;
+}
+
+const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text)
+{
+	const char *hint = pm ? match_hint(pm->hints, text) : NULL;
+
+	return hint ? hint : match_hint(common_hints, text);
+}
+
+static int has_prefix(const char *const *prefixes, const char *name)
+{
+	for (; prefixes && *prefixes; prefixes++)
+		if (!strncmp(name, *prefixes, strlen(*prefixes)))
+			return 1;
+	return 0;
+}
+
+int pmbench_pm_env_related(const char *name)
+{
+	if (has_prefix(common_env_prefixes, name))
+		return 1;
+	for (size_t i = 0; i < pmbench_pms_nr; i++)
+		if (has_prefix(pmbench_pms[i].env_prefixes, name))
+			return 1;
+	return 0;
 }
 
 static void fill(struct pmbench_buf *out, const char *templ, const char *cache)
@@ -336,6 +634,14 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_strvec_pushv(env, pmbench_ci_vars);
 	pmbench_pm_push_args(env, common_env, cache);
 	pmbench_pm_push_args(env, pm->env, cache);
+}
+
+void pmbench_pm_push_install(struct pmbench_strvec *out,
+			     const struct pmbench_pm *pm, int frozen,
+			     const char *cache)
+{
+	pmbench_pm_push_args(out, frozen ? pm->frozen_args : pm->install_args,
+			     cache);
 }
 
 int pmbench_pm_version_major(const char *version)

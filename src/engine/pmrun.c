@@ -11,64 +11,6 @@
 
 #define TAIL_LINES 20
 
-/*
- * Known ways real projects fail, from what six real repositories did
- * under each PM on this kind of machine (shared/PITFALLS.md). A failure
- * whose output matches gets the hint appended, so the user learns which
- * trap it was and what to put in the manifest.
- */
-static const struct {
-	const char *pattern;
-	const char *also; /* a second pattern that must match too, or NULL */
-	const char *hint;
-} hints[] = {
-	{ "ERESOLVE", NULL,
-	  "npm found a peer-dependency conflict; if the project installs "
-	  "with it, add \"pm\": {\"npm\": {\"flags\": "
-	  "[\"--legacy-peer-deps\"]}} to the manifest" },
-	{ "is incompatible with this module", NULL,
-	  "yarn 1 enforces dependencies' engines; set \"pm\": {\"yarn\": "
-	  "{\"env\": {\"YARN_IGNORE_ENGINES\": \"1\"}}} to let it through" },
-	{ "Workspaces can only be enabled in private projects", NULL,
-	  "yarn 1 needs \"private\": true in a package.json with "
-	  "workspaces" },
-	{ "node-sass", "gyp",
-	  "node-sass does not build on this Node version (a native module "
-	  "the project pins)" },
-	{ "ERR_PNPM_IGNORED_BUILDS", NULL,
-	  "pnpm exits 1 when it skipped build scripts; pmbench sets "
-	  "pnpm_config_strict_dep_builds=false unless the manifest "
-	  "overrides it" },
-	{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
-	  "the packageManager field names another PM" },
-	{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
-	  "pnpm tried to switch to the packageManager field's version" },
-	{ "Cypress", "download",
-	  "Cypress downloads its binary in postinstall; set env "
-	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
-	{ "gyp ERR!", NULL,
-	  "a native module failed to build with node-gyp" },
-	{ "getaddrinfo", NULL,
-	  "a download from a host other than the registry failed (no "
-	  "network to it)" },
-	{ "EAI_AGAIN", NULL,
-	  "a download from a host other than the registry failed (no "
-	  "network to it)" },
-	{ "ETARGET", NULL,
-	  "a version named in package.json is not in the registry" },
-	{ "No matching version", NULL,
-	  "a version named in package.json is not in the registry" },
-};
-
-static const char *find_hint(const char *text)
-{
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(hints); i++)
-		if (strstr(text, hints[i].pattern) &&
-		    (!hints[i].also || strstr(text, hints[i].also)))
-			return hints[i].hint;
-	return NULL;
-}
-
 static int looks_like_error(const char *line)
 {
 	static const char *const words[] = { "ERR",   "error", "Error",
@@ -225,7 +167,7 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 		if (!pick_cause_line(reason, pm, full.ptr))
 			pick_error_line(reason, pm, tail->ptr);
 	}
-	hint = find_hint(full.ptr);
+	hint = pmbench_pm_hint(pm, full.ptr);
 	if (hint)
 		pmbench_buf_addf(reason, " (hint: %s)", hint);
 	pmbench_buf_release(&full);
@@ -345,11 +287,12 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 		if (found.nr > 8)
 			pmbench_buf_addf(&out, " and %zu more", found.nr - 8);
 	}
-	/* bun and pnpm say what they skipped. */
+	/* Some PMs say what they skipped (the table knows how). */
 	pmbench_child_tail_lines(c, 200, &lines);
-	said = strstr(lines.ptr, "Blocked ");
-	if (!said)
-		said = strstr(lines.ptr, "Ignored build scripts");
+	said = NULL;
+	for (const char *const *w = ps->pm->scripts_said; w && *w && !said;
+	     w++)
+		said = strstr(lines.ptr, *w);
 	if (said) {
 		size_t n = strcspn(said, "\n");
 
@@ -374,7 +317,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
 	pmbench_strvec_push(&ps->command, ps->found.path);
-	pmbench_pm_push_args(&ps->command, ps->pm->install_args, ps->ws.cache);
+	pmbench_pm_push_install(&ps->command, ps->pm, 0, ps->ws.cache);
 	if (fp)
 		for (size_t i = 0; i < fp->flags.nr; i++)
 			pmbench_strvec_push(&ps->command, fp->flags.v[i]);
@@ -604,10 +547,6 @@ static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 extern char **environ;
 
 /*
- * Which of the caller's variables reached the PMs and may change what
- * they do. Names only: values can hold registry tokens.
- */
-/*
  * How names are resolved: a resolver that drops some of many parallel
  * lookups makes glibc wait its 5 s timeout, which shows as install times
  * in whole multiples of 5 s. Addresses are not recorded, only counts.
@@ -647,25 +586,20 @@ done:
 	pmbench_buf_release(&b);
 }
 
+/*
+ * Which of the caller's variables reached the PMs and may change what
+ * they do. Names only: values can hold registry tokens.
+ */
 static void record_inherited(struct pmbench_result *r)
 {
-	static const char *const prefixes[] = { "npm_config_", "NPM_CONFIG_",
-						"YARN_",       "PNPM_",
-						"pnpm_config_", "BUN_",
-						"DENO_",       "NODE_",
-						"COREPACK_" };
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	for (char **e = environ; e && *e; e++) {
-		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(prefixes); i++) {
-			if (!strncmp(*e, prefixes[i], strlen(prefixes[i]))) {
-				pmbench_buf_reset(&b);
-				pmbench_buf_add(&b, *e, strcspn(*e, "="));
-				pmbench_strvec_push(&names, b.ptr);
-				break;
-			}
-		}
+		pmbench_buf_reset(&b);
+		pmbench_buf_add(&b, *e, strcspn(*e, "="));
+		if (pmbench_pm_env_related(b.ptr))
+			pmbench_strvec_push(&names, b.ptr);
 	}
 	pmbench_strvec_sort(&names, 0);
 	pmbench_buf_reset(&b);

@@ -7,6 +7,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/resolution.h"
 
 /* Deeper than any real tree; a guard against loops we cannot see. */
@@ -79,22 +80,52 @@ static void scan_package(struct scan *sc, const char *dir, int depth)
 	pmbench_buf_release(&text);
 }
 
-/* pnpm's .pnpm and deno's .deno: <id>/node_modules/<package>. */
+/*
+ * A store folder inside node_modules (the PM table's `stores`: pnpm's
+ * .pnpm, deno's .deno, npm's linked .store, bun's isolated .bun): one
+ * folder per package, <id>/node_modules/<name> (pnpm, deno, npm, bun;
+ * npm nests scoped ids in @scope/), or <id>/package (yarn 4's pnpm
+ * linker). Its own node_modules holds hoisted links, not packages.
+ */
+static int real_dir(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void scan_store(struct scan *sc, const char *store, int depth)
 {
-	struct pmbench_buf q = PMBENCH_BUF_INIT;
+	struct pmbench_buf id = PMBENCH_BUF_INIT, q = PMBENCH_BUF_INIT;
 	struct dirent *de;
-	DIR *d = opendir(store);
+	DIR *d = depth > MAX_DEPTH ? NULL : opendir(store);
 
 	while (d && (de = readdir(d))) {
+		int found = 0;
+
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "node_modules"))
 			continue;
+		pmbench_buf_reset(&id);
+		pmbench_buf_path(&id, store, de->d_name);
 		pmbench_buf_reset(&q);
-		pmbench_buf_addf(&q, "%s/%s/node_modules", store, de->d_name);
-		scan_node_modules(sc, q.ptr, depth + 1);
+		pmbench_buf_path(&q, id.ptr, "package");
+		if (real_dir(q.ptr)) {
+			scan_package(sc, q.ptr, depth + 1);
+			found = 1;
+		}
+		pmbench_buf_reset(&q);
+		pmbench_buf_path(&q, id.ptr, "node_modules");
+		if (real_dir(q.ptr)) {
+			scan_node_modules(sc, q.ptr, depth + 1);
+			found = 1;
+		}
+		/* Not a package's folder: npm's @scope/ of scoped ids. */
+		if (!found && de->d_name[0] == '@')
+			scan_store(sc, id.ptr, depth + 1);
 	}
 	if (d)
 		closedir(d);
+	pmbench_buf_release(&id);
 	pmbench_buf_release(&q);
 }
 
@@ -120,7 +151,7 @@ static void scan_node_modules(struct scan *sc, const char *nm, int depth)
 		/* Symlinks are links into a store or to workspaces. */
 		if (lstat(p.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (!strcmp(n, ".pnpm") || !strcmp(n, ".deno"))
+		if (pmbench_pm_is_store(n))
 			scan_store(sc, p.ptr, depth);
 		else if (n[0] == '@')
 			scan_node_modules(sc, p.ptr, depth);

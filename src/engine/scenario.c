@@ -94,14 +94,14 @@ void pmbench_workspace_init(struct pmbench_workspace *ws,
 	ws->source = pmbench_xstrdup(source);
 	ws->subdir = pmbench_xstrdup(subdir ? subdir : "");
 	pmbench_buf_addf(&b, "%s/work/%s/%s", cache_dir, fixture_name,
-			 pm->name);
+			 pmbench_pm_folder(pm));
 	ws->root = pmbench_buf_detach(&b);
 	ws->primed = joined(ws->root, "primed");
 	ws->primed_cache = joined(ws->root, "primed-cache");
 	ws->run = joined(ws->root, "run");
 	ws->run_project = *ws->subdir ? joined(ws->run, ws->subdir)
 				      : pmbench_xstrdup(ws->run);
-	pmbench_buf_addf(&b, "%s/pm/%s", cache_dir, pm->name);
+	pmbench_buf_addf(&b, "%s/pm/%s", cache_dir, pmbench_pm_folder(pm));
 	ws->cache = pmbench_buf_detach(&b);
 	/*
 	 * The user's ~/.npmrc carries the registry, CA file and nodedir
@@ -145,23 +145,10 @@ static void project_path(struct pmbench_buf *out,
 	pmbench_buf_adds(out, name);
 }
 
-/* Which PM a yarn.lock belongs to: berry's have a __metadata block. */
-static int yarn_lock_is_berry(const char *path)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	int berry;
-
-	if (pmbench_fs_read(&b, path, 64u << 20) < 0) {
-		pmbench_buf_release(&b);
-		return -1;
-	}
-	/* An empty yarn.lock (see mark_berry_root) holds no lockfile. */
-	berry = !b.len ? -1 : strstr(b.ptr, "__metadata:") != NULL;
-	pmbench_buf_release(&b);
-	return berry;
-}
-
-/* The shipped lockfile in `base` that is this PM's own, or NULL. */
+/*
+ * The shipped lockfile in `base` that is this PM's own, or NULL. yarn 1
+ * and yarn 4 both write yarn.lock: the table's sniffers tell them apart.
+ */
 static const char *own_lockfile(const struct pmbench_workspace *ws,
 				const char *base)
 {
@@ -170,16 +157,8 @@ static const char *own_lockfile(const struct pmbench_workspace *ws,
 
 	for (const char *const *l = ws->pm->lockfiles; *l && !found; l++) {
 		project_path(&p, ws, base, *l);
-		if (!pmbench_fs_isfile(p.ptr))
-			continue;
-		if (!strcmp(*l, "yarn.lock")) {
-			int berry = yarn_lock_is_berry(p.ptr);
-
-			if (berry < 0 || !strcmp(ws->pm->name, "yarn-berry") !=
-						 (berry == 1))
-				continue;
-		}
-		found = *l;
+		if (pmbench_pm_owns_lockfile(ws->pm, p.ptr))
+			found = *l;
 	}
 	pmbench_buf_release(&p);
 	return found;
@@ -202,17 +181,18 @@ static int remove_lockfiles(const struct pmbench_workspace *ws,
 }
 
 /*
- * yarn berry takes the nearest folder above with a yarn.lock as its
- * project root; an empty yarn.lock (no resolutions) pins the root here
- * without giving it a lockfile.
+ * A PM that takes the nearest folder above with its `root_file` as its
+ * project root (yarn 4 and yarn.lock) gets an empty one (no resolutions)
+ * when there is no lockfile: it pins the root here without giving it a
+ * lockfile.
  */
-static int mark_berry_root(const struct pmbench_workspace *ws)
+static int mark_root(const struct pmbench_workspace *ws)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	if (!strcmp(ws->pm->name, "yarn-berry")) {
-		project_path(&p, ws, ws->run, "yarn.lock");
+	if (ws->pm->root_file) {
+		project_path(&p, ws, ws->run, ws->pm->root_file);
 		if (!pmbench_fs_exists(p.ptr))
 			ret = pmbench_fs_write_atomic(p.ptr, "", 0);
 	}
@@ -273,7 +253,7 @@ static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 	if (!ret)
 		ret = remove_lockfiles(ws, keep);
 	if (!ret)
-		ret = mark_berry_root(ws);
+		ret = mark_root(ws);
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->cache);
 	if (!ret)
@@ -387,7 +367,7 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 		ret = pmbench_fs_copyfile(from.ptr, to.ptr);
 	}
 	if (!ret && !(state & LK))
-		ret = mark_berry_root(ws);
+		ret = mark_root(ws);
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->cache);
 	/* The cache first: node_modules files may be hard links into it. */
