@@ -8,14 +8,12 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/proc.h"
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
 static char real_path[8192], real_home[4096];
-
-static const char *const fake_names[] = { "npm",  "yarn", "yarn-berry",
-					  "pnpm", "bun",  "deno" };
 
 /* Directories the real PMs would use in HOME if nothing redirected them. */
 static const char *const home_markers[] = {
@@ -62,9 +60,10 @@ const char *h_setup(void)
 	    pmbench_fs_mkdirp(home, 0755) < 0 ||
 	    pmbench_fs_mkdirp(systmp, 0755) < 0)
 		die_env(pmbench_error_last());
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fake_names); i++) {
+	/* One fake per PM of pmbench's table (variants run their base's). */
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
 		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b, "%s/%s", bindir, fake_names[i]);
+		pmbench_buf_addf(&b, "%s/%s", bindir, pmbench_pms[i].name);
 		if (symlink(fake, b.ptr) < 0)
 			die_env("cannot link a fake PM");
 	}
