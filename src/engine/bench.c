@@ -36,6 +36,8 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps)
 		cell->lockfile = pmbench_xstrdup(ps->lockfile);
 	if (ps->scripts)
 		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
 	for (size_t i = 0; i < ps->command.nr; i++)
 		pmbench_strvec_push(&cell->command, ps->command.v[i]);
 	for (size_t i = 0; i < ps->env.nr; i++)

@@ -614,7 +614,7 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 	install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;
-	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
+	pmbench_pmrun_measure_node_modules(ps, s);
 	if (c->strategy) {
 		/* The miss job's archive is the cache later jobs restore. */
 		if (kind == JOB_MISS)
@@ -704,6 +704,8 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 		cell->lockfile = pmbench_xstrdup(ps->lockfile);
 	if (ps->scripts)
 		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&cell->command, argv->v[i]);
 	for (size_t i = 0; i < ps->env.nr; i++)
@@ -892,7 +894,6 @@ static int run_fixture(struct run *x)
 				   x->f->description);
 	for (size_t i = 0; i < x->nr; i++) {
 		struct pmbench_pmrun *ps = &x->states[i];
-		const struct pmbench_fixture_pm *fp;
 
 		pmbench_pmrun_reset(ps);
 		pmbench_workspace_init(&ps->ws, ps->pm,
@@ -902,9 +903,7 @@ static int run_fixture(struct run *x)
 		pmbench_strvec_push(&x->frozen[i], ps->found.path);
 		pmbench_pm_push_install(&x->frozen[i], ps->pm, 1,
 					ps->ws.cache);
-		fp = pmbench_fixture_pm(x->f, ps->pm->name);
-		for (size_t k = 0; fp && k < fp->flags.nr; k++)
-			pmbench_strvec_push(&x->frozen[i], fp->flags.v[k]);
+		pmbench_pmrun_fixture_flags(&x->frozen[i], x->f, ps->pm);
 		/* Old archives of an earlier run must not be restored. */
 		{
 			struct pmbench_buf d = PMBENCH_BUF_INIT;

@@ -394,7 +394,67 @@ const struct pmbench_pm pmbench_pms[] = {
 
 const size_t pmbench_pms_nr = PMBENCH_ARRAY_SIZE(pmbench_pms);
 
-const struct pmbench_pm *pmbench_pm_get(const char *name)
+/*
+ * Variants: a PM with a configuration, measured as a PM of its own (its
+ * own column, cache and work folder). One entry each; everything not
+ * set here is its base's (pmbench_pm_get() builds the whole entry).
+ * `args` follow the base's install and CI arguments, `env` follows the
+ * base's environment (the later value of a variable wins).
+ */
+static const struct pmbench_pm_variant variants[] = {
+	{
+		.name = "yarn-berry:pnp",
+		.base = "yarn-berry",
+		.title = "yarn 4, Plug'n'Play linker (yarn's default)",
+		.env = L("YARN_NODE_LINKER=pnp"),
+		/* Packages stay in the cache's zips; .pnp.cjs maps them. */
+		.caps = PMBENCH_PM_NO_NODE_MODULES,
+		.linker = "Plug'n'Play",
+	},
+	{
+		.name = "yarn-berry:pnpm",
+		.base = "yarn-berry",
+		.title = "yarn 4, pnpm linker",
+		.env = L("YARN_NODE_LINKER=pnpm"),
+		/* node_modules/.store/<locator>/package, symlinked. */
+		.stores = L(".store"),
+		.linker = "pnpm (node_modules/.store)",
+	},
+	{
+		.name = "npm:linked",
+		.base = "npm",
+		.title = "npm, linked install strategy",
+		.args = L("--install-strategy=linked"),
+		.stores = L(".store"),
+		.linker = "linked (node_modules/.store)",
+	},
+	{
+		.name = "pnpm:hoisted",
+		.base = "pnpm",
+		.title = "pnpm, hoisted node-linker",
+		/* pnpm 11+ reads only pnpm_config_* from the environment. */
+		.env = L("pnpm_config_node_linker=hoisted"),
+		.linker = "hoisted (flat node_modules)",
+	},
+	{
+		.name = "bun:isolated",
+		.base = "bun",
+		.title = "bun, isolated linker",
+		.args = L("--linker", "isolated"),
+		.stores = L(".bun"),
+		.linker = "isolated (node_modules/.bun)",
+	},
+};
+
+#define VARIANTS_NR PMBENCH_ARRAY_SIZE(variants)
+#define FOLDER_MAX 64
+
+/* The variants' whole entries and folder names, built once. */
+static struct pmbench_pm variant_pms[VARIANTS_NR];
+static char variant_folders[VARIANTS_NR][FOLDER_MAX];
+static int variants_ready;
+
+static const struct pmbench_pm *base_get(const char *name)
 {
 	for (size_t i = 0; i < pmbench_pms_nr; i++)
 		if (!strcmp(pmbench_pms[i].name, name))
@@ -402,14 +462,61 @@ const struct pmbench_pm *pmbench_pm_get(const char *name)
 	return NULL;
 }
 
+static void variants_init(void)
+{
+	if (variants_ready)
+		return;
+	for (size_t i = 0; i < VARIANTS_NR; i++) {
+		const struct pmbench_pm_variant *v = &variants[i];
+		const struct pmbench_pm *b = base_get(v->base);
+		struct pmbench_pm *pm = &variant_pms[i];
+		char *folder = variant_folders[i];
+
+		/* The table is wrong: unit_pm checks every entry. */
+		if (!b || strlen(v->name) >= FOLDER_MAX)
+			pmbench_die("variant '%s' has no PM '%s' or too long "
+				    "a name", v->name, v->base);
+		*pm = *b;
+		pm->name = v->name;
+		pm->title = v->title;
+		pm->command_name = pmbench_pm_command_name(b);
+		pm->base = b->name;
+		pm->variant = v;
+		pm->caps = v->caps;
+		pm->linker = v->linker;
+		if (v->stores)
+			pm->stores = v->stores;
+		/* ':' would end a PATH entry that names a folder of it. */
+		for (size_t k = 0; v->name[k]; k++)
+			folder[k] = v->name[k] == ':' ? '_' : v->name[k];
+	}
+	variants_ready = 1;
+}
+
+const struct pmbench_pm *pmbench_pm_get(const char *name)
+{
+	const struct pmbench_pm *pm = base_get(name);
+
+	variants_init();
+	for (size_t i = 0; !pm && i < VARIANTS_NR; i++)
+		if (!strcmp(variant_pms[i].name, name))
+			pm = &variant_pms[i];
+	return pm;
+}
+
 const struct pmbench_pm *pmbench_pm_nth(size_t i)
 {
-	return i < pmbench_pms_nr ? &pmbench_pms[i] : NULL;
+	variants_init();
+	if (i < pmbench_pms_nr)
+		return &pmbench_pms[i];
+	i -= pmbench_pms_nr;
+	return i < VARIANTS_NR ? &variant_pms[i] : NULL;
 }
 
 const char *const *pmbench_pm_names(void)
 {
-	static const char *names[PMBENCH_ARRAY_SIZE(pmbench_pms) + 1];
+	static const char *names[PMBENCH_ARRAY_SIZE(pmbench_pms) +
+				 VARIANTS_NR + 1];
 
 	if (!names[0])
 		for (size_t i = 0; pmbench_pm_nth(i); i++)
@@ -422,7 +529,8 @@ void pmbench_pm_join_names(struct pmbench_buf *out, const char *sep,
 {
 	size_t nr = pmbench_pms_nr;
 
-	(void)(flags & PMBENCH_PM_JOIN_VARIANTS);
+	if (flags & PMBENCH_PM_JOIN_VARIANTS)
+		nr += VARIANTS_NR;
 	for (size_t i = 0; i < nr; i++) {
 		if (i && i + 1 == nr && (flags & PMBENCH_PM_JOIN_OR))
 			pmbench_buf_adds(out, " or ");
@@ -434,11 +542,13 @@ void pmbench_pm_join_names(struct pmbench_buf *out, const char *sep,
 
 const struct pmbench_pm *pmbench_pm_base(const struct pmbench_pm *pm)
 {
-	return pm;
+	return pm->base ? base_get(pm->base) : pm;
 }
 
 const char *pmbench_pm_folder(const struct pmbench_pm *pm)
 {
+	if (pm->variant)
+		return variant_folders[pm->variant - variants];
 	return pm->name;
 }
 
@@ -449,8 +559,22 @@ const char *pmbench_pm_command_name(const struct pmbench_pm *pm)
 
 void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm)
 {
-	(void)out;
-	(void)pm;
+	const struct pmbench_pm_variant *v = pm->variant;
+	const char *sep = " with ";
+
+	if (!v)
+		return;
+	pmbench_buf_adds(out, v->base);
+	for (const char *const *a = v->args; a && *a; a++) {
+		pmbench_buf_addf(out, "%s%s", sep, *a);
+		sep = " ";
+	}
+	if (v->args && v->env)
+		sep = " and ";
+	for (const char *const *e = v->env; e && *e; e++) {
+		pmbench_buf_addf(out, "%s%s", sep, *e);
+		sep = " ";
+	}
 }
 
 static int listed(const char *const *list, const char *name)
@@ -567,7 +691,8 @@ static const char *match_hint(const struct pmbench_pm_hint *h,
 			      const char *text)
 {
 	for (; h && h->pattern; h++)
-		if (strstr(text, h->pattern) && (!h->also || strstr(text, h->also)))
+		if (strstr(text, h->pattern) &&
+		    (!h->also || strstr(text, h->also)))
 			return h->hint;
 	return NULL;
 }
@@ -634,6 +759,8 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_strvec_pushv(env, pmbench_ci_vars);
 	pmbench_pm_push_args(env, common_env, cache);
 	pmbench_pm_push_args(env, pm->env, cache);
+	if (pm->variant)
+		pmbench_pm_push_args(env, pm->variant->env, cache);
 }
 
 void pmbench_pm_push_install(struct pmbench_strvec *out,
@@ -642,6 +769,8 @@ void pmbench_pm_push_install(struct pmbench_strvec *out,
 {
 	pmbench_pm_push_args(out, frozen ? pm->frozen_args : pm->install_args,
 			     cache);
+	if (pm->variant)
+		pmbench_pm_push_args(out, pm->variant->args, cache);
 }
 
 int pmbench_pm_version_major(const char *version)

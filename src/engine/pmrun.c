@@ -255,9 +255,20 @@ int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 				     timeout_ns, s, c);
 
 	if (!ret && s->ok)
-		pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes,
-					       &s->nm_files);
+		pmbench_pmrun_measure_node_modules(ps, s);
 	return ret;
+}
+
+void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
+					struct pmbench_sample *s)
+{
+	/* Nothing to measure is not a size of 0. */
+	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
+		s->no_node_modules = 1;
+		s->nm_bytes = s->nm_files = 0;
+		return;
+	}
+	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
 }
 
 /*
@@ -305,11 +316,43 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	return pmbench_buf_detach(&out);
 }
 
+/*
+ * The fixture's per-PM entries that apply to `pm`: its base's, then a
+ * variant's own; into `out` (room for two), returns how many.
+ */
+static size_t fixture_pms(const struct pmbench_fixture_pm **out,
+			  const struct pmbench_fixture *f,
+			  const struct pmbench_pm *pm)
+{
+	size_t nr = 0;
+
+	out[nr] = pmbench_fixture_pm(f, pmbench_pm_base(pm)->name);
+	nr += out[nr] != NULL;
+	if (pm->variant) {
+		out[nr] = pmbench_fixture_pm(f, pm->name);
+		nr += out[nr] != NULL;
+	}
+	return nr;
+}
+
+void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
+				 const struct pmbench_fixture *f,
+				 const struct pmbench_pm *pm)
+{
+	const struct pmbench_fixture_pm *fp[2];
+	size_t nr = fixture_pms(fp, f, pm);
+
+	for (size_t k = 0; k < nr; k++)
+		for (size_t i = 0; i < fp[k]->flags.nr; i++)
+			pmbench_strvec_push(out, fp[k]->flags.v[i]);
+}
+
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
 			   const struct pmbench_strvec *extra_env)
 {
-	const struct pmbench_fixture_pm *fp = pmbench_fixture_pm(f, ps->pm->name);
+	const struct pmbench_fixture_pm *fp[2];
+	size_t fp_nr = fixture_pms(fp, f, ps->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const char *path = getenv("PATH");
 	const char *slash;
@@ -318,9 +361,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_strvec_release(&ps->env);
 	pmbench_strvec_push(&ps->command, ps->found.path);
 	pmbench_pm_push_install(&ps->command, ps->pm, 0, ps->ws.cache);
-	if (fp)
-		for (size_t i = 0; i < fp->flags.nr; i++)
-			pmbench_strvec_push(&ps->command, fp->flags.v[i]);
+	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
 	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
 	/* Scripts that call the PM again get the same binary. */
@@ -333,11 +374,20 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	}
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&ps->env, f->env.v[i]);
-	if (fp)
-		for (size_t i = 0; i < fp->env.nr; i++)
-			pmbench_strvec_push(&ps->env, fp->env.v[i]);
+	for (size_t k = 0; k < fp_nr; k++)
+		for (size_t i = 0; i < fp[k]->env.nr; i++)
+			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	free(ps->note);
+	ps->note = NULL;
+	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "node_modules: n/a: %s",
+				 ps->pm->linker ? ps->pm->linker
+						: "it makes none");
+		ps->note = pmbench_buf_detach(&b);
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -508,7 +558,8 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->prime_failure);
 	free(ps->lockfile);
 	free(ps->scripts);
-	ps->prime_failure = ps->lockfile = ps->scripts = NULL;
+	free(ps->note);
+	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
 }
 
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
@@ -609,6 +660,23 @@ static void record_inherited(struct pmbench_result *r)
 	pmbench_buf_release(&b);
 }
 
+/* The result's record of `pm`, found or not; a variant's configuration. */
+static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
+		      const struct pmbench_pm_found *found)
+{
+	struct pmbench_result_pm *p = pmbench_result_add_pm(
+		r, pm->name, found ? found->path : NULL,
+		found ? found->version : NULL);
+	struct pmbench_buf config = PMBENCH_BUF_INIT;
+
+	pmbench_pm_config(&config, pm);
+	if (pm->base)
+		p->base = pmbench_xstrdup(pm->base);
+	if (config.len)
+		p->config = pmbench_buf_detach(&config);
+	pmbench_buf_release(&config);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -629,7 +697,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
 		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
 				    scratch) < 0) {
-			pmbench_result_add_pm(r, pm->name, NULL, NULL);
+			record_pm(r, pm, NULL);
 			if (pms_explicit) {
 				*out_nr = nr;
 				return PMBENCH_ENOTFOUND;
@@ -640,8 +708,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		}
 		ps->ctx = ctx;
 		ps->pm = pm;
-		pmbench_result_add_pm(r, pm->name, ps->found.path,
-				      ps->found.version);
+		record_pm(r, pm, &ps->found);
 		nr++;
 	}
 	*out_nr = nr;

@@ -309,14 +309,23 @@ const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws
 	return own_lockfile(ws, ws->primed);
 }
 
+/*
+ * The "node_modules" state: every primed node_modules folder and the
+ * PM's install-state files. A PM that makes no node_modules (yarn's
+ * Plug'n'Play) has only its state files (.pnp.cjs, .yarn/unplugged,
+ * ...), which the priming must have left.
+ */
 static int restore_node_modules(const struct pmbench_workspace *ws,
 				struct pmbench_fs_linkmap *links)
 {
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
-	int ret = pmbench_fs_find_dirs(&dirs, ws->primed, "node_modules");
+	int none = ws->pm->caps & PMBENCH_PM_NO_NODE_MODULES;
+	int ret = none ? 0 : pmbench_fs_find_dirs(&dirs, ws->primed,
+						  "node_modules");
+	size_t restored = 0;
 
-	if (!ret && !dirs.nr)
+	if (!ret && !dirs.nr && !none)
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
 					 "%s's priming install left no "
 					 "node_modules to restore",
@@ -336,6 +345,17 @@ static int restore_node_modules(const struct pmbench_workspace *ws,
 		ret = pmbench_fs_rmtree(to.ptr);
 		if (!ret)
 			ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
+		restored++;
+	}
+	if (!ret && none && !restored) {
+		pmbench_buf_reset(&from);
+		for (const char *const *s = ws->pm->state_paths; *s; s++)
+			pmbench_buf_addf(&from, "%s%s", from.len ? ", " : "",
+					 *s);
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "%s's priming install left none of "
+					 "its install state (%s) to restore",
+					 ws->pm->name, from.ptr);
 	}
 	pmbench_strvec_release(&dirs);
 	pmbench_buf_release(&from);

@@ -549,8 +549,8 @@ static int install_package(struct fake *f, struct pmbench_buf *dir,
 	if (json)
 		pmbench_buf_adds(&text, json);
 	else
-		pmbench_buf_addf(&text, "{\"name\":\"%s\",\"version\":\"%s\"}\n",
-				 name, version);
+		pmbench_buf_addf(&text, "{\"name\":\"%s\",\"version\":"
+				 "\"%s\"}\n", name, version);
 	pmbench_buf_addf(&file, "%s/package.json", dir->ptr);
 	ret = mkdirp(f, dir->ptr);
 	if (!ret)
@@ -590,8 +590,9 @@ static int write_outputs(struct fake *f, int with_lockfile)
 			      f->marker.len) < 0))
 		goto done;
 	if (install_package(f, &dir, "has-script", "1.0.0",
-			    "{\"name\":\"has-script\",\"version\":\"1.0.0\","
-			    "\"scripts\":{\"postinstall\":\"node -e 0\"}}\n") < 0 ||
+			    "{\"name\":\"has-script\",\"version\":"
+			    "\"1.0.0\",\"scripts\":{\"postinstall\":"
+			    "\"node -e 0\"}}\n") < 0 ||
 	    install_package(f, &dir, "left-pad", "1.3.0", NULL) < 0)
 		goto done;
 	/* index.js is exactly 4096 bytes: the code, then comment padding. */
@@ -607,7 +608,8 @@ static int write_outputs(struct fake *f, int with_lockfile)
 		goto done;
 	if (!pnp &&
 	    ((unlink("node_modules/.bin/left-pad") < 0 && errno != ENOENT) ||
-	     symlink("../left-pad/index.js", "node_modules/.bin/left-pad") < 0)) {
+	     symlink("../left-pad/index.js",
+		     "node_modules/.bin/left-pad") < 0)) {
 		fprintf(stderr, "fake %s: cannot link '%s': %s\n", f->pm->name,
 			"node_modules/.bin/left-pad", strerror(errno));
 		goto done;
@@ -682,8 +684,9 @@ static int write_pnp(const struct fake *f)
 	entry = cJSON_CreateArray();
 	cJSON_AddItemToArray(entry, cJSON_CreateNull());
 	refs = cJSON_CreateArray();
-	cJSON_AddItemToArray(refs, cJSON_Parse("[null, {\"packageLocation\": "
-					       "\"./\", \"linkType\": \"SOFT\"}]"));
+	cJSON_AddItemToArray(refs,
+			     cJSON_Parse("[null, {\"packageLocation\": \"./\", "
+					 "\"linkType\": \"SOFT\"}]"));
 	cJSON_AddItemToArray(entry, refs);
 	cJSON_AddItemToArray(data, entry);
 	for (size_t i = 0; i < f->installed.nr; i++) {
@@ -717,8 +720,8 @@ static int write_pnp(const struct fake *f)
 		pmbench_die("out of memory printing JSON");
 	pmbench_buf_reset(&out);
 	pmbench_buf_addf(&out, "#!/usr/bin/env node\n/* eslint-disable */\n"
-			 "// %s\n\"use strict\";\n\nconst RAW_RUNTIME_STATE =\n'",
-			 f->marker.ptr);
+			 "// %s\n\"use strict\";\n\n"
+			 "const RAW_RUNTIME_STATE =\n'", f->marker.ptr);
 	for (const char *c = json; *c; c++) {
 		if (*c == '\\' || *c == '\'')
 			pmbench_buf_addch(&out, '\\');
@@ -726,10 +729,10 @@ static int write_pnp(const struct fake *f)
 			pmbench_buf_addch(&out, '\\');
 		pmbench_buf_addch(&out, *c);
 	}
-	pmbench_buf_adds(&out, "';\n\nfunction $$SETUP_STATE(hydrateRuntimeState, "
-			 "basePath) {\n  return hydrateRuntimeState(JSON.parse("
-			 "RAW_RUNTIME_STATE), {basePath: basePath || "
-			 "__dirname});\n}\n");
+	pmbench_buf_adds(&out, "';\n\nfunction $$SETUP_STATE("
+			 "hydrateRuntimeState, basePath) {\n  return "
+			 "hydrateRuntimeState(JSON.parse(RAW_RUNTIME_STATE), "
+			 "{basePath: basePath || __dirname});\n}\n");
 	cJSON_free(json);
 	cJSON_Delete(root);
 	if (put_file(f, ".pnp.cjs", O_TRUNC, out.ptr, out.len) < 0 ||

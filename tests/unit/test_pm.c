@@ -291,7 +291,8 @@ static const char *write_big(const char *name, const char *text, size_t pad)
 	pmbench_buf_adds(&b, text);
 	while (b.len < pad)
 		pmbench_buf_adds(&b, "\"left-pad@npm:^1.3.0\":\n  version: "
-				 "1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n\n");
+				 "1.3.0\n  resolution: "
+				 "\"left-pad@npm:1.3.0\"\n\n");
 	path = check_write(name, b.ptr);
 	pmbench_buf_release(&b);
 	return path;
@@ -432,7 +433,8 @@ TEST(hints_come_from_the_table)
 		{ "npm", "npm-eresolve", "--legacy-peer-deps" },
 		{ "yarn", "yarn-no-version", "not in the registry" },
 		{ "yarn", "yarn-engines", "YARN_IGNORE_ENGINES" },
-		{ "yarn-berry", "yarn-berry-no-version", "not in the registry" },
+		{ "yarn-berry", "yarn-berry-no-version",
+		  "not in the registry" },
 		{ "pnpm", "pnpm-no-version", "not in the registry" },
 		{ "bun", "bun-no-version", "not in the registry" },
 		{ "deno", "deno-no-version", "not in the registry" },
@@ -476,6 +478,93 @@ TEST(routes)
 		  PMBENCH_ROUTE_READS);
 }
 
+/*
+ * Every variant is a whole PM: its base's facts, its own name, title and
+ * folder, its arguments after the base's install and CI arguments and
+ * its settings after the base's environment.
+ */
+TEST(variants_are_whole_pms)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const struct pmbench_pm *pm;
+	size_t n = 0;
+
+	for (size_t i = pmbench_pms_nr; (pm = pmbench_pm_nth(i)); i++) {
+		const struct pmbench_pm *base = pmbench_pm_get(pm->base);
+		const struct pmbench_pm_variant *var = pm->variant;
+
+		n++;
+		CHECK(base && var && !base->variant);
+		CHECK(pmbench_pm_base(pm) == base);
+		CHECK(pmbench_pm_get(pm->name) == pm);
+		CHECK(!strncmp(pm->name, base->name, strlen(base->name)));
+		CHECK(pm->name[strlen(base->name)] == ':');
+		CHECK(!strchr(pmbench_pm_folder(pm), ':'));
+		CHECK(strcmp(pmbench_pm_folder(pm), base->name));
+		CHECK(pm->title && strcmp(pm->title, base->title));
+		CHECK(pm->lockfiles == base->lockfiles);
+		CHECK(pm->fail_causes == base->fail_causes);
+		CHECK_STR(pmbench_pm_command_name(pm),
+			  pmbench_pm_command_name(base));
+		/* It configures something, and says what. */
+		CHECK(var->args || var->env);
+		pmbench_buf_reset(&b);
+		pmbench_pm_config(&b, pm);
+		CHECK(!strncmp(b.ptr, base->name, strlen(base->name)));
+		CHECK_CONTAINS(b.ptr, " with ");
+		for (int frozen = 0; frozen < 2; frozen++) {
+			size_t k = 0, nb = 0;
+
+			pmbench_strvec_release(&v);
+			pmbench_pm_push_install(&v, pm, frozen, "/c");
+			for (const char *const *a = frozen ? base->frozen_args
+							   : base->install_args;
+			     *a; a++)
+				nb++;
+			for (const char *const *a = var->args; a && *a; a++)
+				CHECK_STR(v.v[nb + k++], *a);
+			CHECK_INT(v.nr, nb + k);
+		}
+		pmbench_strvec_release(&v);
+		pmbench_pm_env(&v, pm, "/c");
+		for (const char *const *e = var->env; e && *e; e++)
+			CHECK(pmbench_strvec_find(&v, *e) >= 0);
+		pmbench_strvec_release(&v);
+		/* It starts from its base's lockfile as its base does. */
+		CHECK_INT(pmbench_pm_route(pm, base->name), PMBENCH_ROUTE_OWN);
+	}
+	CHECK(n >= 5);
+	CHECK(!pmbench_pm_nth(pmbench_pms_nr + n));
+	CHECK_STR(pmbench_pm_names()[pmbench_pms_nr],
+		  pmbench_pm_nth(pmbench_pms_nr)->name);
+	CHECK(!pmbench_pm_names()[pmbench_pms_nr + n]);
+	pm = pmbench_pm_get("yarn-berry:pnp");
+	CHECK(pm && (pm->caps & PMBENCH_PM_NO_NODE_MODULES));
+	CHECK_STR(pmbench_pm_folder(pm), "yarn-berry_pnp");
+	CHECK_STR(pmbench_pm_command_name(pm), "yarn");
+	/* The later YARN_NODE_LINKER wins over the base's node-modules. */
+	pmbench_pm_env(&v, pm, "/c");
+	CHECK_STR(pmbench_env_get(&v, "YARN_NODE_LINKER"), "pnp");
+	pmbench_strvec_release(&v);
+	pmbench_buf_reset(&b);
+	pmbench_pm_config(&b, pmbench_pm_get("npm:linked"));
+	CHECK_STR(b.ptr, "npm with --install-strategy=linked");
+	pmbench_buf_reset(&b);
+	pmbench_pm_config(&b, pmbench_pm_get("npm"));
+	CHECK_STR(b.ptr, "");
+	CHECK_INT(pmbench_pm_route(pmbench_pm_get("pnpm"), "yarn-berry:pnp"),
+		  PMBENCH_ROUTE_IMPORT);
+	CHECK(pmbench_pm_is_store(".store"));
+	CHECK(pmbench_pm_is_store(".bun"));
+	CHECK(!pmbench_pm_get("npm:"));
+	CHECK(!pmbench_pm_get("npm:nope"));
+	pmbench_buf_reset(&b);
+	pmbench_pm_join_names(&b, ",", PMBENCH_PM_JOIN_VARIANTS);
+	CHECK_CONTAINS(b.ptr, "deno,yarn-berry:pnp,");
+	pmbench_buf_release(&b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
@@ -492,6 +581,7 @@ int main(int argc, char **argv)
 		CASE(names_joined_for_messages),
 		CASE(hints_come_from_the_table),
 		CASE(routes),
+		CASE(variants_are_whole_pms),
 	};
 
 	if (pmbench_proc_init() < 0)
