@@ -444,6 +444,12 @@ static const struct pmbench_pm_variant variants[] = {
 		.stores = L(".bun"),
 		.linker = "isolated (node_modules/.bun)",
 	},
+	{
+		.name = "npm:prefer-offline",
+		.base = "npm",
+		.title = "npm, cached metadata used without revalidation",
+		.args = L("--prefer-offline"),
+	},
 };
 
 #define VARIANTS_NR PMBENCH_ARRAY_SIZE(variants)

@@ -264,6 +264,20 @@ TEST(yarn_berry_pnpm)
 }
 
 /*
+ * The proof that a variant is one table entry: npm:prefer-offline was
+ * added to pm.c with this test and nothing else, and is primed, timed in
+ * every scenario in its own column and folders, with its configuration
+ * in the result and its argument in its cells and the fake's argv.
+ */
+TEST(one_entry_makes_a_variant)
+{
+	static const struct want w = { "npm:prefer-offline",
+				       "--prefer-offline", NULL, NULL };
+
+	H_CHECK_CALL(measure_variant, &w);
+}
+
+/*
  * Plug'n'Play: no node_modules at all. The sizes are left out of the
  * file (not written as 0), the cell says why, and the "node_modules"
  * state is its install state (.pnp.cjs and the rest), restored.
@@ -476,6 +490,7 @@ TEST(unknown_variant)
 
 CHECK_MAIN(CASE(npm_linked), CASE(bun_isolated), CASE(pnpm_hoisted),
 	   CASE(yarn_berry_pnpm), CASE(yarn_berry_pnp),
+	   CASE(one_entry_makes_a_variant),
 	   CASE(manifest_settings_reach_the_variants),
 	   CASE(ci_cache_with_variants), CASE(migrate_to_variants),
 	   CASE(unknown_variant))
