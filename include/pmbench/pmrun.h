@@ -9,6 +9,7 @@
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
+#include "pmbench/workspace.h"
 
 struct pmbench_ctx;
 struct pmbench_fixture;
