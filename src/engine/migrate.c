@@ -51,17 +51,20 @@ static const char *package_manager_field(const char *project,
 	return pm ? pm->name : NULL;
 }
 
-int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
-			   const char *from)
+/* Room for every lockfile name any PM writes. */
+#define SHIPPED_MAX 16
+
+/*
+ * The lockfiles `project` ships and whose they are (the table's
+ * sniffers), into found_file[] and found_pm[]; returns how many.
+ * `*out_distinct` gets how many different PMs they belong to.
+ */
+static size_t shipped_lockfiles(const char **found_file,
+				const char **found_pm, size_t *out_distinct,
+				const char *project)
 {
-	struct pmbench_buf p = PMBENCH_BUF_INIT, raw = PMBENCH_BUF_INIT;
-	struct pmbench_buf how = PMBENCH_BUF_INIT;
-	/* Room for every lockfile name any PM writes. */
-	const char *found_pm[16];
-	const char *found_file[16];
-	const char *field, *pm = NULL, *lock = NULL;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	size_t nr = 0, distinct = 0;
-	int ret = 0;
 
 	for (const char *const *l = pmbench_all_lockfiles; *l; l++) {
 		const struct pmbench_pm *owner;
@@ -69,13 +72,28 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 		pmbench_buf_reset(&p);
 		pmbench_buf_path(&p, project, *l);
 		owner = pmbench_pm_lockfile_owner(p.ptr);
-		if (!owner || nr == PMBENCH_ARRAY_SIZE(found_pm))
+		if (!owner || nr == SHIPPED_MAX)
 			continue;
 		found_file[nr] = *l;
 		found_pm[nr] = owner->name;
 		distinct += !nr || strcmp(found_pm[nr], found_pm[0]);
 		nr++;
 	}
+	pmbench_buf_release(&p);
+	*out_distinct = distinct;
+	return nr;
+}
+
+int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
+			   const char *from)
+{
+	struct pmbench_buf raw = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
+	const char *found_pm[SHIPPED_MAX], *found_file[SHIPPED_MAX];
+	const char *field, *pm = NULL, *lock = NULL;
+	size_t distinct;
+	size_t nr = shipped_lockfiles(found_file, found_pm, &distinct, project);
+	int ret = 0;
+
 	field = package_manager_field(project, &raw);
 	if (from) {
 		/* Told: start from its own lockfile, if the repo ships one. */
@@ -137,7 +155,6 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 	m->source_lock = lock ? pmbench_xstrdup(lock) : NULL;
 	m->detected_by = pmbench_buf_detach(&how);
 done:
-	pmbench_buf_release(&p);
 	pmbench_buf_release(&raw);
 	pmbench_buf_release(&how);
 	return ret;

@@ -662,6 +662,51 @@ static int write_extra_packages(struct fake *f)
 }
 
 /*
+ * The runtime state of yarn's Plug'n'Play map: packageRegistryData with
+ * the project (a null name) and every package installed, each under its
+ * name with the reference npm:<version> and its packageLocation.
+ */
+static cJSON *pnp_state(const struct fake *f)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	cJSON *root = cJSON_CreateObject(), *data, *entry, *refs, *ref, *loc;
+
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "__info"),
+			     cJSON_CreateString(f->marker.ptr));
+	data = cJSON_AddArrayToObject(root, "packageRegistryData");
+	cJSON_AddItemToArray(data, cJSON_Parse(
+		"[null, [[null, {\"packageLocation\": \"./\", "
+		"\"linkType\": \"SOFT\"}]]]"));
+	for (size_t i = 0; i < f->installed.nr; i++) {
+		const char *p = f->installed.v[i];
+		const char *at = strrchr(p, '@');
+
+		pmbench_buf_reset(&b);
+		pmbench_buf_add(&b, p, (size_t)(at - p));
+		package_dir(&dir, f, b.ptr, at + 1);
+		entry = cJSON_CreateArray();
+		cJSON_AddItemToArray(entry, cJSON_CreateString(b.ptr));
+		refs = cJSON_CreateArray();
+		ref = cJSON_CreateArray();
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "npm:%s", at + 1);
+		cJSON_AddItemToArray(ref, cJSON_CreateString(b.ptr));
+		loc = cJSON_CreateObject();
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "./%s/", dir.ptr);
+		cJSON_AddStringToObject(loc, "packageLocation", b.ptr);
+		cJSON_AddStringToObject(loc, "linkType", "HARD");
+		cJSON_AddItemToArray(ref, loc);
+		cJSON_AddItemToArray(refs, ref);
+		cJSON_AddItemToArray(entry, refs);
+		cJSON_AddItemToArray(data, entry);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&dir);
+	return root;
+}
+
+/*
  * yarn's Plug'n'Play map, the way yarn 4 writes it: .pnp.cjs with the
  * runtime state as JSON in a single-quoted string (backslashes and
  * quotes escaped, each line ending in a backslash), listing every
@@ -669,63 +714,22 @@ static int write_extra_packages(struct fake *f)
  */
 static int write_pnp(const struct fake *f)
 {
-	struct pmbench_buf out = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
-	cJSON *root, *data, *entry, *refs, *info;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	cJSON *state;
 	char *json;
 	int ret = -1;
 
 	if (f->linker->layout != PNP)
 		return 0;
-	root = cJSON_CreateObject();
-	info = cJSON_AddArrayToObject(root, "__info");
-	cJSON_AddItemToArray(info, cJSON_CreateString(f->marker.ptr));
-	data = cJSON_AddArrayToObject(root, "packageRegistryData");
-	/* The project itself: a null name and reference. */
-	entry = cJSON_CreateArray();
-	cJSON_AddItemToArray(entry, cJSON_CreateNull());
-	refs = cJSON_CreateArray();
-	cJSON_AddItemToArray(refs,
-			     cJSON_Parse("[null, {\"packageLocation\": \"./\", "
-					 "\"linkType\": \"SOFT\"}]"));
-	cJSON_AddItemToArray(entry, refs);
-	cJSON_AddItemToArray(data, entry);
-	for (size_t i = 0; i < f->installed.nr; i++) {
-		const char *p = f->installed.v[i];
-		const char *at = strrchr(p, '@');
-		struct pmbench_buf name = PMBENCH_BUF_INIT;
-		cJSON *ref, *loc;
-
-		pmbench_buf_add(&name, p, (size_t)(at - p));
-		package_dir(&dir, f, name.ptr, at + 1);
-		entry = cJSON_CreateArray();
-		cJSON_AddItemToArray(entry, cJSON_CreateString(name.ptr));
-		refs = cJSON_CreateArray();
-		ref = cJSON_CreateArray();
-		pmbench_buf_reset(&out);
-		pmbench_buf_addf(&out, "npm:%s", at + 1);
-		cJSON_AddItemToArray(ref, cJSON_CreateString(out.ptr));
-		loc = cJSON_CreateObject();
-		pmbench_buf_reset(&out);
-		pmbench_buf_addf(&out, "./%s/", dir.ptr);
-		cJSON_AddStringToObject(loc, "packageLocation", out.ptr);
-		cJSON_AddStringToObject(loc, "linkType", "HARD");
-		cJSON_AddItemToArray(ref, loc);
-		cJSON_AddItemToArray(refs, ref);
-		cJSON_AddItemToArray(entry, refs);
-		cJSON_AddItemToArray(data, entry);
-		pmbench_buf_release(&name);
-	}
-	json = cJSON_Print(root);
+	state = pnp_state(f);
+	json = cJSON_Print(state);
 	if (!json)
 		pmbench_die("out of memory printing JSON");
-	pmbench_buf_reset(&out);
 	pmbench_buf_addf(&out, "#!/usr/bin/env node\n/* eslint-disable */\n"
 			 "// %s\n\"use strict\";\n\n"
 			 "const RAW_RUNTIME_STATE =\n'", f->marker.ptr);
 	for (const char *c = json; *c; c++) {
-		if (*c == '\\' || *c == '\'')
-			pmbench_buf_addch(&out, '\\');
-		else if (*c == '\n')
+		if (*c == '\\' || *c == '\'' || *c == '\n')
 			pmbench_buf_addch(&out, '\\');
 		pmbench_buf_addch(&out, *c);
 	}
@@ -734,7 +738,7 @@ static int write_pnp(const struct fake *f)
 			 "hydrateRuntimeState(JSON.parse(RAW_RUNTIME_STATE), "
 			 "{basePath: basePath || __dirname});\n}\n");
 	cJSON_free(json);
-	cJSON_Delete(root);
+	cJSON_Delete(state);
 	if (put_file(f, ".pnp.cjs", O_TRUNC, out.ptr, out.len) < 0 ||
 	    put_file(f, ".pnp.loader.mjs", O_TRUNC, "// fakepm\n", 10) < 0 ||
 	    mkdirp(f, ".yarn") < 0 ||
@@ -744,7 +748,6 @@ static int write_pnp(const struct fake *f)
 	ret = 0;
 done:
 	pmbench_buf_release(&out);
-	pmbench_buf_release(&dir);
 	return ret;
 }
 
