@@ -283,7 +283,14 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	struct pmbench_buf lines = PMBENCH_BUF_INIT;
 	const char *said;
 
-	pmbench_resolution_scan(&res, ps->ws.run);
+	/*
+	 * Every node_modules of the copy (a workspace root above the
+	 * project included), or Plug'n'Play's map, which is in the project
+	 * folder (yarn's root: see the table's root_file).
+	 */
+	pmbench_resolution_scan(&res, ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES
+					      ? ps->ws.run_project
+					      : ps->ws.run);
 	pmbench_resolution_scripts(&res, &found);
 	pmbench_buf_adds(&out, ps->pm->scripts_note);
 	if (!found.nr) {
