@@ -253,8 +253,11 @@ const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text);
  */
 int pmbench_pm_env_related(const char *name);
 
-/** Every lockfile name any PM writes (NULL-terminated). */
-extern const char *const pmbench_all_lockfiles[];
+/**
+ * Every lockfile name any PM writes, once each, in the table's order
+ * (NULL-terminated; static storage).
+ */
+const char *const *pmbench_pm_all_lockfiles(void);
 
 /**
  * Variables that make a PM behave differently depending on the caller

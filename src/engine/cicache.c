@@ -862,10 +862,10 @@ static int record(struct pmbench_result *r,
 		"actions/cache does)");
 	pmbench_result_env_set(
 		r, "ci_cache_store",
-		"the folder actions/setup-node caches for the PM (npm config "
-		"get cache, yarn cache dir, yarn config get cacheFolder, pnpm "
-		"store path --silent; bun and deno: $BUN_INSTALL_CACHE_DIR, "
-		"$DENO_DIR), per PM in ci_cache_store_<pm>");
+		"the folder actions/setup-node caches for the PM (the answer "
+		"to its question, e.g. pnpm store path --silent; without "
+		"one, the folder its cache variable names), per PM in "
+		"ci_cache_store_<pm>");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "

@@ -66,7 +66,7 @@ static size_t shipped_lockfiles(const char **found_file,
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	size_t nr = 0, distinct = 0;
 
-	for (const char *const *l = pmbench_all_lockfiles; *l; l++) {
+	for (const char *const *l = pmbench_pm_all_lockfiles(); *l; l++) {
 		const struct pmbench_pm *owner;
 
 		pmbench_buf_reset(&p);

@@ -59,11 +59,6 @@ const char *const pmbench_ci_vars[] = {
 	"npm_config_ci", NULL
 };
 
-const char *const pmbench_all_lockfiles[] = {
-	"package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
-	"pnpm-lock.yaml", "bun.lock", "bun.lockb", "deno.lock", NULL
-};
-
 /*
  * Traps any command can fall into, whichever PM runs it: a PM's own
  * traps (its table entry's `hints`) are looked at first. From what six
@@ -589,6 +584,28 @@ static int listed(const char *const *list, const char *name)
 		if (!strcmp(*list, name))
 			return 1;
 	return 0;
+}
+
+#define LOCKFILES_MAX 32
+
+const char *const *pmbench_pm_all_lockfiles(void)
+{
+	static const char *all[LOCKFILES_MAX + 1];
+	size_t nr = 0;
+
+	if (all[0])
+		return all;
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
+		for (const char *const *l = pmbench_pms[i].lockfiles; *l; l++) {
+			if (listed(all, *l))
+				continue;
+			if (nr == LOCKFILES_MAX)
+				pmbench_die("more than %d lockfile names in "
+					    "the PM table", LOCKFILES_MAX);
+			all[nr++] = *l;
+		}
+	}
+	return all;
 }
 
 enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,

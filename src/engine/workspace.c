@@ -110,7 +110,8 @@ static int remove_lockfiles(const struct pmbench_workspace *ws,
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	for (const char *const *l = pmbench_all_lockfiles; *l && !ret; l++) {
+	for (const char *const *l = pmbench_pm_all_lockfiles(); *l && !ret;
+	     l++) {
 		if (keep && !strcmp(keep, *l))
 			continue;
 		project_path(&p, ws, ws->run, *l);

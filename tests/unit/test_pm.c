@@ -354,6 +354,22 @@ TEST(lockfiles_are_told_apart_by_the_table)
 	CHECK_STR(pmbench_pm_lockfile_owner(path)->name, "yarn-berry");
 }
 
+TEST(all_lockfiles_from_the_table)
+{
+	static const char *const want[] = {
+		"package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
+		"pnpm-lock.yaml", "bun.lock", "bun.lockb", "deno.lock", NULL
+	};
+	const char *const *all = pmbench_pm_all_lockfiles();
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(want); i++) {
+		if (!want[i])
+			CHECK(!all[i]);
+		else
+			CHECK(all[i] && !strcmp(all[i], want[i]));
+	}
+}
+
 TEST(package_manager_field)
 {
 	static const struct {
@@ -576,6 +592,7 @@ int main(int argc, char **argv)
 		CASE(toolchain_comes_first),
 		CASE(failure_line_names_the_cause),
 		CASE(lockfiles_are_told_apart_by_the_table),
+		CASE(all_lockfiles_from_the_table),
 		CASE(package_manager_field),
 		CASE(store_folders_and_related_variables),
 		CASE(names_joined_for_messages),
