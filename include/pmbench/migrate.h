@@ -62,11 +62,11 @@ struct pmbench_migrate {
 
 /**
  * Which PM the project in `project` uses: `from` when not NULL (with its
- * own shipped lockfile, if any, as the one to start from), else its
- * shipped lockfile
- * (package-lock.json or npm-shrinkwrap.json: npm; yarn.lock: yarn or
- * yarn-berry by its format; pnpm-lock.yaml; bun.lock or bun.lockb;
- * deno.lock), else its packageManager field. Fills the source fields of
+ * own shipped lockfile, if any, as the one to start from; a variant's is
+ * its base's), else its shipped lockfile (whose, the PM table says:
+ * pmbench_pm_lockfile_owner(), which tells yarn 1's yarn.lock from yarn
+ * 4's by its format, at any size), else its packageManager field
+ * (pmbench_pm_from_package_manager()). Fills the source fields of
  * `m`. PMBENCH_ENOTFOUND with a message naming --from when nothing
  * tells; PMBENCH_EINVALID when lockfiles of several PMs disagree and no
  * packageManager field settles it.

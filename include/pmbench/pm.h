@@ -10,8 +10,14 @@ struct pmbench_ctx;
  * The package-manager table. Everything pmbench knows about one package
  * manager sits in one `struct pmbench_pm` entry in src/engine/pm.c: how its
  * binary is found, how its version is asked, how it installs, which
- * lockfiles it writes, where its caches go and how they are redirected,
- * and how colour, progress, prompts and update checks are turned off.
+ * lockfiles it writes and how they are told apart, its packageManager
+ * name, its store folders and install state, where its caches go and how
+ * they are redirected, how colour, progress, prompts and update checks
+ * are turned off, how to read its failures and which traps they show.
+ * Nothing outside pm.c knows a PM by name: it asks the table.
+ *
+ * A variant (`npm:linked`, `yarn-berry:pnp`) is one entry of the variant
+ * table there: a PM with a configuration, measured like a PM of its own.
  *
  * Templates in `env` and the argument lists may use {cache} (this PM's
  * own folder under cache/pm/<pm>/) and {home} (the HOME it runs with).
@@ -24,9 +30,49 @@ enum pmbench_pm_scripts {
 	PMBENCH_SCRIPTS_TRUSTED	 /**< runs only a built-in trusted list */
 };
 
+/** What a PM (mostly a variant) cannot do like the others. */
+enum pmbench_pm_caps {
+	/**
+	 * It installs no node_modules (yarn's Plug'n'Play: packages stay
+	 * in zip archives, mapped by .pnp.cjs): there is no node_modules
+	 * size to measure, and the "node_modules" state is its state
+	 * files (`state_paths`).
+	 */
+	PMBENCH_PM_NO_NODE_MODULES = (1 << 0)
+};
+
+/**
+ * A known trap: when a failure's output contains `pattern` (and `also`,
+ * unless NULL), `hint` says what it was and what to put in the manifest.
+ */
+struct pmbench_pm_hint {
+	const char *pattern;
+	const char *also;
+	const char *hint;
+};
+
+/**
+ * A variant: a PM with a configuration (a linker, an install strategy),
+ * measured as a PM of its own, with its own column, cache and work
+ * folder. Everything not set here is its base's.
+ */
+struct pmbench_pm_variant {
+	const char *name;	   /**< "<base>:<what>", e.g. "npm:linked" */
+	const char *base;	   /**< the PM it configures: "npm" */
+	const char *title;	   /**< for humans */
+	const char *const *args;   /**< after its install and CI arguments */
+	const char *const *env;	   /**< after its base's environment */
+	unsigned caps;		   /**< enum pmbench_pm_caps */
+	const char *const *stores; /**< its store folders, if not the base's */
+	/** Its node_modules layout, for humans ("Plug'n'Play"). */
+	const char *linker;
+};
+
 struct pmbench_pm {
 	const char *name;	   /**< "npm", "yarn", "yarn-berry", ... */
 	const char *title;	   /**< for humans: "yarn 1 (classic)" */
+	/** What the world calls its binary, if not `name` ("yarn"). */
+	const char *command_name;
 	const char *npm_package;   /**< what ci/setup installs, or NULL */
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
 	const char *const *path_names; /**< tried on PATH, in order */
@@ -38,10 +84,46 @@ struct pmbench_pm {
 	const char *const *run_args;	 /**< "run" / "task" before the script */
 	int run_dashdash;		 /**< needs "--" before script arguments */
 	const char *const *lockfiles;	 /**< first: the one it writes */
+	/**
+	 * Whether a file named like one of `lockfiles` is this PM's, from
+	 * its first bytes (NUL-terminated; see pmbench_pm_lockfile_owner()):
+	 * yarn 1 and yarn 4 both write yarn.lock. NULL: the name says it.
+	 */
+	int (*lockfile_sniff)(const char *head);
+	/**
+	 * A file the PM needs in the project folder to take it as its root
+	 * (yarn 4 climbs to the nearest folder with a yarn.lock): written
+	 * empty when a scenario has no lockfile. NULL: none.
+	 */
+	const char *root_file;
+	/**
+	 * Its name in package.json's "packageManager" ("pnpm@9.1.0");
+	 * PMs sharing one name (yarn@1, yarn@4) are told apart by
+	 * major_min..major_max. NULL: it has none.
+	 */
+	const char *package_manager;
+	/**
+	 * Folders inside node_modules that hold the packages rather than
+	 * being one (pnpm's .pnpm): <store>/<id>/node_modules/<name> or
+	 * <store>/<id>/package. NULL: none.
+	 */
+	const char *const *stores;
 	const char *const *state_paths;	 /**< install state besides node_modules */
 	const char *const *env;		 /**< "K=V" templates, "K" unsets */
+	/** Prefixes of the caller's variables that change what it does. */
+	const char *const *env_prefixes;
+	/**
+	 * ci-cache's store strategy: the question actions/setup-node asks
+	 * for the folder it caches (NULL: setup-node has none for it), and
+	 * the variable pmbench points at that folder (the answer when
+	 * there is no question, and the fallback).
+	 */
+	const char *const *store_query;
+	const char *store_var;
 	enum pmbench_pm_scripts scripts;
 	const char *scripts_note;	 /**< how it treats install scripts */
+	/** How its output starts the line naming skipped scripts. */
+	const char *const *scripts_said;
 	/**
 	 * Migration: the PMs whose lockfile this PM's install converts by
 	 * itself (NULL: none), and the PMs whose lockfile its import
@@ -59,9 +141,20 @@ struct pmbench_pm {
 	 */
 	const char *const *fail_causes;
 	const char *const *fail_noise;
+	/** Its known traps, ending with a NULL pattern; NULL: none. */
+	const struct pmbench_pm_hint *hints;
+	/*
+	 * Set for a variant (pmbench_pm_get() builds its entry from its
+	 * base's and the variant's): the base's name, the variant, what
+	 * it cannot do and its layout. A PM has NULL and 0 here.
+	 */
+	const char *base;
+	const struct pmbench_pm_variant *variant;
+	unsigned caps;
+	const char *linker;
 };
 
-/** Every PM, in the default order. */
+/** Every PM but the variants, in the default order. */
 extern const struct pmbench_pm pmbench_pms[];
 extern const size_t pmbench_pms_nr;
 
@@ -73,14 +166,98 @@ enum pmbench_pm_route {
 	PMBENCH_ROUTE_FRESH    /**< it cannot use it: fresh resolution */
 };
 
+/**
+ * The route from the lockfile of `from` (a PM or variant name) to `pm`.
+ * A variant starts from its base's lockfile like its base does.
+ */
 enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 				       const char *from);
 
-/** Look a PM up by name; NULL if there is none. */
+/** Look a PM or a variant up by name; NULL if there is none. */
 const struct pmbench_pm *pmbench_pm_get(const char *name);
 
-/** Every lockfile name any PM writes (NULL-terminated). */
-extern const char *const pmbench_all_lockfiles[];
+/**
+ * The `i`th of every PM and variant (the PMs in the default order, then
+ * the variants); NULL when `i` is past the last.
+ */
+const struct pmbench_pm *pmbench_pm_nth(size_t i);
+
+/** The names of every PM and variant, NULL-terminated; static storage. */
+const char *const *pmbench_pm_names(void);
+
+enum pmbench_pm_join_flags {
+	PMBENCH_PM_JOIN_VARIANTS = (1 << 0), /**< the variants too */
+	PMBENCH_PM_JOIN_OR = (1 << 1)	     /**< "a, b or c" */
+};
+
+/**
+ * Append the PM names to `out`, joined by `sep` (the last one by " or "
+ * with PMBENCH_PM_JOIN_OR), for help texts and error messages.
+ */
+void pmbench_pm_join_names(struct pmbench_buf *out, const char *sep,
+			   unsigned flags);
+
+/** The PM a variant configures; a PM itself for a PM. */
+const struct pmbench_pm *pmbench_pm_base(const struct pmbench_pm *pm);
+
+/**
+ * The name as a folder name ("npm:linked" becomes "npm_linked": a ':'
+ * in a path breaks PATH-like lists); static storage.
+ */
+const char *pmbench_pm_folder(const struct pmbench_pm *pm);
+
+/** What the world calls its binary: "yarn" for yarn-berry and its variants. */
+const char *pmbench_pm_command_name(const struct pmbench_pm *pm);
+
+/**
+ * Append a variant's configuration to `out`, for the result and
+ * legends: "npm with --install-strategy=linked". Nothing for a PM.
+ */
+void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm);
+
+/** How many bytes of a lockfile the sniffers see. */
+#define PMBENCH_PM_LOCK_HEAD 65536
+
+/**
+ * Which PM wrote the lockfile at `path`: the first PM (never a variant)
+ * that lists its file name and whose sniffer, if any, accepts its first
+ * PMBENCH_PM_LOCK_HEAD bytes. NULL when it is missing, unreadable,
+ * empty, or nobody's. Lockfiles of any size are told apart alike.
+ */
+const struct pmbench_pm *pmbench_pm_lockfile_owner(const char *path);
+
+/** Whether the lockfile at `path` is `pm`'s (its base's, for a variant). */
+int pmbench_pm_owns_lockfile(const struct pmbench_pm *pm, const char *path);
+
+/**
+ * The PM a package.json "packageManager" value names ("yarn@4.1.0+sha512..."
+ * is yarn-berry, "yarn@1.22.22" is yarn), or NULL. A value without a
+ * version that the major cannot tell goes to the newest of them.
+ */
+const struct pmbench_pm *pmbench_pm_from_package_manager(const char *value);
+
+/** Whether some PM keeps packages in node_modules/`name` (".pnpm"). */
+int pmbench_pm_is_store(const char *name);
+
+/**
+ * The hint for a failure of `pm` (NULL: a command that is no PM's)
+ * whose output is `text`: the PM's own traps first, then those any
+ * command can fall into (native builds, downloads). Static storage, or
+ * NULL when nothing matches.
+ */
+const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text);
+
+/**
+ * Whether the variable `name` (of the caller's environment) may change
+ * what some PM does (npm_config_*, YARN_*, ..., NODE_*, COREPACK_*).
+ */
+int pmbench_pm_env_related(const char *name);
+
+/**
+ * Every lockfile name any PM writes, once each, in the table's order
+ * (NULL-terminated; static storage).
+ */
+const char *const *pmbench_pm_all_lockfiles(void);
 
 /**
  * Variables that make a PM behave differently depending on the caller
@@ -92,7 +269,7 @@ extern const char *const pmbench_ci_vars[];
  * Append the environment deltas for running `pm` with its caches in
  * `cache` (and HOME in `cache`/home) to `env`: the CI variables unset,
  * the common quietness settings, then the PM's own entries with the
- * templates filled in.
+ * templates filled in, then a variant's.
  */
 void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 		    const char *cache);
@@ -100,6 +277,14 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 /** Append a NULL-terminated template list, with {cache}/{home} filled. */
 void pmbench_pm_push_args(struct pmbench_strvec *out,
 			  const char *const *templ, const char *cache);
+
+/**
+ * Append the arguments of `pm`'s install (`frozen`: its CI install),
+ * templates filled, then a variant's arguments.
+ */
+void pmbench_pm_push_install(struct pmbench_strvec *out,
+			     const struct pmbench_pm *pm, int frozen,
+			     const char *cache);
 
 /** A PM found on this machine. */
 struct pmbench_pm_found {

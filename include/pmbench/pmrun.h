@@ -9,6 +9,7 @@
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
+#include "pmbench/workspace.h"
 
 struct pmbench_ctx;
 struct pmbench_fixture;
@@ -30,6 +31,11 @@ struct pmbench_pmrun {
 	char *prime_failure; /**< why priming failed, or NULL */
 	char *lockfile;	     /**< which lockfile and where from, or NULL */
 	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
+	/**
+	 * What its cells cannot measure and why ("node_modules: n/a:
+	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
+	 */
+	char *note;
 };
 
 /**
@@ -67,11 +73,22 @@ int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_strvec *pms, int pms_explicit);
 
 /**
+ * Append the fixture's per-PM install flags for `pm` to `out`: those
+ * under its base's name, then, for a variant, those under its own
+ * (`"pm": {"npm": {...}, "npm:linked": {...}}`).
+ */
+void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
+				 const struct pmbench_fixture *f,
+				 const struct pmbench_pm *pm);
+
+/**
  * Fill `ps->command` (the install: binary, the PM's install arguments,
- * the fixture's per-PM flags) and `ps->env` (the PM's cache redirection
- * and quietness, PATH with the binary's folder first, the fixture's
- * environment, its per-PM environment, then `extra_env`, which may be
- * NULL). The workspace must be initialised.
+ * a variant's, the fixture's per-PM flags) and `ps->env` (the PM's cache
+ * redirection and quietness, a variant's settings, PATH with the
+ * binary's folder first, the fixture's environment, its per-PM
+ * environment (the base's, then the variant's), then `extra_env`,
+ * which may be NULL). Sets `ps->note`. The workspace must be
+ * initialised.
  */
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
@@ -100,8 +117,16 @@ void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
 			     struct pmbench_sample *s);
 
 /**
+ * After a successful install: the size and file count of the run copy's
+ * node_modules into `s`, or, for a PM that makes none (Plug'n'Play),
+ * `s->no_node_modules` set and no size.
+ */
+void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
+					struct pmbench_sample *s);
+
+/**
  * pmbench_pmrun_exec() of the install command in the run copy, then,
- * after a success, the size and file count of its node_modules.
+ * after a success, pmbench_pmrun_measure_node_modules().
  */
 int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			  struct pmbench_sample *s, struct pmbench_child *c);

@@ -9,10 +9,23 @@
  * What a PM resolved: the set of installed packages (name@version) read
  * from the package.json files of a project's node_modules trees, in
  * every layout the PMs make: npm, yarn and bun's flat and nested
- * folders, @scoped packages, pnpm's node_modules/.pnpm/<id>/node_modules
- * and deno's node_modules/.deno/<id>/node_modules. Symlinks are not
- * followed (pnpm's and deno's top-level links point into their stores,
- * which are walked directly; workspace links are the project's own).
+ * folders, @scoped packages, and the stores the PM table names
+ * (pmbench_pm_is_store()): pnpm's node_modules/.pnpm/<id>/node_modules,
+ * deno's .deno, npm's linked .store (scoped ids in @scope/), bun's
+ * isolated .bun, and yarn 4's pnpm linker's .store/<id>/package.
+ * Symlinks are not followed (the stores' top-level links point into
+ * them, and they are walked directly; workspace links are the
+ * project's own).
+ *
+ * A Plug'n'Play install (yarn 4's default linker) has no node_modules:
+ * its map is read instead, the JSON of .pnp.data.json or the one .pnp.cjs
+ * embeds (RAW_RUNTIME_STATE), every packageRegistryData entry with an
+ * npm reference that was installed (its .yarn/unplugged folder or its
+ * zip in yarn's cache exists; another platform's optional packages are
+ * listed but never fetched). Install scripts are read from the
+ * unplugged folder's package.json, or from the package.json inside the
+ * zip (with libarchive); a zip whose cache folder has gone (moved after
+ * the install) is counted but reads as having no script.
  * Used to compare two PMs' installs of one project.
  */
 
@@ -34,9 +47,10 @@ struct pmbench_resolution {
 #define PMBENCH_RESOLUTION_INIT { NULL, 0, 0 }
 
 /**
- * Scan every node_modules folder below `project` (workspaces included)
- * into `out` (which must be empty or initialised). A package.json that
- * is unreadable or has no name or version is skipped. Returns 0, or
+ * Scan every node_modules folder below `project` (workspaces included),
+ * and the Plug'n'Play map in `project` if there is one, into `out`
+ * (which must be empty or initialised). A package.json that is
+ * unreadable or has no name or version is skipped. Returns 0, or
  * PMBENCH_ENOTFOUND when `project` does not exist.
  */
 int pmbench_resolution_scan(struct pmbench_resolution *out,

@@ -45,6 +45,11 @@ struct pmbench_sample {
 	 */
 	int interrupted;
 	int leftover;	       /**< processes still alive after the PM exited */
+	/**
+	 * The PM makes no node_modules (Plug'n'Play): nm_bytes and nm_files
+	 * are not measured, and left out of the file.
+	 */
+	int no_node_modules;
 	uint64_t nm_bytes;     /**< node_modules on disk after the run */
 	uint64_t nm_files;
 	double started;	       /**< Unix time the run started (seconds);
@@ -66,6 +71,11 @@ struct pmbench_cell {
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;
+	/**
+	 * What the cell cannot measure and why, for humans (e.g.
+	 * "node_modules: n/a: Plug'n'Play"), else NULL.
+	 */
+	char *note;
 	struct pmbench_strvec command; /**< argv of the timed command */
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
@@ -78,11 +88,17 @@ struct pmbench_kv {
 	char *value;
 };
 
-/** A PM found on this machine. */
+/** A PM (or a variant) looked for on this machine. */
 struct pmbench_result_pm {
 	char *name;
 	char *path;    /**< NULL when not found */
 	char *version; /**< NULL when not found */
+	char *base;    /**< a variant: the PM it configures, else NULL */
+	/**
+	 * A variant: its configuration, for humans and legends ("npm with
+	 * --install-strategy=linked"), else NULL.
+	 */
+	char *config;
 };
 
 /** A fixture the run used; every string may be NULL. */
@@ -234,9 +250,15 @@ pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 			   const char *repo, const char *commit,
 			   const char *subdir, const char *description);
 
-/** Append a found-PM record (path and version may be NULL). */
-void pmbench_result_add_pm(struct pmbench_result *r, const char *name,
-			   const char *path, const char *version);
+/**
+ * Append a found-PM record with copies of the strings (path and version
+ * may be NULL; base and config are left NULL); returns it (owned by r,
+ * valid until the next record is added).
+ */
+struct pmbench_result_pm *pmbench_result_add_pm(struct pmbench_result *r,
+						const char *name,
+						const char *path,
+						const char *version);
 
 /**
  * Fill the environment entries this machine can tell without running a

@@ -1,14 +1,10 @@
 #ifndef PMBENCH_SCENARIO_H
 #define PMBENCH_SCENARIO_H
 
-#include "pmbench/strvec.h"
-
-struct pmbench_pm;
-
 /**
  * Scenarios: the eight states of {cache, lockfile, node_modules}, named as
- * pnpm's benchmark names them, and the preparation that puts a PM's
- * scratch copy into exactly one of them from its primed snapshot.
+ * pnpm's benchmark names them. pmbench_workspace_prepare() (workspace.h)
+ * puts a PM's scratch copy into exactly one of them.
  */
 enum pmbench_state {
 	PMBENCH_STATE_CACHE = (1 << 0),
@@ -29,84 +25,5 @@ int pmbench_scenario_parse(unsigned *out, const char *name);
 
 /** The canonical name ("cache+lockfile+node_modules"); static storage. */
 const char *pmbench_scenario_name(unsigned state);
-
-/**
- * The folders of one PM's work on one fixture. All live under pmbench's
- * cache folder, on one filesystem, so hard links between a store and
- * node_modules survive a copy.
- */
-struct pmbench_workspace {
-	const struct pmbench_pm *pm;
-	char *source;	    /**< pristine checkout of the fixture (read only) */
-	char *subdir;	    /**< project folder inside it, or "" */
-	char *root;	    /**< <cache>/work/<fixture>/<pm> */
-	char *primed;	    /**< root/primed: the primed repo copy */
-	char *primed_cache; /**< root/primed-cache: the primed PM cache */
-	char *run;	    /**< root/run: the copy a timed run works in */
-	char *run_project;  /**< run + subdir */
-	char *cache;	    /**< <cache>/pm/<pm>: live cache, HOME and tmp */
-	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
-};
-
-#define PMBENCH_WORKSPACE_INIT { 0 }
-
-/** Fill the paths. Nothing is created yet. */
-void pmbench_workspace_init(struct pmbench_workspace *ws,
-			    const struct pmbench_pm *pm, const char *cache_dir,
-			    const char *fixture_name, const char *source,
-			    const char *subdir);
-
-void pmbench_workspace_release(struct pmbench_workspace *ws);
-
-/**
- * Prepare the copy for priming: a fresh copy of the source with every
- * lockfile removed but this PM's own shipped one (if the fixture ships
- * it), an empty cache, HOME and temp folder (the PM's TMPDIR, <cache>/tmp).
- * `*out_shipped` is set to the name of the shipped lockfile kept, or NULL.
- */
-int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
-				    const char **out_shipped);
-
-/**
- * Prepare the copy for a migration's priming: like
- * pmbench_workspace_prepare_prime(), but the lockfile kept is `keep`
- * (another PM's, which this PM is to start from), or none when NULL.
- */
-int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
-				      const char *keep);
-
-/**
- * After the priming install: move the copy and the cache into the primed
- * snapshot (renames, no copying). The cache's temp folder is removed
- * first: it is never part of the cache state.
- */
-int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
-
-/** The PM's own lockfile in the run copy (static name), or NULL. */
-const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws);
-
-/** The lockfile the primed copy holds (static name), or NULL. */
-const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
-
-/**
- * Put the run copy into exactly `state`: a fresh copy of the source, no
- * lockfile of any PM unless LOCKFILE (then this PM's primed one), an
- * empty cache unless CACHE (then the primed cache), no node_modules
- * unless NODE_MODULES (then every primed node_modules folder and the PM's
- * install-state files), and in every state an empty temp folder (the
- * PM's TMPDIR, <cache>/tmp). Fails with PMBENCH_EINVALID when the state
- * needs something the priming did not produce (e.g. no lockfile).
- */
-int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
-
-/**
- * Sum the disk usage of every node_modules folder of the run copy (hard
- * links counted once across them).
- */
-int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
-				   uint64_t *out_bytes, uint64_t *out_files);
-
-/** Remove the run copy (keeps the primed snapshot). */
-int pmbench_workspace_clean_run(struct pmbench_workspace *ws);
 
 #endif

@@ -222,13 +222,18 @@ void pmbench_cli_note_twice(const char *item, const char *opt,
 
 int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name)
 {
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
+	int ret;
+
 	if (pmbench_pm_get(name))
 		return 0;
-	return pmbench_cli_usage_error(cmd,
-				       "unknown package manager '%s' in %s; "
-				       "use npm, yarn, yarn-berry, pnpm, bun "
-				       "or deno",
-				       name, opt);
+	pmbench_pm_join_names(&known, ", ", PMBENCH_PM_JOIN_OR);
+	ret = pmbench_cli_usage_error(cmd,
+				      "unknown package manager '%s' in %s; "
+				      "use %s, or a variant ('pmbench pms')",
+				      name, opt, known.ptr);
+	pmbench_buf_release(&known);
+	return ret;
 }
 
 int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,

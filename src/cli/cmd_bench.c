@@ -17,6 +17,9 @@
 
 static void usage(FILE *out)
 {
+	struct pmbench_buf pms = PMBENCH_BUF_INIT;
+
+	pmbench_pm_join_names(&pms, ",", 0);
 	fprintf(out,
 		"usage: pmbench bench [options] [FIXTURE...]\n"
 		"\n"
@@ -27,9 +30,9 @@ static void usage(FILE *out)
 		"manager once, then time its install in each scenario.\n"
 		"\n"
 		"Options:\n"
-		"  --pm LIST          comma-separated: npm,yarn,yarn-berry,"
-		"pnpm,bun,deno\n"
-		"                     (default: all that are found)\n"
+		"  --pm LIST          comma-separated: %s,\n"
+		"                     or variants ('pmbench pms'); default: "
+		"all PMs found\n"
 		"  --scenario LIST    comma-separated scenarios, 'all' or "
 		"'default'; a scenario\n"
 		"                     is 'clean' or cache, lockfile, "
@@ -67,7 +70,8 @@ static void usage(FILE *out)
 		"or off\n"
 		"  -h, --help         this help\n"
 		"\n"
-		"Tasks:\n");
+		"Tasks:\n",
+		pms.ptr);
 	for (size_t i = 0; i < pmbench_tasks_nr; i++)
 		fprintf(out, "  %-9s %s\n", pmbench_tasks[i].name,
 			pmbench_tasks[i].summary);
@@ -77,6 +81,7 @@ static void usage(FILE *out)
 		"or primings\n"
 		"failed (see the table), 1 error, 129 usage, 130 "
 		"interrupted.\n");
+	pmbench_buf_release(&pms);
 }
 
 /* --task LIST: names of the task table. */

@@ -15,6 +15,9 @@
 
 static void usage(FILE *out)
 {
+	struct pmbench_buf pms = PMBENCH_BUF_INIT;
+
+	pmbench_pm_join_names(&pms, ",", 0);
 	fprintf(out,
 		"usage: pmbench ci-cache [options] [FIXTURE]\n"
 		"\n"
@@ -31,9 +34,9 @@ static void usage(FILE *out)
 		"and installs with the old archive.\n"
 		"\n"
 		"Options:\n"
-		"  --pm LIST           comma-separated: npm,yarn,yarn-berry,"
-		"pnpm,bun,deno\n"
-		"                      (default: all that are found)\n"
+		"  --pm LIST           comma-separated: %s,\n"
+		"                      or variants ('pmbench pms'); default: "
+		"all PMs found\n"
 		"  --strategy LIST     none, store, node_modules, "
 		"store+node_modules\n"
 		"                      (default: all four)\n"
@@ -62,7 +65,9 @@ static void usage(FILE *out)
 		"Exit status: 0 every job succeeded, 2 finished but some jobs "
 		"or primings\n"
 		"failed (see the table), 1 error, 129 usage, 130 "
-		"interrupted.\n");
+		"interrupted.\n",
+		pms.ptr);
+	pmbench_buf_release(&pms);
 }
 
 static int bad(const char *opt, const char *why)

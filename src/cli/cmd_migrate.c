@@ -9,6 +9,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
+#include "pmbench/pm.h"
 #include "progress.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
@@ -28,9 +29,11 @@ static void task_names(struct pmbench_buf *out, unsigned flag)
 
 static void usage(FILE *out)
 {
+	struct pmbench_buf pms = PMBENCH_BUF_INIT;
 	struct pmbench_buf parity = PMBENCH_BUF_INIT;
 	struct pmbench_buf timed = PMBENCH_BUF_INIT;
 
+	pmbench_pm_join_names(&pms, ",", 0);
 	task_names(&parity, PMBENCH_TASK_MIGRATE_PARITY);
 	task_names(&timed, PMBENCH_TASK_MIGRATE_TIMED);
 	fprintf(out,
@@ -48,8 +51,8 @@ static void usage(FILE *out)
 		"and time the installs. Verdict lines first, details after.\n"
 		"\n"
 		"Options:\n"
-		"  --to LIST        target PMs: npm,yarn,yarn-berry,pnpm,bun,"
-		"deno (required)\n"
+		"  --to LIST        target PMs (required): %s,\n"
+		"                   or variants ('pmbench pms')\n"
 		"  --from PM        the repo's PM (default: told by its "
 		"lockfile, else its\n"
 		"                   packageManager field)\n"
@@ -79,7 +82,8 @@ static void usage(FILE *out)
 		"source passes,\n"
 		"2 finished but a target fails something, 1 error, 129 usage, "
 		"130 interrupted.\n",
-		parity.ptr, timed.ptr);
+		pms.ptr, parity.ptr, timed.ptr);
+	pmbench_buf_release(&pms);
 	pmbench_buf_release(&parity);
 	pmbench_buf_release(&timed);
 }

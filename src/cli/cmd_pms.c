@@ -17,7 +17,10 @@ int cmd_pms(int argc, char **argv)
 			       "Show each package manager pmbench can use: "
 			       "where it was found (the pinned\n"
 			       "toolchain under cache/toolchain first, then "
-			       "PATH) and its version.\n");
+			       "PATH) and its version,\n"
+			       "then each variant (a PM with a configuration, "
+			       "e.g. a linker) and what it\n"
+			       "sets.\n");
 			return 0;
 		}
 		fprintf(stderr, "pmbench: pms: unexpected argument '%s'\n",
@@ -32,19 +35,25 @@ int cmd_pms(int argc, char **argv)
 		pmbench_buf_release(&scratch);
 		return pmbench_cli_fail(PMBENCH_ERROR);
 	}
-	printf("%-11s %-12s %-10s %s\n", "pm", "version", "from", "path");
-	for (size_t i = 0; i < pmbench_pms_nr; i++) {
-		const struct pmbench_pm *pm = &pmbench_pms[i];
+	printf("%-15s %-12s %-10s %s\n", "pm", "version", "from", "path");
+	/* The PMs, then the variants with their configuration. */
+	for (size_t i = 0; pmbench_pm_nth(i); i++) {
+		const struct pmbench_pm *pm = pmbench_pm_nth(i);
 		struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
+		struct pmbench_buf config = PMBENCH_BUF_INIT;
 
+		pmbench_pm_config(&config, pm);
 		if (pmbench_pm_find(&f, &pmbench_cli_ctx, pm, getenv("PATH"),
 				    scratch.ptr) < 0) {
-			printf("%-11s %-12s %-10s %s\n", pm->name, "-",
+			printf("%-15s %-12s %-10s %s\n", pm->name, "-",
 			       "missing", pmbench_error_last());
-			continue;
+		} else {
+			printf("%-15s %-12s %-10s %s%s%s%s\n", pm->name,
+			       f.version, f.source, f.path,
+			       config.len ? " (" : "", config.ptr,
+			       config.len ? ")" : "");
 		}
-		printf("%-11s %-12s %-10s %s\n", pm->name, f.version, f.source,
-		       f.path);
+		pmbench_buf_release(&config);
 		pmbench_pm_found_release(&f);
 	}
 	pmbench_buf_release(&scratch);

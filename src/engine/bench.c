@@ -123,6 +123,8 @@ static void add_cells(struct rounds *x)
 				cell->lockfile = pmbench_xstrdup(ps->lockfile);
 			if (ps->scripts)
 				cell->scripts = pmbench_xstrdup(ps->scripts);
+			if (ps->note)
+				cell->note = pmbench_xstrdup(ps->note);
 			x->task->describe(cell, &j);
 			if (x->task->script)
 				check_script(cell, x, x->cells.v[k]);

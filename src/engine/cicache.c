@@ -165,32 +165,6 @@ struct run {
 };
 
 /*
- * How the store strategy finds the one folder it caches: the question
- * actions/setup-node asks (its cache-utils.ts: `npm config get cache`,
- * `yarn cache dir`, `yarn config get cacheFolder`, `pnpm store path
- * --silent`), asked with the PM's own environment. setup-node has no
- * cache for bun and deno: theirs is the folder their install cache
- * variable names, which pmbench sets. `var` is also the fallback when
- * the question cannot be answered.
- */
-static const struct store_rule {
-	const char *pm;
-	const char *query[4];
-	const char *var;
-} store_rules[] = {
-	{ "npm", { "config", "get", "cache", NULL }, "npm_config_cache" },
-	{ "yarn", { "cache", "dir", NULL }, "YARN_CACHE_FOLDER" },
-	{ "yarn-berry",
-	  { "config", "get", "cacheFolder", NULL },
-	  "YARN_CACHE_FOLDER" },
-	{ "pnpm",
-	  { "store", "path", "--silent", NULL },
-	  "pnpm_config_store_dir" },
-	{ "bun", { NULL }, "BUN_INSTALL_CACHE_DIR" },
-	{ "deno", { NULL }, "DENO_DIR" },
-};
-
-/*
  * Archive names are paths relative to pmbench's cache folder, the way
  * actions/cache names paths relative to GITHUB_WORKSPACE, so that GNU
  * tar saves and restores them with one `-C`. The part of `path` (a path
@@ -235,7 +209,7 @@ static void last_path_line(struct pmbench_buf *out, const char *text)
 static void resolve_store(struct run *x, size_t pi)
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
-	const struct store_rule *rule = NULL;
+	const struct pmbench_pm *pm = ps->pm;
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf ans = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
@@ -243,12 +217,16 @@ static void resolve_store(struct run *x, size_t pi)
 
 	if (x->store[pi])
 		return;
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(store_rules); i++)
-		if (!strcmp(store_rules[i].pm, ps->pm->name))
-			rule = &store_rules[i];
-	if (rule && rule->query[0]) {
+	/*
+	 * The question actions/setup-node asks (its cache-utils.ts: `npm
+	 * config get cache`, `yarn cache dir`, `yarn config get
+	 * cacheFolder`, `pnpm store path --silent`), asked with the PM's
+	 * own environment, or the folder its store variable names (the
+	 * table's store_query and store_var).
+	 */
+	if (pm->store_query) {
 		pmbench_strvec_push(&c.args, ps->found.path);
-		pmbench_strvec_pushv(&c.args, rule->query);
+		pmbench_strvec_pushv(&c.args, pm->store_query);
 		for (size_t i = 0; i < ps->env.nr; i++)
 			pmbench_strvec_push(&c.env, ps->env.v[i]);
 		c.dir = ps->ws.run_project;
@@ -258,32 +236,28 @@ static void resolve_store(struct run *x, size_t pi)
 		    !c.result.signal)
 			last_path_line(&ans, c.tail.ptr);
 		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
-		/* yarn-berry is `yarn` to the world. */
-		pmbench_buf_addf(&how, "`%s",
-				 strcmp(ps->pm->name, "yarn-berry")
-					 ? ps->pm->name
-					 : "yarn");
-		for (const char *const *q = rule->query; *q; q++)
+		pmbench_buf_addf(&how, "`%s", pmbench_pm_command_name(pm));
+		for (const char *const *q = pm->store_query; *q; q++)
 			pmbench_buf_addf(&how, " %s", *q);
 		pmbench_buf_adds(&how, "` (actions/setup-node)");
 		if (!rel) {
 			pmbench_ctx_warn(x->ctx, "'%s': %s answered '%s', not a folder "
 				     "in pmbench's cache folder; caching $%s",
-				     ps->pm->name, how.ptr, ans.ptr, rule->var);
+				     pm->name, how.ptr, ans.ptr, pm->store_var);
 			pmbench_buf_addf(&how, " answered '%s'; used $%s",
-					 ans.ptr, rule->var);
+					 ans.ptr, pm->store_var);
 		}
 	}
-	if (!rel && rule) {
-		const char *v = pmbench_env_get(&ps->env, rule->var);
+	if (!rel && pm->store_var) {
+		const char *v = pmbench_env_get(&ps->env, pm->store_var);
 
 		pmbench_buf_reset(&ans);
 		pmbench_buf_adds(&ans, v ? v : "");
 		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
-		if (!rule->query[0])
+		if (!pm->store_query)
 			pmbench_buf_addf(&how, "$%s (no actions/setup-node "
 					       "cache for %s)",
-					 rule->var, ps->pm->name);
+					 pm->store_var, pm->name);
 	}
 	if (!rel) {
 		/* No rule, or no answer at all: the whole cache folder. */
@@ -640,7 +614,7 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 	install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;
-	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
+	pmbench_pmrun_measure_node_modules(ps, s);
 	if (c->strategy) {
 		/* The miss job's archive is the cache later jobs restore. */
 		if (kind == JOB_MISS)
@@ -730,6 +704,8 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 		cell->lockfile = pmbench_xstrdup(ps->lockfile);
 	if (ps->scripts)
 		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&cell->command, argv->v[i]);
 	for (size_t i = 0; i < ps->env.nr; i++)
@@ -904,10 +880,10 @@ static int record(struct pmbench_result *r,
 		"actions/cache does)");
 	pmbench_result_env_set(
 		r, "ci_cache_store",
-		"the folder actions/setup-node caches for the PM (npm config "
-		"get cache, yarn cache dir, yarn config get cacheFolder, pnpm "
-		"store path --silent; bun and deno: $BUN_INSTALL_CACHE_DIR, "
-		"$DENO_DIR), per PM in ci_cache_store_<pm>");
+		"the folder actions/setup-node caches for the PM (the answer "
+		"to its question, e.g. pnpm store path --silent; without "
+		"one, the folder its cache variable names), per PM in "
+		"ci_cache_store_<pm>");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "
@@ -936,7 +912,6 @@ static int run_fixture(struct run *x)
 				   x->f->description);
 	for (size_t i = 0; i < x->nr; i++) {
 		struct pmbench_pmrun *ps = &x->states[i];
-		const struct pmbench_fixture_pm *fp;
 
 		pmbench_pmrun_reset(ps);
 		pmbench_workspace_init(&ps->ws, ps->pm,
@@ -944,11 +919,9 @@ static int run_fixture(struct run *x)
 				       x->f->source_dir, x->f->subdir);
 		pmbench_pmrun_compose(ps, x->f, &o->env);
 		pmbench_strvec_push(&x->frozen[i], ps->found.path);
-		pmbench_pm_push_args(&x->frozen[i], ps->pm->frozen_args,
-				     ps->ws.cache);
-		fp = pmbench_fixture_pm(x->f, ps->pm->name);
-		for (size_t k = 0; fp && k < fp->flags.nr; k++)
-			pmbench_strvec_push(&x->frozen[i], fp->flags.v[k]);
+		pmbench_pm_push_install(&x->frozen[i], ps->pm, 1,
+					ps->ws.cache);
+		pmbench_pmrun_fixture_flags(&x->frozen[i], x->f, ps->pm);
 		/* Old archives of an earlier run must not be restored. */
 		{
 			struct pmbench_buf d = PMBENCH_BUF_INIT;

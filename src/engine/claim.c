@@ -72,9 +72,9 @@ static int side(char **pm, char **task, const struct pmbench_strvec *w,
 	}
 	if (!pmbench_pm_get(w->v[*i])) {
 		pmbench_buf_addf(&msg, "'%s' is not a package manager pmbench "
-				       "knows (npm, yarn, yarn-berry, pnpm, "
-				       "bun, deno)",
-				 w->v[*i]);
+				       "knows (", w->v[*i]);
+		pmbench_pm_join_names(&msg, ", ", 0);
+		pmbench_buf_adds(&msg, ", or a variant)");
 		ret = bad(text, msg.ptr);
 		goto done;
 	}

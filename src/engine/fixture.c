@@ -10,6 +10,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/strvec.h"
 
 /* A manifest is a few hundred bytes; anything near this is a mistake. */
@@ -24,8 +25,6 @@ static const char *const top_keys[] = { "name",	       "repo",	 "commit",
 					"env",	       "pm",	 "scripts",
 					"build",       "test",	 "dev",
 					NULL };
-static const char *const pm_names[] = { "npm", "yarn", "yarn-berry", "pnpm",
-					"bun", "deno", NULL };
 static const char *const pm_keys[] = { "flags", "env", NULL };
 static const char *const build_keys[] = { "script", "output", NULL };
 static const char *const test_keys[] = { "script", NULL };
@@ -418,7 +417,8 @@ static int parse_pm(struct pmbench_fixture *f, const cJSON *v,
 
 	if (ret < 0)
 		goto done;
-	ret = check_keys(v, pm_names, origin, "pm",
+	/* Every PM and variant the table knows. */
+	ret = check_keys(v, pmbench_pm_names(), origin, "pm",
 			 "known package managers");
 	if (ret < 0)
 		goto done;

@@ -28,35 +28,12 @@
 
 /* ---- Which PM the repo uses ---------------------------------------------- */
 
-static const struct {
-	const char *file;
-	const char *pm; /* NULL: yarn.lock, told by its format */
-} shipped_locks[] = {
-	{ "package-lock.json", "npm" }, { "npm-shrinkwrap.json", "npm" },
-	{ "yarn.lock", NULL },		{ "pnpm-lock.yaml", "pnpm" },
-	{ "bun.lock", "bun" },		{ "bun.lockb", "bun" },
-	{ "deno.lock", "deno" },
-};
-
-static const char *yarn_lock_pm(const char *path)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *pm = "yarn";
-
-	/* Berry's lockfile is YAML with a __metadata block. */
-	if (pmbench_fs_read(&b, path, PACKAGE_JSON_MAX) == 0 &&
-	    strstr(b.ptr, "__metadata:"))
-		pm = "yarn-berry";
-	pmbench_buf_release(&b);
-	return pm;
-}
-
-/* "yarn@4.1.0+sha512..." -> "yarn-berry"; NULL if unknown. */
+/* "yarn@4.1.0+sha512..." -> "yarn-berry" (the table says); NULL if unknown. */
 static const char *package_manager_field(const char *project,
 					 struct pmbench_buf *raw)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	const char *pm = NULL;
+	const struct pmbench_pm *pm = NULL;
 	const cJSON *field;
 	cJSON *json = NULL;
 
@@ -65,55 +42,68 @@ static const char *package_manager_field(const char *project,
 		json = cJSON_Parse(text.ptr);
 	field = cJSON_GetObjectItemCaseSensitive(json, "packageManager");
 	if (cJSON_IsString(field)) {
-		const char *v = field->valuestring;
-		size_t n = strcspn(v, "@");
-
-		pmbench_buf_adds(raw, v);
-		if (n == 4 && !strncmp(v, "yarn", 4))
-			pm = v[n] == '@' && pmbench_pm_version_major(v + n + 1) == 1
-				     ? "yarn"
-				     : "yarn-berry";
-		else if (n == 3 && !strncmp(v, "npm", 3))
-			pm = "npm";
-		else if (n == 4 && !strncmp(v, "pnpm", 4))
-			pm = "pnpm";
-		else if (n == 3 && !strncmp(v, "bun", 3))
-			pm = "bun";
+		pmbench_buf_adds(raw, field->valuestring);
+		pm = pmbench_pm_from_package_manager(field->valuestring);
 	}
 	cJSON_Delete(json);
 	pmbench_buf_release(&p);
 	pmbench_buf_release(&text);
-	return pm;
+	return pm ? pm->name : NULL;
+}
+
+/* Room for every lockfile name any PM writes. */
+#define SHIPPED_MAX 16
+
+/*
+ * The lockfiles `project` ships and whose they are (the table's
+ * sniffers), into found_file[] and found_pm[]; returns how many.
+ * `*out_distinct` gets how many different PMs they belong to.
+ */
+static size_t shipped_lockfiles(const char **found_file,
+				const char **found_pm, size_t *out_distinct,
+				const char *project)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	size_t nr = 0, distinct = 0;
+
+	for (const char *const *l = pmbench_pm_all_lockfiles(); *l; l++) {
+		const struct pmbench_pm *owner;
+
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, project, *l);
+		owner = pmbench_pm_lockfile_owner(p.ptr);
+		if (!owner || nr == SHIPPED_MAX)
+			continue;
+		found_file[nr] = *l;
+		found_pm[nr] = owner->name;
+		distinct += !nr || strcmp(found_pm[nr], found_pm[0]);
+		nr++;
+	}
+	pmbench_buf_release(&p);
+	*out_distinct = distinct;
+	return nr;
 }
 
 int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 			   const char *from)
 {
-	struct pmbench_buf p = PMBENCH_BUF_INIT, raw = PMBENCH_BUF_INIT;
-	struct pmbench_buf how = PMBENCH_BUF_INIT;
-	const char *found_pm[PMBENCH_ARRAY_SIZE(shipped_locks)];
-	const char *found_file[PMBENCH_ARRAY_SIZE(shipped_locks)];
+	struct pmbench_buf raw = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
+	const char *found_pm[SHIPPED_MAX], *found_file[SHIPPED_MAX];
 	const char *field, *pm = NULL, *lock = NULL;
-	size_t nr = 0, distinct = 0;
+	size_t distinct;
+	size_t nr = shipped_lockfiles(found_file, found_pm, &distinct, project);
 	int ret = 0;
 
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(shipped_locks); i++) {
-		pmbench_buf_reset(&p);
-		pmbench_buf_path(&p, project, shipped_locks[i].file);
-		if (!pmbench_fs_isfile(p.ptr))
-			continue;
-		found_file[nr] = shipped_locks[i].file;
-		found_pm[nr] = shipped_locks[i].pm ? shipped_locks[i].pm
-						   : yarn_lock_pm(p.ptr);
-		distinct += !nr || strcmp(found_pm[nr], found_pm[0]);
-		nr++;
-	}
 	field = package_manager_field(project, &raw);
 	if (from) {
 		/* Told: start from its own lockfile, if the repo ships one. */
+		const struct pmbench_pm *told = pmbench_pm_get(from);
+		const char *base = told ? pmbench_pm_base(told)->name : from;
+
 		pm = from;
+		/* A variant's lockfile is its base's. */
 		for (size_t i = 0; i < nr && !lock; i++)
-			if (!strcmp(found_pm[i], from))
+			if (!strcmp(found_pm[i], base))
 				lock = found_file[i];
 		pmbench_buf_adds(&how, "--from");
 		if (lock)
@@ -165,7 +155,6 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 	m->source_lock = lock ? pmbench_xstrdup(lock) : NULL;
 	m->detected_by = pmbench_buf_detach(&how);
 done:
-	pmbench_buf_release(&p);
 	pmbench_buf_release(&raw);
 	pmbench_buf_release(&how);
 	return ret;

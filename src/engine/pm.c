@@ -1,6 +1,8 @@
 #include "pmbench/common.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "pmbench/fs.h"
 #include "pmbench/ctx.h"
@@ -8,6 +10,11 @@
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define HINTS(...)                                                          \
+	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
+
+/* The same words for "no such version" in every PM's own terms. */
+#define NO_SUCH_VERSION "a version named in package.json is not in the registry"
 
 /*
  * Every child runs with HOME and the XDG folders inside its own cache
@@ -52,10 +59,53 @@ const char *const pmbench_ci_vars[] = {
 	"npm_config_ci", NULL
 };
 
-const char *const pmbench_all_lockfiles[] = {
-	"package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
-	"pnpm-lock.yaml", "bun.lock", "bun.lockb", "deno.lock", NULL
+/*
+ * Traps any command can fall into, whichever PM runs it: a PM's own
+ * traps (its table entry's `hints`) are looked at first. From what six
+ * real repositories did under each PM on this kind of machine
+ * (shared/PITFALLS.md).
+ */
+static const struct pmbench_pm_hint common_hints[] = {
+	{ "node-sass", "gyp",
+	  "node-sass does not build on this Node version (a native module "
+	  "the project pins)" },
+	{ "Cypress", "download",
+	  "Cypress downloads its binary in postinstall; set env "
+	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
+	{ "gyp ERR!", NULL,
+	  "a native module failed to build with node-gyp" },
+	{ "getaddrinfo", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ "EAI_AGAIN", NULL,
+	  "a download from a host other than the registry failed (no "
+	  "network to it)" },
+	{ NULL, NULL, NULL }
 };
+
+/* Variables of the caller that change what any PM, or node, does. */
+static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_",
+						   NULL };
+
+/*
+ * yarn 4's yarn.lock is YAML that starts (after two comment lines) with
+ * a __metadata block; yarn 1's is its own format, headed "# yarn
+ * lockfile v1". An empty file is nobody's (see `root_file`).
+ */
+static int yarn_berry_lock(const char *head)
+{
+	for (const char *l = head; l && *l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (!strncmp(l, "__metadata:", 11))
+			return 1;
+	}
+	return 0;
+}
+
+static int yarn_classic_lock(const char *head)
+{
+	return head[strspn(head, " \t\r\n")] && !yarn_berry_lock(head);
+}
 
 const struct pmbench_pm pmbench_pms[] = {
 	{
@@ -72,11 +122,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 1,
 		.lockfiles = L("package-lock.json", "npm-shrinkwrap.json"),
+		.package_manager = "npm",
 		.state_paths = L(NULL),
 		.env = L("npm_config_cache={cache}/npm-cache",
 			 "npm_config_audit=false", "npm_config_fund=false",
 			 "npm_config_progress=false", "npm_config_color=false",
 			 "npm_config_yes=false"),
+		.env_prefixes = L("npm_config_", "NPM_CONFIG_"),
+		.store_query = L("config", "get", "cache"),
+		.store_var = "npm_config_cache",
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "npm runs dependency install scripts "
 				"(npm 11 warns about them but runs them)",
@@ -97,6 +151,14 @@ const struct pmbench_pm pmbench_pms[] = {
 				 "^npm error code ", "^npm ERR! code "),
 		.fail_noise = L("A complete log of this run can be found",
 				"/_logs/", "For a full report see"),
+		.hints = HINTS(
+			{ "ERESOLVE", NULL,
+			  "npm found a peer-dependency conflict; if the "
+			  "project installs with it, add \"pm\": {\"npm\": "
+			  "{\"flags\": [\"--legacy-peer-deps\"]}} to the "
+			  "manifest" },
+			{ "ETARGET", NULL, NO_SUCH_VERSION },
+			{ "No matching version", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "yarn",
@@ -114,11 +176,16 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("yarn.lock"),
+		.lockfile_sniff = yarn_classic_lock,
+		.package_manager = "yarn",
 		.state_paths = L(NULL),
 		/* yarn 1 refuses to run when packageManager names another PM. */
 		.env = L("YARN_CACHE_FOLDER={cache}/yarn-cache",
 			 "YARN_DISABLE_SELF_UPDATE_CHECK=true",
 			 "SKIP_YARN_COREPACK_CHECK=1"),
+		.env_prefixes = L("YARN_"),
+		.store_query = L("cache", "dir"),
+		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "yarn 1 runs every dependency install script",
 		.import_args = L("import", "--non-interactive"),
@@ -126,10 +193,22 @@ const struct pmbench_pm pmbench_pms[] = {
 		/* The first "error" line says why; the next ones sum up. */
 		.fail_causes = L("^error "),
 		.fail_noise = L("^info Visit "),
+		.hints = HINTS(
+			{ "is incompatible with this module", NULL,
+			  "yarn 1 enforces dependencies' engines; set \"pm\": "
+			  "{\"yarn\": {\"env\": {\"YARN_IGNORE_ENGINES\": "
+			  "\"1\"}}} to let it through" },
+			{ "Workspaces can only be enabled in private projects",
+			  NULL,
+			  "yarn 1 needs \"private\": true in a package.json "
+			  "with workspaces" },
+			{ "Couldn't find any versions", NULL,
+			  NO_SUCH_VERSION }),
 	},
 	{
 		.name = "yarn-berry",
 		.title = "yarn 4 (berry, node-modules linker)",
+		.command_name = "yarn",
 		.npm_package = "@yarnpkg/cli-dist",
 		.toolchain_bin = "yarn-berry/node_modules/.bin/yarn",
 		.path_names = L("yarn-berry", "yarn"),
@@ -141,6 +220,9 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("yarn.lock"),
+		.lockfile_sniff = yarn_berry_lock,
+		.root_file = "yarn.lock",
+		.package_manager = "yarn",
 		.state_paths = L(".yarn/install-state.gz", ".yarn/unplugged",
 				 ".yarn/build-state.yml", ".pnp.cjs",
 				 ".pnp.loader.mjs"),
@@ -161,6 +243,9 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "YARN_ENABLE_IMMUTABLE_INSTALLS=false",
 			 "YARN_ENABLE_HARDENED_MODE=0",
 			 "YARN_IGNORE_PATH=1"),
+		.env_prefixes = L("YARN_"),
+		.store_query = L("config", "get", "cacheFolder"),
+		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
@@ -177,6 +262,7 @@ const struct pmbench_pm pmbench_pms[] = {
 				 "YN0058:", "YN0001:", "^Usage Error:",
 				 "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
+		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "pnpm",
@@ -194,6 +280,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("pnpm-lock.yaml"),
+		.package_manager = "pnpm",
+		.stores = L(".pnpm"),
 		.state_paths = L(NULL),
 		/*
 		 * pnpm 11+ reads only pnpm_config_*; PNPM_HOME moves the
@@ -212,13 +300,29 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_package_manager_strict=false",
 			 "pnpm_config_confirm_modules_purge=false",
 			 "pnpm_config_frozen_lockfile=false"),
+		.env_prefixes = L("PNPM_", "pnpm_config_"),
+		.store_query = L("store", "path", "--silent"),
+		.store_var = "pnpm_config_store_dir",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
+		.scripts_said = L("Ignored build scripts"),
 		.import_args = L("import"),
 		.import_from = L("npm", "yarn", "yarn-berry"),
 		/* pnpm 12 prints "Error: ERR_PNPM_..." or a "╰─▶" cause. */
 		.fail_causes = L("ERR_PNPM_", "╰─▶ "),
+		.hints = HINTS(
+			{ "ERR_PNPM_IGNORED_BUILDS", NULL,
+			  "pnpm exits 1 when it skipped build scripts; "
+			  "pmbench sets pnpm_config_strict_dep_builds=false "
+			  "unless the manifest overrides it" },
+			{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
+			  "the packageManager field names another PM" },
+			{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
+			  "pnpm tried to switch to the packageManager "
+			  "field's version" },
+			{ "ERR_PNPM_NO_MATCHING_VERSION", NULL,
+			  NO_SUCH_VERSION }),
 	},
 	{
 		.name = "bun",
@@ -234,16 +338,23 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("bun.lock", "bun.lockb"),
+		.package_manager = "bun",
 		.state_paths = L(NULL),
 		.env = L("BUN_INSTALL_CACHE_DIR={cache}/bun-cache",
 			 "BUN_INSTALL={cache}/bun-home"),
+		.env_prefixes = L("BUN_"),
+		/* actions/setup-node has no cache for bun. */
+		.store_var = "BUN_INSTALL_CACHE_DIR",
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
+		.scripts_said = L("Blocked "),
 		/* bun install converts these lockfiles when it has none. */
 		.migrate_reads = L("npm", "yarn", "pnpm"),
 		/* The first "error:" says why ("... failed to resolve" follows). */
 		.fail_causes = L("^error: "),
+		.hints = HINTS({ "No version matching", NULL,
+				 NO_SUCH_VERSION }),
 	},
 	{
 		.name = "deno",
@@ -259,24 +370,212 @@ const struct pmbench_pm pmbench_pms[] = {
 		.run_args = L("task"),
 		.run_dashdash = 0,
 		.lockfiles = L("deno.lock"),
+		/* No packageManager name: corepack does not know deno. */
+		.stores = L(".deno"),
 		.state_paths = L(NULL),
 		.env = L("DENO_DIR={cache}/deno-dir", "DENO_NO_UPDATE_CHECK=1",
 			 "DENO_NO_PROMPT=1"),
+		.env_prefixes = L("DENO_"),
+		/* actions/setup-node has no cache for deno. */
+		.store_var = "DENO_DIR",
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "deno runs no install scripts without "
 				"--allow-scripts",
 		.fail_causes = L("^error: "),
+		.hints = HINTS({ "Could not find npm package", " matching ",
+				 NO_SUCH_VERSION }),
 	},
 };
 
 const size_t pmbench_pms_nr = PMBENCH_ARRAY_SIZE(pmbench_pms);
 
-const struct pmbench_pm *pmbench_pm_get(const char *name)
+/*
+ * Variants: a PM with a configuration, measured as a PM of its own (its
+ * own column, cache and work folder). One entry each; everything not
+ * set here is its base's (pmbench_pm_get() builds the whole entry).
+ * `args` follow the base's install and CI arguments, `env` follows the
+ * base's environment (the later value of a variable wins).
+ */
+static const struct pmbench_pm_variant variants[] = {
+	{
+		.name = "yarn-berry:pnp",
+		.base = "yarn-berry",
+		.title = "yarn 4, Plug'n'Play linker (yarn's default)",
+		.env = L("YARN_NODE_LINKER=pnp"),
+		/* Packages stay in the cache's zips; .pnp.cjs maps them. */
+		.caps = PMBENCH_PM_NO_NODE_MODULES,
+		.linker = "Plug'n'Play",
+	},
+	{
+		.name = "yarn-berry:pnpm",
+		.base = "yarn-berry",
+		.title = "yarn 4, pnpm linker",
+		.env = L("YARN_NODE_LINKER=pnpm"),
+		/* node_modules/.store/<locator>/package, symlinked. */
+		.stores = L(".store"),
+		.linker = "pnpm (node_modules/.store)",
+	},
+	{
+		.name = "npm:linked",
+		.base = "npm",
+		.title = "npm, linked install strategy",
+		.args = L("--install-strategy=linked"),
+		.stores = L(".store"),
+		.linker = "linked (node_modules/.store)",
+	},
+	{
+		.name = "pnpm:hoisted",
+		.base = "pnpm",
+		.title = "pnpm, hoisted node-linker",
+		/* pnpm 11+ reads only pnpm_config_* from the environment. */
+		.env = L("pnpm_config_node_linker=hoisted"),
+		.linker = "hoisted (flat node_modules)",
+	},
+	{
+		.name = "bun:isolated",
+		.base = "bun",
+		.title = "bun, isolated linker",
+		.args = L("--linker", "isolated"),
+		.stores = L(".bun"),
+		.linker = "isolated (node_modules/.bun)",
+	},
+	{
+		.name = "npm:prefer-offline",
+		.base = "npm",
+		.title = "npm, cached metadata used without revalidation",
+		.args = L("--prefer-offline"),
+	},
+};
+
+#define VARIANTS_NR PMBENCH_ARRAY_SIZE(variants)
+#define FOLDER_MAX 64
+
+/* The variants' whole entries and folder names, built once. */
+static struct pmbench_pm variant_pms[VARIANTS_NR];
+static char variant_folders[VARIANTS_NR][FOLDER_MAX];
+static int variants_ready;
+
+static const struct pmbench_pm *base_get(const char *name)
 {
 	for (size_t i = 0; i < pmbench_pms_nr; i++)
 		if (!strcmp(pmbench_pms[i].name, name))
 			return &pmbench_pms[i];
 	return NULL;
+}
+
+static void variants_init(void)
+{
+	if (variants_ready)
+		return;
+	for (size_t i = 0; i < VARIANTS_NR; i++) {
+		const struct pmbench_pm_variant *v = &variants[i];
+		const struct pmbench_pm *b = base_get(v->base);
+		struct pmbench_pm *pm = &variant_pms[i];
+		char *folder = variant_folders[i];
+
+		/* The table is wrong: unit_pm checks every entry. */
+		if (!b || strlen(v->name) >= FOLDER_MAX)
+			pmbench_die("variant '%s' has no PM '%s' or too long "
+				    "a name", v->name, v->base);
+		*pm = *b;
+		pm->name = v->name;
+		pm->title = v->title;
+		pm->command_name = pmbench_pm_command_name(b);
+		pm->base = b->name;
+		pm->variant = v;
+		pm->caps = v->caps;
+		pm->linker = v->linker;
+		if (v->stores)
+			pm->stores = v->stores;
+		/* ':' would end a PATH entry that names a folder of it. */
+		for (size_t k = 0; v->name[k]; k++)
+			folder[k] = v->name[k] == ':' ? '_' : v->name[k];
+	}
+	variants_ready = 1;
+}
+
+const struct pmbench_pm *pmbench_pm_get(const char *name)
+{
+	const struct pmbench_pm *pm = base_get(name);
+
+	variants_init();
+	for (size_t i = 0; !pm && i < VARIANTS_NR; i++)
+		if (!strcmp(variant_pms[i].name, name))
+			pm = &variant_pms[i];
+	return pm;
+}
+
+const struct pmbench_pm *pmbench_pm_nth(size_t i)
+{
+	variants_init();
+	if (i < pmbench_pms_nr)
+		return &pmbench_pms[i];
+	i -= pmbench_pms_nr;
+	return i < VARIANTS_NR ? &variant_pms[i] : NULL;
+}
+
+const char *const *pmbench_pm_names(void)
+{
+	static const char *names[PMBENCH_ARRAY_SIZE(pmbench_pms) +
+				 VARIANTS_NR + 1];
+
+	if (!names[0])
+		for (size_t i = 0; pmbench_pm_nth(i); i++)
+			names[i] = pmbench_pm_nth(i)->name;
+	return names;
+}
+
+void pmbench_pm_join_names(struct pmbench_buf *out, const char *sep,
+			   unsigned flags)
+{
+	size_t nr = pmbench_pms_nr;
+
+	if (flags & PMBENCH_PM_JOIN_VARIANTS)
+		nr += VARIANTS_NR;
+	for (size_t i = 0; i < nr; i++) {
+		if (i && i + 1 == nr && (flags & PMBENCH_PM_JOIN_OR))
+			pmbench_buf_adds(out, " or ");
+		else if (i)
+			pmbench_buf_adds(out, sep);
+		pmbench_buf_adds(out, pmbench_pm_nth(i)->name);
+	}
+}
+
+const struct pmbench_pm *pmbench_pm_base(const struct pmbench_pm *pm)
+{
+	return pm->base ? base_get(pm->base) : pm;
+}
+
+const char *pmbench_pm_folder(const struct pmbench_pm *pm)
+{
+	if (pm->variant)
+		return variant_folders[pm->variant - variants];
+	return pm->name;
+}
+
+const char *pmbench_pm_command_name(const struct pmbench_pm *pm)
+{
+	return pm->command_name ? pm->command_name : pm->name;
+}
+
+void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm)
+{
+	const struct pmbench_pm_variant *v = pm->variant;
+	const char *sep = " with ";
+
+	if (!v)
+		return;
+	pmbench_buf_adds(out, v->base);
+	for (const char *const *a = v->args; a && *a; a++) {
+		pmbench_buf_addf(out, "%s%s", sep, *a);
+		sep = " ";
+	}
+	if (v->args && v->env)
+		sep = " and ";
+	for (const char *const *e = v->env; e && *e; e++) {
+		pmbench_buf_addf(out, "%s%s", sep, *e);
+		sep = " ";
+	}
 }
 
 static int listed(const char *const *list, const char *name)
@@ -287,9 +586,35 @@ static int listed(const char *const *list, const char *name)
 	return 0;
 }
 
+#define LOCKFILES_MAX 32
+
+const char *const *pmbench_pm_all_lockfiles(void)
+{
+	static const char *all[LOCKFILES_MAX + 1];
+	size_t nr = 0;
+
+	if (all[0])
+		return all;
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
+		for (const char *const *l = pmbench_pms[i].lockfiles; *l; l++) {
+			if (listed(all, *l))
+				continue;
+			if (nr == LOCKFILES_MAX)
+				pmbench_die("more than %d lockfile names in "
+					    "the PM table", LOCKFILES_MAX);
+			all[nr++] = *l;
+		}
+	}
+	return all;
+}
+
 enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 				       const char *from)
 {
+	const struct pmbench_pm *f = pmbench_pm_get(from);
+
+	from = f ? pmbench_pm_base(f)->name : from;
+	pm = pmbench_pm_base(pm);
 	if (!strcmp(pm->name, from))
 		return PMBENCH_ROUTE_OWN;
 	if (listed(pm->migrate_reads, from))
@@ -297,6 +622,127 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 	if (pm->import_args && listed(pm->import_from, from))
 		return PMBENCH_ROUTE_IMPORT;
 	return PMBENCH_ROUTE_FRESH;
+}
+
+/*
+ * The first PMBENCH_PM_LOCK_HEAD bytes of `path`, NUL-terminated (a NUL
+ * inside ends the text early, which no sniffer minds); empty when it
+ * cannot be read. Reading only the head tells a lockfile of any size.
+ */
+static void read_head(struct pmbench_buf *out, const char *path)
+{
+	char chunk[8192];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	pmbench_buf_reset(out);
+	while (fd >= 0 && out->len < PMBENCH_PM_LOCK_HEAD) {
+		size_t want = PMBENCH_PM_LOCK_HEAD - out->len;
+		ssize_t n = read(fd, chunk, want < sizeof(chunk) ? want
+							      : sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		pmbench_buf_add(out, chunk, (size_t)n);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+const struct pmbench_pm *pmbench_pm_lockfile_owner(const char *path)
+{
+	struct pmbench_buf head = PMBENCH_BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	const char *file = slash ? slash + 1 : path;
+	const struct pmbench_pm *found = NULL;
+	int have_head = 0;
+
+	if (!pmbench_fs_isfile(path))
+		return NULL;
+	for (size_t i = 0; i < pmbench_pms_nr && !found; i++) {
+		const struct pmbench_pm *pm = &pmbench_pms[i];
+
+		if (!listed(pm->lockfiles, file))
+			continue;
+		if (pm->lockfile_sniff && !have_head) {
+			read_head(&head, path);
+			have_head = 1;
+		}
+		if (!pm->lockfile_sniff || pm->lockfile_sniff(head.ptr))
+			found = pm;
+	}
+	pmbench_buf_release(&head);
+	return found;
+}
+
+int pmbench_pm_owns_lockfile(const struct pmbench_pm *pm, const char *path)
+{
+	return pmbench_pm_lockfile_owner(path) == pmbench_pm_base(pm);
+}
+
+const struct pmbench_pm *pmbench_pm_from_package_manager(const char *value)
+{
+	size_t n = strcspn(value, "@");
+	int major = value[n] == '@' ? pmbench_pm_version_major(value + n + 1)
+				    : -1;
+	const struct pmbench_pm *newest = NULL;
+
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
+		const struct pmbench_pm *pm = &pmbench_pms[i];
+		const char *name = pm->package_manager;
+
+		if (!name || strlen(name) != n || strncmp(name, value, n))
+			continue;
+		if (major >= pm->major_min && major <= pm->major_max)
+			return pm;
+		if (!newest || pm->major_max > newest->major_max)
+			newest = pm;
+	}
+	return newest;
+}
+
+int pmbench_pm_is_store(const char *name)
+{
+	for (size_t i = 0; pmbench_pm_nth(i); i++)
+		if (listed(pmbench_pm_nth(i)->stores, name))
+			return 1;
+	return 0;
+}
+
+static const char *match_hint(const struct pmbench_pm_hint *h,
+			      const char *text)
+{
+	for (; h && h->pattern; h++)
+		if (strstr(text, h->pattern) &&
+		    (!h->also || strstr(text, h->also)))
+			return h->hint;
+	return NULL;
+}
+
+const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text)
+{
+	const char *hint = pm ? match_hint(pm->hints, text) : NULL;
+
+	return hint ? hint : match_hint(common_hints, text);
+}
+
+static int has_prefix(const char *const *prefixes, const char *name)
+{
+	for (; prefixes && *prefixes; prefixes++)
+		if (!strncmp(name, *prefixes, strlen(*prefixes)))
+			return 1;
+	return 0;
+}
+
+int pmbench_pm_env_related(const char *name)
+{
+	if (has_prefix(common_env_prefixes, name))
+		return 1;
+	for (size_t i = 0; i < pmbench_pms_nr; i++)
+		if (has_prefix(pmbench_pms[i].env_prefixes, name))
+			return 1;
+	return 0;
 }
 
 static void fill(struct pmbench_buf *out, const char *templ, const char *cache)
@@ -336,6 +782,18 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_strvec_pushv(env, pmbench_ci_vars);
 	pmbench_pm_push_args(env, common_env, cache);
 	pmbench_pm_push_args(env, pm->env, cache);
+	if (pm->variant)
+		pmbench_pm_push_args(env, pm->variant->env, cache);
+}
+
+void pmbench_pm_push_install(struct pmbench_strvec *out,
+			     const struct pmbench_pm *pm, int frozen,
+			     const char *cache)
+{
+	pmbench_pm_push_args(out, frozen ? pm->frozen_args : pm->install_args,
+			     cache);
+	if (pm->variant)
+		pmbench_pm_push_args(out, pm->variant->args, cache);
 }
 
 int pmbench_pm_version_major(const char *version)

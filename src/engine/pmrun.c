@@ -11,64 +11,6 @@
 
 #define TAIL_LINES 20
 
-/*
- * Known ways real projects fail, from what six real repositories did
- * under each PM on this kind of machine (shared/PITFALLS.md). A failure
- * whose output matches gets the hint appended, so the user learns which
- * trap it was and what to put in the manifest.
- */
-static const struct {
-	const char *pattern;
-	const char *also; /* a second pattern that must match too, or NULL */
-	const char *hint;
-} hints[] = {
-	{ "ERESOLVE", NULL,
-	  "npm found a peer-dependency conflict; if the project installs "
-	  "with it, add \"pm\": {\"npm\": {\"flags\": "
-	  "[\"--legacy-peer-deps\"]}} to the manifest" },
-	{ "is incompatible with this module", NULL,
-	  "yarn 1 enforces dependencies' engines; set \"pm\": {\"yarn\": "
-	  "{\"env\": {\"YARN_IGNORE_ENGINES\": \"1\"}}} to let it through" },
-	{ "Workspaces can only be enabled in private projects", NULL,
-	  "yarn 1 needs \"private\": true in a package.json with "
-	  "workspaces" },
-	{ "node-sass", "gyp",
-	  "node-sass does not build on this Node version (a native module "
-	  "the project pins)" },
-	{ "ERR_PNPM_IGNORED_BUILDS", NULL,
-	  "pnpm exits 1 when it skipped build scripts; pmbench sets "
-	  "pnpm_config_strict_dep_builds=false unless the manifest "
-	  "overrides it" },
-	{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
-	  "the packageManager field names another PM" },
-	{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
-	  "pnpm tried to switch to the packageManager field's version" },
-	{ "Cypress", "download",
-	  "Cypress downloads its binary in postinstall; set env "
-	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
-	{ "gyp ERR!", NULL,
-	  "a native module failed to build with node-gyp" },
-	{ "getaddrinfo", NULL,
-	  "a download from a host other than the registry failed (no "
-	  "network to it)" },
-	{ "EAI_AGAIN", NULL,
-	  "a download from a host other than the registry failed (no "
-	  "network to it)" },
-	{ "ETARGET", NULL,
-	  "a version named in package.json is not in the registry" },
-	{ "No matching version", NULL,
-	  "a version named in package.json is not in the registry" },
-};
-
-static const char *find_hint(const char *text)
-{
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(hints); i++)
-		if (strstr(text, hints[i].pattern) &&
-		    (!hints[i].also || strstr(text, hints[i].also)))
-			return hints[i].hint;
-	return NULL;
-}
-
 static int looks_like_error(const char *line)
 {
 	static const char *const words[] = { "ERR",   "error", "Error",
@@ -225,7 +167,7 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 		if (!pick_cause_line(reason, pm, full.ptr))
 			pick_error_line(reason, pm, tail->ptr);
 	}
-	hint = find_hint(full.ptr);
+	hint = pmbench_pm_hint(pm, full.ptr);
 	if (hint)
 		pmbench_buf_addf(reason, " (hint: %s)", hint);
 	pmbench_buf_release(&full);
@@ -313,9 +255,20 @@ int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 				     timeout_ns, s, c);
 
 	if (!ret && s->ok)
-		pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes,
-					       &s->nm_files);
+		pmbench_pmrun_measure_node_modules(ps, s);
 	return ret;
+}
+
+void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
+					struct pmbench_sample *s)
+{
+	/* Nothing to measure is not a size of 0. */
+	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
+		s->no_node_modules = 1;
+		s->nm_bytes = s->nm_files = 0;
+		return;
+	}
+	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
 }
 
 /*
@@ -330,7 +283,14 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	struct pmbench_buf lines = PMBENCH_BUF_INIT;
 	const char *said;
 
-	pmbench_resolution_scan(&res, ps->ws.run);
+	/*
+	 * Every node_modules of the copy (a workspace root above the
+	 * project included), or Plug'n'Play's map, which is in the project
+	 * folder (yarn's root: see the table's root_file).
+	 */
+	pmbench_resolution_scan(&res, ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES
+					      ? ps->ws.run_project
+					      : ps->ws.run);
 	pmbench_resolution_scripts(&res, &found);
 	pmbench_buf_adds(&out, ps->pm->scripts_note);
 	if (!found.nr) {
@@ -345,11 +305,12 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 		if (found.nr > 8)
 			pmbench_buf_addf(&out, " and %zu more", found.nr - 8);
 	}
-	/* bun and pnpm say what they skipped. */
+	/* Some PMs say what they skipped (the table knows how). */
 	pmbench_child_tail_lines(c, 200, &lines);
-	said = strstr(lines.ptr, "Blocked ");
-	if (!said)
-		said = strstr(lines.ptr, "Ignored build scripts");
+	said = NULL;
+	for (const char *const *w = ps->pm->scripts_said; w && *w && !said;
+	     w++)
+		said = strstr(lines.ptr, *w);
 	if (said) {
 		size_t n = strcspn(said, "\n");
 
@@ -362,11 +323,43 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	return pmbench_buf_detach(&out);
 }
 
+/*
+ * The fixture's per-PM entries that apply to `pm`: its base's, then a
+ * variant's own; into `out` (room for two), returns how many.
+ */
+static size_t fixture_pms(const struct pmbench_fixture_pm **out,
+			  const struct pmbench_fixture *f,
+			  const struct pmbench_pm *pm)
+{
+	size_t nr = 0;
+
+	out[nr] = pmbench_fixture_pm(f, pmbench_pm_base(pm)->name);
+	nr += out[nr] != NULL;
+	if (pm->variant) {
+		out[nr] = pmbench_fixture_pm(f, pm->name);
+		nr += out[nr] != NULL;
+	}
+	return nr;
+}
+
+void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
+				 const struct pmbench_fixture *f,
+				 const struct pmbench_pm *pm)
+{
+	const struct pmbench_fixture_pm *fp[2];
+	size_t nr = fixture_pms(fp, f, pm);
+
+	for (size_t k = 0; k < nr; k++)
+		for (size_t i = 0; i < fp[k]->flags.nr; i++)
+			pmbench_strvec_push(out, fp[k]->flags.v[i]);
+}
+
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
 			   const struct pmbench_strvec *extra_env)
 {
-	const struct pmbench_fixture_pm *fp = pmbench_fixture_pm(f, ps->pm->name);
+	const struct pmbench_fixture_pm *fp[2];
+	size_t fp_nr = fixture_pms(fp, f, ps->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const char *path = getenv("PATH");
 	const char *slash;
@@ -374,10 +367,8 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
 	pmbench_strvec_push(&ps->command, ps->found.path);
-	pmbench_pm_push_args(&ps->command, ps->pm->install_args, ps->ws.cache);
-	if (fp)
-		for (size_t i = 0; i < fp->flags.nr; i++)
-			pmbench_strvec_push(&ps->command, fp->flags.v[i]);
+	pmbench_pm_push_install(&ps->command, ps->pm, 0, ps->ws.cache);
+	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
 	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
 	/* Scripts that call the PM again get the same binary. */
@@ -390,11 +381,20 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	}
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&ps->env, f->env.v[i]);
-	if (fp)
-		for (size_t i = 0; i < fp->env.nr; i++)
-			pmbench_strvec_push(&ps->env, fp->env.v[i]);
+	for (size_t k = 0; k < fp_nr; k++)
+		for (size_t i = 0; i < fp[k]->env.nr; i++)
+			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	free(ps->note);
+	ps->note = NULL;
+	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "node_modules: n/a: %s",
+				 ps->pm->linker ? ps->pm->linker
+						: "it makes none");
+		ps->note = pmbench_buf_detach(&b);
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -565,7 +565,8 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->prime_failure);
 	free(ps->lockfile);
 	free(ps->scripts);
-	ps->prime_failure = ps->lockfile = ps->scripts = NULL;
+	free(ps->note);
+	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
 }
 
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
@@ -603,10 +604,6 @@ static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 extern char **environ;
 
-/*
- * Which of the caller's variables reached the PMs and may change what
- * they do. Names only: values can hold registry tokens.
- */
 /*
  * How names are resolved: a resolver that drops some of many parallel
  * lookups makes glibc wait its 5 s timeout, which shows as install times
@@ -647,25 +644,20 @@ done:
 	pmbench_buf_release(&b);
 }
 
+/*
+ * Which of the caller's variables reached the PMs and may change what
+ * they do. Names only: values can hold registry tokens.
+ */
 static void record_inherited(struct pmbench_result *r)
 {
-	static const char *const prefixes[] = { "npm_config_", "NPM_CONFIG_",
-						"YARN_",       "PNPM_",
-						"pnpm_config_", "BUN_",
-						"DENO_",       "NODE_",
-						"COREPACK_" };
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	for (char **e = environ; e && *e; e++) {
-		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(prefixes); i++) {
-			if (!strncmp(*e, prefixes[i], strlen(prefixes[i]))) {
-				pmbench_buf_reset(&b);
-				pmbench_buf_add(&b, *e, strcspn(*e, "="));
-				pmbench_strvec_push(&names, b.ptr);
-				break;
-			}
-		}
+		pmbench_buf_reset(&b);
+		pmbench_buf_add(&b, *e, strcspn(*e, "="));
+		if (pmbench_pm_env_related(b.ptr))
+			pmbench_strvec_push(&names, b.ptr);
 	}
 	pmbench_strvec_sort(&names, 0);
 	pmbench_buf_reset(&b);
@@ -673,6 +665,23 @@ static void record_inherited(struct pmbench_result *r)
 	pmbench_result_env_set(r, "inherited_pm_vars", names.nr ? b.ptr : "none");
 	pmbench_strvec_release(&names);
 	pmbench_buf_release(&b);
+}
+
+/* The result's record of `pm`, found or not; a variant's configuration. */
+static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
+		      const struct pmbench_pm_found *found)
+{
+	struct pmbench_result_pm *p = pmbench_result_add_pm(
+		r, pm->name, found ? found->path : NULL,
+		found ? found->version : NULL);
+	struct pmbench_buf config = PMBENCH_BUF_INIT;
+
+	pmbench_pm_config(&config, pm);
+	if (pm->base)
+		p->base = pmbench_xstrdup(pm->base);
+	if (config.len)
+		p->config = pmbench_buf_detach(&config);
+	pmbench_buf_release(&config);
 }
 
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
@@ -695,7 +704,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
 		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
 				    scratch) < 0) {
-			pmbench_result_add_pm(r, pm->name, NULL, NULL);
+			record_pm(r, pm, NULL);
 			if (pms_explicit) {
 				*out_nr = nr;
 				return PMBENCH_ENOTFOUND;
@@ -706,8 +715,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		}
 		ps->ctx = ctx;
 		ps->pm = pm;
-		pmbench_result_add_pm(r, pm->name, ps->found.path,
-				      ps->found.version);
+		record_pm(r, pm, &ps->found);
 		nr++;
 	}
 	*out_nr = nr;

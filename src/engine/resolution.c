@@ -3,15 +3,20 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <cjson/cJSON.h>
 
 #include "pmbench/buf.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/resolution.h"
 
 /* Deeper than any real tree; a guard against loops we cannot see. */
 #define MAX_DEPTH 48
 #define PACKAGE_JSON_MAX (4u << 20)
+/* A .pnp.cjs of tens of thousands of packages is tens of megabytes. */
+#define PNP_MAX (256u << 20)
 
 struct scan {
 	struct pmbench_resolution *out;
@@ -35,17 +40,24 @@ static void add_package(struct scan *sc, const char *dir, const char *name,
 	p->copies = 1;
 }
 
-/* Does this package run code at install time? */
-static int install_script(const cJSON *json, const char *dir)
+/* Does this package.json name a script that runs at install time? */
+static int lifecycle_script(const cJSON *json)
 {
 	const cJSON *scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
+
+	return cJSON_IsObject(scripts) &&
+	       (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
+		cJSON_GetObjectItemCaseSensitive(scripts, "install") ||
+		cJSON_GetObjectItemCaseSensitive(scripts, "postinstall"));
+}
+
+/* Does the package in `dir` run code at install time? */
+static int install_script(const cJSON *json, const char *dir)
+{
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int found;
 
-	if (cJSON_IsObject(scripts) &&
-	    (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
-	     cJSON_GetObjectItemCaseSensitive(scripts, "install") ||
-	     cJSON_GetObjectItemCaseSensitive(scripts, "postinstall")))
+	if (lifecycle_script(json))
 		return 1;
 	/* npm and yarn 1 run node-gyp rebuild for a binding.gyp by itself. */
 	pmbench_buf_path(&p, dir, "binding.gyp");
@@ -79,22 +91,52 @@ static void scan_package(struct scan *sc, const char *dir, int depth)
 	pmbench_buf_release(&text);
 }
 
-/* pnpm's .pnpm and deno's .deno: <id>/node_modules/<package>. */
+/*
+ * A store folder inside node_modules (the PM table's `stores`: pnpm's
+ * .pnpm, deno's .deno, npm's linked .store, bun's isolated .bun): one
+ * folder per package, <id>/node_modules/<name> (pnpm, deno, npm, bun;
+ * npm nests scoped ids in @scope/), or <id>/package (yarn 4's pnpm
+ * linker). Its own node_modules holds hoisted links, not packages.
+ */
+static int real_dir(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void scan_store(struct scan *sc, const char *store, int depth)
 {
-	struct pmbench_buf q = PMBENCH_BUF_INIT;
+	struct pmbench_buf id = PMBENCH_BUF_INIT, q = PMBENCH_BUF_INIT;
 	struct dirent *de;
-	DIR *d = opendir(store);
+	DIR *d = depth > MAX_DEPTH ? NULL : opendir(store);
 
 	while (d && (de = readdir(d))) {
+		int found = 0;
+
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "node_modules"))
 			continue;
+		pmbench_buf_reset(&id);
+		pmbench_buf_path(&id, store, de->d_name);
 		pmbench_buf_reset(&q);
-		pmbench_buf_addf(&q, "%s/%s/node_modules", store, de->d_name);
-		scan_node_modules(sc, q.ptr, depth + 1);
+		pmbench_buf_path(&q, id.ptr, "package");
+		if (real_dir(q.ptr)) {
+			scan_package(sc, q.ptr, depth + 1);
+			found = 1;
+		}
+		pmbench_buf_reset(&q);
+		pmbench_buf_path(&q, id.ptr, "node_modules");
+		if (real_dir(q.ptr)) {
+			scan_node_modules(sc, q.ptr, depth + 1);
+			found = 1;
+		}
+		/* Not a package's folder: npm's @scope/ of scoped ids. */
+		if (!found && de->d_name[0] == '@')
+			scan_store(sc, id.ptr, depth + 1);
 	}
 	if (d)
 		closedir(d);
+	pmbench_buf_release(&id);
 	pmbench_buf_release(&q);
 }
 
@@ -120,7 +162,7 @@ static void scan_node_modules(struct scan *sc, const char *nm, int depth)
 		/* Symlinks are links into a store or to workspaces. */
 		if (lstat(p.ptr, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (!strcmp(n, ".pnpm") || !strcmp(n, ".deno"))
+		if (pmbench_pm_is_store(n))
 			scan_store(sc, p.ptr, depth);
 		else if (n[0] == '@')
 			scan_node_modules(sc, p.ptr, depth);
@@ -167,6 +209,262 @@ static void fold(struct pmbench_resolution *r)
 	r->nr = w;
 }
 
+/* ---- Plug'n'Play ------------------------------------------------------- */
+
+/*
+ * Does the package in folder `member` ("node_modules/esbuild/") of the
+ * zip archive `zip` (yarn's cache) run code at install time? A zip that
+ * cannot be read says no.
+ */
+static int zip_install_script(const char *zip, const char *member)
+{
+	struct pmbench_buf json = PMBENCH_BUF_INIT;
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	size_t n = strlen(member);
+	int found = 0, seen = 0;
+	cJSON *parsed;
+
+	archive_read_support_format_zip(a);
+	if (archive_read_open_filename(a, zip, 16384) != ARCHIVE_OK)
+		seen = 2;
+	while (seen < 2 && archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		char chunk[8192];
+		la_ssize_t got;
+
+		if (!name || strncmp(name, member, n))
+			continue;
+		if (!strcmp(name + n, "binding.gyp")) {
+			found = 1;
+			seen++;
+		}
+		if (strcmp(name + n, "package.json"))
+			continue;
+		seen++;
+		while ((got = archive_read_data(a, chunk, sizeof(chunk))) > 0 &&
+		       json.len < PACKAGE_JSON_MAX)
+			pmbench_buf_add(&json, chunk, (size_t)got);
+	}
+	archive_read_free(a);
+	parsed = cJSON_Parse(json.ptr);
+	found |= lifecycle_script(parsed);
+	cJSON_Delete(parsed);
+	pmbench_buf_release(&json);
+	return found;
+}
+
+/*
+ * Undo yarn's quoting of the runtime state in .pnp.cjs: a single-quoted
+ * JavaScript string with backslashes and quotes escaped and every line
+ * ending in a backslash (a line continuation). `p` is after the opening
+ * quote; the JSON goes into `out`. Returns 0, or -1 if it never ends.
+ */
+static int unquote_js(struct pmbench_buf *out, const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\'')
+			return 0;
+		if (*p != '\\') {
+			pmbench_buf_addch(out, *p);
+			continue;
+		}
+		p++;
+		if (*p == 'n')
+			pmbench_buf_addch(out, '\n');
+		else if (*p == 't')
+			pmbench_buf_addch(out, '\t');
+		else if (*p && *p != '\n')
+			pmbench_buf_addch(out, *p);
+		if (!*p)
+			break;
+	}
+	return -1;
+}
+
+/*
+ * The runtime state of a Plug'n'Play install in `project`: the JSON of
+ * .pnp.data.json (pnpEnableInlining: false), else the one embedded in
+ * .pnp.cjs as RAW_RUNTIME_STATE. NULL when there is neither.
+ */
+static cJSON *pnp_state(const char *project)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	struct pmbench_buf json = PMBENCH_BUF_INIT;
+	const char *at;
+	cJSON *state = NULL;
+
+	pmbench_buf_path(&p, project, ".pnp.data.json");
+	if (!pmbench_fs_read(&text, p.ptr, PNP_MAX)) {
+		state = cJSON_Parse(text.ptr);
+		goto done;
+	}
+	pmbench_error_clear();
+	pmbench_buf_reset(&p);
+	pmbench_buf_path(&p, project, ".pnp.cjs");
+	if (pmbench_fs_read(&text, p.ptr, PNP_MAX) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	at = strstr(text.ptr, "RAW_RUNTIME_STATE =");
+	if (at)
+		at = strchr(at, '\'');
+	if (at && !unquote_js(&json, at + 1))
+		state = cJSON_Parse(json.ptr);
+done:
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&json);
+	return state;
+}
+
+/*
+ * The name and version of a Plug'n'Play reference: "npm:1.2.3",
+ * "npm:real-name@1.2.3" (an alias), or a "patch:" of one
+ * ("patch:x@npm%3A1.2.3#..."). `name` starts as the entry's. 0, or -1
+ * for references with no registry version (workspace:, link:, file:,
+ * git) and for "virtual:<hash>#..." instances (the same package for
+ * other peers, under .yarn/__virtual__: the map lists the package
+ * itself too).
+ */
+static int pnp_version(struct pmbench_buf *name, struct pmbench_buf *version,
+		       const char *ref)
+{
+	const char *v, *at;
+
+	if (!strncmp(ref, "npm:", 4)) {
+		v = ref + 4;
+		at = strrchr(v, '@');
+		if (at && at != v) {
+			/* An alias: the package's own name. */
+			pmbench_buf_reset(name);
+			pmbench_buf_add(name, v, (size_t)(at - v));
+			v = at + 1;
+		}
+	} else if (!strncmp(ref, "patch:", 6) && strstr(ref, "@npm%3A")) {
+		v = strstr(ref, "@npm%3A") + 7;
+	} else {
+		return -1;
+	}
+	pmbench_buf_reset(version);
+	pmbench_buf_add(version, v, strcspn(v, "#&"));
+	return version->len ? 0 : -1;
+}
+
+/*
+ * Whether the package at `loc` (a packageLocation, relative to the
+ * project) has an install script: its package.json in a folder (an
+ * unplugged package), or inside the zip of yarn's cache when the zip is
+ * where the map says. A zip that is not there (the cache was moved
+ * after the install) reads as no script.
+ */
+static int pnp_has_script(const char *project, const char *loc)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT, file = PMBENCH_BUF_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	const char *zip_end = strstr(loc, ".zip/");
+	cJSON *parsed = NULL;
+	int found = 0;
+
+	if (zip_end) {
+		pmbench_buf_addf(&file, "%s/%.*s", project,
+				 (int)(zip_end + 4 - loc), loc);
+		found = zip_install_script(file.ptr, zip_end + 5);
+		goto done;
+	}
+	pmbench_buf_path(&dir, project, loc);
+	pmbench_buf_path(&file, dir.ptr, "package.json");
+	if (pmbench_fs_read(&text, file.ptr, PACKAGE_JSON_MAX) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	parsed = cJSON_Parse(text.ptr);
+	found = install_script(parsed, dir.ptr);
+done:
+	cJSON_Delete(parsed);
+	pmbench_buf_release(&dir);
+	pmbench_buf_release(&file);
+	pmbench_buf_release(&text);
+	return found;
+}
+
+/*
+ * Whether the package at `loc` was installed: the map lists every
+ * package of the lockfile, those of other platforms too (@esbuild/aix-
+ * ppc64), whose folder or zip was never made. A zip missing from a cache
+ * folder that is gone (moved after the install) cannot tell: it counts.
+ */
+static int pnp_installed(const char *project, const char *loc)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	const char *zip_end = strstr(loc, ".zip/");
+	int ret;
+
+	if (!zip_end) {
+		pmbench_buf_path(&p, project, loc);
+		ret = pmbench_fs_isdir(p.ptr);
+	} else {
+		pmbench_buf_addf(&p, "%s/%.*s", project,
+				 (int)(zip_end + 4 - loc), loc);
+		ret = pmbench_fs_isfile(p.ptr);
+		if (!ret) {
+			pmbench_buf_setlen(&p, (size_t)(strrchr(p.ptr, '/') -
+							p.ptr));
+			ret = !pmbench_fs_isdir(p.ptr);
+		}
+	}
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+/*
+ * What a Plug'n'Play install resolved: every installed package of the
+ * map's packageRegistryData (name -> [reference, {packageLocation}]),
+ * except the project and its workspaces.
+ */
+static void scan_pnp(struct scan *sc, const char *project)
+{
+	struct pmbench_buf name = PMBENCH_BUF_INIT, version = PMBENCH_BUF_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	cJSON *state = pnp_state(project);
+	const cJSON *entry, *ref;
+
+	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(
+					  state, "packageRegistryData")) {
+		const cJSON *ident = cJSON_GetArrayItem(entry, 0);
+
+		if (!cJSON_IsString(ident))
+			continue; /* null: the project itself */
+		cJSON_ArrayForEach(ref, cJSON_GetArrayItem(entry, 1)) {
+			const cJSON *r = cJSON_GetArrayItem(ref, 0);
+			const cJSON *loc = cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(ref, 1), "packageLocation");
+			const char *l;
+
+			if (!cJSON_IsString(r) || !cJSON_IsString(loc))
+				continue;
+			pmbench_buf_reset(&name);
+			pmbench_buf_adds(&name, ident->valuestring);
+			if (pnp_version(&name, &version, r->valuestring) < 0)
+				continue;
+			l = loc->valuestring;
+			l += !strncmp(l, "./", 2) ? 2 : 0;
+			if (!pnp_installed(project, l))
+				continue;
+			pmbench_buf_reset(&dir);
+			pmbench_buf_path(&dir, project, l);
+			while (dir.len && dir.ptr[dir.len - 1] == '/')
+				pmbench_buf_setlen(&dir, dir.len - 1);
+			add_package(sc, dir.ptr, name.ptr, version.ptr,
+				    pnp_has_script(project, l));
+		}
+	}
+	cJSON_Delete(state);
+	pmbench_buf_release(&name);
+	pmbench_buf_release(&version);
+	pmbench_buf_release(&dir);
+}
+
 int pmbench_resolution_scan(struct pmbench_resolution *out,
 			    const char *project)
 {
@@ -176,10 +474,15 @@ int pmbench_resolution_scan(struct pmbench_resolution *out,
 	int ret = pmbench_fs_find_dirs(&dirs, project, "node_modules");
 
 	for (size_t i = 0; !ret && i < dirs.nr; i++) {
+		/* Unplugged packages: the Plug'n'Play map lists them. */
+		if (!strncmp(dirs.v[i], ".yarn/", 6))
+			continue;
 		pmbench_buf_reset(&p);
 		pmbench_buf_path(&p, project, dirs.v[i]);
 		scan_node_modules(&sc, p.ptr, 0);
 	}
+	if (!ret)
+		scan_pnp(&sc, project);
 	fold(out);
 	pmbench_strvec_release(&dirs);
 	pmbench_buf_release(&p);

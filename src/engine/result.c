@@ -259,16 +259,20 @@ pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 	return f;
 }
 
-void pmbench_result_add_pm(struct pmbench_result *r, const char *name,
-			   const char *path, const char *version)
+struct pmbench_result_pm *pmbench_result_add_pm(struct pmbench_result *r,
+						const char *name,
+						const char *path,
+						const char *version)
 {
 	struct pmbench_result_pm *p;
 
 	PMBENCH_ALLOC_GROW(r->found, r->found_nr + 1, r->found_alloc);
 	p = &r->found[r->found_nr++];
+	memset(p, 0, sizeof(*p));
 	p->name = pmbench_xstrdup(name);
 	p->path = dup_or_null(path);
 	p->version = dup_or_null(version);
+	return p;
 }
 
 static void cell_release(struct pmbench_cell *c)
@@ -281,6 +285,7 @@ static void cell_release(struct pmbench_cell *c)
 	free(c->scripts);
 	free(c->prime_failure);
 	free(c->stopped_by);
+	free(c->note);
 	pmbench_strvec_release(&c->command);
 	pmbench_strvec_release(&c->env);
 	for (size_t i = 0; i < c->samples_nr; i++)
@@ -308,6 +313,8 @@ void pmbench_result_release(struct pmbench_result *r)
 		free(r->found[i].name);
 		free(r->found[i].path);
 		free(r->found[i].version);
+		free(r->found[i].base);
+		free(r->found[i].config);
 	}
 	free(r->found);
 	for (size_t i = 0; i < r->fixtures_nr; i++) {
@@ -485,6 +492,7 @@ void pmbench_result_stamp(struct pmbench_result *r)
  */
 enum field_type {
 	F_STR,	   /* char *, null when NULL */
+	F_OPTSTR,  /* char *, left out when NULL (fields added later) */
 	F_BOOL,	   /* int, true or false */
 	F_FLAG,	   /* int, written (as true) only when set */
 	F_INT,	   /* int */
@@ -501,10 +509,15 @@ struct field {
 	enum field_type type;
 	size_t offset;
 	int required;
+	/* Left out when the int at this offset is set (NO_UNLESS: never). */
+	size_t unless;
 };
 
+#define NO_UNLESS ((size_t)-1)
 #define FIELD(s, key, type, member, req)                                     \
-	{ key, type, offsetof(struct s, member), req }
+	{ key, type, offsetof(struct s, member), req, NO_UNLESS }
+#define FIELD_UNLESS(s, key, type, member, flag)                             \
+	{ key, type, offsetof(struct s, member), 0, offsetof(struct s, flag) }
 
 static const struct field option_fields[] = {
 	FIELD(pmbench_result, "pms", F_STRVEC, pms, 0),
@@ -524,6 +537,8 @@ static const struct field pm_fields[] = {
 	FIELD(pmbench_result_pm, "name", F_STR, name, 1),
 	FIELD(pmbench_result_pm, "path", F_STR, path, 0),
 	FIELD(pmbench_result_pm, "version", F_STR, version, 0),
+	FIELD(pmbench_result_pm, "base", F_OPTSTR, base, 0),
+	FIELD(pmbench_result_pm, "config", F_OPTSTR, config, 0),
 };
 
 static const struct field fixture_fields[] = {
@@ -544,6 +559,7 @@ static const struct field cell_fields[] = {
 	FIELD(pmbench_cell, "scripts", F_STR, scripts, 0),
 	FIELD(pmbench_cell, "prime_failure", F_STR, prime_failure, 0),
 	FIELD(pmbench_cell, "stopped_by", F_STR, stopped_by, 0),
+	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 };
@@ -562,8 +578,11 @@ static const struct field sample_fields[] = {
 	FIELD(pmbench_sample, "timed_out", F_BOOL, timed_out, 0),
 	FIELD(pmbench_sample, "interrupted", F_FLAG, interrupted, 0),
 	FIELD(pmbench_sample, "leftover", F_INT, leftover, 0),
-	FIELD(pmbench_sample, "node_modules_bytes", F_U64, nm_bytes, 0),
-	FIELD(pmbench_sample, "node_modules_files", F_U64, nm_files, 0),
+	FIELD(pmbench_sample, "no_node_modules", F_FLAG, no_node_modules, 0),
+	FIELD_UNLESS(pmbench_sample, "node_modules_bytes", F_U64, nm_bytes,
+		     no_node_modules),
+	FIELD_UNLESS(pmbench_sample, "node_modules_files", F_U64, nm_files,
+		     no_node_modules),
 	FIELD(pmbench_sample, "started", F_STARTED, started, 0),
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
@@ -623,9 +642,16 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 {
 	double started;
 
+	if (f->unless != NO_UNLESS &&
+	    *(const int *)(const void *)((const char *)base + f->unless))
+		return;
 	switch (f->type) {
 	case F_STR:
 		add_str(o, f->key, *CMEMBER(base, f, char *));
+		break;
+	case F_OPTSTR:
+		if (*CMEMBER(base, f, char *))
+			add_str(o, f->key, *CMEMBER(base, f, char *));
 		break;
 	case F_BOOL:
 		must(cJSON_AddBoolToObject(o, f->key,
@@ -871,6 +897,7 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return ret;
 	switch (f->type) {
 	case F_STR:
+	case F_OPTSTR:
 		if (!cJSON_IsString(item) || !item->valuestring)
 			return bad_field(rd, f->key, "must be a string");
 		free(*MEMBER(base, f, char *));

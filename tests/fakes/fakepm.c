@@ -19,6 +19,33 @@
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
 
+/* How a linker lays packages out. */
+enum layout {
+	FLAT,	       /* node_modules/<name> (npm, yarn, bun's default) */
+	STORE,	       /* node_modules/<store>/<id>/node_modules/<name> */
+	STORE_PACKAGE, /* node_modules/<store>/<id>/package (yarn's pnpm) */
+	PNP	       /* no node_modules: .pnp.cjs maps .yarn/unplugged */
+};
+
+/* How a store names a package's folder. */
+enum store_id {
+	ID_PLUS,   /* "@s+b@2.0.0" (pnpm, bun, deno) */
+	ID_NESTED, /* "@s/b@2.0.0-fakehash" (npm's linked .store) */
+	ID_YARN	   /* "@s-b-npm-2.0.0-fakehash" (yarn's pnpm linker) */
+};
+
+struct fake_linker {
+	const char *value; /* the setting's value; the first is the default */
+	enum layout layout;
+	const char *store; /* STORE, STORE_PACKAGE: the folder */
+	enum store_id id;
+};
+
+/*
+ * Every fact about one fake package manager. Like pmbench's own PM
+ * table (src/engine/pm.c), which this one must not link: the fake is
+ * built without sanitizers from util sources only.
+ */
 struct fake_pm {
 	const char *name;
 	const char *version;
@@ -29,36 +56,128 @@ struct fake_pm {
 	/* The cache: $cache_env, else $HOME/cache_home. */
 	const char *cache_env;
 	const char *cache_home;
+	/* yarn 4's cache rules instead (global cache, cacheFolder). */
+	int berry_cache;
 	const char *install_words[4];
 	const char *run_word;
 	/* yarn: a bare call installs and an unknown word is a script. */
 	int yarn_style;
+	/* CI mode: a command word (npm ci) or an option. */
+	const char *frozen_word;
+	const char *frozen_options[3];
+	/* The question actions/setup-node asks for its cache folder. */
+	const char *cache_query[4];
+	/*
+	 * The linker: chosen by a variable or an option (`--opt value` or
+	 * `--opt=value`), one of `linkers`; the first is the default.
+	 */
+	const char *linker_env;
+	const char *linker_option;
+	struct fake_linker linkers[4];
 };
 
 static const struct fake_pm pms[] = {
-	{ "npm", "11.0.0-fake", "package-lock.json",
-	  "{\n  \"name\": \"fakepm-project\",\n  \"lockfileVersion\": 3,\n"
-	  "  \"requires\": true,\n  \"generatedBy\": \"",
-	  "\",\n  \"packages\": {}\n}\n", "npm_config_cache", ".npm",
-	  { "install", "ci", "i", NULL }, "run", 0 },
-	{ "yarn", "1.22.22", "yarn.lock", "# yarn lockfile v1\n# ",
-	  "\n\n\nleft-pad@^1.3.0:\n  version \"1.3.0\"\n",
-	  "YARN_CACHE_FOLDER", ".cache/yarn", { "install", NULL }, "run", 1 },
-	{ "yarn-berry", "4.18.1", "yarn.lock",
-	  "__metadata:\n  version: 8\n  cacheKey: 10\n# ",
-	  "\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n",
-	  NULL, ".yarn/berry/cache", { "install", NULL }, "run", 1 },
-	{ "pnpm", "12.0.0-fake", "pnpm-lock.yaml",
-	  "lockfileVersion: '9.0'\n# ", "\n\npackages: {}\n",
-	  "pnpm_config_store_dir", ".local/share/pnpm/store",
-	  { "install", "i", NULL }, "run", 0 },
-	{ "bun", "1.4.5-fake", "bun.lock", "{\n  // ",
-	  "\n  \"lockfileVersion\": 1,\n  \"packages\": {}\n}\n",
-	  "BUN_INSTALL_CACHE_DIR", ".bun/install/cache",
-	  { "install", "i", NULL }, "run", 0 },
-	{ "deno", "deno 2.9.6 (fake)", "deno.lock",
-	  "{\n  \"version\": \"4\",\n  \"generatedBy\": \"", "\"\n}\n",
-	  "DENO_DIR", ".cache/deno", { "install", NULL }, "task", 0 },
+	{
+		.name = "npm",
+		.version = "11.0.0-fake",
+		.lockfile = "package-lock.json",
+		.lock_head = "{\n  \"name\": \"fakepm-project\",\n"
+			     "  \"lockfileVersion\": 3,\n"
+			     "  \"requires\": true,\n  \"generatedBy\": \"",
+		.lock_tail = "\",\n  \"packages\": {}\n}\n",
+		.cache_env = "npm_config_cache",
+		.cache_home = ".npm",
+		.install_words = { "install", "ci", "i", NULL },
+		.run_word = "run",
+		.frozen_word = "ci",
+		.cache_query = { "config", "get", "cache", NULL },
+		.linker_env = "npm_config_install_strategy",
+		.linker_option = "--install-strategy",
+		.linkers = { { "hoisted", FLAT, NULL, ID_PLUS },
+			     { "nested", FLAT, NULL, ID_PLUS },
+			     { "shallow", FLAT, NULL, ID_PLUS },
+			     { "linked", STORE, ".store", ID_NESTED } },
+	},
+	{
+		.name = "yarn",
+		.version = "1.22.22",
+		.lockfile = "yarn.lock",
+		.lock_head = "# yarn lockfile v1\n# ",
+		.lock_tail = "\n\n\nleft-pad@^1.3.0:\n  version \"1.3.0\"\n",
+		.cache_env = "YARN_CACHE_FOLDER",
+		.cache_home = ".cache/yarn",
+		.install_words = { "install", NULL },
+		.run_word = "run",
+		.yarn_style = 1,
+		.frozen_options = { "--frozen-lockfile", NULL },
+		.cache_query = { "cache", "dir", NULL },
+		.linkers = { { "hoisted", FLAT, NULL, ID_PLUS } },
+	},
+	{
+		.name = "yarn-berry",
+		.version = "4.18.1",
+		.lockfile = "yarn.lock",
+		.lock_head = "__metadata:\n  version: 8\n  cacheKey: 10\n# ",
+		.lock_tail = "\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n",
+		.cache_home = ".yarn/berry/cache",
+		.berry_cache = 1,
+		.install_words = { "install", NULL },
+		.run_word = "run",
+		.yarn_style = 1,
+		.frozen_options = { "--immutable", NULL },
+		.cache_query = { "config", "get", "cacheFolder", NULL },
+		/* yarn 4's default is Plug'n'Play. */
+		.linker_env = "YARN_NODE_LINKER",
+		.linkers = { { "pnp", PNP, NULL, ID_PLUS },
+			     { "node-modules", FLAT, NULL, ID_PLUS },
+			     { "pnpm", STORE_PACKAGE, ".store", ID_YARN } },
+	},
+	{
+		.name = "pnpm",
+		.version = "12.0.0-fake",
+		.lockfile = "pnpm-lock.yaml",
+		.lock_head = "lockfileVersion: '9.0'\n# ",
+		.lock_tail = "\n\npackages: {}\n",
+		.cache_env = "pnpm_config_store_dir",
+		.cache_home = ".local/share/pnpm/store",
+		.install_words = { "install", "i", NULL },
+		.run_word = "run",
+		.frozen_options = { "--frozen-lockfile", NULL },
+		.cache_query = { "store", "path", NULL },
+		.linker_env = "pnpm_config_node_linker",
+		.linker_option = "--node-linker",
+		.linkers = { { "isolated", STORE, ".pnpm", ID_PLUS },
+			     { "hoisted", FLAT, NULL, ID_PLUS } },
+	},
+	{
+		.name = "bun",
+		.version = "1.4.5-fake",
+		.lockfile = "bun.lock",
+		.lock_head = "{\n  // ",
+		.lock_tail = "\n  \"lockfileVersion\": 1,\n"
+			     "  \"packages\": {}\n}\n",
+		.cache_env = "BUN_INSTALL_CACHE_DIR",
+		.cache_home = ".bun/install/cache",
+		.install_words = { "install", "i", NULL },
+		.run_word = "run",
+		.frozen_options = { "--frozen-lockfile", NULL },
+		.linker_option = "--linker",
+		.linkers = { { "hoisted", FLAT, NULL, ID_PLUS },
+			     { "isolated", STORE, ".bun", ID_PLUS } },
+	},
+	{
+		.name = "deno",
+		.version = "deno 2.9.6 (fake)",
+		.lockfile = "deno.lock",
+		.lock_head = "{\n  \"version\": \"4\",\n  \"generatedBy\": \"",
+		.lock_tail = "\"\n}\n",
+		.cache_env = "DENO_DIR",
+		.cache_home = ".cache/deno",
+		.install_words = { "install", NULL },
+		.run_word = "task",
+		.frozen_options = { "--frozen", "--frozen=true", NULL },
+		.linkers = { { "auto", STORE, ".deno", ID_PLUS } },
+	},
 };
 
 static const char *const all_lockfiles[] = {
@@ -76,16 +195,19 @@ static const char *const logged_vars[] = {
 
 struct fake {
 	const struct fake_pm *pm;
+	const struct fake_linker *linker; /* NULL: an unknown setting */
 	struct pmbench_buf upper;  /* YARN_BERRY */
 	struct pmbench_buf cache;  /* empty when it cannot be found */
 	struct pmbench_buf tgz;	   /* <cache>/fakepm-<name>.tgz */
-	struct pmbench_buf nm;	   /* node_modules/.fakepm-<name> */
+	struct pmbench_buf nm;	   /* node_modules/.fakepm-<name>, .pnp.cjs */
 	struct pmbench_buf marker; /* generated by fakepm <name> */
 	struct pmbench_buf cwd;
 	int argc;
 	char **argv;
 	int frozen; /* CI mode: npm ci, --frozen-lockfile, --immutable, ... */
 	int noop;   /* up to date and FAKEPM_NOOP set: nothing to do */
+	const char *linker_value; /* as given, or the default's */
+	struct pmbench_strvec installed; /* "name@version" */
 };
 
 /* Keeps $FAKEPM_<NAME>_MEM_MB alive so the compiler cannot drop it. */
@@ -202,9 +324,11 @@ static int write_temp_file(const struct fake *f)
 {
 	const char *dir = env("TMPDIR");
 	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	const char *tag = env("FAKEPM_TAG");
 	int ret;
 
-	pmbench_buf_addf(&path, "%s/pmbench-fakepm-%s-%ld", dir ? dir : "/tmp",
+	pmbench_buf_addf(&path, "%s/pmbench-fakepm-%s%s%s-%ld",
+			 dir ? dir : "/tmp", tag ? tag : "", tag ? "-" : "",
 			 f->pm->name, (long)getpid());
 	ret = put_file(f, path.ptr, O_TRUNC, "fakepm\n", 7);
 	pmbench_buf_release(&path);
@@ -217,7 +341,7 @@ static void find_cache(struct fake *f)
 	const char *home = env("HOME"), *v, *g;
 	struct pmbench_buf *b = &f->cache;
 
-	if (strcmp(f->pm->name, "yarn-berry")) {
+	if (!f->pm->berry_cache) {
 		v = env(f->pm->cache_env);
 		if (v)
 			pmbench_buf_adds(b, v);
@@ -311,6 +435,7 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "node_modules_any",
 			      exists("node_modules"));
 	cJSON_AddBoolToObject(root, "frozen", f->frozen);
+	add_str(root, "linker", f->linker_value);
 	cJSON_AddBoolToObject(root, "noop", f->noop);
 	add_str(root, "ci", getenv("CI"));
 	envobj = cJSON_AddObjectToObject(root, "env");
@@ -336,18 +461,118 @@ static int log_install(const struct fake *f)
 	return ret;
 }
 
-/* The install's products: cache entry, lockfile and a tiny node_modules. */
-static int write_outputs(const struct fake *f, int with_lockfile)
+/* A store's name for a package's folder (see enum store_id). */
+static void store_id(struct pmbench_buf *out, enum store_id id,
+		     const char *name, const char *version)
 {
-	static const char *const files[][2] = {
-		{ "node_modules/left-pad/package.json",
-		  "{\"name\":\"left-pad\",\"version\":\"1.3.0\"}\n" },
-		{ "node_modules/has-script/package.json",
-		  "{\"name\":\"has-script\",\"version\":\"1.0.0\","
-		  "\"scripts\":{\"postinstall\":\"node -e 0\"}}\n" },
-	};
-	struct pmbench_buf data = PMBENCH_BUF_INIT;
-	size_t i;
+	for (const char *p = name; *p; p++)
+		pmbench_buf_addch(out, *p != '/' || id == ID_NESTED ? *p
+				  : id == ID_PLUS ? '+' : '-');
+	if (id == ID_YARN)
+		pmbench_buf_addf(out, "-npm-%s-fakehash", version);
+	else if (id == ID_NESTED)
+		pmbench_buf_addf(out, "@%s-fakehash", version);
+	else
+		pmbench_buf_addf(out, "@%s", version);
+}
+
+/* Where the linker puts package `name`@`version`, relative. */
+static void package_dir(struct pmbench_buf *out, const struct fake *f,
+			const char *name, const char *version)
+{
+	const struct fake_linker *l = f->linker;
+
+	pmbench_buf_reset(out);
+	switch (l->layout) {
+	case FLAT:
+		pmbench_buf_addf(out, "node_modules/%s", name);
+		break;
+	case STORE:
+		pmbench_buf_addf(out, "node_modules/%s/", l->store);
+		store_id(out, l->id, name, version);
+		pmbench_buf_addf(out, "/node_modules/%s", name);
+		break;
+	case STORE_PACKAGE:
+		pmbench_buf_addf(out, "node_modules/%s/", l->store);
+		store_id(out, l->id, name, version);
+		pmbench_buf_adds(out, "/package");
+		break;
+	case PNP:
+		pmbench_buf_adds(out, ".yarn/unplugged/");
+		store_id(out, ID_YARN, name, version);
+		pmbench_buf_addf(out, "/node_modules/%s", name);
+		break;
+	}
+}
+
+/* A store layout's top-level link node_modules/<name> -> its folder. */
+static int link_top(const struct fake *f, const char *name, const char *dir)
+{
+	struct pmbench_buf link = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
+	const char *slash = strchr(name, '/');
+	int ret = 0;
+
+	if (f->linker->layout != STORE && f->linker->layout != STORE_PACKAGE)
+		return 0;
+	pmbench_buf_addf(&link, "node_modules/%s", name);
+	if (slash) {
+		pmbench_buf_addf(&to, "node_modules/%.*s", (int)(slash - name),
+				 name);
+		ret = mkdirp(f, to.ptr);
+		pmbench_buf_reset(&to);
+		pmbench_buf_adds(&to, "../");
+	}
+	/* `dir` starts with "node_modules/". */
+	pmbench_buf_adds(&to, dir + 13);
+	if (!ret && ((unlink(link.ptr) < 0 && errno != ENOENT) ||
+		     symlink(to.ptr, link.ptr) < 0)) {
+		fprintf(stderr, "fake %s: cannot link '%s': %s\n", f->pm->name,
+			link.ptr, strerror(errno));
+		ret = -1;
+	}
+	pmbench_buf_release(&link);
+	pmbench_buf_release(&to);
+	return ret;
+}
+
+/*
+ * Install one package where the linker puts it: its folder (into *dir)
+ * with a package.json (`json`, or name and version), the top-level link
+ * of a store layout; remembered for a Plug'n'Play map.
+ */
+static int install_package(struct fake *f, struct pmbench_buf *dir,
+			   const char *name, const char *version,
+			   const char *json)
+{
+	struct pmbench_buf file = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	int ret;
+
+	package_dir(dir, f, name, version);
+	if (json)
+		pmbench_buf_adds(&text, json);
+	else
+		pmbench_buf_addf(&text, "{\"name\":\"%s\",\"version\":"
+				 "\"%s\"}\n", name, version);
+	pmbench_buf_addf(&file, "%s/package.json", dir->ptr);
+	ret = mkdirp(f, dir->ptr);
+	if (!ret)
+		ret = put_file(f, file.ptr, O_TRUNC, text.ptr, text.len);
+	if (!ret)
+		ret = link_top(f, name, dir->ptr);
+	pmbench_strvec_pushf(&f->installed, "%s@%s", name, version);
+	pmbench_buf_release(&file);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+/*
+ * The install's products: cache entry, lockfile and a tiny node_modules
+ * (or, for Plug'n'Play, unplugged packages; write_pnp() maps them).
+ */
+static int write_outputs(struct fake *f, int with_lockfile)
+{
+	struct pmbench_buf data = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	int pnp = f->linker->layout == PNP;
 	int ret = -1;
 
 	while (data.len < 1024)
@@ -362,15 +587,16 @@ static int write_outputs(const struct fake *f, int with_lockfile)
 	if (with_lockfile && put_file(f, f->pm->lockfile, O_TRUNC, data.ptr,
 				      data.len) < 0)
 		goto done;
-	if (mkdirp(f, "node_modules/left-pad") < 0 ||
-	    mkdirp(f, "node_modules/.bin") < 0 ||
-	    mkdirp(f, "node_modules/has-script") < 0 ||
-	    put_file(f, f->nm.ptr, O_TRUNC, f->marker.ptr, f->marker.len) < 0)
+	if (!pnp && (mkdirp(f, "node_modules/.bin") < 0 ||
+		     put_file(f, f->nm.ptr, O_TRUNC, f->marker.ptr,
+			      f->marker.len) < 0))
 		goto done;
-	for (i = 0; i < PMBENCH_ARRAY_SIZE(files); i++)
-		if (put_file(f, files[i][0], O_TRUNC, files[i][1],
-			     strlen(files[i][1])) < 0)
-			goto done;
+	if (install_package(f, &dir, "has-script", "1.0.0",
+			    "{\"name\":\"has-script\",\"version\":"
+			    "\"1.0.0\",\"scripts\":{\"postinstall\":"
+			    "\"node -e 0\"}}\n") < 0 ||
+	    install_package(f, &dir, "left-pad", "1.3.0", NULL) < 0)
+		goto done;
 	/* index.js is exactly 4096 bytes: the code, then comment padding. */
 	pmbench_buf_reset(&data);
 	pmbench_buf_adds(&data, "'use strict';\nmodule.exports = (s, n, c) "
@@ -379,11 +605,13 @@ static int write_outputs(const struct fake *f, int with_lockfile)
 		pmbench_buf_adds(&data, "// padding to a whole page\n");
 	pmbench_buf_setlen(&data, 4095);
 	pmbench_buf_addch(&data, '\n');
-	if (put_file(f, "node_modules/left-pad/index.js", O_TRUNC, data.ptr,
-		     data.len) < 0)
+	pmbench_buf_adds(&dir, "/index.js");
+	if (put_file(f, dir.ptr, O_TRUNC, data.ptr, data.len) < 0)
 		goto done;
-	if ((unlink("node_modules/.bin/left-pad") < 0 && errno != ENOENT) ||
-	    symlink("../left-pad/index.js", "node_modules/.bin/left-pad") < 0) {
+	if (!pnp &&
+	    ((unlink("node_modules/.bin/left-pad") < 0 && errno != ENOENT) ||
+	     symlink("../left-pad/index.js",
+		     "node_modules/.bin/left-pad") < 0)) {
 		fprintf(stderr, "fake %s: cannot link '%s': %s\n", f->pm->name,
 			"node_modules/.bin/left-pad", strerror(errno));
 		goto done;
@@ -391,20 +619,20 @@ static int write_outputs(const struct fake *f, int with_lockfile)
 	ret = 0;
 done:
 	pmbench_buf_release(&data);
+	pmbench_buf_release(&dir);
 	return ret;
 }
 
 /*
- * $FAKEPM_<NAME>_PACKAGES ("a@1.0.0,@s/b@2.0.0"): more packages in
- * node_modules, so that two fakes can resolve differently;
- * $FAKEPM_<NAME>_RUN_SCRIPTS=1: has-script's postinstall "runs" (leaves
- * node_modules/has-script/postinstall-ran).
+ * $FAKEPM_<NAME>_PACKAGES ("a@1.0.0,@s/b@2.0.0"): more packages, so that
+ * two fakes can resolve differently; $FAKEPM_<NAME>_RUN_SCRIPTS=1:
+ * has-script's postinstall "runs" (leaves postinstall-ran in its
+ * folder).
  */
-static int write_extra_packages(const struct fake *f)
+static int write_extra_packages(struct fake *f)
 {
 	struct pmbench_strvec list = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf dir = PMBENCH_BUF_INIT, file = PMBENCH_BUF_INIT;
-	struct pmbench_buf json = PMBENCH_BUF_INIT;
+	struct pmbench_buf name = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
 	const char *v = pm_env(f, "PACKAGES"), *s = pm_env(f, "RUN_SCRIPTS");
 	int ret = 0;
 
@@ -420,25 +648,108 @@ static int write_extra_packages(const struct fake *f)
 			ret = -1;
 			break;
 		}
-		pmbench_buf_reset(&dir);
-		pmbench_buf_adds(&dir, "node_modules/");
-		pmbench_buf_add(&dir, list.v[i], (size_t)(at - list.v[i]));
-		pmbench_buf_reset(&file);
-		pmbench_buf_addf(&file, "%s/package.json", dir.ptr);
-		pmbench_buf_reset(&json);
-		pmbench_buf_addf(&json, "{\"name\":\"%.*s\",\"version\":\"%s\"}\n",
-				 (int)(at - list.v[i]), list.v[i], at + 1);
-		ret = mkdirp(f, dir.ptr);
-		if (!ret)
-			ret = put_file(f, file.ptr, O_TRUNC, json.ptr, json.len);
+		pmbench_buf_reset(&name);
+		pmbench_buf_add(&name, list.v[i], (size_t)(at - list.v[i]));
+		ret = install_package(f, &dir, name.ptr, at + 1, NULL);
 	}
-	if (!ret && s && !strcmp(s, "1"))
-		ret = put_file(f, "node_modules/has-script/postinstall-ran",
-			       O_TRUNC, "ran\n", 4);
+	if (!ret && s && !strcmp(s, "1")) {
+		package_dir(&dir, f, "has-script", "1.0.0");
+		pmbench_buf_adds(&dir, "/postinstall-ran");
+		ret = put_file(f, dir.ptr, O_TRUNC, "ran\n", 4);
+	}
 	pmbench_strvec_release(&list);
+	pmbench_buf_release(&name);
 	pmbench_buf_release(&dir);
-	pmbench_buf_release(&file);
-	pmbench_buf_release(&json);
+	return ret;
+}
+
+/*
+ * The runtime state of yarn's Plug'n'Play map: packageRegistryData with
+ * the project (a null name) and every package installed, each under its
+ * name with the reference npm:<version> and its packageLocation.
+ */
+static cJSON *pnp_state(const struct fake *f)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
+	cJSON *root = cJSON_CreateObject(), *data, *entry, *refs, *ref, *loc;
+
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "__info"),
+			     cJSON_CreateString(f->marker.ptr));
+	data = cJSON_AddArrayToObject(root, "packageRegistryData");
+	cJSON_AddItemToArray(data, cJSON_Parse(
+		"[null, [[null, {\"packageLocation\": \"./\", "
+		"\"linkType\": \"SOFT\"}]]]"));
+	for (size_t i = 0; i < f->installed.nr; i++) {
+		const char *p = f->installed.v[i];
+		const char *at = strrchr(p, '@');
+
+		pmbench_buf_reset(&b);
+		pmbench_buf_add(&b, p, (size_t)(at - p));
+		package_dir(&dir, f, b.ptr, at + 1);
+		entry = cJSON_CreateArray();
+		cJSON_AddItemToArray(entry, cJSON_CreateString(b.ptr));
+		refs = cJSON_CreateArray();
+		ref = cJSON_CreateArray();
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "npm:%s", at + 1);
+		cJSON_AddItemToArray(ref, cJSON_CreateString(b.ptr));
+		loc = cJSON_CreateObject();
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "./%s/", dir.ptr);
+		cJSON_AddStringToObject(loc, "packageLocation", b.ptr);
+		cJSON_AddStringToObject(loc, "linkType", "HARD");
+		cJSON_AddItemToArray(ref, loc);
+		cJSON_AddItemToArray(refs, ref);
+		cJSON_AddItemToArray(entry, refs);
+		cJSON_AddItemToArray(data, entry);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&dir);
+	return root;
+}
+
+/*
+ * yarn's Plug'n'Play map, the way yarn 4 writes it: .pnp.cjs with the
+ * runtime state as JSON in a single-quoted string (backslashes and
+ * quotes escaped, each line ending in a backslash), listing every
+ * package installed; .pnp.loader.mjs and the install state beside it.
+ */
+static int write_pnp(const struct fake *f)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	cJSON *state;
+	char *json;
+	int ret = -1;
+
+	if (f->linker->layout != PNP)
+		return 0;
+	state = pnp_state(f);
+	json = cJSON_Print(state);
+	if (!json)
+		pmbench_die("out of memory printing JSON");
+	pmbench_buf_addf(&out, "#!/usr/bin/env node\n/* eslint-disable */\n"
+			 "// %s\n\"use strict\";\n\n"
+			 "const RAW_RUNTIME_STATE =\n'", f->marker.ptr);
+	for (const char *c = json; *c; c++) {
+		if (*c == '\\' || *c == '\'' || *c == '\n')
+			pmbench_buf_addch(&out, '\\');
+		pmbench_buf_addch(&out, *c);
+	}
+	pmbench_buf_adds(&out, "';\n\nfunction $$SETUP_STATE("
+			 "hydrateRuntimeState, basePath) {\n  return "
+			 "hydrateRuntimeState(JSON.parse(RAW_RUNTIME_STATE), "
+			 "{basePath: basePath || __dirname});\n}\n");
+	cJSON_free(json);
+	cJSON_Delete(state);
+	if (put_file(f, ".pnp.cjs", O_TRUNC, out.ptr, out.len) < 0 ||
+	    put_file(f, ".pnp.loader.mjs", O_TRUNC, "// fakepm\n", 10) < 0 ||
+	    mkdirp(f, ".yarn") < 0 ||
+	    put_file(f, ".yarn/install-state.gz", O_TRUNC, f->marker.ptr,
+		     f->marker.len) < 0)
+		goto done;
+	ret = 0;
+done:
+	pmbench_buf_release(&out);
 	return ret;
 }
 
@@ -565,7 +876,8 @@ static int mode_applies(const struct fake *f, int cold)
 	if (when && !strcmp(when, "cache"))
 		return !cold;
 	if (when && !strcmp(when, "node_modules"))
-		return exists("node_modules");
+		return exists(f->linker->layout == PNP ? ".pnp.cjs"
+						       : "node_modules");
 	return 1;
 }
 
@@ -613,25 +925,58 @@ static int jitter_ms(const struct fake *f, uint64_t *out)
  */
 static int up_to_date(const struct fake *f)
 {
+	struct pmbench_buf index = PMBENCH_BUF_INIT;
+	int ret;
+
 	if (!env("FAKEPM_NOOP") && !pm_env(f, "NOOP"))
 		return 0;
-	return own_lockfile(f) && exists(f->nm.ptr) &&
-	       exists("node_modules/left-pad/index.js") &&
-	       exists("node_modules/.bin/left-pad");
+	package_dir(&index, f, "left-pad", "1.3.0");
+	pmbench_buf_adds(&index, "/index.js");
+	ret = own_lockfile(f) && exists(f->nm.ptr) && exists(index.ptr) &&
+	      (f->linker->layout == PNP ||
+	       exists("node_modules/.bin/left-pad"));
+	pmbench_buf_release(&index);
+	return ret;
 }
 
 /* The CI modes: npm ci, --frozen-lockfile, --immutable, deno --frozen. */
 static int is_frozen(const struct fake *f, const char *word)
 {
-	if (word && !strcmp(f->pm->name, "npm") && !strcmp(word, "ci"))
+	const struct fake_pm *pm = f->pm;
+
+	if (word && pm->frozen_word && !strcmp(word, pm->frozen_word))
 		return 1;
 	for (int i = 1; i < f->argc; i++)
-		if (!strcmp(f->argv[i], "--frozen-lockfile") ||
-		    !strcmp(f->argv[i], "--immutable") ||
-		    !strcmp(f->argv[i], "--frozen") ||
-		    !strcmp(f->argv[i], "--frozen=true"))
-			return 1;
+		for (const char *const *o = pm->frozen_options; *o; o++)
+			if (!strcmp(f->argv[i], *o))
+				return 1;
 	return 0;
+}
+
+/*
+ * The linker the environment or the arguments choose (the option's
+ * last use wins over the variable), or the default; NULL when the value
+ * is none of this PM's.
+ */
+static const struct fake_linker *choose_linker(struct fake *f)
+{
+	const struct fake_pm *pm = f->pm;
+	const char *opt = pm->linker_option;
+	size_t n = opt ? strlen(opt) : 0;
+	const char *v = pm->linker_env ? env(pm->linker_env) : NULL;
+
+	for (int i = 1; opt && i < f->argc; i++) {
+		if (!strncmp(f->argv[i], opt, n) && f->argv[i][n] == '=')
+			v = f->argv[i] + n + 1;
+		else if (!strcmp(f->argv[i], opt) && i + 1 < f->argc)
+			v = f->argv[++i];
+	}
+	f->linker_value = v ? v : pm->linkers[0].value;
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(pm->linkers); k++)
+		if (pm->linkers[k].value &&
+		    !strcmp(pm->linkers[k].value, f->linker_value))
+			return &pm->linkers[k];
+	return NULL;
 }
 
 static int do_install(struct fake *f)
@@ -640,6 +985,11 @@ static int do_install(struct fake *f)
 	uint64_t sleep_ms, cold_ms, mem_mb, jitter;
 	int cold = !f->tgz.len || !exists(f->tgz.ptr), ret = 1;
 
+	if (!f->linker) {
+		fprintf(stderr, "fake %s: unknown linker '%s'\n", name,
+			f->linker_value);
+		return 2;
+	}
 	if (!mode || !mode_applies(f, cold))
 		mode = "ok";
 	f->noop = !strcmp(mode, "ok") && up_to_date(f);
@@ -727,7 +1077,7 @@ static int do_install(struct fake *f)
 			       cold ? cold_ms : 0), 1000000));
 	/* A frozen install never writes the lockfile. */
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
-	    write_extra_packages(f) < 0)
+	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
 		goto done;
 	printf("fake %s: added 3 packages\n", name);
 	ret = 0;
@@ -869,37 +1219,24 @@ static int next_word(const struct fake *f, int from)
 }
 
 /*
- * The question actions/setup-node asks for the cache folder it caches:
- * `npm config get cache`, `yarn cache dir`, `yarn config get
- * cacheFolder` (berry), `pnpm store path`. 1 if argv is this PM's.
+ * The question actions/setup-node asks for the cache folder it caches
+ * (the table's cache_query: `npm config get cache`, `yarn cache dir`,
+ * `yarn config get cacheFolder`, `pnpm store path`). 1 if argv is it.
  */
 static int is_cache_query(const struct fake *f)
 {
-	static const struct {
-		const char *pm;
-		const char *words[4];
-	} queries[] = {
-		{ "npm", { "config", "get", "cache", NULL } },
-		{ "yarn", { "cache", "dir", NULL } },
-		{ "yarn-berry", { "config", "get", "cacheFolder", NULL } },
-		{ "pnpm", { "store", "path", NULL } },
-	};
+	const char *const *q = f->pm->cache_query;
+	int w = 1;
 
-	for (size_t q = 0; q < PMBENCH_ARRAY_SIZE(queries); q++) {
-		int w = 1, k = 0;
-
-		if (strcmp(queries[q].pm, f->pm->name))
-			continue;
-		for (; queries[q].words[k]; k++) {
-			w = next_word(f, w);
-			if (w >= f->argc ||
-			    strcmp(f->argv[w], queries[q].words[k]))
-				return 0;
-			w++;
-		}
-		return 1;
+	if (!q[0])
+		return 0;
+	for (; *q; q++) {
+		w = next_word(f, w);
+		if (w >= f->argc || strcmp(f->argv[w], *q))
+			return 0;
+		w++;
 	}
-	return 0;
+	return 1;
 }
 
 static int dispatch(struct fake *f)
@@ -956,9 +1293,11 @@ static int dispatch(struct fake *f)
 
 int main(int argc, char **argv)
 {
-	struct fake f = { NULL,	PMBENCH_BUF_INIT, PMBENCH_BUF_INIT,
-			  PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT,
-			  PMBENCH_BUF_INIT, argc, argv, 0, 0 };
+	struct fake f = { .upper = PMBENCH_BUF_INIT, .cache = PMBENCH_BUF_INIT,
+			  .tgz = PMBENCH_BUF_INIT, .nm = PMBENCH_BUF_INIT,
+			  .marker = PMBENCH_BUF_INIT, .cwd = PMBENCH_BUF_INIT,
+			  .argc = argc, .argv = argv,
+			  .installed = PMBENCH_STRVEC_INIT };
 	const char *name = env("FAKEPM_NAME"), *p;
 	char dir[4096];
 	size_t i;
@@ -991,7 +1330,11 @@ int main(int argc, char **argv)
 		pmbench_buf_path(&f.tgz, f.cache.ptr, "fakepm-");
 	if (f.cache.len)
 		pmbench_buf_addf(&f.tgz, "%s.tgz", name);
-	pmbench_buf_addf(&f.nm, "node_modules/.fakepm-%s", name);
+	f.linker = choose_linker(&f);
+	if (f.linker && f.linker->layout == PNP)
+		pmbench_buf_adds(&f.nm, ".pnp.cjs");
+	else
+		pmbench_buf_addf(&f.nm, "node_modules/.fakepm-%s", name);
 	pmbench_buf_addf(&f.marker, "generated by fakepm %s", name);
 	ret = 1;
 	if (write_temp_file(&f) < 0)
@@ -1004,6 +1347,7 @@ done:
 	pmbench_buf_release(&f.nm);
 	pmbench_buf_release(&f.marker);
 	pmbench_buf_release(&f.cwd);
+	pmbench_strvec_release(&f.installed);
 	if (fflush(stdout) == EOF && !ret)
 		ret = 1;
 	return ret;

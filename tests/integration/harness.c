@@ -8,14 +8,12 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/proc.h"
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
 static char real_path[8192], real_home[4096];
-
-static const char *const fake_names[] = { "npm",  "yarn", "yarn-berry",
-					  "pnpm", "bun",  "deno" };
 
 /* Directories the real PMs would use in HOME if nothing redirected them. */
 static const char *const home_markers[] = {
@@ -62,9 +60,10 @@ const char *h_setup(void)
 	    pmbench_fs_mkdirp(home, 0755) < 0 ||
 	    pmbench_fs_mkdirp(systmp, 0755) < 0)
 		die_env(pmbench_error_last());
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fake_names); i++) {
+	/* One fake per PM of pmbench's table (variants run their base's). */
+	for (size_t i = 0; i < pmbench_pms_nr; i++) {
 		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b, "%s/%s", bindir, fake_names[i]);
+		pmbench_buf_addf(&b, "%s/%s", bindir, pmbench_pms[i].name);
 		if (symlink(fake, b.ptr) < 0)
 			die_env("cannot link a fake PM");
 	}
@@ -80,6 +79,12 @@ const char *h_setup(void)
 	snprintf(scratch, sizeof(scratch), "%s/no-toolchain", sandbox);
 	setenv("PMBENCH_TOOLCHAIN_DIR", scratch, 1);
 	setenv("FAKEPM_LOG", logpath, 1);
+	{
+		char tag[32];
+
+		snprintf(tag, sizeof(tag), "t%ld", (long)getpid());
+		setenv("FAKEPM_TAG", tag, 1);
+	}
 	/* The caller's CI must not change what a scenario means. */
 	setenv("CI", "true", 1);
 	return sandbox;
@@ -274,16 +279,24 @@ void h_listing(struct pmbench_buf *out, const char *dir)
 static struct pmbench_buf home_before = PMBENCH_BUF_INIT;
 static struct pmbench_buf tmp_before = PMBENCH_BUF_INIT;
 
-/* The fakes' temp files in /tmp (named pmbench-fakepm-*), sorted. */
+/*
+ * The temp files this test program's fakes left in /tmp, sorted: their
+ * names carry the program's tag (FAKEPM_TAG, set by h_setup()), so fakes
+ * that other programs run on the same machine at the same time (another
+ * test, a benchmark script) do not count.
+ */
 static void fake_temp_files(struct pmbench_buf *out)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf prefix = PMBENCH_BUF_INIT;
 	struct dirent *de;
 	DIR *d = opendir("/tmp");
 
+	pmbench_buf_addf(&prefix, "pmbench-fakepm-%s-", getenv("FAKEPM_TAG"));
 	while (d && (de = readdir(d)))
-		if (!strncmp(de->d_name, "pmbench-fakepm-", 15))
+		if (!strncmp(de->d_name, prefix.ptr, prefix.len))
 			pmbench_strvec_push(&v, de->d_name);
+	pmbench_buf_release(&prefix);
 	if (d)
 		closedir(d);
 	qsort(v.v, v.nr, sizeof(*v.v), cmp);

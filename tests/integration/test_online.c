@@ -2,7 +2,9 @@
  * End to end with the real npm and bun (from the pinned toolchain) and
  * the npm registry: a tiny fixture, then the real-sized react-vite
  * dependency set of tests/data/react-vite turned into a local git
- * repository. Label "online": these need the registry.
+ * repository, tasks on todo-api, and variants (yarn 4's Plug'n'Play,
+ * bun's isolated linker) installing todo-api. Label "online": these
+ * need the registry.
  */
 #include "pmbench/common.h"
 
@@ -217,5 +219,72 @@ TEST(real_run_build_dev_on_todo_api)
 	h_run_release(&run);
 }
 
+/*
+ * Variants with the real toolchain: yarn 4 with its Plug'n'Play linker
+ * (no node_modules: its samples have no sizes and its cells say why;
+ * what it installed is read from .pnp.cjs and the cache's zips) and bun
+ * with its isolated linker (node_modules/.bun), installing todo-api.
+ */
+TEST(real_variants_on_todo_api)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char out[4200];
+	static const char *const scs[] = { "clean",
+					   "cache+lockfile+node_modules" };
+
+	h_setup();
+	h_real_pms();
+	h_home_markers();
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	{
+		const char *args[] = { "bench", "--pm",
+				       "yarn-berry:pnp,bun:isolated",
+				       "--scenario",
+				       "clean,cache+lockfile+node_modules",
+				       "--runs", "1", "--warmup", "0",
+				       "--timeout", "5m", "--out", out,
+				       "todo-api", NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_INT(r.found_nr, 2);
+	CHECK_STR(r.found[0].config, "yarn-berry with YARN_NODE_LINKER=pnp");
+	CHECK_STR(r.found[1].config, "bun with --linker isolated");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(scs); i++) {
+		const struct pmbench_cell *pnp = cell(&r, "todo-api", scs[i],
+						      "yarn-berry:pnp");
+		const struct pmbench_cell *iso = cell(&r, "todo-api", scs[i],
+						      "bun:isolated");
+
+		CHECK(pnp && iso);
+		CHECK(!pnp->prime_failure && !iso->prime_failure);
+		CHECK_INT(pnp->samples_nr, 1);
+		CHECK_INT(iso->samples_nr, 1);
+		CHECK(pnp->samples[0].ok && iso->samples[0].ok);
+		CHECK(pmbench_strvec_find(&pnp->env,
+					  "YARN_NODE_LINKER=pnp") >= 0);
+		CHECK(pnp->samples[0].no_node_modules);
+		CHECK_CONTAINS(pnp->note, "n/a: Plug'n'Play");
+		CHECK_CONTAINS(pnp->lockfile, "yarn.lock");
+		CHECK(pmbench_strvec_find(&iso->command, "isolated") >= 0);
+		/* About 90 packages, linked from node_modules/.bun. */
+		CHECK(iso->samples[0].nm_files > 500);
+		CHECK_CONTAINS(iso->lockfile, "bun.lock");
+		/* Both layouts read: esbuild and its postinstall found. */
+		CHECK_CONTAINS(pnp->scripts, "esbuild@");
+		CHECK_CONTAINS(iso->scripts, "esbuild@");
+	}
+	H_CHECK_HOME_INTACT(&why);
+	pmbench_buf_release(&why);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(real_npm_and_bun_on_a_tiny_fixture),
-	   CASE(real_world_dependency_set), CASE(real_run_build_dev_on_todo_api))
+	   CASE(real_world_dependency_set), CASE(real_run_build_dev_on_todo_api),
+	   CASE(real_variants_on_todo_api))

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "pmbench/buf.h"
 #include "pmbench/fixture.h"
+#include "pmbench/pm.h"
 #include "pmbench/fs.h"
 #include "pmbench/strvec.h"
 
@@ -520,7 +521,26 @@ TEST(parse_bad_pm)
 	CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
 				   "\"pm\": { \"cargo-x\": {} } }"),
 		       "unknown field 'pm.cargo-x' (known package managers: "
-		       "npm, yarn, yarn-berry, pnpm, bun, deno)");
+		       "npm, yarn, yarn-berry, pnpm, bun, deno, "
+		       "yarn-berry:pnp, ");
+	/* Every PM and variant of the table, in its order. */
+	{
+		struct pmbench_buf want = PMBENCH_BUF_INIT;
+
+		pmbench_buf_adds(&want, "(known package managers: ");
+		pmbench_pm_join_names(&want, ", ", PMBENCH_PM_JOIN_VARIANTS);
+		pmbench_buf_adds(&want, ")");
+		CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": "
+					   "\"r\", \"pm\": { \"cargo-x\": {} "
+					   "} }"),
+			       want.ptr);
+		pmbench_buf_release(&want);
+	}
+	/* A variant is a key of its own. */
+	CHECK_STR(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
+			      "\"pm\": { \"npm:linkd\": {} } }"),
+		  "fixtures/x.json: unknown field 'pm.npm:linkd' (did you "
+		  "mean 'npm:linked'?)");
 	CHECK_CONTAINS(parse_error("{ \"name\": \"x\", \"repo\": \"r\", "
 				   "\"pm\": { \"npm\": { \"flag\": [] } } }"),
 		       "unknown field 'pm.npm.flag' (did you mean 'flags'?)");

@@ -80,6 +80,7 @@ static int diff_sample(struct pmbench_buf *msg, const struct pmbench_sample *a,
 	SAME_NUM(a, b, timed_out);
 	SAME_NUM(a, b, interrupted);
 	SAME_NUM(a, b, leftover);
+	SAME_NUM(a, b, no_node_modules);
 	SAME_NUM(a, b, nm_bytes);
 	SAME_NUM(a, b, nm_files);
 	SAME_NUM(a, b, started);
@@ -98,6 +99,7 @@ static int diff_cell(struct pmbench_buf *msg, const struct pmbench_cell *a,
 	SAME_STR(a, b, lockfile);
 	SAME_STR(a, b, scripts);
 	SAME_STR(a, b, prime_failure);
+	SAME_STR(a, b, note);
 	SAME_VEC(a, b, command);
 	SAME_VEC(a, b, env);
 	SAME_NUM(a, b, samples_nr);
@@ -134,6 +136,8 @@ static int diff_result(struct pmbench_buf *msg, const struct pmbench_result *a,
 		SAME_STR(&a->found[i], &b->found[i], name);
 		SAME_STR(&a->found[i], &b->found[i], path);
 		SAME_STR(&a->found[i], &b->found[i], version);
+		SAME_STR(&a->found[i], &b->found[i], base);
+		SAME_STR(&a->found[i], &b->found[i], config);
 	}
 	SAME_NUM(a, b, fixtures_nr);
 	for (size_t i = 0; i < a->fixtures_nr; i++) {
@@ -208,6 +212,14 @@ static void build_small(struct pmbench_result *r)
 	pmbench_result_env_set(r, "quote\"key", "tab\there \xc3\xa9\x01");
 	pmbench_result_add_pm(r, "npm", "/usr/bin/npm", "11.19.1");
 	pmbench_result_add_pm(r, "deno", NULL, NULL);
+	{
+		struct pmbench_result_pm *p = pmbench_result_add_pm(
+			r, "yarn-berry:pnp", "/usr/bin/yarn", "4.18.1");
+
+		p->base = pmbench_xstrdup("yarn-berry");
+		p->config = pmbench_xstrdup("yarn-berry with "
+					    "YARN_NODE_LINKER=pnp");
+	}
 	pmbench_result_add_fixture(r, "app", "https://example.com/app.git",
 				   NULL, "packages/web", NULL);
 
@@ -245,6 +257,14 @@ static void build_small(struct pmbench_result *r)
 	c = pmbench_result_add_cell(r, "app", "install", "clean", "deno");
 	c->scripts = pmbench_xstrdup("blocked");
 	c->prime_failure = pmbench_xstrdup("'deno' was not found");
+
+	c = pmbench_result_add_cell(r, "app", "install", "clean",
+				    "yarn-berry:pnp");
+	c->note = pmbench_xstrdup("node_modules: n/a: Plug'n'Play");
+	s = pmbench_cell_add_sample(c);
+	s->ok = 1;
+	s->wall_ns = 2000000000u;
+	s->no_node_modules = 1;
 }
 
 static const char *const sample_pms[] = { "npm", "pnpm", "bun" };
@@ -752,6 +772,30 @@ TEST(interrupted_flag)
 	pmbench_result_release(&r);
 }
 
+/*
+ * A variant's record says what it configures; a PM that makes no
+ * node_modules (Plug'n'Play) leaves the sizes out of its samples rather
+ * than writing a 0, and its cell says why.
+ */
+TEST(variants_and_no_node_modules)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *json;
+
+	build_small(&r);
+	json = pmbench_result_to_json(&r);
+	CHECK_INT(count_of(json, "\"config\":\t\"yarn-berry with "
+				 "YARN_NODE_LINKER=pnp\""), 1);
+	CHECK_INT(count_of(json, "\"base\":\t\"yarn-berry\""), 1);
+	CHECK_INT(count_of(json, "\"no_node_modules\":\ttrue"), 1);
+	/* Two samples of npm have sizes; the Plug'n'Play one has none. */
+	CHECK_INT(count_of(json, "\"node_modules_bytes\""), 2);
+	CHECK_INT(count_of(json, "\"note\":\t\"node_modules: n/a: "
+				 "Plug'n'Play\""), 1);
+	free(json);
+	pmbench_result_release(&r);
+}
+
 TEST(write_atomic)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -1044,6 +1088,7 @@ TEST(sample_file)
 }
 
 CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
-	   CASE(defaults), CASE(interrupted_flag), CASE(write_atomic),
+	   CASE(defaults), CASE(interrupted_flag),
+	   CASE(variants_and_no_node_modules), CASE(write_atomic),
 	   CASE(cell_times), CASE(metrics),
 	   CASE(env_order), CASE(sysinfo), CASE(stamp), CASE(sample_file))

@@ -8,6 +8,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/scenario.h"
+#include "pmbench/workspace.h"
 
 TEST(names_round_trip)
 {

@@ -1,0 +1,376 @@
+#include "pmbench/common.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
+#include "pmbench/scenario.h"
+#include "pmbench/workspace.h"
+
+#define C PMBENCH_STATE_CACHE
+#define LK PMBENCH_STATE_LOCKFILE
+#define NM PMBENCH_STATE_NODE_MODULES
+
+static char *joined(const char *a, const char *b)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+	pmbench_buf_path(&p, a, b);
+	return pmbench_buf_detach(&p);
+}
+
+void pmbench_workspace_init(struct pmbench_workspace *ws,
+			    const struct pmbench_pm *pm, const char *cache_dir,
+			    const char *fixture_name, const char *source,
+			    const char *subdir)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *home = getenv("HOME");
+
+	memset(ws, 0, sizeof(*ws));
+	ws->pm = pm;
+	ws->source = pmbench_xstrdup(source);
+	ws->subdir = pmbench_xstrdup(subdir ? subdir : "");
+	pmbench_buf_addf(&b, "%s/work/%s/%s", cache_dir, fixture_name,
+			 pmbench_pm_folder(pm));
+	ws->root = pmbench_buf_detach(&b);
+	ws->primed = joined(ws->root, "primed");
+	ws->primed_cache = joined(ws->root, "primed-cache");
+	ws->run = joined(ws->root, "run");
+	ws->run_project = *ws->subdir ? joined(ws->run, ws->subdir)
+				      : pmbench_xstrdup(ws->run);
+	pmbench_buf_addf(&b, "%s/pm/%s", cache_dir, pmbench_pm_folder(pm));
+	ws->cache = pmbench_buf_detach(&b);
+	/*
+	 * The user's ~/.npmrc carries the registry, CA file and nodedir
+	 * settings of this machine: the PMs get a copy in their own HOME,
+	 * so they install the way the user's would, without touching it.
+	 */
+	if (home && *home) {
+		pmbench_buf_path(&b, home, ".npmrc");
+		if (pmbench_fs_isfile(b.ptr))
+			ws->npmrc = pmbench_buf_detach(&b);
+	}
+	pmbench_buf_release(&b);
+}
+
+void pmbench_workspace_release(struct pmbench_workspace *ws)
+{
+	free(ws->source);
+	free(ws->subdir);
+	free(ws->root);
+	free(ws->primed);
+	free(ws->primed_cache);
+	free(ws->run);
+	free(ws->run_project);
+	free(ws->cache);
+	free(ws->npmrc);
+	memset(ws, 0, sizeof(*ws));
+}
+
+/* A path inside the project folder of `base` (a repo copy). */
+static void project_path(struct pmbench_buf *out,
+			 const struct pmbench_workspace *ws, const char *base,
+			 const char *name)
+{
+	pmbench_buf_reset(out);
+	pmbench_buf_adds(out, base);
+	if (*ws->subdir) {
+		pmbench_buf_addch(out, '/');
+		pmbench_buf_adds(out, ws->subdir);
+	}
+	pmbench_buf_addch(out, '/');
+	pmbench_buf_adds(out, name);
+}
+
+/*
+ * The shipped lockfile in `base` that is this PM's own, or NULL. yarn 1
+ * and yarn 4 both write yarn.lock: the table's sniffers tell them apart.
+ */
+static const char *own_lockfile(const struct pmbench_workspace *ws,
+				const char *base)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	const char *found = NULL;
+
+	for (const char *const *l = ws->pm->lockfiles; *l && !found; l++) {
+		project_path(&p, ws, base, *l);
+		if (pmbench_pm_owns_lockfile(ws->pm, p.ptr))
+			found = *l;
+	}
+	pmbench_buf_release(&p);
+	return found;
+}
+
+static int remove_lockfiles(const struct pmbench_workspace *ws,
+			    const char *keep)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	for (const char *const *l = pmbench_pm_all_lockfiles(); *l && !ret;
+	     l++) {
+		if (keep && !strcmp(keep, *l))
+			continue;
+		project_path(&p, ws, ws->run, *l);
+		ret = pmbench_fs_rmtree(p.ptr);
+	}
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+/*
+ * A PM that takes the nearest folder above with its `root_file` as its
+ * project root (yarn 4 and yarn.lock) gets an empty one (no resolutions)
+ * when there is no lockfile: it pins the root here without giving it a
+ * lockfile.
+ */
+static int mark_root(const struct pmbench_workspace *ws)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (ws->pm->root_file) {
+		project_path(&p, ws, ws->run, ws->pm->root_file);
+		if (!pmbench_fs_exists(p.ptr))
+			ret = pmbench_fs_write_atomic(p.ptr, "", 0);
+	}
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+/*
+ * The PM's temp folder (its TMPDIR, {cache}/tmp), empty: created before
+ * every run and never part of the cache state, so nothing a run left in
+ * it (locks, V8's compile cache) reaches the next one.
+ */
+static int fresh_tmp(const struct pmbench_workspace *ws)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_path(&p, ws->cache, "tmp");
+	ret = pmbench_fs_rmtree(p.ptr);
+	if (!ret)
+		ret = pmbench_fs_mkdirp(p.ptr, 0755);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+static int fresh_home(const struct pmbench_workspace *ws)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_path(&p, ws->cache, "home");
+	ret = pmbench_fs_mkdirp(p.ptr, 0755);
+	if (!ret && ws->npmrc) {
+		pmbench_buf_adds(&p, "/.npmrc");
+		ret = pmbench_fs_copyfile(ws->npmrc, p.ptr);
+	}
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+static int fresh_copy(const struct pmbench_workspace *ws)
+{
+	int ret = pmbench_fs_rmtree(ws->run);
+
+	if (!ret)
+		ret = pmbench_fs_copytree(ws->source, ws->run,
+					  PMBENCH_FS_COPY_SKIP_GIT |
+						  PMBENCH_FS_COPY_SKIP_NODE_MODULES,
+					  NULL);
+	return ret;
+}
+
+/* A fresh copy with every lockfile but `keep`, an empty cache and HOME. */
+static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
+{
+	int ret = fresh_copy(ws);
+
+	if (!ret)
+		ret = remove_lockfiles(ws, keep);
+	if (!ret)
+		ret = mark_root(ws);
+	if (!ret)
+		ret = pmbench_fs_rmtree(ws->cache);
+	if (!ret)
+		ret = fresh_home(ws);
+	if (!ret)
+		ret = fresh_tmp(ws);
+	return ret;
+}
+
+int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
+				    const char **out_shipped)
+{
+	*out_shipped = own_lockfile(ws, ws->source);
+	return prepare_fresh(ws, *out_shipped);
+}
+
+int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
+				      const char *keep)
+{
+	return prepare_fresh(ws, keep);
+}
+
+int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
+{
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	int ret;
+
+	/* The temp folder is no cache: the snapshot goes without it. */
+	pmbench_buf_path(&tmp, ws->cache, "tmp");
+	ret = pmbench_fs_rmtree(tmp.ptr);
+	pmbench_buf_release(&tmp);
+	if (!ret)
+		ret = pmbench_fs_rmtree(ws->primed);
+	if (!ret)
+		ret = pmbench_fs_rmtree(ws->primed_cache);
+	if (!ret && rename(ws->run, ws->primed) < 0)
+		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
+					ws->run, ws->primed, strerror(errno));
+	if (!ret && rename(ws->cache, ws->primed_cache) < 0)
+		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
+					ws->cache, ws->primed_cache,
+					strerror(errno));
+	return ret;
+}
+
+const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws)
+{
+	return own_lockfile(ws, ws->run);
+}
+
+const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws)
+{
+	return own_lockfile(ws, ws->primed);
+}
+
+/*
+ * The "node_modules" state: every primed node_modules folder and the
+ * PM's install-state files. A PM that makes no node_modules (yarn's
+ * Plug'n'Play) has only its state files (.pnp.cjs, .yarn/unplugged,
+ * ...), which the priming must have left.
+ */
+static int restore_node_modules(const struct pmbench_workspace *ws,
+				struct pmbench_fs_linkmap *links)
+{
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
+	int none = ws->pm->caps & PMBENCH_PM_NO_NODE_MODULES;
+	int ret = none ? 0 : pmbench_fs_find_dirs(&dirs, ws->primed,
+						  "node_modules");
+	size_t restored = 0;
+
+	if (!ret && !dirs.nr && !none)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "%s's priming install left no "
+					 "node_modules to restore",
+					 ws->pm->name);
+	for (size_t i = 0; i < dirs.nr && !ret; i++) {
+		pmbench_buf_reset(&from);
+		pmbench_buf_path(&from, ws->primed, dirs.v[i]);
+		pmbench_buf_reset(&to);
+		pmbench_buf_path(&to, ws->run, dirs.v[i]);
+		ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
+	}
+	for (const char *const *s = ws->pm->state_paths; *s && !ret; s++) {
+		project_path(&from, ws, ws->primed, *s);
+		if (!pmbench_fs_exists(from.ptr))
+			continue;
+		project_path(&to, ws, ws->run, *s);
+		ret = pmbench_fs_rmtree(to.ptr);
+		if (!ret)
+			ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
+		restored++;
+	}
+	if (!ret && none && !restored) {
+		pmbench_buf_reset(&from);
+		for (const char *const *s = ws->pm->state_paths; *s; s++)
+			pmbench_buf_addf(&from, "%s%s", from.len ? ", " : "",
+					 *s);
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "%s's priming install left none of "
+					 "its install state (%s) to restore",
+					 ws->pm->name, from.ptr);
+	}
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&from);
+	pmbench_buf_release(&to);
+	return ret;
+}
+
+int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
+{
+	struct pmbench_fs_linkmap *links = pmbench_fs_linkmap_new();
+	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
+	const char *lock = NULL;
+	int ret;
+
+	ret = fresh_copy(ws);
+	if (!ret)
+		ret = remove_lockfiles(ws, NULL);
+	if (!ret && (state & LK)) {
+		lock = own_lockfile(ws, ws->primed);
+		if (!lock) {
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "%s wrote no lockfile when "
+						 "primed",
+						 ws->pm->name);
+			goto done;
+		}
+		project_path(&from, ws, ws->primed, lock);
+		project_path(&to, ws, ws->run, lock);
+		ret = pmbench_fs_copyfile(from.ptr, to.ptr);
+	}
+	if (!ret && !(state & LK))
+		ret = mark_root(ws);
+	if (!ret)
+		ret = pmbench_fs_rmtree(ws->cache);
+	/* The cache first: node_modules files may be hard links into it. */
+	if (!ret && (state & C))
+		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0, links);
+	else if (!ret)
+		ret = fresh_home(ws);
+	if (!ret)
+		ret = fresh_tmp(ws);
+	if (!ret && (state & NM))
+		ret = restore_node_modules(ws, links);
+done:
+	pmbench_fs_linkmap_free(links);
+	pmbench_buf_release(&from);
+	pmbench_buf_release(&to);
+	return ret;
+}
+
+int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
+				   uint64_t *out_bytes, uint64_t *out_files)
+{
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret = pmbench_fs_find_dirs(&dirs, ws->run, "node_modules");
+
+	*out_bytes = 0;
+	*out_files = 0;
+	for (size_t i = 0; i < dirs.nr && !ret; i++) {
+		struct pmbench_fs_usage u;
+
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, ws->run, dirs.v[i]);
+		ret = pmbench_fs_usage(&u, p.ptr);
+		*out_bytes += u.disk_bytes;
+		*out_files += u.files;
+	}
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+int pmbench_workspace_clean_run(struct pmbench_workspace *ws)
+{
+	return pmbench_fs_rmtree(ws->run);
+}
