@@ -534,19 +534,24 @@ int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 	return 0;
 }
 
-void pmbench_cli_output_help(FILE *out, const char *file_opt)
+void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
+			     int col)
 {
 	struct pmbench_buf names = PMBENCH_BUF_INIT;
+	int w = col > 4 ? col - 2 : 2;
 
 	pmbench_format_names(&names);
-	fprintf(out,
-		"  --format F         the report's format, one of:\n"
-		"                     %s\n"
-		"  %-18s write the report to FILE, in the format its name "
-		"says\n"
-		"                     (.md, .csv, .json, .html, .svg) unless "
-		"--format does\n",
-		names.ptr, file_opt);
+	fprintf(out, "  %-*sthe report's format, one of:\n", w, "--format F");
+	fprintf(out, "  %-*s%s\n", w, "", names.ptr);
+	fprintf(out, "  %-*swrite the report to FILE, in the format its name "
+		     "says\n",
+		w, file_opt);
+	fprintf(out, "  %-*s(.md, .csv, .json, .html, .svg) unless --format "
+		     "does%s\n",
+		w, "", runs ? ";" : "");
+	if (runs)
+		fprintf(out, "  %-*sthe table still goes to standard output\n",
+			w, "");
 	pmbench_buf_release(&names);
 }
 

@@ -299,9 +299,12 @@ int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 
 /**
  * Print the help lines of --format and of `file_opt` ("--report FILE",
- * "--out FILE") for a command.
+ * "--out FILE") for a command, their text from column `col` as the
+ * command's other options; `runs`: it runs PMs (the table stays on
+ * standard output).
  */
-void pmbench_cli_output_help(FILE *out, const char *file_opt);
+void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
+			     int col);
 
 /**
  * Before any work: make the report file's folder and check that nothing

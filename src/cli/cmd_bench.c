@@ -66,14 +66,14 @@ static void usage(FILE *out)
 		"  --seed N           seed for the statistics (default 1)\n"
 		"  --progress/--no-progress  force the terminal status line on "
 		"or off\n");
-	pmbench_cli_output_help(out, "--report FILE");
+	pmbench_cli_output_help(out, "--report FILE", 1, 21);
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
 		"Exit status: 0 all runs succeeded, 2 finished but some runs "
 		"or primings\n"
-		"failed (see the table), 1 error (the report not written "
-		"too), 129 usage,\n"
+		"failed (see the table), 1 error (the result or report "
+		"not written), 129 usage,\n"
 		"130 interrupted.\n");
 }
 

@@ -58,7 +58,7 @@ static void usage(FILE *out)
 		"cache/results/)\n"
 		"  --progress/--no-progress  the terminal status line\n",
 		DEFAULT_RUNS);
-	pmbench_cli_output_help(out, "--report FILE");
+	pmbench_cli_output_help(out, "--report FILE", 1, 21);
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"

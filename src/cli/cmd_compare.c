@@ -21,7 +21,7 @@ static void usage(FILE *out)
 		"For upgrades (bun 1.1 -> 1.4) and before/after experiments.\n"
 		"\n"
 		"Options:\n");
-	pmbench_cli_output_help(out, "--out FILE");
+	pmbench_cli_output_help(out, "--out FILE", 0, 21);
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"

@@ -61,7 +61,7 @@ static void usage(FILE *out)
 		"  --env K=V        set a variable for every PM (repeatable), "
 		"e.g.\n"
 		"                   CYPRESS_INSTALL_BINARY=0\n");
-	pmbench_cli_output_help(out, "--report FILE");
+	pmbench_cli_output_help(out, "--report FILE", 1, 19);
 	fprintf(out,
 		"  -h, --help       this help\n"
 		"\n"
