@@ -289,10 +289,9 @@ void pmbench_doc_pair(struct pmbench_doc_block *b, const char *key,
  * Append an empty table named `id` with the `cols_nr` columns `cols`
  * (copied, strings too).
  */
-struct pmbench_doc_table *pmbench_doc_table(struct pmbench_doc *d,
-					    unsigned audience, const char *id,
-					    const struct pmbench_doc_column *cols,
-					    size_t cols_nr);
+struct pmbench_doc_table *
+pmbench_doc_table(struct pmbench_doc *d, unsigned audience, const char *id,
+		  const struct pmbench_doc_column *cols, size_t cols_nr);
 
 /** Add an empty row to `t`. */
 struct pmbench_doc_row *pmbench_doc_row(struct pmbench_doc_table *t);

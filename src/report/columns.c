@@ -216,9 +216,13 @@ static const struct cell_column {
 	{ { "pm", 0, { { "pm", TEXT, 0 } } }, w_pm, 0 },
 	{ { "median", 0, { { "median", SECONDS, 0 } } }, w_median, 1 },
 	{ { "95% CI", 0, { { "median_ci95", SECONDS, INTERVAL } } }, w_ci, 1 },
-	{ { "mean ± σ", 0, { { "mean", SECONDS, 0 }, { "stddev", SECONDS, 0 } } },
+	{ { "mean ± σ",
+	    0,
+	    { { "mean", SECONDS, 0 }, { "stddev", SECONDS, 0 } } },
 	  w_mean, 1 },
-	{ { "min … max", 0, { { "min", SECONDS, 0 }, { "max", SECONDS, 0 } } },
+	{ { "min … max",
+	    0,
+	    { { "min", SECONDS, 0 }, { "max", SECONDS, 0 } } },
 	  w_range, 1 },
 	{ { "runs",
 	    0,
@@ -434,14 +438,14 @@ void pmbench_sample_table(struct pmbench_doc *d, unsigned audience,
 
 			for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(sample_vars);
 			     k++) {
+				enum sample_var var = sample_vars[k].var;
+
 				if (sample_vars[k].type == TEXT)
 					pmbench_doc_str(row, k, 0,
-							sample_str(sample_vars[k].var,
-								   c, s));
+							sample_str(var, c, s));
 				else
 					pmbench_doc_num(row, k, 0,
-							sample_num(sample_vars[k].var,
-								   s));
+							sample_num(var, s));
 			}
 		}
 	}

@@ -217,10 +217,9 @@ void pmbench_doc_pair(struct pmbench_doc_block *b, const char *key,
 	free(s);
 }
 
-struct pmbench_doc_table *pmbench_doc_table(struct pmbench_doc *d,
-					    unsigned audience, const char *id,
-					    const struct pmbench_doc_column *cols,
-					    size_t cols_nr)
+struct pmbench_doc_table *
+pmbench_doc_table(struct pmbench_doc *d, unsigned audience, const char *id,
+		  const struct pmbench_doc_column *cols, size_t cols_nr)
 {
 	struct pmbench_doc_block *b =
 		pmbench_doc_add(d, PMBENCH_DOC_TABLE, audience);

@@ -78,7 +78,8 @@ static void record(cJSON *o, const struct pmbench_doc_table *t,
 				break;
 			if (numbers_only && fd->type == PMBENCH_DOC_TEXT)
 				continue;
-			add(o, fd->key, value_json(fd, &row->cells[k].values[f]));
+			add(o, fd->key,
+			    value_json(fd, &row->cells[k].values[f]));
 		}
 	}
 	if (row->note && !numbers_only)

@@ -181,7 +181,8 @@ static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
 		pmbench_buf_adds(out, "<circle class=\"run\" cx=\"");
 		add_num(out, LABEL_W + b->dots[k] / max * plot);
 		pmbench_buf_addf(out, "\" cy=\"%.1f\" r=\"2.5\" "
-				      "fill=\"#1d2433\" fill-opacity=\"0.55\"/>",
+				      "fill=\"#1d2433\" "
+				      "fill-opacity=\"0.55\"/>",
 				 ym + dy);
 	}
 	pmbench_buf_addf(out, "<text x=\"%d\" y=\"%.1f\">",

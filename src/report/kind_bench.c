@@ -65,7 +65,8 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 		row = pmbench_doc_row(t);
 		pmbench_doc_text(row, 0, "%s", first->cell->task);
 		pmbench_doc_text(row, 1, "%s",
-				 first->state & PMBENCH_STATE_CACHE ? "✔" : "");
+				 first->state & PMBENCH_STATE_CACHE ? "✔"
+								    : "");
 		pmbench_doc_text(row, 2, "%s",
 				 first->state & PMBENCH_STATE_LOCKFILE ? "✔"
 								       : "");
@@ -96,11 +97,16 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 {
 	static const struct pmbench_doc_column cols[] = {
-		{ "fixture", 0, { { NULL } } },	    { "action", 0, { { NULL } } },
-		{ "scenario", 0, { { NULL } } },    { "cache state", 0, { { NULL } } },
-		{ "fastest", 0, { { NULL } } },	    { "pm", 0, { { NULL } } },
-		{ "ratio", 0, { { NULL } } },	    { "95% CI", 0, { { NULL } } },
-		{ "p", 0, { { NULL } } },	    { "verdict", 0, { { NULL } } },
+		{ "fixture", 0, { { NULL } } },
+		{ "action", 0, { { NULL } } },
+		{ "scenario", 0, { { NULL } } },
+		{ "cache state", 0, { { NULL } } },
+		{ "fastest", 0, { { NULL } } },
+		{ "pm", 0, { { NULL } } },
+		{ "ratio", 0, { { NULL } } },
+		{ "95% CI", 0, { { NULL } } },
+		{ "p", 0, { { NULL } } },
+		{ "verdict", 0, { { NULL } } },
 	};
 	struct pmbench_doc_table *t = NULL;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;

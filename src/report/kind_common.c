@@ -96,6 +96,24 @@ void pmbench_kind_environment(struct pmbench_doc *d,
 	pmbench_buf_release(&v);
 }
 
+/* "npm, f · install · clean, round 3: why", then its output. */
+static void failure(struct pmbench_doc *d, const struct pmbench_cell *c,
+		    const struct pmbench_sample *s, const char *why)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "%s, %s · %s · %s, ", c->pm, c->fixture, c->task,
+			 c->scenario);
+	if (s)
+		pmbench_buf_addf(&b, "round %u: %s", s->round, why);
+	else
+		pmbench_buf_addf(&b, "priming: %s", why);
+	pmbench_doc_para(d, PMBENCH_DOC_PAGE, "%s", b.ptr);
+	if (s && s->tail)
+		pmbench_doc_code(d, PMBENCH_DOC_PAGE, s->tail);
+	pmbench_buf_release(&b);
+}
+
 void pmbench_kind_failures(struct pmbench_doc *d,
 			   const struct pmbench_result *r)
 {
@@ -120,19 +138,7 @@ void pmbench_kind_failures(struct pmbench_doc *d,
 				pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2,
 						    "Failures");
 			any = 1;
-			if (s)
-				pmbench_doc_para(d, PMBENCH_DOC_PAGE,
-						 "%s, %s · %s · %s, round %u: "
-						 "%s",
-						 c->pm, c->fixture, c->task,
-						 c->scenario, s->round, why);
-			else
-				pmbench_doc_para(d, PMBENCH_DOC_PAGE,
-						 "%s, %s · %s · %s, priming: %s",
-						 c->pm, c->fixture, c->task,
-						 c->scenario, why);
-			if (s && s->tail)
-				pmbench_doc_code(d, PMBENCH_DOC_PAGE, s->tail);
+			failure(d, c, s, why);
 		}
 	}
 }

@@ -243,6 +243,14 @@ done:
 	pmbench_buf_release(&b);
 }
 
+static int same_scenario(const struct pmbench_report_pair *x,
+			 const struct pmbench_report_pair *y)
+{
+	return !strcmp(x->b->fixture, y->b->fixture) &&
+	       !strcmp(x->b->task, y->b->task) &&
+	       !strcmp(x->b->scenario, y->b->scenario);
+}
+
 /* B / A per PM with its interval; 1x (no change) is marked. */
 static void change_chart(struct pmbench_doc *d,
 			 const struct pmbench_report_compare *c, size_t g)
@@ -254,9 +262,7 @@ static void change_chart(struct pmbench_doc *d,
 		const struct pmbench_report_pair *p = &c->pairs[i];
 		struct pmbench_doc_bar *bar;
 
-		if (!p->has_cmp || strcmp(p->b->fixture, c->pairs[g].b->fixture) ||
-		    strcmp(p->b->task, c->pairs[g].b->task) ||
-		    strcmp(p->b->scenario, c->pairs[g].b->scenario))
+		if (!p->has_cmp || !same_scenario(p, &c->pairs[g]))
 			continue;
 		if (!ch) {
 			ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "ratio",
@@ -286,14 +292,6 @@ static void change_chart(struct pmbench_doc *d,
 		pmbench_doc_bar_text(bar, "%s", b.ptr);
 	}
 	pmbench_buf_release(&b);
-}
-
-static int same_scenario(const struct pmbench_report_pair *x,
-			 const struct pmbench_report_pair *y)
-{
-	return !strcmp(x->b->fixture, y->b->fixture) &&
-	       !strcmp(x->b->task, y->b->task) &&
-	       !strcmp(x->b->scenario, y->b->scenario);
 }
 
 void pmbench_report_compare(struct pmbench_doc *out,

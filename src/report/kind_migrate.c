@@ -143,7 +143,10 @@ static size_t script_differences(const struct pmbench_migrate_pm *src,
 
 	only_in(&src->script_files, &e->script_files, &a);
 	only_in(&e->script_files, &src->script_files, &z);
-	/* Only packages both installed at one version: others are in the diff. */
+	/*
+	 * Only packages both installed at one version: the others are in the
+	 * resolution diff.
+	 */
 	for (int side = 0; side < 2; side++) {
 		struct pmbench_strvec *files = side ? &z : &a;
 		struct pmbench_strvec *to = side ? tgt_only : src_only;
@@ -168,7 +171,8 @@ static size_t script_differences(const struct pmbench_migrate_pm *src,
 				    pmbench_resolution_find(&e->res, name.ptr,
 							    at + 1)) {
 					pmbench_strvec_push(to, files->v[i]);
-					if (pmbench_strvec_find(&pkgs, id.ptr) < 0)
+					if (pmbench_strvec_find(&pkgs,
+								id.ptr) < 0)
 						pmbench_strvec_push(&pkgs,
 								    id.ptr);
 				}
@@ -250,55 +254,53 @@ done:
 	return ok;
 }
 
-static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
-		    const struct pmbench_result *r,
-		    const struct pmbench_migrate_pm *e)
+/* "; resolves the same 12 packages", or what changed, and scripts. */
+static void verdict_resolution(struct pmbench_buf *b,
+			       const struct pmbench_migrate_pm *src,
+			       const struct pmbench_migrate_pm *e)
 {
-	const struct pmbench_migrate_pm *src =
-		pmbench_migrate_get(m, m->source_pm);
 	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
 	struct pmbench_strvec x = PMBENCH_STRVEC_INIT, y = PMBENCH_STRVEC_INIT;
 	size_t major = 0, minor = 0, patch = 0;
 
-	pmbench_buf_addf(b, "%s: ", e->pm);
-	if (e->prime_failure) {
-		pmbench_buf_adds(b, "does not install: ");
-		pmbench_buf_add(b, e->prime_failure,
-				strcspn(e->prime_failure, "\n"));
-		return;
-	}
-	pmbench_buf_addf(b, "installs (lockfile: %s)",
-			 e->lockfile ? e->lockfile : "?");
-	if (src && src->scanned && e->scanned && src != e) {
-		pmbench_resolution_diff(&d, &src->res, &e->res);
-		for (size_t i = 0; i < d.changes_nr; i++) {
-			const char *l = d.changes[i].level;
+	pmbench_resolution_diff(&d, &src->res, &e->res);
+	for (size_t i = 0; i < d.changes_nr; i++) {
+		const char *l = d.changes[i].level;
 
-			if (!l)
-				continue;
-			major += !strcmp(l, "major");
-			minor += !strcmp(l, "minor");
-			patch += !strcmp(l, "patch");
-		}
-		if (!d.changed && !d.only_source && !d.only_target)
-			pmbench_buf_addf(b, "; resolves the same %zu package%s",
-					 d.identical, d.identical == 1 ? "" : "s");
-		else
-			pmbench_buf_addf(b, "; %zu package%s resolve%s to other "
-					 "versions (%zu major, %zu minor, %zu "
-					 "patch), %zu only under %s, %zu only "
-					 "under %s, %zu identical",
-					 d.changed, d.changed == 1 ? "" : "s",
-					 d.changed == 1 ? "s" : "", major,
-					 minor, patch, d.only_source, src->pm,
-					 d.only_target, e->pm, d.identical);
-		if (script_differences(src, e, &x, &y))
-			pmbench_buf_addf(b, "; install scripts differ: their "
-					 "packages hold %zu file%s only under "
-					 "%s, %zu only under %s",
-					 x.nr, x.nr == 1 ? "" : "s", src->pm,
-					 y.nr, e->pm);
+		if (!l)
+			continue;
+		major += !strcmp(l, "major");
+		minor += !strcmp(l, "minor");
+		patch += !strcmp(l, "patch");
 	}
+	if (!d.changed && !d.only_source && !d.only_target)
+		pmbench_buf_addf(b, "; resolves the same %zu package%s",
+				 d.identical, d.identical == 1 ? "" : "s");
+	else
+		pmbench_buf_addf(b, "; %zu package%s resolve%s to other "
+				 "versions (%zu major, %zu minor, %zu "
+				 "patch), %zu only under %s, %zu only "
+				 "under %s, %zu identical",
+				 d.changed, d.changed == 1 ? "" : "s",
+				 d.changed == 1 ? "s" : "", major, minor,
+				 patch, d.only_source, src->pm, d.only_target,
+				 e->pm, d.identical);
+	if (script_differences(src, e, &x, &y))
+		pmbench_buf_addf(b, "; install scripts differ: their "
+				 "packages hold %zu file%s only under "
+				 "%s, %zu only under %s",
+				 x.nr, x.nr == 1 ? "" : "s", src->pm, y.nr,
+				 e->pm);
+	pmbench_resolution_diff_release(&d);
+	pmbench_strvec_release(&x);
+	pmbench_strvec_release(&y);
+}
+
+/* "; build identical (...); test ok": the parity tasks. */
+static void verdict_tasks(struct pmbench_buf *b,
+			  const struct pmbench_migrate_pm *src,
+			  const struct pmbench_migrate_pm *e)
+{
 	for (size_t i = 0; i < e->tasks_nr; i++) {
 		const struct pmbench_migrate_task *t = &e->tasks[i];
 		const struct pmbench_migrate_task *st = get_task(src, t->name);
@@ -310,8 +312,9 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 			pmbench_buf_addf(b, "%s interrupted", t->name);
 		} else if (!t->ok) {
 			pmbench_buf_addf(b, "%s FAILS%s", t->name,
-					 st && !st->ok ? " (as under the source)"
-						       : "");
+					 st && !st->ok
+						 ? " (as under the source)"
+						 : "");
 		} else if (!strcmp(t->name, "build") && src && src != e &&
 			   st && st->ok) {
 			describe_build(b, src, e);
@@ -319,48 +322,79 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 			pmbench_buf_addf(b, "%s ok", t->name);
 		}
 	}
-	if (pmbench_strvec_find(&r->tasks, "dev") >= 0) {
-		const struct pmbench_cell *c = task_cell(r, "dev", e->pm);
+}
 
-		if (cell_ok(c)) {
-			size_t n = 0;
-			double *t = pmbench_cell_times(c, &n);
+/* "; dev server answers in 0.38 s (median, 3 runs)", or its failure. */
+static void verdict_dev(struct pmbench_buf *b, const struct pmbench_result *r,
+			const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_cell *c = task_cell(r, "dev", e->pm);
 
-			pmbench_buf_addf(b, "; dev server answers in %.2f s "
-					 "(median, %zu runs)",
-					 pmbench_stats_median(t, n), n);
-			free(t);
-		} else if (cell_interrupted(c)) {
-			pmbench_buf_adds(b, "; dev server interrupted (no run "
-					    "finished)");
-		} else if (c) {
-			pmbench_buf_adds(b, "; dev server FAILS: ");
-			pmbench_buf_add(b, cell_failure(c),
-					strcspn(cell_failure(c), "\n"));
-		}
+	if (cell_ok(c)) {
+		size_t n = 0;
+		double *t = pmbench_cell_times(c, &n);
+
+		pmbench_buf_addf(b, "; dev server answers in %.2f s (median, "
+				    "%zu runs)",
+				 pmbench_stats_median(t, n), n);
+		free(t);
+	} else if (cell_interrupted(c)) {
+		pmbench_buf_adds(b, "; dev server interrupted (no run "
+				    "finished)");
+	} else if (c) {
+		pmbench_buf_adds(b, "; dev server FAILS: ");
+		pmbench_buf_add(b, cell_failure(c),
+				strcspn(cell_failure(c), "\n"));
 	}
-	if (src != e) {
-		for (size_t i = 0; i < r->scenarios.nr; i++) {
-			struct pmbench_buf s = PMBENCH_BUF_INIT;
+}
 
-			if (speed(&s, m, r, "install", r->scenarios.v[i], e->pm,
-				  1))
-				pmbench_buf_addf(b, "; %s", s.ptr);
-			pmbench_buf_release(&s);
-		}
-		for (size_t i = 0; i < r->tasks.nr; i++) {
-			struct pmbench_buf s = PMBENCH_BUF_INIT;
+/* "; install clean: 14.21x faster (...)" per scenario and timed task. */
+static void verdict_speed(struct pmbench_buf *b,
+			  const struct pmbench_migrate *m,
+			  const struct pmbench_result *r,
+			  const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_buf s = PMBENCH_BUF_INIT;
 
-			if (strcmp(r->tasks.v[i], "install") &&
-			    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO,
-				  e->pm, 1))
-				pmbench_buf_addf(b, "; %s", s.ptr);
-			pmbench_buf_release(&s);
-		}
+	for (size_t i = 0; i < r->scenarios.nr; i++) {
+		pmbench_buf_reset(&s);
+		if (speed(&s, m, r, "install", r->scenarios.v[i], e->pm, 1))
+			pmbench_buf_addf(b, "; %s", s.ptr);
 	}
-	pmbench_resolution_diff_release(&d);
-	pmbench_strvec_release(&x);
-	pmbench_strvec_release(&y);
+	for (size_t i = 0; i < r->tasks.nr; i++) {
+		pmbench_buf_reset(&s);
+		if (strcmp(r->tasks.v[i], "install") &&
+		    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO,
+			  e->pm, 1))
+			pmbench_buf_addf(b, "; %s", s.ptr);
+	}
+	pmbench_buf_release(&s);
+}
+
+/* One verdict line: "bun: installs (lockfile: ...); resolves ...". */
+static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
+		    const struct pmbench_result *r,
+		    const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+
+	pmbench_buf_addf(b, "%s: ", e->pm);
+	if (e->prime_failure) {
+		pmbench_buf_adds(b, "does not install: ");
+		pmbench_buf_add(b, e->prime_failure,
+				strcspn(e->prime_failure, "\n"));
+		return;
+	}
+	pmbench_buf_addf(b, "installs (lockfile: %s)",
+			 e->lockfile ? e->lockfile : "?");
+	if (src && src->scanned && e->scanned && src != e)
+		verdict_resolution(b, src, e);
+	verdict_tasks(b, src, e);
+	if (pmbench_strvec_find(&r->tasks, "dev") >= 0)
+		verdict_dev(b, r, e);
+	if (src != e)
+		verdict_speed(b, m, r, e);
 }
 
 /* ---- The document ------------------------------------------------------ */
@@ -588,8 +622,9 @@ static cJSON *diff_json(const struct pmbench_migrate_pm *src,
 
 		add_str(x, "kind",
 			c->kind == PMBENCH_CHANGE_VERSION ? "version"
-			: c->kind == PMBENCH_CHANGE_ONLY_SOURCE ? "only_source"
-								: "only_target");
+			: c->kind == PMBENCH_CHANGE_ONLY_SOURCE
+				? "only_source"
+				: "only_target");
 		add_str(x, "name", c->name);
 		add_str(x, "from", c->from);
 		add_str(x, "to", c->to);
@@ -597,6 +632,65 @@ static cJSON *diff_json(const struct pmbench_migrate_pm *src,
 		add_item(arr, x);
 	}
 	pmbench_resolution_diff_release(&d);
+	return o;
+}
+
+/* A parity task as JSON. */
+static cJSON *task_json(const struct pmbench_migrate_task *tk)
+{
+	cJSON *x = must(cJSON_CreateObject());
+
+	add_str(x, "name", tk->name);
+	must(cJSON_AddBoolToObject(x, "ran", tk->ran));
+	must(cJSON_AddBoolToObject(x, "ok", tk->ok));
+	must(cJSON_AddBoolToObject(x, "interrupted", tk->interrupted));
+	add_str(x, "failure", tk->failure);
+	must(cJSON_AddNumberToObject(x, "wall_s", tk->wall_s));
+	return x;
+}
+
+/* One PM's entry of "pms": its verdict and everything behind it. */
+static cJSON *pm_json(const struct pmbench_migrate *m,
+		      const struct pmbench_result *r,
+		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_pm *e)
+{
+	cJSON *o = must(cJSON_CreateObject()), *t, *x;
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	struct pmbench_strvec a = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec z = PMBENCH_STRVEC_INIT;
+
+	add_str(o, "pm", e->pm);
+	must(cJSON_AddBoolToObject(o, "source", e == src));
+	verdict(&v, m, r, e);
+	add_str(o, "verdict", v.ptr);
+	add_str(o, "lockfile", e->lockfile);
+	add_str(o, "install_failure", e->prime_failure);
+	add_str(o, "scripts", e->scripts);
+	must(cJSON_AddNumberToObject(o, "packages", (double)e->res.nr));
+	if (src && e != src && src->scanned && e->scanned) {
+		if (!cJSON_AddItemToObject(o, "resolution", diff_json(src, e)))
+			pmbench_die("out of memory building JSON");
+		script_differences(src, e, &a, &z);
+		x = must(cJSON_AddArrayToObject(o,
+						"script_files_only_source"));
+		for (size_t k = 0; k < a.nr; k++)
+			add_item(x, cJSON_CreateString(a.v[k]));
+		x = must(cJSON_AddArrayToObject(o,
+						"script_files_only_target"));
+		for (size_t k = 0; k < z.nr; k++)
+			add_item(x, cJSON_CreateString(z.v[k]));
+	}
+	t = must(cJSON_AddArrayToObject(o, "tasks"));
+	for (size_t k = 0; k < e->tasks_nr; k++)
+		add_item(t, task_json(&e->tasks[k]));
+	must(cJSON_AddNumberToObject(o, "build_files",
+				     (double)e->build_files.nr));
+	must(cJSON_AddNumberToObject(o, "build_bytes",
+				     (double)e->build_bytes));
+	pmbench_buf_release(&v);
+	pmbench_strvec_release(&a);
+	pmbench_strvec_release(&z);
 	return o;
 }
 
@@ -614,58 +708,11 @@ char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 	add_str(root, "source_pm", m->source_pm);
 	add_str(root, "source_lockfile", m->source_lock);
 	add_str(root, "detected_by", m->detected_by);
-	must(cJSON_AddBoolToObject(root, "all_ok", pmbench_migrate_all_ok(m, r)));
+	must(cJSON_AddBoolToObject(root, "all_ok",
+				   pmbench_migrate_all_ok(m, r)));
 	arr = must(cJSON_AddArrayToObject(root, "pms"));
-	for (size_t i = 0; i < m->pms_nr; i++) {
-		const struct pmbench_migrate_pm *e = &m->pms[i];
-		cJSON *o = must(cJSON_CreateObject()), *t, *x;
-		struct pmbench_buf v = PMBENCH_BUF_INIT;
-		struct pmbench_strvec a = PMBENCH_STRVEC_INIT;
-		struct pmbench_strvec z = PMBENCH_STRVEC_INIT;
-
-		add_str(o, "pm", e->pm);
-		must(cJSON_AddBoolToObject(o, "source", e == src));
-		verdict(&v, m, r, e);
-		add_str(o, "verdict", v.ptr);
-		add_str(o, "lockfile", e->lockfile);
-		add_str(o, "install_failure", e->prime_failure);
-		add_str(o, "scripts", e->scripts);
-		must(cJSON_AddNumberToObject(o, "packages", (double)e->res.nr));
-		if (src && e != src && src->scanned && e->scanned) {
-			if (!cJSON_AddItemToObject(o, "resolution",
-						   diff_json(src, e)))
-				pmbench_die("out of memory building JSON");
-			script_differences(src, e, &a, &z);
-			x = must(cJSON_AddArrayToObject(o, "script_files_only_source"));
-			for (size_t k = 0; k < a.nr; k++)
-				add_item(x, cJSON_CreateString(a.v[k]));
-			x = must(cJSON_AddArrayToObject(o, "script_files_only_target"));
-			for (size_t k = 0; k < z.nr; k++)
-				add_item(x, cJSON_CreateString(z.v[k]));
-		}
-		t = must(cJSON_AddArrayToObject(o, "tasks"));
-		for (size_t k = 0; k < e->tasks_nr; k++) {
-			const struct pmbench_migrate_task *tk = &e->tasks[k];
-
-			x = must(cJSON_CreateObject());
-			add_str(x, "name", tk->name);
-			must(cJSON_AddBoolToObject(x, "ran", tk->ran));
-			must(cJSON_AddBoolToObject(x, "ok", tk->ok));
-			must(cJSON_AddBoolToObject(x, "interrupted",
-						   tk->interrupted));
-			add_str(x, "failure", tk->failure);
-			must(cJSON_AddNumberToObject(x, "wall_s", tk->wall_s));
-			add_item(t, x);
-		}
-		must(cJSON_AddNumberToObject(o, "build_files",
-					     (double)e->build_files.nr));
-		must(cJSON_AddNumberToObject(o, "build_bytes",
-					     (double)e->build_bytes));
-		add_item(arr, o);
-		pmbench_buf_release(&v);
-		pmbench_strvec_release(&a);
-		pmbench_strvec_release(&z);
-	}
+	for (size_t i = 0; i < m->pms_nr; i++)
+		add_item(arr, pm_json(m, r, src, &m->pms[i]));
 	rjson = pmbench_result_to_json(r);
 	res = cJSON_Parse(rjson);
 	free(rjson);
@@ -680,4 +727,3 @@ char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 	cJSON_Delete(root);
 	return pmbench_buf_detach(&out);
 }
-

@@ -239,10 +239,10 @@ static void times_table(struct pmbench_doc *d, const struct pmbench_result *r,
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
 				 "(each PM's own primed tree; build output and "
 				 "tool caches removed before each run)");
-	pmbench_strvec_pushv(&heads, (const char *const[]){ "pm", "median",
-							    "mean ± σ",
-							    "min … max", "runs",
-							    NULL });
+	pmbench_strvec_pushv(&heads,
+			     (const char *const[]){ "pm", "median",
+						    "mean ± σ", "min … max",
+						    "runs", NULL });
 	if (is_run)
 		pmbench_strvec_push(&heads, "overhead vs (node)");
 	if (is_build)
@@ -288,8 +288,9 @@ static int dev_table(struct pmbench_doc *d, const struct pmbench_result *r,
 	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · dev · %s", fixture,
 			    PMBENCH_TASK_SCENARIO);
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-			 "(median (min … max) from spawn; the port is checked "
-			 "closed and no process left after each stop)");
+			 "(median (min … max) from spawn; the port is "
+			 "checked closed and no process left after each "
+			 "stop)");
 	pmbench_strvec_pushv(&heads, (const char *const[]){
 					     "pm", "ready line",
 					     "first HTTP < 500", "first body",

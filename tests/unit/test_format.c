@@ -476,7 +476,8 @@ TEST(readers_catch_broken_files)
 	pmbench_buf_release(&text);
 }
 
-CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format), CASE(one_field_table),
+CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
+	   CASE(one_field_table),
 	   CASE(cicache_in_every_format), CASE(compare_in_every_format),
 	   CASE(claim_in_every_format), CASE(migrate_in_every_format),
 	   CASE(nothing_to_chart))
