@@ -337,7 +337,8 @@ int cmd_migrate(int argc, char **argv)
 			goto done;
 		}
 		fprintf(stderr, "pmbench: report written to '%s'\n", out.ptr);
-		if (shown < 0)
+		/* A stop signal's exit status comes first. */
+		if (shown < 0 && ret >= 0)
 			goto done;
 	}
 	if (ret < 0) {
