@@ -8,7 +8,10 @@
 
 #include "internal.h"
 
-#define esc pmbench_fmt_xml_escape
+static void esc(struct pmbench_buf *out, const char *s)
+{
+	pmbench_fmt_xml_escape(out, s);
+}
 
 static const char style[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;"
