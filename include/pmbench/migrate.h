@@ -18,7 +18,8 @@ struct pmbench_pmrun;
  * `pmbench bench` with every PM primed from the source PM's lockfile;
  * this module detects the source PM, collects what each PM installed and
  * how its tasks went (through the bench's after-priming hook), and
- * writes the verdicts.
+ * decides whether every target passes. The report layer says it
+ * (pmbench_report_migrate() in report_kind.h): the engine keeps the data.
  */
 
 /** How one parity task (build, test, lint) went under one PM. */
@@ -86,21 +87,6 @@ int pmbench_migrate_on_primed(const struct pmbench_fixture *f,
 /** The entry of `pm`, or NULL. */
 const struct pmbench_migrate_pm *
 pmbench_migrate_get(const struct pmbench_migrate *m, const char *pm);
-
-/**
- * Print the report: one verdict line per target first, then the
- * details. `markdown` chooses Markdown over plain text. `r` is the
- * benchmark result (for the speed figures).
- */
-void pmbench_migrate_print(FILE *out, const struct pmbench_migrate *m,
-			   const struct pmbench_result *r, int markdown);
-
-/**
- * The report as JSON ("schema": "pmbench-migrate"), with the benchmark
- * result embedded as "result". Caller frees with free().
- */
-char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
-			      const struct pmbench_result *r);
 
 /**
  * 1 if every target installed and every task that succeeded under the

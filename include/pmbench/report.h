@@ -8,12 +8,14 @@
 #include "pmbench/stats.h"
 
 /**
- * Reports computed from a result: the statistics of every cell (median
- * with its bootstrap interval, mean and standard deviation, range,
- * outliers) and of every PM against the fastest of its scenario (ratio of
- * medians with its interval, Mann-Whitney, verdict), computed once and
- * then written as a terminal table, Markdown, CSV, hyperfine-compatible
- * JSON or HTML. Everything is deterministic given the result's seed.
+ * The statistics every report shows, computed from a result: per cell
+ * the median with its bootstrap interval, mean and standard deviation,
+ * range, outliers (src/report/model.c), and every PM against the fastest
+ * of its scenario (ratio of medians with its interval, Mann-Whitney,
+ * verdict); and the sentences that say them (src/report/sentences.c).
+ * Everything is deterministic given the result's seed. The report kinds
+ * (report_kind.h) turn them into documents (doc.h), which the output
+ * formats (format.h) write.
  */
 
 /** Confidence level of every interval in the reports. */
@@ -45,6 +47,8 @@ struct pmbench_report_cell {
 	double user, sys;	   /**< means, seconds */
 	double max_rss, tree_rss;  /**< means, KiB */
 	double nm_bytes, nm_files; /**< means */
+	/** the PM makes no node_modules (Plug'n'Play): no sizes */
+	int no_nm;
 	/** index of the fastest cell of the same scenario, or -1 if none */
 	long fastest;
 	/** `vs` is valid: this cell is not the fastest and both have times */
@@ -62,15 +66,6 @@ struct pmbench_report {
 
 #define PMBENCH_REPORT_INIT { NULL, NULL, 0 }
 
-/** Output formats of pmbench_report_write(). */
-enum pmbench_report_format {
-	PMBENCH_REPORT_TABLE,
-	PMBENCH_REPORT_MARKDOWN,
-	PMBENCH_REPORT_CSV,
-	PMBENCH_REPORT_JSON, /**< hyperfine-compatible */
-	PMBENCH_REPORT_HTML
-};
-
 /**
  * Compute the statistics of every cell of `r`, which must outlive the
  * report. Cell i's bootstrap RNG is seeded with r->seed + i, so the
@@ -82,44 +77,19 @@ void pmbench_report_init(struct pmbench_report *out,
 /** Free the statistics; `rep` is left as PMBENCH_REPORT_INIT. */
 void pmbench_report_release(struct pmbench_report *rep);
 
-/**
- * Parse a format name: table, markdown (or md), csv, json (or
- * hyperfine), html. Returns 0 or PMBENCH_EINVALID with a message.
- */
-int pmbench_report_format_parse(enum pmbench_report_format *out,
-				const char *name);
-
-/** Append the report in `format` to `out`. */
-void pmbench_report_write(struct pmbench_buf *out,
-			  const struct pmbench_report *rep,
-			  enum pmbench_report_format format);
-
-/**
- * Append the self-contained HTML page (inline CSS and SVG, no script, no
- * network) to `out`. Implemented in report_html.c.
- */
-void pmbench_report_html(struct pmbench_buf *out,
-			 const struct pmbench_report *rep);
-
-/*
- * Helpers shared by the writers (report.c, report_html.c, compare and
- * claim).
- */
+/* The sentences (src/report/sentences.c). */
 
 /** "14.3 s" or "512.0 ms". */
 void pmbench_report_add_duration(struct pmbench_buf *out, double seconds);
 
-/** "5.8x", "12x" or "1.03x": the precision a ratio deserves. */
+/** "5.8x", "12.0x" or "1.03x": the precision a ratio deserves. */
 void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio);
 
 /** "cache warm, lockfile present, node_modules absent". */
 void pmbench_report_add_state(struct pmbench_buf *out, unsigned state);
 
-/**
- * The columns UTF-8 text `s` takes on a terminal: one per character, as
- * continuation bytes take none (no wide or combining characters here).
- */
-size_t pmbench_report_display_len(const char *s);
+/** "p = 0.008", or "p < 0.001". */
+void pmbench_report_add_p(struct pmbench_buf *out, double p);
 
 /**
  * The sentence comparing cell `i` with the fastest of its scenario, e.g.
@@ -138,6 +108,12 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 const char *pmbench_report_no_times(const struct pmbench_report_cell *c);
 
 /**
+ * Why cell `c` has no time, or why its runs failed: its priming failure,
+ * else the first failed timed run's reason, else "unknown". Not owned.
+ */
+const char *pmbench_report_first_failure(const struct pmbench_cell *c);
+
+/**
  * "npm left 2 processes running after 3 of 5 runs (stopped by pmbench)"
  * (`runs` names the runs: "runs", "jobs") for a cell whose PM left
  * processes behind; nothing otherwise, and nothing for a dev cell, where
@@ -147,14 +123,15 @@ void pmbench_report_add_leftover(struct pmbench_buf *out,
 				 const struct pmbench_cell *c,
 				 const char *runs);
 
+struct pmbench_doc;
+
 /**
- * The notes of a cell, each a line after `indent`: "note: <pm>: 1 run
- * interrupted (pmbench was stopped); ..." for interrupted runs and "note:
- * <pm> left 2 processes running ..." (pmbench_report_add_leftover());
- * nothing when there is nothing to say.
+ * Append the warnings and notes of cell `c` to `d` for `audience`: a
+ * slow first run or outliers, too few runs for a fine interval, drift
+ * over the run order, interrupted runs, processes left running.
  */
-void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
-			      const struct pmbench_report_cell *c);
+void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
+			       const struct pmbench_report_cell *c);
 
 /** The warning when some PMs ran dependency scripts and others did not. */
 #define PMBENCH_REPORT_SCRIPTS_NOTE                                         \
@@ -168,12 +145,6 @@ void pmbench_report_add_notes(struct pmbench_buf *out, const char *indent,
 int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
 				 const char *fixture);
 
-/** Number of detail columns, and each one's header and text. */
-size_t pmbench_report_columns(void);
-const char *pmbench_report_column_header(size_t k);
-void pmbench_report_column_text(struct pmbench_buf *out, size_t k,
-				 const struct pmbench_report_cell *c);
-
 /**
  * 1 if cell `i` starts a scenario (its fixture, task and scenario come
  * first at index i); such groups are how every writer walks the result.
@@ -183,23 +154,5 @@ int pmbench_report_group_start(const struct pmbench_report *rep, size_t i);
 /** 1 if cells i and j belong to the same fixture, task and scenario. */
 int pmbench_report_same_group(const struct pmbench_report *rep, size_t i,
 			      size_t j);
-
-/** Print the per-scenario tables of `r` to `out`. */
-void pmbench_table_print(FILE *out, const struct pmbench_result *r);
-
-/**
- * Print the tables of the run, build and dev cells of `fixture` in `r`
- * (src/report/table_tasks.c).
- */
-void pmbench_table_tasks_print(FILE *out, const struct pmbench_result *r,
-			       const char *fixture);
-
-/**
- * Print the ci-cache tables of `r` to `out`: per PM, each strategy's
- * miss, hit and lockfile-changed jobs with medians and spread, the
- * fastest strategy per PM and the fastest PM marked, and the transfer
- * model stated.
- */
-void pmbench_cicache_table_print(FILE *out, const struct pmbench_result *r);
 
 #endif

@@ -7,6 +7,8 @@
 #include "pmbench/buf.h"
 #include "cli.h"
 #include "pmbench/ctx.h"
+#include "pmbench/doc.h"
+#include "pmbench/format.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "progress.h"
@@ -514,4 +516,97 @@ int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
 		return -1;
 	}
 	return ret < 0 ? -1 : 0;
+}
+
+int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
+			      const char *arg)
+{
+	if (c == PMBENCH_CLI_OPT_FORMAT) {
+		o->format = pmbench_format_get(arg);
+		if (!o->format)
+			return pmbench_cli_usage_error(o->cmd, "%s",
+						       pmbench_error_last());
+		return 1;
+	}
+	if (c == PMBENCH_CLI_OPT_REPORT) {
+		if (!*arg)
+			return pmbench_cli_usage_error(o->cmd,
+						       "the report file name "
+						       "is empty");
+		o->path = arg;
+		return 1;
+	}
+	return 0;
+}
+
+void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
+			     int col)
+{
+	struct pmbench_buf names = PMBENCH_BUF_INIT;
+	int w = col > 4 ? col - 2 : 2;
+
+	pmbench_format_names(&names);
+	fprintf(out, "  %-*sthe report's format, one of:\n", w, "--format F");
+	fprintf(out, "  %-*s%s\n", w, "", names.ptr);
+	fprintf(out, "  %-*swrite the report to FILE, in the format its name "
+		     "says\n",
+		w, file_opt);
+	fprintf(out, "  %-*s(.md, .csv, .json, .html, .svg) unless --format "
+		     "does%s\n",
+		w, "", runs ? ";" : "");
+	if (runs)
+		fprintf(out, "  %-*sthe table still goes to standard output\n",
+			w, "");
+	pmbench_buf_release(&names);
+}
+
+int pmbench_cli_check_output(const struct pmbench_cli_output *o)
+{
+	int ret;
+
+	if (!o->path)
+		return 0;
+	ret = pmbench_cli_mkdir_parent(o->path);
+	if (!ret)
+		ret = pmbench_fs_check_output(o->path);
+	if (ret < 0)
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	return ret < 0 ? -1 : 0;
+}
+
+/* `doc` in format `f`, to standard output or the file `path`. */
+static int show_as(const struct pmbench_format *f, const char *path,
+		   const struct pmbench_doc *doc)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	int ret = pmbench_format_write(&text, f, doc);
+
+	if (!ret && path)
+		ret = pmbench_fs_write_output(path, text.ptr, text.len);
+	else if (!ret)
+		fwrite(text.ptr, 1, text.len, stdout);
+	if (ret < 0)
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	pmbench_buf_release(&text);
+	return ret < 0 ? -1 : 0;
+}
+
+int pmbench_cli_show(const struct pmbench_cli_output *o,
+		     const struct pmbench_doc *doc)
+{
+	const struct pmbench_format *table = pmbench_format_get("table");
+	const struct pmbench_format *f = o->format;
+	int ret = 0;
+
+	if (!o->path)
+		return show_as(f ? f : table, NULL, doc);
+	if (!f)
+		f = pmbench_format_for_path(o->path);
+	if (o->runs)
+		ret = show_as(table, NULL, doc);
+	if (show_as(f ? f : table, o->path, doc) < 0)
+		return -1;
+	if (o->runs)
+		fprintf(stderr, "pmbench: report written to '%s'\n", o->path);
+	return ret;
 }

@@ -233,6 +233,8 @@ enum pmbench_cli_opt {
 	PMBENCH_CLI_OPT_TIME_BUDGET,
 	PMBENCH_CLI_OPT_PROGRESS,
 	PMBENCH_CLI_OPT_NO_PROGRESS,
+	PMBENCH_CLI_OPT_FORMAT, /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REPORT, /**< pmbench_cli_output_option() */
 	PMBENCH_CLI_OPT_OWN
 };
 
@@ -261,6 +263,62 @@ struct pmbench_cli_bench {
 int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
 			     struct pmbench_cli_bench *how, int c,
 			     const char *arg, const char *given);
+
+struct pmbench_doc;
+struct pmbench_format;
+
+/**
+ * How a command shows its results: every command that shows results
+ * takes `--format F` and writes through pmbench_cli_show().
+ *
+ * - Without a file the report goes to standard output in the format
+ *   (the terminal table by default).
+ * - With a file (`--report FILE`; for `report` and `compare`, which write
+ *   no result file, `--out FILE` too) the report goes to the file, in
+ *   the format given or else the one its name implies (.md, .csv, .json,
+ *   .html, .svg), else the table. A command that runs package managers
+ *   still prints the terminal table on standard output; `report` and
+ *   `compare` print nothing more.
+ */
+struct pmbench_cli_output {
+	const char *cmd;
+	const struct pmbench_format *format; /**< NULL: not given */
+	const char *path;		     /**< NULL: standard output */
+	int runs; /**< the command runs PMs: the table on stdout too */
+};
+
+#define PMBENCH_CLI_OUTPUT_INIT(cmd, runs) { (cmd), NULL, NULL, (runs) }
+
+/**
+ * Parse option `c` if it is PMBENCH_CLI_OPT_FORMAT (the format `arg`) or
+ * PMBENCH_CLI_OPT_REPORT (the file `arg`). Returns 1 if it was one of
+ * them, 0 if not, -1 after printing a usage error.
+ */
+int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
+			      const char *arg);
+
+/**
+ * Print the help lines of --format and of `file_opt` ("--report FILE",
+ * "--out FILE") for a command, their text from column `col` as the
+ * command's other options; `runs`: it runs PMs (the table stays on
+ * standard output).
+ */
+void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
+			     int col);
+
+/**
+ * Before any work: make the report file's folder and check that nothing
+ * there refuses it (a folder, a FIFO). Prints the error and returns -1.
+ */
+int pmbench_cli_check_output(const struct pmbench_cli_output *o);
+
+/**
+ * Write `doc` as `o` says. Returns 0, or -1 after printing the error (a
+ * format that cannot show this document, a file that cannot be
+ * written).
+ */
+int pmbench_cli_show(const struct pmbench_cli_output *o,
+		     const struct pmbench_doc *doc);
 
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);

@@ -8,7 +8,8 @@
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "progress.h"
-#include "pmbench/report.h"
+#include "pmbench/doc.h"
+#include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
@@ -67,11 +68,13 @@ static void usage(FILE *out)
 		"  --env K=V          set a variable for every PM (repeatable)\n"
 		"  --seed N           seed for the statistics (default 1)\n"
 		"  --progress/--no-progress  force the terminal status line on "
-		"or off\n"
+		"or off\n",
+		pms.ptr);
+	pmbench_cli_output_help(out, "--report FILE", 1, 21);
+	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
-		"Tasks:\n",
-		pms.ptr);
+		"Tasks:\n");
 	for (size_t i = 0; i < pmbench_tasks_nr; i++)
 		fprintf(out, "  %-9s %s\n", pmbench_tasks[i].name,
 			pmbench_tasks[i].summary);
@@ -79,8 +82,9 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 all runs succeeded, 2 finished but some runs "
 		"or primings\n"
-		"failed (see the table), 1 error, 129 usage, 130 "
-		"interrupted.\n");
+		"failed (see the table), 1 error (the result or report "
+		"not written), 129 usage,\n"
+		"130 interrupted.\n");
 	pmbench_buf_release(&pms);
 }
 
@@ -166,6 +170,8 @@ int cmd_bench(int argc, char **argv)
 		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
+		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -175,8 +181,10 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_fixture *fixtures = NULL;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("bench", 1);
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
-	int c, code = PMBENCH_EXIT_USAGE, ret;
+	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -195,6 +203,11 @@ int cmd_bench(int argc, char **argv)
 			usage(stdout);
 			code = 0;
 			goto done;
+		case PMBENCH_CLI_OPT_FORMAT:
+		case PMBENCH_CLI_OPT_REPORT:
+			if (pmbench_cli_output_option(&report, c, optarg) < 0)
+				goto done;
+			break;
 		default:
 			if (pmbench_cli_bench_option(&o, &how, c, optarg,
 						     argv[optind - 1]) < 0)
@@ -242,12 +255,20 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
+	if (pmbench_cli_check_output(&report) < 0)
+		goto done;
 
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, fixtures, fixtures_nr);
-	if (r.cells_nr)
-		pmbench_table_print(stdout, &r);
+	if (r.cells_nr) {
+		pmbench_report_bench(&doc, &r);
+		shown = pmbench_cli_show(&report, &doc);
+	}
 	code = pmbench_cli_finish(&r, ret, o.out);
+	/* The report the user asked for is a product too. */
+	if (shown < 0 && code != PMBENCH_EXIT_INTERRUPTED)
+		code = PMBENCH_EXIT_ERROR;
 done:
+	pmbench_doc_release(&doc);
 	for (size_t i = 0; i < fixtures_nr; i++)
 		pmbench_fixture_release(&fixtures[i]);
 	free(fixtures);

@@ -8,7 +8,8 @@
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "progress.h"
-#include "pmbench/report.h"
+#include "pmbench/doc.h"
+#include "pmbench/report_kind.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
@@ -59,14 +60,17 @@ static void usage(FILE *out)
 		"  --env K=V           set a variable for every PM "
 		"(repeatable)\n"
 		"  --progress/--no-progress  force the terminal status line "
-		"on or off\n"
+		"on or off\n",
+		pms.ptr);
+	pmbench_cli_output_help(out, "--report FILE", 1, 22);
+	fprintf(out,
 		"  -h, --help          this help\n"
 		"\n"
 		"Exit status: 0 every job succeeded, 2 finished but some jobs "
 		"or primings\n"
-		"failed (see the table), 1 error, 129 usage, 130 "
-		"interrupted.\n",
-		pms.ptr);
+		"failed (see the table), 1 error (the result or report "
+		"not written), 129 usage,\n"
+		"130 interrupted.\n");
 	pmbench_buf_release(&pms);
 }
 
@@ -147,7 +151,7 @@ static int parse_compressions(struct pmbench_cicache_opts *o, const char *list)
 int cmd_ci_cache(int argc, char **argv)
 {
 	enum {
-		OPT_PM = 256,
+		OPT_PM = PMBENCH_CLI_OPT_OWN,
 		OPT_STRATEGY,
 		OPT_COMPRESSION,
 		OPT_ARCHIVER,
@@ -173,6 +177,8 @@ int cmd_ci_cache(int argc, char **argv)
 		{ "env", required_argument, NULL, OPT_ENV },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
+		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -180,7 +186,11 @@ int cmd_ci_cache(int argc, char **argv)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	struct pmbench_cli_output report =
+		PMBENCH_CLI_OUTPUT_INIT("ci-cache", 1);
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	int c, code = PMBENCH_EXIT_USAGE, ret, tty = -1, loaded = 0;
+	int shown = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -250,6 +260,11 @@ int cmd_ci_cache(int argc, char **argv)
 			usage(stdout);
 			code = 0;
 			goto done;
+		case PMBENCH_CLI_OPT_FORMAT:
+		case PMBENCH_CLI_OPT_REPORT:
+			if (pmbench_cli_output_option(&report, c, optarg) < 0)
+				goto done;
+			break;
 		default:
 			pmbench_cli_unknown_option("ci-cache",
 						   argv[optind - 1]);
@@ -292,12 +307,20 @@ int cmd_ci_cache(int argc, char **argv)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
+	if (pmbench_cli_check_output(&report) < 0)
+		goto done;
 
 	ret = pmbench_cicache_run(&pmbench_cli_ctx, &r, &o, &f);
-	if (r.cells_nr)
-		pmbench_cicache_table_print(stdout, &r);
+	if (r.cells_nr) {
+		pmbench_report_cicache(&doc, &r);
+		shown = pmbench_cli_show(&report, &doc);
+	}
 	code = pmbench_cli_finish(&r, ret, o.out);
+	/* The report the user asked for is a product too. */
+	if (shown < 0 && code != PMBENCH_EXIT_INTERRUPTED)
+		code = PMBENCH_EXIT_ERROR;
 done:
+	pmbench_doc_release(&doc);
 	if (loaded)
 		pmbench_fixture_release(&f);
 	pmbench_result_release(&r);

@@ -8,7 +8,8 @@
 #include "cli.h"
 #include "pmbench/fixture.h"
 #include "progress.h"
-#include "pmbench/report.h"
+#include "pmbench/doc.h"
+#include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
@@ -57,159 +58,36 @@ static void usage(FILE *out)
 		"  --seed N           seed for the statistics (default 1)\n"
 		"  --out FILE         where the run's result goes (default: "
 		"cache/results/)\n"
-		"  --progress/--no-progress  the terminal status line\n"
+		"  --progress/--no-progress  the terminal status line\n",
+		DEFAULT_RUNS);
+	pmbench_cli_output_help(out, "--report FILE", 1, 21);
+	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
 		"Exit status: 0 reproduced in every scenario judged, 3 not "
 		"reproduced in at\n"
 		"least one, 4 otherwise inconclusive in at least one, 1 error "
 		"(nothing to\n"
-		"judge), 129 usage, 130 interrupted.\n",
-		DEFAULT_RUNS);
+		"judge, the report not written), 129 usage, 130 "
+		"interrupted.\n");
 }
 
-/* "4.12x (3.90x–4.30x) faster than", or slower with the inverse. */
-static void add_measured(struct pmbench_buf *b,
-			 const struct pmbench_claim_judgement *j)
+/* The exit code of a judgement, with the error when nothing was judged. */
+static int verdict_code(const struct pmbench_report_claim *j)
 {
-	const struct pmbench_interval *s = &j->speedup;
+	const struct pmbench_claim *c = j->claim;
 
-	if (s->point >= 1) {
-		pmbench_report_add_ratio(b, s->point);
-		pmbench_buf_adds(b, " (");
-		pmbench_report_add_ratio(b, s->lo);
-		pmbench_buf_adds(b, "–");
-		pmbench_report_add_ratio(b, s->hi);
-		pmbench_buf_adds(b, ") faster than");
-	} else {
-		pmbench_report_add_ratio(b, 1 / s->point);
-		pmbench_buf_adds(b, " (");
-		pmbench_report_add_ratio(b, 1 / s->hi);
-		pmbench_buf_adds(b, "–");
-		pmbench_report_add_ratio(b, 1 / s->lo);
-		pmbench_buf_adds(b, ") slower than");
-	}
-}
-
-/*
- * The runs of either side cut short by a signal to pmbench: neither times
- * nor failures, left out of the verdict.
- */
-static void print_interrupted(const struct pmbench_claim *c,
-			      const struct pmbench_cell *ca,
-			      const struct pmbench_cell *cb)
-{
-	size_t ia = pmbench_cell_interrupted(ca);
-	size_t ib = pmbench_cell_interrupted(cb);
-
-	if (!ia && !ib)
-		return;
-	printf("  ");
-	if (ia)
-		printf("%zu interrupted run%s of %s %s", ia,
-		       ia == 1 ? "" : "s", c->pm_a, c->task_a);
-	if (ia && ib)
-		printf(" and %zu of %s %s", ib, c->pm_b, c->task_b);
-	else if (ib)
-		printf("%zu interrupted run%s of %s %s", ib,
-		       ib == 1 ? "" : "s", c->pm_b, c->task_b);
-	printf(" left out (pmbench was stopped while %s ran)\n",
-	       ia + ib == 1 ? "it" : "they");
-}
-
-/* Judge every scenario of `r` that has both sides; returns the code. */
-static int judge(const struct pmbench_result *r, const struct pmbench_claim *c,
-		 const char *fixture, const unsigned *states,
-		 size_t states_nr, double tolerance)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	size_t judged = 0, refuted = 0, unsure = 0, seen = 0;
-	int code;
-
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		const struct pmbench_cell *ca = &r->cells[i], *cb;
-		struct pmbench_claim_judgement j;
-		double *ta, *tb;
-		size_t na = 0, nb = 0;
-		unsigned state = 0;
-		int wanted = !states_nr;
-
-		if (strcmp(ca->pm, c->pm_a) || strcmp(ca->task, c->task_a) ||
-		    (fixture && strcmp(ca->fixture, fixture)))
-			continue;
-		if (pmbench_scenario_parse(&state, ca->scenario) < 0) {
-			pmbench_error_clear();
-			continue;
-		}
-		for (size_t k = 0; k < states_nr; k++)
-			wanted |= states[k] == state;
-		cb = pmbench_result_find_cell(r, ca->fixture, c->task_b,
-					      ca->scenario, c->pm_b);
-		if (!wanted || !cb)
-			continue;
-		seen++;
-		pmbench_buf_reset(&b);
-		pmbench_report_add_state(&b, state);
-		printf("\n%s · %s (%s)\n", ca->fixture, ca->scenario, b.ptr);
-		ta = pmbench_cell_times(ca, &na);
-		tb = pmbench_cell_times(cb, &nb);
-		if (!na || !nb ||
-		    pmbench_claim_judge(&j, c, ta, na, tb, nb, tolerance,
-					r->seed + i) < 0) {
-			pmbench_error_clear();
-			printf("  no verdict: %s %s has no successful run\n",
-			       !na ? c->pm_a : c->pm_b,
-			       !na ? c->task_a : c->task_b);
-			print_interrupted(c, ca, cb);
-			free(ta);
-			free(tb);
-			continue;
-		}
-		judged++;
-		pmbench_buf_reset(&b);
-		add_measured(&b, &j);
-		printf("  %s: %s %s is %s %s %s (p %s %.3f; %zu and %zu "
-		       "runs)\n",
-		       pmbench_claim_verdict_name(j.verdict), c->pm_a,
-		       c->task_a, b.ptr, c->pm_b, c->task_b,
-		       j.p < 0.001 ? "<" : "=", j.p < 0.001 ? 0.001 : j.p, na,
-		       nb);
-		print_interrupted(c, ca, cb);
-		if (j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED)
-			refuted++;
-		if (j.verdict == PMBENCH_CLAIM_INCONCLUSIVE) {
-			unsure++;
-			if (j.runs_needed)
-				printf("  the interval is too wide to decide; "
-				       "about %lu runs per PM would settle it "
-				       "(--runs %lu)\n",
-				       j.runs_needed, j.runs_needed);
-			else
-				printf("  the measured ratio sits on the edge "
-				       "of the tolerance; more runs will not "
-				       "settle it\n");
-		}
-		free(ta);
-		free(tb);
-	}
-	pmbench_buf_release(&b);
-	if (!judged) {
+	if (!j->judged) {
 		fprintf(stderr,
 			"pmbench: error: %s: no scenario with successful runs "
 			"of both '%s %s' and '%s %s'\n",
-			seen ? "no verdict" : "nothing to judge", c->pm_a,
-			c->task_a, c->pm_b, c->task_b);
+			j->scenarios_nr ? "no verdict" : "nothing to judge",
+			c->pm_a, c->task_a, c->pm_b, c->task_b);
 		return PMBENCH_EXIT_ERROR;
 	}
-	code = refuted ? PMBENCH_EXIT_NOT_REPRODUCED
-	       : unsure ? PMBENCH_EXIT_INCONCLUSIVE
-			: PMBENCH_EXIT_OK;
-	printf("\nverdict: %s in %zu of %zu scenario(s)%s\n",
-	       refuted ? "not reproduced" : unsure ? "inconclusive"
-						   : "reproduced",
-	       refuted ? refuted : unsure ? unsure : judged, judged,
-	       refuted && unsure ? " (others inconclusive)" : "");
-	return code;
+	return j->refuted  ? PMBENCH_EXIT_NOT_REPRODUCED
+	       : j->unsure ? PMBENCH_EXIT_INCONCLUSIVE
+			   : PMBENCH_EXIT_OK;
 }
 
 /*
@@ -286,6 +164,8 @@ int cmd_claim(int argc, char **argv)
 		{ "progress", no_argument, NULL, PMBENCH_CLI_OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL,
 		  PMBENCH_CLI_OPT_NO_PROGRESS },
+		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
+		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -294,7 +174,9 @@ int cmd_claim(int argc, char **argv)
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_report_claim judged = PMBENCH_REPORT_CLAIM_INIT;
+	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("claim", 1);
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	const char *from = NULL, *fixture = NULL;
 	double tolerance = DEFAULT_TOLERANCE;
 	int c, code = PMBENCH_EXIT_USAGE, ret, unsaved = 0;
@@ -329,6 +211,11 @@ int cmd_claim(int argc, char **argv)
 			usage(stdout);
 			code = 0;
 			goto done;
+		case PMBENCH_CLI_OPT_FORMAT:
+		case PMBENCH_CLI_OPT_REPORT:
+			if (pmbench_cli_output_option(&report, c, optarg) < 0)
+				goto done;
+			break;
 		default:
 			if (pmbench_cli_bench_option(&o, &how, c, optarg,
 						     argv[optind - 1]) < 0)
@@ -349,6 +236,8 @@ int cmd_claim(int argc, char **argv)
 	}
 	fixture = optind + 1 < argc ? argv[optind + 1] : NULL;
 	code = PMBENCH_EXIT_ERROR;
+	if (pmbench_cli_check_output(&report) < 0)
+		goto done;
 	if (from) {
 		ret = pmbench_cli_read_result(&r, from);
 	} else {
@@ -373,21 +262,23 @@ int cmd_claim(int argc, char **argv)
 		code = pmbench_cli_fail(ret);
 		goto done;
 	}
-	pmbench_claim_describe(&b, &claim);
-	printf("claim: %s\n", b.ptr);
-	pmbench_buf_reset(&b);
-	printf("reproduced if the 95%% interval of the measured ratio lies "
-	       "within ±%g%% of the claim\n",
-	       tolerance * 100);
-	code = judge(&r, &claim, fixture, o.scenarios, o.scenarios_nr,
-		     tolerance);
-	/* The verdict stands, but a result that was not saved is an error. */
+	pmbench_report_claim_init(&judged, &r, &claim, fixture, o.scenarios,
+				  o.scenarios_nr, tolerance);
+	pmbench_report_claim(&doc, &judged, &r);
+	if (pmbench_cli_show(&report, &doc) < 0)
+		unsaved = 1;
+	code = verdict_code(&judged);
+	/*
+	 * The verdict stands, but a result or report that was not saved is
+	 * an error.
+	 */
 	if (unsaved)
 		code = PMBENCH_EXIT_ERROR;
 done:
+	pmbench_doc_release(&doc);
+	pmbench_report_claim_release(&judged);
 	pmbench_claim_release(&claim);
 	pmbench_result_release(&r);
 	pmbench_bench_opts_release(&o);
-	pmbench_buf_release(&b);
 	return code;
 }

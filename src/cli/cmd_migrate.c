@@ -11,7 +11,9 @@
 #include "pmbench/migrate.h"
 #include "pmbench/pm.h"
 #include "progress.h"
-#include "pmbench/report.h"
+#include "pmbench/doc.h"
+#include "pmbench/format.h"
+#include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
@@ -70,19 +72,23 @@ static void usage(FILE *out)
 		"  --timeout DUR    per command (default 15m)\n"
 		"  --out FILE       JSON report (default: "
 		"cache/results/migrate-<name>-<time>.json)\n"
-		"  --markdown FILE  also write the report as Markdown\n"
+		"  --markdown FILE  also write the report as Markdown (as "
+		"--format markdown\n"
+		"                   --report FILE does)\n"
 		"  --seed N         seed for the bootstrap intervals (default "
 		"1)\n"
 		"  --env K=V        set a variable for every PM (repeatable), "
 		"e.g.\n"
-		"                   CYPRESS_INSTALL_BINARY=0\n"
+		"                   CYPRESS_INSTALL_BINARY=0\n",
+		pms.ptr, parity.ptr, timed.ptr);
+	pmbench_cli_output_help(out, "--report FILE", 1, 19);
+	fprintf(out,
 		"  -h, --help       this help\n"
 		"\n"
 		"Exit status: 0 every target installs and passes what the "
 		"source passes,\n"
 		"2 finished but a target fails something, 1 error, 129 usage, "
-		"130 interrupted.\n",
-		pms.ptr, parity.ptr, timed.ptr);
+		"130 interrupted.\n");
 	pmbench_buf_release(&pms);
 	pmbench_buf_release(&parity);
 	pmbench_buf_release(&timed);
@@ -206,27 +212,6 @@ static int write_file(const char *path, const char *text)
 	return ret;
 }
 
-static int write_markdown(const char *path, const struct pmbench_migrate *m,
-			  const struct pmbench_result *r)
-{
-	struct pmbench_buf text = PMBENCH_BUF_INIT;
-	char *data = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&data, &len);
-	int ret;
-
-	if (!mem)
-		return pmbench_error_set("cannot write the Markdown report: %s",
-					 strerror(errno));
-	pmbench_migrate_print(mem, m, r, 1);
-	fclose(mem);
-	pmbench_buf_add(&text, data, len);
-	free(data);
-	ret = write_file(path, text.ptr);
-	pmbench_buf_release(&text);
-	return ret;
-}
-
 int cmd_migrate(int argc, char **argv)
 {
 	enum { OPT_TO = PMBENCH_CLI_OPT_OWN, OPT_FROM, OPT_TASK, OPT_MD };
@@ -243,6 +228,8 @@ int cmd_migrate(int argc, char **argv)
 		{ "markdown", required_argument, NULL, OPT_MD },
 		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
 		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
+		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
+		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -254,9 +241,12 @@ int cmd_migrate(int argc, char **argv)
 	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
 	struct pmbench_strvec to = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	const char *from = NULL, *md = NULL;
-	char *json = NULL;
-	int c, code = PMBENCH_EXIT_USAGE, ret;
+	struct pmbench_cli_output report =
+		PMBENCH_CLI_OUTPUT_INIT("migrate", 1);
+	struct pmbench_cli_output md = PMBENCH_CLI_OUTPUT_INIT("migrate", 0);
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	const char *from = NULL;
+	int c, code = PMBENCH_EXIT_USAGE, ret, shown;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	o.runs = 5;
@@ -291,12 +281,18 @@ int cmd_migrate(int argc, char **argv)
 			pmbench_buf_adds(&out, optarg);
 			break;
 		case OPT_MD:
-			md = optarg;
+			md.format = pmbench_format_get("markdown");
+			md.path = optarg;
 			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
+		case PMBENCH_CLI_OPT_FORMAT:
+		case PMBENCH_CLI_OPT_REPORT:
+			if (pmbench_cli_output_option(&report, c, optarg) < 0)
+				goto done;
+			break;
 		default:
 			if (pmbench_cli_bench_option(&o, &how, c, optarg,
 						     argv[optind - 1]) < 0)
@@ -355,26 +351,29 @@ int cmd_migrate(int argc, char **argv)
 	o.payload = &m;
 	if (!out.len)
 		pmbench_cli_default_out(&out, "migrate-", f.name);
-	if (check_out(out.ptr) < 0 || (md && check_out(md) < 0)) {
+	if (check_out(out.ptr) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
+	if (pmbench_cli_check_output(&md) < 0 ||
+	    pmbench_cli_check_output(&report) < 0)
+		goto done;
 
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, &f, 1);
 	if (m.pms_nr) {
-		pmbench_migrate_print(stdout, &m, &r, 0);
-		if (r.cells_nr) {
-			fprintf(stdout, "\n");
-			pmbench_table_print(stdout, &r);
-		}
-		json = pmbench_migrate_to_json(&m, &r);
-		if (write_file(out.ptr, json) < 0 ||
-		    (md && write_markdown(md, &m, &r) < 0)) {
+		pmbench_report_migrate(&doc, &m, &r);
+		shown = pmbench_cli_show(&report, &doc);
+		if (md.path && pmbench_cli_show(&md, &doc) < 0)
+			shown = -1;
+		if (write_file(out.ptr, doc.json) < 0) {
 			fprintf(stderr, "pmbench: error: %s\n",
 				pmbench_error_last());
 			goto done;
 		}
 		fprintf(stderr, "pmbench: report written to '%s'\n", out.ptr);
+		/* A stop signal's exit status comes first. */
+		if (shown < 0 && ret >= 0)
+			goto done;
 	}
 	if (ret < 0) {
 		code = pmbench_cli_fail(ret);
@@ -383,7 +382,7 @@ int cmd_migrate(int argc, char **argv)
 	code = pmbench_migrate_all_ok(&m, &r) ? PMBENCH_EXIT_OK
 					  : PMBENCH_EXIT_FAILED_RUNS;
 done:
-	free(json);
+	pmbench_doc_release(&doc);
 	pmbench_fixture_release(&f);
 	pmbench_migrate_release(&m);
 	pmbench_result_release(&r);

@@ -2,10 +2,9 @@
 
 #include <getopt.h>
 
-#include "pmbench/buf.h"
 #include "cli.h"
-#include "pmbench/fs.h"
-#include "pmbench/report.h"
+#include "pmbench/doc.h"
+#include "pmbench/report_kind.h"
 
 static void usage(FILE *out)
 {
@@ -13,25 +12,30 @@ static void usage(FILE *out)
 		"usage: pmbench report RESULT.json [--format FORMAT] "
 		"[--out FILE]\n"
 		"\n"
-		"Write a report of a result file written by 'pmbench bench'.\n"
+		"Write a report of a result file written by 'pmbench bench' or "
+		"'pmbench ci-cache'.\n"
 		"\n"
 		"Formats:\n"
 		"  table      the terminal table (default)\n"
 		"  markdown   the PM matrix (action | cache | lockfile | "
 		"node_modules | PMs),\n"
-		"             the ratios against the fastest, details, "
+		"             the ratios against the fastest, the tables, "
 		"failures, environment\n"
-		"  csv        one row per sample, warm-ups and failures "
-		"included\n"
+		"  csv        one row per run, warm-ups and failures included\n"
 		"  json       hyperfine-compatible: {\"results\": "
 		"[{\"command\", \"mean\", ...}]}\n"
+		"             (a ci-cache result: its jobs table)\n"
+		"  hyperfine  hyperfine's export, for any result\n"
 		"  html       one self-contained page with SVG charts (no "
 		"script, no network)\n"
+		"  svg        the charts alone, one standalone SVG image\n"
 		"\n"
 		"Options:\n"
 		"  --format F, -f F   one of the formats above\n"
-		"  --out FILE, -o F   write to FILE instead of standard "
-		"output\n"
+		"  --out FILE, -o F   write to FILE instead of standard output "
+		"(the format\n"
+		"                     from its name, .md, .csv, .json, .html, "
+		".svg, unless -f)\n"
 		"  -h, --help         this help\n"
 		"\n"
 		"Medians carry bootstrap 95%% intervals and ratios a "
@@ -46,14 +50,13 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum pmbench_report_format format = PMBENCH_REPORT_TABLE;
+	struct pmbench_cli_output out = PMBENCH_CLI_OUTPUT_INIT("report", 0);
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_report rep = PMBENCH_REPORT_INIT;
-	struct pmbench_buf text = PMBENCH_BUF_INIT;
-	const char *out = NULL;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	int c, code = PMBENCH_EXIT_USAGE;
 
 	optind = 1;
@@ -61,14 +64,13 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (pmbench_report_format_parse(&format, optarg) < 0) {
-				fprintf(stderr, "pmbench: report: %s\n",
-					pmbench_error_last());
-				goto done;
-			}
-			break;
 		case 'o':
-			out = optarg;
+			if (pmbench_cli_output_option(
+				    &out,
+				    c == 'f' ? PMBENCH_CLI_OPT_FORMAT
+					     : PMBENCH_CLI_OPT_REPORT,
+				    optarg) < 0)
+				goto done;
 			break;
 		case 'h':
 			usage(stdout);
@@ -89,21 +91,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
-	pmbench_report_init(&rep, &r);
-	pmbench_report_write(&text, &rep, format);
-	if (out) {
-		if (pmbench_fs_write_output(out, text.ptr, text.len) < 0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
-			goto done;
-		}
-	} else {
-		fwrite(text.ptr, 1, text.len, stdout);
-	}
+	pmbench_report_result(&doc, &r);
+	if (pmbench_cli_show(&out, &doc) < 0)
+		goto done;
 	code = PMBENCH_EXIT_OK;
 done:
-	pmbench_report_release(&rep);
+	pmbench_doc_release(&doc);
 	pmbench_result_release(&r);
-	pmbench_buf_release(&text);
 	return code;
 }

@@ -1,10 +1,13 @@
 #include "pmbench/common.h"
 
+#include <ctype.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "pmbench/buf.h"
+#include "pmbench/strvec.h"
 
 int check_failures;
 const char *check_current;
@@ -167,4 +170,248 @@ int check_run(const struct check_case *cases, size_t n, int argc,
 	}
 	printf("%zu passed, %zu failed\n", ran - failed, failed);
 	return failed || !ran ? 1 : 0;
+}
+
+/* ---- Readers of what pmbench writes ------------------------------------ */
+
+int check_csv_parse(struct pmbench_strvec **rows, size_t *nr, const char *s)
+{
+	struct pmbench_buf f = PMBENCH_BUF_INIT;
+	struct pmbench_strvec row = PMBENCH_STRVEC_INIT;
+	int ret = -1;
+
+	*rows = NULL;
+	*nr = 0;
+	while (*s) {
+		pmbench_buf_reset(&f);
+		if (*s == '"') {
+			for (s++;; s++) {
+				if (!*s)
+					goto done;
+				if (*s == '"' && s[1] == '"') {
+					pmbench_buf_addch(&f, '"');
+					s++;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					pmbench_buf_addch(&f, *s);
+				}
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\r' && *s != '\n') {
+				if (*s == '"')
+					goto done;
+				pmbench_buf_addch(&f, *s++);
+			}
+		}
+		pmbench_strvec_push(&row, f.ptr);
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\r')
+			s++;
+		if (*s && *s != '\n')
+			goto done;
+		if (*s)
+			s++;
+		*rows = pmbench_xrealloc(*rows, (*nr + 1) * sizeof(**rows));
+		(*rows)[(*nr)++] = row;
+		pmbench_strvec_init(&row);
+	}
+	ret = 0;
+done:
+	pmbench_strvec_release(&row);
+	pmbench_buf_release(&f);
+	return ret;
+}
+
+void check_csv_free(struct pmbench_strvec *rows, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		pmbench_strvec_release(&rows[i]);
+	free(rows);
+}
+
+struct xml {
+	const char *p;
+	struct pmbench_buf *text;
+	const char *why;
+};
+
+static int xml_name(struct xml *x, struct pmbench_buf *name)
+{
+	const char *start = x->p;
+
+	while (isalnum((unsigned char)*x->p) || strchr("-_:.", *x->p))
+		x->p++;
+	if (x->p == start) {
+		x->why = "expected a name";
+		return -1;
+	}
+	if (name) {
+		pmbench_buf_reset(name);
+		pmbench_buf_add(name, start, (size_t)(x->p - start));
+	}
+	return 0;
+}
+
+static void xml_space(struct xml *x)
+{
+	while (*x->p == ' ' || *x->p == '\n' || *x->p == '\t' ||
+	       *x->p == '\r')
+		x->p++;
+}
+
+/* Text up to '<' or the quote `end`, entities decoded into `out`. */
+static int xml_chars(struct xml *x, char end, struct pmbench_buf *out)
+{
+	static const char *const ents[][2] = { { "&amp;", "&" },
+					       { "&lt;", "<" },
+					       { "&gt;", ">" },
+					       { "&quot;", "\"" },
+					       { "&#39;", "'" } };
+
+	while (*x->p && *x->p != '<' && *x->p != end) {
+		size_t k;
+
+		if (*x->p != '&') {
+			if (out)
+				pmbench_buf_addch(out, *x->p);
+			x->p++;
+			continue;
+		}
+		for (k = 0; k < PMBENCH_ARRAY_SIZE(ents); k++)
+			if (!strncmp(x->p, ents[k][0], strlen(ents[k][0])))
+				break;
+		if (k < PMBENCH_ARRAY_SIZE(ents)) {
+			if (out)
+				pmbench_buf_adds(out, ents[k][1]);
+			x->p += strlen(ents[k][0]);
+		} else if (x->p[1] == '#' && isdigit((unsigned char)x->p[2])) {
+			x->p += 2;
+			while (isdigit((unsigned char)*x->p))
+				x->p++;
+			if (*x->p++ != ';') {
+				x->why = "bad character reference";
+				return -1;
+			}
+		} else {
+			x->why = "a bare '&'";
+			return -1;
+		}
+	}
+	if (end && *x->p == '<') {
+		x->why = "'<' in an attribute value";
+		return -1;
+	}
+	return 0;
+}
+
+static int xml_element(struct xml *x, struct pmbench_buf *root, int depth)
+{
+	struct pmbench_buf name = PMBENCH_BUF_INIT, close = PMBENCH_BUF_INIT;
+	int ret = -1;
+
+	if (depth > 64 || *x->p != '<') {
+		x->why = depth > 64 ? "nested too deep" : "expected '<'";
+		goto done;
+	}
+	x->p++;
+	if (xml_name(x, &name) < 0)
+		goto done;
+	if (root)
+		pmbench_buf_add(root, name.ptr, name.len);
+	for (;;) {
+		xml_space(x);
+		if (*x->p == '/' || *x->p == '>')
+			break;
+		if (xml_name(x, NULL) < 0)
+			goto done;
+		xml_space(x);
+		if (*x->p != '=') {
+			x->why = "an attribute without '='";
+			goto done;
+		}
+		x->p++;
+		xml_space(x);
+		if (*x->p != '"') {
+			x->why = "an attribute without a quoted value";
+			goto done;
+		}
+		x->p++;
+		if (xml_chars(x, '"', NULL) < 0)
+			goto done;
+		if (*x->p++ != '"') {
+			x->why = "an unterminated attribute value";
+			goto done;
+		}
+	}
+	if (*x->p == '/') {
+		if (x->p[1] != '>') {
+			x->why = "expected '/>'";
+			goto done;
+		}
+		x->p += 2;
+		ret = 0;
+		goto done;
+	}
+	x->p++;
+	for (;;) {
+		size_t before = x->text->len;
+
+		if (xml_chars(x, 0, x->text) < 0)
+			goto done;
+		if (x->text->len > before)
+			pmbench_buf_addch(x->text, '\n');
+		if (!*x->p) {
+			x->why = "an element is not closed";
+			goto done;
+		}
+		if (x->p[1] == '/')
+			break;
+		if (xml_element(x, NULL, depth + 1) < 0)
+			goto done;
+	}
+	x->p += 2;
+	if (xml_name(x, &close) < 0)
+		goto done;
+	if (strcmp(close.ptr, name.ptr) || *x->p++ != '>') {
+		x->why = "a closing tag does not match";
+		goto done;
+	}
+	ret = 0;
+done:
+	pmbench_buf_release(&name);
+	pmbench_buf_release(&close);
+	return ret;
+}
+
+int check_xml_parse(struct pmbench_buf *root, struct pmbench_buf *text,
+		    const char *s)
+{
+	struct xml x = { s, text, NULL };
+
+	if (!strncmp(x.p, "<?xml", 5)) {
+		x.p = strstr(x.p, "?>");
+		if (!x.p) {
+			pmbench_buf_adds(text, "an unterminated declaration");
+			return -1;
+		}
+		x.p += 2;
+	}
+	xml_space(&x);
+	if (xml_element(&x, root, 0) < 0) {
+		pmbench_buf_addf(text, "%s at byte %zu", x.why,
+				 (size_t)(x.p - s));
+		return -1;
+	}
+	xml_space(&x);
+	if (*x.p) {
+		pmbench_buf_addf(text, "more than one root element (byte %zu)",
+				 (size_t)(x.p - s));
+		return -1;
+	}
+	return 0;
 }

@@ -38,6 +38,28 @@ const char *check_write(const char *name, const char *text);
 int check_run(const struct check_case *cases, size_t n, int argc,
 	      char **argv);
 
+struct pmbench_strvec;
+struct pmbench_buf;
+
+/*
+ * Readers of what pmbench writes, strict enough to catch a broken file.
+ *
+ * check_csv_parse(): RFC 4180, CRLF or LF line ends, quoted fields with
+ * doubled quotes; *rows gets one strvec of fields per record (free with
+ * check_csv_free()). Returns 0, or -1 on a malformed file.
+ *
+ * check_xml_parse(): one well-formed XML element after an optional
+ * <?xml ...?> declaration: every tag closed in order, attribute values
+ * quoted, '&' only in &amp; &lt; &gt; &quot; &#39; or &#N;, no '<' in
+ * text or values. The root element's name goes to `root` and all the
+ * text to `text` (entities decoded, each text node followed by '\n').
+ * Returns 0, or -1 with the reason in `text`.
+ */
+int check_csv_parse(struct pmbench_strvec **rows, size_t *nr, const char *s);
+void check_csv_free(struct pmbench_strvec *rows, size_t nr);
+int check_xml_parse(struct pmbench_buf *root, struct pmbench_buf *text,
+		    const char *s);
+
 #define TEST(name) static void test_##name(void)
 #define CASE(name) { #name, test_##name }
 

@@ -3,8 +3,21 @@
 
 #include "check.h"
 #include "pmbench/cicache.h"
-#include "pmbench/report.h"
+#include "pmbench/format.h"
+#include "pmbench/report_kind.h"
 #include "pmbench/result.h"
+
+/* The ci-cache kind of `r` as the terminal table. */
+static char *table(const struct pmbench_result *r)
+{
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_report_cicache(&doc, r);
+	pmbench_format_write(&b, pmbench_format_get("table"), &doc);
+	pmbench_doc_release(&doc);
+	return pmbench_buf_detach(&b);
+}
 
 TEST(strategies)
 {
@@ -71,8 +84,6 @@ TEST(interrupted_job_in_the_table)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
 
 	CHECK_INT(pmbench_result_from_json(
 			  &r,
@@ -90,10 +101,7 @@ TEST(interrupted_job_in_the_table)
 			  "SIGINT\", \"interrupted\": true}]}]}",
 			  "memory"),
 		  0);
-	mem = open_memstream(&text, &len);
-	CHECK(mem);
-	pmbench_cicache_table_print(mem, &r);
-	fclose(mem);
+	text = table(&r);
 	CHECK_CONTAINS(text, "none round 2: interrupted by SIGINT, left out");
 	CHECK_CONTAINS(text, "every job interrupted");
 	CHECK(!strstr(text, "failed"));
@@ -107,8 +115,6 @@ TEST(leftover_processes_in_the_table)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
 
 	CHECK_INT(pmbench_result_from_json(
 			  &r,
@@ -120,10 +126,7 @@ TEST(leftover_processes_in_the_table)
 			  "{\"round\": 1, \"ok\": true, \"wall_s\": 1.4}]}]}",
 			  "memory"),
 		  0);
-	mem = open_memstream(&text, &len);
-	CHECK(mem);
-	pmbench_cicache_table_print(mem, &r);
-	fclose(mem);
+	text = table(&r);
 	CHECK_CONTAINS(text, "npm left 3 processes running after 1 of 2 "
 			     "jobs (stopped by pmbench)");
 	free(text);

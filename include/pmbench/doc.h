@@ -1,0 +1,354 @@
+#ifndef PMBENCH_DOC_H
+#define PMBENCH_DOC_H
+
+#include <stddef.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/common.h"
+#include "pmbench/strvec.h"
+
+/**
+ * A report as a document: what a command shows, built once by a report
+ * kind (report_kind.h: a bench result, a ci-cache result, a migration, a
+ * comparison of two results, a claim's judgement) and written by any
+ * output format (format.h: the terminal table, Markdown, CSV, JSON,
+ * hyperfine's JSON, HTML, SVG). Kinds say what there is to show; formats
+ * say how, so every command gets every format without a function per
+ * kind and format.
+ *
+ * A document is a title and a list of blocks: headings, paragraphs, notes
+ * and warnings, lists, key-value blocks, tables with typed columns,
+ * charts and code. Each block names its audience: the terminal, pages
+ * (Markdown, HTML) and data (CSV, JSON). A table's column has a header
+ * for people and data fields (key and type) for CSV and JSON: each cell
+ * holds the text people read, with units ("123.4 ms"), and the raw
+ * numbers the data formats write under the keys (curl's writeout
+ * `variables[]` habit: one table drives every writer).
+ *
+ * The document owns everything in it: every string given to a builder is
+ * copied. Pointers a builder returns (a block, a row, a bar) stay valid
+ * until the document is released, except a row or bar pointer, which is
+ * valid until the next row or bar of the same table or chart is added.
+ */
+
+/** Who a block is for; a block may be for several. */
+enum pmbench_doc_audience {
+	PMBENCH_DOC_TERM = (1 << 0), /**< the terminal table format */
+	PMBENCH_DOC_PAGE = (1 << 1), /**< Markdown and HTML */
+	PMBENCH_DOC_DATA = (1 << 2), /**< CSV and JSON (tables only) */
+	PMBENCH_DOC_HUMAN = PMBENCH_DOC_TERM | PMBENCH_DOC_PAGE,
+	PMBENCH_DOC_ALL = PMBENCH_DOC_HUMAN | PMBENCH_DOC_DATA
+};
+
+/** The type of a data field: how CSV and JSON write its value. */
+enum pmbench_doc_type {
+	PMBENCH_DOC_TEXT,    /**< a string */
+	PMBENCH_DOC_COUNT,   /**< a whole number */
+	PMBENCH_DOC_FLAG,    /**< 0 or 1 in CSV, false or true in JSON */
+	PMBENCH_DOC_SECONDS, /**< a duration in seconds, to the nanosecond */
+	PMBENCH_DOC_NUMBER   /**< any other number: bytes, KiB, ratios, p */
+};
+
+/** Flags of a data field. */
+enum pmbench_doc_field_flags {
+	/**
+	 * The value is an interval: CSV writes the columns `<key>_lo` and
+	 * `<key>_hi`, JSON an array [lo, hi].
+	 */
+	PMBENCH_DOC_INTERVAL = (1 << 0)
+};
+
+/** The most data fields one column has. */
+#define PMBENCH_DOC_FIELDS 4
+
+/** One datum of a column: its key in CSV and JSON, and its type. */
+struct pmbench_doc_field {
+	const char *key; /**< NULL: no field (the end of the list) */
+	enum pmbench_doc_type type;
+	unsigned flags; /**< pmbench_doc_field_flags */
+};
+
+/** Flags of a column. */
+enum pmbench_doc_column_flags {
+	PMBENCH_DOC_RIGHT = (1 << 0) /**< right-aligned on the terminal */
+};
+
+/**
+ * A table column: the header people read (NULL: a column for data
+ * only, such as the fixture of every row), and up to PMBENCH_DOC_FIELDS
+ * data fields (none: a column for people only).
+ */
+struct pmbench_doc_column {
+	const char *header;
+	unsigned flags; /**< pmbench_doc_column_flags */
+	struct pmbench_doc_field fields[PMBENCH_DOC_FIELDS];
+};
+
+/** The value of one data field in one cell. */
+struct pmbench_doc_value {
+	int set;	/**< 0: no value (empty in CSV, null in JSON) */
+	double num;	/**< numbers; the point of an interval */
+	double lo, hi;	/**< PMBENCH_DOC_INTERVAL fields */
+	char *str;	/**< PMBENCH_DOC_TEXT fields */
+};
+
+/** One cell: the text for people and the values for data. */
+struct pmbench_doc_cell {
+	char *text; /**< NULL: empty */
+	struct pmbench_doc_value values[PMBENCH_DOC_FIELDS];
+};
+
+/** Flags of a row. */
+enum pmbench_doc_row_flags {
+	/**
+	 * A row only people read, such as a note under the row before it
+	 * ("2 run(s) failed: ..."): CSV and JSON leave it out.
+	 */
+	PMBENCH_DOC_ROW_HUMAN = (1 << 0)
+};
+
+/** A table row. */
+struct pmbench_doc_row {
+	struct pmbench_doc_cell *cells; /**< one per column */
+	/**
+	 * Text that spans the columns from `note_from` on, whose cells are
+	 * then empty: "failed: priming run 'bun install' exited 1". Data
+	 * formats write it under the key "note".
+	 */
+	char *note;
+	size_t note_from;
+	unsigned flags; /**< pmbench_doc_row_flags */
+};
+
+struct pmbench_doc_table {
+	/**
+	 * The table's name in CSV and JSON ("samples", "comparisons");
+	 * tables with the same id are one table to the data formats.
+	 */
+	char *id;
+	struct pmbench_doc_column *cols; /**< strings owned */
+	size_t cols_nr;
+	struct pmbench_doc_row *rows;
+	size_t rows_nr, rows_alloc;
+};
+
+/** The colour of a bar: what it means. */
+enum pmbench_doc_tone {
+	PMBENCH_DOC_PLAIN, /**< a measurement */
+	PMBENCH_DOC_BEST,  /**< the fastest, or faster */
+	PMBENCH_DOC_MUTED, /**< no significant difference */
+	PMBENCH_DOC_WORSE  /**< slower, or refuted */
+};
+
+/** One row of a chart: a bar, its interval and its single runs. */
+struct pmbench_doc_bar {
+	char *label;
+	int has_value;	  /**< 0: no bar, `text` in its place */
+	double value;
+	int has_interval; /**< whiskers from lo to hi */
+	double lo, hi;
+	double *dots;	  /**< single runs, drawn as dots */
+	size_t dots_nr;
+	char *text;	  /**< right of the chart ("3.098 s (5 runs)") */
+	enum pmbench_doc_tone tone;
+};
+
+/** A horizontal bar chart, drawn as SVG by the html and svg formats. */
+struct pmbench_doc_chart {
+	char *name;    /**< the SVG's class after "chart": "time", "ratio" */
+	char *caption; /**< the line above it, or NULL */
+	char *title;   /**< its accessible title (the SVG's <title>) */
+	char *unit;    /**< after each axis tick: " s", "x" */
+	int has_ref;   /**< a dashed line at `ref` (1x, a claimed factor) */
+	double ref;
+	struct pmbench_doc_bar *bars;
+	size_t bars_nr, bars_alloc;
+};
+
+enum pmbench_doc_kind {
+	PMBENCH_DOC_HEADING,	/**< `text` at `level` 1 to 3 */
+	PMBENCH_DOC_PARAGRAPH,	/**< `text`; lines end in '\n' */
+	PMBENCH_DOC_NOTE,	/**< "note: `text`" */
+	PMBENCH_DOC_WARNING,	/**< "warning: `text`" */
+	PMBENCH_DOC_LIST,	/**< `items` */
+	PMBENCH_DOC_KV,		/**< `keys` and `items`, pairwise; `id` */
+	PMBENCH_DOC_TABLE,	/**< `table` */
+	PMBENCH_DOC_CHART,	/**< `chart` */
+	PMBENCH_DOC_CODE	/**< `text`, preformatted (a PM's output) */
+};
+
+struct pmbench_doc_block {
+	enum pmbench_doc_kind kind;
+	unsigned audience; /**< pmbench_doc_audience */
+	int level;
+	char *text;
+	char *id;			 /**< KV: its name in JSON */
+	struct pmbench_strvec keys;	 /**< KV */
+	struct pmbench_strvec items;	 /**< LIST items, KV values */
+	struct pmbench_doc_table table;
+	struct pmbench_doc_chart chart;
+};
+
+struct pmbench_report;
+struct pmbench_result;
+
+/** Flags of a document. */
+enum pmbench_doc_flags {
+	/** The terminal shows the title as the first line. */
+	PMBENCH_DOC_TITLE_ON_TERM = (1 << 0),
+	/**
+	 * The json format writes hyperfine's export (bench results: what
+	 * `report --format json` has always written).
+	 */
+	PMBENCH_DOC_JSON_HYPERFINE = (1 << 1)
+};
+
+struct pmbench_doc {
+	char *kind;  /**< "bench", "ci-cache", "migrate", "compare", "claim" */
+	char *title; /**< the page's title */
+	unsigned flags; /**< pmbench_doc_flags */
+	/**
+	 * The kind's own JSON, which the json format writes instead of the
+	 * document (a migration's "pmbench-migrate" report), or NULL.
+	 */
+	char *json;
+	/** The id of the table the csv format writes; NULL: the first. */
+	char *csv;
+	struct pmbench_doc_block **blocks;
+	size_t blocks_nr, blocks_alloc;
+	/**
+	 * The results whose timed cells the hyperfine format exports, each
+	 * with its statistics and a label ("A", "B"; NULL for one result).
+	 */
+	struct pmbench_report **timed;
+	char **timed_labels;
+	size_t timed_nr, timed_alloc;
+};
+
+#define PMBENCH_DOC_INIT                                                  \
+	{ NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0 }
+
+/** Start an empty document of `kind` titled `title`. */
+void pmbench_doc_init(struct pmbench_doc *d, const char *kind,
+		      const char *title);
+
+/** Free everything in `d`; it is left as PMBENCH_DOC_INIT. */
+void pmbench_doc_release(struct pmbench_doc *d);
+
+/**
+ * Compute the statistics of `r` (pmbench_report_init()) and keep them in
+ * `d` for the hyperfine format, labelled `label` (may be NULL). `r` must
+ * outlive `d`. Returns the statistics, owned by `d`.
+ */
+const struct pmbench_report *pmbench_doc_attach(struct pmbench_doc *d,
+						const struct pmbench_result *r,
+						const char *label);
+
+/** Append an empty block of `kind` for `audience`; owned by `d`. */
+struct pmbench_doc_block *pmbench_doc_add(struct pmbench_doc *d,
+					  enum pmbench_doc_kind kind,
+					  unsigned audience);
+
+/** Append a heading of `level` (1 to 3). */
+void pmbench_doc_heading(struct pmbench_doc *d, unsigned audience, int level,
+			 const char *fmt, ...) PMBENCH_PRINTF(4, 5);
+
+/** Append a paragraph. */
+void pmbench_doc_para(struct pmbench_doc *d, unsigned audience,
+		      const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+
+/** Append a note (PMBENCH_DOC_NOTE) or a warning (PMBENCH_DOC_WARNING). */
+void pmbench_doc_note(struct pmbench_doc *d, unsigned audience,
+		      enum pmbench_doc_kind kind, const char *fmt, ...)
+	PMBENCH_PRINTF(4, 5);
+
+/** Append a preformatted block of `text`. */
+void pmbench_doc_code(struct pmbench_doc *d, unsigned audience,
+		      const char *text);
+
+/** Append an empty list; add its items with pmbench_doc_item(). */
+struct pmbench_doc_block *pmbench_doc_list(struct pmbench_doc *d,
+					   unsigned audience);
+
+/** Add an item to the list `b`. */
+void pmbench_doc_item(struct pmbench_doc_block *b, const char *fmt, ...)
+	PMBENCH_PRINTF(2, 3);
+
+/**
+ * Append an empty key-value block named `id` in JSON; add its pairs with
+ * pmbench_doc_pair().
+ */
+struct pmbench_doc_block *pmbench_doc_kv(struct pmbench_doc *d,
+					 unsigned audience, const char *id);
+
+/** Add the pair `key`, value to the key-value block `b`. */
+void pmbench_doc_pair(struct pmbench_doc_block *b, const char *key,
+		      const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+
+/**
+ * Append an empty table named `id` with the `cols_nr` columns `cols`
+ * (copied, strings too).
+ */
+struct pmbench_doc_table *
+pmbench_doc_table(struct pmbench_doc *d, unsigned audience, const char *id,
+		  const struct pmbench_doc_column *cols, size_t cols_nr);
+
+/** Add an empty row to `t`. */
+struct pmbench_doc_row *pmbench_doc_row(struct pmbench_doc_table *t);
+
+/** Set the text people read in column `col` of `row`. */
+void pmbench_doc_text(struct pmbench_doc_row *row, size_t col,
+		      const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+
+/** Set data field `field` of column `col` of `row` to the number `v`. */
+void pmbench_doc_num(struct pmbench_doc_row *row, size_t col, size_t field,
+		     double v);
+
+/** Set the interval field `field` of column `col` to [lo, hi]. */
+void pmbench_doc_interval(struct pmbench_doc_row *row, size_t col,
+			  size_t field, double lo, double hi);
+
+/** Set the text field `field` of column `col` to `s` (NULL: unset). */
+void pmbench_doc_str(struct pmbench_doc_row *row, size_t col, size_t field,
+		     const char *s);
+
+/**
+ * Set column `col` to the text `s` for people and, when the column has a
+ * text field, the same string as its first value: a name ("npm").
+ */
+void pmbench_doc_name(struct pmbench_doc_row *row, size_t col, const char *s);
+
+/** Make the columns of `row` from `from` on one note, `fmt`. */
+void pmbench_doc_row_note(struct pmbench_doc_row *row, size_t from,
+			  const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+
+/**
+ * Append an empty chart: its SVG class `name`, the line above it
+ * (`caption`, may be NULL), its accessible `title` and the axis `unit`.
+ */
+struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
+					    unsigned audience,
+					    const char *name,
+					    const char *caption,
+					    const char *title,
+					    const char *unit);
+
+/** Add a bar labelled `label` to `c`; fill in its fields. */
+struct pmbench_doc_bar *pmbench_doc_bar(struct pmbench_doc_chart *c,
+					const char *label);
+
+/** Set the text right of the bar `b`. */
+void pmbench_doc_bar_text(struct pmbench_doc_bar *b, const char *fmt, ...)
+	PMBENCH_PRINTF(2, 3);
+
+/** Copy the `n` single runs `dots` into the bar `b`. */
+void pmbench_doc_bar_dots(struct pmbench_doc_bar *b, const double *dots,
+			  size_t n);
+
+/**
+ * The columns UTF-8 text `s` takes on a terminal: one per character, as
+ * continuation bytes take none (no wide or combining characters here).
+ */
+size_t pmbench_doc_display_len(const char *s);
+
+#endif

@@ -1,0 +1,167 @@
+#ifndef PMBENCH_REPORT_KIND_H
+#define PMBENCH_REPORT_KIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmbench/claim.h"
+#include "pmbench/doc.h"
+#include "pmbench/migrate.h"
+#include "pmbench/report.h"
+#include "pmbench/result.h"
+
+/**
+ * The report kinds: what each command shows, as a document (doc.h) that
+ * any output format (format.h) writes. Each builder starts `out` with
+ * pmbench_doc_init(); the caller releases it with pmbench_doc_release().
+ * Every input must outlive the document.
+ *
+ * Every kind ends with the same legend of the package managers it shows
+ * (name: version and path; src/report/kind_common.c), the one place the
+ * configurations of PM variants will be named.
+ */
+
+/**
+ * A benchmark result (`bench`, `report`): per scenario the statistics
+ * table with the sentences against the fastest and the warnings, the
+ * run, build and dev tables, what each PM used; on pages also the PM
+ * matrix, the ratio table, charts, failures with their output and the
+ * environment. CSV writes every run; JSON is hyperfine's export.
+ */
+void pmbench_report_bench(struct pmbench_doc *out,
+			  const struct pmbench_result *r);
+
+/**
+ * A ci-cache result (`ci-cache`): per PM each strategy's miss, hit and
+ * lockfile-changed jobs with medians and spread, the fastest strategy
+ * per PM and the fastest PM marked, the transfer model stated. CSV and
+ * JSON write the jobs table.
+ */
+void pmbench_report_cicache(struct pmbench_doc *out,
+			    const struct pmbench_result *r);
+
+/**
+ * The kind `report` shows for a result file: ci-cache for a result of
+ * `ci-cache` (its cells have task "ci-cache"), else bench.
+ */
+void pmbench_report_result(struct pmbench_doc *out,
+			   const struct pmbench_result *r);
+
+/**
+ * A migration (`migrate`): one verdict line per target first, then the
+ * details per target against the source, then the install benchmark of
+ * `r` as the bench kind shows it. JSON is the "pmbench-migrate" report
+ * (with `r` embedded as "result"); CSV writes one row per PM.
+ */
+void pmbench_report_migrate(struct pmbench_doc *out,
+			    const struct pmbench_migrate *m,
+			    const struct pmbench_result *r);
+
+/**
+ * The "pmbench-migrate" JSON report alone (what `migrate --out` writes):
+ * the source, each PM's verdict, lockfile route, resolution diff,
+ * install-script differences and tasks, and `r` as "result". Caller
+ * frees with free().
+ */
+char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
+				  const struct pmbench_result *r);
+
+/** One cell that two results share, with the change from A to B. */
+struct pmbench_report_pair {
+	const struct pmbench_cell *a, *b; /**< in the results; not owned */
+	size_t b_index;			  /**< b's index: its seed */
+	unsigned state;			  /**< PMBENCH_STATE_* */
+	size_t na, nb;			  /**< successful timed runs */
+	double median_a, median_b;
+	/** cmp is valid: both have runs (B against A: ratio b / a) */
+	int has_cmp;
+	struct pmbench_comparison cmp;
+	/** the runs cannot reach p < 0.05 (3 against 3) */
+	int too_few;
+};
+
+/**
+ * Two results cell by cell (`compare`): every cell of B that A has too
+ * (same fixture, task, scenario and PM), with the change of the median
+ * (B / A) and its bootstrap interval (seeded with B's seed + the cell's
+ * index in B), Mann-Whitney and the verdict; and the cells only one of
+ * them has.
+ */
+struct pmbench_report_compare {
+	const struct pmbench_result *a, *b; /**< not owned */
+	const char *name_a, *name_b;	    /**< file names; not owned */
+	struct pmbench_report_pair *pairs;
+	size_t pairs_nr, pairs_alloc;
+	struct pmbench_strvec only_a, only_b; /**< "fixture · task · ..." */
+};
+
+#define PMBENCH_REPORT_COMPARE_INIT                                       \
+	{ NULL, NULL, NULL, NULL, NULL, 0, 0, PMBENCH_STRVEC_INIT,         \
+	  PMBENCH_STRVEC_INIT }
+
+/** Match the cells of `a` and `b` and compare them into `out`. */
+void pmbench_report_compare_init(struct pmbench_report_compare *out,
+				 const struct pmbench_result *a,
+				 const char *name_a,
+				 const struct pmbench_result *b,
+				 const char *name_b);
+
+void pmbench_report_compare_release(struct pmbench_report_compare *c);
+
+/**
+ * The comparison as a document: per scenario each PM's versions (A -> B),
+ * both medians, the change with its interval, p and the verdict; a
+ * chart of the changes; the cells only one file has. CSV and JSON write
+ * the comparisons table.
+ */
+void pmbench_report_compare(struct pmbench_doc *out,
+			    const struct pmbench_report_compare *c);
+
+/** A claim judged in one scenario of a result. */
+struct pmbench_report_judgement {
+	const struct pmbench_cell *a, *b; /**< the claim's two sides */
+	unsigned state;			  /**< PMBENCH_STATE_* */
+	size_t na, nb;			  /**< successful timed runs */
+	int judged; /**< 0: a side has no successful run */
+	struct pmbench_claim_judgement j;
+};
+
+/**
+ * A claim judged against every scenario of a result that has both of its
+ * sides (`claim`).
+ */
+struct pmbench_report_claim {
+	const struct pmbench_claim *claim; /**< not owned */
+	double tolerance;
+	struct pmbench_report_judgement *scenarios;
+	size_t scenarios_nr, scenarios_alloc;
+	size_t judged, refuted, unsure; /**< scenarios with each outcome */
+};
+
+#define PMBENCH_REPORT_CLAIM_INIT { NULL, 0, NULL, 0, 0, 0, 0, 0 }
+
+/**
+ * Judge `claim` in every scenario of `r` where both sides have a cell:
+ * only in `fixture` when it is not NULL, only the `states_nr` install
+ * states `states` when that is not 0. Scenario i is seeded with r->seed
+ * plus the index of the claim's first side's cell.
+ */
+void pmbench_report_claim_init(struct pmbench_report_claim *out,
+			       const struct pmbench_result *r,
+			       const struct pmbench_claim *claim,
+			       const char *fixture, const unsigned *states,
+			       size_t states_nr, double tolerance);
+
+void pmbench_report_claim_release(struct pmbench_report_claim *c);
+
+/**
+ * The judgement as a document: the claim and the rule, per scenario the
+ * verdict with the measured ratio and what would settle it, a chart of
+ * the measured ratios against the claimed one, and the overall verdict
+ * when a scenario was judged. CSV and JSON write the judgements table.
+ */
+void pmbench_report_claim(struct pmbench_doc *out,
+			  const struct pmbench_report_claim *c,
+			  const struct pmbench_result *r);
+
+#endif

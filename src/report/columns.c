@@ -1,0 +1,457 @@
+/*
+ * The columns of a bench cell's statistics, one table for every writer
+ * (curl's tool_writeout.c variables[] habit): each column has the header
+ * people read, the data fields CSV and JSON write (key and type), and
+ * the writer that fills both from a cell. The terminal, Markdown and
+ * HTML tables show "14.493 s"; the hyperfine export and the JSON write
+ * 14.493216367 under "median". Where hyperfine has a name for a figure
+ * (mean, stddev, median, user, system, min, max) the key is that name.
+ */
+#include "pmbench/common.h"
+
+#include "internal.h"
+
+#define TEXT PMBENCH_DOC_TEXT
+#define COUNT PMBENCH_DOC_COUNT
+#define FLAG PMBENCH_DOC_FLAG
+#define SECONDS PMBENCH_DOC_SECONDS
+#define NUMBER PMBENCH_DOC_NUMBER
+#define INTERVAL PMBENCH_DOC_INTERVAL
+
+static void w_fixture(struct pmbench_doc_row *row, size_t k,
+		      const struct pmbench_report_cell *c)
+{
+	pmbench_doc_str(row, k, 0, c->cell->fixture);
+}
+
+static void w_task(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	pmbench_doc_str(row, k, 0, c->cell->task);
+}
+
+static void w_scenario(struct pmbench_doc_row *row, size_t k,
+		       const struct pmbench_report_cell *c)
+{
+	pmbench_doc_str(row, k, 0, c->cell->scenario);
+}
+
+static void w_pm(struct pmbench_doc_row *row, size_t k,
+		 const struct pmbench_report_cell *c)
+{
+	pmbench_doc_name(row, k, c->cell->pm);
+}
+
+/* Set field `f` to `seconds` and add it to `b` as people read it. */
+static void dur(struct pmbench_buf *b, struct pmbench_doc_row *row, size_t k,
+		size_t f, double seconds)
+{
+	pmbench_report_add_duration(b, seconds);
+	pmbench_doc_num(row, k, f, seconds);
+}
+
+static void w_median(struct pmbench_doc_row *row, size_t k,
+		     const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	dur(&b, row, k, 0, c->wall.median);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void w_ci(struct pmbench_doc_row *row, size_t k,
+		 const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!c->has_ci)
+		return;
+	pmbench_report_add_duration(&b, c->median_ci.lo);
+	pmbench_buf_adds(&b, " – ");
+	pmbench_report_add_duration(&b, c->median_ci.hi);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_interval(row, k, 0, c->median_ci.lo, c->median_ci.hi);
+	pmbench_buf_release(&b);
+}
+
+static void w_mean(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	dur(&b, row, k, 0, c->wall.mean);
+	pmbench_buf_adds(&b, " ± ");
+	dur(&b, row, k, 1, c->wall.sd);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void w_range(struct pmbench_doc_row *row, size_t k,
+		    const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	dur(&b, row, k, 0, c->wall.min);
+	pmbench_buf_adds(&b, " … ");
+	dur(&b, row, k, 1, c->wall.max);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void w_runs(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	if (c->failed && c->interrupted)
+		pmbench_doc_text(row, k, "%zu (+%zu failed, +%zu interrupted)",
+				 c->n, c->failed, c->interrupted);
+	else if (c->failed)
+		pmbench_doc_text(row, k, "%zu (+%zu failed)", c->n, c->failed);
+	else if (c->interrupted)
+		pmbench_doc_text(row, k, "%zu (+%zu interrupted)", c->n,
+				 c->interrupted);
+	else
+		pmbench_doc_text(row, k, "%zu", c->n);
+	pmbench_doc_num(row, k, 0, (double)c->n);
+	pmbench_doc_num(row, k, 1, (double)c->failed);
+	pmbench_doc_num(row, k, 2, (double)c->interrupted);
+}
+
+static void w_outliers(struct pmbench_doc_row *row, size_t k,
+		       const struct pmbench_report_cell *c)
+{
+	pmbench_doc_text(row, k, "%zu", c->outliers);
+	pmbench_doc_num(row, k, 0, (double)c->outliers);
+}
+
+static void w_user(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	dur(&b, row, k, 0, c->user);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void w_sys(struct pmbench_doc_row *row, size_t k,
+		  const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	dur(&b, row, k, 0, c->sys);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void w_rss(struct pmbench_doc_row *row, size_t k,
+		  const struct pmbench_report_cell *c)
+{
+	pmbench_doc_text(row, k, "%.0f MiB", c->max_rss / 1024.0);
+	pmbench_doc_num(row, k, 0, c->max_rss);
+}
+
+static void w_tree(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	pmbench_doc_text(row, k, "%.0f MiB", c->tree_rss / 1024.0);
+	pmbench_doc_num(row, k, 0, c->tree_rss);
+}
+
+static void w_nm(struct pmbench_doc_row *row, size_t k,
+		 const struct pmbench_report_cell *c)
+{
+	/* A Plug'n'Play install has no node_modules: no size, not 0. */
+	if (c->no_nm) {
+		pmbench_doc_text(row, k, "n/a");
+		return;
+	}
+	pmbench_doc_text(row, k, "%.1f MB, %.0f files", c->nm_bytes / 1e6,
+			 c->nm_files);
+	pmbench_doc_num(row, k, 0, c->nm_bytes);
+	pmbench_doc_num(row, k, 1, c->nm_files);
+}
+
+static void w_vs(struct pmbench_doc_row *row, size_t k,
+		 const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!c->has_vs) {
+		if (c->fastest >= 0 && c->n) {
+			pmbench_doc_text(row, k, "fastest");
+			pmbench_doc_num(row, k, 0, 1);
+		}
+		return;
+	}
+	pmbench_report_add_ratio(&b, c->vs.ratio.point);
+	pmbench_buf_adds(&b, " (");
+	pmbench_report_add_ratio(&b, c->vs.ratio.lo);
+	pmbench_buf_adds(&b, "–");
+	pmbench_report_add_ratio(&b, c->vs.ratio.hi);
+	pmbench_buf_adds(&b, c->vs.verdict == PMBENCH_VERDICT_SAME ? ") n.s."
+								    : ")");
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_num(row, k, 0, c->vs.ratio.point);
+	pmbench_doc_interval(row, k, 1, c->vs.ratio.lo, c->vs.ratio.hi);
+	pmbench_doc_num(row, k, 2, c->vs.mwu.p);
+	pmbench_doc_num(row, k, 3, c->vs.verdict != PMBENCH_VERDICT_SAME);
+	pmbench_buf_release(&b);
+}
+
+static void w_leftover(struct pmbench_doc_row *row, size_t k,
+		       const struct pmbench_report_cell *c)
+{
+	size_t with;
+
+	pmbench_doc_num(row, k, 0,
+			(double)pmbench_cell_leftover(c->cell, &with));
+}
+
+/* The columns; the writers of the figures run only for cells with times. */
+static const struct cell_column {
+	struct pmbench_doc_column col;
+	void (*write)(struct pmbench_doc_row *row, size_t k,
+		      const struct pmbench_report_cell *c);
+	int figure; /* needs successful runs */
+} columns[] = {
+	{ { NULL, 0, { { "fixture", TEXT, 0 } } }, w_fixture, 0 },
+	{ { NULL, 0, { { "task", TEXT, 0 } } }, w_task, 0 },
+	{ { NULL, 0, { { "scenario", TEXT, 0 } } }, w_scenario, 0 },
+	{ { "pm", 0, { { "pm", TEXT, 0 } } }, w_pm, 0 },
+	{ { "median", 0, { { "median", SECONDS, 0 } } }, w_median, 1 },
+	{ { "95% CI", 0, { { "median_ci95", SECONDS, INTERVAL } } }, w_ci, 1 },
+	{ { "mean ± σ",
+	    0,
+	    { { "mean", SECONDS, 0 }, { "stddev", SECONDS, 0 } } },
+	  w_mean, 1 },
+	{ { "min … max",
+	    0,
+	    { { "min", SECONDS, 0 }, { "max", SECONDS, 0 } } },
+	  w_range, 1 },
+	{ { "runs",
+	    0,
+	    { { "runs", COUNT, 0 },
+	      { "failed_runs", COUNT, 0 },
+	      { "interrupted_runs", COUNT, 0 } } },
+	  w_runs, 1 },
+	{ { "outliers", 0, { { "outliers", COUNT, 0 } } }, w_outliers, 1 },
+	{ { "user", 0, { { "user", SECONDS, 0 } } }, w_user, 1 },
+	{ { "sys", 0, { { "system", SECONDS, 0 } } }, w_sys, 1 },
+	{ { "max RSS", 0, { { "max_rss_kib", NUMBER, 0 } } }, w_rss, 1 },
+	{ { "tree RSS", 0, { { "tree_rss_kib", NUMBER, 0 } } }, w_tree, 1 },
+	{ { "node_modules",
+	    0,
+	    { { "node_modules_bytes", NUMBER, 0 },
+	      { "node_modules_files", NUMBER, 0 } } },
+	  w_nm, 1 },
+	{ { "vs fastest (95% CI)",
+	    0,
+	    { { "ratio", NUMBER, 0 },
+	      { "ratio_ci95", NUMBER, INTERVAL },
+	      { "p", NUMBER, 0 },
+	      { "significant", FLAG, 0 } } },
+	  w_vs, 1 },
+	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
+};
+
+/* The first column with a header: where a cell without times says why. */
+#define FIRST_FIGURE 4
+
+struct pmbench_doc_table *pmbench_cell_table(struct pmbench_doc *d,
+					     unsigned audience,
+					     const char *id)
+{
+	struct pmbench_doc_column cols[PMBENCH_ARRAY_SIZE(columns)];
+
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++)
+		cols[k] = columns[k].col;
+	return pmbench_doc_table(d, audience, id, cols,
+				 PMBENCH_ARRAY_SIZE(columns));
+}
+
+/* The first line of `s`. */
+static int line_len(const char *s)
+{
+	return (int)strcspn(s, "\n");
+}
+
+/* The note of a cell without times, in place of its figures. */
+static void no_times_note(struct pmbench_doc_row *row,
+			  const struct pmbench_report_cell *c)
+{
+	const char *why = pmbench_report_first_failure(c->cell);
+
+	if (c->cell->prime_failure)
+		pmbench_doc_row_note(row, FIRST_FIGURE, "failed: %.*s",
+				     line_len(why), why);
+	else if (c->failed)
+		pmbench_doc_row_note(row, FIRST_FIGURE,
+				     "failed (%zu of %zu runs): %.*s",
+				     c->failed, c->failed, line_len(why), why);
+	else if (c->interrupted)
+		/* pmbench was stopped during its first run. */
+		pmbench_doc_row_note(row, FIRST_FIGURE,
+				     "interrupted before a run finished");
+	else
+		pmbench_doc_row_note(row, FIRST_FIGURE,
+				     "not run: the benchmark stopped before "
+				     "it");
+}
+
+void pmbench_cell_row(struct pmbench_doc_table *t,
+		      const struct pmbench_report *rep, size_t i)
+{
+	const struct pmbench_report_cell *c = &rep->cells[i];
+	int figures = !c->cell->prime_failure && c->n;
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	const char *why;
+
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++)
+		if (figures || !columns[k].figure)
+			columns[k].write(row, k, c);
+	if (!figures) {
+		no_times_note(row, c);
+		return;
+	}
+	if (!c->failed)
+		return;
+	why = pmbench_report_first_failure(c->cell);
+	row = pmbench_doc_row(t);
+	row->flags = PMBENCH_DOC_ROW_HUMAN;
+	pmbench_doc_row_note(row, FIRST_FIGURE, "%zu run(s) failed: %.*s",
+			     c->failed, line_len(why), why);
+}
+
+/* ---- Samples: one row per run, for CSV and JSON ----------------------- */
+
+enum sample_var {
+	S_FIXTURE, S_TASK, S_SCENARIO, S_PM, S_ROUND, S_WARMUP, S_OK,
+	S_WALL, S_USER, S_SYS, S_MAX_RSS, S_TREE_RSS, S_EXIT, S_SIGNAL,
+	S_TIMED_OUT, S_NM_BYTES, S_NM_FILES, S_FAILURE, S_INTERRUPTED,
+	S_LEFTOVER
+};
+
+/*
+ * The per-sample columns, in the order `report --format csv` has always
+ * written them: new columns go last, so positions stay valid.
+ */
+static const struct {
+	const char *key;
+	enum pmbench_doc_type type;
+	enum sample_var var;
+} sample_vars[] = {
+	{ "fixture", TEXT, S_FIXTURE },
+	{ "task", TEXT, S_TASK },
+	{ "scenario", TEXT, S_SCENARIO },
+	{ "pm", TEXT, S_PM },
+	{ "round", COUNT, S_ROUND },
+	{ "warmup", FLAG, S_WARMUP },
+	{ "ok", FLAG, S_OK },
+	{ "wall_s", SECONDS, S_WALL },
+	{ "user_s", SECONDS, S_USER },
+	{ "sys_s", SECONDS, S_SYS },
+	{ "max_rss_kib", COUNT, S_MAX_RSS },
+	{ "tree_rss_kib", COUNT, S_TREE_RSS },
+	{ "exit_code", COUNT, S_EXIT },
+	{ "signal", COUNT, S_SIGNAL },
+	{ "timed_out", FLAG, S_TIMED_OUT },
+	{ "node_modules_bytes", COUNT, S_NM_BYTES },
+	{ "node_modules_files", COUNT, S_NM_FILES },
+	{ "failure", TEXT, S_FAILURE },
+	{ "interrupted", FLAG, S_INTERRUPTED },
+	{ "leftover", COUNT, S_LEFTOVER },
+};
+
+static double sample_num(enum sample_var var, const struct pmbench_sample *s)
+{
+	switch (var) {
+	case S_ROUND:
+		return s->round;
+	case S_WARMUP:
+		return s->warmup;
+	case S_OK:
+		return s->ok;
+	case S_WALL:
+		return (double)s->wall_ns / 1e9;
+	case S_USER:
+		return (double)s->user_ns / 1e9;
+	case S_SYS:
+		return (double)s->sys_ns / 1e9;
+	case S_MAX_RSS:
+		return (double)s->max_rss_kib;
+	case S_TREE_RSS:
+		return (double)s->tree_rss_kib;
+	case S_EXIT:
+		return s->exit_code;
+	case S_SIGNAL:
+		return s->signal;
+	case S_TIMED_OUT:
+		return s->timed_out;
+	case S_NM_BYTES:
+		return (double)s->nm_bytes;
+	case S_NM_FILES:
+		return (double)s->nm_files;
+	case S_INTERRUPTED:
+		return s->interrupted;
+	case S_LEFTOVER:
+		return s->leftover;
+	default:
+		return 0;
+	}
+}
+
+static const char *sample_str(enum sample_var var,
+			      const struct pmbench_cell *c,
+			      const struct pmbench_sample *s)
+{
+	switch (var) {
+	case S_FIXTURE:
+		return c->fixture;
+	case S_TASK:
+		return c->task;
+	case S_SCENARIO:
+		return c->scenario;
+	case S_PM:
+		return c->pm;
+	case S_FAILURE:
+		return s->failure;
+	default:
+		return NULL;
+	}
+}
+
+void pmbench_sample_table(struct pmbench_doc *d, unsigned audience,
+			  const struct pmbench_result *r)
+{
+	struct pmbench_doc_column cols[PMBENCH_ARRAY_SIZE(sample_vars)];
+	struct pmbench_doc_table *t;
+
+	memset(cols, 0, sizeof(cols));
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(sample_vars); k++) {
+		cols[k].fields[0].key = sample_vars[k].key;
+		cols[k].fields[0].type = sample_vars[k].type;
+	}
+	t = pmbench_doc_table(d, audience, "samples", cols,
+			      PMBENCH_ARRAY_SIZE(cols));
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		for (size_t j = 0; j < c->samples_nr; j++) {
+			const struct pmbench_sample *s = &c->samples[j];
+			struct pmbench_doc_row *row = pmbench_doc_row(t);
+
+			for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(sample_vars);
+			     k++) {
+				enum sample_var var = sample_vars[k].var;
+
+				if (sample_vars[k].type == TEXT)
+					pmbench_doc_str(row, k, 0,
+							sample_str(var, c, s));
+				else
+					pmbench_doc_num(row, k, 0,
+							sample_num(var, s));
+			}
+		}
+	}
+}

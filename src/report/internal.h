@@ -1,0 +1,109 @@
+#ifndef PMBENCH_REPORT_INTERNAL_H
+#define PMBENCH_REPORT_INTERNAL_H
+
+/*
+ * Shared inside the report layer only: the format writers (one file
+ * each, listed in format.c's table), the SVG chart drawing the html and
+ * svg formats share, and the bench cell columns the bench kind and the
+ * hyperfine export share.
+ */
+#include "pmbench/buf.h"
+#include "pmbench/doc.h"
+#include "pmbench/report.h"
+
+/* The writers of format.c's table. */
+int pmbench_fmt_text(struct pmbench_buf *out, const struct pmbench_doc *doc);
+int pmbench_fmt_markdown(struct pmbench_buf *out,
+			 const struct pmbench_doc *doc);
+int pmbench_fmt_csv(struct pmbench_buf *out, const struct pmbench_doc *doc);
+int pmbench_fmt_json(struct pmbench_buf *out, const struct pmbench_doc *doc);
+int pmbench_fmt_hyperfine(struct pmbench_buf *out,
+			  const struct pmbench_doc *doc);
+int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc);
+int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc);
+
+/* HTML and XML text: &, <, >, quotes escaped; control bytes dropped. */
+void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
+
+/* Chart geometry, the same in the page and in the standalone image. */
+#define PMBENCH_CHART_W 760
+#define PMBENCH_CHART_LABEL_W 110
+#define PMBENCH_CHART_VALUE_W 150
+#define PMBENCH_CHART_ROW_H 34
+#define PMBENCH_CHART_AXIS_H 28
+
+/* The height of `c` drawn as SVG. */
+double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c);
+
+/*
+ * Draw `c` as an <svg class="chart <name>"> element with its own
+ * coordinates; `at_y` >= 0 places it at that height inside another SVG
+ * (the standalone image), < 0 makes it a page's inline image.
+ */
+void pmbench_fmt_chart(struct pmbench_buf *out,
+		       const struct pmbench_doc_chart *c, double at_y);
+
+/*
+ * The table of a bench cell's statistics: its identity (fixture, task
+ * and scenario for data only, pm) and figures, one column each with its
+ * header, data keys and types (src/report/cell_columns.c).
+ */
+/* Append an empty table of cell columns named `id` to `d`. */
+struct pmbench_doc_table *pmbench_cell_table(struct pmbench_doc *d,
+					     unsigned audience,
+					     const char *id);
+
+/*
+ * Append cell `i` of `rep` to `t` (made by pmbench_cell_table()): its
+ * figures, or a note saying why it has none, then a note row per failed
+ * run's reason when some runs failed.
+ */
+void pmbench_cell_row(struct pmbench_doc_table *t,
+		      const struct pmbench_report *rep, size_t i);
+
+/*
+ * Append the table of every run of `r` ("samples": fixture, task,
+ * scenario, pm, round, warmup, ok, wall_s, ...), the csv format's table
+ * of a bench result.
+ */
+void pmbench_sample_table(struct pmbench_doc *d, unsigned audience,
+			  const struct pmbench_result *r);
+
+/* ---- Parts the report kinds share (kind_common.c) ---------------------- */
+
+/*
+ * The legend of the package managers `r` shows, under a heading (with
+ * `label`, "A" or "B", when not NULL): one pair per PM, its name and
+ * "version (path)". PM variants will add their configuration here.
+ */
+void pmbench_kind_legend(struct pmbench_doc *d, const struct pmbench_result *r,
+			 const char *label);
+
+/* The environment of `r` (system, fixtures), for pages. */
+void pmbench_kind_environment(struct pmbench_doc *d,
+			      const struct pmbench_result *r);
+
+/* Every failed priming and run of `r` with its output, for pages. */
+void pmbench_kind_failures(struct pmbench_doc *d,
+			   const struct pmbench_result *r);
+
+/*
+ * "Created <when> by pmbench <version>; N timed run(s) and W warm-up(s)
+ * per cell, seed S." and `more`, for pages.
+ */
+void pmbench_kind_created(struct pmbench_doc *d,
+			  const struct pmbench_result *r, const char *more);
+
+/*
+ * The bench kind's body (kind_bench.c), which a migration shows too: per
+ * fixture the scenario sections, the run, build and dev tables and what
+ * each PM used.
+ */
+void pmbench_kind_bench_sections(struct pmbench_doc *d,
+				 const struct pmbench_report *rep);
+
+/* The run, build and dev tables of `fixture` in `r` (kind_tasks.c). */
+void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
+			const char *fixture);
+
+#endif

@@ -1,0 +1,403 @@
+/*
+ * The bench kind: a benchmark result as `bench` and `report` show it.
+ * Per scenario a section: the cache state, on pages a chart of the
+ * medians and one of the ratios, the statistics table (columns.c), each
+ * PM against the fastest and the warnings. Then the run, build and dev
+ * tables (kind_tasks.c) and what each PM used. Pages open with the PM
+ * matrix pnpm's benchmark page made familiar and the ratio table, and
+ * end with the failures and the environment.
+ */
+#include "pmbench/common.h"
+
+#include "internal.h"
+#include "pmbench/cicache.h"
+#include "pmbench/report_kind.h"
+#include "pmbench/scenario.h"
+
+/* "14.493 s (13.640 s–14.763 s), 1 failed", or why there is no time. */
+static void matrix_cell(struct pmbench_buf *out,
+			const struct pmbench_report_cell *c)
+{
+	if (c->cell->prime_failure || !c->n) {
+		pmbench_buf_adds(out, pmbench_report_no_times(c));
+		return;
+	}
+	pmbench_report_add_duration(out, c->wall.median);
+	if (c->has_ci) {
+		pmbench_buf_adds(out, " (");
+		pmbench_report_add_duration(out, c->median_ci.lo);
+		pmbench_buf_adds(out, "–");
+		pmbench_report_add_duration(out, c->median_ci.hi);
+		pmbench_buf_adds(out, ")");
+	}
+	if (c->failed)
+		pmbench_buf_addf(out, ", %zu failed", c->failed);
+	if (c->interrupted)
+		pmbench_buf_addf(out, ", %zu interrupted", c->interrupted);
+}
+
+/* action | cache | lockfile | node_modules | one column per PM. */
+static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
+		   const char *fixture, const struct pmbench_strvec *pms)
+{
+	static const char *const heads[] = { "action", "cache", "lockfile",
+					     "node_modules" };
+	struct pmbench_doc_column *cols =
+		pmbench_xcalloc(4 + pms->nr, sizeof(*cols));
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t;
+
+	for (size_t k = 0; k < 4; k++)
+		cols[k].header = heads[k];
+	for (size_t p = 0; p < pms->nr; p++)
+		cols[4 + p].header = pms->v[p];
+	pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2,
+			    "%s: median time (95%% CI)", fixture);
+	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "matrix", cols,
+			      4 + pms->nr);
+	for (size_t g = 0; g < rep->cells_nr; g++) {
+		const struct pmbench_report_cell *first = &rep->cells[g];
+		struct pmbench_doc_row *row;
+
+		if (strcmp(first->cell->fixture, fixture) ||
+		    !pmbench_report_group_start(rep, g))
+			continue;
+		row = pmbench_doc_row(t);
+		pmbench_doc_text(row, 0, "%s", first->cell->task);
+		pmbench_doc_text(row, 1, "%s",
+				 first->state & PMBENCH_STATE_CACHE ? "✔"
+								    : "");
+		pmbench_doc_text(row, 2, "%s",
+				 first->state & PMBENCH_STATE_LOCKFILE ? "✔"
+								       : "");
+		pmbench_doc_text(row, 3, "%s",
+				 first->state & PMBENCH_STATE_NODE_MODULES
+					 ? "✔"
+					 : "");
+		for (size_t p = 0; p < pms->nr; p++) {
+			const struct pmbench_report_cell *c = NULL;
+
+			for (size_t i = g; i < rep->cells_nr && !c; i++)
+				if (pmbench_report_same_group(rep, g, i) &&
+				    !strcmp(rep->cells[i].cell->pm, pms->v[p]))
+					c = &rep->cells[i];
+			pmbench_buf_reset(&b);
+			if (c)
+				matrix_cell(&b, c);
+			else
+				pmbench_buf_adds(&b, "–");
+			pmbench_doc_text(row, 4 + p, "%s", b.ptr);
+		}
+	}
+	pmbench_buf_release(&b);
+	free(cols);
+}
+
+/* Every PM against the fastest of its scenario, with the cache state. */
+static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
+{
+	static const struct pmbench_doc_column cols[] = {
+		{ "fixture", 0, { { NULL } } },
+		{ "action", 0, { { NULL } } },
+		{ "scenario", 0, { { NULL } } },
+		{ "cache state", 0, { { NULL } } },
+		{ "fastest", 0, { { NULL } } },
+		{ "pm", 0, { { NULL } } },
+		{ "ratio", 0, { { NULL } } },
+		{ "95% CI", 0, { { NULL } } },
+		{ "p", 0, { { NULL } } },
+		{ "verdict", 0, { { NULL } } },
+	};
+	struct pmbench_doc_table *t = NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		struct pmbench_doc_row *row;
+
+		if (!c->has_vs)
+			continue;
+		if (!t) {
+			pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2,
+					    "Ratios against the fastest");
+			pmbench_doc_para(d, PMBENCH_DOC_PAGE,
+					 "Ratio of medians with its bootstrap "
+					 "95%% interval; significance by "
+					 "Mann–Whitney U (α = 0.05).");
+			t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "ratios",
+					      cols, PMBENCH_ARRAY_SIZE(cols));
+		}
+		row = pmbench_doc_row(t);
+		pmbench_doc_text(row, 0, "%s", c->cell->fixture);
+		pmbench_doc_text(row, 1, "%s", c->cell->task);
+		pmbench_doc_text(row, 2, "%s", c->cell->scenario);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_state(&b, c->state);
+		pmbench_doc_text(row, 3, "%s", b.ptr);
+		pmbench_doc_text(row, 4, "%s", rep->cells[c->fastest].cell->pm);
+		pmbench_doc_text(row, 5, "%s", c->cell->pm);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_ratio(&b, c->vs.ratio.point);
+		pmbench_doc_text(row, 6, "%s", b.ptr);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_ratio(&b, c->vs.ratio.lo);
+		pmbench_buf_adds(&b, "–");
+		pmbench_report_add_ratio(&b, c->vs.ratio.hi);
+		pmbench_doc_text(row, 7, "%s", b.ptr);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_p(&b, c->vs.mwu.p);
+		pmbench_doc_text(row, 8, "%s", b.ptr);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_sentence(&b, rep, i);
+		pmbench_doc_text(row, 9, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+/* Medians as bars, 95 % intervals as whiskers, every run as a dot. */
+static void time_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
+		       size_t g)
+{
+	struct pmbench_doc_chart *ch = pmbench_doc_chart(
+		d, PMBENCH_DOC_PAGE, "time",
+		"Time: median (bar), 95% interval (whiskers), every run (dots)",
+		"Median time per package manager, seconds, with 95% "
+		"intervals and every run",
+		" s");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		struct pmbench_doc_bar *bar;
+
+		if (!pmbench_report_same_group(rep, g, i))
+			continue;
+		bar = pmbench_doc_bar(ch, c->cell->pm);
+		if (!c->n) {
+			pmbench_doc_bar_text(bar, "%s",
+					     pmbench_report_no_times(c));
+			continue;
+		}
+		bar->has_value = 1;
+		bar->value = c->wall.median;
+		bar->has_interval = c->has_ci;
+		bar->lo = c->median_ci.lo;
+		bar->hi = c->median_ci.hi;
+		bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
+						  : PMBENCH_DOC_PLAIN;
+		pmbench_doc_bar_dots(bar, c->times, c->n);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_duration(&b, c->wall.median);
+		pmbench_buf_addf(&b, " (%zu runs", c->n);
+		if (c->interrupted)
+			pmbench_buf_addf(&b, ", %zu interrupted",
+					 c->interrupted);
+		pmbench_buf_adds(&b, ")");
+		pmbench_doc_bar_text(bar, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+/* Each PM's ratio to the fastest, with its interval; 1x is marked. */
+static void ratio_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
+			size_t g)
+{
+	struct pmbench_doc_chart *ch = NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		struct pmbench_doc_bar *bar;
+
+		if (!pmbench_report_same_group(rep, g, i) || !c->has_vs)
+			continue;
+		if (!ch) {
+			pmbench_buf_addf(&b, "Time relative to the fastest, %s "
+					     "(1x), with 95%% intervals; grey: "
+					     "no significant difference",
+					 rep->cells[c->fastest].cell->pm);
+			ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "ratio",
+					       b.ptr,
+					       "Time relative to the fastest, "
+					       "with 95% intervals",
+					       "x");
+			ch->has_ref = 1;
+			ch->ref = 1;
+		}
+		bar = pmbench_doc_bar(ch, c->cell->pm);
+		bar->has_value = 1;
+		bar->value = c->vs.ratio.point;
+		bar->has_interval = 1;
+		bar->lo = c->vs.ratio.lo;
+		bar->hi = c->vs.ratio.hi;
+		bar->tone = c->vs.verdict == PMBENCH_VERDICT_SAME
+				    ? PMBENCH_DOC_MUTED
+				    : PMBENCH_DOC_WORSE;
+		pmbench_buf_reset(&b);
+		pmbench_report_add_ratio(&b, c->vs.ratio.point);
+		if (c->vs.verdict == PMBENCH_VERDICT_SAME)
+			pmbench_buf_adds(&b, " (n.s.)");
+		pmbench_doc_bar_text(bar, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+/* One scenario: state, charts, table, sentences and warnings. */
+static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
+		     size_t g)
+{
+	const struct pmbench_report_cell *first = &rep->cells[g];
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t;
+
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · %s · %s",
+			    first->cell->fixture, first->cell->task,
+			    first->cell->scenario);
+	pmbench_report_add_state(&b, first->state);
+	pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
+	if (first->cell->stopped_by)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "--runs auto stopped by: %s",
+				 first->cell->stopped_by);
+	time_chart(d, rep, g);
+	ratio_chart(d, rep, g);
+	t = pmbench_cell_table(d, PMBENCH_DOC_HUMAN, "cells");
+	for (size_t i = g; i < rep->cells_nr; i++)
+		if (pmbench_report_same_group(rep, g, i))
+			pmbench_cell_row(t, rep, i);
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		if (!pmbench_report_same_group(rep, g, i))
+			continue;
+		pmbench_buf_reset(&b);
+		pmbench_report_add_sentence(&b, rep, i);
+		if (b.len)
+			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
+		pmbench_report_cell_notes(d, PMBENCH_DOC_HUMAN, &rep->cells[i]);
+	}
+	pmbench_buf_release(&b);
+}
+
+/*
+ * The lockfile and dependency scripts of each PM: parity matters. Pages
+ * get a table; the terminal two lines per PM, as the texts are long.
+ */
+static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
+		 const char *fixture)
+{
+	static const struct pmbench_doc_column cols[] = {
+		{ "pm", 0, { { NULL } } },
+		{ "lockfile", 0, { { NULL } } },
+		{ "dependency scripts", 0, { { NULL } } },
+	};
+	static const struct pmbench_doc_column lines[] = {
+		{ "", 0, { { NULL } } },
+		{ "", 0, { { NULL } } },
+		{ "", 0, { { NULL } } },
+	};
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+	struct pmbench_doc_table *t = NULL, *term = NULL;
+
+	for (size_t i = 0; i < rep->cells_nr; i++) {
+		const struct pmbench_cell *c = rep->cells[i].cell;
+		const char *lock = c->lockfile ? c->lockfile : "(not primed)";
+		struct pmbench_doc_row *row;
+
+		/* "(node)" and the like ran without a PM. */
+		if (strcmp(c->fixture, fixture) || c->pm[0] == '(' ||
+		    pmbench_strvec_find(&seen, c->pm) >= 0)
+			continue;
+		pmbench_strvec_push(&seen, c->pm);
+		if (!t) {
+			pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2,
+					    "%s: what each PM used", fixture);
+			t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "used", cols,
+					      PMBENCH_ARRAY_SIZE(cols));
+			term = pmbench_doc_table(d, PMBENCH_DOC_TERM, "used",
+						 lines,
+						 PMBENCH_ARRAY_SIZE(lines));
+		}
+		row = pmbench_doc_row(t);
+		pmbench_doc_text(row, 0, "%s", c->pm);
+		pmbench_doc_text(row, 1, "%s", lock);
+		pmbench_doc_text(row, 2, "%s", c->scripts ? c->scripts : "");
+		row = pmbench_doc_row(term);
+		pmbench_doc_text(row, 0, "%s", c->pm);
+		pmbench_doc_text(row, 1, "lockfile:");
+		pmbench_doc_text(row, 2, "%s", lock);
+		if (!c->scripts)
+			continue;
+		row = pmbench_doc_row(term);
+		pmbench_doc_text(row, 1, "scripts:");
+		pmbench_doc_text(row, 2, "%s", c->scripts);
+	}
+	if (t && pmbench_report_scripts_mixed(rep, fixture))
+		pmbench_doc_note(d, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
+				 "%s: " PMBENCH_REPORT_SCRIPTS_NOTE, fixture);
+	pmbench_strvec_release(&seen);
+}
+
+static void fixtures_of(struct pmbench_strvec *out,
+			const struct pmbench_report *rep)
+{
+	for (size_t i = 0; i < rep->cells_nr; i++)
+		if (pmbench_strvec_find(out, rep->cells[i].cell->fixture) < 0)
+			pmbench_strvec_push(out, rep->cells[i].cell->fixture);
+}
+
+void pmbench_kind_bench_sections(struct pmbench_doc *d,
+				 const struct pmbench_report *rep)
+{
+	struct pmbench_strvec fixtures = PMBENCH_STRVEC_INIT;
+
+	fixtures_of(&fixtures, rep);
+	for (size_t f = 0; f < fixtures.nr; f++) {
+		for (size_t i = 0; i < rep->cells_nr; i++)
+			if (!strcmp(rep->cells[i].cell->fixture,
+				    fixtures.v[f]) &&
+			    pmbench_report_group_start(rep, i))
+				scenario(d, rep, i);
+		pmbench_kind_tasks(d, rep->result, fixtures.v[f]);
+		used(d, rep, fixtures.v[f]);
+	}
+	pmbench_strvec_release(&fixtures);
+}
+
+void pmbench_report_bench(struct pmbench_doc *out,
+			  const struct pmbench_result *r)
+{
+	struct pmbench_strvec fixtures = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec pms = PMBENCH_STRVEC_INIT;
+	const struct pmbench_report *rep;
+
+	pmbench_doc_init(out, "bench", "pmbench results");
+	out->flags |= PMBENCH_DOC_JSON_HYPERFINE;
+	out->csv = pmbench_xstrdup("samples");
+	rep = pmbench_doc_attach(out, r, NULL);
+	fixtures_of(&fixtures, rep);
+	for (size_t i = 0; i < rep->cells_nr; i++)
+		if (pmbench_strvec_find(&pms, rep->cells[i].cell->pm) < 0)
+			pmbench_strvec_push(&pms, rep->cells[i].cell->pm);
+	pmbench_kind_created(out, r, NULL);
+	for (size_t f = 0; f < fixtures.nr; f++)
+		matrix(out, rep, fixtures.v[f], &pms);
+	ratios(out, rep);
+	pmbench_kind_bench_sections(out, rep);
+	pmbench_kind_failures(out, r);
+	pmbench_kind_legend(out, r, NULL);
+	pmbench_kind_environment(out, r);
+	pmbench_sample_table(out, PMBENCH_DOC_DATA, r);
+	pmbench_strvec_release(&fixtures);
+	pmbench_strvec_release(&pms);
+}
+
+void pmbench_report_result(struct pmbench_doc *out,
+			   const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		if (!strcmp(r->cells[i].task, PMBENCH_CICACHE_TASK)) {
+			pmbench_report_cicache(out, r);
+			return;
+		}
+	}
+	pmbench_report_bench(out, r);
+}

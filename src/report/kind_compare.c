@@ -1,0 +1,342 @@
+/*
+ * The compare kind: two results cell by cell (same fixture, task,
+ * scenario and PM), the change of the median from A to B with its
+ * bootstrap interval, Mann-Whitney and the verdict, for upgrades (bun
+ * 1.1 -> 1.4) and before/after experiments. The statistics are the
+ * model (pmbench_report_compare_init()); the rest says them.
+ */
+#include "pmbench/common.h"
+
+#include "internal.h"
+#include "pmbench/report_kind.h"
+#include "pmbench/scenario.h"
+
+static void cell_name(struct pmbench_buf *b, const struct pmbench_cell *c)
+{
+	pmbench_buf_addf(b, "%s · %s · %s · %s", c->fixture, c->task,
+			 c->scenario, c->pm);
+}
+
+/* The cells of `x` that `y` lacks, named, into `out`. */
+static void only_in(struct pmbench_strvec *out, const struct pmbench_result *x,
+		    const struct pmbench_result *y)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < x->cells_nr; i++) {
+		const struct pmbench_cell *c = &x->cells[i];
+
+		if (pmbench_result_find_cell(y, c->fixture, c->task,
+					     c->scenario, c->pm))
+			continue;
+		pmbench_buf_reset(&b);
+		cell_name(&b, c);
+		pmbench_strvec_push(out, b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+static void pair_fill(struct pmbench_report_pair *p,
+		      const struct pmbench_cell *ca,
+		      const struct pmbench_result *b, size_t i)
+{
+	const struct pmbench_cell *cb = &b->cells[i];
+	struct pmbench_rng rng;
+	double *ta, *tb;
+
+	memset(p, 0, sizeof(*p));
+	p->a = ca;
+	p->b = cb;
+	p->b_index = i;
+	if (pmbench_scenario_parse(&p->state, cb->scenario) < 0)
+		pmbench_error_clear();
+	ta = pmbench_cell_times(ca, &p->na);
+	tb = pmbench_cell_times(cb, &p->nb);
+	p->median_a = pmbench_stats_median(ta, p->na);
+	p->median_b = pmbench_stats_median(tb, p->nb);
+	pmbench_rng_seed(&rng, b->seed + i);
+	if (p->na && p->nb &&
+	    !pmbench_stats_compare(&p->cmp, tb, p->nb, ta, p->na,
+				   PMBENCH_REPORT_LEVEL,
+				   PMBENCH_REPORT_RESAMPLES,
+				   PMBENCH_REPORT_ALPHA, &rng))
+		p->has_cmp = 1;
+	else
+		pmbench_error_clear();
+	p->too_few = pmbench_stats_mwu_min_p(p->na, p->nb) >=
+		     PMBENCH_REPORT_ALPHA;
+	free(ta);
+	free(tb);
+}
+
+void pmbench_report_compare_init(struct pmbench_report_compare *out,
+				 const struct pmbench_result *a,
+				 const char *name_a,
+				 const struct pmbench_result *b,
+				 const char *name_b)
+{
+	struct pmbench_report_compare blank = PMBENCH_REPORT_COMPARE_INIT;
+
+	*out = blank;
+	out->a = a;
+	out->b = b;
+	out->name_a = name_a;
+	out->name_b = name_b;
+	for (size_t i = 0; i < b->cells_nr; i++) {
+		const struct pmbench_cell *cb = &b->cells[i];
+		const struct pmbench_cell *ca = pmbench_result_find_cell(
+			a, cb->fixture, cb->task, cb->scenario, cb->pm);
+
+		if (!ca)
+			continue;
+		PMBENCH_ALLOC_GROW(out->pairs, out->pairs_nr + 1,
+				   out->pairs_alloc);
+		pair_fill(&out->pairs[out->pairs_nr++], ca, b, i);
+	}
+	only_in(&out->only_a, a, b);
+	only_in(&out->only_b, b, a);
+}
+
+void pmbench_report_compare_release(struct pmbench_report_compare *c)
+{
+	struct pmbench_report_compare blank = PMBENCH_REPORT_COMPARE_INIT;
+
+	free(c->pairs);
+	pmbench_strvec_release(&c->only_a);
+	pmbench_strvec_release(&c->only_b);
+	*c = blank;
+}
+
+/* ---- The document ------------------------------------------------------ */
+
+static const char *pm_version(const struct pmbench_result *r, const char *pm)
+{
+	for (size_t i = 0; i < r->found_nr; i++)
+		if (!strcmp(r->found[i].name, pm) && r->found[i].version)
+			return r->found[i].version;
+	return "?";
+}
+
+static void add_pct(struct pmbench_buf *b, double ratio)
+{
+	pmbench_buf_addf(b, "%+.1f%%", (ratio - 1) * 100);
+}
+
+static const char *verdict(const struct pmbench_report_pair *p)
+{
+	if (p->cmp.verdict == PMBENCH_VERDICT_FASTER)
+		return "faster";
+	if (p->cmp.verdict == PMBENCH_VERDICT_SLOWER)
+		return "slower";
+	return p->too_few ? "too few runs to test (4 each needed)"
+			  : "no significant difference";
+}
+
+enum {
+	COL_FIXTURE, COL_TASK, COL_SCENARIO, COL_PM, COL_VERSION,
+	COL_MEDIAN_A, COL_MEDIAN_B, COL_CHANGE, COL_P, COL_VERDICT
+};
+
+static const struct pmbench_doc_column cmp_cols[] = {
+	[COL_FIXTURE] = { NULL, 0, { { "fixture", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_TASK] = { NULL, 0, { { "task", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_SCENARIO] = { NULL, 0, { { "scenario", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_PM] = { "pm", 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_VERSION] = { "version A -> B",
+			  0,
+			  { { "version_a", PMBENCH_DOC_TEXT, 0 },
+			    { "version_b", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_MEDIAN_A] = { "median A",
+			   0,
+			   { { "median_a", PMBENCH_DOC_SECONDS, 0 },
+			     { "runs_a", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_MEDIAN_B] = { "median B",
+			   0,
+			   { { "median_b", PMBENCH_DOC_SECONDS, 0 },
+			     { "runs_b", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_CHANGE] = { "change (95% CI)",
+			 0,
+			 { { "ratio", PMBENCH_DOC_NUMBER, 0 },
+			   { "ratio_ci95", PMBENCH_DOC_NUMBER,
+			     PMBENCH_DOC_INTERVAL } } },
+	[COL_P] = { "p", 0, { { "p", PMBENCH_DOC_NUMBER, 0 } } },
+	[COL_VERDICT] = { "verdict",
+			  0,
+			  { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+};
+
+/* The runs of A and B cut short by a signal to pmbench, left out. */
+static void interrupted_note(struct pmbench_doc_table *t,
+			     const struct pmbench_report_pair *p)
+{
+	size_t ia = pmbench_cell_interrupted(p->a);
+	size_t ib = pmbench_cell_interrupted(p->b);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_row *row;
+
+	if (!ia && !ib)
+		return;
+	if (ia)
+		pmbench_buf_addf(&b, "%zu interrupted run%s in A", ia,
+				 ia == 1 ? "" : "s");
+	if (ia && ib)
+		pmbench_buf_addf(&b, " and %zu in B", ib);
+	else if (ib)
+		pmbench_buf_addf(&b, "%zu interrupted run%s in B", ib,
+				 ib == 1 ? "" : "s");
+	row = pmbench_doc_row(t);
+	row->flags = PMBENCH_DOC_ROW_HUMAN;
+	pmbench_doc_row_note(row, COL_VERSION, "note: %s left out", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void pair_row(struct pmbench_doc_table *t,
+		     const struct pmbench_report_compare *c,
+		     const struct pmbench_report_pair *p)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *va = pm_version(c->a, p->b->pm);
+	const char *vb = pm_version(c->b, p->b->pm);
+
+	pmbench_doc_str(row, COL_FIXTURE, 0, p->b->fixture);
+	pmbench_doc_str(row, COL_TASK, 0, p->b->task);
+	pmbench_doc_str(row, COL_SCENARIO, 0, p->b->scenario);
+	pmbench_doc_name(row, COL_PM, p->b->pm);
+	pmbench_doc_text(row, COL_VERSION, "%s -> %s", va, vb);
+	pmbench_doc_str(row, COL_VERSION, 0, va);
+	pmbench_doc_str(row, COL_VERSION, 1, vb);
+	pmbench_doc_num(row, COL_MEDIAN_A, 1, (double)p->na);
+	pmbench_doc_num(row, COL_MEDIAN_B, 1, (double)p->nb);
+	if (!p->has_cmp) {
+		pmbench_doc_row_note(row, COL_MEDIAN_A,
+				     "no successful runs in %s",
+				     !p->na ? (!p->nb ? "A and B" : "A") : "B");
+		goto done;
+	}
+	pmbench_report_add_duration(&b, p->median_a);
+	pmbench_doc_text(row, COL_MEDIAN_A, "%s", b.ptr);
+	pmbench_doc_num(row, COL_MEDIAN_A, 0, p->median_a);
+	pmbench_buf_reset(&b);
+	pmbench_report_add_duration(&b, p->median_b);
+	pmbench_doc_text(row, COL_MEDIAN_B, "%s", b.ptr);
+	pmbench_doc_num(row, COL_MEDIAN_B, 0, p->median_b);
+	pmbench_buf_reset(&b);
+	add_pct(&b, p->cmp.ratio.point);
+	pmbench_buf_adds(&b, " (");
+	add_pct(&b, p->cmp.ratio.lo);
+	pmbench_buf_adds(&b, " … ");
+	add_pct(&b, p->cmp.ratio.hi);
+	pmbench_buf_adds(&b, ")");
+	pmbench_doc_text(row, COL_CHANGE, "%s", b.ptr);
+	pmbench_doc_num(row, COL_CHANGE, 0, p->cmp.ratio.point);
+	pmbench_doc_interval(row, COL_CHANGE, 1, p->cmp.ratio.lo,
+			     p->cmp.ratio.hi);
+	if (p->cmp.mwu.p < 0.001)
+		pmbench_doc_text(row, COL_P, "<0.001");
+	else
+		pmbench_doc_text(row, COL_P, "%.3f", p->cmp.mwu.p);
+	pmbench_doc_num(row, COL_P, 0, p->cmp.mwu.p);
+	pmbench_doc_name(row, COL_VERDICT, verdict(p));
+done:
+	interrupted_note(t, p);
+	pmbench_buf_release(&b);
+}
+
+static int same_scenario(const struct pmbench_report_pair *x,
+			 const struct pmbench_report_pair *y)
+{
+	return !strcmp(x->b->fixture, y->b->fixture) &&
+	       !strcmp(x->b->task, y->b->task) &&
+	       !strcmp(x->b->scenario, y->b->scenario);
+}
+
+/* B / A per PM with its interval; 1x (no change) is marked. */
+static void change_chart(struct pmbench_doc *d,
+			 const struct pmbench_report_compare *c, size_t g)
+{
+	struct pmbench_doc_chart *ch = NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = g; i < c->pairs_nr; i++) {
+		const struct pmbench_report_pair *p = &c->pairs[i];
+		struct pmbench_doc_bar *bar;
+
+		if (!p->has_cmp || !same_scenario(p, &c->pairs[g]))
+			continue;
+		if (!ch) {
+			ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "ratio",
+					       "Median B / median A with its "
+					       "95% interval; green: faster, "
+					       "orange: slower, grey: no "
+					       "significant difference",
+					       "Time of B relative to A, with "
+					       "95% intervals",
+					       "x");
+			ch->has_ref = 1;
+			ch->ref = 1;
+		}
+		bar = pmbench_doc_bar(ch, p->b->pm);
+		bar->has_value = 1;
+		bar->value = p->cmp.ratio.point;
+		bar->has_interval = 1;
+		bar->lo = p->cmp.ratio.lo;
+		bar->hi = p->cmp.ratio.hi;
+		bar->tone = p->cmp.verdict == PMBENCH_VERDICT_FASTER
+				    ? PMBENCH_DOC_BEST
+			    : p->cmp.verdict == PMBENCH_VERDICT_SLOWER
+				    ? PMBENCH_DOC_WORSE
+				    : PMBENCH_DOC_MUTED;
+		pmbench_buf_reset(&b);
+		add_pct(&b, p->cmp.ratio.point);
+		pmbench_doc_bar_text(bar, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+void pmbench_report_compare(struct pmbench_doc *out,
+			    const struct pmbench_report_compare *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t = NULL;
+	struct pmbench_doc_block *list;
+
+	pmbench_doc_init(out, "compare", "pmbench comparison");
+	out->csv = pmbench_xstrdup("comparisons");
+	pmbench_doc_attach(out, c->a, "A");
+	pmbench_doc_attach(out, c->b, "B");
+	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+			 "A: %s (%s)\nB: %s (%s)\n"
+			 "change = median B / median A - 1; negative is faster",
+			 c->name_a, c->a->created ? c->a->created : "?",
+			 c->name_b, c->b->created ? c->b->created : "?");
+	for (size_t i = 0; i < c->pairs_nr; i++) {
+		const struct pmbench_report_pair *p = &c->pairs[i];
+
+		if (!i || !same_scenario(p, &c->pairs[i - 1])) {
+			pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+					    "%s · %s · %s", p->b->fixture,
+					    p->b->task, p->b->scenario);
+			pmbench_buf_reset(&b);
+			pmbench_report_add_state(&b, p->state);
+			pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
+			change_chart(out, c, i);
+			t = pmbench_doc_table(out, PMBENCH_DOC_ALL,
+					      "comparisons", cmp_cols,
+					      PMBENCH_ARRAY_SIZE(cmp_cols));
+		}
+		pair_row(t, c, p);
+	}
+	if (c->only_a.nr || c->only_b.nr) {
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+				    "cells in one file only");
+		list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
+		for (size_t i = 0; i < c->only_a.nr; i++)
+			pmbench_doc_item(list, "only in A: %s", c->only_a.v[i]);
+		for (size_t i = 0; i < c->only_b.nr; i++)
+			pmbench_doc_item(list, "only in B: %s", c->only_b.v[i]);
+	}
+	pmbench_kind_legend(out, c->a, "A");
+	pmbench_kind_legend(out, c->b, "B");
+	pmbench_buf_release(&b);
+}

@@ -1,0 +1,729 @@
+/*
+ * The migrate kind: "should this repo move?" said from what the engine
+ * collected (struct pmbench_migrate: each PM's lockfile route, what it
+ * installed, its parity tasks) and the install benchmark. One verdict
+ * line per target first, then the details against the source, then the
+ * benchmark as the bench kind shows it. Its JSON is the
+ * "pmbench-migrate" report `migrate --out` writes.
+ */
+#include "pmbench/common.h"
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+#include "pmbench/report_kind.h"
+#include "pmbench/stats.h"
+#include "pmbench/task.h"
+
+/* Changes listed per target on the terminal; the JSON has them all. */
+#define CHANGES_SHOWN 12
+/* Resamples of the speed intervals in the verdicts. */
+#define BOOTSTRAP_RESAMPLES 2000
+
+/*
+ * Lookups the engine's pmbench_migrate_all_ok() makes too, on the same
+ * data: the report says what the engine decided.
+ */
+static const struct pmbench_migrate_task *
+get_task(const struct pmbench_migrate_pm *e, const char *name)
+{
+	for (size_t i = 0; e && i < e->tasks_nr; i++)
+		if (!strcmp(e->tasks[i].name, name))
+			return &e->tasks[i];
+	return NULL;
+}
+
+/* The timed task cell of `pm` (run, build, dev), or NULL. */
+static const struct pmbench_cell *task_cell(const struct pmbench_result *r,
+					    const char *task, const char *pm)
+{
+	for (size_t i = 0; r && i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (!strcmp(c->task, task) && !strcmp(c->pm, pm) &&
+		    !strcmp(c->scenario, PMBENCH_TASK_SCENARIO))
+			return c;
+	}
+	return NULL;
+}
+
+static int cell_ok(const struct pmbench_cell *c)
+{
+	size_t n = 0;
+
+	if (!c || c->prime_failure)
+		return 0;
+	free(pmbench_cell_times(c, &n));
+	return n > 0;
+}
+
+/* Why a timed task cell has no successful run. */
+static const char *cell_failure(const struct pmbench_cell *c)
+{
+	if (c->prime_failure)
+		return c->prime_failure;
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (!c->samples[i].ok && !c->samples[i].interrupted &&
+		    c->samples[i].failure)
+			return c->samples[i].failure;
+	return "no successful run";
+}
+
+/* A cell whose runs were all cut short by a signal: no failure. */
+static int cell_interrupted(const struct pmbench_cell *c)
+{
+	return c && !c->prime_failure && !pmbench_cell_failures(c) &&
+	       pmbench_cell_interrupted(c);
+}
+
+/* ---- Comparisons ------------------------------------------------------- */
+
+/* Entries of sorted `a` not in sorted `b`. */
+static size_t only_in(const struct pmbench_strvec *a,
+		      const struct pmbench_strvec *b,
+		      struct pmbench_strvec *out)
+{
+	size_t n = 0, j = 0;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		int c = 1;
+
+		while (j < b->nr && (c = strcmp(b->v[j], a->v[i])) < 0)
+			j++;
+		if (j >= b->nr || c) {
+			if (out)
+				pmbench_strvec_push(out, a->v[i]);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void add_size(struct pmbench_buf *b, double bytes)
+{
+	if (bytes >= 1024.0 * 1024.0)
+		pmbench_buf_addf(b, "%.1f MiB", bytes / (1024.0 * 1024.0));
+	else
+		pmbench_buf_addf(b, "%.1f KiB", bytes / 1024.0);
+}
+
+static void describe_build(struct pmbench_buf *b,
+			   const struct pmbench_migrate_pm *src,
+			   const struct pmbench_migrate_pm *e)
+{
+	size_t a = only_in(&src->build_files, &e->build_files, NULL);
+	size_t z = only_in(&e->build_files, &src->build_files, NULL);
+
+	if (!a && !z) {
+		pmbench_buf_addf(b, "build identical (%zu file%s, ",
+				 e->build_files.nr,
+				 e->build_files.nr == 1 ? "" : "s");
+		add_size(b, (double)e->build_bytes);
+		pmbench_buf_adds(b, ")");
+		return;
+	}
+	pmbench_buf_addf(b, "build differs (%zu of %s's %zu files not "
+			 "matched by name and size, %zu new; ",
+			 a, src->pm, src->build_files.nr, z);
+	add_size(b, (double)src->build_bytes);
+	pmbench_buf_adds(b, " vs ");
+	add_size(b, (double)e->build_bytes);
+	pmbench_buf_adds(b, ")");
+}
+
+/* Packages whose install-script leftovers differ between the two. */
+static size_t script_differences(const struct pmbench_migrate_pm *src,
+				 const struct pmbench_migrate_pm *e,
+				 struct pmbench_strvec *src_only,
+				 struct pmbench_strvec *tgt_only)
+{
+	struct pmbench_strvec a = PMBENCH_STRVEC_INIT, z = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec pkgs = PMBENCH_STRVEC_INIT;
+	size_t n;
+
+	only_in(&src->script_files, &e->script_files, &a);
+	only_in(&e->script_files, &src->script_files, &z);
+	/*
+	 * Only packages both installed at one version: the others are in the
+	 * resolution diff.
+	 */
+	for (int side = 0; side < 2; side++) {
+		struct pmbench_strvec *files = side ? &z : &a;
+		struct pmbench_strvec *to = side ? tgt_only : src_only;
+
+		for (size_t i = 0; i < files->nr; i++) {
+			const char *tab = strchr(files->v[i], '\t');
+			struct pmbench_buf id = PMBENCH_BUF_INIT;
+			const char *at;
+
+			if (!tab)
+				continue;
+			pmbench_buf_add(&id, files->v[i],
+					(size_t)(tab - files->v[i]));
+			at = strrchr(id.ptr, '@');
+			if (at && at != id.ptr) {
+				struct pmbench_buf name = PMBENCH_BUF_INIT;
+
+				pmbench_buf_add(&name, id.ptr,
+						(size_t)(at - id.ptr));
+				if (pmbench_resolution_find(&src->res, name.ptr,
+							    at + 1) &&
+				    pmbench_resolution_find(&e->res, name.ptr,
+							    at + 1)) {
+					pmbench_strvec_push(to, files->v[i]);
+					if (pmbench_strvec_find(&pkgs,
+								id.ptr) < 0)
+						pmbench_strvec_push(&pkgs,
+								    id.ptr);
+				}
+				pmbench_buf_release(&name);
+			}
+			pmbench_buf_release(&id);
+		}
+	}
+	n = pkgs.nr;
+	pmbench_strvec_release(&a);
+	pmbench_strvec_release(&z);
+	pmbench_strvec_release(&pkgs);
+	return n;
+}
+
+/*
+ * The install speed of `pm` against the source in one scenario: the
+ * ratio of medians (source / target, so above 1 means the target is
+ * faster) with its bootstrap interval, Mann-Whitney p and the shared
+ * verdict (pmbench_stats_compare()). Returns 0 when there is nothing to
+ * compare.
+ */
+static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
+		 const struct pmbench_result *r, const char *task,
+		 const char *scenario, const char *pm, int brief)
+{
+	const struct pmbench_cell *cs = NULL, *ct = NULL;
+	struct pmbench_comparison cmp;
+	struct pmbench_rng rng;
+	double *a, *z;
+	size_t na, nz;
+	int ok = 0;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (strcmp(c->task, task) || strcmp(c->scenario, scenario))
+			continue;
+		if (!strcmp(c->pm, m->source_pm))
+			cs = c;
+		else if (!strcmp(c->pm, pm))
+			ct = c;
+	}
+	if (!cs || !ct)
+		return 0;
+	a = pmbench_cell_times(cs, &na);
+	z = pmbench_cell_times(ct, &nz);
+	pmbench_rng_seed(&rng, m->seed);
+	if (!na || !nz ||
+	    pmbench_stats_compare(&cmp, z, nz, a, na, 0.95,
+				  BOOTSTRAP_RESAMPLES, 0.05, &rng) < 0)
+		goto done;
+	ok = 1;
+	pmbench_buf_addf(b, "%s %s: ", task, scenario);
+	/* With 3 runs against 3 the test cannot say "significant". */
+	if (na >= 2 && nz >= 2 && cmp.verdict == PMBENCH_VERDICT_SAME &&
+	    pmbench_stats_mwu_min_p(na, nz) < 0.05)
+		pmbench_buf_adds(b, "no significant difference, ");
+	/* cmp.ratio is target / source: show it as "N x faster/slower". */
+	if (cmp.ratio.point <= 1.0)
+		pmbench_buf_addf(b, "%.2fx faster", 1.0 / cmp.ratio.point);
+	else
+		pmbench_buf_addf(b, "%.2fx slower", cmp.ratio.point);
+	if (na >= 2 && nz >= 2)
+		pmbench_buf_addf(b, " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
+				 "Mann-Whitney p=%.2g, %zu and %zu runs%s)",
+				 m->source_pm, pm, 1.0 / cmp.ratio.point,
+				 1.0 / cmp.ratio.hi, 1.0 / cmp.ratio.lo,
+				 cmp.mwu.p, na, nz,
+				 pmbench_stats_mwu_min_p(na, nz) >= 0.05
+					 ? ": too few runs for the test to "
+					   "reach p < 0.05, use --runs 5"
+					 : "");
+	else if (!brief)
+		pmbench_buf_adds(b, " (one run each: no interval)");
+done:
+	free(a);
+	free(z);
+	return ok;
+}
+
+/* "; resolves the same 12 packages", or what changed, and scripts. */
+static void verdict_resolution(struct pmbench_buf *b,
+			       const struct pmbench_migrate_pm *src,
+			       const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
+	struct pmbench_strvec x = PMBENCH_STRVEC_INIT, y = PMBENCH_STRVEC_INIT;
+	size_t major = 0, minor = 0, patch = 0;
+
+	pmbench_resolution_diff(&d, &src->res, &e->res);
+	for (size_t i = 0; i < d.changes_nr; i++) {
+		const char *l = d.changes[i].level;
+
+		if (!l)
+			continue;
+		major += !strcmp(l, "major");
+		minor += !strcmp(l, "minor");
+		patch += !strcmp(l, "patch");
+	}
+	if (!d.changed && !d.only_source && !d.only_target)
+		pmbench_buf_addf(b, "; resolves the same %zu package%s",
+				 d.identical, d.identical == 1 ? "" : "s");
+	else
+		pmbench_buf_addf(b, "; %zu package%s resolve%s to other "
+				 "versions (%zu major, %zu minor, %zu "
+				 "patch), %zu only under %s, %zu only "
+				 "under %s, %zu identical",
+				 d.changed, d.changed == 1 ? "" : "s",
+				 d.changed == 1 ? "s" : "", major, minor,
+				 patch, d.only_source, src->pm, d.only_target,
+				 e->pm, d.identical);
+	if (script_differences(src, e, &x, &y))
+		pmbench_buf_addf(b, "; install scripts differ: their "
+				 "packages hold %zu file%s only under "
+				 "%s, %zu only under %s",
+				 x.nr, x.nr == 1 ? "" : "s", src->pm, y.nr,
+				 e->pm);
+	pmbench_resolution_diff_release(&d);
+	pmbench_strvec_release(&x);
+	pmbench_strvec_release(&y);
+}
+
+/* "; build identical (...); test ok": the parity tasks. */
+static void verdict_tasks(struct pmbench_buf *b,
+			  const struct pmbench_migrate_pm *src,
+			  const struct pmbench_migrate_pm *e)
+{
+	for (size_t i = 0; i < e->tasks_nr; i++) {
+		const struct pmbench_migrate_task *t = &e->tasks[i];
+		const struct pmbench_migrate_task *st = get_task(src, t->name);
+
+		if (!t->ran)
+			continue;
+		pmbench_buf_adds(b, "; ");
+		if (t->interrupted) {
+			pmbench_buf_addf(b, "%s interrupted", t->name);
+		} else if (!t->ok) {
+			pmbench_buf_addf(b, "%s FAILS%s", t->name,
+					 st && !st->ok
+						 ? " (as under the source)"
+						 : "");
+		} else if (!strcmp(t->name, "build") && src && src != e &&
+			   st && st->ok) {
+			describe_build(b, src, e);
+		} else {
+			pmbench_buf_addf(b, "%s ok", t->name);
+		}
+	}
+}
+
+/* "; dev server answers in 0.38 s (median, 3 runs)", or its failure. */
+static void verdict_dev(struct pmbench_buf *b, const struct pmbench_result *r,
+			const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_cell *c = task_cell(r, "dev", e->pm);
+
+	if (cell_ok(c)) {
+		size_t n = 0;
+		double *t = pmbench_cell_times(c, &n);
+
+		pmbench_buf_addf(b, "; dev server answers in %.2f s (median, "
+				    "%zu runs)",
+				 pmbench_stats_median(t, n), n);
+		free(t);
+	} else if (cell_interrupted(c)) {
+		pmbench_buf_adds(b, "; dev server interrupted (no run "
+				    "finished)");
+	} else if (c) {
+		pmbench_buf_adds(b, "; dev server FAILS: ");
+		pmbench_buf_add(b, cell_failure(c),
+				strcspn(cell_failure(c), "\n"));
+	}
+}
+
+/* "; install clean: 14.21x faster (...)" per scenario and timed task. */
+static void verdict_speed(struct pmbench_buf *b,
+			  const struct pmbench_migrate *m,
+			  const struct pmbench_result *r,
+			  const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_buf s = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < r->scenarios.nr; i++) {
+		pmbench_buf_reset(&s);
+		if (speed(&s, m, r, "install", r->scenarios.v[i], e->pm, 1))
+			pmbench_buf_addf(b, "; %s", s.ptr);
+	}
+	for (size_t i = 0; i < r->tasks.nr; i++) {
+		pmbench_buf_reset(&s);
+		if (strcmp(r->tasks.v[i], "install") &&
+		    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO,
+			  e->pm, 1))
+			pmbench_buf_addf(b, "; %s", s.ptr);
+	}
+	pmbench_buf_release(&s);
+}
+
+/* One verdict line: "bun: installs (lockfile: ...); resolves ...". */
+static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
+		    const struct pmbench_result *r,
+		    const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+
+	pmbench_buf_addf(b, "%s: ", e->pm);
+	if (e->prime_failure) {
+		pmbench_buf_adds(b, "does not install: ");
+		pmbench_buf_add(b, e->prime_failure,
+				strcspn(e->prime_failure, "\n"));
+		return;
+	}
+	pmbench_buf_addf(b, "installs (lockfile: %s)",
+			 e->lockfile ? e->lockfile : "?");
+	if (src && src->scanned && e->scanned && src != e)
+		verdict_resolution(b, src, e);
+	verdict_tasks(b, src, e);
+	if (pmbench_strvec_find(&r->tasks, "dev") >= 0)
+		verdict_dev(b, r, e);
+	if (src != e)
+		verdict_speed(b, m, r, e);
+}
+
+/* ---- The document ------------------------------------------------------ */
+
+/* The first changes of the resolution, "name 1.1.0 -> 1.3.0 (minor)". */
+static void changes(struct pmbench_doc_block *list,
+		    const struct pmbench_migrate_pm *src,
+		    const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
+
+	if (!src->scanned || !e->scanned)
+		return;
+	pmbench_resolution_diff(&d, &src->res, &e->res);
+	for (size_t i = 0; i < d.changes_nr && i < CHANGES_SHOWN; i++) {
+		const struct pmbench_change *c = &d.changes[i];
+
+		if (c->kind == PMBENCH_CHANGE_VERSION)
+			pmbench_doc_item(list, "%s %s -> %s (%s)", c->name,
+					 c->from, c->to, c->level);
+		else if (c->kind == PMBENCH_CHANGE_ONLY_SOURCE)
+			pmbench_doc_item(list, "%s %s only under %s", c->name,
+					 c->from, src->pm);
+		else
+			pmbench_doc_item(list, "%s %s only under %s", c->name,
+					 c->to, e->pm);
+	}
+	if (d.changes_nr > CHANGES_SHOWN)
+		pmbench_doc_item(list, "... and %zu more (all in the JSON "
+				       "report)",
+				 d.changes_nr - CHANGES_SHOWN);
+	pmbench_resolution_diff_release(&d);
+}
+
+/* One target against the source: what changed, scripts, failures, speed. */
+static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
+		    const struct pmbench_result *r,
+		    const struct pmbench_migrate_pm *src,
+		    const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_strvec x = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec y = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_block *list;
+
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s against %s", e->pm,
+			    src->pm);
+	if (e->prime_failure) {
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", e->prime_failure);
+		return;
+	}
+	list = pmbench_doc_list(d, PMBENCH_DOC_HUMAN);
+	changes(list, src, e);
+	script_differences(src, e, &x, &y);
+	for (size_t k = 0; k < x.nr && k < CHANGES_SHOWN; k++)
+		pmbench_doc_item(list, "install-script file only under %s: %s",
+				 src->pm, x.v[k]);
+	for (size_t k = 0; k < y.nr && k < CHANGES_SHOWN; k++)
+		pmbench_doc_item(list, "install-script file only under %s: %s",
+				 e->pm, y.v[k]);
+	pmbench_doc_item(list, "scripts: %s: %s", src->pm,
+			 src->scripts ? src->scripts : "?");
+	pmbench_doc_item(list, "scripts: %s: %s", e->pm,
+			 e->scripts ? e->scripts : "?");
+	for (size_t k = 0; k < e->tasks_nr; k++)
+		if (e->tasks[k].ran && !e->tasks[k].ok)
+			pmbench_doc_item(list, "%s %s: %s", e->tasks[k].name,
+					 e->tasks[k].interrupted
+						 ? "interrupted"
+						 : "failed",
+					 e->tasks[k].failure
+						 ? e->tasks[k].failure
+						 : "?");
+	for (size_t k = 0; k < r->scenarios.nr; k++) {
+		pmbench_buf_reset(&b);
+		if (speed(&b, m, r, "install", r->scenarios.v[k], e->pm, 0))
+			pmbench_doc_item(list, "%s", b.ptr);
+	}
+	pmbench_strvec_release(&x);
+	pmbench_strvec_release(&y);
+	pmbench_buf_release(&b);
+}
+
+enum {
+	COL_PM, COL_SOURCE, COL_INSTALLS, COL_LOCKFILE, COL_PACKAGES,
+	COL_DIFF, COL_BUILD, COL_VERDICT
+};
+
+/* One row per PM, for CSV: the figures the verdict line says. */
+static const struct pmbench_doc_column target_cols[] = {
+	[COL_PM] = { NULL, 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_SOURCE] = { NULL, 0, { { "source", PMBENCH_DOC_FLAG, 0 } } },
+	[COL_INSTALLS] = { NULL,
+			   0,
+			   { { "installs", PMBENCH_DOC_FLAG, 0 },
+			     { "install_failure", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_LOCKFILE] = { NULL,
+			   0,
+			   { { "lockfile", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_PACKAGES] = { NULL,
+			   0,
+			   { { "packages", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_DIFF] = { NULL,
+		       0,
+		       { { "identical", PMBENCH_DOC_COUNT, 0 },
+			 { "changed", PMBENCH_DOC_COUNT, 0 },
+			 { "only_source", PMBENCH_DOC_COUNT, 0 },
+			 { "only_target", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_BUILD] = { NULL,
+			0,
+			{ { "build_files", PMBENCH_DOC_COUNT, 0 },
+			  { "build_bytes", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_VERDICT] = { NULL,
+			  0,
+			  { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+};
+
+static void target_row(struct pmbench_doc_table *t,
+		       const struct pmbench_migrate *m,
+		       const struct pmbench_result *r,
+		       const struct pmbench_migrate_pm *src,
+		       const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+
+	pmbench_doc_str(row, COL_PM, 0, e->pm);
+	pmbench_doc_num(row, COL_SOURCE, 0, e == src);
+	pmbench_doc_num(row, COL_INSTALLS, 0, !e->prime_failure);
+	pmbench_doc_str(row, COL_INSTALLS, 1, e->prime_failure);
+	pmbench_doc_str(row, COL_LOCKFILE, 0, e->lockfile);
+	if (e->scanned)
+		pmbench_doc_num(row, COL_PACKAGES, 0, (double)e->res.nr);
+	if (src && e != src && src->scanned && e->scanned) {
+		struct pmbench_resolution_diff d =
+			PMBENCH_RESOLUTION_DIFF_INIT;
+
+		pmbench_resolution_diff(&d, &src->res, &e->res);
+		pmbench_doc_num(row, COL_DIFF, 0, (double)d.identical);
+		pmbench_doc_num(row, COL_DIFF, 1, (double)d.changed);
+		pmbench_doc_num(row, COL_DIFF, 2, (double)d.only_source);
+		pmbench_doc_num(row, COL_DIFF, 3, (double)d.only_target);
+		pmbench_resolution_diff_release(&d);
+	}
+	pmbench_doc_num(row, COL_BUILD, 0, (double)e->build_files.nr);
+	pmbench_doc_num(row, COL_BUILD, 1, (double)e->build_bytes);
+	verdict(&v, m, r, e);
+	pmbench_doc_str(row, COL_VERDICT, 0, v.ptr);
+	pmbench_buf_release(&v);
+}
+
+void pmbench_report_migrate(struct pmbench_doc *out,
+			    const struct pmbench_migrate *m,
+			    const struct pmbench_result *r)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+	const struct pmbench_report *rep;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_block *list;
+	struct pmbench_doc_table *t;
+
+	pmbench_buf_addf(&b, "Migration from %s (%s)", m->source_pm,
+			 m->detected_by);
+	pmbench_doc_init(out, "migrate", b.ptr);
+	out->flags |= PMBENCH_DOC_TITLE_ON_TERM;
+	out->json = pmbench_report_migrate_json(m, r);
+	out->csv = pmbench_xstrdup("targets");
+	rep = pmbench_doc_attach(out, r, NULL);
+	list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
+	for (size_t i = 0; i < m->pms_nr; i++) {
+		pmbench_buf_reset(&b);
+		verdict(&b, m, r, &m->pms[i]);
+		pmbench_doc_item(list, "%s%s",
+				 &m->pms[i] == src ? "(source) " : "", b.ptr);
+	}
+	for (size_t i = 0; src && i < m->pms_nr; i++)
+		if (&m->pms[i] != src)
+			details(out, m, r, src, &m->pms[i]);
+	t = pmbench_doc_table(out, PMBENCH_DOC_DATA, "targets", target_cols,
+			      PMBENCH_ARRAY_SIZE(target_cols));
+	for (size_t i = 0; i < m->pms_nr; i++)
+		target_row(t, m, r, src, &m->pms[i]);
+	pmbench_kind_bench_sections(out, rep);
+	pmbench_kind_failures(out, r);
+	pmbench_kind_legend(out, r, NULL);
+	pmbench_kind_environment(out, r);
+	pmbench_buf_release(&b);
+}
+
+static cJSON *must(cJSON *item)
+{
+	if (!item)
+		pmbench_die("out of memory building JSON");
+	return item;
+}
+
+static void add_str(cJSON *o, const char *key, const char *s)
+{
+	must(s ? cJSON_AddStringToObject(o, key, s)
+	       : cJSON_AddNullToObject(o, key));
+}
+
+static void add_item(cJSON *arr, cJSON *item)
+{
+	if (!cJSON_AddItemToArray(arr, must(item)))
+		pmbench_die("out of memory building JSON");
+}
+
+static cJSON *diff_json(const struct pmbench_migrate_pm *src,
+			const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
+	cJSON *o = must(cJSON_CreateObject()), *arr;
+
+	pmbench_resolution_diff(&d, &src->res, &e->res);
+	must(cJSON_AddNumberToObject(o, "identical", (double)d.identical));
+	must(cJSON_AddNumberToObject(o, "changed", (double)d.changed));
+	must(cJSON_AddNumberToObject(o, "only_source", (double)d.only_source));
+	must(cJSON_AddNumberToObject(o, "only_target", (double)d.only_target));
+	arr = must(cJSON_AddArrayToObject(o, "changes"));
+	for (size_t i = 0; i < d.changes_nr; i++) {
+		const struct pmbench_change *c = &d.changes[i];
+		cJSON *x = must(cJSON_CreateObject());
+
+		add_str(x, "kind",
+			c->kind == PMBENCH_CHANGE_VERSION ? "version"
+			: c->kind == PMBENCH_CHANGE_ONLY_SOURCE
+				? "only_source"
+				: "only_target");
+		add_str(x, "name", c->name);
+		add_str(x, "from", c->from);
+		add_str(x, "to", c->to);
+		add_str(x, "level", c->level);
+		add_item(arr, x);
+	}
+	pmbench_resolution_diff_release(&d);
+	return o;
+}
+
+/* A parity task as JSON. */
+static cJSON *task_json(const struct pmbench_migrate_task *tk)
+{
+	cJSON *x = must(cJSON_CreateObject());
+
+	add_str(x, "name", tk->name);
+	must(cJSON_AddBoolToObject(x, "ran", tk->ran));
+	must(cJSON_AddBoolToObject(x, "ok", tk->ok));
+	must(cJSON_AddBoolToObject(x, "interrupted", tk->interrupted));
+	add_str(x, "failure", tk->failure);
+	must(cJSON_AddNumberToObject(x, "wall_s", tk->wall_s));
+	return x;
+}
+
+/* One PM's entry of "pms": its verdict and everything behind it. */
+static cJSON *pm_json(const struct pmbench_migrate *m,
+		      const struct pmbench_result *r,
+		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_pm *e)
+{
+	cJSON *o = must(cJSON_CreateObject()), *t, *x;
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	struct pmbench_strvec a = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec z = PMBENCH_STRVEC_INIT;
+
+	add_str(o, "pm", e->pm);
+	must(cJSON_AddBoolToObject(o, "source", e == src));
+	verdict(&v, m, r, e);
+	add_str(o, "verdict", v.ptr);
+	add_str(o, "lockfile", e->lockfile);
+	add_str(o, "install_failure", e->prime_failure);
+	add_str(o, "scripts", e->scripts);
+	must(cJSON_AddNumberToObject(o, "packages", (double)e->res.nr));
+	if (src && e != src && src->scanned && e->scanned) {
+		if (!cJSON_AddItemToObject(o, "resolution", diff_json(src, e)))
+			pmbench_die("out of memory building JSON");
+		script_differences(src, e, &a, &z);
+		x = must(cJSON_AddArrayToObject(o,
+						"script_files_only_source"));
+		for (size_t k = 0; k < a.nr; k++)
+			add_item(x, cJSON_CreateString(a.v[k]));
+		x = must(cJSON_AddArrayToObject(o,
+						"script_files_only_target"));
+		for (size_t k = 0; k < z.nr; k++)
+			add_item(x, cJSON_CreateString(z.v[k]));
+	}
+	t = must(cJSON_AddArrayToObject(o, "tasks"));
+	for (size_t k = 0; k < e->tasks_nr; k++)
+		add_item(t, task_json(&e->tasks[k]));
+	must(cJSON_AddNumberToObject(o, "build_files",
+				     (double)e->build_files.nr));
+	must(cJSON_AddNumberToObject(o, "build_bytes",
+				     (double)e->build_bytes));
+	pmbench_buf_release(&v);
+	pmbench_strvec_release(&a);
+	pmbench_strvec_release(&z);
+	return o;
+}
+
+char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
+				  const struct pmbench_result *r)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+	cJSON *root = must(cJSON_CreateObject()), *arr, *res;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	char *rjson, *text;
+
+	add_str(root, "schema", "pmbench-migrate");
+	must(cJSON_AddNumberToObject(root, "version", 1));
+	add_str(root, "source_pm", m->source_pm);
+	add_str(root, "source_lockfile", m->source_lock);
+	add_str(root, "detected_by", m->detected_by);
+	must(cJSON_AddBoolToObject(root, "all_ok",
+				   pmbench_migrate_all_ok(m, r)));
+	arr = must(cJSON_AddArrayToObject(root, "pms"));
+	for (size_t i = 0; i < m->pms_nr; i++)
+		add_item(arr, pm_json(m, r, src, &m->pms[i]));
+	rjson = pmbench_result_to_json(r);
+	res = cJSON_Parse(rjson);
+	free(rjson);
+	if (!res || !cJSON_AddItemToObject(root, "result", res))
+		pmbench_die("out of memory building JSON");
+	text = cJSON_Print(root);
+	if (!text)
+		pmbench_die("out of memory printing JSON");
+	pmbench_buf_adds(&out, text);
+	pmbench_buf_addch(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return pmbench_buf_detach(&out);
+}

@@ -1,0 +1,481 @@
+/*
+ * The tables of the run, build and dev tasks in the bench kind: each
+ * task chooses its own columns (run's overhead over the bare command,
+ * build's output, dev's three readiness times and the probe).
+ */
+#include "pmbench/common.h"
+
+#include "internal.h"
+#include "pmbench/stats.h"
+#include "pmbench/task.h"
+
+/* Durations may be negative here: an overhead below the baseline. */
+static void add_duration(struct pmbench_buf *b, double s)
+{
+	if (s < 1.0 && s > -1.0)
+		pmbench_buf_addf(b, "%.1f ms", s * 1e3);
+	else
+		pmbench_buf_addf(b, "%.3f s", s);
+}
+
+/* A table with columns of these headers, for people only. */
+static struct pmbench_doc_table *
+headed_table(struct pmbench_doc *d, const char *id,
+	     const struct pmbench_strvec *heads)
+{
+	struct pmbench_doc_column *cols =
+		pmbench_xcalloc(heads->nr, sizeof(*cols));
+	struct pmbench_doc_table *t;
+
+	for (size_t k = 0; k < heads->nr; k++)
+		cols[k].header = heads->v[k];
+	t = pmbench_doc_table(d, PMBENCH_DOC_HUMAN, id, cols, heads->nr);
+	free(cols);
+	return t;
+}
+
+/*
+ * A row that cannot show times: a priming failure or no successful run.
+ * Returns 1 if it added one.
+ */
+static int failure_row(struct pmbench_doc_table *t,
+		       const struct pmbench_cell *c, size_t n)
+{
+	struct pmbench_doc_row *row;
+	const char *why = pmbench_report_first_failure(c);
+
+	if (!c->prime_failure && n)
+		return 0;
+	row = pmbench_doc_row(t);
+	pmbench_doc_text(row, 0, "%s", c->pm);
+	if (c->prime_failure)
+		pmbench_doc_row_note(row, 1, "not run: %.*s",
+				     (int)strcspn(why, "\n"), why);
+	else if (pmbench_cell_failures(c))
+		pmbench_doc_row_note(row, 1, "failed (%zu of %zu runs): %s",
+				     pmbench_cell_failures(c),
+				     pmbench_cell_failures(c), why);
+	else if (pmbench_cell_interrupted(c))
+		pmbench_doc_row_note(row, 1,
+				     "interrupted before a run finished");
+	else
+		pmbench_doc_row_note(row, 1, "not run: the benchmark stopped "
+					     "before it");
+	return 1;
+}
+
+/* A note under the row before it, for people only. */
+static struct pmbench_doc_row *note_row(struct pmbench_doc_table *t)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+
+	row->flags = PMBENCH_DOC_ROW_HUMAN;
+	return row;
+}
+
+/* Failed and interrupted runs and processes left, under a PM's row. */
+static void failed_note(struct pmbench_doc_table *t,
+			const struct pmbench_cell *c)
+{
+	size_t failed = pmbench_cell_failures(c);
+	size_t interrupted = pmbench_cell_interrupted(c);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (failed)
+		pmbench_doc_row_note(note_row(t), 1, "%zu run(s) failed: %s",
+				     failed, pmbench_report_first_failure(c));
+	pmbench_report_add_leftover(&b, c, "runs");
+	if (b.len)
+		pmbench_doc_row_note(note_row(t), 1, "%s", b.ptr);
+	if (interrupted)
+		pmbench_doc_row_note(note_row(t), 1,
+				     "%zu run%s interrupted (pmbench was "
+				     "stopped): left out of the statistics",
+				     interrupted, interrupted == 1 ? "" : "s");
+	pmbench_buf_release(&b);
+}
+
+/* Columns k, k+1, k+2: median, mean ± σ, min … max. */
+static void summary_cells(struct pmbench_doc_row *row, size_t k,
+			  const struct pmbench_summary *m)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	add_duration(&b, m->median);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_reset(&b);
+	add_duration(&b, m->mean);
+	pmbench_buf_adds(&b, " ± ");
+	add_duration(&b, m->sd);
+	pmbench_doc_text(row, k + 1, "%s", b.ptr);
+	pmbench_buf_reset(&b);
+	add_duration(&b, m->min);
+	pmbench_buf_adds(&b, " … ");
+	add_duration(&b, m->max);
+	pmbench_doc_text(row, k + 2, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+static void runs_cell(struct pmbench_doc_row *row, size_t k,
+		      const struct pmbench_cell *c, size_t n)
+{
+	size_t failed = pmbench_cell_failures(c);
+	size_t interrupted = pmbench_cell_interrupted(c);
+
+	if (failed && interrupted)
+		pmbench_doc_text(row, k, "%zu (+%zu failed, +%zu interrupted)",
+				 n, failed, interrupted);
+	else if (failed)
+		pmbench_doc_text(row, k, "%zu (+%zu failed)", n, failed);
+	else if (interrupted)
+		pmbench_doc_text(row, k, "%zu (+%zu interrupted)", n,
+				 interrupted);
+	else
+		pmbench_doc_text(row, k, "%zu", n);
+}
+
+static int metric_summary(struct pmbench_summary *out,
+			  const struct pmbench_cell *c, const char *name)
+{
+	size_t n = 0;
+	double *v = pmbench_cell_metric_values(c, name, &n);
+
+	pmbench_stats_summary(out, v, n);
+	free(v);
+	return n > 0;
+}
+
+static double cell_median(const struct pmbench_cell *c)
+{
+	size_t n = 0;
+	double *t = pmbench_cell_times(c, &n), m;
+
+	m = n ? pmbench_stats_median(t, n) : -1;
+	free(t);
+	return m;
+}
+
+static int same_task(const struct pmbench_cell *c, const char *fixture,
+		     const char *cell_task)
+{
+	return !strcmp(c->fixture, fixture) && !strcmp(c->task, cell_task);
+}
+
+/*
+ * The headers of a task's metric columns (the task table's headers;
+ * metrics with one header share a column) appended to `heads`.
+ */
+static void metric_heads(struct pmbench_strvec *heads,
+			 const struct pmbench_task *task)
+{
+	const struct pmbench_task_metric *m = task ? task->metrics : NULL;
+
+	for (; m && m->name; m++) {
+		if (!m->header)
+			continue;
+		/* The last metric of a column closes it. */
+		if (m[1].name && m[1].header &&
+		    !strcmp(m[1].header, m->header))
+			continue;
+		pmbench_strvec_push(heads, m->header);
+	}
+}
+
+/*
+ * The cells of a task's metric columns from column `k` on: the median of
+ * each metric, joined where metrics share a header. Returns the next
+ * column.
+ */
+static size_t metric_cells(struct pmbench_doc_row *row, size_t k,
+			   const struct pmbench_cell *c,
+			   const struct pmbench_task *task)
+{
+	const struct pmbench_task_metric *m = task ? task->metrics : NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_summary s;
+
+	for (; m && m->name; m++) {
+		if (!m->header)
+			continue;
+		if (metric_summary(&s, c, m->name)) {
+			pmbench_buf_adds(&b, b.len ? ", " : "");
+			pmbench_task_metric_format(&b, m, s.median);
+		}
+		if (m[1].name && m[1].header &&
+		    !strcmp(m[1].header, m->header))
+			continue;
+		if (b.len)
+			pmbench_doc_text(row, k, "%s", b.ptr);
+		k++;
+		pmbench_buf_reset(&b);
+	}
+	pmbench_buf_release(&b);
+	return k;
+}
+
+/* One row of run, run:<script>, build, test, ... */
+static void times_row(struct pmbench_doc_table *t,
+		      const struct pmbench_cell *c, int is_run,
+		      const struct pmbench_task *task, double bare,
+		      double fastest)
+{
+	struct pmbench_summary w;
+	struct pmbench_doc_row *row;
+	size_t n = 0, k = 0;
+	double *v = pmbench_cell_times(c, &n);
+
+	pmbench_stats_summary(&w, v, n);
+	free(v);
+	if (failure_row(t, c, n))
+		return;
+	row = pmbench_doc_row(t);
+	pmbench_doc_text(row, k++, "%s", c->pm);
+	summary_cells(row, k, &w);
+	k += 3;
+	runs_cell(row, k++, c, n);
+	if (is_run) {
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+		if (!strcmp(c->pm, PMBENCH_TASK_BARE_NODE)) {
+			pmbench_buf_adds(&b, "(baseline)");
+		} else if (bare >= 0) {
+			pmbench_buf_adds(&b, w.median >= bare ? "+" : "");
+			add_duration(&b, w.median - bare);
+		}
+		pmbench_doc_text(row, k++, "%s", b.ptr);
+		pmbench_buf_release(&b);
+	}
+	k = metric_cells(row, k, c, task);
+	if (fastest > 0 && c->pm[0] != '(')
+		pmbench_doc_text(row, k, "%.2fx", w.median / fastest);
+	failed_note(t, c);
+}
+
+/* run, run:<script>, build, test, ...: times, and for run the overhead. */
+static void times_table(struct pmbench_doc *d, const struct pmbench_result *r,
+			const char *fixture, const char *cell_task)
+{
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	struct pmbench_doc_table *t;
+	int is_run = !strcmp(cell_task, "run");
+	const struct pmbench_task *task = pmbench_task_of_cell(cell_task);
+	double bare = -1, fastest = -1;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+		double m;
+
+		if (!same_task(c, fixture, cell_task))
+			continue;
+		m = cell_median(c);
+		if (is_run && !strcmp(c->pm, PMBENCH_TASK_BARE_NODE))
+			bare = m;
+		if (m >= 0 && c->pm[0] != '(' && (fastest < 0 || m < fastest))
+			fastest = m;
+	}
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · %s · %s", fixture,
+			    cell_task, PMBENCH_TASK_SCENARIO);
+	if (is_run)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(`<pm> run %s` = `%s` in each PM's own "
+				 "primed tree; overhead = median minus the "
+				 "bare command's)",
+				 PMBENCH_TASK_NOOP_SCRIPT,
+				 PMBENCH_TASK_NOOP_COMMAND);
+	else
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(each PM's own primed tree; build output and "
+				 "tool caches removed before each run)");
+	pmbench_strvec_pushv(&heads,
+			     (const char *const[]){ "pm", "median",
+						    "mean ± σ", "min … max",
+						    "runs", NULL });
+	if (is_run)
+		pmbench_strvec_push(&heads, "overhead vs (node)");
+	metric_heads(&heads, task);
+	pmbench_strvec_push(&heads, "vs fastest");
+	t = headed_table(d, "task_times", &heads);
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (same_task(&r->cells[i], fixture, cell_task))
+			times_row(t, &r->cells[i], is_run, task, bare,
+				  fastest);
+	pmbench_strvec_release(&heads);
+}
+
+/* "1.234 s (1.1 … 1.4)" for one metric, or "-". */
+static void metric_cell(struct pmbench_doc_row *row, size_t k,
+			const struct pmbench_cell *c, const char *name)
+{
+	struct pmbench_summary m;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (metric_summary(&m, c, name)) {
+		add_duration(&b, m.median);
+		pmbench_buf_adds(&b, " (");
+		add_duration(&b, m.min);
+		pmbench_buf_adds(&b, " … ");
+		add_duration(&b, m.max);
+		pmbench_buf_adds(&b, ")");
+	} else {
+		pmbench_buf_adds(&b, "-");
+	}
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/* The readiness times of the dev server; returns 1 if a PM probed. */
+static int dev_table(struct pmbench_doc *d, const struct pmbench_result *r,
+		     const char *fixture)
+{
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	struct pmbench_doc_table *t;
+	int any_probe = 0;
+
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · dev · %s", fixture,
+			    PMBENCH_TASK_SCENARIO);
+	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+			 "(median (min … max) from spawn; the port is "
+			 "checked closed and no process left after each "
+			 "stop)");
+	pmbench_strvec_pushv(&heads, (const char *const[]){
+					     "pm", "ready line",
+					     "first HTTP < 500", "first body",
+					     "runs", "stop", NULL });
+	t = headed_table(d, "dev", &heads);
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+		struct pmbench_doc_row *row;
+		struct pmbench_summary p;
+		size_t n = 0;
+
+		if (!same_task(c, fixture, "dev"))
+			continue;
+		free(pmbench_cell_times(c, &n));
+		if (metric_summary(&p, c, "probe_requests_count"))
+			any_probe = 1;
+		if (failure_row(t, c, n))
+			continue;
+		row = pmbench_doc_row(t);
+		pmbench_doc_text(row, 0, "%s", c->pm);
+		metric_cell(row, 1, c, "ready_line_s");
+		metric_cell(row, 2, c, "http_s");
+		metric_cell(row, 3, c, "body_s");
+		runs_cell(row, 4, c, n);
+		metric_cell(row, 5, c, "stop_s");
+		failed_note(t, c);
+	}
+	pmbench_strvec_release(&heads);
+	return any_probe;
+}
+
+/* The HTTP status counts of a cell's runs, summed: "200: 16". */
+static void status_counts(struct pmbench_buf *b, const struct pmbench_cell *c)
+{
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+
+	pmbench_cell_metric_names(c, &names);
+	for (size_t k = 0; k < names.nr; k++) {
+		const char *nm = names.v[k];
+		size_t cnt = 0;
+		double *v, sum = 0;
+
+		if (strncmp(nm, "probe_status_", 13))
+			continue;
+		v = pmbench_cell_metric_values(c, nm, &cnt);
+		for (size_t j = 0; j < cnt; j++)
+			sum += v[j];
+		free(v);
+		pmbench_buf_addf(b, "%s%.3s: %.0f", b->len ? ", " : "",
+				 nm + 13, sum);
+	}
+	pmbench_strvec_release(&names);
+}
+
+static void probe_table(struct pmbench_doc *d, const struct pmbench_result *r,
+			const char *fixture)
+{
+	static const char *const probe_cols[][2] = {
+		{ "p50", "probe_latency_p50_s" },
+		{ "p90", "probe_latency_p90_s" },
+		{ "p95", "probe_latency_p95_s" },
+		{ "p99", "probe_latency_p99_s" },
+		{ "max", "probe_latency_max_s" },
+		{ "mean", "probe_latency_mean_s" },
+	};
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t;
+
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2,
+			    "%s · dev probe (medians over the runs; latency "
+			    "per request)",
+			    fixture);
+	pmbench_strvec_push(&heads, "pm");
+	pmbench_strvec_push(&heads, "requests");
+	pmbench_strvec_push(&heads, "ok");
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(probe_cols); k++)
+		pmbench_strvec_push(&heads, probe_cols[k][0]);
+	pmbench_strvec_push(&heads, "bytes in");
+	pmbench_strvec_push(&heads, "status codes");
+	t = headed_table(d, "probe", &heads);
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+		struct pmbench_doc_row *row;
+		struct pmbench_summary m;
+		size_t k = 0;
+
+		if (!same_task(c, fixture, "dev") ||
+		    !metric_summary(&m, c, "probe_requests_count"))
+			continue;
+		row = pmbench_doc_row(t);
+		pmbench_doc_text(row, k++, "%s", c->pm);
+		pmbench_doc_text(row, k++, "%.0f × %zu runs", m.median, m.n);
+		if (metric_summary(&m, c, "probe_ok_ratio"))
+			pmbench_doc_text(row, k, "%.1f %%", m.median * 100);
+		k++;
+		for (size_t j = 0; j < PMBENCH_ARRAY_SIZE(probe_cols); j++) {
+			pmbench_buf_reset(&b);
+			if (metric_summary(&m, c, probe_cols[j][1]))
+				add_duration(&b, m.median);
+			pmbench_doc_text(row, k++, "%s", b.ptr);
+		}
+		if (metric_summary(&m, c, "probe_bytes"))
+			pmbench_doc_text(row, k, "%.1f kB", m.median / 1e3);
+		k++;
+		pmbench_buf_reset(&b);
+		status_counts(&b, c);
+		pmbench_doc_text(row, k, "%s", b.ptr);
+	}
+	pmbench_strvec_release(&heads);
+	pmbench_buf_release(&b);
+}
+
+void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
+			const char *fixture)
+{
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+
+	/* In the order the tasks were asked for, scripts after run. */
+	for (size_t t = 0; t < r->tasks.nr; t++) {
+		const char *task = r->tasks.v[t];
+		size_t len = strlen(task);
+
+		if (!strcmp(task, "install"))
+			continue;
+		for (size_t i = 0; i < r->cells_nr; i++) {
+			const struct pmbench_cell *c = &r->cells[i];
+
+			if (strcmp(c->fixture, fixture) ||
+			    strncmp(c->task, task, len) ||
+			    (c->task[len] && c->task[len] != ':') ||
+			    pmbench_strvec_find(&seen, c->task) >= 0)
+				continue;
+			pmbench_strvec_push(&seen, c->task);
+			if (strcmp(task, "dev"))
+				times_table(d, r, fixture, c->task);
+			else if (dev_table(d, r, fixture))
+				probe_table(d, r, fixture);
+		}
+	}
+	pmbench_strvec_release(&seen);
+}

@@ -1,0 +1,173 @@
+/*
+ * The sentences every report says the same way: durations and ratios at
+ * the precision they deserve, cache states, each PM against the fastest
+ * ("bun is 4.68x (4.40x–4.82x) faster than npm (p = 0.008)"), and the
+ * warnings and notes of a cell.
+ */
+#include "pmbench/common.h"
+
+#include <math.h>
+
+#include "pmbench/doc.h"
+#include "pmbench/report.h"
+#include "pmbench/scenario.h"
+
+void pmbench_report_add_duration(struct pmbench_buf *out, double s)
+{
+	if (s < 1.0)
+		pmbench_buf_addf(out, "%.1f ms", s * 1e3);
+	else
+		pmbench_buf_addf(out, "%.3f s", s);
+}
+
+void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio)
+{
+	if (ratio >= 10)
+		pmbench_buf_addf(out, "%.1fx", ratio);
+	else
+		pmbench_buf_addf(out, "%.2fx", ratio);
+}
+
+void pmbench_report_add_state(struct pmbench_buf *out, unsigned state)
+{
+	pmbench_buf_addf(out, "cache %s, lockfile %s, node_modules %s",
+			 state & PMBENCH_STATE_CACHE ? "warm" : "empty",
+			 state & PMBENCH_STATE_LOCKFILE ? "present" : "absent",
+			 state & PMBENCH_STATE_NODE_MODULES ? "present"
+							    : "absent");
+}
+
+void pmbench_report_add_p(struct pmbench_buf *out, double p)
+{
+	if (p < 0.001)
+		pmbench_buf_adds(out, "p < 0.001");
+	else
+		pmbench_buf_addf(out, "p = %.3f", p);
+}
+
+void pmbench_report_add_sentence(struct pmbench_buf *out,
+				 const struct pmbench_report *rep, size_t i)
+{
+	const struct pmbench_report_cell *c = &rep->cells[i];
+	const struct pmbench_report_cell *f;
+
+	if (!c->has_vs)
+		return;
+	f = &rep->cells[c->fastest];
+	if (c->vs.verdict == PMBENCH_VERDICT_SAME &&
+	    pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
+		/* 3 runs against 3 can never reach p < 0.05: say so. */
+		pmbench_buf_addf(out, "too few runs to tell %s and %s apart "
+				      "(%zu and %zu; Mann-Whitney needs 4 each "
+				      "to reach p < 0.05): ",
+				 f->cell->pm, c->cell->pm, f->n, c->n);
+		pmbench_report_add_ratio(out, c->vs.ratio.point);
+		pmbench_buf_adds(out, ", 95% CI ");
+		pmbench_report_add_ratio(out, c->vs.ratio.lo);
+		pmbench_buf_adds(out, "–");
+		pmbench_report_add_ratio(out, c->vs.ratio.hi);
+		return;
+	}
+	if (c->vs.verdict == PMBENCH_VERDICT_SAME) {
+		pmbench_buf_addf(out, "no significant difference between %s "
+				      "and %s (",
+				 f->cell->pm, c->cell->pm);
+		pmbench_report_add_ratio(out, c->vs.ratio.point);
+		pmbench_buf_adds(out, ", 95% CI ");
+		pmbench_report_add_ratio(out, c->vs.ratio.lo);
+		pmbench_buf_adds(out, "–");
+		pmbench_report_add_ratio(out, c->vs.ratio.hi);
+		pmbench_buf_adds(out, ", ");
+		pmbench_report_add_p(out, c->vs.mwu.p);
+		pmbench_buf_adds(out, ")");
+		return;
+	}
+	pmbench_buf_addf(out, "%s is ", f->cell->pm);
+	pmbench_report_add_ratio(out, c->vs.ratio.point);
+	pmbench_buf_adds(out, " (");
+	pmbench_report_add_ratio(out, c->vs.ratio.lo);
+	pmbench_buf_adds(out, "–");
+	pmbench_report_add_ratio(out, c->vs.ratio.hi);
+	pmbench_buf_addf(out, ") faster than %s (", c->cell->pm);
+	pmbench_report_add_p(out, c->vs.mwu.p);
+	pmbench_buf_adds(out, ")");
+}
+
+void pmbench_report_add_leftover(struct pmbench_buf *out,
+				 const struct pmbench_cell *c,
+				 const char *runs)
+{
+	size_t with = 0, n = pmbench_cell_leftover(c, &with);
+
+	if (!n || !strcmp(c->task, "dev"))
+		return;
+	pmbench_buf_addf(out,
+			 "%s left %zu process%s running after %zu of %zu %s "
+			 "(stopped by pmbench)",
+			 c->pm, n, n == 1 ? "" : "es", with, c->samples_nr,
+			 runs);
+}
+
+/*
+ * Times that rise or fall with the run order (Spearman's rho of run index
+ * against time) mean the machine drifted during the benchmark: a thermal
+ * throttle, a filling disk, a background job. Judged from 6 runs on.
+ */
+static void add_drift(struct pmbench_doc *d, unsigned audience,
+		      const struct pmbench_report_cell *c)
+{
+	double *idx, rho;
+
+	if (c->n < PMBENCH_REPORT_DRIFT_MIN_RUNS)
+		return;
+	idx = pmbench_xmalloc(pmbench_st_mult(c->n, sizeof(*idx)));
+	for (size_t i = 0; i < c->n; i++)
+		idx[i] = (double)i;
+	rho = pmbench_stats_spearman(idx, c->times, c->n);
+	free(idx);
+	if (fabs(rho) >= PMBENCH_REPORT_DRIFT_RHO)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+				 "%s's times %s run after run (Spearman rho "
+				 "%.2f): the machine drifted; re-run on a "
+				 "quiet system",
+				 c->cell->pm, rho > 0 ? "rise" : "fall", rho);
+}
+
+void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
+			       const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (c->slow_first)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+				 "%s's first timed run was much slower than "
+				 "the others; a cache may have been cold: add "
+				 "warm-up runs (--warmup)",
+				 c->cell->pm);
+	else if (c->outliers)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+				 "%zu statistical outlier(s) in %s's runs; "
+				 "consider re-running on a quiet system (fewer "
+				 "background programs, no other benchmarks)",
+				 c->outliers, c->cell->pm);
+	if (c->n && c->n < 5)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
+				 "%s has only %zu successful run(s); its "
+				 "interval is rough",
+				 c->cell->pm, c->n);
+	add_drift(d, audience, c);
+	if (c->cell->note)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE, "%s: %s",
+				 c->cell->pm, c->cell->note);
+	if (c->interrupted)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
+				 "%s: %zu run%s interrupted (pmbench was "
+				 "stopped): no failure, left out of the "
+				 "statistics",
+				 c->cell->pm, c->interrupted,
+				 c->interrupted == 1 ? "" : "s");
+	pmbench_report_add_leftover(&b, c->cell, "runs");
+	if (b.len)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}

@@ -1,0 +1,483 @@
+/*
+ * Every report kind in every output format: each writes without error
+ * and what it writes reads back as its format says (CSV parsed, JSON
+ * parsed, SVG well-formed XML with one root <svg>, HTML a whole page
+ * with nothing to fetch or run), from the committed sample result and
+ * small results and migrations made here.
+ */
+#include "pmbench/common.h"
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "pmbench/buf.h"
+#include "pmbench/format.h"
+#include "pmbench/report_kind.h"
+#include "pmbench/strvec.h"
+
+static int load_sample(struct pmbench_result *r)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	int ret;
+
+	pmbench_buf_path(&path, root ? root : ".",
+			 "tests/data/sample-result.json");
+	ret = pmbench_result_read(r, path.ptr);
+	pmbench_buf_release(&path);
+	return ret;
+}
+
+/* A ci-cache result: npm with none and store, one failed hit job. */
+static int load_cicache(struct pmbench_result *r)
+{
+	return pmbench_result_from_json(
+		r,
+		"{\"schema\": \"pmbench-result\", \"version\": 1, "
+		"\"environment\": {\"ci_cache_bandwidth_bytes_per_s\": "
+		"\"100000000\"}, "
+		"\"package_managers\": [{\"name\": \"npm\", \"path\": "
+		"\"/usr/bin/npm\", \"version\": \"11.0.0\"}], "
+		"\"cells\": [{\"fixture\": \"f\", \"task\": \"ci-cache\", "
+		"\"scenario\": \"none\", \"pm\": \"npm\", \"command\": "
+		"[\"/usr/bin/npm\", \"ci\"], \"samples\": ["
+		"{\"round\": 0, \"ok\": true, \"wall_s\": 1.5, \"metrics\": "
+		"{\"install_s\": 1.5, \"transfer_total_s\": 1.5, "
+		"\"keyed_total_s\": 1.5}}, "
+		"{\"round\": 1, \"ok\": true, \"wall_s\": 1.6, \"metrics\": "
+		"{\"install_s\": 1.6, \"transfer_total_s\": 1.6, "
+		"\"keyed_total_s\": 1.6}}]}, "
+		"{\"fixture\": \"f\", \"task\": \"ci-cache\", \"scenario\": "
+		"\"store/zstd-3\", \"pm\": \"npm\", \"samples\": ["
+		"{\"round\": 0, \"ok\": true, \"wall_s\": 0.9, \"metrics\": "
+		"{\"restore_s\": 0.1, \"install_s\": 0.7, \"save_s\": 0.1, "
+		"\"archive_bytes\": 1200000, \"raw_bytes\": 5000000, "
+		"\"transfer_total_s\": 1.0, \"keyed_total_s\": 0.9}}, "
+		"{\"round\": 1, \"ok\": false, \"wall_s\": 0.2, \"failure\": "
+		"\"install failed, \\\"on purpose\\\"\"}]}]}",
+		"memory");
+}
+
+/* B: the sample with bun 1.5 times slower in every run. */
+static int load_slower(struct pmbench_result *r)
+{
+	int ret = load_sample(r);
+
+	for (size_t i = 0; !ret && i < r->cells_nr; i++)
+		if (!strcmp(r->cells[i].pm, "bun"))
+			for (size_t k = 0; k < r->cells[i].samples_nr; k++)
+				r->cells[i].samples[k].wall_ns =
+					r->cells[i].samples[k].wall_ns * 3 / 2;
+	return ret;
+}
+
+static struct pmbench_migrate_pm *add_pm(struct pmbench_migrate *m,
+					 const char *pm, const char *lock)
+{
+	struct pmbench_migrate_pm *e;
+
+	PMBENCH_ALLOC_GROW(m->pms, m->pms_nr + 1, m->pms_alloc);
+	e = &m->pms[m->pms_nr++];
+	memset(e, 0, sizeof(*e));
+	e->pm = pmbench_xstrdup(pm);
+	e->lockfile = pmbench_xstrdup(lock);
+	e->scripts = pmbench_xstrdup("runs dependency install scripts");
+	pmbench_strvec_init(&e->build_files);
+	pmbench_strvec_init(&e->script_files);
+	return e;
+}
+
+/* A migration from npm to bun and pnpm (pnpm does not install). */
+static void make_migration(struct pmbench_migrate *m)
+{
+	struct pmbench_migrate_pm *e;
+
+	m->source_pm = pmbench_xstrdup("npm");
+	m->source_lock = pmbench_xstrdup("package-lock.json");
+	m->detected_by = pmbench_xstrdup("it ships package-lock.json");
+	m->seed = 1;
+	pmbench_strvec_init(&m->tasks);
+	add_pm(m, "npm", "package-lock.json as shipped");
+	add_pm(m, "bun", "bun.lock converted by bun install");
+	e = add_pm(m, "pnpm", "pnpm-lock.yaml by 'pnpm import'");
+	e->prime_failure = pmbench_xstrdup("'pnpm install' exited 1 <&>");
+}
+
+/* `text` is a whole document of format `f`. */
+static void check_valid(int *ok, const char *f, const char *text,
+			const char *kind)
+{
+	struct pmbench_buf root = PMBENCH_BUF_INIT, words = PMBENCH_BUF_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	cJSON *json = NULL;
+
+	*ok = 0;
+	CHECK(*text);
+	CHECK(!strstr(text, "(null)"));
+	if (!strcmp(f, "markdown")) {
+		CHECK(!strncmp(text, "# ", 2));
+	} else if (!strcmp(f, "csv")) {
+		CHECK_INT(check_csv_parse(&rows, &nr, text), 0);
+		CHECK(nr >= 2);
+		for (size_t i = 1; i < nr; i++)
+			CHECK_INT(rows[i].nr, rows[0].nr);
+		check_csv_free(rows, nr);
+	} else if (!strcmp(f, "json") || !strcmp(f, "hyperfine")) {
+		json = cJSON_Parse(text);
+		CHECK(json);
+		if (!strcmp(f, "hyperfine") ||
+		    (!strcmp(kind, "bench") && !strcmp(f, "json")))
+			CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(
+				      json, "results")) > 0);
+		else if (!strcmp(kind, "migrate"))
+			CHECK_STR(cJSON_GetStringValue(
+					  cJSON_GetObjectItem(json, "schema")),
+				  "pmbench-migrate");
+		else
+			CHECK_STR(cJSON_GetStringValue(
+					  cJSON_GetObjectItem(json, "kind")),
+				  kind);
+		cJSON_Delete(json);
+	} else if (!strcmp(f, "html")) {
+		CHECK(!strncmp(text, "<!DOCTYPE html>", 15));
+		CHECK_CONTAINS(text, "</html>\n");
+		CHECK(!strstr(text, "<script"));
+		CHECK(!strstr(text, "src="));
+		CHECK(!strstr(text, "href="));
+	} else if (!strcmp(f, "svg")) {
+		if (check_xml_parse(&root, &words, text) < 0) {
+			check_fail(__FILE__, __LINE__, "%s svg: %s", kind,
+				   words.ptr);
+			return;
+		}
+		CHECK_STR(root.ptr, "svg");
+		CHECK_CONTAINS(text, "<svg class=\"chart ");
+	}
+	pmbench_buf_release(&root);
+	pmbench_buf_release(&words);
+	*ok = 1;
+}
+
+/* Write `doc` in every format and check each. */
+static void every_format(int *ok, const struct pmbench_doc *doc)
+{
+	*ok = 0;
+	for (size_t i = 0; i < pmbench_formats_nr; i++) {
+		const struct pmbench_format *f = &pmbench_formats[i];
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+		int valid = 0;
+
+		if (pmbench_format_write(&b, f, doc) < 0) {
+			check_fail(__FILE__, __LINE__, "%s as %s: %s",
+				   doc->kind, f->name, pmbench_error_last());
+			return;
+		}
+		check_valid(&valid, f->name, b.ptr, doc->kind);
+		if (!valid) {
+			check_fail(__FILE__, __LINE__, "%s as %s:\n%s",
+				   doc->kind, f->name, b.ptr);
+			return;
+		}
+		pmbench_buf_release(&b);
+	}
+	*ok = 1;
+}
+
+#define EVERY_FORMAT(doc)                                                  \
+	do {                                                               \
+		int every_ok_ = 0;                                         \
+		every_format(&every_ok_, (doc));                           \
+		if (!every_ok_)                                            \
+			return;                                            \
+	} while (0)
+
+static char *write_as(const char *format, const struct pmbench_doc *doc)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (pmbench_format_write(&b, pmbench_format_get(format), doc) < 0)
+		pmbench_buf_addf(&b, "error: %s", pmbench_error_last());
+	return pmbench_buf_detach(&b);
+}
+
+TEST(bench_in_every_format)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_buf root = PMBENCH_BUF_INIT, words = PMBENCH_BUF_INIT;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	pmbench_report_bench(&doc, &r);
+	EVERY_FORMAT(&doc);
+	/* The standalone image: both charts of both scenarios, named. */
+	t = write_as("svg", &doc);
+	CHECK_INT(check_xml_parse(&root, &words, t), 0);
+	CHECK_CONTAINS(words.ptr, "vite-react · install · clean");
+	CHECK_CONTAINS(words.ptr, "vite-react · install · cache+lockfile");
+	CHECK_CONTAINS(words.ptr, "3.098 s (5 runs)");
+	CHECK_CONTAINS(words.ptr, "4.68x");
+	CHECK(strstr(t, "<svg class=\"chart time\""));
+	free(t);
+	/* The legend of the package managers, in every human format. */
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "package managers\n  npm: 11.19.1 (/usr/bin/npm)");
+	free(t);
+	t = write_as("html", &doc);
+	CHECK_CONTAINS(t, "<tr><th>pnpm</th><td>10.24.0 "
+			  "(/usr/local/bin/pnpm)</td></tr>");
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_buf_release(&root);
+	pmbench_buf_release(&words);
+	pmbench_result_release(&r);
+}
+
+/*
+ * The cell columns are one table: the header people read, the key and
+ * the raw number data formats write.
+ */
+TEST(one_field_table)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	cJSON *root, *first;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	pmbench_report_bench(&doc, &r);
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "max RSS");
+	CHECK_CONTAINS(t, "245 MiB");
+	free(t);
+	t = write_as("hyperfine", &doc);
+	root = cJSON_Parse(t);
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
+	/* Means in KiB, raw: the table's 245 MiB. */
+	CHECK_NEAR(cJSON_GetObjectItem(first, "max_rss_kib")->valuedouble /
+			   1024,
+		   245, 0.5);
+	CHECK_NEAR(cJSON_GetObjectItem(first, "ratio")->valuedouble, 4.68,
+		   0.005);
+	CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(first,
+							 "ratio_ci95")),
+		  2);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(first, "significant")));
+	cJSON_Delete(root);
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_result_release(&r);
+}
+
+TEST(cicache_in_every_format)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+	char *t;
+
+	CHECK_INT(load_cicache(&r), 0);
+	pmbench_report_cicache(&doc, &r);
+	EVERY_FORMAT(&doc);
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "npm (CI install: npm ci)");
+	CHECK_CONTAINS(t, "* fastest");
+	CHECK_CONTAINS(t, "1.2 MB");
+	CHECK_CONTAINS(t, "! store/zstd-3 round 2: install failed");
+	free(t);
+	/* The jobs as data: keys and raw numbers. */
+	t = write_as("csv", &doc);
+	CHECK_INT(check_csv_parse(&rows, &nr, t), 0);
+	CHECK_INT(nr, 3);
+	CHECK_STR(rows[0].v[0], "pm");
+	CHECK_STR(rows[0].v[1], "strategy");
+	CHECK_STR(rows[2].v[1], "store/zstd-3");
+	CHECK_STR(rows[2].v[2], "hit");
+	CHECK_STR(rows[2].v[4], "1");
+	CHECK_STR(rows[2].v[9], "1200000");
+	check_csv_free(rows, nr);
+	free(t);
+	t = write_as("html", &doc);
+	CHECK_CONTAINS(t, "<table class=\"jobs\">");
+	CHECK_CONTAINS(t, "install failed, &quot;on purpose&quot;");
+	free(t);
+	/* report picks the kind from the result. */
+	pmbench_doc_release(&doc);
+	pmbench_report_result(&doc, &r);
+	CHECK_STR(doc.kind, "ci-cache");
+	pmbench_doc_release(&doc);
+	pmbench_result_release(&r);
+}
+
+TEST(compare_in_every_format)
+{
+	struct pmbench_result a = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
+	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0, col = 0;
+	char *t;
+
+	CHECK_INT(load_sample(&a), 0);
+	CHECK_INT(load_slower(&b), 0);
+	pmbench_report_compare_init(&cmp, &a, "a.json", &b, "b.json");
+	CHECK_INT(cmp.pairs_nr, 6);
+	pmbench_report_compare(&doc, &cmp);
+	EVERY_FORMAT(&doc);
+	t = write_as("csv", &doc);
+	CHECK_INT(check_csv_parse(&rows, &nr, t), 0);
+	CHECK_INT(nr, 7);
+	CHECK_STR(rows[0].v[0], "fixture");
+	while (col < rows[0].nr && strcmp(rows[0].v[col], "ratio"))
+		col++;
+	CHECK(col < rows[0].nr);
+	/* bun got 50 % slower, exactly. */
+	CHECK_STR(rows[3].v[3], "bun");
+	CHECK_NEAR(strtod(rows[3].v[col], NULL), 1.5, 1e-6);
+	CHECK_STR(rows[0].v[rows[0].nr - 1], "note");
+	CHECK_STR(rows[6].v[rows[6].nr - 1], "no successful runs in A and B");
+	check_csv_free(rows, nr);
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_report_compare_release(&cmp);
+	pmbench_result_release(&a);
+	pmbench_result_release(&b);
+}
+
+TEST(claim_in_every_format)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
+	struct pmbench_report_claim j = PMBENCH_REPORT_CLAIM_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	cJSON *root, *rows;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	CHECK_INT(pmbench_claim_parse(&claim, "bun is 4.5x faster than npm"),
+		  0);
+	pmbench_report_claim_init(&j, &r, &claim, NULL, NULL, 0, 0.1);
+	CHECK_INT(j.scenarios_nr, 2);
+	CHECK_INT(j.judged, 1);
+	CHECK_INT(j.refuted + j.unsure, 0);
+	pmbench_report_claim(&doc, &j, &r);
+	EVERY_FORMAT(&doc);
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "  reproduced: bun install is 4.68x (");
+	CHECK_CONTAINS(t, "\nverdict: reproduced in 1 of 1 scenario(s)\n");
+	free(t);
+	t = write_as("json", &doc);
+	root = cJSON_Parse(t);
+	rows = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "tables"),
+				   "judgements");
+	CHECK_INT(cJSON_GetArraySize(rows), 2);
+	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(
+			  cJSON_GetArrayItem(rows, 0), "verdict")),
+		  "reproduced");
+	CHECK_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItem(
+			       cJSON_GetArrayItem(rows, 1), "note")),
+		       "no verdict");
+	cJSON_Delete(root);
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_report_claim_release(&j);
+	pmbench_claim_release(&claim);
+	pmbench_result_release(&r);
+}
+
+TEST(migrate_in_every_format)
+{
+	static const char *const head =
+		"Migration from npm (it ships package-lock.json)\n\n"
+		"(source) npm: installs";
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	make_migration(&m);
+	pmbench_report_migrate(&doc, &m, &r);
+	EVERY_FORMAT(&doc);
+	t = write_as("table", &doc);
+	CHECK(!strncmp(t, head, strlen(head)));
+	CHECK_CONTAINS(t, "pnpm: does not install: 'pnpm install' exited 1");
+	CHECK_CONTAINS(t, "\nbun against npm\n");
+	CHECK_CONTAINS(t, "vite-react · install · clean");
+	free(t);
+	t = write_as("csv", &doc);
+	CHECK(!strncmp(t, "pm,source,installs,install_failure,lockfile,", 44));
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+}
+
+/* A format that has nothing to show says so instead of writing. */
+TEST(nothing_to_chart)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
+	struct pmbench_result empty = PMBENCH_RESULT_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	CHECK_INT(load_sample(&r), 0);
+	pmbench_report_compare_init(&cmp, &r, "a.json", &empty, "b.json");
+	pmbench_report_compare(&doc, &cmp);
+	CHECK_INT(pmbench_format_write(&b, pmbench_format_get("svg"), &doc),
+		  PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "no chart");
+	CHECK_INT(b.len, 0);
+	pmbench_doc_release(&doc);
+	pmbench_report_compare_release(&cmp);
+	pmbench_result_release(&r);
+	pmbench_buf_release(&b);
+}
+
+/* The readers above catch what they are there to catch. */
+TEST(readers_catch_broken_files)
+{
+	static const char *const bad_xml[] = {
+		"<svg><g></svg>", "<svg a=b/>", "<svg a=\"<\"/>",
+		"<svg>&x;</svg>", "<svg>a & b</svg>", "<svg/><svg/>",
+		"<svg>", "text", "<svg><g/></svg> x",
+	};
+	struct pmbench_buf root = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(bad_xml); i++) {
+		pmbench_buf_reset(&text);
+		if (!check_xml_parse(&root, &text, bad_xml[i])) {
+			check_fail(__FILE__, __LINE__, "accepted '%s'",
+				   bad_xml[i]);
+			return;
+		}
+	}
+	pmbench_buf_reset(&root);
+	pmbench_buf_reset(&text);
+	CHECK_INT(check_xml_parse(&root, &text,
+				  "<?xml version=\"1.0\"?>\n<svg x=\"1\">"
+				  "<text>a &amp; b</text><g/></svg>\n"),
+		  0);
+	CHECK_STR(root.ptr, "svg");
+	CHECK_STR(text.ptr, "a & b\n");
+	CHECK_INT(check_csv_parse(&rows, &nr, "a,\"b\r\n"), -1);
+	CHECK_INT(check_csv_parse(&rows, &nr, "a,b\"c\r\n"), -1);
+	CHECK_INT(check_csv_parse(&rows, &nr, "a,\"b,\"\"c\"\"\"\r\n1,2\n"),
+		  0);
+	CHECK_INT(nr, 2);
+	CHECK_STR(rows[0].v[1], "b,\"c\"");
+	check_csv_free(rows, nr);
+	pmbench_buf_release(&root);
+	pmbench_buf_release(&text);
+}
+
+CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
+	   CASE(one_field_table),
+	   CASE(cicache_in_every_format), CASE(compare_in_every_format),
+	   CASE(claim_in_every_format), CASE(migrate_in_every_format),
+	   CASE(nothing_to_chart))
