@@ -368,7 +368,6 @@ int pmbench_task_dev(struct pmbench_pmrun *ps, const struct pmbench_fixture *f,
 	uint64_t deadline, t_stop;
 	int ret = 0, started = 0, ready = 0, exited = 0, n;
 	size_t left;
-	pid_t *pids;
 
 	memset(&st, 0, sizeof(st));
 	memset(&w, 0, sizeof(w));
@@ -555,8 +554,7 @@ stop:
 	n = pmbench_child_kill_tree(&c);
 	pmbench_sample_metric_set(s, "stop_s", since(pmbench_now_ns(), t_stop));
 	pmbench_sample_metric_set(s, "stopped_processes_count", n);
-	left = pmbench_proc_descendants(&pids);
-	free(pids);
+	left = (size_t)pmbench_child_leftovers(&c);
 	s->leftover = (int)left;
 	s->user_ns = c.result.user_ns;
 	s->sys_ns = c.result.sys_ns;
