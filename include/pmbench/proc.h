@@ -58,9 +58,10 @@ typedef void (*pmbench_child_line_cb)(const char *line, size_t len,
 
 enum pmbench_child_flags {
 	/**
-	 * Sample the RSS of the whole process tree while it runs, every
-	 * `sample_ns` from `sample_ns` after the start on (never at the
-	 * start: the tree is then only the program's own copy).
+	 * Sample the RSS of the whole process tree while it runs: a fifth
+	 * of `sample_ns` after the start (never at the start, when the tree
+	 * is only the program's own copy on its way to exec), then every
+	 * `sample_ns`. A run shorter than that has no sample.
 	 */
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
@@ -92,7 +93,7 @@ struct pmbench_child {
 	const char *dir;	    /**< working directory, or NULL */
 	uint64_t timeout_ns;	    /**< 0: none */
 	uint64_t grace_ns;	    /**< SIGTERM to SIGKILL; default 3 s */
-	uint64_t sample_ns;	    /**< tree RSS interval; default 25 ms */
+	uint64_t sample_ns;	    /**< tree walk interval; default 25 ms */
 	size_t tail_max;	    /**< output bytes kept; default 16 KiB */
 	unsigned flags;
 	pmbench_child_line_cb on_line;
