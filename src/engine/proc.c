@@ -52,6 +52,7 @@ extern char **environ;
 #define LINE_MAX_BYTES 4096
 #define MAX_LIVE 64
 #define SEEN_MAX 4096
+#define PIDFD_MAX 256
 #define CHILD_STACK (256u * 1024u)
 #define KILL_STEP_NS (5ull * 1000000ull)
 
@@ -537,7 +538,9 @@ static int orphan_owner(const struct procent *e)
 /* A process of a handle's tree, as found. */
 struct tree_proc {
 	struct procent e;
-	int pidfd; /* -1: signalled by pid (a child of ours, not reaped) */
+	/* -1: signalled by pid (the main process, an orphan of ours not
+	 * reaped yet, or no pidfd to be had) */
+	int pidfd;
 };
 
 struct tree {
@@ -597,14 +600,17 @@ static int tree_live(const struct tree *t)
 }
 
 /*
- * Read `pid` for the tree, opening its pidfd first when asked: if the
+ * Read `pid` for the tree `t`, opening its pidfd first when asked: if the
  * pid is reused between the two, the pidfd names the old process, which
- * is gone, and a signal through it reaches no one.
+ * is gone, and a signal through it reaches no one. Past PIDFD_MAX
+ * processes (a huge tree must not use up the descriptors the walk itself
+ * needs) the rest are signalled by pid, just after being read.
  */
-static int tree_read(struct procent *out, int *out_pidfd, pid_t pid,
-		     unsigned flags)
+static int tree_read(struct procent *out, int *out_pidfd,
+		     const struct tree *t, pid_t pid, unsigned flags)
 {
-	*out_pidfd = (flags & WALK_PIDFDS) ? open_pidfd(pid) : -1;
+	*out_pidfd = (flags & WALK_PIDFDS) && t->nr < PIDFD_MAX ?
+			     open_pidfd(pid) : -1;
 	if (read_stat(out, pid) < 0) {
 		close_fd(out_pidfd);
 		return -1;
@@ -626,7 +632,7 @@ static void walk_seen(struct tree *t, const struct pmbench_child *c,
 			i++;
 			continue;
 		}
-		if (tree_read(&e, &fd, s->seen[i].pid, flags) < 0 ||
+		if (tree_read(&e, &fd, t, s->seen[i].pid, flags) < 0 ||
 		    e.start != s->seen[i].start) {
 			/* Gone, or the pid is another process's now. */
 			close_fd(&fd);
@@ -677,7 +683,7 @@ static void walk_group(struct tree *t, struct pmbench_child *c,
 			continue;
 		pid = strtol(de->d_name, &end, 10);
 		if (*end || tree_has(t, (pid_t)pid) ||
-		    tree_read(&e, &fd, (pid_t)pid, flags) < 0)
+		    tree_read(&e, &fd, t, (pid_t)pid, flags) < 0)
 			continue;
 		if (e.pgid != c->pid) {
 			close_fd(&fd);
@@ -705,7 +711,7 @@ static void walk_descendants(struct tree *t, struct pmbench_child *c,
 			int fd;
 
 			if (tree_has(t, kids.v[k]) ||
-			    tree_read(&e, &fd, kids.v[k], flags) < 0)
+			    tree_read(&e, &fd, t, kids.v[k], flags) < 0)
 				continue;
 			/* Still the child we listed, not a reused pid. */
 			if (e.ppid != parent) {
