@@ -8,14 +8,16 @@
 #
 # For each sleep (SLEEPS, default "5 20 200" ms) it runs REPS blocks
 # (default 5) of RUNS timed runs (default 10) with each tool, the blocks
-# interleaved and the tool that goes first alternating, so that the
-# machine's noise hits both alike. It prints, per sleep: each tool's
-# median over all its runs with the spread of its block medians
-# (min..max), the difference (the median of the per-block differences of
+# interleaved and the order of the tools rotating, so that the machine's
+# noise hits all alike. It prints, per sleep: each tool's median over all
+# its runs with the spread of its block medians (min..max), pmbench's
+# difference to hyperfine (the median of the per-block differences of
 # the medians, with their min..max), and pmbench's harness overhead (the
 # wall time of its invocations divided by the sum of the runs it timed,
 # priming and warm-ups included). BUILD (default build/) gives the fake,
-# PMBENCH (default $BUILD/pmbench) the binary measured.
+# PMBENCH (default $BUILD/pmbench) the binary measured; PMBENCH_BASE, if
+# set, is another pmbench (an older build, say) timed in the same blocks
+# and reported on its own rows: a before/after under the same noise.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -34,16 +36,16 @@ mkdir -p "$work/bin" "$work/proj" "$work/home" "$work/out"
 ln -s "$build/tests/fakepm" "$work/bin/npm"
 printf '{ "name": "fixed", "version": "1.0.0", "private": true }\n' > "$work/proj/package.json"
 export PATH="$work/bin:$PATH" HOME="$work/home"
-export PMBENCH_CACHE_DIR="$work/cache" PMBENCH_TOOLCHAIN_DIR="$work/none"
+export PMBENCH_TOOLCHAIN_DIR="$work/none"
 
-run_pmbench() { # sleep rep
+run_pmbench() { # tag binary sleep rep
 	local start end
 	start=$(date +%s%N)
-	FAKEPM_NPM_SLEEP_MS=$1 "$pmbench" bench --pm npm --scenario cache \
-		--runs "$runs" --warmup 1 --no-progress \
-		--out "$work/out/pm-$1-$2.json" "$work/proj" >/dev/null 2>&1
+	PMBENCH_CACHE_DIR="$work/cache-$1" FAKEPM_NPM_SLEEP_MS=$3 "$2" bench \
+		--pm npm --scenario cache --runs "$runs" --warmup 1 --no-progress \
+		--out "$work/out/$1-$3-$4.json" "$work/proj" >/dev/null 2>&1
 	end=$(date +%s%N)
-	echo "$start $end" > "$work/out/pm-$1-$2.wall"
+	echo "$start $end" > "$work/out/$1-$3-$4.wall"
 }
 
 run_hyperfine() { # sleep rep
@@ -55,16 +57,34 @@ run_hyperfine() { # sleep rep
 		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >/dev/null 2>&1)
 }
 
+# The machine's state, before and after: load and CPU/IO pressure.
+conditions() {
+	local psi=""
+	for r in cpu io; do
+		[ -r /proc/pressure/$r ] &&
+			psi="$psi, $r pressure $(awk '/^some/ { sub("avg10=", "", $2); print $2 "%" }' /proc/pressure/$r)"
+	done
+	echo "$1: load $(cut -d' ' -f1-3 /proc/loadavg)$psi" >> "$work/out/conditions"
+}
+conditions before
+
+tools=(pm hf)
+[ -n "${PMBENCH_BASE:-}" ] && tools=(pm base hf)
 for rep in $(seq 1 "$reps"); do
 	for ms in $sleeps; do
-		if [ $((rep % 2)) = 1 ]; then
-			run_pmbench "$ms" "$rep"; run_hyperfine "$ms" "$rep"
-		else
-			run_hyperfine "$ms" "$rep"; run_pmbench "$ms" "$rep"
-		fi
+		# Rotate the order: each tool goes first in turn.
+		for k in "${!tools[@]}"; do
+			case ${tools[(k + rep - 1) % ${#tools[@]}]} in
+			pm) run_pmbench pm "$pmbench" "$ms" "$rep" ;;
+			base) run_pmbench base "$PMBENCH_BASE" "$ms" "$rep" ;;
+			hf) run_hyperfine "$ms" "$rep" ;;
+			esac
+		done
 	done
 done
 
+conditions after
+cat "$work/out/conditions"
 node - "$work/out" "$reps" "$runs" $sleeps <<'JS'
 const fs = require("fs");
 const [dir, reps, runs, ...sleeps] = process.argv.slice(2);
@@ -75,29 +95,32 @@ const spread = (a) => `${ms(Math.min(...a))}..${ms(Math.max(...a))}`;
 const read = (p) => JSON.parse(fs.readFileSync(`${dir}/${p}`, "utf8"));
 console.log(`fake npm install (warm cache, no lockfile, no node_modules), ` +
 	`${reps} interleaved blocks of ${runs} runs per tool`);
-console.log("sleep   pmbench median (blocks)        hyperfine median (blocks)      " +
+const tags = fs.existsSync(`${dir}/base-${sleeps[0]}-1.json`) ? ["pm", "base"] : ["pm"];
+console.log("sleep  pmbench     median (blocks)        hyperfine median (blocks)      " +
 	"difference (blocks)      overhead");
 for (const sleep of sleeps) {
-	const pmAll = [], hfAll = [], pmMed = [], hfMed = [], diffs = [];
-	let wall = 0, timed = 0;
-	for (let r = 1; r <= Number(reps); r++) {
-		const cell = read(`pm-${sleep}-${r}.json`).cells.find((c) => c.pm === "npm");
-		const pm = cell.samples.filter((s) => !s.warmup && s.ok).map((s) => s.wall_s);
-		const hf = read(`hf-${sleep}-${r}.json`).results[0].times;
-		pmAll.push(...pm); hfAll.push(...hf);
-		pmMed.push(median(pm)); hfMed.push(median(hf));
-		diffs.push(median(pm) - median(hf));
-		const [start, end] = fs.readFileSync(`${dir}/pm-${sleep}-${r}.wall`, "utf8")
-			.trim().split(" ").map(Number);
-		wall += (end - start) / 1e9;
-		// The priming install is one more run of the same command.
-		timed += cell.samples.reduce((t, s) => t + s.wall_s, 0) + median(pm);
+	for (const tag of tags) {
+		const pmAll = [], hfAll = [], pmMed = [], hfMed = [], diffs = [];
+		let wall = 0, timed = 0;
+		for (let r = 1; r <= Number(reps); r++) {
+			const cell = read(`${tag}-${sleep}-${r}.json`).cells.find((c) => c.pm === "npm");
+			const pm = cell.samples.filter((s) => !s.warmup && s.ok).map((s) => s.wall_s);
+			const hf = read(`hf-${sleep}-${r}.json`).results[0].times;
+			pmAll.push(...pm); hfAll.push(...hf);
+			pmMed.push(median(pm)); hfMed.push(median(hf));
+			diffs.push(median(pm) - median(hf));
+			const [start, end] = fs.readFileSync(`${dir}/${tag}-${sleep}-${r}.wall`, "utf8")
+				.trim().split(" ").map(Number);
+			wall += (end - start) / 1e9;
+			// The priming install is one more run of the same command.
+			timed += cell.samples.reduce((t, s) => t + s.wall_s, 0) + median(pm);
+		}
+		const pm = median(pmAll), hf = median(hfAll);
+		console.log(`${String(sleep).padStart(3)} ms ${tag === "pm" ? "PMBENCH " : "BASE    "}` +
+			`${ms(pm).padStart(7)} ms (${spread(pmMed)})`.padEnd(31) +
+			`${ms(hf).padStart(7)} ms (${spread(hfMed)})`.padEnd(31) +
+			`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`.padEnd(25) +
+			`${(wall / timed).toFixed(3)}`);
 	}
-	const pm = median(pmAll), hf = median(hfAll);
-	console.log(`${String(sleep).padStart(3)} ms  ` +
-		`${ms(pm).padStart(7)} ms (${spread(pmMed)})`.padEnd(31) +
-		`${ms(hf).padStart(7)} ms (${spread(hfMed)})`.padEnd(31) +
-		`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`.padEnd(25) +
-		`${(wall / timed).toFixed(3)}`);
 }
 JS

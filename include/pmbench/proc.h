@@ -58,10 +58,10 @@ typedef void (*pmbench_child_line_cb)(const char *line, size_t len,
 
 enum pmbench_child_flags {
 	/**
-	 * Sample the RSS of the whole process tree while it runs: a fifth
-	 * of `sample_ns` after the start (never at the start, when the tree
-	 * is only the program's own copy on its way to exec), then every
-	 * `sample_ns`. A run shorter than that has no sample.
+	 * Sample the RSS of the whole process tree while it runs, at each
+	 * walk: every `sample_ns`, the first one interval after the start
+	 * (never at the start, when the tree is only the program's own copy
+	 * on its way to exec). A run shorter than that has no sample.
 	 */
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
@@ -112,6 +112,7 @@ struct pmbench_child {
 
 	/* Private. */
 	int out_fd;
+	int out_lazy; /* read at each walk and the exit, not as it comes */
 	int pidfd; /* the main process, or -1 */
 	int slot;  /* in the registry while the main is not reaped, or -1 */
 	uint64_t t0; /* CLOCK_MONOTONIC just before the spawn */
@@ -122,8 +123,8 @@ struct pmbench_child {
 
 #define PMBENCH_CHILD_INIT                                                  \
 	{ PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0,    \
-	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, -1, -1, 0, 0, \
-	  PMBENCH_BUF_INIT, 0 }
+	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, -1, -1, 0,  \
+	  0, PMBENCH_BUF_INIT, 0 }
 
 /**
  * Set up the engine's process handling once, before the first child:
@@ -180,10 +181,13 @@ int pmbench_child_run(struct pmbench_child *c);
 int pmbench_child_start(struct pmbench_child *c);
 
 /**
- * Wait up to `wait_ns` for output or the child's exit, feeding the line
- * callback and the tail, and walking (and sampling) the tree every
- * `sample_ns`. Returns 1 once the main process has exited (and its
- * output pipe has been drained of what is available), 0 while it runs,
+ * Wait up to `wait_ns` for the child's exit, taking its output into the
+ * tail (and the line callback) and walking (and sampling) the tree every
+ * `sample_ns`. With a line callback, output wakes the wait and is taken
+ * as it comes; without one, it is taken at each walk and before
+ * returning, so that it wakes no one during a timed run (the pipe holds
+ * 1 MiB). Returns 1 once the main process has exited (and its output
+ * pipe has been drained of what is available), 0 while it runs,
  * PMBENCH_EINTERRUPTED once `c->ctx` is cancelled. A `wait_ns` of 0
  * takes what output is already there without waiting.
  */

@@ -729,8 +729,8 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
 			       "ru_maxrss: the largest single process");
 	pmbench_result_env_set(r, "tree_rss",
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
-			       "the PM's process tree, sampled 5 ms after the "
-			       "start, then every 25 ms");
+			       "the PM's process tree, sampled every 25 ms "
+			       "from 25 ms on");
 	pmbench_result_env_set(r, "network", "live npm registry");
 	pmbench_result_env_set(r, "run_order",
 			       "rounds interleave the PMs; the order rotates "

@@ -401,7 +401,7 @@ TEST(tree_not_sampled_at_the_start)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 
-	/* The first sample is a fifth of the interval (1 s) in. */
+	/* The first sample is one interval (5 s) in. */
 	sh(&c, "sleep 0.1");
 	c.flags = PMBENCH_CHILD_SAMPLE_TREE;
 	c.sample_ns = 5000ull * 1000000ull;
