@@ -1,56 +1,126 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): time one fixed command with pmbench and with
-# hyperfine in the same run, and print
-#   - the ratio of pmbench's median to hyperfine's median, and
-#   - pmbench's harness overhead: the wall time of the whole matrix divided
-#     by the sum of the runs pmbench timed (priming and warm-ups included).
-# The fixed command is the fake package manager from the test suite
-# sleeping a set time (FAKEPM_NPM_SLEEP_MS, default 200 ms) and writing a
-# small node_modules, so registry noise does not enter.
+# Benchmark (not a test): what pmbench adds to every sample. One fixed
+# command, the fake package manager from the test suite sleeping a set
+# time and writing a small node_modules, timed by pmbench and by
+# `hyperfine -N` doing exactly the same work: a warm cache, no lockfile,
+# no node_modules (pmbench's "cache" scenario; hyperfine's --prepare
+# removes what the last run wrote, its cache stays warm).
+#
+# For each sleep (SLEEPS, default "5 20 200" ms) it runs REPS blocks
+# (default 5) of RUNS timed runs (default 10) with each tool, the blocks
+# interleaved and the order of the tools rotating, so that the machine's
+# noise hits all alike. It prints, per sleep: each tool's median over all
+# its runs with the spread of its block medians (min..max), pmbench's
+# difference to hyperfine (the median of the per-block differences of
+# the medians, with their min..max), and pmbench's harness overhead (the
+# wall time of its invocations divided by the sum of the runs it timed,
+# priming and warm-ups included). BUILD (default build/) gives the fake,
+# PMBENCH (default $BUILD/pmbench) the binary measured; PMBENCH_BASE, if
+# set, is another pmbench (an older build, say) timed in the same blocks
+# and reported on its own rows: a before/after under the same noise.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
+pmbench=${PMBENCH:-$build/pmbench}
 runs=${RUNS:-10}
-sleep_ms=${FAKEPM_NPM_SLEEP_MS:-200}
-[ -x "$build/pmbench" ] && [ -x "$build/tests/fakepm" ] ||
+reps=${REPS:-5}
+sleeps=${SLEEPS:-5 20 200}
+[ -x "$pmbench" ] && [ -x "$build/tests/fakepm" ] ||
 	{ echo "build first: ci/build.sh" >&2; exit 1; }
 command -v hyperfine >/dev/null || { echo "hyperfine missing: ci/setup" >&2; exit 1; }
+command -v node >/dev/null || { echo "node missing: ci/setup" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin" "$work/proj" "$work/home"
+mkdir -p "$work/bin" "$work/proj" "$work/home" "$work/out"
 ln -s "$build/tests/fakepm" "$work/bin/npm"
 printf '{ "name": "fixed", "version": "1.0.0", "private": true }\n' > "$work/proj/package.json"
-export PATH="$work/bin:$PATH" HOME="$work/home" FAKEPM_NPM_SLEEP_MS=$sleep_ms
-export PMBENCH_CACHE_DIR="$work/cache" PMBENCH_TOOLCHAIN_DIR="$work/none"
+export PATH="$work/bin:$PATH" HOME="$work/home"
+export PMBENCH_TOOLCHAIN_DIR="$work/none"
 
-start=$(date +%s%N)
-"$build/pmbench" bench --pm npm --scenario clean --runs "$runs" --warmup 1 \
-	--no-progress --out "$work/pmbench.json" "$work/proj" >/dev/null 2>&1
-end=$(date +%s%N)
+run_pmbench() { # tag binary sleep rep
+	local start end
+	start=$(date +%s%N)
+	PMBENCH_CACHE_DIR="$work/cache-$1" FAKEPM_NPM_SLEEP_MS=$3 "$2" bench \
+		--pm npm --scenario cache --runs "$runs" --warmup 1 --no-progress \
+		--out "$work/out/$1-$3-$4.json" "$work/proj" >/dev/null 2>&1
+	end=$(date +%s%N)
+	echo "$start $end" > "$work/out/$1-$3-$4.wall"
+}
 
-(cd "$work/proj" && hyperfine -N --warmup 1 --runs "$runs" \
-	--prepare "rm -rf $work/proj/node_modules $work/proj/package-lock.json" \
-	--export-json "$work/hyperfine.json" "$work/bin/npm install" >/dev/null)
+run_hyperfine() { # sleep rep
+	# A copy of its own, so that its lockfile never reaches pmbench's.
+	rm -rf "$work/hf"
+	cp -r "$work/proj" "$work/hf"
+	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 hyperfine -N --warmup 1 \
+		--runs "$runs" --prepare "rm -rf $work/hf/node_modules $work/hf/package-lock.json" \
+		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >/dev/null 2>&1)
+}
 
-node - "$work/pmbench.json" "$work/hyperfine.json" "$start" "$end" "$sleep_ms" <<'JS'
+# The machine's state, before and after: load and CPU/IO pressure.
+conditions() {
+	local psi=""
+	for r in cpu io; do
+		[ -r /proc/pressure/$r ] &&
+			psi="$psi, $r pressure $(awk '/^some/ { sub("avg10=", "", $2); print $2 "%" }' /proc/pressure/$r)"
+	done
+	echo "$1: load $(cut -d' ' -f1-3 /proc/loadavg)$psi" >> "$work/out/conditions"
+}
+conditions before
+
+tools=(pm hf)
+[ -n "${PMBENCH_BASE:-}" ] && tools=(pm base hf)
+for rep in $(seq 1 "$reps"); do
+	for ms in $sleeps; do
+		# Rotate the order: each tool goes first in turn.
+		for k in "${!tools[@]}"; do
+			case ${tools[(k + rep - 1) % ${#tools[@]}]} in
+			pm) run_pmbench pm "$pmbench" "$ms" "$rep" ;;
+			base) run_pmbench base "$PMBENCH_BASE" "$ms" "$rep" ;;
+			hf) run_hyperfine "$ms" "$rep" ;;
+			esac
+		done
+	done
+done
+
+conditions after
+cat "$work/out/conditions"
+node - "$work/out" "$reps" "$runs" $sleeps <<'JS'
 const fs = require("fs");
-const [pmPath, hfPath, start, end, sleepMs] = process.argv.slice(2);
-const pm = JSON.parse(fs.readFileSync(pmPath, "utf8"));
-const hf = JSON.parse(fs.readFileSync(hfPath, "utf8"));
+const [dir, reps, runs, ...sleeps] = process.argv.slice(2);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1;
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const cell = pm.cells.find((c) => c.pm === "npm");
-const timed = cell.samples.filter((s) => !s.warmup && s.ok).map((s) => s.wall_s);
-const all = cell.samples.reduce((t, s) => t + s.wall_s, 0);
-const pmMedian = median(timed), hfMedian = hf.results[0].median;
-const wall = (Number(end) - Number(start)) / 1e9;
-// The priming install is one more run of the same command: count it once.
-const timedSum = all + pmMedian;
-console.log(`fixed command: fake npm install sleeping ${sleepMs} ms, ${timed.length} runs`);
-console.log(`pmbench median   ${(pmMedian * 1e3).toFixed(2)} ms`);
-console.log(`hyperfine median ${(hfMedian * 1e3).toFixed(2)} ms`);
-console.log(`ratio of medians (pmbench / hyperfine): ${(pmMedian / hfMedian).toFixed(4)}`);
-console.log(`harness overhead (matrix wall / sum of timed runs): ${(wall / timedSum).toFixed(3)}` +
-	` (${wall.toFixed(2)} s / ${timedSum.toFixed(2)} s)`);
+const ms = (x) => (x * 1e3).toFixed(2);
+const spread = (a) => `${ms(Math.min(...a))}..${ms(Math.max(...a))}`;
+const read = (p) => JSON.parse(fs.readFileSync(`${dir}/${p}`, "utf8"));
+console.log(`fake npm install (warm cache, no lockfile, no node_modules), ` +
+	`${reps} interleaved blocks of ${runs} runs per tool`);
+const tags = fs.existsSync(`${dir}/base-${sleeps[0]}-1.json`) ? ["pm", "base"] : ["pm"];
+console.log("sleep  pmbench     median (blocks)        hyperfine median (blocks)      " +
+	"difference (blocks)      overhead");
+for (const sleep of sleeps) {
+	for (const tag of tags) {
+		const pmAll = [], hfAll = [], pmMed = [], hfMed = [], diffs = [];
+		let wall = 0, timed = 0;
+		for (let r = 1; r <= Number(reps); r++) {
+			const cell = read(`${tag}-${sleep}-${r}.json`).cells.find((c) => c.pm === "npm");
+			const pm = cell.samples.filter((s) => !s.warmup && s.ok).map((s) => s.wall_s);
+			const hf = read(`hf-${sleep}-${r}.json`).results[0].times;
+			pmAll.push(...pm); hfAll.push(...hf);
+			pmMed.push(median(pm)); hfMed.push(median(hf));
+			diffs.push(median(pm) - median(hf));
+			const [start, end] = fs.readFileSync(`${dir}/${tag}-${sleep}-${r}.wall`, "utf8")
+				.trim().split(" ").map(Number);
+			wall += (end - start) / 1e9;
+			// The priming install is one more run of the same command.
+			timed += cell.samples.reduce((t, s) => t + s.wall_s, 0) + median(pm);
+		}
+		const pm = median(pmAll), hf = median(hfAll);
+		console.log(`${String(sleep).padStart(3)} ms ${tag === "pm" ? "PMBENCH " : "BASE    "}` +
+			`${ms(pm).padStart(7)} ms (${spread(pmMed)})`.padEnd(31) +
+			`${ms(hf).padStart(7)} ms (${spread(hfMed)})`.padEnd(31) +
+			`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`.padEnd(25) +
+			`${(wall / timed).toFixed(3)}`);
+	}
+}
 JS

@@ -10,12 +10,46 @@
 struct pmbench_ctx;
 
 /**
- * Child processes. Every child is spawned directly (no shell), with stdin
- * from /dev/null, in a process group of its own, with stdout and stderr
- * captured through one pipe into a capped tail. pmbench is a child
- * subreaper, so descendants that daemonise are re-parented to it and can
- * still be found and killed: when pmbench_child_run() returns, nothing the
- * child started is left running.
+ * Child processes, one handle (`struct pmbench_child`) each. Every child
+ * is spawned directly (no shell), with stdin from /dev/null, in a process
+ * group of its own, with stdout and stderr captured through one pipe into
+ * a capped tail, and with SIGKILL as its parent-death signal.
+ *
+ * A handle stops, counts and reaps its own process tree and nothing
+ * else: its process group, the live descendants of its main process,
+ * the processes it was seen to own (the tree is walked every
+ * `sample_ns`, and each process is remembered with its start time, so
+ * that a reused pid is never taken for it), and, when the program made
+ * itself a subreaper (pmbench_proc_subreaper()), the orphans re-parented
+ * to the program that belong to it (see below). It never waits for any
+ * other child of the program, and never signals a process that is not
+ * its own. When pmbench_child_run() returns, nothing the child started
+ * is left running.
+ *
+ * The main process is reaped last: it stays a zombie after it exits (its
+ * exit status and rusage are read without reaping it) until the tree is
+ * stopped, so that its pid, which is also the process group id, cannot be
+ * reused while the handle may still signal the group.
+ *
+ * Orphans. A descendant whose parent dies is re-parented to the nearest
+ * subreaper. An orphan re-parented to the program is a handle's when the
+ * handle saw it before (pid and start time), when it is still in the
+ * handle's process group, or else when its start time falls within the
+ * lifetime of exactly one live handle (one whose main process has not
+ * been reaped) and it is not in the program's own process group (a plain
+ * fork of the program's stays there). Limits: start times have the
+ * kernel's clock-tick resolution (10 ms), so a process started just
+ * before a handle may count as started with it; an orphan that left its
+ * handle's group before it was ever seen, while two handles ran, belongs
+ * to neither until one of them has ended (the other then claims it); and
+ * a child the program starts itself, outside the engine, in a group or
+ * session of its own, while exactly one handle runs, is taken for that
+ * handle's. Without a subreaper, orphans go to init: those seen before
+ * and those still in the group are still stopped, others escape.
+ *
+ * The exit of the main process is noticed through a pidfd (Linux 5.3;
+ * on older kernels the wait polls every millisecond). The engine installs
+ * no signal handler. Handles are used from one thread.
  */
 
 /** Called for every complete output line (ANSI escapes stripped). */
@@ -23,7 +57,12 @@ typedef void (*pmbench_child_line_cb)(const char *line, size_t len,
 				      void *payload);
 
 enum pmbench_child_flags {
-	/** Sample the RSS of the whole process tree while it runs. */
+	/**
+	 * Sample the RSS of the whole process tree while it runs, at each
+	 * walk: every `sample_ns`, the first one interval after the start
+	 * (never at the start, when the tree is only the program's own copy
+	 * on its way to exec). A run shorter than that has no sample.
+	 */
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
 	PMBENCH_CHILD_PASSTHROUGH = (1 << 1)
@@ -31,14 +70,14 @@ enum pmbench_child_flags {
 
 /** What happened to a child. */
 struct pmbench_child_result {
-	int exited;	   /**< the main process was reaped */
+	int exited;	   /**< the main process exited (status known) */
 	int exit_code;	   /**< -1 when killed by a signal */
 	int signal;	   /**< terminating signal, else 0 */
 	int timed_out;	   /**< killed because the timeout passed */
 	int interrupted;   /**< killed because pmbench got SIGINT/SIGTERM */
 	int spawn_errno;   /**< exec failed with this errno, else 0 */
-	uint64_t wall_ns;  /**< from just before fork to the reap */
-	uint64_t user_ns;  /**< wait4 rusage: the child and waited descendants */
+	uint64_t wall_ns;  /**< from just before the spawn to the exit */
+	uint64_t user_ns;  /**< rusage: the child and waited descendants */
 	uint64_t sys_ns;
 	uint64_t max_rss_kib;  /**< ru_maxrss: the largest single process */
 	uint64_t tree_rss_kib; /**< largest sampled sum of the tree's RSS */
@@ -54,7 +93,7 @@ struct pmbench_child {
 	const char *dir;	    /**< working directory, or NULL */
 	uint64_t timeout_ns;	    /**< 0: none */
 	uint64_t grace_ns;	    /**< SIGTERM to SIGKILL; default 3 s */
-	uint64_t sample_ns;	    /**< tree RSS interval; default 25 ms */
+	uint64_t sample_ns;	    /**< tree walk interval; default 25 ms */
 	size_t tail_max;	    /**< output bytes kept; default 16 KiB */
 	unsigned flags;
 	pmbench_child_line_cb on_line;
@@ -73,7 +112,10 @@ struct pmbench_child {
 
 	/* Private. */
 	int out_fd;
-	uint64_t t0;
+	int out_lazy; /* read at each walk and the exit, not as it comes */
+	int pidfd; /* the main process, or -1 */
+	int slot;  /* in the registry while the main is not reaped, or -1 */
+	uint64_t t0; /* CLOCK_MONOTONIC just before the spawn */
 	uint64_t next_sample;
 	struct pmbench_buf line;
 	int in_escape;
@@ -81,31 +123,34 @@ struct pmbench_child {
 
 #define PMBENCH_CHILD_INIT                                                  \
 	{ PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0,    \
-	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, 0,         \
-	  PMBENCH_BUF_INIT, 0 }
+	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, -1, -1, 0,  \
+	  0, PMBENCH_BUF_INIT, 0 }
 
 /**
- * Set up the engine's process handling once: the SIGCHLD handler that
- * wakes a waiting child (a self-pipe) and, at exit, SIGKILL to the
- * process groups of children still running. Installs no other signal
- * handler: what SIGINT and the like mean is the program's choice (it
- * calls pmbench_ctx_cancel() and pmbench_proc_signal_live()). Returns 0
- * or an error.
+ * Set up the engine's process handling once, before the first child:
+ * at exit, SIGKILL to the process groups of the children still running;
+ * and SIGCHLD back to its default if it is ignored (an ignored SIGCHLD
+ * makes the kernel reap children itself, and their exit status would be
+ * lost). Installs no signal handler: what SIGINT and the like mean is the
+ * program's choice (it calls pmbench_ctx_cancel() and
+ * pmbench_proc_signal_live()). The program must not reap children it did
+ * not start itself (no waitpid(-1, ...)). Returns 0 or an error.
  */
 int pmbench_proc_init(void);
 
 /**
  * Make this process a child subreaper, so that descendants that
- * daemonise are re-parented to it and can still be found and killed.
- * A process-wide choice for the program to make (pmbench does). Returns
- * 0 or an error.
+ * daemonise are re-parented to it and can still be found and killed by
+ * the handle they belong to (see the rule above). A process-wide choice
+ * for the program to make (pmbench does). Returns 0 or an error.
  */
 int pmbench_proc_subreaper(void);
 
 /**
- * Send `sig` to the process group of every running child.
- * Async-signal-safe: for the program's signal handlers (stop at once on
- * Ctrl-C; SIGKILL on a second one).
+ * Send `sig` to the process group of every handle whose main process is
+ * not reaped yet. Async-signal-safe: for the program's signal handlers
+ * (stop at once on Ctrl-C; SIGKILL on a second one). Processes that left
+ * their group are stopped by their handle, once its context is cancelled.
  */
 void pmbench_proc_signal_live(int sig);
 
@@ -117,34 +162,57 @@ const char *pmbench_proc_signal_name(int sig);
 
 /**
  * Run a child to completion: start it, collect output and measurements,
- * kill the whole tree on timeout or interrupt, and kill whatever it left
- * behind. Returns 0 when the child ran (whatever its exit status: see
- * c->result), PMBENCH_EINTERRUPTED once `c->ctx` is cancelled, or an error when it could not be started
- * (message names the program and the reason).
+ * kill the whole tree on timeout or interrupt, and count
+ * (`result.leftover`) and kill whatever it left behind. Returns 0 when
+ * the child ran (whatever its exit status: see c->result),
+ * PMBENCH_EINTERRUPTED once `c->ctx` is cancelled, or an error when it
+ * could not be started (message names the program and the reason).
  */
 int pmbench_child_run(struct pmbench_child *c);
 
-/** Start the child; the clock starts just before the fork. */
+/**
+ * Start the child; the clock starts just before the spawn (the
+ * environment, the path lookup and the pipe are made before). Returns 0,
+ * PMBENCH_ENOTFOUND when the program is not on PATH, or an error when it
+ * cannot be started (`result.spawn_errno` says why: a missing folder, an
+ * exec failure), with nothing left running. At most 64 handles run at
+ * once.
+ */
 int pmbench_child_start(struct pmbench_child *c);
 
 /**
- * Wait up to `wait_ns` for output or the child's exit, feeding the line
- * callback and the tail. Returns 1 once the main process has exited (and
- * its output pipe has been drained of what is available), 0 while it
- * runs, PMBENCH_EINTERRUPTED on a signal. A `wait_ns` of 0 takes what
- * output is already there without waiting.
+ * Wait up to `wait_ns` for the child's exit, taking its output into the
+ * tail (and the line callback) and walking (and sampling) the tree every
+ * `sample_ns`. With a line callback, output wakes the wait and is taken
+ * as it comes; without one, it is taken at each walk and before
+ * returning, so that it wakes no one during a timed run (the pipe holds
+ * 1 MiB). Returns 1 once the main process has exited (and its output
+ * pipe has been drained of what is available), 0 while it runs,
+ * PMBENCH_EINTERRUPTED once `c->ctx` is cancelled. A `wait_ns` of 0
+ * takes what output is already there without waiting.
  */
 int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns);
 
 /**
- * Stop the child's whole tree: SIGTERM to its process group and to every
- * other descendant of pmbench, SIGKILL to what is still alive after the
- * grace period, and reap everything. Returns the number of processes
- * that had to be signalled (0 if nothing was running).
+ * Stop the handle's whole tree: SIGTERM to its process group and to each
+ * process of its tree (see above), SIGKILL to what is still alive after
+ * the grace period, then reap the main process and the orphans of the
+ * tree re-parented to the program. Returns the number of live processes
+ * the tree had (0 if nothing was running).
  */
 int pmbench_child_kill_tree(struct pmbench_child *c);
 
-/** Free the child's buffers and close its descriptors. */
+/**
+ * The live processes of the handle's tree (the main process included
+ * while it runs): after pmbench_child_kill_tree(), 0 unless something
+ * could not be killed. Returns the count.
+ */
+int pmbench_child_leftovers(struct pmbench_child *c);
+
+/**
+ * Stop the tree if it still runs, reap the main process, free the
+ * child's buffers and close its descriptors.
+ */
 void pmbench_child_release(struct pmbench_child *c);
 
 /**
@@ -180,8 +248,10 @@ int pmbench_proc_which(struct pmbench_buf *out, const char *name,
 		       const char *path);
 
 /**
- * The pids of pmbench's live descendants (excluding zombies) into
- * `out`/`out_nr` (caller frees *out). Returns the count.
+ * The pids of the live descendants of the whole program (zombies left
+ * out, every handle's and any other) into `*out` (the caller frees it).
+ * Returns the count. For checks that nothing at all is left; a handle's
+ * own count is pmbench_child_leftovers().
  */
 size_t pmbench_proc_descendants(pid_t **out);
 

@@ -730,14 +730,15 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
 			      struct pmbench_result *r, const char *scratch)
 {
-	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, fork to reap");
+	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, spawn to exit");
 	pmbench_result_env_set(r, "cpu_time", "wait4 rusage of the PM and "
 					      "the descendants it waited for");
 	pmbench_result_env_set(r, "max_rss",
 			       "ru_maxrss: the largest single process");
 	pmbench_result_env_set(r, "tree_rss",
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
-			       "all descendants, sampled every 25 ms");
+			       "the PM's process tree, sampled every 25 ms "
+			       "from 25 ms on");
 	pmbench_result_env_set(r, "network", "live npm registry");
 	pmbench_result_env_set(r, "run_order",
 			       "rounds interleave the PMs; the order rotates "

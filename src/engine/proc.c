@@ -1,8 +1,26 @@
 /*
- * fork/exec rather than posix_spawn: the child must set PR_SET_PDEATHSIG
- * so that it dies if pmbench itself is killed with SIGKILL, which
- * posix_spawn cannot do. Between fork and exec only async-signal-safe
- * calls are made, and exec errors come back over a close-on-exec pipe.
+ * Child processes, one handle each (see proc.h for what a handle owns).
+ *
+ * Spawning. The child must set PR_SET_PDEATHSIG, so that it dies when the
+ * program is killed with SIGKILL; posix_spawn cannot do that, and nothing
+ * on the parent's side can stand in for it (a parent killed with SIGKILL
+ * runs nothing; a helper process that sets it and then execs the program
+ * costs one exec more in every timed run). A fork() of a program this
+ * size (some 50 shared libraries, about 300 mappings) costs a millisecond
+ * of page-table copying and copy-on-write faults inside the timed window,
+ * where posix_spawn costs none. So the child is made the way glibc's
+ * posix_spawn makes its own: clone(CLONE_VM | CLONE_VFORK) on a stack of
+ * its own, with every signal blocked around it. The child shares the
+ * parent's memory until its execve (the parent is suspended until then),
+ * makes system calls only (setpgid, prctl, sigaction, sigprocmask, dup2,
+ * chdir, execve) and, when it cannot exec, leaves the errno in the shared
+ * memory for the parent, which then reaps it.
+ *
+ * Waiting. CLONE_PIDFD gives a pidfd of the main process, which poll()
+ * watches next to the output pipe and the context's wake pipe: no SIGCHLD
+ * handler, no self-pipe, and no wait for any other child. waitid(WNOWAIT)
+ * reads its status and rusage without reaping it, so that its pid (the
+ * process group id) stays reserved until the tree has been stopped.
  */
 #define _GNU_SOURCE 1
 #include "pmbench/common.h"
@@ -11,12 +29,16 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/ctx.h"
@@ -28,32 +50,48 @@ extern char **environ;
 #define DEFAULT_SAMPLE_NS (25ull * 1000000ull)
 #define DEFAULT_TAIL_MAX (16u * 1024u)
 #define LINE_MAX_BYTES 4096
-#define MAX_LIVE 16
+#define MAX_LIVE 64
+#define SEEN_MAX 4096
+#define PIDFD_MAX 256
+#define LAZY_PIPE_BYTES (1024 * 1024)
+#define CHILD_STACK (256u * 1024u)
+#define KILL_STEP_NS (5ull * 1000000ull)
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+
+#if defined(__GNUC__)
+#define NO_ASAN __attribute__((no_sanitize_address))
+#else
+#define NO_ASAN
+#endif
+
+/* A process a handle saw in its tree. */
+struct seen {
+	pid_t pid;
+	uint64_t start;
+};
 
 /*
- * State shared with signal handlers: the process groups of the live
- * children (so that a host's handler can stop them at once, see
- * pmbench_proc_signal_live()) and the SIGCHLD self-pipe.
+ * The registry of live handles: those whose main process is not reaped
+ * yet. A slot holds what the attribution of orphans needs (the main pid,
+ * which is also the group id, the start and the processes seen), so that
+ * it never reads through a handle (one its caller forgot to release
+ * stays harmless). The process groups are kept apart, as sig_atomic_t,
+ * for pmbench_proc_signal_live(), which runs in signal handlers; a slot's
+ * group is cleared before its main process is reaped, so that a handler
+ * never signals a group id that may have been reused.
  */
+struct live_slot {
+	pid_t pid; /* 0: free */
+	uint64_t t0_tick;
+	struct seen *seen;
+	size_t seen_nr, seen_alloc;
+};
+
+static struct live_slot live[MAX_LIVE];
 static volatile sig_atomic_t live_pgids[MAX_LIVE];
-static int chld_pipe[2] = { -1, -1 };
-
-static void write_wakeup(void)
-{
-	int saved = errno;
-	char b = 0;
-
-	if (chld_pipe[1] >= 0 && write(chld_pipe[1], &b, 1) < 0) {
-		/* A full pipe already means "wake up". */
-	}
-	errno = saved;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;
-	write_wakeup();
-}
 
 void pmbench_proc_signal_live(int sig)
 {
@@ -62,21 +100,37 @@ void pmbench_proc_signal_live(int sig)
 			kill(-(pid_t)live_pgids[i], sig);
 }
 
-static void live_add(pid_t pgid)
-{
-	for (int i = 0; i < MAX_LIVE; i++) {
-		if (!live_pgids[i]) {
-			live_pgids[i] = pgid;
-			return;
-		}
-	}
-}
-
-static void live_remove(pid_t pgid)
+static int live_free_slot(void)
 {
 	for (int i = 0; i < MAX_LIVE; i++)
-		if (live_pgids[i] == pgid)
-			live_pgids[i] = 0;
+		if (!live[i].pid)
+			return i;
+	return -1;
+}
+
+static void live_add(struct pmbench_child *c, int slot, uint64_t t0_tick)
+{
+	live[slot].pid = c->pid;
+	live[slot].t0_tick = t0_tick;
+	live[slot].seen_nr = 0;
+	live_pgids[slot] = c->pid;
+	c->slot = slot;
+}
+
+static void live_remove(struct pmbench_child *c)
+{
+	if (c->slot < 0)
+		return;
+	live_pgids[c->slot] = 0;
+	free(live[c->slot].seen);
+	memset(&live[c->slot], 0, sizeof(live[c->slot]));
+	c->slot = -1;
+}
+
+/* The main process is not reaped yet: its pid and group are reserved. */
+static int held(const struct pmbench_child *c)
+{
+	return c->slot >= 0;
 }
 
 static void kill_live_at_exit(void)
@@ -84,34 +138,26 @@ static void kill_live_at_exit(void)
 	pmbench_proc_signal_live(SIGKILL);
 }
 
-static int set_cloexec_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFD);
-
-	if (fl < 0 || fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0)
-		return -1;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
-	return 0;
-}
-
 int pmbench_proc_init(void)
 {
+	static int done;
 	struct sigaction sa;
 
-	if (chld_pipe[0] >= 0)
+	if (done)
 		return 0;
-	if (pipe(chld_pipe) < 0 || set_cloexec_nonblock(chld_pipe[0]) ||
-	    set_cloexec_nonblock(chld_pipe[1]))
-		return pmbench_error_set("cannot make a pipe: %s",
-					 strerror(errno));
-	atexit(kill_live_at_exit);
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_sigchld;
-	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
+	/* Ignored, the kernel would reap the children itself. */
+	if (!sigaction(SIGCHLD, NULL, &sa) &&
+	    (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT))) {
+		memset(&sa, 0, sizeof(sa));
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = SIG_DFL;
+		if (sigaction(SIGCHLD, &sa, NULL) < 0)
+			return pmbench_error_set("cannot reset SIGCHLD: %s",
+						 strerror(errno));
+	}
+	if (atexit(kill_live_at_exit))
+		return pmbench_error_set("cannot register an exit handler");
+	done = 1;
 	return 0;
 }
 
@@ -121,6 +167,13 @@ int pmbench_proc_subreaper(void)
 		return pmbench_error_set("cannot become a child subreaper: %s",
 					 strerror(errno));
 	return 0;
+}
+
+static int is_subreaper(void)
+{
+	int on = 0;
+
+	return !prctl(PR_GET_CHILD_SUBREAPER, &on, 0, 0, 0) && on;
 }
 
 const char *pmbench_proc_signal_name(int sig)
@@ -232,11 +285,45 @@ done:
 	return ret;
 }
 
+/* A pidfd for `pid`, or -1 (a kernel without pidfd_open, or it is gone). */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+static void signal_pidfd(int pidfd, pid_t pid, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	if (pidfd >= 0) {
+		syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+		return;
+	}
+#else
+	(void)pidfd;
+#endif
+	kill(pid, sig);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 /* One process as read from /proc/<pid>/stat. */
 struct procent {
 	pid_t pid;
 	pid_t ppid;
+	pid_t pgid;
 	char state;
+	long threads;
+	uint64_t start; /* clock ticks after boot */
 };
 
 static int read_stat(struct procent *out, pid_t pid)
@@ -244,8 +331,9 @@ static int read_stat(struct procent *out, pid_t pid)
 	char path[64], buf[1024];
 	const char *rp;
 	ssize_t n;
-	int fd;
-	long ppid;
+	int fd, ppid, pgid;
+	long threads;
+	unsigned long long start;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -256,251 +344,780 @@ static int read_stat(struct procent *out, pid_t pid)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	/* The command name may hold spaces and parentheses: skip to the last ')'. */
+	/*
+	 * The command name may hold spaces and parentheses: skip to the
+	 * last ')'. Then state, ppid, pgrp, 14 fields, num_threads,
+	 * itrealvalue and starttime (proc(5)).
+	 */
 	rp = strrchr(buf, ')');
-	if (!rp || sscanf(rp + 1, " %c %ld", &out->state, &ppid) != 2)
+	if (!rp || sscanf(rp + 1,
+			  " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+			  " %*s %*s %*s %*s %ld %*s %llu",
+			  &out->state, &ppid, &pgid, &threads, &start) != 5)
 		return -1;
 	out->pid = pid;
 	out->ppid = (pid_t)ppid;
+	out->pgid = (pid_t)pgid;
+	out->threads = threads;
+	out->start = (uint64_t)start;
 	return 0;
 }
 
-static size_t list_procs(struct procent **out)
+static int is_zombie(const struct procent *e)
 {
-	struct procent *v = NULL;
-	size_t nr = 0, alloc = 0;
-	DIR *d = opendir("/proc");
+	return e->state == 'Z' || e->state == 'X';
+}
+
+/* CLOCK_BOOTTIME in the clock ticks of /proc's start times. */
+static uint64_t boot_ticks(void)
+{
+	static long hz;
+	struct timespec ts;
+	uint64_t ns;
+
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ns / (1000000000u / (uint64_t)hz);
+}
+
+struct pidvec {
+	pid_t *v;
+	size_t nr, alloc;
+};
+
+#define PIDVEC_INIT { NULL, 0, 0 }
+
+/* Append the pids listed in a /proc/<pid>/task/<tid>/children file. */
+static void read_children(struct pidvec *out, const char *path)
+{
+	char buf[4096];
+	size_t have = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		char *p = buf, *end;
+
+		n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		/* Whole numbers only; a cut one waits for the next read. */
+		for (;;) {
+			long pid = strtol(p, &end, 10);
+
+			if (end == p || !*end)
+				break;
+			PMBENCH_ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+			out->v[out->nr++] = (pid_t)pid;
+			p = end;
+		}
+		have = strlen(p);
+		memmove(buf, p, have);
+	}
+	if (have) {
+		buf[have] = '\0';
+		if (strtol(buf, NULL, 10) > 0) {
+			PMBENCH_ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+			out->v[out->nr++] = (pid_t)strtol(buf, NULL, 10);
+		}
+	}
+	close(fd);
+}
+
+/*
+ * The children of `pid`, of every thread of it (a child belongs to the
+ * thread that made it). `threads` 1 saves listing the task folder.
+ */
+static void list_children(struct pidvec *out, pid_t pid, long threads)
+{
+	char path[96];
+	DIR *d;
 	struct dirent *de;
 
-	if (!d) {
-		*out = NULL;
-		return 0;
+	if (threads == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+			 (int)pid, (int)pid);
+		read_children(out, path);
+		return;
 	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
 	while ((de = readdir(d))) {
-		struct procent pe;
-		char *end;
-		long pid;
-
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		pid = strtol(de->d_name, &end, 10);
-		if (*end || read_stat(&pe, (pid_t)pid) < 0)
-			continue;
-		PMBENCH_ALLOC_GROW(v, nr + 1, alloc);
-		v[nr++] = pe;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/children",
+			 (int)pid, de->d_name);
+		read_children(out, path);
 	}
 	closedir(d);
-	*out = v;
-	return nr;
 }
 
 size_t pmbench_proc_descendants(pid_t **out)
 {
-	struct procent *all;
-	size_t nall = list_procs(&all);
-	pid_t *res = NULL;
-	size_t nr = 0, alloc = 0, scan = 0;
-	pid_t self = getpid();
+	struct pidvec all = PIDVEC_INIT;
+	size_t j = 0;
 
-	/* Breadth first from pmbench itself. */
-	for (size_t i = 0; i < nall; i++) {
-		if (all[i].ppid == self) {
-			PMBENCH_ALLOC_GROW(res, nr + 1, alloc);
-			res[nr++] = all[i].pid;
-		}
-	}
-	while (scan < nr) {
-		pid_t parent = res[scan++];
-
-		for (size_t i = 0; i < nall; i++) {
-			if (all[i].ppid == parent) {
-				PMBENCH_ALLOC_GROW(res, nr + 1, alloc);
-				res[nr++] = all[i].pid;
-			}
-		}
-	}
+	/* Breadth first from the program itself. */
+	list_children(&all, getpid(), 0);
+	for (size_t i = 0; i < all.nr; i++)
+		list_children(&all, all.v[i], 0);
 	/* Drop zombies: they hold no memory and only need reaping. */
-	{
-		size_t j = 0;
+	for (size_t i = 0; i < all.nr; i++) {
+		struct procent e;
 
-		for (size_t i = 0; i < nr; i++) {
-			struct procent pe;
-
-			if (!read_stat(&pe, res[i]) && pe.state != 'Z' &&
-			    pe.state != 'X')
-				res[j++] = res[i];
-		}
-		nr = j;
+		if (!read_stat(&e, all.v[i]) && !is_zombie(&e))
+			all.v[j++] = all.v[i];
 	}
-	free(all);
-	*out = res;
-	return nr;
+	*out = all.v;
+	return j;
 }
 
-static uint64_t tree_rss_kib(void)
+static int seen_has(const struct live_slot *s, pid_t pid, uint64_t start)
 {
-	pid_t *pids;
-	size_t n = pmbench_proc_descendants(&pids);
-	long page_kib = sysconf(_SC_PAGESIZE) / 1024;
-	uint64_t sum = 0;
+	for (size_t i = 0; i < s->seen_nr; i++)
+		if (s->seen[i].pid == pid && s->seen[i].start == start)
+			return 1;
+	return 0;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		char path[64], buf[256];
-		unsigned long size, resident;
-		ssize_t len;
+/* Remember a process of c's tree, with its start time. */
+static void seen_note(const struct pmbench_child *c, const struct procent *e)
+{
+	struct live_slot *s;
+
+	if (!held(c))
+		return;
+	s = &live[c->slot];
+	if (e->pid == s->pid || s->seen_nr >= SEEN_MAX ||
+	    seen_has(s, e->pid, e->start))
+		return;
+	PMBENCH_ALLOC_GROW(s->seen, s->seen_nr + 1, s->seen_alloc);
+	s->seen[s->seen_nr].pid = e->pid;
+	s->seen[s->seen_nr].start = e->start;
+	s->seen_nr++;
+}
+
+/*
+ * The slot of the live handle an orphan re-parented to the program
+ * belongs to, or -1: the rule of proc.h. Evidence first (a handle's main
+ * process, its process group, which the unreaped main process keeps
+ * reserved, a process it saw), then the start time, which must point at
+ * exactly one handle.
+ */
+static int orphan_owner(const struct procent *e)
+{
+	int found = -1, candidates = 0;
+
+	for (int i = 0; i < MAX_LIVE; i++) {
+		const struct live_slot *s = &live[i];
+
+		if (s->pid && (s->pid == e->pid || e->pgid == s->pid ||
+			       seen_has(s, e->pid, e->start)))
+			return i;
+	}
+	if (e->pgid == getpgrp())
+		return -1;
+	for (int i = 0; i < MAX_LIVE; i++) {
+		if (live[i].pid && e->start >= live[i].t0_tick) {
+			found = i;
+			candidates++;
+		}
+	}
+	return candidates == 1 ? found : -1;
+}
+
+/* A process of a handle's tree, as found. */
+struct tree_proc {
+	struct procent e;
+	/* -1: signalled by pid (the main process, an orphan of ours not
+	 * reaped yet, or no pidfd to be had) */
+	int pidfd;
+};
+
+struct tree {
+	struct tree_proc *v;
+	size_t nr, alloc;
+};
+
+#define TREE_INIT { NULL, 0, 0 }
+
+/* What a walk of the tree is for. */
+enum walk_flags {
+	/* Open a pidfd for each process, to signal it and no other. */
+	WALK_PIDFDS = (1 << 0),
+	/* Without a subreaper: also scan /proc for the process group. */
+	WALK_GROUP = (1 << 1)
+};
+
+static int tree_has(const struct tree *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->v[i].e.pid == pid)
+			return 1;
+	return 0;
+}
+
+static void tree_add(struct tree *t, const struct procent *e, int pidfd)
+{
+	PMBENCH_ALLOC_GROW(t->v, t->nr + 1, t->alloc);
+	t->v[t->nr].e = *e;
+	t->v[t->nr].pidfd = pidfd;
+	t->nr++;
+}
+
+static void tree_reset(struct tree *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		close_fd(&t->v[i].pidfd);
+	t->nr = 0;
+}
+
+static void tree_release(struct tree *t)
+{
+	tree_reset(t);
+	free(t->v);
+	t->v = NULL;
+	t->alloc = 0;
+}
+
+static int tree_live(const struct tree *t)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (!is_zombie(&t->v[i].e))
+			n++;
+	return n;
+}
+
+/*
+ * Read `pid` for the tree `t`, opening its pidfd first when asked: if the
+ * pid is reused between the two, the pidfd names the old process, which
+ * is gone, and a signal through it reaches no one. Past PIDFD_MAX
+ * processes (a huge tree must not use up the descriptors the walk itself
+ * needs) the rest are signalled by pid, just after being read.
+ */
+static int tree_read(struct procent *out, int *out_pidfd,
+		     const struct tree *t, pid_t pid, unsigned flags)
+{
+	*out_pidfd = (flags & WALK_PIDFDS) && t->nr < PIDFD_MAX ?
+			     open_pidfd(pid) : -1;
+	if (read_stat(out, pid) < 0) {
+		close_fd(out_pidfd);
+		return -1;
+	}
+	return 0;
+}
+
+/* The processes the handle saw before that still run as themselves. */
+static void walk_seen(struct tree *t, const struct pmbench_child *c,
+		      unsigned flags)
+{
+	struct live_slot *s = &live[c->slot];
+
+	for (size_t i = 0; i < s->seen_nr;) {
+		struct procent e;
 		int fd;
 
-		snprintf(path, sizeof(path), "/proc/%d/statm", (int)pids[i]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (tree_has(t, s->seen[i].pid)) {
+			i++;
 			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
+		}
+		if (tree_read(&e, &fd, t, s->seen[i].pid, flags) < 0 ||
+		    e.start != s->seen[i].start) {
+			/* Gone, or the pid is another process's now. */
+			close_fd(&fd);
+			s->seen[i] = s->seen[--s->seen_nr];
 			continue;
-		buf[len] = '\0';
-		if (sscanf(buf, "%lu %lu", &size, &resident) == 2)
-			sum += (uint64_t)resident * (uint64_t)page_kib;
+		}
+		tree_add(t, &e, fd);
+		i++;
 	}
-	free(pids);
-	return sum;
 }
 
+/* The program's children (orphans re-parented to it) that are c's. */
+static void walk_orphans(struct tree *t, struct pmbench_child *c)
+{
+	struct pidvec kids = PIDVEC_INIT;
+	pid_t self = getpid();
+
+	list_children(&kids, self, 0);
+	for (size_t i = 0; i < kids.nr; i++) {
+		struct procent e;
+
+		if (tree_has(t, kids.v[i]) || read_stat(&e, kids.v[i]) < 0 ||
+		    e.ppid != self || orphan_owner(&e) != c->slot)
+			continue;
+		/* Our child, not reaped: its pid cannot be reused. */
+		tree_add(t, &e, -1);
+		seen_note(c, &e);
+	}
+	free(kids.v);
+}
+
+/* Members of c's process group anywhere (no subreaper to find them). */
+static void walk_group(struct tree *t, struct pmbench_child *c,
+		       unsigned flags)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct procent e;
+		char *end;
+		long pid;
+		int fd;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = strtol(de->d_name, &end, 10);
+		if (*end || tree_has(t, (pid_t)pid) ||
+		    tree_read(&e, &fd, t, (pid_t)pid, flags) < 0)
+			continue;
+		if (e.pgid != c->pid) {
+			close_fd(&fd);
+			continue;
+		}
+		tree_add(t, &e, fd);
+		seen_note(c, &e);
+	}
+	closedir(d);
+}
+
+/* Everything below the processes found so far. */
+static void walk_descendants(struct tree *t, struct pmbench_child *c,
+			     unsigned flags)
+{
+	struct pidvec kids = PIDVEC_INIT;
+
+	for (size_t i = 0; i < t->nr; i++) {
+		pid_t parent = t->v[i].e.pid;
+
+		kids.nr = 0;
+		list_children(&kids, parent, t->v[i].e.threads);
+		for (size_t k = 0; k < kids.nr; k++) {
+			struct procent e;
+			int fd;
+
+			if (tree_has(t, kids.v[k]) ||
+			    tree_read(&e, &fd, t, kids.v[k], flags) < 0)
+				continue;
+			/* Still the child we listed, not a reused pid. */
+			if (e.ppid != parent) {
+				close_fd(&fd);
+				continue;
+			}
+			tree_add(t, &e, fd);
+			seen_note(c, &e);
+		}
+	}
+	free(kids.v);
+}
+
+/*
+ * Walk the handle's tree into `t`: the main process while it is not
+ * reaped, the processes seen before, the orphans that are its own (with
+ * a subreaper) or the members of its group (without one, when asked),
+ * and all their descendants. Every process found is remembered.
+ */
+static void walk_tree(struct tree *t, struct pmbench_child *c,
+		      unsigned flags)
+{
+	struct procent e;
+
+	if (!held(c))
+		return;
+	if (!read_stat(&e, c->pid))
+		tree_add(t, &e, -1);
+	walk_seen(t, c, flags);
+	if (is_subreaper())
+		walk_orphans(t, c);
+	else if (flags & WALK_GROUP)
+		walk_group(t, c, flags);
+	walk_descendants(t, c, flags);
+}
+
+/* Reap the zombies of the tree that are children of the program. */
+static void reap_orphans(const struct tree *t, const struct pmbench_child *c)
+{
+	pid_t self = getpid();
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct procent *e = &t->v[i].e;
+		int status;
+
+		if (e->pid != c->pid && e->ppid == self && is_zombie(e))
+			waitpid(e->pid, &status, WNOHANG);
+	}
+}
+
+static void signal_tree(const struct tree *t, const struct pmbench_child *c,
+			int sig)
+{
+	/*
+	 * The group first (children forked right now are in it), then
+	 * every process of the tree, for those that left the group (setsid,
+	 * pnpm's own process group for scripts).
+	 */
+	if (held(c))
+		kill(-c->pid, sig);
+	for (size_t i = 0; i < t->nr; i++)
+		if (!is_zombie(&t->v[i].e))
+			signal_pidfd(t->v[i].pidfd, t->v[i].e.pid, sig);
+}
+
+static uint64_t statm_kib(pid_t pid)
+{
+	static long page_kib;
+	char path[64], buf[256];
+	unsigned long size, resident;
+	ssize_t len;
+	int fd;
+
+	if (!page_kib)
+		page_kib = sysconf(_SC_PAGESIZE) / 1024;
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	if (sscanf(buf, "%lu %lu", &size, &resident) != 2)
+		return 0;
+	return (uint64_t)resident * (uint64_t)page_kib;
+}
+
+/*
+ * Walk the tree (so that what it starts is remembered) and, when asked,
+ * sample the sum of its RSS.
+ */
 static void sample_tree(struct pmbench_child *c)
 {
-	uint64_t kib = tree_rss_kib();
+	struct tree t = TREE_INIT;
+	uint64_t kib = 0;
 
-	if (kib > c->result.tree_rss_kib)
-		c->result.tree_rss_kib = kib;
-	c->result.tree_samples++;
+	walk_tree(&t, c, 0);
+	if (c->flags & PMBENCH_CHILD_SAMPLE_TREE) {
+		for (size_t i = 0; i < t.nr; i++)
+			if (!is_zombie(&t.v[i].e))
+				kib += statm_kib(t.v[i].e.pid);
+		if (kib > c->result.tree_rss_kib)
+			c->result.tree_rss_kib = kib;
+		c->result.tree_samples++;
+	}
+	tree_release(&t);
 }
 
-int pmbench_child_start(struct pmbench_child *c)
-{
-	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf exe = PMBENCH_BUF_INIT;
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	int devnull = -1, child_errno = 0, ret = PMBENCH_ERROR;
-	pid_t parent = getpid(), pid;
-	ssize_t n;
+/* What the child needs between clone and execve, all made beforehand. */
+struct spawn {
+	const char *exe;
+	char *const *argv;
+	char *const *envp;
+	const char *dir;
+	int in_fd;  /* becomes stdin */
+	int out_fd; /* becomes stdout and stderr; -1: keep them */
+	pid_t parent;
+	struct sigaction dfl;
+	sigset_t unblocked;
+	volatile int err; /* the child's errno when it cannot exec */
+};
 
+/*
+ * The child, between clone and execve. It shares the parent's memory
+ * (the parent is suspended until the exec), so it makes system calls
+ * only, writes nothing but `sp->err`, and is not instrumented by the
+ * address sanitizer (whose bookkeeping would run on this stack).
+ */
+NO_ASAN static int child_exec(void *arg)
+{
+	struct spawn *sp = arg;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* The parent died before the prctl: no one would stop us. */
+	if (getppid() != sp->parent)
+		_exit(127);
+	/*
+	 * Every signal is blocked (the parent blocked them around the
+	 * clone): reset every disposition before the mask, so that none of
+	 * the parent's handlers runs here, and none of its SIG_IGN (SIGPIPE)
+	 * reaches the program.
+	 */
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sp->dfl, NULL);
+	sigprocmask(SIG_SETMASK, &sp->unblocked, NULL);
+	if (dup2(sp->in_fd, 0) < 0)
+		goto fail;
+	if (sp->out_fd >= 0 &&
+	    (dup2(sp->out_fd, 1) < 0 || dup2(sp->out_fd, 2) < 0))
+		goto fail;
+	if (sp->dir && chdir(sp->dir) < 0)
+		goto fail;
+	execve(sp->exe, sp->argv, sp->envp);
+fail:
+	sp->err = errno;
+	_exit(127);
+}
+
+/*
+ * Clone and exec the child; `*out_pidfd` gets its pidfd (-1 on kernels
+ * before 5.2). Returns 0 (see `sp->err` for an exec failure) or -1 with
+ * errno set when no process could be made.
+ */
+static int spawn_child(pid_t *out_pid, int *out_pidfd, struct spawn *sp)
+{
+	const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+	sigset_t all, old;
+	char *stack;
+	int e;
+
+	*out_pidfd = -1;
+	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return -1;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	*out_pid = clone(child_exec, stack + CHILD_STACK, flags | CLONE_PIDFD,
+			 sp, out_pidfd);
+	if (*out_pid < 0 && errno == EINVAL) {
+		*out_pidfd = -1;
+		*out_pid = clone(child_exec, stack + CHILD_STACK, flags, sp);
+	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	munmap(stack, CHILD_STACK);
+	errno = e;
+	return *out_pid < 0 ? -1 : 0;
+}
+
+/* fds 0-2 belong to the child's dup2s: keep ours above them. */
+static int fd_above_stdio(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
+}
+
+/*
+ * What the child starts with, outside the timed window: the environment,
+ * the program's path, /dev/null and the output pipe (its read end into
+ * c->out_fd). `envp` and `exe` own what `sp` points to.
+ */
+static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
+			 struct pmbench_strvec *envp, struct pmbench_buf *exe,
+			 int *devnull, int *out_w)
+{
+	int outp[2] = { -1, -1 };
+
+	pmbench_env_apply(envp, environ, &c->env);
+	if (pmbench_proc_which(exe, c->args.v[0],
+			       pmbench_env_get(envp, "PATH")) < 0) {
+		c->result.spawn_errno = ENOENT;
+		return pmbench_error_setc(PMBENCH_ENOTFOUND,
+					  "cannot run '%s': not found on PATH",
+					  c->args.v[0]);
+	}
+	*devnull = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	if (*devnull >= 0 && !(c->flags & PMBENCH_CHILD_PASSTHROUGH) &&
+	    !pipe2(outp, O_CLOEXEC)) {
+		c->out_fd = fd_above_stdio(outp[0]);
+		*out_w = fd_above_stdio(outp[1]);
+		if (c->out_fd >= 0)
+			fcntl(c->out_fd, F_SETFL,
+			      fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
+		/*
+		 * Without a line callback nobody needs the output at once:
+		 * a pipe of 1 MiB holds what a PM writes between two walks
+		 * (40 MB/s), so it is read then, and at the exit, and the
+		 * output wakes no one during the timed run.
+		 */
+		c->out_lazy = c->out_fd >= 0 && !c->on_line &&
+			      fcntl(c->out_fd, F_SETPIPE_SZ,
+				    LAZY_PIPE_BYTES) >= LAZY_PIPE_BYTES;
+	}
+	if (*devnull < 0 || (!(c->flags & PMBENCH_CHILD_PASSTHROUGH) &&
+			     (c->out_fd < 0 || *out_w < 0)))
+		return pmbench_error_set("cannot set up '%s': %s",
+					 c->args.v[0], strerror(errno));
+	memset(sp, 0, sizeof(*sp));
+	sp->exe = exe->ptr;
+	sp->argv = c->args.v;
+	sp->envp = envp->v;
+	sp->dir = c->dir;
+	sp->in_fd = *devnull;
+	sp->out_fd = *out_w;
+	sp->parent = getpid();
+	sp->dfl.sa_handler = SIG_DFL;
+	sigemptyset(&sp->dfl.sa_mask);
+	sigemptyset(&sp->unblocked);
+	return 0;
+}
+
+/* The child could not exec: reap it and say why. */
+static int spawn_failed(struct pmbench_child *c, pid_t pid, int err)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	c->result.spawn_errno = err;
+	return pmbench_error_set("cannot run '%s'%s%s: %s", c->args.v[0],
+				 c->dir ? " in " : "", c->dir ? c->dir : "",
+				 strerror(err));
+}
+
+static void child_reset(struct pmbench_child *c)
+{
 	memset(&c->result, 0, sizeof(c->result));
 	c->pid = -1;
 	c->out_fd = -1;
+	c->out_lazy = 0;
+	c->pidfd = -1;
+	c->slot = -1;
 	if (!c->grace_ns)
 		c->grace_ns = DEFAULT_GRACE_NS;
 	if (!c->sample_ns)
 		c->sample_ns = DEFAULT_SAMPLE_NS;
 	if (!c->tail_max)
 		c->tail_max = DEFAULT_TAIL_MAX;
+}
+
+int pmbench_child_start(struct pmbench_child *c)
+{
+	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+	struct spawn sp;
+	int devnull = -1, out_w = -1, pidfd = -1, slot, ret;
+	uint64_t t0_tick;
+	pid_t pid = -1;
+
+	child_reset(c);
 	if (!c->args.nr) {
 		ret = pmbench_error_set("no program to run");
 		goto done;
 	}
-
-	pmbench_env_apply(&envp, environ, &c->env);
-	if (pmbench_proc_which(&exe, c->args.v[0],
-			       pmbench_env_get(&envp, "PATH")) < 0) {
-		c->result.spawn_errno = ENOENT;
-		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
-					 "cannot run '%s': not found on PATH",
-					 c->args.v[0]);
+	slot = live_free_slot();
+	if (slot < 0) {
+		ret = pmbench_error_set("cannot run '%s': %d children already "
+					"run at once", c->args.v[0], MAX_LIVE);
 		goto done;
 	}
-	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (devnull < 0 || pipe(errp) < 0 ||
-	    (!(c->flags & PMBENCH_CHILD_PASSTHROUGH) && pipe(outp) < 0)) {
-		ret = pmbench_error_set("cannot set up '%s': %s", c->args.v[0],
+	ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
+	if (ret < 0)
+		goto done;
+
+	c->t0 = pmbench_now_ns();
+	t0_tick = boot_ticks();
+	if (spawn_child(&pid, &pidfd, &sp) < 0) {
+		ret = pmbench_error_set("cannot start '%s': %s", c->args.v[0],
 					strerror(errno));
 		goto done;
 	}
-	fcntl(errp[0], F_SETFD, FD_CLOEXEC);
-	fcntl(errp[1], F_SETFD, FD_CLOEXEC);
-	if (outp[0] >= 0)
-		fcntl(outp[0], F_SETFD, FD_CLOEXEC);
-
-	c->t0 = pmbench_now_ns();
-	pid = fork();
-	if (pid < 0) {
-		ret = pmbench_error_set("cannot fork for '%s': %s",
-					c->args.v[0], strerror(errno));
+	if (sp.err) {
+		close_fd(&pidfd);
+		ret = spawn_failed(c, pid, sp.err);
 		goto done;
 	}
-	if (!pid) {
-		/* The child: async-signal-safe calls only until exec. */
-		struct sigaction sa;
-		sigset_t all;
-		int e;
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		if (getppid() != parent)
-			_exit(127);
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		for (int sig = 1; sig < NSIG; sig++)
-			sigaction(sig, &sa, NULL);
-		sigemptyset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		if (dup2(devnull, 0) < 0)
-			goto child_fail;
-		if (outp[1] >= 0 && (dup2(outp[1], 1) < 0 || dup2(outp[1], 2) < 0))
-			goto child_fail;
-		if (c->dir && chdir(c->dir) < 0)
-			goto child_fail;
-		execve(exe.ptr, c->args.v, envp.v);
-	child_fail:
-		e = errno;
-		if (write(errp[1], &e, sizeof(e)) < 0) {
-			/* Nothing more can be said. */
-		}
-		_exit(127);
-	}
-
-	/* Also set it here, so there is no window where the group is ours. */
-	setpgid(pid, pid);
 	c->pid = pid;
-	live_add(pid);
-	close(errp[1]);
-	errp[1] = -1;
-	do {
-		n = read(errp[0], &child_errno, sizeof(child_errno));
-	} while (n < 0 && errno == EINTR);
-	if (n == sizeof(child_errno)) {
-		int status;
-
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		live_remove(pid);
-		c->pid = -1;
-		c->result.spawn_errno = child_errno;
-		ret = pmbench_error_set("cannot run '%s'%s%s: %s", c->args.v[0],
-					c->dir ? " in " : "",
-					c->dir ? c->dir : "",
-					strerror(child_errno));
-		goto done;
-	}
-	if (outp[1] >= 0) {
-		close(outp[1]);
-		outp[1] = -1;
-		c->out_fd = outp[0];
-		outp[0] = -1;
-		fcntl(c->out_fd, F_SETFL, fcntl(c->out_fd, F_GETFL) | O_NONBLOCK);
-	}
-	c->next_sample = c->t0;
+	/* Before Linux 5.2 clone gives none; 5.3 has pidfd_open. */
+	c->pidfd = pidfd >= 0 ? pidfd : open_pidfd(pid);
+	live_add(c, slot, t0_tick);
+	/*
+	 * The first walk one interval in: never at the start, where the
+	 * tree is only our own copy on its way to exec, and not early in
+	 * a short run either. A walk costs 80-170 us of this process's
+	 * time, and on a busy machine every wake-up of ours during the run
+	 * may preempt the PM and cost it a time slice.
+	 */
+	c->next_sample = c->t0 + c->sample_ns;
 	ret = 0;
 done:
-	if (devnull >= 0)
-		close(devnull);
-	for (int i = 0; i < 2; i++) {
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
+	if (ret < 0)
+		close_fd(&c->out_fd);
+	close_fd(&out_w);
+	close_fd(&devnull);
 	pmbench_strvec_release(&envp);
 	pmbench_buf_release(&exe);
 	return ret;
+}
+
+/*
+ * Note the main process's exit, without reaping it: status, wall time and
+ * rusage (waitid's, which the wrapper in libc leaves out, with WNOWAIT:
+ * the same getrusage(RUSAGE_BOTH) of the zombie that wait4 gives). 1 once
+ * it has exited.
+ */
+static int note_exit(struct pmbench_child *c)
+{
+	siginfo_t info;
+	struct rusage ru;
+	long r;
+
+	if (c->result.exited || !held(c))
+		return 1;
+	memset(&info, 0, sizeof(info));
+	memset(&ru, 0, sizeof(ru));
+	do {
+		r = syscall(SYS_waitid, P_PID, (id_t)c->pid, &info,
+			    WEXITED | WNOHANG | WNOWAIT, &ru);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0 && errno == ECHILD) {
+		/* Reaped behind our back: its status is lost. */
+		live_remove(c);
+		c->result.wall_ns = pmbench_now_ns() - c->t0;
+		c->result.exited = 1;
+		c->result.exit_code = -1;
+		return 1;
+	}
+	if (r < 0 || info.si_pid != c->pid)
+		return 0;
+	c->result.wall_ns = pmbench_now_ns() - c->t0;
+	c->result.exited = 1;
+	c->result.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+			    (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	c->result.sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+			   (uint64_t)ru.ru_stime.tv_usec * 1000u;
+	c->result.max_rss_kib = (uint64_t)ru.ru_maxrss;
+	if (info.si_code == CLD_EXITED) {
+		c->result.exit_code = info.si_status;
+	} else {
+		c->result.exit_code = -1;
+		c->result.signal = info.si_status;
+	}
+	return 1;
+}
+
+/* Reap the main process once it has exited; its group id is free then. */
+static void reap_main(struct pmbench_child *c)
+{
+	int status;
+
+	if (!held(c) || !note_exit(c) || !held(c))
+		return;
+	live_remove(c);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close_fd(&c->pidfd);
 }
 
 /*
@@ -579,118 +1196,68 @@ static void drain(struct pmbench_child *c)
 	}
 }
 
-static void flush_wakeups(void)
-{
-	char buf[64];
 
-	while (read(chld_pipe[0], buf, sizeof(buf)) > 0)
-		;
+/* The poll timeout for the next wait, in milliseconds. */
+static int wait_ms(const struct pmbench_child *c, uint64_t now, uint64_t until)
+{
+	uint64_t left = until > now ? until - now : 0;
+
+	if (c->next_sample - now < left)
+		left = c->next_sample > now ? c->next_sample - now : 0;
+	/* Without a pidfd, nothing wakes us at the exit: look often. */
+	if (c->pidfd < 0 && left > 1000000u)
+		left = 1000000u;
+	return (int)((left + 999999u) / 1000000u);
 }
 
-/* Reap the main process if it has exited; 1 if it has. */
-static int reap_main(struct pmbench_child *c)
+/* Wait for the exit, output or cancellation; then take the output. */
+static int wait_events(struct pmbench_child *c, int ms)
 {
-	struct rusage ru;
-	int status;
-	pid_t r;
+	struct pollfd pfd[3];
+	int nfds = 0, wake = pmbench_ctx_wake_fd(c->ctx);
 
-	if (c->result.exited)
-		return 1;
-	if (c->pid <= 0)
-		return 1;
-	memset(&ru, 0, sizeof(ru));
-	do {
-		r = wait4(c->pid, &status, WNOHANG, &ru);
-	} while (r < 0 && errno == EINTR);
-	if (r != c->pid)
-		return 0;
-	c->result.wall_ns = pmbench_now_ns() - c->t0;
-	c->result.exited = 1;
-	c->result.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-			    (uint64_t)ru.ru_utime.tv_usec * 1000u;
-	c->result.sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-			   (uint64_t)ru.ru_stime.tv_usec * 1000u;
-	c->result.max_rss_kib = (uint64_t)ru.ru_maxrss;
-	if (WIFEXITED(status)) {
-		c->result.exit_code = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		c->result.exit_code = -1;
-		c->result.signal = WTERMSIG(status);
+	if (c->pidfd >= 0) {
+		pfd[nfds].fd = c->pidfd;
+		pfd[nfds++].events = POLLIN;
 	}
-	return 1;
-}
-
-/*
- * Reap every exited child of ours: orphans re-parented to us, and the
- * main process through reap_main() so that its rusage is not lost.
- */
-static void reap_orphans(struct pmbench_child *c)
-{
-	for (;;) {
-		siginfo_t info;
-		int status;
-
-		memset(&info, 0, sizeof(info));
-		if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 ||
-		    !info.si_pid)
-			break;
-		if (info.si_pid == c->pid && !c->result.exited)
-			reap_main(c);
-		else if (waitpid(info.si_pid, &status, WNOHANG) <= 0)
-			break;
+	if (c->out_fd >= 0 && !c->out_lazy) {
+		pfd[nfds].fd = c->out_fd;
+		pfd[nfds++].events = POLLIN;
 	}
+	/* Cancellation wakes the poll; the pipe stays readable. */
+	if (wake >= 0) {
+		pfd[nfds].fd = wake;
+		pfd[nfds++].events = POLLIN;
+	}
+	if (poll(pfd, (nfds_t)nfds, ms) < 0 && errno != EINTR)
+		return pmbench_error_set("poll failed: %s", strerror(errno));
+	drain(c);
+	return 0;
 }
 
 int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 {
-	struct pollfd pfd[3];
 	uint64_t now = pmbench_now_ns(), until = now + wait_ns;
-	int nfds, wake = pmbench_ctx_wake_fd(c->ctx);
 
 	for (;;) {
-		uint64_t left;
-		int ms;
-
-		if (reap_main(c)) {
+		if (note_exit(c)) {
 			drain(c);
 			return 1;
 		}
 		if (pmbench_ctx_cancelled(c->ctx))
 			return PMBENCH_EINTERRUPTED;
 		now = pmbench_now_ns();
-		if ((c->flags & PMBENCH_CHILD_SAMPLE_TREE) &&
-		    now >= c->next_sample) {
+		if (now >= c->next_sample) {
 			sample_tree(c);
 			c->next_sample = now + c->sample_ns;
 		}
-		if (now >= until && wait_ns)
+		if (wait_ns && now >= until)
 			return 0;
-		left = until > now ? until - now : 0;
-		if ((c->flags & PMBENCH_CHILD_SAMPLE_TREE) &&
-		    c->next_sample - now < left)
-			left = c->next_sample > now ? c->next_sample - now : 0;
-		ms = (int)((left + 999999u) / 1000000u);
-		nfds = 0;
-		pfd[nfds].fd = chld_pipe[0];
-		pfd[nfds++].events = POLLIN;
-		if (c->out_fd >= 0) {
-			pfd[nfds].fd = c->out_fd;
-			pfd[nfds++].events = POLLIN;
-		}
-		/* Cancellation wakes the poll; the pipe stays readable. */
-		if (wake >= 0) {
-			pfd[nfds].fd = wake;
-			pfd[nfds++].events = POLLIN;
-		}
-		if (poll(pfd, (nfds_t)nfds, ms) < 0 && errno != EINTR)
-			return pmbench_error_set("poll failed: %s",
-						 strerror(errno));
-		flush_wakeups();
-		if (c->out_fd >= 0)
-			drain(c);
+		if (wait_events(c, wait_ns ? wait_ms(c, now, until) : 0) < 0)
+			return PMBENCH_ERROR;
 		/* A zero wait still takes what is there, once. */
 		if (!wait_ns) {
-			if (!reap_main(c))
+			if (!note_exit(c))
 				return 0;
 			drain(c);
 			return 1;
@@ -698,106 +1265,99 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
 	}
 }
 
-static size_t signal_tree(const struct pmbench_child *c, int sig)
+/*
+ * Re-walk the tree into `t` until nothing in it lives or `deadline`
+ * passes, reaping what is the handle's to reap. Returns the live count.
+ */
+static int wait_gone(struct tree *t, struct pmbench_child *c,
+		     uint64_t deadline)
 {
-	pid_t *pids;
-	size_t n = pmbench_proc_descendants(&pids);
+	for (;;) {
+		int left;
 
-	/*
-	 * The group first (children forked right now are in it), then
-	 * every descendant, for those that left the group (setsid, pnpm's
-	 * own process group for scripts) and were re-parented to us.
-	 */
-	if (c->pid > 0)
-		kill(-c->pid, sig);
-	for (size_t i = 0; i < n; i++)
-		kill(pids[i], sig);
-	free(pids);
-	return n;
+		note_exit(c);
+		reap_orphans(t, c);
+		tree_reset(t);
+		walk_tree(t, c, WALK_PIDFDS | WALK_GROUP);
+		left = tree_live(t);
+		if (!left || pmbench_now_ns() >= deadline)
+			return left;
+		pmbench_sleep_ns(KILL_STEP_NS);
+	}
 }
 
 int pmbench_child_kill_tree(struct pmbench_child *c)
 {
-	pid_t *pids;
-	size_t n = pmbench_proc_descendants(&pids);
-	uint64_t deadline;
-	int count = (int)n;
+	struct tree t = TREE_INIT;
+	int count, left;
 
-	free(pids);
-	if (!n) {
-		reap_main(c);
-		reap_orphans(c);
-		goto done;
-	}
-	signal_tree(c, SIGTERM);
-	deadline = pmbench_now_ns() + c->grace_ns;
-	while (pmbench_now_ns() < deadline) {
-		reap_main(c);
-		reap_orphans(c);
-		n = pmbench_proc_descendants(&pids);
-		free(pids);
-		if (!n)
-			goto done;
-		pmbench_sleep_ns(5 * 1000000u);
+	walk_tree(&t, c, WALK_PIDFDS | WALK_GROUP);
+	count = tree_live(&t);
+	left = count;
+	if (count) {
+		signal_tree(&t, c, SIGTERM);
+		left = wait_gone(&t, c, pmbench_now_ns() + c->grace_ns);
 	}
 	/* Some ignored SIGTERM: keep killing until nothing is left. */
-	for (int tries = 0; tries < 200; tries++) {
-		if (!signal_tree(c, SIGKILL))
-			break;
-		pmbench_sleep_ns(5 * 1000000u);
-		reap_main(c);
-		reap_orphans(c);
+	for (int tries = 0; left && tries < 200; tries++) {
+		signal_tree(&t, c, SIGKILL);
+		left = wait_gone(&t, c, pmbench_now_ns() + KILL_STEP_NS);
 	}
-	reap_main(c);
-	reap_orphans(c);
-done:
+	reap_orphans(&t, c);
+	if (!left)
+		reap_main(c);
+	tree_release(&t);
 	drain(c);
-	if (c->pid > 0)
-		live_remove(c->pid);
 	return count;
+}
+
+int pmbench_child_leftovers(struct pmbench_child *c)
+{
+	struct tree t = TREE_INIT;
+	int n;
+
+	walk_tree(&t, c, WALK_GROUP);
+	n = tree_live(&t);
+	tree_release(&t);
+	return n;
+}
+
+/* Pump until the exit, the timeout or cancellation. */
+static int run_until_exit(struct pmbench_child *c)
+{
+	uint64_t deadline = c->timeout_ns ? c->t0 + c->timeout_ns : UINT64_MAX;
+
+	for (;;) {
+		uint64_t now = pmbench_now_ns(), step = 200 * 1000000u;
+		int ret;
+
+		if (now >= deadline) {
+			c->result.timed_out = 1;
+			return 0;
+		}
+		if (deadline - now < step)
+			step = deadline - now;
+		ret = pmbench_child_pump(c, step);
+		if (ret)
+			return ret == 1 ? 0 : ret;
+	}
 }
 
 int pmbench_child_run(struct pmbench_child *c)
 {
 	int ret = pmbench_child_start(c);
-	uint64_t deadline;
 
 	if (ret < 0)
 		return ret;
-	deadline = c->timeout_ns ? c->t0 + c->timeout_ns : UINT64_MAX;
-	for (;;) {
-		uint64_t now = pmbench_now_ns();
-		uint64_t step = 200 * 1000000u;
-
-		if (now >= deadline) {
-			c->result.timed_out = 1;
-			pmbench_child_kill_tree(c);
-			break;
-		}
-		if (deadline - now < step)
-			step = deadline - now;
-		ret = pmbench_child_pump(c, step);
-		if (ret == 1)
-			break;
-		if (ret == PMBENCH_EINTERRUPTED) {
-			c->result.interrupted = 1;
-			pmbench_child_kill_tree(c);
-			return PMBENCH_EINTERRUPTED;
-		}
-		if (ret < 0) {
-			pmbench_child_kill_tree(c);
-			return ret;
-		}
-	}
-	if (!c->result.timed_out) {
-		/* Whatever the PM left behind is counted and stopped. */
-		pid_t *pids;
-		size_t left = pmbench_proc_descendants(&pids);
-
-		free(pids);
-		c->result.leftover = (int)left;
-		pmbench_child_kill_tree(c);
-	}
+	ret = run_until_exit(c);
+	if (ret == PMBENCH_EINTERRUPTED)
+		c->result.interrupted = 1;
+	/* Whatever the PM left behind is counted, then stopped. */
+	if (!ret && !c->result.timed_out)
+		c->result.leftover = pmbench_child_leftovers(c);
+	pmbench_child_kill_tree(c);
+	if (ret < 0)
+		return ret;
 	/* The writers are gone now: take the rest of the output. */
 	while (c->out_fd >= 0) {
 		struct pollfd pfd = { c->out_fd, POLLIN, 0 };
@@ -806,22 +1366,24 @@ int pmbench_child_run(struct pmbench_child *c)
 			break;
 		drain(c);
 	}
-	if (c->out_fd >= 0) {
-		close(c->out_fd);
-		c->out_fd = -1;
-	}
+	close_fd(&c->out_fd);
 	return pmbench_ctx_cancelled(c->ctx) ? PMBENCH_EINTERRUPTED : 0;
 }
 
 void pmbench_child_release(struct pmbench_child *c)
 {
-	if (c->pid > 0 && !c->result.exited)
+	if (held(c))
 		pmbench_child_kill_tree(c);
-	if (c->pid > 0)
-		live_remove(c->pid);
-	if (c->out_fd >= 0)
-		close(c->out_fd);
-	c->out_fd = -1;
+	if (held(c)) {
+		/* Something of it cannot be killed: let the main go anyway. */
+		int status;
+
+		live_remove(c);
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, &status, WNOHANG);
+	}
+	close_fd(&c->pidfd);
+	close_fd(&c->out_fd);
 	pmbench_strvec_release(&c->args);
 	pmbench_strvec_release(&c->env);
 	pmbench_buf_release(&c->tail);

@@ -411,13 +411,11 @@ static int dev_stop_and_check(struct dev_run *d)
 	uint64_t t_stop = pmbench_now_ns();
 	int n, open_after;
 	size_t left;
-	pid_t *pids;
 
 	n = pmbench_child_kill_tree(&d->c);
 	pmbench_sample_metric_set(s, "stop_s", since(pmbench_now_ns(), t_stop));
 	pmbench_sample_metric_set(s, "stopped_processes_count", n);
-	left = pmbench_proc_descendants(&pids);
-	free(pids);
+	left = (size_t)pmbench_child_leftovers(&d->c);
 	s->leftover = (int)left;
 	s->user_ns = d->c.result.user_ns;
 	s->sys_ns = d->c.result.sys_ns;

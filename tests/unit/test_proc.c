@@ -1,6 +1,8 @@
 #include "pmbench/common.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -13,6 +15,41 @@ static size_t live_descendants(void)
 
 	free(pids);
 	return n;
+}
+
+/* No child of the test process has exited without being reaped. */
+static int no_zombie_child(void)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return info.si_pid == 0;
+}
+
+static int alive(pid_t pid)
+{
+	return pid > 0 && kill(pid, 0) == 0;
+}
+
+/* The pid a script wrote into `path`, waiting up to 5 s for it. */
+static pid_t read_pid(const char *path)
+{
+	for (int i = 0; i < 500; i++) {
+		FILE *f = fopen(path, "r");
+		long pid = 0;
+
+		if (f) {
+			if (fscanf(f, "%ld", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+		if (pid > 0)
+			return (pid_t)pid;
+		pmbench_sleep_ns(10000000);
+	}
+	return -1;
 }
 
 static void sh(struct pmbench_child *c, const char *script)
@@ -74,8 +111,32 @@ TEST(bad_directory)
 	c.dir = "/nonexistent/pmbench";
 	CHECK(pmbench_child_run(&c) < 0);
 	CHECK_CONTAINS(pmbench_error_last(), "No such file");
+	CHECK_INT(c.result.spawn_errno, ENOENT);
 	CHECK_INT(live_descendants(), 0);
+	CHECK(no_zombie_child());
 	pmbench_child_release(&c);
+}
+
+TEST(exec_failure_comes_back)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+
+	/* A folder passes the lookup (it is "executable"); exec refuses. */
+	pmbench_strvec_push(&c.args, check_sandbox());
+	CHECK(pmbench_child_run(&c) < 0);
+	CHECK_INT(c.result.spawn_errno, EACCES);
+	CHECK_CONTAINS(pmbench_error_last(), "Permission denied");
+	CHECK_INT(live_descendants(), 0);
+	CHECK(no_zombie_child());
+	pmbench_child_release(&c);
+}
+
+TEST(no_signal_handler_installed)
+{
+	struct sigaction sa;
+
+	CHECK_INT(sigaction(SIGCHLD, NULL, &sa), 0);
+	CHECK(sa.sa_handler == SIG_DFL);
 }
 
 TEST(timeout_kills_group)
@@ -114,6 +175,168 @@ TEST(leftover_counted_and_killed)
 	CHECK(c.result.leftover >= 1);
 	CHECK_INT(live_descendants(), 0);
 	pmbench_child_release(&c);
+}
+
+TEST(leftovers_per_handle)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int n = 0;
+
+	sh(&c, "sleep 100 & sleep 100 & wait");
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* The shell and its two sleeps, once they have started. */
+	for (int i = 0; i < 500 && n < 3; i++) {
+		pmbench_child_pump(&c, 10000000);
+		n = pmbench_child_leftovers(&c);
+	}
+	CHECK_INT(n, 3);
+	CHECK_INT(pmbench_child_kill_tree(&c), 3);
+	CHECK_INT(pmbench_child_leftovers(&c), 0);
+	CHECK(c.result.exited);
+	CHECK_INT(c.result.signal, SIGTERM);
+	pmbench_child_release(&c);
+	CHECK_INT(live_descendants(), 0);
+	CHECK(no_zombie_child());
+}
+
+/*
+ * Two handles side by side: stopping one's tree leaves the other's
+ * running, and neither reaps the other's main process.
+ */
+TEST(sibling_handle_survives)
+{
+	struct pmbench_child a = PMBENCH_CHILD_INIT, b = PMBENCH_CHILD_INIT;
+	const char *bpid = check_path("b.pid");
+	pid_t grandchild;
+
+	sh(&a, "sleep 100 & setsid sleep 100 & wait");
+	sh(&b, "sleep 100 & echo $! > \"$0\"; exec sleep 100");
+	pmbench_strvec_push(&b.args, bpid);
+	CHECK_INT(pmbench_child_start(&b), 0);
+	CHECK_INT(pmbench_child_start(&a), 0);
+	grandchild = read_pid(bpid);
+	CHECK(alive(grandchild));
+	pmbench_child_pump(&a, 50000000);
+	CHECK(pmbench_child_kill_tree(&a) >= 2);
+	CHECK_INT(pmbench_child_leftovers(&a), 0);
+	/* b, its process group and its own child are untouched. */
+	CHECK(alive(b.pid));
+	CHECK(alive(grandchild));
+	CHECK_INT(pmbench_child_pump(&b, 0), 0);
+	CHECK(!b.result.exited);
+	CHECK_INT(pmbench_child_leftovers(&b), 2);
+	CHECK_INT(pmbench_child_kill_tree(&b), 2);
+	CHECK(!alive(grandchild));
+	pmbench_child_release(&a);
+	pmbench_child_release(&b);
+	CHECK_INT(live_descendants(), 0);
+	CHECK(no_zombie_child());
+}
+
+/*
+ * The program's own children are not the handles': one in the program's
+ * group, and one in a session of its own started before the handle.
+ * Neither is signalled nor reaped.
+ */
+TEST(program_children_left_alone)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	pid_t quick, own_session;
+	int status;
+
+	quick = fork();
+	if (!quick)
+		_exit(7);
+	own_session = fork();
+	if (!own_session) {
+		setsid();
+		pause();
+		_exit(0);
+	}
+	/* Start times have a 10 ms resolution: be clearly before. */
+	pmbench_sleep_ns(50000000);
+	sh(&c, "setsid sleep 100 >/dev/null 2>&1 & exit 0");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK(c.result.leftover >= 1);
+	CHECK(alive(own_session));
+	CHECK_INT(waitpid(quick, &status, WNOHANG), quick);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+	pmbench_child_release(&c);
+	kill(own_session, SIGKILL);
+	CHECK_INT(waitpid(own_session, &status, 0), own_session);
+	CHECK_INT(live_descendants(), 0);
+}
+
+/*
+ * Orphans re-parented to the program (a subreaper): one the handle saw
+ * in its tree before its parent exited is its own even while another
+ * handle runs; one it never saw, born while two handles ran, is neither's
+ * until one has ended.
+ */
+TEST(orphans_attributed)
+{
+	struct pmbench_child a = PMBENCH_CHILD_INIT, b = PMBENCH_CHILD_INIT;
+	struct pmbench_child q = PMBENCH_CHILD_INIT;
+	const char *seen = check_path("seen.pid"), *unseen = check_path("unseen.pid");
+	pid_t orphan;
+
+	sh(&b, "exec sleep 100");
+	CHECK_INT(pmbench_child_start(&b), 0);
+	pmbench_sleep_ns(30000000);
+
+	/* Seen: the walk every 10 ms finds it before the shell exits. */
+	sh(&a, "setsid sleep 100 >/dev/null 2>&1 & echo $! > \"$0\"; "
+	       "sleep 0.2; exit 0");
+	pmbench_strvec_push(&a.args, seen);
+	a.sample_ns = 10000000;
+	CHECK_INT(pmbench_child_run(&a), 0);
+	orphan = read_pid(seen);
+	CHECK_INT(a.result.leftover, 1);
+	CHECK(!alive(orphan));
+	CHECK(alive(b.pid));
+
+	/*
+	 * Never seen (no walk for a minute), out of q's group by the time
+	 * the shell exits, and b ran too: not q's to stop.
+	 */
+	sh(&q, "setsid sleep 100 >/dev/null 2>&1 & echo $! > \"$0\"; "
+	       "sleep 0.2; exit 0");
+	pmbench_strvec_push(&q.args, unseen);
+	q.sample_ns = 60ull * 1000000000ull;
+	CHECK_INT(pmbench_child_run(&q), 0);
+	orphan = read_pid(unseen);
+	CHECK_INT(q.result.leftover, 0);
+	CHECK(alive(orphan));
+	pmbench_child_release(&q);
+	/* b is the only live handle now: the orphan is its to stop. */
+	CHECK_INT(pmbench_child_kill_tree(&b), 2);
+	CHECK(!alive(orphan));
+	pmbench_child_release(&a);
+	pmbench_child_release(&b);
+	CHECK_INT(live_descendants(), 0);
+	CHECK(no_zombie_child());
+}
+
+/* Without a subreaper, what stayed in the group is still found. */
+TEST(group_without_subreaper)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *path = check_path("left.pid");
+	pid_t left;
+
+	CHECK_INT(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
+	sh(&c, "sleep 100 >/dev/null 2>&1 & echo $! > \"$0\"; exit 0");
+	pmbench_strvec_push(&c.args, path);
+	c.sample_ns = 60ull * 1000000000ull;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	left = read_pid(path);
+	CHECK_INT(c.result.leftover, 1);
+	/* Re-parented to init or another subreaper; reaped there. */
+	for (int i = 0; i < 300 && alive(left); i++)
+		pmbench_sleep_ns(10000000);
+	CHECK(!alive(left));
+	pmbench_child_release(&c);
+	CHECK_INT(pmbench_proc_subreaper(), 0);
 }
 
 TEST(env_deltas)
@@ -170,6 +393,20 @@ TEST(tree_rss_sampled)
 	CHECK_INT(pmbench_child_run(&c), 0);
 	CHECK(c.result.tree_samples >= 2);
 	CHECK(c.result.tree_rss_kib > 0);
+	CHECK(c.result.max_rss_kib > 0);
+	pmbench_child_release(&c);
+}
+
+TEST(tree_not_sampled_at_the_start)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+
+	/* The first sample is one interval (5 s) in. */
+	sh(&c, "sleep 0.1");
+	c.flags = PMBENCH_CHILD_SAMPLE_TREE;
+	c.sample_ns = 5000ull * 1000000ull;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.tree_samples, 0);
 	CHECK(c.result.max_rss_kib > 0);
 	pmbench_child_release(&c);
 }
@@ -239,9 +476,14 @@ int main(int argc, char **argv)
 	static const struct check_case cases[] = {
 		CASE(exit_code_and_output), CASE(killed_by_signal),
 		CASE(missing_program), CASE(bad_directory),
+		CASE(exec_failure_comes_back), CASE(no_signal_handler_installed),
 		CASE(timeout_kills_group), CASE(timeout_kills_escaped_and_stubborn),
-		CASE(leftover_counted_and_killed), CASE(env_deltas),
+		CASE(leftover_counted_and_killed), CASE(leftovers_per_handle),
+		CASE(sibling_handle_survives), CASE(program_children_left_alone),
+		CASE(orphans_attributed), CASE(group_without_subreaper),
+		CASE(env_deltas),
 		CASE(line_callback_strips_ansi), CASE(tree_rss_sampled),
+		CASE(tree_not_sampled_at_the_start),
 		CASE(tail_is_capped), CASE(which),
 		CASE(pump_without_waiting_takes_the_output),
 	};
