@@ -64,7 +64,8 @@ done:
 
 int main(int argc, char **argv)
 {
-	const struct pmbench_pm *pm = argc == 3 ? pmbench_pm_get(argv[2]) : NULL;
+	const struct pmbench_pm *pm = argc == 3 ? pmbench_pm_get(argv[2])
+						: NULL;
 	char cache[] = "/tmp/time-install-XXXXXX";
 	struct sigaction sa;
 	int ret;
@@ -79,7 +80,8 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	if (!mkdtemp(cache))
-		pmbench_die("cannot make a folder in /tmp: %s", strerror(errno));
+		pmbench_die("cannot make a folder in /tmp: %s",
+			    strerror(errno));
 	ctx.cache_dir = cache;
 	ret = pmbench_ctx_init(&ctx);
 	if (!ret)
@@ -89,10 +91,11 @@ int main(int argc, char **argv)
 	if (!ret)
 		ret = time_install(argv[1], pm, cache);
 	if (ret < 0 && ret != PMBENCH_EINTERRUPTED)
-		fprintf(stderr, "time-install: error: %s\n", pmbench_error_last());
+		fprintf(stderr, "time-install: error: %s\n",
+			pmbench_error_last());
 	/* The PM's folders go; nothing outside `cache` may be deleted. */
-	if (pmbench_fs_set_sandbox(cache) < 0 || pmbench_fs_empty_dir(cache) < 0 ||
-	    rmdir(cache) < 0)
+	if (pmbench_fs_set_sandbox(cache) < 0 ||
+	    pmbench_fs_empty_dir(cache) < 0 || rmdir(cache) < 0)
 		fprintf(stderr, "time-install: cannot remove '%s'\n", cache);
 	pmbench_ctx_release(&ctx);
 	return ret == PMBENCH_EINTERRUPTED ? 130 : ret < 0 ? 1 : ret;

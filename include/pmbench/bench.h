@@ -14,13 +14,12 @@ struct pmbench_pmrun;
  * A negative return stops the benchmark with that error.
  */
 typedef int (*pmbench_bench_primed_cb)(const struct pmbench_fixture *f,
-				       struct pmbench_pmrun *ps,
-				       void *payload);
+				       struct pmbench_pmrun *ps, void *payload);
 
 /** What `pmbench bench` was asked to do. */
 struct pmbench_bench_opts {
-	struct pmbench_strvec pms;  /**< PM names, in run order */
-	int pms_explicit;	    /**< --pm given: a missing PM is an error */
+	struct pmbench_strvec pms; /**< PM names, in run order */
+	int pms_explicit;	   /**< --pm given: a missing PM is an error */
 	unsigned scenarios[8];
 	size_t scenarios_nr;
 	unsigned runs;
@@ -43,10 +42,12 @@ struct pmbench_bench_opts {
 	unsigned probe_concurrency; /**< requests in flight, >= 1 */
 };
 
-#define PMBENCH_BENCH_OPTS_INIT                                              \
-	{ PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,               \
-	  PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,                 \
-	  PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1 }
+#define PMBENCH_BENCH_OPTS_INIT                                               \
+	{                                                                     \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,           \
+			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,       \
+			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1 \
+	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);
 

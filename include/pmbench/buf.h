@@ -16,7 +16,10 @@ struct pmbench_buf {
 };
 
 extern char pmbench_buf_empty[];
-#define PMBENCH_BUF_INIT { pmbench_buf_empty, 0, 0 }
+#define PMBENCH_BUF_INIT                \
+	{                               \
+		pmbench_buf_empty, 0, 0 \
+	}
 
 /** Make `b` empty without freeing (it must be released or initialised). */
 void pmbench_buf_init(struct pmbench_buf *b);

@@ -21,7 +21,7 @@
 enum pmbench_cachearc_filter {
 	PMBENCH_CACHEARC_NONE,
 	PMBENCH_CACHEARC_GZIP,
-	PMBENCH_CACHEARC_ZSTD
+	PMBENCH_CACHEARC_ZSTD,
 };
 
 /** A compression and its level (0: the compressor's default). */
@@ -128,7 +128,7 @@ enum pmbench_cachearc_archiver {
 	 * writes the files (pmbench_cachearc_create/_extract). */
 	PMBENCH_CACHEARC_LIBARCHIVE,
 	/** GNU tar, run as GitHub's actions/cache runs it on Linux. */
-	PMBENCH_CACHEARC_GNU_TAR
+	PMBENCH_CACHEARC_GNU_TAR,
 };
 
 /**
@@ -139,8 +139,7 @@ int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
 				    const char *s);
 
 /** "libarchive" or "gnu-tar" (static). */
-const char *
-pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a);
+const char *pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a);
 
 /** libarchive's version with its libraries' ("libarchive 3.6.2 ..."). */
 const char *pmbench_cachearc_libarchive_version(void);

@@ -68,11 +68,11 @@ struct pmbench_cicache_opts {
 	enum pmbench_cachearc_archiver archiver;
 };
 
-#define PMBENCH_CICACHE_OPTS_INIT                                              \
-	{                                                                      \
-		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0,    \
-			100e6, NULL, PMBENCH_STRVEC_INIT,                      \
-			PMBENCH_CACHEARC_LIBARCHIVE                            \
+#define PMBENCH_CICACHE_OPTS_INIT                                           \
+	{                                                                   \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0, \
+			100e6, NULL, PMBENCH_STRVEC_INIT,                   \
+			PMBENCH_CACHEARC_LIBARCHIVE                         \
 	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);
@@ -106,6 +106,5 @@ int pmbench_cicache_parse_bandwidth(double *out, const char *s);
 int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f);
-
 
 #endif

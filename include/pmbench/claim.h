@@ -29,7 +29,10 @@ struct pmbench_claim {
 	double factor; /**< N as written; 1 for "as fast as" */
 };
 
-#define PMBENCH_CLAIM_INIT { NULL, NULL, NULL, NULL, PMBENCH_CLAIM_SAME, 1 }
+#define PMBENCH_CLAIM_INIT                                    \
+	{                                                     \
+		NULL, NULL, NULL, NULL, PMBENCH_CLAIM_SAME, 1 \
+	}
 
 /**
  * Parse `<pm> [<task>] is <N>x faster than <pm> [<task>]`, also "slower
@@ -59,7 +62,7 @@ void pmbench_claim_describe(struct pmbench_buf *out,
 enum pmbench_claim_verdict {
 	PMBENCH_CLAIM_REPRODUCED,
 	PMBENCH_CLAIM_NOT_REPRODUCED,
-	PMBENCH_CLAIM_INCONCLUSIVE
+	PMBENCH_CLAIM_INCONCLUSIVE,
 };
 
 /** A verdict with the figures behind it. */
@@ -92,8 +95,8 @@ struct pmbench_claim_judgement {
  */
 int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 			const struct pmbench_claim *c, const double *a,
-			size_t na, const double *b, size_t nb,
-			double tolerance, uint64_t seed);
+			size_t na, const double *b, size_t nb, double tolerance,
+			uint64_t seed);
 
 /** "reproduced", "not reproduced" or "inconclusive". */
 const char *pmbench_claim_verdict_name(enum pmbench_claim_verdict v);

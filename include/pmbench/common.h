@@ -33,7 +33,7 @@
 
 #if defined(__GNUC__)
 #define PMBENCH_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#define PMBENCH_NORETURN __attribute__((noreturn))
+#define PMBENCH_NORETURN     __attribute__((noreturn))
 #else
 #define PMBENCH_PRINTF(f, a)
 #define PMBENCH_NORETURN
@@ -84,16 +84,18 @@ size_t pmbench_st_add(size_t a, size_t b);
  * Grow array `x` (element count `nr`, capacity `alloc`) so that it holds
  * at least `want` elements.
  */
-#define PMBENCH_ALLOC_GROW(x, want, alloc)                                   \
-	do {                                                                 \
-		if ((size_t)(want) > (alloc)) {                              \
-			size_t pmbench_ag_n_ = (alloc) < 8 ? 8 : (alloc);    \
-			while (pmbench_ag_n_ < (size_t)(want))               \
-				pmbench_ag_n_ = pmbench_st_mult(pmbench_ag_n_, 2); \
-			(x) = pmbench_xrealloc(                              \
-				(x), pmbench_st_mult(pmbench_ag_n_, sizeof(*(x)))); \
-			(alloc) = pmbench_ag_n_;                             \
-		}                                                            \
+#define PMBENCH_ALLOC_GROW(x, want, alloc)                                     \
+	do {                                                                   \
+		if ((size_t)(want) > (alloc)) {                                \
+			size_t pmbench_ag_n_ = (alloc) < 8 ? 8 : (alloc);      \
+			while (pmbench_ag_n_ < (size_t)(want))                 \
+				pmbench_ag_n_ =                                \
+					pmbench_st_mult(pmbench_ag_n_, 2);     \
+			(x) = pmbench_xrealloc((x),                            \
+					       pmbench_st_mult(pmbench_ag_n_,  \
+							       sizeof(*(x)))); \
+			(alloc) = pmbench_ag_n_;                               \
+		}                                                              \
 	} while (0)
 
 /*

@@ -41,7 +41,7 @@ enum pmbench_progress_kind {
 	/** A finished step worth a line of its own (a run, a priming). */
 	PMBENCH_PROGRESS_EVENT,
 	/** The work is over: clear whatever shows the status. */
-	PMBENCH_PROGRESS_DONE
+	PMBENCH_PROGRESS_DONE,
 };
 
 /** One progress report; every pointer is valid during the call only. */
@@ -55,20 +55,25 @@ typedef void (*pmbench_progress_cb)(const struct pmbench_progress *p,
 
 struct pmbench_ctx {
 	/* Set by the caller before pmbench_ctx_init(). */
-	const char *cache_dir;	   /**< the work folder (absolute) */
-	const char *toolchain_dir; /**< the pinned PMs, or NULL */
-	const char *fixtures_dir;  /**< bare fixture names, or NULL */
-	pmbench_log_cb log;	   /**< NULL: messages are dropped */
+	const char *cache_dir;	      /**< the work folder (absolute) */
+	const char *toolchain_dir;    /**< the pinned PMs, or NULL */
+	const char *fixtures_dir;     /**< bare fixture names, or NULL */
+	pmbench_log_cb log;	      /**< NULL: messages are dropped */
 	pmbench_progress_cb progress; /**< NULL: progress is dropped */
-	void *payload;		   /**< given to both callbacks */
+	void *payload;		      /**< given to both callbacks */
 
 	/* Private. */
 	volatile sig_atomic_t cancel_sig;
 	int wake[2];
 };
 
-#define PMBENCH_CTX_INIT                                                    \
-	{ NULL, NULL, NULL, NULL, NULL, NULL, 0, { -1, -1 } }
+#define PMBENCH_CTX_INIT                               \
+	{                                              \
+		NULL, NULL, NULL, NULL, NULL, NULL, 0, \
+		{                                      \
+			-1, -1                         \
+		}                                      \
+	}
 
 /**
  * Make the context usable: its wake pipe (close-on-exec, non-blocking).

@@ -37,7 +37,7 @@ enum pmbench_doc_audience {
 	PMBENCH_DOC_PAGE = (1 << 1), /**< Markdown and HTML */
 	PMBENCH_DOC_DATA = (1 << 2), /**< CSV and JSON (tables only) */
 	PMBENCH_DOC_HUMAN = PMBENCH_DOC_TERM | PMBENCH_DOC_PAGE,
-	PMBENCH_DOC_ALL = PMBENCH_DOC_HUMAN | PMBENCH_DOC_DATA
+	PMBENCH_DOC_ALL = PMBENCH_DOC_HUMAN | PMBENCH_DOC_DATA,
 };
 
 /** The type of a data field: how CSV and JSON write its value. */
@@ -55,7 +55,7 @@ enum pmbench_doc_field_flags {
 	 * The value is an interval: CSV writes the columns `<key>_lo` and
 	 * `<key>_hi`, JSON an array [lo, hi].
 	 */
-	PMBENCH_DOC_INTERVAL = (1 << 0)
+	PMBENCH_DOC_INTERVAL = (1 << 0),
 };
 
 /** The most data fields one column has. */
@@ -86,10 +86,10 @@ struct pmbench_doc_column {
 
 /** The value of one data field in one cell. */
 struct pmbench_doc_value {
-	int set;	/**< 0: no value (empty in CSV, null in JSON) */
-	double num;	/**< numbers; the point of an interval */
-	double lo, hi;	/**< PMBENCH_DOC_INTERVAL fields */
-	char *str;	/**< PMBENCH_DOC_TEXT fields */
+	int set;       /**< 0: no value (empty in CSV, null in JSON) */
+	double num;    /**< numbers; the point of an interval */
+	double lo, hi; /**< PMBENCH_DOC_INTERVAL fields */
+	char *str;     /**< PMBENCH_DOC_TEXT fields */
 };
 
 /** One cell: the text for people and the values for data. */
@@ -104,7 +104,7 @@ enum pmbench_doc_row_flags {
 	 * A row only people read, such as a note under the row before it
 	 * ("2 run(s) failed: ..."): CSV and JSON leave it out.
 	 */
-	PMBENCH_DOC_ROW_HUMAN = (1 << 0)
+	PMBENCH_DOC_ROW_HUMAN = (1 << 0),
 };
 
 /** A table row. */
@@ -143,13 +143,13 @@ enum pmbench_doc_tone {
 /** One row of a chart: a bar, its interval and its single runs. */
 struct pmbench_doc_bar {
 	char *label;
-	int has_value;	  /**< 0: no bar, `text` in its place */
+	int has_value; /**< 0: no bar, `text` in its place */
 	double value;
 	int has_interval; /**< whiskers from lo to hi */
 	double lo, hi;
-	double *dots;	  /**< single runs, drawn as dots */
+	double *dots; /**< single runs, drawn as dots */
 	size_t dots_nr;
-	char *text;	  /**< right of the chart ("3.098 s (5 runs)") */
+	char *text; /**< right of the chart ("3.098 s (5 runs)") */
 	enum pmbench_doc_tone tone;
 };
 
@@ -166,15 +166,15 @@ struct pmbench_doc_chart {
 };
 
 enum pmbench_doc_kind {
-	PMBENCH_DOC_HEADING,	/**< `text` at `level` 1 to 3 */
-	PMBENCH_DOC_PARAGRAPH,	/**< `text`; lines end in '\n' */
-	PMBENCH_DOC_NOTE,	/**< "note: `text`" */
-	PMBENCH_DOC_WARNING,	/**< "warning: `text`" */
-	PMBENCH_DOC_LIST,	/**< `items` */
-	PMBENCH_DOC_KV,		/**< `keys` and `items`, pairwise; `id` */
-	PMBENCH_DOC_TABLE,	/**< `table` */
-	PMBENCH_DOC_CHART,	/**< `chart` */
-	PMBENCH_DOC_CODE	/**< `text`, preformatted (a PM's output) */
+	PMBENCH_DOC_HEADING,   /**< `text` at `level` 1 to 3 */
+	PMBENCH_DOC_PARAGRAPH, /**< `text`; lines end in '\n' */
+	PMBENCH_DOC_NOTE,      /**< "note: `text`" */
+	PMBENCH_DOC_WARNING,   /**< "warning: `text`" */
+	PMBENCH_DOC_LIST,      /**< `items` */
+	PMBENCH_DOC_KV,	       /**< `keys` and `items`, pairwise; `id` */
+	PMBENCH_DOC_TABLE,     /**< `table` */
+	PMBENCH_DOC_CHART,     /**< `chart` */
+	PMBENCH_DOC_CODE       /**< `text`, preformatted (a PM's output) */
 };
 
 struct pmbench_doc_block {
@@ -182,9 +182,9 @@ struct pmbench_doc_block {
 	unsigned audience; /**< pmbench_doc_audience */
 	int level;
 	char *text;
-	char *id;			 /**< KV: its name in JSON */
-	struct pmbench_strvec keys;	 /**< KV */
-	struct pmbench_strvec items;	 /**< LIST items, KV values */
+	char *id;		     /**< KV: its name in JSON */
+	struct pmbench_strvec keys;  /**< KV */
+	struct pmbench_strvec items; /**< LIST items, KV values */
 	struct pmbench_doc_table table;
 	struct pmbench_doc_chart chart;
 };
@@ -200,7 +200,7 @@ enum pmbench_doc_flags {
 	 * The json format writes hyperfine's export (bench results: what
 	 * `report --format json` has always written).
 	 */
-	PMBENCH_DOC_JSON_HYPERFINE = (1 << 1)
+	PMBENCH_DOC_JSON_HYPERFINE = (1 << 1),
 };
 
 struct pmbench_doc {
@@ -225,8 +225,10 @@ struct pmbench_doc {
 	size_t timed_nr, timed_alloc;
 };
 
-#define PMBENCH_DOC_INIT                                                  \
-	{ NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0 }
+#define PMBENCH_DOC_INIT                                                \
+	{                                                               \
+		NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0 \
+	}
 
 /** Start an empty document of `kind` titled `title`. */
 void pmbench_doc_init(struct pmbench_doc *d, const char *kind,
@@ -254,8 +256,8 @@ void pmbench_doc_heading(struct pmbench_doc *d, unsigned audience, int level,
 			 const char *fmt, ...) PMBENCH_PRINTF(4, 5);
 
 /** Append a paragraph. */
-void pmbench_doc_para(struct pmbench_doc *d, unsigned audience,
-		      const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+void pmbench_doc_para(struct pmbench_doc *d, unsigned audience, const char *fmt,
+		      ...) PMBENCH_PRINTF(3, 4);
 
 /** Append a note (PMBENCH_DOC_NOTE) or a warning (PMBENCH_DOC_WARNING). */
 void pmbench_doc_note(struct pmbench_doc *d, unsigned audience,
@@ -297,16 +299,16 @@ pmbench_doc_table(struct pmbench_doc *d, unsigned audience, const char *id,
 struct pmbench_doc_row *pmbench_doc_row(struct pmbench_doc_table *t);
 
 /** Set the text people read in column `col` of `row`. */
-void pmbench_doc_text(struct pmbench_doc_row *row, size_t col,
-		      const char *fmt, ...) PMBENCH_PRINTF(3, 4);
+void pmbench_doc_text(struct pmbench_doc_row *row, size_t col, const char *fmt,
+		      ...) PMBENCH_PRINTF(3, 4);
 
 /** Set data field `field` of column `col` of `row` to the number `v`. */
 void pmbench_doc_num(struct pmbench_doc_row *row, size_t col, size_t field,
 		     double v);
 
 /** Set the interval field `field` of column `col` to [lo, hi]. */
-void pmbench_doc_interval(struct pmbench_doc_row *row, size_t col,
-			  size_t field, double lo, double hi);
+void pmbench_doc_interval(struct pmbench_doc_row *row, size_t col, size_t field,
+			  double lo, double hi);
 
 /** Set the text field `field` of column `col` to `s` (NULL: unset). */
 void pmbench_doc_str(struct pmbench_doc_row *row, size_t col, size_t field,
@@ -326,12 +328,9 @@ void pmbench_doc_row_note(struct pmbench_doc_row *row, size_t from,
  * Append an empty chart: its SVG class `name`, the line above it
  * (`caption`, may be NULL), its accessible `title` and the axis `unit`.
  */
-struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
-					    unsigned audience,
-					    const char *name,
-					    const char *caption,
-					    const char *title,
-					    const char *unit);
+struct pmbench_doc_chart *
+pmbench_doc_chart(struct pmbench_doc *d, unsigned audience, const char *name,
+		  const char *caption, const char *title, const char *unit);
 
 /** Add a bar labelled `label` to `c`; fill in its fields. */
 struct pmbench_doc_bar *pmbench_doc_bar(struct pmbench_doc_chart *c,

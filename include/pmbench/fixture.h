@@ -51,9 +51,9 @@ struct pmbench_fixture {
 	char *test_script;	       /**< default "test" */
 	int has_dev;		       /**< the manifest has "dev" */
 	char *dev_script;	       /**< default "dev" */
-	char *dev_args;		       /**< e.g. "--port {port} --host 127.0.0.1" */
-	char *ready_pattern;	       /**< substring/regex of the ready line */
-	char *ready_path;	       /**< URL path to poll, default "/" */
+	char *dev_args;	     /**< e.g. "--port {port} --host 127.0.0.1" */
+	char *ready_pattern; /**< substring/regex of the ready line */
+	char *ready_path;    /**< URL path to poll, default "/" */
 
 	/* Filled by pmbench_fixture_checkout(). */
 	char *resolved_commit; /**< the SHA checked out, or NULL */
@@ -61,7 +61,10 @@ struct pmbench_fixture {
 	char *project_dir;     /**< source_dir + subdir */
 };
 
-#define PMBENCH_FIXTURE_INIT { 0 }
+#define PMBENCH_FIXTURE_INIT \
+	{                    \
+		0            \
+	}
 
 /**
  * Parse a manifest from `json` (`origin` names it in messages, e.g. the

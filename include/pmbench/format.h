@@ -25,7 +25,7 @@
  */
 struct pmbench_format {
 	const char *name;
-	const char *ext; /**< the file name ending that implies it, or NULL */
+	const char *ext;  /**< the file name ending that implies it, or NULL */
 	const char *help; /**< one line for --help */
 	/**
 	 * Append `doc` to `out`. Returns 0, or a negative PMBENCH_E* with a

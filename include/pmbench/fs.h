@@ -64,7 +64,7 @@ enum pmbench_fs_copy_flags {
 	/** Skip `.git` directly under the source root. */
 	PMBENCH_FS_COPY_SKIP_GIT = (1 << 0),
 	/** Skip every directory named `node_modules` (below `src`). */
-	PMBENCH_FS_COPY_SKIP_NODE_MODULES = (1 << 1)
+	PMBENCH_FS_COPY_SKIP_NODE_MODULES = (1 << 1),
 };
 
 /**
@@ -121,8 +121,7 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
  * a NUL byte is refused with PMBENCH_EINVALID ("malformed JSON"), since
  * string parsers would silently stop there.
  */
-int pmbench_fs_read_text(struct pmbench_buf *out, const char *path,
-			 size_t max);
+int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same

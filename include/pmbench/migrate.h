@@ -24,11 +24,11 @@ struct pmbench_pmrun;
 
 /** How one parity task (build, test, lint) went under one PM. */
 struct pmbench_migrate_task {
-	char *name;	/**< "build", "test", "lint" */
-	int ran;	/**< 0: the project has no such script */
+	char *name; /**< "build", "test", "lint" */
+	int ran;    /**< 0: the project has no such script */
 	int ok;
 	int interrupted; /**< pmbench was stopped while it ran (not ok) */
-	char *failure;	/**< one line when !ok */
+	char *failure;	 /**< one line when !ok */
 	double wall_s;
 };
 
@@ -59,7 +59,10 @@ struct pmbench_migrate {
 	size_t pms_nr, pms_alloc;
 };
 
-#define PMBENCH_MIGRATE_INIT { 0 }
+#define PMBENCH_MIGRATE_INIT \
+	{                    \
+		0            \
+	}
 
 /**
  * Which PM the project in `project` uses: `from` when not NULL (with its

@@ -25,9 +25,9 @@ struct pmbench_ctx;
 
 /** What a PM does with dependencies' lifecycle scripts by default. */
 enum pmbench_pm_scripts {
-	PMBENCH_SCRIPTS_ALL,	 /**< runs every install script */
-	PMBENCH_SCRIPTS_NONE,	 /**< runs none unless allowed */
-	PMBENCH_SCRIPTS_TRUSTED	 /**< runs only a built-in trusted list */
+	PMBENCH_SCRIPTS_ALL,	/**< runs every install script */
+	PMBENCH_SCRIPTS_NONE,	/**< runs none unless allowed */
+	PMBENCH_SCRIPTS_TRUSTED /**< runs only a built-in trusted list */
 };
 
 /** What a PM (mostly a variant) cannot do like the others. */
@@ -38,7 +38,7 @@ enum pmbench_pm_caps {
 	 * size to measure, and the "node_modules" state is its state
 	 * files (`state_paths`).
 	 */
-	PMBENCH_PM_NO_NODE_MODULES = (1 << 0)
+	PMBENCH_PM_NO_NODE_MODULES = (1 << 0),
 };
 
 /**
@@ -69,21 +69,21 @@ struct pmbench_pm_variant {
 };
 
 struct pmbench_pm {
-	const char *name;	   /**< "npm", "yarn", "yarn-berry", ... */
-	const char *title;	   /**< for humans: "yarn 1 (classic)" */
+	const char *name;  /**< "npm", "yarn", "yarn-berry", ... */
+	const char *title; /**< for humans: "yarn 1 (classic)" */
 	/** What the world calls its binary, if not `name` ("yarn"). */
 	const char *command_name;
 	const char *npm_package;   /**< what ci/setup installs, or NULL */
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
 	const char *const *path_names; /**< tried on PATH, in order */
-	int major_min;		   /**< accepted major versions */
+	int major_min;		       /**< accepted major versions */
 	int major_max;
 	const char *const *version_args;
 	const char *const *install_args; /**< after the binary */
-	const char *const *frozen_args;	 /**< CI mode: lockfile must not change */
-	const char *const *run_args;	 /**< "run" / "task" before the script */
-	int run_dashdash;		 /**< needs "--" before script arguments */
-	const char *const *lockfiles;	 /**< first: the one it writes */
+	const char *const *frozen_args; /**< CI mode: lockfile must not change */
+	const char *const *run_args;	/**< "run" / "task" before the script */
+	int run_dashdash;	      /**< needs "--" before script arguments */
+	const char *const *lockfiles; /**< first: the one it writes */
 	/**
 	 * Whether a file named like one of `lockfiles` is this PM's, from
 	 * its first bytes (NUL-terminated; see pmbench_pm_lockfile_owner()):
@@ -108,8 +108,8 @@ struct pmbench_pm {
 	 * <store>/<id>/package. NULL: none.
 	 */
 	const char *const *stores;
-	const char *const *state_paths;	 /**< install state besides node_modules */
-	const char *const *env;		 /**< "K=V" templates, "K" unsets */
+	const char *const *state_paths; /**< install state besides node_modules */
+	const char *const *env;		/**< "K=V" templates, "K" unsets */
 	/** Prefixes of the caller's variables that change what it does. */
 	const char *const *env_prefixes;
 	/**
@@ -121,7 +121,7 @@ struct pmbench_pm {
 	const char *const *store_query;
 	const char *store_var;
 	enum pmbench_pm_scripts scripts;
-	const char *scripts_note;	 /**< how it treats install scripts */
+	const char *scripts_note; /**< how it treats install scripts */
 	/** How its output starts the line naming skipped scripts. */
 	const char *const *scripts_said;
 	/**
@@ -160,10 +160,10 @@ extern const size_t pmbench_pms_nr;
 
 /** How `pm` starts from the lockfile of the PM named `from`. */
 enum pmbench_pm_route {
-	PMBENCH_ROUTE_OWN,     /**< it is its own lockfile */
-	PMBENCH_ROUTE_READS,   /**< its install converts the lockfile */
-	PMBENCH_ROUTE_IMPORT,  /**< its import command converts it first */
-	PMBENCH_ROUTE_FRESH    /**< it cannot use it: fresh resolution */
+	PMBENCH_ROUTE_OWN,    /**< it is its own lockfile */
+	PMBENCH_ROUTE_READS,  /**< its install converts the lockfile */
+	PMBENCH_ROUTE_IMPORT, /**< its import command converts it first */
+	PMBENCH_ROUTE_FRESH   /**< it cannot use it: fresh resolution */
 };
 
 /**
@@ -275,8 +275,8 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 		    const char *cache);
 
 /** Append a NULL-terminated template list, with {cache}/{home} filled. */
-void pmbench_pm_push_args(struct pmbench_strvec *out,
-			  const char *const *templ, const char *cache);
+void pmbench_pm_push_args(struct pmbench_strvec *out, const char *const *templ,
+			  const char *cache);
 
 /**
  * Append the arguments of `pm`'s install (`frozen`: its CI install),
@@ -289,12 +289,15 @@ void pmbench_pm_push_install(struct pmbench_strvec *out,
 /** A PM found on this machine. */
 struct pmbench_pm_found {
 	const struct pmbench_pm *pm;
-	char *path;    /**< absolute path of the binary */
-	char *version; /**< first line of its version output, trimmed */
+	char *path;	    /**< absolute path of the binary */
+	char *version;	    /**< first line of its version output, trimmed */
 	const char *source; /**< "toolchain" or "PATH" */
 };
 
-#define PMBENCH_PM_FOUND_INIT { NULL, NULL, NULL, NULL }
+#define PMBENCH_PM_FOUND_INIT          \
+	{                              \
+		NULL, NULL, NULL, NULL \
+	}
 
 /**
  * Find `pm`: first `<toolchain_dir>/<toolchain_bin>` (the toolchain
@@ -306,9 +309,9 @@ struct pmbench_pm_found {
  * PMBENCH_ENOTFOUND with a message saying where it looked and how to
  * install it. Cancelling `ctx` stops a version query.
  */
-int pmbench_pm_find(struct pmbench_pm_found *out,
-		    const struct pmbench_ctx *ctx, const struct pmbench_pm *pm,
-		    const char *path, const char *scratch_dir);
+int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
+		    const struct pmbench_pm *pm, const char *path,
+		    const char *scratch_dir);
 
 void pmbench_pm_found_release(struct pmbench_pm_found *f);
 

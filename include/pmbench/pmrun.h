@@ -28,9 +28,9 @@ struct pmbench_pmrun {
 	struct pmbench_workspace ws;
 	struct pmbench_strvec command; /**< argv of the install */
 	struct pmbench_strvec env;     /**< deltas for every command */
-	char *prime_failure; /**< why priming failed, or NULL */
-	char *lockfile;	     /**< which lockfile and where from, or NULL */
-	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
+	char *prime_failure;	       /**< why priming failed, or NULL */
+	char *lockfile; /**< which lockfile and where from, or NULL */
+	char *scripts;	/**< dependency lifecycle scripts, or NULL */
 	/**
 	 * What its cells cannot measure and why ("node_modules: n/a:
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
@@ -58,8 +58,8 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
  * ~/.npmrc, the names of inherited PM variables, node's version and path
  * (asked in `scratch`).
  */
-void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
-			      struct pmbench_result *r, const char *scratch);
+void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			      const char *scratch);
 
 /**
  * Start a result the way every subcommand that runs PMs does: pmbench's

@@ -67,9 +67,9 @@ void pmbench_ready_poll_free(struct pmbench_ready_poll *p);
 
 /** Bounds of a load probe. */
 struct pmbench_probe_opts {
-	unsigned requests;	/**< how many requests in all, >= 1 */
-	unsigned concurrency;	/**< how many at once, >= 1 */
-	uint64_t time_cap_ns;	/**< stop starting new ones after this */
+	unsigned requests;	 /**< how many requests in all, >= 1 */
+	unsigned concurrency;	 /**< how many at once, >= 1 */
+	uint64_t time_cap_ns;	 /**< stop starting new ones after this */
 	uint64_t req_timeout_ns; /**< per request */
 };
 
@@ -81,15 +81,15 @@ struct pmbench_probe_status {
 
 /** What a load probe measured (vegeta's report). */
 struct pmbench_probe_stats {
-	unsigned requests;  /**< requests finished (answered or failed) */
-	unsigned ok;	    /**< status 200..399 without transfer error */
-	unsigned errors;    /**< transfer errors (no status) */
-	double ok_ratio;    /**< ok / requests */
+	unsigned requests; /**< requests finished (answered or failed) */
+	unsigned ok;	   /**< status 200..399 without transfer error */
+	unsigned errors;   /**< transfer errors (no status) */
+	double ok_ratio;   /**< ok / requests */
 	double lat_min, lat_mean, lat_p50, lat_p90, lat_p95, lat_p99,
-		lat_max;    /**< seconds, over every answered request */
-	uint64_t bytes_in;  /**< body bytes received */
-	double duration_s;  /**< from the first start to the last finish */
-	int capped;	    /**< the time cap stopped it early */
+		lat_max;   /**< seconds, over every answered request */
+	uint64_t bytes_in; /**< body bytes received */
+	double duration_s; /**< from the first start to the last finish */
+	int capped;	   /**< the time cap stopped it early */
 	struct pmbench_probe_status statuses[32]; /**< ascending by code */
 	size_t statuses_nr;
 	char first_error[160]; /**< first transfer error, or "" */

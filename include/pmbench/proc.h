@@ -65,19 +65,19 @@ enum pmbench_child_flags {
 	 */
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
-	PMBENCH_CHILD_PASSTHROUGH = (1 << 1)
+	PMBENCH_CHILD_PASSTHROUGH = (1 << 1),
 };
 
 /** What happened to a child. */
 struct pmbench_child_result {
-	int exited;	   /**< the main process exited (status known) */
-	int exit_code;	   /**< -1 when killed by a signal */
-	int signal;	   /**< terminating signal, else 0 */
-	int timed_out;	   /**< killed because the timeout passed */
-	int interrupted;   /**< killed because pmbench got SIGINT/SIGTERM */
-	int spawn_errno;   /**< exec failed with this errno, else 0 */
-	uint64_t wall_ns;  /**< from just before the spawn to the exit */
-	uint64_t user_ns;  /**< rusage: the child and waited descendants */
+	int exited;	  /**< the main process exited (status known) */
+	int exit_code;	  /**< -1 when killed by a signal */
+	int signal;	  /**< terminating signal, else 0 */
+	int timed_out;	  /**< killed because the timeout passed */
+	int interrupted;  /**< killed because pmbench got SIGINT/SIGTERM */
+	int spawn_errno;  /**< exec failed with this errno, else 0 */
+	uint64_t wall_ns; /**< from just before the spawn to the exit */
+	uint64_t user_ns; /**< rusage: the child and waited descendants */
 	uint64_t sys_ns;
 	uint64_t max_rss_kib;  /**< ru_maxrss: the largest single process */
 	uint64_t tree_rss_kib; /**< largest sampled sum of the tree's RSS */
@@ -113,18 +113,20 @@ struct pmbench_child {
 	/* Private. */
 	int out_fd;
 	int out_lazy; /* read at each walk and the exit, not as it comes */
-	int pidfd; /* the main process, or -1 */
-	int slot;  /* in the registry while the main is not reaped, or -1 */
-	uint64_t t0; /* CLOCK_MONOTONIC just before the spawn */
+	int pidfd;    /* the main process, or -1 */
+	int slot;     /* in the registry while the main is not reaped, or -1 */
+	uint64_t t0;  /* CLOCK_MONOTONIC just before the spawn */
 	uint64_t next_sample;
 	struct pmbench_buf line;
 	int in_escape;
 };
 
-#define PMBENCH_CHILD_INIT                                                  \
-	{ PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0,    \
-	  NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0, -1, -1, 0,  \
-	  0, PMBENCH_BUF_INIT, 0 }
+#define PMBENCH_CHILD_INIT                                                     \
+	{                                                                      \
+		PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0, \
+			NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0,   \
+			-1, -1, 0, 0, PMBENCH_BUF_INIT, 0                      \
+	}
 
 /**
  * Set up the engine's process handling once, before the first child:

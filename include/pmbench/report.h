@@ -27,7 +27,7 @@
 /** Modified z-score above which a run is an outlier (Iglewicz-Hoaglin). */
 #define PMBENCH_REPORT_OUTLIER_Z 3.5
 /** Drift warning: |Spearman rho| of run order against time, from n runs. */
-#define PMBENCH_REPORT_DRIFT_RHO 0.8
+#define PMBENCH_REPORT_DRIFT_RHO      0.8
 #define PMBENCH_REPORT_DRIFT_MIN_RUNS 6
 
 /** The statistics of one cell. */
@@ -43,7 +43,7 @@ struct pmbench_report_cell {
 	int has_ci;			   /**< n >= 1 */
 	struct pmbench_interval median_ci; /**< point is the median */
 	size_t outliers;		   /**< runs flagged by modified z */
-	int slow_first; /**< the first timed run is a high outlier */
+	int slow_first;		   /**< the first timed run is a high outlier */
 	double user, sys;	   /**< means, seconds */
 	double max_rss, tree_rss;  /**< means, KiB */
 	double nm_bytes, nm_files; /**< means */
@@ -64,7 +64,10 @@ struct pmbench_report {
 	size_t cells_nr;
 };
 
-#define PMBENCH_REPORT_INIT { NULL, NULL, 0 }
+#define PMBENCH_REPORT_INIT   \
+	{                     \
+		NULL, NULL, 0 \
+	}
 
 /**
  * Compute the statistics of every cell of `r`, which must outlive the
@@ -135,7 +138,7 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 
 /** The warning when some PMs ran dependency scripts and others did not. */
 #define PMBENCH_REPORT_SCRIPTS_NOTE                                         \
-	"some PMs ran dependency install scripts and others skipped them: "  \
+	"some PMs ran dependency install scripts and others skipped them: " \
 	"the install times are not like for like"
 
 /**

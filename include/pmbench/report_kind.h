@@ -95,9 +95,11 @@ struct pmbench_report_compare {
 	struct pmbench_strvec only_a, only_b; /**< "fixture · task · ..." */
 };
 
-#define PMBENCH_REPORT_COMPARE_INIT                                       \
-	{ NULL, NULL, NULL, NULL, NULL, 0, 0, PMBENCH_STRVEC_INIT,         \
-	  PMBENCH_STRVEC_INIT }
+#define PMBENCH_REPORT_COMPARE_INIT                                      \
+	{                                                                \
+		NULL, NULL, NULL, NULL, NULL, 0, 0, PMBENCH_STRVEC_INIT, \
+			PMBENCH_STRVEC_INIT                              \
+	}
 
 /** Match the cells of `a` and `b` and compare them into `out`. */
 void pmbench_report_compare_init(struct pmbench_report_compare *out,
@@ -138,7 +140,10 @@ struct pmbench_report_claim {
 	size_t judged, refuted, unsure; /**< scenarios with each outcome */
 };
 
-#define PMBENCH_REPORT_CLAIM_INIT { NULL, 0, NULL, 0, 0, 0, 0, 0 }
+#define PMBENCH_REPORT_CLAIM_INIT            \
+	{                                    \
+		NULL, 0, NULL, 0, 0, 0, 0, 0 \
+	}
 
 /**
  * Judge `claim` in every scenario of `r` where both sides have a cell:

@@ -31,10 +31,10 @@
 
 /** One installed name@version (several folders may hold it). */
 struct pmbench_package {
-	char *name;    /**< "name" of its package.json */
-	char *version; /**< "version" of its package.json */
-	char *path;    /**< first folder found, relative to the project */
-	int has_script; /**< preinstall/install/postinstall, or binding.gyp */
+	char *name;	 /**< "name" of its package.json */
+	char *version;	 /**< "version" of its package.json */
+	char *path;	 /**< first folder found, relative to the project */
+	int has_script;	 /**< preinstall/install/postinstall, or binding.gyp */
 	unsigned copies; /**< how many folders hold this name@version */
 };
 
@@ -44,7 +44,10 @@ struct pmbench_resolution {
 	size_t nr, alloc;
 };
 
-#define PMBENCH_RESOLUTION_INIT { NULL, 0, 0 }
+#define PMBENCH_RESOLUTION_INIT \
+	{                       \
+		NULL, 0, 0      \
+	}
 
 /**
  * Scan every node_modules folder below `project` (workspaces included),
@@ -97,7 +100,10 @@ struct pmbench_resolution_diff {
 	size_t changes_nr, changes_alloc;
 };
 
-#define PMBENCH_RESOLUTION_DIFF_INIT { 0, 0, 0, 0, NULL, 0, 0 }
+#define PMBENCH_RESOLUTION_DIFF_INIT   \
+	{                              \
+		0, 0, 0, 0, NULL, 0, 0 \
+	}
 
 /** Fill `out` (initialised) with the difference from `a` to `b`. */
 void pmbench_resolution_diff(struct pmbench_resolution_diff *out,

@@ -11,7 +11,7 @@
  * are written from, and what `pmbench report` reads back.
  */
 
-#define PMBENCH_RESULT_SCHEMA "pmbench-result"
+#define PMBENCH_RESULT_SCHEMA  "pmbench-result"
 #define PMBENCH_RESULT_VERSION 1
 
 /**
@@ -44,18 +44,18 @@ struct pmbench_sample {
 	 * statistics and of the failure counts.
 	 */
 	int interrupted;
-	int leftover;	       /**< processes still alive after the PM exited */
+	int leftover; /**< processes still alive after the PM exited */
 	/**
 	 * The PM makes no node_modules (Plug'n'Play): nm_bytes and nm_files
 	 * are not measured, and left out of the file.
 	 */
 	int no_node_modules;
-	uint64_t nm_bytes;     /**< node_modules on disk after the run */
+	uint64_t nm_bytes; /**< node_modules on disk after the run */
 	uint64_t nm_files;
-	double started;	       /**< Unix time the run started (seconds);
+	double started; /**< Unix time the run started (seconds);
 				    written to the microsecond */
-	char *failure;	       /**< one-line reason when !ok, else NULL */
-	char *tail;	       /**< last output lines when !ok, else NULL */
+	char *failure;	/**< one-line reason when !ok, else NULL */
+	char *tail;	/**< last output lines when !ok, else NULL */
 	struct pmbench_metric *metrics; /**< in the order they were set */
 	size_t metrics_nr, metrics_alloc;
 };
@@ -129,7 +129,7 @@ struct pmbench_result {
 	uint64_t seed;
 	/* `--runs auto` (runs is then the maximum); see schedule.h. */
 	int runs_auto;
-	double auto_target;	 /**< relative half-width of the median CI */
+	double auto_target; /**< relative half-width of the median CI */
 	unsigned auto_min_runs;
 	uint64_t auto_budget_ns; /**< per scenario */
 
@@ -145,10 +145,13 @@ struct pmbench_result {
 	size_t cells_nr, cells_alloc;
 };
 
-#define PMBENCH_RESULT_INIT                                                 \
-	{ PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,          \
-	  PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 }
+#define PMBENCH_RESULT_INIT                                                   \
+	{                                                                     \
+		PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,      \
+			PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, \
+			0, 0, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, \
+			0, 0                                                  \
+	}
 
 /**
  * Set (or replace, keeping its position) an environment entry; copies
@@ -164,11 +167,9 @@ const char *pmbench_result_env_get(const struct pmbench_result *r,
  * Append a cell with copies of the four names and everything else empty;
  * returns it (owned by r, valid until the next cell is added).
  */
-struct pmbench_cell *pmbench_result_add_cell(struct pmbench_result *r,
-					     const char *fixture,
-					     const char *task,
-					     const char *scenario,
-					     const char *pm);
+struct pmbench_cell *
+pmbench_result_add_cell(struct pmbench_result *r, const char *fixture,
+			const char *task, const char *scenario, const char *pm);
 /** The first cell with these four names, or NULL. */
 struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 					      const char *fixture,
@@ -199,8 +200,8 @@ void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
  * The metric `name` of a sample into *out. Returns 1 if the sample has
  * it, else 0 (and *out is left alone).
  */
-int pmbench_sample_metric_get(const struct pmbench_sample *s,
-			      const char *name, double *out);
+int pmbench_sample_metric_get(const struct pmbench_sample *s, const char *name,
+			      double *out);
 
 /**
  * Like pmbench_cell_times(), for the metric `name`: its values in the

@@ -9,7 +9,7 @@
 enum pmbench_state {
 	PMBENCH_STATE_CACHE = (1 << 0),
 	PMBENCH_STATE_LOCKFILE = (1 << 1),
-	PMBENCH_STATE_NODE_MODULES = (1 << 2)
+	PMBENCH_STATE_NODE_MODULES = (1 << 2),
 };
 
 /** All eight, in the order pnpm's table uses. */

@@ -65,29 +65,31 @@ enum pmbench_schedule_stop {
 struct pmbench_schedule_auto {
 	/** target relative half-width of the median's 95 % interval */
 	double target;
-	unsigned min_runs; /**< never stop on precision or time before this */
-	unsigned max_runs; /**< stop at this many timed rounds */
+	unsigned min_runs;  /**< never stop on precision or time before this */
+	unsigned max_runs;  /**< stop at this many timed rounds */
 	uint64_t budget_ns; /**< stop once a scenario has taken this long */
 	uint64_t seed;	    /**< seed of the bootstrap */
 };
 
-#define PMBENCH_SCHEDULE_AUTO_TARGET 0.05
-#define PMBENCH_SCHEDULE_AUTO_MIN_RUNS 5
-#define PMBENCH_SCHEDULE_AUTO_MAX_RUNS 30
+#define PMBENCH_SCHEDULE_AUTO_TARGET	0.05
+#define PMBENCH_SCHEDULE_AUTO_MIN_RUNS	5
+#define PMBENCH_SCHEDULE_AUTO_MAX_RUNS	30
 #define PMBENCH_SCHEDULE_AUTO_BUDGET_NS (10ull * 60ull * 1000000000ull)
 
-#define PMBENCH_SCHEDULE_AUTO_INIT                                          \
-	{ PMBENCH_SCHEDULE_AUTO_TARGET, PMBENCH_SCHEDULE_AUTO_MIN_RUNS,      \
-	  PMBENCH_SCHEDULE_AUTO_MAX_RUNS, PMBENCH_SCHEDULE_AUTO_BUDGET_NS,  \
-	  1 }
+#define PMBENCH_SCHEDULE_AUTO_INIT                                            \
+	{                                                                     \
+		PMBENCH_SCHEDULE_AUTO_TARGET, PMBENCH_SCHEDULE_AUTO_MIN_RUNS, \
+			PMBENCH_SCHEDULE_AUTO_MAX_RUNS,                       \
+			PMBENCH_SCHEDULE_AUTO_BUDGET_NS, 1                    \
+	}
 
 /** A schedule: who takes part, how many rounds, what each turn does. */
 struct pmbench_schedule {
 	/** Cancellation, checked before every turn; may be NULL. */
 	const struct pmbench_ctx *ctx;
-	size_t nr;	      /**< participants */
-	unsigned warmup;      /**< warm-up rounds first */
-	unsigned runs;	      /**< timed rounds (at most, with autostop) */
+	size_t nr;	 /**< participants */
+	unsigned warmup; /**< warm-up rounds first */
+	unsigned runs;	 /**< timed rounds (at most, with autostop) */
 	/**
 	 * The number of the first round: rounds are numbered from it and
 	 * rotate as if the earlier ones had run (ci-cache's hit jobs follow
@@ -112,7 +114,10 @@ struct pmbench_schedule {
 };
 
 #define PMBENCH_SCHEDULE_INIT                                               \
-	{ NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL }
+	{                                                                   \
+		NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+			NULL                                                \
+	}
 
 /**
  * Which participant runs `k`-th in round `number` of `nr`: (k + number)

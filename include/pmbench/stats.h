@@ -19,8 +19,8 @@ struct pmbench_summary {
 	double median;
 	double min;
 	double max;
-	double q1; /**< 25 % quantile, linear interpolation (type 7) */
-	double q3; /**< 75 % quantile */
+	double q1;  /**< 25 % quantile, linear interpolation (type 7) */
+	double q3;  /**< 75 % quantile */
 	double mad; /**< median absolute deviation (unscaled) */
 };
 
@@ -84,14 +84,14 @@ int pmbench_stats_bootstrap_median(struct pmbench_interval *out,
  * same bad `level` or `resamples` as above, or if the median of b or of
  * any resample of b is 0.
  */
-int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out,
-				  const double *a, size_t na, const double *b,
-				  size_t nb, double level, unsigned resamples,
+int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out, const double *a,
+				  size_t na, const double *b, size_t nb,
+				  double level, unsigned resamples,
 				  struct pmbench_rng *rng);
 
 /** Two-sided Mann-Whitney U test. */
 struct pmbench_mwu {
-	double u;  /**< U of sample a */
+	double u; /**< U of sample a */
 	/** normal approximation with tie and continuity corrections */
 	double z;
 	double p;  /**< two-sided p-value (exact when small and tie-free) */

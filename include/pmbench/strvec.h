@@ -16,7 +16,10 @@ struct pmbench_strvec {
 };
 
 extern char *pmbench_strvec_empty[];
-#define PMBENCH_STRVEC_INIT { pmbench_strvec_empty, 0, 0 }
+#define PMBENCH_STRVEC_INIT                \
+	{                                  \
+		pmbench_strvec_empty, 0, 0 \
+	}
 
 void pmbench_strvec_init(struct pmbench_strvec *sv);
 /** Append a copy of `s`; returns the copy. */

@@ -32,7 +32,7 @@ struct pmbench_fixture;
  */
 
 /** The script pmbench adds to the run copy's package.json. */
-#define PMBENCH_TASK_NOOP_SCRIPT "pmbench-noop"
+#define PMBENCH_TASK_NOOP_SCRIPT  "pmbench-noop"
 #define PMBENCH_TASK_NOOP_COMMAND "node -e 0"
 
 /** The scenario name of every cell of a task on the primed tree. */
@@ -40,7 +40,7 @@ struct pmbench_fixture;
 
 /** The pm names of the runs made without any PM. */
 #define PMBENCH_TASK_BARE_NODE "(node)"
-#define PMBENCH_TASK_NODE_RUN "(node --run)"
+#define PMBENCH_TASK_NODE_RUN  "(node --run)"
 
 /** What a metric measures; its name ends in the unit's suffix. */
 enum pmbench_task_unit {
@@ -87,7 +87,7 @@ enum pmbench_task_flags {
 	 * It writes the project's output folder (build.output), whose files
 	 * migrate compares with the source PM's (build).
 	 */
-	PMBENCH_TASK_OUTPUT = (1 << 5)
+	PMBENCH_TASK_OUTPUT = (1 << 5),
 };
 
 struct pmbench_task;
@@ -104,7 +104,10 @@ struct pmbench_task_job {
 	unsigned probe_concurrency; /**< dev: in flight at once, >= 1 */
 };
 
-#define PMBENCH_TASK_JOB_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 1 }
+#define PMBENCH_TASK_JOB_INIT                      \
+	{                                          \
+		NULL, NULL, NULL, NULL, 0, 0, 0, 1 \
+	}
 
 /** A task: one entry of the table. */
 struct pmbench_task {
@@ -221,8 +224,8 @@ int pmbench_task_project_has_script(const char *project, const char *script);
  * `argv[i]` (PMBENCH_STRVEC_INIT vectors the caller releases) and
  * `pms[i]` (static strings); returns how many (1 or 2).
  */
-size_t pmbench_task_baselines(struct pmbench_strvec argv[2],
-			      const char *pms[2], int node_run);
+size_t pmbench_task_baselines(struct pmbench_strvec argv[2], const char *pms[2],
+			      int node_run);
 
 /**
  * Time `argv` run without any PM (a baseline such as `node -e 0`) in
@@ -244,12 +247,15 @@ int pmbench_task_bare(struct pmbench_ctx *ctx,
  * ("2 passed (2)": none failed). Nothing is guessed.
  */
 struct pmbench_task_tests {
-	unsigned summaries; /**< summaries seen */
+	unsigned summaries;	      /**< summaries seen */
 	double tests, passed, failed; /**< sums over the summaries */
 	unsigned has_tests, has_passed, has_failed; /**< summaries giving it */
 };
 
-#define PMBENCH_TASK_TESTS_INIT { 0, 0, 0, 0, 0, 0, 0 }
+#define PMBENCH_TASK_TESTS_INIT     \
+	{                           \
+		0, 0, 0, 0, 0, 0, 0 \
+	}
 
 /** Read one output line (no newline; ANSI escapes already removed). */
 void pmbench_task_tests_line(struct pmbench_task_tests *t, const char *line,

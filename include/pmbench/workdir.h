@@ -20,7 +20,10 @@ struct pmbench_workdir {
 	int fd; /**< the locked lock file, or -1 */
 };
 
-#define PMBENCH_WORKDIR_INIT { -1 }
+#define PMBENCH_WORKDIR_INIT \
+	{                    \
+		-1           \
+	}
 
 /**
  * Check that `dir` is a pmbench work folder, creating it if missing:

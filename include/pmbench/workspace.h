@@ -32,7 +32,10 @@ struct pmbench_workspace {
 	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
 };
 
-#define PMBENCH_WORKSPACE_INIT { 0 }
+#define PMBENCH_WORKSPACE_INIT \
+	{                      \
+		0              \
+	}
 
 /**
  * Fill the paths (the PM's folder name is pmbench_pm_folder(): a
@@ -73,7 +76,8 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
 const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws);
 
 /** The lockfile the primed copy holds (static name), or NULL. */
-const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
+const char *
+pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
 
 /**
  * Put the run copy into exactly `state`: a fresh copy of the source, no

@@ -128,7 +128,8 @@ int pmbench_cli_fail(int code)
 			fprintf(stderr, "pmbench: error: %s\n",
 				pmbench_error_last());
 		fprintf(stderr, "pmbench: interrupted by %s\n",
-			pmbench_proc_signal_name(pmbench_ctx_cancelled(&pmbench_cli_ctx)));
+			pmbench_proc_signal_name(
+				pmbench_ctx_cancelled(&pmbench_cli_ctx)));
 		return PMBENCH_EXIT_INTERRUPTED;
 	}
 	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
@@ -202,8 +203,8 @@ int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
 			    const char *value, unsigned min, unsigned max,
 			    unsigned flags)
 {
-	const char *or_auto =
-		flags & PMBENCH_CLI_COUNT_OR_AUTO ? "'auto' or " : "";
+	const char *or_auto = flags & PMBENCH_CLI_COUNT_OR_AUTO ? "'auto' or "
+								: "";
 	uint64_t n;
 
 	if (pmbench_parse_u64(&n, value) < 0 || n < min || n > max)
@@ -215,8 +216,7 @@ int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
 	return 0;
 }
 
-void pmbench_cli_note_twice(const char *item, const char *opt,
-			    const char *verb)
+void pmbench_cli_note_twice(const char *item, const char *opt, const char *verb)
 {
 	fprintf(stderr, "pmbench: note: '%s' given twice in %s; %s it once\n",
 		item, opt, verb);
@@ -436,8 +436,7 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 	return ret < 0 ? -1 : 0;
 }
 
-int pmbench_cli_finish(const struct pmbench_result *r, int ret,
-		       const char *out)
+int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 {
 	int saved = pmbench_cli_save(r, out);
 
@@ -539,8 +538,7 @@ int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 	return 0;
 }
 
-void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
-			     int col)
+void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs, int col)
 {
 	struct pmbench_buf names = PMBENCH_BUF_INIT;
 	int w = col > 4 ? col - 2 : 2;
@@ -548,11 +546,13 @@ void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs,
 	pmbench_format_names(&names);
 	fprintf(out, "  %-*sthe report's format, one of:\n", w, "--format F");
 	fprintf(out, "  %-*s%s\n", w, "", names.ptr);
-	fprintf(out, "  %-*swrite the report to FILE, in the format its name "
-		     "says\n",
+	fprintf(out,
+		"  %-*swrite the report to FILE, in the format its name "
+		"says\n",
 		w, file_opt);
-	fprintf(out, "  %-*s(.md, .csv, .json, .html, .svg) unless --format "
-		     "does%s\n",
+	fprintf(out,
+		"  %-*s(.md, .csv, .json, .html, .svg) unless --format "
+		"does%s\n",
 		w, "", runs ? ";" : "");
 	if (runs)
 		fprintf(out, "  %-*sthe table still goes to standard output\n",

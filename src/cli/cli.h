@@ -7,7 +7,7 @@
 enum pmbench_exit {
 	PMBENCH_EXIT_OK = 0,
 	PMBENCH_EXIT_ERROR = 1,
-	PMBENCH_EXIT_FAILED_RUNS = 2, /**< finished, but runs failed */
+	PMBENCH_EXIT_FAILED_RUNS = 2,	 /**< finished, but runs failed */
 	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
 	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
 	PMBENCH_EXIT_USAGE = 129,
@@ -15,13 +15,13 @@ enum pmbench_exit {
 	 * SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped it: one code for all
 	 * (128 + SIGHUP would be 129, the usage code).
 	 */
-	PMBENCH_EXIT_INTERRUPTED = 130
+	PMBENCH_EXIT_INTERRUPTED = 130,
 };
 
 /** Where pmbench keeps its data; resolved once by main. */
 struct pmbench_config {
-	char *cache_dir;     /**< --cache-dir, $PMBENCH_CACHE_DIR, or built-in */
-	char *fixtures_dir;  /**< --fixtures-dir, $PMBENCH_FIXTURES_DIR, ... */
+	char *cache_dir;    /**< --cache-dir, $PMBENCH_CACHE_DIR, or built-in */
+	char *fixtures_dir; /**< --fixtures-dir, $PMBENCH_FIXTURES_DIR, ... */
 	char *toolchain_dir; /**< $PMBENCH_TOOLCHAIN_DIR or cache/toolchain */
 };
 
@@ -100,7 +100,7 @@ void pmbench_cli_unknown_option(const char *cmd, const char *arg);
 /** Flags of pmbench_cli_parse_count(). */
 enum pmbench_cli_count_flags {
 	/** The error also offers 'auto', which the caller accepts itself. */
-	PMBENCH_CLI_COUNT_OR_AUTO = (1 << 0)
+	PMBENCH_CLI_COUNT_OR_AUTO = (1 << 0),
 };
 
 /**
@@ -235,21 +235,23 @@ enum pmbench_cli_opt {
 	PMBENCH_CLI_OPT_NO_PROGRESS,
 	PMBENCH_CLI_OPT_FORMAT, /**< pmbench_cli_output_option() */
 	PMBENCH_CLI_OPT_REPORT, /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_OWN
+	PMBENCH_CLI_OPT_OWN,
 };
 
 /** How a subcommand takes the benchmark options, and what they left. */
 struct pmbench_cli_bench {
-	const char *cmd;    /**< the subcommand, for the messages */
-	unsigned max_count; /**< the most --runs and --warmup may be */
-	int runs_auto_ok;   /**< --runs takes 'auto' */
-	unsigned runs_flags; /**< pmbench_cli_count_flags for --runs */
+	const char *cmd;       /**< the subcommand, for the messages */
+	unsigned max_count;    /**< the most --runs and --warmup may be */
+	int runs_auto_ok;      /**< --runs takes 'auto' */
+	unsigned runs_flags;   /**< pmbench_cli_count_flags for --runs */
 	const char *auto_knob; /**< out: the last auto knob given, or NULL */
 	int tty; /**< out: 1 --progress, 0 --no-progress, else -1 */
 };
 
-#define PMBENCH_CLI_BENCH_INIT(cmd, max_count, runs_auto_ok, runs_flags) \
-	{ (cmd), (max_count), (runs_auto_ok), (runs_flags), NULL, -1 }
+#define PMBENCH_CLI_BENCH_INIT(cmd, max_count, runs_auto_ok, runs_flags)   \
+	{                                                                  \
+		(cmd), (max_count), (runs_auto_ok), (runs_flags), NULL, -1 \
+	}
 
 /**
  * Parse option `c` (a pmbench_cli_opt) with argument `arg` into `o`, as
@@ -287,7 +289,10 @@ struct pmbench_cli_output {
 	int runs; /**< the command runs PMs: the table on stdout too */
 };
 
-#define PMBENCH_CLI_OUTPUT_INIT(cmd, runs) { (cmd), NULL, NULL, (runs) }
+#define PMBENCH_CLI_OUTPUT_INIT(cmd, runs) \
+	{                                  \
+		(cmd), NULL, NULL, (runs)  \
+	}
 
 /**
  * Parse option `c` if it is PMBENCH_CLI_OPT_FORMAT (the format `arg`) or

@@ -13,7 +13,7 @@
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
-#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_FIXTURE	   "todo-api"
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
 
 static void usage(FILE *out)
@@ -71,10 +71,9 @@ static void usage(FILE *out)
 		"or off\n",
 		pms.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
-	fprintf(out,
-		"  -h, --help         this help\n"
-		"\n"
-		"Tasks:\n");
+	fprintf(out, "  -h, --help         this help\n"
+		     "\n"
+		     "Tasks:\n");
 	for (size_t i = 0; i < pmbench_tasks_nr; i++)
 		fprintf(out, "  %-9s %s\n", pmbench_tasks[i].name,
 			pmbench_tasks[i].summary);
@@ -125,8 +124,7 @@ static int parse_tasks(struct pmbench_bench_opts *o, const char *list)
 static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 {
 	const char *comma = strchr(v, ',');
-	char *n = pmbench_xstrndup(v, comma ? (size_t)(comma - v)
-					    : strlen(v));
+	char *n = pmbench_xstrndup(v, comma ? (size_t)(comma - v) : strlen(v));
 	uint64_t req = 0, conc = 1;
 	int ok = !pmbench_parse_u64(&req, n) && req >= 1 && req <= 1000000;
 
@@ -173,10 +171,10 @@ int cmd_bench(int argc, char **argv)
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
-	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT("bench", 100000,
-							      1, 0);
+	struct pmbench_cli_bench how =
+		PMBENCH_CLI_BENCH_INIT("bench", 100000, 1, 0);
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_fixture *fixtures = NULL;
@@ -258,7 +256,8 @@ int cmd_bench(int argc, char **argv)
 	if (pmbench_cli_check_output(&report) < 0)
 		goto done;
 
-	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, fixtures, fixtures_nr);
+	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, fixtures,
+				fixtures_nr);
 	if (r.cells_nr) {
 		pmbench_report_bench(&doc, &r);
 		shown = pmbench_cli_show(&report, &doc);

@@ -11,7 +11,7 @@
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
 
-#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_FIXTURE	   "todo-api"
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
 
 static void usage(FILE *out)
@@ -102,8 +102,7 @@ static int parse_strategies(struct pmbench_cicache_opts *o, const char *list)
 		if (!dup)
 			o->strategies[o->strategies_nr++] = st;
 		else
-			pmbench_cli_note_twice(v.v[i], "--strategy",
-					       "running");
+			pmbench_cli_note_twice(v.v[i], "--strategy", "running");
 	}
 	if (!ret && !o->strategies_nr)
 		ret = bad("--strategy", "needs at least one strategy");
@@ -162,7 +161,7 @@ int cmd_ci_cache(int argc, char **argv)
 		OPT_OUT,
 		OPT_ENV,
 		OPT_PROGRESS,
-		OPT_NO_PROGRESS
+		OPT_NO_PROGRESS,
 	};
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, OPT_PM },
@@ -180,7 +179,7 @@ int cmd_ci_cache(int argc, char **argv)
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
 	struct pmbench_cicache_opts o = PMBENCH_CICACHE_OPTS_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -238,16 +237,16 @@ int cmd_ci_cache(int argc, char **argv)
 			o.lockfile_changed = 0;
 			break;
 		case OPT_TIMEOUT:
-			if (pmbench_cli_parse_timeout(&o.timeout_ns,
-						      "ci-cache", optarg) < 0)
+			if (pmbench_cli_parse_timeout(&o.timeout_ns, "ci-cache",
+						      optarg) < 0)
 				goto done;
 			break;
 		case OPT_OUT:
 			o.out = optarg;
 			break;
 		case OPT_ENV:
-			if (pmbench_cli_parse_env(&o.env, "ci-cache",
-						  optarg) < 0)
+			if (pmbench_cli_parse_env(&o.env, "ci-cache", optarg) <
+			    0)
 				goto done;
 			break;
 		case OPT_PROGRESS:

@@ -13,9 +13,9 @@
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
-#define DEFAULT_FIXTURE "todo-api"
-#define DEFAULT_RUNS 10
-#define DEFAULT_TOLERANCE 0.10
+#define DEFAULT_FIXTURE	   "todo-api"
+#define DEFAULT_RUNS	   10
+#define DEFAULT_TOLERANCE  0.10
 #define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
 
 static void usage(FILE *out)
@@ -167,7 +167,7 @@ int cmd_claim(int argc, char **argv)
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
 	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT(
 		"claim", 100000, 1, PMBENCH_CLI_COUNT_OR_AUTO);

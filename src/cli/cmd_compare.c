@@ -22,11 +22,10 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n");
 	pmbench_cli_output_help(out, "--out FILE", 0, 21);
-	fprintf(out,
-		"  -h, --help         this help\n"
-		"\n"
-		"Exit status: 0 ok, 1 error (unreadable file, nothing in "
-		"common), 129 usage.\n");
+	fprintf(out, "  -h, --help         this help\n"
+		     "\n"
+		     "Exit status: 0 ok, 1 error (unreadable file, nothing in "
+		     "common), 129 usage.\n");
 }
 
 int cmd_compare(int argc, char **argv)
@@ -36,7 +35,7 @@ int cmd_compare(int argc, char **argv)
 		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
 	struct pmbench_cli_output out = PMBENCH_CLI_OUTPUT_INIT("compare", 0);
 	struct pmbench_result a = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
@@ -56,8 +55,7 @@ int cmd_compare(int argc, char **argv)
 		case 1:
 			continue;
 		case 0:
-			pmbench_cli_unknown_option("compare",
-						   argv[optind - 1]);
+			pmbench_cli_unknown_option("compare", argv[optind - 1]);
 			/* fall through */
 		default:
 			goto done;
@@ -80,8 +78,9 @@ int cmd_compare(int argc, char **argv)
 	pmbench_report_compare(&doc, &cmp);
 	shown = pmbench_cli_show(&out, &doc);
 	if (!cmp.pairs_nr) {
-		fprintf(stderr, "pmbench: error: '%s' and '%s' have no cell "
-				"(fixture, task, scenario, PM) in common\n",
+		fprintf(stderr,
+			"pmbench: error: '%s' and '%s' have no cell "
+			"(fixture, task, scenario, PM) in common\n",
 			argv[optind], argv[optind + 1]);
 		goto done;
 	}

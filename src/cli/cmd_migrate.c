@@ -161,9 +161,10 @@ static int load_repo(struct pmbench_fixture *f, const char *arg)
 	char *json = NULL;
 	int ret;
 
-	if (pmbench_fs_exists(arg) || (!strstr(arg, "://") &&
-				       strncmp(arg, "git@", 4)))
-		return pmbench_fixture_load(f, arg, pmbench_config.fixtures_dir);
+	if (pmbench_fs_exists(arg) ||
+	    (!strstr(arg, "://") && strncmp(arg, "git@", 4)))
+		return pmbench_fixture_load(f, arg,
+					    pmbench_config.fixtures_dir);
 	if (at && slash && at > slash && is_hex40(at + 1))
 		pmbench_buf_add(&url, arg, (size_t)(at - arg));
 	else
@@ -231,10 +232,10 @@ int cmd_migrate(int argc, char **argv)
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
-	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT("migrate", 10000,
-							      0, 0);
+	struct pmbench_cli_bench how =
+		PMBENCH_CLI_BENCH_INIT("migrate", 10000, 0, 0);
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -266,8 +267,8 @@ int cmd_migrate(int argc, char **argv)
 				goto done;
 			break;
 		case OPT_FROM:
-			if (pmbench_cli_check_pm("migrate", "--from",
-						 optarg) < 0)
+			if (pmbench_cli_check_pm("migrate", "--from", optarg) <
+			    0)
 				goto done;
 			from = optarg;
 			break;
@@ -338,8 +339,9 @@ int cmd_migrate(int argc, char **argv)
 		if (strcmp(to.v[i], m.source_pm))
 			pmbench_strvec_push(&o.pms, to.v[i]);
 	if (o.pms.nr < 2) {
-		fprintf(stderr, "pmbench: migrate: --to names only the repo's "
-				"own package manager (%s); name another\n",
+		fprintf(stderr,
+			"pmbench: migrate: --to names only the repo's "
+			"own package manager (%s); name another\n",
 			m.source_pm);
 		code = PMBENCH_EXIT_USAGE;
 		goto done;
@@ -380,7 +382,7 @@ int cmd_migrate(int argc, char **argv)
 		goto done;
 	}
 	code = pmbench_migrate_all_ok(&m, &r) ? PMBENCH_EXIT_OK
-					  : PMBENCH_EXIT_FAILED_RUNS;
+					      : PMBENCH_EXIT_FAILED_RUNS;
 done:
 	pmbench_doc_release(&doc);
 	pmbench_fixture_release(&f);

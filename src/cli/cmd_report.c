@@ -52,7 +52,7 @@ int cmd_report(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ NULL, 0, NULL, 0 },
 	};
 	struct pmbench_cli_output out = PMBENCH_CLI_OUTPUT_INIT("report", 0);
 	struct pmbench_result r = PMBENCH_RESULT_INIT;

@@ -15,26 +15,31 @@ struct pmbench_cmd {
 };
 
 static const struct pmbench_cmd cmds[] = {
-	{ "bench", cmd_bench, "Time installs, run, build and dev-server start on fixtures" },
+	{ "bench", cmd_bench,
+	  "Time installs, run, build and dev-server start on fixtures" },
 	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
-	{ "pms", cmd_pms, "Show each package manager found, its path and version" },
-	{ "migrate", cmd_migrate, "Evaluate moving a repo to other package managers" },
-	{ "report", cmd_report, "Write a result as a table, Markdown, CSV, JSON or HTML" },
+	{ "pms", cmd_pms,
+	  "Show each package manager found, its path and version" },
+	{ "migrate", cmd_migrate,
+	  "Evaluate moving a repo to other package managers" },
+	{ "report", cmd_report,
+	  "Write a result as a table, Markdown, CSV, JSON or HTML" },
 	{ "compare", cmd_compare, "Compare two results cell by cell" },
-	{ "claim", cmd_claim, "Check a claim such as 'bun is 20x faster than npm'" },
-	{ "ci-cache", cmd_ci_cache, "Measure what caching the store or node_modules saves in CI" },
+	{ "claim", cmd_claim,
+	  "Check a claim such as 'bun is 20x faster than npm'" },
+	{ "ci-cache", cmd_ci_cache,
+	  "Measure what caching the store or node_modules saves in CI" },
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: pmbench [--cache-dir DIR] [--fixtures-dir DIR] "
-		"<command> [<args>]\n"
-		"\n"
-		"How much faster would this repo be with another package "
-		"manager?\n"
-		"\n"
-		"Commands:\n");
+	fprintf(out, "usage: pmbench [--cache-dir DIR] [--fixtures-dir DIR] "
+		     "<command> [<args>]\n"
+		     "\n"
+		     "How much faster would this repo be with another package "
+		     "manager?\n"
+		     "\n"
+		     "Commands:\n");
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cmds); i++)
 		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out,
@@ -123,8 +128,9 @@ static int setup_process(void)
 	if (pmbench_proc_init() < 0)
 		return -1;
 	if (pmbench_proc_subreaper() < 0)
-		fprintf(stderr, "pmbench: warning: %s; processes a PM leaves "
-				"behind may escape\n",
+		fprintf(stderr,
+			"pmbench: warning: %s; processes a PM leaves "
+			"behind may escape\n",
 			pmbench_error_last());
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -155,7 +161,8 @@ int main(int argc, char **argv)
 			printf("pmbench %s\n", PMBENCH_VERSION);
 			return finish_stdout(0);
 		} else if ((!strcmp(a, "--cache-dir") ||
-			    !strcmp(a, "--fixtures-dir")) && i + 1 < argc) {
+			    !strcmp(a, "--fixtures-dir")) &&
+			   i + 1 < argc) {
 			if (!strcmp(a, "--cache-dir"))
 				cache_dir = argv[++i];
 			else

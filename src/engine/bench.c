@@ -18,8 +18,8 @@
 #include "pmbench/schedule.h"
 #include "pmbench/task.h"
 
-#define PRIMED_STATE                                                        \
-	(PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |                     \
+#define PRIMED_STATE                                    \
+	(PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE | \
 	 PMBENCH_STATE_NODE_MODULES)
 
 /* What the rounds of one task (in one scenario) share. */
@@ -31,8 +31,8 @@ struct rounds {
 	struct pmbench_pmrun *states;
 	size_t nr;
 	const struct pmbench_task *task;
-	unsigned state;	      /* the state each run starts from */
-	const char *scenario; /* of the cells */
+	unsigned state;		     /* the state each run starts from */
+	const char *scenario;	     /* of the cells */
 	struct pmbench_strvec cells; /* their tasks: "run", "run:lint" */
 	/* PMBENCH_TASK_BASELINES: runs without a PM, after each round. */
 	struct pmbench_strvec bare[2];
@@ -64,9 +64,8 @@ static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 				 pmbench_error_last());
 }
 
-static struct pmbench_task_job job_of(const struct rounds *x,
-				      struct pmbench_pmrun *ps,
-				      const char *cell)
+static struct pmbench_task_job
+job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 {
 	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 
@@ -97,8 +96,9 @@ static void check_script(struct pmbench_cell *cell, const struct rounds *x,
 	pmbench_buf_addf(&b, "the fixture's package.json has no '%s' script",
 			 script);
 	if (x->task->manifest_key && !strcmp(name, x->task->name))
-		pmbench_buf_addf(&b, " (name another in the manifest's \"%s\": "
-				     "{ \"script\": ... })",
+		pmbench_buf_addf(&b,
+				 " (name another in the manifest's \"%s\": "
+				 "{ \"script\": ... })",
 				 x->task->manifest_key);
 	cell->prime_failure = pmbench_buf_detach(&b);
 }
@@ -160,9 +160,9 @@ static void add_baselines(struct rounds *x)
 				       "skipped: this node has no --run (Node "
 				       "22 and later)");
 	for (size_t b = 0; b < x->bare_nr; b++) {
-		struct pmbench_cell *cell = pmbench_result_add_cell(
-			x->r, f->name, x->task->name, x->scenario,
-			x->bare_pms[b]);
+		struct pmbench_cell *cell =
+			pmbench_result_add_cell(x->r, f->name, x->task->name,
+						x->scenario, x->bare_pms[b]);
 
 		for (size_t i = 0; i < x->bare[b].nr; i++)
 			pmbench_strvec_push(&cell->command, x->bare[b].v[i]);
@@ -317,9 +317,10 @@ static int round_done(const struct pmbench_round *round, void *payload)
 					&x->bare_env, x->o->timeout_ns,
 					new_sample(cell, round));
 		if (ret == 0) {
-			cell = pmbench_result_find_cell(
-				x->r, x->f->name, x->task->name, x->scenario,
-				x->bare_pms[b]);
+			cell = pmbench_result_find_cell(x->r, x->f->name,
+							x->task->name,
+							x->scenario,
+							x->bare_pms[b]);
 			report(x, cell, round);
 		}
 	}
@@ -394,7 +395,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 /* The tasks asked for: --task, or install. */
 static void tasks_of(struct pmbench_strvec *out,
-		    const struct pmbench_bench_opts *o)
+		     const struct pmbench_bench_opts *o)
 {
 	if (!o->tasks.nr)
 		pmbench_strvec_push(out, "install");
@@ -440,8 +441,8 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	for (size_t i = 0; i < nr; i++) {
 		pmbench_pmrun_reset(&states[i]);
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
-				       ctx->cache_dir, f->name,
-				       f->source_dir, f->subdir);
+				       ctx->cache_dir, f->name, f->source_dir,
+				       f->subdir);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
 		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
 					       o->from_pm, o->from_lock);

@@ -572,8 +572,7 @@ static int clear_place(int dir, const char *base)
 	return -1;
 }
 
-static void entry_times(struct timespec t[2], int *has,
-			struct archive_entry *e)
+static void entry_times(struct timespec t[2], int *has, struct archive_entry *e)
 {
 	t[0].tv_sec = 0;
 	t[0].tv_nsec = UTIME_OMIT;
@@ -591,8 +590,8 @@ static int write_file(struct extract *x, const char *name, int dir,
 	int64_t size = archive_entry_size(e), end = 0;
 	int fd, has_time, ret = 0;
 
-	fd = openat(dir, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				       O_CLOEXEC,
+	fd = openat(dir, base,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		    mode & 0777);
 	if (fd < 0 && errno == EEXIST && !clear_place(dir, base))
 		fd = openat(dir, base,
@@ -639,12 +638,12 @@ static int write_file(struct extract *x, const char *name, int dir,
 		ret = pmbench_error_set("cannot extract '%s' from '%s': %s",
 					name, x->archive, strerror(errno));
 	if (!ret && (mode & ~x->umask) != mode && fchmod(fd, mode) < 0)
-		ret = pmbench_error_set("cannot set the mode of '%s': %s",
-					name, strerror(errno));
+		ret = pmbench_error_set("cannot set the mode of '%s': %s", name,
+					strerror(errno));
 	entry_times(t, &has_time, e);
 	if (!ret && has_time && futimens(fd, t) < 0)
-		ret = pmbench_error_set("cannot set the time of '%s': %s",
-					name, strerror(errno));
+		ret = pmbench_error_set("cannot set the time of '%s': %s", name,
+					strerror(errno));
 	if (close(fd) < 0 && !ret)
 		ret = pmbench_error_set("cannot extract '%s' from '%s': %s",
 					name, x->archive, strerror(errno));
@@ -671,9 +670,8 @@ static int write_dir(struct extract *x, const char *name, int dir,
 				"cannot extract '%s' from '%s': %s", name,
 				x->archive, strerror(errno));
 		existed = 1;
-		if (!S_ISDIR(st.st_mode) &&
-		    (clear_place(dir, base) < 0 ||
-		     mkdirat(dir, base, made) < 0))
+		if (!S_ISDIR(st.st_mode) && (clear_place(dir, base) < 0 ||
+					     mkdirat(dir, base, made) < 0))
 			return pmbench_error_set(
 				"cannot extract '%s' from '%s': %s", name,
 				x->archive, strerror(errno));
@@ -705,8 +703,8 @@ static int apply_fixups(struct extract *x)
 		const struct fixup *f = &x->fix[i];
 		const char *rel = x->fix_paths.v[i];
 		struct timespec t[2];
-		int fd = walk_to(&x->w, &x->dests[f->dest], rel, strlen(rel),
-				 0);
+		int fd =
+			walk_to(&x->w, &x->dests[f->dest], rel, strlen(rel), 0);
 
 		/* Replaced by a later entry, or removed: nothing to fix. */
 		if (fd < 0)
@@ -740,8 +738,8 @@ static void push_trimmed(struct pmbench_strvec *sv, const char *s)
 }
 
 /* Split `rel` (its first `len` bytes) into its folder's length and base. */
-static int split_base(char base[COMP_MAX + 1], size_t *dir_len,
-		      const char *rel, size_t len)
+static int split_base(char base[COMP_MAX + 1], size_t *dir_len, const char *rel,
+		      size_t len)
 {
 	const char *slash = NULL;
 	size_t n;
@@ -778,12 +776,12 @@ static int put_entry(struct extract *x, const char *name,
 	int dir, hdir = -1, is_dir = !hd && type == AE_IFDIR;
 
 	if (!rel_len && !is_dir)
-		return refuse(x, name, "it would replace a folder it is "
-				       "restored into");
+		return refuse(x, name,
+			      "it would replace a folder it is "
+			      "restored into");
 	if (!rel_len) {
 		/* The map's own folder: only its mode and time. */
-		return x->write ? write_dir(x, name, d->fd, ".", d, "", e,
-					    mode)
+		return x->write ? write_dir(x, name, d->fd, ".", d, "", e, mode)
 				: 0;
 	}
 	if (split_base(base, &dir_len, rel, rel_len) < 0 ||
@@ -1000,8 +998,8 @@ static int open_dests(struct extract *x,
 				PMBENCH_EINVALID,
 				"cannot extract '%s' with GNU tar: '%.*s' "
 				"would go to '%s/%.*s', not to '%s'",
-				x->archive, (int)d->name_len, d->name,
-				conf.ptr, (int)d->name_len, d->name, real.ptr);
+				x->archive, (int)d->name_len, d->name, conf.ptr,
+				(int)d->name_len, d->name, real.ptr);
 			goto done;
 		}
 		d->root = pmbench_xstrdup(real.ptr);
@@ -1163,8 +1161,8 @@ static int run_extract(struct extract *x, const char *archive,
 	return ret;
 }
 
-static void extract_init(struct extract *x,
-			 struct pmbench_cachearc_stats *st, int write)
+static void extract_init(struct extract *x, struct pmbench_cachearc_stats *st,
+			 int write)
 {
 	memset(x, 0, sizeof(*x));
 	x->st = st;
@@ -1255,8 +1253,7 @@ int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
 	return 0;
 }
 
-const char *
-pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a)
+const char *pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a)
 {
 	return a == PMBENCH_CACHEARC_GNU_TAR ? "gnu-tar" : "libarchive";
 }
@@ -1304,10 +1301,10 @@ void pmbench_cachearc_tar_create_args(
 	struct pmbench_strvec *out, const char *archive, const char *dir,
 	const char *manifest, const struct pmbench_cachearc_compression *c)
 {
-	const char *const args[] = { "tar",	  "--posix", "-cf",
-				     archive,	  "--exclude", archive,
-				     "-P",	  "-C",	     dir,
-				     "--files-from", manifest, NULL };
+	const char *const args[] = { "tar",	     "--posix",	  "-cf",
+				     archive,	     "--exclude", archive,
+				     "-P",	     "-C",	  dir,
+				     "--files-from", manifest,	  NULL };
 
 	pmbench_strvec_pushv(out, args);
 	tar_compression_args(out, c, 1);
@@ -1451,8 +1448,7 @@ int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
 	ret = pmbench_fs_write_atomic(manifest.ptr, list.ptr, list.len);
 	if (ret)
 		goto done;
-	pmbench_cachearc_tar_create_args(&argv, tmp.ptr, dir, manifest.ptr,
-					 c);
+	pmbench_cachearc_tar_create_args(&argv, tmp.ptr, dir, manifest.ptr, c);
 	ret = run_tar(&ns, &argv, folder.ptr, archive);
 	unlink(manifest.ptr);
 	if (!ret && rename(tmp.ptr, archive) < 0)

@@ -17,8 +17,8 @@
 #include "pmbench/stats.h"
 
 #define TASK PMBENCH_CICACHE_TASK
-#define S PMBENCH_CICACHE_STORE
-#define NM PMBENCH_CICACHE_NODE_MODULES
+#define S    PMBENCH_CICACHE_STORE
+#define NM   PMBENCH_CICACHE_NODE_MODULES
 
 enum job_kind { JOB_MISS, JOB_HIT, JOB_CHANGED };
 
@@ -241,9 +241,11 @@ static void resolve_store(struct run *x, size_t pi)
 			pmbench_buf_addf(&how, " %s", *q);
 		pmbench_buf_adds(&how, "` (actions/setup-node)");
 		if (!rel) {
-			pmbench_ctx_warn(x->ctx, "'%s': %s answered '%s', not a folder "
-				     "in pmbench's cache folder; caching $%s",
-				     pm->name, how.ptr, ans.ptr, pm->store_var);
+			pmbench_ctx_warn(
+				x->ctx,
+				"'%s': %s answered '%s', not a folder "
+				"in pmbench's cache folder; caching $%s",
+				pm->name, how.ptr, ans.ptr, pm->store_var);
 			pmbench_buf_addf(&how, " answered '%s'; used $%s",
 					 ans.ptr, pm->store_var);
 		}
@@ -255,8 +257,9 @@ static void resolve_store(struct run *x, size_t pi)
 		pmbench_buf_adds(&ans, v ? v : "");
 		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
 		if (!pm->store_query)
-			pmbench_buf_addf(&how, "$%s (no actions/setup-node "
-					       "cache for %s)",
+			pmbench_buf_addf(&how,
+					 "$%s (no actions/setup-node "
+					 "cache for %s)",
 					 pm->store_var, pm->name);
 	}
 	if (!rel) {
@@ -415,8 +418,7 @@ static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 		return ret;
 	}
 	t0 = pmbench_now_ns();
-	ret = pmbench_cachearc_extract(st, path, maps, 2,
-				       x->ctx->cache_dir);
+	ret = pmbench_cachearc_extract(st, path, maps, 2, x->ctx->cache_dir);
 	*ns = pmbench_now_ns() - t0;
 	return ret;
 }
@@ -474,7 +476,8 @@ static int change_dependency(struct pmbench_buf *what, const char *project)
 			cJSON_GetObjectItemCaseSensitive(json, sections[s]);
 		cJSON *best = NULL, *d;
 
-		cJSON_ArrayForEach(d, deps) {
+		cJSON_ArrayForEach(d, deps)
+		{
 			if (!cJSON_IsString(d) || !d->string ||
 			    !plain_version(d->valuestring))
 				continue;
@@ -544,7 +547,7 @@ static void save_result(const struct run *x)
 	if (x->o->out && x->r->cells_nr &&
 	    pmbench_result_write(x->r, x->o->out) < 0)
 		pmbench_ctx_warn(x->ctx, "%s (trying again at the end)",
-			     pmbench_error_last());
+				 pmbench_error_last());
 }
 
 /*
@@ -658,8 +661,7 @@ done:
 	pmbench_sample_metric_set(s, "restore_s", secs(restore_ns));
 	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR && c->strategy &&
 	    kind != JOB_MISS)
-		pmbench_sample_metric_set(s, "restore_check_s",
-					  secs(check_ns));
+		pmbench_sample_metric_set(s, "restore_check_s", secs(check_ns));
 	pmbench_sample_metric_set(s, "install_s", secs(install_ns));
 	pmbench_sample_metric_set(s, "save_s", secs(save_ns));
 	pmbench_sample_metric_set(s, "archive_bytes", archive_bytes);
@@ -678,16 +680,18 @@ done:
 		pmbench_buf_reset(&b);
 		scenario_of(&b, c, kind);
 		if (s->ok)
-			pmbench_ctx_event(x->ctx,
+			pmbench_ctx_event(
+				x->ctx,
 				"%s %s %s round %u: restore %.2f s, install "
 				"%.2f s, save %.2f s, archive %.2f MB",
 				x->f->name, ps->pm->name, b.ptr, round + 1,
 				secs(restore_ns), secs(install_ns),
 				secs(save_ns), archive_bytes / 1e6);
 		else
-			pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
-					       x->f->name, ps->pm->name, b.ptr,
-					       round + 1, s->failure);
+			pmbench_ctx_event(x->ctx,
+					  "%s %s %s round %u failed: %s",
+					  x->f->name, ps->pm->name, b.ptr,
+					  round + 1, s->failure);
 	}
 	pmbench_child_release(&child);
 	pmbench_buf_release(&b);
@@ -720,8 +724,7 @@ struct jobs {
 	const char *scenario;
 };
 
-static int job_turn(size_t i, const struct pmbench_round *round,
-		    void *payload)
+static int job_turn(size_t i, const struct pmbench_round *round, void *payload)
 {
 	struct jobs *j = payload;
 	struct run *x = j->x;
@@ -829,23 +832,21 @@ static int record_archiver(struct pmbench_result *r,
 		pmbench_strvec_release(&v);
 		pmbench_buf_reset(&b);
 		if (gnu) {
-			pmbench_cachearc_tar_extract_args(
-				&v, "<archive>", "<cache folder>", c);
+			pmbench_cachearc_tar_extract_args(&v, "<archive>",
+							  "<cache folder>", c);
 			pmbench_strvec_join(&b, &v, " ");
 			pmbench_buf_adds(&b, " (after libarchive reads the "
 					     "whole archive and refuses it if "
 					     "hostile; not timed)");
 		} else {
-			pmbench_buf_adds(&b,
-					 "in process: libarchive reads, "
-					 "pmbench writes each entry with "
-					 "openat/mkdirat relative to its "
-					 "folder's descriptor (O_NOFOLLOW, "
-					 "O_EXCL)");
+			pmbench_buf_adds(&b, "in process: libarchive reads, "
+					     "pmbench writes each entry with "
+					     "openat/mkdirat relative to its "
+					     "folder's descriptor (O_NOFOLLOW, "
+					     "O_EXCL)");
 		}
 		pmbench_buf_reset(&key);
-		pmbench_buf_addf(&key, "ci_cache_restore_command_%s",
-				 name.ptr);
+		pmbench_buf_addf(&key, "ci_cache_restore_command_%s", name.ptr);
 		pmbench_result_env_set(r, key.ptr, b.ptr);
 		pmbench_strvec_release(&v);
 	}
@@ -914,13 +915,12 @@ static int run_fixture(struct run *x)
 		struct pmbench_pmrun *ps = &x->states[i];
 
 		pmbench_pmrun_reset(ps);
-		pmbench_workspace_init(&ps->ws, ps->pm,
-				       x->ctx->cache_dir, x->f->name,
-				       x->f->source_dir, x->f->subdir);
+		pmbench_workspace_init(&ps->ws, ps->pm, x->ctx->cache_dir,
+				       x->f->name, x->f->source_dir,
+				       x->f->subdir);
 		pmbench_pmrun_compose(ps, x->f, &o->env);
 		pmbench_strvec_push(&x->frozen[i], ps->found.path);
-		pmbench_pm_push_install(&x->frozen[i], ps->pm, 1,
-					ps->ws.cache);
+		pmbench_pm_push_install(&x->frozen[i], ps->pm, 1, ps->ws.cache);
 		pmbench_pmrun_fixture_flags(&x->frozen[i], x->f, ps->pm);
 		/* Old archives of an earlier run must not be restored. */
 		{

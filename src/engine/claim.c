@@ -71,8 +71,10 @@ static int side(char **pm, char **task, const struct pmbench_strvec *w,
 		goto done;
 	}
 	if (!pmbench_pm_get(w->v[*i])) {
-		pmbench_buf_addf(&msg, "'%s' is not a package manager pmbench "
-				       "knows (", w->v[*i]);
+		pmbench_buf_addf(&msg,
+				 "'%s' is not a package manager pmbench "
+				 "knows (",
+				 w->v[*i]);
 		pmbench_pm_join_names(&msg, ", ", 0);
 		pmbench_buf_adds(&msg, ", or a variant)");
 		ret = bad(text, msg.ptr);
@@ -205,8 +207,8 @@ void pmbench_claim_describe(struct pmbench_buf *out,
 
 int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 			const struct pmbench_claim *c, const double *a,
-			size_t na, const double *b, size_t nb,
-			double tolerance, uint64_t seed)
+			size_t na, const double *b, size_t nb, double tolerance,
+			uint64_t seed)
 {
 	struct pmbench_rng rng;
 	struct pmbench_mwu mwu;
@@ -243,8 +245,8 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 	if (fabs(lp - log(out->band_hi)) < d)
 		d = fabs(lp - log(out->band_hi));
 	if (d > 1e-9)
-		out->runs_needed = pmbench_stats_runs_needed(
-			na < nb ? na : nb, 2 * half, 2 * d);
+		out->runs_needed = pmbench_stats_runs_needed(na < nb ? na : nb,
+							     2 * half, 2 * d);
 	return 0;
 }
 

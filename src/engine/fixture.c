@@ -16,15 +16,14 @@
 /* A manifest is a few hundred bytes; anything near this is a mistake. */
 #define MANIFEST_MAX (1024 * 1024)
 #define NAME_MAX_LEN 100
-#define SHA_HEX_LEN 40
+#define SHA_HEX_LEN  40
 /* How much of the text after a JSON syntax error the message quotes. */
 #define SNIPPET_LEN 20
 
-static const char *const top_keys[] = { "name",	       "repo",	 "commit",
-					"subdir",      "description",
-					"env",	       "pm",	 "scripts",
-					"build",       "test",	 "dev",
-					NULL };
+static const char *const top_keys[] = { "name",	  "repo",	 "commit",
+					"subdir", "description", "env",
+					"pm",	  "scripts",	 "build",
+					"test",	  "dev",	 NULL };
 static const char *const pm_keys[] = { "flags", "env", NULL };
 static const char *const build_keys[] = { "script", "output", NULL };
 static const char *const test_keys[] = { "script", NULL };
@@ -661,8 +660,7 @@ static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 
 	x = cJSON_GetObjectItemCaseSensitive(root, "description");
 	if (x) {
-		ret = get_string(&f->description, x, origin, "description",
-				 1);
+		ret = get_string(&f->description, x, origin, "description", 1);
 		if (ret < 0)
 			goto done;
 	}
@@ -1025,8 +1023,7 @@ static int probe_local(struct pmbench_buf *out, int *is_git,
 	} else if (err != GIT_ENOTFOUND) {
 		ret = pmbench_error_set("cannot open the repository '%s': %s "
 					"(check 'repo' in %s)",
-					f->repo, lg2_message(),
-					manifest_of(f));
+					f->repo, lg2_message(), manifest_of(f));
 		goto done;
 	}
 
@@ -1098,8 +1095,7 @@ static int open_or_clone(git_repository **out, const char *path,
 	if (git_clone(&repo, url, tmp.ptr, &opts) < 0) {
 		ret = pmbench_error_set("cannot clone '%s': %s (check 'repo' "
 					"in %s)",
-					f->repo, lg2_message(),
-					manifest_of(f));
+					f->repo, lg2_message(), manifest_of(f));
 		pmbench_fs_rmtree(tmp.ptr);
 		goto done;
 	}
@@ -1157,8 +1153,7 @@ static int fetch_origin(git_repository *repo, int with_head, const char *sha,
 	if (git_remote_fetch(remote, &refspecs, &opts, "pmbench: fetch") < 0)
 		ret = pmbench_error_set("cannot fetch from '%s': %s (check "
 					"'repo' in %s)",
-					f->repo, lg2_message(),
-					manifest_of(f));
+					f->repo, lg2_message(), manifest_of(f));
 
 done:
 	git_remote_free(remote);
@@ -1224,19 +1219,18 @@ static int resolve_commit(git_commit **out, git_repository *repo,
 	}
 	if (err < 0) {
 		ret = pmbench_error_set("cannot read commit %s of '%s': %s",
-					f->commit ? f->commit : "HEAD",
-					f->repo, lg2_message());
+					f->commit ? f->commit : "HEAD", f->repo,
+					lg2_message());
 		goto done;
 	}
 	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "%s in '%s' is a %s, not a commit "
-					 "(check 'commit' in %s)",
-					 f->commit ? f->commit : "HEAD",
-					 f->repo,
-					 git_object_type2string(
-						 git_object_type(obj)),
-					 manifest_of(f));
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"%s in '%s' is a %s, not a commit "
+			"(check 'commit' in %s)",
+			f->commit ? f->commit : "HEAD", f->repo,
+			git_object_type2string(git_object_type(obj)),
+			manifest_of(f));
 		goto done;
 	}
 	*out = (git_commit *)peeled;
@@ -1281,8 +1275,8 @@ static int checkout_git(char **sha, struct pmbench_fixture *f,
 	if (git_commit_tree(&tree, commit) < 0) {
 		ret = pmbench_error_set("cannot read the tree of %s in '%s': "
 					"%s",
-					f->commit ? f->commit : "HEAD",
-					f->repo, lg2_message());
+					f->commit ? f->commit : "HEAD", f->repo,
+					lg2_message());
 		goto done;
 	}
 	ret = pmbench_fs_rmtree(source);
@@ -1451,8 +1445,7 @@ int pmbench_fixture_checkout(struct pmbench_fixture *f, const char *cache_dir)
 			ret = checkout_git(&sha, f, cache.ptr, local.ptr,
 					   local.ptr, source.ptr);
 		else
-			ret = copy_folder(f, local.ptr, cache.ptr,
-					  source.ptr);
+			ret = copy_folder(f, local.ptr, cache.ptr, source.ptr);
 	}
 	if (ret < 0)
 		goto done;

@@ -57,9 +57,8 @@ static const char *package_manager_field(const char *project,
  * sniffers), into found_file[] and found_pm[]; returns how many.
  * `*out_distinct` gets how many different PMs they belong to.
  */
-static size_t shipped_lockfiles(const char **found_file,
-				const char **found_pm, size_t *out_distinct,
-				const char *project)
+static size_t shipped_lockfiles(const char **found_file, const char **found_pm,
+				size_t *out_distinct, const char *project)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	size_t nr = 0, distinct = 0;
@@ -107,14 +106,17 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 		if (lock)
 			pmbench_buf_addf(&how, "; it ships %s", lock);
 		else
-			pmbench_buf_addf(&how, "; it ships no %s lockfile, so "
-					 "every PM resolves fresh", from);
+			pmbench_buf_addf(&how,
+					 "; it ships no %s lockfile, so "
+					 "every PM resolves fresh",
+					 from);
 	} else if (nr && distinct == 1) {
 		pm = found_pm[0];
 		lock = found_file[0];
 		pmbench_buf_addf(&how, "it ships %s", lock);
 		if (field && strcmp(field, pm))
-			pmbench_buf_addf(&how, " (its packageManager field "
+			pmbench_buf_addf(&how,
+					 " (its packageManager field "
 					 "says '%s'; the lockfile wins)",
 					 raw.ptr);
 	} else if (nr) {
@@ -133,12 +135,16 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 				found_file[0], found_file[nr - 1]);
 			goto done;
 		}
-		pmbench_buf_addf(&how, "it ships %s, and its packageManager "
-				 "field says '%s'", lock, raw.ptr);
+		pmbench_buf_addf(&how,
+				 "it ships %s, and its packageManager "
+				 "field says '%s'",
+				 lock, raw.ptr);
 	} else if (field) {
 		pm = field;
-		pmbench_buf_addf(&how, "its packageManager field says '%s' (it "
-				 "ships no lockfile)", raw.ptr);
+		pmbench_buf_addf(&how,
+				 "its packageManager field says '%s' (it "
+				 "ships no lockfile)",
+				 raw.ptr);
 	} else {
 		ret = pmbench_error_setc(
 			PMBENCH_ENOTFOUND,
@@ -208,9 +214,9 @@ static void list_files(struct pmbench_strvec *out, const char *dir,
 				   depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
 			if (sizes)
-				pmbench_strvec_pushf(out, "%s%s %llu", prefix,
-						     r.ptr,
-						     (unsigned long long)st.st_size);
+				pmbench_strvec_pushf(
+					out, "%s%s %llu", prefix, r.ptr,
+					(unsigned long long)st.st_size);
 			else
 				pmbench_strvec_pushf(out, "%s%s", prefix,
 						     r.ptr);
@@ -291,8 +297,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	if (ret < 0) {
 		/* Stopped by a signal: interrupted, not a failing task. */
 		t->interrupted = s.interrupted;
-		t->failure = pmbench_xstrdup(s.failure ? s.failure
-						       : "interrupted");
+		t->failure =
+			pmbench_xstrdup(s.failure ? s.failure : "interrupted");
 		goto done;
 	}
 	t->ok = s.ok;
@@ -314,8 +320,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 				"manifest's build output folder)");
 		}
 	}
-	pmbench_ctx_event(ps->ctx, "%s: %s %s %s", f->name, ps->pm->name,
-			  name, t->ok ? "ok" : t->failure);
+	pmbench_ctx_event(ps->ctx, "%s: %s %s %s", f->name, ps->pm->name, name,
+			  t->ok ? "ok" : t->failure);
 done:
 	pmbench_sample_release(&s);
 	pmbench_buf_release(&out);
@@ -354,8 +360,7 @@ int pmbench_migrate_on_primed(const struct pmbench_fixture *f,
 		pmbench_buf_path(&p, project.ptr, pkg->path);
 		pmbench_buf_reset(&prefix);
 		pmbench_buf_addf(&prefix, "%s@%s\t", pkg->name, pkg->version);
-		list_files(&e->script_files, p.ptr, "", prefix.ptr, 0, NULL,
-			   0);
+		list_files(&e->script_files, p.ptr, "", prefix.ptr, 0, NULL, 0);
 	}
 	pmbench_strvec_sort(&e->script_files, 0);
 	for (size_t i = 0; i < m->tasks.nr && !ret; i++)
@@ -414,13 +419,15 @@ static int cell_ok(const struct pmbench_cell *c)
 int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
 			   const struct pmbench_result *r)
 {
-	const struct pmbench_migrate_pm *src = pmbench_migrate_get(m, m->source_pm);
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
 
 	/* The dev server (and the timed tasks) as the source does. */
 	for (size_t i = 0; r && i < m->pms_nr; i++)
 		for (size_t t = 0; t < r->tasks.nr; t++)
 			if (strcmp(r->tasks.v[t], "install") &&
-			    cell_ok(task_cell(r, r->tasks.v[t], m->source_pm)) &&
+			    cell_ok(task_cell(r, r->tasks.v[t],
+					      m->source_pm)) &&
 			    !cell_ok(task_cell(r, r->tasks.v[t], m->pms[i].pm)))
 				return 0;
 

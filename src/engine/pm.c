@@ -10,7 +10,7 @@
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define HINTS(...)                                                          \
+#define HINTS(...) \
 	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
 
 /* The same words for "no such version" in every PM's own terms. */
@@ -47,16 +47,35 @@ static const char *const common_env[] = {
 	"ADBLOCK=1",
 	"DISABLE_OPENCOLLECTIVE=1",
 	"BROWSER=none",
-	NULL
+	NULL,
 };
 
 const char *const pmbench_ci_vars[] = {
-	"CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "RUN_ID",
-	"GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "CIRCLECI", "TRAVIS",
-	"JENKINS_URL", "TF_BUILD", "CODEBUILD_BUILD_ID", "TEAMCITY_VERSION",
-	"APPVEYOR", "DRONE", "SEMAPHORE", "NETLIFY", "VERCEL", "NOW_BUILDER",
-	"BITBUCKET_COMMIT", "HEROKU_TEST_RUN_ID", "CI_NAME", "BUILD_ID",
-	"npm_config_ci", NULL
+	"CI",
+	"CONTINUOUS_INTEGRATION",
+	"BUILD_NUMBER",
+	"RUN_ID",
+	"GITHUB_ACTIONS",
+	"GITLAB_CI",
+	"BUILDKITE",
+	"CIRCLECI",
+	"TRAVIS",
+	"JENKINS_URL",
+	"TF_BUILD",
+	"CODEBUILD_BUILD_ID",
+	"TEAMCITY_VERSION",
+	"APPVEYOR",
+	"DRONE",
+	"SEMAPHORE",
+	"NETLIFY",
+	"VERCEL",
+	"NOW_BUILDER",
+	"BITBUCKET_COMMIT",
+	"HEROKU_TEST_RUN_ID",
+	"CI_NAME",
+	"BUILD_ID",
+	"npm_config_ci",
+	NULL,
 };
 
 /*
@@ -72,20 +91,18 @@ static const struct pmbench_pm_hint common_hints[] = {
 	{ "Cypress", "download",
 	  "Cypress downloads its binary in postinstall; set env "
 	  "CYPRESS_INSTALL_BINARY=0 in the manifest" },
-	{ "gyp ERR!", NULL,
-	  "a native module failed to build with node-gyp" },
+	{ "gyp ERR!", NULL, "a native module failed to build with node-gyp" },
 	{ "getaddrinfo", NULL,
 	  "a download from a host other than the registry failed (no "
 	  "network to it)" },
 	{ "EAI_AGAIN", NULL,
 	  "a download from a host other than the registry failed (no "
 	  "network to it)" },
-	{ NULL, NULL, NULL }
+	{ NULL, NULL, NULL },
 };
 
 /* Variables of the caller that change what any PM, or node, does. */
-static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_",
-						   NULL };
+static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_", NULL };
 
 /*
  * yarn 4's yarn.lock is YAML that starts (after two comment lines) with
@@ -143,12 +160,11 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * EINTEGRITY) or, when a script failed, its command. npm 7
 		 * to 9 wrote "npm ERR!".
 		 */
-		.fail_causes = L("^npm error code E", "^npm ERR! code E",
-				 "^npm error command sh -c ",
-				 "^npm ERR! command sh -c ",
-				 "^npm error command failed",
-				 "^npm ERR! command failed",
-				 "^npm error code ", "^npm ERR! code "),
+		.fail_causes = L(
+			"^npm error code E", "^npm ERR! code E",
+			"^npm error command sh -c ", "^npm ERR! command sh -c ",
+			"^npm error command failed", "^npm ERR! command failed",
+			"^npm error code ", "^npm ERR! code "),
 		.fail_noise = L("A complete log of this run can be found",
 				"/_logs/", "For a full report see"),
 		.hints = HINTS(
@@ -169,8 +185,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.major_min = 1,
 		.major_max = 1,
 		.version_args = L("--version"),
-		.install_args = L("install", "--non-interactive",
-				  "--no-progress"),
+		.install_args =
+			L("install", "--non-interactive", "--no-progress"),
 		.frozen_args = L("install", "--frozen-lockfile",
 				 "--non-interactive", "--no-progress"),
 		.run_args = L("run"),
@@ -202,8 +218,7 @@ const struct pmbench_pm pmbench_pms[] = {
 			  NULL,
 			  "yarn 1 needs \"private\": true in a package.json "
 			  "with workspaces" },
-			{ "Couldn't find any versions", NULL,
-			  NO_SUCH_VERSION }),
+			{ "Couldn't find any versions", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "yarn-berry",
@@ -241,8 +256,7 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "YARN_ENABLE_PROGRESS_BARS=false",
 			 "YARN_ENABLE_COLORS=false",
 			 "YARN_ENABLE_IMMUTABLE_INSTALLS=false",
-			 "YARN_ENABLE_HARDENED_MODE=0",
-			 "YARN_IGNORE_PATH=1"),
+			 "YARN_ENABLE_HARDENED_MODE=0", "YARN_IGNORE_PATH=1"),
 		.env_prefixes = L("YARN_"),
 		.store_query = L("config", "get", "cacheFolder"),
 		.store_var = "YARN_CACHE_FOLDER",
@@ -257,10 +271,10 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * network or no such package, YN0001 exception, ...); the
 		 * YN0000 lines only frame them ("Failed with errors").
 		 */
-		.fail_causes = L("YN0028:", "YN0009:", "YN0018:", "YN0082:",
-				 "YN0035:", "YN0016:", "YN0020:", "YN0057:",
-				 "YN0058:", "YN0001:", "^Usage Error:",
-				 "^Syntax Error:", "^Internal Error:"),
+		.fail_causes = L(
+			"YN0028:", "YN0009:", "YN0018:", "YN0082:", "YN0035:",
+			"YN0016:", "YN0020:", "YN0057:", "YN0058:", "YN0001:",
+			"^Usage Error:", "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
 		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
 	},
@@ -273,8 +287,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.major_min = 7,
 		.major_max = 99,
 		.version_args = L("--version"),
-		.install_args = L("install", "--store-dir",
-				  "{cache}/pnpm-store"),
+		.install_args =
+			L("install", "--store-dir", "{cache}/pnpm-store"),
 		.frozen_args = L("install", "--frozen-lockfile", "--store-dir",
 				 "{cache}/pnpm-store"),
 		.run_args = L("run"),
@@ -334,7 +348,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.major_max = 99,
 		.version_args = L("--version"),
 		.install_args = L("install", "--no-progress"),
-		.frozen_args = L("install", "--frozen-lockfile", "--no-progress"),
+		.frozen_args =
+			L("install", "--frozen-lockfile", "--no-progress"),
 		.run_args = L("run"),
 		.run_dashdash = 0,
 		.lockfiles = L("bun.lock", "bun.lockb"),
@@ -353,8 +368,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.migrate_reads = L("npm", "yarn", "pnpm"),
 		/* The first "error:" says why ("... failed to resolve" follows). */
 		.fail_causes = L("^error: "),
-		.hints = HINTS({ "No version matching", NULL,
-				 NO_SUCH_VERSION }),
+		.hints =
+			HINTS({ "No version matching", NULL, NO_SUCH_VERSION }),
 	},
 	{
 		.name = "deno",
@@ -448,7 +463,7 @@ static const struct pmbench_pm_variant variants[] = {
 };
 
 #define VARIANTS_NR PMBENCH_ARRAY_SIZE(variants)
-#define FOLDER_MAX 64
+#define FOLDER_MAX  64
 
 /* The variants' whole entries and folder names, built once. */
 static struct pmbench_pm variant_pms[VARIANTS_NR];
@@ -476,7 +491,8 @@ static void variants_init(void)
 		/* The table is wrong: unit_pm checks every entry. */
 		if (!b || strlen(v->name) >= FOLDER_MAX)
 			pmbench_die("variant '%s' has no PM '%s' or too long "
-				    "a name", v->name, v->base);
+				    "a name",
+				    v->name, v->base);
 		*pm = *b;
 		pm->name = v->name;
 		pm->title = v->title;
@@ -516,8 +532,8 @@ const struct pmbench_pm *pmbench_pm_nth(size_t i)
 
 const char *const *pmbench_pm_names(void)
 {
-	static const char *names[PMBENCH_ARRAY_SIZE(pmbench_pms) +
-				 VARIANTS_NR + 1];
+	static const char
+		*names[PMBENCH_ARRAY_SIZE(pmbench_pms) + VARIANTS_NR + 1];
 
 	if (!names[0])
 		for (size_t i = 0; pmbench_pm_nth(i); i++)
@@ -601,7 +617,8 @@ const char *const *pmbench_pm_all_lockfiles(void)
 				continue;
 			if (nr == LOCKFILES_MAX)
 				pmbench_die("more than %d lockfile names in "
-					    "the PM table", LOCKFILES_MAX);
+					    "the PM table",
+					    LOCKFILES_MAX);
 			all[nr++] = *l;
 		}
 	}
@@ -637,8 +654,8 @@ static void read_head(struct pmbench_buf *out, const char *path)
 	pmbench_buf_reset(out);
 	while (fd >= 0 && out->len < PMBENCH_PM_LOCK_HEAD) {
 		size_t want = PMBENCH_PM_LOCK_HEAD - out->len;
-		ssize_t n = read(fd, chunk, want < sizeof(chunk) ? want
-							      : sizeof(chunk));
+		ssize_t n = read(fd, chunk,
+				 want < sizeof(chunk) ? want : sizeof(chunk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -710,8 +727,7 @@ int pmbench_pm_is_store(const char *name)
 	return 0;
 }
 
-static const char *match_hint(const struct pmbench_pm_hint *h,
-			      const char *text)
+static const char *match_hint(const struct pmbench_pm_hint *h, const char *text)
 {
 	for (; h && h->pattern; h++)
 		if (strstr(text, h->pattern) &&
@@ -764,8 +780,8 @@ static void fill(struct pmbench_buf *out, const char *templ, const char *cache)
 	}
 }
 
-void pmbench_pm_push_args(struct pmbench_strvec *out,
-			  const char *const *templ, const char *cache)
+void pmbench_pm_push_args(struct pmbench_strvec *out, const char *const *templ,
+			  const char *cache)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -808,9 +824,9 @@ int pmbench_pm_version_major(const char *version)
 }
 
 /* Ask a candidate binary for its version; 0 and the trimmed line, or -1. */
-static int query_version(struct pmbench_buf *out,
-			 const struct pmbench_ctx *ctx, const char *bin,
-			 const struct pmbench_pm *pm, const char *scratch)
+static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
+			 const char *bin, const struct pmbench_pm *pm,
+			 const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
@@ -870,9 +886,9 @@ done:
 	return ret;
 }
 
-int pmbench_pm_find(struct pmbench_pm_found *out,
-		    const struct pmbench_ctx *ctx, const struct pmbench_pm *pm,
-		    const char *path, const char *scratch_dir)
+int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
+		    const struct pmbench_pm *pm, const char *path,
+		    const char *scratch_dir)
 {
 	const char *toolchain_dir = ctx ? ctx->toolchain_dir : NULL;
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
@@ -884,9 +900,8 @@ int pmbench_pm_find(struct pmbench_pm_found *out,
 		pmbench_buf_path(&cand, toolchain_dir, pm->toolchain_bin);
 		ret = pmbench_proc_which(&bin, cand.ptr, NULL);
 		pmbench_buf_release(&cand);
-		if (!ret &&
-		    !accept_candidate(out, ctx, pm, bin.ptr, "toolchain",
-				      scratch_dir, &why)) {
+		if (!ret && !accept_candidate(out, ctx, pm, bin.ptr,
+					      "toolchain", scratch_dir, &why)) {
 			ret = 0;
 			goto done;
 		}
@@ -895,8 +910,8 @@ int pmbench_pm_find(struct pmbench_pm_found *out,
 	for (const char *const *n = pm->path_names; *n; n++) {
 		if (pmbench_proc_which(&bin, *n, path) < 0)
 			continue;
-		if (!accept_candidate(out, ctx, pm, bin.ptr, "PATH", scratch_dir,
-				      &why)) {
+		if (!accept_candidate(out, ctx, pm, bin.ptr, "PATH",
+				      scratch_dir, &why)) {
 			ret = 0;
 			goto done;
 		}

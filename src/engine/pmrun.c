@@ -80,8 +80,8 @@ static void add_reason_line(struct pmbench_buf *out, const char *line)
  * entry), best pattern first, the first line that matches it; returns 1
  * if one did.
  */
-static int pick_cause_line(struct pmbench_buf *out,
-			   const struct pmbench_pm *pm, const char *text)
+static int pick_cause_line(struct pmbench_buf *out, const struct pmbench_pm *pm,
+			   const char *text)
 {
 	struct pmbench_strvec lines = PMBENCH_STRVEC_INIT;
 	int found = 0;
@@ -175,8 +175,8 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 
 static int sample_ok(const struct pmbench_child *c)
 {
-	return c->result.exited && !c->result.timed_out &&
-	       !c->result.signal && c->result.exit_code == 0;
+	return c->result.exited && !c->result.timed_out && !c->result.signal &&
+	       c->result.exit_code == 0;
 }
 
 static double unix_now(void)
@@ -275,7 +275,8 @@ void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
  * What happened to dependencies' lifecycle scripts: the PM's policy, the
  * packages that have such scripts, and what the PM itself said.
  */
-static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_child *c)
+static char *describe_scripts(struct pmbench_pmrun *ps,
+			      const struct pmbench_child *c)
 {
 	struct pmbench_strvec found = PMBENCH_STRVEC_INIT;
 	struct pmbench_resolution res = PMBENCH_RESOLUTION_INIT;
@@ -296,9 +297,11 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	if (!found.nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
 	} else {
-		pmbench_buf_addf(&out, "; %zu installed dependenc%s an install "
+		pmbench_buf_addf(&out,
+				 "; %zu installed dependenc%s an install "
 				 "script: ",
-				 found.nr, found.nr == 1 ? "y has" : "ies have");
+				 found.nr,
+				 found.nr == 1 ? "y has" : "ies have");
 		for (size_t i = 0; i < found.nr && i < 8; i++)
 			pmbench_buf_addf(&out, "%s%s", i ? ", " : "",
 					 found.v[i]);
@@ -308,8 +311,7 @@ static char *describe_scripts(struct pmbench_pmrun *ps, const struct pmbench_chi
 	/* Some PMs say what they skipped (the table knows how). */
 	pmbench_child_tail_lines(c, 200, &lines);
 	said = NULL;
-	for (const char *const *w = ps->pm->scripts_said; w && *w && !said;
-	     w++)
+	for (const char *const *w = ps->pm->scripts_said; w && *w && !said; w++)
 		said = strstr(lines.ptr, *w);
 	if (said) {
 		size_t n = strcspn(said, "\n");
@@ -414,13 +416,12 @@ static int run_import(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	memset(&s, 0, sizeof(s));
 	pmbench_strvec_push(&argv, ps->found.path);
 	pmbench_pm_push_args(&argv, ps->pm->import_args, ps->ws.cache);
-	ret = pmbench_pmrun_exec(ps, &argv, ps->ws.run_project, timeout_ns,
-				 &s, &c);
+	ret = pmbench_pmrun_exec(ps, &argv, ps->ws.run_project, timeout_ns, &s,
+				 &c);
 	*ok = !ret && s.ok;
 	if (!ret && !s.ok)
-		pmbench_buf_addf(how, "'%s %s' of %s failed (%s)",
-				 ps->pm->name, ps->pm->import_args[0],
-				 from_lock, s.failure);
+		pmbench_buf_addf(how, "'%s %s' of %s failed (%s)", ps->pm->name,
+				 ps->pm->import_args[0], from_lock, s.failure);
 	free(s.failure);
 	free(s.tail);
 	pmbench_child_release(&c);
@@ -433,11 +434,11 @@ static int run_import(struct pmbench_pmrun *ps, uint64_t timeout_ns,
  * lockfile from yarn.lock", "cannot migrate package-lock.json: ..."),
  * into `out`; returns 1 if it said it could not.
  */
-static int said_migrated(struct pmbench_buf *out,
-			 const struct pmbench_child *c)
+static int said_migrated(struct pmbench_buf *out, const struct pmbench_child *c)
 {
-	static const char *const refusals[] = { "cannot", "can't", "unsupported",
-						"failed", "error", "Error" };
+	static const char *const refusals[] = { "cannot",      "can't",
+						"unsupported", "failed",
+						"error",       "Error" };
 	struct pmbench_buf lines = PMBENCH_BUF_INIT;
 	const char *said, *start;
 	int refused = 0;
@@ -479,12 +480,13 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	if (from_pm && from_lock)
 		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
-				ps->pm->name);
+			   ps->pm->name);
 	if (route == PMBENCH_ROUTE_OWN)
 		ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
 	else
 		ret = pmbench_workspace_prepare_migrate(
-			&ps->ws, route == PMBENCH_ROUTE_FRESH ? NULL : from_lock);
+			&ps->ws,
+			route == PMBENCH_ROUTE_FRESH ? NULL : from_lock);
 	if (ret < 0)
 		goto done;
 	if (route == PMBENCH_ROUTE_IMPORT) {
@@ -510,7 +512,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			pmbench_buf_addf(&b, "\n%s", s.tail);
 		ps->prime_failure = pmbench_buf_detach(&b);
 		pmbench_ctx_event(ps->ctx, "%s: priming install failed: %s",
-				       ps->pm->name, s.failure);
+				  ps->pm->name, s.failure);
 		goto done;
 	}
 	/* The run copy is not moved to the snapshot yet: look there. */
@@ -524,9 +526,9 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	else if (route == PMBENCH_ROUTE_OWN)
 		pmbench_buf_addf(&b, "%s written by %s's priming install", lock,
 				 ps->pm->name);
-	else if (route == PMBENCH_ROUTE_READS &&
-		 said_migrated(&said, &c))
-		pmbench_buf_addf(&b, "%s resolved fresh from package.json: %s "
+	else if (route == PMBENCH_ROUTE_READS && said_migrated(&said, &c))
+		pmbench_buf_addf(&b,
+				 "%s resolved fresh from package.json: %s "
 				 "could not use %s (%s said: %s)",
 				 lock, ps->pm->name, from_lock, ps->pm->name,
 				 said.ptr);
@@ -540,15 +542,14 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 				 ps->pm->name, ps->pm->import_args[0],
 				 from_lock);
 	else
-		pmbench_buf_addf(&b, "%s resolved fresh from package.json: %s",
-				 lock,
-				 how.len ? how.ptr : "it cannot read that lockfile");
+		pmbench_buf_addf(
+			&b, "%s resolved fresh from package.json: %s", lock,
+			how.len ? how.ptr : "it cannot read that lockfile");
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, &c);
 	ret = pmbench_workspace_save_primed(&ps->ws);
 	pmbench_ctx_event(ps->ctx, "%s: primed in %.2f s (lockfile: %s)",
-			       ps->pm->name, (double)s.wall_ns / 1e9,
-			       ps->lockfile);
+			  ps->pm->name, (double)s.wall_ns / 1e9, ps->lockfile);
 done:
 	free(s.failure);
 	free(s.tail);
@@ -636,8 +637,9 @@ static void record_resolver(struct pmbench_result *r)
 	pmbench_buf_reset(&text);
 	pmbench_buf_addf(&text, "%u nameserver%s; %s", servers,
 			 servers == 1 ? "" : "s",
-			 b.len ? b.ptr : "no options (5 s timeout, A and AAAA "
-					 "queries in parallel)");
+			 b.len ? b.ptr
+			       : "no options (5 s timeout, A and AAAA "
+				 "queries in parallel)");
 	pmbench_result_env_set(r, "resolver", text.ptr);
 done:
 	pmbench_buf_release(&text);
@@ -662,7 +664,8 @@ static void record_inherited(struct pmbench_result *r)
 	pmbench_strvec_sort(&names, 0);
 	pmbench_buf_reset(&b);
 	pmbench_strvec_join(&b, &names, " ");
-	pmbench_result_env_set(r, "inherited_pm_vars", names.nr ? b.ptr : "none");
+	pmbench_result_env_set(r, "inherited_pm_vars",
+			       names.nr ? b.ptr : "none");
 	pmbench_strvec_release(&names);
 	pmbench_buf_release(&b);
 }
@@ -671,9 +674,9 @@ static void record_inherited(struct pmbench_result *r)
 static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
 		      const struct pmbench_pm_found *found)
 {
-	struct pmbench_result_pm *p = pmbench_result_add_pm(
-		r, pm->name, found ? found->path : NULL,
-		found ? found->version : NULL);
+	struct pmbench_result_pm *p =
+		pmbench_result_add_pm(r, pm->name, found ? found->path : NULL,
+				      found ? found->version : NULL);
 	struct pmbench_buf config = PMBENCH_BUF_INIT;
 
 	pmbench_pm_config(&config, pm);
@@ -697,9 +700,9 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		struct pmbench_pmrun *ps = &states[nr];
 
 		if (!pm)
-			return pmbench_error_setc(PMBENCH_EINVALID,
-						  "unknown package manager '%s'",
-						  pms->v[i]);
+			return pmbench_error_setc(
+				PMBENCH_EINVALID,
+				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
 		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
@@ -710,7 +713,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				return PMBENCH_ENOTFOUND;
 			}
 			pmbench_ctx_event(ctx, "skipping %s: %s", pm->name,
-					       pmbench_error_last());
+					  pmbench_error_last());
 			continue;
 		}
 		ps->ctx = ctx;
@@ -727,12 +730,13 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 	return 0;
 }
 
-void pmbench_pmrun_record_env(struct pmbench_ctx *ctx,
-			      struct pmbench_result *r, const char *scratch)
+void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			      const char *scratch)
 {
 	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, spawn to exit");
-	pmbench_result_env_set(r, "cpu_time", "wait4 rusage of the PM and "
-					      "the descendants it waited for");
+	pmbench_result_env_set(r, "cpu_time",
+			       "wait4 rusage of the PM and "
+			       "the descendants it waited for");
 	pmbench_result_env_set(r, "max_rss",
 			       "ru_maxrss: the largest single process");
 	pmbench_result_env_set(r, "tree_rss",

@@ -96,10 +96,10 @@ static int confine(CURL *h, const char *url, uint64_t timeout_ns)
 
 	if (ms < 1)
 		ms = 1;
-#define SET(opt, val)                                                      \
-	do {                                                               \
-		if (rc == CURLE_OK)                                        \
-			rc = curl_easy_setopt(h, opt, val);                \
+#define SET(opt, val)                                       \
+	do {                                                \
+		if (rc == CURLE_OK)                         \
+			rc = curl_easy_setopt(h, opt, val); \
 	} while (0)
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROXY, "");
@@ -147,9 +147,9 @@ struct pmbench_ready_poll {
 	CURL *easy;
 	char *url;
 	int in_flight;
-	int head_status;   /* status of the attempt's final head */
-	uint64_t bytes;	   /* body bytes of the attempt */
-	uint64_t next_ns;  /* when the next attempt may start */
+	int head_status;  /* status of the attempt's final head */
+	uint64_t bytes;	  /* body bytes of the attempt */
+	uint64_t next_ns; /* when the next attempt may start */
 	uint64_t gap_ns;
 	uint64_t max_gap_ns;
 	uint64_t attempt_timeout_ns;
@@ -166,8 +166,8 @@ static size_t ready_header(char *p, size_t size, size_t n, void *payload)
 		rp->head_status = code;
 	/* The blank line ends a head; 1xx heads are interim ones. */
 	if ((len == 2 && p[0] == '\r') || (len == 1 && p[0] == '\n')) {
-		if (rp->head_status >= 200 && rp->head_status < 500 &&
-		    rp->st && !rp->st->first_status_ns)
+		if (rp->head_status >= 200 && rp->head_status < 500 && rp->st &&
+		    !rp->st->first_status_ns)
 			rp->st->first_status_ns = pmbench_now_ns();
 	}
 	return len;
@@ -470,8 +470,7 @@ int pmbench_probe_run(struct pmbench_probe_stats *out, const char *url,
 				out->errors++;
 				if (!out->first_error[0])
 					snprintf(out->first_error,
-						 sizeof(out->first_error),
-						 "%s",
+						 sizeof(out->first_error), "%s",
 						 curl_easy_strerror(
 							 msg->data.result));
 			}

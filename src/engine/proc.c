@@ -46,16 +46,16 @@
 
 extern char **environ;
 
-#define DEFAULT_GRACE_NS (3ull * 1000000000ull)
+#define DEFAULT_GRACE_NS  (3ull * 1000000000ull)
 #define DEFAULT_SAMPLE_NS (25ull * 1000000ull)
-#define DEFAULT_TAIL_MAX (16u * 1024u)
-#define LINE_MAX_BYTES 4096
-#define MAX_LIVE 64
-#define SEEN_MAX 4096
-#define PIDFD_MAX 256
-#define LAZY_PIPE_BYTES (1024 * 1024)
-#define CHILD_STACK (256u * 1024u)
-#define KILL_STEP_NS (5ull * 1000000ull)
+#define DEFAULT_TAIL_MAX  (16u * 1024u)
+#define LINE_MAX_BYTES	  4096
+#define MAX_LIVE	  64
+#define SEEN_MAX	  4096
+#define PIDFD_MAX	  256
+#define LAZY_PIPE_BYTES	  (1024 * 1024)
+#define CHILD_STACK	  (256u * 1024u)
+#define KILL_STEP_NS	  (5ull * 1000000ull)
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000
@@ -387,7 +387,10 @@ struct pidvec {
 	size_t nr, alloc;
 };
 
-#define PIDVEC_INIT { NULL, 0, 0 }
+#define PIDVEC_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /* Append the pids listed in a /proc/<pid>/task/<tid>/children file. */
 static void read_children(struct pidvec *out, const char *path)
@@ -549,14 +552,17 @@ struct tree {
 	size_t nr, alloc;
 };
 
-#define TREE_INIT { NULL, 0, 0 }
+#define TREE_INIT          \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 /* What a walk of the tree is for. */
 enum walk_flags {
 	/* Open a pidfd for each process, to signal it and no other. */
 	WALK_PIDFDS = (1 << 0),
 	/* Without a subreaper: also scan /proc for the process group. */
-	WALK_GROUP = (1 << 1)
+	WALK_GROUP = (1 << 1),
 };
 
 static int tree_has(const struct tree *t, pid_t pid)
@@ -607,11 +613,12 @@ static int tree_live(const struct tree *t)
  * processes (a huge tree must not use up the descriptors the walk itself
  * needs) the rest are signalled by pid, just after being read.
  */
-static int tree_read(struct procent *out, int *out_pidfd,
-		     const struct tree *t, pid_t pid, unsigned flags)
+static int tree_read(struct procent *out, int *out_pidfd, const struct tree *t,
+		     pid_t pid, unsigned flags)
 {
-	*out_pidfd = (flags & WALK_PIDFDS) && t->nr < PIDFD_MAX ?
-			     open_pidfd(pid) : -1;
+	*out_pidfd = (flags & WALK_PIDFDS) && t->nr < PIDFD_MAX
+			     ? open_pidfd(pid)
+			     : -1;
 	if (read_stat(out, pid) < 0) {
 		close_fd(out_pidfd);
 		return -1;
@@ -666,8 +673,7 @@ static void walk_orphans(struct tree *t, struct pmbench_child *c)
 }
 
 /* Members of c's process group anywhere (no subreaper to find them). */
-static void walk_group(struct tree *t, struct pmbench_child *c,
-		       unsigned flags)
+static void walk_group(struct tree *t, struct pmbench_child *c, unsigned flags)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -732,8 +738,7 @@ static void walk_descendants(struct tree *t, struct pmbench_child *c,
  * a subreaper) or the members of its group (without one, when asked),
  * and all their descendants. Every process found is remembered.
  */
-static void walk_tree(struct tree *t, struct pmbench_child *c,
-		      unsigned flags)
+static void walk_tree(struct tree *t, struct pmbench_child *c, unsigned flags)
 {
 	struct procent e;
 
@@ -952,13 +957,13 @@ static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
 		 * output wakes no one during the timed run.
 		 */
 		c->out_lazy = c->out_fd >= 0 && !c->on_line &&
-			      fcntl(c->out_fd, F_SETPIPE_SZ,
-				    LAZY_PIPE_BYTES) >= LAZY_PIPE_BYTES;
+			      fcntl(c->out_fd, F_SETPIPE_SZ, LAZY_PIPE_BYTES) >=
+				      LAZY_PIPE_BYTES;
 	}
 	if (*devnull < 0 || (!(c->flags & PMBENCH_CHILD_PASSTHROUGH) &&
 			     (c->out_fd < 0 || *out_w < 0)))
-		return pmbench_error_set("cannot set up '%s': %s",
-					 c->args.v[0], strerror(errno));
+		return pmbench_error_set("cannot set up '%s': %s", c->args.v[0],
+					 strerror(errno));
 	memset(sp, 0, sizeof(*sp));
 	sp->exe = exe->ptr;
 	sp->argv = c->args.v;
@@ -1019,7 +1024,8 @@ int pmbench_child_start(struct pmbench_child *c)
 	slot = live_free_slot();
 	if (slot < 0) {
 		ret = pmbench_error_set("cannot run '%s': %d children already "
-					"run at once", c->args.v[0], MAX_LIVE);
+					"run at once",
+					c->args.v[0], MAX_LIVE);
 		goto done;
 	}
 	ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
@@ -1196,7 +1202,6 @@ static void drain(struct pmbench_child *c)
 	}
 }
 
-
 /* The poll timeout for the next wait, in milliseconds. */
 static int wait_ms(const struct pmbench_child *c, uint64_t now, uint64_t until)
 {
@@ -1269,8 +1274,7 @@ int pmbench_child_pump(struct pmbench_child *c, uint64_t wait_ns)
  * Re-walk the tree into `t` until nothing in it lives or `deadline`
  * passes, reaping what is the handle's to reap. Returns the live count.
  */
-static int wait_gone(struct tree *t, struct pmbench_child *c,
-		     uint64_t deadline)
+static int wait_gone(struct tree *t, struct pmbench_child *c, uint64_t deadline)
 {
 	for (;;) {
 		int left;

@@ -13,7 +13,7 @@
 #include "pmbench/resolution.h"
 
 /* Deeper than any real tree; a guard against loops we cannot see. */
-#define MAX_DEPTH 48
+#define MAX_DEPTH	 48
 #define PACKAGE_JSON_MAX (4u << 20)
 /* A .pnp.cjs of tens of thousands of packages is tens of megabytes. */
 #define PNP_MAX (256u << 20)
@@ -43,7 +43,8 @@ static void add_package(struct scan *sc, const char *dir, const char *name,
 /* Does this package.json name a script that runs at install time? */
 static int lifecycle_script(const cJSON *json)
 {
-	const cJSON *scripts = cJSON_GetObjectItemCaseSensitive(json, "scripts");
+	const cJSON *scripts =
+		cJSON_GetObjectItemCaseSensitive(json, "scripts");
 
 	return cJSON_IsObject(scripts) &&
 	       (cJSON_GetObjectItemCaseSensitive(scripts, "preinstall") ||
@@ -408,8 +409,8 @@ static int pnp_installed(const char *project, const char *loc)
 				 (int)(zip_end + 4 - loc), loc);
 		ret = pmbench_fs_isfile(p.ptr);
 		if (!ret) {
-			pmbench_buf_setlen(&p, (size_t)(strrchr(p.ptr, '/') -
-							p.ptr));
+			pmbench_buf_setlen(
+				&p, (size_t)(strrchr(p.ptr, '/') - p.ptr));
 			ret = !pmbench_fs_isdir(p.ptr);
 		}
 	}
@@ -430,12 +431,14 @@ static void scan_pnp(struct scan *sc, const char *project)
 	const cJSON *entry, *ref;
 
 	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(
-					  state, "packageRegistryData")) {
+					  state, "packageRegistryData"))
+	{
 		const cJSON *ident = cJSON_GetArrayItem(entry, 0);
 
 		if (!cJSON_IsString(ident))
 			continue; /* null: the project itself */
-		cJSON_ArrayForEach(ref, cJSON_GetArrayItem(entry, 1)) {
+		cJSON_ArrayForEach(ref, cJSON_GetArrayItem(entry, 1))
+		{
 			const cJSON *r = cJSON_GetArrayItem(ref, 0);
 			const cJSON *loc = cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetArrayItem(ref, 1), "packageLocation");
@@ -465,8 +468,7 @@ static void scan_pnp(struct scan *sc, const char *project)
 	pmbench_buf_release(&dir);
 }
 
-int pmbench_resolution_scan(struct pmbench_resolution *out,
-			    const char *project)
+int pmbench_resolution_scan(struct pmbench_resolution *out, const char *project)
 {
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf p = PMBENCH_BUF_INIT;

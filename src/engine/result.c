@@ -63,11 +63,9 @@ static char *dup_or_null(const char *s)
 	return s ? pmbench_xstrdup(s) : NULL;
 }
 
-struct pmbench_cell *pmbench_result_add_cell(struct pmbench_result *r,
-					     const char *fixture,
-					     const char *task,
-					     const char *scenario,
-					     const char *pm)
+struct pmbench_cell *
+pmbench_result_add_cell(struct pmbench_result *r, const char *fixture,
+			const char *task, const char *scenario, const char *pm)
 {
 	struct pmbench_cell *c;
 
@@ -83,11 +81,9 @@ struct pmbench_cell *pmbench_result_add_cell(struct pmbench_result *r,
 	return c;
 }
 
-struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
-					      const char *fixture,
-					      const char *task,
-					      const char *scenario,
-					      const char *pm)
+struct pmbench_cell *
+pmbench_result_find_cell(const struct pmbench_result *r, const char *fixture,
+			 const char *task, const char *scenario, const char *pm)
 {
 	for (size_t i = 0; i < r->cells_nr; i++) {
 		struct pmbench_cell *c = &r->cells[i];
@@ -116,9 +112,8 @@ double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 	double *times;
 	size_t n = 0;
 
-	times = pmbench_xmalloc(
-		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1,
-				sizeof(*times)));
+	times = pmbench_xmalloc(pmbench_st_mult(
+		c->samples_nr ? c->samples_nr : 1, sizeof(*times)));
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
 
@@ -146,8 +141,8 @@ void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
 	m->value = value;
 }
 
-int pmbench_sample_metric_get(const struct pmbench_sample *s,
-			      const char *name, double *out)
+int pmbench_sample_metric_get(const struct pmbench_sample *s, const char *name,
+			      double *out)
 {
 	for (size_t i = 0; i < s->metrics_nr; i++) {
 		if (!strcmp(s->metrics[i].name, name)) {
@@ -162,8 +157,7 @@ double *pmbench_cell_metric_values(const struct pmbench_cell *c,
 				   const char *name, size_t *out_n)
 {
 	double *v = pmbench_xmalloc(
-		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1,
-				sizeof(*v)));
+		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1, sizeof(*v)));
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->samples_nr; i++) {
@@ -182,8 +176,8 @@ void pmbench_cell_metric_names(const struct pmbench_cell *c,
 {
 	for (size_t i = 0; i < c->samples_nr; i++)
 		for (size_t k = 0; k < c->samples[i].metrics_nr; k++)
-			if (pmbench_strvec_find(out,
-						c->samples[i].metrics[k].name) < 0)
+			if (pmbench_strvec_find(
+				    out, c->samples[i].metrics[k].name) < 0)
 				pmbench_strvec_push(
 					out, c->samples[i].metrics[k].name);
 }
@@ -514,10 +508,15 @@ struct field {
 };
 
 #define NO_UNLESS ((size_t)-1)
-#define FIELD(s, key, type, member, req)                                     \
-	{ key, type, offsetof(struct s, member), req, NO_UNLESS }
-#define FIELD_UNLESS(s, key, type, member, flag)                             \
-	{ key, type, offsetof(struct s, member), 0, offsetof(struct s, flag) }
+#define FIELD(s, key, type, member, req)                              \
+	{                                                             \
+		key, type, offsetof(struct s, member), req, NO_UNLESS \
+	}
+#define FIELD_UNLESS(s, key, type, member, flag)          \
+	{                                                 \
+		key, type, offsetof(struct s, member), 0, \
+			offsetof(struct s, flag)          \
+	}
 
 static const struct field option_fields[] = {
 	FIELD(pmbench_result, "pms", F_STRVEC, pms, 0),
@@ -589,7 +588,7 @@ static const struct field sample_fields[] = {
 };
 
 #define MEMBER(base, f, type) ((type *)(void *)((char *)(base) + (f)->offset))
-#define CMEMBER(base, f, type)                                               \
+#define CMEMBER(base, f, type) \
 	((const type *)(const void *)((const char *)(base) + (f)->offset))
 
 /* ---- Writing ----------------------------------------------------------- */
@@ -698,8 +697,8 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 	}
 }
 
-static void write_fields(cJSON *o, const void *base,
-			 const struct field *fields, size_t n)
+static void write_fields(cJSON *o, const void *base, const struct field *fields,
+			 size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		write_field(o, base, &fields[i]);
@@ -752,8 +751,7 @@ char *pmbench_result_to_json(const struct pmbench_result *r)
 
 	arr = must(cJSON_AddArrayToObject(root, "fixtures"));
 	for (size_t i = 0; i < r->fixtures_nr; i++)
-		write_fields(add_to_array(arr), &r->fixtures[i],
-			     fixture_fields,
+		write_fields(add_to_array(arr), &r->fixtures[i], fixture_fields,
 			     PMBENCH_ARRAY_SIZE(fixture_fields));
 
 	arr = must(cJSON_AddArrayToObject(root, "cells"));
@@ -794,8 +792,8 @@ struct reader {
 
 /* An EINVALID error naming the file and the field `key` (may be NULL). */
 PMBENCH_PRINTF(3, 4)
-static int bad_field(const struct reader *rd, const char *key,
-		     const char *fmt, ...)
+static int bad_field(const struct reader *rd, const char *key, const char *fmt,
+		     ...)
 {
 	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	va_list ap;
@@ -817,8 +815,8 @@ static int bad_field(const struct reader *rd, const char *key,
  * field is absent. Returns 1 if present, 0 if absent and optional, or
  * PMBENCH_EINVALID if absent and required.
  */
-static int lookup(const cJSON **out, const struct reader *rd,
-		  const cJSON *obj, const char *key, int required)
+static int lookup(const cJSON **out, const struct reader *rd, const cJSON *obj,
+		  const char *key, int required)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -845,8 +843,8 @@ static int whole(double *out, const struct reader *rd, const cJSON *item,
 		return bad_field(rd, key, "must be a number");
 	if (!isfinite(v) || v != floor(v) || v < lo || v > hi)
 		return bad_field(rd, key,
-				 "must be a whole number from %.0f to %.0f",
-				 lo, hi);
+				 "must be a whole number from %.0f to %.0f", lo,
+				 hi);
 	*out = v;
 	return 0;
 }
@@ -859,7 +857,8 @@ static int read_strvec(struct pmbench_strvec *out, const struct reader *rd,
 
 	if (!cJSON_IsArray(arr))
 		return bad_field(rd, key, "must be an array of strings");
-	cJSON_ArrayForEach(item, arr) {
+	cJSON_ArrayForEach(item, arr)
+	{
 		if (!cJSON_IsString(item) || !item->valuestring)
 			return bad_field(rd, key,
 					 "must hold only strings (item %d is "
@@ -1020,7 +1019,8 @@ static int read_metrics(struct pmbench_sample *s, const struct reader *rd,
 
 	if (ret < 0 || !m)
 		return ret;
-	cJSON_ArrayForEach(item, m) {
+	cJSON_ArrayForEach(item, m)
+	{
 		if (!item->string || !cJSON_IsNumber(item) ||
 		    !printable(item->valuedouble))
 			return bad_field(rd, "metrics",
@@ -1041,7 +1041,8 @@ static int read_samples(struct pmbench_cell *c, struct reader *rd,
 
 	if (ret < 0 || !arr)
 		return ret;
-	cJSON_ArrayForEach(item, arr) {
+	cJSON_ArrayForEach(item, arr)
+	{
 		struct pmbench_sample *s;
 		size_t old;
 
@@ -1072,7 +1073,8 @@ static int read_cells(struct pmbench_result *r, struct reader *rd,
 
 	if (ret < 0)
 		return ret;
-	cJSON_ArrayForEach(item, arr) {
+	cJSON_ArrayForEach(item, arr)
+	{
 		struct pmbench_cell *c;
 		size_t old;
 
@@ -1108,7 +1110,8 @@ static int read_environment(struct pmbench_result *r, struct reader *rd,
 
 	if (ret < 0 || !env)
 		return ret;
-	cJSON_ArrayForEach(item, env) {
+	cJSON_ArrayForEach(item, env)
+	{
 		if (!cJSON_IsString(item) || !item->valuestring) {
 			pmbench_buf_adds(&rd->where, "environment");
 			ret = bad_field(rd, item->string, "must be a string");
@@ -1144,7 +1147,8 @@ static int read_pms(struct pmbench_result *r, struct reader *rd,
 
 	if (ret < 0 || !arr)
 		return ret;
-	cJSON_ArrayForEach(item, arr) {
+	cJSON_ArrayForEach(item, arr)
+	{
 		struct pmbench_result_pm *p;
 		size_t old;
 
@@ -1173,15 +1177,15 @@ static int read_fixtures(struct pmbench_result *r, struct reader *rd,
 
 	if (ret < 0 || !arr)
 		return ret;
-	cJSON_ArrayForEach(item, arr) {
+	cJSON_ArrayForEach(item, arr)
+	{
 		struct pmbench_result_fixture *f;
 		size_t old;
 
 		ret = enter(&old, rd, item, "fixtures", i);
 		if (ret < 0)
 			return ret;
-		f = pmbench_result_add_fixture(r, NULL, NULL, NULL, NULL,
-					       NULL);
+		f = pmbench_result_add_fixture(r, NULL, NULL, NULL, NULL, NULL);
 		ret = read_fields(f, rd, item, fixture_fields,
 				  PMBENCH_ARRAY_SIZE(fixture_fields));
 		if (ret < 0)

@@ -3,12 +3,12 @@
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
 
-#define C PMBENCH_STATE_CACHE
+#define C  PMBENCH_STATE_CACHE
 #define LK PMBENCH_STATE_LOCKFILE
 #define NM PMBENCH_STATE_NODE_MODULES
 
 const unsigned pmbench_scenarios_all[8] = {
-	0, C, LK, NM, C | LK, C | NM, LK | NM, C | LK | NM
+	0, C, LK, NM, C | LK, C | NM, LK | NM, C | LK | NM,
 };
 const unsigned pmbench_scenarios_default[4] = { 0, LK, C | LK, C | LK | NM };
 

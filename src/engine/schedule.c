@@ -52,10 +52,9 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 			return ret;
 		/* --runs auto: `runs` is the maximum. */
 		if (s->autostop && !round.warmup &&
-		    pmbench_schedule_auto_cells(s->result, s->autostop,
-						s->fixture, s->task,
-						s->scenario, round.nth,
-						pmbench_now_ns() - started))
+		    pmbench_schedule_auto_cells(
+			    s->result, s->autostop, s->fixture, s->task,
+			    s->scenario, round.nth, pmbench_now_ns() - started))
 			break;
 	}
 	return 0;

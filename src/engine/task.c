@@ -29,14 +29,14 @@ static const struct pmbench_task_metric no_metrics[] = { { NULL } };
 static const struct pmbench_task_metric build_metrics[] = {
 	{ "output_bytes", PMBENCH_TASK_BYTES, "output", NULL },
 	{ "output_files", PMBENCH_TASK_COUNT, "output", "files" },
-	{ NULL }
+	{ NULL },
 };
 
 static const struct pmbench_task_metric test_metrics[] = {
 	{ "tests_count", PMBENCH_TASK_COUNT, "tests", NULL },
 	{ "tests_passed_count", PMBENCH_TASK_COUNT, "passed", NULL },
 	{ "tests_failed_count", PMBENCH_TASK_COUNT, "failed", NULL },
-	{ NULL }
+	{ NULL },
 };
 
 /*
@@ -69,15 +69,14 @@ static const struct pmbench_task_metric dev_metrics[] = {
 	{ "probe_bytes", PMBENCH_TASK_BYTES, NULL, NULL },
 	{ "probe_duration_s", PMBENCH_TASK_SECONDS, NULL, NULL },
 	{ "probe_capped_count", PMBENCH_TASK_COUNT, NULL, NULL },
-	{ NULL }
+	{ NULL },
 };
 
 const struct pmbench_task pmbench_tasks[] = {
 	{
 		.name = "install",
 		.summary = "the install, in each --scenario (the default)",
-		.flags = PMBENCH_TASK_PER_SCENARIO |
-			 PMBENCH_TASK_MIGRATE_TIMED,
+		.flags = PMBENCH_TASK_PER_SCENARIO | PMBENCH_TASK_MIGRATE_TIMED,
 		.metrics = no_metrics,
 		.describe = pmbench_task_install_describe,
 		.prepare = pmbench_task_install_prepare,
@@ -151,7 +150,9 @@ const size_t pmbench_tasks_nr = PMBENCH_ARRAY_SIZE(pmbench_tasks);
 
 /* Tool caches inside node_modules that would make a second run warm. */
 static const char *const warm_caches[] = {
-	"node_modules/.vite", "node_modules/.cache", "node_modules/.tmp",
+	"node_modules/.vite",
+	"node_modules/.cache",
+	"node_modules/.tmp",
 };
 
 const struct pmbench_task *pmbench_task_get(const char *name)
@@ -283,10 +284,9 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret;
 
-	ret = pmbench_workspace_prepare(&ps->ws,
-					PMBENCH_STATE_CACHE |
-						PMBENCH_STATE_LOCKFILE |
-						PMBENCH_STATE_NODE_MODULES);
+	ret = pmbench_workspace_prepare(
+		&ps->ws, PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
+				 PMBENCH_STATE_NODE_MODULES);
 	if (ret < 0)
 		goto done;
 	if (f->build_output) {
@@ -350,8 +350,7 @@ done:
 	return has;
 }
 
-int pmbench_task_has_script(const struct pmbench_fixture *f,
-			    const char *script)
+int pmbench_task_has_script(const struct pmbench_fixture *f, const char *script)
 {
 	return pmbench_task_project_has_script(f->project_dir, script);
 }

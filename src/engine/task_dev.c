@@ -22,9 +22,9 @@
 
 #define TAIL_LINES 20
 /* A dev server that is not ready after this long has failed. */
-#define READY_MAX_NS (120ull * 1000000000ull)
-#define GRACE_NS (3ull * 1000000000ull)
-#define PROBE_CAP_NS (60ull * 1000000000ull)
+#define READY_MAX_NS	 (120ull * 1000000000ull)
+#define GRACE_NS	 (3ull * 1000000000ull)
+#define PROBE_CAP_NS	 (60ull * 1000000000ull)
 #define PROBE_REQUEST_NS (10ull * 1000000000ull)
 /* The first poll of the port comes after 1 ms, doubling to 10 ms. */
 #define POLL_MAX_GAP_NS 10000000ull
@@ -214,8 +214,9 @@ static int dev_wait_ready(struct dev_run *d, uint64_t timeout_ns)
 		if (n == PMBENCH_EINTERRUPTED) {
 			struct pmbench_buf why = PMBENCH_BUF_INIT;
 
-			pmbench_buf_addf(&why, "interrupted by %s before the "
-					       "dev server was ready",
+			pmbench_buf_addf(&why,
+					 "interrupted by %s before the "
+					 "dev server was ready",
 					 pmbench_proc_signal_name(
 						 pmbench_ctx_cancelled(ctx)));
 			pmbench_sample_interrupt(d->s, why.ptr);
@@ -305,8 +306,9 @@ static void dev_record_ready(struct dev_run *d, uint64_t timeout_ns)
 
 		pmbench_pmrun_describe_failure(&reason, &tail, &d->c,
 					       d->j->ps->pm);
-		pmbench_buf_addf(&why, "dev server exited before it was "
-				       "ready: %s",
+		pmbench_buf_addf(&why,
+				 "dev server exited before it was "
+				 "ready: %s",
 				 reason.ptr);
 		pmbench_buf_release(&reason);
 		pmbench_task_fail(s, why.ptr, tail.ptr);
@@ -376,8 +378,9 @@ static void dev_probe(struct dev_run *d)
 	}
 	probe_metrics(d->s, &st);
 	if (st.requests < po.requests) {
-		pmbench_buf_addf(&why, "the probe finished %u of %u requests "
-				       "within its time cap",
+		pmbench_buf_addf(&why,
+				 "the probe finished %u of %u requests "
+				 "within its time cap",
 				 st.requests, po.requests);
 		pmbench_task_fail(d->s, why.ptr, NULL);
 	}
@@ -426,15 +429,17 @@ static int dev_stop_and_check(struct dev_run *d)
 	open_after = port_still_open(d->port);
 	pmbench_sample_metric_set(s, "port_open_after_stop_count", open_after);
 	if (s->ok && open_after) {
-		pmbench_buf_addf(&why, "port %u still accepted connections "
-				       "after the dev server was stopped",
+		pmbench_buf_addf(&why,
+				 "port %u still accepted connections "
+				 "after the dev server was stopped",
 				 d->port);
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
 	if (s->ok && left) {
 		pmbench_buf_reset(&why);
-		pmbench_buf_addf(&why, "%zu process(es) still running after "
-				       "the dev server was stopped",
+		pmbench_buf_addf(&why,
+				 "%zu process(es) still running after "
+				 "the dev server was stopped",
 				 left);
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
@@ -453,8 +458,8 @@ int pmbench_task_dev_run(const struct pmbench_task_job *j,
 			 struct pmbench_strvec *argv_out)
 {
 	struct dev_run d;
-	uint64_t timeout_ns =
-		j->timeout_ns < READY_MAX_NS ? j->timeout_ns : READY_MAX_NS;
+	uint64_t timeout_ns = j->timeout_ns < READY_MAX_NS ? j->timeout_ns
+							   : READY_MAX_NS;
 	int ret = 0, waited;
 
 	memset(&d, 0, sizeof(d));

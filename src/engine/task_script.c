@@ -65,8 +65,7 @@ int pmbench_task_script_exec(const struct pmbench_task_job *j,
 				 j->timeout_ns, s, c);
 	if (argv_out) {
 		pmbench_strvec_release(argv_out);
-		pmbench_strvec_pushv(argv_out,
-				    (const char *const *)argv.v);
+		pmbench_strvec_pushv(argv_out, (const char *const *)argv.v);
 	}
 	pmbench_strvec_release(&argv);
 	return ret;
@@ -101,9 +100,10 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 		goto done;
 	pmbench_buf_path(&p, j->ps->ws.run_project, f->build_output);
 	if (pmbench_fs_usage(&u, p.ptr) < 0 || !u.dirs) {
-		pmbench_buf_addf(&why, "the build exited 0 but wrote no "
-				       "'%s' folder (the manifest's "
-				       "build.output)",
+		pmbench_buf_addf(&why,
+				 "the build exited 0 but wrote no "
+				 "'%s' folder (the manifest's "
+				 "build.output)",
 				 f->build_output);
 		pmbench_task_fail(s, why.ptr, NULL);
 		goto done;
@@ -111,8 +111,9 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 	pmbench_sample_metric_set(s, "output_bytes", (double)u.apparent_bytes);
 	pmbench_sample_metric_set(s, "output_files", (double)u.files);
 	if (!u.files) {
-		pmbench_buf_addf(&why, "the build exited 0 but its output "
-				       "folder '%s' is empty",
+		pmbench_buf_addf(&why,
+				 "the build exited 0 but its output "
+				 "folder '%s' is empty",
 				 f->build_output);
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
@@ -122,8 +123,8 @@ done:
 	return ret;
 }
 
-size_t pmbench_task_baselines(struct pmbench_strvec argv[2],
-			      const char *pms[2], int node_run)
+size_t pmbench_task_baselines(struct pmbench_strvec argv[2], const char *pms[2],
+			      int node_run)
 {
 	pmbench_strvec_push(&argv[0], "node");
 	pmbench_strvec_push(&argv[0], "-e");

@@ -249,10 +249,9 @@ int pmbench_task_test_run(const struct pmbench_task_job *j,
 		pmbench_buf_addf(&why, ": %.0f ", t.failed);
 		if (t.has_tests == t.summaries)
 			pmbench_buf_addf(&why, "of %.0f ", t.tests);
-		pmbench_buf_addf(&why, "test%s failed",
-				 t.failed == 1 && t.has_tests != t.summaries
-					 ? ""
-					 : "s");
+		pmbench_buf_addf(
+			&why, "test%s failed",
+			t.failed == 1 && t.has_tests != t.summaries ? "" : "s");
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
 done:

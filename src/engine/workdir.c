@@ -11,7 +11,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/workdir.h"
 
-#define MARKER_TEXT                                                        \
+#define MARKER_TEXT                                                         \
 	"pmbench's work folder: pmbench creates, empties and deletes what " \
 	"is in here.\n"
 
@@ -91,9 +91,9 @@ static void read_holder(struct pmbench_buf *out, int fd)
 	while (n < 0 && errno == EINTR);
 	for (ssize_t i = 0; i < n && text[i] != '\n'; i++)
 		pmbench_buf_addch(out, (unsigned char)text[i] < 0x20 ||
-					       text[i] == 0x7f
-				       ? '?'
-				       : text[i]);
+						       text[i] == 0x7f
+					       ? '?'
+					       : text[i]);
 }
 
 int pmbench_workdir_lock(struct pmbench_workdir *w, const char *dir,

@@ -9,7 +9,7 @@
 #include "pmbench/scenario.h"
 #include "pmbench/workspace.h"
 
-#define C PMBENCH_STATE_CACHE
+#define C  PMBENCH_STATE_CACHE
 #define LK PMBENCH_STATE_LOCKFILE
 #define NM PMBENCH_STATE_NODE_MODULES
 
@@ -179,10 +179,11 @@ static int fresh_copy(const struct pmbench_workspace *ws)
 	int ret = pmbench_fs_rmtree(ws->run);
 
 	if (!ret)
-		ret = pmbench_fs_copytree(ws->source, ws->run,
-					  PMBENCH_FS_COPY_SKIP_GIT |
-						  PMBENCH_FS_COPY_SKIP_NODE_MODULES,
-					  NULL);
+		ret = pmbench_fs_copytree(
+			ws->source, ws->run,
+			PMBENCH_FS_COPY_SKIP_GIT |
+				PMBENCH_FS_COPY_SKIP_NODE_MODULES,
+			NULL);
 	return ret;
 }
 
@@ -231,8 +232,8 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 	if (!ret)
 		ret = pmbench_fs_rmtree(ws->primed_cache);
 	if (!ret && rename(ws->run, ws->primed) < 0)
-		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
-					ws->run, ws->primed, strerror(errno));
+		ret = pmbench_error_set("cannot move '%s' to '%s': %s", ws->run,
+					ws->primed, strerror(errno));
 	if (!ret && rename(ws->cache, ws->primed_cache) < 0)
 		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
 					ws->cache, ws->primed_cache,
@@ -245,7 +246,8 @@ const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws)
 	return own_lockfile(ws, ws->run);
 }
 
-const char *pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws)
+const char *
+pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws)
 {
 	return own_lockfile(ws, ws->primed);
 }
@@ -262,8 +264,9 @@ static int restore_node_modules(const struct pmbench_workspace *ws,
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
 	int none = ws->pm->caps & PMBENCH_PM_NO_NODE_MODULES;
-	int ret = none ? 0 : pmbench_fs_find_dirs(&dirs, ws->primed,
-						  "node_modules");
+	int ret =
+		none ? 0
+		     : pmbench_fs_find_dirs(&dirs, ws->primed, "node_modules");
 	size_t restored = 0;
 
 	if (!ret && !dirs.nr && !none)
@@ -333,7 +336,8 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 		ret = pmbench_fs_rmtree(ws->cache);
 	/* The cache first: node_modules files may be hard links into it. */
 	if (!ret && (state & C))
-		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0, links);
+		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0,
+					  links);
 	else if (!ret)
 		ret = fresh_home(ws);
 	if (!ret)

@@ -11,11 +11,11 @@
 
 #include "internal.h"
 
-#define TEXT PMBENCH_DOC_TEXT
-#define COUNT PMBENCH_DOC_COUNT
-#define FLAG PMBENCH_DOC_FLAG
-#define SECONDS PMBENCH_DOC_SECONDS
-#define NUMBER PMBENCH_DOC_NUMBER
+#define TEXT	 PMBENCH_DOC_TEXT
+#define COUNT	 PMBENCH_DOC_COUNT
+#define FLAG	 PMBENCH_DOC_FLAG
+#define SECONDS	 PMBENCH_DOC_SECONDS
+#define NUMBER	 PMBENCH_DOC_NUMBER
 #define INTERVAL PMBENCH_DOC_INTERVAL
 
 static void w_fixture(struct pmbench_doc_row *row, size_t k,
@@ -190,7 +190,7 @@ static void w_vs(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_adds(&b, "–");
 	pmbench_report_add_ratio(&b, c->vs.ratio.hi);
 	pmbench_buf_adds(&b, c->vs.verdict == PMBENCH_VERDICT_SAME ? ") n.s."
-								    : ")");
+								   : ")");
 	pmbench_doc_text(row, k, "%s", b.ptr);
 	pmbench_doc_num(row, k, 0, c->vs.ratio.point);
 	pmbench_doc_interval(row, k, 1, c->vs.ratio.lo, c->vs.ratio.hi);
@@ -224,17 +224,18 @@ static const struct cell_column {
 	{ { "mean ± σ",
 	    0,
 	    { { "mean", SECONDS, 0 }, { "stddev", SECONDS, 0 } } },
-	  w_mean, 1 },
-	{ { "min … max",
-	    0,
-	    { { "min", SECONDS, 0 }, { "max", SECONDS, 0 } } },
-	  w_range, 1 },
+	  w_mean,
+	  1 },
+	{ { "min … max", 0, { { "min", SECONDS, 0 }, { "max", SECONDS, 0 } } },
+	  w_range,
+	  1 },
 	{ { "runs",
 	    0,
 	    { { "runs", COUNT, 0 },
 	      { "failed_runs", COUNT, 0 },
 	      { "interrupted_runs", COUNT, 0 } } },
-	  w_runs, 1 },
+	  w_runs,
+	  1 },
 	{ { "outliers", 0, { { "outliers", COUNT, 0 } } }, w_outliers, 1 },
 	{ { "user", 0, { { "user", SECONDS, 0 } } }, w_user, 1 },
 	{ { "sys", 0, { { "system", SECONDS, 0 } } }, w_sys, 1 },
@@ -244,14 +245,16 @@ static const struct cell_column {
 	    0,
 	    { { "node_modules_bytes", NUMBER, 0 },
 	      { "node_modules_files", NUMBER, 0 } } },
-	  w_nm, 1 },
+	  w_nm,
+	  1 },
 	{ { "vs fastest (95% CI)",
 	    0,
 	    { { "ratio", NUMBER, 0 },
 	      { "ratio_ci95", NUMBER, INTERVAL },
 	      { "p", NUMBER, 0 },
 	      { "significant", FLAG, 0 } } },
-	  w_vs, 1 },
+	  w_vs,
+	  1 },
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
 };
 
@@ -259,8 +262,7 @@ static const struct cell_column {
 #define FIRST_FIGURE 4
 
 struct pmbench_doc_table *pmbench_cell_table(struct pmbench_doc *d,
-					     unsigned audience,
-					     const char *id)
+					     unsigned audience, const char *id)
 {
 	struct pmbench_doc_column cols[PMBENCH_ARRAY_SIZE(columns)];
 
@@ -326,10 +328,26 @@ void pmbench_cell_row(struct pmbench_doc_table *t,
 /* ---- Samples: one row per run, for CSV and JSON ----------------------- */
 
 enum sample_var {
-	S_FIXTURE, S_TASK, S_SCENARIO, S_PM, S_ROUND, S_WARMUP, S_OK,
-	S_WALL, S_USER, S_SYS, S_MAX_RSS, S_TREE_RSS, S_EXIT, S_SIGNAL,
-	S_TIMED_OUT, S_NM_BYTES, S_NM_FILES, S_FAILURE, S_INTERRUPTED,
-	S_LEFTOVER
+	S_FIXTURE,
+	S_TASK,
+	S_SCENARIO,
+	S_PM,
+	S_ROUND,
+	S_WARMUP,
+	S_OK,
+	S_WALL,
+	S_USER,
+	S_SYS,
+	S_MAX_RSS,
+	S_TREE_RSS,
+	S_EXIT,
+	S_SIGNAL,
+	S_TIMED_OUT,
+	S_NM_BYTES,
+	S_NM_FILES,
+	S_FAILURE,
+	S_INTERRUPTED,
+	S_LEFTOVER,
 };
 
 /*
@@ -401,8 +419,7 @@ static double sample_num(enum sample_var var, const struct pmbench_sample *s)
 	}
 }
 
-static const char *sample_str(enum sample_var var,
-			      const struct pmbench_cell *c,
+static const char *sample_str(enum sample_var var, const struct pmbench_cell *c,
 			      const struct pmbench_sample *s)
 {
 	switch (var) {

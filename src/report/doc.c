@@ -145,8 +145,8 @@ void pmbench_doc_heading(struct pmbench_doc *d, unsigned audience, int level,
 	va_end(ap);
 }
 
-void pmbench_doc_para(struct pmbench_doc *d, unsigned audience,
-		      const char *fmt, ...)
+void pmbench_doc_para(struct pmbench_doc *d, unsigned audience, const char *fmt,
+		      ...)
 {
 	struct pmbench_doc_block *b =
 		pmbench_doc_add(d, PMBENCH_DOC_PARAGRAPH, audience);
@@ -250,8 +250,8 @@ struct pmbench_doc_row *pmbench_doc_row(struct pmbench_doc_table *t)
 	return row;
 }
 
-void pmbench_doc_text(struct pmbench_doc_row *row, size_t col,
-		      const char *fmt, ...)
+void pmbench_doc_text(struct pmbench_doc_row *row, size_t col, const char *fmt,
+		      ...)
 {
 	va_list ap;
 
@@ -270,8 +270,8 @@ void pmbench_doc_num(struct pmbench_doc_row *row, size_t col, size_t field,
 	x->num = v;
 }
 
-void pmbench_doc_interval(struct pmbench_doc_row *row, size_t col,
-			  size_t field, double lo, double hi)
+void pmbench_doc_interval(struct pmbench_doc_row *row, size_t col, size_t field,
+			  double lo, double hi)
 {
 	struct pmbench_doc_value *x = &row->cells[col].values[field];
 
@@ -309,11 +309,9 @@ void pmbench_doc_row_note(struct pmbench_doc_row *row, size_t from,
 }
 
 struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
-					    unsigned audience,
-					    const char *name,
+					    unsigned audience, const char *name,
 					    const char *caption,
-					    const char *title,
-					    const char *unit)
+					    const char *title, const char *unit)
 {
 	struct pmbench_doc_block *b =
 		pmbench_doc_add(d, PMBENCH_DOC_CHART, audience);

@@ -48,8 +48,7 @@ static void csv_number(struct pmbench_buf *out, enum pmbench_doc_type type,
 /* The data tables of `doc` named `id`. */
 static int is_data(const struct pmbench_doc_block *b, const char *id)
 {
-	return b->kind == PMBENCH_DOC_TABLE &&
-	       b->audience & PMBENCH_DOC_DATA &&
+	return b->kind == PMBENCH_DOC_TABLE && b->audience & PMBENCH_DOC_DATA &&
 	       (!id || !strcmp(b->table.id, id));
 }
 

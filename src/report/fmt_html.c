@@ -179,8 +179,9 @@ int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc)
 			      "<meta name=\"viewport\" content=\"width=device-"
 			      "width, initial-scale=1\">\n<title>");
 	esc(out, doc->title);
-	pmbench_buf_addf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n"
-			      "<h1>",
+	pmbench_buf_addf(out,
+			 "</title>\n<style>%s</style>\n</head>\n<body>\n"
+			 "<h1>",
 			 style);
 	esc(out, doc->title);
 	pmbench_buf_adds(out, "</h1>\n");

@@ -17,7 +17,7 @@
 
 #include "internal.h"
 
-#define REPORT_SCHEMA "pmbench-report"
+#define REPORT_SCHEMA  "pmbench-report"
 #define REPORT_VERSION 1
 
 static cJSON *must(cJSON *item)

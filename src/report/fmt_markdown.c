@@ -142,8 +142,7 @@ static void md_block(struct pmbench_buf *out, const struct pmbench_doc_block *b)
 	}
 }
 
-int pmbench_fmt_markdown(struct pmbench_buf *out,
-			 const struct pmbench_doc *doc)
+int pmbench_fmt_markdown(struct pmbench_buf *out, const struct pmbench_doc *doc)
 {
 	pmbench_buf_adds(out, "# ");
 	md_cell(out, doc->title);

@@ -14,8 +14,8 @@
 #define CHART_W PMBENCH_CHART_W
 #define LABEL_W PMBENCH_CHART_LABEL_W
 #define VALUE_W PMBENCH_CHART_VALUE_W
-#define ROW_H PMBENCH_CHART_ROW_H
-#define AXIS_H PMBENCH_CHART_AXIS_H
+#define ROW_H	PMBENCH_CHART_ROW_H
+#define AXIS_H	PMBENCH_CHART_AXIS_H
 
 void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s)
 {
@@ -81,8 +81,9 @@ static void axis(struct pmbench_buf *out, double max, double y,
 		add_num(out, x);
 		pmbench_buf_adds(out, "\" x2=\"");
 		add_num(out, x);
-		pmbench_buf_addf(out, "\" y1=\"0\" y2=\"%.1f\" "
-				      "stroke=\"#e2e6ee\"/><text x=\"",
+		pmbench_buf_addf(out,
+				 "\" y1=\"0\" y2=\"%.1f\" "
+				 "stroke=\"#e2e6ee\"/><text x=\"",
 				 y);
 		add_num(out, x);
 		pmbench_buf_addf(out, "\" y=\"%.1f\" text-anchor=\"middle\">%g",
@@ -142,8 +143,9 @@ static void whisker(struct pmbench_buf *out, double x1, double x2, double ym)
 	add_num(out, x2);
 	pmbench_buf_adds(out, " M");
 	add_num(out, x2);
-	pmbench_buf_addf(out, " %.1f V%.1f\" stroke=\"#1d2433\" "
-			      "stroke-width=\"1.5\" fill=\"none\"/>",
+	pmbench_buf_addf(out,
+			 " %.1f V%.1f\" stroke=\"#1d2433\" "
+			 "stroke-width=\"1.5\" fill=\"none\"/>",
 			 ym - 8, ym + 8);
 }
 
@@ -158,15 +160,17 @@ static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
 	pmbench_fmt_xml_escape(out, b->label);
 	pmbench_buf_adds(out, "</text>");
 	if (!b->has_value) {
-		pmbench_buf_addf(out, "<text class=\"warn\" x=\"%d\" "
-				      "y=\"%.1f\">",
+		pmbench_buf_addf(out,
+				 "<text class=\"warn\" x=\"%d\" "
+				 "y=\"%.1f\">",
 				 LABEL_W + 4, ym + 4);
 		pmbench_fmt_xml_escape(out, b->text);
 		pmbench_buf_adds(out, "</text>\n");
 		return;
 	}
-	pmbench_buf_addf(out, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" "
-			      "width=\"",
+	pmbench_buf_addf(out,
+			 "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" "
+			 "width=\"",
 			 LABEL_W, y + 7);
 	add_num(out, (b->value > 0 ? b->value : 0) / max * plot);
 	pmbench_buf_addf(out, "\" height=\"%d\" fill=\"%s\"/>", ROW_H - 14,
@@ -180,9 +184,10 @@ static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
 
 		pmbench_buf_adds(out, "<circle class=\"run\" cx=\"");
 		add_num(out, LABEL_W + b->dots[k] / max * plot);
-		pmbench_buf_addf(out, "\" cy=\"%.1f\" r=\"2.5\" "
-				      "fill=\"#1d2433\" "
-				      "fill-opacity=\"0.55\"/>",
+		pmbench_buf_addf(out,
+				 "\" cy=\"%.1f\" r=\"2.5\" "
+				 "fill=\"#1d2433\" "
+				 "fill-opacity=\"0.55\"/>",
 				 ym + dy);
 	}
 	pmbench_buf_addf(out, "<text x=\"%d\" y=\"%.1f\">",
@@ -202,8 +207,9 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", CHART_W, h);
 	if (at_y >= 0)
 		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
-	pmbench_buf_addf(out, "viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			      "xmlns=\"http://www.w3.org/2000/svg\"><title>",
+	pmbench_buf_addf(out,
+			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
+			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
 			 CHART_W, h);
 	pmbench_fmt_xml_escape(out, c->title);
 	pmbench_buf_adds(out, "</title>\n");
@@ -217,9 +223,10 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 		add_num(out, x);
 		pmbench_buf_adds(out, "\" x2=\"");
 		add_num(out, x);
-		pmbench_buf_addf(out, "\" y1=\"0\" y2=\"%.1f\" "
-				      "stroke=\"#4c9a6a\" "
-				      "stroke-dasharray=\"4 3\"/>\n",
+		pmbench_buf_addf(out,
+				 "\" y1=\"0\" y2=\"%.1f\" "
+				 "stroke=\"#4c9a6a\" "
+				 "stroke-dasharray=\"4 3\"/>\n",
 				 rows);
 	}
 	pmbench_buf_adds(out, "</svg>\n");
@@ -283,8 +290,9 @@ int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
 			 "fill:#1d2433}.title{font-size:16px;font-weight:600}"
 			 ".heading{font-size:14px;font-weight:600}"
 			 ".cap,.warn{fill:#4a5568}</style>\n");
-	pmbench_buf_addf(out, "<rect width=\"%d\" height=\"%.0f\" "
-			      "fill=\"#fff\"/>\n",
+	pmbench_buf_addf(out,
+			 "<rect width=\"%d\" height=\"%.0f\" "
+			 "fill=\"#fff\"/>\n",
 			 CHART_W, y);
 	pmbench_buf_add(out, body.ptr, body.len);
 	pmbench_buf_adds(out, "</svg>\n");

@@ -10,9 +10,9 @@
 
 struct text_writer {
 	struct pmbench_buf *out;
-	size_t start;	  /* where this document starts in `out` */
+	size_t start; /* where this document starts in `out` */
 	const char *indent;
-	int want_gap;	  /* a blank line before the next block */
+	int want_gap; /* a blank line before the next block */
 };
 
 /* One blank line before what comes next, unless at the start. */
@@ -62,8 +62,7 @@ static void lines(struct text_writer *w, const char *first, const char *rest,
 	} while (*p);
 }
 
-static void pad(struct pmbench_buf *b, const char *s, size_t width,
-		int right)
+static void pad(struct pmbench_buf *b, const char *s, size_t width, int right)
 {
 	size_t len = pmbench_doc_display_len(s);
 

@@ -35,7 +35,7 @@ void pmbench_format_names(struct pmbench_buf *out)
 {
 	for (size_t i = 0; i < pmbench_formats_nr; i++)
 		pmbench_buf_addf(out, "%s%s",
-				 !i ? ""
+				 !i			       ? ""
 				 : i + 1 == pmbench_formats_nr ? " or "
 							       : ", ",
 				 pmbench_formats[i].name);

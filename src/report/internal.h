@@ -26,11 +26,11 @@ int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc);
 void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
 
 /* Chart geometry, the same in the page and in the standalone image. */
-#define PMBENCH_CHART_W 760
+#define PMBENCH_CHART_W	      760
 #define PMBENCH_CHART_LABEL_W 110
 #define PMBENCH_CHART_VALUE_W 150
-#define PMBENCH_CHART_ROW_H 34
-#define PMBENCH_CHART_AXIS_H 28
+#define PMBENCH_CHART_ROW_H   34
+#define PMBENCH_CHART_AXIS_H  28
 
 /* The height of `c` drawn as SVG. */
 double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c);
@@ -50,8 +50,7 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
  */
 /* Append an empty table of cell columns named `id` to `d`. */
 struct pmbench_doc_table *pmbench_cell_table(struct pmbench_doc *d,
-					     unsigned audience,
-					     const char *id);
+					     unsigned audience, const char *id);
 
 /*
  * Append cell `i` of `rep` to `t` (made by pmbench_cell_table()): its
@@ -91,8 +90,8 @@ void pmbench_kind_failures(struct pmbench_doc *d,
  * "Created <when> by pmbench <version>; N timed run(s) and W warm-up(s)
  * per cell, seed S." and `more`, for pages.
  */
-void pmbench_kind_created(struct pmbench_doc *d,
-			  const struct pmbench_result *r, const char *more);
+void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
+			  const char *more);
 
 /*
  * The bench kind's body (kind_bench.c), which a migration shows too: per

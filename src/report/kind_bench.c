@@ -51,10 +51,9 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 		cols[k].header = heads[k];
 	for (size_t p = 0; p < pms->nr; p++)
 		cols[4 + p].header = pms->v[p];
-	pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2,
-			    "%s: median time (95%% CI)", fixture);
-	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "matrix", cols,
-			      4 + pms->nr);
+	pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2, "%s: median time (95%% CI)",
+			    fixture);
+	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "matrix", cols, 4 + pms->nr);
 	for (size_t g = 0; g < rep->cells_nr; g++) {
 		const struct pmbench_report_cell *first = &rep->cells[g];
 		struct pmbench_doc_row *row;
@@ -65,15 +64,13 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 		row = pmbench_doc_row(t);
 		pmbench_doc_text(row, 0, "%s", first->cell->task);
 		pmbench_doc_text(row, 1, "%s",
-				 first->state & PMBENCH_STATE_CACHE ? "✔"
-								    : "");
+				 first->state & PMBENCH_STATE_CACHE ? "✔" : "");
 		pmbench_doc_text(row, 2, "%s",
 				 first->state & PMBENCH_STATE_LOCKFILE ? "✔"
 								       : "");
-		pmbench_doc_text(row, 3, "%s",
-				 first->state & PMBENCH_STATE_NODE_MODULES
-					 ? "✔"
-					 : "");
+		pmbench_doc_text(
+			row, 3, "%s",
+			first->state & PMBENCH_STATE_NODE_MODULES ? "✔" : "");
 		for (size_t p = 0; p < pms->nr; p++) {
 			const struct pmbench_report_cell *c = NULL;
 
@@ -212,9 +209,10 @@ static void ratio_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 		if (!pmbench_report_same_group(rep, g, i) || !c->has_vs)
 			continue;
 		if (!ch) {
-			pmbench_buf_addf(&b, "Time relative to the fastest, %s "
-					     "(1x), with 95%% intervals; grey: "
-					     "no significant difference",
+			pmbench_buf_addf(&b,
+					 "Time relative to the fastest, %s "
+					 "(1x), with 95%% intervals; grey: "
+					 "no significant difference",
 					 rep->cells[c->fastest].cell->pm);
 			ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "ratio",
 					       b.ptr,

@@ -93,19 +93,30 @@ static void row_fill(struct job_row *w, const struct pmbench_cell *c)
 	w->keyed = metric_median(c, "keyed_total_s");
 }
 
-#define R PMBENCH_DOC_RIGHT
+#define R	PMBENCH_DOC_RIGHT
 #define SECONDS PMBENCH_DOC_SECONDS
 
 enum {
-	COL_PM, COL_STRATEGY, COL_JOB, COL_N, COL_RESTORE, COL_INSTALL,
-	COL_SAVE, COL_ARCHIVE, COL_RAW, COL_TOTAL, COL_XFER, COL_KEYED,
-	COL_MARK
+	COL_PM,
+	COL_STRATEGY,
+	COL_JOB,
+	COL_N,
+	COL_RESTORE,
+	COL_INSTALL,
+	COL_SAVE,
+	COL_ARCHIVE,
+	COL_RAW,
+	COL_TOTAL,
+	COL_XFER,
+	COL_KEYED,
+	COL_MARK,
 };
 
 /* The jobs table: the header people read and the data keys. */
 static const struct pmbench_doc_column job_cols[] = {
 	[COL_PM] = { NULL, 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
-	[COL_STRATEGY] = { "strategy", 0,
+	[COL_STRATEGY] = { "strategy",
+			   0,
 			   { { "strategy", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_JOB] = { "job", 0, { { "job", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_N] = { "n",
@@ -125,16 +136,13 @@ static const struct pmbench_doc_column job_cols[] = {
 			{ { "total_s", SECONDS, 0 },
 			  { "total_min_s", SECONDS, 0 },
 			  { "total_max_s", SECONDS, 0 } } },
-	[COL_XFER] = { "+transfer",
-		       R,
-		       { { "transfer_total_s", SECONDS, 0 } } },
+	[COL_XFER] = { "+transfer", R, { { "transfer_total_s", SECONDS, 0 } } },
 	[COL_KEYED] = { "keyed CI", R, { { "keyed_total_s", SECONDS, 0 } } },
 	[COL_MARK] = { "", 0, { { "fastest", PMBENCH_DOC_FLAG, 0 } } },
 };
 
 /* A duration cell, "-" when the job has no such step. */
-static void secs_cell(struct pmbench_doc_row *row, size_t k, int has,
-		      double s)
+static void secs_cell(struct pmbench_doc_row *row, size_t k, int has, double s)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -148,8 +156,7 @@ static void secs_cell(struct pmbench_doc_row *row, size_t k, int has,
 	pmbench_buf_release(&b);
 }
 
-static void bytes_cell(struct pmbench_doc_row *row, size_t k, int has,
-		       double v)
+static void bytes_cell(struct pmbench_doc_row *row, size_t k, int has, double v)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -179,8 +186,7 @@ static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 							: kind_names[w->kind]);
 	pmbench_doc_str(row, COL_JOB, 0, kind_names[w->kind]);
 	if (w->failed)
-		pmbench_doc_text(row, COL_N, "%zu/%zu", w->n,
-				 w->n + w->failed);
+		pmbench_doc_text(row, COL_N, "%zu/%zu", w->n, w->n + w->failed);
 	else
 		pmbench_doc_text(row, COL_N, "%zu", w->n);
 	pmbench_doc_num(row, COL_N, 0, (double)w->n);
@@ -188,14 +194,12 @@ static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 	pmbench_doc_num(row, COL_N, 2, (double)w->interrupted);
 	if (!w->n) {
 		pmbench_doc_row_note(row, COL_RESTORE, "%s",
-				     w->failed ? "every job failed"
-				     : w->interrupted
-					     ? "every job interrupted"
-					     : "no job ran");
+				     w->failed	      ? "every job failed"
+				     : w->interrupted ? "every job interrupted"
+						      : "no job ran");
 		goto done;
 	}
-	secs_cell(row, COL_RESTORE, has_arc && w->kind != JOB_MISS,
-		  w->restore);
+	secs_cell(row, COL_RESTORE, has_arc && w->kind != JOB_MISS, w->restore);
 	secs_cell(row, COL_INSTALL, 1, w->install);
 	secs_cell(row, COL_SAVE, has_arc, w->save);
 	bytes_cell(row, COL_ARCHIVE, has_arc, w->archive);
@@ -335,9 +339,8 @@ static void pm_notes(struct pmbench_doc *d, const struct job_row *rows,
 	pmbench_buf_release(&b);
 }
 
-static void summary(struct pmbench_doc *d, const struct job_row *rows,
-		    size_t n, const struct pmbench_strvec *pms,
-		    const char *change)
+static void summary(struct pmbench_doc *d, const struct job_row *rows, size_t n,
+		    const struct pmbench_strvec *pms, const char *change)
 {
 	struct pmbench_doc_block *kv;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;

@@ -13,8 +13,8 @@
 
 /* Does cell `ca` carry the claim's first side in a wanted scenario? */
 static int wanted(const struct pmbench_cell *ca, const struct pmbench_claim *c,
-		  const char *fixture, const unsigned *states,
-		  size_t states_nr, unsigned *state)
+		  const char *fixture, const unsigned *states, size_t states_nr,
+		  unsigned *state)
 {
 	int want = !states_nr;
 
@@ -137,8 +137,16 @@ static void interrupted(struct pmbench_doc *d, const struct pmbench_claim *c,
 }
 
 enum {
-	COL_FIXTURE, COL_SCENARIO, COL_A, COL_B, COL_VERDICT, COL_SPEEDUP,
-	COL_BAND, COL_P, COL_RUNS, COL_NEEDED
+	COL_FIXTURE,
+	COL_SCENARIO,
+	COL_A,
+	COL_B,
+	COL_VERDICT,
+	COL_SPEEDUP,
+	COL_BAND,
+	COL_P,
+	COL_RUNS,
+	COL_NEEDED,
 };
 
 static const struct pmbench_doc_column judgement_cols[] = {
@@ -167,9 +175,7 @@ static const struct pmbench_doc_column judgement_cols[] = {
 		       0,
 		       { { "runs_a", PMBENCH_DOC_COUNT, 0 },
 			 { "runs_b", PMBENCH_DOC_COUNT, 0 } } },
-	[COL_NEEDED] = { NULL,
-			 0,
-			 { { "runs_needed", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_NEEDED] = { NULL, 0, { { "runs_needed", PMBENCH_DOC_COUNT, 0 } } },
 };
 
 static void judgement_row(struct pmbench_doc_table *t,
@@ -251,10 +257,11 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 	struct pmbench_doc_chart *ch;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_buf_addf(&b, "Measured speed-up (time of %s %s / time of %s "
-			     "%s) with its 95%% interval; dashed: the claim, "
-			     "green: reproduced, orange: not reproduced, "
-			     "grey: inconclusive",
+	pmbench_buf_addf(&b,
+			 "Measured speed-up (time of %s %s / time of %s "
+			 "%s) with its 95%% interval; dashed: the claim, "
+			 "green: reproduced, orange: not reproduced, "
+			 "grey: inconclusive",
 			 c->claim->pm_b, c->claim->task_b, c->claim->pm_a,
 			 c->claim->task_a);
 	ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "ratio", b.ptr,
@@ -309,17 +316,18 @@ void pmbench_report_claim(struct pmbench_doc *out,
 	for (size_t i = 0; i < c->scenarios_nr; i++)
 		scenario(out, c->claim, &c->scenarios[i]);
 	if (c->judged) {
-		pmbench_doc_heading(
-			out, PMBENCH_DOC_HUMAN, 2,
-			"verdict: %s in %zu of %zu scenario(s)%s",
-			c->refuted  ? "not reproduced"
-			: c->unsure ? "inconclusive"
-				    : "reproduced",
-			c->refuted ? c->refuted : c->unsure ? c->unsure
-							    : c->judged,
-			c->judged,
-			c->refuted && c->unsure ? " (others inconclusive)"
-						: "");
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+				    "verdict: %s in %zu of %zu scenario(s)%s",
+				    c->refuted	? "not reproduced"
+				    : c->unsure ? "inconclusive"
+						: "reproduced",
+				    c->refuted	? c->refuted
+				    : c->unsure ? c->unsure
+						: c->judged,
+				    c->judged,
+				    c->refuted && c->unsure
+					    ? " (others inconclusive)"
+					    : "");
 		chart(out, c);
 	}
 	t = pmbench_doc_table(out, PMBENCH_DOC_DATA, "judgements",

@@ -145,8 +145,8 @@ void pmbench_kind_failures(struct pmbench_doc *d,
 	}
 }
 
-void pmbench_kind_created(struct pmbench_doc *d,
-			  const struct pmbench_result *r, const char *more)
+void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
+			  const char *more)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
@@ -154,8 +154,9 @@ void pmbench_kind_created(struct pmbench_doc *d,
 			 r->created ? r->created : "(unknown)",
 			 r->pmbench_version ? r->pmbench_version : "?");
 	if (r->runs_auto)
-		pmbench_buf_addf(&b, "--runs auto (target ±%g%%, at most %u "
-				     "runs)",
+		pmbench_buf_addf(&b,
+				 "--runs auto (target ±%g%%, at most %u "
+				 "runs)",
 				 r->auto_target * 100, r->runs);
 	else
 		pmbench_buf_addf(&b, "%u timed run(s)", r->runs);

@@ -56,10 +56,9 @@ static void pair_fill(struct pmbench_report_pair *p,
 	p->median_b = pmbench_stats_median(tb, p->nb);
 	pmbench_rng_seed(&rng, b->seed + i);
 	if (p->na && p->nb &&
-	    !pmbench_stats_compare(&p->cmp, tb, p->nb, ta, p->na,
-				   PMBENCH_REPORT_LEVEL,
-				   PMBENCH_REPORT_RESAMPLES,
-				   PMBENCH_REPORT_ALPHA, &rng))
+	    !pmbench_stats_compare(
+		    &p->cmp, tb, p->nb, ta, p->na, PMBENCH_REPORT_LEVEL,
+		    PMBENCH_REPORT_RESAMPLES, PMBENCH_REPORT_ALPHA, &rng))
 		p->has_cmp = 1;
 	else
 		pmbench_error_clear();
@@ -133,8 +132,16 @@ static const char *verdict(const struct pmbench_report_pair *p)
 }
 
 enum {
-	COL_FIXTURE, COL_TASK, COL_SCENARIO, COL_PM, COL_VERSION,
-	COL_MEDIAN_A, COL_MEDIAN_B, COL_CHANGE, COL_P, COL_VERDICT
+	COL_FIXTURE,
+	COL_TASK,
+	COL_SCENARIO,
+	COL_PM,
+	COL_VERSION,
+	COL_MEDIAN_A,
+	COL_MEDIAN_B,
+	COL_CHANGE,
+	COL_P,
+	COL_VERDICT,
 };
 
 static const struct pmbench_doc_column cmp_cols[] = {
@@ -160,9 +167,7 @@ static const struct pmbench_doc_column cmp_cols[] = {
 			   { "ratio_ci95", PMBENCH_DOC_NUMBER,
 			     PMBENCH_DOC_INTERVAL } } },
 	[COL_P] = { "p", 0, { { "p", PMBENCH_DOC_NUMBER, 0 } } },
-	[COL_VERDICT] = { "verdict",
-			  0,
-			  { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_VERDICT] = { "verdict", 0, { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
 };
 
 /* The runs of A and B cut short by a signal to pmbench, left out. */

@@ -122,7 +122,8 @@ static void describe_build(struct pmbench_buf *b,
 		pmbench_buf_adds(b, ")");
 		return;
 	}
-	pmbench_buf_addf(b, "build differs (%zu of %s's %zu files not "
+	pmbench_buf_addf(b,
+			 "build differs (%zu of %s's %zu files not "
 			 "matched by name and size, %zu new; ",
 			 a, src->pm, src->build_files.nr, z);
 	add_size(b, (double)src->build_bytes);
@@ -171,8 +172,8 @@ static size_t script_differences(const struct pmbench_migrate_pm *src,
 				    pmbench_resolution_find(&e->res, name.ptr,
 							    at + 1)) {
 					pmbench_strvec_push(to, files->v[i]);
-					if (pmbench_strvec_find(&pkgs,
-								id.ptr) < 0)
+					if (pmbench_strvec_find(&pkgs, id.ptr) <
+					    0)
 						pmbench_strvec_push(&pkgs,
 								    id.ptr);
 				}
@@ -222,8 +223,8 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 	z = pmbench_cell_times(ct, &nz);
 	pmbench_rng_seed(&rng, m->seed);
 	if (!na || !nz ||
-	    pmbench_stats_compare(&cmp, z, nz, a, na, 0.95,
-				  BOOTSTRAP_RESAMPLES, 0.05, &rng) < 0)
+	    pmbench_stats_compare(&cmp, z, nz, a, na, 0.95, BOOTSTRAP_RESAMPLES,
+				  0.05, &rng) < 0)
 		goto done;
 	ok = 1;
 	pmbench_buf_addf(b, "%s %s: ", task, scenario);
@@ -237,7 +238,8 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 	else
 		pmbench_buf_addf(b, "%.2fx slower", cmp.ratio.point);
 	if (na >= 2 && nz >= 2)
-		pmbench_buf_addf(b, " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
+		pmbench_buf_addf(b,
+				 " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
 				 "Mann-Whitney p=%.2g, %zu and %zu runs%s)",
 				 m->source_pm, pm, 1.0 / cmp.ratio.point,
 				 1.0 / cmp.ratio.hi, 1.0 / cmp.ratio.lo,
@@ -277,16 +279,18 @@ static void verdict_resolution(struct pmbench_buf *b,
 		pmbench_buf_addf(b, "; resolves the same %zu package%s",
 				 d.identical, d.identical == 1 ? "" : "s");
 	else
-		pmbench_buf_addf(b, "; %zu package%s resolve%s to other "
+		pmbench_buf_addf(b,
+				 "; %zu package%s resolve%s to other "
 				 "versions (%zu major, %zu minor, %zu "
 				 "patch), %zu only under %s, %zu only "
 				 "under %s, %zu identical",
 				 d.changed, d.changed == 1 ? "" : "s",
-				 d.changed == 1 ? "s" : "", major, minor,
-				 patch, d.only_source, src->pm, d.only_target,
-				 e->pm, d.identical);
+				 d.changed == 1 ? "s" : "", major, minor, patch,
+				 d.only_source, src->pm, d.only_target, e->pm,
+				 d.identical);
 	if (script_differences(src, e, &x, &y))
-		pmbench_buf_addf(b, "; install scripts differ: their "
+		pmbench_buf_addf(b,
+				 "; install scripts differ: their "
 				 "packages hold %zu file%s only under "
 				 "%s, %zu only under %s",
 				 x.nr, x.nr == 1 ? "" : "s", src->pm, y.nr,
@@ -311,12 +315,11 @@ static void verdict_tasks(struct pmbench_buf *b,
 		if (t->interrupted) {
 			pmbench_buf_addf(b, "%s interrupted", t->name);
 		} else if (!t->ok) {
-			pmbench_buf_addf(b, "%s FAILS%s", t->name,
-					 st && !st->ok
-						 ? " (as under the source)"
-						 : "");
-		} else if (!strcmp(t->name, "build") && src && src != e &&
-			   st && st->ok) {
+			pmbench_buf_addf(
+				b, "%s FAILS%s", t->name,
+				st && !st->ok ? " (as under the source)" : "");
+		} else if (!strcmp(t->name, "build") && src && src != e && st &&
+			   st->ok) {
 			describe_build(b, src, e);
 		} else {
 			pmbench_buf_addf(b, "%s ok", t->name);
@@ -334,8 +337,9 @@ static void verdict_dev(struct pmbench_buf *b, const struct pmbench_result *r,
 		size_t n = 0;
 		double *t = pmbench_cell_times(c, &n);
 
-		pmbench_buf_addf(b, "; dev server answers in %.2f s (median, "
-				    "%zu runs)",
+		pmbench_buf_addf(b,
+				 "; dev server answers in %.2f s (median, "
+				 "%zu runs)",
 				 pmbench_stats_median(t, n), n);
 		free(t);
 	} else if (cell_interrupted(c)) {
@@ -364,8 +368,8 @@ static void verdict_speed(struct pmbench_buf *b,
 	for (size_t i = 0; i < r->tasks.nr; i++) {
 		pmbench_buf_reset(&s);
 		if (strcmp(r->tasks.v[i], "install") &&
-		    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO,
-			  e->pm, 1))
+		    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO, e->pm,
+			  1))
 			pmbench_buf_addf(b, "; %s", s.ptr);
 	}
 	pmbench_buf_release(&s);
@@ -423,8 +427,9 @@ static void changes(struct pmbench_doc_block *list,
 					 c->to, e->pm);
 	}
 	if (d.changes_nr > CHANGES_SHOWN)
-		pmbench_doc_item(list, "... and %zu more (all in the JSON "
-				       "report)",
+		pmbench_doc_item(list,
+				 "... and %zu more (all in the JSON "
+				 "report)",
 				 d.changes_nr - CHANGES_SHOWN);
 	pmbench_resolution_diff_release(&d);
 }
@@ -462,9 +467,8 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 	for (size_t k = 0; k < e->tasks_nr; k++)
 		if (e->tasks[k].ran && !e->tasks[k].ok)
 			pmbench_doc_item(list, "%s %s: %s", e->tasks[k].name,
-					 e->tasks[k].interrupted
-						 ? "interrupted"
-						 : "failed",
+					 e->tasks[k].interrupted ? "interrupted"
+								 : "failed",
 					 e->tasks[k].failure
 						 ? e->tasks[k].failure
 						 : "?");
@@ -479,8 +483,14 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 }
 
 enum {
-	COL_PM, COL_SOURCE, COL_INSTALLS, COL_LOCKFILE, COL_PACKAGES,
-	COL_DIFF, COL_BUILD, COL_VERDICT
+	COL_PM,
+	COL_SOURCE,
+	COL_INSTALLS,
+	COL_LOCKFILE,
+	COL_PACKAGES,
+	COL_DIFF,
+	COL_BUILD,
+	COL_VERDICT,
 };
 
 /* One row per PM, for CSV: the figures the verdict line says. */
@@ -491,12 +501,8 @@ static const struct pmbench_doc_column target_cols[] = {
 			   0,
 			   { { "installs", PMBENCH_DOC_FLAG, 0 },
 			     { "install_failure", PMBENCH_DOC_TEXT, 0 } } },
-	[COL_LOCKFILE] = { NULL,
-			   0,
-			   { { "lockfile", PMBENCH_DOC_TEXT, 0 } } },
-	[COL_PACKAGES] = { NULL,
-			   0,
-			   { { "packages", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_LOCKFILE] = { NULL, 0, { { "lockfile", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_PACKAGES] = { NULL, 0, { { "packages", PMBENCH_DOC_COUNT, 0 } } },
 	[COL_DIFF] = { NULL,
 		       0,
 		       { { "identical", PMBENCH_DOC_COUNT, 0 },
@@ -507,9 +513,7 @@ static const struct pmbench_doc_column target_cols[] = {
 			0,
 			{ { "build_files", PMBENCH_DOC_COUNT, 0 },
 			  { "build_bytes", PMBENCH_DOC_COUNT, 0 } } },
-	[COL_VERDICT] = { NULL,
-			  0,
-			  { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_VERDICT] = { NULL, 0, { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
 };
 
 static void target_row(struct pmbench_doc_table *t,
@@ -529,8 +533,7 @@ static void target_row(struct pmbench_doc_table *t,
 	if (e->scanned)
 		pmbench_doc_num(row, COL_PACKAGES, 0, (double)e->res.nr);
 	if (src && e != src && src->scanned && e->scanned) {
-		struct pmbench_resolution_diff d =
-			PMBENCH_RESOLUTION_DIFF_INIT;
+		struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
 
 		pmbench_resolution_diff(&d, &src->res, &e->res);
 		pmbench_doc_num(row, COL_DIFF, 0, (double)d.identical);
@@ -672,12 +675,10 @@ static cJSON *pm_json(const struct pmbench_migrate *m,
 		if (!cJSON_AddItemToObject(o, "resolution", diff_json(src, e)))
 			pmbench_die("out of memory building JSON");
 		script_differences(src, e, &a, &z);
-		x = must(cJSON_AddArrayToObject(o,
-						"script_files_only_source"));
+		x = must(cJSON_AddArrayToObject(o, "script_files_only_source"));
 		for (size_t k = 0; k < a.nr; k++)
 			add_item(x, cJSON_CreateString(a.v[k]));
-		x = must(cJSON_AddArrayToObject(o,
-						"script_files_only_target"));
+		x = must(cJSON_AddArrayToObject(o, "script_files_only_target"));
 		for (size_t k = 0; k < z.nr; k++)
 			add_item(x, cJSON_CreateString(z.v[k]));
 	}
@@ -686,8 +687,7 @@ static cJSON *pm_json(const struct pmbench_migrate *m,
 		add_item(t, task_json(&e->tasks[k]));
 	must(cJSON_AddNumberToObject(o, "build_files",
 				     (double)e->build_files.nr));
-	must(cJSON_AddNumberToObject(o, "build_bytes",
-				     (double)e->build_bytes));
+	must(cJSON_AddNumberToObject(o, "build_bytes", (double)e->build_bytes));
 	pmbench_buf_release(&v);
 	pmbench_strvec_release(&a);
 	pmbench_strvec_release(&z);

@@ -59,8 +59,9 @@ static int failure_row(struct pmbench_doc_table *t,
 		pmbench_doc_row_note(row, 1,
 				     "interrupted before a run finished");
 	else
-		pmbench_doc_row_note(row, 1, "not run: the benchmark stopped "
-					     "before it");
+		pmbench_doc_row_note(row, 1,
+				     "not run: the benchmark stopped "
+				     "before it");
 	return 1;
 }
 
@@ -174,8 +175,7 @@ static void metric_heads(struct pmbench_strvec *heads,
 		if (!m->header)
 			continue;
 		/* The last metric of a column closes it. */
-		if (m[1].name && m[1].header &&
-		    !strcmp(m[1].header, m->header))
+		if (m[1].name && m[1].header && !strcmp(m[1].header, m->header))
 			continue;
 		pmbench_strvec_push(heads, m->header);
 	}
@@ -201,8 +201,7 @@ static size_t metric_cells(struct pmbench_doc_row *row, size_t k,
 			pmbench_buf_adds(&b, b.len ? ", " : "");
 			pmbench_task_metric_format(&b, m, s.median);
 		}
-		if (m[1].name && m[1].header &&
-		    !strcmp(m[1].header, m->header))
+		if (m[1].name && m[1].header && !strcmp(m[1].header, m->header))
 			continue;
 		if (b.len)
 			pmbench_doc_text(row, k, "%s", b.ptr);
@@ -214,9 +213,8 @@ static size_t metric_cells(struct pmbench_doc_row *row, size_t k,
 }
 
 /* One row of run, run:<script>, build, test, ... */
-static void times_row(struct pmbench_doc_table *t,
-		      const struct pmbench_cell *c, int is_run,
-		      const struct pmbench_task *task, double bare,
+static void times_row(struct pmbench_doc_table *t, const struct pmbench_cell *c,
+		      int is_run, const struct pmbench_task *task, double bare,
 		      double fastest)
 {
 	struct pmbench_summary w;
@@ -286,10 +284,9 @@ static void times_table(struct pmbench_doc *d, const struct pmbench_result *r,
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
 				 "(each PM's own primed tree; build output and "
 				 "tool caches removed before each run)");
-	pmbench_strvec_pushv(&heads,
-			     (const char *const[]){ "pm", "median",
-						    "mean ± σ", "min … max",
-						    "runs", NULL });
+	pmbench_strvec_pushv(
+		&heads, (const char *const[]){ "pm", "median", "mean ± σ",
+					       "min … max", "runs", NULL });
 	if (is_run)
 		pmbench_strvec_push(&heads, "overhead vs (node)");
 	metric_heads(&heads, task);
@@ -297,8 +294,7 @@ static void times_table(struct pmbench_doc *d, const struct pmbench_result *r,
 	t = headed_table(d, "task_times", &heads);
 	for (size_t i = 0; i < r->cells_nr; i++)
 		if (same_task(&r->cells[i], fixture, cell_task))
-			times_row(t, &r->cells[i], is_run, task, bare,
-				  fastest);
+			times_row(t, &r->cells[i], is_run, task, bare, fastest);
 	pmbench_strvec_release(&heads);
 }
 
@@ -337,10 +333,10 @@ static int dev_table(struct pmbench_doc *d, const struct pmbench_result *r,
 			 "(median (min … max) from spawn; the port is "
 			 "checked closed and no process left after each "
 			 "stop)");
-	pmbench_strvec_pushv(&heads, (const char *const[]){
-					     "pm", "ready line",
-					     "first HTTP < 500", "first body",
-					     "runs", "stop", NULL });
+	pmbench_strvec_pushv(
+		&heads,
+		(const char *const[]){ "pm", "ready line", "first HTTP < 500",
+				       "first body", "runs", "stop", NULL });
 	t = headed_table(d, "dev", &heads);
 	for (size_t i = 0; i < r->cells_nr; i++) {
 		const struct pmbench_cell *c = &r->cells[i];
@@ -385,8 +381,8 @@ static void status_counts(struct pmbench_buf *b, const struct pmbench_cell *c)
 		for (size_t j = 0; j < cnt; j++)
 			sum += v[j];
 		free(v);
-		pmbench_buf_addf(b, "%s%.3s: %.0f", b->len ? ", " : "",
-				 nm + 13, sum);
+		pmbench_buf_addf(b, "%s%.3s: %.0f", b->len ? ", " : "", nm + 13,
+				 sum);
 	}
 	pmbench_strvec_release(&names);
 }

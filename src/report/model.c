@@ -182,4 +182,3 @@ int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
 	}
 	return any_all && any_not;
 }
-

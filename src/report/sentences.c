@@ -57,9 +57,10 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 	if (c->vs.verdict == PMBENCH_VERDICT_SAME &&
 	    pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
 		/* 3 runs against 3 can never reach p < 0.05: say so. */
-		pmbench_buf_addf(out, "too few runs to tell %s and %s apart "
-				      "(%zu and %zu; Mann-Whitney needs 4 each "
-				      "to reach p < 0.05): ",
+		pmbench_buf_addf(out,
+				 "too few runs to tell %s and %s apart "
+				 "(%zu and %zu; Mann-Whitney needs 4 each "
+				 "to reach p < 0.05): ",
 				 f->cell->pm, c->cell->pm, f->n, c->n);
 		pmbench_report_add_ratio(out, c->vs.ratio.point);
 		pmbench_buf_adds(out, ", 95% CI ");
@@ -69,8 +70,9 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 		return;
 	}
 	if (c->vs.verdict == PMBENCH_VERDICT_SAME) {
-		pmbench_buf_addf(out, "no significant difference between %s "
-				      "and %s (",
+		pmbench_buf_addf(out,
+				 "no significant difference between %s "
+				 "and %s (",
 				 f->cell->pm, c->cell->pm);
 		pmbench_report_add_ratio(out, c->vs.ratio.point);
 		pmbench_buf_adds(out, ", 95% CI ");
@@ -94,8 +96,7 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 }
 
 void pmbench_report_add_leftover(struct pmbench_buf *out,
-				 const struct pmbench_cell *c,
-				 const char *runs)
+				 const struct pmbench_cell *c, const char *runs)
 {
 	size_t with = 0, n = pmbench_cell_leftover(c, &with);
 

@@ -18,7 +18,7 @@
 #include "pmbench/strvec.h"
 
 #define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-#define COPY_CHUNK (128 * 1024)
+#define COPY_CHUNK     (128 * 1024)
 
 /* The resolved sandbox root; empty when no sandbox is set. */
 static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
@@ -97,10 +97,9 @@ int pmbench_fs_realpath(struct pmbench_buf *out, const char *path)
 	char *real = realpath(path, NULL);
 
 	if (!real)
-		return pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
-							  : PMBENCH_ERROR,
-					  "cannot resolve '%s': %s", path,
-					  strerror(errno));
+		return pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot resolve '%s': %s", path, strerror(errno));
 	pmbench_buf_reset(out);
 	pmbench_buf_adds(out, real);
 	free(real);
@@ -266,8 +265,7 @@ int pmbench_fs_set_sandbox(const char *root)
  * The sandbox rule for a canonical `target`: strictly inside the root, or
  * equal to it when `allow_root`. "/" is never allowed.
  */
-static int sandbox_allows(const char *path, const char *target,
-			 int allow_root)
+static int sandbox_allows(const char *path, const char *target, int allow_root)
 {
 	const char *root = sandbox_root.ptr;
 
@@ -798,17 +796,16 @@ struct copy_ctx {
 static int copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
 		      int ddfd, const char *dname, int depth);
 
-static int copy_regular(struct copy_ctx *ctx, const struct stat *st,
-			int sdfd, const char *sname, int ddfd,
-			const char *dname)
+static int copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
+			const char *sname, int ddfd, const char *dname)
 {
 	struct timespec times[2];
 	int in = -1, out = -1, failed_read, ret = 0;
 	int linked = ctx->links && st->st_nlink > 1;
 
 	if (linked) {
-		struct linkent *e = link_find(ctx->links, st->st_dev,
-					      st->st_ino);
+		struct linkent *e =
+			link_find(ctx->links, st->st_dev, st->st_ino);
 
 		if (e && !linkat(AT_FDCWD, e->path, ddfd, dname, 0))
 			goto done;
@@ -816,8 +813,8 @@ static int copy_regular(struct copy_ctx *ctx, const struct stat *st,
 		 * The first copy may be gone or on another file system, or
 		 * have too many links: copy again and link to the new one.
 		 */
-		if (e && errno != ENOENT && errno != EXDEV &&
-		    errno != EMLINK && errno != EPERM) {
+		if (e && errno != ENOENT && errno != EXDEV && errno != EMLINK &&
+		    errno != EPERM) {
 			ret = pmbench_error_set("cannot link '%s' to '%s': %s",
 						ctx->dst.ptr, e->path,
 						strerror(errno));
@@ -839,17 +836,15 @@ static int copy_regular(struct copy_ctx *ctx, const struct stat *st,
 		goto done;
 	}
 	if (copy_data(in, out, &failed_read) < 0) {
-		ret = pmbench_error_set("cannot %s '%s': %s",
-					failed_read ? "read" : "write",
-					failed_read ? ctx->src.ptr
-						    : ctx->dst.ptr,
-					strerror(errno));
+		ret = pmbench_error_set(
+			"cannot %s '%s': %s", failed_read ? "read" : "write",
+			failed_read ? ctx->src.ptr : ctx->dst.ptr,
+			strerror(errno));
 		goto done;
 	}
 	times[0] = st->st_atim;
 	times[1] = st->st_mtim;
-	if (fchmod(out, st->st_mode & 07777) < 0 ||
-	    futimens(out, times) < 0) {
+	if (fchmod(out, st->st_mode & 07777) < 0 || futimens(out, times) < 0) {
 		ret = pmbench_error_set("cannot set the mode or time of '%s': "
 					"%s",
 					ctx->dst.ptr, strerror(errno));
@@ -873,9 +868,8 @@ done:
 	return ret;
 }
 
-static int copy_symlink(struct copy_ctx *ctx, const struct stat *st,
-			int sdfd, const char *sname, int ddfd,
-			const char *dname)
+static int copy_symlink(struct copy_ctx *ctx, const struct stat *st, int sdfd,
+			const char *sname, int ddfd, const char *dname)
 {
 	size_t size = (size_t)st->st_size + 1;
 	char *target = NULL;
@@ -1001,8 +995,7 @@ static void parent_of(struct pmbench_buf *out, const char *path)
 	const char *slash = strrchr(path, '/');
 
 	pmbench_buf_reset(out);
-	pmbench_buf_add(out, path,
-			slash == path ? 1 : (size_t)(slash - path));
+	pmbench_buf_add(out, path, slash == path ? 1 : (size_t)(slash - path));
 }
 
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
@@ -1029,10 +1022,9 @@ int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 		goto done;
 	}
 	if (lstat(src, &st) < 0) {
-		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
-							 : PMBENCH_ERROR,
-					 "cannot copy '%s': %s", src,
-					 strerror(errno));
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot copy '%s': %s", src, strerror(errno));
 		goto done;
 	}
 	parent_of(&parent, ctx.dst.ptr);
@@ -1339,8 +1331,7 @@ int pmbench_fs_check_output(const char *path)
 		else if (access(dir.ptr, W_OK | X_OK) < 0)
 			ret = pmbench_error_set("cannot write '%s': cannot "
 						"create files in '%s': %s",
-						path, dir.ptr,
-						strerror(errno));
+						path, dir.ptr, strerror(errno));
 	}
 	pmbench_buf_release(&real);
 	pmbench_buf_release(&dir);
@@ -1369,10 +1360,9 @@ int pmbench_fs_copyfile(const char *src, const char *dst)
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) < 0) {
-		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
-							 : PMBENCH_ERROR,
-					 "cannot read '%s': %s", src,
-					 strerror(errno));
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot read '%s': %s", src, strerror(errno));
 		goto done;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -1431,10 +1421,9 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		ret = pmbench_error_setc(errno == ENOENT ? PMBENCH_ENOTFOUND
-							 : PMBENCH_ERROR,
-					 "cannot read '%s': %s", path,
-					 strerror(errno));
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot read '%s': %s", path, strerror(errno));
 		goto done;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
@@ -1580,9 +1569,9 @@ int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
  * root (empty for the root, which alone may be reached through a symlink)
  * and `path` its full path, for messages.
  */
-static int find_walk(struct pmbench_strvec *found, int dfd,
-		     const char *dname, struct pmbench_buf *rel,
-		     struct pmbench_buf *path, const char *name)
+static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
+		     struct pmbench_buf *rel, struct pmbench_buf *path,
+		     const char *name)
 {
 	size_t rel_len = rel->len, path_len = path->len;
 	DIR *dir = NULL;
@@ -1680,8 +1669,7 @@ done:
 	return ret;
 }
 
-int pmbench_fs_read_text(struct pmbench_buf *out, const char *path,
-			 size_t max)
+int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
 {
 	size_t start = out->len;
 	int ret = pmbench_fs_read(out, path, max);

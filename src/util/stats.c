@@ -238,7 +238,8 @@ static int check_level(double level, unsigned resamples)
 {
 	if (!(level > 0 && level < 1))
 		return pmbench_error_set("confidence level %g is not "
-					 "between 0 and 1", level);
+					 "between 0 and 1",
+					 level);
 	if (!resamples)
 		return pmbench_error_set("bootstrap needs at least one "
 					 "resample");
@@ -294,9 +295,9 @@ done:
 	return err;
 }
 
-int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out,
-				  const double *a, size_t na, const double *b,
-				  size_t nb, double level, unsigned resamples,
+int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out, const double *a,
+				  size_t na, const double *b, size_t nb,
+				  double level, unsigned resamples,
 				  struct pmbench_rng *rng)
 {
 	double *scratch = NULL, *stat = NULL;
@@ -394,14 +395,13 @@ static double midranks(double *ranks, struct ranked *r, size_t n)
  * C(2 * PMBENCH_STATS_MWU_EXACT_MAX, PMBENCH_STATS_MWU_EXACT_MAX) < 2^53,
  * so doubles hold them exactly.
  */
-static void mwu_exact(double *le, double *ge, size_t na, size_t nb,
-		      size_t u)
+static void mwu_exact(double *le, double *ge, size_t na, size_t nb, size_t u)
 {
 	size_t width = na * nb + 1;
-	double *prev = pmbench_xcalloc(pmbench_st_mult(nb + 1, width),
-				       sizeof(*prev));
-	double *cur = pmbench_xcalloc(pmbench_st_mult(nb + 1, width),
-				      sizeof(*cur));
+	double *prev =
+		pmbench_xcalloc(pmbench_st_mult(nb + 1, width), sizeof(*prev));
+	double *cur =
+		pmbench_xcalloc(pmbench_st_mult(nb + 1, width), sizeof(*cur));
 	double total = 0, below = 0, above = 0;
 
 	/* m == 0: only U == 0 is possible, for every n. */
@@ -694,7 +694,8 @@ int pmbench_stats_mean_ci(struct pmbench_interval *out, const double *x,
 
 	if (!(level > 0 && level < 1)) {
 		err = pmbench_error_set("confidence level %g is not between "
-					"0 and 1", level);
+					"0 and 1",
+					level);
 		goto done;
 	}
 	if (!n) {

@@ -18,7 +18,7 @@
 #include "pmbench/buf.h"
 
 #define MAX_CONNS 32
-#define HEAD_MAX 16384
+#define HEAD_MAX  16384
 /* A client that has not sent a whole request head by then is dropped. */
 #define IDLE_NS (10 * 1000000000ull)
 
@@ -29,7 +29,7 @@ enum mode {
 	EXIT_NOW,
 	IGNORE_TERM,
 	GRANDCHILD,
-	ERROR500
+	ERROR500,
 };
 
 static const char *const mode_names[] = {
@@ -162,10 +162,11 @@ static int open_socket(struct server *s)
 
 static int start_listening(struct server *s)
 {
-	if (listen(s->fd, 128) < 0 ||
-	    fcntl(s->fd, F_SETFL, O_NONBLOCK) < 0) {
-		fprintf(stderr, "fake server: cannot listen on 127.0.0.1:%u: "
-			"%s\n", (unsigned)s->port, strerror(errno));
+	if (listen(s->fd, 128) < 0 || fcntl(s->fd, F_SETFL, O_NONBLOCK) < 0) {
+		fprintf(stderr,
+			"fake server: cannot listen on 127.0.0.1:%u: "
+			"%s\n",
+			(unsigned)s->port, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -300,7 +301,7 @@ static int serve(struct server *s, uint64_t print_at)
 			print_at = 0;
 		}
 		t = print_at && ms_until(print_at) < 1000 ? ms_until(print_at)
-							    : 1000;
+							  : 1000;
 		pfd[0].fd = sig_pipe[0];
 		pfd[1].fd = s->nconns < MAX_CONNS ? s->fd : -1;
 		for (i = 0; i < s->nconns; i++)
@@ -421,8 +422,10 @@ static int parse_args(struct server *s, int argc, char **argv)
 				if (!strcmp(val, mode_names[m]))
 					break;
 			if (m == PMBENCH_ARRAY_SIZE(mode_names)) {
-				fprintf(stderr, "fake server: unknown mode "
-					"'%s'\n", val);
+				fprintf(stderr,
+					"fake server: unknown mode "
+					"'%s'\n",
+					val);
 				goto done;
 			}
 			s->mode = (enum mode)m;

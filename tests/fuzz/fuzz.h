@@ -32,12 +32,12 @@ static inline char *fuzz_cstr(const uint8_t *data, size_t size)
 }
 
 /* A broken property: say which, then abort() so the fuzzer keeps it. */
-#define FUZZ_FAIL(...)                                                      \
-	do {                                                                \
-		fprintf(stderr, "fuzz: %s:%d: ", __FILE__, __LINE__);       \
-		fprintf(stderr, __VA_ARGS__);                               \
-		fputc('\n', stderr);                                        \
-		abort();                                                    \
+#define FUZZ_FAIL(...)                                                \
+	do {                                                          \
+		fprintf(stderr, "fuzz: %s:%d: ", __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__);                         \
+		fputc('\n', stderr);                                  \
+		abort();                                              \
 	} while (0)
 
 #endif

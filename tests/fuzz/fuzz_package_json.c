@@ -28,8 +28,10 @@ static struct pmbench_buf pkg_dir = PMBENCH_BUF_INIT;
 
 /* The files of the project, from the deepest up, for the clean-up. */
 static const char *const files[] = { "node_modules/pkg/package.json",
-				     "node_modules/pkg", "node_modules",
-				     "yarn.lock", "package-lock.json",
+				     "node_modules/pkg",
+				     "node_modules",
+				     "yarn.lock",
+				     "package-lock.json",
 				     "package.json" };
 
 static void path_of(struct pmbench_buf *out, const char *name)
@@ -60,8 +62,7 @@ static void make_project(void)
 	pmbench_buf_path(&project, tmp && *tmp ? tmp : "/tmp",
 			 "pmbench-fuzz-XXXXXX");
 	if (!mkdtemp(project.ptr))
-		FUZZ_FAIL("cannot make '%s': %s", project.ptr,
-			  strerror(errno));
+		FUZZ_FAIL("cannot make '%s': %s", project.ptr, strerror(errno));
 	path_of(&pkg_dir, "node_modules/pkg");
 	if (pmbench_fs_mkdirp(pkg_dir.ptr, 0755) < 0)
 		FUZZ_FAIL("%s", pmbench_error_last());

@@ -17,12 +17,9 @@ static char real_path[8192], real_home[4096];
 
 /* Directories the real PMs would use in HOME if nothing redirected them. */
 static const char *const home_markers[] = {
-	".npm/marker",
-	".cache/yarn/marker",
-	".yarn/berry/marker",
-	".local/share/pnpm/store/marker",
-	".cache/pnpm/marker",
-	".bun/install/cache/marker",
+	".npm/marker",	      ".cache/yarn/marker",
+	".yarn/berry/marker", ".local/share/pnpm/store/marker",
+	".cache/pnpm/marker", ".bun/install/cache/marker",
 	".cache/deno/marker",
 };
 
@@ -311,7 +308,8 @@ void h_home_markers(void)
 		struct pmbench_buf rel = PMBENCH_BUF_INIT;
 
 		pmbench_buf_addf(&rel, "home/%s", home_markers[i]);
-		h_write(rel.ptr, "the user's own cache: pmbench must not touch it\n");
+		h_write(rel.ptr,
+			"the user's own cache: pmbench must not touch it\n");
 		pmbench_buf_release(&rel);
 	}
 	snprintf(scratch, sizeof(scratch), "%s/.npmrc", home);
@@ -335,14 +333,18 @@ int h_home_intact(struct pmbench_buf *why)
 	/* Nothing in the temp folder pmbench was given, nothing in /tmp. */
 	h_listing(&now, systmp);
 	if (ok && now.len) {
-		pmbench_buf_addf(why, "the system temp folder (TMPDIR of "
-				      "pmbench) got:\n%s", now.ptr);
+		pmbench_buf_addf(why,
+				 "the system temp folder (TMPDIR of "
+				 "pmbench) got:\n%s",
+				 now.ptr);
 		ok = 0;
 	}
 	fake_temp_files(&now);
 	if (ok && strcmp(now.ptr, tmp_before.ptr)) {
-		pmbench_buf_addf(why, "/tmp got fake PM files:\nbefore:\n%s\n"
-				      "after:\n%s", tmp_before.ptr, now.ptr);
+		pmbench_buf_addf(why,
+				 "/tmp got fake PM files:\nbefore:\n%s\n"
+				 "after:\n%s",
+				 tmp_before.ptr, now.ptr);
 		ok = 0;
 	}
 	for (size_t i = 0; ok && i < PMBENCH_ARRAY_SIZE(home_markers); i++) {
@@ -395,8 +397,7 @@ long h_read_pid(const char *path)
 }
 
 void h_expect(int *out, const char *const *args,
-	      const struct pmbench_strvec *env, int exit_code,
-	      const char *says)
+	      const struct pmbench_strvec *env, int exit_code, const char *says)
 {
 	struct h_run run;
 
@@ -443,8 +444,7 @@ void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid)
 	*out = 1;
 }
 
-void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
-	      int sig)
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile, int sig)
 {
 	long pid;
 
@@ -505,7 +505,8 @@ static void git_check(int rc, const char *what)
 	if (rc < 0) {
 		const git_error *e = git_error_last();
 
-		pmbench_die("test git %s: %s", what, e ? e->message : "unknown");
+		pmbench_die("test git %s: %s", what,
+			    e ? e->message : "unknown");
 	}
 }
 

@@ -72,12 +72,12 @@ void h_home_markers(void);
 int h_home_intact(struct pmbench_buf *why);
 
 /** CHECK(h_home_intact(why)), saying what changed when it fails. */
-#define H_CHECK_HOME_INTACT(why)                                           \
-	do {                                                               \
-		if (!h_home_intact(why)) {                                 \
-			check_fail(__FILE__, __LINE__, "%s", (why)->ptr);  \
-			return;                                            \
-		}                                                          \
+#define H_CHECK_HOME_INTACT(why)                                          \
+	do {                                                              \
+		if (!h_home_intact(why)) {                                \
+			check_fail(__FILE__, __LINE__, "%s", (why)->ptr); \
+			return;                                           \
+		}                                                         \
 	} while (0)
 
 /** 1 if a process with this pid is alive (not a zombie). */
@@ -93,15 +93,15 @@ long h_read_pid(const char *path);
  * has reported which check failed and leaves *out at 0; H_CHECK_CALL
  * then fails the calling case too, naming the call, and returns from it.
  */
-#define H_CHECK_CALL(fn, ...)                                              \
-	do {                                                               \
-		int h_ok_ = 0;                                             \
-		fn(&h_ok_, __VA_ARGS__);                                   \
-		if (!h_ok_) {                                              \
-			check_fail(__FILE__, __LINE__, "%s(%s)", #fn,      \
-				   #__VA_ARGS__);                          \
-			return;                                            \
-		}                                                          \
+#define H_CHECK_CALL(fn, ...)                                         \
+	do {                                                          \
+		int h_ok_ = 0;                                        \
+		fn(&h_ok_, __VA_ARGS__);                              \
+		if (!h_ok_) {                                         \
+			check_fail(__FILE__, __LINE__, "%s(%s)", #fn, \
+				   #__VA_ARGS__);                     \
+			return;                                       \
+		}                                                     \
 	} while (0)
 
 /**
@@ -129,8 +129,7 @@ void h_stop_with(int *out, struct pmbench_child *c, int sig, long pid);
  * h_start_until(), then h_stop_with() `sig`. `c` is left for the caller
  * to reap and release.
  */
-void h_signal(int *out, struct pmbench_child *c, const char *pidfile,
-	      int sig);
+void h_signal(int *out, struct pmbench_child *c, const char *pidfile, int sig);
 
 /** h_signal() with SIGINT: Ctrl-C. */
 void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);

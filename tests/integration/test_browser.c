@@ -26,8 +26,8 @@ static const char *chromium(void)
  * Run Chromium on `url` with the extra arguments; its output (stdout and
  * stderr, with the console log) goes to `out`. Returns the exit code.
  */
-static int browse(struct pmbench_buf *out, const char *url,
-		  const char *extra1, const char *extra2)
+static int browse(struct pmbench_buf *out, const char *url, const char *extra1,
+		  const char *extra2)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf profile = PMBENCH_BUF_INIT;
@@ -38,14 +38,13 @@ static int browse(struct pmbench_buf *out, const char *url,
 	pmbench_strvec_push(&c.args, chromium());
 	pmbench_strvec_pushv(
 		&c.args,
-		(const char *const[]){ "--headless", "--no-sandbox",
-				       "--disable-gpu", "--no-first-run",
-				       "--no-default-browser-check",
-				       "--disable-background-networking",
-				       "--disable-component-update",
-				       "--disable-sync", "--disable-extensions",
-				       "--enable-logging=stderr", "--v=0",
-				       "--window-size=1200,900", NULL });
+		(const char *const[]){
+			"--headless", "--no-sandbox", "--disable-gpu",
+			"--no-first-run", "--no-default-browser-check",
+			"--disable-background-networking",
+			"--disable-component-update", "--disable-sync",
+			"--disable-extensions", "--enable-logging=stderr",
+			"--v=0", "--window-size=1200,900", NULL });
 	pmbench_strvec_push(&c.args, profile.ptr);
 	if (extra1)
 		pmbench_strvec_push(&c.args, extra1);
@@ -88,7 +87,7 @@ static long long file_size(const char *path)
 
 static int is_png(const char *path)
 {
-	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G',
+	static const unsigned char sig[8] = { 0x89, 'P',  'N',	'G',
 					      '\r', '\n', 0x1a, '\n' };
 	unsigned char head[8];
 	FILE *f = fopen(path, "rb");
@@ -113,10 +112,11 @@ TEST(html_report_renders_in_chromium)
 	long long shot_size, blank_size;
 
 	if (access(chromium(), X_OK)) {
-		check_fail(__FILE__, __LINE__,
-			   "'%s' not found: install Debian's chromium (ci/setup "
-			   "does) or set PMBENCH_CHROMIUM",
-			   chromium());
+		check_fail(
+			__FILE__, __LINE__,
+			"'%s' not found: install Debian's chromium (ci/setup "
+			"does) or set PMBENCH_CHROMIUM",
+			chromium());
 		return;
 	}
 	h_setup();
@@ -136,7 +136,7 @@ TEST(html_report_renders_in_chromium)
 		 h_write("blank.png", ""));
 	{
 		const char *args[] = { "report", sample, "--format", "html",
-				       "--out", html, NULL };
+				       "--out",	 html,	 NULL };
 
 		h_pmbench(&run, args, NULL);
 		CHECK_INT(run.exit_code, 0);

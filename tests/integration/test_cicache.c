@@ -23,9 +23,10 @@ static int has_arg(const cJSON *e, const char *arg)
 {
 	const cJSON *a;
 
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "argv"))
-		if (cJSON_IsString(a) && !strcmp(a->valuestring, arg))
-			return 1;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(
+				      e, "argv")) if (cJSON_IsString(a) &&
+						      !strcmp(a->valuestring,
+							      arg)) return 1;
 	return 0;
 }
 
@@ -65,7 +66,7 @@ static void run_ci(int *out, struct pmbench_result *r, struct h_run *run,
 			"ci-cache",   proj,	"--pm",		 "npm,pnpm",
 			"--strategy", strategy, "--compression", "gzip",
 			"--runs",     runs,	"--out",	 result,
-			NULL
+			NULL,
 		};
 
 		h_pmbench(run, args, &envv);
@@ -335,7 +336,7 @@ TEST(hanging_hit_times_out)
 			"bun",	     "--strategy", "store",
 			"--runs",    "1",	   "--no-lockfile-change",
 			"--timeout", "1s",	   "--out",
-			out,	     NULL
+			out,	     NULL,
 		};
 
 		h_pmbench(&run, args, &env);
@@ -391,8 +392,8 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 	CHECK_INT(pmbench_cell_failures(miss), 0);
 	{
 		cJSON *json = h_read_json(out);
-		const cJSON *s = h_json_sample(json, "ci-cache",
-					       "store/zstd-3", "bun", 0);
+		const cJSON *s = h_json_sample(json, "ci-cache", "store/zstd-3",
+					       "bun", 0);
 		int flagged = cJSON_IsTrue(
 			cJSON_GetObjectItemCaseSensitive(s, "interrupted"));
 
@@ -424,13 +425,19 @@ TEST(gnu_tar_archiver_as_actions_cache)
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
 	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "ci-cache",   proj,
-				       "--pm",	     "npm,pnpm",
-				       "--strategy", "store+node_modules",
-				       "--archiver", "gnu-tar",
-				       "--runs",     "2",
+		const char *args[] = { "ci-cache",
+				       proj,
+				       "--pm",
+				       "npm,pnpm",
+				       "--strategy",
+				       "store+node_modules",
+				       "--archiver",
+				       "gnu-tar",
+				       "--runs",
+				       "2",
 				       "--no-lockfile-change",
-				       "--out",	     result,
+				       "--out",
+				       result,
 				       NULL };
 
 		h_pmbench(&run, args, NULL);

@@ -34,7 +34,7 @@
 #include "pmbench/stats.h"
 
 /* Rounds per batch, and batches at most (see the test). */
-#define ROUNDS 30
+#define ROUNDS	30
 #define BATCHES 3
 
 static char root[4096];
@@ -292,10 +292,10 @@ static void one_round(struct subject *sj, int n, int r)
 
 TEST(restore_within_20_percent_of_tar)
 {
-	struct subject sj[] = { { "zstd", { 0, 0 }, PMBENCH_BUF_INIT,
-				  { 0 }, { { 0 } } },
-				{ "none", { 0, 0 }, PMBENCH_BUF_INIT,
-				  { 0 }, { { 0 } } } };
+	struct subject sj[] = {
+		{ "zstd", { 0, 0 }, PMBENCH_BUF_INIT, { 0 }, { { 0 } } },
+		{ "none", { 0, 0 }, PMBENCH_BUF_INIT, { 0 }, { { 0 } } }
+	};
 	struct pmbench_buf tree = PMBENCH_BUF_INIT;
 	int n = (int)PMBENCH_ARRAY_SIZE(sj);
 

@@ -16,8 +16,8 @@
  * with `exit_code` and say each of the NULL-terminated `says`. The result
  * file's path goes into `result` (4200 bytes).
  */
-static void claim(int *out, char *result, const char *text,
-		  const char *runs, const char *const *env, int exit_code,
+static void claim(int *out, char *result, const char *text, const char *runs,
+		  const char *const *env, int exit_code,
 		  const char *const *says)
 {
 	struct pmbench_strvec envv = PMBENCH_STRVEC_INIT;
@@ -30,10 +30,14 @@ static void claim(int *out, char *result, const char *text,
 	snprintf(result, 4200, "%s", h_write("claim.json", ""));
 	pmbench_strvec_pushv(&envv, env);
 	{
-		const char *args[] = { "claim", text, proj, "--scenario",
-				       "clean", "--runs", runs, "--warmup",
-				       "0", "--tolerance", "20", "--out",
-				       result, "--no-progress", NULL };
+		const char *args[] = { "claim", text,
+				       proj,	"--scenario",
+				       "clean", "--runs",
+				       runs,	"--warmup",
+				       "0",	"--tolerance",
+				       "20",	"--out",
+				       result,	"--no-progress",
+				       NULL };
 
 		h_pmbench(&run, args, &envv);
 	}
@@ -59,7 +63,8 @@ TEST(true_and_false_claims)
 		"proj · clean (cache empty, lockfile absent, node_modules "
 		"absent)",
 		"  reproduced: bun install is ",
-		"verdict: reproduced in 1 of 1", NULL
+		"verdict: reproduced in 1 of 1",
+		NULL,
 	};
 	char result[4200];
 
@@ -81,9 +86,12 @@ TEST(noisy_claim_is_inconclusive)
 {
 	/* Equal on average, but each run adds 0-400 ms at random. */
 	static const char *const env[] = {
-		"FAKEPM_NPM_SLEEP_MS=100",  "FAKEPM_BUN_SLEEP_MS=100",
-		"FAKEPM_NPM_JITTER_MS=400", "FAKEPM_BUN_JITTER_MS=400",
-		"FAKEPM_SEED=3",	    NULL
+		"FAKEPM_NPM_SLEEP_MS=100",
+		"FAKEPM_BUN_SLEEP_MS=100",
+		"FAKEPM_NPM_JITTER_MS=400",
+		"FAKEPM_BUN_JITTER_MS=400",
+		"FAKEPM_SEED=3",
+		NULL,
 	};
 	static const char *const says[] = { "  inconclusive: bun install is ",
 					    "runs per PM would settle it",
@@ -93,13 +101,13 @@ TEST(noisy_claim_is_inconclusive)
 	H_CHECK_CALL(claim, result, "bun is as fast as npm", "5", env, 4, says);
 }
 
-static void bench_auto(struct h_run *out, const char *proj,
-		       const char *result, const char *const *extra,
+static void bench_auto(struct h_run *out, const char *proj, const char *result,
+		       const char *const *extra,
 		       const struct pmbench_strvec *env)
 {
-	const char *args[32] = { "bench", "--pm", "npm,bun", "--scenario",
-				 "clean", "--runs", "auto", "--warmup", "0",
-				 "--out", result, "--no-progress" };
+	const char *args[32] = { "bench", "--pm",   "npm,bun", "--scenario",
+				 "clean", "--runs", "auto",    "--warmup",
+				 "0",	  "--out",  result,    "--no-progress" };
 	size_t n = 12;
 
 	for (size_t i = 0; extra[i]; i++)

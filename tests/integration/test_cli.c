@@ -7,10 +7,10 @@
 #include "check.h"
 #include "harness.h"
 
-#define RUN(run, ...)                                                      \
-	do {                                                               \
-		const char *args_[] = { __VA_ARGS__, NULL };               \
-		h_pmbench((run), args_, NULL);                             \
+#define RUN(run, ...)                                        \
+	do {                                                 \
+		const char *args_[] = { __VA_ARGS__, NULL }; \
+		h_pmbench((run), args_, NULL);               \
 	} while (0)
 
 /* The last non-empty line of the output. */

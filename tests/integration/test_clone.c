@@ -13,7 +13,8 @@
 TEST(clone_pinned_commit)
 {
 	char first[41], second[41];
-	struct pmbench_buf manifest = PMBENCH_BUF_INIT, before = PMBENCH_BUF_INIT;
+	struct pmbench_buf manifest = PMBENCH_BUF_INIT,
+			   before = PMBENCH_BUF_INIT;
 	struct pmbench_buf after = PMBENCH_BUF_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
@@ -38,9 +39,10 @@ TEST(clone_pinned_commit)
 	mpath = h_write("pinned.json", manifest.ptr);
 	{
 		char m[4200];
-		const char *args[] = { "bench", "--pm", "npm", "--scenario",
-				       "clean", "--runs", "1", "--warmup", "0",
-				       "--out", out, m, NULL };
+		const char *args[] = { "bench", "--pm",	  "npm", "--scenario",
+				       "clean", "--runs", "1",	 "--warmup",
+				       "0",	"--out",  out,	 m,
+				       NULL };
 
 		snprintf(m, sizeof(m), "%s", mpath);
 		snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
@@ -54,7 +56,8 @@ TEST(clone_pinned_commit)
 	{
 		struct pmbench_buf v = PMBENCH_BUF_INIT, p = PMBENCH_BUF_INIT;
 
-		pmbench_buf_addf(&p, "%s/work/pinned/source/VERSION", h_cache());
+		pmbench_buf_addf(&p, "%s/work/pinned/source/VERSION",
+				 h_cache());
 		CHECK_INT(pmbench_fs_read(&v, p.ptr, 100), 0);
 		CHECK_STR(v.ptr, "first\n");
 		pmbench_buf_release(&v);
@@ -66,8 +69,8 @@ TEST(clone_pinned_commit)
 	cJSON_ArrayForEach(e, log)
 	{
 		const cJSON *env = cJSON_GetObjectItemCaseSensitive(e, "env");
-		const cJSON *v =
-			cJSON_GetObjectItemCaseSensitive(env, "FAKE_FIXTURE_ENV");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+			env, "FAKE_FIXTURE_ENV");
 
 		CHECK(cJSON_IsString(v));
 		CHECK_STR(v->valuestring, "from-manifest");
@@ -101,8 +104,8 @@ TEST(commit_not_in_repo)
 			 repo_dir, "0123456789abcdef0123456789abcdef01234567");
 	snprintf(m, sizeof(m), "%s", h_write("ghost.json", manifest.ptr));
 	{
-		const char *args[] = { "bench", "--pm", "npm", "--runs", "1",
-				       m, NULL };
+		const char *args[] = { "bench", "--pm", "npm", "--runs",
+				       "1",	m,	NULL };
 
 		h_pmbench(&run, args, NULL);
 	}

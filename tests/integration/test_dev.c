@@ -47,11 +47,20 @@ static int dev_bench(struct pmbench_result *r, struct h_run *run,
 	snprintf(mpath, sizeof(mpath), "%s", h_write("devproj.json", man.ptr));
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench",	 "--pm",      "npm,bun",
-				       "--task", "dev",	      "--runs",
-				       "1",	 "--warmup",  "0",
-				       "--timeout", timeout,  "--out",
-				       out,	 probe ? "--probe" : mpath,
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--task",
+				       "dev",
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       timeout,
+				       "--out",
+				       out,
+				       probe ? "--probe" : mpath,
 				       probe ? probe : NULL,
 				       probe ? mpath : NULL,
 				       NULL };
@@ -409,8 +418,8 @@ TEST(probe_needs_dev_and_sane_numbers)
 					    NULL },
 		     NULL, 129, "'--probe' needs the dev task");
 	H_CHECK_CALL(h_expect,
-		     (const char *const[]){ "bench", "--task", "dev",
-					    "--probe", "10,0", proj, NULL },
+		     (const char *const[]){ "bench", "--task", "dev", "--probe",
+					    "10,0", proj, NULL },
 		     NULL, 129, "REQUESTS[,CONCURRENCY]");
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "bench", "--task", "deploy", proj,
@@ -443,9 +452,10 @@ TEST(ctrl_c_during_dev_stops_the_server)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
-		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
-		NULL });
+					      "bench", "--pm", "npm", "--task",
+					      "dev", "--runs", "1", "--warmup",
+					      "0", "--timeout", "120s", "--out",
+					      out, mpath, NULL });
 	/* Ctrl-C once the server runs; the server is gone afterwards. */
 	H_CHECK_CALL(h_interrupt, &c, pidfile);
 	/* The interrupted run's cell is in the result, with its port. */
@@ -531,8 +541,8 @@ static void check_dev_stopped(int *ok, struct pmbench_child *c, int sig,
 	pmbench_result_release(&r);
 	json = h_read_json(out);
 	flagged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-		h_json_sample(json, "dev", "cache+lockfile+node_modules",
-			      "npm", 0),
+		h_json_sample(json, "dev", "cache+lockfile+node_modules", "npm",
+			      0),
 		"interrupted"));
 	cJSON_Delete(json);
 	CHECK(flagged);
@@ -549,8 +559,7 @@ static void dev_stopped_by(int *ok, int sig)
 	*ok = 0;
 	h_setup();
 	snprintf(pidfile, sizeof(pidfile), "%s", h_write("server.pid", ""));
-	snprintf(portfile, sizeof(portfile), "%s",
-		 h_write("server.port", ""));
+	snprintf(portfile, sizeof(portfile), "%s", h_write("server.port", ""));
 	pmbench_buf_addf(&pkg,
 			 "{ \"name\": \"devproj\", \"version\": \"1.0.0\", "
 			 "\"private\": true, \"scripts\": { \"dev\": \"echo "
@@ -568,9 +577,10 @@ static void dev_stopped_by(int *ok, int sig)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"bench", "--pm", "npm", "--task", "dev", "--runs", "1",
-		"--warmup", "0", "--timeout", "120s", "--out", out, mpath,
-		NULL });
+					      "bench", "--pm", "npm", "--task",
+					      "dev", "--runs", "1", "--warmup",
+					      "0", "--timeout", "120s", "--out",
+					      out, mpath, NULL });
 	check_dev_stopped(ok, &c, sig, out, pidfile, portfile);
 	/* Whatever pmbench left is ours now (a subreaper): stop it. */
 	pmbench_child_kill_tree(&c);

@@ -16,8 +16,7 @@
 
 /* Run bench for npm (healthy) and bun (with `mode` once it has a lockfile). */
 static int bench_with(struct pmbench_result *r, const char *mode,
-		      const char *when, const char *timeout,
-		      struct h_run *run)
+		      const char *when, const char *timeout, struct h_run *run)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *proj = h_project("proj");
@@ -27,14 +26,23 @@ static int bench_with(struct pmbench_result *r, const char *mode,
 	pmbench_strvec_pushf(&env, "FAKEPM_BUN_MODE=%s", mode);
 	if (when)
 		pmbench_strvec_pushf(&env, "FAKEPM_BUN_WHEN=%s", when);
-	pmbench_strvec_pushf(&env, "FAKEPM_PIDFILE=%s",
-			     h_write("pidfile", ""));
+	pmbench_strvec_pushf(&env, "FAKEPM_PIDFILE=%s", h_write("pidfile", ""));
 	{
-		const char *args[] = { "bench", "--pm", "npm,bun",
-				       "--scenario", "clean,lockfile",
-				       "--runs", "2", "--warmup", "0",
-				       "--timeout", timeout, "--out", out,
-				       proj, NULL };
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--scenario",
+				       "clean,lockfile",
+				       "--runs",
+				       "2",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       timeout,
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
 
 		h_pmbench(run, args, &env);
 	}
@@ -83,7 +91,8 @@ TEST(failing_runs_are_failures_not_times)
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		CHECK(!c->samples[i].ok);
 		CHECK_INT(c->samples[i].exit_code, 1);
-		CHECK_CONTAINS(c->samples[i].failure, "install failed on purpose");
+		CHECK_CONTAINS(c->samples[i].failure,
+			       "install failed on purpose");
 		CHECK_CONTAINS(c->samples[i].tail, "ERR!");
 	}
 	{
@@ -233,9 +242,11 @@ static void stopped_by(int *ok, int sig)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"bench", "--pm", "npm,bun", "--scenario", "clean,lockfile",
-		"--runs", "1", "--warmup", "0", "--out", out, proj, NULL });
+	pmbench_strvec_pushv(
+		&c.args, (const char *const[]){ "bench", "--pm", "npm,bun",
+						"--scenario", "clean,lockfile",
+						"--runs", "1", "--warmup", "0",
+						"--out", out, proj, NULL });
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
@@ -265,10 +276,11 @@ TEST(npm_failure_reason_names_the_cause)
 	pmbench_strvec_push(&env, "FAKEPM_NPM_MODE=fail-npm");
 	pmbench_strvec_push(&env, "FAKEPM_NPM_WHEN=lockfile");
 	{
-		const char *args[] = { "bench", "--pm", "npm", "--scenario",
-				       "lockfile", "--runs", "1", "--warmup",
-				       "0", "--timeout", "30s", "--out", out,
-				       proj, NULL };
+		const char *args[] = { "bench",	     "--pm",	 "npm",
+				       "--scenario", "lockfile", "--runs",
+				       "1",	     "--warmup", "0",
+				       "--timeout",  "30s",	 "--out",
+				       out,	     proj,	 NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -370,9 +382,11 @@ TEST(repeated_sighup_does_not_cut_the_cleanup_short)
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"bench", "--pm", "bun", "--scenario", "clean,lockfile",
-		"--runs", "1", "--warmup", "0", "--out", out, proj, NULL });
+	pmbench_strvec_pushv(
+		&c.args, (const char *const[]){ "bench", "--pm", "bun",
+						"--scenario", "clean,lockfile",
+						"--runs", "1", "--warmup", "0",
+						"--out", out, proj, NULL });
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=ignore-term");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	hup_twice(&ok, &c, out);

@@ -37,9 +37,12 @@ static const cJSON *pm_entry(const cJSON *report, const char *pm)
 {
 	const cJSON *e;
 
-	cJSON_ArrayForEach(e, cJSON_GetObjectItem(report, "pms"))
-		if (!strcmp(cJSON_GetObjectItem(e, "pm")->valuestring, pm))
-			return e;
+	cJSON_ArrayForEach(
+		e,
+		cJSON_GetObjectItem(
+			report, "pms")) if (!strcmp(cJSON_GetObjectItem(e, "pm")
+							    ->valuestring,
+						    pm)) return e;
 	return NULL;
 }
 
@@ -74,11 +77,13 @@ TEST(yarn_lock_pins_an_old_version)
 	*strrchr(proj, '/') = '\0';
 	snprintf(report, sizeof(report), "%s/report.json", h_cache());
 	{
-		const char *args[] = { "migrate", proj, "--to", "bun,deno",
-				       "--runs", "1", "--warmup", "0",
-				       "--scenario", "cache+lockfile",
-				       "--timeout", "5m", "--out", report,
-				       NULL };
+		const char *args[] = {
+			"migrate",	  proj,	       "--to",
+			"bun,deno",	  "--runs",    "1",
+			"--warmup",	  "0",	       "--scenario",
+			"cache+lockfile", "--timeout", "5m",
+			"--out",	  report,      NULL
+		};
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -128,18 +133,20 @@ TEST(real_world_npm_to_bun)
 
 	h_setup();
 	h_real_pms();
-	pmbench_buf_addf(&from, "%s/tests/data/react-vite",
-			 src ? src : ".");
+	pmbench_buf_addf(&from, "%s/tests/data/react-vite", src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
 	snprintf(report, sizeof(report), "%s/report.json", h_cache());
 	{
 		/* Cypress's postinstall would download its binary. */
-		const char *args[] = { "migrate", repo, "--to", "bun",
-				       "--runs", "1", "--warmup", "0",
+		const char *args[] = { "migrate",    repo,
+				       "--to",	     "bun",
+				       "--runs",     "1",
+				       "--warmup",   "0",
 				       "--scenario", "cache+lockfile",
-				       "--env", "CYPRESS_INSTALL_BINARY=0",
-				       "--timeout", "10m", "--out", report,
+				       "--env",	     "CYPRESS_INSTALL_BINARY=0",
+				       "--timeout",  "10m",
+				       "--out",	     report,
 				       NULL };
 
 		h_pmbench(&run, args, NULL);

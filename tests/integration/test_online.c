@@ -39,10 +39,20 @@ TEST(real_npm_and_bun_on_a_tiny_fixture)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
 		char p[4200];
-		const char *args[] = { "bench", "--pm", "npm,bun",
-				       "--scenario", "clean,cache+lockfile",
-				       "--runs", "1", "--warmup", "0",
-				       "--timeout", "5m", "--out", out, p,
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--scenario",
+				       "clean,cache+lockfile",
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       "5m",
+				       "--out",
+				       out,
+				       p,
 				       NULL };
 
 		snprintf(p, sizeof(p), "%s", proj);
@@ -85,8 +95,7 @@ TEST(real_world_dependency_set)
 
 	h_setup();
 	h_real_pms();
-	pmbench_buf_addf(&from, "%s/tests/data/react-vite",
-			 src ? src : ".");
+	pmbench_buf_addf(&from, "%s/tests/data/react-vite", src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
 	h_git_commit_all(sha, repo, "react-vite dependency set");
@@ -98,10 +107,20 @@ TEST(real_world_dependency_set)
 	snprintf(mpath, sizeof(mpath), "%s", h_write("react-vite.json", m.ptr));
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm", "npm,bun",
-				       "--scenario", "cache+lockfile",
-				       "--runs", "1", "--warmup", "0",
-				       "--timeout", "10m", "--out", out, mpath,
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--scenario",
+				       "cache+lockfile",
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       "10m",
+				       "--out",
+				       out,
+				       mpath,
 				       NULL };
 
 		h_pmbench(&run, args, NULL);
@@ -143,18 +162,30 @@ TEST(real_run_build_dev_on_todo_api)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
 	char out[4200];
-	static const char *const tasks[] = { "run", "run:test", "build",
-					     "test", "dev" };
+	static const char *const tasks[] = { "run", "run:test", "build", "test",
+					     "dev" };
 
 	h_setup();
 	h_real_pms();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm", "npm,bun", "--task",
-				       "run,build,test,dev", "--probe", "50,4",
-				       "--runs", "2", "--warmup", "0",
-				       "--timeout", "5m", "--out", out,
-				       "todo-api", NULL };
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--task",
+				       "run,build,test,dev",
+				       "--probe",
+				       "50,4",
+				       "--runs",
+				       "2",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       "5m",
+				       "--out",
+				       out,
+				       "todo-api",
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -239,13 +270,21 @@ TEST(real_variants_on_todo_api)
 	h_home_markers();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm",
+		const char *args[] = { "bench",
+				       "--pm",
 				       "yarn-berry:pnp,bun:isolated",
 				       "--scenario",
 				       "clean,cache+lockfile+node_modules",
-				       "--runs", "1", "--warmup", "0",
-				       "--timeout", "5m", "--out", out,
-				       "todo-api", NULL };
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--timeout",
+				       "5m",
+				       "--out",
+				       out,
+				       "todo-api",
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -256,18 +295,18 @@ TEST(real_variants_on_todo_api)
 	CHECK_STR(r.found[0].config, "yarn-berry with YARN_NODE_LINKER=pnp");
 	CHECK_STR(r.found[1].config, "bun with --linker isolated");
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(scs); i++) {
-		const struct pmbench_cell *pnp = cell(&r, "todo-api", scs[i],
-						      "yarn-berry:pnp");
-		const struct pmbench_cell *iso = cell(&r, "todo-api", scs[i],
-						      "bun:isolated");
+		const struct pmbench_cell *pnp =
+			cell(&r, "todo-api", scs[i], "yarn-berry:pnp");
+		const struct pmbench_cell *iso =
+			cell(&r, "todo-api", scs[i], "bun:isolated");
 
 		CHECK(pnp && iso);
 		CHECK(!pnp->prime_failure && !iso->prime_failure);
 		CHECK_INT(pnp->samples_nr, 1);
 		CHECK_INT(iso->samples_nr, 1);
 		CHECK(pnp->samples[0].ok && iso->samples[0].ok);
-		CHECK(pmbench_strvec_find(&pnp->env,
-					  "YARN_NODE_LINKER=pnp") >= 0);
+		CHECK(pmbench_strvec_find(&pnp->env, "YARN_NODE_LINKER=pnp") >=
+		      0);
 		CHECK(pnp->samples[0].no_node_modules);
 		CHECK_CONTAINS(pnp->note, "n/a: Plug'n'Play");
 		CHECK_CONTAINS(pnp->lockfile, "yarn.lock");
@@ -286,5 +325,6 @@ TEST(real_variants_on_todo_api)
 }
 
 CHECK_MAIN(CASE(real_npm_and_bun_on_a_tiny_fixture),
-	   CASE(real_world_dependency_set), CASE(real_run_build_dev_on_todo_api),
+	   CASE(real_world_dependency_set),
+	   CASE(real_run_build_dev_on_todo_api),
 	   CASE(real_variants_on_todo_api))

@@ -17,10 +17,10 @@
 #include "pmbench/fs.h"
 #include "pmbench/result.h"
 
-#define RUN(run, ...)                                                      \
-	do {                                                               \
-		const char *args_[] = { __VA_ARGS__, NULL };               \
-		h_pmbench((run), args_, NULL);                             \
+#define RUN(run, ...)                                        \
+	do {                                                 \
+		const char *args_[] = { __VA_ARGS__, NULL }; \
+		h_pmbench((run), args_, NULL);               \
 	} while (0)
 
 /* What the table prints for the tiny project's clean scenario. */
@@ -155,9 +155,11 @@ TEST(ctrl_c_while_priming_keeps_the_previous_result)
 	good_result(out, sizeof(out), "good.json", &bytes);
 	keep(pidfile, sizeof(pidfile), h_write("pidfile", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"bench", "--pm", "npm", "--scenario", "clean", "--runs", "1",
-		"--warmup", "0", "--out", out, proj, NULL });
+	pmbench_strvec_pushv(
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm", "--scenario",
+				       "clean", "--runs", "1", "--warmup", "0",
+				       "--out", out, proj, NULL });
 	/* npm's priming install hangs: nothing has been measured. */
 	pmbench_strvec_push(&c.env, "FAKEPM_NPM_MODE=hang-escape");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
@@ -281,8 +283,9 @@ TEST(out_character_device_is_written_through)
 		h_run_release(&run);
 		CHECK_INT(type_of(node), S_IFCHR);
 	} else {
-		fprintf(stderr, "note: cannot make a device node (%s); "
-				"checking the symlink only\n",
+		fprintf(stderr,
+			"note: cannot make a device node (%s); "
+			"checking the symlink only\n",
 			strerror(errno));
 	}
 	/* A symlink to /dev/null: followed and written through. */
@@ -367,8 +370,8 @@ TEST(failed_write_is_an_error)
 	CHECK(!strstr(run.out.ptr, "results written"));
 	h_run_release(&run);
 
-	RUN(&run, "claim", "npm is as fast as bun", proj, "--scenario",
-	    "clean", "--runs", "2", "--warmup", "0", "--out", full);
+	RUN(&run, "claim", "npm is as fast as bun", proj, "--scenario", "clean",
+	    "--runs", "2", "--warmup", "0", "--out", full);
 	CHECK_INT(run.exit_code, 1);
 	CHECK_CONTAINS(run.out.ptr, "No space left on device");
 	CHECK(!strstr(run.out.ptr, "results written"));
@@ -422,8 +425,10 @@ TEST(disk_full_keeps_the_previous_result)
 		     "ls -A \"$mnt\" > \"$res/ls\"\n"
 		     "umount \"$mnt\"\n"));
 	pmbench_strvec_pushv(&c.args, (const char *const[]){
-		"unshare", "-m", "--propagation", "private", "sh", script, mnt,
-		getenv("PMBENCH_BIN"), good, proj, res, NULL });
+					      "unshare", "-m", "--propagation",
+					      "private", "sh", script, mnt,
+					      getenv("PMBENCH_BIN"), good, proj,
+					      res, NULL });
 	c.tail_max = 1u << 20;
 	if (pmbench_child_run(&c) < 0) {
 		fprintf(stderr, "skipped: cannot run unshare: %s\n",
@@ -511,10 +516,10 @@ static void run_beside(struct h_run *out, const char *const *args)
 }
 
 #undef RUN
-#define RUN(run, ...)                                                      \
-	do {                                                               \
-		const char *args_[] = { __VA_ARGS__, NULL };               \
-		run_beside((run), args_);                                  \
+#define RUN(run, ...)                                        \
+	do {                                                 \
+		const char *args_[] = { __VA_ARGS__, NULL }; \
+		run_beside((run), args_);                    \
 	} while (0)
 
 /* What a second pmbench sees while `apid` holds the work folder. */
@@ -587,9 +592,11 @@ TEST(one_run_per_work_folder)
 	keep(pidfile, sizeof(pidfile), h_write("pidfile", ""));
 	/* A: npm's priming install hangs until A is interrupted. */
 	pmbench_strvec_push(&a.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&a.args, (const char *const[]){
-		"bench", "--pm", "npm", "--scenario", "clean", "--runs", "1",
-		"--warmup", "0", "--no-progress", proj, NULL });
+	pmbench_strvec_pushv(
+		&a.args,
+		(const char *const[]){ "bench", "--pm", "npm", "--scenario",
+				       "clean", "--runs", "1", "--warmup", "0",
+				       "--no-progress", proj, NULL });
 	pmbench_strvec_push(&a.env, "FAKEPM_NPM_MODE=hang-escape");
 	pmbench_strvec_pushf(&a.env, "FAKEPM_PIDFILE=%s", pidfile);
 	a.tail_max = 1u << 20;
@@ -618,10 +625,10 @@ TEST(one_run_per_work_folder)
 }
 
 #undef RUN
-#define RUN(run, ...)                                                      \
-	do {                                                               \
-		const char *args_[] = { __VA_ARGS__, NULL };               \
-		h_pmbench((run), args_, NULL);                             \
+#define RUN(run, ...)                                        \
+	do {                                                 \
+		const char *args_[] = { __VA_ARGS__, NULL }; \
+		h_pmbench((run), args_, NULL);               \
 	} while (0)
 
 /* ---- the work folder's marker ------------------------------------------- */
@@ -636,8 +643,8 @@ TEST(foreign_cache_dir_is_left_alone)
 	h_write("mine/pm/npm/precious", "the user's\n");
 	h_write("mine/notes.txt", "the user's\n");
 	keep(foreign, sizeof(foreign), check_path("mine"));
-	RUN(&run, "--cache-dir", foreign, "bench", "--pm", "npm",
-	    "--scenario", "clean", "--runs", "1", "--warmup", "0", proj);
+	RUN(&run, "--cache-dir", foreign, "bench", "--pm", "npm", "--scenario",
+	    "clean", "--runs", "1", "--warmup", "0", proj);
 	CHECK_INT(run.exit_code, 1);
 	CHECK_CONTAINS(run.out.ptr, "pmbench: error: ");
 	CHECK_CONTAINS(run.out.ptr, foreign);
@@ -700,6 +707,5 @@ CHECK_MAIN(CASE(bad_commit_keeps_the_previous_result),
 	   CASE(out_fifo_and_folder_are_refused),
 	   CASE(failed_write_is_an_error),
 	   CASE(disk_full_keeps_the_previous_result),
-	   CASE(one_run_per_work_folder),
-	   CASE(foreign_cache_dir_is_left_alone),
+	   CASE(one_run_per_work_folder), CASE(foreign_cache_dir_is_left_alone),
 	   CASE(duplicates_are_noted))

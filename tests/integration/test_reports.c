@@ -36,8 +36,8 @@ TEST(report_formats_to_files)
 	snprintf(md, sizeof(md), "%s", h_write("out/r.md", ""));
 	snprintf(html, sizeof(html), "%s", h_write("out/r.html", ""));
 	{
-		const char *args[] = { "report", sample, "--format",
-				       "markdown", "--out", md, NULL };
+		const char *args[] = { "report", sample, "--format", "markdown",
+				       "--out",	 md,	 NULL };
 
 		CHECK_INT(run(&r, args), 0);
 		h_run_release(&r);
@@ -47,8 +47,8 @@ TEST(report_formats_to_files)
 				 "| npm | pnpm | bun |");
 	CHECK_CONTAINS(text.ptr, "bun is 4.68x (4.40x–4.82x) faster than npm");
 	{
-		const char *args[] = { "report", "-f", "html", "-o", html,
-				       sample, NULL };
+		const char *args[] = { "report", "-f",	 "html", "-o",
+				       html,	 sample, NULL };
 
 		CHECK_INT(run(&r, args), 0);
 		h_run_release(&r);
@@ -163,7 +163,10 @@ TEST(claim_from_result)
 		const char *args[] = { "claim",
 				       "bun install is 4.5x faster than npm "
 				       "install",
-				       "--from", sample, "--scenario", "clean",
+				       "--from",
+				       sample,
+				       "--scenario",
+				       "clean",
 				       NULL };
 
 		CHECK_INT(run(&r, args), 0);
@@ -175,9 +178,8 @@ TEST(claim_from_result)
 		h_run_release(&r);
 	}
 	{
-		const char *args[] = { "claim",
-				       "bun is 20x faster than npm", "--from",
-				       sample, NULL };
+		const char *args[] = { "claim", "bun is 20x faster than npm",
+				       "--from", sample, NULL };
 
 		CHECK_INT(run(&r, args), 3);
 		CHECK_CONTAINS(r.out.ptr, "not reproduced: bun install is "
@@ -199,10 +201,12 @@ TEST(claim_from_result)
 		h_run_release(&r);
 	}
 	{
-		const char *args[] = { "claim",
-				       "npm is 2.64x slower than pnpm",
-				       "--from", sample, "--scenario",
-				       "cache+lockfile", NULL };
+		const char *args[] = {
+			"claim",      "npm is 2.64x slower than pnpm",
+			"--from",     sample,
+			"--scenario", "cache+lockfile",
+			NULL
+		};
 
 		CHECK_INT(run(&r, args), 0);
 		CHECK_CONTAINS(r.out.ptr, "reproduced: npm install is 2.64x (");
@@ -228,14 +232,14 @@ static const char *interrupted_copy(void)
 	root = cJSON_Parse(text.ptr);
 	cJSON_ArrayForEach(cell, cJSON_GetObjectItem(root, "cells"))
 	{
-		const char *pm = cJSON_GetStringValue(
-			cJSON_GetObjectItem(cell, "pm"));
+		const char *pm =
+			cJSON_GetStringValue(cJSON_GetObjectItem(cell, "pm"));
 		const char *sc = cJSON_GetStringValue(
 			cJSON_GetObjectItem(cell, "scenario"));
 		cJSON *s;
 
-		if (strcmp(sc, "clean") || (strcmp(pm, "npm") &&
-					    strcmp(pm, "bun")))
+		if (strcmp(sc, "clean") ||
+		    (strcmp(pm, "npm") && strcmp(pm, "bun")))
 			continue;
 		s = cJSON_CreateObject();
 		cJSON_AddNumberToObject(s, "round", 6);
@@ -280,7 +284,10 @@ TEST(interrupted_runs_are_left_out_and_said)
 		const char *args[] = { "claim",
 				       "bun install is 4.5x faster than npm "
 				       "install",
-				       "--from", b, "--scenario", "clean",
+				       "--from",
+				       b,
+				       "--scenario",
+				       "clean",
 				       NULL };
 
 		CHECK_INT(run(&r, args), 0);
@@ -355,8 +362,8 @@ TEST(claim_errors)
 		h_run_release(&r);
 	}
 	{
-		const char *args[] = { "bench", "--runs", "auto", "--target",
-				       "0", NULL };
+		const char *args[] = { "bench",	   "--runs", "auto",
+				       "--target", "0",	     NULL };
 
 		CHECK_INT(run(&r, args), 129);
 		CHECK_CONTAINS(r.out.ptr, "'--target' must be a percentage");
@@ -365,5 +372,5 @@ TEST(claim_errors)
 }
 
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
-	   CASE(interrupted_runs_are_left_out_and_said),
-	   CASE(compare), CASE(claim_from_result), CASE(claim_errors))
+	   CASE(interrupted_runs_are_left_out_and_said), CASE(compare),
+	   CASE(claim_from_result), CASE(claim_errors))

@@ -10,12 +10,12 @@
 #include "harness.h"
 #include "pmbench/result.h"
 
-static const char *const pms[] = { "npm", "yarn", "yarn-berry",
-				   "pnpm", "bun", "deno" };
+static const char *const pms[] = { "npm",  "yarn", "yarn-berry",
+				   "pnpm", "bun",  "deno" };
 
 static const char *const own_lockfile[] = {
 	"package-lock.json", "yarn.lock", "yarn.lock",
-	"pnpm-lock.yaml", "bun.lock", "deno.lock",
+	"pnpm-lock.yaml",    "bun.lock",  "deno.lock",
 };
 
 static int flag(const cJSON *e, const char *key)
@@ -33,9 +33,14 @@ static const char *str(const cJSON *e, const char *key)
 TEST(eight_states_exactly)
 {
 	static const char *const scenarios[8] = {
-		"clean", "cache", "lockfile", "node_modules",
-		"cache+lockfile", "cache+node_modules",
-		"lockfile+node_modules", "cache+lockfile+node_modules",
+		"clean",
+		"cache",
+		"lockfile",
+		"node_modules",
+		"cache+lockfile",
+		"cache+node_modules",
+		"lockfile+node_modules",
+		"cache+lockfile+node_modules",
 	};
 	const char *proj;
 	struct h_run run;
@@ -50,8 +55,8 @@ TEST(eight_states_exactly)
 	out = h_write("result.json", "");
 	{
 		const char *args[] = { "bench", "--scenario", "all", "--runs",
-				       "2", "--warmup", "1", "--out", out,
-				       proj, NULL };
+				       "2",	"--warmup",   "1",   "--out",
+				       out,	proj,	      NULL };
 
 		struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 
@@ -94,11 +99,13 @@ TEST(eight_states_exactly)
 			CHECK_INT(flag(e, "node_modules"), (want & 4) != 0);
 			CHECK_INT(flag(e, "node_modules_any"), (want & 4) != 0);
 			/* No other PM's lockfile is ever lying around. */
-			any = cJSON_GetObjectItemCaseSensitive(e, "lockfile_any");
+			any = cJSON_GetObjectItemCaseSensitive(e,
+							       "lockfile_any");
 			cJSON_ArrayForEach(l, any)
 				CHECK_STR(l->valuestring, own_lockfile[p]);
 			/* The caller's CI=true never reaches a PM. */
-			CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "ci")));
+			CHECK(cJSON_IsNull(
+				cJSON_GetObjectItemCaseSensitive(e, "ci")));
 			/* Each PM's cache is its own folder under cache/pm/. */
 			CHECK(str(e, "cache_dir"));
 			CHECK(!strncmp(str(e, "cache_dir"), cachedir.ptr,
@@ -106,12 +113,14 @@ TEST(eight_states_exactly)
 			/* So is its temp folder, whatever the scenario. */
 			for (int k = 0; k < 3; k++) {
 				static const char *const vars[] = {
-					"TMPDIR", "TMP", "TEMP"
+					"TMPDIR",
+					"TMP",
+					"TEMP",
 				};
-				const char *v = str(
-					cJSON_GetObjectItemCaseSensitive(e,
-									 "env"),
-					vars[k]);
+				const char *v =
+					str(cJSON_GetObjectItemCaseSensitive(
+						    e, "env"),
+					    vars[k]);
 
 				CHECK(v);
 				CHECK(!strncmp(v, cachedir.ptr, cachedir.len));
@@ -156,9 +165,10 @@ TEST(shipped_lockfile_is_used_by_its_pm)
 				  "fakepm yarn\n");
 	out = h_write("result.json", "");
 	{
-		const char *args[] = { "bench", "--pm", "yarn,npm,bun",
-				       "--scenario", "lockfile", "--runs", "1",
-				       "--warmup", "0", "--out", out, proj,
+		const char *args[] = { "bench",	     "--pm",	 "yarn,npm,bun",
+				       "--scenario", "lockfile", "--runs",
+				       "1",	     "--warmup", "0",
+				       "--out",	     out,	 proj,
 				       NULL };
 
 		h_pmbench(&run, args, NULL);
@@ -193,9 +203,18 @@ TEST(order_rotates_each_round)
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm", "npm,bun,pnpm",
-				       "--scenario", "cache+lockfile", "--runs",
-				       "2", "--warmup", "1", "--out", out, proj,
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun,pnpm",
+				       "--scenario",
+				       "cache+lockfile",
+				       "--runs",
+				       "2",
+				       "--warmup",
+				       "1",
+				       "--out",
+				       out,
+				       proj,
 				       NULL };
 
 		h_pmbench(&run, args, NULL);
@@ -208,7 +227,8 @@ TEST(order_rotates_each_round)
 	pmbench_result_release(&r);
 	/* After the three primings, three rounds of three timed installs. */
 	log = h_log_entries();
-	cJSON_ArrayForEach(e, log) {
+	cJSON_ArrayForEach(e, log)
+	{
 		if (n++ >= 3)
 			pmbench_buf_addf(&order, "%s ", str(e, "pm"));
 	}

@@ -22,11 +22,10 @@
  * `manifest_extra`), then `pmbench bench` of `tasks` for `pms`: it must
  * exit with `exit_code` and leave a result, read into `r`.
  */
-static void bench_tasks(int *out, struct pmbench_result *r,
-			struct h_run *run, const char *pkg,
-			const char *manifest_extra, const char *pms,
-			const char *tasks, const struct pmbench_strvec *env,
-			int exit_code)
+static void bench_tasks(int *out, struct pmbench_result *r, struct h_run *run,
+			const char *pkg, const char *manifest_extra,
+			const char *pms, const char *tasks,
+			const struct pmbench_strvec *env, int exit_code)
 {
 	struct pmbench_buf man = PMBENCH_BUF_INIT;
 	char proj[4200], mpath[4200], result[4200];
@@ -39,10 +38,10 @@ static void bench_tasks(int *out, struct pmbench_result *r,
 	snprintf(mpath, sizeof(mpath), "%s", h_write("tproj.json", man.ptr));
 	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm", pms, "--task", tasks,
-				       "--runs", "3", "--warmup", "1",
-				       "--timeout", "60s", "--out", result,
-				       mpath, NULL };
+		const char *args[] = { "bench", "--pm",	     pms,   "--task",
+				       tasks,	"--runs",    "3",   "--warmup",
+				       "1",	"--timeout", "60s", "--out",
+				       result,	mpath,	     NULL };
 
 		h_pmbench(run, args, env);
 	}
@@ -82,8 +81,7 @@ static void all_ok(int *out, const struct pmbench_cell *c)
 }
 
 /* No runs: priming failed, and the cell says `says`. */
-static void not_primed(int *out, const struct pmbench_cell *c,
-		       const char *says)
+static void not_primed(int *out, const struct pmbench_cell *c, const char *says)
 {
 	*out = 0;
 	CHECK(c && c->samples_nr == 0);
@@ -301,8 +299,7 @@ TEST(test_task_counts_and_failures)
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		CHECK(!c->samples[i].ok);
 		CHECK_INT(c->samples[i].exit_code, 1);
-		CHECK_STR(c->samples[i].failure,
-			  "exit 1: 1 of 3 tests failed");
+		CHECK_STR(c->samples[i].failure, "exit 1: 1 of 3 tests failed");
 		CHECK_CONTAINS(c->samples[i].tail, "# fail 1");
 	}
 	H_CHECK_CALL(metric_is, c, "tests_passed_count", 2);
@@ -367,13 +364,12 @@ TEST(node_run_baseline_on_node_22)
 	 * script from package.json, as Node 22 does; the rest goes to the
 	 * real node.
 	 */
-	node = h_write("bin/node",
-		       "#!/bin/sh\n"
-		       "case \"$1\" in\n"
-		       "--version) echo v22.99.0 ;;\n"
-		       "--run) echo ran \"$2\" > node-run.out ;;\n"
-		       "*) exec /usr/bin/node \"$@\" ;;\n"
-		       "esac\n");
+	node = h_write("bin/node", "#!/bin/sh\n"
+				   "case \"$1\" in\n"
+				   "--version) echo v22.99.0 ;;\n"
+				   "--run) echo ran \"$2\" > node-run.out ;;\n"
+				   "*) exec /usr/bin/node \"$@\" ;;\n"
+				   "esac\n");
 	CHECK_INT(chmod(node, 0755), 0);
 	H_CHECK_CALL(bench_tasks, &r, &run,
 		     "{ \"name\": \"tproj\", \"version\": \"1.0.0\", "
@@ -391,7 +387,6 @@ TEST(node_run_baseline_on_node_22)
 }
 
 CHECK_MAIN(CASE(run_overhead_over_the_bare_command),
-	   CASE(node_run_baseline_on_node_22),
-	   CASE(missing_script_is_named), CASE(test_task_counts_and_failures),
-	   CASE(test_task_missing_script),
+	   CASE(node_run_baseline_on_node_22), CASE(missing_script_is_named),
+	   CASE(test_task_counts_and_failures), CASE(test_task_missing_script),
 	   CASE(build_output_is_measured_and_an_empty_build_fails))

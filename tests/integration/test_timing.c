@@ -40,9 +40,10 @@ TEST(twenty_times_slower_measures_near_twenty)
 	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=100");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=2000");
 	{
-		const char *args[] = { "bench", "--pm", "npm,bun",
-				       "--scenario", "clean", "--runs", "3",
-				       "--warmup", "0", "--out", out, proj,
+		const char *args[] = { "bench",	     "--pm",	 "npm,bun",
+				       "--scenario", "clean",	 "--runs",
+				       "3",	     "--warmup", "0",
+				       "--out",	     out,	 proj,
 				       NULL };
 
 		h_pmbench(&run, args, &env);
@@ -58,8 +59,8 @@ TEST(twenty_times_slower_measures_near_twenty)
 	 * sits a little under 20; a broken clock or a missed exit would
 	 * land far outside.
 	 */
-	fprintf(stderr, "measured ratio %.2f (%.4f s / %.4f s)\n", ratio,
-		slow, fast);
+	fprintf(stderr, "measured ratio %.2f (%.4f s / %.4f s)\n", ratio, slow,
+		fast);
 	CHECK(ratio > 15.0 && ratio < 21.0);
 	/* The table reports the same factor. */
 	CHECK_CONTAINS(run.out.ptr, "vs fastest");

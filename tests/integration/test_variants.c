@@ -16,9 +16,14 @@
 #include "pmbench/result.h"
 
 static const char *const scenarios[8] = {
-	"clean", "cache", "lockfile", "node_modules",
-	"cache+lockfile", "cache+node_modules",
-	"lockfile+node_modules", "cache+lockfile+node_modules",
+	"clean",
+	"cache",
+	"lockfile",
+	"node_modules",
+	"cache+lockfile",
+	"cache+node_modules",
+	"lockfile+node_modules",
+	"cache+lockfile+node_modules",
 };
 
 static const char *str(const cJSON *e, const char *key)
@@ -41,7 +46,8 @@ static cJSON *log_of_folder(cJSON *entries, const char *fixture,
 	cJSON *arr = cJSON_CreateArray(), *e;
 
 	pmbench_buf_addf(&want, "/work/%s/%s/run", fixture, folder);
-	cJSON_ArrayForEach(e, entries) {
+	cJSON_ArrayForEach(e, entries)
+	{
 		const char *cwd = str(e, "cwd");
 		const char *at = cwd ? strstr(cwd, want.ptr) : NULL;
 
@@ -56,9 +62,10 @@ static int argv_has(const cJSON *e, const char *arg)
 {
 	const cJSON *a;
 
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "argv"))
-		if (cJSON_IsString(a) && !strcmp(a->valuestring, arg))
-			return 1;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(
+				      e, "argv")) if (cJSON_IsString(a) &&
+						      !strcmp(a->valuestring,
+							      arg)) return 1;
 	return 0;
 }
 
@@ -99,8 +106,8 @@ static void check_cells(int *out, const struct pmbench_result *r,
 		CHECK(c->samples[0].ok);
 		CHECK(c->samples[0].wall_ns > 0);
 		if (w->want_arg)
-			CHECK(pmbench_strvec_find(&c->command,
-						  w->want_arg) >= 0);
+			CHECK(pmbench_strvec_find(&c->command, w->want_arg) >=
+			      0);
 		if (w->want_env)
 			CHECK(pmbench_strvec_find(&c->env, w->want_env) >= 0);
 		/* The install-script scan read its layout. */
@@ -136,8 +143,8 @@ static void check_log(int *out, const struct want *w,
 	char key[128];
 
 	*out = 0;
-	snprintf(key, sizeof(key), "%.*s", (int)eq, w->want_env ? w->want_env
-								 : "");
+	snprintf(key, sizeof(key), "%.*s", (int)eq,
+		 w->want_env ? w->want_env : "");
 	pmbench_buf_addf(&cachedir, "%s/pm/%s/", h_cache(), folder);
 	CHECK_INT(cJSON_GetArraySize(mine), 1 + 8);
 	CHECK_INT(cJSON_GetArraySize(base), 1 + 8);
@@ -198,9 +205,11 @@ static void measure_variant(int *out, const struct want *w)
 				     (int)strcspn(w->want_env, "="),
 				     w->want_env);
 	{
-		const char *args[] = { "bench", "--pm", list.ptr, "--scenario",
-				       "all", "--runs", "1", "--warmup", "0",
-				       "--out", result, proj, NULL };
+		const char *args[] = { "bench",	     "--pm",	 list.ptr,
+				       "--scenario", "all",	 "--runs",
+				       "1",	     "--warmup", "0",
+				       "--out",	     result,	 proj,
+				       NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -213,8 +222,7 @@ static void measure_variant(int *out, const struct want *w)
 	rec = record(&r, w->variant);
 	CHECK(rec && rec->path && rec->version);
 	CHECK_STR(rec->base, pm->base);
-	CHECK(rec->config && !strncmp(rec->config, pm->base,
-				      strlen(pm->base)));
+	CHECK(rec->config && !strncmp(rec->config, pm->base, strlen(pm->base)));
 	if (w->want_arg)
 		CHECK_CONTAINS(rec->config, w->want_arg);
 	if (w->want_env)
@@ -271,8 +279,8 @@ TEST(yarn_berry_pnpm)
  */
 TEST(one_entry_makes_a_variant)
 {
-	static const struct want w = { "npm:prefer-offline",
-				       "--prefer-offline", NULL, NULL };
+	static const struct want w = { "npm:prefer-offline", "--prefer-offline",
+				       NULL, NULL };
 
 	H_CHECK_CALL(measure_variant, &w);
 }
@@ -328,10 +336,13 @@ TEST(manifest_settings_reach_the_variants)
 			 "} }\n"));
 	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench", "--pm", "npm,npm:linked",
-				       "--scenario", "cache+lockfile", "--runs",
-				       "1", "--warmup", "0", "--out", result,
-				       manifest, NULL };
+		const char *args[] = {
+			"bench",      "--pm",		"npm,npm:linked",
+			"--scenario", "cache+lockfile", "--runs",
+			"1",	      "--warmup",	"0",
+			"--out",      result,		manifest,
+			NULL
+		};
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -377,11 +388,18 @@ TEST(ci_cache_with_variants)
 	proj = h_project("proj");
 	snprintf(result, sizeof(result), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "ci-cache", "--pm",
+		const char *args[] = { "ci-cache",
+				       "--pm",
 				       "bun:isolated,yarn-berry:pnp",
-				       "--strategy", "node_modules", "--runs",
-				       "1", "--no-lockfile-change", "--out",
-				       result, proj, NULL };
+				       "--strategy",
+				       "node_modules",
+				       "--runs",
+				       "1",
+				       "--no-lockfile-change",
+				       "--out",
+				       result,
+				       proj,
+				       NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -397,8 +415,8 @@ TEST(ci_cache_with_variants)
 		if (!strcmp(x->pm, "bun:isolated")) {
 			CHECK(pmbench_strvec_find(&x->command,
 						  "--frozen-lockfile") >= 0);
-			CHECK(pmbench_strvec_find(&x->command,
-						  "isolated") >= 0);
+			CHECK(pmbench_strvec_find(&x->command, "isolated") >=
+			      0);
 			CHECK(x->samples[0].nm_files >= 3);
 		} else {
 			CHECK_STR(x->pm, "yarn-berry:pnp");
@@ -435,11 +453,16 @@ TEST(migrate_to_variants)
 		"  \"packages\": {}\n}\n");
 	snprintf(report, sizeof(report), "%s/migrate.json", h_cache());
 	{
-		const char *args[] = { "migrate", proj, "--to",
-				       "npm:linked,yarn-berry:pnp", "--runs",
-				       "1", "--warmup", "0", "--scenario",
-				       "cache+lockfile", "--task", "build",
-				       "--out", report, NULL };
+		const char *args[] = {
+			"migrate",    proj,
+			"--to",	      "npm:linked,yarn-berry:pnp",
+			"--runs",     "1",
+			"--warmup",   "0",
+			"--scenario", "cache+lockfile",
+			"--task",     "build",
+			"--out",      report,
+			NULL
+		};
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -449,7 +472,8 @@ TEST(migrate_to_variants)
 	CHECK_INT(pmbench_fs_read(&text, report, 1u << 24), 0);
 	rep = cJSON_Parse(text.ptr);
 	CHECK(rep);
-	cJSON_ArrayForEach(e, cJSON_GetObjectItem(rep, "pms")) {
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(rep, "pms"))
+	{
 		const char *pm = str(e, "pm");
 		const cJSON *res = cJSON_GetObjectItem(e, "resolution");
 

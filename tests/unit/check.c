@@ -143,8 +143,7 @@ static int selected(const char *name, int argc, char **argv)
 	return 0;
 }
 
-int check_run(const struct check_case *cases, size_t n, int argc,
-	      char **argv)
+int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 {
 	size_t ran = 0, failed = 0;
 
@@ -259,8 +258,7 @@ static int xml_name(struct xml *x, struct pmbench_buf *name)
 
 static void xml_space(struct xml *x)
 {
-	while (*x->p == ' ' || *x->p == '\n' || *x->p == '\t' ||
-	       *x->p == '\r')
+	while (*x->p == ' ' || *x->p == '\n' || *x->p == '\t' || *x->p == '\r')
 		x->p++;
 }
 

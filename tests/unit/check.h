@@ -35,8 +35,7 @@ const char *check_sandbox_tmp(void);
 const char *check_path(const char *name);
 /** Write `text` to a file inside the sandbox; returns its path (static). */
 const char *check_write(const char *name, const char *text);
-int check_run(const struct check_case *cases, size_t n, int argc,
-	      char **argv);
+int check_run(const struct check_case *cases, size_t n, int argc, char **argv);
 
 struct pmbench_strvec;
 struct pmbench_buf;
@@ -61,71 +60,74 @@ int check_xml_parse(struct pmbench_buf *root, struct pmbench_buf *text,
 		    const char *s);
 
 #define TEST(name) static void test_##name(void)
-#define CASE(name) { #name, test_##name }
+#define CASE(name)                 \
+	{                          \
+#name, test_##name \
+	}
 
-#define CHECK(cond)                                                        \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			check_fail(__FILE__, __LINE__, "%s", #cond);       \
-			return;                                            \
-		}                                                          \
+#define CHECK(cond)                                                  \
+	do {                                                         \
+		if (!(cond)) {                                       \
+			check_fail(__FILE__, __LINE__, "%s", #cond); \
+			return;                                      \
+		}                                                    \
 	} while (0)
 
-#define CHECK_INT(a, b)                                                    \
-	do {                                                               \
-		long long check_a_ = (long long)(a);                       \
-		long long check_b_ = (long long)(b);                       \
-		if (check_a_ != check_b_) {                                \
-			check_fail(__FILE__, __LINE__,                     \
-				   "%s == %s (%lld != %lld)", #a, #b,      \
-				   check_a_, check_b_);                    \
-			return;                                            \
-		}                                                          \
+#define CHECK_INT(a, b)                                               \
+	do {                                                          \
+		long long check_a_ = (long long)(a);                  \
+		long long check_b_ = (long long)(b);                  \
+		if (check_a_ != check_b_) {                           \
+			check_fail(__FILE__, __LINE__,                \
+				   "%s == %s (%lld != %lld)", #a, #b, \
+				   check_a_, check_b_);               \
+			return;                                       \
+		}                                                     \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                    \
-	do {                                                               \
-		const char *check_a_ = (a);                                \
-		const char *check_b_ = (b);                                \
+#define CHECK_STR(a, b)                                                     \
+	do {                                                                \
+		const char *check_a_ = (a);                                 \
+		const char *check_b_ = (b);                                 \
 		if (!check_a_ || !check_b_ || strcmp(check_a_, check_b_)) { \
-			check_fail(__FILE__, __LINE__,                     \
-				   "%s == %s (\"%s\" != \"%s\")", #a, #b,  \
-				   check_a_ ? check_a_ : "(null)",         \
-				   check_b_ ? check_b_ : "(null)");        \
-			return;                                            \
-		}                                                          \
+			check_fail(__FILE__, __LINE__,                      \
+				   "%s == %s (\"%s\" != \"%s\")", #a, #b,   \
+				   check_a_ ? check_a_ : "(null)",          \
+				   check_b_ ? check_b_ : "(null)");         \
+			return;                                             \
+		}                                                           \
 	} while (0)
 
-#define CHECK_CONTAINS(hay, needle)                                        \
-	do {                                                               \
-		const char *check_h_ = (hay);                              \
-		const char *check_n_ = (needle);                           \
-		if (!check_h_ || !strstr(check_h_, check_n_)) {            \
-			check_fail(__FILE__, __LINE__,                     \
-				   "%s contains \"%s\" (got \"%s\")", #hay, \
+#define CHECK_CONTAINS(hay, needle)                                           \
+	do {                                                                  \
+		const char *check_h_ = (hay);                                 \
+		const char *check_n_ = (needle);                              \
+		if (!check_h_ || !strstr(check_h_, check_n_)) {               \
+			check_fail(__FILE__, __LINE__,                        \
+				   "%s contains \"%s\" (got \"%s\")", #hay,   \
 				   check_n_, check_h_ ? check_h_ : "(null)"); \
-			return;                                            \
-		}                                                          \
+			return;                                               \
+		}                                                             \
 	} while (0)
 
-#define CHECK_NEAR(a, b, eps)                                              \
-	do {                                                               \
-		double check_a_ = (double)(a);                             \
-		double check_b_ = (double)(b);                             \
-		if (!(fabs(check_a_ - check_b_) <= (eps))) {               \
-			check_fail(__FILE__, __LINE__,                     \
-				   "%s ~= %s (%.9g vs %.9g, eps %g)", #a,  \
-				   #b, check_a_, check_b_, (double)(eps)); \
-			return;                                            \
-		}                                                          \
+#define CHECK_NEAR(a, b, eps)                                                 \
+	do {                                                                  \
+		double check_a_ = (double)(a);                                \
+		double check_b_ = (double)(b);                                \
+		if (!(fabs(check_a_ - check_b_) <= (eps))) {                  \
+			check_fail(__FILE__, __LINE__,                        \
+				   "%s ~= %s (%.9g vs %.9g, eps %g)", #a, #b, \
+				   check_a_, check_b_, (double)(eps));        \
+			return;                                               \
+		}                                                             \
 	} while (0)
 
-#define CHECK_MAIN(...)                                                    \
-	int main(int argc, char **argv)                                    \
-	{                                                                  \
-		static const struct check_case cases[] = { __VA_ARGS__ };  \
-		return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc,   \
-				 argv);                                    \
+#define CHECK_MAIN(...)                                                   \
+	int main(int argc, char **argv)                                   \
+	{                                                                 \
+		static const struct check_case cases[] = { __VA_ARGS__ }; \
+		return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc,  \
+				 argv);                                   \
 	}
 
 #endif

@@ -120,9 +120,9 @@ TEST(buf_path)
 	static const struct {
 		const char *dir, *name, *want;
 	} cases[] = {
-		{ "a", "b", "a/b" },	 { "a/", "b", "a/b" },
-		{ "a", "/b", "a/b" },	 { "a/", "/b", "a/b" },
-		{ "/", "b", "/b" },	 { "", "b", "b" },
+		{ "a", "b", "a/b" },	     { "a/", "b", "a/b" },
+		{ "a", "/b", "a/b" },	     { "a/", "/b", "a/b" },
+		{ "/", "b", "/b" },	     { "", "b", "b" },
 		{ "a/b", "c/d", "a/b/c/d" },
 	};
 	struct pmbench_buf b = PMBENCH_BUF_INIT;

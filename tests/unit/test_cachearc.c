@@ -596,8 +596,7 @@ TEST(gnu_tar_commands_are_actions_cache_ones)
 }
 
 /* A crafted archive given to GNU tar: refused before tar ever runs. */
-static int tar_refused(const char *name, const struct crafted *ents,
-		       size_t n)
+static int tar_refused(const char *name, const struct crafted *ents, size_t n)
 {
 	const struct pmbench_cachearc_map dst[] = {
 		{ "cache", P("work/cache") },
@@ -629,8 +628,7 @@ TEST(gnu_tar_never_gets_a_crafted_archive)
 	{
 		/* A good entry first: nothing at all may be written. */
 		const struct crafted e[] = { { 'f', "cache/ok", NULL },
-					     { 'f', "cache/../escape",
-					       NULL } };
+					     { 'f', "cache/../escape", NULL } };
 
 		CHECK(tar_refused("cache/../escape", e, 2));
 		CHECK(!pmbench_fs_exists(P("work/cache/ok")));
@@ -688,8 +686,7 @@ TEST(gnu_tar_never_gets_a_crafted_archive)
 	}
 	{
 		/* A symlink already on disk where a folder is expected. */
-		const struct crafted e[] = { { 'f', "cache/disk/evil",
-					       NULL } };
+		const struct crafted e[] = { { 'f', "cache/disk/evil", NULL } };
 
 		pmbench_fs_mkdirp(P("work/cache"), 0755);
 		symlink(P("outside"), P("work/cache/disk"));

@@ -16,8 +16,7 @@ TEST(parse_faster)
 	struct pmbench_claim c = PMBENCH_CLAIM_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	CHECK_INT(parse(&c, "bun install is 20x faster than yarn install"),
-		  0);
+	CHECK_INT(parse(&c, "bun install is 20x faster than yarn install"), 0);
 	CHECK_STR(c.pm_a, "bun");
 	CHECK_STR(c.task_a, "install");
 	CHECK_STR(c.pm_b, "yarn");
@@ -85,8 +84,7 @@ TEST(parse_errors)
 		  PMBENCH_EINVALID);
 	CHECK_INT(parse(&c, "bun is 2x faster than"), PMBENCH_EINVALID);
 	CHECK_CONTAINS(pmbench_error_last(), "package manager is missing");
-	CHECK_INT(parse(&c, "bun is as fast as bun install"),
-		  PMBENCH_EINVALID);
+	CHECK_INT(parse(&c, "bun is as fast as bun install"), PMBENCH_EINVALID);
 	CHECK_CONTAINS(pmbench_error_last(), "the same package manager");
 	CHECK_INT(parse(&c, ""), PMBENCH_EINVALID);
 	CHECK(!c.pm_a && !c.pm_b);
@@ -99,8 +97,7 @@ static void scaled(double *out, const double *base, size_t n, double k)
 		out[i] = base[i] * k;
 }
 
-static const double base[] = { 1.00, 1.02, 0.98, 1.01, 0.99, 1.00, 1.03,
-			       0.97 };
+static const double base[] = { 1.00, 1.02, 0.98, 1.01, 0.99, 1.00, 1.03, 0.97 };
 
 TEST(judge_reproduced_and_not)
 {

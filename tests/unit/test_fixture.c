@@ -124,8 +124,8 @@ static const char *commit_all(git_repository *repo, const char *msg)
 	size_t nparents = 0;
 
 	if (git_repository_index(&index, repo) < 0 ||
-	    git_index_add_all(index, &spec, GIT_INDEX_ADD_FORCE, NULL,
-			      NULL) < 0 ||
+	    git_index_add_all(index, &spec, GIT_INDEX_ADD_FORCE, NULL, NULL) <
+		    0 ||
 	    git_index_update_all(index, &spec, NULL, NULL) < 0 ||
 	    git_index_write(index) < 0 ||
 	    git_index_write_tree(&tree_id, index) < 0 ||
@@ -701,8 +701,7 @@ TEST(manifest_plain_folder)
 
 	put("m/gone.json", "{ \"name\": \"gone\", \"repo\": \"../nothing\" }");
 	CHECK_INT(pmbench_fixture_load(&f, sp("m/gone.json"), NULL), 0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_ENOTFOUND);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_ENOTFOUND);
 	CHECK_CONTAINS(pmbench_error_last(), "repository folder '../nothing'");
 	CHECK_CONTAINS(pmbench_error_last(), "(check 'repo' in ");
 	pmbench_fixture_release(&f);
@@ -725,8 +724,8 @@ static const char *the_clone(void)
 
 		if (slash)
 			*slash = '\0';
-		snprintf(path, sizeof(path), "%s", sp("cache/repos/%s",
-						      found.v[0]));
+		snprintf(path, sizeof(path), "%s",
+			 sp("cache/repos/%s", found.v[0]));
 	}
 	pmbench_strvec_release(&found);
 	return path;
@@ -753,10 +752,10 @@ TEST(clone_pinned_commit)
 	/* A bare clone named <name>-<12 hex>.git. */
 	CHECK_CONTAINS(the_clone(), "/cache/repos/app-");
 	CHECK_INT(strlen(strrchr(the_clone(), '/')), strlen("/app-") + 12 + 4);
-	CHECK(pmbench_fs_isfile(sp("%s/HEAD", the_clone() +
-					      strlen(sandbox_dir) + 1)));
-	CHECK(!pmbench_fs_exists(sp("%s/index", the_clone() +
-						strlen(sandbox_dir) + 1)));
+	CHECK(pmbench_fs_isfile(
+		sp("%s/HEAD", the_clone() + strlen(sandbox_dir) + 1)));
+	CHECK(!pmbench_fs_exists(
+		sp("%s/index", the_clone() + strlen(sandbox_dir) + 1)));
 	pmbench_fixture_release(&f);
 
 	/* The second commit, then a subdir of it. */
@@ -804,8 +803,8 @@ TEST(clone_reused)
 	CHECK_STR(f.resolved_commit, first);
 	CHECK_INT(stat(clone, &st2), 0);
 	CHECK_INT(st1.st_ino, st2.st_ino);
-	CHECK(pmbench_fs_exists(sp("%s/pmbench-marker",
-				   clone + strlen(sandbox_dir) + 1)));
+	CHECK(pmbench_fs_exists(
+		sp("%s/pmbench-marker", clone + strlen(sandbox_dir) + 1)));
 	CHECK_STR(the_clone(), clone);
 	/* The work tree was replaced. */
 	CHECK(!pmbench_fs_exists(sp("cache/work/app/source/stray")));
@@ -917,8 +916,7 @@ TEST(commit_not_in_repo)
 	CHECK_INT(load_origin(&f, "0123456789abcdef0123456789abcdef01234567",
 			      NULL),
 		  0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_ENOTFOUND);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_ENOTFOUND);
 	snprintf(want, sizeof(want),
 		 "commit 0123456789abcdef0123456789abcdef01234567 is not in "
 		 "'origin' (check 'commit' in %s)",
@@ -957,8 +955,7 @@ TEST(subdir_missing)
 	setup();
 	make_origin(first, second);
 	CHECK_INT(load_origin(&f, first, ", \"subdir\": \"packages/api\""), 0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_ENOTFOUND);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_ENOTFOUND);
 	CHECK_CONTAINS(pmbench_error_last(),
 		       "subdir 'packages/api' does not exist in 'origin' "
 		       "(check 'subdir' in ");
@@ -966,8 +963,7 @@ TEST(subdir_missing)
 	pmbench_fixture_release(&f);
 
 	CHECK_INT(load_origin(&f, first, ", \"subdir\": \"a.txt\""), 0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_EINVALID);
 	CHECK_CONTAINS(pmbench_error_last(), "subdir 'a.txt' of 'origin' is "
 					     "not a folder");
 	pmbench_fixture_release(&f);
@@ -984,8 +980,7 @@ TEST(subdir_symlink_escape)
 	repo = repo_init("origin");
 	put("origin/package.json", "{}\n");
 	CHECK_INT(symlink(sp("outside"), sp("origin/escape")), 0);
-	CHECK_INT(symlink("../../../../../../../../../../..",
-			  sp("origin/up")),
+	CHECK_INT(symlink("../../../../../../../../../../..", sp("origin/up")),
 		  0);
 	CHECK_INT(symlink("package.json", sp("origin/inner")), 0);
 	snprintf(sha, sizeof(sha), "%s", commit_all(repo, "links"));
@@ -1020,16 +1015,14 @@ TEST(no_package_json)
 	git_repository_free(repo);
 
 	CHECK_INT(load_origin(&f, sha, NULL), 0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_ENOTFOUND);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_ENOTFOUND);
 	CHECK_STR(pmbench_error_last(),
 		  "no package.json in 'origin' of fixture 'app' (set "
 		  "'subdir' to the project's folder)");
 	pmbench_fixture_release(&f);
 
 	CHECK_INT(load_origin(&f, sha, ", \"subdir\": \"docs\""), 0);
-	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")),
-		  PMBENCH_ENOTFOUND);
+	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), PMBENCH_ENOTFOUND);
 	CHECK_CONTAINS(pmbench_error_last(),
 		       "no package.json in 'docs' of fixture 'app'");
 	pmbench_fixture_release(&f);

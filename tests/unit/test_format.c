@@ -184,12 +184,12 @@ static void every_format(int *ok, const struct pmbench_doc *doc)
 	*ok = 1;
 }
 
-#define EVERY_FORMAT(doc)                                                  \
-	do {                                                               \
-		int every_ok_ = 0;                                         \
-		every_format(&every_ok_, (doc));                           \
-		if (!every_ok_)                                            \
-			return;                                            \
+#define EVERY_FORMAT(doc)                        \
+	do {                                     \
+		int every_ok_ = 0;               \
+		every_format(&every_ok_, (doc)); \
+		if (!every_ok_)                  \
+			return;                  \
 	} while (0)
 
 static char *write_as(const char *format, const struct pmbench_doc *doc)
@@ -260,8 +260,7 @@ TEST(one_field_table)
 		   245, 0.5);
 	CHECK_NEAR(cJSON_GetObjectItem(first, "ratio")->valuedouble, 4.68,
 		   0.005);
-	CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(first,
-							 "ratio_ci95")),
+	CHECK_INT(cJSON_GetArraySize(cJSON_GetObjectItem(first, "ratio_ci95")),
 		  2);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(first, "significant")));
 	cJSON_Delete(root);
@@ -441,9 +440,15 @@ TEST(nothing_to_chart)
 TEST(readers_catch_broken_files)
 {
 	static const char *const bad_xml[] = {
-		"<svg><g></svg>", "<svg a=b/>", "<svg a=\"<\"/>",
-		"<svg>&x;</svg>", "<svg>a & b</svg>", "<svg/><svg/>",
-		"<svg>", "text", "<svg><g/></svg> x",
+		"<svg><g></svg>",
+		"<svg a=b/>",
+		"<svg a=\"<\"/>",
+		"<svg>&x;</svg>",
+		"<svg>a & b</svg>",
+		"<svg/><svg/>",
+		"<svg>",
+		"text",
+		"<svg><g/></svg> x",
 	};
 	struct pmbench_buf root = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
 	struct pmbench_strvec *rows = NULL;
@@ -467,8 +472,7 @@ TEST(readers_catch_broken_files)
 	CHECK_STR(text.ptr, "a & b\n");
 	CHECK_INT(check_csv_parse(&rows, &nr, "a,\"b\r\n"), -1);
 	CHECK_INT(check_csv_parse(&rows, &nr, "a,b\"c\r\n"), -1);
-	CHECK_INT(check_csv_parse(&rows, &nr, "a,\"b,\"\"c\"\"\"\r\n1,2\n"),
-		  0);
+	CHECK_INT(check_csv_parse(&rows, &nr, "a,\"b,\"\"c\"\"\"\r\n1,2\n"), 0);
 	CHECK_INT(nr, 2);
 	CHECK_STR(rows[0].v[1], "b,\"c\"");
 	check_csv_free(rows, nr);
@@ -477,7 +481,6 @@ TEST(readers_catch_broken_files)
 }
 
 CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
-	   CASE(one_field_table),
-	   CASE(cicache_in_every_format), CASE(compare_in_every_format),
-	   CASE(claim_in_every_format), CASE(migrate_in_every_format),
-	   CASE(nothing_to_chart))
+	   CASE(one_field_table), CASE(cicache_in_every_format),
+	   CASE(compare_in_every_format), CASE(claim_in_every_format),
+	   CASE(migrate_in_every_format), CASE(nothing_to_chart))

@@ -246,8 +246,7 @@ TEST(fs_copytree_roundtrip)
 	CHECK(pmbench_fs_isdir(P("out/deeper/copy/empty")));
 	CHECK_INT(count_entries(P("out/deeper/copy/empty")), 0);
 	CHECK_STR(link_of(P("out/deeper/copy/rel-link")), "secret.txt");
-	CHECK_STR(link_of(P("out/deeper/copy/dangling")),
-		  "../nowhere/at/all");
+	CHECK_STR(link_of(P("out/deeper/copy/dangling")), "../nowhere/at/all");
 	CHECK(!pmbench_fs_exists(P("out/deeper/copy/fifo")));
 	CHECK(same_mtime(P("src/secret.txt"), P("out/deeper/copy/secret.txt")));
 	CHECK(same_mtime(P("src/bin/run.sh"), P("out/deeper/copy/bin/run.sh")));
@@ -255,8 +254,7 @@ TEST(fs_copytree_roundtrip)
 	CHECK(same_mtime(P("src/empty"), P("out/deeper/copy/empty")));
 
 	/* The destination must not exist yet. */
-	CHECK(pmbench_fs_copytree(P("src"), P("out/deeper/copy"), 0, NULL) <
-	      0);
+	CHECK(pmbench_fs_copytree(P("src"), P("out/deeper/copy"), 0, NULL) < 0);
 	CHECK_CONTAINS(pmbench_error_last(), "out/deeper/copy");
 	CHECK_INT(pmbench_fs_copytree(P("missing"), P("out/x"), 0, NULL),
 		  PMBENCH_ENOTFOUND);
@@ -906,10 +904,9 @@ TEST(fs_mkdirp_exists)
 }
 
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
-	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags),
-	   CASE(fs_usage), CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
-	   CASE(fs_unprivileged_under_private_parent),
-	   CASE(fs_empty_dir), CASE(fs_write_atomic),
-	   CASE(fs_write_output), CASE(fs_copyfile),
+	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags), CASE(fs_usage),
+	   CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
+	   CASE(fs_unprivileged_under_private_parent), CASE(fs_empty_dir),
+	   CASE(fs_write_atomic), CASE(fs_write_output), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
 	   CASE(fs_read), CASE(fs_mkdirp_exists))

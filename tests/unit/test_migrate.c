@@ -46,8 +46,10 @@ TEST(large_berry_lockfile_is_yarn_berry)
 				"install\" inside your project.\n\n"
 				"__metadata:\n  version: 8\n\n");
 	while (lock.len < (6u << 20))
-		pmbench_buf_addf(&lock, "\"pkg-%zu@npm:^1.0.0\":\n  version: "
-				 "1.0.0\n\n", lock.len);
+		pmbench_buf_addf(&lock,
+				 "\"pkg-%zu@npm:^1.0.0\":\n  version: "
+				 "1.0.0\n\n",
+				 lock.len);
 	write_in(dir, "yarn.lock", lock.ptr, lock.len);
 	CHECK_INT(pmbench_migrate_detect(&m, dir, NULL), 0);
 	CHECK_STR(m.source_pm, "yarn-berry");

@@ -12,14 +12,16 @@
 TEST(only_loopback_urls)
 {
 	static const char *const good[] = {
-		"http://127.0.0.1:5173/", "http://127.0.0.1/",
-		"http://127.0.0.1:80/count?x=1", "http://127.0.0.1",
+		"http://127.0.0.1:5173/",
+		"http://127.0.0.1/",
+		"http://127.0.0.1:80/count?x=1",
+		"http://127.0.0.1",
 	};
 	static const char *const bad[] = {
-		"https://127.0.0.1/",	     "http://localhost:5173/",
-		"http://127.0.0.10/",	     "http://127.0.0.1.evil.com/",
-		"http://user@127.0.0.1/",    "http://127.0.0.1@evil.com/",
-		"http://[::1]:80/",	     "ftp://127.0.0.1/",
+		"https://127.0.0.1/",	      "http://localhost:5173/",
+		"http://127.0.0.10/",	      "http://127.0.0.1.evil.com/",
+		"http://user@127.0.0.1/",     "http://127.0.0.1@evil.com/",
+		"http://[::1]:80/",	      "ftp://127.0.0.1/",
 		"http://registry.npmjs.org/", "",
 	};
 

@@ -277,7 +277,8 @@ TEST(orphans_attributed)
 {
 	struct pmbench_child a = PMBENCH_CHILD_INIT, b = PMBENCH_CHILD_INIT;
 	struct pmbench_child q = PMBENCH_CHILD_INIT;
-	const char *seen = check_path("seen.pid"), *unseen = check_path("unseen.pid");
+	const char *seen = check_path("seen.pid"),
+		   *unseen = check_path("unseen.pid");
 	pid_t orphan;
 
 	sh(&b, "exec sleep 100");
@@ -474,17 +475,26 @@ static void init(void)
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
-		CASE(exit_code_and_output), CASE(killed_by_signal),
-		CASE(missing_program), CASE(bad_directory),
-		CASE(exec_failure_comes_back), CASE(no_signal_handler_installed),
-		CASE(timeout_kills_group), CASE(timeout_kills_escaped_and_stubborn),
-		CASE(leftover_counted_and_killed), CASE(leftovers_per_handle),
-		CASE(sibling_handle_survives), CASE(program_children_left_alone),
-		CASE(orphans_attributed), CASE(group_without_subreaper),
+		CASE(exit_code_and_output),
+		CASE(killed_by_signal),
+		CASE(missing_program),
+		CASE(bad_directory),
+		CASE(exec_failure_comes_back),
+		CASE(no_signal_handler_installed),
+		CASE(timeout_kills_group),
+		CASE(timeout_kills_escaped_and_stubborn),
+		CASE(leftover_counted_and_killed),
+		CASE(leftovers_per_handle),
+		CASE(sibling_handle_survives),
+		CASE(program_children_left_alone),
+		CASE(orphans_attributed),
+		CASE(group_without_subreaper),
 		CASE(env_deltas),
-		CASE(line_callback_strips_ansi), CASE(tree_rss_sampled),
+		CASE(line_callback_strips_ansi),
+		CASE(tree_rss_sampled),
 		CASE(tree_not_sampled_at_the_start),
-		CASE(tail_is_capped), CASE(which),
+		CASE(tail_is_capped),
+		CASE(which),
 		CASE(pump_without_waiting_takes_the_output),
 	};
 

@@ -45,8 +45,7 @@ static size_t count(const char *hay, const char *needle)
 {
 	size_t n = 0;
 
-	for (const char *p = strstr(hay, needle); p;
-	     p = strstr(p + 1, needle))
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
 		n++;
 	return n;
 }
@@ -182,16 +181,16 @@ TEST(drift_warning)
 	/* The same times in a shuffled order: no drift. */
 	{
 		static const int order[] = { 3, 7, 0, 5, 2, 6, 1, 4 };
-		struct pmbench_cell *c =
-			pmbench_result_add_cell(&r, "f", "install", "clean",
-						"npm");
+		struct pmbench_cell *c = pmbench_result_add_cell(
+			&r, "f", "install", "clean", "npm");
 
 		for (size_t i = 0; i < 8; i++) {
 			struct pmbench_sample *smp = pmbench_cell_add_sample(c);
 
 			smp->ok = 1;
 			smp->round = (unsigned)i;
-			smp->wall_ns = (uint64_t)((1.0 + order[i] * 1e-3) * 1e9);
+			smp->wall_ns =
+				(uint64_t)((1.0 + order[i] * 1e-3) * 1e9);
 		}
 	}
 	text = render(&r, "table");
@@ -259,8 +258,7 @@ TEST(markdown)
 }
 
 /* A strict RFC 4180 reader: rows of fields, CRLF or LF line ends. */
-static int csv_parse(struct pmbench_strvec **rows, size_t *nr,
-		     const char *s)
+static int csv_parse(struct pmbench_strvec **rows, size_t *nr, const char *s)
 {
 	struct pmbench_buf f = PMBENCH_BUF_INIT;
 	struct pmbench_strvec row = PMBENCH_STRVEC_INIT;
@@ -351,8 +349,7 @@ TEST(csv_round_trip)
 			CHECK(llround(wall * 1e9) == (long long)x->wall_ns);
 			CHECK(strtoull(rows[k].v[10], NULL, 10) ==
 			      x->max_rss_kib);
-			CHECK_STR(rows[k].v[17],
-				  x->failure ? x->failure : "");
+			CHECK_STR(rows[k].v[17], x->failure ? x->failure : "");
 		}
 	}
 	CHECK_STR(rows[10].v[17], "exited, said \"no\"\nand stopped");
@@ -376,17 +373,17 @@ TEST(hyperfine_json)
 	/* Five cells have times; bun's unprimed cell has none. */
 	CHECK_INT(cJSON_GetArraySize(results), 5);
 	first = cJSON_GetArrayItem(results, 0);
-	CHECK_STR(cJSON_GetObjectItemCaseSensitive(first, "command")
-			  ->valuestring,
-		  "npm install (clean, vite-react)");
-	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "median")
-			   ->valuedouble,
-		   14.493216367, 1e-9);
+	CHECK_STR(
+		cJSON_GetObjectItemCaseSensitive(first, "command")->valuestring,
+		"npm install (clean, vite-react)");
+	CHECK_NEAR(
+		cJSON_GetObjectItemCaseSensitive(first, "median")->valuedouble,
+		14.493216367, 1e-9);
 	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "min")->valuedouble,
 		   13.640172384, 1e-9);
-	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(first, "stddev")
-			   ->valuedouble,
-		   0.456366186537, 1e-9);
+	CHECK_NEAR(
+		cJSON_GetObjectItemCaseSensitive(first, "stddev")->valuedouble,
+		0.456366186537, 1e-9);
 	CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, "user")));
 	CHECK(cJSON_IsNumber(
 		cJSON_GetObjectItemCaseSensitive(first, "system")));
@@ -413,8 +410,8 @@ TEST(html)
 
 	CHECK_INT(load(&r), 0);
 	free(r.cells[1].samples[3].tail);
-	r.cells[1].samples[3].tail = pmbench_xstrdup(
-		"<script>alert('x')</script> & \"quoted\"\n");
+	r.cells[1].samples[3].tail =
+		pmbench_xstrdup("<script>alert('x')</script> & \"quoted\"\n");
 	t = render(&r, "html");
 	CHECK(!strncmp(t, "<!DOCTYPE html>", 15));
 	CHECK_CONTAINS(t, "</html>\n");
@@ -464,8 +461,10 @@ static int load_interrupted(struct pmbench_result *r)
 			     "\"install\", \"scenario\": \"clean\", "
 			     "\"pm\": \"npm\", \"samples\": [");
 	for (int i = 0; i < 5; i++)
-		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
-				     "\"wall_s\": 1.0%d}, ", i, i);
+		pmbench_buf_addf(&j,
+				 "{\"round\": %d, \"ok\": true, "
+				 "\"wall_s\": 1.0%d}, ",
+				 i, i);
 	pmbench_buf_adds(&j, "{\"round\": 5, \"ok\": false, \"wall_s\": "
 			     "0.5, \"exit_code\": -1, \"failure\": "
 			     "\"interrupted by SIGINT\", \"interrupted\": "
@@ -479,8 +478,10 @@ static int load_interrupted(struct pmbench_result *r)
 			     "\"cache+lockfile+node_modules\", \"pm\": "
 			     "\"npm\", \"samples\": [");
 	for (int i = 0; i < 3; i++)
-		pmbench_buf_addf(&j, "{\"round\": %d, \"ok\": true, "
-				     "\"wall_s\": 2.0%d}, ", i, i);
+		pmbench_buf_addf(&j,
+				 "{\"round\": %d, \"ok\": true, "
+				 "\"wall_s\": 2.0%d}, ",
+				 i, i);
 	pmbench_buf_adds(&j, "{\"round\": 3, \"ok\": false, \"wall_s\": "
 			     "0.1, \"exit_code\": -1, \"failure\": "
 			     "\"interrupted by SIGINT\", \"interrupted\": "
@@ -620,14 +621,12 @@ TEST(leftover_processes_are_shown)
 	free(t);
 	t = render(&r, "json");
 	root = cJSON_Parse(t);
-	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
-							     root, "results"),
-						     0),
-				  "leftover_processes"));
+	CHECK(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0),
+		"leftover_processes"));
 	CHECK_NEAR(cJSON_GetObjectItem(
-			   cJSON_GetArrayItem(cJSON_GetObjectItem(root,
-								  "results"),
-					      0),
+			   cJSON_GetArrayItem(
+				   cJSON_GetObjectItem(root, "results"), 0),
 			   "leftover_processes")
 			   ->valuedouble,
 		   2, 0);
@@ -656,7 +655,7 @@ TEST(format_names)
 }
 
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
-	   CASE(too_few_runs_to_test), CASE(drift_warning),
-	   CASE(markdown), CASE(csv_round_trip), CASE(hyperfine_json),
-	   CASE(html), CASE(interrupted_runs_are_neither_times_nor_failures),
+	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),
+	   CASE(csv_round_trip), CASE(hyperfine_json), CASE(html),
+	   CASE(interrupted_runs_are_neither_times_nor_failures),
 	   CASE(leftover_processes_are_shown), CASE(format_names))

@@ -20,8 +20,8 @@ static void pkg(const char *root, const char *dir, const char *name,
 	pmbench_buf_path(&p, root, dir);
 	if (pmbench_fs_mkdirp(p.ptr, 0755) < 0)
 		pmbench_die("mkdir %s", p.ptr);
-	pmbench_buf_addf(&j, "{\"name\":\"%s\",\"version\":\"%s\"%s%s%s}",
-			 name, version, scripts ? ",\"scripts\":" : "",
+	pmbench_buf_addf(&j, "{\"name\":\"%s\",\"version\":\"%s\"%s%s%s}", name,
+			 version, scripts ? ",\"scripts\":" : "",
 			 scripts ? scripts : "", "");
 	pmbench_buf_adds(&p, "/package.json");
 	if (pmbench_fs_write_atomic(p.ptr, j.ptr, j.len) < 0)
@@ -127,8 +127,10 @@ TEST(variant_store_layouts)
 	const char *root = check_sandbox();
 	struct pmbench_resolution r = PMBENCH_RESOLUTION_INIT;
 
-	pkg(root, "npm/node_modules/.store/left-pad@1.3.0-AbC/node_modules/"
-		  "left-pad", "left-pad", "1.3.0", NULL);
+	pkg(root,
+	    "npm/node_modules/.store/left-pad@1.3.0-AbC/node_modules/"
+	    "left-pad",
+	    "left-pad", "1.3.0", NULL);
 	pkg(root, "npm/node_modules/.store/@s/b@2.0.0-XyZ/node_modules/@s/b",
 	    "@s/b", "2.0.0", "{\"install\":\"node-gyp rebuild\"}");
 	link_to(root, ".store/left-pad@1.3.0-AbC/node_modules/left-pad",
@@ -141,7 +143,8 @@ TEST(variant_store_layouts)
 	    "1.0.0", NULL);
 	/* Its dependencies: links beside the package, never walked. */
 	pmbench_fs_mkdirp(check_path("yarn/node_modules/.store/"
-				     "@s-c-npm-1.0.0-99/node_modules"), 0755);
+				     "@s-c-npm-1.0.0-99/node_modules"),
+			  0755);
 	link_to(root, "../../zod-npm-3.25.76-0e3c/package",
 		"yarn/node_modules/.store/@s-c-npm-1.0.0-99/node_modules/zod");
 
@@ -188,14 +191,14 @@ static void write_pnp_cjs(const char *path, const char *json)
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	pmbench_buf_adds(&b, "#!/usr/bin/env node\n/* eslint-disable */\n"
-			 "\"use strict\";\n\nconst RAW_RUNTIME_STATE =\n'");
+			     "\"use strict\";\n\nconst RAW_RUNTIME_STATE =\n'");
 	for (const char *c = json; *c; c++) {
 		if (*c == '\\' || *c == '\'' || *c == '\n')
 			pmbench_buf_addch(&b, '\\');
 		pmbench_buf_addch(&b, *c);
 	}
 	pmbench_buf_adds(&b, "';\n\nfunction $$SETUP_STATE(h, basePath) {\n"
-			 "  return h(JSON.parse(RAW_RUNTIME_STATE));\n}\n");
+			     "  return h(JSON.parse(RAW_RUNTIME_STATE));\n}\n");
 	if (pmbench_fs_write_atomic(path, b.ptr, b.len) < 0)
 		pmbench_die("write %s", path);
 	pmbench_buf_release(&b);
@@ -214,16 +217,19 @@ TEST(plug_n_play_map)
 	struct pmbench_strvec scripts = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	static const char *const esbuild[] = {
-		"node_modules/esbuild/", "",
+		"node_modules/esbuild/",
+		"",
 		"node_modules/esbuild/package.json",
 		"{\"name\":\"esbuild\",\"version\":\"0.28.2\",\"scripts\":"
 		"{\"postinstall\":\"node install.js\"}}",
-		"node_modules/esbuild/install.js", "// it's 'quoted'\n",
-		NULL
+		"node_modules/esbuild/install.js",
+		"// it's 'quoted'\n",
+		NULL,
 	};
 	static const char *const express[] = {
 		"node_modules/express/package.json",
-		"{\"name\":\"express\",\"version\":\"4.22.3\"}", NULL
+		"{\"name\":\"express\",\"version\":\"4.22.3\"}",
+		NULL,
 	};
 
 	pmbench_fs_mkdirp(check_path("cache"), 0755);
@@ -232,9 +238,10 @@ TEST(plug_n_play_map)
 		  esbuild);
 	write_zip(check_path("cache/express-npm-4.22.3-0e3c-10c0.zip"),
 		  express);
-	pkg(root, "app/.yarn/unplugged/fsevents-npm-2.3.3-1a/node_modules/"
-		  "fsevents", "fsevents", "2.3.3",
-	    "{\"install\":\"node-gyp rebuild\"}");
+	pkg(root,
+	    "app/.yarn/unplugged/fsevents-npm-2.3.3-1a/node_modules/"
+	    "fsevents",
+	    "fsevents", "2.3.3", "{\"install\":\"node-gyp rebuild\"}");
 	pmbench_buf_path(&p, root, "app/.pnp.cjs");
 	write_pnp_cjs(
 		p.ptr,

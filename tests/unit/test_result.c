@@ -37,31 +37,31 @@ static int same_strvec(const struct pmbench_strvec *a,
 	return !a->v[a->nr] && !b->v[b->nr];
 }
 
-#define SAME_STR(a, b, f)                                                    \
-	do {                                                                 \
-		if (!same_str((a)->f, (b)->f)) {                             \
-			pmbench_buf_addf(msg, "%s: '%s' vs '%s'", #f,        \
-					 (a)->f ? (a)->f : "(null)",         \
-					 (b)->f ? (b)->f : "(null)");        \
-			return 1;                                            \
-		}                                                            \
+#define SAME_STR(a, b, f)                                             \
+	do {                                                          \
+		if (!same_str((a)->f, (b)->f)) {                      \
+			pmbench_buf_addf(msg, "%s: '%s' vs '%s'", #f, \
+					 (a)->f ? (a)->f : "(null)",  \
+					 (b)->f ? (b)->f : "(null)"); \
+			return 1;                                     \
+		}                                                     \
 	} while (0)
 
-#define SAME_NUM(a, b, f)                                                    \
-	do {                                                                 \
-		if ((a)->f != (b)->f) {                                      \
-			pmbench_buf_addf(msg, "%s: %.17g vs %.17g",          \
-					 #f, (double)(a)->f, (double)(b)->f);\
-			return 1;                                            \
-		}                                                            \
+#define SAME_NUM(a, b, f)                                                 \
+	do {                                                              \
+		if ((a)->f != (b)->f) {                                   \
+			pmbench_buf_addf(msg, "%s: %.17g vs %.17g", #f,   \
+					 (double)(a)->f, (double)(b)->f); \
+			return 1;                                         \
+		}                                                         \
 	} while (0)
 
-#define SAME_VEC(a, b, f)                                                    \
-	do {                                                                 \
-		if (!same_strvec(&(a)->f, &(b)->f)) {                        \
-			pmbench_buf_adds(msg, #f);                           \
-			return 1;                                            \
-		}                                                            \
+#define SAME_VEC(a, b, f)                             \
+	do {                                          \
+		if (!same_strvec(&(a)->f, &(b)->f)) { \
+			pmbench_buf_adds(msg, #f);    \
+			return 1;                     \
+		}                                     \
 	} while (0)
 
 static int diff_sample(struct pmbench_buf *msg, const struct pmbench_sample *a,
@@ -157,16 +157,16 @@ static int diff_result(struct pmbench_buf *msg, const struct pmbench_result *a,
 	return 0;
 }
 
-#define CHECK_SAME_RESULT(a, b)                                              \
-	do {                                                                 \
-		struct pmbench_buf check_m_ = PMBENCH_BUF_INIT;              \
-		int check_d_ = diff_result(&check_m_, (a), (b));             \
-		if (check_d_)                                                \
-			check_fail(__FILE__, __LINE__,                       \
-				   "results differ at %s", check_m_.ptr);    \
-		pmbench_buf_release(&check_m_);                              \
-		if (check_d_)                                                \
-			return;                                              \
+#define CHECK_SAME_RESULT(a, b)                                                \
+	do {                                                                   \
+		struct pmbench_buf check_m_ = PMBENCH_BUF_INIT;                \
+		int check_d_ = diff_result(&check_m_, (a), (b));               \
+		if (check_d_)                                                  \
+			check_fail(__FILE__, __LINE__, "results differ at %s", \
+				   check_m_.ptr);                              \
+		pmbench_buf_release(&check_m_);                                \
+		if (check_d_)                                                  \
+			return;                                                \
 	} while (0)
 
 /* ---- Builders ----------------------------------------------------------- */
@@ -276,21 +276,22 @@ static void sample_cell(struct pmbench_cell *c, size_t pmi, size_t sci,
 	/* Typical seconds for each (scenario, PM) and node_modules sizes. */
 	static const double base_s[2][3] = { { 14.2, 9.8, 3.1 },
 					     { 6.9, 2.7, 1.1 } };
-	static const uint64_t nm_bytes[3] = { 187301888, 193449984,
-					      181207040 };
+	static const uint64_t nm_bytes[3] = { 187301888, 193449984, 181207040 };
 	static const uint64_t nm_files[3] = { 14871, 15112, 14790 };
 	static const char *const lockfiles[3] = {
-		"package-lock.json", "pnpm-lock.yaml", "bun.lock"
+		"package-lock.json",
+		"pnpm-lock.yaml",
+		"bun.lock",
 	};
 	static const char *const scripts[3] = {
 		"allowed (npm runs dependency scripts)",
 		"blocked by pnpm's default (esbuild not approved)",
-		"blocked by bun's default (not in trustedDependencies)"
+		"blocked by bun's default (not in trustedDependencies)",
 	};
 	static const char *const env[3] = {
 		"npm_config_cache=/tmp/pmbench-4242/cache/npm",
 		"npm_config_store_dir=/tmp/pmbench-4242/cache/pnpm-store",
-		"BUN_INSTALL_CACHE_DIR=/tmp/pmbench-4242/cache/bun"
+		"BUN_INSTALL_CACHE_DIR=/tmp/pmbench-4242/cache/bun",
 	};
 	int failing = pmi == 1 && sci == 0;
 
@@ -493,9 +494,16 @@ TEST(round_trip)
 TEST(nanoseconds_exact)
 {
 	static const uint64_t fixed[] = {
-		0,	     1,		 999999999,	  1000000000,
-		1000000001,  123456789012u,  900000000000u, 3599999999999u,
-		86400000000001u, 999999999999999u
+		0,
+		1,
+		999999999,
+		1000000000,
+		1000000001,
+		123456789012u,
+		900000000000u,
+		3599999999999u,
+		86400000000001u,
+		999999999999999u,
 	};
 	struct pmbench_result a = PMBENCH_RESULT_INIT;
 	struct pmbench_result b = PMBENCH_RESULT_INIT;
@@ -523,8 +531,9 @@ TEST(nanoseconds_exact)
 		s->max_rss_kib = lcg() % 4503599627370496u;
 		s->nm_bytes = lcg() % 4503599627370496u;
 		s->nm_files = lcg() % 4294967296u;
-		s->started = (double)(1796236800000000u +
-				      lcg() % 1000000000000u) / 1e6;
+		s->started =
+			(double)(1796236800000000u + lcg() % 1000000000000u) /
+			1e6;
 	}
 	a.timeout_ns = 123456789012u;
 	a.seed = 4503599627370495u;
@@ -567,8 +576,7 @@ static size_t count_of(const char *hay, const char *needle)
 {
 	size_t n = 0;
 
-	for (const char *p = strstr(hay, needle); p;
-	     p = strstr(p + 1, needle))
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
 		n++;
 	return n;
 }
@@ -785,13 +793,15 @@ TEST(variants_and_no_node_modules)
 	build_small(&r);
 	json = pmbench_result_to_json(&r);
 	CHECK_INT(count_of(json, "\"config\":\t\"yarn-berry with "
-				 "YARN_NODE_LINKER=pnp\""), 1);
+				 "YARN_NODE_LINKER=pnp\""),
+		  1);
 	CHECK_INT(count_of(json, "\"base\":\t\"yarn-berry\""), 1);
 	CHECK_INT(count_of(json, "\"no_node_modules\":\ttrue"), 1);
 	/* Two samples of npm have sizes; the Plug'n'Play one has none. */
 	CHECK_INT(count_of(json, "\"node_modules_bytes\""), 2);
 	CHECK_INT(count_of(json, "\"note\":\t\"node_modules: n/a: "
-				 "Plug'n'Play\""), 1);
+				 "Plug'n'Play\""),
+		  1);
 	free(json);
 	pmbench_result_release(&r);
 }
@@ -935,7 +945,8 @@ TEST(metrics)
 	CHECK_INT(ret, 0);
 	CHECK_INT(b.cells[0].samples[2].metrics_nr, 2);
 	CHECK(pmbench_sample_metric_get(&b.cells[0].samples[2], "probe_bytes",
-					&v) && v == 123456789.0);
+					&v) &&
+	      v == 123456789.0);
 	again = pmbench_result_to_json(&b);
 	CHECK_STR(again, json);
 	pmbench_result_release(&b);
@@ -1090,5 +1101,5 @@ TEST(sample_file)
 CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
 	   CASE(defaults), CASE(interrupted_flag),
 	   CASE(variants_and_no_node_modules), CASE(write_atomic),
-	   CASE(cell_times), CASE(metrics),
-	   CASE(env_order), CASE(sysinfo), CASE(stamp), CASE(sample_file))
+	   CASE(cell_times), CASE(metrics), CASE(env_order), CASE(sysinfo),
+	   CASE(stamp), CASE(sample_file))

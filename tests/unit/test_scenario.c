@@ -15,7 +15,8 @@ TEST(names_round_trip)
 	unsigned s;
 
 	for (unsigned i = 0; i < 8; i++) {
-		CHECK_INT(pmbench_scenario_parse(&s, pmbench_scenario_name(i)), 0);
+		CHECK_INT(pmbench_scenario_parse(&s, pmbench_scenario_name(i)),
+			  0);
 		CHECK_INT(s, i);
 	}
 	CHECK_INT(pmbench_scenario_parse(&s, "node_modules+cache"), 0);
@@ -112,7 +113,8 @@ TEST(every_state_exactly)
 		CHECK_INT(has(ws.cache, "pnpm-store/v10/files/ab/cdef"), c);
 		CHECK(has(ws.cache, "home"));
 		CHECK_INT(has(ws.run, "node_modules"), n);
-		CHECK_INT(has(ws.run, "packages/a/node_modules/.modules.yaml"), n);
+		CHECK_INT(has(ws.run, "packages/a/node_modules/.modules.yaml"),
+			  n);
 		if (c && n)
 			CHECK(inode(ws.cache, "pnpm-store/v10/files/ab/cdef") ==
 			      inode(ws.run, "node_modules/.pnpm/x/index.js"));
@@ -123,8 +125,11 @@ TEST(every_state_exactly)
 	{
 		uint64_t bytes, files;
 
-		CHECK_INT(pmbench_workspace_prepare(&ws, PMBENCH_STATE_NODE_MODULES), 0);
-		CHECK_INT(pmbench_workspace_node_modules(&ws, &bytes, &files), 0);
+		CHECK_INT(pmbench_workspace_prepare(&ws,
+						    PMBENCH_STATE_NODE_MODULES),
+			  0);
+		CHECK_INT(pmbench_workspace_node_modules(&ws, &bytes, &files),
+			  0);
 		CHECK_INT(files, 3);
 	}
 	pmbench_workspace_release(&ws);

@@ -29,9 +29,9 @@ static struct pmbench_schedule_auto opts(void)
 struct fake {
 	struct pmbench_buf log;
 	struct pmbench_ctx *ctx;
-	unsigned cancel_round; /* cancel during this round's turn of... */
-	size_t cancel_who;     /* ...this participant (if ctx) */
-	int fail_round;	       /* -5 on this round's first turn, or -1 */
+	unsigned cancel_round;	  /* cancel during this round's turn of... */
+	size_t cancel_who;	  /* ...this participant (if ctx) */
+	int fail_round;		  /* -5 on this round's first turn, or -1 */
 	struct pmbench_result *r; /* add a sample to cell `who` of it */
 	const double *times;
 };
@@ -54,8 +54,7 @@ static int fake_turn(size_t who, const struct pmbench_round *round,
 	}
 	if (f->fail_round >= 0 && round->number == (unsigned)f->fail_round)
 		return -5;
-	if (f->ctx && round->number == f->cancel_round &&
-	    who == f->cancel_who)
+	if (f->ctx && round->number == f->cancel_round && who == f->cancel_who)
 		pmbench_ctx_cancel(f->ctx, SIGINT);
 	return 0;
 }
@@ -336,12 +335,12 @@ TEST(scenario_records_reason)
 	c = pmbench_result_add_cell(&r, "f", "install", "lockfile", "npm");
 	add_times(c, tight, 6);
 
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
-					      "clean", 6, 0),
+	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
+					      6, 0),
 		  0);
 	CHECK(!r.cells[0].stopped_by && !r.cells[1].stopped_by);
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
-					      "clean", 6, 2000),
+	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
+					      6, 2000),
 		  1);
 	CHECK_STR(r.cells[0].stopped_by, "time-budget");
 	CHECK_STR(r.cells[1].stopped_by, "time-budget");

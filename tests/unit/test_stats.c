@@ -137,8 +137,8 @@ TEST(median_matches_sort)
 			x[i] = (double)pmbench_rng_below(&rng, range);
 		memcpy(sorted, x, n * sizeof(*x));
 		pmbench_stats_sort(sorted, n);
-		want = n % 2 ? sorted[n / 2] :
-			       (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		want = n % 2 ? sorted[n / 2]
+			     : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 		got = pmbench_stats_median(x, n);
 		CHECK(got == want);
 	}
@@ -245,8 +245,8 @@ TEST(bootstrap_median_deterministic)
 	 */
 	for (uint64_t seed = 2; seed <= 6; seed++) {
 		pmbench_rng_seed(&r3, seed);
-		CHECK_INT(pmbench_stats_bootstrap_median(&i3, x, 30, 0.95,
-							 999, &r3),
+		CHECK_INT(pmbench_stats_bootstrap_median(&i3, x, 30, 0.95, 999,
+							 &r3),
 			  0);
 		CHECK(i3.point == i1.point);
 		CHECK_NEAR(i3.lo, i1.lo, 2);
@@ -283,10 +283,8 @@ TEST(bootstrap_median_degenerate)
 	CHECK_CONTAINS(pmbench_error_last(), "empty");
 	CHECK_INT(pmbench_stats_bootstrap_median(&iv, c, 7, 1.0, 500, &rng),
 		  -1);
-	CHECK_INT(pmbench_stats_bootstrap_median(&iv, c, 7, 0, 500, &rng),
-		  -1);
-	CHECK_INT(pmbench_stats_bootstrap_median(&iv, c, 7, 0.95, 0, &rng),
-		  -1);
+	CHECK_INT(pmbench_stats_bootstrap_median(&iv, c, 7, 0, 500, &rng), -1);
+	CHECK_INT(pmbench_stats_bootstrap_median(&iv, c, 7, 0.95, 0, &rng), -1);
 }
 
 TEST(bootstrap_median_large)
@@ -355,8 +353,8 @@ TEST(bootstrap_ratio_twenty)
 						4000, &r2),
 		  0);
 	CHECK(iv.lo == again.lo && iv.hi == again.hi);
-	CHECK(iv.point == pmbench_stats_median(a, 40) /
-				  pmbench_stats_median(b, 40));
+	CHECK(iv.point ==
+	      pmbench_stats_median(a, 40) / pmbench_stats_median(b, 40));
 	CHECK(iv.lo <= iv.point && iv.point <= iv.hi);
 	CHECK(iv.lo < iv.hi);
 	CHECK(iv.lo >= 18 && iv.hi <= 22);
@@ -566,8 +564,8 @@ TEST(t_quantile_table)
 	CHECK_NEAR(pmbench_stats_t_quantile(0.9, 3), 1.637744354, 1e-6);
 	/* Non-integer degrees of freedom (Welch-style). */
 	CHECK_NEAR(pmbench_stats_t_quantile(0.95, 2.5), 2.558218614, 1e-6);
-	CHECK_NEAR(pmbench_stats_t_quantile(0.975, INFINITY),
-		   1.959963984540054, 1e-9);
+	CHECK_NEAR(pmbench_stats_t_quantile(0.975, INFINITY), 1.959963984540054,
+		   1e-9);
 	CHECK_NEAR(pmbench_stats_t_quantile(0.975, 1e6), 1.959966, 1e-6);
 }
 
@@ -578,8 +576,8 @@ TEST(t_quantile_closed_forms)
 	 * general solver, tails included. df = 1 is tan(pi (p - 1/2)),
 	 * which is well conditioned only away from the tails.
 	 */
-	static const double ps[] = { 1e-12, 1e-6, 0.01, 0.2, 0.4, 0.6,
-				      0.8,   0.99, 1 - 1e-6 };
+	static const double ps[] = { 1e-12, 1e-6, 0.01, 0.2,	 0.4,
+				     0.6,   0.8,  0.99, 1 - 1e-6 };
 
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(ps); i++) {
 		double p = ps[i];
@@ -654,8 +652,7 @@ TEST(spearman_values)
 	CHECK(pmbench_stats_spearman(idx, down, 10) == -1);
 	CHECK(pmbench_stats_spearman(up, down, 10) == -1);
 	CHECK_NEAR(pmbench_stats_spearman(x5, y5, 5), 0.8, 1e-12);
-	CHECK_NEAR(pmbench_stats_spearman(x5, y4, 4), 4.5 / sqrt(22.5),
-		   1e-12);
+	CHECK_NEAR(pmbench_stats_spearman(x5, y4, 4), 4.5 / sqrt(22.5), 1e-12);
 	CHECK(pmbench_stats_spearman(x5, flat, 4) == 0);
 	CHECK(pmbench_stats_spearman(x5, y5, 1) == 0);
 	CHECK(pmbench_stats_spearman(x5, y5, 0) == 0);
@@ -761,4 +758,5 @@ CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(mwu_large_and_degenerate), CASE(outliers_modified_z),
 	   CASE(norm_cdf_values), CASE(t_quantile_table),
 	   CASE(t_quantile_closed_forms), CASE(mean_ci_values),
-	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed), CASE(mwu_min_p))
+	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed),
+	   CASE(mwu_min_p))

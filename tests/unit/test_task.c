@@ -14,15 +14,15 @@
  */
 
 /* Call fn(&ok, ...), which says whether its own checks passed. */
-#define CHECK_CALL(fn, ...)                                                \
-	do {                                                               \
-		int ok_ = 0;                                               \
-		fn(&ok_, __VA_ARGS__);                                     \
-		if (!ok_) {                                                \
-			check_fail(__FILE__, __LINE__, "%s(%s)", #fn,      \
-				   #__VA_ARGS__);                          \
-			return;                                            \
-		}                                                          \
+#define CHECK_CALL(fn, ...)                                           \
+	do {                                                          \
+		int ok_ = 0;                                          \
+		fn(&ok_, __VA_ARGS__);                                \
+		if (!ok_) {                                           \
+			check_fail(__FILE__, __LINE__, "%s(%s)", #fn, \
+				   #__VA_ARGS__);                     \
+			return;                                       \
+		}                                                     \
 	} while (0)
 
 /* Feed `text` line by line, splitting at \n and \r as pmbench does. */
@@ -185,13 +185,12 @@ TEST(table)
 		     m++) {
 			const char *suffix[] = { "_s", "_bytes", "_count",
 						 "_ratio" };
-			size_t n = strlen(m->name),
-			       k = strlen(suffix[m->unit]);
+			size_t n = strlen(m->name), k = strlen(suffix[m->unit]);
 
 			/* The unit is the name's suffix (but one old name). */
 			CHECK(!strcmp(m->name, "output_files") ||
-			      (n > k && !strcmp(m->name + n - k,
-						suffix[m->unit])));
+			      (n > k &&
+			       !strcmp(m->name + n - k, suffix[m->unit])));
 		}
 	}
 	CHECK(!pmbench_task_get("deploy"));
