@@ -7,6 +7,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 "$top/ci/build.sh" --asan
 status=0
+echo "== style (ci/style.sh)"
+"$top/ci/style.sh" || status=1
 echo "== tests (build/)"
 ctest --test-dir build --output-on-failure -j2 || status=1
 echo "== tests under ASan+UBSan (build-asan/, without the online ones)"
