@@ -760,6 +760,61 @@ static int split_base(char base[COMP_MAX + 1], size_t *dir_len, const char *rel,
 }
 
 /*
+ * Check only: GNU tar follows a symlink that is on disk where a folder is
+ * expected, so there must be none (a missing folder is fine, tar makes a
+ * real one); `dir_len` of `rel` is the folder to check (a folder entry's
+ * own place counts too, as tar sets its mode and time at the end). The
+ * names are noted for the symlink check at the end.
+ */
+static int check_entry(struct extract *x, const char *name,
+		       struct archive_entry *e, const struct dest *d,
+		       const char *rel, size_t dir_len, const struct dest *hd,
+		       const char *hrel, size_t hdir_len)
+{
+	int dir = walk_to(&x->w, d, rel, dir_len, 0), hdir;
+
+	if (dir < 0 && dir != -ENOENT)
+		return walk_error(x, name, dir, "its folder on disk");
+	if (hd) {
+		hdir = walk_to(&x->lw, hd, hrel, hdir_len, 0);
+		if (hdir < 0 && hdir != -ENOENT)
+			return walk_error(x, name, hdir,
+					  "its hard-link target");
+	}
+	push_trimmed(&x->names, name);
+	pmbench_strvec_push(&x->owners, name);
+	if (hd) {
+		push_trimmed(&x->names, archive_entry_hardlink(e));
+		pmbench_strvec_push(&x->owners, name);
+	} else if (archive_entry_filetype(e) == AE_IFLNK) {
+		push_trimmed(&x->links, name);
+	}
+	return 0;
+}
+
+/* A symlink entry, written as `base` in the folder `dir`. */
+static int put_symlink(struct extract *x, const char *name,
+		       struct archive_entry *e, int dir, const char *base)
+{
+	const char *target = archive_entry_symlink(e);
+	struct timespec t[2];
+	int has_time;
+
+	if (!target)
+		target = "";
+	if (symlinkat(target, dir, base) < 0 &&
+	    (errno != EEXIST || clear_place(dir, base) < 0 ||
+	     symlinkat(target, dir, base) < 0))
+		return pmbench_error_set("cannot extract '%s' from '%s': %s",
+					 name, x->archive, strerror(errno));
+	entry_times(t, &has_time, e);
+	if (has_time && utimensat(dir, base, t, AT_SYMLINK_NOFOLLOW) < 0)
+		return pmbench_error_set("cannot set the time of '%s': %s",
+					 name, strerror(errno));
+	return 0;
+}
+
+/*
  * One entry, already checked for its name and type: written below its
  * map, or (check only) its folders on disk checked and its names noted
  * for the symlink check at the end.
@@ -773,7 +828,7 @@ static int put_entry(struct extract *x, const char *name,
 	size_t dir_len = 0, hdir_len = 0;
 	int type = archive_entry_filetype(e);
 	mode_t mode = archive_entry_perm(e) & 01777;
-	int dir, hdir = -1, is_dir = !hd && type == AE_IFDIR;
+	int dir, hdir, is_dir = !hd && type == AE_IFDIR;
 
 	if (!rel_len && !is_dir)
 		return refuse(x, name,
@@ -789,32 +844,10 @@ static int put_entry(struct extract *x, const char *name,
 		return refuse(x, name, "a name too long");
 	if (hd && !hrel_len)
 		return refuse(x, name, "a hard link to a folder");
-	if (!x->write) {
-		/*
-		 * GNU tar follows a symlink that is on disk where a folder
-		 * is expected: there must be none (a missing folder is fine,
-		 * tar makes a real one). A folder entry's own place counts
-		 * too, as tar sets its mode and time at the end.
-		 */
-		dir = walk_to(&x->w, d, rel, is_dir ? rel_len : dir_len, 0);
-		if (dir < 0 && dir != -ENOENT)
-			return walk_error(x, name, dir, "its folder on disk");
-		if (hd) {
-			hdir = walk_to(&x->lw, hd, hrel, hdir_len, 0);
-			if (hdir < 0 && hdir != -ENOENT)
-				return walk_error(x, name, hdir,
-						  "its hard-link target");
-		}
-		push_trimmed(&x->names, name);
-		pmbench_strvec_push(&x->owners, name);
-		if (hd) {
-			push_trimmed(&x->names, archive_entry_hardlink(e));
-			pmbench_strvec_push(&x->owners, name);
-		} else if (type == AE_IFLNK) {
-			push_trimmed(&x->links, name);
-		}
-		return 0;
-	}
+	if (!x->write)
+		return check_entry(x, name, e, d, rel,
+				   is_dir ? rel_len : dir_len, hd, hrel,
+				   hdir_len);
 	dir = walk_to(&x->w, d, rel, dir_len, 1);
 	if (dir < 0)
 		return walk_error(x, name, dir, "its folder");
@@ -835,27 +868,8 @@ static int put_entry(struct extract *x, const char *name,
 	}
 	if (type == AE_IFDIR)
 		return write_dir(x, name, dir, base, d, rel, e, mode);
-	if (type == AE_IFLNK) {
-		const char *target = archive_entry_symlink(e);
-		struct timespec t[2];
-		int has_time;
-
-		if (!target)
-			target = "";
-		if (symlinkat(target, dir, base) < 0 &&
-		    (errno != EEXIST || clear_place(dir, base) < 0 ||
-		     symlinkat(target, dir, base) < 0))
-			return pmbench_error_set(
-				"cannot extract '%s' from '%s': %s", name,
-				x->archive, strerror(errno));
-		entry_times(t, &has_time, e);
-		if (has_time &&
-		    utimensat(dir, base, t, AT_SYMLINK_NOFOLLOW) < 0)
-			return pmbench_error_set(
-				"cannot set the time of '%s': %s", name,
-				strerror(errno));
-		return 0;
-	}
+	if (type == AE_IFLNK)
+		return put_symlink(x, name, e, dir, base);
 	return write_file(x, name, dir, base, e, mode);
 }
 
@@ -925,6 +939,69 @@ static int open_below(int dir, const char *rel)
 }
 
 /*
+ * One map of open_dests(): created, resolved, checked to be inside
+ * `confine` (whose real path is `conf`, open as `conf_fd`) and opened.
+ */
+static int open_dest(struct extract *x, struct dest *d,
+		     const struct pmbench_cachearc_map *map,
+		     const char *confine, const struct pmbench_buf *conf,
+		     int conf_fd, int identity)
+{
+	struct pmbench_buf real = PMBENCH_BUF_INIT;
+	int inside = pmbench_fs_is_inside(confine, map->path), ret;
+
+	if (inside < 0)
+		return inside;
+	if (!inside || !name_ok(map->name))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to extract '%s' into '%s': "
+					  "not inside pmbench's work folder "
+					  "'%s'",
+					  x->archive, map->path, confine);
+	ret = pmbench_fs_mkdirp(map->path, 0755);
+	if (!ret)
+		ret = pmbench_fs_realpath(&real, map->path);
+	if (ret)
+		goto done;
+	d->name = map->name;
+	d->name_len = strlen(map->name);
+	while (d->name_len > 1 && map->name[d->name_len - 1] == '/')
+		d->name_len--;
+	/* Whatever mkdir went through must still be inside. */
+	if (pmbench_fs_is_inside(confine, real.ptr) != 1 ||
+	    strncmp(real.ptr, conf->ptr, conf->len) ||
+	    real.ptr[conf->len] != '/') {
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "refusing to extract '%s' into '%s': "
+					 "not inside pmbench's work folder "
+					 "'%s'",
+					 x->archive, real.ptr, confine);
+		goto done;
+	}
+	if (identity &&
+	    (real.len != conf->len + 1 + d->name_len ||
+	     strncmp(real.ptr + conf->len + 1, d->name, d->name_len))) {
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"cannot extract '%s' with GNU tar: '%.*s' would go to "
+			"'%s/%.*s', not to '%s'",
+			x->archive, (int)d->name_len, d->name, conf->ptr,
+			(int)d->name_len, d->name, real.ptr);
+		goto done;
+	}
+	d->root = pmbench_xstrdup(real.ptr);
+	d->fd = open_below(conf_fd, real.ptr + conf->len + 1);
+	if (d->fd < 0)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "refusing to extract '%s' into '%s': "
+					 "%s",
+					 x->archive, real.ptr, strerror(errno));
+done:
+	pmbench_buf_release(&real);
+	return ret;
+}
+
+/*
  * Resolve the maps: each must be inside `confine`, is created, and is
  * opened by a walk from `confine` that follows no symlink. With
  * `identity`, each map's folder must also be "<confine>/<map name>", as
@@ -934,7 +1011,7 @@ static int open_dests(struct extract *x,
 		      const struct pmbench_cachearc_map *maps, size_t maps_nr,
 		      const char *confine, int identity)
 {
-	struct pmbench_buf real = PMBENCH_BUF_INIT, conf = PMBENCH_BUF_INIT;
+	struct pmbench_buf conf = PMBENCH_BUF_INIT;
 	int conf_fd = -1, ret = 0;
 
 	x->dests = pmbench_xcalloc(maps_nr ? maps_nr : 1, sizeof(*x->dests));
@@ -954,69 +1031,12 @@ static int open_dests(struct extract *x,
 					strerror(errno));
 		goto done;
 	}
-	for (size_t i = 0; i < maps_nr; i++) {
-		struct dest *d = &x->dests[i];
-		int inside = pmbench_fs_is_inside(confine, maps[i].path);
-
-		if (inside < 0) {
-			ret = inside;
-			goto done;
-		}
-		if (!inside || !name_ok(maps[i].name)) {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "refusing to extract '%s' "
-						 "into '%s': not inside "
-						 "pmbench's work folder '%s'",
-						 x->archive, maps[i].path,
-						 confine);
-			goto done;
-		}
-		ret = pmbench_fs_mkdirp(maps[i].path, 0755);
-		if (!ret)
-			ret = pmbench_fs_realpath(&real, maps[i].path);
-		if (ret)
-			goto done;
-		d->name = maps[i].name;
-		d->name_len = strlen(maps[i].name);
-		while (d->name_len > 1 && maps[i].name[d->name_len - 1] == '/')
-			d->name_len--;
-		/* Whatever mkdir went through must still be inside. */
-		if (pmbench_fs_is_inside(confine, real.ptr) != 1 ||
-		    strncmp(real.ptr, conf.ptr, conf.len) ||
-		    real.ptr[conf.len] != '/') {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "refusing to extract '%s' "
-						 "into '%s': not inside "
-						 "pmbench's work folder '%s'",
-						 x->archive, real.ptr, confine);
-			goto done;
-		}
-		if (identity &&
-		    (real.len != conf.len + 1 + d->name_len ||
-		     strncmp(real.ptr + conf.len + 1, d->name, d->name_len))) {
-			ret = pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"cannot extract '%s' with GNU tar: '%.*s' "
-				"would go to '%s/%.*s', not to '%s'",
-				x->archive, (int)d->name_len, d->name, conf.ptr,
-				(int)d->name_len, d->name, real.ptr);
-			goto done;
-		}
-		d->root = pmbench_xstrdup(real.ptr);
-		d->fd = open_below(conf_fd, real.ptr + conf.len + 1);
-		if (d->fd < 0) {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "refusing to extract '%s' "
-						 "into '%s': %s",
-						 x->archive, real.ptr,
-						 strerror(errno));
-			goto done;
-		}
-	}
+	for (size_t i = 0; i < maps_nr && !ret; i++)
+		ret = open_dest(x, &x->dests[i], &maps[i], confine, &conf,
+				conf_fd, identity);
 done:
 	if (conf_fd >= 0)
 		close(conf_fd);
-	pmbench_buf_release(&real);
 	pmbench_buf_release(&conf);
 	return ret;
 }
@@ -1070,6 +1090,45 @@ static int open_archive(struct archive **out, const char *archive,
 }
 
 /*
+ * Where the entry `name` goes: its map `*d` and the path `*rel` below it
+ * (a hard link's target likewise in `*hd`, `*hrel`), or refused: an
+ * absolute or dotted name, outside every map, or not a file, folder,
+ * symlink or hard link.
+ */
+static int place_entry(struct extract *x, const char *name,
+		       struct archive_entry *e, const struct dest **d,
+		       const char **rel, size_t *rel_len,
+		       const struct dest **hd, const char **hrel,
+		       size_t *hrel_len)
+{
+	const char *hard = archive_entry_hardlink(e);
+	int type = archive_entry_filetype(e), ret;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+
+	if (!name_ok(name))
+		return refuse(x, name,
+			      "an absolute path or one with '.' or '..' parts");
+	*d = place(rel, rel_len, x->dests, x->dests_nr, name);
+	if (!*d)
+		return refuse(x, name, "outside the archive's folders");
+	if (!hard && type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
+		return refuse(x, name, "not a file, folder or symlink");
+	*hd = NULL;
+	if (!hard)
+		return 0;
+	if (name_ok(hard))
+		*hd = place(hrel, hrel_len, x->dests, x->dests_nr, hard);
+	if (*hd)
+		return 0;
+	pmbench_buf_addf(&why,
+			 "a hard link to '%s', outside the archive's folders",
+			 hard);
+	ret = refuse(x, name, why.ptr);
+	pmbench_buf_release(&why);
+	return ret;
+}
+
+/*
  * Read every entry of `archive`, refusing what may not be extracted, and
  * write it below its map (`x->write`) or only check it. Stops at the
  * first refused entry.
@@ -1092,7 +1151,7 @@ static int run_extract(struct extract *x, const char *archive,
 		ret = open_archive(&x->in, archive, x->st);
 	while (!ret) {
 		const char *hard, *rel = "", *hrel = "";
-		const struct dest *d, *hd = NULL;
+		const struct dest *d = NULL, *hd = NULL;
 		size_t rel_len = 0, hrel_len = 0;
 		int type;
 
@@ -1109,40 +1168,10 @@ static int run_extract(struct extract *x, const char *archive,
 			pmbench_buf_adds(&name, archive_entry_pathname(e));
 		hard = archive_entry_hardlink(e);
 		type = archive_entry_filetype(e);
-		if (!name_ok(name.ptr)) {
-			ret = refuse(x, name.ptr,
-				     "an absolute path or one with '.' or "
-				     "'..' parts");
+		ret = place_entry(x, name.ptr, e, &d, &rel, &rel_len, &hd,
+				  &hrel, &hrel_len);
+		if (ret)
 			break;
-		}
-		d = place(&rel, &rel_len, x->dests, x->dests_nr, name.ptr);
-		if (!d) {
-			ret = refuse(x, name.ptr,
-				     "outside the archive's folders");
-			break;
-		}
-		if (!hard && type != AE_IFREG && type != AE_IFDIR &&
-		    type != AE_IFLNK) {
-			ret = refuse(x, name.ptr,
-				     "not a file, folder or symlink");
-			break;
-		}
-		if (hard) {
-			hd = name_ok(hard) ? place(&hrel, &hrel_len, x->dests,
-						   x->dests_nr, hard)
-					   : NULL;
-			if (!hd) {
-				struct pmbench_buf why = PMBENCH_BUF_INIT;
-
-				pmbench_buf_addf(&why,
-						 "a hard link to '%s', outside "
-						 "the archive's folders",
-						 hard);
-				ret = refuse(x, name.ptr, why.ptr);
-				pmbench_buf_release(&why);
-				break;
-			}
-		}
 		ret = put_entry(x, name.ptr, e, d, rel, rel_len, hd, hrel,
 				hrel_len);
 		if (ret)
