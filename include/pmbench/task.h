@@ -88,7 +88,19 @@ enum pmbench_task_flags {
 	 * migrate compares with the source PM's (build).
 	 */
 	PMBENCH_TASK_OUTPUT = (1 << 5),
+	/**
+	 * It starts a server that pmbench stops (dev): the processes it
+	 * leaves are stopped by design, not reported as leftovers, and
+	 * its cells get the server tables (ready, probe).
+	 */
+	PMBENCH_TASK_SERVER = (1 << 6),
 };
+
+/**
+ * Whether the task of cell task `cell_task` ("run:lint" is run's) has
+ * any bit of `flags`; 0 for a task the table does not know.
+ */
+int pmbench_task_cell_has(const char *cell_task, unsigned flags);
 
 struct pmbench_task;
 

@@ -425,7 +425,8 @@ int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
 	/* The dev server (and the timed tasks) as the source does. */
 	for (size_t i = 0; r && i < m->pms_nr; i++)
 		for (size_t t = 0; t < r->tasks.nr; t++)
-			if (strcmp(r->tasks.v[t], "install") &&
+			if (!pmbench_task_cell_has(r->tasks.v[t],
+						   PMBENCH_TASK_PER_SCENARIO) &&
 			    cell_ok(task_cell(r, r->tasks.v[t],
 					      m->source_pm)) &&
 			    !cell_ok(task_cell(r, r->tasks.v[t], m->pms[i].pm)))

@@ -132,7 +132,7 @@ const struct pmbench_task pmbench_tasks[] = {
 		.summary = "the dev server: ready line, first HTTP answer, "
 			   "first body",
 		.manifest_key = "dev",
-		.flags = PMBENCH_TASK_MIGRATE_TIMED,
+		.flags = PMBENCH_TASK_MIGRATE_TIMED | PMBENCH_TASK_SERVER,
 		.metrics = dev_metrics,
 		.note_key = "dev_timing",
 		.note = "from spawn: ready_line_s (the ready line on "
@@ -178,6 +178,13 @@ const struct pmbench_task *pmbench_task_of_cell(const char *cell)
 			return t;
 	}
 	return NULL;
+}
+
+int pmbench_task_cell_has(const char *cell_task, unsigned flags)
+{
+	const struct pmbench_task *t = pmbench_task_of_cell(cell_task);
+
+	return t && (t->flags & flags) != 0;
 }
 
 void pmbench_task_list(struct pmbench_buf *out, unsigned flags)

@@ -318,8 +318,9 @@ static void verdict_tasks(struct pmbench_buf *b,
 			pmbench_buf_addf(
 				b, "%s FAILS%s", t->name,
 				st && !st->ok ? " (as under the source)" : "");
-		} else if (!strcmp(t->name, "build") && src && src != e && st &&
-			   st->ok) {
+		} else if (pmbench_task_cell_has(t->name,
+						 PMBENCH_TASK_OUTPUT) &&
+			   src && src != e && st && st->ok) {
 			describe_build(b, src, e);
 		} else {
 			pmbench_buf_addf(b, "%s ok", t->name);
@@ -367,7 +368,8 @@ static void verdict_speed(struct pmbench_buf *b,
 	}
 	for (size_t i = 0; i < r->tasks.nr; i++) {
 		pmbench_buf_reset(&s);
-		if (strcmp(r->tasks.v[i], "install") &&
+		if (!pmbench_task_cell_has(r->tasks.v[i],
+					   PMBENCH_TASK_PER_SCENARIO) &&
 		    speed(&s, m, r, r->tasks.v[i], PMBENCH_TASK_SCENARIO, e->pm,
 			  1))
 			pmbench_buf_addf(b, "; %s", s.ptr);

@@ -255,8 +255,9 @@ static void times_table(struct pmbench_doc *d, const struct pmbench_result *r,
 {
 	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
 	struct pmbench_doc_table *t;
-	int is_run = !strcmp(cell_task, "run");
 	const struct pmbench_task *task = pmbench_task_of_cell(cell_task);
+	int is_run = task && !strcmp(cell_task, task->name) &&
+		     task->flags & PMBENCH_TASK_BASELINES;
 	double bare = -1, fastest = -1;
 
 	for (size_t i = 0; i < r->cells_nr; i++) {
@@ -456,7 +457,7 @@ void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 		const char *task = r->tasks.v[t];
 		size_t len = strlen(task);
 
-		if (!strcmp(task, "install"))
+		if (pmbench_task_cell_has(task, PMBENCH_TASK_PER_SCENARIO))
 			continue;
 		for (size_t i = 0; i < r->cells_nr; i++) {
 			const struct pmbench_cell *c = &r->cells[i];
@@ -467,7 +468,7 @@ void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 			    pmbench_strvec_find(&seen, c->task) >= 0)
 				continue;
 			pmbench_strvec_push(&seen, c->task);
-			if (strcmp(task, "dev"))
+			if (!pmbench_task_cell_has(task, PMBENCH_TASK_SERVER))
 				times_table(d, r, fixture, c->task);
 			else if (dev_table(d, r, fixture))
 				probe_table(d, r, fixture);

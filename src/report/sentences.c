@@ -11,6 +11,7 @@
 #include "pmbench/doc.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
+#include "pmbench/task.h"
 
 void pmbench_report_add_duration(struct pmbench_buf *out, double s)
 {
@@ -100,7 +101,7 @@ void pmbench_report_add_leftover(struct pmbench_buf *out,
 {
 	size_t with = 0, n = pmbench_cell_leftover(c, &with);
 
-	if (!n || !strcmp(c->task, "dev"))
+	if (!n || pmbench_task_cell_has(c->task, PMBENCH_TASK_SERVER))
 		return;
 	pmbench_buf_addf(out,
 			 "%s left %zu process%s running after %zu of %zu %s "
