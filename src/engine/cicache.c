@@ -882,14 +882,15 @@ static int record(struct pmbench_result *r,
 	pmbench_result_env_set(
 		r, "ci_cache_store",
 		"the folder actions/setup-node caches for the PM (the answer "
-		"to its question, e.g. pnpm store path --silent; without "
+		"to the PM's own store question; without "
 		"one, the folder its cache variable names), per PM in "
 		"ci_cache_store_<pm>");
 	pmbench_result_env_set(
 		r, "ci_cache_node_modules",
 		"every node_modules folder of the project and the PM's "
 		"install-state files; store+node_modules is one archive, so "
-		"hard links between them (pnpm, bun) survive");
+		"hard links between them (content-addressed stores) "
+		"survive");
 	pmbench_result_env_set(
 		r, "ci_cache_names",
 		"archive entries are named relative to pmbench's cache folder "
