@@ -91,6 +91,21 @@ int pmbench_migrate_on_primed(const struct pmbench_fixture *f,
 const struct pmbench_migrate_pm *
 pmbench_migrate_get(const struct pmbench_migrate *m, const char *pm);
 
+/** The parity task `name` of PM entry `e` (which may be NULL), or NULL. */
+const struct pmbench_migrate_task *
+pmbench_migrate_task_get(const struct pmbench_migrate_pm *e, const char *name);
+
+/**
+ * The timed cell of task `task` (run, build, dev) for `pm` in `r` (which
+ * may be NULL), in scenario PMBENCH_TASK_SCENARIO, or NULL.
+ */
+const struct pmbench_cell *
+pmbench_migrate_task_cell(const struct pmbench_result *r, const char *task,
+			  const char *pm);
+
+/** 1 if cell `c` (which may be NULL) primed and has a successful sample. */
+int pmbench_migrate_cell_ok(const struct pmbench_cell *c);
+
 /**
  * 1 if every target installed and every task that succeeded under the
  * source (parity tasks, and the timed tasks of `r`, which may be NULL,

@@ -381,8 +381,8 @@ pmbench_migrate_get(const struct pmbench_migrate *m, const char *pm)
 	return NULL;
 }
 
-static const struct pmbench_migrate_task *
-get_task(const struct pmbench_migrate_pm *e, const char *name)
+const struct pmbench_migrate_task *
+pmbench_migrate_task_get(const struct pmbench_migrate_pm *e, const char *name)
 {
 	for (size_t i = 0; e && i < e->tasks_nr; i++)
 		if (!strcmp(e->tasks[i].name, name))
@@ -390,9 +390,9 @@ get_task(const struct pmbench_migrate_pm *e, const char *name)
 	return NULL;
 }
 
-/* The timed task cell of `pm` (run, build, dev), or NULL. */
-static const struct pmbench_cell *task_cell(const struct pmbench_result *r,
-					    const char *task, const char *pm)
+const struct pmbench_cell *
+pmbench_migrate_task_cell(const struct pmbench_result *r, const char *task,
+			  const char *pm)
 {
 	for (size_t i = 0; r && i < r->cells_nr; i++) {
 		const struct pmbench_cell *c = &r->cells[i];
@@ -404,7 +404,7 @@ static const struct pmbench_cell *task_cell(const struct pmbench_result *r,
 	return NULL;
 }
 
-static int cell_ok(const struct pmbench_cell *c)
+int pmbench_migrate_cell_ok(const struct pmbench_cell *c)
 {
 	size_t n = 0;
 	double *t;
@@ -427,9 +427,10 @@ int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
 		for (size_t t = 0; t < r->tasks.nr; t++)
 			if (!pmbench_task_cell_has(r->tasks.v[t],
 						   PMBENCH_TASK_PER_SCENARIO) &&
-			    cell_ok(task_cell(r, r->tasks.v[t],
-					      m->source_pm)) &&
-			    !cell_ok(task_cell(r, r->tasks.v[t], m->pms[i].pm)))
+			    pmbench_migrate_cell_ok(pmbench_migrate_task_cell(
+				    r, r->tasks.v[t], m->source_pm)) &&
+			    !pmbench_migrate_cell_ok(pmbench_migrate_task_cell(
+				    r, r->tasks.v[t], m->pms[i].pm)))
 				return 0;
 
 	for (size_t i = 0; i < m->pms_nr; i++) {
@@ -439,7 +440,7 @@ int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
 			return 0;
 		for (size_t k = 0; k < e->tasks_nr; k++) {
 			const struct pmbench_migrate_task *st =
-				get_task(src, e->tasks[k].name);
+				pmbench_migrate_task_get(src, e->tasks[k].name);
 
 			if (e->tasks[k].ran && !e->tasks[k].ok &&
 			    (!st || st->ok))

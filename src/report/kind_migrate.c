@@ -20,43 +20,6 @@
 /* Resamples of the speed intervals in the verdicts. */
 #define BOOTSTRAP_RESAMPLES 2000
 
-/*
- * Lookups the engine's pmbench_migrate_all_ok() makes too, on the same
- * data: the report says what the engine decided.
- */
-static const struct pmbench_migrate_task *
-get_task(const struct pmbench_migrate_pm *e, const char *name)
-{
-	for (size_t i = 0; e && i < e->tasks_nr; i++)
-		if (!strcmp(e->tasks[i].name, name))
-			return &e->tasks[i];
-	return NULL;
-}
-
-/* The timed task cell of `pm` (run, build, dev), or NULL. */
-static const struct pmbench_cell *task_cell(const struct pmbench_result *r,
-					    const char *task, const char *pm)
-{
-	for (size_t i = 0; r && i < r->cells_nr; i++) {
-		const struct pmbench_cell *c = &r->cells[i];
-
-		if (!strcmp(c->task, task) && !strcmp(c->pm, pm) &&
-		    !strcmp(c->scenario, PMBENCH_TASK_SCENARIO))
-			return c;
-	}
-	return NULL;
-}
-
-static int cell_ok(const struct pmbench_cell *c)
-{
-	size_t n = 0;
-
-	if (!c || c->prime_failure)
-		return 0;
-	free(pmbench_cell_times(c, &n));
-	return n > 0;
-}
-
 /* Why a timed task cell has no successful run. */
 static const char *cell_failure(const struct pmbench_cell *c)
 {
@@ -307,7 +270,8 @@ static void verdict_tasks(struct pmbench_buf *b,
 {
 	for (size_t i = 0; i < e->tasks_nr; i++) {
 		const struct pmbench_migrate_task *t = &e->tasks[i];
-		const struct pmbench_migrate_task *st = get_task(src, t->name);
+		const struct pmbench_migrate_task *st =
+			pmbench_migrate_task_get(src, t->name);
 
 		if (!t->ran)
 			continue;
@@ -332,9 +296,10 @@ static void verdict_tasks(struct pmbench_buf *b,
 static void verdict_dev(struct pmbench_buf *b, const struct pmbench_result *r,
 			const struct pmbench_migrate_pm *e)
 {
-	const struct pmbench_cell *c = task_cell(r, "dev", e->pm);
+	const struct pmbench_cell *c =
+		pmbench_migrate_task_cell(r, "dev", e->pm);
 
-	if (cell_ok(c)) {
+	if (pmbench_migrate_cell_ok(c)) {
 		size_t n = 0;
 		double *t = pmbench_cell_times(c, &n);
 
