@@ -1,6 +1,7 @@
 #ifndef PMBENCH_FS_H
 #define PMBENCH_FS_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -172,6 +173,12 @@ int pmbench_fs_realpath(struct pmbench_buf *out, const char *path);
  * cannot be found.
  */
 void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
+
+/**
+ * The next entry of `dir` other than "." and "..", or NULL at the end
+ * (errno 0) or on an error (errno set, as readdir(3) does).
+ */
+struct dirent *pmbench_fs_readdir(DIR *dir);
 
 /**
  * 1 if `path` resolves (symlinks included, as far as it exists) to a place

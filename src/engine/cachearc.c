@@ -148,9 +148,8 @@ static int add_children(struct writer *w, const char *path, const char *name,
 	if (!d)
 		return pmbench_error_set("cannot read '%s': %s", path,
 					 strerror(errno));
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			pmbench_strvec_push(&kids, de->d_name);
+	while ((de = pmbench_fs_readdir(d)))
+		pmbench_strvec_push(&kids, de->d_name);
 	closedir(d);
 	pmbench_strvec_sort(&kids, 0);
 	for (size_t i = 0; i < kids.nr && !ret; i++) {

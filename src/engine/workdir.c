@@ -21,16 +21,13 @@
 /* 1 if the folder `dir` holds nothing, 0 if it holds something, or < 0. */
 static int is_empty(const char *dir)
 {
-	struct dirent *de;
 	DIR *d = opendir(dir);
-	int empty = 1;
+	int empty;
 
 	if (!d)
 		return pmbench_error_set("cannot read the folder '%s': %s", dir,
 					 strerror(errno));
-	while (empty && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			empty = 0;
+	empty = !pmbench_fs_readdir(d);
 	closedir(d);
 	return empty;
 }

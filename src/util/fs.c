@@ -164,6 +164,17 @@ static int strictly_inside(const char *root, const char *path)
 	       path[rl + 1] != '\0';
 }
 
+struct dirent *pmbench_fs_readdir(DIR *dir)
+{
+	struct dirent *de;
+
+	do {
+		errno = 0;
+		de = readdir(dir);
+	} while (de && (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")));
+	return de;
+}
+
 int pmbench_fs_is_inside(const char *root, const char *path)
 {
 	struct pmbench_buf r = PMBENCH_BUF_INIT;
@@ -444,13 +455,9 @@ static int remove_children(int fd, struct pmbench_buf *path)
 		struct dirent *de;
 
 		for (;;) {
-			errno = 0;
-			de = readdir(dir);
+			de = pmbench_fs_readdir(dir);
 			if (!de)
 				break;
-			if (!strcmp(de->d_name, ".") ||
-			    !strcmp(de->d_name, ".."))
-				continue;
 			path_push(path, de->d_name);
 			/*
 			 * The common case, a known non-directory, takes one
@@ -929,12 +936,9 @@ static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 	for (;;) {
 		struct dirent *de;
 
-		errno = 0;
-		de = readdir(dir);
+		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
 		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
 		    !strcmp(de->d_name, ".git"))
 			continue;
@@ -1517,12 +1521,9 @@ static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
 	for (;;) {
 		struct dirent *de;
 
-		errno = 0;
-		de = readdir(dir);
+		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
 		path_push(&ctx->path, de->d_name);
 		ret = usage_walk(ctx, dirfd(dir), de->d_name);
 		pmbench_buf_setlen(&ctx->path, len);
@@ -1597,12 +1598,9 @@ static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
 		struct dirent *de;
 		int isdir;
 
-		errno = 0;
-		de = readdir(dir);
+		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
 		if (de->d_type == DT_UNKNOWN) {
 			struct stat st;
 
