@@ -362,19 +362,147 @@ static void count_status(struct pmbench_probe_stats *out, int code)
 	out->statuses_nr++;
 }
 
+/* One load probe's state, from probe_open() to probe_close(). */
+struct probe {
+	const char *url;
+	struct pmbench_probe_stats *out;
+	CURLM *multi;
+	struct slot *slots;
+	unsigned conc, started, inflight;
+	double *lat; /* each successful request's latency, in seconds */
+	size_t lat_nr;
+	uint64_t last; /* when the last request ended */
+};
+
+/* `conc` easy handles confined to `url`, and the multi handle. */
+static int probe_open(struct probe *pr, const struct pmbench_probe_opts *o)
+{
+	int ret;
+
+	pr->slots = pmbench_xcalloc(pr->conc, sizeof(*pr->slots));
+	pr->lat = pmbench_xcalloc(o->requests, sizeof(*pr->lat));
+	pr->multi = curl_multi_init();
+	if (!pr->multi)
+		return pmbench_error_set("cannot create a libcurl handle");
+	for (unsigned i = 0; i < pr->conc; i++) {
+		struct slot *sl = &pr->slots[i];
+
+		sl->easy = curl_easy_init();
+		if (!sl->easy)
+			return pmbench_error_set("cannot create a libcurl "
+						 "handle");
+		ret = confine(sl->easy, pr->url,
+			      o->req_timeout_ns ? o->req_timeout_ns
+						: 10000000000ull);
+		if (ret < 0)
+			return ret;
+		curl_easy_setopt(sl->easy, CURLOPT_WRITEFUNCTION, slot_body);
+		curl_easy_setopt(sl->easy, CURLOPT_WRITEDATA, sl);
+		curl_easy_setopt(sl->easy, CURLOPT_PRIVATE, sl);
+	}
+	return 0;
+}
+
+/* Start a request on every idle slot, up to `requests` in all, until `cap`. */
+static int probe_fill(struct probe *pr, unsigned requests, uint64_t cap)
+{
+	for (unsigned i = 0; i < pr->conc && pr->started < requests; i++) {
+		struct slot *sl = &pr->slots[i];
+
+		if (sl->busy)
+			continue;
+		if (pmbench_now_ns() >= cap) {
+			pr->out->capped = 1;
+			break;
+		}
+		sl->bytes = 0;
+		if (curl_multi_add_handle(pr->multi, sl->easy) != CURLM_OK)
+			return pmbench_error_set("cannot start a request to "
+						 "'%s'",
+						 pr->url);
+		sl->busy = 1;
+		pr->started++;
+		pr->inflight++;
+	}
+	return 0;
+}
+
+/* Count one finished request: its status, bytes, latency or error. */
+static void probe_finished(struct probe *pr, CURLMsg *msg)
+{
+	struct pmbench_probe_stats *out = pr->out;
+	struct slot *sl = NULL;
+	curl_off_t us = 0;
+	long code = 0;
+
+	curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&sl);
+	curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(msg->easy_handle, CURLINFO_TOTAL_TIME_T, &us);
+	curl_multi_remove_handle(pr->multi, msg->easy_handle);
+	sl->busy = 0;
+	pr->inflight--;
+	out->requests++;
+	out->bytes_in += sl->bytes;
+	if (code > 0)
+		count_status(out, (int)code);
+	if (msg->data.result == CURLE_OK && code > 0) {
+		pr->lat[pr->lat_nr++] = (double)us / 1e6;
+		if (code >= 200 && code < 400)
+			out->ok++;
+	} else if (msg->data.result != CURLE_OK) {
+		out->errors++;
+		if (!out->first_error[0])
+			snprintf(out->first_error, sizeof(out->first_error),
+				 "%s", curl_easy_strerror(msg->data.result));
+	}
+	pr->last = pmbench_now_ns();
+}
+
+/* The latency summary of the successful requests. */
+static void probe_latencies(struct probe *pr)
+{
+	struct pmbench_probe_stats *out = pr->out;
+	double *lat = pr->lat, sum = 0;
+	size_t n = pr->lat_nr;
+
+	if (!n)
+		return;
+	pmbench_stats_sort(lat, n);
+	for (size_t i = 0; i < n; i++)
+		sum += lat[i];
+	out->lat_min = lat[0];
+	out->lat_max = lat[n - 1];
+	out->lat_mean = sum / (double)n;
+	out->lat_p50 = pmbench_stats_quantile(lat, n, 0.50);
+	out->lat_p90 = pmbench_stats_quantile(lat, n, 0.90);
+	out->lat_p95 = pmbench_stats_quantile(lat, n, 0.95);
+	out->lat_p99 = pmbench_stats_quantile(lat, n, 0.99);
+}
+
+static void probe_close(struct probe *pr)
+{
+	for (unsigned i = 0; pr->slots && i < pr->conc; i++) {
+		if (pr->slots[i].easy && pr->slots[i].busy)
+			curl_multi_remove_handle(pr->multi, pr->slots[i].easy);
+		if (pr->slots[i].easy)
+			curl_easy_cleanup(pr->slots[i].easy);
+	}
+	if (pr->multi)
+		curl_multi_cleanup(pr->multi);
+	free(pr->slots);
+	free(pr->lat);
+}
+
 int pmbench_probe_run(struct pmbench_probe_stats *out, const char *url,
 		      const struct pmbench_probe_opts *o,
 		      pmbench_probe_tick_cb tick, void *payload)
 {
-	struct slot *slots = NULL;
-	double *lat = NULL;
-	size_t lat_nr = 0;
-	CURLM *multi = NULL;
-	unsigned conc, started = 0, inflight = 0;
-	uint64_t t0, cap, last = 0;
+	struct probe pr;
+	uint64_t t0, cap;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	memset(&pr, 0, sizeof(pr));
 	ret = pmbench_probe_check_url(url);
 	if (ret < 0)
 		return ret;
@@ -385,134 +513,46 @@ int pmbench_probe_run(struct pmbench_probe_stats *out, const char *url,
 	ret = curl_setup();
 	if (ret < 0)
 		return ret;
-	conc = o->concurrency < o->requests ? o->concurrency : o->requests;
-	slots = pmbench_xcalloc(conc, sizeof(*slots));
-	lat = pmbench_xcalloc(o->requests, sizeof(*lat));
-	multi = curl_multi_init();
-	if (!multi) {
-		ret = pmbench_error_set("cannot create a libcurl handle");
+	pr.url = url;
+	pr.out = out;
+	pr.conc = o->concurrency < o->requests ? o->concurrency : o->requests;
+	ret = probe_open(&pr, o);
+	if (ret < 0)
 		goto done;
-	}
-	for (unsigned i = 0; i < conc; i++) {
-		slots[i].easy = curl_easy_init();
-		if (!slots[i].easy) {
-			ret = pmbench_error_set("cannot create a libcurl "
-						"handle");
-			goto done;
-		}
-		ret = confine(slots[i].easy, url,
-			      o->req_timeout_ns ? o->req_timeout_ns
-						: 10000000000ull);
-		if (ret < 0)
-			goto done;
-		curl_easy_setopt(slots[i].easy, CURLOPT_WRITEFUNCTION,
-				 slot_body);
-		curl_easy_setopt(slots[i].easy, CURLOPT_WRITEDATA, &slots[i]);
-		curl_easy_setopt(slots[i].easy, CURLOPT_PRIVATE, &slots[i]);
-	}
 	t0 = pmbench_now_ns();
 	cap = o->time_cap_ns ? t0 + o->time_cap_ns : UINT64_MAX;
 	for (;;) {
 		CURLMsg *msg;
 		int running = 0, left = 0;
 
-		for (unsigned i = 0; i < conc && started < o->requests; i++) {
-			if (slots[i].busy)
-				continue;
-			if (pmbench_now_ns() >= cap) {
-				out->capped = 1;
-				break;
-			}
-			slots[i].bytes = 0;
-			if (curl_multi_add_handle(multi, slots[i].easy) !=
-			    CURLM_OK) {
-				ret = pmbench_error_set("cannot start a "
-							"request to '%s'",
-							url);
-				goto done;
-			}
-			slots[i].busy = 1;
-			started++;
-			inflight++;
-		}
-		if (!inflight)
+		ret = probe_fill(&pr, o->requests, cap);
+		if (ret < 0 || !pr.inflight)
 			break;
-		if (curl_multi_perform(multi, &running) != CURLM_OK) {
+		if (curl_multi_perform(pr.multi, &running) != CURLM_OK) {
 			ret = pmbench_error_set("libcurl failed probing '%s'",
 						url);
-			goto done;
+			break;
 		}
-		while ((msg = curl_multi_info_read(multi, &left))) {
-			struct slot *s = NULL;
-			curl_off_t us = 0;
-			long code = 0;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
-					  (char **)&s);
-			curl_easy_getinfo(msg->easy_handle,
-					  CURLINFO_RESPONSE_CODE, &code);
-			curl_easy_getinfo(msg->easy_handle,
-					  CURLINFO_TOTAL_TIME_T, &us);
-			curl_multi_remove_handle(multi, msg->easy_handle);
-			s->busy = 0;
-			inflight--;
-			out->requests++;
-			out->bytes_in += s->bytes;
-			if (code > 0)
-				count_status(out, (int)code);
-			if (msg->data.result == CURLE_OK && code > 0) {
-				lat[lat_nr++] = (double)us / 1e6;
-				if (code >= 200 && code < 400)
-					out->ok++;
-			} else if (msg->data.result != CURLE_OK) {
-				out->errors++;
-				if (!out->first_error[0])
-					snprintf(out->first_error,
-						 sizeof(out->first_error), "%s",
-						 curl_easy_strerror(
-							 msg->data.result));
-			}
-			last = pmbench_now_ns();
-		}
+		while ((msg = curl_multi_info_read(pr.multi, &left)))
+			if (msg->msg == CURLMSG_DONE)
+				probe_finished(&pr, msg);
 		if (tick)
 			tick(payload);
-		if (inflight && running &&
-		    curl_multi_poll(multi, NULL, 0, 5, NULL) != CURLM_OK) {
+		if (pr.inflight && running &&
+		    curl_multi_poll(pr.multi, NULL, 0, 5, NULL) != CURLM_OK) {
 			ret = pmbench_error_set("libcurl failed waiting on "
 						"'%s'",
 						url);
-			goto done;
+			break;
 		}
 	}
-	out->duration_s = last > t0 ? (double)(last - t0) / 1e9 : 0;
+	if (ret < 0)
+		goto done;
+	out->duration_s = pr.last > t0 ? (double)(pr.last - t0) / 1e9 : 0;
 	out->ok_ratio = out->requests ? (double)out->ok / out->requests : 0;
-	if (lat_nr) {
-		double sum = 0;
-
-		pmbench_stats_sort(lat, lat_nr);
-		for (size_t i = 0; i < lat_nr; i++)
-			sum += lat[i];
-		out->lat_min = lat[0];
-		out->lat_max = lat[lat_nr - 1];
-		out->lat_mean = sum / (double)lat_nr;
-		out->lat_p50 = pmbench_stats_quantile(lat, lat_nr, 0.50);
-		out->lat_p90 = pmbench_stats_quantile(lat, lat_nr, 0.90);
-		out->lat_p95 = pmbench_stats_quantile(lat, lat_nr, 0.95);
-		out->lat_p99 = pmbench_stats_quantile(lat, lat_nr, 0.99);
-	}
+	probe_latencies(&pr);
 	ret = 0;
 done:
-	for (unsigned i = 0; slots && i < conc; i++) {
-		if (slots[i].easy && slots[i].busy)
-			curl_multi_remove_handle(multi, slots[i].easy);
-		if (slots[i].easy)
-			curl_easy_cleanup(slots[i].easy);
-	}
-	if (multi)
-		curl_multi_cleanup(multi);
-	free(slots);
-	free(lat);
+	probe_close(&pr);
 	return ret;
 }
