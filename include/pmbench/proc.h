@@ -79,7 +79,14 @@ struct pmbench_child_result {
 	uint64_t wall_ns; /**< from just before the spawn to the exit */
 	uint64_t user_ns; /**< rusage: the child and waited descendants */
 	uint64_t sys_ns;
-	uint64_t max_rss_kib;  /**< ru_maxrss: the largest single process */
+	uint64_t max_rss_kib; /**< ru_maxrss: the largest single process */
+	/**
+	 * pmbench's own peak RSS when it spawned the child. The child
+	 * shares pmbench's memory until its exec (a vfork-style spawn), and
+	 * the kernel carries that memory's peak into the child's ru_maxrss:
+	 * a max_rss_kib at or below this floor says only "at most this".
+	 */
+	uint64_t max_rss_floor_kib;
 	uint64_t tree_rss_kib; /**< largest sampled sum of the tree's RSS */
 	unsigned tree_samples; /**< how many times the tree was sampled */
 	int leftover;	       /**< processes alive after the main one exited */

@@ -43,9 +43,15 @@ struct pmbench_report_cell {
 	int has_ci;			   /**< n >= 1 */
 	struct pmbench_interval median_ci; /**< point is the median */
 	size_t outliers;		   /**< runs flagged by modified z */
-	int slow_first;		   /**< the first timed run is a high outlier */
-	double user, sys;	   /**< means, seconds */
-	double max_rss, tree_rss;  /**< means, KiB */
+	int slow_first;		  /**< the first timed run is a high outlier */
+	double user, sys;	  /**< means, seconds */
+	double max_rss, tree_rss; /**< means, KiB */
+	/**
+	 * runs whose max RSS was at or below pmbench's own peak at the
+	 * spawn (the floor a vfork-style spawn leaves): max_rss is then an
+	 * upper bound, shown as "≤"
+	 */
+	size_t max_rss_at_floor;
 	double nm_bytes, nm_files; /**< means */
 	/** the PM makes no node_modules (Plug'n'Play): no sizes */
 	int no_nm;

@@ -32,7 +32,13 @@ struct pmbench_sample {
 	uint64_t wall_ns; /**< CLOCK_MONOTONIC from spawn to exit */
 	uint64_t user_ns; /**< wait4 rusage of the PM and waited descendants */
 	uint64_t sys_ns;
-	uint64_t max_rss_kib;  /**< ru_maxrss: the largest single process */
+	uint64_t max_rss_kib; /**< ru_maxrss: the largest single process */
+	/**
+	 * pmbench's own peak RSS at the spawn, 0 if not recorded: a
+	 * max_rss_kib at or below it means "at most this" (see
+	 * struct pmbench_child_result)
+	 */
+	uint64_t max_rss_floor_kib;
 	uint64_t tree_rss_kib; /**< sampled peak of the whole tree's RSS sum */
 	int exit_code;	       /**< -1 if killed by a signal */
 	int signal;	       /**< terminating signal, 0 if none */

@@ -208,6 +208,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	s->user_ns = c->result.user_ns;
 	s->sys_ns = c->result.sys_ns;
 	s->max_rss_kib = c->result.max_rss_kib;
+	s->max_rss_floor_kib = c->result.max_rss_floor_kib;
 	s->tree_rss_kib = c->result.tree_rss_kib;
 	s->exit_code = c->result.exit_code;
 	s->signal = c->result.signal;

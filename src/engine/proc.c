@@ -879,6 +879,16 @@ fail:
 	_exit(127);
 }
 
+/* pmbench's own peak resident memory so far, KiB (0 if unknown). */
+static uint64_t self_peak_rss_kib(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0 || ru.ru_maxrss < 0)
+		return 0;
+	return (uint64_t)ru.ru_maxrss;
+}
+
 /*
  * Clone and exec the child; `*out_pidfd` gets its pidfd (-1 on kernels
  * before 5.2). Returns 0 (see `sp->err` for an exec failure) or -1 with
@@ -1032,6 +1042,7 @@ int pmbench_child_start(struct pmbench_child *c)
 	if (ret < 0)
 		goto done;
 
+	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
 	t0_tick = boot_ticks();
 	if (spawn_child(&pid, &pidfd, &sp) < 0) {

@@ -492,6 +492,7 @@ enum field_type {
 	F_INT,	   /* int */
 	F_UINT,	   /* unsigned */
 	F_U64,	   /* uint64_t */
+	F_OPTU64,  /* uint64_t, written only when not 0 */
 	F_SECS,	   /* uint64_t nanoseconds, written as seconds */
 	F_STARTED, /* double Unix time, written to the microsecond */
 	F_DOUBLE,  /* double, written as it is */
@@ -571,6 +572,8 @@ static const struct field sample_fields[] = {
 	FIELD(pmbench_sample, "user_s", F_SECS, user_ns, 0),
 	FIELD(pmbench_sample, "sys_s", F_SECS, sys_ns, 0),
 	FIELD(pmbench_sample, "max_rss_kib", F_U64, max_rss_kib, 0),
+	FIELD(pmbench_sample, "max_rss_floor_kib", F_OPTU64, max_rss_floor_kib,
+	      0),
 	FIELD(pmbench_sample, "tree_rss_kib", F_U64, tree_rss_kib, 0),
 	FIELD(pmbench_sample, "exit_code", F_INT, exit_code, 0),
 	FIELD(pmbench_sample, "signal", F_INT, signal, 0),
@@ -667,6 +670,11 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 	case F_UINT:
 		add_num(o, f->key, *CMEMBER(base, f, unsigned));
 		break;
+	case F_OPTU64:
+		/* Absent means 0: files without it read as before. */
+		if (!*CMEMBER(base, f, uint64_t))
+			break;
+		/* fall through */
 	case F_U64:
 		/* Exact below 2^52; see the schema doc. */
 		add_num(o, f->key, (double)*CMEMBER(base, f, uint64_t));
@@ -919,6 +927,7 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 			*MEMBER(base, f, unsigned) = (unsigned)v;
 		return ret;
 	case F_U64:
+	case F_OPTU64:
 		ret = whole(&v, rd, item, f->key, 0, U64_MAX_DOUBLE);
 		if (!ret)
 			*MEMBER(base, f, uint64_t) = (uint64_t)v;

@@ -423,6 +423,7 @@ static int dev_stop_and_check(struct dev_run *d)
 	s->user_ns = d->c.result.user_ns;
 	s->sys_ns = d->c.result.sys_ns;
 	s->max_rss_kib = d->c.result.max_rss_kib;
+	s->max_rss_floor_kib = d->c.result.max_rss_floor_kib;
 	s->tree_rss_kib = d->c.result.tree_rss_kib;
 	s->exit_code = d->c.result.exit_code;
 	s->signal = d->c.result.signal;

@@ -147,7 +147,8 @@ static void w_sys(struct pmbench_doc_row *row, size_t k,
 static void w_rss(struct pmbench_doc_row *row, size_t k,
 		  const struct pmbench_report_cell *c)
 {
-	pmbench_doc_text(row, k, "%.0f MiB", c->max_rss / 1024.0);
+	pmbench_doc_text(row, k, "%s%.0f MiB", c->max_rss_at_floor ? "≤ " : "",
+			 c->max_rss / 1024.0);
 	pmbench_doc_num(row, k, 0, c->max_rss);
 }
 

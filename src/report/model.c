@@ -51,6 +51,9 @@ static void fill_cell(struct pmbench_report_cell *rc,
 		rc->user += (double)s->user_ns / 1e9;
 		rc->sys += (double)s->sys_ns / 1e9;
 		rc->max_rss += (double)s->max_rss_kib;
+		if (s->max_rss_floor_kib &&
+		    s->max_rss_kib <= s->max_rss_floor_kib)
+			rc->max_rss_at_floor++;
 		rc->tree_rss += (double)s->tree_rss_kib;
 		rc->no_nm |= s->no_node_modules;
 		rc->nm_bytes += (double)s->nm_bytes;

@@ -412,6 +412,37 @@ TEST(tree_not_sampled_at_the_start)
 	pmbench_child_release(&c);
 }
 
+/*
+ * A vfork-style spawn carries pmbench's own peak RSS into the child's
+ * ru_maxrss: the floor is recorded, a small child sits at it (an upper
+ * bound only), and a child that grows past it is measured.
+ */
+TEST(max_rss_floor)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	size_t big = 64u << 20;
+	volatile char *p = malloc(big);
+
+	CHECK(p != NULL);
+	for (size_t i = 0; p && i < big; i += 4096)
+		p[i] = 1;
+	free((void *)p);
+	pmbench_strvec_push(&c.args, "/bin/true");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK(c.result.max_rss_floor_kib >= 64u * 1024);
+	CHECK(c.result.max_rss_kib <= c.result.max_rss_floor_kib);
+	pmbench_child_release(&c);
+
+	c = (struct pmbench_child)PMBENCH_CHILD_INIT;
+	pmbench_strvec_push(&c.args, "node");
+	pmbench_strvec_push(&c.args, "-e");
+	pmbench_strvec_push(&c.args, "Buffer.alloc(512 * 1024 * 1024, 1)");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 0);
+	CHECK(c.result.max_rss_kib > c.result.max_rss_floor_kib);
+	pmbench_child_release(&c);
+}
+
 TEST(tail_is_capped)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
@@ -493,6 +524,7 @@ int main(int argc, char **argv)
 		CASE(line_callback_strips_ansi),
 		CASE(tree_rss_sampled),
 		CASE(tree_not_sampled_at_the_start),
+		CASE(max_rss_floor),
 		CASE(tail_is_capped),
 		CASE(which),
 		CASE(pump_without_waiting_takes_the_output),

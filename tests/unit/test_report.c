@@ -122,6 +122,29 @@ TEST(table)
 	pmbench_result_release(&r);
 }
 
+/*
+ * A max RSS at or below pmbench's own peak at the spawn is an upper
+ * bound: shown with "≤", and only there.
+ */
+TEST(max_rss_at_floor_is_an_upper_bound)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *c;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	t = render(&r, "markdown");
+	CHECK_INT(count(t, "≤"), 0);
+	free(t);
+	c = &r.cells[0];
+	for (size_t i = 0; i < c->samples_nr; i++)
+		c->samples[i].max_rss_floor_kib = c->samples[i].max_rss_kib;
+	t = render(&r, "markdown");
+	CHECK_INT(count(t, "≤ "), 1);
+	free(t);
+	pmbench_result_release(&r);
+}
+
 TEST(outlier_warning)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -654,7 +677,8 @@ TEST(format_names)
 	CHECK(!pmbench_format_for_path("r.txt"));
 }
 
-CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
+CHECK_MAIN(CASE(statistics), CASE(table),
+	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),
 	   CASE(csv_round_trip), CASE(hyperfine_json), CASE(html),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
