@@ -41,13 +41,13 @@ unsigned *pmbench_cell_machines(const struct pmbench_cell *c, size_t *out_n,
 
 /** What the machines do to one merged cell's median. */
 struct pmbench_machine_effect {
-	size_t machines;       /**< distinct machines with times */
-	double fastest;	       /**< the lowest per-machine median (s) */
-	double slowest;	       /**< the highest per-machine median (s) */
-	unsigned fastest_m;    /**< their machine indices (1-based) */
+	size_t machines;    /**< distinct machines with times */
+	double fastest;	    /**< the lowest per-machine median (s) */
+	double slowest;	    /**< the highest per-machine median (s) */
+	unsigned fastest_m; /**< their machine indices (1-based) */
 	unsigned slowest_m;
-	double median;	       /**< of the pooled times */
-	double lo, hi;	       /**< 95 % interval, machines resampled */
+	double median;		 /**< of the pooled times */
+	double lo, hi;		 /**< 95 % interval, machines resampled */
 	double runs_lo, runs_hi; /**< 95 % interval over the pooled runs */
 };
 

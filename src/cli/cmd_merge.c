@@ -103,8 +103,8 @@ static void print_effects(const struct pmbench_result *r, uint64_t seed)
 		       "machines per cell)\n");
 }
 
-static int merge_files(const char *out, char **files, size_t n,
-		       uint64_t seed, int seeded)
+static int merge_files(const char *out, char **files, size_t n, uint64_t seed,
+		       int seeded)
 {
 	struct pmbench_result *in = pmbench_xcalloc(n, sizeof(*in));
 	struct pmbench_result r = PMBENCH_RESULT_INIT;

@@ -89,8 +89,9 @@ static int check_options(const struct pmbench_result *a, const char *na,
 		return refuse_num("options.warmup", na, a->warmup, nb,
 				  b->warmup);
 	if (a->timeout_ns != b->timeout_ns)
-		return refuse_num("options.timeout_s", na, a->timeout_ns / 1000000000ull,
-				  nb, b->timeout_ns / 1000000000ull);
+		return refuse_num("options.timeout_s", na,
+				  a->timeout_ns / 1000000000ull, nb,
+				  b->timeout_ns / 1000000000ull);
 	if (a->runs_auto != b->runs_auto)
 		return refuse_num("options.runs_auto", na, a->runs_auto, nb,
 				  b->runs_auto);
@@ -123,7 +124,7 @@ static int check_fixtures(const struct pmbench_result *a, const char *na,
 }
 
 static const struct pmbench_result_pm *find_pm(const struct pmbench_result *r,
-						const char *name)
+					       const char *name)
 {
 	for (size_t i = 0; i < r->found_nr; i++)
 		if (!strcmp(r->found[i].name, name))
@@ -233,8 +234,8 @@ static char *dup_opt(const char *s)
 	return s ? pmbench_xstrdup(s) : NULL;
 }
 
-static void copy_sample(struct pmbench_cell *to,
-			const struct pmbench_sample *s, unsigned machine)
+static void copy_sample(struct pmbench_cell *to, const struct pmbench_sample *s,
+			unsigned machine)
 {
 	struct pmbench_sample *d = pmbench_cell_add_sample(to);
 
@@ -249,8 +250,8 @@ static void copy_sample(struct pmbench_cell *to,
 	d->machine = machine;
 }
 
-static void merge_cell(struct pmbench_result *out,
-		       const struct pmbench_cell *c, unsigned machine)
+static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
+		       unsigned machine)
 {
 	struct pmbench_cell *to = pmbench_result_find_cell(
 		out, c->fixture, c->task, c->scenario, c->pm);
@@ -312,10 +313,11 @@ static void copy_header(struct pmbench_result *out,
 		p->config = dup_opt(r->found[i].config);
 	}
 	for (size_t i = 0; i < r->fixtures_nr; i++)
-		pmbench_result_add_fixture(
-			out, r->fixtures[i].name, r->fixtures[i].repo,
-			r->fixtures[i].commit, r->fixtures[i].subdir,
-			r->fixtures[i].description);
+		pmbench_result_add_fixture(out, r->fixtures[i].name,
+					   r->fixtures[i].repo,
+					   r->fixtures[i].commit,
+					   r->fixtures[i].subdir,
+					   r->fixtures[i].description);
 }
 
 int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
@@ -325,8 +327,7 @@ int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
 	int ret;
 
 	if (!n)
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "nothing to merge");
+		return pmbench_error_setc(PMBENCH_EINVALID, "nothing to merge");
 	ret = check_all(in, names, n);
 	if (ret < 0)
 		return ret;
@@ -350,8 +351,8 @@ int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
 unsigned *pmbench_cell_machines(const struct pmbench_cell *c, size_t *out_n,
 				size_t *out_distinct)
 {
-	unsigned *m = pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1,
-				      sizeof(*m));
+	unsigned *m =
+		pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1, sizeof(*m));
 	size_t n = 0, distinct = 0;
 
 	for (size_t i = 0; i < c->samples_nr; i++) {
@@ -373,8 +374,8 @@ unsigned *pmbench_cell_machines(const struct pmbench_cell *c, size_t *out_n,
 }
 
 /* Per-machine medians: the lowest and the highest. */
-static void machine_medians(struct pmbench_machine_effect *out,
-			    const double *t, const unsigned *m, size_t n)
+static void machine_medians(struct pmbench_machine_effect *out, const double *t,
+			    const unsigned *m, size_t n)
 {
 	double *one = pmbench_xcalloc(n, sizeof(*one));
 

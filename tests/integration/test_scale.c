@@ -24,8 +24,7 @@ static void setup(void)
 /* A path below the sandbox: `fmt` with `k`, a literal of this file. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static const char *in_box(char *buf, size_t size, const char *fmt,
-			  unsigned k)
+static const char *in_box(char *buf, size_t size, const char *fmt, unsigned k)
 {
 	char rel[64];
 
@@ -48,12 +47,12 @@ static void bench_args(struct pmbench_child *c, unsigned k, const char *runs,
 	pmbench_strvec_push(&c->args, "--cache-dir");
 	pmbench_strvec_push(&c->args,
 			    in_box(path, sizeof(path), "cache-%u", k));
-	pmbench_strvec_pushv(
-		&c->args,
-		(const char *const[]){ "bench", "--pm", "npm,bun", "--runs",
-				       runs, "--warmup", "1", "--scenario",
-				       "clean,cache+lockfile", "--no-progress",
-				       NULL });
+	pmbench_strvec_pushv(&c->args,
+			     (const char *const[]){ "bench", "--pm", "npm,bun",
+						    "--runs", runs, "--warmup",
+						    "1", "--scenario",
+						    "clean,cache+lockfile",
+						    "--no-progress", NULL });
 	if (extra)
 		pmbench_strvec_push(&c->args, extra);
 	if (k) {
@@ -110,8 +109,8 @@ static void run_one(unsigned k, const char *runs, const char *extra,
 	pmbench_child_release(&c);
 }
 
-static int merge(struct h_run *r, const char *out, const char *a,
-		 const char *b, const char *c)
+static int merge(struct h_run *r, const char *out, const char *a, const char *b,
+		 const char *c)
 {
 	const char *args[] = { "merge", out, a, b, c, NULL };
 
@@ -166,8 +165,8 @@ TEST(shards_at_once_merge_like_one_run)
 	setup();
 	run_shards("7", NULL);
 	run_one(0, "7", NULL, NULL);
-	CHECK_INT(pmbench_result_read(&s1, in_box(a, sizeof(a),
-						  "shard-%u.json", 1)),
+	CHECK_INT(pmbench_result_read(&s1,
+				      in_box(a, sizeof(a), "shard-%u.json", 1)),
 		  0);
 	CHECK_INT(s1.shard, 1);
 	CHECK_INT(s1.shards, 3);
@@ -185,8 +184,8 @@ TEST(shards_at_once_merge_like_one_run)
 	CHECK_CONTAINS(r.out.ptr, "shards 1/3, 2/3, 3/3");
 	h_run_release(&r);
 	CHECK_INT(pmbench_result_read(&m, out), 0);
-	CHECK_INT(pmbench_result_read(&one, in_box(a, sizeof(a),
-						   "shard-%u.json", 0)),
+	CHECK_INT(pmbench_result_read(&one,
+				      in_box(a, sizeof(a), "shard-%u.json", 0)),
 		  0);
 	check_same_cells(&m, &one);
 	CHECK_STR(m.plan_id, s1.plan_id);
@@ -327,5 +326,98 @@ TEST(other_plans_refused_machines_shown)
 	pmbench_result_release(&m);
 }
 
+static char created_at[32];
+
+static void set_created(cJSON *root)
+{
+	cJSON_ReplaceItemInObject(root, "created",
+				  cJSON_CreateString(created_at));
+}
+
+/*
+ * Four results of fake npm and bun a day apart, npm 11.1.0 six times
+ * slower from the third on: the history flags that change only.
+ */
+TEST(history_flags_a_change)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	struct h_run r;
+	char dir[8400], out[8400], rel[64];
+
+	setup();
+	for (unsigned day = 1; day <= 4; day++) {
+		struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+		char res[8400];
+
+		pmbench_strvec_pushf(&env, "FAKEPM_VERSION_NPM=%s",
+				     day < 3 ? "11.0.0" : "11.1.0");
+		pmbench_strvec_pushf(&env, "FAKEPM_NPM_SLEEP_MS=%d",
+				     day < 3 ? 10 : 60);
+		in_box(res, sizeof(res), "run-%u.json", day);
+		{
+			const char *args[] = {
+				"bench",  "--pm",	"npm,bun",
+				"--runs", "6",		"--warmup",
+				"0",	  "--scenario", "cache+lockfile",
+				"--out",  res,		proj,
+				NULL
+			};
+
+			h_pmbench(&r, args, &env);
+			CHECK_INT(r.exit_code, 0);
+			h_run_release(&r);
+		}
+		snprintf(created_at, sizeof(created_at),
+			 "2026-11-%02uT06:00:00Z", day);
+		snprintf(rel, sizeof(rel), "history/2026-11-%02u/result.json",
+			 day);
+		edited(res, rel, set_created);
+		pmbench_strvec_release(&env);
+	}
+	/* Not a result: skipped with a warning. */
+	h_write("history/notes.json", "{\"hello\": 1}\n");
+	in_box(dir, sizeof(dir), "history", 0);
+	{
+		const char *args[] = { "history", dir, NULL };
+
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 0);
+		CHECK_CONTAINS(r.out.ptr, "4 result(s) under");
+		CHECK_CONTAINS(r.out.ptr, "proj · install · cache+lockfile "
+					  "· npm: 2026-11-01 [11.0.0]");
+		CHECK_CONTAINS(r.out.ptr, "→ 2026-11-03 [11.1.0]");
+		CHECK_CONTAINS(r.out.ptr, "SLOWER");
+		CHECK_CONTAINS(r.out.ptr, "notes.json");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "history", dir,	"--format", "json",
+				       "--out",	  NULL, NULL };
+
+		args[5] = in_box(out, sizeof(out), "history.json", 0);
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 0);
+		h_run_release(&r);
+		CHECK_INT(pmbench_fs_read_text(&text, out, 1 << 20), 0);
+		CHECK_CONTAINS(text.ptr, "\"change\":\t\"slower\"");
+		CHECK_CONTAINS(text.ptr, "\"version\":\t\"11.1.0\"");
+	}
+	{
+		const char *args[] = { "history", dir, "--out", NULL, NULL };
+
+		args[3] = in_box(out, sizeof(out), "history.html", 0);
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 0);
+		h_run_release(&r);
+		pmbench_buf_reset(&text);
+		CHECK_INT(pmbench_fs_read_text(&text, out, 1 << 20), 0);
+		CHECK_CONTAINS(text.ptr, "<svg class=\"chart trend\"");
+		CHECK_CONTAINS(text.ptr, "class=\"change\"");
+		CHECK_CONTAINS(text.ptr, "11.0.0 → 11.1.0; slower");
+	}
+	pmbench_buf_release(&text);
+}
+
 CHECK_MAIN(CASE(shards_at_once_merge_like_one_run),
-	   CASE(other_plans_refused_machines_shown))
+	   CASE(other_plans_refused_machines_shown),
+	   CASE(history_flags_a_change))

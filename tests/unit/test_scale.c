@@ -74,8 +74,7 @@ TEST(parse_shard)
 	CHECK_INT(pmbench_plan_parse_shard(&k, &n, "1/"), PMBENCH_EINVALID);
 	CHECK_INT(pmbench_plan_parse_shard(&k, &n, "-1/3"), PMBENCH_EINVALID);
 	CHECK_INT(pmbench_plan_parse_shard(&k, &n, "1/3x"), PMBENCH_EINVALID);
-	CHECK_INT(pmbench_plan_parse_shard(&k, &n, "1/1001"),
-		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_plan_parse_shard(&k, &n, "1/1001"), PMBENCH_EINVALID);
 	CHECK_CONTAINS(pmbench_error_last(), "invalid --shard '1/1001'");
 }
 
