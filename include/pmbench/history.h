@@ -26,7 +26,10 @@ struct pmbench_history {
 	struct pmbench_strvec skipped;
 };
 
-#define PMBENCH_HISTORY_INIT { NULL, 0, 0, PMBENCH_STRVEC_INIT }
+#define PMBENCH_HISTORY_INIT                    \
+	{                                       \
+		NULL, 0, 0, PMBENCH_STRVEC_INIT \
+	}
 
 /**
  * Read every `*.json` file under `dir` (sub-folders too, to a depth of

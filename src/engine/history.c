@@ -39,9 +39,9 @@ static void add_file(struct pmbench_history *h, const char *path)
 	PMBENCH_ALLOC_GROW(h->entries, h->nr + 1, h->alloc);
 	e = &h->entries[h->nr++];
 	e->path = pmbench_xstrdup(path);
-	e->date = pmbench_xstrndup(r.created ? r.created : "unknown",
-				   r.created && strlen(r.created) >= 10 ? 10
-									: 7);
+	e->date =
+		pmbench_xstrndup(r.created ? r.created : "unknown",
+				 r.created && strlen(r.created) >= 10 ? 10 : 7);
 	e->result = r;
 }
 

@@ -12,7 +12,7 @@
 #include "internal.h"
 
 #define W      PMBENCH_CHART_W
-#define LEFT   70.0  /* the value axis' labels */
+#define LEFT   70.0 /* the value axis' labels */
 #define RIGHT  20.0
 #define TOP    14.0
 #define PLOT_H 160.0

@@ -51,9 +51,10 @@ static void point_ci(struct point *p, const struct pmbench_cell *c,
 			&p->ci, NULL, p->times, m, p->n, PMBENCH_REPORT_LEVEL,
 			PMBENCH_REPORT_RESAMPLES, &rng);
 	else
-		ret = pmbench_stats_bootstrap_median(
-			&p->ci, p->times, p->n, PMBENCH_REPORT_LEVEL,
-			PMBENCH_REPORT_RESAMPLES, &rng);
+		ret = pmbench_stats_bootstrap_median(&p->ci, p->times, p->n,
+						     PMBENCH_REPORT_LEVEL,
+						     PMBENCH_REPORT_RESAMPLES,
+						     &rng);
 	p->has_ci = !ret;
 	pmbench_error_clear();
 	free(m);
@@ -239,8 +240,8 @@ static void trend_chart(struct pmbench_doc *d, const struct pmbench_cell *key,
 	struct pmbench_doc_chart *c;
 	struct pmbench_buf title = PMBENCH_BUF_INIT;
 
-	pmbench_buf_addf(&title, "%s %s %s %s: median over time",
-			 key->fixture, key->task, key->scenario, key->pm);
+	pmbench_buf_addf(&title, "%s %s %s %s: median over time", key->fixture,
+			 key->task, key->scenario, key->pm);
 	c = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "trend", NULL, title.ptr,
 			      " s");
 	c->trend = 1;
@@ -284,8 +285,8 @@ static void one_series(struct pmbench_doc *d, const struct pmbench_history *h,
 	pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2, "%s · %s · %s · %s",
 			    key->fixture, key->task, key->scenario, key->pm);
 	trend_chart(d, key, pts, n);
-	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE | PMBENCH_DOC_DATA,
-			      "history", cols, PMBENCH_ARRAY_SIZE(cols));
+	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE | PMBENCH_DOC_DATA, "history",
+			      cols, PMBENCH_ARRAY_SIZE(cols));
 	for (size_t i = 0; i < n; i++) {
 		table_row(t, key, &pts[i], i ? &pts[i - 1] : NULL);
 		*changes += changed(&pts[i]);
