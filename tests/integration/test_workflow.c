@@ -45,13 +45,12 @@ static cJSON *generate(const char *const *args, const char *yml)
 	pmbench_fs_write_atomic(yml, r.out.ptr, r.out.len);
 	h_run_release(&r);
 	pmbench_strvec_pushv(
-		&c.args,
-		(const char *const[]){
-			"python3", "-c",
-			"import json, sys, yaml\n"
-			"json.dump(yaml.safe_load(open(sys.argv[1])),"
-			" open(sys.argv[2], 'w'))\n",
-			yml, at("wf.json"), NULL });
+		&c.args, (const char *const[]){
+				 "python3", "-c",
+				 "import json, sys, yaml\n"
+				 "json.dump(yaml.safe_load(open(sys.argv[1])),"
+				 " open(sys.argv[2], 'w'))\n",
+				 yml, at("wf.json"), NULL });
 	if (pmbench_child_run(&c) < 0 || c.result.exit_code) {
 		check_fail(__FILE__, __LINE__, "python3-yaml: %s",
 			   c.tail.ptr ? c.tail.ptr : pmbench_error_last());
@@ -74,8 +73,9 @@ static const cJSON *get(const cJSON *o, const char *path)
 		size_t n = dot ? (size_t)(dot - path) : strlen(path);
 
 		snprintf(key, sizeof(key), "%.*s", (int)n, path);
-		o = cJSON_IsArray(o) ? cJSON_GetArrayItem(o, (int)strtol(key, NULL, 10))
-				     : cJSON_GetObjectItemCaseSensitive(o, key);
+		o = cJSON_IsArray(o)
+			    ? cJSON_GetArrayItem(o, (int)strtol(key, NULL, 10))
+			    : cJSON_GetObjectItemCaseSensitive(o, key);
 		path += n + (dot != NULL);
 	}
 	return o;
@@ -125,9 +125,9 @@ static char *script(const cJSON *s, const char *shard)
 
 static void sh(struct pmbench_child *c, char *text, const char *temp)
 {
-	pmbench_strvec_pushv(&c->args, (const char *const[]){ "/bin/sh", "-e",
-							     "-c", text,
-							     NULL });
+	pmbench_strvec_pushv(&c->args,
+			     (const char *const[]){ "/bin/sh", "-e", "-c", text,
+						    NULL });
 	c->dir = sandbox;
 	pmbench_strvec_pushf(&c->env, "RUNNER_TEMP=%s", at(temp));
 	pmbench_strvec_pushf(&c->env, "GITHUB_STEP_SUMMARY=%s",
@@ -223,13 +223,18 @@ TEST(workflow_parses_and_its_jobs_run)
 {
 	struct pmbench_result m = PMBENCH_RESULT_INIT;
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
-	const char *args[] = {
-		"workflow", "github-actions", "--pm", "npm,bun", "--shards",
-		"3", "--runs", "3", "--warmup", "0", "--scenario", "clean",
-		"--env", "A=b c", "--cron", "0 4 * * 1", "--runner",
-		"self-hosted", "--job-timeout", "45", "--history-dir",
-		"bench-history", "todo-api", NULL
-	};
+	const char *args[] = { "workflow",	"github-actions",
+			       "--pm",		"npm,bun",
+			       "--shards",	"3",
+			       "--runs",	"3",
+			       "--warmup",	"0",
+			       "--scenario",	"clean",
+			       "--env",		"A=b c",
+			       "--cron",	"0 4 * * 1",
+			       "--runner",	"self-hosted",
+			       "--job-timeout", "45",
+			       "--history-dir", "bench-history",
+			       "todo-api",	NULL };
 	char bin[8400];
 	cJSON *wf;
 
@@ -271,9 +276,9 @@ TEST(workflow_parses_and_its_jobs_run)
 /* docs/github-actions-example.yml is what the command writes. */
 TEST(docs_example_is_current)
 {
-	const char *args[] = { "workflow", "github-actions", "--pm", "npm,bun",
-			       "--shards", "3", "todo-api", "vite-react-ts",
-			       NULL };
+	const char *args[] = { "workflow", "github-actions", "--pm",
+			       "npm,bun",  "--shards",	     "3",
+			       "todo-api", "vite-react-ts",  NULL };
 	const char *root = getenv("PMBENCH_SOURCE_DIR");
 	struct pmbench_buf doc = PMBENCH_BUF_INIT;
 	char path[4200];
@@ -313,8 +318,9 @@ TEST(workflow_refuses)
 			     "shards need a fixed number of runs");
 	}
 	{
-		const char *args[] = { "workflow", "github-actions",
-				       "--shards", "4", "--runs", "3", NULL };
+		const char *args[] = { "workflow", "github-actions", "--shards",
+				       "4",	   "--runs",	     "3",
+				       NULL };
 
 		h_pmbench(&r, args, NULL);
 		CHECK_INT(r.exit_code, 129);
