@@ -262,13 +262,16 @@ static void job_start(struct pmbench_buf *b, const struct wf *w,
 	pmbench_buf_addf(b, "    timeout-minutes: %u\n", timeout);
 }
 
+/*
+ * git before the checkout: without it actions/checkout downloads a
+ * tarball, and the history step could not commit.
+ */
 static void setup_steps(struct pmbench_buf *b, const struct wf *w)
 {
 	const char *sudo = w->container ? "" : "sudo ";
 
 	pmbench_buf_addf(
 		b,
-		"      - uses: actions/checkout@v4\n"
 		"      - name: Install node, npm and git from Debian\n"
 		"        id: deps\n"
 		"        run: |\n"
@@ -276,6 +279,7 @@ static void setup_steps(struct pmbench_buf *b, const struct wf *w)
 		"          %sDEBIAN_FRONTEND=noninteractive apt-get install "
 		"-y -qq --no-install-recommends nodejs npm git sudo "
 		"ca-certificates\n"
+		"      - uses: actions/checkout@v4\n"
 		"      - name: Build pmbench (ci/setup installs the rest)\n"
 		"        id: build\n"
 		"        env:\n"
@@ -295,8 +299,11 @@ static void key_expr(struct pmbench_buf *b, const struct wf *w)
 
 static void bench_command(struct pmbench_buf *b, const struct wf *w)
 {
-	pmbench_buf_adds(b, "          build/pmbench --cache-dir "
-			    "\"$RUNNER_TEMP/pmbench\" bench --no-progress");
+	/*
+	 * The checkout's cache/ (its own on each runner), where ci/setup
+	 * put the toolchain.
+	 */
+	pmbench_buf_adds(b, "          build/pmbench bench --no-progress");
 	for (size_t i = 0; i < w->bench.nr; i += 2) {
 		if (w->pm_matrix && !strcmp(w->bench.v[i], "--pm"))
 			continue;

@@ -2,8 +2,8 @@
  * pmbench workflow github-actions: the YAML it writes, parsed by a real
  * YAML reader (python3-yaml, which ci/setup installs) and checked against
  * the options; then the commands its jobs run, run here with the fake
- * PMs: three shards at once, each with its own RUNNER_TEMP (cache
- * folder), the merge and report loop, the history step. The example in
+ * PMs: three shards at once, each with its own cache folder (a runner
+ * of its own), the merge and report loop, the history step. The example in
  * docs/ must be what the command writes.
  */
 #include "pmbench/common.h"
@@ -129,7 +129,8 @@ static void sh(struct pmbench_child *c, char *text, const char *temp)
 			     (const char *const[]){ "/bin/sh", "-e", "-c", text,
 						    NULL });
 	c->dir = sandbox;
-	pmbench_strvec_pushf(&c->env, "RUNNER_TEMP=%s", at(temp));
+	/* Each runner has a checkout, and so a cache/, of its own. */
+	pmbench_strvec_pushf(&c->env, "PMBENCH_CACHE_DIR=%s", at(temp));
 	pmbench_strvec_pushf(&c->env, "GITHUB_STEP_SUMMARY=%s",
 			     at("summary.md"));
 	c->tail_max = 1u << 20;
@@ -199,7 +200,8 @@ static void check_shape(const cJSON *wf)
 					     "shard")),
 		  3);
 	CHECK_INT(get(wf, "jobs.shard.strategy.matrix.shard.2")->valueint, 3);
-	CHECK_STR(str(wf, "jobs.shard.steps.0.uses"), "actions/checkout@v4");
+	CHECK_STR(str(wf, "jobs.shard.steps.0.id"), "deps");
+	CHECK_STR(str(wf, "jobs.shard.steps.1.uses"), "actions/checkout@v4");
 	CHECK_STR(str(step(wf, "shard", "build"), "run"), "ci/build.sh");
 	CHECK_CONTAINS(str(step(wf, "shard", "deps"), "run"),
 		       "apt-get install");
