@@ -2,8 +2,12 @@
 
 #include "check.h"
 #include "pmbench/buf.h"
+#include "pmbench/doc.h"
+#include "pmbench/format.h"
+#include "pmbench/history.h"
 #include "pmbench/merge.h"
 #include "pmbench/plan.h"
+#include "pmbench/report_kind.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
@@ -236,5 +240,83 @@ TEST(merge_machines)
 	pmbench_result_release(&in[1]);
 }
 
+/* One format of the history of tests/data/history, read back. */
+static void check_format(int *ok, const struct pmbench_doc *doc,
+			 const char *name)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, root = PMBENCH_BUF_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	struct pmbench_strvec *rows = NULL;
+	size_t rows_nr = 0;
+
+	*ok = 0;
+	if (!strcmp(name, "hyperfine")) {
+		/* No timed cells of its own: refused, saying so. */
+		CHECK(pmbench_format_write(&b, pmbench_format_get(name), doc) <
+		      0);
+		CHECK_CONTAINS(pmbench_error_last(), "no timed runs");
+		pmbench_buf_release(&b);
+		*ok = 1;
+		return;
+	}
+	CHECK_INT(pmbench_format_write(&b, pmbench_format_get(name), doc), 0);
+	if (!strcmp(name, "svg")) {
+		CHECK_INT(check_xml_parse(&root, &text, b.ptr), 0);
+		CHECK_STR(root.ptr, "svg");
+		CHECK_CONTAINS(b.ptr, "<svg class=\"chart trend\"");
+		CHECK_CONTAINS(text.ptr, "2026-11-03");
+	} else if (!strcmp(name, "csv")) {
+		CHECK_INT(check_csv_parse(&rows, &rows_nr, b.ptr), 0);
+		/* A header and two PMs over four dates. */
+		CHECK_INT(rows_nr, 9);
+		CHECK_STR(rows[0].v[0], "fixture");
+		check_csv_free(rows, rows_nr);
+	} else if (!strcmp(name, "html")) {
+		CHECK(!strstr(b.ptr, "<script"));
+		CHECK_CONTAINS(b.ptr, "class=\"change\"");
+	} else if (!strcmp(name, "table")) {
+		CHECK_CONTAINS(b.ptr, "SLOWER 4.28x");
+	} else if (!strcmp(name, "markdown")) {
+		CHECK_CONTAINS(b.ptr, "11.0.0 → 11.1.0; slower: 4.28x");
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&root);
+	pmbench_buf_release(&text);
+	*ok = 1;
+}
+
+TEST(history_every_format)
+{
+	struct pmbench_history h = PMBENCH_HISTORY_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	char dir[4200];
+	int ok;
+
+	snprintf(dir, sizeof(dir), "%s/tests/data/history", root ? root : ".");
+	CHECK_INT(pmbench_history_load(&h, dir), 0);
+	CHECK_INT(h.nr, 4);
+	CHECK_STR(h.entries[0].date, "2026-11-01");
+	CHECK_STR(h.entries[3].date, "2026-11-04");
+	pmbench_report_history(&doc, &h, "history");
+	for (size_t i = 0; i < pmbench_formats_nr; i++) {
+		check_format(&ok, &doc, pmbench_formats[i].name);
+		if (!ok) {
+			check_fail(__FILE__, __LINE__, "format %s",
+				   pmbench_formats[i].name);
+			break;
+		}
+	}
+	pmbench_doc_release(&doc);
+	pmbench_history_release(&h);
+	/* A folder with no result, and no folder. */
+	CHECK_INT(pmbench_history_load(&h, check_sandbox()), PMBENCH_EINVALID);
+	pmbench_history_release(&h);
+	CHECK_INT(pmbench_history_load(&h, "/nonexistent/pmbench"),
+		  PMBENCH_ENOTFOUND);
+	pmbench_history_release(&h);
+}
+
 CHECK_MAIN(CASE(schedule_shards), CASE(parse_shard), CASE(plan_id),
-	   CASE(bootstrap_blocks), CASE(merge_machines))
+	   CASE(bootstrap_blocks), CASE(merge_machines),
+	   CASE(history_every_format))
