@@ -163,6 +163,14 @@ struct pmbench_doc_chart {
 	double ref;
 	struct pmbench_doc_bar *bars;
 	size_t bars_nr, bars_alloc;
+	/**
+	 * A trend over time instead of bars: each bar is a point, left to
+	 * right in order, its value on the vertical axis with its interval
+	 * as a vertical whisker, its label (a date) under the axis and its
+	 * text (a version) under that; a point whose tone is WORSE or BEST
+	 * is marked as a change. Set it after pmbench_doc_chart().
+	 */
+	int trend;
 };
 
 enum pmbench_doc_kind {

@@ -40,6 +40,20 @@ void pmbench_report_bench(struct pmbench_doc *out,
 void pmbench_report_cicache(struct pmbench_doc *out,
 			    const struct pmbench_result *r);
 
+struct pmbench_history;
+
+/**
+ * A history (`history DIR`): one series per fixture, task, scenario and
+ * PM over the results of `h` (at least one): per date and PM version
+ * the median with its 95 % interval (machines resampled first in merged
+ * results) and a change flagged where compare's rule finds one against
+ * the result before. The terminal shows one line per series; pages a
+ * trend chart and a table per series; CSV and JSON the table "history"
+ * (every point). `dir` names the folder in the text.
+ */
+void pmbench_report_history(struct pmbench_doc *out,
+			    const struct pmbench_history *h, const char *dir);
+
 /**
  * The kind `report` shows for a result file: ci-cache for a result of
  * `ci-cache` (its cells have task "ci-cache"), else bench.

@@ -64,6 +64,8 @@ struct pmbench_sample {
 	char *tail;	/**< last output lines when !ok, else NULL */
 	struct pmbench_metric *metrics; /**< in the order they were set */
 	size_t metrics_nr, metrics_alloc;
+	/** A merged result: 1-based index into `machines`, else 0. */
+	unsigned machine;
 };
 
 /** Every sample of one (fixture, task, scenario, PM). */
@@ -117,6 +119,18 @@ struct pmbench_result_fixture {
 };
 
 /**
+ * The machine a merged result's samples ran on (pmbench merge): what the
+ * shard's environment said; every string but `id` may be NULL.
+ */
+struct pmbench_result_machine {
+	char *id;	 /**< "m1", "m2", ... */
+	char *cpu_model; /**< the shard's environment.cpu_model */
+	char *kernel;	 /**< environment.kernel */
+	char *host;	 /**< environment.host_hash */
+	char *shards;	 /**< the shards it ran, "1/3, 3/3" */
+};
+
+/**
  * A whole result. Initialise with PMBENCH_RESULT_INIT, free with
  * pmbench_result_release(). See docs/result-schema.md for the JSON form.
  */
@@ -149,6 +163,13 @@ struct pmbench_result {
 	size_t fixtures_nr, fixtures_alloc;
 	struct pmbench_cell *cells;
 	size_t cells_nr, cells_alloc;
+
+	/* `--shard K/N` and `pmbench merge`: see include/pmbench/plan.h. */
+	unsigned shard;	 /**< K of a shard's result, else 0 */
+	unsigned shards; /**< N (a merge keeps it), else 0 */
+	char *plan_id;	 /**< the plan's hash, or NULL */
+	struct pmbench_result_machine *machines; /**< a merge's, else none */
+	size_t machines_nr, machines_alloc;
 };
 
 #define PMBENCH_RESULT_INIT                                                   \
@@ -156,7 +177,7 @@ struct pmbench_result {
 		PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,      \
 			PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, \
 			0, 0, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, \
-			0, 0                                                  \
+			0, 0, 0, 0, NULL, NULL, 0, 0                          \
 	}
 
 /**

@@ -111,13 +111,31 @@ struct pmbench_schedule {
 	const char *fixture;
 	const char *task;
 	const char *scenario;
+
+	/**
+	 * `--shard K/N`: with `shards` > 0 only the timed rounds i (0-based
+	 * among the `runs`) with i mod shards == shard - 1 run, numbered as
+	 * in the whole plan, so N shards together have the plan's rounds;
+	 * every shard runs all the warm-ups (its machine's own). Within a
+	 * shard the order rotates by its own rounds, starting at shard - 1,
+	 * so each machine sees every order. Not with `autostop`.
+	 */
+	unsigned shard;
+	unsigned shards;
 };
 
 #define PMBENCH_SCHEDULE_INIT                                               \
 	{                                                                   \
 		NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-			NULL                                                \
+			NULL, 0, 0                                          \
 	}
+
+/**
+ * How many of `runs` timed rounds shard `shard` of `shards` runs (all of
+ * them when shards is 0).
+ */
+unsigned pmbench_schedule_shard_runs(unsigned runs, unsigned shard,
+				     unsigned shards);
 
 /**
  * Which participant runs `k`-th in round `number` of `nr`: (k + number)

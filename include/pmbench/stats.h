@@ -77,6 +77,26 @@ int pmbench_stats_bootstrap_median(struct pmbench_interval *out,
 				   unsigned resamples, struct pmbench_rng *rng);
 
 /**
+ * Hierarchical (two-stage) bootstrap interval for the median of `x`
+ * whose values come in blocks (the machines of a merged result):
+ * `block[i]` names the block of x[i] (any numbers; equal means the same
+ * block). Each resample draws as many blocks as there are, with
+ * replacement, then within each drawn block as many of its values as it
+ * has, with replacement, and takes the median of the pool; `lo` and `hi`
+ * are the percentile interval of those medians and `out->point` the
+ * median of `x`. Blocks that differ widen the interval, which a
+ * bootstrap of the pooled values hides; one block gives the ordinary
+ * bootstrap's distribution. Fails (-1) as pmbench_stats_bootstrap_median()
+ * does. `out_blocks`, if not NULL, gets the number of distinct blocks.
+ * Cost is O(resamples * n).
+ */
+int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
+					  size_t *out_blocks, const double *x,
+					  const unsigned *block, size_t n,
+					  double level, unsigned resamples,
+					  struct pmbench_rng *rng);
+
+/**
  * Percentile-bootstrap interval for median(a) / median(b), resampling a
  * and b independently; `out->point` is the ratio for the original data.
  * Because the resamples are independent, the interval is zero-width only

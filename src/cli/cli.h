@@ -334,5 +334,8 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_claim(int argc, char **argv);
 int cmd_ci_cache(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_workflow(int argc, char **argv);
 
 #endif

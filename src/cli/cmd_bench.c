@@ -6,6 +6,7 @@
 #include "pmbench/buf.h"
 #include "cli.h"
 #include "pmbench/fixture.h"
+#include "pmbench/plan.h"
 #include "pmbench/pm.h"
 #include "progress.h"
 #include "pmbench/doc.h"
@@ -67,6 +68,11 @@ static void usage(FILE *out)
 		"cache/results/<fixture>-<time>.json)\n"
 		"  --env K=V          set a variable for every PM (repeatable)\n"
 		"  --seed N           seed for the statistics (default 1)\n"
+		"  --shard K/N        run only shard K of N: every Nth timed "
+		"round, from the\n"
+		"                     Kth (warm-ups in every shard); merge "
+		"the N results\n"
+		"                     with 'pmbench merge'\n"
 		"  --progress/--no-progress  force the terminal status line on "
 		"or off\n",
 		pms.ptr);
@@ -145,9 +151,50 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 	return 0;
 }
 
+/* A shard must have rounds of its own, and a fixed number of them. */
+static int check_shard(const struct pmbench_bench_opts *o)
+{
+	if (!o->shards)
+		return 0;
+	if (o->runs_auto) {
+		fprintf(stderr, "pmbench: bench: '--shard' needs a fixed "
+				"'--runs N': shards of '--runs auto' would "
+				"each stop on their own\n");
+		return -1;
+	}
+	if (o->runs < o->shard) {
+		fprintf(stderr,
+			"pmbench: bench: '--shard %u/%u' with '--runs %u' "
+			"leaves shard %u no run; use '--runs %u' or more\n",
+			o->shard, o->shards, o->runs, o->shard, o->shards);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The plan's id (plan.h), with the options that change what is measured
+ * but are not in the result otherwise; a shard also records its machine.
+ */
+static void mark_plan(struct pmbench_result *r,
+		      const struct pmbench_bench_opts *o)
+{
+	struct pmbench_strvec extra = PMBENCH_STRVEC_INIT;
+
+	for (size_t i = 0; i < o->env.nr; i++)
+		pmbench_strvec_pushf(&extra, "env=%s", o->env.v[i]);
+	if (o->probe_requests)
+		pmbench_strvec_pushf(&extra, "probe=%u,%u", o->probe_requests,
+				     o->probe_concurrency);
+	pmbench_plan_set_id(r, &extra);
+	if (o->shards)
+		pmbench_plan_host_hash(r);
+	pmbench_strvec_release(&extra);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_SHARD };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -168,6 +215,7 @@ int cmd_bench(int argc, char **argv)
 		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
@@ -197,6 +245,14 @@ int cmd_bench(int argc, char **argv)
 			if (parse_probe(&o, optarg) < 0)
 				goto done;
 			break;
+		case OPT_SHARD:
+			if (pmbench_plan_parse_shard(&o.shard, &o.shards,
+						     optarg) < 0) {
+				fprintf(stderr, "pmbench: bench: %s\n",
+					pmbench_error_last());
+				goto done;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
@@ -219,6 +275,8 @@ int cmd_bench(int argc, char **argv)
 				"add '--task dev'\n");
 		goto done;
 	}
+	if (check_shard(&o) < 0)
+		goto done;
 	code = PMBENCH_EXIT_ERROR;
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
@@ -258,6 +316,7 @@ int cmd_bench(int argc, char **argv)
 
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, fixtures,
 				fixtures_nr);
+	mark_plan(&r, &o);
 	if (r.cells_nr) {
 		pmbench_report_bench(&doc, &r);
 		shown = pmbench_cli_show(&report, &doc);

@@ -29,6 +29,12 @@ static const struct pmbench_cmd cmds[] = {
 	  "Check a claim such as 'bun is 20x faster than npm'" },
 	{ "ci-cache", cmd_ci_cache,
 	  "Measure what caching the store or node_modules saves in CI" },
+	{ "merge", cmd_merge,
+	  "Pool the shards of a benchmark into one result" },
+	{ "history", cmd_history,
+	  "Medians over time per fixture, task, scenario and PM" },
+	{ "workflow", cmd_workflow,
+	  "Write a GitHub Actions workflow that shards a benchmark" },
 };
 
 static void usage(FILE *out)

@@ -377,6 +377,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.turn = turn;
 	s.round_done = round_done;
 	s.payload = &x;
+	s.shard = o->shard;
+	s.shards = o->shards;
 	if (o->runs_auto) {
 		s.autostop = &o->autostop;
 		s.result = r;
@@ -416,6 +418,8 @@ static void record_options(struct pmbench_result *r,
 	r->warmup = o->warmup;
 	r->timeout_ns = o->timeout_ns;
 	r->seed = o->seed;
+	r->shard = o->shard;
+	r->shards = o->shards;
 	if (o->runs_auto) {
 		r->runs_auto = 1;
 		r->auto_target = o->autostop.target;

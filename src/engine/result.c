@@ -322,6 +322,15 @@ void pmbench_result_release(struct pmbench_result *r)
 	for (size_t i = 0; i < r->cells_nr; i++)
 		cell_release(&r->cells[i]);
 	free(r->cells);
+	free(r->plan_id);
+	for (size_t i = 0; i < r->machines_nr; i++) {
+		free(r->machines[i].id);
+		free(r->machines[i].cpu_model);
+		free(r->machines[i].kernel);
+		free(r->machines[i].host);
+		free(r->machines[i].shards);
+	}
+	free(r->machines);
 	*r = init;
 }
 
@@ -496,7 +505,8 @@ enum field_type {
 	F_SECS,	   /* uint64_t nanoseconds, written as seconds */
 	F_STARTED, /* double Unix time, written to the microsecond */
 	F_DOUBLE,  /* double, written as it is */
-	F_STRVEC   /* struct pmbench_strvec, an array of strings */
+	F_STRVEC,  /* struct pmbench_strvec, an array of strings */
+	F_OPTUINT  /* unsigned, left out when 0 (fields added later) */
 };
 
 struct field {
@@ -588,6 +598,22 @@ static const struct field sample_fields[] = {
 	FIELD(pmbench_sample, "started", F_STARTED, started, 0),
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
+	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
+};
+
+/* A shard's or a merge's fields at the top level, after "created". */
+static const struct field shard_fields[] = {
+	FIELD(pmbench_result, "plan_id", F_OPTSTR, plan_id, 0),
+	FIELD(pmbench_result, "shard", F_OPTUINT, shard, 0),
+	FIELD(pmbench_result, "of", F_OPTUINT, shards, 0),
+};
+
+static const struct field machine_fields[] = {
+	FIELD(pmbench_result_machine, "id", F_STR, id, 1),
+	FIELD(pmbench_result_machine, "cpu_model", F_STR, cpu_model, 0),
+	FIELD(pmbench_result_machine, "kernel", F_STR, kernel, 0),
+	FIELD(pmbench_result_machine, "host", F_STR, host, 0),
+	FIELD(pmbench_result_machine, "shards", F_STR, shards, 0),
 };
 
 #define MEMBER(base, f, type) ((type *)(void *)((char *)(base) + (f)->offset))
@@ -670,6 +696,10 @@ static void write_field(cJSON *o, const void *base, const struct field *f)
 	case F_UINT:
 		add_num(o, f->key, *CMEMBER(base, f, unsigned));
 		break;
+	case F_OPTUINT:
+		if (*CMEMBER(base, f, unsigned))
+			add_num(o, f->key, *CMEMBER(base, f, unsigned));
+		break;
 	case F_OPTU64:
 		/* Absent means 0: files without it read as before. */
 		if (!*CMEMBER(base, f, uint64_t))
@@ -744,6 +774,7 @@ char *pmbench_result_to_json(const struct pmbench_result *r)
 	add_num(root, "version", PMBENCH_RESULT_VERSION);
 	add_str(root, "pmbench_version", r->pmbench_version);
 	add_str(root, "created", r->created);
+	write_fields(root, r, shard_fields, PMBENCH_ARRAY_SIZE(shard_fields));
 
 	o = must(cJSON_AddObjectToObject(root, "options"));
 	write_fields(o, r, option_fields, PMBENCH_ARRAY_SIZE(option_fields));
@@ -761,6 +792,14 @@ char *pmbench_result_to_json(const struct pmbench_result *r)
 	for (size_t i = 0; i < r->fixtures_nr; i++)
 		write_fields(add_to_array(arr), &r->fixtures[i], fixture_fields,
 			     PMBENCH_ARRAY_SIZE(fixture_fields));
+
+	if (r->machines_nr) {
+		arr = must(cJSON_AddArrayToObject(root, "machines"));
+		for (size_t i = 0; i < r->machines_nr; i++)
+			write_fields(add_to_array(arr), &r->machines[i],
+				     machine_fields,
+				     PMBENCH_ARRAY_SIZE(machine_fields));
+	}
 
 	arr = must(cJSON_AddArrayToObject(root, "cells"));
 	for (size_t i = 0; i < r->cells_nr; i++)
@@ -922,6 +961,7 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 			*MEMBER(base, f, int) = (int)v;
 		return ret;
 	case F_UINT:
+	case F_OPTUINT:
 		ret = whole(&v, rd, item, f->key, 0, UINT_MAX);
 		if (!ret)
 			*MEMBER(base, f, unsigned) = (unsigned)v;
@@ -1205,6 +1245,55 @@ static int read_fixtures(struct pmbench_result *r, struct reader *rd,
 	return 0;
 }
 
+static int read_machines(struct pmbench_result *r, struct reader *rd,
+			 const cJSON *root)
+{
+	const cJSON *arr, *item;
+	int ret = get_array(&arr, rd, root, "machines", 0);
+	int i = 0;
+
+	if (ret < 0 || !arr)
+		return ret;
+	cJSON_ArrayForEach(item, arr)
+	{
+		struct pmbench_result_machine *m;
+		size_t old;
+
+		ret = enter(&old, rd, item, "machines", i);
+		if (ret < 0)
+			return ret;
+		PMBENCH_ALLOC_GROW(r->machines, r->machines_nr + 1,
+				   r->machines_alloc);
+		m = &r->machines[r->machines_nr++];
+		memset(m, 0, sizeof(*m));
+		ret = read_fields(m, rd, item, machine_fields,
+				  PMBENCH_ARRAY_SIZE(machine_fields));
+		if (ret < 0)
+			return ret;
+		pmbench_buf_setlen(&rd->where, old);
+		i++;
+	}
+	return 0;
+}
+
+/* Every sample's machine is one of "machines". */
+static int check_machines(const struct pmbench_result *r,
+			  const struct reader *rd)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		for (size_t k = 0; k < r->cells[i].samples_nr; k++)
+			if (r->cells[i].samples[k].machine > r->machines_nr)
+				return pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"'%s': field "
+					"'cells[%zu].samples[%zu].machine' "
+					"is %u, but 'machines' has %zu",
+					rd->origin, i, k,
+					r->cells[i].samples[k].machine,
+					r->machines_nr);
+	return 0;
+}
+
 /* Check "schema" and "version" before anything else is trusted. */
 static int read_header(struct pmbench_result *r, struct reader *rd,
 		       const cJSON *root)
@@ -1262,6 +1351,11 @@ static int read_root(struct pmbench_result *r, struct reader *rd,
 		ret = read_fields(r, rd, root, root_fields,
 				  PMBENCH_ARRAY_SIZE(root_fields));
 	if (!ret)
+		ret = read_fields(r, rd, root, shard_fields,
+				  PMBENCH_ARRAY_SIZE(shard_fields));
+	if (!ret)
+		ret = read_machines(r, rd, root);
+	if (!ret)
 		ret = read_options(r, rd, root);
 	if (!ret)
 		ret = read_environment(r, rd, root);
@@ -1271,6 +1365,8 @@ static int read_root(struct pmbench_result *r, struct reader *rd,
 		ret = read_fixtures(r, rd, root);
 	if (!ret)
 		ret = read_cells(r, rd, root);
+	if (!ret)
+		ret = check_machines(r, rd);
 	return ret;
 }
 

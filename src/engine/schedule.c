@@ -16,9 +16,19 @@ size_t pmbench_schedule_order(size_t k, unsigned number, size_t nr)
 	return nr ? (k + number) % nr : 0;
 }
 
-/* Every participant's turn in one round, in the rotated order. */
+unsigned pmbench_schedule_shard_runs(unsigned runs, unsigned shard,
+				     unsigned shards)
+{
+	if (!shards)
+		return runs;
+	if (!shard || shard > shards || runs < shard)
+		return 0;
+	return (runs - shard) / shards + 1;
+}
+
+/* Every participant's turn in one round, in the order rotated by `rot`. */
 static int one_round(const struct pmbench_schedule *s,
-		     const struct pmbench_round *round)
+		     const struct pmbench_round *round, unsigned rot)
 {
 	int ret;
 
@@ -26,8 +36,8 @@ static int one_round(const struct pmbench_schedule *s,
 		/* A signal between two turns: start no other. */
 		if (pmbench_ctx_cancelled(s->ctx))
 			return PMBENCH_EINTERRUPTED;
-		ret = s->turn(pmbench_schedule_order(k, round->number, s->nr),
-			      round, s->payload);
+		ret = s->turn(pmbench_schedule_order(k, rot, s->nr), round,
+			      s->payload);
 		if (ret < 0)
 			return ret;
 	}
@@ -37,17 +47,30 @@ static int one_round(const struct pmbench_schedule *s,
 int pmbench_schedule_run(const struct pmbench_schedule *s)
 {
 	uint64_t started = pmbench_now_ns();
-	unsigned total = s->warmup + s->runs;
+	unsigned total = s->warmup + s->runs, mine = 0;
+	unsigned runs =
+		pmbench_schedule_shard_runs(s->runs, s->shard, s->shards);
 	int ret;
 
 	for (unsigned i = 0; i < total; i++) {
 		struct pmbench_round round;
+		unsigned rot;
 
 		round.number = s->first_round + i;
 		round.warmup = i < s->warmup;
 		round.nth = round.warmup ? i + 1 : i + 1 - s->warmup;
 		round.of = round.warmup ? s->warmup : s->runs;
-		ret = one_round(s, &round);
+		rot = round.number;
+		if (s->shards && !round.warmup) {
+			/* Another shard's round. */
+			if ((i - s->warmup) % s->shards != s->shard - 1)
+				continue;
+			round.nth = ++mine;
+			round.of = runs;
+			rot = s->first_round + s->warmup + s->shard - 1 + mine -
+			      1;
+		}
+		ret = one_round(s, &round, rot);
 		if (ret < 0)
 			return ret;
 		/* --runs auto: `runs` is the maximum. */

@@ -116,6 +116,8 @@ static double chart_max(const struct pmbench_doc_chart *c)
 
 double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c)
 {
+	if (c->trend)
+		return pmbench_fmt_trend_height(c);
 	return (double)c->bars_nr * ROW_H + AXIS_H;
 }
 
@@ -202,6 +204,10 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 	double max = chart_max(c), h = pmbench_fmt_chart_height(c);
 	double plot = CHART_W - LABEL_W - VALUE_W, rows = h - AXIS_H;
 
+	if (c->trend) {
+		pmbench_fmt_trend(out, c, at_y);
+		return;
+	}
 	pmbench_buf_adds(out, "<svg class=\"chart ");
 	pmbench_fmt_xml_escape(out, c->name);
 	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", CHART_W, h);

@@ -44,6 +44,14 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 		       const struct pmbench_doc_chart *c, double at_y);
 
 /*
+ * A trend chart (`c->trend`): its height, and the chart drawn as
+ * pmbench_fmt_chart() draws the others (src/report/fmt_trend.c).
+ */
+double pmbench_fmt_trend_height(const struct pmbench_doc_chart *c);
+void pmbench_fmt_trend(struct pmbench_buf *out,
+		       const struct pmbench_doc_chart *c, double at_y);
+
+/*
  * The table of a bench cell's statistics: its identity (fixture, task
  * and scenario for data only, pm) and figures, one column each with its
  * header, data keys and types (src/report/cell_columns.c).

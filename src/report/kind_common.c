@@ -5,6 +5,7 @@
 #include "pmbench/common.h"
 
 #include "internal.h"
+#include "pmbench/schedule.h"
 #include "pmbench/result.h"
 
 /* Does a cell of `r` name the PM `name`? */
@@ -158,10 +159,25 @@ void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
 				 "--runs auto (target ±%g%%, at most %u "
 				 "runs)",
 				 r->auto_target * 100, r->runs);
+	else if (r->shard)
+		pmbench_buf_addf(&b,
+				 "shard %u of %u: %u of the plan's %u timed "
+				 "run(s)",
+				 r->shard, r->shards,
+				 pmbench_schedule_shard_runs(r->runs, r->shard,
+							     r->shards),
+				 r->runs);
 	else
 		pmbench_buf_addf(&b, "%u timed run(s)", r->runs);
-	pmbench_buf_addf(&b, " and %u warm-up(s) per cell, seed %llu.",
-			 r->warmup, (unsigned long long)r->seed);
+	pmbench_buf_addf(&b, " and %s%u warm-up(s) per cell, seed %llu.",
+			 r->machines_nr ? "each input's " : "", r->warmup,
+			 (unsigned long long)r->seed);
+	if (r->machines_nr)
+		pmbench_buf_addf(&b, " Merged: %s (plan %s).",
+				 pmbench_result_env_get(r, "merged")
+					 ? pmbench_result_env_get(r, "merged")
+					 : "?",
+				 r->plan_id ? r->plan_id : "?");
 	if (more)
 		pmbench_buf_addf(&b, " %s", more);
 	pmbench_doc_para(d, PMBENCH_DOC_PAGE, "%s", b.ptr);

@@ -8,8 +8,34 @@
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"
+#include "pmbench/merge.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
+
+/*
+ * The median's interval: a merged cell whose runs come from several
+ * machines resamples the machines first (merge.h), so that a slow one
+ * widens the interval instead of hiding in the pool.
+ */
+static int median_ci(struct pmbench_interval *out, const struct pmbench_cell *c,
+		     const double *t, size_t n, struct pmbench_rng *rng)
+{
+	size_t nm, distinct;
+	unsigned *m = pmbench_cell_machines(c, &nm, &distinct);
+	int ret;
+
+	if (distinct >= 2 && nm == n)
+		ret = pmbench_stats_bootstrap_median_blocks(
+			out, NULL, t, m, n, PMBENCH_REPORT_LEVEL,
+			PMBENCH_REPORT_RESAMPLES, rng);
+	else
+		ret = pmbench_stats_bootstrap_median(out, t, n,
+						     PMBENCH_REPORT_LEVEL,
+						     PMBENCH_REPORT_RESAMPLES,
+						     rng);
+	free(m);
+	return ret;
+}
 
 static void fill_cell(struct pmbench_report_cell *rc,
 		      const struct pmbench_cell *c, uint64_t seed)
@@ -28,10 +54,7 @@ static void fill_cell(struct pmbench_report_cell *rc,
 	rc->interrupted = pmbench_cell_interrupted(c);
 	pmbench_stats_summary(&rc->wall, rc->times, rc->n);
 	pmbench_rng_seed(&rng, seed);
-	if (rc->n &&
-	    !pmbench_stats_bootstrap_median(&rc->median_ci, rc->times, rc->n,
-					    PMBENCH_REPORT_LEVEL,
-					    PMBENCH_REPORT_RESAMPLES, &rng))
+	if (rc->n && !median_ci(&rc->median_ci, c, rc->times, rc->n, &rng))
 		rc->has_ci = 1;
 	rc->outliers = pmbench_stats_outliers(NULL, rc->times, rc->n,
 					      PMBENCH_REPORT_OUTLIER_Z);

@@ -819,3 +819,88 @@ double pmbench_stats_mwu_min_p(size_t na, size_t nb)
 		c = c * (double)(nb + k) / (double)k;
 	return 2 / c > 1 ? 1 : 2 / c;
 }
+
+/* The values of x[] grouped by block: x[idx[start[b]] .. idx[start[b+1]]). */
+struct blocks {
+	size_t *idx;   /* indices of x, block by block */
+	size_t *start; /* nr + 1 offsets into idx */
+	size_t nr;
+};
+
+static void group_blocks(struct blocks *g, const unsigned *block, size_t n)
+{
+	unsigned char *done = pmbench_xcalloc(n, 1);
+	size_t k = 0;
+
+	g->idx = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*g->idx)));
+	g->start = pmbench_xmalloc(pmbench_st_mult(n + 1, sizeof(*g->start)));
+	g->nr = 0;
+	/* O(n * blocks): a merged result has a handful of machines. */
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		g->start[g->nr++] = k;
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || block[j] != block[i])
+				continue;
+			done[j] = 1;
+			g->idx[k++] = j;
+		}
+	}
+	g->start[g->nr] = k;
+	free(done);
+}
+
+int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
+					  size_t *out_blocks, const double *x,
+					  const unsigned *block, size_t n,
+					  double level, unsigned resamples,
+					  struct pmbench_rng *rng)
+{
+	struct blocks g = { NULL, NULL, 0 };
+	double *pool = NULL, *stat = NULL;
+	int err;
+
+	if (out_blocks)
+		*out_blocks = 0;
+	err = check_level(level, resamples);
+	if (err)
+		goto done;
+	if (!n) {
+		err = pmbench_error_set("cannot bootstrap an empty sample");
+		goto done;
+	}
+	group_blocks(&g, block, n);
+	if (out_blocks)
+		*out_blocks = g.nr;
+	out->point = pmbench_stats_median(x, n);
+	out->lo = out->hi = out->point;
+	if (n == 1)
+		goto done;
+
+	/* A resample's pool has at most n * blocks values (blocks differ). */
+	pool = pmbench_xmalloc(
+		pmbench_st_mult(pmbench_st_mult(n, g.nr), sizeof(*pool)));
+	stat = pmbench_xmalloc(pmbench_st_mult(resamples, sizeof(*stat)));
+	for (unsigned r = 0; r < resamples; r++) {
+		size_t k = 0;
+
+		for (size_t d = 0; d < g.nr; d++) {
+			size_t b = pmbench_rng_below(rng, g.nr);
+			size_t from = g.start[b], m = g.start[b + 1] - from;
+
+			for (size_t i = 0; i < m; i++)
+				pool[k++] = x[g.idx[from +
+						    pmbench_rng_below(rng, m)]];
+		}
+		stat[r] = median_inplace(pool, k);
+	}
+	percentile_interval(out, stat, resamples, level);
+
+done:
+	free(g.idx);
+	free(g.start);
+	free(pool);
+	free(stat);
+	return err;
+}

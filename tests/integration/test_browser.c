@@ -199,4 +199,45 @@ TEST(html_report_renders_in_chromium)
 	pmbench_buf_release(&url);
 }
 
-CHECK_MAIN(CASE(html_report_renders_in_chromium))
+/*
+ * The history of tests/data/history (four dated results of the fake npm
+ * and bun, npm 11.1.0 slower from the third): its trend charts render,
+ * the change ringed, and nothing on the console.
+ */
+TEST(history_renders_in_chromium)
+{
+	struct pmbench_buf log = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	char dir[4200], html[4200];
+	struct h_run run;
+
+	if (access(chromium(), X_OK)) {
+		check_fail(__FILE__, __LINE__, "'%s' not found", chromium());
+		return;
+	}
+	h_setup();
+	snprintf(dir, sizeof(dir), "%s/tests/data/history", root ? root : ".");
+	snprintf(html, sizeof(html), "%s", h_write("history.html", ""));
+	{
+		const char *args[] = { "history", dir, "--out", html, NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 0);
+		h_run_release(&run);
+	}
+	pmbench_buf_addf(&url, "file://%s", html);
+	CHECK_INT(browse(&log, url.ptr, "--dump-dom", NULL), 0);
+	if (console_lines(log.ptr)) {
+		check_fail(__FILE__, __LINE__, "console messages:\n%s",
+			   log.ptr);
+		return;
+	}
+	CHECK_CONTAINS(log.ptr, "<svg class=\"chart trend\"");
+	CHECK_CONTAINS(log.ptr, "class=\"change\"");
+	CHECK_CONTAINS(log.ptr, "11.0.0 → 11.1.0; slower");
+	pmbench_buf_release(&log);
+	pmbench_buf_release(&url);
+}
+
+CHECK_MAIN(CASE(html_report_renders_in_chromium),
+	   CASE(history_renders_in_chromium))

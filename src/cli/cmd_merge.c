@@ -1,0 +1,185 @@
+/*
+ * pmbench merge OUT.json IN.json...: the shards of one plan pooled into
+ * one ordinary result, and what the machines did to each median.
+ */
+#include "pmbench/common.h"
+
+#include <getopt.h>
+
+#include "cli.h"
+#include "pmbench/merge.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pmbench merge OUT.json IN.json...\n"
+		"\n"
+		"Pool the results of 'pmbench bench --shard K/N' (or whole "
+		"runs of one plan)\n"
+		"into OUT.json, an ordinary result for report, compare and "
+		"claim. Refused,\n"
+		"naming the field, when the inputs differ in plan, options, "
+		"fixture commits\n"
+		"or PM versions, or give one shard twice. Every sample keeps "
+		"its machine (the\n"
+		"shard's CPU model, kernel and hashed host name), and "
+		"intervals resample\n"
+		"machines first, then runs within them; the lines printed "
+		"show, per cell run\n"
+		"on two or more machines, the per-machine medians and both "
+		"intervals.\n"
+		"\n"
+		"Options:\n"
+		"  --seed N   seed of the intervals printed (default: the "
+		"result's)\n"
+		"  -h, --help this help\n"
+		"\n"
+		"Exit status: 0 merged, 1 error (an input unreadable or of "
+		"another plan, OUT\n"
+		"not written), 129 usage.\n");
+}
+
+/* The shards of the plan that no input is: a warning, not an error. */
+static void warn_missing(const struct pmbench_result *in, size_t n)
+{
+	unsigned of = in[0].shards;
+
+	for (unsigned k = 1; of && k <= of; k++) {
+		size_t i;
+
+		for (i = 0; i < n && in[i].shard != k; i++)
+			;
+		if (i == n)
+			fprintf(stderr,
+				"pmbench: warning: shard %u/%u is missing: "
+				"the merged result has fewer runs than its "
+				"plan\n",
+				k, of);
+	}
+}
+
+static void print_machines(const struct pmbench_result *r)
+{
+	printf("merged: %s, plan %s\n", pmbench_result_env_get(r, "merged"),
+	       r->plan_id ? r->plan_id : "(none)");
+	for (size_t i = 0; i < r->machines_nr; i++) {
+		const struct pmbench_result_machine *m = &r->machines[i];
+
+		printf("  %s: %s, kernel %s, host %s%s%s\n", m->id,
+		       m->cpu_model ? m->cpu_model : "unknown CPU",
+		       m->kernel ? m->kernel : "unknown",
+		       m->host ? m->host : "unknown",
+		       m->shards ? ", shards " : "",
+		       m->shards ? m->shards : "");
+	}
+}
+
+static void print_effects(const struct pmbench_result *r, uint64_t seed)
+{
+	int header = 0;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+		struct pmbench_machine_effect e;
+
+		if (!pmbench_merge_machine_effect(&e, c, seed))
+			continue;
+		if (!header)
+			printf("machine effect (median, 95%% interval with "
+			       "machines resampled, then over the runs "
+			       "alone):\n");
+		header = 1;
+		printf("  %s %s %s %s: %s %.3f s .. %s %.3f s (x%.2f "
+		       "across %zu machines); %.3f s [%.3f, %.3f] against "
+		       "[%.3f, %.3f]\n",
+		       c->fixture, c->task, c->scenario, c->pm,
+		       r->machines[e.fastest_m - 1].id, e.fastest,
+		       r->machines[e.slowest_m - 1].id, e.slowest,
+		       e.fastest > 0 ? e.slowest / e.fastest : 0, e.machines,
+		       e.median, e.lo, e.hi, e.runs_lo, e.runs_hi);
+	}
+	if (!header)
+		printf("machine effect: none to show (fewer than two "
+		       "machines per cell)\n");
+}
+
+static int merge_files(const char *out, char **files, size_t n, uint64_t seed,
+		       int seeded)
+{
+	struct pmbench_result *in = pmbench_xcalloc(n, sizeof(*in));
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result init = PMBENCH_RESULT_INIT;
+	int code = PMBENCH_EXIT_ERROR;
+	size_t read = 0;
+
+	for (; read < n; read++) {
+		in[read] = init;
+		if (pmbench_cli_read_result(&in[read], files[read]) < 0) {
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+			goto done;
+		}
+	}
+	if (pmbench_merge(&r, in, (const char *const *)files, n) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
+	warn_missing(in, n);
+	if (pmbench_result_write(&r, out) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
+	print_machines(&r);
+	print_effects(&r, seeded ? seed : r.seed);
+	fprintf(stderr, "pmbench: merged result written to '%s'\n", out);
+	code = PMBENCH_EXIT_OK;
+done:
+	for (size_t i = 0; i < read && i < n; i++)
+		pmbench_result_release(&in[i]);
+	if (read < n)
+		pmbench_result_release(&in[read]);
+	free(in);
+	pmbench_result_release(&r);
+	return code;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t seed = 1;
+	int c, seeded = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (pmbench_parse_u64(&seed, optarg) < 0) {
+				fprintf(stderr,
+					"pmbench: merge: invalid --seed '%s'\n",
+					optarg);
+				return PMBENCH_EXIT_USAGE;
+			}
+			seeded = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			pmbench_cli_unknown_option("merge", argv[optind - 1]);
+			return PMBENCH_EXIT_USAGE;
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "pmbench: merge: give the output file and at "
+				"least one result; see 'pmbench merge "
+				"--help'\n");
+		return PMBENCH_EXIT_USAGE;
+	}
+	return merge_files(argv[optind], argv + optind + 1,
+			   (size_t)(argc - optind - 1), seed, seeded);
+}

@@ -1,0 +1,439 @@
+/*
+ * `pmbench merge`: the shards of one plan pooled into one result, each
+ * sample keeping its machine, after checking that they belong together.
+ */
+#include "pmbench/common.h"
+
+#include "pmbench/buf.h"
+#include "pmbench/merge.h"
+#include "pmbench/stats.h"
+
+#define RESAMPLES 2000
+#define LEVEL	  0.95
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static int same_list(const struct pmbench_strvec *a,
+		     const struct pmbench_strvec *b)
+{
+	if (a->nr != b->nr)
+		return 0;
+	for (size_t i = 0; i < a->nr; i++)
+		if (strcmp(a->v[i], b->v[i]))
+			return 0;
+	return 1;
+}
+
+static void list_text(struct pmbench_buf *out, const struct pmbench_strvec *v)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		pmbench_buf_addf(out, "%s%s", i ? "," : "", v->v[i]);
+}
+
+/* One line naming the field, both files and both values. */
+static int refuse(const char *field, const char *a, const char *va,
+		  const char *b, const char *vb)
+{
+	return pmbench_error_setc(PMBENCH_EINVALID,
+				  "cannot merge '%s' and '%s': field '%s' "
+				  "differs ('%s' against '%s'): not shards "
+				  "of one plan",
+				  a, b, field, va ? va : "(none)",
+				  vb ? vb : "(none)");
+}
+
+static int refuse_num(const char *field, const char *a, unsigned long long va,
+		      const char *b, unsigned long long vb)
+{
+	char x[32], y[32];
+
+	snprintf(x, sizeof(x), "%llu", va);
+	snprintf(y, sizeof(y), "%llu", vb);
+	return refuse(field, a, x, b, y);
+}
+
+static int refuse_list(const char *field, const char *a,
+		       const struct pmbench_strvec *va, const char *b,
+		       const struct pmbench_strvec *vb)
+{
+	struct pmbench_buf x = PMBENCH_BUF_INIT, y = PMBENCH_BUF_INIT;
+	int ret;
+
+	list_text(&x, va);
+	list_text(&y, vb);
+	ret = refuse(field, a, x.ptr, b, y.ptr);
+	pmbench_buf_release(&x);
+	pmbench_buf_release(&y);
+	return ret;
+}
+
+static int check_options(const struct pmbench_result *a, const char *na,
+			 const struct pmbench_result *b, const char *nb)
+{
+	if (a->shards != b->shards)
+		return refuse_num("of", na, a->shards, nb, b->shards);
+	if (!same_list(&a->pms, &b->pms))
+		return refuse_list("options.pms", na, &a->pms, nb, &b->pms);
+	if (!same_list(&a->scenarios, &b->scenarios))
+		return refuse_list("options.scenarios", na, &a->scenarios, nb,
+				   &b->scenarios);
+	if (!same_list(&a->tasks, &b->tasks))
+		return refuse_list("options.tasks", na, &a->tasks, nb,
+				   &b->tasks);
+	if (a->runs != b->runs)
+		return refuse_num("options.runs", na, a->runs, nb, b->runs);
+	if (a->warmup != b->warmup)
+		return refuse_num("options.warmup", na, a->warmup, nb,
+				  b->warmup);
+	if (a->timeout_ns != b->timeout_ns)
+		return refuse_num("options.timeout_s", na,
+				  a->timeout_ns / 1000000000ull, nb,
+				  b->timeout_ns / 1000000000ull);
+	if (a->runs_auto != b->runs_auto)
+		return refuse_num("options.runs_auto", na, a->runs_auto, nb,
+				  b->runs_auto);
+	return 0;
+}
+
+static int check_fixtures(const struct pmbench_result *a, const char *na,
+			  const struct pmbench_result *b, const char *nb)
+{
+	char field[64];
+
+	if (a->fixtures_nr != b->fixtures_nr)
+		return refuse_num("fixtures", na, a->fixtures_nr, nb,
+				  b->fixtures_nr);
+	for (size_t i = 0; i < a->fixtures_nr; i++) {
+		const struct pmbench_result_fixture *x = &a->fixtures[i];
+		const struct pmbench_result_fixture *y = &b->fixtures[i];
+
+		snprintf(field, sizeof(field), "fixtures[%zu].name", i);
+		if (!same_str(x->name, y->name))
+			return refuse(field, na, x->name, nb, y->name);
+		snprintf(field, sizeof(field), "fixtures[%zu].commit", i);
+		if (!same_str(x->commit, y->commit))
+			return refuse(field, na, x->commit, nb, y->commit);
+		snprintf(field, sizeof(field), "fixtures[%zu].repo", i);
+		if (!same_str(x->repo, y->repo))
+			return refuse(field, na, x->repo, nb, y->repo);
+	}
+	return 0;
+}
+
+static const struct pmbench_result_pm *find_pm(const struct pmbench_result *r,
+					       const char *name)
+{
+	for (size_t i = 0; i < r->found_nr; i++)
+		if (!strcmp(r->found[i].name, name))
+			return &r->found[i];
+	return NULL;
+}
+
+static int check_versions(const struct pmbench_result *a, const char *na,
+			  const struct pmbench_result *b, const char *nb)
+{
+	struct pmbench_buf field = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < a->found_nr && !ret; i++) {
+		const struct pmbench_result_pm *x = &a->found[i];
+		const struct pmbench_result_pm *y = find_pm(b, x->name);
+
+		if (y && same_str(x->version, y->version))
+			continue;
+		pmbench_buf_reset(&field);
+		pmbench_buf_addf(&field, "package_managers[%s].version",
+				 x->name);
+		ret = refuse(field.ptr, na, x->version, nb,
+			     y ? y->version : NULL);
+	}
+	pmbench_buf_release(&field);
+	return ret;
+}
+
+/* Every input against the first, then no shard twice. */
+static int check_all(const struct pmbench_result *in, const char *const *names,
+		     size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 1; i < n && !ret; i++) {
+		ret = check_options(&in[0], names[0], &in[i], names[i]);
+		if (!ret)
+			ret = check_fixtures(&in[0], names[0], &in[i],
+					     names[i]);
+		if (!ret)
+			ret = check_versions(&in[0], names[0], &in[i],
+					     names[i]);
+		if (!ret && !same_str(in[0].plan_id, in[i].plan_id))
+			ret = refuse("plan_id", names[0], in[0].plan_id,
+				     names[i], in[i].plan_id);
+	}
+	for (size_t i = 0; i < n && !ret; i++)
+		for (size_t j = i + 1; j < n && !ret; j++)
+			if (in[i].shard && in[i].shard == in[j].shard)
+				ret = pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"cannot merge '%s' and '%s': both are "
+					"shard %u/%u (field 'shard')",
+					names[i], names[j], in[i].shard,
+					in[i].shards);
+	return ret;
+}
+
+static const char *env_of(const struct pmbench_result *r, const char *key)
+{
+	return pmbench_result_env_get(r, key);
+}
+
+/* The merged result's machine of input `r`: found, or added. */
+static unsigned machine_of(struct pmbench_result *out,
+			   const struct pmbench_result *r)
+{
+	const char *host = env_of(r, "host_hash");
+	const char *cpu = env_of(r, "cpu_model");
+	const char *kernel = env_of(r, "kernel");
+	struct pmbench_result_machine *m;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t i;
+
+	for (i = 0; host && i < out->machines_nr; i++) {
+		m = &out->machines[i];
+		if (same_str(m->host, host) && same_str(m->cpu_model, cpu) &&
+		    same_str(m->kernel, kernel))
+			break;
+	}
+	if (!host || i == out->machines_nr) {
+		PMBENCH_ALLOC_GROW(out->machines, out->machines_nr + 1,
+				   out->machines_alloc);
+		i = out->machines_nr++;
+		m = &out->machines[i];
+		memset(m, 0, sizeof(*m));
+		pmbench_buf_addf(&b, "m%zu", i + 1);
+		m->id = pmbench_buf_detach(&b);
+		m->cpu_model = cpu ? pmbench_xstrdup(cpu) : NULL;
+		m->kernel = kernel ? pmbench_xstrdup(kernel) : NULL;
+		m->host = host ? pmbench_xstrdup(host) : NULL;
+	}
+	m = &out->machines[i];
+	if (r->shard) {
+		if (m->shards)
+			pmbench_buf_addf(&b, "%s, ", m->shards);
+		pmbench_buf_addf(&b, "%u/%u", r->shard, r->shards);
+		free(m->shards);
+		m->shards = pmbench_buf_detach(&b);
+	}
+	return (unsigned)i + 1;
+}
+
+static char *dup_opt(const char *s)
+{
+	return s ? pmbench_xstrdup(s) : NULL;
+}
+
+static void copy_sample(struct pmbench_cell *to, const struct pmbench_sample *s,
+			unsigned machine)
+{
+	struct pmbench_sample *d = pmbench_cell_add_sample(to);
+
+	*d = *s;
+	d->failure = dup_opt(s->failure);
+	d->tail = dup_opt(s->tail);
+	d->metrics = NULL;
+	d->metrics_nr = d->metrics_alloc = 0;
+	for (size_t k = 0; k < s->metrics_nr; k++)
+		pmbench_sample_metric_set(d, s->metrics[k].name,
+					  s->metrics[k].value);
+	d->machine = machine;
+}
+
+static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
+		       unsigned machine)
+{
+	struct pmbench_cell *to = pmbench_result_find_cell(
+		out, c->fixture, c->task, c->scenario, c->pm);
+
+	if (!to) {
+		to = pmbench_result_add_cell(out, c->fixture, c->task,
+					     c->scenario, c->pm);
+		to->lockfile = dup_opt(c->lockfile);
+		to->scripts = dup_opt(c->scripts);
+		to->note = dup_opt(c->note);
+		pmbench_strvec_pushv(&to->command,
+				     (const char *const *)c->command.v);
+		pmbench_strvec_pushv(&to->env, (const char *const *)c->env.v);
+	}
+	/* A priming that failed on one machine is news for the whole. */
+	if (c->prime_failure && !to->prime_failure)
+		to->prime_failure = pmbench_xstrdup(c->prime_failure);
+	for (size_t k = 0; k < c->samples_nr; k++)
+		copy_sample(to, &c->samples[k], machine);
+}
+
+/* Warm-ups first, then by round, then by machine: as one run reads. */
+static int by_round(const void *pa, const void *pb)
+{
+	const struct pmbench_sample *a = pa, *b = pb;
+
+	if (a->warmup != b->warmup)
+		return a->warmup ? -1 : 1;
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	if (a->machine != b->machine)
+		return a->machine < b->machine ? -1 : 1;
+	return 0;
+}
+
+static void copy_header(struct pmbench_result *out,
+			const struct pmbench_result *r)
+{
+	out->pmbench_version = dup_opt(r->pmbench_version);
+	out->created = dup_opt(r->created);
+	pmbench_strvec_pushv(&out->pms, (const char *const *)r->pms.v);
+	pmbench_strvec_pushv(&out->scenarios,
+			     (const char *const *)r->scenarios.v);
+	pmbench_strvec_pushv(&out->tasks, (const char *const *)r->tasks.v);
+	out->runs = r->runs;
+	out->warmup = r->warmup;
+	out->timeout_ns = r->timeout_ns;
+	out->seed = r->seed;
+	out->shards = r->shards;
+	out->plan_id = dup_opt(r->plan_id);
+	for (size_t i = 0; i < r->env_nr; i++)
+		pmbench_result_env_set(out, r->env[i].key, r->env[i].value);
+	for (size_t i = 0; i < r->found_nr; i++) {
+		struct pmbench_result_pm *p = pmbench_result_add_pm(
+			out, r->found[i].name, r->found[i].path,
+			r->found[i].version);
+
+		p->base = dup_opt(r->found[i].base);
+		p->config = dup_opt(r->found[i].config);
+	}
+	for (size_t i = 0; i < r->fixtures_nr; i++)
+		pmbench_result_add_fixture(out, r->fixtures[i].name,
+					   r->fixtures[i].repo,
+					   r->fixtures[i].commit,
+					   r->fixtures[i].subdir,
+					   r->fixtures[i].description);
+}
+
+int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
+		  const char *const *names, size_t n)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	if (!n)
+		return pmbench_error_setc(PMBENCH_EINVALID, "nothing to merge");
+	ret = check_all(in, names, n);
+	if (ret < 0)
+		return ret;
+	copy_header(out, &in[0]);
+	for (size_t i = 0; i < n; i++) {
+		unsigned m = machine_of(out, &in[i]);
+
+		for (size_t c = 0; c < in[i].cells_nr; c++)
+			merge_cell(out, &in[i].cells[c], m);
+	}
+	for (size_t c = 0; c < out->cells_nr; c++)
+		qsort(out->cells[c].samples, out->cells[c].samples_nr,
+		      sizeof(*out->cells[c].samples), by_round);
+	pmbench_buf_addf(&b, "%zu result(s) on %zu machine(s)", n,
+			 out->machines_nr);
+	pmbench_result_env_set(out, "merged", b.ptr);
+	pmbench_buf_release(&b);
+	return 0;
+}
+
+unsigned *pmbench_cell_machines(const struct pmbench_cell *c, size_t *out_n,
+				size_t *out_distinct)
+{
+	unsigned *m =
+		pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1, sizeof(*m));
+	size_t n = 0, distinct = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+		size_t k;
+
+		/* The samples pmbench_cell_times() keeps. */
+		if (s->warmup || !s->ok)
+			continue;
+		for (k = 0; k < n && m[k] != s->machine; k++)
+			;
+		if (k == n && s->machine)
+			distinct++;
+		m[n++] = s->machine;
+	}
+	*out_n = n;
+	*out_distinct = distinct;
+	return m;
+}
+
+/* Per-machine medians: the lowest and the highest. */
+static void machine_medians(struct pmbench_machine_effect *out, const double *t,
+			    const unsigned *m, size_t n)
+{
+	double *one = pmbench_xcalloc(n, sizeof(*one));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0, seen = 0;
+		double med;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = m[j] == m[i];
+		if (seen)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (m[j] == m[i])
+				one[k++] = t[j];
+		med = pmbench_stats_median(one, k);
+		if (!out->machines || med < out->fastest) {
+			out->fastest = med;
+			out->fastest_m = m[i];
+		}
+		if (!out->machines || med > out->slowest) {
+			out->slowest = med;
+			out->slowest_m = m[i];
+		}
+		out->machines++;
+	}
+	free(one);
+}
+
+int pmbench_merge_machine_effect(struct pmbench_machine_effect *out,
+				 const struct pmbench_cell *c, uint64_t seed)
+{
+	size_t n, nm, distinct;
+	double *t = pmbench_cell_times(c, &n);
+	unsigned *m = pmbench_cell_machines(c, &nm, &distinct);
+	struct pmbench_interval iv;
+	struct pmbench_rng rng;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (distinct < 2 || n != nm)
+		goto done;
+	machine_medians(out, t, m, n);
+	pmbench_rng_seed(&rng, seed);
+	if (pmbench_stats_bootstrap_median(&iv, t, n, LEVEL, RESAMPLES, &rng))
+		goto done;
+	out->median = iv.point;
+	out->runs_lo = iv.lo;
+	out->runs_hi = iv.hi;
+	pmbench_rng_seed(&rng, seed);
+	if (pmbench_stats_bootstrap_median_blocks(&iv, NULL, t, m, n, LEVEL,
+						  RESAMPLES, &rng))
+		goto done;
+	out->lo = iv.lo;
+	out->hi = iv.hi;
+	ret = 1;
+done:
+	pmbench_error_clear();
+	free(t);
+	free(m);
+	return ret;
+}

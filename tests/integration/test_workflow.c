@@ -1,0 +1,362 @@
+/*
+ * pmbench workflow github-actions: the YAML it writes, parsed by a real
+ * YAML reader (python3-yaml, which ci/setup installs) and checked against
+ * the options; then the commands its jobs run, run here with the fake
+ * PMs: three shards at once, each with its own cache folder (a runner
+ * of its own), the merge and report loop, the history step. The example in
+ * docs/ must be what the command writes.
+ */
+#include "pmbench/common.h"
+
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+
+static char sandbox[4200];
+
+static const char *at(const char *rel)
+{
+	static char path[2][8400];
+	static int k;
+
+	k = !k;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", sandbox, rel);
+	return path[k];
+}
+
+/* The workflow for `args` into `yml`, and its JSON (via python3-yaml). */
+static cJSON *generate(const char *const *args, const char *yml)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct h_run r;
+	cJSON *root;
+
+	h_pmbench(&r, args, NULL);
+	if (r.exit_code) {
+		check_fail(__FILE__, __LINE__, "workflow exited %d",
+			   r.exit_code);
+		h_run_release(&r);
+		return NULL;
+	}
+	pmbench_fs_write_atomic(yml, r.out.ptr, r.out.len);
+	h_run_release(&r);
+	pmbench_strvec_pushv(
+		&c.args, (const char *const[]){
+				 "python3", "-c",
+				 "import json, sys, yaml\n"
+				 "json.dump(yaml.safe_load(open(sys.argv[1])),"
+				 " open(sys.argv[2], 'w'))\n",
+				 yml, at("wf.json"), NULL });
+	if (pmbench_child_run(&c) < 0 || c.result.exit_code) {
+		check_fail(__FILE__, __LINE__, "python3-yaml: %s",
+			   c.tail.ptr ? c.tail.ptr : pmbench_error_last());
+		pmbench_child_release(&c);
+		return NULL;
+	}
+	pmbench_child_release(&c);
+	root = h_read_json(at("wf.json"));
+	if (!root)
+		check_fail(__FILE__, __LINE__, "no JSON from the YAML");
+	return root;
+}
+
+static const cJSON *get(const cJSON *o, const char *path)
+{
+	char key[128];
+
+	while (o && *path) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		o = cJSON_IsArray(o)
+			    ? cJSON_GetArrayItem(o, (int)strtol(key, NULL, 10))
+			    : cJSON_GetObjectItemCaseSensitive(o, key);
+		path += n + (dot != NULL);
+	}
+	return o;
+}
+
+static const char *str(const cJSON *o, const char *path)
+{
+	const cJSON *v = get(o, path);
+
+	return cJSON_IsString(v) ? v->valuestring : "(none)";
+}
+
+/* The step of a job with this id. */
+static const cJSON *step(const cJSON *wf, const char *job, const char *id)
+{
+	char path[64];
+	const cJSON *s;
+
+	snprintf(path, sizeof(path), "jobs.%s.steps", job);
+	cJSON_ArrayForEach(s, get(wf, path))
+	{
+		if (!strcmp(str(s, "id"), id))
+			return s;
+	}
+	return NULL;
+}
+
+/* The step's script with the matrix values put in, as Actions would. */
+static char *script(const cJSON *s, const char *shard)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *p = str(s, "run");
+
+	while (*p) {
+		if (!strncmp(p, "${{ matrix.shard }}", 19)) {
+			pmbench_buf_adds(&b, shard);
+			p += 19;
+		} else if (!strncmp(p, "${{ matrix.fixture }}", 21)) {
+			pmbench_buf_adds(&b, "todo-api");
+			p += 21;
+		} else {
+			pmbench_buf_addch(&b, *p++);
+		}
+	}
+	return pmbench_buf_detach(&b);
+}
+
+static void sh(struct pmbench_child *c, char *text, const char *temp)
+{
+	pmbench_strvec_pushv(&c->args,
+			     (const char *const[]){ "/bin/sh", "-e", "-c", text,
+						    NULL });
+	c->dir = sandbox;
+	/* Each runner has a checkout, and so a cache/, of its own. */
+	pmbench_strvec_pushf(&c->env, "PMBENCH_CACHE_DIR=%s", at(temp));
+	pmbench_strvec_pushf(&c->env, "GITHUB_STEP_SUMMARY=%s",
+			     at("summary.md"));
+	c->tail_max = 1u << 20;
+	c->timeout_ns = 600ull * 1000000000ull;
+}
+
+/* The shard job's run step for shards 1 to 3, all at once. */
+static void run_shards(const cJSON *bench)
+{
+	struct pmbench_child c[3] = { PMBENCH_CHILD_INIT, PMBENCH_CHILD_INIT,
+				      PMBENCH_CHILD_INIT };
+	char *text[3];
+	int left = 3, done[3] = { 0, 0, 0 };
+
+	for (int k = 0; k < 3; k++) {
+		char shard[4], temp[16];
+
+		snprintf(shard, sizeof(shard), "%d", k + 1);
+		snprintf(temp, sizeof(temp), "runner-%d", k + 1);
+		text[k] = script(bench, shard);
+		sh(&c[k], text[k], temp);
+		CHECK_INT(pmbench_child_start(&c[k]), 0);
+	}
+	while (left)
+		for (int k = 0; k < 3; k++)
+			if (!done[k] &&
+			    pmbench_child_pump(&c[k], 20000000) == 1) {
+				done[k] = 1;
+				left--;
+			}
+	for (int k = 0; k < 3; k++) {
+		pmbench_child_release(&c[k]);
+		if (c[k].result.exit_code)
+			fprintf(stderr, "shard %d:\n%s\n", k + 1,
+				c[k].tail.ptr);
+		CHECK_INT(c[k].result.exit_code, 0);
+		free(text[k]);
+	}
+}
+
+static void run_step(const cJSON *s)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	char *text = script(s, "");
+
+	sh(&c, text, "runner-merge");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	if (c.result.exit_code)
+		fprintf(stderr, "step %s:\n%s\n", str(s, "id"), c.tail.ptr);
+	CHECK_INT(c.result.exit_code, 0);
+	pmbench_child_release(&c);
+	free(text);
+}
+
+static void check_shape(const cJSON *wf)
+{
+	CHECK_STR(str(wf, "on.schedule.0.cron"), "0 4 * * 1");
+	CHECK_STR(str(wf, "permissions.contents"), "write");
+	CHECK_STR(str(wf, "jobs.shard.runs-on"), "self-hosted");
+	CHECK_STR(str(wf, "jobs.shard.container"), "debian:12");
+	CHECK_INT(get(wf, "jobs.shard.timeout-minutes")->valueint, 45);
+	CHECK_INT(cJSON_GetArraySize(get(wf, "jobs.shard.strategy.matrix."
+					     "fixture")),
+		  1);
+	CHECK_STR(str(wf, "jobs.shard.strategy.matrix.fixture.0"), "todo-api");
+	CHECK_INT(cJSON_GetArraySize(get(wf, "jobs.shard.strategy.matrix."
+					     "shard")),
+		  3);
+	CHECK_INT(get(wf, "jobs.shard.strategy.matrix.shard.2")->valueint, 3);
+	CHECK_STR(str(wf, "jobs.shard.steps.0.id"), "deps");
+	CHECK_STR(str(wf, "jobs.shard.steps.1.uses"), "actions/checkout@v4");
+	CHECK_STR(str(step(wf, "shard", "build"), "run"), "ci/build.sh");
+	CHECK_CONTAINS(str(step(wf, "shard", "deps"), "run"),
+		       "apt-get install");
+	CHECK_CONTAINS(str(step(wf, "shard", "bench"), "run"),
+		       "bench --no-progress --pm npm,bun --runs 3 --warmup 0 "
+		       "--scenario clean --env 'A=b c' --shard "
+		       "${{ matrix.shard }}/3");
+	CHECK_STR(str(wf, "jobs.shard.steps.4.uses"),
+		  "actions/upload-artifact@v4");
+	CHECK_STR(str(wf, "jobs.merge.needs"), "shard");
+	CHECK_STR(str(wf, "jobs.merge.steps.3.uses"),
+		  "actions/download-artifact@v4");
+	CHECK_CONTAINS(str(step(wf, "merge", "merge"), "run"),
+		       "for key in todo-api; do");
+	CHECK_CONTAINS(str(step(wf, "merge", "history"), "run"),
+		       "pmbench history bench-history --format markdown");
+	CHECK_CONTAINS(str(step(wf, "merge", "commit"), "run"), "git push");
+}
+
+TEST(workflow_parses_and_its_jobs_run)
+{
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	const char *args[] = { "workflow",	"github-actions",
+			       "--pm",		"npm,bun",
+			       "--shards",	"3",
+			       "--runs",	"3",
+			       "--warmup",	"0",
+			       "--scenario",	"clean",
+			       "--env",		"A=b c",
+			       "--cron",	"0 4 * * 1",
+			       "--runner",	"self-hosted",
+			       "--job-timeout", "45",
+			       "--history-dir", "bench-history",
+			       "todo-api",	NULL };
+	char bin[8400];
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(args, at("pmbench.yml"));
+	if (!wf)
+		return;
+	check_shape(wf);
+	/* The checkout's build/pmbench is the one under test. */
+	snprintf(bin, sizeof(bin), "%s", at("build"));
+	CHECK_INT(pmbench_fs_mkdirp(bin, 0755), 0);
+	CHECK_INT(symlink(getenv("PMBENCH_BIN"), at("build/pmbench")), 0);
+	run_shards(step(wf, "shard", "bench"));
+	/* download-artifact with merge-multiple: every result in shards/. */
+	CHECK_INT(pmbench_fs_mkdirp(at("shards"), 0755), 0);
+	for (int k = 1; k <= 3; k++) {
+		char from[64], to[64];
+
+		snprintf(from, sizeof(from), "results/todo-api-%d.json", k);
+		snprintf(to, sizeof(to), "shards/todo-api-%d.json", k);
+		CHECK_INT(pmbench_fs_copyfile(at(from), at(to)), 0);
+	}
+	run_step(step(wf, "merge", "merge"));
+	run_step(step(wf, "merge", "history"));
+	CHECK_INT(pmbench_result_read(&m, at("merged/todo-api.json")), 0);
+	CHECK_INT(m.shards, 3);
+	CHECK_INT(m.cells_nr, 2);
+	for (size_t i = 0; i < m.cells_nr; i++)
+		CHECK_INT(m.cells[i].samples_nr, 3);
+	CHECK(pmbench_fs_isfile(at("report/todo-api.html")));
+	CHECK_INT(pmbench_fs_read_text(&text, at("summary.md"), 1 << 20), 0);
+	CHECK_CONTAINS(text.ptr, "| action | cache | lockfile | node_modules");
+	CHECK_CONTAINS(text.ptr, "pmbench history");
+	pmbench_result_release(&m);
+	pmbench_buf_release(&text);
+	cJSON_Delete(wf);
+}
+
+/* docs/github-actions-example.yml is what the command writes. */
+TEST(docs_example_is_current)
+{
+	const char *args[] = { "workflow", "github-actions", "--pm",
+			       "npm,bun",  "--shards",	     "3",
+			       "todo-api", "vite-react-ts",  NULL };
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	struct pmbench_buf doc = PMBENCH_BUF_INIT;
+	char path[4200];
+	struct h_run r;
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	snprintf(path, sizeof(path), "%s/docs/github-actions-example.yml",
+		 root ? root : ".");
+	CHECK_INT(pmbench_fs_read_text(&doc, path, 1 << 20), 0);
+	h_pmbench(&r, args, NULL);
+	CHECK_INT(r.exit_code, 0);
+	CHECK_STR(r.out.ptr, doc.ptr);
+	h_run_release(&r);
+	wf = generate(args, at("example.yml"));
+	if (!wf)
+		return;
+	CHECK_INT(cJSON_GetArraySize(get(wf, "jobs.shard.strategy.matrix."
+					     "fixture")),
+		  2);
+	CHECK_STR(str(wf, "permissions.contents"), "read");
+	CHECK(!get(wf, "on.schedule"));
+	cJSON_Delete(wf);
+	pmbench_buf_release(&doc);
+}
+
+TEST(workflow_refuses)
+{
+	struct h_run r;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	{
+		const char *args[] = { "workflow", "github-actions", "--runs",
+				       "auto", NULL };
+
+		H_CHECK_CALL(h_expect, args, NULL, 129,
+			     "shards need a fixed number of runs");
+	}
+	{
+		const char *args[] = { "workflow", "github-actions", "--shards",
+				       "4",	   "--runs",	     "3",
+				       NULL };
+
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 129);
+		CHECK_CONTAINS(r.out.ptr, "use --runs 4 or more");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "workflow", "github-actions", "--env",
+				       "X=${{ secrets.T }}", NULL };
+
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 129);
+		CHECK_CONTAINS(r.out.ptr, "no line break or '${{'");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "workflow", "github-actions", "--cron",
+				       "daily", NULL };
+
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 129);
+		CHECK_CONTAINS(r.out.ptr, "invalid --cron 'daily'");
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "workflow", "github-actions", "../x",
+				       NULL };
+
+		h_pmbench(&r, args, NULL);
+		CHECK_INT(r.exit_code, 129);
+		CHECK_CONTAINS(r.out.ptr, "invalid fixture '../x'");
+		h_run_release(&r);
+	}
+}
+
+CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
+	   CASE(docs_example_is_current), CASE(workflow_refuses))
