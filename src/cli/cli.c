@@ -1,6 +1,8 @@
 #include "pmbench/common.h"
 
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pmbench/schedule.h"
 #include "pmbench/bench.h"
@@ -527,6 +529,17 @@ int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 						       pmbench_error_last());
 		return 1;
 	}
+	if (c == PMBENCH_CLI_OPT_COLUMNS) {
+		if (pmbench_format_check_columns(arg) < 0)
+			return pmbench_cli_usage_error(o->cmd, "%s",
+						       pmbench_error_last());
+		o->columns = arg;
+		return 1;
+	}
+	if (c == PMBENCH_CLI_OPT_WIDE) {
+		o->wide = 1;
+		return 1;
+	}
 	if (c == PMBENCH_CLI_OPT_REPORT) {
 		if (!*arg)
 			return pmbench_cli_usage_error(o->cmd,
@@ -557,6 +570,18 @@ void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs, int col)
 	if (runs)
 		fprintf(out, "  %-*sthe table still goes to standard output\n",
 			w, "");
+	fprintf(out,
+		"  %-*sthe terminal table's columns, comma-separated: "
+		"median,\n",
+		w, "--columns LIST");
+	fprintf(out,
+		"  %-*smedian_ci95, mean, min, runs, outliers, user, system,\n",
+		w, "");
+	fprintf(out, "  %-*smax_rss, tree_rss, node_modules, ratio\n", w, "");
+	fprintf(out,
+		"  %-*severy column (the table fits the terminal, else 100 "
+		"columns)\n",
+		w, "--wide");
 	pmbench_buf_release(&names);
 }
 
@@ -574,6 +599,24 @@ int pmbench_cli_check_output(const struct pmbench_cli_output *o)
 	return ret < 0 ? -1 : 0;
 }
 
+unsigned pmbench_cli_term_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	uint64_t n = 0;
+
+	if (env && !pmbench_parse_u64(&n, env) && n)
+		return n < 80 ? 80 : n > 10000 ? 10000 : (unsigned)n;
+	if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col < 80 ? 80 : ws.ws_col;
+	return 100;
+}
+
+void pmbench_cli_flush(void)
+{
+	fflush(stdout);
+}
+
 /* `doc` in format `f`, to standard output or the file `path`. */
 static int show_as(const struct pmbench_format *f, const char *path,
 		   const struct pmbench_doc *doc)
@@ -585,6 +628,8 @@ static int show_as(const struct pmbench_format *f, const char *path,
 		ret = pmbench_fs_write_output(path, text.ptr, text.len);
 	else if (!ret)
 		fwrite(text.ptr, 1, text.len, stdout);
+	/* What comes on stderr next must not cut a line of it. */
+	fflush(stdout);
 	if (ret < 0)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 	pmbench_buf_release(&text);
@@ -592,18 +637,21 @@ static int show_as(const struct pmbench_format *f, const char *path,
 }
 
 int pmbench_cli_show(const struct pmbench_cli_output *o,
-		     const struct pmbench_doc *doc)
+		     struct pmbench_doc *doc)
 {
 	const struct pmbench_format *table = pmbench_format_get("table");
 	const struct pmbench_format *f = o->format;
 	int ret = 0;
 
+	/* The terminal fits its width; a file keeps every column. */
+	pmbench_doc_term(doc, pmbench_cli_term_width(), o->columns, o->wide);
 	if (!o->path)
 		return show_as(f ? f : table, NULL, doc);
 	if (!f)
 		f = pmbench_format_for_path(o->path);
 	if (o->runs)
 		ret = show_as(table, NULL, doc);
+	pmbench_doc_term(doc, 0, NULL, 1);
 	if (show_as(f ? f : table, o->path, doc) < 0)
 		return -1;
 	if (o->runs)

@@ -170,6 +170,8 @@ int cmd_bench(int argc, char **argv)
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -187,7 +189,7 @@ int cmd_bench(int argc, char **argv)
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TASK:
 			if (parse_tasks(&o, optarg) < 0)
@@ -203,6 +205,8 @@ int cmd_bench(int argc, char **argv)
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;

@@ -166,6 +166,8 @@ int cmd_claim(int argc, char **argv)
 		  PMBENCH_CLI_OPT_NO_PROGRESS },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -213,6 +215,8 @@ int cmd_claim(int argc, char **argv)
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;

@@ -231,6 +231,8 @@ int cmd_migrate(int argc, char **argv)
 		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -291,6 +293,8 @@ int cmd_migrate(int argc, char **argv)
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;

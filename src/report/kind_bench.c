@@ -270,8 +270,12 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_report_add_sentence(&b, rep, i);
 		if (b.len)
 			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
-		pmbench_report_cell_notes(d, PMBENCH_DOC_HUMAN, &rep->cells[i]);
 	}
+	/* The findings first, then what to be wary of. */
+	for (size_t i = g; i < rep->cells_nr; i++)
+		if (pmbench_report_same_group(rep, g, i))
+			pmbench_report_cell_notes(d, PMBENCH_DOC_HUMAN,
+						  &rep->cells[i]);
 	pmbench_buf_release(&b);
 }
 

@@ -142,7 +142,8 @@ TEST(compare)
 		CHECK_CONTAINS(r.out.ptr, "slower");
 		/* npm did not change at all. */
 		CHECK_CONTAINS(r.out.ptr, "+0.0% (");
-		CHECK_CONTAINS(r.out.ptr, "no significant difference");
+		/* The verdict wraps on a 100-column table. */
+		CHECK_CONTAINS(r.out.ptr, "no significant");
 		CHECK_CONTAINS(r.out.ptr, "no successful runs in A and B");
 		h_run_release(&r);
 	}
