@@ -67,8 +67,10 @@ static void usage(FILE *out)
 		"cache/results/<fixture>-<time>.json)\n"
 		"  --env K=V          set a variable for every PM (repeatable)\n"
 		"  --seed N           seed for the statistics (default 1)\n"
-		"  --progress/--no-progress  force the terminal status line on "
-		"or off\n",
+		"  --progress/--no-progress  force the terminal progress bars "
+		"on or off\n"
+		"  --dry-run          print the plan (fixtures, PMs, scenarios, "
+		"runs) and exit\n",
 		pms.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
 	fprintf(out, "  -h, --help         this help\n"
@@ -145,9 +147,58 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 	return 0;
 }
 
+/*
+ * The plan, before any work: fixtures, PMs, scenarios and tasks, and how
+ * many runs that makes. Also tells the progress display how many groups
+ * of runs to expect, for its estimate.
+ */
+static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
+		 const struct pmbench_fixture *fixtures, size_t fixtures_nr)
+{
+	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
+	unsigned groups = 0, per = o->warmup + o->runs;
+
+	if (!o->tasks.nr)
+		pmbench_strvec_push(&tasks, "install");
+	for (size_t i = 0; i < o->tasks.nr; i++)
+		pmbench_strvec_push(&tasks, o->tasks.v[i]);
+	for (size_t i = 0; i < tasks.nr; i++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks.v[i]);
+
+		groups += t && t->flags & PMBENCH_TASK_PER_SCENARIO
+				  ? (unsigned)o->scenarios_nr
+				  : 1;
+	}
+	groups *= (unsigned)fixtures_nr;
+	fprintf(out, "%splan:\n%s  fixtures:  ", pre, pre);
+	for (size_t i = 0; i < fixtures_nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", fixtures[i].name);
+	fprintf(out, "\n%s  PMs:       ", pre);
+	for (size_t i = 0; i < o->pms.nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", o->pms.v[i]);
+	fprintf(out,
+		"%s\n%s  tasks:     ", o->pms_explicit ? "" : " (those found)",
+		pre);
+	for (size_t i = 0; i < tasks.nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", tasks.v[i]);
+	fprintf(out, "\n%s  scenarios: ", pre);
+	for (size_t i = 0; i < o->scenarios_nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "",
+			pmbench_scenario_name(o->scenarios[i]));
+	fprintf(out,
+		"\n%s  runs:      %s%u timed and %u warm-up per PM in each of "
+		"%u group%s: %s%zu runs after %zu primings\n",
+		pre, o->runs_auto ? "up to " : "", o->runs, o->warmup, groups,
+		groups == 1 ? "" : "s", o->runs_auto ? "up to " : "",
+		(size_t)per * groups * o->pms.nr, o->pms.nr * fixtures_nr);
+	fflush(out);
+	pmbench_progress_plan(groups);
+	pmbench_strvec_release(&tasks);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_DRY_RUN };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -168,6 +219,7 @@ int cmd_bench(int argc, char **argv)
 		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
@@ -184,7 +236,7 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("bench", 1);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
-	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
+	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0, dry_run = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
@@ -198,6 +250,9 @@ int cmd_bench(int argc, char **argv)
 		case OPT_PROBE:
 			if (parse_probe(&o, optarg) < 0)
 				goto done;
+			break;
+		case OPT_DRY_RUN:
+			dry_run = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -224,7 +279,7 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_take_workdir(argc, argv) < 0)
+	if (!dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	o.autostop.seed = o.seed;
 	if (o.runs_auto)
@@ -252,6 +307,12 @@ int cmd_bench(int argc, char **argv)
 				pmbench_error_last());
 			goto done;
 		}
+	}
+	plan(dry_run ? stdout : stderr, dry_run ? "" : "pmbench: ", &o,
+	     fixtures, fixtures_nr);
+	if (dry_run) {
+		code = PMBENCH_EXIT_OK;
+		goto done;
 	}
 	if (pmbench_cli_prepare_out(&o.out, &out, "", fixtures[0].name) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());

@@ -24,9 +24,9 @@ TEST(quiet_fake)
 	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=300");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=300");
 	{
-		const char *args[] = { "bench",	 proj,	       "--pm",
-				       "npm,bun", "--runs",    "6",
-				       "--scenario", "clean", NULL };
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm,bun",    "--runs", "6",
+				       "--scenario", "clean",  NULL };
 
 		h_pmbench(&run, args, &env);
 	}

@@ -52,7 +52,8 @@ TEST(help_after_operands)
 		{ "migrate", ".", "usage: pmbench migrate" },
 		{ "report", "r.json", "usage: pmbench report" },
 		{ "compare", "a.json", "usage: pmbench compare" },
-		{ "claim", "bun is 2x faster than npm", "usage: pmbench claim" },
+		{ "claim", "bun is 2x faster than npm",
+		  "usage: pmbench claim" },
 		{ "pms", "--help", "usage: pmbench pms" },
 		{ "fixtures", "--help", "usage: pmbench fixtures" },
 	};
