@@ -83,8 +83,9 @@ TEST(bars_on_a_terminal)
 	setenv("FAKEPM_NPM_SLEEP_MS", "30", 1);
 	setenv("FAKEPM_BUN_SLEEP_MS", "30", 1);
 	{
-		const char *args[] = { "bench",	     proj,     "--pm",
-				       "npm,bun",    "--runs", "4",
+		const char *args[] = { "bench",	     proj,
+				       "--pm",	     "npm,bun",
+				       "--runs",     "4",
 				       "--scenario", "clean,cache+lockfile",
 				       NULL };
 
@@ -152,9 +153,9 @@ TEST(lines_off_a_terminal)
 	h_setup();
 	proj = h_project("proj");
 	{
-		const char *args[] = { "bench",	 proj,	  "--pm",
-				       "npm",	 "--runs", "2",
-				       "--scenario", "clean", NULL };
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm",	     "--runs", "2",
+				       "--scenario", "clean",  NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -174,8 +175,8 @@ TEST(dry_run_prints_the_plan)
 	h_setup();
 	proj = h_project("proj");
 	{
-		const char *args[] = { "bench", proj, "--pm", "npm,bun",
-				       "--dry-run", NULL };
+		const char *args[] = { "bench",	  proj,	       "--pm",
+				       "npm,bun", "--dry-run", NULL };
 
 		h_pmbench(&run, args, NULL);
 	}
