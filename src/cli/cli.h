@@ -7,9 +7,12 @@
 enum pmbench_exit {
 	PMBENCH_EXIT_OK = 0,
 	PMBENCH_EXIT_ERROR = 1,
-	PMBENCH_EXIT_FAILED_RUNS = 2,	 /**< finished, but runs failed */
-	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
-	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
+	PMBENCH_EXIT_FAILED_RUNS = 2, /**< finished, but runs failed */
+	/** claim: the data refute it, the factor clearly less than claimed */
+	PMBENCH_EXIT_SHORT = 3,
+	PMBENCH_EXIT_INCONCLUSIVE = 4, /**< claim: too noisy to decide */
+	/** claim: the data refute it, the factor clearly more than claimed */
+	PMBENCH_EXIT_EXCEEDED = 5,
 	PMBENCH_EXIT_USAGE = 129,
 	/**
 	 * SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped it: one code for all

@@ -183,7 +183,7 @@ TEST(claim_from_result)
 				       "--from", sample, NULL };
 
 		CHECK_INT(run(&r, args), 3);
-		CHECK_CONTAINS(r.out.ptr, "not reproduced: bun install is "
+		CHECK_CONTAINS(r.out.ptr, "short: bun install is "
 					  "4.68x");
 		/* bun has no run in cache+lockfile: no verdict there. */
 		CHECK_CONTAINS(r.out.ptr, "no verdict: bun install has no "
