@@ -176,6 +176,8 @@ struct pmbench_doc_bar {
 	size_t dots_nr;
 	char *text; /**< right of the chart ("3.098 s (5 runs)") */
 	enum pmbench_doc_tone tone;
+	/** A group this bar opens, named on a row above it, or NULL. */
+	char *group;
 };
 
 /** A horizontal bar chart, drawn as SVG by the html and svg formats. */
@@ -186,6 +188,8 @@ struct pmbench_doc_chart {
 	char *unit;    /**< after each axis tick: " s", "x" */
 	int has_ref;   /**< a dashed line at `ref` (1x, a claimed factor) */
 	double ref;
+	/** A log axis (ratios: 135x does not squash 1.2x against 1x). */
+	int log_scale;
 	struct pmbench_doc_bar *bars;
 	size_t bars_nr, bars_alloc;
 };

@@ -111,6 +111,7 @@ static void chart_release(struct pmbench_doc_chart *c)
 		free(c->bars[i].label);
 		free(c->bars[i].dots);
 		free(c->bars[i].text);
+		free(c->bars[i].group);
 	}
 	free(c->bars);
 	free(c->name);

@@ -278,6 +278,7 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 			       "x");
 	ch->has_ref = 1;
 	ch->ref = pmbench_claim_speedup(c->claim);
+	ch->log_scale = 1;
 	for (size_t i = 0; i < c->scenarios_nr; i++) {
 		const struct pmbench_report_judgement *s = &c->scenarios[i];
 		struct pmbench_doc_bar *bar;

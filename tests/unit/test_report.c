@@ -459,13 +459,26 @@ TEST(html)
 	CHECK(!strstr(t, "href="));
 	CHECK_CONTAINS(t, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; "
 			  "&amp; &quot;quoted&quot;");
-	/* Two time charts and two ratio charts. */
+	/* Two time charts and two ratio charts, on a log axis. */
 	CHECK_INT(count(t, "<svg class=\"chart time\""), 2);
-	CHECK_INT(count(t, "<svg class=\"chart ratio\""), 2);
+	CHECK_INT(count(t, "<svg class=\"chart ratio log\""), 2);
+	CHECK_CONTAINS(t, ">1x</text>");
+	CHECK_CONTAINS(t, ">2x</text>");
+	/*
+	 * The overview first: every scenario and PM in one grouped chart,
+	 * each scenario's headline under it.
+	 */
+	CHECK_INT(count(t, "<svg class=\"chart overview\""), 1);
+	CHECK(strstr(t, "chart overview") < strstr(t, "chart time"));
+	CHECK_INT(count(t, "<text class=\"group\""), 2);
+	CHECK_CONTAINS(t, "<li>install · clean: bun is 4.68x (4.40x–4.82x) "
+			  "faster than npm");
+	CHECK_CONTAINS(t, "<li>install · cache+lockfile: pnpm is 2.64x");
 	/* One dot per successful timed run: 5 + 4 + 5 + 5 + 5. */
 	CHECK_INT(count(t, "<circle class=\"run\""), 24);
-	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 3);
-	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 3);
+	/* Bars: the overview's 5, the time charts' 5, the ratios' 3. */
+	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 5 + 3);
+	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 5 + 3);
 	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm");
 	CHECK_CONTAINS(t, "cache warm, lockfile present, node_modules absent");
 	CHECK_CONTAINS(t, "Failures");
