@@ -123,6 +123,7 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 
 int pmbench_cli_fail(int code)
 {
+	pmbench_cli_flush();
 	if (code == PMBENCH_EINTERRUPTED ||
 	    pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
 		/* An error after a stop signal is its doing (EINTR). */
@@ -423,6 +424,7 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 
 	if (!r->cells_nr)
 		return 0;
+	pmbench_cli_flush();
 	/* The run's own error, if any, is still the one to report after. */
 	before = pmbench_xstrdup(pmbench_error_last());
 	ret = pmbench_result_write(r, out);
@@ -579,9 +581,12 @@ void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs, int col)
 		w, "");
 	fprintf(out, "  %-*smax_rss, tree_rss, node_modules, ratio\n", w, "");
 	fprintf(out,
-		"  %-*severy column (the table fits the terminal, else 100 "
-		"columns)\n",
-		w, "--wide");
+		"  %-*severy column, as wide as they are (else the table\n", w,
+		"--wide");
+	fprintf(out,
+		"  %-*sfits $COLUMNS or the terminal, 80 at least, 100 off "
+		"one)\n",
+		w, "");
 	pmbench_buf_release(&names);
 }
 

@@ -36,6 +36,8 @@ static void usage(FILE *out)
 		"(the format\n"
 		"                     from its name, .md, .csv, .json, .html, "
 		".svg, unless -f)\n"
+		"  --columns LIST     the table's columns (see 'pmbench bench --help')\n"
+		"  --wide             every column of the table\n"
 		"  -h, --help         this help\n"
 		"\n"
 		"Medians carry bootstrap 95%% intervals and ratios a "

@@ -274,11 +274,11 @@ static void estimate(unsigned total)
 		return;
 	estimated = 1;
 	mean = prime_sum / prime_nr;
-	pmbench_buf_adds(&b, "estimate: at most about ");
+	pmbench_buf_adds(&b, "estimate: at most ");
 	add_clock(&b, mean * total * (plan_groups ? plan_groups : 1));
 	pmbench_buf_addf(&b,
-			 " (m:ss): %u group%s of %u run%s, each about as long "
-			 "as a priming (%.2f s on average) or shorter",
+			 " (m:ss): %u group%s of %u run%s, each at most a "
+			 "priming (%.1f s)",
 			 plan_groups ? plan_groups : 1,
 			 plan_groups > 1 ? "s" : "", total,
 			 total == 1 ? "" : "s", mean);
