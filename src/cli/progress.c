@@ -262,8 +262,8 @@ static void end_group(void)
 
 /*
  * Once the primings are done (the first run starts): what the whole
- * benchmark may take. A clean install costs about a priming; runs from
- * a warm cache less, so this is an upper bound.
+ * benchmark may take. A clean install costs about a priming, runs from
+ * a warm cache less: rather too much than too little, but no bound.
  */
 static void estimate(unsigned total)
 {
@@ -274,11 +274,11 @@ static void estimate(unsigned total)
 		return;
 	estimated = 1;
 	mean = prime_sum / prime_nr;
-	pmbench_buf_adds(&b, "estimate: at most ");
+	pmbench_buf_adds(&b, "estimate: about ");
 	add_clock(&b, mean * total * (plan_groups ? plan_groups : 1));
 	pmbench_buf_addf(&b,
-			 " (m:ss): %u group%s of %u run%s, each at most a "
-			 "priming (%.1f s)",
+			 " (m:ss): %u group%s of %u run%s, each about a "
+			 "priming (%.1f s) or less",
 			 plan_groups ? plan_groups : 1,
 			 plan_groups > 1 ? "s" : "", total,
 			 total == 1 ? "" : "s", mean);
