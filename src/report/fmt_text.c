@@ -243,6 +243,25 @@ static void drop_to_fit(const struct text_writer *w,
 	}
 }
 
+/*
+ * Where the last cell or note starts: at `at`, or, when it does not fit
+ * and fewer than 12 columns are left there, on the next line, indented.
+ */
+static size_t make_room(struct text_writer *w, const char *rest, size_t at)
+{
+	size_t width = w->term && !w->term->wide ? w->term->width : 0;
+	size_t indent = pmbench_doc_display_len(w->indent) + 4;
+
+	if (!rest || !width || at + 12 <= width || at <= indent ||
+	    at + pmbench_doc_display_len(rest) <= width)
+		return at;
+	trim_spaces(w->out);
+	pmbench_buf_addch(w->out, '\n');
+	for (size_t c = 0; c < indent; c++)
+		pmbench_buf_addch(w->out, ' ');
+	return indent;
+}
+
 /* One table line with its cells; a long last cell or note wraps. */
 static void table_line(struct text_writer *w, const struct pmbench_doc_table *t,
 		       const struct pmbench_doc_row *row, const size_t *width,
@@ -285,6 +304,7 @@ static void table_line(struct text_writer *w, const struct pmbench_doc_table *t,
 		}
 		rest = row->note;
 	}
+	at = make_room(w, rest, at);
 	for (i = 0; rest && (!i || rest[i]);) {
 		size_t n = strlen(rest), k;
 

@@ -184,6 +184,19 @@ TEST(table_fits_80_and_120_columns)
 	CHECK(longest(run.out.ptr) <= 120);
 	CHECK(longest(run.out.ptr) > 60);
 	h_run_release(&run);
+	/* compare's table has no optional column: its verdict moves down. */
+	{
+		struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+		const char *args[] = { "compare", sample(), sample(), NULL };
+
+		pmbench_strvec_push(&env, "COLUMNS=80");
+		h_pmbench(&run, args, &env);
+		pmbench_strvec_release(&env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK(longest(run.out.ptr) <= 80);
+	CHECK_CONTAINS(run.out.ptr, "\n      no significant difference\n");
+	h_run_release(&run);
 	/* --wide shows all, as wide as they are. */
 	H_CHECK_CALL(report_at, &run, "80", wide);
 	CHECK_CONTAINS(run.out.ptr, "mean ± σ");
