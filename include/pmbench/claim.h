@@ -58,10 +58,15 @@ struct pmbench_buf;
 void pmbench_claim_describe(struct pmbench_buf *out,
 			    const struct pmbench_claim *c);
 
-/** What the data say about a claim. */
+/**
+ * What the data say about a claim, in the claim's own direction (the
+ * factor it names: a speed-up for "faster", a slow-down for "slower",
+ * a's speed-up for "as fast as").
+ */
 enum pmbench_claim_verdict {
 	PMBENCH_CLAIM_REPRODUCED,
-	PMBENCH_CLAIM_NOT_REPRODUCED,
+	PMBENCH_CLAIM_SHORT,	/**< clearly less than claimed */
+	PMBENCH_CLAIM_EXCEEDED, /**< clearly more than claimed */
 	PMBENCH_CLAIM_INCONCLUSIVE,
 };
 
@@ -85,7 +90,9 @@ struct pmbench_claim_judgement {
  * band is [S / (1 + t), S (1 + t)]; the 95 % bootstrap interval of the
  * measured speed-up (2000 resamples seeded with `seed`) gives:
  *  - REPRODUCED when the interval lies inside the band;
- *  - NOT_REPRODUCED when it lies wholly outside (above or below);
+ *  - EXCEEDED when it lies wholly outside, on the side of a larger
+ *    factor than claimed (above the band for "faster" and "as fast
+ *    as", below it for "slower"), SHORT on the other side;
  *  - INCONCLUSIVE when it straddles an edge of the band. runs_needed is
  *    then n (h / d)^2, with n the smaller side, h the interval's
  *    half-width and d the distance from the estimate to the nearest band
@@ -98,7 +105,7 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 			size_t na, const double *b, size_t nb, double tolerance,
 			uint64_t seed);
 
-/** "reproduced", "not reproduced" or "inconclusive". */
+/** "reproduced", "short", "exceeded" or "inconclusive". */
 const char *pmbench_claim_verdict_name(enum pmbench_claim_verdict v);
 
 #endif

@@ -44,10 +44,22 @@ enum pmbench_progress_kind {
 	PMBENCH_PROGRESS_DONE,
 };
 
-/** One progress report; every pointer is valid during the call only. */
+/**
+ * One progress report; every pointer is valid during the call only. The
+ * details after `text` are for a display that draws progress bars; each
+ * may be absent (NULL or 0).
+ */
 struct pmbench_progress {
 	enum pmbench_progress_kind kind;
 	const char *text; /**< one line for humans, "" for DONE */
+	/** The runs' group: "todo-api · install · clean", or NULL. */
+	const char *group;
+	const char *pm; /**< the PM this is about, or NULL */
+	/** Runs of the group finished (warm-ups too) and planned. */
+	unsigned done, total;
+	/** A finished run's or priming's wall time, s; < 0: it failed. */
+	double seconds;
+	int priming; /**< 1: about a priming install, not a run */
 };
 
 typedef void (*pmbench_progress_cb)(const struct pmbench_progress *p,
@@ -108,6 +120,13 @@ void pmbench_ctx_status(const struct pmbench_ctx *ctx, const char *fmt, ...)
 /** An event line (PMBENCH_PROGRESS_EVENT). */
 void pmbench_ctx_event(const struct pmbench_ctx *ctx, const char *fmt, ...)
 	PMBENCH_PRINTF(2, 3);
+/**
+ * A report with details: `p` (its kind and details; its text is
+ * ignored) with the formatted text.
+ */
+void pmbench_ctx_report(const struct pmbench_ctx *ctx,
+			const struct pmbench_progress *p, const char *fmt, ...)
+	PMBENCH_PRINTF(3, 4);
 /** The end of the work (PMBENCH_PROGRESS_DONE). */
 void pmbench_ctx_done(const struct pmbench_ctx *ctx);
 

@@ -70,7 +70,16 @@ struct pmbench_doc_field {
 
 /** Flags of a column. */
 enum pmbench_doc_column_flags {
-	PMBENCH_DOC_RIGHT = (1 << 0) /**< right-aligned on the terminal */
+	PMBENCH_DOC_RIGHT = (1 << 0), /**< right-aligned on the terminal */
+	/**
+	 * Shown on the terminal by default. A table with such columns is a
+	 * table of choices: the terminal shows these (or those `--columns`
+	 * names, or all with `--wide`) and the other formats show all.
+	 * A table without any shows every column.
+	 */
+	PMBENCH_DOC_TERM_DEFAULT = (1 << 1),
+	/** Always shown on the terminal, whatever is chosen (the pm). */
+	PMBENCH_DOC_TERM_KEEP = (1 << 2),
 };
 
 /**
@@ -83,6 +92,22 @@ struct pmbench_doc_column {
 	unsigned flags; /**< pmbench_doc_column_flags */
 	struct pmbench_doc_field fields[PMBENCH_DOC_FIELDS];
 };
+
+/**
+ * Whether `--columns` word `word` names column `c`: with `exact`, it is
+ * one of its field keys ("median", "max_rss_kib") or its header
+ * ("max RSS", any case); else it starts a field key up to a '_'
+ * ("max_rss", "node_modules"). Callers try exact first.
+ */
+int pmbench_doc_column_is(const struct pmbench_doc_column *c, const char *word,
+			  int exact);
+
+/**
+ * The name `--columns` lists for column `c` in its help and errors: its
+ * first key without a unit ending ("_kib", "_bytes"), else the header.
+ */
+void pmbench_doc_column_name(struct pmbench_buf *out,
+			     const struct pmbench_doc_column *c);
 
 /** The value of one data field in one cell. */
 struct pmbench_doc_value {
@@ -151,6 +176,8 @@ struct pmbench_doc_bar {
 	size_t dots_nr;
 	char *text; /**< right of the chart ("3.098 s (5 runs)") */
 	enum pmbench_doc_tone tone;
+	/** A group this bar opens, named on a row above it, or NULL. */
+	char *group;
 };
 
 /** A horizontal bar chart, drawn as SVG by the html and svg formats. */
@@ -161,6 +188,8 @@ struct pmbench_doc_chart {
 	char *unit;    /**< after each axis tick: " s", "x" */
 	int has_ref;   /**< a dashed line at `ref` (1x, a claimed factor) */
 	double ref;
+	/** A log axis (ratios: 135x does not squash 1.2x against 1x). */
+	int log_scale;
 	struct pmbench_doc_bar *bars;
 	size_t bars_nr, bars_alloc;
 	/**
@@ -231,12 +260,31 @@ struct pmbench_doc {
 	struct pmbench_report **timed;
 	char **timed_labels;
 	size_t timed_nr, timed_alloc;
+	/** How the terminal format fits it; see pmbench_doc_term(). */
+	struct pmbench_doc_term {
+		unsigned width; /**< the longest line; 0: no limit */
+		char *columns;	/**< comma-separated names, or NULL */
+		int wide;	/**< every column */
+	} term;
 };
 
-#define PMBENCH_DOC_INIT                                                \
-	{                                                               \
-		NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0 \
+#define PMBENCH_DOC_INIT                                                 \
+	{                                                                \
+		NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, \
+		{                                                        \
+			0, NULL, 0                                       \
+		}                                                        \
 	}
+
+/**
+ * Tell the terminal format how to fit `d`: no line longer than `width`
+ * columns (0: no limit; tables drop optional columns, then wrap or cut
+ * their last one; text wraps), and which columns of a table of choices
+ * to show: `columns` (comma-separated names, copied; NULL: the default
+ * ones) or, with `wide`, all. Other formats ignore it.
+ */
+void pmbench_doc_term(struct pmbench_doc *d, unsigned width,
+		      const char *columns, int wide);
 
 /** Start an empty document of `kind` titled `title`. */
 void pmbench_doc_init(struct pmbench_doc *d, const char *kind,

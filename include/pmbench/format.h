@@ -53,6 +53,14 @@ const struct pmbench_format *pmbench_format_for_path(const char *path);
 /** The names of the formats, "table, markdown, ..., html or svg". */
 void pmbench_format_names(struct pmbench_buf *out);
 
+/**
+ * Check the `--columns` list `list` (comma-separated names of the bench
+ * table's columns by key or header: median, median_ci95, mean, min,
+ * runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio). Returns 0, or
+ * PMBENCH_EINVALID with a message listing the names.
+ */
+int pmbench_format_check_columns(const char *list);
+
 /** Append `doc` in format `f` to `out`; returns f->write()'s result. */
 int pmbench_format_write(struct pmbench_buf *out,
 			 const struct pmbench_format *f,

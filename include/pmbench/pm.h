@@ -79,6 +79,12 @@ struct pmbench_pm {
 	int major_min;		       /**< accepted major versions */
 	int major_max;
 	const char *const *version_args;
+	/**
+	 * What comes before the version in the first line of its answer
+	 * ("deno " of "deno 2.9.6 (stable, ...)"), or NULL: the version
+	 * is that line's first word either way.
+	 */
+	const char *version_prefix;
 	const char *const *install_args; /**< after the binary */
 	const char *const *frozen_args; /**< CI mode: lockfile must not change */
 	const char *const *run_args;	/**< "run" / "task" before the script */
@@ -290,7 +296,7 @@ void pmbench_pm_push_install(struct pmbench_strvec *out,
 struct pmbench_pm_found {
 	const struct pmbench_pm *pm;
 	char *path;	    /**< absolute path of the binary */
-	char *version;	    /**< first line of its version output, trimmed */
+	char *version;	    /**< its version ("2.9.6"), see version_prefix */
 	const char *source; /**< "toolchain" or "PATH" */
 };
 

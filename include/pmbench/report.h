@@ -26,6 +26,13 @@
 #define PMBENCH_REPORT_ALPHA 0.05
 /** Modified z-score above which a run is an outlier (Iglewicz-Hoaglin). */
 #define PMBENCH_REPORT_OUTLIER_Z 3.5
+/**
+ * An outlier is worth a warning only when it is this far from the
+ * median, as a fraction of it, and farther than the timer's resolution:
+ * a 300 ms install 0.4 ms off moves neither the median nor its interval.
+ */
+#define PMBENCH_REPORT_OUTLIER_FAR 0.01
+#define PMBENCH_REPORT_TIMER_RES_S 1e-6
 /** Drift warning: |Spearman rho| of run order against time, from n runs. */
 #define PMBENCH_REPORT_DRIFT_RHO      0.8
 #define PMBENCH_REPORT_DRIFT_MIN_RUNS 6
@@ -43,6 +50,8 @@ struct pmbench_report_cell {
 	int has_ci;			   /**< n >= 1 */
 	struct pmbench_interval median_ci; /**< point is the median */
 	size_t outliers;		   /**< runs flagged by modified z */
+	/** of them, those far enough to matter (PMBENCH_REPORT_OUTLIER_FAR) */
+	size_t outliers_far;
 	int slow_first;		  /**< the first timed run is a high outlier */
 	double user, sys;	  /**< means, seconds */
 	double max_rss, tree_rss; /**< means, KiB */

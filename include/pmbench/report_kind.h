@@ -152,11 +152,13 @@ struct pmbench_report_claim {
 	struct pmbench_report_judgement *scenarios;
 	size_t scenarios_nr, scenarios_alloc;
 	size_t judged, refuted, unsure; /**< scenarios with each outcome */
+	/** of the refuted, those that exceed the claim (the others fall short) */
+	size_t exceeded;
 };
 
-#define PMBENCH_REPORT_CLAIM_INIT            \
-	{                                    \
-		NULL, 0, NULL, 0, 0, 0, 0, 0 \
+#define PMBENCH_REPORT_CLAIM_INIT               \
+	{                                       \
+		NULL, 0, NULL, 0, 0, 0, 0, 0, 0 \
 	}
 
 /**

@@ -1,6 +1,8 @@
 #include "pmbench/common.h"
 
+#include <sys/ioctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pmbench/schedule.h"
 #include "pmbench/bench.h"
@@ -121,6 +123,7 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 
 int pmbench_cli_fail(int code)
 {
+	pmbench_cli_flush();
 	if (code == PMBENCH_EINTERRUPTED ||
 	    pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
 		/* An error after a stop signal is its doing (EINTR). */
@@ -421,6 +424,7 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 
 	if (!r->cells_nr)
 		return 0;
+	pmbench_cli_flush();
 	/* The run's own error, if any, is still the one to report after. */
 	before = pmbench_xstrdup(pmbench_error_last());
 	ret = pmbench_result_write(r, out);
@@ -527,6 +531,17 @@ int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 						       pmbench_error_last());
 		return 1;
 	}
+	if (c == PMBENCH_CLI_OPT_COLUMNS) {
+		if (pmbench_format_check_columns(arg) < 0)
+			return pmbench_cli_usage_error(o->cmd, "%s",
+						       pmbench_error_last());
+		o->columns = arg;
+		return 1;
+	}
+	if (c == PMBENCH_CLI_OPT_WIDE) {
+		o->wide = 1;
+		return 1;
+	}
 	if (c == PMBENCH_CLI_OPT_REPORT) {
 		if (!*arg)
 			return pmbench_cli_usage_error(o->cmd,
@@ -557,6 +572,21 @@ void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs, int col)
 	if (runs)
 		fprintf(out, "  %-*sthe table still goes to standard output\n",
 			w, "");
+	fprintf(out,
+		"  %-*sthe terminal table's columns, comma-separated: "
+		"median,\n",
+		w, "--columns LIST");
+	fprintf(out,
+		"  %-*smedian_ci95, mean, min, runs, outliers, user, system,\n",
+		w, "");
+	fprintf(out, "  %-*smax_rss, tree_rss, node_modules, ratio\n", w, "");
+	fprintf(out,
+		"  %-*severy column, as wide as they are (else the table\n", w,
+		"--wide");
+	fprintf(out,
+		"  %-*sfits $COLUMNS or the terminal, 80 at least, 100 off "
+		"one)\n",
+		w, "");
 	pmbench_buf_release(&names);
 }
 
@@ -574,6 +604,24 @@ int pmbench_cli_check_output(const struct pmbench_cli_output *o)
 	return ret < 0 ? -1 : 0;
 }
 
+unsigned pmbench_cli_term_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	uint64_t n = 0;
+
+	if (env && !pmbench_parse_u64(&n, env) && n)
+		return n < 80 ? 80 : n > 10000 ? 10000 : (unsigned)n;
+	if (isatty(1) && !ioctl(1, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col < 80 ? 80 : ws.ws_col;
+	return 100;
+}
+
+void pmbench_cli_flush(void)
+{
+	fflush(stdout);
+}
+
 /* `doc` in format `f`, to standard output or the file `path`. */
 static int show_as(const struct pmbench_format *f, const char *path,
 		   const struct pmbench_doc *doc)
@@ -585,6 +633,8 @@ static int show_as(const struct pmbench_format *f, const char *path,
 		ret = pmbench_fs_write_output(path, text.ptr, text.len);
 	else if (!ret)
 		fwrite(text.ptr, 1, text.len, stdout);
+	/* What comes on stderr next must not cut a line of it. */
+	fflush(stdout);
 	if (ret < 0)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 	pmbench_buf_release(&text);
@@ -592,18 +642,21 @@ static int show_as(const struct pmbench_format *f, const char *path,
 }
 
 int pmbench_cli_show(const struct pmbench_cli_output *o,
-		     const struct pmbench_doc *doc)
+		     struct pmbench_doc *doc)
 {
 	const struct pmbench_format *table = pmbench_format_get("table");
 	const struct pmbench_format *f = o->format;
 	int ret = 0;
 
+	/* The terminal fits its width; a file keeps every column. */
+	pmbench_doc_term(doc, pmbench_cli_term_width(), o->columns, o->wide);
 	if (!o->path)
 		return show_as(f ? f : table, NULL, doc);
 	if (!f)
 		f = pmbench_format_for_path(o->path);
 	if (o->runs)
 		ret = show_as(table, NULL, doc);
+	pmbench_doc_term(doc, 0, NULL, 1);
 	if (show_as(f ? f : table, o->path, doc) < 0)
 		return -1;
 	if (o->runs)

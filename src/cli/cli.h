@@ -7,9 +7,12 @@
 enum pmbench_exit {
 	PMBENCH_EXIT_OK = 0,
 	PMBENCH_EXIT_ERROR = 1,
-	PMBENCH_EXIT_FAILED_RUNS = 2,	 /**< finished, but runs failed */
-	PMBENCH_EXIT_NOT_REPRODUCED = 3, /**< claim: the data refute it */
-	PMBENCH_EXIT_INCONCLUSIVE = 4,	 /**< claim: too noisy to decide */
+	PMBENCH_EXIT_FAILED_RUNS = 2, /**< finished, but runs failed */
+	/** claim: the data refute it, the factor clearly less than claimed */
+	PMBENCH_EXIT_SHORT = 3,
+	PMBENCH_EXIT_INCONCLUSIVE = 4, /**< claim: too noisy to decide */
+	/** claim: the data refute it, the factor clearly more than claimed */
+	PMBENCH_EXIT_EXCEEDED = 5,
 	PMBENCH_EXIT_USAGE = 129,
 	/**
 	 * SIGINT, SIGTERM, SIGHUP or SIGQUIT stopped it: one code for all
@@ -233,8 +236,10 @@ enum pmbench_cli_opt {
 	PMBENCH_CLI_OPT_TIME_BUDGET,
 	PMBENCH_CLI_OPT_PROGRESS,
 	PMBENCH_CLI_OPT_NO_PROGRESS,
-	PMBENCH_CLI_OPT_FORMAT, /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_REPORT, /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_FORMAT,	 /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REPORT,	 /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_COLUMNS, /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_WIDE,	 /**< pmbench_cli_output_option() */
 	PMBENCH_CLI_OPT_OWN,
 };
 
@@ -287,17 +292,21 @@ struct pmbench_cli_output {
 	const struct pmbench_format *format; /**< NULL: not given */
 	const char *path;		     /**< NULL: standard output */
 	int runs; /**< the command runs PMs: the table on stdout too */
+	const char *columns; /**< --columns LIST, or NULL */
+	int wide;	     /**< --wide */
 };
 
-#define PMBENCH_CLI_OUTPUT_INIT(cmd, runs) \
-	{                                  \
-		(cmd), NULL, NULL, (runs)  \
+#define PMBENCH_CLI_OUTPUT_INIT(cmd, runs)         \
+	{                                          \
+		(cmd), NULL, NULL, (runs), NULL, 0 \
 	}
 
 /**
- * Parse option `c` if it is PMBENCH_CLI_OPT_FORMAT (the format `arg`) or
- * PMBENCH_CLI_OPT_REPORT (the file `arg`). Returns 1 if it was one of
- * them, 0 if not, -1 after printing a usage error.
+ * Parse option `c` if it is PMBENCH_CLI_OPT_FORMAT (the format `arg`),
+ * PMBENCH_CLI_OPT_REPORT (the file `arg`), PMBENCH_CLI_OPT_COLUMNS (the
+ * terminal table's columns, `arg`) or PMBENCH_CLI_OPT_WIDE (all of
+ * them). Returns 1 if it was one of them, 0 if not, -1 after printing a
+ * usage error.
  */
 int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
 			      const char *arg);
@@ -323,7 +332,20 @@ int pmbench_cli_check_output(const struct pmbench_cli_output *o);
  * written).
  */
 int pmbench_cli_show(const struct pmbench_cli_output *o,
-		     const struct pmbench_doc *doc);
+		     struct pmbench_doc *doc);
+
+/**
+ * The width the terminal table fits: $COLUMNS, else the terminal's
+ * (standard output's) width, else 100 when it is not a terminal; never
+ * below 80.
+ */
+unsigned pmbench_cli_term_width(void);
+
+/**
+ * Flush standard output, so that what goes to standard error next
+ * starts on a line of its own.
+ */
+void pmbench_cli_flush(void);
 
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);

@@ -73,8 +73,10 @@ static void usage(FILE *out)
 		"                     Kth (warm-ups in every shard); merge "
 		"the N results\n"
 		"                     with 'pmbench merge'\n"
-		"  --progress/--no-progress  force the terminal status line on "
-		"or off\n",
+		"  --progress/--no-progress  force the terminal progress bars "
+		"on or off\n"
+		"  --dry-run          print the plan (fixtures, PMs, scenarios, "
+		"runs) and exit\n",
 		pms.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
 	fprintf(out, "  -h, --help         this help\n"
@@ -192,9 +194,63 @@ static void mark_plan(struct pmbench_result *r,
 	pmbench_strvec_release(&extra);
 }
 
+/*
+ * The plan, before any work: fixtures, PMs, scenarios and tasks, and how
+ * many runs that makes. Also tells the progress display how many groups
+ * of runs to expect, for its estimate.
+ */
+static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
+		 const struct pmbench_fixture *fixtures, size_t fixtures_nr)
+{
+	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
+	unsigned groups = 0, per = o->warmup + o->runs;
+
+	if (!o->tasks.nr)
+		pmbench_strvec_push(&tasks, "install");
+	for (size_t i = 0; i < o->tasks.nr; i++)
+		pmbench_strvec_push(&tasks, o->tasks.v[i]);
+	for (size_t i = 0; i < tasks.nr; i++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks.v[i]);
+
+		groups += t && t->flags & PMBENCH_TASK_PER_SCENARIO
+				  ? (unsigned)o->scenarios_nr
+				  : 1;
+	}
+	groups *= (unsigned)fixtures_nr;
+	fprintf(out, "%splan:\n%s  fixtures:  ", pre, pre);
+	for (size_t i = 0; i < fixtures_nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", fixtures[i].name);
+	fprintf(out, "\n%s  PMs:       ", pre);
+	for (size_t i = 0; i < o->pms.nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", o->pms.v[i]);
+	fprintf(out,
+		"%s\n%s  tasks:     ", o->pms_explicit ? "" : " (those found)",
+		pre);
+	for (size_t i = 0; i < tasks.nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "", tasks.v[i]);
+	fprintf(out, "\n%s  scenarios: ", pre);
+	for (size_t i = 0; i < o->scenarios_nr; i++)
+		fprintf(out, "%s%s", i ? ", " : "",
+			pmbench_scenario_name(o->scenarios[i]));
+	fprintf(out,
+		"\n%s  runs:      %s%u timed and %u warm-up per PM in each of "
+		"%u group%s: %s%zu runs after %zu primings\n",
+		pre, o->runs_auto ? "up to " : "", o->runs, o->warmup, groups,
+		groups == 1 ? "" : "s", o->runs_auto ? "up to " : "",
+		(size_t)per * groups * o->pms.nr, o->pms.nr * fixtures_nr);
+	fflush(out);
+	pmbench_progress_plan(groups);
+	pmbench_strvec_release(&tasks);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_SHARD };
+	enum {
+		OPT_TASK = PMBENCH_CLI_OPT_OWN,
+		OPT_PROBE,
+		OPT_SHARD,
+		OPT_DRY_RUN
+	};
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -216,8 +272,11 @@ int cmd_bench(int argc, char **argv)
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,12 +289,12 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("bench", 1);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
-	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
+	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0, dry_run = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TASK:
 			if (parse_tasks(&o, optarg) < 0)
@@ -253,12 +312,17 @@ int cmd_bench(int argc, char **argv)
 				goto done;
 			}
 			break;
+		case OPT_DRY_RUN:
+			dry_run = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;
@@ -278,7 +342,7 @@ int cmd_bench(int argc, char **argv)
 	if (check_shard(&o) < 0)
 		goto done;
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_take_workdir(argc, argv) < 0)
+	if (!dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	o.autostop.seed = o.seed;
 	if (o.runs_auto)
@@ -306,6 +370,12 @@ int cmd_bench(int argc, char **argv)
 				pmbench_error_last());
 			goto done;
 		}
+	}
+	plan(dry_run ? stdout : stderr, dry_run ? "" : "pmbench: ", &o,
+	     fixtures, fixtures_nr);
+	if (dry_run) {
+		code = PMBENCH_EXIT_OK;
+		goto done;
 	}
 	if (pmbench_cli_prepare_out(&o.out, &out, "", fixtures[0].name) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());

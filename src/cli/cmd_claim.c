@@ -35,8 +35,10 @@ static void usage(FILE *out)
 		"  reproduced      the 95%% interval of the measured ratio "
 		"lies within the\n"
 		"                  claimed factor ± the tolerance\n"
-		"  not reproduced  it lies wholly outside (the measured ratio "
-		"is shown)\n"
+		"  short           it lies wholly below: clearly less than "
+		"claimed\n"
+		"  exceeded        it lies wholly above: clearly more than "
+		"claimed\n"
 		"  inconclusive    it straddles an edge: too noisy; the runs "
 		"that would\n"
 		"                  settle it are estimated\n"
@@ -64,12 +66,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
-		"Exit status: 0 reproduced in every scenario judged, 3 not "
-		"reproduced in at\n"
-		"least one, 4 otherwise inconclusive in at least one, 1 error "
-		"(nothing to\n"
-		"judge, the report not written), 129 usage, 130 "
-		"interrupted.\n");
+		"Exit status: 0 reproduced in every scenario judged, 3 short "
+		"in at least one,\n"
+		"5 otherwise exceeded in at least one, 4 otherwise "
+		"inconclusive in at least\n"
+		"one, 1 error (nothing to judge, the report not written), 129 "
+		"usage,\n130 interrupted.\n");
 }
 
 /* The exit code of a judgement, with the error when nothing was judged. */
@@ -85,9 +87,10 @@ static int verdict_code(const struct pmbench_report_claim *j)
 			c->pm_a, c->task_a, c->pm_b, c->task_b);
 		return PMBENCH_EXIT_ERROR;
 	}
-	return j->refuted  ? PMBENCH_EXIT_NOT_REPRODUCED
-	       : j->unsure ? PMBENCH_EXIT_INCONCLUSIVE
-			   : PMBENCH_EXIT_OK;
+	return j->refuted > j->exceeded ? PMBENCH_EXIT_SHORT
+	       : j->exceeded		? PMBENCH_EXIT_EXCEEDED
+	       : j->unsure		? PMBENCH_EXIT_INCONCLUSIVE
+					: PMBENCH_EXIT_OK;
 }
 
 /*
@@ -166,6 +169,8 @@ int cmd_claim(int argc, char **argv)
 		  PMBENCH_CLI_OPT_NO_PROGRESS },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -213,6 +218,8 @@ int cmd_claim(int argc, char **argv)
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;

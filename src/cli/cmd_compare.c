@@ -34,6 +34,8 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -8,8 +8,9 @@ int cmd_fixtures(int argc, char **argv)
 	struct pmbench_strvec list = PMBENCH_STRVEC_INIT;
 	int code = 0;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	/* No operands; "--" may end the options, --help may come anywhere. */
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			printf("usage: pmbench fixtures\n\n"
 			       "List the fixture manifests in the fixtures "
 			       "folder (%s): name,\nrepository, pinned "
@@ -19,8 +20,12 @@ int cmd_fixtures(int argc, char **argv)
 			       pmbench_config.fixtures_dir);
 			return 0;
 		}
+		if (!strcmp(argv[a], "--") && a + 1 == argc)
+			break;
+		if (!strcmp(argv[a], "--"))
+			a++;
 		fprintf(stderr, "pmbench: fixtures: unexpected argument '%s'\n",
-			argv[1]);
+			argv[a]);
 		return PMBENCH_EXIT_USAGE;
 	}
 	if (pmbench_fixture_list(&list, pmbench_config.fixtures_dir) < 0)

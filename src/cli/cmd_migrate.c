@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "pmbench/bench.h"
+#include "pmbench/ctx.h"
 #include "cli.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
@@ -79,16 +80,19 @@ static void usage(FILE *out)
 		"1)\n"
 		"  --env K=V        set a variable for every PM (repeatable), "
 		"e.g.\n"
-		"                   CYPRESS_INSTALL_BINARY=0\n",
+		"                   CYPRESS_INSTALL_BINARY=0\n"
+		"  --time-source    time the source PM even when no target "
+		"installs\n"
+		"                   (else pmbench stops once their primings "
+		"failed)\n",
 		pms.ptr, parity.ptr, timed.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 19);
-	fprintf(out,
-		"  -h, --help       this help\n"
-		"\n"
-		"Exit status: 0 every target installs and passes what the "
-		"source passes,\n"
-		"2 finished but a target fails something, 1 error, 129 usage, "
-		"130 interrupted.\n");
+	fprintf(out, "  -h, --help       this help\n"
+		     "\n"
+		     "Exit status: 0 every target installs and passes what the "
+		     "source passes,\n"
+		     "2 finished but a target fails something (or no target "
+		     "installs), 1 error,\n129 usage, 130 interrupted.\n");
 	pmbench_buf_release(&pms);
 	pmbench_buf_release(&parity);
 	pmbench_buf_release(&timed);
@@ -213,9 +217,62 @@ static int write_file(const char *path, const char *text)
 	return ret;
 }
 
+/* The after-priming hook's state: stop when no target installs. */
+struct early_stop {
+	struct pmbench_migrate *m;
+	size_t pms_nr;	 /* the source and the targets */
+	int time_source; /* --time-source: time the source alone anyway */
+	int stopped;	 /* no target installs: the benchmark stopped */
+};
+
+/*
+ * After each priming, migrate's own hook; once the last PM is primed,
+ * if every target failed there is nothing to compare the source with:
+ * stop before timing it alone for minutes, unless --time-source.
+ */
+static int on_primed(const struct pmbench_fixture *f, struct pmbench_pmrun *ps,
+		     void *payload)
+{
+	struct early_stop *x = payload;
+	int ret = pmbench_migrate_on_primed(f, ps, x->m);
+	size_t failed = 0;
+
+	if (ret < 0 || x->time_source || x->m->pms_nr < x->pms_nr)
+		return ret;
+	for (size_t i = 1; i < x->m->pms_nr; i++)
+		failed += x->m->pms[i].prime_failure != NULL;
+	if (failed < x->pms_nr - 1)
+		return 0;
+	x->stopped = 1;
+	return pmbench_error_setc(PMBENCH_ERROR,
+				  "no target installs: every target's priming "
+				  "failed");
+}
+
+/* Say at once why nothing was timed. */
+static void say_stopped(const struct pmbench_migrate *m)
+{
+	pmbench_cli_flush();
+	for (size_t i = 1; i < m->pms_nr; i++)
+		fprintf(stderr, "pmbench: %s does not install: %.*s\n",
+			m->pms[i].pm,
+			(int)strcspn(m->pms[i].prime_failure, "\n"),
+			m->pms[i].prime_failure);
+	fprintf(stderr,
+		"pmbench: no target installs, so nothing was timed; fix "
+		"the install or add --time-source to time %s alone\n",
+		m->source_pm);
+}
+
 int cmd_migrate(int argc, char **argv)
 {
-	enum { OPT_TO = PMBENCH_CLI_OPT_OWN, OPT_FROM, OPT_TASK, OPT_MD };
+	enum {
+		OPT_TO = PMBENCH_CLI_OPT_OWN,
+		OPT_FROM,
+		OPT_TASK,
+		OPT_MD,
+		OPT_TIME_SOURCE
+	};
 	static const struct option longopts[] = {
 		{ "to", required_argument, NULL, OPT_TO },
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -227,10 +284,13 @@ int cmd_migrate(int argc, char **argv)
 		{ "timeout", required_argument, NULL, PMBENCH_CLI_OPT_TIMEOUT },
 		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_OUT },
 		{ "markdown", required_argument, NULL, OPT_MD },
+		{ "time-source", no_argument, NULL, OPT_TIME_SOURCE },
 		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
 		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -246,6 +306,7 @@ int cmd_migrate(int argc, char **argv)
 		PMBENCH_CLI_OUTPUT_INIT("migrate", 1);
 	struct pmbench_cli_output md = PMBENCH_CLI_OUTPUT_INIT("migrate", 0);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct early_stop stop = { &m, 0, 0, 0 };
 	const char *from = NULL;
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown;
 
@@ -285,12 +346,17 @@ int cmd_migrate(int argc, char **argv)
 			md.format = pmbench_format_get("markdown");
 			md.path = optarg;
 			break;
+		case OPT_TIME_SOURCE:
+			stop.time_source = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			code = 0;
 			goto done;
 		case PMBENCH_CLI_OPT_FORMAT:
 		case PMBENCH_CLI_OPT_REPORT:
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;
@@ -349,8 +415,9 @@ int cmd_migrate(int argc, char **argv)
 	o.pms_explicit = 1;
 	o.from_pm = m.source_pm;
 	o.from_lock = m.source_lock;
-	o.on_primed = pmbench_migrate_on_primed;
-	o.payload = &m;
+	o.on_primed = on_primed;
+	o.payload = &stop;
+	stop.pms_nr = o.pms.nr;
 	if (!out.len)
 		pmbench_cli_default_out(&out, "migrate-", f.name);
 	if (check_out(out.ptr) < 0) {
@@ -362,6 +429,10 @@ int cmd_migrate(int argc, char **argv)
 		goto done;
 
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, &o, &f, 1);
+	if (stop.stopped && !pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
+		say_stopped(&m);
+		ret = 0;
+	}
 	if (m.pms_nr) {
 		pmbench_report_migrate(&doc, &m, &r);
 		shown = pmbench_cli_show(&report, &doc);
@@ -381,8 +452,9 @@ int cmd_migrate(int argc, char **argv)
 		code = pmbench_cli_fail(ret);
 		goto done;
 	}
-	code = pmbench_migrate_all_ok(&m, &r) ? PMBENCH_EXIT_OK
-					      : PMBENCH_EXIT_FAILED_RUNS;
+	code = !stop.stopped && pmbench_migrate_all_ok(&m, &r)
+		       ? PMBENCH_EXIT_OK
+		       : PMBENCH_EXIT_FAILED_RUNS;
 done:
 	pmbench_doc_release(&doc);
 	pmbench_fixture_release(&f);

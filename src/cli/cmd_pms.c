@@ -11,8 +11,9 @@ int cmd_pms(int argc, char **argv)
 	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
 	int code = 0;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	/* No operands; "--" may end the options, --help may come anywhere. */
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			printf("usage: pmbench pms\n\n"
 			       "Show each package manager pmbench can use: "
 			       "where it was found (the pinned\n"
@@ -23,8 +24,12 @@ int cmd_pms(int argc, char **argv)
 			       "sets.\n");
 			return 0;
 		}
+		if (!strcmp(argv[a], "--") && a + 1 == argc)
+			break;
+		if (!strcmp(argv[a], "--"))
+			a++;
 		fprintf(stderr, "pmbench: pms: unexpected argument '%s'\n",
-			argv[1]);
+			argv[a]);
 		return PMBENCH_EXIT_USAGE;
 	}
 	/* The version queries run the PMs in cache/tmp. */

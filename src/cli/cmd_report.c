@@ -36,6 +36,8 @@ static void usage(FILE *out)
 		"(the format\n"
 		"                     from its name, .md, .csv, .json, .html, "
 		".svg, unless -f)\n"
+		"  --columns LIST     the table's columns (see 'pmbench bench --help')\n"
+		"  --wide             every column of the table\n"
 		"  -h, --help         this help\n"
 		"\n"
 		"Medians carry bootstrap 95%% intervals and ratios a "
@@ -51,6 +53,8 @@ int cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'o' },
+		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
+		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -76,6 +80,11 @@ int cmd_report(int argc, char **argv)
 			usage(stdout);
 			code = 0;
 			goto done;
+		case PMBENCH_CLI_OPT_COLUMNS:
+		case PMBENCH_CLI_OPT_WIDE:
+			if (pmbench_cli_output_option(&out, c, optarg) < 0)
+				goto done;
+			break;
 		default:
 			pmbench_cli_unknown_option("report", argv[optind - 1]);
 			goto done;

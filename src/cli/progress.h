@@ -5,13 +5,22 @@
 #include "pmbench/ctx.h"
 
 /**
- * Progress on stderr. On a terminal one status line is redrawn in place;
- * elsewhere (CI logs, pipes) status updates are dropped and only whole
- * event lines are printed, one per finished step.
+ * Progress on stderr. On a terminal one status line is redrawn in place:
+ * for runs, a progress bar per group (a fixture's task in a scenario)
+ * with the PM, runs done, its running median and an ETA, replaced by a
+ * line of medians when the group ends; elsewhere (CI logs, pipes) status
+ * updates are dropped and only whole event lines are printed, one per
+ * finished step. Once the primings are done, an estimate of the whole.
  */
 
 /** Decide the mode: `tty` < 0 asks isatty(2), else forces it. */
 void pmbench_progress_init(int tty);
+
+/**
+ * The number of groups of runs (fixture, task, scenario) the benchmark
+ * plans, for the estimate printed once the primings are done.
+ */
+void pmbench_progress_plan(unsigned groups);
 
 /** Redraw the status line (terminal only). */
 void pmbench_progress_status(const char *fmt, ...) PMBENCH_PRINTF(1, 2);

@@ -40,6 +40,9 @@ struct rounds {
 	size_t bare_nr;
 	struct pmbench_strvec bare_env;
 	const char *bare_dir; /* the last run copy prepared in the round */
+	/* For progress bars: "fixture · task · scenario", runs done, planned. */
+	struct pmbench_buf group;
+	unsigned done, total;
 };
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
@@ -177,8 +180,24 @@ static const char *label(const struct rounds *x, const char *cell)
 	return x->task->flags & PMBENCH_TASK_PER_SCENARIO ? x->scenario : cell;
 }
 
+/* A progress report of kind `kind` about `pm` in this group. */
+static struct pmbench_progress progress_of(const struct rounds *x,
+					   enum pmbench_progress_kind kind,
+					   const char *pm)
+{
+	struct pmbench_progress p;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = kind;
+	p.group = x->group.ptr;
+	p.pm = pm;
+	p.done = x->done;
+	p.total = x->total;
+	return p;
+}
+
 /* One line per run: its time and the metrics the task shows. */
-static void report(const struct rounds *x, const struct pmbench_cell *cell,
+static void report(struct rounds *x, const struct pmbench_cell *cell,
 		   const struct pmbench_round *round)
 {
 	const struct pmbench_sample *s = &cell->samples[cell->samples_nr - 1];
@@ -186,11 +205,17 @@ static void report(const struct rounds *x, const struct pmbench_cell *cell,
 	const char *last = NULL;
 	double v;
 
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_EVENT, cell->pm);
+
+	p.done = ++x->done;
+	p.seconds = s->ok ? (double)s->wall_ns / 1e9 : -1;
 	if (!s->ok) {
-		pmbench_ctx_event(x->ctx, "%s %s %s round %u/%u failed: %s",
-				  cell->fixture, label(x, cell->task), cell->pm,
-				  round->number + 1, x->o->warmup + x->o->runs,
-				  s->failure);
+		pmbench_ctx_report(x->ctx, &p,
+				   "%s %s %s round %u/%u failed: %s",
+				   cell->fixture, label(x, cell->task),
+				   cell->pm, round->number + 1,
+				   x->o->warmup + x->o->runs, s->failure);
 		return;
 	}
 	for (const struct pmbench_task_metric *m = x->task->metrics; m->name;
@@ -208,10 +233,10 @@ static void report(const struct rounds *x, const struct pmbench_cell *cell,
 	}
 	if (b.len)
 		pmbench_buf_adds(&b, ")");
-	pmbench_ctx_event(x->ctx, "%s %s %s %s %u/%u: %.3f s%s", cell->fixture,
-			  label(x, cell->task), cell->pm,
-			  s->warmup ? "warm-up" : "run", round->nth, round->of,
-			  (double)s->wall_ns / 1e9, b.ptr);
+	pmbench_ctx_report(x->ctx, &p, "%s %s %s %s %u/%u: %.3f s%s",
+			   cell->fixture, label(x, cell->task), cell->pm,
+			   s->warmup ? "warm-up" : "run", round->nth, round->of,
+			   (double)s->wall_ns / 1e9, b.ptr);
 	pmbench_buf_release(&b);
 }
 
@@ -250,7 +275,7 @@ static int prepare_failed(const struct rounds *x,
 }
 
 /* One cell's run in a prepared copy. */
-static int run_cell(const struct rounds *x, struct pmbench_pmrun *ps,
+static int run_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		    const char *name, const struct pmbench_round *round,
 		    int prepared)
 {
@@ -286,11 +311,13 @@ static int turn(size_t i, const struct pmbench_round *round, void *payload)
 	struct rounds *x = payload;
 	struct pmbench_pmrun *ps = &x->states[i];
 	struct pmbench_task_job j;
+	struct pmbench_progress p;
 	int prepared, ret = 0;
 
 	if (ps->prime_failure)
 		return 0;
-	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
+	p = progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), ps->pm->name,
 			   round->number + 1, x->o->warmup + x->o->runs);
 	j = job_of(x, ps, x->task->name);
@@ -329,6 +356,28 @@ static int round_done(const struct pmbench_round *round, void *payload)
 }
 
 /*
+ * The group's name and its planned runs for progress bars: every round
+ * runs each cell with a primed PM, then the baselines. With --runs auto
+ * the plan is the most runs; the scheduler may stop before.
+ */
+static void plan_progress(struct rounds *x)
+{
+	unsigned cells = 0;
+
+	pmbench_buf_addf(&x->group, "%s · %s · %s", x->f->name, x->task->name,
+			 x->scenario);
+	for (size_t i = 0; i < x->nr; i++)
+		for (size_t k = 0; k < x->cells.nr; k++)
+			cells += !pmbench_result_find_cell(
+					  x->r, x->f->name, x->cells.v[k],
+					  x->scenario, x->states[i].pm->name)
+					  ->prime_failure;
+	if (cells)
+		cells += (unsigned)x->bare_nr;
+	x->total = (x->o->warmup + x->o->runs) * cells;
+}
+
+/*
  * One task of a checked-out, primed fixture for the `nr` PMs in
  * `states`, starting each run from `state`, its cells in `scenario`: a
  * cell per PM (and per fixture script, and baseline, when the task has
@@ -359,6 +408,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_strvec_init(&x.bare[0]);
 	pmbench_strvec_init(&x.bare[1]);
 	pmbench_strvec_init(&x.bare_env);
+	pmbench_buf_init(&x.group);
 	pmbench_strvec_push(&x.cells, t->name);
 	for (size_t i = 0;
 	     t->flags & PMBENCH_TASK_FIXTURE_SCRIPTS && i < f->scripts.nr; i++)
@@ -369,6 +419,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(&x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(&x);
+	plan_progress(&x);
 
 	s.ctx = ctx;
 	s.nr = nr;
@@ -392,6 +443,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_strvec_release(&x.bare[0]);
 	pmbench_strvec_release(&x.bare[1]);
 	pmbench_strvec_release(&x.bare_env);
+	pmbench_buf_release(&x.group);
 	return ret;
 }
 

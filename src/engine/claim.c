@@ -234,7 +234,12 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 		return 0;
 	}
 	if (out->speedup.hi < out->band_lo || out->speedup.lo > out->band_hi) {
-		out->verdict = PMBENCH_CLAIM_NOT_REPRODUCED;
+		/* A larger factor: a faster, or slower for "slower than". */
+		int above = out->speedup.lo > out->band_hi;
+
+		out->verdict = above != (c->kind == PMBENCH_CLAIM_SLOWER)
+				       ? PMBENCH_CLAIM_EXCEEDED
+				       : PMBENCH_CLAIM_SHORT;
 		return 0;
 	}
 	out->verdict = PMBENCH_CLAIM_INCONCLUSIVE;
@@ -255,8 +260,10 @@ const char *pmbench_claim_verdict_name(enum pmbench_claim_verdict v)
 	switch (v) {
 	case PMBENCH_CLAIM_REPRODUCED:
 		return "reproduced";
-	case PMBENCH_CLAIM_NOT_REPRODUCED:
-		return "not reproduced";
+	case PMBENCH_CLAIM_SHORT:
+		return "short";
+	case PMBENCH_CLAIM_EXCEEDED:
+		return "exceeded";
 	case PMBENCH_CLAIM_INCONCLUSIVE:
 		break;
 	}

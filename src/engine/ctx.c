@@ -142,6 +142,23 @@ void pmbench_ctx_event(const struct pmbench_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pmbench_ctx_report(const struct pmbench_ctx *ctx,
+			const struct pmbench_progress *p, const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_progress q = *p;
+	va_list ap;
+
+	if (!ctx || !ctx->progress)
+		return;
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	q.text = b.ptr;
+	ctx->progress(&q, ctx->payload);
+	pmbench_buf_release(&b);
+}
+
 void pmbench_ctx_done(const struct pmbench_ctx *ctx)
 {
 	struct pmbench_progress p;

@@ -380,6 +380,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.major_min = 2,
 		.major_max = 99,
 		.version_args = L("--version"),
+		.version_prefix = "deno ",
 		.install_args = L("install"),
 		.frozen_args = L("install", "--frozen"),
 		.run_args = L("task"),
@@ -823,7 +824,29 @@ int pmbench_pm_version_major(const char *version)
 	return (int)strtol(p, NULL, 10);
 }
 
-/* Ask a candidate binary for its version; 0 and the trimmed line, or -1. */
+/*
+ * The version in the first line of a PM's answer: after the table's
+ * prefix ("deno "), its first word ("2.9.6" of "2.9.6 (stable, ...)").
+ */
+static void version_word(struct pmbench_buf *line, const struct pmbench_pm *pm)
+{
+	const char *p = line->ptr;
+	size_t n = pm->version_prefix ? strlen(pm->version_prefix) : 0;
+	char *word;
+
+	if (n && !strncmp(p, pm->version_prefix, n))
+		p += n;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return;
+	word = pmbench_xstrndup(p, strcspn(p, " \t"));
+	pmbench_buf_reset(line);
+	pmbench_buf_adds(line, word);
+	free(word);
+}
+
+/* Ask a candidate binary for its version; 0 and the version, or -1. */
 static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 			 const char *bin, const struct pmbench_pm *pm,
 			 const char *scratch)
@@ -850,6 +873,7 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	/* Keep the first line only ("deno 2.9.6 (stable, ...)"). */
 	pmbench_buf_setlen(out, strcspn(out->ptr, "\n"));
 	pmbench_buf_rtrim(out);
+	version_word(out, pm);
 	if (out->len)
 		ret = 0;
 done:

@@ -466,6 +466,20 @@ int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
 	return pmbench_pmrun_prime_from(ps, timeout_ns, NULL, NULL);
 }
 
+/* The details of a priming's event (its time; < 0: it failed). */
+static const struct pmbench_progress *primed(const struct pmbench_pmrun *ps,
+					     double seconds)
+{
+	static struct pmbench_progress p;
+
+	memset(&p, 0, sizeof(p));
+	p.kind = PMBENCH_PROGRESS_EVENT;
+	p.pm = ps->pm->name;
+	p.seconds = seconds;
+	p.priming = 1;
+	return &p;
+}
+
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock)
 {
@@ -512,8 +526,9 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		if (s.tail && *s.tail)
 			pmbench_buf_addf(&b, "\n%s", s.tail);
 		ps->prime_failure = pmbench_buf_detach(&b);
-		pmbench_ctx_event(ps->ctx, "%s: priming install failed: %s",
-				  ps->pm->name, s.failure);
+		pmbench_ctx_report(ps->ctx, primed(ps, -1),
+				   "%s: priming install failed: %s",
+				   ps->pm->name, s.failure);
 		goto done;
 	}
 	/* The run copy is not moved to the snapshot yet: look there. */
@@ -549,8 +564,9 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, &c);
 	ret = pmbench_workspace_save_primed(&ps->ws);
-	pmbench_ctx_event(ps->ctx, "%s: primed in %.2f s (lockfile: %s)",
-			  ps->pm->name, (double)s.wall_ns / 1e9, ps->lockfile);
+	pmbench_ctx_report(ps->ctx, primed(ps, (double)s.wall_ns / 1e9),
+			   "%s: primed in %.2f s (lockfile: %s)", ps->pm->name,
+			   (double)s.wall_ns / 1e9, ps->lockfile);
 done:
 	free(s.failure);
 	free(s.tail);

@@ -10,6 +10,8 @@
 #include "pmbench/common.h"
 
 #include "internal.h"
+#include "pmbench/format.h"
+#include "pmbench/strvec.h"
 
 #define TEXT	 PMBENCH_DOC_TEXT
 #define COUNT	 PMBENCH_DOC_COUNT
@@ -17,6 +19,9 @@
 #define SECONDS	 PMBENCH_DOC_SECONDS
 #define NUMBER	 PMBENCH_DOC_NUMBER
 #define INTERVAL PMBENCH_DOC_INTERVAL
+/* The terminal's default columns; the pm is always shown. */
+#define DEF  PMBENCH_DOC_TERM_DEFAULT
+#define KEEP (PMBENCH_DOC_TERM_DEFAULT | PMBENCH_DOC_TERM_KEEP)
 
 static void w_fixture(struct pmbench_doc_row *row, size_t k,
 		      const struct pmbench_report_cell *c)
@@ -209,7 +214,11 @@ static void w_leftover(struct pmbench_doc_row *row, size_t k,
 			(double)pmbench_cell_leftover(c->cell, &with));
 }
 
-/* The columns; the writers of the figures run only for cells with times. */
+/*
+ * The columns; the writers of the figures run only for cells with times.
+ * Whether the terminal shows one by default is its flags (DEF), and
+ * --columns knows it by its keys and header: a new column is one entry.
+ */
 static const struct cell_column {
 	struct pmbench_doc_column col;
 	void (*write)(struct pmbench_doc_row *row, size_t k,
@@ -219,9 +228,9 @@ static const struct cell_column {
 	{ { NULL, 0, { { "fixture", TEXT, 0 } } }, w_fixture, 0 },
 	{ { NULL, 0, { { "task", TEXT, 0 } } }, w_task, 0 },
 	{ { NULL, 0, { { "scenario", TEXT, 0 } } }, w_scenario, 0 },
-	{ { "pm", 0, { { "pm", TEXT, 0 } } }, w_pm, 0 },
-	{ { "median", 0, { { "median", SECONDS, 0 } } }, w_median, 1 },
-	{ { "95% CI", 0, { { "median_ci95", SECONDS, INTERVAL } } }, w_ci, 1 },
+	{ { "pm", KEEP, { { "pm", TEXT, 0 } } }, w_pm, 0 },
+	{ { "median", DEF, { { "median", SECONDS, 0 } } }, w_median, 1 },
+	{ { "95% CI", DEF, { { "median_ci95", SECONDS, INTERVAL } } }, w_ci, 1 },
 	{ { "mean ± σ",
 	    0,
 	    { { "mean", SECONDS, 0 }, { "stddev", SECONDS, 0 } } },
@@ -231,7 +240,7 @@ static const struct cell_column {
 	  w_range,
 	  1 },
 	{ { "runs",
-	    0,
+	    DEF,
 	    { { "runs", COUNT, 0 },
 	      { "failed_runs", COUNT, 0 },
 	      { "interrupted_runs", COUNT, 0 } } },
@@ -249,7 +258,7 @@ static const struct cell_column {
 	  w_nm,
 	  1 },
 	{ { "vs fastest (95% CI)",
-	    0,
+	    DEF,
 	    { { "ratio", NUMBER, 0 },
 	      { "ratio_ci95", NUMBER, INTERVAL },
 	      { "p", NUMBER, 0 },
@@ -258,6 +267,43 @@ static const struct cell_column {
 	  1 },
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
 };
+
+int pmbench_format_check_columns(const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf names = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++) {
+		if (!columns[k].col.header)
+			continue;
+		if (names.len)
+			pmbench_buf_adds(&names, ", ");
+		pmbench_doc_column_name(&names, &columns[k].col);
+	}
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		int found = 0;
+
+		for (int exact = 1; exact >= 0 && !found; exact--)
+			for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++)
+				found |= columns[k].col.header &&
+					 pmbench_doc_column_is(&columns[k].col,
+							       v.v[i], exact);
+		if (!found)
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "unknown column '%s' in "
+						 "--columns; use %s",
+						 v.v[i], names.ptr);
+	}
+	if (!ret && !v.nr)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "--columns needs at least one of %s",
+					 names.ptr);
+	pmbench_strvec_release(&v);
+	pmbench_buf_release(&names);
+	return ret;
+}
 
 /* The first column with a header: where a cell without times says why. */
 #define FIRST_FIGURE 4

@@ -6,6 +6,8 @@
  */
 #include "pmbench/common.h"
 
+#include <strings.h>
+
 #include <stdarg.h>
 
 #include "pmbench/doc.h"
@@ -32,6 +34,52 @@ void pmbench_doc_init(struct pmbench_doc *d, const char *kind,
 	*d = blank;
 	d->kind = pmbench_xstrdup(kind);
 	d->title = pmbench_xstrdup(title);
+}
+
+void pmbench_doc_term(struct pmbench_doc *d, unsigned width,
+		      const char *columns, int wide)
+{
+	free(d->term.columns);
+	d->term.width = width;
+	d->term.columns = columns ? pmbench_xstrdup(columns) : NULL;
+	d->term.wide = wide;
+}
+
+int pmbench_doc_column_is(const struct pmbench_doc_column *c, const char *word,
+			  int exact)
+{
+	size_t n = strlen(word);
+
+	if (exact && c->header && !strcasecmp(c->header, word))
+		return 1;
+	for (size_t f = 0; f < PMBENCH_DOC_FIELDS && c->fields[f].key; f++) {
+		const char *key = c->fields[f].key;
+
+		if (exact ? !strcmp(key, word)
+			  : n && !strncmp(key, word, n) && key[n] == '_')
+			return 1;
+	}
+	return 0;
+}
+
+void pmbench_doc_column_name(struct pmbench_buf *out,
+			     const struct pmbench_doc_column *c)
+{
+	static const char *const units[] = { "_kib", "_bytes" };
+	const char *key = c->fields[0].key;
+	size_t n = key ? strlen(key) : 0;
+
+	if (!key) {
+		pmbench_buf_adds(out, c->header ? c->header : "");
+		return;
+	}
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(units); i++) {
+		size_t u = strlen(units[i]);
+
+		if (n > u && !strcmp(key + n - u, units[i]))
+			n -= u;
+	}
+	pmbench_buf_add(out, key, n);
 }
 
 static void table_release(struct pmbench_doc_table *t)
@@ -63,6 +111,7 @@ static void chart_release(struct pmbench_doc_chart *c)
 		free(c->bars[i].label);
 		free(c->bars[i].dots);
 		free(c->bars[i].text);
+		free(c->bars[i].group);
 	}
 	free(c->bars);
 	free(c->name);
@@ -96,6 +145,7 @@ void pmbench_doc_release(struct pmbench_doc *d)
 	free(d->timed_labels);
 	free(d->kind);
 	free(d->title);
+	free(d->term.columns);
 	free(d->json);
 	free(d->csv);
 	*d = blank;

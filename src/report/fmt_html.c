@@ -25,7 +25,8 @@ static const char style[] =
 	"pre{background:#f6f8fa;border:1px solid #d6dbe4;padding:8px;"
 	"overflow:auto;font-size:12px}"
 	"svg{display:block;margin:8px 0}.cap{margin:14px 0 0;color:#4a5568}"
-	"svg text{font:12px system-ui,sans-serif;fill:#1d2433}";
+	"svg text{font:12px system-ui,sans-serif;fill:#1d2433}"
+	"svg text.group{font-weight:600}";
 
 /* Text with its line breaks kept. */
 static void esc_lines(struct pmbench_buf *out, const char *s)

@@ -69,56 +69,126 @@ static double tick_step(double max)
 	return 10 * p;
 }
 
-static void axis(struct pmbench_buf *out, double max, double y,
+/* How values map to the plot: linear from 0, or log from `min`. */
+struct scale {
+	int log;
+	double min, max;
+};
+
+/* The x of value `v`, clamped to the plot. */
+static double xof(const struct scale *s, double v)
+{
+	double plot = CHART_W - LABEL_W - VALUE_W, f;
+
+	if (s->log)
+		f = v > 0 ? log(v / s->min) / log(s->max / s->min) : 0;
+	else
+		f = v / s->max;
+	if (!(f > 0))
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return LABEL_W + f * plot;
+}
+
+static void tick(struct pmbench_buf *out, const struct scale *s, double t,
+		 double y, const char *unit)
+{
+	double x = xof(s, t);
+
+	pmbench_buf_adds(out, "<line x1=\"");
+	add_num(out, x);
+	pmbench_buf_adds(out, "\" x2=\"");
+	add_num(out, x);
+	pmbench_buf_addf(out,
+			 "\" y1=\"0\" y2=\"%.1f\" "
+			 "stroke=\"#e2e6ee\"/><text x=\"",
+			 y);
+	add_num(out, x);
+	pmbench_buf_addf(out, "\" y=\"%.1f\" text-anchor=\"middle\">%g", y + 16,
+			 t);
+	pmbench_fmt_xml_escape(out, unit);
+	pmbench_buf_adds(out, "</text>\n");
+}
+
+/* Round ticks: every step from 0, or 1, 2 and 5 per decade on a log axis. */
+static void axis(struct pmbench_buf *out, const struct scale *s, double y,
 		 const char *unit)
 {
-	double step = tick_step(max), plot = CHART_W - LABEL_W - VALUE_W;
+	double step;
 
-	for (double t = 0; t <= max * 1.0001; t += step) {
-		double x = LABEL_W + t / max * plot;
+	if (!s->log) {
+		step = tick_step(s->max);
+		for (double t = 0; t <= s->max * 1.0001; t += step)
+			tick(out, s, t, y, unit);
+		return;
+	}
+	for (double p = pow(10, floor(log10(s->min))); p <= s->max; p *= 10)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+			if (p * m >= s->min && p * m <= s->max)
+				tick(out, s, p * m, y, unit);
+}
 
-		pmbench_buf_adds(out, "<line x1=\"");
-		add_num(out, x);
-		pmbench_buf_adds(out, "\" x2=\"");
-		add_num(out, x);
-		pmbench_buf_addf(out,
-				 "\" y1=\"0\" y2=\"%.1f\" "
-				 "stroke=\"#e2e6ee\"/><text x=\"",
-				 y);
-		add_num(out, x);
-		pmbench_buf_addf(out, "\" y=\"%.1f\" text-anchor=\"middle\">%g",
-				 y + 16, t);
-		pmbench_fmt_xml_escape(out, unit);
-		pmbench_buf_adds(out, "</text>\n");
+/* Widen [lo, hi] by every value, interval end, dot and the reference. */
+static void extent(const struct pmbench_doc_chart *c, double *lo, double *hi)
+{
+	*lo = c->has_ref ? c->ref : INFINITY;
+	*hi = c->has_ref ? c->ref : 0;
+	for (size_t i = 0; i < c->bars_nr; i++) {
+		const struct pmbench_doc_bar *b = &c->bars[i];
+		double v[3] = { b->value, b->lo, b->hi };
+
+		for (int k = 0; b->has_value && k < (b->has_interval ? 3 : 1);
+		     k++) {
+			if (v[k] > *hi)
+				*hi = v[k];
+			if (v[k] > 0 && v[k] < *lo)
+				*lo = v[k];
+		}
+		for (size_t k = 0; k < b->dots_nr; k++) {
+			if (b->dots[k] > *hi)
+				*hi = b->dots[k];
+			if (b->dots[k] > 0 && b->dots[k] < *lo)
+				*lo = b->dots[k];
+		}
 	}
 }
 
-/* The axis' end: the largest value, interval end, dot or reference. */
-static double chart_max(const struct pmbench_doc_chart *c)
+/* The axis: from 0 (or, on a log axis, below the smallest) past the end. */
+static struct scale chart_scale(const struct pmbench_doc_chart *c)
 {
-	double max = c->has_ref ? c->ref : 0;
+	struct scale s = { c->log_scale, 0, 1 };
+	double lo, hi;
 
-	for (size_t i = 0; i < c->bars_nr; i++) {
-		const struct pmbench_doc_bar *b = &c->bars[i];
-
-		if (b->has_value && b->value > max)
-			max = b->value;
-		if (b->has_value && b->has_interval && b->hi > max)
-			max = b->hi;
-		for (size_t k = 0; k < b->dots_nr; k++)
-			if (b->dots[k] > max)
-				max = b->dots[k];
+	extent(c, &lo, &hi);
+	if (!(hi > 0) || !isfinite(hi))
+		hi = 1;
+	if (!s.log) {
+		s.max = hi * (c->has_ref ? 1.08 : 1.05);
+		return s;
 	}
-	if (!(max > 0) || !isfinite(max))
-		max = 1;
-	return max * (c->has_ref ? 1.08 : 1.05);
+	if (!(lo > 0) || !isfinite(lo) || lo >= hi)
+		lo = hi / 10;
+	s.min = lo / 1.25;
+	s.max = hi * 1.25;
+	return s;
+}
+
+/* The rows: one per bar, and one per group named above its first bar. */
+static size_t chart_rows(const struct pmbench_doc_chart *c)
+{
+	size_t rows = c->bars_nr;
+
+	for (size_t i = 0; i < c->bars_nr; i++)
+		rows += c->bars[i].group != NULL;
+	return rows;
 }
 
 double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c)
 {
 	if (c->trend)
 		return pmbench_fmt_trend_height(c);
-	return (double)c->bars_nr * ROW_H + AXIS_H;
+	return (double)chart_rows(c) * ROW_H + AXIS_H;
 }
 
 static const char *tone_fill(enum pmbench_doc_tone tone)
@@ -152,9 +222,9 @@ static void whisker(struct pmbench_buf *out, double x1, double x2, double ym)
 }
 
 static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
-		size_t row, double max)
+		size_t row, const struct scale *s)
 {
-	double plot = CHART_W - LABEL_W - VALUE_W, y = (double)row * ROW_H;
+	double y = (double)row * ROW_H;
 	double ym = y + ROW_H / 2.0;
 
 	pmbench_buf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
@@ -174,18 +244,17 @@ static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
 			 "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" "
 			 "width=\"",
 			 LABEL_W, y + 7);
-	add_num(out, (b->value > 0 ? b->value : 0) / max * plot);
+	add_num(out, xof(s, b->value) - LABEL_W);
 	pmbench_buf_addf(out, "\" height=\"%d\" fill=\"%s\"/>", ROW_H - 14,
 			 tone_fill(b->tone));
 	if (b->has_interval)
-		whisker(out, LABEL_W + b->lo / max * plot,
-			LABEL_W + b->hi / max * plot, ym);
+		whisker(out, xof(s, b->lo), xof(s, b->hi), ym);
 	for (size_t k = 0; k < b->dots_nr; k++) {
 		/* A fixed spread so that equal times stay visible. */
 		double dy = (double)(k % 5) * 3 - 6;
 
 		pmbench_buf_adds(out, "<circle class=\"run\" cx=\"");
-		add_num(out, LABEL_W + b->dots[k] / max * plot);
+		add_num(out, xof(s, b->dots[k]));
 		pmbench_buf_addf(out,
 				 "\" cy=\"%.1f\" r=\"2.5\" "
 				 "fill=\"#1d2433\" "
@@ -198,11 +267,21 @@ static void bar(struct pmbench_buf *out, const struct pmbench_doc_bar *b,
 	pmbench_buf_adds(out, "</text>\n");
 }
 
+/* A group's name on the row above its first bar. */
+static void group_row(struct pmbench_buf *out, const char *name, size_t row)
+{
+	pmbench_buf_addf(out, "<text class=\"group\" x=\"8\" y=\"%.1f\">",
+			 (double)row * ROW_H + ROW_H / 2.0 + 8);
+	pmbench_fmt_xml_escape(out, name);
+	pmbench_buf_adds(out, "</text>\n");
+}
+
 void pmbench_fmt_chart(struct pmbench_buf *out,
 		       const struct pmbench_doc_chart *c, double at_y)
 {
-	double max = chart_max(c), h = pmbench_fmt_chart_height(c);
-	double plot = CHART_W - LABEL_W - VALUE_W, rows = h - AXIS_H;
+	struct scale s = chart_scale(c);
+	double h = pmbench_fmt_chart_height(c), rows = h - AXIS_H;
+	size_t row = 0;
 
 	if (c->trend) {
 		pmbench_fmt_trend(out, c, at_y);
@@ -210,6 +289,8 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 	}
 	pmbench_buf_adds(out, "<svg class=\"chart ");
 	pmbench_fmt_xml_escape(out, c->name);
+	if (s.log)
+		pmbench_buf_adds(out, " log");
 	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", CHART_W, h);
 	if (at_y >= 0)
 		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
@@ -219,11 +300,14 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 			 CHART_W, h);
 	pmbench_fmt_xml_escape(out, c->title);
 	pmbench_buf_adds(out, "</title>\n");
-	axis(out, max, rows, c->unit);
-	for (size_t i = 0; i < c->bars_nr; i++)
-		bar(out, &c->bars[i], i, max);
+	axis(out, &s, rows, c->unit);
+	for (size_t i = 0; i < c->bars_nr; i++) {
+		if (c->bars[i].group)
+			group_row(out, c->bars[i].group, row++);
+		bar(out, &c->bars[i], row++, &s);
+	}
 	if (c->has_ref) {
-		double x = LABEL_W + c->ref / max * plot;
+		double x = xof(&s, c->ref);
 
 		pmbench_buf_adds(out, "<line x1=\"");
 		add_num(out, x);
@@ -295,7 +379,8 @@ int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
 			 "</title>\n<style>text{font:12px system-ui,sans-serif;"
 			 "fill:#1d2433}.title{font-size:16px;font-weight:600}"
 			 ".heading{font-size:14px;font-weight:600}"
-			 ".cap,.warn{fill:#4a5568}</style>\n");
+			 ".cap,.warn{fill:#4a5568}.group{font-weight:600}"
+			 "</style>\n");
 	pmbench_buf_addf(out,
 			 "<rect width=\"%d\" height=\"%.0f\" "
 			 "fill=\"#fff\"/>\n",

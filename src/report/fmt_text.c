@@ -3,17 +3,71 @@
  * indented by two spaces (lists by four); tables are aligned on the
  * widest cell with two spaces between columns; notes and warnings say
  * so. Charts and page-only blocks are left out.
+ *
+ * Fitted to the document's width (doc->term): a table of choices shows
+ * its default columns (or those asked for), and drops optional ones from
+ * the right while it is too wide; a table still too wide wraps its last
+ * column, and text wraps at spaces, so no line is longer than the width.
  */
 #include "pmbench/common.h"
 
+#include <stdint.h>
+
 #include "internal.h"
+#include "pmbench/strvec.h"
 
 struct text_writer {
 	struct pmbench_buf *out;
 	size_t start; /* where this document starts in `out` */
 	const char *indent;
 	int want_gap; /* a blank line before the next block */
+	const struct pmbench_doc_term *term;
 };
+
+/* The display columns of the `len` bytes at `s` (UTF-8). */
+static size_t cols_of(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * How many of the `len` bytes at `s` go on a line of `avail` columns:
+ * all if they fit, else up to the last space that fits, else as many
+ * characters as fit (at least one).
+ */
+static size_t piece(const char *s, size_t len, size_t avail)
+{
+	size_t cols = 0, space = 0, i;
+
+	if (cols_of(s, len) <= avail)
+		return len;
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (cols == avail)
+			break;
+		if (s[i] == ' ' && i)
+			space = i;
+		cols++;
+	}
+	if (i < len && s[i] == ' ')
+		return i;
+	if (space)
+		return space;
+	return i ? i : 1;
+}
+
+/* Skip the spaces a line break replaced. */
+static size_t skip_spaces(const char *s, size_t i, size_t len)
+{
+	while (i < len && s[i] == ' ')
+		i++;
+	return i;
+}
 
 /* One blank line before what comes next, unless at the start. */
 static void gap(struct text_writer *w)
@@ -39,7 +93,24 @@ static void trim_spaces(struct pmbench_buf *b)
 	pmbench_buf_setlen(b, len);
 }
 
-/* `text`, line by line, each after `first` (the first) or `rest`. */
+/*
+ * The columns left after `used` on a line of the width, at least 20; a
+ * table with --wide is as wide as its columns.
+ */
+static size_t room(const struct text_writer *w, size_t used, int table)
+{
+	size_t width = w->term && !(table && w->term->wide) ? w->term->width
+							    : 0;
+
+	if (!width)
+		return SIZE_MAX;
+	return used + 20 <= width ? width - used : 20;
+}
+
+/*
+ * `text`, line by line, each after `first` (the first) or `rest`; lines
+ * longer than the width wrap at spaces, after `rest`.
+ */
 static void lines(struct text_writer *w, const char *first, const char *rest,
 		  const char *text)
 {
@@ -49,13 +120,21 @@ static void lines(struct text_writer *w, const char *first, const char *rest,
 	if (w->want_gap)
 		gap(w);
 	do {
-		size_t n = strcspn(p, "\n");
+		size_t n = strcspn(p, "\n"), i = 0;
 
-		pmbench_buf_adds(w->out, first_line ? first : rest);
-		first_line = 0;
-		pmbench_buf_add(w->out, p, n);
-		trim_spaces(w->out);
-		pmbench_buf_addch(w->out, '\n');
+		do {
+			const char *pre = first_line ? first : rest;
+			size_t k =
+				piece(p + i, n - i,
+				      room(w, pmbench_doc_display_len(pre), 0));
+
+			pmbench_buf_adds(w->out, pre);
+			first_line = 0;
+			pmbench_buf_add(w->out, p + i, k);
+			trim_spaces(w->out);
+			pmbench_buf_addch(w->out, '\n');
+			i = skip_spaces(p, i + k, n);
+		} while (i < n);
 		p += n;
 		if (*p)
 			p++;
@@ -81,9 +160,174 @@ static int shown(const struct pmbench_doc_row *row, size_t k)
 	return !row->note || k < row->note_from;
 }
 
+/* A table of choices: some of its columns are the terminal's default. */
+static int choosable(const struct pmbench_doc_table *t)
+{
+	for (size_t k = 0; k < t->cols_nr; k++)
+		if (t->cols[k].flags & PMBENCH_DOC_TERM_DEFAULT)
+			return 1;
+	return 0;
+}
+
+/* Mark the columns `list` names (exact names first, else prefixes). */
+static void named(unsigned char *show, const struct pmbench_doc_table *t,
+		  const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t i = 0; i < v.nr; i++) {
+		int found = 0;
+
+		for (int exact = 1; exact >= 0 && !found; exact--)
+			for (size_t k = 0; k < t->cols_nr; k++)
+				if (t->cols[k].header &&
+				    pmbench_doc_column_is(&t->cols[k], v.v[i],
+							  exact))
+					show[k] = found = 1;
+	}
+	pmbench_strvec_release(&v);
+}
+
+/*
+ * Which columns to show: every column with a header, or for a table of
+ * choices the kept ones and the default (or named) ones. Returns 1 if
+ * the choice was the default one (columns may be dropped to fit).
+ */
+static int choose(unsigned char *show, const struct pmbench_doc_table *t,
+		  const struct pmbench_doc_term *term)
+{
+	/* Without a width or names (a file): every column. */
+	int pick = choosable(t) && term && !term->wide &&
+		   (term->width || term->columns);
+
+	for (size_t k = 0; k < t->cols_nr; k++) {
+		unsigned f = t->cols[k].flags;
+
+		show[k] = t->cols[k].header &&
+			  (!pick || f & PMBENCH_DOC_TERM_KEEP ||
+			   (!term->columns && f & PMBENCH_DOC_TERM_DEFAULT));
+	}
+	if (pick && term->columns)
+		named(show, t, term->columns);
+	return pick && !term->columns;
+}
+
+/* The line length of the shown columns. */
+static size_t line_len(const struct text_writer *w, const size_t *width,
+		       const unsigned char *show, size_t cols_nr)
+{
+	size_t len = pmbench_doc_display_len(w->indent), n = 0;
+
+	for (size_t k = 0; k < cols_nr; k++)
+		if (show[k])
+			len += width[k] + (n++ ? 2 : 0);
+	return len;
+}
+
+/*
+ * Drop default columns from the right (never a kept one) while the
+ * table is wider than the terminal.
+ */
+static void drop_to_fit(const struct text_writer *w,
+			const struct pmbench_doc_table *t, const size_t *width,
+			unsigned char *show)
+{
+	size_t max = w->term ? w->term->width : 0;
+
+	for (size_t k = t->cols_nr; max && k-- > 0;) {
+		if (line_len(w, width, show, t->cols_nr) <= max)
+			return;
+		if (show[k] && !(t->cols[k].flags & PMBENCH_DOC_TERM_KEEP))
+			show[k] = 0;
+	}
+}
+
+/*
+ * Where the last cell or note starts: at `at`, or, when it does not fit
+ * and fewer than 12 columns are left there, on the next line, indented.
+ */
+static size_t make_room(struct text_writer *w, const char *rest, size_t at)
+{
+	size_t width = w->term && !w->term->wide ? w->term->width : 0;
+	size_t indent = pmbench_doc_display_len(w->indent) + 4;
+
+	if (!rest || !width || at + 12 <= width || at <= indent ||
+	    at + pmbench_doc_display_len(rest) <= width)
+		return at;
+	trim_spaces(w->out);
+	pmbench_buf_addch(w->out, '\n');
+	for (size_t c = 0; c < indent; c++)
+		pmbench_buf_addch(w->out, ' ');
+	return indent;
+}
+
+/* One table line with its cells; a long last cell or note wraps. */
+static void table_line(struct text_writer *w, const struct pmbench_doc_table *t,
+		       const struct pmbench_doc_row *row, const size_t *width,
+		       const unsigned char *show)
+{
+	const char *rest = NULL;
+	size_t at = 0, last = t->cols_nr, i;
+	int first = 1;
+
+	for (size_t k = 0; k < t->cols_nr; k++)
+		if (show[k] && (!row || shown(row, k)))
+			last = k;
+	pmbench_buf_adds(w->out, w->indent);
+	at = pmbench_doc_display_len(w->indent);
+	for (size_t k = 0; k < t->cols_nr; k++) {
+		const struct pmbench_doc_column *col = &t->cols[k];
+		const char *s = row ? row->cells[k].text : col->header;
+
+		if (!show[k])
+			continue;
+		if (row && !shown(row, k))
+			break;
+		if (!first) {
+			pmbench_buf_adds(w->out, "  ");
+			at += 2;
+		}
+		first = 0;
+		if (k == last && (!row || !row->note) &&
+		    !(col->flags & PMBENCH_DOC_RIGHT)) {
+			rest = s ? s : "";
+			break;
+		}
+		pad(w->out, s, width[k], col->flags & PMBENCH_DOC_RIGHT);
+		at += width[k];
+	}
+	if (row && row->note) {
+		if (!first) {
+			pmbench_buf_adds(w->out, "  ");
+			at += 2;
+		}
+		rest = row->note;
+	}
+	at = make_room(w, rest, at);
+	for (i = 0; rest && (!i || rest[i]);) {
+		size_t n = strlen(rest), k;
+
+		if (i) {
+			pmbench_buf_addch(w->out, '\n');
+			for (size_t c = 0; c < at; c++)
+				pmbench_buf_addch(w->out, ' ');
+		}
+		k = piece(rest + i, n - i, room(w, at, 1));
+		pmbench_buf_add(w->out, rest + i, k);
+		trim_spaces(w->out);
+		i = skip_spaces(rest, i + k, n);
+		if (!rest[i])
+			break;
+	}
+	trim_spaces(w->out);
+	pmbench_buf_addch(w->out, '\n');
+}
+
 static void table(struct text_writer *w, const struct pmbench_doc_table *t)
 {
 	size_t *width = pmbench_xcalloc(t->cols_nr + 1, sizeof(*width));
+	unsigned char *show = pmbench_xcalloc(t->cols_nr + 1, 1);
 	int titled = 0;
 
 	for (size_t k = 0; k < t->cols_nr; k++) {
@@ -96,45 +340,31 @@ static void table(struct text_writer *w, const struct pmbench_doc_table *t)
 				width[k] = pmbench_doc_display_len(s);
 		}
 	}
+	if (choose(show, t, w->term))
+		drop_to_fit(w, t, width, show);
 	if (w->want_gap)
 		gap(w);
-	/* A table whose headers are all empty has no header line. */
+	/* A table whose shown headers are all empty has no header line. */
 	for (size_t k = 0; k < t->cols_nr && !titled; k++)
-		titled = t->cols[k].header && *t->cols[k].header;
-	for (size_t i = !titled; i <= t->rows_nr; i++) {
-		const struct pmbench_doc_row *row = i ? &t->rows[i - 1] : NULL;
-		int first = 1;
-
-		pmbench_buf_adds(w->out, w->indent);
-		for (size_t k = 0; k < t->cols_nr; k++) {
-			const struct pmbench_doc_column *col = &t->cols[k];
-
-			if (!col->header)
-				continue;
-			if (row && !shown(row, k))
-				break;
-			if (!first)
-				pmbench_buf_adds(w->out, "  ");
-			first = 0;
-			pad(w->out, row ? row->cells[k].text : col->header,
-			    width[k], col->flags & PMBENCH_DOC_RIGHT);
-		}
-		if (row && row->note)
-			pmbench_buf_addf(w->out, "%s%s", first ? "" : "  ",
-					 row->note);
-		trim_spaces(w->out);
-		pmbench_buf_addch(w->out, '\n');
-	}
+		titled = show[k] && *t->cols[k].header;
+	for (size_t i = !titled; i <= t->rows_nr; i++)
+		table_line(w, t, i ? &t->rows[i - 1] : NULL, width, show);
 	free(width);
+	free(show);
 }
 
 static void kv(struct text_writer *w, const struct pmbench_doc_block *b)
 {
 	if (w->want_gap)
 		gap(w);
-	for (size_t i = 0; i < b->keys.nr; i++)
-		pmbench_buf_addf(w->out, "%s%s: %s\n", w->indent, b->keys.v[i],
-				 b->items.v[i]);
+	for (size_t i = 0; i < b->keys.nr; i++) {
+		struct pmbench_buf line = PMBENCH_BUF_INIT;
+		const char *indent = w->indent;
+
+		pmbench_buf_addf(&line, "%s: %s", b->keys.v[i], b->items.v[i]);
+		lines(w, indent, *indent ? "      " : "    ", line.ptr);
+		pmbench_buf_release(&line);
+	}
 }
 
 static void block(struct text_writer *w, const struct pmbench_doc_block *b)
@@ -180,7 +410,7 @@ static void block(struct text_writer *w, const struct pmbench_doc_block *b)
 
 int pmbench_fmt_text(struct pmbench_buf *out, const struct pmbench_doc *doc)
 {
-	struct text_writer w = { out, out->len, "", 0 };
+	struct text_writer w = { out, out->len, "", 0, &doc->term };
 
 	if (doc->flags & PMBENCH_DOC_TITLE_ON_TERM) {
 		pmbench_buf_addf(out, "%s\n", doc->title);

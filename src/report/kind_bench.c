@@ -221,6 +221,7 @@ static void ratio_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 					       "x");
 			ch->has_ref = 1;
 			ch->ref = 1;
+			ch->log_scale = 1;
 		}
 		bar = pmbench_doc_bar(ch, c->cell->pm);
 		bar->has_value = 1;
@@ -236,6 +237,95 @@ static void ratio_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 		if (c->vs.verdict == PMBENCH_VERDICT_SAME)
 			pmbench_buf_adds(&b, " (n.s.)");
 		pmbench_doc_bar_text(bar, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+/*
+ * The cell of `g`'s group that most differs from the fastest: the one
+ * whose sentence heads the group in the overview. -1 if none has a ratio.
+ */
+static long headline(const struct pmbench_report *rep, size_t g)
+{
+	long best = -1;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+
+		if (!pmbench_report_same_group(rep, g, i) || !c->has_vs)
+			continue;
+		if (best < 0 ||
+		    c->vs.ratio.point > rep->cells[best].vs.ratio.point)
+			best = (long)i;
+	}
+	return best;
+}
+
+/*
+ * Pages open with one grouped chart of every scenario and PM (pnpm's
+ * benchmark page habit), each group's headline sentence under it.
+ */
+static void overview(struct pmbench_doc *d, const struct pmbench_report *rep)
+{
+	struct pmbench_doc_chart *ch = NULL;
+	struct pmbench_doc_block *list = NULL;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t g = 0; g < rep->cells_nr; g++) {
+		const struct pmbench_cell *first = rep->cells[g].cell;
+		long h;
+
+		if (!pmbench_report_group_start(rep, g))
+			continue;
+		if (!ch) {
+			pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2, "Overview");
+			ch = pmbench_doc_chart(
+				d, PMBENCH_DOC_PAGE, "overview",
+				"Median time per scenario and package manager, "
+				"with 95% intervals; green: the fastest",
+				"Median time of every scenario and package "
+				"manager",
+				" s");
+		}
+		for (size_t i = g; i < rep->cells_nr; i++) {
+			const struct pmbench_report_cell *c = &rep->cells[i];
+			struct pmbench_doc_bar *bar;
+
+			if (!pmbench_report_same_group(rep, g, i))
+				continue;
+			bar = pmbench_doc_bar(ch, c->cell->pm);
+			if (i == g) {
+				pmbench_buf_reset(&b);
+				pmbench_buf_addf(&b, "%s · %s · %s",
+						 first->fixture, first->task,
+						 first->scenario);
+				bar->group = pmbench_buf_detach(&b);
+			}
+			if (!c->n) {
+				pmbench_doc_bar_text(
+					bar, "%s", pmbench_report_no_times(c));
+				continue;
+			}
+			bar->has_value = 1;
+			bar->value = c->wall.median;
+			bar->has_interval = c->has_ci;
+			bar->lo = c->median_ci.lo;
+			bar->hi = c->median_ci.hi;
+			bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
+							  : PMBENCH_DOC_PLAIN;
+			pmbench_buf_reset(&b);
+			pmbench_report_add_duration(&b, c->wall.median);
+			pmbench_doc_bar_text(bar, "%s", b.ptr);
+		}
+		h = headline(rep, g);
+		if (h < 0)
+			continue;
+		if (!list)
+			list = pmbench_doc_list(d, PMBENCH_DOC_PAGE);
+		pmbench_buf_reset(&b);
+		pmbench_report_add_sentence(&b, rep, (size_t)h);
+		pmbench_doc_item(list, "%s · %s: %s", first->task,
+				 first->scenario, b.ptr);
 	}
 	pmbench_buf_release(&b);
 }
@@ -270,8 +360,12 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_report_add_sentence(&b, rep, i);
 		if (b.len)
 			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
-		pmbench_report_cell_notes(d, PMBENCH_DOC_HUMAN, &rep->cells[i]);
 	}
+	/* The findings first, then what to be wary of. */
+	for (size_t i = g; i < rep->cells_nr; i++)
+		if (pmbench_report_same_group(rep, g, i))
+			pmbench_report_cell_notes(d, PMBENCH_DOC_HUMAN,
+						  &rep->cells[i]);
 	pmbench_buf_release(&b);
 }
 
@@ -376,6 +470,7 @@ void pmbench_report_bench(struct pmbench_doc *out,
 		if (pmbench_strvec_find(&pms, rep->cells[i].cell->pm) < 0)
 			pmbench_strvec_push(&pms, rep->cells[i].cell->pm);
 	pmbench_kind_created(out, r, NULL);
+	overview(out, rep);
 	for (size_t f = 0; f < fixtures.nr; f++)
 		matrix(out, rep, fixtures.v[f], &pms);
 	ratios(out, rep);

@@ -73,7 +73,9 @@ void pmbench_report_claim_init(struct pmbench_report_claim *out,
 		if (!s->judged)
 			continue;
 		out->judged++;
-		out->refuted += s->j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED;
+		out->refuted += s->j.verdict == PMBENCH_CLAIM_SHORT ||
+				s->j.verdict == PMBENCH_CLAIM_EXCEEDED;
+		out->exceeded += s->j.verdict == PMBENCH_CLAIM_EXCEEDED;
 		out->unsure += s->j.verdict == PMBENCH_CLAIM_INCONCLUSIVE;
 	}
 }
@@ -230,9 +232,15 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 	pmbench_buf_reset(&b);
 	add_measured(&b, &s->j);
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-			 "%s: %s %s is %s %s %s (p %s %.3f; %zu and %zu runs)",
+			 "%s: %s %s is %s %s %s%s (p %s %.3f; %zu and %zu "
+			 "runs)",
 			 pmbench_claim_verdict_name(s->j.verdict), c->pm_a,
 			 c->task_a, b.ptr, c->pm_b, c->task_b,
+			 s->j.verdict == PMBENCH_CLAIM_EXCEEDED ? ", more than "
+								  "claimed"
+			 : s->j.verdict == PMBENCH_CLAIM_SHORT
+				 ? ", less than claimed"
+				 : "",
 			 s->j.p < 0.001 ? "<" : "=",
 			 s->j.p < 0.001 ? 0.001 : s->j.p, s->na, s->nb);
 	interrupted(d, c, s);
@@ -260,7 +268,7 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 	pmbench_buf_addf(&b,
 			 "Measured speed-up (time of %s %s / time of %s "
 			 "%s) with its 95%% interval; dashed: the claim, "
-			 "green: reproduced, orange: not reproduced, "
+			 "green: reproduced, orange: short or exceeded, "
 			 "grey: inconclusive",
 			 c->claim->pm_b, c->claim->task_b, c->claim->pm_a,
 			 c->claim->task_a);
@@ -270,6 +278,7 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 			       "x");
 	ch->has_ref = 1;
 	ch->ref = pmbench_claim_speedup(c->claim);
+	ch->log_scale = 1;
 	for (size_t i = 0; i < c->scenarios_nr; i++) {
 		const struct pmbench_report_judgement *s = &c->scenarios[i];
 		struct pmbench_doc_bar *bar;
@@ -284,7 +293,7 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 		bar->hi = s->j.speedup.hi;
 		bar->tone = s->j.verdict == PMBENCH_CLAIM_REPRODUCED
 				    ? PMBENCH_DOC_BEST
-			    : s->j.verdict == PMBENCH_CLAIM_NOT_REPRODUCED
+			    : s->j.verdict != PMBENCH_CLAIM_INCONCLUSIVE
 				    ? PMBENCH_DOC_WORSE
 				    : PMBENCH_DOC_MUTED;
 		pmbench_buf_reset(&b);
@@ -316,18 +325,20 @@ void pmbench_report_claim(struct pmbench_doc *out,
 	for (size_t i = 0; i < c->scenarios_nr; i++)
 		scenario(out, c->claim, &c->scenarios[i]);
 	if (c->judged) {
-		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
-				    "verdict: %s in %zu of %zu scenario(s)%s",
-				    c->refuted	? "not reproduced"
-				    : c->unsure ? "inconclusive"
-						: "reproduced",
-				    c->refuted	? c->refuted
-				    : c->unsure ? c->unsure
-						: c->judged,
-				    c->judged,
-				    c->refuted && c->unsure
-					    ? " (others inconclusive)"
-					    : "");
+		pmbench_doc_heading(
+			out, PMBENCH_DOC_HUMAN, 2,
+			"verdict: %s in %zu of %zu scenario(s)%s",
+			c->refuted > c->exceeded ? "short"
+			: c->exceeded		 ? "exceeded"
+			: c->unsure		 ? "inconclusive"
+						 : "reproduced",
+			c->refuted > c->exceeded ? c->refuted - c->exceeded
+			: c->exceeded		 ? c->exceeded
+			: c->unsure		 ? c->unsure
+						 : c->judged,
+			c->judged,
+			c->refuted && c->unsure ? " (others inconclusive)"
+						: "");
 		chart(out, c);
 	}
 	t = pmbench_doc_table(out, PMBENCH_DOC_DATA, "judgements",

@@ -280,6 +280,7 @@ static void change_chart(struct pmbench_doc *d,
 					       "x");
 			ch->has_ref = 1;
 			ch->ref = 1;
+			ch->log_scale = 1;
 		}
 		bar = pmbench_doc_bar(ch, p->b->pm);
 		bar->has_value = 1;

@@ -7,6 +7,8 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "pmbench/bench.h"
 #include "pmbench/merge.h"
 #include "pmbench/report.h"
@@ -37,6 +39,32 @@ static int median_ci(struct pmbench_interval *out, const struct pmbench_cell *c,
 	return ret;
 }
 
+/* Is `x` far enough from the median to matter? */
+static int far(const struct pmbench_report_cell *rc, double x)
+{
+	double d = fabs(x - rc->wall.median);
+
+	return d > PMBENCH_REPORT_OUTLIER_FAR * rc->wall.median &&
+	       d > PMBENCH_REPORT_TIMER_RES_S;
+}
+
+/* The outliers that matter, and whether the first run is one of them. */
+static void count_far(struct pmbench_report_cell *rc)
+{
+	unsigned char *flags;
+
+	if (!rc->n)
+		return;
+	flags = pmbench_xcalloc(rc->n, 1);
+	pmbench_stats_outliers(flags, rc->times, rc->n,
+			       PMBENCH_REPORT_OUTLIER_Z);
+	for (size_t i = 0; i < rc->n; i++)
+		rc->outliers_far += flags[i] && far(rc, rc->times[i]);
+	rc->slow_first = rc->n >= 3 && flags[0] && far(rc, rc->times[0]) &&
+			 rc->times[0] > rc->wall.median;
+	free(flags);
+}
+
 static void fill_cell(struct pmbench_report_cell *rc,
 		      const struct pmbench_cell *c, uint64_t seed)
 {
@@ -58,14 +86,7 @@ static void fill_cell(struct pmbench_report_cell *rc,
 		rc->has_ci = 1;
 	rc->outliers = pmbench_stats_outliers(NULL, rc->times, rc->n,
 					      PMBENCH_REPORT_OUTLIER_Z);
-	if (rc->n >= 3) {
-		unsigned char *flags = pmbench_xcalloc(rc->n, 1);
-
-		pmbench_stats_outliers(flags, rc->times, rc->n,
-				       PMBENCH_REPORT_OUTLIER_Z);
-		rc->slow_first = flags[0] && rc->times[0] > rc->wall.median;
-		free(flags);
-	}
+	count_far(rc);
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
 

@@ -115,12 +115,15 @@ void pmbench_report_add_leftover(struct pmbench_buf *out,
  * against time) mean the machine drifted during the benchmark: a thermal
  * throttle, a filling disk, a background job. Judged from 6 runs on.
  */
-static void add_drift(struct pmbench_doc *d, unsigned audience,
+static void add_drift(struct pmbench_buf *b,
 		      const struct pmbench_report_cell *c)
 {
 	double *idx, rho;
 
-	if (c->n < PMBENCH_REPORT_DRIFT_MIN_RUNS)
+	/* A drift within 1 % of the median moves nothing. */
+	if (c->n < PMBENCH_REPORT_DRIFT_MIN_RUNS ||
+	    c->wall.max - c->wall.min <=
+		    PMBENCH_REPORT_OUTLIER_FAR * c->wall.median)
 		return;
 	idx = pmbench_xmalloc(pmbench_st_mult(c->n, sizeof(*idx)));
 	for (size_t i = 0; i < c->n; i++)
@@ -128,11 +131,38 @@ static void add_drift(struct pmbench_doc *d, unsigned audience,
 	rho = pmbench_stats_spearman(idx, c->times, c->n);
 	free(idx);
 	if (fabs(rho) >= PMBENCH_REPORT_DRIFT_RHO)
+		pmbench_buf_addf(b,
+				 "%stimes %s run after run (Spearman rho "
+				 "%.2f): the machine drifted",
+				 b->len ? "; " : "", rho > 0 ? "rise" : "fall",
+				 rho);
+}
+
+/*
+ * One warning line per cell at most: a slow first run or outliers far
+ * enough from the median to move it (more than 1 % of it), and drift.
+ */
+static void add_warning(struct pmbench_doc *d, unsigned audience,
+			const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (c->slow_first)
+		pmbench_buf_adds(&b, "first timed run much slower than the "
+				     "others (a cold cache? add --warmup)");
+	else if (c->outliers_far)
+		pmbench_buf_addf(&b,
+				 "%zu run%s more than %.0f%% off the median",
+				 c->outliers_far,
+				 c->outliers_far == 1 ? "" : "s",
+				 PMBENCH_REPORT_OUTLIER_FAR * 100);
+	add_drift(&b, c);
+	if (b.len)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
-				 "%s's times %s run after run (Spearman rho "
-				 "%.2f): the machine drifted; re-run on a "
-				 "quiet system",
-				 c->cell->pm, rho > 0 ? "rise" : "fall", rho);
+				 "%s: %s; re-run on a quiet system if it "
+				 "matters",
+				 c->cell->pm, b.ptr);
+	pmbench_buf_release(&b);
 }
 
 void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
@@ -140,24 +170,12 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	if (c->slow_first)
-		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
-				 "%s's first timed run was much slower than "
-				 "the others; a cache may have been cold: add "
-				 "warm-up runs (--warmup)",
-				 c->cell->pm);
-	else if (c->outliers)
-		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
-				 "%zu statistical outlier(s) in %s's runs; "
-				 "consider re-running on a quiet system (fewer "
-				 "background programs, no other benchmarks)",
-				 c->outliers, c->cell->pm);
+	add_warning(d, audience, c);
 	if (c->n && c->n < 5)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
 				 "%s has only %zu successful run(s); its "
 				 "interval is rough",
 				 c->cell->pm, c->n);
-	add_drift(d, audience, c);
 	if (c->cell->note)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE, "%s: %s",
 				 c->cell->pm, c->cell->note);

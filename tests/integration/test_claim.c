@@ -75,11 +75,22 @@ TEST(true_and_false_claims)
 		     (const char *const[]){ "claim",
 					    "bun is 20x faster than npm",
 					    "--from", result, NULL },
-		     NULL, 3, "not reproduced: bun install is ");
+		     NULL, 3, "short: bun install is ");
+	/* ... and 2x is more than claimed: its own verdict and code. */
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "claim",
+					    "bun is 2x faster than npm",
+					    "--from", result, NULL },
+		     NULL, 5, "exceeded: bun install is ");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "claim",
+					    "bun is 2x faster than npm",
+					    "--from", result, NULL },
+		     NULL, 5, ", more than claimed (p ");
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "claim", "npm is as fast as bun",
 					    "--from", result, NULL },
-		     NULL, 3, ") slower than bun install");
+		     NULL, 3, ") slower than bun install, less than claimed");
 }
 
 TEST(noisy_claim_is_inconclusive)

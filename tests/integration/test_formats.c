@@ -366,7 +366,7 @@ TEST(compare_as_csv)
 		CHECK_STR(s.out.ptr, "");
 		t = read_file(html);
 		CHECK(!strncmp(t, "<!DOCTYPE html>", 15));
-		CHECK_CONTAINS(t, "<svg class=\"chart ratio\"");
+		CHECK_CONTAINS(t, "<svg class=\"chart ratio log\"");
 		CHECK_CONTAINS(t, "+50.0%");
 		free(t);
 		split_release(&s);

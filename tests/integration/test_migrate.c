@@ -280,6 +280,60 @@ TEST(failing_target_and_failing_build)
 }
 
 /*
+ * When every target fails its priming, migrate says so at once and times
+ * nothing (no run of the source's), unless --time-source asks for it.
+ */
+TEST(stops_when_no_target_installs)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
+	cJSON *rep, *log, *npm;
+
+	h_setup();
+	pmbench_strvec_push(&env, "FAKEPM_BUN_MODE=fail");
+	pmbench_strvec_push(&env, "FAKEPM_DENO_MODE=fail");
+	proj = npm_project(NULL);
+	migrate(&run, &rep, proj, "bun,deno", &env);
+	CHECK_INT(run.exit_code, 2);
+	CHECK_CONTAINS(run.out.ptr, "pmbench: bun does not install: ");
+	CHECK_CONTAINS(run.out.ptr, "no target installs, so nothing was "
+				    "timed");
+	CHECK(!strstr(run.out.ptr, "round 1/"));
+	CHECK(!strstr(run.out.ptr, "run 1/2"));
+	CHECK(rep);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "all_ok")));
+	CHECK_CONTAINS(str(pm_entry(rep, "deno"), "verdict"),
+		       "deno: does not install");
+	cJSON_Delete(rep);
+	/* The fake npm installed once: its priming, no timed run. */
+	log = h_log_entries();
+	npm = h_log_of(log, "npm");
+	CHECK_INT(cJSON_GetArraySize(npm), 1);
+	cJSON_Delete(npm);
+	cJSON_Delete(log);
+	h_run_release(&run);
+
+	/* --time-source: the source's figures anyway. */
+	{
+		char report[4200];
+		const char *args[] = { "migrate",	 proj,	   "--to",
+				       "bun,deno",	 "--runs", "2",
+				       "--warmup",	 "0",	   "--scenario",
+				       "cache+lockfile", "--out",  report,
+				       "--time-source",	 NULL };
+
+		snprintf(report, sizeof(report), "%s/migrate2.json", h_cache());
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 2);
+	CHECK(!strstr(run.out.ptr, "nothing was timed"));
+	CHECK_CONTAINS(run.out.ptr, "npm run 2/2");
+	h_run_release(&run);
+	pmbench_strvec_release(&env);
+}
+
+/*
  * test and lint are table tasks migrate runs for parity: the tests pass
  * on the tree the fake npm installed and one of three fails on bun's;
  * the runner's count says so. run is a task migrate does not check.
@@ -700,7 +754,8 @@ CHECK_MAIN(CASE(routes_from_the_source_lockfile),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
-	   CASE(failing_target_and_failing_build), CASE(test_and_lint_parity),
+	   CASE(failing_target_and_failing_build),
+	   CASE(stops_when_no_target_installs), CASE(test_and_lint_parity),
 	   CASE(dev_server_parity), CASE(user_checkout_untouched),
 	   CASE(detects_yarn_flavours_and_workspaces),
 	   CASE(from_picks_its_own_lockfile), CASE(cli_errors))

@@ -142,7 +142,8 @@ TEST(compare)
 		CHECK_CONTAINS(r.out.ptr, "slower");
 		/* npm did not change at all. */
 		CHECK_CONTAINS(r.out.ptr, "+0.0% (");
-		CHECK_CONTAINS(r.out.ptr, "no significant difference");
+		/* The verdict wraps on a 100-column table. */
+		CHECK_CONTAINS(r.out.ptr, "no significant");
 		CHECK_CONTAINS(r.out.ptr, "no successful runs in A and B");
 		h_run_release(&r);
 	}
@@ -182,7 +183,7 @@ TEST(claim_from_result)
 				       "--from", sample, NULL };
 
 		CHECK_INT(run(&r, args), 3);
-		CHECK_CONTAINS(r.out.ptr, "not reproduced: bun install is "
+		CHECK_CONTAINS(r.out.ptr, "short: bun install is "
 					  "4.68x");
 		/* bun has no run in cache+lockfile: no verdict there. */
 		CHECK_CONTAINS(r.out.ptr, "no verdict: bun install has no "

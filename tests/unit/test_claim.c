@@ -121,8 +121,25 @@ TEST(judge_reproduced_and_not)
 	/* Not 20x: the interval lies far below the band. */
 	CHECK_INT(parse(&c, "bun is 20x faster than npm"), 0);
 	CHECK_INT(pmbench_claim_judge(&j, &c, a, 8, b, 8, 0.10, 1), 0);
-	CHECK_INT(j.verdict, PMBENCH_CLAIM_NOT_REPRODUCED);
+	CHECK_INT(j.verdict, PMBENCH_CLAIM_SHORT);
 	CHECK(j.speedup.hi < j.band_lo);
+	pmbench_claim_release(&c);
+
+	/* Not 2x either: far above, more than claimed. */
+	CHECK_INT(parse(&c, "bun is 2x faster than npm"), 0);
+	CHECK_INT(pmbench_claim_judge(&j, &c, a, 8, b, 8, 0.10, 1), 0);
+	CHECK_INT(j.verdict, PMBENCH_CLAIM_EXCEEDED);
+	pmbench_claim_release(&c);
+
+	/* "npm is 2x slower": it is 4x slower, more than claimed ... */
+	CHECK_INT(parse(&c, "npm is 2x slower than bun"), 0);
+	CHECK_INT(pmbench_claim_judge(&j, &c, b, 8, a, 8, 0.10, 1), 0);
+	CHECK_INT(j.verdict, PMBENCH_CLAIM_EXCEEDED);
+	pmbench_claim_release(&c);
+	/* ... and "npm is 10x slower" falls short. */
+	CHECK_INT(parse(&c, "npm is 10x slower than bun"), 0);
+	CHECK_INT(pmbench_claim_judge(&j, &c, b, 8, a, 8, 0.10, 1), 0);
+	CHECK_INT(j.verdict, PMBENCH_CLAIM_SHORT);
 	pmbench_claim_release(&c);
 
 	/* The same data as "npm is 4x slower than bun". */
@@ -136,9 +153,9 @@ TEST(judge_reproduced_and_not)
 	CHECK_INT(parse(&c, "bun is as fast as npm"), 0);
 	CHECK_INT(pmbench_claim_judge(&j, &c, a, 8, a, 8, 0.10, 1), 0);
 	CHECK_INT(j.verdict, PMBENCH_CLAIM_REPRODUCED);
-	/* ... and against 4x slower: not. */
+	/* ... and against 4x slower: bun is faster, more than claimed. */
 	CHECK_INT(pmbench_claim_judge(&j, &c, a, 8, b, 8, 0.10, 1), 0);
-	CHECK_INT(j.verdict, PMBENCH_CLAIM_NOT_REPRODUCED);
+	CHECK_INT(j.verdict, PMBENCH_CLAIM_EXCEEDED);
 	pmbench_claim_release(&c);
 }
 
@@ -167,8 +184,9 @@ TEST(judge_inconclusive)
 	pmbench_claim_release(&c);
 	CHECK_STR(pmbench_claim_verdict_name(PMBENCH_CLAIM_REPRODUCED),
 		  "reproduced");
-	CHECK_STR(pmbench_claim_verdict_name(PMBENCH_CLAIM_NOT_REPRODUCED),
-		  "not reproduced");
+	CHECK_STR(pmbench_claim_verdict_name(PMBENCH_CLAIM_SHORT), "short");
+	CHECK_STR(pmbench_claim_verdict_name(PMBENCH_CLAIM_EXCEEDED),
+		  "exceeded");
 	CHECK_STR(pmbench_claim_verdict_name(PMBENCH_CLAIM_INCONCLUSIVE),
 		  "inconclusive");
 }

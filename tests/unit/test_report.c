@@ -161,13 +161,41 @@ TEST(outlier_warning)
 		s->wall_ns = (uint64_t)(t[i] * 1e9);
 	}
 	text = render(&r, "table");
-	CHECK_CONTAINS(text, "warning: 1 statistical outlier(s) in npm's runs");
+	CHECK_CONTAINS(text, "warning: npm: 1 run more than 1% off the median");
+	/* One line per cell, after the findings. */
+	CHECK(!strstr(strstr(text, "warning: npm") + 1, "warning"));
+	CHECK(strstr(text, "warning: npm") > strstr(text, "  npm  "));
 	free(text);
 	/* The same outlier as the first run: a cold cache, probably. */
 	c->samples[0].wall_ns = 3500000000u;
 	c->samples[5].wall_ns = 1000000000u;
 	text = render(&r, "table");
-	CHECK_CONTAINS(text, "npm's first timed run was much slower");
+	CHECK_CONTAINS(text, "npm: first timed run much slower");
+	free(text);
+	pmbench_result_release(&r);
+}
+
+/*
+ * A deterministic 300 ms run with σ 0.4 ms has outliers by the modified
+ * z-score, none of which moves the median: no warning.
+ */
+TEST(no_outlier_warning_when_tight)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	double t[] = { 0.3001, 0.3002, 0.3001, 0.3000, 0.3011, 0.3001 };
+	struct pmbench_cell *c;
+	char *text;
+
+	c = pmbench_result_add_cell(&r, "f", "install", "clean", "npm");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(t); i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->ok = 1;
+		s->round = (unsigned)i;
+		s->wall_ns = (uint64_t)(t[i] * 1e9);
+	}
+	text = render(&r, "table");
+	CHECK(!strstr(text, "warning"));
 	free(text);
 	pmbench_result_release(&r);
 }
@@ -193,10 +221,13 @@ TEST(drift_warning)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	char *text;
 
-	/* 8 runs, each 1 ms slower than the one before: rho = 1. */
-	add_runs(&r, "npm", 8, 1.0);
+	/*
+	 * 8 runs of 0.1 s, each 1 ms slower than the one before: rho = 1,
+	 * and 7 % from first to last.
+	 */
+	add_runs(&r, "npm", 8, 0.1);
 	text = render(&r, "table");
-	CHECK_CONTAINS(text, "warning: npm's times rise run after run "
+	CHECK_CONTAINS(text, "warning: npm: times rise run after run "
 			     "(Spearman rho 1.00)");
 	free(text);
 	pmbench_result_release(&r);
@@ -213,9 +244,16 @@ TEST(drift_warning)
 			smp->ok = 1;
 			smp->round = (unsigned)i;
 			smp->wall_ns =
-				(uint64_t)((1.0 + order[i] * 1e-3) * 1e9);
+				(uint64_t)((0.1 + order[i] * 1e-3) * 1e9);
 		}
 	}
+	text = render(&r, "table");
+	CHECK(!strstr(text, "run after run"));
+	free(text);
+	pmbench_result_release(&r);
+
+	/* Drift within 1 % of the median (1 s, 7 ms) moves nothing. */
+	add_runs(&r, "npm", 8, 1.0);
 	text = render(&r, "table");
 	CHECK(!strstr(text, "run after run"));
 	free(text);
@@ -444,13 +482,26 @@ TEST(html)
 	CHECK(!strstr(t, "href="));
 	CHECK_CONTAINS(t, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; "
 			  "&amp; &quot;quoted&quot;");
-	/* Two time charts and two ratio charts. */
+	/* Two time charts and two ratio charts, on a log axis. */
 	CHECK_INT(count(t, "<svg class=\"chart time\""), 2);
-	CHECK_INT(count(t, "<svg class=\"chart ratio\""), 2);
+	CHECK_INT(count(t, "<svg class=\"chart ratio log\""), 2);
+	CHECK_CONTAINS(t, ">1x</text>");
+	CHECK_CONTAINS(t, ">2x</text>");
+	/*
+	 * The overview first: every scenario and PM in one grouped chart,
+	 * each scenario's headline under it.
+	 */
+	CHECK_INT(count(t, "<svg class=\"chart overview\""), 1);
+	CHECK(strstr(t, "chart overview") < strstr(t, "chart time"));
+	CHECK_INT(count(t, "<text class=\"group\""), 2);
+	CHECK_CONTAINS(t, "<li>install · clean: bun is 4.68x (4.40x–4.82x) "
+			  "faster than npm");
+	CHECK_CONTAINS(t, "<li>install · cache+lockfile: pnpm is 2.64x");
 	/* One dot per successful timed run: 5 + 4 + 5 + 5 + 5. */
 	CHECK_INT(count(t, "<circle class=\"run\""), 24);
-	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 3);
-	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 3);
+	/* Bars: the overview's 5, the time charts' 5, the ratios' 3. */
+	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 5 + 3);
+	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 5 + 3);
 	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm");
 	CHECK_CONTAINS(t, "cache warm, lockfile present, node_modules absent");
 	CHECK_CONTAINS(t, "Failures");
@@ -679,7 +730,8 @@ TEST(format_names)
 
 CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
-	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),
-	   CASE(csv_round_trip), CASE(hyperfine_json), CASE(html),
+	   CASE(no_outlier_warning_when_tight), CASE(too_few_runs_to_test),
+	   CASE(drift_warning), CASE(markdown), CASE(csv_round_trip),
+	   CASE(hyperfine_json), CASE(html),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
 	   CASE(leftover_processes_are_shown), CASE(format_names))

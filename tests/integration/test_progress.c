@@ -1,0 +1,202 @@
+/*
+ * Progress on a terminal, under a pseudo-terminal (forkpty): one bar per
+ * group of runs with the PM, runs done, the running median and an ETA
+ * that is never negative and ends at 100 %; no line per run. Off a
+ * terminal: one line per run, as before. The plan comes first, and an
+ * estimate once the primings are done; --dry-run prints the plan alone.
+ */
+#include "pmbench/common.h"
+
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+
+/*
+ * Run pmbench with `args` on a 100x30 pseudo-terminal (stdout and stderr
+ * both) and keep everything it wrote in `out`; returns its exit status.
+ */
+static int run_on_pty(struct pmbench_buf *out, const char *const *args)
+{
+	struct winsize ws = { 30, 100, 0, 0 };
+	const char *argv[32];
+	int fd, status = -1;
+	size_t n = 0;
+	pid_t pid;
+
+	argv[n++] = getenv("PMBENCH_BIN");
+	for (size_t i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = forkpty(&fd, NULL, NULL, &ws);
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		unsetenv("COLUMNS");
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	for (;;) {
+		char buf[4096];
+		ssize_t got = read(fd, buf, sizeof(buf));
+
+		if (got > 0) {
+			pmbench_buf_add(out, buf, (size_t)got);
+			continue;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		break; /* EIO: the other side is closed */
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Every "ETA m:ss" in `s` is a clock (never "-0:01"); how many. */
+static int etas_ok(const char *s, size_t *count)
+{
+	*count = 0;
+	while ((s = strstr(s, "ETA ")) != NULL) {
+		s += 4;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		(*count)++;
+	}
+	return 1;
+}
+
+TEST(bars_on_a_terminal)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	const char *proj, *end;
+	size_t etas;
+	int code;
+
+	h_setup();
+	proj = h_project("proj");
+	setenv("FAKEPM_NPM_SLEEP_MS", "30", 1);
+	setenv("FAKEPM_BUN_SLEEP_MS", "30", 1);
+	{
+		const char *args[] = { "bench",	     proj,
+				       "--pm",	     "npm,bun",
+				       "--runs",     "4",
+				       "--scenario", "clean,cache+lockfile",
+				       NULL };
+
+		code = run_on_pty(&out, args);
+	}
+	unsetenv("FAKEPM_NPM_SLEEP_MS");
+	unsetenv("FAKEPM_BUN_SLEEP_MS");
+	/* PROGRESS_DUMP=FILE keeps the terminal's bytes, to look at. */
+	if (getenv("PROGRESS_DUMP")) {
+		FILE *f = fopen(getenv("PROGRESS_DUMP"), "wb");
+
+		if (f) {
+			fwrite(out.ptr, 1, out.len, f);
+			fclose(f);
+		}
+	}
+	CHECK_INT(code, 0);
+	/* The plan first, then the estimate once primed. */
+	CHECK_CONTAINS(out.ptr, "pmbench: plan:");
+	CHECK_CONTAINS(out.ptr, "pmbench:   runs:      4 timed and 1 warm-up");
+	CHECK_CONTAINS(out.ptr, "pmbench: estimate: about ");
+	CHECK(strstr(out.ptr, "estimate") > strstr(out.ptr, "primed in"));
+	/* Bars, not a line per run. */
+	CHECK(!strstr(out.ptr, "run 1/4:"));
+	CHECK_CONTAINS(out.ptr, "proj · install · clean ");
+	CHECK_CONTAINS(out.ptr, "█");
+	CHECK_CONTAINS(out.ptr, " median ");
+	CHECK(etas_ok(out.ptr, &etas));
+	CHECK(etas > 4);
+	/* Each group ends at 100 %, its line of medians replacing the bar. */
+	CHECK_CONTAINS(out.ptr, "100%  10/10");
+	CHECK_CONTAINS(out.ptr, "proj · install · clean: 100%, 10 runs in ");
+	CHECK_CONTAINS(out.ptr,
+		       "proj · install · cache+lockfile: 100%, 10 runs in ");
+	/* The percentages never go down within a group, nor past 100. */
+	end = strstr(out.ptr, "proj · install · clean: 100%");
+	{
+		const char *p = out.ptr;
+		int last = -1, ok = 1;
+
+		while ((p = strstr(p, "%  ")) && p < end) {
+			const char *q = p;
+			int pct;
+
+			while (q > out.ptr && q[-1] >= '0' && q[-1] <= '9')
+				q--;
+			pct = (int)strtol(q, NULL, 10);
+			ok &= pct >= last && pct <= 100;
+			last = pct;
+			p += 3;
+		}
+		CHECK(ok);
+		CHECK_INT(last, 100);
+	}
+	/* The table follows. */
+	CHECK_CONTAINS(out.ptr, "vs fastest");
+	pmbench_buf_release(&out);
+}
+
+TEST(lines_off_a_terminal)
+{
+	struct h_run run;
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm",	     "--runs", "2",
+				       "--scenario", "clean",  NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "proj clean npm run 1/2: ");
+	CHECK_CONTAINS(run.out.ptr, "proj clean npm run 2/2: ");
+	CHECK(!strstr(run.out.ptr, "█"));
+	CHECK(!strstr(run.out.ptr, "\033["));
+	h_run_release(&run);
+}
+
+TEST(dry_run_prints_the_plan)
+{
+	struct h_run run;
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench",	  proj,	       "--pm",
+				       "npm,bun", "--dry-run", NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "PMs:       npm, bun\n");
+	CHECK_CONTAINS(run.out.ptr, "scenarios: clean, lockfile, "
+				    "cache+lockfile, "
+				    "cache+lockfile+node_modules\n");
+	CHECK_CONTAINS(run.out.ptr, "5 timed and 1 warm-up per PM in each of "
+				    "4 groups: 48 runs after 2 primings");
+	/* Nothing ran. */
+	CHECK(!strstr(run.out.ptr, "primed"));
+	h_run_release(&run);
+	{
+		cJSON *log = h_log_entries();
+
+		CHECK(!log || cJSON_GetArraySize(log) == 0);
+		cJSON_Delete(log);
+	}
+}
+
+CHECK_MAIN(CASE(bars_on_a_terminal), CASE(lines_off_a_terminal),
+	   CASE(dry_run_prints_the_plan))
