@@ -40,13 +40,15 @@ struct pmbench_bench_opts {
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
 	unsigned probe_concurrency; /**< requests in flight, >= 1 */
+	unsigned edits;		    /**< --edits with hmr: per run, >= 1 */
 };
 
-#define PMBENCH_BENCH_OPTS_INIT                                               \
-	{                                                                     \
-		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,           \
-			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,       \
-			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1 \
+#define PMBENCH_BENCH_OPTS_INIT                                                \
+	{                                                                      \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,            \
+			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,        \
+			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1, \
+			5                                                      \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -36,6 +36,11 @@ struct pmbench_pmrun {
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
 	 */
 	char *note;
+	/**
+	 * What its scripts run under, for every cell: "node v24.22.3"
+	 * (the Node first on its PATH) or "bun 1.4.5" (bun:runtime).
+	 */
+	char *runtime;
 };
 
 /**

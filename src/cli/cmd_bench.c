@@ -48,6 +48,9 @@ static void usage(FILE *out)
 		"  --probe N[,C]      with dev: N HTTP requests to the ready "
 		"server, C at once\n"
 		"                     (default 1; 127.0.0.1 only, 60 s cap)\n"
+		"  --edits N          with hmr: edits per run (default 5); "
+		"the median is the\n"
+		"                     run's sample\n"
 		"  --runs N|auto      timed runs per PM and scenario (default "
 		"5); 'auto' runs\n"
 		"                     until every median's 95%% interval is "
@@ -145,9 +148,25 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 	return 0;
 }
 
+/* --edits N: hmr edits per run. */
+static int parse_edits(struct pmbench_bench_opts *o, const char *v)
+{
+	uint64_t n = 0;
+
+	if (pmbench_parse_u64(&n, v) < 0 || n < 1 || n > 100) {
+		fprintf(stderr,
+			"pmbench: bench: '--edits' takes 1 to 100 edits per "
+			"run, got '%s'\n",
+			v);
+		return -1;
+	}
+	o->edits = (unsigned)n;
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_EDITS };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -168,6 +187,7 @@ int cmd_bench(int argc, char **argv)
 		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "edits", required_argument, NULL, OPT_EDITS },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
@@ -195,6 +215,10 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case OPT_PROBE:
 			if (parse_probe(&o, optarg) < 0)
+				goto done;
+			break;
+		case OPT_EDITS:
+			if (parse_edits(&o, optarg) < 0)
 				goto done;
 			break;
 		case 'h':

@@ -77,6 +77,7 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 	j.timeout_ns = x->o->timeout_ns;
 	j.probe_requests = x->o->probe_requests;
 	j.probe_concurrency = x->o->probe_concurrency;
+	j.edits = x->o->edits ? x->o->edits : 1;
 	return j;
 }
 
@@ -125,6 +126,8 @@ static void add_cells(struct rounds *x)
 				cell->scripts = pmbench_xstrdup(ps->scripts);
 			if (ps->note)
 				cell->note = pmbench_xstrdup(ps->note);
+			if (ps->runtime)
+				cell->runtime = pmbench_xstrdup(ps->runtime);
 			x->task->describe(cell, &j);
 			if (x->task->script)
 				check_script(cell, x, x->cells.v[k]);

@@ -455,6 +455,17 @@ static const struct pmbench_pm_variant variants[] = {
 		.linker = "isolated (node_modules/.bun)",
 	},
 	{
+		/*
+		 * `bun --bun run` runs bins with a node shebang (vite, tsc)
+		 * under bun's runtime instead of Node; install is bun's.
+		 */
+		.name = "bun:runtime",
+		.base = "bun",
+		.title = "bun, scripts under bun's runtime (bun --bun run)",
+		.run_args = L("--bun", "run"),
+		.runtime = "bun",
+	},
+	{
 		.name = "npm:prefer-offline",
 		.base = "npm",
 		.title = "npm, cached metadata used without revalidation",
@@ -503,6 +514,9 @@ static void variants_init(void)
 		pm->linker = v->linker;
 		if (v->stores)
 			pm->stores = v->stores;
+		if (v->run_args)
+			pm->run_args = v->run_args;
+		pm->runtime = v->runtime;
 		/* ':' would end a PATH entry that names a folder of it. */
 		for (size_t k = 0; v->name[k]; k++)
 			folder[k] = v->name[k] == ':' ? '_' : v->name[k];
@@ -585,6 +599,13 @@ void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm)
 	for (const char *const *a = v->args; a && *a; a++) {
 		pmbench_buf_addf(out, "%s%s", sep, *a);
 		sep = " ";
+	}
+	if (v->run_args) {
+		pmbench_buf_adds(out, sep);
+		pmbench_buf_addf(out, "scripts run as %s", v->base);
+		for (const char *const *a = v->run_args; *a; a++)
+			pmbench_buf_addf(out, " %s", *a);
+		sep = v->env ? " and " : " ";
 	}
 	if (v->args && v->env)
 		sep = " and ";

@@ -573,6 +573,7 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 {
 	pmbench_pmrun_reset(ps);
+	free(ps->runtime);
 	pmbench_pm_found_release(&ps->found);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
@@ -687,6 +688,21 @@ static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
 	pmbench_buf_release(&config);
 }
 
+/* "node v24.22.3" (the Node every PM runs under) or "bun 1.4.5". */
+static void set_runtime(struct pmbench_pmrun *ps,
+			const struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *node = pmbench_result_env_get(r, "node_version");
+
+	if (ps->pm->runtime)
+		pmbench_buf_addf(&b, "%s %s", ps->pm->runtime,
+				 ps->found.version ? ps->found.version : "?");
+	else
+		pmbench_buf_addf(&b, "node %s", node ? node : "(unknown)");
+	ps->runtime = pmbench_buf_detach(&b);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -718,6 +734,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		}
 		ps->ctx = ctx;
 		ps->pm = pm;
+		set_runtime(ps, r);
 		record_pm(r, pm, &ps->found);
 		nr++;
 	}
