@@ -53,8 +53,8 @@ const struct pmbench_framework *pmbench_framework_get(const char *name);
  * else the first with such a dependency. NULL when the package.json cannot be
  * read, has no such script, or names none of them.
  */
-const struct pmbench_framework *
-pmbench_framework_detect(const char *project, const char *script);
+const struct pmbench_framework *pmbench_framework_detect(const char *project,
+							 const char *script);
 
 /**
  * The file of `fw`'s hmr_files that exists in `project` into `file`

@@ -48,6 +48,10 @@ static void usage(FILE *out)
 		"  --probe N[,C]      with dev: N HTTP requests to the ready "
 		"server, C at once\n"
 		"                     (default 1; 127.0.0.1 only, 60 s cap)\n"
+		"  --node system|VER  the Node every PM and script runs under "
+		"(default: the\n"
+		"                     toolchain's pinned one, else the "
+		"machine's)\n"
 		"  --edits N          with hmr: edits per run (default 5); "
 		"the median is the\n"
 		"                     run's sample\n"
@@ -166,7 +170,7 @@ static int parse_edits(struct pmbench_bench_opts *o, const char *v)
 
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_EDITS };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_EDITS, OPT_NODE };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -188,6 +192,7 @@ int cmd_bench(int argc, char **argv)
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "edits", required_argument, NULL, OPT_EDITS },
+		{ "node", required_argument, NULL, OPT_NODE },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
@@ -202,6 +207,7 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("bench", 1);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
+	const char *node = NULL;
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -216,6 +222,9 @@ int cmd_bench(int argc, char **argv)
 		case OPT_PROBE:
 			if (parse_probe(&o, optarg) < 0)
 				goto done;
+			break;
+		case OPT_NODE:
+			node = optarg;
 			break;
 		case OPT_EDITS:
 			if (parse_edits(&o, optarg) < 0)
@@ -244,6 +253,10 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
+	if (node && pmbench_cli_node(node) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	o.autostop.seed = o.seed;

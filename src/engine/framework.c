@@ -152,8 +152,8 @@ static int matches(const struct pmbench_framework *fw, const char *cmd,
 	return pass == 1 ? by_cmd : by_dep;
 }
 
-const struct pmbench_framework *
-pmbench_framework_detect(const char *project, const char *script)
+const struct pmbench_framework *pmbench_framework_detect(const char *project,
+							 const char *script)
 {
 	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
 	const struct pmbench_framework *fw = NULL;

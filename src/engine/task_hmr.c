@@ -25,7 +25,7 @@
 /* Between the server's readiness (or the last edit) and an edit. */
 #define SETTLE_NS (500ull * 1000000ull)
 /* An edit not served after this long has failed. */
-#define EDIT_MAX_NS (30ull * 1000000000ull)
+#define EDIT_MAX_NS	(30ull * 1000000000ull)
 #define POLL_MAX_GAP_NS 10000000ull
 #define POLL_ATTEMPT_NS 2000000000ull
 #define SOURCE_MAX	(16u << 20)
@@ -73,8 +73,9 @@ static int hmr_target(struct hmr *h, struct pmbench_buf *path)
 			PMBENCH_ENOTFOUND,
 			"no file to edit: %s%s%s; set \"hmr\": { \"file\": "
 			"..., \"path\": ... } in the manifest",
-			fw ? "none of the files " : "no known dev server in the "
-						    "dev script",
+			fw ? "none of the files "
+			   : "no known dev server in the "
+			     "dev script",
 			fw ? fw->title : "", fw ? " edits exists" : "");
 		goto done;
 	}
@@ -135,7 +136,7 @@ static void edited_text(struct pmbench_buf *out, const char *orig,
 			const char *file, const char *marker)
 {
 	static const char *const markup[] = { ".svelte", ".astro", ".html",
-					      ".htm",	 ".md",	    ".mdx" };
+					      ".htm",	 ".md",	   ".mdx" };
 	const char *nl = orig[0] && !ends_with(orig, "\n") ? "\n" : "";
 	const char *script, *gt;
 
@@ -199,7 +200,8 @@ static void served(struct pmbench_buf *why, const struct hmr *h,
 	size_t n = strlen(body);
 
 	if (!st->stale) {
-		pmbench_buf_addf(why, "no answer (%u refused, %u timed out; %s)",
+		pmbench_buf_addf(why,
+				 "no answer (%u refused, %u timed out; %s)",
 				 st->refused, st->timeouts,
 				 st->last_error[0] ? st->last_error : "none");
 		return;
@@ -221,11 +223,12 @@ static void edit_failed(struct hmr *h, unsigned k, const char *what,
 {
 	struct pmbench_buf why = PMBENCH_BUF_INIT, tail = PMBENCH_BUF_INIT;
 
-	pmbench_buf_addf(&why, "hmr edit %u of %u (%s) %s", k,
-			 h->d->j->edits, h->file.ptr, what);
+	pmbench_buf_addf(&why, "hmr edit %u of %u (%s) %s", k, h->d->j->edits,
+			 h->file.ptr, what);
 	if (st) {
-		pmbench_buf_addf(&why, " at %s within %.1f s; served: ",
-				 h->url.ptr, (double)edit_max_ns(h) / 1e9);
+		pmbench_buf_addf(&why,
+				 " at %s within %.1f s; served: ", h->url.ptr,
+				 (double)edit_max_ns(h) / 1e9);
 		served(&why, h, st);
 	}
 	pmbench_child_tail_lines(&h->d->c, 20, &tail);
@@ -352,9 +355,9 @@ static void hmr_record(struct hmr *h)
 	sorted = pmbench_xcalloc(h->done, sizeof(*sorted));
 	memcpy(sorted, h->times, h->done * sizeof(*sorted));
 	qsort(sorted, h->done, sizeof(*sorted), cmp_double);
-	median = h->done % 2 ? sorted[h->done / 2]
-			     : (sorted[h->done / 2 - 1] + sorted[h->done / 2]) /
-				       2;
+	median = h->done % 2
+			 ? sorted[h->done / 2]
+			 : (sorted[h->done / 2 - 1] + sorted[h->done / 2]) / 2;
 	pmbench_sample_metric_set(s, "hmr_min_s", sorted[0]);
 	pmbench_sample_metric_set(s, "hmr_max_s", sorted[h->done - 1]);
 	if (s->ok && h->done == h->d->j->edits)

@@ -88,7 +88,8 @@ static const char *hmr_project(const char *server_args, int manifest,
 			 "exec %s --serve-file src/App.tsx --texts-log %s %s\" "
 			 "} }\n",
 			 pidfile ? "echo $$ > " : "", pidfile ? pidfile : "",
-			 pidfile ? " && " : "", server, texts_log(), server_args);
+			 pidfile ? " && " : "", server, texts_log(),
+			 server_args);
 	h_write("hmrproj/package.json", pkg.ptr);
 	h_write("hmrproj/src/App.tsx", APP_TEXT);
 	h_write("texts.log", "");
@@ -126,8 +127,8 @@ static int hmr_bench(struct pmbench_result *r, struct h_run *run,
 	return pmbench_result_read(r, out);
 }
 
-static const struct pmbench_sample *
-sample_of(const struct pmbench_result *r, const char *task, const char *pm)
+static const struct pmbench_sample *sample_of(const struct pmbench_result *r,
+					      const char *task, const char *pm)
 {
 	const struct pmbench_cell *c = pmbench_result_find_cell(
 		r, "hmrproj", task, "cache+lockfile+node_modules", pm);
