@@ -50,8 +50,8 @@ TEST(dev_and_hmr_on_the_vite_app_folder)
 		CHECK(pmbench_strvec_find(&c->command, "--strictPort") >= 0);
 		CHECK(c->runtime && !strncmp(c->runtime, "node v", 6));
 		if (i >= 2) {
-			CHECK(pmbench_sample_metric_get(
-				&c->samples[0], "hmr_edits_count", &v));
+			CHECK(pmbench_sample_metric_get(&c->samples[0],
+							"hmr_edits_count", &v));
 			CHECK(v == 3);
 		}
 	}

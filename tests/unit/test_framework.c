@@ -75,8 +75,7 @@ TEST(detected_from_script_and_dependencies)
 			 "\"webpack-dev-server\": \"5\""),
 		  "webpack-dev-server");
 	/* A script that only names the bin's path. */
-	CHECK_STR(detect("node_modules/.bin/vite --open",
-			 "\"react\": \"19\""),
+	CHECK_STR(detect("node_modules/.bin/vite --open", "\"react\": \"19\""),
 		  "vite");
 	/* A wrapper script: the dependency tells. */
 	CHECK_STR(detect("node scripts/dev.js", "\"next\": \"15\""), "next");
@@ -122,19 +121,19 @@ TEST(manifest_hmr_fields)
 {
 	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
 
-	CHECK_INT(pmbench_fixture_parse(&f,
-					"{ \"name\": \"a\", \"repo\": \".\", "
-					"\"hmr\": { \"file\": \"./src//App.tsx\", "
-					"\"path\": \"/src/App.tsx\" } }",
-					"m.json"),
+	CHECK_INT(pmbench_fixture_parse(
+			  &f,
+			  "{ \"name\": \"a\", \"repo\": \".\", "
+			  "\"hmr\": { \"file\": \"./src//App.tsx\", "
+			  "\"path\": \"/src/App.tsx\" } }",
+			  "m.json"),
 		  0);
 	CHECK(f.has_hmr);
 	CHECK_STR(f.hmr_file, "src/App.tsx");
 	CHECK_STR(f.hmr_path, "/src/App.tsx");
 	pmbench_fixture_release(&f);
-	CHECK_INT(pmbench_fixture_parse(&f,
-					"{ \"name\": \"a\", \"repo\": \".\" }",
-					"m.json"),
+	CHECK_INT(pmbench_fixture_parse(
+			  &f, "{ \"name\": \"a\", \"repo\": \".\" }", "m.json"),
 		  0);
 	CHECK(!f.has_hmr && !f.hmr_file && !f.hmr_path);
 	pmbench_fixture_release(&f);
