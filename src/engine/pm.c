@@ -856,6 +856,11 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_push(&c.args, bin);
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
+	/* Under the Node it will run under (a JS bin's shebang). */
+	if (ctx && ctx->node_dir)
+		pmbench_strvec_pushf(&c.env, "PATH=%s%s%s", ctx->node_dir,
+				     getenv("PATH") ? ":" : "",
+				     getenv("PATH") ? getenv("PATH") : "");
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;

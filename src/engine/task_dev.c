@@ -121,11 +121,15 @@ static void check_url(struct pmbench_dev_watch *w, const char *line)
 {
 	for (const char *p = strstr(line, "http://"); p;
 	     p = strstr(p + 1, "http://")) {
-		const char *h = p + 7, *colon;
-		size_t hn = h[0] == '[' ? strcspn(h, "]") + 1
-					: strcspn(h, ":/ \t");
+		const char *h = p + 7, *colon, *rb = strchr(h, ']');
+		size_t hn = strcspn(h, ":/ \t");
 		unsigned long port;
 
+		/* An IPv6 address is in brackets: "[::1]:5173". */
+		if (h[0] == '[' && !rb)
+			continue;
+		if (h[0] == '[')
+			hn = (size_t)(rb - h) + 1;
 		colon = h + hn;
 		if (*colon != ':' || !local_host(h, hn) ||
 		    !isdigit((unsigned char)colon[1]))
