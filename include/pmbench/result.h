@@ -84,6 +84,11 @@ struct pmbench_cell {
 	 * "node_modules: n/a: Plug'n'Play"), else NULL.
 	 */
 	char *note;
+	/**
+	 * What the PM's scripts and their bins ran under: "node v24.22.3"
+	 * or "bun 1.4.5" (bun:runtime), else NULL (an older result).
+	 */
+	char *runtime;
 	struct pmbench_strvec command; /**< argv of the timed command */
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;

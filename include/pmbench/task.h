@@ -114,11 +114,12 @@ struct pmbench_task_job {
 	uint64_t timeout_ns; /**< of the timed run */
 	unsigned probe_requests;    /**< dev: --probe requests, 0 for none */
 	unsigned probe_concurrency; /**< dev: in flight at once, >= 1 */
+	unsigned edits;		    /**< hmr: edits per run, >= 1 */
 };
 
-#define PMBENCH_TASK_JOB_INIT                      \
-	{                                          \
-		NULL, NULL, NULL, NULL, 0, 0, 0, 1 \
+#define PMBENCH_TASK_JOB_INIT                         \
+	{                                             \
+		NULL, NULL, NULL, NULL, 0, 0, 0, 1, 5 \
 	}
 
 /** A task: one entry of the table. */

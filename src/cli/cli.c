@@ -12,6 +12,7 @@
 #include "pmbench/doc.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
+#include "pmbench/pmrun.h"
 #include "pmbench/pm.h"
 #include "progress.h"
 #include "pmbench/proc.h"
@@ -71,6 +72,9 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	pmbench_cli_ctx.cache_dir = pmbench_config.cache_dir;
 	pmbench_cli_ctx.toolchain_dir = pmbench_config.toolchain_dir;
 	pmbench_cli_ctx.fixtures_dir = pmbench_config.fixtures_dir;
+	ret = pmbench_cli_node(NULL);
+	if (ret < 0)
+		return ret;
 	pmbench_cli_ctx.log = pmbench_progress_log;
 	pmbench_cli_ctx.progress = pmbench_progress_report;
 	ret = pmbench_ctx_init(&pmbench_cli_ctx);
@@ -79,12 +83,30 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
 }
 
+int pmbench_cli_node(const char *want)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret =
+		pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir, want);
+
+	if (ret < 0)
+		goto done;
+	free(pmbench_config.node_dir);
+	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
+	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
 void pmbench_config_release(void)
 {
 	pmbench_workdir_release(&workdir);
 	pmbench_cli_ctx.cache_dir = NULL;
 	pmbench_cli_ctx.toolchain_dir = NULL;
 	pmbench_cli_ctx.fixtures_dir = NULL;
+	pmbench_cli_ctx.node_dir = NULL;
+	free(pmbench_config.node_dir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
 	free(pmbench_config.toolchain_dir);

@@ -26,9 +26,18 @@ struct pmbench_config {
 	char *cache_dir;    /**< --cache-dir, $PMBENCH_CACHE_DIR, or built-in */
 	char *fixtures_dir; /**< --fixtures-dir, $PMBENCH_FIXTURES_DIR, ... */
 	char *toolchain_dir; /**< $PMBENCH_TOOLCHAIN_DIR or cache/toolchain */
+	char *node_dir;	     /**< the pinned Node's folder (--node), or NULL */
 };
 
 extern struct pmbench_config pmbench_config;
+
+/**
+ * Choose the Node every PM and script runs under (`want`: NULL for the
+ * toolchain's pinned one if any, "system", or a version), into
+ * pmbench_config.node_dir and the context. Prints nothing; returns 0
+ * or an error (a version that is not in the toolchain).
+ */
+int pmbench_cli_node(const char *want);
 
 /**
  * The engine context of this process: the work folder of pmbench_config,

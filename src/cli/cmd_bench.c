@@ -49,6 +49,13 @@ static void usage(FILE *out)
 		"  --probe N[,C]      with dev: N HTTP requests to the ready "
 		"server, C at once\n"
 		"                     (default 1; 127.0.0.1 only, 60 s cap)\n"
+		"  --node system|VER  the Node every PM and script runs under "
+		"(default: the\n"
+		"                     toolchain's pinned one, else the "
+		"machine's)\n"
+		"  --edits N          with hmr: edits per run (default 5); "
+		"the median is the\n"
+		"                     run's sample\n"
 		"  --runs N|auto      timed runs per PM and scenario (default "
 		"5); 'auto' runs\n"
 		"                     until every median's 95%% interval is "
@@ -243,13 +250,31 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	pmbench_strvec_release(&tasks);
 }
 
+/* --edits N: hmr edits per run. */
+static int parse_edits(struct pmbench_bench_opts *o, const char *v)
+{
+	uint64_t n = 0;
+
+	if (pmbench_parse_u64(&n, v) < 0 || n < 1 || n > 100) {
+		fprintf(stderr,
+			"pmbench: bench: '--edits' takes 1 to 100 edits per "
+			"run, got '%s'\n",
+			v);
+		return -1;
+	}
+	o->edits = (unsigned)n;
+	return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	enum {
 		OPT_TASK = PMBENCH_CLI_OPT_OWN,
 		OPT_PROBE,
 		OPT_SHARD,
-		OPT_DRY_RUN
+		OPT_DRY_RUN,
+		OPT_EDITS,
+		OPT_NODE
 	};
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
@@ -273,6 +298,8 @@ int cmd_bench(int argc, char **argv)
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "edits", required_argument, NULL, OPT_EDITS },
+		{ "node", required_argument, NULL, OPT_NODE },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
@@ -289,6 +316,8 @@ int cmd_bench(int argc, char **argv)
 	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("bench", 1);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	size_t fixtures_nr = 0;
+	const char *node = NULL;
+	int edits_given = 0;
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0, dry_run = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
@@ -314,6 +343,14 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case OPT_DRY_RUN:
 			dry_run = 1;
+			break;
+		case OPT_NODE:
+			node = optarg;
+			break;
+		case OPT_EDITS:
+			if (parse_edits(&o, optarg) < 0)
+				goto done;
+			edits_given = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -341,7 +378,16 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (check_shard(&o) < 0)
 		goto done;
+	if (edits_given && pmbench_strvec_find(&o.tasks, "hmr") < 0) {
+		fprintf(stderr, "pmbench: bench: '--edits' needs the hmr task; "
+				"add '--task hmr'\n");
+		goto done;
+	}
 	code = PMBENCH_EXIT_ERROR;
+	if (node && pmbench_cli_node(node) < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		goto done;
+	}
 	if (!dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	o.autostop.seed = o.seed;

@@ -80,6 +80,7 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 	j.timeout_ns = x->o->timeout_ns;
 	j.probe_requests = x->o->probe_requests;
 	j.probe_concurrency = x->o->probe_concurrency;
+	j.edits = x->o->edits ? x->o->edits : 1;
 	return j;
 }
 
@@ -128,6 +129,8 @@ static void add_cells(struct rounds *x)
 				cell->scripts = pmbench_xstrdup(ps->scripts);
 			if (ps->note)
 				cell->note = pmbench_xstrdup(ps->note);
+			if (ps->runtime)
+				cell->runtime = pmbench_xstrdup(ps->runtime);
 			x->task->describe(cell, &j);
 			if (x->task->script)
 				check_script(cell, x, x->cells.v[k]);
@@ -153,6 +156,8 @@ static void add_baselines(struct rounds *x)
 	int node_run = node_has_run(x->r);
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
+	/* The bare runs use the Node the PMs run under. */
+	pmbench_pmrun_path(&x->bare_env, x->ctx, NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
 	for (size_t i = 0; i < x->o->env.nr; i++)

@@ -20,15 +20,16 @@
 /* How much of the text after a JSON syntax error the message quotes. */
 #define SNIPPET_LEN 20
 
-static const char *const top_keys[] = { "name",	  "repo",	 "commit",
-					"subdir", "description", "env",
-					"pm",	  "scripts",	 "build",
-					"test",	  "dev",	 NULL };
+static const char *const top_keys[] = {
+	"name",	   "repo",  "commit", "subdir", "description", "env", "pm",
+	"scripts", "build", "test",   "dev",	"hmr",	       NULL
+};
 static const char *const pm_keys[] = { "flags", "env", NULL };
 static const char *const build_keys[] = { "script", "output", NULL };
 static const char *const test_keys[] = { "script", NULL };
 static const char *const dev_keys[] = { "script", "args", "ready", "path",
 					NULL };
+static const char *const hmr_keys[] = { "file", "path", NULL };
 
 #if defined(__SANITIZE_ADDRESS__) && LIBGIT2_VER_MAJOR == 1 && \
 	LIBGIT2_VER_MINOR < 6
@@ -561,6 +562,57 @@ static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
 	return 0;
 }
 
+/*
+ * "hmr": { "file": "src/App.tsx", "path": "/src/App.tsx" }: the file an
+ * edit touches (inside the project) and the URL path that serves it.
+ */
+static int parse_hmr(struct pmbench_fixture *f, const cJSON *v,
+		     const char *origin)
+{
+	struct pmbench_buf norm = PMBENCH_BUF_INIT;
+	const cJSON *x;
+	int ret = want_object(v, origin, "hmr");
+
+	if (!ret)
+		ret = check_keys(v, hmr_keys, origin, "hmr", "known fields");
+	if (ret < 0)
+		goto done;
+	f->has_hmr = 1;
+	x = cJSON_GetObjectItemCaseSensitive(v, "file");
+	if (x) {
+		ret = get_string(&f->hmr_file, x, origin, "hmr.file", 0);
+		if (!ret)
+			ret = normalize_relpath(&norm, f->hmr_file, origin,
+						"hmr.file");
+		if (ret < 0)
+			goto done;
+		if (!norm.len) {
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "%s: field 'hmr.file' must "
+						 "name a file inside the "
+						 "project, got '%s'",
+						 origin, f->hmr_file);
+			goto done;
+		}
+		free(f->hmr_file);
+		f->hmr_file = pmbench_buf_detach(&norm);
+	}
+	x = cJSON_GetObjectItemCaseSensitive(v, "path");
+	if (x) {
+		ret = get_string(&f->hmr_path, x, origin, "hmr.path", 0);
+		if (ret < 0)
+			goto done;
+		if (f->hmr_path[0] != '/')
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "%s: field 'hmr.path' must "
+						 "start with '/', got '%s'",
+						 origin, f->hmr_path);
+	}
+done:
+	pmbench_buf_release(&norm);
+	return ret;
+}
+
 static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 		      const char *origin)
 {
@@ -698,6 +750,12 @@ static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 	x = cJSON_GetObjectItemCaseSensitive(root, "dev");
 	if (x) {
 		ret = parse_dev(f, x, origin);
+		if (ret < 0)
+			goto done;
+	}
+	x = cJSON_GetObjectItemCaseSensitive(root, "hmr");
+	if (x) {
+		ret = parse_hmr(f, x, origin);
 		if (ret < 0)
 			goto done;
 	}
@@ -926,6 +984,8 @@ void pmbench_fixture_release(struct pmbench_fixture *f)
 	free(f->test_script);
 	free(f->dev_script);
 	free(f->dev_args);
+	free(f->hmr_file);
+	free(f->hmr_path);
 	free(f->ready_pattern);
 	free(f->ready_path);
 	free(f->resolved_commit);

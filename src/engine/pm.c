@@ -456,6 +456,17 @@ static const struct pmbench_pm_variant variants[] = {
 		.linker = "isolated (node_modules/.bun)",
 	},
 	{
+		/*
+		 * `bun --bun run` runs bins with a node shebang (vite, tsc)
+		 * under bun's runtime instead of Node; install is bun's.
+		 */
+		.name = "bun:runtime",
+		.base = "bun",
+		.title = "bun, scripts under bun's runtime (bun --bun run)",
+		.run_args = L("--bun", "run"),
+		.runtime = "bun",
+	},
+	{
 		.name = "npm:prefer-offline",
 		.base = "npm",
 		.title = "npm, cached metadata used without revalidation",
@@ -504,6 +515,9 @@ static void variants_init(void)
 		pm->linker = v->linker;
 		if (v->stores)
 			pm->stores = v->stores;
+		if (v->run_args)
+			pm->run_args = v->run_args;
+		pm->runtime = v->runtime;
 		/* ':' would end a PATH entry that names a folder of it. */
 		for (size_t k = 0; v->name[k]; k++)
 			folder[k] = v->name[k] == ':' ? '_' : v->name[k];
@@ -586,6 +600,13 @@ void pmbench_pm_config(struct pmbench_buf *out, const struct pmbench_pm *pm)
 	for (const char *const *a = v->args; a && *a; a++) {
 		pmbench_buf_addf(out, "%s%s", sep, *a);
 		sep = " ";
+	}
+	if (v->run_args) {
+		pmbench_buf_adds(out, sep);
+		pmbench_buf_addf(out, "scripts run as %s", v->base);
+		for (const char *const *a = v->run_args; *a; a++)
+			pmbench_buf_addf(out, " %s", *a);
+		sep = v->env ? " and " : " ";
 	}
 	if (v->args && v->env)
 		sep = " and ";
@@ -858,6 +879,11 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_push(&c.args, bin);
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
+	/* Under the Node it will run under (a JS bin's shebang). */
+	if (ctx && ctx->node_dir)
+		pmbench_strvec_pushf(&c.env, "PATH=%s%s%s", ctx->node_dir,
+				     getenv("PATH") ? ":" : "",
+				     getenv("PATH") ? getenv("PATH") : "");
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;

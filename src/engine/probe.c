@@ -12,6 +12,7 @@
 
 #include <curl/curl.h>
 
+#include "pmbench/buf.h"
 #include "pmbench/probe.h"
 #include "pmbench/stats.h"
 
@@ -154,7 +155,13 @@ struct pmbench_ready_poll {
 	uint64_t max_gap_ns;
 	uint64_t attempt_timeout_ns;
 	struct pmbench_ready_state *st;
+	/* With a needle: the body of the attempt, and of the last answer. */
+	char *needle;
+	struct pmbench_buf body, last_body;
 };
+
+/* How much of a body a poller with a needle keeps. */
+#define NEEDLE_BODY_MAX (8u << 20)
 
 static size_t ready_header(char *p, size_t size, size_t n, void *payload)
 {
@@ -177,8 +184,9 @@ static size_t ready_body(char *p, size_t size, size_t n, void *payload)
 {
 	struct pmbench_ready_poll *rp = payload;
 
-	(void)p;
 	rp->bytes += size * n;
+	if (rp->needle && rp->body.len + size * n <= NEEDLE_BODY_MAX)
+		pmbench_buf_add(&rp->body, p, size * n);
 	return size * n;
 }
 
@@ -197,6 +205,8 @@ int pmbench_ready_poll_new(struct pmbench_ready_poll **out, const char *url,
 		return ret;
 	p = pmbench_xcalloc(1, sizeof(*p));
 	p->url = pmbench_xstrdup(url);
+	pmbench_buf_init(&p->body);
+	pmbench_buf_init(&p->last_body);
 	p->multi = curl_multi_init();
 	p->easy = curl_easy_init();
 	p->gap_ns = 1000000;
@@ -233,6 +243,18 @@ static void ready_done(struct pmbench_ready_poll *p, CURLcode rc)
 	st->attempts++;
 	if (code)
 		st->last_status = (int)code;
+	if (rc == CURLE_OK && code >= 200 && code < 500 && p->needle) {
+		pmbench_buf_reset(&p->last_body);
+		pmbench_buf_add(&p->last_body, p->body.ptr, p->body.len);
+		if (!strstr(p->body.ptr, p->needle)) {
+			/* An answer without the needle: poll again. */
+			st->stale++;
+			snprintf(st->last_error, sizeof(st->last_error),
+				 "HTTP status %ld without the text looked for",
+				 code);
+			goto again;
+		}
+	}
 	if (rc == CURLE_OK && code >= 200 && code < 500) {
 		st->body_ns = pmbench_now_ns();
 		if (!st->first_status_ns)
@@ -255,6 +277,7 @@ static void ready_done(struct pmbench_ready_poll *p, CURLcode rc)
 	else
 		snprintf(st->last_error, sizeof(st->last_error),
 			 "HTTP status %ld", code);
+again:
 	p->next_ns = pmbench_now_ns() + p->gap_ns;
 	p->gap_ns *= 2;
 	if (p->gap_ns > p->max_gap_ns)
@@ -279,6 +302,7 @@ int pmbench_ready_poll_step(struct pmbench_ready_poll *p, uint64_t wait_ns,
 		if (!p->in_flight && now >= p->next_ns) {
 			p->head_status = 0;
 			p->bytes = 0;
+			pmbench_buf_reset(&p->body);
 			if (curl_multi_add_handle(p->multi, p->easy) !=
 			    CURLM_OK)
 				return pmbench_error_set("cannot start a "
@@ -322,7 +346,24 @@ void pmbench_ready_poll_free(struct pmbench_ready_poll *p)
 	if (p->multi)
 		curl_multi_cleanup(p->multi);
 	free(p->url);
+	free(p->needle);
+	pmbench_buf_release(&p->body);
+	pmbench_buf_release(&p->last_body);
 	free(p);
+}
+
+void pmbench_ready_poll_rearm(struct pmbench_ready_poll *p, const char *needle)
+{
+	free(p->needle);
+	p->needle = needle ? pmbench_xstrdup(needle) : NULL;
+	pmbench_buf_reset(&p->last_body);
+	p->gap_ns = 1000000;
+	p->next_ns = 0;
+}
+
+const char *pmbench_ready_poll_last_body(const struct pmbench_ready_poll *p)
+{
+	return p->last_body.ptr;
 }
 
 /* ---- load probe ---- */

@@ -280,6 +280,7 @@ static void cell_release(struct pmbench_cell *c)
 	free(c->prime_failure);
 	free(c->stopped_by);
 	free(c->note);
+	free(c->runtime);
 	pmbench_strvec_release(&c->command);
 	pmbench_strvec_release(&c->env);
 	for (size_t i = 0; i < c->samples_nr; i++)
@@ -570,6 +571,7 @@ static const struct field cell_fields[] = {
 	FIELD(pmbench_cell, "prime_failure", F_STR, prime_failure, 0),
 	FIELD(pmbench_cell, "stopped_by", F_STR, stopped_by, 0),
 	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
+	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 };

@@ -72,6 +72,25 @@ static const struct pmbench_task_metric dev_metrics[] = {
 	{ NULL },
 };
 
+/*
+ * hmr's: the dev server's readiness as for dev, then each edit's time
+ * (hmr_edit_<k>_s, k from 1) and these; the sample's wall_s is the
+ * median edit.
+ */
+static const struct pmbench_task_metric hmr_metrics[] = {
+	{ "hmr_min_s", PMBENCH_TASK_SECONDS, "fastest edit", NULL },
+	{ "hmr_max_s", PMBENCH_TASK_SECONDS, "slowest edit", NULL },
+	{ "ready_line_s", PMBENCH_TASK_SECONDS, "ready line", NULL },
+	{ "hmr_edits_count", PMBENCH_TASK_COUNT, NULL, NULL },
+	{ "hmr_stale_count", PMBENCH_TASK_COUNT, NULL, NULL },
+	{ "http_s", PMBENCH_TASK_SECONDS, NULL, NULL },
+	{ "body_s", PMBENCH_TASK_SECONDS, NULL, NULL },
+	{ "stop_s", PMBENCH_TASK_SECONDS, NULL, NULL },
+	{ "stopped_processes_count", PMBENCH_TASK_COUNT, NULL, NULL },
+	{ "port_open_after_stop_count", PMBENCH_TASK_COUNT, NULL, NULL },
+	{ NULL },
+};
+
 const struct pmbench_task pmbench_tasks[] = {
 	{
 		.name = "install",
@@ -143,6 +162,24 @@ const struct pmbench_task pmbench_tasks[] = {
 		.describe = pmbench_task_dev_describe,
 		.prepare = pmbench_task_primed_prepare,
 		.run = pmbench_task_dev_run,
+	},
+	{
+		.name = "hmr",
+		.summary = "edit-to-update: a marker written into a source "
+			   "file until the dev server serves it (--edits)",
+		.manifest_key = "dev",
+		.metrics = hmr_metrics,
+		.note_key = "hmr_timing",
+		.note = "once the dev server is ready, each edit writes a "
+			"fresh marker into hmr.file of the run copy and times "
+			"until hmr.path on 127.0.0.1 (polled every 1 to 10 ms) "
+			"answers with a body holding it; the file is restored "
+			"after each edit, 0.5 s settle before the next; the "
+			"sample's wall_s is the run's median edit",
+		.script = pmbench_task_dev_script,
+		.describe = pmbench_task_hmr_describe,
+		.prepare = pmbench_task_primed_prepare,
+		.run = pmbench_task_hmr_run,
 	},
 };
 

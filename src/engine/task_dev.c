@@ -10,11 +10,13 @@
  */
 #include "pmbench/common.h"
 
+#include <ctype.h>
 #include <regex.h>
 #include <time.h>
 
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
+#include "pmbench/framework.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/probe.h"
 #include "pmbench/proc.h"
@@ -29,6 +31,17 @@
 /* The first poll of the port comes after 1 ms, doubling to 10 ms. */
 #define POLL_MAX_GAP_NS 10000000ull
 #define POLL_ATTEMPT_NS 2000000000ull
+/*
+ * A server whose ready line is out but whose port (pmbench's) still
+ * refuses after this long listens elsewhere: fail at once.
+ */
+#define REFUSING_NS (5ull * 1000000000ull)
+/* How long a server that named another local URL may still answer. */
+#define OTHER_URL_NS (1ull * 1000000000ull)
+#define SET_ARGS                                                           \
+	"set \"dev.args\" in the manifest so that it listens on "          \
+	"127.0.0.1:{port} (e.g. \"--port {port} --host 127.0.0.1\"), and " \
+	"\"dev.path\""
 
 /* Ready lines of the common dev servers, when the manifest names none. */
 static const char *const default_ready[] = {
@@ -57,26 +70,23 @@ void pmbench_task_dev_describe(struct pmbench_cell *cell,
 	pmbench_strvec_push(&cell->env, "BROWSER=none");
 }
 
-/* Watching the output for the ready line. */
-struct dev_watch {
-	const char *pattern; /* NULL: the defaults */
-	regex_t re;
-	int has_re;
-	uint64_t line_ns;
-};
+void pmbench_dev_config(struct pmbench_dev_config *out,
+			const struct pmbench_task_job *j)
+{
+	const struct pmbench_fixture *f = j->f;
 
-/* One dev server run. */
-struct dev_run {
-	const struct pmbench_task_job *j;
-	struct pmbench_sample *s;
-	struct pmbench_child c;
-	struct dev_watch w;
-	struct pmbench_ready_poll *poll;
-	struct pmbench_ready_state st;
-	struct pmbench_buf url;
-	unsigned port;
-	int started, ready, exited;
-};
+	out->fw = pmbench_framework_detect(f->project_dir, f->dev_script);
+	out->args = f->dev_args ? f->dev_args : out->fw ? out->fw->args : NULL;
+	out->ready = f->ready_pattern ? f->ready_pattern
+		     : out->fw	      ? out->fw->ready
+				      : NULL;
+	out->path = f->ready_path ? f->ready_path : "/";
+}
+
+uint64_t pmbench_dev_ready_timeout(const struct pmbench_task_job *j)
+{
+	return j->timeout_ns < READY_MAX_NS ? j->timeout_ns : READY_MAX_NS;
+}
 
 static double unix_now(void)
 {
@@ -91,15 +101,74 @@ static double since(uint64_t t, uint64_t t0)
 	return t > t0 ? (double)(t - t0) / 1e9 : 0;
 }
 
+static int local_host(const char *h, size_t n)
+{
+	static const char *const hosts[] = { "localhost", "127.0.0.1",
+					     "0.0.0.0", "[::1]", "[::]" };
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(hosts); i++)
+		if (strlen(hosts[i]) == n && !strncmp(h, hosts[i], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * A local URL in `line` (ANSI escapes removed) on a port other than
+ * pmbench's: the server listens where pmbench does not poll ("Local:
+ * http://localhost:5173/" after pmbench gave it another port).
+ */
+static void check_url(struct pmbench_dev_watch *w, const char *line)
+{
+	for (const char *p = strstr(line, "http://"); p;
+	     p = strstr(p + 1, "http://")) {
+		const char *h = p + 7, *colon, *rb = strchr(h, ']');
+		size_t hn = strcspn(h, ":/ \t");
+		unsigned long port;
+
+		/* An IPv6 address is in brackets: "[::1]:5173". */
+		if (h[0] == '[' && !rb)
+			continue;
+		if (h[0] == '[')
+			hn = (size_t)(rb - h) + 1;
+		colon = h + hn;
+		if (*colon != ':' || !local_host(h, hn) ||
+		    !isdigit((unsigned char)colon[1]))
+			continue;
+		port = strtoul(colon + 1, NULL, 10);
+		if (port == w->port || w->other_url[0])
+			continue;
+		snprintf(w->other_url, sizeof(w->other_url), "%.*s",
+			 (int)strcspn(p, " \t\"'"), p);
+		w->other_ns = pmbench_now_ns();
+	}
+}
+
+/* The line without ANSI escapes (a bold port number in a URL). */
+static void strip_ansi(struct pmbench_buf *out, const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] == '\033' && i + 1 < len && line[i + 1] == '[') {
+			i += 2;
+			while (i < len && !isalpha((unsigned char)line[i]))
+				i++;
+			continue;
+		}
+		pmbench_buf_add(out, line + i, 1);
+	}
+}
+
 static void on_line(const char *line, size_t len, void *payload)
 {
-	struct dev_watch *w = payload;
+	struct pmbench_dev_watch *w = payload;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	int hit = 0;
 
-	if (w->line_ns)
+	strip_ansi(&b, line, len);
+	check_url(w, b.ptr);
+	if (w->line_ns) {
+		pmbench_buf_release(&b);
 		return;
-	pmbench_buf_add(&b, line, len);
+	}
 	if (w->pattern) {
 		hit = strstr(b.ptr, w->pattern) != NULL ||
 		      (w->has_re && !regexec(&w->re, b.ptr, 0, NULL, 0));
@@ -149,7 +218,8 @@ static void dev_args(struct pmbench_strvec *out, const char *templ,
  * process group. Returns 0 when it runs; -1 when it could not start (the
  * sample says why).
  */
-static int dev_start(struct dev_run *d, struct pmbench_strvec *argv_out)
+int pmbench_dev_start(struct pmbench_dev_run *d,
+		      struct pmbench_strvec *argv_out)
 {
 	const struct pmbench_task_job *j = d->j;
 	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
@@ -158,14 +228,15 @@ static int dev_start(struct dev_run *d, struct pmbench_strvec *argv_out)
 
 	if (pmbench_probe_free_port(&d->port) < 0)
 		goto done;
-	dev_args(&args, j->f->dev_args, d->port);
+	d->w.port = d->port;
+	dev_args(&args, d->cfg.args, d->port);
 	pmbench_task_run_argv(&argv, j->ps, j->f->dev_script, &args);
 	if (argv_out) {
 		pmbench_strvec_release(argv_out);
 		pmbench_strvec_pushv(argv_out, (const char *const *)argv.v);
 	}
 	pmbench_buf_addf(&d->url, "http://127.0.0.1:%u%s", d->port,
-			 j->f->ready_path ? j->f->ready_path : "/");
+			 d->cfg.path);
 	if (pmbench_ready_poll_new(&d->poll, d->url.ptr, POLL_MAX_GAP_NS,
 				   POLL_ATTEMPT_NS) < 0)
 		goto done;
@@ -200,7 +271,7 @@ done:
  * Returns 0, PMBENCH_EINTERRUPTED (the sample says so), or -1 when the
  * poll failed (the sample says why).
  */
-static int dev_wait_ready(struct dev_run *d, uint64_t timeout_ns)
+int pmbench_dev_wait_ready(struct pmbench_dev_run *d, uint64_t timeout_ns)
 {
 	const struct pmbench_ctx *ctx = d->j->ps->ctx;
 	uint64_t deadline = d->c.t0 + timeout_ns;
@@ -238,17 +309,44 @@ static int dev_wait_ready(struct dev_run *d, uint64_t timeout_ns)
 			d->ready = 1;
 			return 0;
 		}
+		/* Given a second to answer on its port too, it does not. */
+		if (d->w.other_url[0] && !d->st.first_status_ns &&
+		    pmbench_now_ns() - d->w.other_ns >= OTHER_URL_NS) {
+			d->wrong_url = 1;
+			return 0;
+		}
+		if (d->w.line_ns && !d->st.first_status_ns && d->st.refused &&
+		    pmbench_now_ns() - d->w.line_ns >= REFUSING_NS) {
+			d->refusing = 1;
+			return 0;
+		}
 		if (pmbench_now_ns() >= deadline)
 			return 0;
 	}
 }
 
 /* Describe what was missing when the server did not become ready. */
-static void not_ready(struct pmbench_buf *why, const struct dev_run *d,
+static void not_ready(struct pmbench_buf *why, const struct pmbench_dev_run *d,
 		      double after_s)
 {
 	const struct pmbench_ready_state *st = &d->st;
 
+	if (d->wrong_url) {
+		pmbench_buf_addf(why,
+				 "the dev server says it serves %s but pmbench "
+				 "polls %s: %s",
+				 d->w.other_url, d->url.ptr, SET_ARGS);
+		return;
+	}
+	if (d->refusing) {
+		pmbench_buf_addf(why,
+				 "the dev server printed its ready line but "
+				 "%s still refused connections %.0f s later: "
+				 "%s",
+				 d->url.ptr, (double)REFUSING_NS / 1e9,
+				 SET_ARGS);
+		return;
+	}
 	pmbench_buf_addf(why, "dev server not ready after %.0f s:", after_s);
 	if (!d->w.line_ns) {
 		if (d->w.pattern)
@@ -276,7 +374,7 @@ static void not_ready(struct pmbench_buf *why, const struct dev_run *d,
 }
 
 /* The readiness metrics, and the verdict: ready, exited or too slow. */
-static void dev_record_ready(struct dev_run *d, uint64_t timeout_ns)
+void pmbench_dev_record_ready(struct pmbench_dev_run *d, uint64_t timeout_ns)
 {
 	struct pmbench_sample *s = d->s;
 	const struct pmbench_ready_state *st = &d->st;
@@ -359,7 +457,7 @@ static void probe_metrics(struct pmbench_sample *s,
 }
 
 /* --probe: load the ready server; fewer answers than asked fail it. */
-static void dev_probe(struct dev_run *d)
+static void dev_probe(struct pmbench_dev_run *d)
 {
 	const struct pmbench_task_job *j = d->j;
 	struct pmbench_probe_opts po;
@@ -407,7 +505,7 @@ static int port_still_open(unsigned port)
  * closed, no process left. Returns PMBENCH_EINTERRUPTED when pmbench was
  * stopped while the server ran, else 0.
  */
-static int dev_stop_and_check(struct dev_run *d)
+int pmbench_dev_stop_and_check(struct pmbench_dev_run *d)
 {
 	struct pmbench_sample *s = d->s;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
@@ -454,43 +552,56 @@ static int dev_stop_and_check(struct dev_run *d)
 	return 0;
 }
 
+void pmbench_dev_init(struct pmbench_dev_run *d,
+		      const struct pmbench_task_job *j,
+		      struct pmbench_sample *s)
+{
+	memset(d, 0, sizeof(*d));
+	d->j = j;
+	d->s = s;
+	d->c = (struct pmbench_child)PMBENCH_CHILD_INIT;
+	pmbench_buf_init(&d->url);
+	pmbench_dev_config(&d->cfg, j);
+	d->w.pattern = d->cfg.ready;
+	if (d->w.pattern &&
+	    !regcomp(&d->w.re, d->w.pattern, REG_EXTENDED | REG_NOSUB))
+		d->w.has_re = 1;
+	s->exit_code = -1;
+	s->started = unix_now();
+}
+
+void pmbench_dev_release(struct pmbench_dev_run *d)
+{
+	pmbench_ready_poll_free(d->poll);
+	d->poll = NULL;
+	pmbench_child_release(&d->c);
+	if (d->w.has_re)
+		regfree(&d->w.re);
+	d->w.has_re = 0;
+	pmbench_buf_release(&d->url);
+}
+
 int pmbench_task_dev_run(const struct pmbench_task_job *j,
 			 struct pmbench_sample *s,
 			 struct pmbench_strvec *argv_out)
 {
-	struct dev_run d;
-	uint64_t timeout_ns = j->timeout_ns < READY_MAX_NS ? j->timeout_ns
-							   : READY_MAX_NS;
+	struct pmbench_dev_run d;
+	uint64_t timeout_ns = pmbench_dev_ready_timeout(j);
 	int ret = 0, waited;
 
-	memset(&d, 0, sizeof(d));
-	d.j = j;
-	d.s = s;
-	d.c = (struct pmbench_child)PMBENCH_CHILD_INIT;
-	pmbench_buf_init(&d.url);
-	d.w.pattern = j->f->ready_pattern;
-	if (d.w.pattern &&
-	    !regcomp(&d.w.re, d.w.pattern, REG_EXTENDED | REG_NOSUB))
-		d.w.has_re = 1;
-	s->exit_code = -1;
-	s->started = unix_now();
-
-	if (dev_start(&d, argv_out) < 0)
+	pmbench_dev_init(&d, j, s);
+	if (pmbench_dev_start(&d, argv_out) < 0)
 		goto done;
-	waited = dev_wait_ready(&d, timeout_ns);
+	waited = pmbench_dev_wait_ready(&d, timeout_ns);
 	if (waited == 0) {
-		dev_record_ready(&d, timeout_ns);
+		pmbench_dev_record_ready(&d, timeout_ns);
 		if (d.ready && j->probe_requests)
 			dev_probe(&d);
 	}
-	ret = dev_stop_and_check(&d);
+	ret = pmbench_dev_stop_and_check(&d);
 	if (waited == PMBENCH_EINTERRUPTED)
 		ret = waited;
 done:
-	pmbench_ready_poll_free(d.poll);
-	pmbench_child_release(&d.c);
-	if (d.w.has_re)
-		regfree(&d.w.re);
-	pmbench_buf_release(&d.url);
+	pmbench_dev_release(&d);
 	return ret;
 }

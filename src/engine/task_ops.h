@@ -6,6 +6,10 @@
  * engine: each task_<name>.c defines its own, and the table names them.
  * See struct pmbench_task in include/pmbench/task.h for what each does.
  */
+#include <regex.h>
+
+#include "pmbench/probe.h"
+#include "pmbench/proc.h"
 #include "pmbench/task.h"
 
 /* Shared by the tasks on the primed tree (task.c). */
@@ -59,6 +63,80 @@ const char *pmbench_task_dev_script(const struct pmbench_fixture *f,
 void pmbench_task_dev_describe(struct pmbench_cell *cell,
 			       const struct pmbench_task_job *j);
 int pmbench_task_dev_run(const struct pmbench_task_job *j,
+			 struct pmbench_sample *s,
+			 struct pmbench_strvec *argv_out);
+
+/*
+ * What the dev task and hmr share: how the dev server is started (the
+ * manifest's "dev", else the framework table's values for the dev
+ * server the project's dev script names), started, watched until it is
+ * ready, and stopped. Sequence:
+ *
+ *	struct pmbench_dev_run d;
+ *	pmbench_dev_init(&d, j, s);
+ *	if (!pmbench_dev_start(&d, argv_out)) {
+ *		waited = pmbench_dev_wait_ready(&d, timeout_ns);
+ *		if (!waited) pmbench_dev_record_ready(&d, timeout_ns);
+ *		... d.ready: use the server ...
+ *		pmbench_dev_stop_and_check(&d);
+ *	}
+ *	pmbench_dev_release(&d);
+ */
+struct pmbench_framework;
+
+/* How a fixture's dev server is started, manifest first. */
+struct pmbench_dev_config {
+	const struct pmbench_framework *fw; /* detected, or NULL */
+	const char *args;  /* port/host template with {port}, or NULL */
+	const char *ready; /* ready line pattern, NULL: every known one */
+	const char *path;  /* URL path polled for readiness */
+};
+
+void pmbench_dev_config(struct pmbench_dev_config *out,
+			const struct pmbench_task_job *j);
+
+/* Watching the output: the ready line, and local URLs it names. */
+struct pmbench_dev_watch {
+	const char *pattern; /* NULL: the defaults */
+	regex_t re;
+	int has_re;
+	uint64_t line_ns;
+	unsigned port;	     /* the one pmbench gave it */
+	char other_url[160]; /* a local URL on another port, or "" */
+	uint64_t other_ns;   /* when it was seen */
+};
+
+struct pmbench_dev_run {
+	const struct pmbench_task_job *j;
+	struct pmbench_sample *s;
+	struct pmbench_child c;
+	struct pmbench_dev_config cfg;
+	struct pmbench_dev_watch w;
+	struct pmbench_ready_poll *poll;
+	struct pmbench_ready_state st;
+	struct pmbench_buf url;
+	unsigned port;
+	int started, ready, exited;
+	/* Failed at once: another URL named, or the port kept refusing. */
+	int wrong_url, refusing;
+};
+
+void pmbench_dev_init(struct pmbench_dev_run *d,
+		      const struct pmbench_task_job *j,
+		      struct pmbench_sample *s);
+int pmbench_dev_start(struct pmbench_dev_run *d,
+		      struct pmbench_strvec *argv_out);
+int pmbench_dev_wait_ready(struct pmbench_dev_run *d, uint64_t timeout_ns);
+void pmbench_dev_record_ready(struct pmbench_dev_run *d, uint64_t timeout_ns);
+int pmbench_dev_stop_and_check(struct pmbench_dev_run *d);
+void pmbench_dev_release(struct pmbench_dev_run *d);
+/* The timeout of readiness for a job: --timeout, at most 120 s. */
+uint64_t pmbench_dev_ready_timeout(const struct pmbench_task_job *j);
+
+/* task_hmr.c */
+void pmbench_task_hmr_describe(struct pmbench_cell *cell,
+			       const struct pmbench_task_job *j);
+int pmbench_task_hmr_run(const struct pmbench_task_job *j,
 			 struct pmbench_sample *s,
 			 struct pmbench_strvec *argv_out);
 

@@ -380,6 +380,7 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		{ "pm", 0, { { NULL } } },
 		{ "lockfile", 0, { { NULL } } },
 		{ "dependency scripts", 0, { { NULL } } },
+		{ "scripts ran under", 0, { { NULL } } },
 	};
 	static const struct pmbench_doc_column lines[] = {
 		{ "", 0, { { NULL } } },
@@ -412,10 +413,17 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_doc_text(row, 0, "%s", c->pm);
 		pmbench_doc_text(row, 1, "%s", lock);
 		pmbench_doc_text(row, 2, "%s", c->scripts ? c->scripts : "");
+		pmbench_doc_text(row, 3, "%s", c->runtime ? c->runtime : "");
 		row = pmbench_doc_row(term);
 		pmbench_doc_text(row, 0, "%s", c->pm);
 		pmbench_doc_text(row, 1, "lockfile:");
 		pmbench_doc_text(row, 2, "%s", lock);
+		if (c->runtime) {
+			row = pmbench_doc_row(term);
+			pmbench_doc_text(row, 1, "runtime:");
+			pmbench_doc_text(row, 2, "scripts ran under %s",
+					 c->runtime);
+		}
 		if (!c->scripts)
 			continue;
 		row = pmbench_doc_row(term);

@@ -30,11 +30,14 @@ enum mode {
 	IGNORE_TERM,
 	GRANDCHILD,
 	ERROR500,
+	OTHER_PORT,
+	NEVER_UPDATE,
 };
 
 static const char *const mode_names[] = {
-	"print-then-listen", "listen-then-print", "never-listen", "exit-now",
-	"ignore-term",	     "grandchild",	  "error500",
+	"print-then-listen", "listen-then-print", "never-listen",
+	"exit-now",	     "ignore-term",	  "grandchild",
+	"error500",	     "other-port",	  "never-update",
 };
 
 struct conn {
@@ -46,9 +49,15 @@ struct conn {
 
 struct server {
 	/* Options. */
-	uint64_t port, ready_ms, listen_ms, status, body_bytes;
+	uint64_t port, ready_ms, listen_ms, status, body_bytes, update_ms;
 	enum mode mode;
 	struct pmbench_buf ready_text;
+	const char *file;      /* --serve-file: its content is the body */
+	const char *texts_log; /* --texts-log: every text seen, appended */
+	/* The body served, the file's latest text, and when it is served. */
+	struct pmbench_buf body, seen;
+	uint64_t switch_at;
+	int file_read;
 	/* State. */
 	int fd;
 	uint64_t served;
@@ -206,6 +215,9 @@ static void respond(struct server *s, struct conn *c)
 		/* The requests answered before this one. */
 		pmbench_buf_addf(&count, "%llu", (unsigned long long)s->served);
 		left = count.len;
+	} else if (s->file) {
+		pmbench_buf_add(&count, s->body.ptr, s->body.len);
+		left = count.len;
 	}
 	pmbench_buf_addf(&head,
 			 "HTTP/1.1 %u OK\r\nContent-Type: text/plain\r\n"
@@ -285,6 +297,66 @@ static void accept_all(struct server *s)
 	}
 }
 
+/* --texts-log: each new text of the served file, then a line "----". */
+static void log_text(const struct server *s, const struct pmbench_buf *text)
+{
+	int fd;
+	ssize_t n;
+
+	if (!s->texts_log)
+		return;
+	fd = open(s->texts_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return;
+	n = write(fd, text->ptr, text->len);
+	n = write(fd, "----\n", 5);
+	(void)n;
+	close(fd);
+}
+
+/*
+ * --serve-file: read the file; a new text is served --update-delay-ms
+ * after it was first seen (never in never-update, which keeps the
+ * first text), as a dev server that needs that long to rebuild.
+ */
+static void watch_file(struct server *s)
+{
+	struct pmbench_buf now = PMBENCH_BUF_INIT;
+	int fd;
+	char chunk[4096];
+	ssize_t n;
+
+	if (!s->file)
+		return;
+	fd = open(s->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		pmbench_buf_add(&now, chunk, (size_t)n);
+	close(fd);
+	if (!s->file_read) {
+		pmbench_buf_add(&s->body, now.ptr, now.len);
+		pmbench_buf_add(&s->seen, now.ptr, now.len);
+		s->file_read = 1;
+		log_text(s, &now);
+	} else if (now.len != s->seen.len ||
+		   memcmp(now.ptr, s->seen.ptr, now.len)) {
+		pmbench_buf_reset(&s->seen);
+		pmbench_buf_add(&s->seen, now.ptr, now.len);
+		if (s->mode != NEVER_UPDATE)
+			s->switch_at =
+				pmbench_now_ns() + s->update_ms * 1000000;
+		log_text(s, &now);
+	}
+	if (s->switch_at && pmbench_now_ns() >= s->switch_at) {
+		pmbench_buf_reset(&s->body);
+		pmbench_buf_add(&s->body, s->seen.ptr, s->seen.len);
+		s->switch_at = 0;
+	}
+	pmbench_buf_release(&now);
+}
+
 /*
  * Serve until SIGTERM/SIGINT (returns 0) or a poll error (-1). When
  * `print_at` is set, the ready line goes out at that time.
@@ -302,6 +374,10 @@ static int serve(struct server *s, uint64_t print_at)
 		}
 		t = print_at && ms_until(print_at) < 1000 ? ms_until(print_at)
 							  : 1000;
+		/* A served file is looked at every millisecond. */
+		watch_file(s);
+		if (s->file)
+			t = 1;
 		pfd[0].fd = sig_pipe[0];
 		pfd[1].fd = s->nconns < MAX_CONNS ? s->fd : -1;
 		for (i = 0; i < s->nconns; i++)
@@ -389,6 +465,7 @@ static int parse_args(struct server *s, int argc, char **argv)
 		{ "--listen-delay-ms", &s->listen_ms, 0, 86400000 },
 		{ "--status", &s->status, 100, 999 },
 		{ "--body-bytes", &s->body_bytes, 0, 1ull << 32 },
+		{ "--update-delay-ms", &s->update_ms, 0, 86400000 },
 	};
 	const char *port = getenv("PORT"), *text = NULL, *opt, *val, *eq;
 	struct pmbench_buf name = PMBENCH_BUF_INIT;
@@ -417,6 +494,10 @@ static int parse_args(struct server *s, int argc, char **argv)
 			port = val;
 		} else if (!strcmp(name.ptr, "--ready-text")) {
 			text = val;
+		} else if (!strcmp(name.ptr, "--serve-file")) {
+			s->file = val;
+		} else if (!strcmp(name.ptr, "--texts-log")) {
+			s->texts_log = val;
 		} else if (!strcmp(name.ptr, "--mode")) {
 			for (m = 0; m < PMBENCH_ARRAY_SIZE(mode_names); m++)
 				if (!strcmp(val, mode_names[m]))
@@ -454,6 +535,8 @@ int main(int argc, char **argv)
 	s.body_bytes = 512;
 	s.fd = -1;
 	pmbench_buf_init(&s.ready_text);
+	pmbench_buf_init(&s.body);
+	pmbench_buf_init(&s.seen);
 	if (parse_args(&s, argc, argv) < 0)
 		goto done;
 	ret = 3;
@@ -464,15 +547,20 @@ int main(int argc, char **argv)
 	ret = 1;
 	if (s.mode == ERROR500)
 		s.status = 500;
+	if (s.mode == OTHER_PORT)
+		s.port = 0; /* the kernel picks one; pmbench's stays shut */
 	if (setup_signals(s.mode == IGNORE_TERM) < 0 || open_socket(&s) < 0)
 		goto done;
 	if (!s.ready_text.len)
-		pmbench_buf_addf(&s.ready_text,
-				 "fake server ready on http://127.0.0.1:%u",
-				 (unsigned)s.port);
+		pmbench_buf_addf(
+			&s.ready_text, "fake server ready on http://%s:%u",
+			s.mode == OTHER_PORT ? "localhost" : "127.0.0.1",
+			(unsigned)s.port);
 	switch (s.mode) {
 	case PRINT_THEN_LISTEN:
 	case IGNORE_TERM:
+	case OTHER_PORT:
+	case NEVER_UPDATE:
 		if (pause_ms(s.ready_ms, 0))
 			break;
 		print_ready(&s);
@@ -517,5 +605,7 @@ done:
 	if (s.fd >= 0)
 		close(s.fd);
 	pmbench_buf_release(&s.ready_text);
+	pmbench_buf_release(&s.body);
+	pmbench_buf_release(&s.seen);
 	return ret;
 }

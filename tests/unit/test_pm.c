@@ -527,7 +527,7 @@ TEST(variants_are_whole_pms)
 		CHECK_STR(pmbench_pm_command_name(pm),
 			  pmbench_pm_command_name(base));
 		/* It configures something, and says what. */
-		CHECK(var->args || var->env);
+		CHECK(var->args || var->env || var->run_args);
 		pmbench_buf_reset(&b);
 		pmbench_pm_config(&b, pm);
 		CHECK(!strncmp(b.ptr, base->name, strlen(base->name)));

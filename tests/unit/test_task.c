@@ -202,7 +202,7 @@ TEST(table)
 	CHECK(!pmbench_task_of_cell("ci-cache"));
 
 	pmbench_task_list(&b, 0);
-	CHECK_STR(b.ptr, "install, run, build, test, lint or dev");
+	CHECK_STR(b.ptr, "install, run, build, test, lint, dev or hmr");
 	pmbench_buf_reset(&b);
 	pmbench_task_list(&b, PMBENCH_TASK_MIGRATE_PARITY);
 	CHECK_STR(b.ptr, "build, test or lint");
