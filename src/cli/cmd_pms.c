@@ -9,7 +9,7 @@
 int cmd_pms(int argc, char **argv)
 {
 	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
-	int code = 0;
+	int code = 0, w = 2;
 
 	/* No operands; "--" may end the options, --help may come anywhere. */
 	for (int a = 1; a < argc; a++) {
@@ -40,7 +40,11 @@ int cmd_pms(int argc, char **argv)
 		pmbench_buf_release(&scratch);
 		return pmbench_cli_fail(PMBENCH_ERROR);
 	}
-	printf("%-15s %-12s %-10s %s\n", "pm", "version", "from", "path");
+	/* The name column as wide as the longest name in the table. */
+	for (size_t i = 0; pmbench_pm_nth(i); i++)
+		if ((int)strlen(pmbench_pm_nth(i)->name) > w)
+			w = (int)strlen(pmbench_pm_nth(i)->name);
+	printf("%-*s %-12s %-10s %s\n", w, "pm", "version", "from", "path");
 	/* The PMs, then the variants with their configuration. */
 	for (size_t i = 0; pmbench_pm_nth(i); i++) {
 		const struct pmbench_pm *pm = pmbench_pm_nth(i);
@@ -50,10 +54,10 @@ int cmd_pms(int argc, char **argv)
 		pmbench_pm_config(&config, pm);
 		if (pmbench_pm_find(&f, &pmbench_cli_ctx, pm, getenv("PATH"),
 				    scratch.ptr) < 0) {
-			printf("%-15s %-12s %-10s %s\n", pm->name, "-",
+			printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
 			       "missing", pmbench_error_last());
 		} else {
-			printf("%-15s %-12s %-10s %s%s%s%s\n", pm->name,
+			printf("%-*s %-12s %-10s %s%s%s%s\n", w, pm->name,
 			       f.version, f.source, f.path,
 			       config.len ? " (" : "", config.ptr,
 			       config.len ? ")" : "");

@@ -132,7 +132,9 @@ TEST(pms_lists_what_it_finds)
 	CHECK_CONTAINS(run.out.ptr, "4.18.1");
 	CHECK_CONTAINS(run.out.ptr, "1.22.22");
 	/* "deno 2.9.6 (fake)" is parsed as the others are: 2.9.6. */
-	CHECK_CONTAINS(run.out.ptr, "deno            2.9.6 ");
+	CHECK_CONTAINS(run.out.ptr, "\ndeno               2.9.6 ");
+	/* The name column fits the longest name. */
+	CHECK_CONTAINS(run.out.ptr, "\nnpm:prefer-offline 11.0.0-fake ");
 	CHECK(!strstr(run.out.ptr, "deno 2.9.6"));
 	CHECK_CONTAINS(run.out.ptr, "PATH");
 	h_run_release(&run);
