@@ -40,13 +40,20 @@ struct pmbench_bench_opts {
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
 	unsigned probe_concurrency; /**< requests in flight, >= 1 */
+	/**
+	 * Time the drift control (control.h) at the start of every round,
+	 * as cell PMBENCH_CONTROL_PM of each scenario (bench: on unless
+	 * --no-control).
+	 */
+	int control;
 };
 
-#define PMBENCH_BENCH_OPTS_INIT                                               \
-	{                                                                     \
-		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,           \
-			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,       \
-			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1 \
+#define PMBENCH_BENCH_OPTS_INIT                                                \
+	{                                                                      \
+		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,            \
+			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,        \
+			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1, \
+			0                                                      \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -111,12 +111,20 @@ struct pmbench_schedule {
 	const char *fixture;
 	const char *task;
 	const char *scenario;
+
+	/**
+	 * The control hook, or NULL: called at the start of every round
+	 * (warm-ups too), before any participant's turn, to time work that
+	 * is no participant's (bench's drift control, control.h). A
+	 * negative return stops as for a turn.
+	 */
+	pmbench_schedule_round_cb round_start;
 };
 
 #define PMBENCH_SCHEDULE_INIT                                               \
 	{                                                                   \
 		NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-			NULL                                                \
+			NULL, NULL                                          \
 	}
 
 /**

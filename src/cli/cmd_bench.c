@@ -67,6 +67,9 @@ static void usage(FILE *out)
 		"cache/results/<fixture>-<time>.json)\n"
 		"  --env K=V          set a variable for every PM (repeatable)\n"
 		"  --seed N           seed for the statistics (default 1)\n"
+		"  --no-control       skip the drift control: pmbench's own "
+		"fixed work, timed\n"
+		"                     every round as cell (control)\n"
 		"  --progress/--no-progress  force the terminal status line on "
 		"or off\n",
 		pms.ptr);
@@ -147,7 +150,7 @@ static int parse_probe(struct pmbench_bench_opts *o, const char *v)
 
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE };
+	enum { OPT_TASK = PMBENCH_CLI_OPT_OWN, OPT_PROBE, OPT_NO_CONTROL };
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
 		{ "scenario", required_argument, NULL,
@@ -168,6 +171,7 @@ int cmd_bench(int argc, char **argv)
 		  PMBENCH_CLI_OPT_TIME_BUDGET },
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "probe", required_argument, NULL, OPT_PROBE },
+		{ "no-control", no_argument, NULL, OPT_NO_CONTROL },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "help", no_argument, NULL, 'h' },
@@ -185,6 +189,7 @@ int cmd_bench(int argc, char **argv)
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	o.control = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -196,6 +201,9 @@ int cmd_bench(int argc, char **argv)
 		case OPT_PROBE:
 			if (parse_probe(&o, optarg) < 0)
 				goto done;
+			break;
+		case OPT_NO_CONTROL:
+			o.control = 0;
 			break;
 		case 'h':
 			usage(stdout);

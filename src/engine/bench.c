@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"
+#include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
@@ -328,6 +329,25 @@ static int round_done(const struct pmbench_round *round, void *payload)
 	return ret;
 }
 
+/* The drift control, first in every round. */
+static int control_turn(const struct pmbench_round *round, void *payload)
+{
+	struct rounds *x = payload;
+	struct pmbench_cell *cell =
+		pmbench_result_find_cell(x->r, x->f->name, x->task->name,
+					 x->scenario, PMBENCH_CONTROL_PM);
+	int ret;
+
+	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
+			   label(x, x->task->name), PMBENCH_CONTROL_PM,
+			   round->number + 1, x->o->warmup + x->o->runs);
+	ret = pmbench_control_run(x->ctx, x->ctx->cache_dir,
+				  new_sample(cell, round));
+	if (ret == 0)
+		report(x, cell, round);
+	return ret;
+}
+
 /*
  * One task of a checked-out, primed fixture for the `nr` PMs in
  * `states`, starting each run from `state`, its cells in `scenario`: a
@@ -369,6 +389,9 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(&x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(&x);
+	if (o->control)
+		pmbench_result_add_cell(r, f->name, t->name, scenario,
+					PMBENCH_CONTROL_PM);
 
 	s.ctx = ctx;
 	s.nr = nr;
@@ -376,6 +399,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.runs = o->runs;
 	s.turn = turn;
 	s.round_done = round_done;
+	if (o->control)
+		s.round_start = control_turn;
 	s.payload = &x;
 	if (o->runs_auto) {
 		s.autostop = &o->autostop;
