@@ -208,7 +208,8 @@ int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
 	t2 = pmbench_now_ns();
 	s->ok = 1;
 	s->wall_ns = t2 - t0;
-	pmbench_sample_metric_set(s, "control_files_s", (double)(t1 - t0) / 1e9);
+	pmbench_sample_metric_set(s, "control_files_s",
+				  (double)(t1 - t0) / 1e9);
 	pmbench_sample_metric_set(s, "control_cpu_s", (double)(t2 - t1) / 1e9);
 done:
 	/* The copy is the next round's to make again: leave no clutter. */

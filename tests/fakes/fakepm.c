@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -906,12 +907,55 @@ static int mode_applies(const struct fake *f, int cold)
  * number of lines in $FAKEPM_LOG (this install's line included), so the
  * same test gives the same sleeps every time.
  */
+/* The lines of $FAKEPM_LOG so far (0 without one). */
+static uint64_t log_lines(void)
+{
+	const char *logfile = env("FAKEPM_LOG");
+	uint64_t lines = 0;
+	FILE *fp = logfile ? fopen(logfile, "r") : NULL;
+	int ch;
+
+	if (fp) {
+		while ((ch = getc(fp)) != EOF)
+			lines += ch == '\n';
+		fclose(fp);
+	}
+	return lines;
+}
+
+/*
+ * $FAKEPM_DRIFT_PCT: a machine that slows down. The install's sleep is
+ * multiplied by (1 + PCT / 100)^k, k = (lines of $FAKEPM_LOG, this
+ * install's included, minus 1) / $FAKEPM_DRIFT_EVERY (default 1): with
+ * EVERY the number of PMs, every PM of a round gets the same factor.
+ */
+static int drift(const struct fake *f, uint64_t *ms)
+{
+	const char *pct_s = env("FAKEPM_DRIFT_PCT");
+	const char *every_s = env("FAKEPM_DRIFT_EVERY");
+	uint64_t pct, every = 1, lines;
+
+	if (!pct_s)
+		return 0;
+	if (pmbench_parse_u64(&pct, pct_s) < 0 ||
+	    (every_s && (pmbench_parse_u64(&every, every_s) < 0 || !every))) {
+		fprintf(stderr,
+			"fake %s: invalid FAKEPM_DRIFT_PCT or "
+			"FAKEPM_DRIFT_EVERY\n",
+			f->pm->name);
+		return -1;
+	}
+	lines = log_lines();
+	*ms = (uint64_t)((double)*ms *
+			 pow(1 + (double)pct / 100,
+			     (double)((lines ? lines - 1 : 0) / every)));
+	return 0;
+}
+
 static int jitter_ms(const struct fake *f, uint64_t *out)
 {
-	const char *logfile = env("FAKEPM_LOG"), *seed_s = env("FAKEPM_SEED");
-	uint64_t j, seed = 0, lines = 0, z;
-	FILE *fp;
-	int ch;
+	const char *seed_s = env("FAKEPM_SEED");
+	uint64_t j, seed = 0, lines, z;
 
 	*out = 0;
 	if (pm_env_ms(f, "JITTER_MS", 0, &j) < 0)
@@ -923,12 +967,7 @@ static int jitter_ms(const struct fake *f, uint64_t *out)
 	}
 	if (!j)
 		return 0;
-	fp = logfile ? fopen(logfile, "r") : NULL;
-	if (fp) {
-		while ((ch = getc(fp)) != EOF)
-			lines += ch == '\n';
-		fclose(fp);
-	}
+	lines = log_lines();
 	z = seed + lines * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -1067,7 +1106,7 @@ static int do_install(struct fake *f)
 	if (pm_env_ms(f, "SLEEP_MS", 10, &sleep_ms) < 0 ||
 	    pm_env_ms(f, "COLD_MS", 0, &cold_ms) < 0 ||
 	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0 ||
-	    jitter_ms(f, &jitter) < 0) {
+	    jitter_ms(f, &jitter) < 0 || drift(f, &sleep_ms) < 0) {
 		ret = 2;
 		goto done;
 	}
