@@ -291,10 +291,13 @@ static int turn(size_t i, const struct pmbench_round *round, void *payload)
 
 	if (ps->prime_failure)
 		return 0;
+	j = job_of(x, ps, x->task->name);
+	/* A PM that has no way to do the task: its cell says so. */
+	if (x->task->unsupported && x->task->unsupported(&j))
+		return 0;
 	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), ps->pm->name,
 			   round->number + 1, x->o->warmup + x->o->runs);
-	j = job_of(x, ps, x->task->name);
 	prepared = x->task->prepare(&j);
 	if (prepared == 0)
 		x->bare_dir = ps->ws.run_project;

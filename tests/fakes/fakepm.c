@@ -66,6 +66,8 @@ struct fake_pm {
 	/* CI mode: a command word (npm ci) or an option. */
 	const char *frozen_word;
 	const char *frozen_options[3];
+	/* Lockfile only (pmbench's resolve task), or NULL: it has none. */
+	const char *lockfile_only;
 	/* The question actions/setup-node asks for its cache folder. */
 	const char *cache_query[4];
 	/*
@@ -91,6 +93,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "ci", "i", NULL },
 		.run_word = "run",
 		.frozen_word = "ci",
+		.lockfile_only = "--package-lock-only",
 		.cache_query = { "config", "get", "cache", NULL },
 		.linker_env = "npm_config_install_strategy",
 		.linker_option = "--install-strategy",
@@ -126,6 +129,7 @@ static const struct fake_pm pms[] = {
 		.run_word = "run",
 		.yarn_style = 1,
 		.frozen_options = { "--immutable", NULL },
+		.lockfile_only = "--mode=update-lockfile",
 		.cache_query = { "config", "get", "cacheFolder", NULL },
 		/* yarn 4's default is Plug'n'Play. */
 		.linker_env = "YARN_NODE_LINKER",
@@ -144,6 +148,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "i", NULL },
 		.run_word = "run",
 		.frozen_options = { "--frozen-lockfile", NULL },
+		.lockfile_only = "--lockfile-only",
 		.cache_query = { "store", "path", NULL },
 		.linker_env = "pnpm_config_node_linker",
 		.linker_option = "--node-linker",
@@ -162,6 +167,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "i", NULL },
 		.run_word = "run",
 		.frozen_options = { "--frozen-lockfile", NULL },
+		.lockfile_only = "--lockfile-only",
 		.linker_option = "--linker",
 		.linkers = { { "hoisted", FLAT, NULL, ID_PLUS },
 			     { "isolated", STORE, ".bun", ID_PLUS } },
@@ -177,6 +183,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", NULL },
 		.run_word = "task",
 		.frozen_options = { "--frozen", "--frozen=true", NULL },
+		.lockfile_only = "--lockfile-only",
 		.linkers = { { "auto", STORE, ".deno", ID_PLUS } },
 	},
 };
@@ -216,7 +223,8 @@ struct fake {
 	int argc;
 	char **argv;
 	int frozen; /* CI mode: npm ci, --frozen-lockfile, --immutable, ... */
-	int noop;   /* up to date and FAKEPM_NOOP set: nothing to do */
+	int lockfile_only; /* its lockfile-only option: write nothing else */
+	int noop;	   /* up to date and FAKEPM_NOOP set: nothing to do */
 	const char *linker_value;	 /* as given, or the default's */
 	struct pmbench_strvec installed; /* "name@version" */
 };
@@ -445,6 +453,7 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "node_modules", exists(f->nm.ptr));
 	cJSON_AddBoolToObject(root, "node_modules_any", exists("node_modules"));
 	cJSON_AddBoolToObject(root, "frozen", f->frozen);
+	cJSON_AddBoolToObject(root, "lockfile_only", f->lockfile_only);
 	add_str(root, "linker", f->linker_value);
 	cJSON_AddBoolToObject(root, "noop", f->noop);
 	add_str(root, "ci", getenv("CI"));
@@ -584,6 +593,19 @@ static int install_package(struct fake *f, struct pmbench_buf *dir,
  * The install's products: cache entry, lockfile and a tiny node_modules
  * (or, for Plug'n'Play, unplugged packages; write_pnp() maps them).
  */
+/* Lockfile only: the own lockfile, and nothing else. */
+static int write_lockfile(struct fake *f)
+{
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
+			 f->pm->lock_tail);
+	ret = put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len);
+	pmbench_buf_release(&data);
+	return ret;
+}
+
 static int write_outputs(struct fake *f, int with_lockfile)
 {
 	struct pmbench_buf data = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
@@ -1138,6 +1160,12 @@ static int do_install(struct fake *f)
 		pmbench_st_mult(pmbench_st_add(pmbench_st_add(sleep_ms, jitter),
 					       cold ? cold_ms : 0),
 				1000000));
+	if (f->lockfile_only) {
+		ret = write_lockfile(f) < 0 ? 1 : 0;
+		if (!ret)
+			printf("fake %s: lockfile written\n", name);
+		goto done;
+	}
 	/* A frozen install never writes the lockfile. */
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
@@ -1327,6 +1355,9 @@ static int dispatch(struct fake *f)
 	w = next_word(f, 1);
 	word = w < f->argc ? f->argv[w] : NULL;
 	f->frozen = is_frozen(f, word);
+	for (i = 1; pm->lockfile_only && i < f->argc; i++)
+		if (!strcmp(f->argv[i], pm->lockfile_only))
+			f->lockfile_only = 1;
 	if (word && !strcmp(word, "node-test"))
 		return do_node_test(f);
 	if (!word && pm->yarn_style)

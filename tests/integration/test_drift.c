@@ -43,11 +43,13 @@ TEST(paired_ratio_survives_drift)
 	pmbench_strvec_push(&env, "FAKEPM_DRIFT_PCT=10");
 	pmbench_strvec_push(&env, "FAKEPM_DRIFT_EVERY=2");
 	{
-		const char *args[] = { "bench",	       "--pm",	   "npm,bun",
-				       "--scenario",   "clean",	   "--runs",
-				       "8",	       "--warmup", "0",
-				       "--no-control", "--out",	   out,
-				       proj,	       NULL };
+		const char *args[] = { "bench",	  "--pm",
+				       "npm,bun", "--scenario",
+				       "clean",	  "--runs",
+				       "8",	  "--warmup",
+				       "0",	  "--no-control",
+				       "--out",	  out,
+				       proj,	  NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -67,8 +69,8 @@ TEST(paired_ratio_survives_drift)
 	/* Within 3 % of the true ratio, 2. */
 	CHECK(fabs(slow->paired.point / 2 - 1) < 0.03);
 	paired_w = (slow->paired.hi - slow->paired.lo) / slow->paired.point;
-	indep_w = (slow->vs.ratio.hi - slow->vs.ratio.lo) /
-		  slow->vs.ratio.point;
+	indep_w =
+		(slow->vs.ratio.hi - slow->vs.ratio.lo) / slow->vs.ratio.point;
 	/* 1.1^7 = 1.95 between the first round and the last. */
 	CHECK(indep_w > 0.3);
 	CHECK(indep_w > 4 * paired_w);
@@ -128,11 +130,13 @@ TEST(control_warns_past_twenty_percent)
 
 	/* --no-control: no such cell. */
 	{
-		const char *args[] = { "bench",	       "--pm",	   "npm",
-				       "--scenario",   "clean",	   "--runs",
-				       "1",	       "--warmup", "0",
-				       "--no-control", "--out",	   out,
-				       proj,	       NULL };
+		const char *args[] = { "bench", "--pm",
+				       "npm",	"--scenario",
+				       "clean", "--runs",
+				       "1",	"--warmup",
+				       "0",	"--no-control",
+				       "--out", out,
+				       proj,	NULL };
 
 		h_pmbench(&run, args, NULL);
 	}

@@ -664,8 +664,92 @@ TEST(format_names)
 	CHECK(!pmbench_format_for_path("r.txt"));
 }
 
+/* A cell of `r` with these wall times (seconds), one per round. */
+static struct pmbench_cell *timed_cell(struct pmbench_result *r, const char *pm,
+				       const double *t, size_t n)
+{
+	struct pmbench_cell *c =
+		pmbench_result_add_cell(r, "fx", "install", "clean", pm);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->round = (unsigned)i;
+		s->ok = 1;
+		s->wall_ns = (uint64_t)(t[i] * 1e9);
+	}
+	return c;
+}
+
+TEST(resolver_stalls_warned_unless_local)
+{
+	const double stalled[] = { 0.61, 5.72, 0.58, 10.66, 0.64 };
+	const double fine[] = { 0.30, 0.31, 0.29, 0.32, 0.30 };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	timed_cell(&r, "pnpm", stalled, 5);
+	timed_cell(&r, "bun", fine, 5);
+	t = render(&r, "table");
+	CHECK_CONTAINS(t, "pnpm: 2 of 5 runs sit up to 2 x 5 s above its "
+			  "fastest");
+	CHECK_CONTAINS(t, "DNS resolver's 5 s timeout");
+	CHECK(!strstr(t, "bun: 2 of"));
+	free(t);
+	pmbench_result_env_set(&r, "registry", "local");
+	t = render(&r, "table");
+	CHECK(!strstr(t, "DNS resolver"));
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(paired_only_with_complete_rounds)
+{
+	const double a[] = { 1.0, 1.1, 1.2, 1.3, 1.4, 1.5 };
+	const double b[] = { 2.0, 2.2, 2.4, 2.6, 2.8, 3.0 };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_cell *cb;
+	double *pa, *pb;
+	size_t n;
+
+	timed_cell(&r, "npm", b, 6);
+	timed_cell(&r, "bun", a, 6);
+	pmbench_report_init(&rep, &r);
+	CHECK(rep.cells[0].has_paired && rep.cells[0].verdict_paired);
+	CHECK_INT(rep.cells[0].paired_n, 6);
+	CHECK_NEAR(rep.cells[0].paired.point, 2, 1e-9);
+	CHECK(rep.cells[0].vs.verdict == PMBENCH_VERDICT_SLOWER);
+	CHECK_INT(rep.pairs_nr, 1);
+	CHECK(rep.pairs[0].has_paired && rep.pairs[0].rounds == 6);
+	pmbench_report_release(&rep);
+	/* A failed run of npm: its round is incomplete, so no pairing. */
+	cb = &r.cells[0];
+	cb->samples[2].ok = 0;
+	CHECK_INT(pmbench_report_pair_rounds(&pa, &pb, &n, &r.cells[0],
+					     &r.cells[1]),
+		  0);
+	CHECK(!pa && !pb && n == 0);
+	pmbench_report_init(&rep, &r);
+	CHECK(rep.cells[0].has_vs && !rep.cells[0].has_paired);
+	CHECK(!rep.cells[0].verdict_paired);
+	pmbench_report_release(&rep);
+	/* An interrupted run leaves its round out of both. */
+	cb->samples[2].ok = 0;
+	cb->samples[2].interrupted = 1;
+	CHECK_INT(pmbench_report_pair_rounds(&pa, &pb, &n, &r.cells[0],
+					     &r.cells[1]),
+		  1);
+	CHECK_INT(n, 5);
+	free(pa);
+	free(pb);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(outlier_warning),
 	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),
 	   CASE(csv_round_trip), CASE(hyperfine_json), CASE(html),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
-	   CASE(leftover_processes_are_shown), CASE(format_names))
+	   CASE(leftover_processes_are_shown), CASE(format_names),
+	   CASE(resolver_stalls_warned_unless_local),
+	   CASE(paired_only_with_complete_rounds))
