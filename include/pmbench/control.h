@@ -24,8 +24,9 @@ struct pmbench_sample;
 #define PMBENCH_CONTROL_FILES 2000
 
 /**
- * Test knob, read by pmbench_control_run(): PCT makes round r's CPU
- * loop (1 + PCT / 100 * r) times as long, a forced drift. Tests only.
+ * Test knob, read by pmbench_control_run(): PCT makes round r's control
+ * take (1 + PCT / 100 * r) times its work (a sleep after it), a forced
+ * drift. Tests only.
  */
 #define PMBENCH_CONTROL_DRIFT_ENV "PMBENCH_TEST_CONTROL_DRIFT_PCT"
 

@@ -57,6 +57,8 @@ int pmbench_task_resolve_run(const struct pmbench_task_job *j,
 	resolve_argv(&argv, j);
 	ret = pmbench_pmrun_exec(j->ps, &argv, j->ps->ws.run_project,
 				 j->timeout_ns, s, &c);
+	/* It links nothing: no node_modules size to show, not 0 bytes. */
+	s->no_node_modules = 1;
 	if (argv_out) {
 		pmbench_strvec_release(argv_out);
 		pmbench_strvec_pushv(argv_out, (const char *const *)argv.v);

@@ -454,9 +454,12 @@ void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 	/* In the order the tasks were asked for, scripts after run. */
 	for (size_t t = 0; t < r->tasks.nr; t++) {
 		const char *task = r->tasks.v[t];
+		const struct pmbench_task *tk = pmbench_task_get(task);
 		size_t len = strlen(task);
 
-		if (!strcmp(task, "install"))
+		/* Tasks timed per scenario (install, resolve) have theirs. */
+		if (!strcmp(task, "install") ||
+		    (tk && tk->flags & PMBENCH_TASK_PER_SCENARIO))
 			continue;
 		for (size_t i = 0; i < r->cells_nr; i++) {
 			const struct pmbench_cell *c = &r->cells[i];

@@ -83,8 +83,8 @@ TEST(resolve_is_lockfile_only)
 	      pmbench_strvec_find(&c->command, "--package-lock-only") >= 0);
 	c = pmbench_result_find_cell(&r, "proj", "resolve", "cache",
 				     "yarn-berry");
-	CHECK(c && pmbench_strvec_find(&c->command,
-				       "--mode=update-lockfile") >= 0);
+	CHECK(c &&
+	      pmbench_strvec_find(&c->command, "--mode=update-lockfile") >= 0);
 	/* yarn 1 has none: said, never timed. */
 	c = pmbench_result_find_cell(&r, "proj", "resolve", "clean", "yarn");
 	CHECK(c && c->samples_nr == 0 && !c->prime_failure);
@@ -112,11 +112,11 @@ TEST(update_bumps_then_installs_unfrozen)
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	{
-		const char *args[] = { "bench",	       "--pm",	    "npm,pnpm",
-				       "--task",       "update",    "--runs",
-				       "2",	       "--warmup",  "0",
-				       "--no-control", "--out",	    out,
-				       proj,	       NULL };
+		const char *args[] = {
+			"bench",  "--pm", "npm,pnpm", "--task", "update",
+			"--runs", "2",	  "--warmup", "0",	"--no-control",
+			"--out",  out,	  proj,	      NULL
+		};
 
 		h_pmbench(&run, args, NULL);
 	}
@@ -139,8 +139,8 @@ TEST(update_bumps_then_installs_unfrozen)
 		last = e;
 	}
 	/* The timed install found the primed tree and was not frozen. */
-	CHECK(last && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-			      last, "frozen")));
+	CHECK(last &&
+	      cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(last, "frozen")));
 	CHECK(last && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
 			      last, "node_modules")));
 	cJSON_Delete(mine);
