@@ -240,6 +240,11 @@ TEST(markdown)
 
 	CHECK_INT(load(&r), 0);
 	t = render(&r, "markdown");
+	/* Every pair: pnpm's failed run leaves its pairs unpaired. */
+	CHECK_CONTAINS(t, "| vite-react | install | clean | npm | bun | 4.68x "
+			  "(4.40x–4.82x) | 4.68x (4.30x–4.75x) | 5 |\n");
+	CHECK_CONTAINS(t, "| vite-react | install | clean | pnpm | bun | "
+			  "3.13x (3.01x–3.25x) |  |  |\n");
 	CHECK_CONTAINS(t, "| action | cache | lockfile | node_modules | npm | "
 			  "pnpm | bun |\n|---|---|---|---|---|---|---|\n");
 	CHECK_CONTAINS(t, "| install |  |  |  | 14.493 s (13.640 s–14.763 s) "
@@ -251,7 +256,8 @@ TEST(markdown)
 	CHECK_CONTAINS(t, "| vite-react | install | cache+lockfile | cache "
 			  "warm, lockfile present, node_modules absent | pnpm "
 			  "| npm | 2.64x | 2.50x–2.71x | p = 0.008 |");
-	CHECK_INT(count(t, "| vite-react | install | "), 3);
+	/* 3 ratio rows, and 4 pairs (3 PMs clean, bun failed primed). */
+	CHECK_INT(count(t, "| vite-react | install | "), 3 + 4);
 	CHECK_CONTAINS(t, "| pnpm | none (removed before each run) | blocked "
 			  "by pnpm's default (esbuild not approved) |");
 	/* One note for every format now, naming its fixture as HTML did. */
