@@ -38,8 +38,9 @@ static const struct pmbench_doc_column cols[] = {
 			 0,
 			 { { "paired_ratio", NUMBER, 0 },
 			   { "paired_ratio_ci95", NUMBER, INTERVAL } } },
-	[COL_ROUNDS] = { "rounds", 0, { { "paired_rounds", PMBENCH_DOC_COUNT,
-					  0 } } },
+	[COL_ROUNDS] = { "rounds",
+			 0,
+			 { { "paired_rounds", PMBENCH_DOC_COUNT, 0 } } },
 };
 
 /* "1.98x (1.95x–2.01x)" into column k, with its data fields. */

@@ -38,8 +38,8 @@ TEST(paired_ratio_survives_drift)
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	/* bun takes twice npm's time; both grow 10 % per round of two. */
-	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=300");
-	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=600");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=500");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_SLEEP_MS=1000");
 	pmbench_strvec_push(&env, "FAKEPM_DRIFT_PCT=10");
 	pmbench_strvec_push(&env, "FAKEPM_DRIFT_EVERY=2");
 	{
