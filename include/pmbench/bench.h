@@ -43,6 +43,12 @@ struct pmbench_bench_opts {
 	/** `--shard K/N`: only shard K's timed rounds (schedule.h); N 0: all */
 	unsigned shard, shards;
 	unsigned edits; /**< --edits with hmr: per run, >= 1 */
+	/**
+	 * Time the drift control (control.h) at the start of every round,
+	 * as cell PMBENCH_CONTROL_PM of each scenario (bench: on unless
+	 * --no-control).
+	 */
+	int control;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \
@@ -50,7 +56,7 @@ struct pmbench_bench_opts {
 		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,            \
 			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,        \
 			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1, \
-			0, 0, 5                                                \
+			0, 0, 5, 0                                             \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

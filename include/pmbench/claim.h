@@ -82,6 +82,12 @@ struct pmbench_claim_judgement {
 	 * (0 when no number of runs can: the estimate sits on a band edge).
 	 */
 	unsigned long runs_needed;
+	/**
+	 * 1 when `speedup` is the paired interval (pmbench_claim_judge_paired():
+	 * `rounds` complete rounds), 0 for the independent one.
+	 */
+	int paired;
+	size_t rounds;
 };
 
 /**
@@ -104,6 +110,20 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 			const struct pmbench_claim *c, const double *a,
 			size_t na, const double *b, size_t nb, double tolerance,
 			uint64_t seed);
+
+/**
+ * pmbench_claim_judge() for times taken in the same rounds: a[i] and
+ * b[i] ran in round i, and the speed-up's interval is the paired one
+ * (pmbench_stats_bootstrap_paired_ratio(): the median of the per-round
+ * ratios b[i] / a[i], whole rounds resampled), which a drift of the
+ * machine during the benchmark does not widen. The band, verdict and
+ * runs_needed (with n rounds) are as there; `paired` is set. Fails (-1)
+ * when n == 0 or some a[i] is 0.
+ */
+int pmbench_claim_judge_paired(struct pmbench_claim_judgement *out,
+			       const struct pmbench_claim *c, const double *a,
+			       const double *b, size_t n, double tolerance,
+			       uint64_t seed);
 
 /** "reproduced", "short", "exceeded" or "inconclusive". */
 const char *pmbench_claim_verdict_name(enum pmbench_claim_verdict v);

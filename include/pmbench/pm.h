@@ -91,7 +91,12 @@ struct pmbench_pm {
 	const char *version_prefix;
 	const char *const *install_args; /**< after the binary */
 	const char *const *frozen_args; /**< CI mode: lockfile must not change */
-	const char *const *run_args;	/**< "run" / "task" before the script */
+	/**
+	 * Lockfile only: resolve and write the lockfile, install nothing
+	 * (the resolve task). NULL: the PM has no such mode (yarn 1).
+	 */
+	const char *const *resolve_args;
+	const char *const *run_args;  /**< "run" / "task" before the script */
 	int run_dashdash;	      /**< needs "--" before script arguments */
 	const char *const *lockfiles; /**< first: the one it writes */
 	/**

@@ -36,6 +36,14 @@
 /** Drift warning: |Spearman rho| of run order against time, from n runs. */
 #define PMBENCH_REPORT_DRIFT_RHO      0.8
 #define PMBENCH_REPORT_DRIFT_MIN_RUNS 6
+/**
+ * Fewest complete rounds for a verdict from the paired interval: with 5,
+ * a verdict needs every round's ratio on one side of 1 (the percentile
+ * bootstrap of a median of 5 spans their range).
+ */
+#define PMBENCH_REPORT_PAIRED_MIN_ROUNDS 5
+/** The drift control's change above which a scenario gets a warning. */
+#define PMBENCH_REPORT_CONTROL_DRIFT 0.20
 
 /** The statistics of one cell. */
 struct pmbench_report_cell {
@@ -70,6 +78,50 @@ struct pmbench_report_cell {
 	int has_vs;
 	/** this cell against the fastest: ratio = median / fastest median */
 	struct pmbench_comparison vs;
+	/**
+	 * `paired` is valid: this cell and the fastest have complete rounds
+	 * (pmbench_report_pair_rounds()), `paired_n` of them.
+	 */
+	int has_paired;
+	/** median of the per-round ratios this / fastest, bootstrap 95 % */
+	struct pmbench_interval paired;
+	size_t paired_n;
+	/**
+	 * vs.verdict came from the paired interval (has_paired and at least
+	 * PMBENCH_REPORT_PAIRED_MIN_ROUNDS rounds: FASTER or SLOWER when
+	 * it lies wholly on one side of 1), not from the independent
+	 * interval and Mann-Whitney.
+	 */
+	int verdict_paired;
+	/**
+	 * The resolver-stall rule (pmbench_stats_stalls(), 5 s, 0.3 s):
+	 * how many runs sit a whole number of 5 s timeouts above the
+	 * fastest, and the most timeouts in one run. Only judged when the
+	 * result does not say it used a local registry (its environment's
+	 * "registry" is not "local"); 0 otherwise.
+	 */
+	size_t stalls;
+	unsigned stall_kmax;
+	/**
+	 * The drift control's cell (PMBENCH_CONTROL_PM) with at least 2
+	 * times: `drift` is the median of its last rounds over that of its
+	 * first (the last and first n / 2), `drift_range` max / min.
+	 */
+	int has_drift;
+	double drift;
+	double drift_range;
+};
+
+/** Every pair of PMs of a scenario: a ratio of a over b. */
+struct pmbench_report_pm_pair {
+	size_t a, b; /**< cell indices; a comes first in the result */
+	/** median(a) / median(b), independent bootstrap 95 % */
+	struct pmbench_interval ratio;
+	/** `paired` is valid: the rounds are complete */
+	int has_paired;
+	/** median of the per-round ratios a / b, bootstrap over rounds */
+	struct pmbench_interval paired;
+	size_t rounds; /**< how many paired */
 };
 
 /** A result with its statistics. */
@@ -77,11 +129,14 @@ struct pmbench_report {
 	const struct pmbench_result *result; /**< not owned */
 	struct pmbench_report_cell *cells;   /**< parallel to result->cells */
 	size_t cells_nr;
+	/** every pair of PM cells with times in each scenario; owned */
+	struct pmbench_report_pm_pair *pairs;
+	size_t pairs_nr, pairs_alloc;
 };
 
-#define PMBENCH_REPORT_INIT   \
-	{                     \
-		NULL, NULL, 0 \
+#define PMBENCH_REPORT_INIT               \
+	{                                 \
+		NULL, NULL, 0, NULL, 0, 0 \
 	}
 
 /**
@@ -91,6 +146,18 @@ struct pmbench_report {
  */
 void pmbench_report_init(struct pmbench_report *out,
 			 const struct pmbench_result *r);
+
+/**
+ * The times of cells `a` and `b` (of one scenario) paired by round: new
+ * arrays into *out_a and *out_b (the caller frees both) and their length
+ * into *out_n. Returns 1 when the rounds are complete: every timed round
+ * of either cell has a successful time in both (a round cut short by a
+ * signal to pmbench is left out of both), and there are at least 2;
+ * else 0, with both arrays NULL and *out_n 0.
+ */
+int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
+			       const struct pmbench_cell *a,
+			       const struct pmbench_cell *b);
 
 /** Free the statistics; `rep` is left as PMBENCH_REPORT_INIT. */
 void pmbench_report_release(struct pmbench_report *rep);

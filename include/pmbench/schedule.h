@@ -122,12 +122,19 @@ struct pmbench_schedule {
 	 */
 	unsigned shard;
 	unsigned shards;
+	/**
+	 * The control hook, or NULL: called at the start of every round
+	 * (warm-ups too), before any participant's turn, to time work that
+	 * is no participant's (bench's drift control, control.h). A
+	 * negative return stops as for a turn.
+	 */
+	pmbench_schedule_round_cb round_start;
 };
 
 #define PMBENCH_SCHEDULE_INIT                                               \
 	{                                                                   \
 		NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-			NULL, 0, 0                                          \
+			NULL, 0, 0, NULL                                    \
 	}
 
 /**

@@ -109,6 +109,41 @@ int pmbench_stats_bootstrap_ratio(struct pmbench_interval *out, const double *a,
 				  double level, unsigned resamples,
 				  struct pmbench_rng *rng);
 
+/**
+ * Paired percentile-bootstrap interval for the ratio a / b of times
+ * taken in the same rounds: a[i] and b[i] come from round i. The
+ * statistic is the median of the per-round ratios a[i] / b[i], and the
+ * resamples draw whole rounds, so a drift of the machine that slows
+ * both sides of a round alike cancels out of every ratio (the
+ * independent interval of pmbench_stats_bootstrap_ratio() widens with
+ * it instead). `out->point` is the median of the n ratios. Fails (-1)
+ * when n == 0, on a bad `level` or `resamples`, or when some b[i] is 0.
+ */
+int pmbench_stats_bootstrap_paired_ratio(struct pmbench_interval *out,
+					 const double *a, const double *b,
+					 size_t n, double level,
+					 unsigned resamples,
+					 struct pmbench_rng *rng);
+
+/** The DNS resolver's retry timeout that stalls show as (glibc's). */
+#define PMBENCH_STATS_STALL_PERIOD 5.0
+/** How far from a whole multiple of the period a stalled time may be. */
+#define PMBENCH_STATS_STALL_SLACK 0.3
+
+/**
+ * The resolver-stall rule: the samples of one cell sit on the lattice
+ * min + k * `period` (k = 0, 1, 2, ...), each within `slack` of it, and
+ * at least one has k >= 1. That is what a lookup that times out and is
+ * retried after `period` seconds (glibc: 5 s per attempt) looks like: a
+ * fast base time plus whole timeouts, with little spread; a genuinely
+ * slow cell spreads off the lattice. Returns how many samples sit at k
+ * >= 1 when every sample is on the lattice, else 0 (also when n < 2,
+ * or period or slack is not positive). `out_kmax`, if not NULL, gets
+ * the largest k (0 when the rule does not apply).
+ */
+size_t pmbench_stats_stalls(const double *x, size_t n, double period,
+			    double slack, unsigned *out_kmax);
+
 /** Two-sided Mann-Whitney U test. */
 struct pmbench_mwu {
 	double u; /**< U of sample a */

@@ -167,6 +167,13 @@ struct pmbench_task {
 	 */
 	int (*run)(const struct pmbench_task_job *j, struct pmbench_sample *s,
 		   struct pmbench_strvec *argv_out);
+	/**
+	 * Why the job's PM has no way to do the task ("n/a: yarn 1 has no
+	 * lockfile-only install", static), or NULL when it has one; the op
+	 * itself may be NULL: every PM can. A PM without one gets a cell
+	 * with that note and no runs, never a time.
+	 */
+	const char *(*unsupported)(const struct pmbench_task_job *j);
 };
 
 /** The table, in the order help texts list it. */

@@ -75,6 +75,9 @@ static void usage(FILE *out)
 		"cache/results/<fixture>-<time>.json)\n"
 		"  --env K=V          set a variable for every PM (repeatable)\n"
 		"  --seed N           seed for the statistics (default 1)\n"
+		"  --no-control       skip the drift control: pmbench's own "
+		"fixed work, timed\n"
+		"                     every round as cell (control)\n"
 		"  --shard K/N        run only shard K of N: every Nth timed "
 		"round, from the\n"
 		"                     Kth (warm-ups in every shard); merge "
@@ -274,7 +277,8 @@ int cmd_bench(int argc, char **argv)
 		OPT_SHARD,
 		OPT_DRY_RUN,
 		OPT_EDITS,
-		OPT_NODE
+		OPT_NODE,
+		OPT_NO_CONTROL
 	};
 	static const struct option longopts[] = {
 		{ "pm", required_argument, NULL, PMBENCH_CLI_OPT_PM },
@@ -300,6 +304,7 @@ int cmd_bench(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "edits", required_argument, NULL, OPT_EDITS },
 		{ "node", required_argument, NULL, OPT_NODE },
+		{ "no-control", no_argument, NULL, OPT_NO_CONTROL },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
@@ -321,6 +326,7 @@ int cmd_bench(int argc, char **argv)
 	int c, code = PMBENCH_EXIT_USAGE, ret, shown = 0, dry_run = 0;
 
 	o.timeout_ns = DEFAULT_TIMEOUT_NS;
+	o.control = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -351,6 +357,9 @@ int cmd_bench(int argc, char **argv)
 			if (parse_edits(&o, optarg) < 0)
 				goto done;
 			edits_given = 1;
+			break;
+		case OPT_NO_CONTROL:
+			o.control = 0;
 			break;
 		case 'h':
 			usage(stdout);

@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"
+#include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
@@ -213,7 +214,8 @@ static void report(struct rounds *x, const struct pmbench_cell *cell,
 	struct pmbench_progress p =
 		progress_of(x, PMBENCH_PROGRESS_EVENT, cell->pm);
 
-	p.done = ++x->done;
+	/* The control is no PM's run: it moves no bar. */
+	p.done = pmbench_control_is(cell->pm) ? x->done : ++x->done;
 	p.seconds = s->ok ? (double)s->wall_ns / 1e9 : -1;
 	if (!s->ok) {
 		pmbench_ctx_report(x->ctx, &p,
@@ -321,11 +323,14 @@ static int turn(size_t i, const struct pmbench_round *round, void *payload)
 
 	if (ps->prime_failure)
 		return 0;
+	j = job_of(x, ps, x->task->name);
+	/* A PM that has no way to do the task: its cell says so. */
+	if (x->task->unsupported && x->task->unsupported(&j))
+		return 0;
 	p = progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), ps->pm->name,
 			   round->number + 1, x->o->warmup + x->o->runs);
-	j = job_of(x, ps, x->task->name);
 	prepared = x->task->prepare(&j);
 	if (prepared == 0)
 		x->bare_dir = ps->ws.run_project;
@@ -357,6 +362,27 @@ static int round_done(const struct pmbench_round *round, void *payload)
 		}
 	}
 	x->bare_dir = NULL;
+	return ret;
+}
+
+/* The drift control, first in every round. */
+static int control_turn(const struct pmbench_round *round, void *payload)
+{
+	struct rounds *x = payload;
+	struct pmbench_cell *cell =
+		pmbench_result_find_cell(x->r, x->f->name, x->task->name,
+					 x->scenario, PMBENCH_CONTROL_PM);
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_STATUS, PMBENCH_CONTROL_PM);
+	int ret;
+
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
+			   label(x, x->task->name), PMBENCH_CONTROL_PM,
+			   round->number + 1, x->o->warmup + x->o->runs);
+	ret = pmbench_control_run(x->ctx, x->ctx->cache_dir,
+				  new_sample(cell, round));
+	if (ret == 0)
+		report(x, cell, round);
 	return ret;
 }
 
@@ -424,6 +450,9 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(&x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(&x);
+	if (o->control)
+		pmbench_result_add_cell(r, f->name, t->name, scenario,
+					PMBENCH_CONTROL_PM);
 	plan_progress(&x);
 
 	s.ctx = ctx;
@@ -432,6 +461,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.runs = o->runs;
 	s.turn = turn;
 	s.round_done = round_done;
+	if (o->control)
+		s.round_start = control_turn;
 	s.payload = &x;
 	s.shard = o->shard;
 	s.shards = o->shards;

@@ -518,6 +518,12 @@ done:
 	return ret;
 }
 
+int pmbench_cicache_change_dependency(struct pmbench_buf *what,
+				      const char *project)
+{
+	return change_dependency(what, project);
+}
+
 static void fail_sample(struct pmbench_sample *s, const char *fmt, ...)
 	PMBENCH_PRINTF(2, 3);
 

@@ -205,6 +205,40 @@ void pmbench_claim_describe(struct pmbench_buf *out,
 	pmbench_buf_addf(out, " %s %s", c->pm_b, c->task_b);
 }
 
+/* The verdict from out->speedup, the claim's band and n runs a side. */
+static void decide(struct pmbench_claim_judgement *out,
+		   const struct pmbench_claim *c, double tolerance, size_t n)
+{
+	double s = pmbench_claim_speedup(c), lp, half, d;
+
+	out->band_lo = s / (1 + tolerance);
+	out->band_hi = s * (1 + tolerance);
+	if (out->speedup.lo >= out->band_lo &&
+	    out->speedup.hi <= out->band_hi) {
+		out->verdict = PMBENCH_CLAIM_REPRODUCED;
+		return;
+	}
+	if (out->speedup.hi < out->band_lo || out->speedup.lo > out->band_hi) {
+		/* A larger factor: a faster, or slower for "slower than". */
+		int above = out->speedup.lo > out->band_hi;
+
+		out->verdict = above != (c->kind == PMBENCH_CLAIM_SLOWER)
+				       ? PMBENCH_CLAIM_EXCEEDED
+				       : PMBENCH_CLAIM_SHORT;
+		return;
+	}
+	out->verdict = PMBENCH_CLAIM_INCONCLUSIVE;
+	/* Log scale: a ratio's interval is about symmetric there. */
+	lp = log(out->speedup.point);
+	half = (log(out->speedup.hi) - log(out->speedup.lo)) / 2;
+	d = fabs(lp - log(out->band_lo));
+	if (fabs(lp - log(out->band_hi)) < d)
+		d = fabs(lp - log(out->band_hi));
+	if (d > 1e-9)
+		out->runs_needed =
+			pmbench_stats_runs_needed(n, 2 * half, 2 * d);
+}
+
 int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 			const struct pmbench_claim *c, const double *a,
 			size_t na, const double *b, size_t nb, double tolerance,
@@ -212,7 +246,6 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 {
 	struct pmbench_rng rng;
 	struct pmbench_mwu mwu;
-	double s = pmbench_claim_speedup(c), lp, half, d;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -226,32 +259,32 @@ int pmbench_claim_judge(struct pmbench_claim_judgement *out,
 	if (ret < 0)
 		return ret;
 	out->p = mwu.p;
-	out->band_lo = s / (1 + tolerance);
-	out->band_hi = s * (1 + tolerance);
-	if (out->speedup.lo >= out->band_lo &&
-	    out->speedup.hi <= out->band_hi) {
-		out->verdict = PMBENCH_CLAIM_REPRODUCED;
-		return 0;
-	}
-	if (out->speedup.hi < out->band_lo || out->speedup.lo > out->band_hi) {
-		/* A larger factor: a faster, or slower for "slower than". */
-		int above = out->speedup.lo > out->band_hi;
+	decide(out, c, tolerance, na < nb ? na : nb);
+	return 0;
+}
 
-		out->verdict = above != (c->kind == PMBENCH_CLAIM_SLOWER)
-				       ? PMBENCH_CLAIM_EXCEEDED
-				       : PMBENCH_CLAIM_SHORT;
-		return 0;
-	}
-	out->verdict = PMBENCH_CLAIM_INCONCLUSIVE;
-	/* Log scale: a ratio's interval is about symmetric there. */
-	lp = log(out->speedup.point);
-	half = (log(out->speedup.hi) - log(out->speedup.lo)) / 2;
-	d = fabs(lp - log(out->band_lo));
-	if (fabs(lp - log(out->band_hi)) < d)
-		d = fabs(lp - log(out->band_hi));
-	if (d > 1e-9)
-		out->runs_needed = pmbench_stats_runs_needed(na < nb ? na : nb,
-							     2 * half, 2 * d);
+int pmbench_claim_judge_paired(struct pmbench_claim_judgement *out,
+			       const struct pmbench_claim *c, const double *a,
+			       const double *b, size_t n, double tolerance,
+			       uint64_t seed)
+{
+	struct pmbench_rng rng;
+	struct pmbench_mwu mwu;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	pmbench_rng_seed(&rng, seed);
+	ret = pmbench_stats_bootstrap_paired_ratio(&out->speedup, b, a, n, 0.95,
+						   2000, &rng);
+	if (ret < 0)
+		return ret;
+	ret = pmbench_stats_mann_whitney(&mwu, a, n, b, n);
+	if (ret < 0)
+		return ret;
+	out->p = mwu.p;
+	out->paired = 1;
+	out->rounds = n;
+	decide(out, c, tolerance, n);
 	return 0;
 }
 

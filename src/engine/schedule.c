@@ -4,6 +4,7 @@
  */
 #include "pmbench/common.h"
 
+#include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
@@ -32,6 +33,13 @@ static int one_round(const struct pmbench_schedule *s,
 {
 	int ret;
 
+	if (s->round_start) {
+		if (pmbench_ctx_cancelled(s->ctx))
+			return PMBENCH_EINTERRUPTED;
+		ret = s->round_start(round, s->payload);
+		if (ret < 0)
+			return ret;
+	}
 	for (size_t k = 0; k < s->nr; k++) {
 		/* A signal between two turns: start no other. */
 		if (pmbench_ctx_cancelled(s->ctx))
@@ -172,8 +180,10 @@ int pmbench_schedule_auto_cells(struct pmbench_result *r,
 	const char *name;
 
 	for (size_t i = 0; i < r->cells_nr; i++) {
+		/* The drift control is no PM: it does not stop anything. */
 		if (!in_scenario(&r->cells[i], fixture, task, scenario) ||
-		    r->cells[i].prime_failure)
+		    r->cells[i].prime_failure ||
+		    pmbench_control_is(r->cells[i].pm))
 			continue;
 		times[nr] = pmbench_cell_times(&r->cells[i], &n[nr]);
 		nr++;

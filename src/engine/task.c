@@ -181,6 +181,32 @@ const struct pmbench_task pmbench_tasks[] = {
 		.prepare = pmbench_task_primed_prepare,
 		.run = pmbench_task_hmr_run,
 	},
+	{
+		.name = "resolve",
+		.summary = "lockfile only (npm --package-lock-only, pnpm/bun/"
+			   "deno --lockfile-only, yarn 4 --mode=update-"
+			   "lockfile), in each --scenario",
+		.flags = PMBENCH_TASK_PER_SCENARIO,
+		.metrics = no_metrics,
+		.describe = pmbench_task_resolve_describe,
+		.prepare = pmbench_task_install_prepare,
+		.run = pmbench_task_resolve_run,
+		.unsupported = pmbench_task_resolve_unsupported,
+	},
+	{
+		.name = "update",
+		.summary = "one dependency bumped (as ci-cache's lockfile-"
+			   "changed job), then a non-frozen install",
+		.metrics = no_metrics,
+		.note_key = "update_change",
+		.note = "on a fresh copy of each PM's primed tree, the first "
+			"direct dependency with a plain version X.Y.Z gets "
+			"the range <X.Y.Z (outside the timed window), then the "
+			"PM's ordinary install is timed",
+		.describe = pmbench_task_install_describe,
+		.prepare = pmbench_task_update_prepare,
+		.run = pmbench_task_update_run,
+	},
 };
 
 const size_t pmbench_tasks_nr = PMBENCH_ARRAY_SIZE(pmbench_tasks);

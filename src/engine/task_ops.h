@@ -57,6 +57,20 @@ int pmbench_task_test_run(const struct pmbench_task_job *j,
 			  struct pmbench_sample *s,
 			  struct pmbench_strvec *argv_out);
 
+/* task_resolve.c */
+const char *pmbench_task_resolve_unsupported(const struct pmbench_task_job *j);
+void pmbench_task_resolve_describe(struct pmbench_cell *cell,
+				   const struct pmbench_task_job *j);
+int pmbench_task_resolve_run(const struct pmbench_task_job *j,
+			     struct pmbench_sample *s,
+			     struct pmbench_strvec *argv_out);
+
+/* task_update.c */
+int pmbench_task_update_prepare(const struct pmbench_task_job *j);
+int pmbench_task_update_run(const struct pmbench_task_job *j,
+			    struct pmbench_sample *s,
+			    struct pmbench_strvec *argv_out);
+
 /* task_dev.c */
 const char *pmbench_task_dev_script(const struct pmbench_fixture *f,
 				    const char *cell);

@@ -205,6 +205,41 @@ static void w_vs(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The ratio to the fastest paired by round (its drift cancels), and
+ * whether it gave the verdict: "1.98x (1.95x–2.01x, 8 rounds)".
+ */
+static void w_paired(struct pmbench_doc_row *row, size_t k,
+		     const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!c->has_paired)
+		return;
+	pmbench_report_add_ratio(&b, c->paired.point);
+	pmbench_buf_adds(&b, " (");
+	pmbench_report_add_ratio(&b, c->paired.lo);
+	pmbench_buf_adds(&b, "–");
+	pmbench_report_add_ratio(&b, c->paired.hi);
+	pmbench_buf_addf(&b, ", %zu rounds)", c->paired_n);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_num(row, k, 0, c->paired.point);
+	pmbench_doc_interval(row, k, 1, c->paired.lo, c->paired.hi);
+	pmbench_doc_num(row, k, 2, (double)c->paired_n);
+	pmbench_doc_str(row, k, 3,
+			c->verdict_paired ? "paired" : "independent");
+	pmbench_buf_release(&b);
+}
+
+/* Data only: the resolver-stall rule and the control's drift. */
+static void w_signals(struct pmbench_doc_row *row, size_t k,
+		      const struct pmbench_report_cell *c)
+{
+	pmbench_doc_num(row, k, 0, (double)c->stalls);
+	if (c->has_drift)
+		pmbench_doc_num(row, k, 1, c->drift);
+}
+
 static void w_leftover(struct pmbench_doc_row *row, size_t k,
 		       const struct pmbench_report_cell *c)
 {
@@ -264,6 +299,20 @@ static const struct cell_column {
 	      { "p", NUMBER, 0 },
 	      { "significant", FLAG, 0 } } },
 	  w_vs,
+	  1 },
+	{ { "paired vs fastest (95% CI)",
+	    0,
+	    { { "paired_ratio", NUMBER, 0 },
+	      { "paired_ratio_ci95", NUMBER, INTERVAL },
+	      { "paired_rounds", COUNT, 0 },
+	      { "verdict_from", TEXT, 0 } } },
+	  w_paired,
+	  1 },
+	{ { NULL,
+	    0,
+	    { { "resolver_stalls", COUNT, 0 },
+	      { "control_drift", NUMBER, 0 } } },
+	  w_signals,
 	  1 },
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
 };
@@ -338,6 +387,9 @@ static void no_times_note(struct pmbench_doc_row *row,
 		pmbench_doc_row_note(row, FIRST_FIGURE,
 				     "failed (%zu of %zu runs): %.*s",
 				     c->failed, c->failed, line_len(why), why);
+	else if (!c->cell->samples_nr && c->cell->note &&
+		 !strncmp(c->cell->note, "n/a", 3))
+		pmbench_doc_row_note(row, FIRST_FIGURE, "%s", c->cell->note);
 	else if (c->interrupted)
 		/* pmbench was stopped during its first run. */
 		pmbench_doc_row_note(row, FIRST_FIGURE,

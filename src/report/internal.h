@@ -109,6 +109,13 @@ void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
 void pmbench_kind_bench_sections(struct pmbench_doc *d,
 				 const struct pmbench_report *rep);
 
+/*
+ * Every pair of PMs of each scenario with its independent and paired
+ * ratio, for pages and data (kind_pairs.c).
+ */
+void pmbench_kind_pairs(struct pmbench_doc *d,
+			const struct pmbench_report *rep);
+
 /* The run, build and dev tables of `fixture` in `r` (kind_tasks.c). */
 void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 			const char *fixture);

@@ -482,6 +482,7 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	for (size_t f = 0; f < fixtures.nr; f++)
 		matrix(out, rep, fixtures.v[f], &pms);
 	ratios(out, rep);
+	pmbench_kind_pairs(out, rep);
 	pmbench_kind_bench_sections(out, rep);
 	pmbench_kind_failures(out, r);
 	pmbench_kind_legend(out, r, NULL);

@@ -30,6 +30,36 @@ static int wanted(const struct pmbench_cell *ca, const struct pmbench_claim *c,
 	return want;
 }
 
+/*
+ * Judge one scenario: from the ratio paired by round when both sides
+ * have complete rounds (PMBENCH_REPORT_PAIRED_MIN_ROUNDS at least),
+ * else from the independent one. 1 when judged.
+ */
+static int judge(struct pmbench_report_judgement *s,
+		 const struct pmbench_claim *claim, const double *ta,
+		 const double *tb, double tolerance, uint64_t seed)
+{
+	double *pa, *pb;
+	size_t n;
+	int ret = -1;
+
+	if (!s->na || !s->nb)
+		return 0;
+	pa = pb = NULL;
+	/* Only the cells of one schedule share their rounds. */
+	if (!strcmp(s->a->task, s->b->task) &&
+	    pmbench_report_pair_rounds(&pa, &pb, &n, s->a, s->b) &&
+	    n >= PMBENCH_REPORT_PAIRED_MIN_ROUNDS)
+		ret = pmbench_claim_judge_paired(&s->j, claim, pa, pb, n,
+						 tolerance, seed);
+	free(pa);
+	free(pb);
+	if (ret < 0)
+		ret = pmbench_claim_judge(&s->j, claim, ta, s->na, tb, s->nb,
+					  tolerance, seed);
+	return ret == 0;
+}
+
 void pmbench_report_claim_init(struct pmbench_report_claim *out,
 			       const struct pmbench_result *r,
 			       const struct pmbench_claim *claim,
@@ -62,9 +92,7 @@ void pmbench_report_claim_init(struct pmbench_report_claim *out,
 		s->state = state;
 		ta = pmbench_cell_times(ca, &s->na);
 		tb = pmbench_cell_times(cb, &s->nb);
-		if (s->na && s->nb &&
-		    !pmbench_claim_judge(&s->j, claim, ta, s->na, tb, s->nb,
-					 tolerance, r->seed + i))
+		if (judge(s, claim, ta, tb, tolerance, r->seed + i))
 			s->judged = 1;
 		else
 			pmbench_error_clear();
@@ -149,6 +177,7 @@ enum {
 	COL_P,
 	COL_RUNS,
 	COL_NEEDED,
+	COL_INTERVAL,
 };
 
 static const struct pmbench_doc_column judgement_cols[] = {
@@ -178,6 +207,10 @@ static const struct pmbench_doc_column judgement_cols[] = {
 		       { { "runs_a", PMBENCH_DOC_COUNT, 0 },
 			 { "runs_b", PMBENCH_DOC_COUNT, 0 } } },
 	[COL_NEEDED] = { NULL, 0, { { "runs_needed", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_INTERVAL] = { NULL,
+			   0,
+			   { { "interval", PMBENCH_DOC_TEXT, 0 },
+			     { "paired_rounds", PMBENCH_DOC_COUNT, 0 } } },
 };
 
 static void judgement_row(struct pmbench_doc_table *t,
@@ -208,6 +241,10 @@ static void judgement_row(struct pmbench_doc_table *t,
 			     s->j.speedup.hi);
 	pmbench_doc_interval(row, COL_BAND, 0, s->j.band_lo, s->j.band_hi);
 	pmbench_doc_num(row, COL_P, 0, s->j.p);
+	pmbench_doc_str(row, COL_INTERVAL, 0,
+			s->j.paired ? "paired" : "independent");
+	if (s->j.paired)
+		pmbench_doc_num(row, COL_INTERVAL, 1, (double)s->j.rounds);
 	if (s->j.verdict == PMBENCH_CLAIM_INCONCLUSIVE)
 		pmbench_doc_num(row, COL_NEEDED, 0, (double)s->j.runs_needed);
 }
@@ -243,6 +280,16 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 				 : "",
 			 s->j.p < 0.001 ? "<" : "=",
 			 s->j.p < 0.001 ? 0.001 : s->j.p, s->na, s->nb);
+	if (s->j.paired)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(interval paired by round over %zu rounds: "
+				 "a drift of the machine cancels out of it)",
+				 s->j.rounds);
+	else
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(independent interval: the rounds are not "
+				 "complete, or fewer than %d)",
+				 PMBENCH_REPORT_PAIRED_MIN_ROUNDS);
 	interrupted(d, c, s);
 	if (s->j.verdict != PMBENCH_CLAIM_INCONCLUSIVE)
 		goto done;

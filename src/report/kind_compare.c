@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "internal.h"
+#include "pmbench/control.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 
@@ -26,7 +27,8 @@ static void only_in(struct pmbench_strvec *out, const struct pmbench_result *x,
 	for (size_t i = 0; i < x->cells_nr; i++) {
 		const struct pmbench_cell *c = &x->cells[i];
 
-		if (pmbench_result_find_cell(y, c->fixture, c->task,
+		if (pmbench_control_is(c->pm) ||
+		    pmbench_result_find_cell(y, c->fixture, c->task,
 					     c->scenario, c->pm))
 			continue;
 		pmbench_buf_reset(&b);
@@ -86,7 +88,8 @@ void pmbench_report_compare_init(struct pmbench_report_compare *out,
 		const struct pmbench_cell *ca = pmbench_result_find_cell(
 			a, cb->fixture, cb->task, cb->scenario, cb->pm);
 
-		if (!ca)
+		/* The drift control is the machine, not a PM. */
+		if (!ca || pmbench_control_is(cb->pm))
 			continue;
 		PMBENCH_ALLOC_GROW(out->pairs, out->pairs_nr + 1,
 				   out->pairs_alloc);

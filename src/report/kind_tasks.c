@@ -457,6 +457,7 @@ void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 		const char *task = r->tasks.v[t];
 		size_t len = strlen(task);
 
+		/* Tasks timed per scenario (install, resolve) have theirs. */
 		if (pmbench_task_cell_has(task, PMBENCH_TASK_PER_SCENARIO))
 			continue;
 		for (size_t i = 0; i < r->cells_nr; i++) {

@@ -3,13 +3,16 @@
  * the median with its bootstrap interval, mean and standard deviation,
  * range, outliers and resource means, and per scenario every PM against
  * the fastest (ratio of medians with its interval, Mann-Whitney,
- * verdict). Deterministic given the result's seed.
+ * verdict), the same ratio paired by round, every pair of PMs, the
+ * drift control's drift and the resolver-stall rule. Deterministic given
+ * the result's seed.
  */
 #include "pmbench/common.h"
 
 #include <math.h>
 
 #include "pmbench/bench.h"
+#include "pmbench/control.h"
 #include "pmbench/merge.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
@@ -65,8 +68,33 @@ static void count_far(struct pmbench_report_cell *rc)
 	free(flags);
 }
 
+/* The result did not say it used a local registry: it may be live. */
+static int maybe_live(const struct pmbench_result *r)
+{
+	const char *v = pmbench_result_env_get(r, "registry");
+
+	return !v || strcmp(v, "local");
+}
+
+/* The control's times are in round order: last rounds over first. */
+static void fill_drift(struct pmbench_report_cell *rc)
+{
+	size_t k = rc->n / 2;
+	double first, last;
+
+	if (!pmbench_control_is(rc->cell->pm) || rc->n < 2)
+		return;
+	first = pmbench_stats_median(rc->times, k);
+	last = pmbench_stats_median(rc->times + rc->n - k, k);
+	if (!(first > 0) || !(rc->wall.min > 0))
+		return;
+	rc->has_drift = 1;
+	rc->drift = last / first;
+	rc->drift_range = rc->wall.max / rc->wall.min;
+}
+
 static void fill_cell(struct pmbench_report_cell *rc,
-		      const struct pmbench_cell *c, uint64_t seed)
+		      const struct pmbench_cell *c, uint64_t seed, int live)
 {
 	struct pmbench_rng rng;
 
@@ -103,6 +131,12 @@ static void fill_cell(struct pmbench_report_cell *rc,
 		rc->nm_bytes += (double)s->nm_bytes;
 		rc->nm_files += (double)s->nm_files;
 	}
+	if (live && !pmbench_control_is(c->pm))
+		rc->stalls = pmbench_stats_stalls(rc->times, rc->n,
+						  PMBENCH_STATS_STALL_PERIOD,
+						  PMBENCH_STATS_STALL_SLACK,
+						  &rc->stall_kmax);
+	fill_drift(rc);
 	if (rc->n) {
 		double n = (double)rc->n;
 
@@ -133,17 +167,187 @@ int pmbench_report_group_start(const struct pmbench_report *rep, size_t i)
 	return 1;
 }
 
+/* A cell's sample of timed round `round`, or NULL. */
+static const struct pmbench_sample *in_round(const struct pmbench_cell *c,
+					     unsigned round)
+{
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (!c->samples[i].warmup && c->samples[i].round == round)
+			return &c->samples[i];
+	return NULL;
+}
+
+/* Does every timed round of `x` have a partner in `y`? */
+static int rounds_covered(const struct pmbench_cell *x,
+			  const struct pmbench_cell *y)
+{
+	for (size_t i = 0; i < x->samples_nr; i++) {
+		const struct pmbench_sample *s = &x->samples[i], *t;
+
+		if (s->warmup || s->interrupted)
+			continue;
+		t = in_round(y, s->round);
+		if (t && t->interrupted)
+			continue;
+		if (!t || !s->ok || !t->ok)
+			return 0;
+	}
+	return 1;
+}
+
+int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
+			       const struct pmbench_cell *a,
+			       const struct pmbench_cell *b)
+{
+	size_t n = 0;
+
+	*out_a = *out_b = NULL;
+	*out_n = 0;
+	if (!rounds_covered(a, b) || !rounds_covered(b, a))
+		return 0;
+	*out_a = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_a));
+	*out_b = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_b));
+	for (size_t i = 0; i < a->samples_nr; i++) {
+		const struct pmbench_sample *s = &a->samples[i], *t;
+
+		if (s->warmup || !s->ok)
+			continue;
+		t = in_round(b, s->round);
+		if (!t || !t->ok)
+			continue;
+		(*out_a)[n] = (double)s->wall_ns / 1e9;
+		(*out_b)[n] = (double)t->wall_ns / 1e9;
+		n++;
+	}
+	if (n < 2) {
+		free(*out_a);
+		free(*out_b);
+		*out_a = *out_b = NULL;
+		return 0;
+	}
+	*out_n = n;
+	return 1;
+}
+
+/* The paired ratio of cells a / b into *out; 1 if the rounds allow it. */
+static int paired_ratio(struct pmbench_interval *out, size_t *out_n,
+			const struct pmbench_cell *a,
+			const struct pmbench_cell *b, uint64_t seed)
+{
+	struct pmbench_rng rng;
+	double *ta, *tb;
+	int ok = 0;
+
+	if (!pmbench_report_pair_rounds(&ta, &tb, out_n, a, b))
+		return 0;
+	pmbench_rng_seed(&rng, seed);
+	if (!pmbench_stats_bootstrap_paired_ratio(
+		    out, ta, tb, *out_n, PMBENCH_REPORT_LEVEL,
+		    PMBENCH_REPORT_RESAMPLES, &rng))
+		ok = 1;
+	else
+		pmbench_error_clear();
+	free(ta);
+	free(tb);
+	return ok;
+}
+
+/*
+ * Cell j against the fastest f: the independent comparison, then the
+ * paired one, which decides the verdict when there are rounds enough.
+ */
+static void against_fastest(struct pmbench_report *rep, size_t j, size_t f)
+{
+	struct pmbench_report_cell *c = &rep->cells[j];
+	const struct pmbench_report_cell *fc = &rep->cells[f];
+	uint64_t seed = rep->result->seed + j;
+	struct pmbench_rng rng;
+
+	pmbench_rng_seed(&rng, seed);
+	if (!pmbench_stats_compare(&c->vs, c->times, c->n, fc->times, fc->n,
+				   PMBENCH_REPORT_LEVEL,
+				   PMBENCH_REPORT_RESAMPLES,
+				   PMBENCH_REPORT_ALPHA, &rng))
+		c->has_vs = 1;
+	else
+		pmbench_error_clear();
+	if (!c->has_vs)
+		return;
+	c->has_paired =
+		paired_ratio(&c->paired, &c->paired_n, c->cell, fc->cell, seed);
+	if (!c->has_paired || c->paired_n < PMBENCH_REPORT_PAIRED_MIN_ROUNDS)
+		return;
+	c->verdict_paired = 1;
+	if (c->paired.hi < 1)
+		c->vs.verdict = PMBENCH_VERDICT_FASTER;
+	else if (c->paired.lo > 1)
+		c->vs.verdict = PMBENCH_VERDICT_SLOWER;
+	else
+		c->vs.verdict = PMBENCH_VERDICT_SAME;
+}
+
+/* A cell that takes part in ratios: a PM (or a baseline) with times. */
+static int in_ratios(const struct pmbench_report_cell *c)
+{
+	return c->n && !pmbench_control_is(c->cell->pm);
+}
+
+/* Every pair of cells of the scenario starting at g. */
+static void pairs_of(struct pmbench_report *rep, size_t g)
+{
+	const struct pmbench_result *r = rep->result;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		for (size_t j = i + 1; j < rep->cells_nr; j++) {
+			const struct pmbench_report_cell *a = &rep->cells[i];
+			const struct pmbench_report_cell *b = &rep->cells[j];
+			struct pmbench_report_pm_pair *p;
+			struct pmbench_rng rng;
+			uint64_t seed = r->seed + i * r->cells_nr + j;
+
+			if (!pmbench_report_same_group(rep, g, i) ||
+			    !pmbench_report_same_group(rep, g, j) ||
+			    !in_ratios(a) || !in_ratios(b))
+				continue;
+			PMBENCH_ALLOC_GROW(rep->pairs, rep->pairs_nr + 1,
+					   rep->pairs_alloc);
+			p = &rep->pairs[rep->pairs_nr];
+			memset(p, 0, sizeof(*p));
+			p->a = i;
+			p->b = j;
+			pmbench_rng_seed(&rng, seed);
+			if (pmbench_stats_bootstrap_ratio(
+				    &p->ratio, a->times, a->n, b->times, b->n,
+				    PMBENCH_REPORT_LEVEL,
+				    PMBENCH_REPORT_RESAMPLES, &rng) < 0) {
+				pmbench_error_clear();
+				continue;
+			}
+			p->has_paired = paired_ratio(&p->paired, &p->rounds,
+						     a->cell, b->cell, seed);
+			rep->pairs_nr++;
+		}
+	}
+}
+
 void pmbench_report_init(struct pmbench_report *out,
 			 const struct pmbench_result *r)
 {
+	int live = maybe_live(r);
+
 	out->result = r;
 	out->cells_nr = r->cells_nr;
 	out->cells = pmbench_xcalloc(r->cells_nr ? r->cells_nr : 1,
 				     sizeof(*out->cells));
+	out->pairs = NULL;
+	out->pairs_nr = out->pairs_alloc = 0;
 	for (size_t i = 0; i < r->cells_nr; i++)
-		fill_cell(&out->cells[i], &r->cells[i], r->seed + i);
+		fill_cell(&out->cells[i], &r->cells[i], r->seed + i, live);
 
-	/* The fastest of each scenario, then everyone against it. */
+	/*
+	 * The fastest of each scenario, then everyone against it. The
+	 * drift control is no PM: never the fastest, never compared.
+	 */
 	for (size_t i = 0; i < out->cells_nr; i++) {
 		long best = -1;
 
@@ -152,7 +356,8 @@ void pmbench_report_init(struct pmbench_report *out,
 		for (size_t j = i; j < out->cells_nr; j++) {
 			const struct pmbench_report_cell *c = &out->cells[j];
 
-			if (!pmbench_report_same_group(out, i, j) || !c->n)
+			if (!pmbench_report_same_group(out, i, j) ||
+			    !in_ratios(c))
 				continue;
 			if (best < 0 ||
 			    c->wall.median < out->cells[best].wall.median)
@@ -160,25 +365,16 @@ void pmbench_report_init(struct pmbench_report *out,
 		}
 		for (size_t j = i; j < out->cells_nr; j++) {
 			struct pmbench_report_cell *c = &out->cells[j];
-			const struct pmbench_report_cell *f;
-			struct pmbench_rng rng;
 
-			if (!pmbench_report_same_group(out, i, j))
+			if (!pmbench_report_same_group(out, i, j) ||
+			    pmbench_control_is(c->cell->pm))
 				continue;
 			c->fastest = best;
 			if (best < 0 || (long)j == best || !c->n)
 				continue;
-			f = &out->cells[best];
-			pmbench_rng_seed(&rng, r->seed + j);
-			if (!pmbench_stats_compare(&c->vs, c->times, c->n,
-						   f->times, f->n,
-						   PMBENCH_REPORT_LEVEL,
-						   PMBENCH_REPORT_RESAMPLES,
-						   PMBENCH_REPORT_ALPHA, &rng))
-				c->has_vs = 1;
-			else
-				pmbench_error_clear();
+			against_fastest(out, j, (size_t)best);
 		}
+		pairs_of(out, i);
 	}
 }
 
@@ -187,8 +383,11 @@ void pmbench_report_release(struct pmbench_report *rep)
 	for (size_t i = 0; i < rep->cells_nr; i++)
 		free(rep->cells[i].times);
 	free(rep->cells);
+	free(rep->pairs);
 	rep->cells = NULL;
 	rep->cells_nr = 0;
+	rep->pairs = NULL;
+	rep->pairs_nr = rep->pairs_alloc = 0;
 	rep->result = NULL;
 }
 
@@ -207,6 +406,10 @@ const char *pmbench_report_no_times(const struct pmbench_report_cell *c)
 {
 	if (c->cell->prime_failure || c->failed)
 		return "failed";
+	/* A PM without the task's mode (resolve: yarn 1): no time. */
+	if (!c->cell->samples_nr && c->cell->note &&
+	    !strncmp(c->cell->note, "n/a", 3))
+		return "n/a";
 	return c->interrupted ? "interrupted" : "not run";
 }
 

@@ -46,6 +46,39 @@ void pmbench_report_add_p(struct pmbench_buf *out, double p)
 		pmbench_buf_addf(out, "p = %.3f", p);
 }
 
+/*
+ * The verdict from the ratio paired by round: the machine's drift during
+ * the scenario cancels out of it, so it is said with its rounds.
+ */
+static void paired_sentence(struct pmbench_buf *out,
+			    const struct pmbench_report_cell *c,
+			    const struct pmbench_report_cell *f)
+{
+	if (c->vs.verdict == PMBENCH_VERDICT_SAME) {
+		pmbench_buf_addf(out,
+				 "no significant difference between %s "
+				 "and %s (",
+				 f->cell->pm, c->cell->pm);
+		pmbench_report_add_ratio(out, c->paired.point);
+		pmbench_buf_adds(out, ", paired 95% CI ");
+		pmbench_report_add_ratio(out, c->paired.lo);
+		pmbench_buf_adds(out, "–");
+		pmbench_report_add_ratio(out, c->paired.hi);
+		pmbench_buf_addf(out, " over %zu rounds)", c->paired_n);
+		return;
+	}
+	pmbench_buf_addf(out, "%s is ", f->cell->pm);
+	pmbench_report_add_ratio(out, c->paired.point);
+	pmbench_buf_adds(out, " (");
+	pmbench_report_add_ratio(out, c->paired.lo);
+	pmbench_buf_adds(out, "–");
+	pmbench_report_add_ratio(out, c->paired.hi);
+	pmbench_buf_addf(
+		out, ", paired over %zu rounds) %s than %s", c->paired_n,
+		c->vs.verdict == PMBENCH_VERDICT_FASTER ? "slower" : "faster",
+		c->cell->pm);
+}
+
 void pmbench_report_add_sentence(struct pmbench_buf *out,
 				 const struct pmbench_report *rep, size_t i)
 {
@@ -55,6 +88,10 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 	if (!c->has_vs)
 		return;
 	f = &rep->cells[c->fastest];
+	if (c->verdict_paired) {
+		paired_sentence(out, c, f);
+		return;
+	}
 	if (c->vs.verdict == PMBENCH_VERDICT_SAME &&
 	    pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
 		/* 3 runs against 3 can never reach p < 0.05: say so. */
@@ -165,11 +202,60 @@ static void add_warning(struct pmbench_doc *d, unsigned audience,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * Runs a whole number of 5 s above the cell's fastest, with little
+ * spread: a DNS lookup that timed out and was retried (glibc waits 5 s
+ * per attempt), which is the network, not the package manager.
+ */
+static void add_stalls(struct pmbench_doc *d, unsigned audience,
+		       const struct pmbench_report_cell *c)
+{
+	if (!c->stalls)
+		return;
+	pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+			 "%s: %zu of %zu runs sit %s%u x 5 s above its "
+			 "fastest (within 0.3 s): the signature of the DNS "
+			 "resolver's 5 s timeout (glibc), a stalled lookup, "
+			 "not the package manager's speed; measure against "
+			 "a local registry",
+			 c->cell->pm, c->stalls, c->n,
+			 c->stall_kmax > 1 ? "up to " : "", c->stall_kmax);
+}
+
+/* How much pmbench's own fixed work changed during the scenario. */
+static void add_control(struct pmbench_doc *d, unsigned audience,
+			const struct pmbench_report_cell *c)
+{
+	double change;
+
+	if (!c->has_drift)
+		return;
+	change = c->drift - 1;
+	pmbench_doc_note(d, audience,
+			 fabs(change) > PMBENCH_REPORT_CONTROL_DRIFT
+				 ? PMBENCH_DOC_WARNING
+				 : PMBENCH_DOC_NOTE,
+			 "machine drift during this scenario: the control "
+			 "(pmbench's own fixed work) took %+.0f %% in the "
+			 "last rounds against the first (slowest/fastest "
+			 "round %.2fx)%s",
+			 change * 100, c->drift_range,
+			 fabs(change) > PMBENCH_REPORT_CONTROL_DRIFT
+				 ? ": the machine, not the PMs, changed; the "
+				   "paired ratios cancel it, the times do not"
+				 : "");
+}
+
 void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 			       const struct pmbench_report_cell *c)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
+	if (c->has_drift) {
+		add_control(d, audience, c);
+		return;
+	}
+	add_stalls(d, audience, c);
 	add_warning(d, audience, c);
 	if (c->n && c->n < 5)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,

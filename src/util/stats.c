@@ -343,6 +343,71 @@ done:
 	return err;
 }
 
+int pmbench_stats_bootstrap_paired_ratio(struct pmbench_interval *out,
+					 const double *a, const double *b,
+					 size_t n, double level,
+					 unsigned resamples,
+					 struct pmbench_rng *rng)
+{
+	double *ratios = NULL;
+	int err;
+
+	err = check_level(level, resamples);
+	if (err)
+		goto done;
+	if (!n) {
+		err = pmbench_error_set("cannot bootstrap a paired ratio of "
+					"no rounds");
+		goto done;
+	}
+	ratios = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*ratios)));
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] == 0) {
+			err = pmbench_error_set("cannot take a ratio to a "
+						"time of 0");
+			goto done;
+		}
+		ratios[i] = a[i] / b[i];
+	}
+	/* Resampling the ratios is resampling whole rounds. */
+	err = pmbench_stats_bootstrap_median(out, ratios, n, level, resamples,
+					     rng);
+done:
+	free(ratios);
+	return err;
+}
+
+size_t pmbench_stats_stalls(const double *x, size_t n, double period,
+			    double slack, unsigned *out_kmax)
+{
+	double min;
+	size_t stalled = 0;
+	unsigned kmax = 0;
+
+	if (out_kmax)
+		*out_kmax = 0;
+	if (n < 2 || !(period > 0) || !(slack > 0))
+		return 0;
+	min = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < min)
+			min = x[i];
+	for (size_t i = 0; i < n; i++) {
+		double k = floor((x[i] - min) / period + 0.5);
+
+		if (fabs(x[i] - min - k * period) > slack)
+			return 0;
+		if (k >= 1) {
+			stalled++;
+			if (k > kmax)
+				kmax = k > UINT_MAX ? UINT_MAX : (unsigned)k;
+		}
+	}
+	if (out_kmax && stalled)
+		*out_kmax = kmax;
+	return stalled;
+}
+
 /* A value with its position, so that ranks can be mapped back. */
 struct ranked {
 	double v;

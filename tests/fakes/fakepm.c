@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -65,6 +66,8 @@ struct fake_pm {
 	/* CI mode: a command word (npm ci) or an option. */
 	const char *frozen_word;
 	const char *frozen_options[3];
+	/* Lockfile only (pmbench's resolve task), or NULL: it has none. */
+	const char *lockfile_only;
 	/* The question actions/setup-node asks for its cache folder. */
 	const char *cache_query[4];
 	/*
@@ -90,6 +93,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "ci", "i", NULL },
 		.run_word = "run",
 		.frozen_word = "ci",
+		.lockfile_only = "--package-lock-only",
 		.cache_query = { "config", "get", "cache", NULL },
 		.linker_env = "npm_config_install_strategy",
 		.linker_option = "--install-strategy",
@@ -125,6 +129,7 @@ static const struct fake_pm pms[] = {
 		.run_word = "run",
 		.yarn_style = 1,
 		.frozen_options = { "--immutable", NULL },
+		.lockfile_only = "--mode=update-lockfile",
 		.cache_query = { "config", "get", "cacheFolder", NULL },
 		/* yarn 4's default is Plug'n'Play. */
 		.linker_env = "YARN_NODE_LINKER",
@@ -143,6 +148,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "i", NULL },
 		.run_word = "run",
 		.frozen_options = { "--frozen-lockfile", NULL },
+		.lockfile_only = "--lockfile-only",
 		.cache_query = { "store", "path", NULL },
 		.linker_env = "pnpm_config_node_linker",
 		.linker_option = "--node-linker",
@@ -161,6 +167,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "i", NULL },
 		.run_word = "run",
 		.frozen_options = { "--frozen-lockfile", NULL },
+		.lockfile_only = "--lockfile-only",
 		.linker_option = "--linker",
 		.linkers = { { "hoisted", FLAT, NULL, ID_PLUS },
 			     { "isolated", STORE, ".bun", ID_PLUS } },
@@ -176,6 +183,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", NULL },
 		.run_word = "task",
 		.frozen_options = { "--frozen", "--frozen=true", NULL },
+		.lockfile_only = "--lockfile-only",
 		.linkers = { { "auto", STORE, ".deno", ID_PLUS } },
 	},
 };
@@ -215,7 +223,8 @@ struct fake {
 	int argc;
 	char **argv;
 	int frozen; /* CI mode: npm ci, --frozen-lockfile, --immutable, ... */
-	int noop;   /* up to date and FAKEPM_NOOP set: nothing to do */
+	int lockfile_only; /* its lockfile-only option: write nothing else */
+	int noop;	   /* up to date and FAKEPM_NOOP set: nothing to do */
 	const char *linker_value;	 /* as given, or the default's */
 	struct pmbench_strvec installed; /* "name@version" */
 };
@@ -444,6 +453,7 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "node_modules", exists(f->nm.ptr));
 	cJSON_AddBoolToObject(root, "node_modules_any", exists("node_modules"));
 	cJSON_AddBoolToObject(root, "frozen", f->frozen);
+	cJSON_AddBoolToObject(root, "lockfile_only", f->lockfile_only);
 	add_str(root, "linker", f->linker_value);
 	cJSON_AddBoolToObject(root, "noop", f->noop);
 	add_str(root, "ci", getenv("CI"));
@@ -583,6 +593,19 @@ static int install_package(struct fake *f, struct pmbench_buf *dir,
  * The install's products: cache entry, lockfile and a tiny node_modules
  * (or, for Plug'n'Play, unplugged packages; write_pnp() maps them).
  */
+/* Lockfile only: the own lockfile, and nothing else. */
+static int write_lockfile(struct fake *f)
+{
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
+			 f->pm->lock_tail);
+	ret = put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len);
+	pmbench_buf_release(&data);
+	return ret;
+}
+
 static int write_outputs(struct fake *f, int with_lockfile)
 {
 	struct pmbench_buf data = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
@@ -906,12 +929,55 @@ static int mode_applies(const struct fake *f, int cold)
  * number of lines in $FAKEPM_LOG (this install's line included), so the
  * same test gives the same sleeps every time.
  */
+/* The lines of $FAKEPM_LOG so far (0 without one). */
+static uint64_t log_lines(void)
+{
+	const char *logfile = env("FAKEPM_LOG");
+	uint64_t lines = 0;
+	FILE *fp = logfile ? fopen(logfile, "r") : NULL;
+	int ch;
+
+	if (fp) {
+		while ((ch = getc(fp)) != EOF)
+			lines += ch == '\n';
+		fclose(fp);
+	}
+	return lines;
+}
+
+/*
+ * $FAKEPM_DRIFT_PCT: a machine that slows down. The install's sleep is
+ * multiplied by (1 + PCT / 100)^k, k = (lines of $FAKEPM_LOG, this
+ * install's included, minus 1) / $FAKEPM_DRIFT_EVERY (default 1): with
+ * EVERY the number of PMs, every PM of a round gets the same factor.
+ */
+static int drift(const struct fake *f, uint64_t *ms)
+{
+	const char *pct_s = env("FAKEPM_DRIFT_PCT");
+	const char *every_s = env("FAKEPM_DRIFT_EVERY");
+	uint64_t pct, every = 1, lines;
+
+	if (!pct_s)
+		return 0;
+	if (pmbench_parse_u64(&pct, pct_s) < 0 ||
+	    (every_s && (pmbench_parse_u64(&every, every_s) < 0 || !every))) {
+		fprintf(stderr,
+			"fake %s: invalid FAKEPM_DRIFT_PCT or "
+			"FAKEPM_DRIFT_EVERY\n",
+			f->pm->name);
+		return -1;
+	}
+	lines = log_lines();
+	*ms = (uint64_t)((double)*ms *
+			 pow(1 + (double)pct / 100,
+			     (double)((lines ? lines - 1 : 0) / every)));
+	return 0;
+}
+
 static int jitter_ms(const struct fake *f, uint64_t *out)
 {
-	const char *logfile = env("FAKEPM_LOG"), *seed_s = env("FAKEPM_SEED");
-	uint64_t j, seed = 0, lines = 0, z;
-	FILE *fp;
-	int ch;
+	const char *seed_s = env("FAKEPM_SEED");
+	uint64_t j, seed = 0, lines, z;
 
 	*out = 0;
 	if (pm_env_ms(f, "JITTER_MS", 0, &j) < 0)
@@ -923,12 +989,7 @@ static int jitter_ms(const struct fake *f, uint64_t *out)
 	}
 	if (!j)
 		return 0;
-	fp = logfile ? fopen(logfile, "r") : NULL;
-	if (fp) {
-		while ((ch = getc(fp)) != EOF)
-			lines += ch == '\n';
-		fclose(fp);
-	}
+	lines = log_lines();
 	z = seed + lines * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -1067,7 +1128,7 @@ static int do_install(struct fake *f)
 	if (pm_env_ms(f, "SLEEP_MS", 10, &sleep_ms) < 0 ||
 	    pm_env_ms(f, "COLD_MS", 0, &cold_ms) < 0 ||
 	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0 ||
-	    jitter_ms(f, &jitter) < 0) {
+	    jitter_ms(f, &jitter) < 0 || drift(f, &sleep_ms) < 0) {
 		ret = 2;
 		goto done;
 	}
@@ -1099,6 +1160,12 @@ static int do_install(struct fake *f)
 		pmbench_st_mult(pmbench_st_add(pmbench_st_add(sleep_ms, jitter),
 					       cold ? cold_ms : 0),
 				1000000));
+	if (f->lockfile_only) {
+		ret = write_lockfile(f) < 0 ? 1 : 0;
+		if (!ret)
+			printf("fake %s: lockfile written\n", name);
+		goto done;
+	}
 	/* A frozen install never writes the lockfile. */
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
@@ -1288,6 +1355,9 @@ static int dispatch(struct fake *f)
 	w = next_word(f, 1);
 	word = w < f->argc ? f->argv[w] : NULL;
 	f->frozen = is_frozen(f, word);
+	for (i = 1; pm->lockfile_only && i < f->argc; i++)
+		if (!strcmp(f->argv[i], pm->lockfile_only))
+			f->lockfile_only = 1;
 	if (word && !strcmp(word, "node-test"))
 		return do_node_test(f);
 	if (!word && pm->yarn_style)

@@ -243,10 +243,11 @@ static void stopped_by(int *ok, int sig)
 	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	pmbench_strvec_pushv(
-		&c.args, (const char *const[]){ "bench", "--pm", "npm,bun",
-						"--scenario", "clean,lockfile",
-						"--runs", "1", "--warmup", "0",
-						"--out", out, proj, NULL });
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm,bun", "--scenario",
+				       "clean,lockfile", "--runs", "1",
+				       "--warmup", "0", "--no-control", "--out",
+				       out, proj, NULL });
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
@@ -383,10 +384,11 @@ TEST(repeated_sighup_does_not_cut_the_cleanup_short)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	pmbench_strvec_pushv(
-		&c.args, (const char *const[]){ "bench", "--pm", "bun",
-						"--scenario", "clean,lockfile",
-						"--runs", "1", "--warmup", "0",
-						"--out", out, proj, NULL });
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "bun", "--scenario",
+				       "clean,lockfile", "--runs", "1",
+				       "--warmup", "0", "--no-control", "--out",
+				       out, proj, NULL });
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=ignore-term");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
 	hup_twice(&ok, &c, out);

@@ -108,11 +108,20 @@ TEST(table)
 	CHECK_CONTAINS(t, "vite-react · install · clean\n"
 			  "  (cache empty, lockfile absent, node_modules "
 			  "absent)\n");
-	/* The fixed seed gives these intervals every time. */
-	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm "
-			  "(p = 0.008)");
-	CHECK_CONTAINS(t, "bun is 3.13x (3.01x–3.25x) faster than pnpm");
-	CHECK_CONTAINS(t, "pnpm is 2.64x (2.50x–2.71x) faster than npm");
+	/*
+	 * The fixed seed gives these intervals every time. Complete rounds
+	 * give the verdict from the ratio paired by round; pnpm's failed
+	 * run leaves its rounds incomplete, so bun against pnpm is the
+	 * independent interval with Mann-Whitney.
+	 */
+	CHECK_CONTAINS(t, "bun is 4.68x (4.30x–4.75x, paired over 5 rounds) "
+			  "faster than npm");
+	CHECK_CONTAINS(t, "bun is 3.13x (3.01x–3.25x) faster than pnpm "
+			  "(p = 0.016)");
+	CHECK_CONTAINS(t, "pnpm is 2.63x (2.50x–2.71x, paired over 5 "
+			  "rounds) faster than npm");
+	CHECK_CONTAINS(t, "4.68x (4.40x–4.82x)");
+	CHECK_CONTAINS(t, "paired vs fastest (95% CI)");
 	CHECK_CONTAINS(t, "14.493 s  13.640 s – 14.763 s  14.385 s ± 456.4 ms");
 	CHECK_CONTAINS(t, "4 (+1 failed)");
 	CHECK_CONTAINS(t, "bun   failed: priming run 'bun install' exited");
@@ -292,6 +301,11 @@ TEST(markdown)
 
 	CHECK_INT(load(&r), 0);
 	t = render(&r, "markdown");
+	/* Every pair: pnpm's failed run leaves its pairs unpaired. */
+	CHECK_CONTAINS(t, "| vite-react | install | clean | npm | bun | 4.68x "
+			  "(4.40x–4.82x) | 4.68x (4.30x–4.75x) | 5 |\n");
+	CHECK_CONTAINS(t, "| vite-react | install | clean | pnpm | bun | "
+			  "3.13x (3.01x–3.25x) |  |  |\n");
 	CHECK_CONTAINS(t, "| action | cache | lockfile | node_modules | npm | "
 			  "pnpm | bun |\n|---|---|---|---|---|---|---|\n");
 	CHECK_CONTAINS(t, "| install |  |  |  | 14.493 s (13.640 s–14.763 s) "
@@ -303,7 +317,8 @@ TEST(markdown)
 	CHECK_CONTAINS(t, "| vite-react | install | cache+lockfile | cache "
 			  "warm, lockfile present, node_modules absent | pnpm "
 			  "| npm | 2.64x | 2.50x–2.71x | p = 0.008 |");
-	CHECK_INT(count(t, "| vite-react | install | "), 3);
+	/* 3 ratio rows, and 4 pairs (3 PMs clean, bun failed primed). */
+	CHECK_INT(count(t, "| vite-react | install | "), 3 + 4);
 	CHECK_CONTAINS(t, "| pnpm | none (removed before each run) | blocked "
 			  "by pnpm's default (esbuild not approved) |");
 	/* One note for every format now, naming its fixture as HTML did. */
@@ -494,15 +509,18 @@ TEST(html)
 	CHECK_INT(count(t, "<svg class=\"chart overview\""), 1);
 	CHECK(strstr(t, "chart overview") < strstr(t, "chart time"));
 	CHECK_INT(count(t, "<text class=\"group\""), 2);
-	CHECK_CONTAINS(t, "<li>install · clean: bun is 4.68x (4.40x–4.82x) "
-			  "faster than npm");
-	CHECK_CONTAINS(t, "<li>install · cache+lockfile: pnpm is 2.64x");
+	CHECK_CONTAINS(t, "<li>install · clean: bun is 4.68x (4.30x–4.75x, "
+			  "paired over 5 rounds) faster than npm");
+	CHECK_CONTAINS(
+		t, "<li>install · cache+lockfile: pnpm is 2.63x (2.50x–2.71x, "
+		   "paired over 5 rounds)");
 	/* One dot per successful timed run: 5 + 4 + 5 + 5 + 5. */
 	CHECK_INT(count(t, "<circle class=\"run\""), 24);
 	/* Bars: the overview's 5, the time charts' 5, the ratios' 3. */
 	CHECK_INT(count(t, "<rect class=\"bar\""), 5 + 5 + 3);
 	CHECK_INT(count(t, "<path class=\"whisker\""), 5 + 5 + 3);
-	CHECK_CONTAINS(t, "bun is 4.68x (4.40x–4.82x) faster than npm");
+	CHECK_CONTAINS(t, "bun is 4.68x (4.30x–4.75x, paired over 5 rounds) "
+			  "faster than npm");
 	CHECK_CONTAINS(t, "cache warm, lockfile present, node_modules absent");
 	CHECK_CONTAINS(t, "Failures");
 	CHECK_CONTAINS(t, "esbuild@0.25.12 failed to download");
@@ -728,10 +746,94 @@ TEST(format_names)
 	CHECK(!pmbench_format_for_path("r.txt"));
 }
 
+/* A cell of `r` with these wall times (seconds), one per round. */
+static struct pmbench_cell *timed_cell(struct pmbench_result *r, const char *pm,
+				       const double *t, size_t n)
+{
+	struct pmbench_cell *c =
+		pmbench_result_add_cell(r, "fx", "install", "clean", pm);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->round = (unsigned)i;
+		s->ok = 1;
+		s->wall_ns = (uint64_t)(t[i] * 1e9);
+	}
+	return c;
+}
+
+TEST(resolver_stalls_warned_unless_local)
+{
+	const double stalled[] = { 0.61, 5.72, 0.58, 10.66, 0.64 };
+	const double fine[] = { 0.30, 0.31, 0.29, 0.32, 0.30 };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	timed_cell(&r, "pnpm", stalled, 5);
+	timed_cell(&r, "bun", fine, 5);
+	t = render(&r, "table");
+	CHECK_CONTAINS(t, "pnpm: 2 of 5 runs sit up to 2 x 5 s above its "
+			  "fastest");
+	CHECK_CONTAINS(t, "DNS resolver's 5 s timeout");
+	CHECK(!strstr(t, "bun: 2 of"));
+	free(t);
+	pmbench_result_env_set(&r, "registry", "local");
+	t = render(&r, "table");
+	CHECK(!strstr(t, "DNS resolver"));
+	free(t);
+	pmbench_result_release(&r);
+}
+
+TEST(paired_only_with_complete_rounds)
+{
+	const double a[] = { 1.0, 1.1, 1.2, 1.3, 1.4, 1.5 };
+	const double b[] = { 2.0, 2.2, 2.4, 2.6, 2.8, 3.0 };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_cell *cb;
+	double *pa, *pb;
+	size_t n;
+
+	timed_cell(&r, "npm", b, 6);
+	timed_cell(&r, "bun", a, 6);
+	pmbench_report_init(&rep, &r);
+	CHECK(rep.cells[0].has_paired && rep.cells[0].verdict_paired);
+	CHECK_INT(rep.cells[0].paired_n, 6);
+	CHECK_NEAR(rep.cells[0].paired.point, 2, 1e-9);
+	CHECK(rep.cells[0].vs.verdict == PMBENCH_VERDICT_SLOWER);
+	CHECK_INT(rep.pairs_nr, 1);
+	CHECK(rep.pairs[0].has_paired && rep.pairs[0].rounds == 6);
+	pmbench_report_release(&rep);
+	/* A failed run of npm: its round is incomplete, so no pairing. */
+	cb = &r.cells[0];
+	cb->samples[2].ok = 0;
+	CHECK_INT(pmbench_report_pair_rounds(&pa, &pb, &n, &r.cells[0],
+					     &r.cells[1]),
+		  0);
+	CHECK(!pa && !pb && n == 0);
+	pmbench_report_init(&rep, &r);
+	CHECK(rep.cells[0].has_vs && !rep.cells[0].has_paired);
+	CHECK(!rep.cells[0].verdict_paired);
+	pmbench_report_release(&rep);
+	/* An interrupted run leaves its round out of both. */
+	cb->samples[2].ok = 0;
+	cb->samples[2].interrupted = 1;
+	CHECK_INT(pmbench_report_pair_rounds(&pa, &pb, &n, &r.cells[0],
+					     &r.cells[1]),
+		  1);
+	CHECK_INT(n, 5);
+	free(pa);
+	free(pb);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(no_outlier_warning_when_tight), CASE(too_few_runs_to_test),
 	   CASE(drift_warning), CASE(markdown), CASE(csv_round_trip),
 	   CASE(hyperfine_json), CASE(html),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
-	   CASE(leftover_processes_are_shown), CASE(format_names))
+	   CASE(leftover_processes_are_shown), CASE(format_names),
+	   CASE(resolver_stalls_warned_unless_local),
+	   CASE(paired_only_with_complete_rounds))

@@ -746,6 +746,86 @@ TEST(mwu_min_p)
 	CHECK_NEAR(mw.p, pmbench_stats_mwu_min_p(4, 4), 1e-12);
 }
 
+TEST(paired_ratio_cancels_drift)
+{
+	/* Both sides slow down 10 % per round; b always takes twice a. */
+	double a[10], b[10];
+	struct pmbench_interval paired, indep;
+	struct pmbench_rng rng;
+
+	for (size_t i = 0; i < 10; i++) {
+		double f = pow(1.1, (double)i);
+
+		/* A little noise that does not follow the drift. */
+		a[i] = 1.0 * f * (1 + 0.01 * (double)(i % 3));
+		b[i] = 2.0 * f * (1 + 0.01 * (double)((i + 1) % 3));
+	}
+	pmbench_rng_seed(&rng, 7);
+	CHECK_INT(pmbench_stats_bootstrap_paired_ratio(&paired, b, a, 10, 0.95,
+						       2000, &rng),
+		  0);
+	pmbench_rng_seed(&rng, 7);
+	CHECK_INT(pmbench_stats_bootstrap_ratio(&indep, b, 10, a, 10, 0.95,
+						2000, &rng),
+		  0);
+	CHECK(fabs(paired.point - 2) < 0.03 * 2);
+	CHECK(paired.lo > 2 * 0.97 && paired.hi < 2 * 1.03);
+	CHECK(paired.lo <= paired.point && paired.point <= paired.hi);
+	/* The independent interval carries the drift. */
+	CHECK((indep.hi - indep.lo) > 5 * (paired.hi - paired.lo));
+}
+
+TEST(paired_ratio_errors)
+{
+	const double a[] = { 1, 2 }, z[] = { 1, 0 };
+	struct pmbench_interval iv;
+	struct pmbench_rng rng;
+
+	pmbench_rng_seed(&rng, 1);
+	CHECK(pmbench_stats_bootstrap_paired_ratio(&iv, a, a, 0, 0.95, 100,
+						   &rng) < 0);
+	CHECK(pmbench_stats_bootstrap_paired_ratio(&iv, a, z, 2, 0.95, 100,
+						   &rng) < 0);
+	CHECK(pmbench_stats_bootstrap_paired_ratio(&iv, a, a, 2, 1.5, 100,
+						   &rng) < 0);
+	pmbench_error_clear();
+	CHECK_INT(pmbench_stats_bootstrap_paired_ratio(&iv, a, a, 2, 0.95, 100,
+						       &rng),
+		  0);
+	CHECK(iv.point == 1 && iv.lo == 1 && iv.hi == 1);
+}
+
+TEST(stalls_rule)
+{
+	/* A 0.6 s install, stalled by one and by two 5 s timeouts. */
+	const double stalled[] = { 0.61, 5.72, 0.58, 10.66, 0.64 };
+	/* pnpm's "15.25 s, 95 % CI 5.45 - 15.38 s". */
+	const double issue[] = { 15.21, 5.45, 15.25, 15.38, 15.30 };
+	/* Genuinely slow and spread out: one time 5.1 s above the min. */
+	const double slow[] = { 10.0, 11.3, 12.5, 15.1, 17.0 };
+	/* Fast and tight: nothing stalls. */
+	const double tight[] = { 0.61, 0.62, 0.60, 0.63 };
+	unsigned k;
+
+	CHECK_INT(pmbench_stats_stalls(stalled, 5, PMBENCH_STATS_STALL_PERIOD,
+				       PMBENCH_STATS_STALL_SLACK, &k),
+		  2);
+	CHECK_INT(k, 2);
+	CHECK_INT(pmbench_stats_stalls(issue, 5, 5, 0.3, &k), 4);
+	CHECK_INT(k, 2);
+	CHECK_INT(pmbench_stats_stalls(slow, 5, 5, 0.3, &k), 0);
+	CHECK_INT(k, 0);
+	CHECK_INT(pmbench_stats_stalls(tight, 4, 5, 0.3, &k), 0);
+	CHECK_INT(pmbench_stats_stalls(stalled, 1, 5, 0.3, NULL), 0);
+	CHECK_INT(pmbench_stats_stalls(stalled, 5, 0, 0.3, NULL), 0);
+	/* Just outside the slack. */
+	{
+		const double off[] = { 1.0, 6.31 };
+
+		CHECK_INT(pmbench_stats_stalls(off, 2, 5, 0.3, NULL), 0);
+	}
+}
+
 CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(summary_duplicates), CASE(quantile_interpolates),
 	   CASE(sort_numeric), CASE(median_matches_sort),
@@ -759,4 +839,5 @@ CHECK_MAIN(CASE(summary_odd), CASE(summary_even), CASE(summary_one_and_empty),
 	   CASE(norm_cdf_values), CASE(t_quantile_table),
 	   CASE(t_quantile_closed_forms), CASE(mean_ci_values),
 	   CASE(spearman_values), CASE(compare_verdicts), CASE(runs_needed),
-	   CASE(mwu_min_p))
+	   CASE(mwu_min_p), CASE(paired_ratio_cancels_drift),
+	   CASE(paired_ratio_errors), CASE(stalls_rule))

@@ -179,8 +179,11 @@ TEST(table)
 		CHECK(pmbench_task_get(t->name) == t);
 		CHECK(t->summary && t->metrics && t->describe && t->prepare &&
 		      t->run);
-		/* Only install runs no script. */
-		CHECK(!t->script == !!(t->flags & PMBENCH_TASK_PER_SCENARIO));
+		/*
+		 * A task timed per scenario (install, resolve) runs no
+		 * script; update runs none either, on the primed tree.
+		 */
+		CHECK(!t->script || !(t->flags & PMBENCH_TASK_PER_SCENARIO));
 		for (const struct pmbench_task_metric *m = t->metrics; m->name;
 		     m++) {
 			const char *suffix[] = { "_s", "_bytes", "_count",
@@ -193,6 +196,9 @@ TEST(table)
 			       !strcmp(m->name + n - k, suffix[m->unit])));
 		}
 	}
+	CHECK(pmbench_task_get("resolve")->flags & PMBENCH_TASK_PER_SCENARIO);
+	CHECK(pmbench_task_get("resolve")->unsupported);
+	CHECK(!(pmbench_task_get("update")->flags & PMBENCH_TASK_PER_SCENARIO));
 	CHECK(!pmbench_task_get("deploy"));
 	CHECK(!pmbench_task_get(NULL));
 	CHECK(pmbench_task_of_cell("run:lint") == pmbench_task_get("run"));
@@ -202,7 +208,9 @@ TEST(table)
 	CHECK(!pmbench_task_of_cell("ci-cache"));
 
 	pmbench_task_list(&b, 0);
-	CHECK_STR(b.ptr, "install, run, build, test, lint, dev or hmr");
+	CHECK_STR(b.ptr,
+		  "install, run, build, test, lint, dev, hmr, resolve or "
+		  "update");
 	pmbench_buf_reset(&b);
 	pmbench_task_list(&b, PMBENCH_TASK_MIGRATE_PARITY);
 	CHECK_STR(b.ptr, "build, test or lint");
