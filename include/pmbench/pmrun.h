@@ -36,6 +36,8 @@ struct pmbench_pmrun {
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
 	 */
 	char *note;
+	/** Lockfile URLs rewritten to the local mirror, or NULL. */
+	char *registry_note;
 };
 
 /**

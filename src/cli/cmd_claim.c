@@ -61,6 +61,7 @@ static void usage(FILE *out)
 		"  --progress/--no-progress  the terminal status line\n",
 		DEFAULT_RUNS);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
+	pmbench_cli_registry_help(out, 21);
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
@@ -166,6 +167,7 @@ int cmd_claim(int argc, char **argv)
 		  PMBENCH_CLI_OPT_NO_PROGRESS },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -228,7 +230,8 @@ int cmd_claim(int argc, char **argv)
 				"--help'\n");
 		goto done;
 	}
-	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0)
+	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0 ||
+	    pmbench_cli_registry_check("claim") < 0)
 		goto done;
 	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
 		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());

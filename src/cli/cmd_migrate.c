@@ -82,6 +82,7 @@ static void usage(FILE *out)
 		"                   CYPRESS_INSTALL_BINARY=0\n",
 		pms.ptr, parity.ptr, timed.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 19);
+	pmbench_cli_registry_help(out, 19);
 	fprintf(out,
 		"  -h, --help       this help\n"
 		"\n"
@@ -231,6 +232,7 @@ int cmd_migrate(int argc, char **argv)
 		{ "env", required_argument, NULL, PMBENCH_CLI_OPT_ENV },
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -311,6 +313,8 @@ int cmd_migrate(int argc, char **argv)
 				"to evaluate with --to, e.g. --to bun,pnpm\n");
 		goto done;
 	}
+	if (pmbench_cli_registry_check("migrate") < 0)
+		goto done;
 	code = PMBENCH_EXIT_ERROR;
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
