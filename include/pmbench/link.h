@@ -18,8 +18,8 @@
 
 /** What `--link` asked for; 0 and 0 is no link. */
 struct pmbench_link_spec {
-	uint64_t rtt_ns;      /**< round-trip time added */
-	uint64_t bits_per_s;  /**< the shared cap per direction; 0: none */
+	uint64_t rtt_ns;     /**< round-trip time added */
+	uint64_t bits_per_s; /**< the shared cap per direction; 0: none */
 };
 
 #define PMBENCH_LINK_SPEC_INIT \

@@ -66,11 +66,11 @@ struct pmbench_registry {
 	struct pmbench_link *relay;
 };
 
-#define PMBENCH_REGISTRY_INIT                                                  \
-	{                                                                      \
-		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,       \
-			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL,  \
-			0, NULL, NULL                                          \
+#define PMBENCH_REGISTRY_INIT                                                 \
+	{                                                                     \
+		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
+			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
+			0, NULL, NULL                                         \
 	}
 
 /**

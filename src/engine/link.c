@@ -44,9 +44,9 @@ struct dir {
 };
 
 struct conn {
-	int fd[2];	  /* 0: the client, 1: the mirror */
-	struct dir d[2];  /* d[i]: from fd[i] to fd[1 - i] */
-	int connecting;	  /* fd[1]'s connect is in progress */
+	int fd[2];	 /* 0: the client, 1: the mirror */
+	struct dir d[2]; /* d[i]: from fd[i] to fd[1 - i] */
+	int connecting;	 /* fd[1]'s connect is in progress */
 };
 
 struct pmbench_link {
@@ -128,8 +128,9 @@ void pmbench_link_describe(struct pmbench_buf *out,
 		pmbench_buf_adds(out, "none");
 		return;
 	}
-	pmbench_buf_addf(out, "%g ms RTT, %g Mbit/s shared by all connections "
-			      "(each direction)",
+	pmbench_buf_addf(out,
+			 "%g ms RTT, %g Mbit/s shared by all connections "
+			 "(each direction)",
 			 (double)spec->rtt_ns / 1e6,
 			 (double)spec->bits_per_s / 1e6);
 }
@@ -329,8 +330,8 @@ static void serve(struct pmbench_link *l, struct pollfd *p, int *idx)
 				int err = 0;
 				socklen_t len = sizeof(err);
 
-				getsockopt(c->fd[1], SOL_SOCKET, SO_ERROR,
-					   &err, &len);
+				getsockopt(c->fd[1], SOL_SOCKET, SO_ERROR, &err,
+					   &len);
 				dead = err != 0;
 				c->connecting = 0;
 				continue;

@@ -20,11 +20,11 @@
 #include "pmbench/registry.h"
 #include "pmbench/result.h"
 
-#define NS 1000000000ull
+#define NS		 1000000000ull
 #define READY_TIMEOUT_NS (90ull * NS)
 #define DEFAULT_UPSTREAM "https://registry.npmjs.org/"
-#define STATE_PRIMING 1
-#define STATE_SEALED 2
+#define STATE_PRIMING	 1
+#define STATE_SEALED	 2
 
 int pmbench_registry_parse_mode(enum pmbench_registry_mode *out,
 				const char *text)
@@ -108,9 +108,9 @@ static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      "npm", "config", "get",
-					      "registry", NULL });
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "npm", "config", "get",
+						    "registry", NULL });
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60 * NS;
@@ -372,8 +372,7 @@ int pmbench_registry_prime(struct pmbench_registry *reg,
 	return switch_to(reg, ctx, STATE_PRIMING);
 }
 
-int pmbench_registry_seal(struct pmbench_registry *reg,
-			  struct pmbench_ctx *ctx)
+int pmbench_registry_seal(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 {
 	if (!running(reg))
 		return 0;
@@ -439,10 +438,10 @@ int pmbench_registry_rewrite_lockfiles(const struct pmbench_registry *reg,
 	static const char *const names[] = { "package-lock.json",
 					     "npm-shrinkwrap.json", "yarn.lock",
 					     "bun.lock", "pnpm-lock.yaml" };
-	static const char *const hosts[] = {
-		"https://registry.npmjs.org/", "http://registry.npmjs.org/",
-		"https://registry.yarnpkg.com/", "http://registry.yarnpkg.com/"
-	};
+	static const char *const hosts[] = { "https://registry.npmjs.org/",
+					     "http://registry.npmjs.org/",
+					     "https://registry.yarnpkg.com/",
+					     "http://registry.yarnpkg.com/" };
 	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
 	int ret = 0;
 
@@ -558,7 +557,8 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 	if (!running(reg))
 		return -1;
 	drain_output(reg);
-	if (stat(reg->log_path, &st) < 0 || (uint64_t)st.st_size <= reg->log_off)
+	if (stat(reg->log_path, &st) < 0 ||
+	    (uint64_t)st.st_size <= reg->log_off)
 		return 0;
 	fp = fopen(reg->log_path, "rb");
 	if (!fp)
@@ -591,8 +591,7 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 
 	if (pmbench_registry_count(reg, &c) < 0)
 		return;
-	pmbench_sample_metric_set(s, "registry_meta_requests",
-				  c.meta_requests);
+	pmbench_sample_metric_set(s, "registry_meta_requests", c.meta_requests);
 	pmbench_sample_metric_set(s, "registry_tarball_requests",
 				  c.tarball_requests);
 	pmbench_sample_metric_set(s, "registry_other_requests",

@@ -119,8 +119,8 @@ int main(int argc, char **argv)
 	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
 		pmbench_buf_add(&conf, buf, n);
 	fclose(fp);
-	if (find_value(port, sizeof(port), conf.ptr, "listen: 127.0.0.1:",
-		       "\n") < 0 ||
+	if (find_value(port, sizeof(port), conf.ptr,
+		       "listen: 127.0.0.1:", "\n") < 0 ||
 	    find_value(logpath, sizeof(logpath), conf.ptr, "path: ", ",\n") <
 		    0) {
 		fprintf(stderr, "fakeregistry: no listen or log path\n");

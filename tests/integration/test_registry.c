@@ -87,8 +87,8 @@ static int seen_port(void)
 	{
 		const char *r = cJSON_GetStringValue(
 			cJSON_GetObjectItem(e, "registry"));
-		const char *cmd = cJSON_GetStringValue(cJSON_GetArrayItem(
-			cJSON_GetObjectItem(e, "argv"), 0));
+		const char *cmd = cJSON_GetStringValue(
+			cJSON_GetArrayItem(cJSON_GetObjectItem(e, "argv"), 0));
 
 		/* pmbench asks npm for the upstream: not an install. */
 		if (cmd && !strcmp(cmd, "config"))
@@ -119,13 +119,19 @@ TEST(every_pm_gets_the_mirror_and_nothing_is_left)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	mirror_env(&env);
 	{
-		const char *args[] = { "bench",	  "--pm",
+		const char *args[] = { "bench",
+				       "--pm",
 				       "npm,yarn,yarn-berry,pnpm,bun,deno",
-				       "--scenario", "clean,lockfile",
-				       "--runs",  "1",
-				       "--warmup", "0",
-				       "--out",	  out,
-				       proj,	  NULL };
+				       "--scenario",
+				       "clean,lockfile",
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -138,10 +144,10 @@ TEST(every_pm_gets_the_mirror_and_nothing_is_left)
 	CHECK(!port_open(port));
 	json = h_read_json(out);
 	CHECK(json);
-	CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItem(
-			  cJSON_GetObjectItem(json, "environment"),
-			  "registry")),
-		  "local");
+	CHECK_STR(
+		cJSON_GetStringValue(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(json, "environment"), "registry")),
+		"local");
 	s = h_json_sample(json, "install", "lockfile", "pnpm", 0);
 	CHECK(s && cJSON_GetObjectItem(cJSON_GetObjectItem(s, "metrics"),
 				       "registry_tarball_requests"));
@@ -165,12 +171,11 @@ TEST(a_link_puts_a_relay_in_front)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	mirror_env(&env);
 	{
-		const char *args[] = { "bench",	     "--pm",	 "npm,bun",
-				       "--scenario", "clean",	 "--runs",
-				       "1",	     "--warmup", "0",
-				       "--link",     "20ms,100mbit",
-				       "--out",	     out,	 proj,
-				       NULL };
+		const char *args[] = { "bench",	     "--pm",	     "npm,bun",
+				       "--scenario", "clean",	     "--runs",
+				       "1",	     "--warmup",     "0",
+				       "--link",     "20ms,100mbit", "--out",
+				       out,	     proj,	     NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -225,18 +230,17 @@ TEST(shipped_yarn_lock_urls_point_at_the_mirror)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	mirror_env(&env);
 	{
-		const char *args[] = { "bench",	   "--pm",     "yarn",
+		const char *args[] = { "bench",	     "--pm",	 "yarn",
 				       "--scenario", "lockfile", "--runs",
-				       "1",	   "--warmup", "0",
-				       "--out",	   out,	       proj,
+				       "1",	     "--warmup", "0",
+				       "--out",	     out,	 proj,
 				       NULL };
 
 		h_pmbench(&run, args, &env);
 	}
 	CHECK_INT(run.exit_code, 0);
 	CHECK_INT(pmbench_result_read(&r, out), 0);
-	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile",
-				     "yarn");
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "yarn");
 	CHECK(c && c->lockfile);
 	CHECK_CONTAINS(c->lockfile, "pointed at the local mirror");
 	CHECK_CONTAINS(c->lockfile, "yarn.lock: 1 tarball URLs");
@@ -247,7 +251,7 @@ TEST(shipped_yarn_lock_urls_point_at_the_mirror)
 
 TEST(link_needs_the_mirror)
 {
-	const char *args[] = { "bench",	 "--registry", "live",
+	const char *args[] = { "bench",	 "--registry",	 "live",
 			       "--link", "50ms,200mbit", NULL };
 
 	h_setup();
@@ -296,12 +300,12 @@ static void stopped_by(int *ok, int sig)
 	h_setup();
 	snprintf(bunpid, sizeof(bunpid), "%s", h_write("bun.pid", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){
-				     "bench", "--pm", "npm,bun", "--scenario",
-				     "clean,lockfile", "--runs", "1",
-				     "--warmup", "0", "--link", "10ms,1gbit",
-				     h_project("proj"), NULL });
+	pmbench_strvec_pushv(
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm,bun", "--scenario",
+				       "clean,lockfile", "--runs", "1",
+				       "--warmup", "0", "--link", "10ms,1gbit",
+				       h_project("proj"), NULL });
 	mirror_env(&c.env);
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
 	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
