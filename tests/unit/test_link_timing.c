@@ -13,7 +13,7 @@
 #include "pmbench/stats.h"
 
 #define BYTES 1000000
-#define REPS 3
+#define REPS  3
 
 struct fetch_job {
 	int port;
