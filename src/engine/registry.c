@@ -213,10 +213,20 @@ static int write_config(const struct pmbench_registry *reg, int sealed,
 
 static void stop_child(struct pmbench_registry *reg)
 {
+	uint64_t t0 = pmbench_now_ns();
+
 	if (reg->child.pid > 0)
 		pmbench_child_kill_tree(&reg->child);
 	pmbench_child_release(&reg->child);
 	reg->child = (struct pmbench_child)PMBENCH_CHILD_INIT;
+	/*
+	 * Node's last thread can outlive its zombie leader by a moment,
+	 * holding the socket: wait for the port to refuse, so that the next
+	 * start can bind it and the final check is true.
+	 */
+	while (reg->port && port_open(reg->port) &&
+	       pmbench_now_ns() - t0 < 10 * NS)
+		pmbench_sleep_ns(5000000);
 }
 
 /* Wait until verdaccio accepts connections; an error if it ends first. */
