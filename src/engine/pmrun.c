@@ -448,8 +448,7 @@ static int run_import(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	if (!ret && !s.ok)
 		pmbench_buf_addf(how, "'%s %s' of %s failed (%s)", ps->pm->name,
 				 ps->pm->import_args[0], from_lock, s.failure);
-	free(s.failure);
-	free(s.tail);
+	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
 	pmbench_strvec_release(&argv);
 	return ret;
@@ -582,8 +581,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	pmbench_ctx_event(ps->ctx, "%s: primed in %.2f s (lockfile: %s)",
 			  ps->pm->name, (double)s.wall_ns / 1e9, ps->lockfile);
 done:
-	free(s.failure);
-	free(s.tail);
+	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);

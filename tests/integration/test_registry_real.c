@@ -79,8 +79,9 @@ static int start_upstream(void)
 			 "format: json, level: http }\n",
 			 sandbox, sandbox, up_port, sandbox);
 	path = h_write("upstream/config.yaml", conf.ptr);
-	pmbench_buf_addf(&bin, "%s/cache/toolchain/verdaccio/node_modules/.bin/"
-			       "verdaccio",
+	pmbench_buf_addf(&bin,
+			 "%s/cache/toolchain/verdaccio/node_modules/.bin/"
+			 "verdaccio",
 			 getenv("PMBENCH_SOURCE_DIR"));
 	pmbench_strvec_push(&upstream.args, bin.ptr);
 	pmbench_strvec_push(&upstream.args, "--config");
@@ -126,8 +127,9 @@ static void add_user(struct pmbench_buf *token)
 	curl_slist_free_all(h);
 	j = cJSON_Parse(resp.ptr);
 	if (cJSON_GetStringValue(cJSON_GetObjectItem(j, "token")))
-		pmbench_buf_adds(token, cJSON_GetStringValue(
-						cJSON_GetObjectItem(j, "token")));
+		pmbench_buf_adds(
+			token,
+			cJSON_GetStringValue(cJSON_GetObjectItem(j, "token")));
 	cJSON_Delete(j);
 	pmbench_buf_release(&url);
 	pmbench_buf_release(&resp);
@@ -154,9 +156,9 @@ static int publish(const char *name, const char *extra, const char *userconfig)
 	h_write(rel.ptr, "#!/usr/bin/env node\nconsole.log('hello');\n");
 	pmbench_buf_reset(&rel);
 	pmbench_buf_addf(&rel, "%s/pkgs/%s", sandbox, name);
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      "npm", "publish", "--registry",
-					      NULL });
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "npm", "publish",
+						    "--registry", NULL });
 	pmbench_strvec_pushf(&c.args, "http://127.0.0.1:%d/", up_port);
 	pmbench_strvec_pushf(&c.args, "--userconfig=%s", userconfig);
 	pmbench_strvec_pushf(&c.env, "npm_config_cache=%s/publish-cache",
@@ -264,10 +266,11 @@ static void bench(struct h_run *run, const char *pms, const char *out)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf proj = PMBENCH_BUF_INIT;
-	const char *args[] = { "bench",	     "--pm",	 pms,	   "--scenario",
-			       "clean,lockfile",	 "--runs", "1",
-			       "--warmup",   "0",	 "--out",  out,
-			       NULL,	     NULL };
+	const char *args[] = {
+		"bench",  "--pm", pms,	      "--scenario", "clean,lockfile",
+		"--runs", "1",	  "--warmup", "0",	    "--out",
+		out,	  NULL,	  NULL
+	};
 
 	pmbench_buf_addf(&proj, "%s/proj", sandbox);
 	args[11] = proj.ptr;
