@@ -73,7 +73,8 @@ static int parse_scaled(uint64_t *out, const char *s, size_t n,
 	memcpy(num, s, n);
 	num[n] = '\0';
 	v = strtod(num, &end);
-	if (end == num || v < 0 || v > 1e15)
+	/* NaN fails both comparisons: refused too. */
+	if (end == num || !(v >= 0 && v <= 1e15))
 		return -1;
 	for (size_t i = 0; units[i]; i++) {
 		if (!strcmp(end, units[i])) {

@@ -13,11 +13,11 @@
 TEST(parse_link_specs)
 {
 	struct pmbench_link_spec s;
-	static const char *const bad[] = { "",		 "50ms",
-					   "50,200mbit", "50ms,",
-					   "50ms,200",	 "x,200mbit",
-					   "-1ms,1mbit", "50ms,1bit",
-					   "61s,1mbit",	 "50ms,200mbps" };
+	static const char *const bad[] = {
+		"",	     "50ms",	     "50,200mbit",  "50ms,",
+		"50ms,200",  "x,200mbit",    "-1ms,1mbit",  "50ms,1bit",
+		"61s,1mbit", "50ms,200mbps", "nanms,1mbit", "infms,1mbit"
+	};
 
 	CHECK_INT(pmbench_link_parse(&s, "none"), 0);
 	CHECK(pmbench_link_none(&s));
