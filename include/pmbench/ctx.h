@@ -5,6 +5,8 @@
 
 #include "pmbench/common.h"
 
+struct pmbench_registry;
+
 /**
  * The engine's context: where it works, how it reports, and how it is
  * stopped. Every engine entry point that runs package managers or
@@ -79,18 +81,23 @@ struct pmbench_ctx {
 	 * machine's PATH decides.
 	 */
 	const char *node_dir;
+	/**
+	 * The registry the PMs are pointed at (registry.h), owned by the
+	 * caller; NULL: the live one of the user's config.
+	 */
+	struct pmbench_registry *registry;
 
 	/* Private. */
 	volatile sig_atomic_t cancel_sig;
 	int wake[2];
 };
 
-#define PMBENCH_CTX_INIT                                     \
-	{                                                    \
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, \
-		{                                            \
-			-1, -1                               \
-		}                                            \
+#define PMBENCH_CTX_INIT                                           \
+	{                                                          \
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, \
+		{                                                  \
+			-1, -1                                     \
+		}                                                  \
 	}
 
 /**

@@ -125,6 +125,12 @@ struct pmbench_pm {
 	const char *const *stores;
 	const char *const *state_paths; /**< install state besides node_modules */
 	const char *const *env;		/**< "K=V" templates, "K" unsets */
+	/**
+	 * How it is pointed at the local registry mirror (registry.h):
+	 * "K=V" with {registry} for the mirror's URL ("http://127.0.0.1:
+	 * PORT/"). NULL: it cannot be.
+	 */
+	const char *const *registry_env;
 	/** Prefixes of the caller's variables that change what it does. */
 	const char *const *env_prefixes;
 	/**

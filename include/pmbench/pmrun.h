@@ -41,6 +41,8 @@ struct pmbench_pmrun {
 	 * (the Node first on its PATH) or "bun 1.4.5" (bun:runtime).
 	 */
 	char *runtime;
+	/** Lockfile URLs rewritten to the local mirror, or NULL. */
+	char *registry_note;
 };
 
 /**

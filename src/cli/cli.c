@@ -536,6 +536,10 @@ int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
 	case PMBENCH_CLI_OPT_NO_PROGRESS:
 		how->tty = c == PMBENCH_CLI_OPT_PROGRESS;
 		break;
+	case PMBENCH_CLI_OPT_REGISTRY:
+	case PMBENCH_CLI_OPT_LINK:
+		ret = pmbench_cli_registry_option(cmd, c, arg);
+		break;
 	default:
 		pmbench_cli_unknown_option(cmd, given);
 		return -1;

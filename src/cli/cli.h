@@ -3,6 +3,10 @@
 
 #include "pmbench/common.h"
 
+#include <stdio.h>
+
+struct pmbench_registry;
+
 /** Exit codes (documented in README.md). */
 enum pmbench_exit {
 	PMBENCH_EXIT_OK = 0,
@@ -245,10 +249,12 @@ enum pmbench_cli_opt {
 	PMBENCH_CLI_OPT_TIME_BUDGET,
 	PMBENCH_CLI_OPT_PROGRESS,
 	PMBENCH_CLI_OPT_NO_PROGRESS,
-	PMBENCH_CLI_OPT_FORMAT,	 /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_REPORT,	 /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_COLUMNS, /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_WIDE,	 /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_FORMAT,	  /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REPORT,	  /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_COLUMNS,  /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_WIDE,	  /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REGISTRY, /**< pmbench_cli_registry_option() */
+	PMBENCH_CLI_OPT_LINK,	  /**< pmbench_cli_registry_option() */
 	PMBENCH_CLI_OPT_OWN,
 };
 
@@ -368,5 +374,44 @@ int cmd_ci_cache(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_workflow(int argc, char **argv);
+
+/*
+ * The registry options (cli_registry.c), in the longopts of every
+ * command that runs PMs.
+ */
+#define PMBENCH_CLI_REGISTRY_LONGOPTS                                      \
+	{ "registry", required_argument, NULL, PMBENCH_CLI_OPT_REGISTRY }, \
+	{                                                                  \
+		"link", required_argument, NULL, PMBENCH_CLI_OPT_LINK      \
+	}
+
+/** The registry of this process (`pmbench_cli_ctx.registry`). */
+extern struct pmbench_registry pmbench_cli_registry;
+
+/**
+ * Point pmbench_cli_ctx at the registry, its mode from $PMBENCH_REGISTRY
+ * (default local) and verdaccio from $PMBENCH_VERDACCIO (default: the
+ * toolchain's). Prints the error and returns -1 for a bad mode.
+ */
+int pmbench_cli_registry_init(void);
+
+/**
+ * Parse `--registry` or `--link` (`c`): 1 when it was one of them, 0
+ * when not, -1 (message printed) when its value is wrong.
+ */
+int pmbench_cli_registry_option(const char *cmd, int c, const char *arg);
+
+/** After the options: refuse `--link` with `--registry live` (-1). */
+int pmbench_cli_registry_check(const char *cmd);
+
+/** The help lines of both options, their text at column `col`. */
+void pmbench_cli_registry_help(FILE *out, int col);
+
+/**
+ * Stop the registry (main(), after every command) and check its ports
+ * are closed: returns `code`, or PMBENCH_EXIT_ERROR (message printed)
+ * when a port stayed open and `code` said success.
+ */
+int pmbench_cli_registry_stop(int code);
 
 #endif

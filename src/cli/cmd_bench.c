@@ -89,6 +89,7 @@ static void usage(FILE *out)
 		"runs) and exit\n",
 		pms.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
+	pmbench_cli_registry_help(out, 21);
 	fprintf(out, "  -h, --help         this help\n"
 		     "\n"
 		     "Tasks:\n");
@@ -305,6 +306,7 @@ int cmd_bench(int argc, char **argv)
 		{ "edits", required_argument, NULL, OPT_EDITS },
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "no-control", no_argument, NULL, OPT_NO_CONTROL },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
@@ -378,7 +380,8 @@ int cmd_bench(int argc, char **argv)
 				goto done;
 		}
 	}
-	if (pmbench_cli_check_auto("bench", how.auto_knob, o.runs_auto) < 0)
+	if (pmbench_cli_check_auto("bench", how.auto_knob, o.runs_auto) < 0 ||
+	    pmbench_cli_registry_check("bench") < 0)
 		goto done;
 	if (o.probe_requests && pmbench_strvec_find(&o.tasks, "dev") < 0) {
 		fprintf(stderr, "pmbench: bench: '--probe' needs the dev task; "

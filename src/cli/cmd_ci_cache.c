@@ -63,6 +63,7 @@ static void usage(FILE *out)
 		"on or off\n",
 		pms.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 22);
+	pmbench_cli_registry_help(out, 22);
 	fprintf(out,
 		"  -h, --help          this help\n"
 		"\n"
@@ -180,6 +181,7 @@ int cmd_ci_cache(int argc, char **argv)
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
 		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -268,12 +270,20 @@ int cmd_ci_cache(int argc, char **argv)
 			if (pmbench_cli_output_option(&report, c, optarg) < 0)
 				goto done;
 			break;
+		case PMBENCH_CLI_OPT_REGISTRY:
+		case PMBENCH_CLI_OPT_LINK:
+			if (pmbench_cli_registry_option("ci-cache", c, optarg) <
+			    0)
+				goto done;
+			break;
 		default:
 			pmbench_cli_unknown_option("ci-cache",
 						   argv[optind - 1]);
 			goto done;
 		}
 	}
+	if (pmbench_cli_registry_check("ci-cache") < 0)
+		goto done;
 	if (argc - optind > 1) {
 		fprintf(stderr,
 			"pmbench: ci-cache: one FIXTURE at a time, got "

@@ -63,6 +63,7 @@ static void usage(FILE *out)
 		"  --progress/--no-progress  the terminal status line\n",
 		DEFAULT_RUNS);
 	pmbench_cli_output_help(out, "--report FILE", 1, 21);
+	pmbench_cli_registry_help(out, 21);
 	fprintf(out,
 		"  -h, --help         this help\n"
 		"\n"
@@ -171,6 +172,7 @@ int cmd_claim(int argc, char **argv)
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
 		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -235,7 +237,8 @@ int cmd_claim(int argc, char **argv)
 				"--help'\n");
 		goto done;
 	}
-	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0)
+	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0 ||
+	    pmbench_cli_registry_check("claim") < 0)
 		goto done;
 	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
 		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());

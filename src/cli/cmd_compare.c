@@ -28,6 +28,23 @@ static void usage(FILE *out)
 		     "common), 129 usage.\n");
 }
 
+/* Whether both results used the same registry mode and link. */
+static int same_registry(const struct pmbench_result *a,
+			 const struct pmbench_result *b)
+{
+	static const char *const keys[] = { "registry", "link" };
+	static const char *const defaults[] = { "live", "none" };
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(keys); i++) {
+		const char *va = pmbench_result_env_get(a, keys[i]);
+		const char *vb = pmbench_result_env_get(b, keys[i]);
+
+		if (strcmp(va ? va : defaults[i], vb ? vb : defaults[i]))
+			return 0;
+	}
+	return 1;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -78,6 +95,12 @@ int cmd_compare(int argc, char **argv)
 	pmbench_report_compare_init(&cmp, &a, argv[optind], &b,
 				    argv[optind + 1]);
 	pmbench_report_compare(&doc, &cmp);
+	if (!same_registry(&a, &b))
+		fprintf(stderr,
+			"pmbench: warning: '%s' and '%s' used different "
+			"registries or links (see the legends): the changes "
+			"include the network\n",
+			argv[optind], argv[optind + 1]);
 	shown = pmbench_cli_show(&out, &doc);
 	if (!cmp.pairs_nr) {
 		fprintf(stderr,

@@ -87,6 +87,7 @@ static void usage(FILE *out)
 		"failed)\n",
 		pms.ptr, parity.ptr, timed.ptr);
 	pmbench_cli_output_help(out, "--report FILE", 1, 19);
+	pmbench_cli_registry_help(out, 19);
 	fprintf(out, "  -h, --help       this help\n"
 		     "\n"
 		     "Exit status: 0 every target installs and passes what the "
@@ -291,6 +292,7 @@ int cmd_migrate(int argc, char **argv)
 		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
 		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
 		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
+		PMBENCH_CLI_REGISTRY_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -377,6 +379,8 @@ int cmd_migrate(int argc, char **argv)
 				"to evaluate with --to, e.g. --to bun,pnpm\n");
 		goto done;
 	}
+	if (pmbench_cli_registry_check("migrate") < 0)
+		goto done;
 	code = PMBENCH_EXIT_ERROR;
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;

@@ -210,7 +210,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}
+	if (pmbench_cli_registry_init() < 0)
+		return PMBENCH_EXIT_ERROR;
 	code = cmd->fn(argc - i, argv + i);
+	/* The mirror and its relay end with the command, whatever it did. */
+	code = pmbench_cli_registry_stop(code);
 	pmbench_config_release();
 	pmbench_ctx_release(&pmbench_cli_ctx);
 	return finish_stdout(code);

@@ -15,6 +15,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
+#include "pmbench/registry.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
 #include "pmbench/task.h"
@@ -530,6 +531,10 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
+	/* The mirror's uplink is live for priming only (registry.h). */
+	ret = pmbench_registry_prime(ctx->registry, ctx);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < nr; i++) {
 		pmbench_pmrun_reset(&states[i]);
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
@@ -543,7 +548,7 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		if (ret < 0)
 			return ret;
 	}
-	return 0;
+	return pmbench_registry_seal(ctx->registry, ctx);
 }
 
 /*

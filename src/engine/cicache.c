@@ -11,6 +11,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/registry.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
@@ -918,6 +919,10 @@ static int run_fixture(struct run *x)
 	pmbench_result_add_fixture(x->r, x->f->name, x->f->repo,
 				   x->f->resolved_commit, x->f->subdir,
 				   x->f->description);
+	/* The mirror's uplink is live for priming only (registry.h). */
+	ret = pmbench_registry_prime(x->ctx->registry, x->ctx);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < x->nr; i++) {
 		struct pmbench_pmrun *ps = &x->states[i];
 
@@ -943,6 +948,9 @@ static int run_fixture(struct run *x)
 		if (ret < 0)
 			return ret;
 	}
+	ret = pmbench_registry_seal(x->ctx->registry, x->ctx);
+	if (ret < 0)
+		return ret;
 	for (size_t ci = 0; ci < x->configs_nr; ci++) {
 		const struct config *c = &x->configs[ci];
 

@@ -147,6 +147,7 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "npm_config_audit=false", "npm_config_fund=false",
 			 "npm_config_progress=false", "npm_config_color=false",
 			 "npm_config_yes=false"),
+		.registry_env = L("npm_config_registry={registry}"),
 		.env_prefixes = L("npm_config_", "NPM_CONFIG_"),
 		.store_query = L("config", "get", "cache"),
 		.store_var = "npm_config_cache",
@@ -201,6 +202,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env = L("YARN_CACHE_FOLDER={cache}/yarn-cache",
 			 "YARN_DISABLE_SELF_UPDATE_CHECK=true",
 			 "SKIP_YARN_COREPACK_CHECK=1"),
+		.registry_env = L("YARN_REGISTRY={registry}",
+				  "npm_config_registry={registry}"),
 		.env_prefixes = L("YARN_"),
 		.store_query = L("cache", "dir"),
 		.store_var = "YARN_CACHE_FOLDER",
@@ -260,6 +263,9 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "YARN_ENABLE_COLORS=false",
 			 "YARN_ENABLE_IMMUTABLE_INSTALLS=false",
 			 "YARN_ENABLE_HARDENED_MODE=0", "YARN_IGNORE_PATH=1"),
+		/* yarn 4 refuses plain http unless the host is allowed. */
+		.registry_env = L("YARN_NPM_REGISTRY_SERVER={registry}",
+				  "YARN_UNSAFE_HTTP_WHITELIST=127.0.0.1"),
 		.env_prefixes = L("YARN_"),
 		.store_query = L("config", "get", "cacheFolder"),
 		.store_var = "YARN_CACHE_FOLDER",
@@ -319,6 +325,9 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_package_manager_strict=false",
 			 "pnpm_config_confirm_modules_purge=false",
 			 "pnpm_config_frozen_lockfile=false"),
+		/* pnpm 11+ reads pnpm_config_*, not npm_config_registry. */
+		.registry_env = L("pnpm_config_registry={registry}",
+				  "npm_config_registry={registry}"),
 		.env_prefixes = L("PNPM_", "pnpm_config_"),
 		.store_query = L("store", "path", "--silent"),
 		.store_var = "pnpm_config_store_dir",
@@ -364,6 +373,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.state_paths = L(NULL),
 		.env = L("BUN_INSTALL_CACHE_DIR={cache}/bun-cache",
 			 "BUN_INSTALL={cache}/bun-home"),
+		.registry_env = L("BUN_CONFIG_REGISTRY={registry}",
+				  "NPM_CONFIG_REGISTRY={registry}"),
 		.env_prefixes = L("BUN_"),
 		/* actions/setup-node has no cache for bun. */
 		.store_var = "BUN_INSTALL_CACHE_DIR",
@@ -399,6 +410,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.state_paths = L(NULL),
 		.env = L("DENO_DIR={cache}/deno-dir", "DENO_NO_UPDATE_CHECK=1",
 			 "DENO_NO_PROMPT=1"),
+		.registry_env = L("NPM_CONFIG_REGISTRY={registry}"),
 		.env_prefixes = L("DENO_"),
 		/* actions/setup-node has no cache for deno. */
 		.store_var = "DENO_DIR",

@@ -7,6 +7,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/registry.h"
 #include "pmbench/resolution.h"
 
 #define TAIL_LINES 20
@@ -173,6 +174,12 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 	pmbench_buf_release(&full);
 }
 
+/* The registry the PMs are pointed at; NULL: the live one. */
+static struct pmbench_registry *reg_of(const struct pmbench_pmrun *ps)
+{
+	return ps->ctx ? ps->ctx->registry : NULL;
+}
+
 static int sample_ok(const struct pmbench_child *c)
 {
 	return c->result.exited && !c->result.timed_out && !c->result.signal &&
@@ -202,8 +209,11 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	c->timeout_ns = timeout_ns;
 	c->ctx = ps->ctx;
 	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
+	pmbench_registry_mark(reg_of(ps));
 	s->started = unix_now();
 	ret = pmbench_child_run(c);
+	/* What the PM asked the mirror for, as metrics of the run. */
+	pmbench_registry_add_metrics(reg_of(ps), s);
 	s->wall_ns = c->result.wall_ns;
 	s->user_ns = c->result.user_ns;
 	s->sys_ns = c->result.sys_ns;
@@ -252,8 +262,22 @@ void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
 int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			  struct pmbench_sample *s, struct pmbench_child *c)
 {
-	int ret = pmbench_pmrun_exec(ps, &ps->command, ps->ws.run_project,
-				     timeout_ns, s, c);
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	int ret;
+
+	/*
+	 * Lockfiles that name tarballs by absolute URL point at the mirror
+	 * in the scratch copy, outside the timed window.
+	 */
+	ret = pmbench_registry_rewrite_lockfiles(reg_of(ps), ps->ws.run_project,
+						 &what);
+	if (what.len && !ps->registry_note)
+		ps->registry_note = pmbench_buf_detach(&what);
+	pmbench_buf_release(&what);
+	if (ret < 0)
+		return ret;
+	ret = pmbench_pmrun_exec(ps, &ps->command, ps->ws.run_project,
+				 timeout_ns, s, c);
 
 	if (!ret && s->ok)
 		pmbench_pmrun_measure_node_modules(ps, s);
@@ -389,6 +413,8 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	/* Last: in local mode the mirror is the registry, whatever else. */
+	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm);
 	free(ps->note);
 	ps->note = NULL;
 	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
@@ -423,8 +449,7 @@ static int run_import(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	if (!ret && !s.ok)
 		pmbench_buf_addf(how, "'%s %s' of %s failed (%s)", ps->pm->name,
 				 ps->pm->import_args[0], from_lock, s.failure);
-	free(s.failure);
-	free(s.tail);
+	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
 	pmbench_strvec_release(&argv);
 	return ret;
@@ -561,6 +586,11 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		pmbench_buf_addf(
 			&b, "%s resolved fresh from package.json: %s", lock,
 			how.len ? how.ptr : "it cannot read that lockfile");
+	if (ps->registry_note)
+		pmbench_buf_addf(&b,
+				 "; tarball URLs pointed at the local "
+				 "mirror in the scratch copy (%s)",
+				 ps->registry_note);
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, &c);
 	ret = pmbench_workspace_save_primed(&ps->ws);
@@ -568,8 +598,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			   "%s: primed in %.2f s (lockfile: %s)", ps->pm->name,
 			   (double)s.wall_ns / 1e9, ps->lockfile);
 done:
-	free(s.failure);
-	free(s.tail);
+	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);
@@ -584,7 +613,9 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->lockfile);
 	free(ps->scripts);
 	free(ps->note);
+	free(ps->registry_note);
 	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
+	ps->registry_note = NULL;
 }
 
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
@@ -877,7 +908,14 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
 			       "the PM's process tree, sampled every 25 ms "
 			       "from 25 ms on");
-	pmbench_result_env_set(r, "network", "live npm registry");
+	pmbench_result_env_set(r, "network",
+			       ctx && ctx->registry &&
+					       ctx->registry->mode ==
+						       PMBENCH_REGISTRY_LOCAL
+				       ? "local registry mirror on 127.0.0.1 "
+					 "(registry_mirror, link)"
+				       : "live npm registry");
+	pmbench_registry_record(ctx ? ctx->registry : NULL, r);
 	pmbench_result_env_set(r, "run_order",
 			       "rounds interleave the PMs; the order rotates "
 			       "by one each round");

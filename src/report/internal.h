@@ -86,6 +86,17 @@ void pmbench_sample_table(struct pmbench_doc *d, unsigned audience,
 void pmbench_kind_legend(struct pmbench_doc *d, const struct pmbench_result *r,
 			 const char *label);
 
+/*
+ * Which registry `r`'s results used, for humans: "live (...)" (also for
+ * results older than the mirror) or "local mirror, warm; link: ...".
+ */
+void pmbench_kind_registry(struct pmbench_buf *out,
+			   const struct pmbench_result *r);
+
+/* Whether `a` and `b` used the same registry mode and link. */
+int pmbench_kind_same_registry(const struct pmbench_result *a,
+			       const struct pmbench_result *b);
+
 /* The environment of `r` (system, fixtures), for pages. */
 void pmbench_kind_environment(struct pmbench_doc *d,
 			      const struct pmbench_result *r);

@@ -9,6 +9,8 @@
  */
 #include "pmbench/common.h"
 
+#include "pmbench/stats.h"
+
 #include "internal.h"
 #include "pmbench/cicache.h"
 #include "pmbench/report_kind.h"
@@ -330,6 +332,53 @@ static void overview(struct pmbench_doc *d, const struct pmbench_report *rep)
 	pmbench_buf_release(&b);
 }
 
+/* The median of a cell's metric over its timed runs; -1 without. */
+static double metric_median(const struct pmbench_cell *c, const char *name)
+{
+	size_t n = 0;
+	double *v = pmbench_cell_metric_values(c, name, &n);
+	double m = n ? pmbench_stats_median(v, n) : -1;
+
+	free(v);
+	return m;
+}
+
+/*
+ * What each PM asked the local mirror for per run (medians): metadata
+ * and tarball requests, bytes, and any the mirror could not answer or
+ * sent upstream (a warm, sealed mirror has none).
+ */
+static void registry_requests(struct pmbench_doc *d,
+			      const struct pmbench_report *rep, size_t g)
+{
+	struct pmbench_doc_block *list = NULL;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_cell *c = rep->cells[i].cell;
+		double meta, tgz, bytes, failed, up;
+
+		if (!pmbench_report_same_group(rep, g, i))
+			continue;
+		meta = metric_median(c, "registry_meta_requests");
+		if (meta < 0)
+			continue;
+		tgz = metric_median(c, "registry_tarball_requests");
+		bytes = metric_median(c, "registry_bytes");
+		failed = metric_median(c, "registry_failed_requests");
+		up = metric_median(c, "registry_uplink_requests");
+		if (!list) {
+			pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+					 "registry requests per run (median):");
+			list = pmbench_doc_list(d, PMBENCH_DOC_HUMAN);
+		}
+		pmbench_doc_item(
+			list, "%s: %.0f metadata, %.0f tarballs, %.1f MB%s%s",
+			c->pm, meta, tgz, bytes / 1e6,
+			failed > 0 ? ", some failed" : "",
+			up > 0 ? ", some sent upstream" : "");
+	}
+}
+
 /* One scenario: state, charts, table, sentences and warnings. */
 static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		     size_t g)
@@ -342,6 +391,15 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 			    first->cell->fixture, first->cell->task,
 			    first->cell->scenario);
 	pmbench_report_add_state(&b, first->state);
+	/*
+	 * The mirror is part of the stated state; live results say so in
+	 * the legend.
+	 */
+	if (pmbench_result_env_get(rep->result, "registry") &&
+	    !strcmp(pmbench_result_env_get(rep->result, "registry"), "local")) {
+		pmbench_buf_adds(&b, "; registry: ");
+		pmbench_kind_registry(&b, rep->result);
+	}
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
 	if (first->cell->stopped_by)
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
@@ -361,6 +419,7 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		if (b.len)
 			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
 	}
+	registry_requests(d, rep, g);
 	/* The findings first, then what to be wary of. */
 	for (size_t i = g; i < rep->cells_nr; i++)
 		if (pmbench_report_same_group(rep, g, i))

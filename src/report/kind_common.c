@@ -67,7 +67,44 @@ void pmbench_kind_legend(struct pmbench_doc *d, const struct pmbench_result *r,
 		legend_value(&v, pm);
 		pmbench_doc_pair(kv, pm->name, "%s", v.ptr);
 	}
+	/* Which registry and link every result of the file used. */
+	if (kv && pmbench_result_env_get(r, "registry")) {
+		pmbench_buf_reset(&v);
+		pmbench_kind_registry(&v, r);
+		pmbench_doc_pair(kv, "registry", "%s", v.ptr);
+	}
 	pmbench_buf_release(&v);
+}
+
+void pmbench_kind_registry(struct pmbench_buf *out,
+			   const struct pmbench_result *r)
+{
+	const char *mode = pmbench_result_env_get(r, "registry");
+	const char *link = pmbench_result_env_get(r, "link");
+
+	/* Results from before the mirror reached the live registry. */
+	if (!mode || !strcmp(mode, "live")) {
+		pmbench_buf_adds(out, "live (the network to the registry of "
+				      "the user's npm config)");
+		return;
+	}
+	pmbench_buf_addf(out, "local mirror, warm; link: %s",
+			 link ? link : "none");
+}
+
+int pmbench_kind_same_registry(const struct pmbench_result *a,
+			       const struct pmbench_result *b)
+{
+	const char *ma = pmbench_result_env_get(a, "registry");
+	const char *mb = pmbench_result_env_get(b, "registry");
+	const char *la = pmbench_result_env_get(a, "link");
+	const char *lb = pmbench_result_env_get(b, "link");
+
+	ma = ma ? ma : "live";
+	mb = mb ? mb : "live";
+	la = la ? la : "none";
+	lb = lb ? lb : "none";
+	return !strcmp(ma, mb) && !strcmp(la, lb);
 }
 
 void pmbench_kind_environment(struct pmbench_doc *d,

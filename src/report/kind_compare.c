@@ -319,6 +319,20 @@ void pmbench_report_compare(struct pmbench_doc *out,
 			 "change = median B / median A - 1; negative is faster",
 			 c->name_a, c->a->created ? c->a->created : "?",
 			 c->name_b, c->b->created ? c->b->created : "?");
+	if (!pmbench_kind_same_registry(c->a, c->b)) {
+		struct pmbench_buf ra = PMBENCH_BUF_INIT;
+
+		pmbench_kind_registry(&ra, c->a);
+		pmbench_kind_registry(&b, c->b);
+		pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_WARNING,
+				 "A and B used different registries (A: %s; "
+				 "B: %s): their install times differ by the "
+				 "network too, not only by the package "
+				 "managers",
+				 ra.ptr, b.ptr);
+		pmbench_buf_release(&ra);
+		pmbench_buf_reset(&b);
+	}
 	for (size_t i = 0; i < c->pairs_nr; i++) {
 		const struct pmbench_report_pair *p = &c->pairs[i];
 

@@ -77,11 +77,14 @@ struct fake_pm {
 	const char *linker_env;
 	const char *linker_option;
 	struct fake_linker linkers[4];
+	/* The variable the real PM reads its registry from. */
+	const char *registry_env;
 };
 
 static const struct fake_pm pms[] = {
 	{
 		.name = "npm",
+		.registry_env = "npm_config_registry",
 		.version = "11.0.0-fake",
 		.lockfile = "package-lock.json",
 		.lock_head = "{\n  \"name\": \"fakepm-project\",\n"
@@ -104,6 +107,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn",
+		.registry_env = "YARN_REGISTRY",
 		.version = "1.22.22",
 		.lockfile = "yarn.lock",
 		.lock_head = "# yarn lockfile v1\n# ",
@@ -119,6 +123,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn-berry",
+		.registry_env = "YARN_NPM_REGISTRY_SERVER",
 		.version = "4.18.1",
 		.lockfile = "yarn.lock",
 		.lock_head = "__metadata:\n  version: 8\n  cacheKey: 10\n# ",
@@ -139,6 +144,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.registry_env = "pnpm_config_registry",
 		.version = "12.0.0-fake",
 		.lockfile = "pnpm-lock.yaml",
 		.lock_head = "lockfileVersion: '9.0'\n# ",
@@ -157,6 +163,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "bun",
+		.registry_env = "BUN_CONFIG_REGISTRY",
 		.version = "1.4.5-fake",
 		.lockfile = "bun.lock",
 		.lock_head = "{\n  // ",
@@ -174,6 +181,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "deno",
+		.registry_env = "NPM_CONFIG_REGISTRY",
 		.version = "deno 2.9.6 (fake)",
 		.lockfile = "deno.lock",
 		.lock_head = "{\n  \"version\": \"4\",\n  \"generatedBy\": \"",
@@ -457,6 +465,8 @@ static int log_install(const struct fake *f)
 	add_str(root, "linker", f->linker_value);
 	cJSON_AddBoolToObject(root, "noop", f->noop);
 	add_str(root, "ci", getenv("CI"));
+	/* Which registry it was given, as the real PM would read it. */
+	add_str(root, "registry", getenv(f->pm->registry_env));
 	envobj = cJSON_AddObjectToObject(root, "env");
 	for (i = 0; i < PMBENCH_ARRAY_SIZE(logged_vars); i++)
 		add_env(envobj, logged_vars[i]);

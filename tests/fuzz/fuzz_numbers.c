@@ -2,11 +2,13 @@
  * The small parsers of user-typed values: durations and counts of the
  * command line (--timeout 90s, --runs 10) and the versions read from
  * installed package.json files (the resolution diff orders and levels
- * them). The input is split at its first newline into two strings.
+ * them), and `--link RTT,BANDWIDTH`. The input is split at its first
+ * newline into two strings.
  */
 #include "pmbench/common.h"
 
 #include "fuzz.h"
+#include "pmbench/link.h"
 #include "pmbench/resolution.h"
 
 static int sign(int v)
@@ -24,6 +26,17 @@ static void durations_and_counts(const char *s)
 	pmbench_parse_u64(&v, s);
 }
 
+/* --link RTT,BANDWIDTH: an accepted link is within the stated limits. */
+static void link_spec(const char *s)
+{
+	struct pmbench_link_spec l;
+
+	if (pmbench_link_parse(&l, s) < 0)
+		return;
+	if (l.rtt_ns > 60000000000ull || (l.bits_per_s && l.bits_per_s < 8000))
+		FUZZ_FAIL("link '%s' accepted out of range", s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *a = fuzz_cstr(data, size), *b, *nl = strchr(a, '\n');
@@ -34,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		*nl = '\0';
 	durations_and_counts(a);
 	durations_and_counts(b);
+	link_spec(a);
 	level = pmbench_semver_level(a, b);
 	if (strcmp(level, pmbench_semver_level(b, a)))
 		FUZZ_FAIL("level of '%s' and '%s' depends on the order", a, b);

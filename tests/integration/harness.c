@@ -84,6 +84,11 @@ const char *h_setup(void)
 	}
 	/* The caller's CI must not change what a scenario means. */
 	setenv("CI", "true", 1);
+	/*
+	 * The fakes fetch nothing: no registry mirror unless a test asks
+	 * for one (test_registry.c).
+	 */
+	setenv("PMBENCH_REGISTRY", "live", 1);
 	return sandbox;
 }
 

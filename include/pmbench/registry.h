@@ -1,0 +1,186 @@
+#ifndef PMBENCH_REGISTRY_H
+#define PMBENCH_REGISTRY_H
+
+#include <stdint.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/link.h"
+#include "pmbench/proc.h"
+#include "pmbench/strvec.h"
+
+struct pmbench_ctx;
+struct pmbench_pm;
+struct pmbench_result;
+struct pmbench_sample;
+
+/**
+ * The registry the package managers talk to (`--registry local|live`).
+ *
+ * Local (the default): a verdaccio mirror (pinned in
+ * ci/toolchain.versions) that pmbench starts on a free port of 127.0.0.1,
+ * in a process group of its own, with its storage in
+ * `<cache>/registry/<upstream key>/storage` kept between invocations, its
+ * uplink the registry the user's npm config names. It runs in two modes:
+ *
+ * - priming (pmbench_registry_prime()): the uplink is live, so the
+ *   untimed priming installs fill the mirror;
+ * - sealed (pmbench_registry_seal()): restarted on the same port with
+ *   every upstream request sent to a port of 127.0.0.1 that refuses
+ *   connections and no revalidation of cached metadata, so the timed runs
+ *   reach only 127.0.0.1, and a request the mirror cannot answer fails
+ *   loudly (404 or 500 to the PM, counted as an uplink request).
+ *
+ * With a link (`--link`), the PMs talk to a relay (link.h) in front of
+ * the mirror, shaping only while sealed. Every PM is pointed at the
+ * mirror through its own PM-table entry (`registry_env`), and the
+ * verdaccio log gives per run the requests and bytes it served.
+ *
+ * Live: nothing is started; the PMs use the registry of the user's
+ * config and every function here does nothing.
+ */
+
+enum pmbench_registry_mode {
+	PMBENCH_REGISTRY_LOCAL,
+	PMBENCH_REGISTRY_LIVE,
+};
+
+struct pmbench_registry {
+	/* Set by the caller. */
+	enum pmbench_registry_mode mode;
+	struct pmbench_link_spec link;
+	/** verdaccio's binary; NULL: <toolchain>/verdaccio/.../verdaccio */
+	const char *verdaccio;
+
+	/* Private. */
+	int state; /* 0 stopped, 1 priming, 2 sealed */
+	struct pmbench_child child;
+	int port;      /* verdaccio's */
+	int refuse_fd; /* a bound socket that never listens */
+	int refuse_port;
+	char *upstream; /* the uplink URL (never written to results) */
+	char *dir;	/* <cache>/registry/<key> */
+	char *url;	/* what the PMs are given */
+	char *log_path;
+	uint64_t log_off;
+	char *version;
+	struct pmbench_link *relay;
+};
+
+#define PMBENCH_REGISTRY_INIT                                                 \
+	{                                                                     \
+		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
+			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
+			0, NULL, NULL                                         \
+	}
+
+/**
+ * Parse `--registry` text ("local" or "live") into `out`. Returns 0 or
+ * PMBENCH_EINVALID with a message.
+ */
+int pmbench_registry_parse_mode(enum pmbench_registry_mode *out,
+				const char *text);
+
+/** "local" or "live". */
+const char *pmbench_registry_mode_name(enum pmbench_registry_mode mode);
+
+/**
+ * Local mode: have the mirror running with its uplink live (start it, or
+ * restart it unsealed on the same port), the relay unshaped. Asks npm
+ * for the upstream on the first call. NULL or live: nothing. Returns 0
+ * or an error naming what failed and the fix.
+ */
+int pmbench_registry_prime(struct pmbench_registry *reg,
+			   struct pmbench_ctx *ctx);
+
+/**
+ * Local mode: restart the mirror sealed (see above) on the same port,
+ * the relay shaped. NULL, live or not running: nothing. Returns 0 or an
+ * error.
+ */
+int pmbench_registry_seal(struct pmbench_registry *reg,
+			  struct pmbench_ctx *ctx);
+
+/**
+ * Append `pm`'s registry settings (its table's `registry_env`, with
+ * {registry} filled) to `env`. Nothing unless the mirror runs.
+ */
+void pmbench_registry_pm_env(const struct pmbench_registry *reg,
+			     struct pmbench_strvec *env,
+			     const struct pmbench_pm *pm);
+
+/**
+ * Rewrite the absolute tarball URLs of the lockfiles in `project`
+ * (package-lock.json, npm-shrinkwrap.json, yarn.lock, bun.lock,
+ * pnpm-lock.yaml) that name the upstream or the public npm and yarn
+ * registries so that they name the mirror. Appends what it rewrote to
+ * `what` ("yarn.lock: 12 URLs"). Nothing unless the mirror runs.
+ * Returns 0 or an error.
+ */
+int pmbench_registry_rewrite_lockfiles(const struct pmbench_registry *reg,
+				       const char *project,
+				       struct pmbench_buf *what);
+
+/**
+ * Start counting: skip what the mirror logged so far. Call just before
+ * a run.
+ */
+void pmbench_registry_mark(struct pmbench_registry *reg);
+
+/** What the mirror served since the mark (see pmbench_registry_count()). */
+struct pmbench_registry_counts {
+	unsigned meta_requests;	   /**< package metadata (packuments) */
+	unsigned tarball_requests; /**< .tgz */
+	unsigned other_requests;   /**< anything else (audit, ...) */
+	unsigned failed;	   /**< answers with status 400 and above */
+	unsigned uplink_requests;  /**< what verdaccio asked the upstream */
+	uint64_t bytes;		   /**< bytes it sent */
+};
+
+/**
+ * Read the mirror's log since the mark into `out` (zeroed first) and set
+ * the mark after it. Returns 0, or -1 when nothing runs (no counts).
+ */
+int pmbench_registry_count(struct pmbench_registry *reg,
+			   struct pmbench_registry_counts *out);
+
+/**
+ * The counts since the mark as metrics of `s` (registry_meta_requests,
+ * registry_tarball_requests, registry_other_requests,
+ * registry_failed_requests, registry_uplink_requests, registry_bytes).
+ * Nothing unless the mirror runs.
+ */
+void pmbench_registry_add_metrics(struct pmbench_registry *reg,
+				  struct pmbench_sample *s);
+
+/**
+ * Parse one line of verdaccio's JSON log into `c` (adding). Exposed for
+ * the tests.
+ */
+void pmbench_registry_count_line(struct pmbench_registry_counts *c,
+				 const char *line);
+
+/**
+ * Record in `r`'s environment which registry and link the results used:
+ * `registry` ("local" or "live"), `registry_mirror` (a description
+ * without any URL), `link`. NULL: live.
+ */
+void pmbench_registry_record(const struct pmbench_registry *reg,
+			     struct pmbench_result *r);
+
+/**
+ * The scenario state line for reports: "local mirror, warm" or "live".
+ */
+const char *pmbench_registry_state(const struct pmbench_registry *reg);
+
+/**
+ * Stop the mirror (its whole process group) and the relay, and check
+ * that their ports refuse connections. Safe to call more than once and
+ * on a registry never started. Returns 0, or an error when a port still
+ * accepts connections.
+ */
+int pmbench_registry_stop(struct pmbench_registry *reg);
+
+/** pmbench_registry_stop() and free everything. */
+void pmbench_registry_release(struct pmbench_registry *reg);
+
+#endif

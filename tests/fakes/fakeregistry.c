@@ -1,0 +1,157 @@
+/*
+ * A fake verdaccio for the integration tests (tests/fakes/README.md):
+ * started as `fakeregistry --config FILE`, it reads the two lines of the
+ * config pmbench writes that matter here (`listen: 127.0.0.1:PORT` and
+ * the log's `path: FILE,`), listens there, answers every HTTP request
+ * with `{}` (404 for a path containing "missing") and logs each request
+ * in verdaccio's JSON format, so that pmbench's lifecycle, environment
+ * wiring and request counts are tested without Node or verdaccio.
+ */
+#include "pmbench/common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+
+static void die(const char *what)
+{
+	fprintf(stderr, "fakeregistry: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* The value after `key` on its line of `text`, up to a stop character. */
+static int find_value(char *out, size_t n, const char *text, const char *key,
+		      const char *stops)
+{
+	const char *p = strstr(text, key);
+	size_t len;
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	len = strcspn(p, stops);
+	if (!len || len >= n)
+		return -1;
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return 0;
+}
+
+static void log_line(const char *path, const char *line)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return;
+	if (write(fd, line, strlen(line)) < 0) {
+		/* A test reads the log; nothing to do about it here. */
+	}
+	close(fd);
+}
+
+static void serve(int fd, const char *logpath)
+{
+	char req[8192], method[16] = "GET", url[2048] = "/", line[4096];
+	const char *body = "{}";
+	size_t got = 0;
+	int status = 200;
+
+	while (got < sizeof(req) - 1) {
+		ssize_t n = read(fd, req + got, sizeof(req) - 1 - got);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		req[got] = '\0';
+		if (strstr(req, "\r\n\r\n"))
+			break;
+	}
+	req[got] = '\0';
+	if (sscanf(req, "%15s %2047s", method, url) < 2)
+		return;
+	if (strstr(url, "missing")) {
+		status = 404;
+		body = "{\"error\":\"not found\"}";
+	}
+	snprintf(line, sizeof(line),
+		 "{\"level\":30,\"sub\":\"in\",\"req\":{\"method\":\"%s\","
+		 "\"url\":\"%s\"},\"msg\":\"requested\"}\n",
+		 method, url);
+	log_line(logpath, line);
+	snprintf(line, sizeof(line),
+		 "HTTP/1.1 %d X\r\nContent-Type: application/json\r\n"
+		 "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+		 status, strlen(body), body);
+	if (write(fd, line, strlen(line)) < 0) {
+		/* The client went away. */
+	}
+	snprintf(line, sizeof(line),
+		 "{\"level\":25,\"sub\":\"in\",\"request\":{\"method\":\"%s\","
+		 "\"url\":\"%s\"},\"status\":%d,\"bytes\":{\"in\":0,"
+		 "\"out\":%zu},\"msg\":\"answered\"}\n",
+		 method, url, status, strlen(body));
+	log_line(logpath, line);
+}
+
+int main(int argc, char **argv)
+{
+	struct pmbench_buf conf = PMBENCH_BUF_INIT;
+	char port[16], logpath[4096], buf[4096];
+	const char *pidfile = getenv("FAKEREGISTRY_PIDFILE");
+	struct sockaddr_in a;
+	int fd, one = 1;
+	FILE *fp;
+	size_t n;
+
+	if (argc != 3 || strcmp(argv[1], "--config")) {
+		fprintf(stderr, "usage: fakeregistry --config FILE\n");
+		return 2;
+	}
+	fp = fopen(argv[2], "r");
+	if (!fp)
+		die(argv[2]);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		pmbench_buf_add(&conf, buf, n);
+	fclose(fp);
+	if (find_value(port, sizeof(port), conf.ptr,
+		       "listen: 127.0.0.1:", "\n") < 0 ||
+	    find_value(logpath, sizeof(logpath), conf.ptr, "path: ", ",\n") <
+		    0) {
+		fprintf(stderr, "fakeregistry: no listen or log path\n");
+		return 2;
+	}
+	if (getenv("FAKEREGISTRY_IGNORE_TERM"))
+		signal(SIGTERM, SIG_IGN);
+	if (pidfile && *pidfile) {
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		log_line(pidfile, buf);
+	}
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)strtol(port, NULL, 10));
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 64))
+		die("listen");
+	log_line(logpath, "{\"level\":40,\"msg\":\"http address\"}\n");
+	for (;;) {
+		int c = accept(fd, NULL, NULL);
+
+		if (c < 0) {
+			if (errno == EINTR)
+				continue;
+			die("accept");
+		}
+		serve(c, logpath);
+		close(c);
+	}
+}

@@ -1,0 +1,344 @@
+/*
+ * The local registry mirror's wiring and lifecycle, with the fake PMs and
+ * the fake verdaccio (tests/fakes/fakeregistry.c): every PM gets the
+ * mirror through its own variable, the mirror is restarted sealed for the
+ * timed runs, a link puts a relay in front, lockfile URLs are pointed at
+ * it, and no mirror process and no open port is left after a normal run,
+ * a failed one, SIGINT, SIGTERM and SIGHUP.
+ */
+#include "pmbench/common.h"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+
+#include "check.h"
+#include "harness.h"
+
+static char pidfile[4200];
+
+/* The environment of a local-mirror run against the fake verdaccio. */
+static void mirror_env(struct pmbench_strvec *env)
+{
+	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
+
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("registry.pids", ""));
+	pmbench_strvec_push(env, "PMBENCH_REGISTRY=local");
+	pmbench_strvec_pushf(env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
+	pmbench_strvec_pushf(env, "FAKEREGISTRY_PIDFILE=%s", pidfile);
+}
+
+static int port_open(int port)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* How many mirror processes were started, and how many still live. */
+static int mirrors(int *alive)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int n;
+
+	*alive = 0;
+	pmbench_fs_read(&b, pidfile, 1 << 16);
+	pmbench_strvec_split(&v, b.ptr, '\n');
+	for (size_t i = 0; i < v.nr; i++)
+		if (*v.v[i] && h_alive(strtol(v.v[i], NULL, 10)))
+			(*alive)++;
+	n = 0;
+	for (size_t i = 0; i < v.nr; i++)
+		n += *v.v[i] != '\0';
+	pmbench_strvec_release(&v);
+	pmbench_buf_release(&b);
+	return n;
+}
+
+/* The port of "http://127.0.0.1:PORT/", or 0. */
+static int port_of(const char *url)
+{
+	const char *p = url ? strstr(url, "127.0.0.1:") : NULL;
+
+	return p ? (int)strtol(p + 10, NULL, 10) : 0;
+}
+
+/* The registry every fake saw: one URL for all, its port. */
+static int seen_port(void)
+{
+	cJSON *all = h_log_entries(), *e;
+	const char *url = NULL;
+	int port = 0, same = 1;
+
+	cJSON_ArrayForEach(e, all)
+	{
+		const char *r = cJSON_GetStringValue(
+			cJSON_GetObjectItem(e, "registry"));
+		const char *cmd = cJSON_GetStringValue(
+			cJSON_GetArrayItem(cJSON_GetObjectItem(e, "argv"), 0));
+
+		/* pmbench asks npm for the upstream: not an install. */
+		if (cmd && !strcmp(cmd, "config"))
+			continue;
+		if (!r || (url && strcmp(r, url)))
+			same = 0;
+		else
+			url = r;
+	}
+	if (same && url)
+		port = port_of(url);
+	cJSON_Delete(all);
+	return port;
+}
+
+TEST(every_pm_gets_the_mirror_and_nothing_is_left)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *proj;
+	char out[4200];
+	const cJSON *s;
+	cJSON *json;
+	struct h_run run;
+	int alive, port;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	mirror_env(&env);
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,yarn,yarn-berry,pnpm,bun,deno",
+				       "--scenario",
+				       "clean,lockfile",
+				       "--runs",
+				       "1",
+				       "--warmup",
+				       "0",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	port = seen_port();
+	CHECK(port > 0);
+	/* Primed with the uplink, then restarted sealed: two processes. */
+	CHECK_INT(mirrors(&alive), 2);
+	CHECK_INT(alive, 0);
+	CHECK(!port_open(port));
+	json = h_read_json(out);
+	CHECK(json);
+	CHECK_STR(
+		cJSON_GetStringValue(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(json, "environment"), "registry")),
+		"local");
+	s = h_json_sample(json, "install", "lockfile", "pnpm", 0);
+	CHECK(s && cJSON_GetObjectItem(cJSON_GetObjectItem(s, "metrics"),
+				       "registry_tarball_requests"));
+	cJSON_Delete(json);
+	h_run_release(&run);
+	pmbench_strvec_release(&env);
+}
+
+TEST(a_link_puts_a_relay_in_front)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf conf = PMBENCH_BUF_INIT;
+	const char *proj, *link;
+	char out[4200];
+	cJSON *json;
+	struct h_run run;
+	int port, alive;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	mirror_env(&env);
+	{
+		const char *args[] = { "bench",	     "--pm",	     "npm,bun",
+				       "--scenario", "clean",	     "--runs",
+				       "1",	     "--warmup",     "0",
+				       "--link",     "20ms,100mbit", "--out",
+				       out,	     proj,	     NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	port = seen_port();
+	CHECK(port > 0);
+	CHECK(!port_open(port));
+	/* The PMs were given the relay's port, not the mirror's. */
+	{
+		struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+		pmbench_buf_path(&p, h_cache(),
+				 "registry/registry.npmjs.org/"
+				 "config-sealed.yaml");
+		pmbench_fs_read(&conf, p.ptr, 1 << 16);
+		pmbench_buf_release(&p);
+	}
+	CHECK_CONTAINS(conf.ptr, "listen: 127.0.0.1:");
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "listen: 127.0.0.1:%d\n", port);
+		CHECK(!strstr(conf.ptr, want));
+	}
+	CHECK_INT(mirrors(&alive), 2);
+	CHECK_INT(alive, 0);
+	json = h_read_json(out);
+	link = cJSON_GetStringValue(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(json, "environment"), "link"));
+	CHECK(link && strstr(link, "20 ms RTT") && strstr(link, "100 Mbit/s"));
+	cJSON_Delete(json);
+	h_run_release(&run);
+	pmbench_buf_release(&conf);
+	pmbench_strvec_release(&env);
+}
+
+TEST(shipped_yarn_lock_urls_point_at_the_mirror)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	const char *proj;
+	char out[4200];
+	struct h_run run;
+
+	h_setup();
+	proj = h_project("proj");
+	h_write("proj/yarn.lock",
+		"# yarn lockfile v1\n\n\nms@^2.1.3:\n  version \"2.1.3\"\n"
+		"  resolved \"https://registry.yarnpkg.com/ms/-/"
+		"ms-2.1.3.tgz#abc\"\n");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	mirror_env(&env);
+	{
+		const char *args[] = { "bench",	     "--pm",	 "yarn",
+				       "--scenario", "lockfile", "--runs",
+				       "1",	     "--warmup", "0",
+				       "--out",	     out,	 proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "yarn");
+	CHECK(c && c->lockfile);
+	CHECK_CONTAINS(c->lockfile, "pointed at the local mirror");
+	CHECK_CONTAINS(c->lockfile, "yarn.lock: 1 tarball URLs");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_strvec_release(&env);
+}
+
+TEST(link_needs_the_mirror)
+{
+	const char *args[] = { "bench",	 "--registry",	 "live",
+			       "--link", "50ms,200mbit", NULL };
+
+	h_setup();
+	H_CHECK_CALL(h_expect, args, NULL, 129, "needs the local registry");
+}
+
+TEST(failed_runs_leave_no_mirror)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *proj;
+	struct h_run run;
+	int alive, port;
+
+	h_setup();
+	proj = h_project("proj");
+	mirror_env(&env);
+	/* A mirror that ignores SIGTERM gets SIGKILL after the grace. */
+	pmbench_strvec_push(&env, "FAKEREGISTRY_IGNORE_TERM=1");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_MODE=fail");
+	{
+		const char *args[] = { "bench",	     "--pm",	 "npm,bun",
+				       "--scenario", "clean",	 "--runs",
+				       "1",	     "--warmup", "0",
+				       proj,	     NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 2);
+	port = seen_port();
+	CHECK(port > 0);
+	CHECK(!port_open(port));
+	CHECK(mirrors(&alive) >= 1);
+	CHECK_INT(alive, 0);
+	h_run_release(&run);
+	pmbench_strvec_release(&env);
+}
+
+/* bun hangs in the lockfile scenario; pmbench gets `sig` then. */
+static void stopped_by(int *ok, int sig)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	char bunpid[4200];
+	int alive, port;
+
+	*ok = 0;
+	h_setup();
+	snprintf(bunpid, sizeof(bunpid), "%s", h_write("bun.pid", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm,bun", "--scenario",
+				       "clean,lockfile", "--runs", "1",
+				       "--warmup", "0", "--link", "10ms,1gbit",
+				       h_project("proj"), NULL });
+	mirror_env(&c.env);
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
+	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", bunpid);
+	H_CHECK_CALL(h_signal, &c, bunpid, sig);
+	port = seen_port();
+	CHECK(port > 0);
+	CHECK(!port_open(port));
+	CHECK_INT(mirrors(&alive), 2);
+	CHECK_INT(alive, 0);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	*ok = 1;
+}
+
+TEST(sigint_leaves_no_mirror)
+{
+	H_CHECK_CALL(stopped_by, SIGINT);
+}
+
+TEST(sigterm_leaves_no_mirror)
+{
+	H_CHECK_CALL(stopped_by, SIGTERM);
+}
+
+TEST(sighup_leaves_no_mirror)
+{
+	H_CHECK_CALL(stopped_by, SIGHUP);
+}
+
+CHECK_MAIN(CASE(every_pm_gets_the_mirror_and_nothing_is_left),
+	   CASE(a_link_puts_a_relay_in_front),
+	   CASE(shipped_yarn_lock_urls_point_at_the_mirror),
+	   CASE(link_needs_the_mirror), CASE(failed_runs_leave_no_mirror),
+	   CASE(sigint_leaves_no_mirror), CASE(sigterm_leaves_no_mirror),
+	   CASE(sighup_leaves_no_mirror))
