@@ -17,6 +17,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/probe.h"
 #include "pmbench/registry.h"
 #include "pmbench/result.h"
 
@@ -50,23 +51,6 @@ const char *pmbench_registry_mode_name(enum pmbench_registry_mode mode)
 static int running(const struct pmbench_registry *reg)
 {
 	return reg && reg->mode == PMBENCH_REGISTRY_LOCAL && reg->state;
-}
-
-/* Connect to 127.0.0.1:port: 1 when something accepts, else 0. */
-static int port_open(int port)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
-
-	if (fd < 0)
-		return 0;
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
 }
 
 /*
@@ -224,7 +208,7 @@ static void stop_child(struct pmbench_registry *reg)
 	 * holding the socket: wait for the port to refuse, so that the next
 	 * start can bind it and the final check is true.
 	 */
-	while (reg->port && port_open(reg->port) &&
+	while (reg->port && pmbench_probe_port_open((unsigned)reg->port) &&
 	       pmbench_now_ns() - t0 < 10 * NS)
 		pmbench_sleep_ns(5000000);
 }
@@ -236,7 +220,7 @@ static int wait_ready(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	struct pmbench_buf tail = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	while (!port_open(reg->port)) {
+	while (!pmbench_probe_port_open((unsigned)reg->port)) {
 		int r = pmbench_child_pump(&reg->child, 20000000ull);
 
 		if (pmbench_ctx_cancelled(ctx)) {
@@ -663,12 +647,12 @@ int pmbench_registry_stop(struct pmbench_registry *reg)
 		close(reg->refuse_fd);
 		reg->refuse_fd = -1;
 	}
-	if (reg->port && port_open(reg->port))
+	if (reg->port && pmbench_probe_port_open((unsigned)reg->port))
 		ret = pmbench_error_set("the local registry mirror's port "
 					"127.0.0.1:%d still accepts "
 					"connections after it was stopped",
 					reg->port);
-	else if (relay_port && port_open(relay_port))
+	else if (relay_port && pmbench_probe_port_open((unsigned)relay_port))
 		ret = pmbench_error_set("the link relay's port 127.0.0.1:%d "
 					"still accepts connections after it "
 					"was stopped",
