@@ -94,7 +94,8 @@ struct pmbench_report_cell {
 	 */
 	int verdict_paired;
 	/**
-	 * The resolver-stall rule (pmbench_stats_stalls(), 5 s, 0.3 s):
+	 * The resolver-stall rule (pmbench_stats_stalls(), 5 s, slack from
+	 * pmbench_stats_stall_slack()):
 	 * how many runs sit a whole number of 5 s timeouts above the
 	 * fastest, and the most timeouts in one run. Only judged when the
 	 * result does not say it used a local registry (its environment's

@@ -132,10 +132,10 @@ static void fill_cell(struct pmbench_report_cell *rc,
 		rc->nm_files += (double)s->nm_files;
 	}
 	if (live && !pmbench_control_is(c->pm))
-		rc->stalls = pmbench_stats_stalls(rc->times, rc->n,
-						  PMBENCH_STATS_STALL_PERIOD,
-						  PMBENCH_STATS_STALL_SLACK,
-						  &rc->stall_kmax);
+		rc->stalls = pmbench_stats_stalls(
+			rc->times, rc->n, PMBENCH_STATS_STALL_PERIOD,
+			pmbench_stats_stall_slack(rc->wall.min),
+			&rc->stall_kmax);
 	fill_drift(rc);
 	if (rc->n) {
 		double n = (double)rc->n;

@@ -377,6 +377,17 @@ done:
 	return err;
 }
 
+double pmbench_stats_stall_slack(double min)
+{
+	double s = 0.15 * min;
+
+	if (!(s > PMBENCH_STATS_STALL_SLACK))
+		return PMBENCH_STATS_STALL_SLACK;
+	if (s > PMBENCH_STATS_STALL_PERIOD / 5)
+		return PMBENCH_STATS_STALL_PERIOD / 5;
+	return s;
+}
+
 size_t pmbench_stats_stalls(const double *x, size_t n, double period,
 			    double slack, unsigned *out_kmax)
 {

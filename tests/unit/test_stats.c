@@ -818,6 +818,25 @@ TEST(stalls_rule)
 	CHECK_INT(pmbench_stats_stalls(tight, 4, 5, 0.3, &k), 0);
 	CHECK_INT(pmbench_stats_stalls(stalled, 1, 5, 0.3, NULL), 0);
 	CHECK_INT(pmbench_stats_stalls(stalled, 5, 0, 0.3, NULL), 0);
+	/* pnpm live here: a noisier base, so a slack from the base time. */
+	{
+		const double live[] = { 6.2, 10.6, 15.4, 15.6, 15.9 };
+
+		CHECK_INT(pmbench_stats_stalls(live, 5, 5, 0.3, NULL), 0);
+		CHECK_NEAR(pmbench_stats_stall_slack(6.2), 0.93, 1e-9);
+		CHECK_INT(pmbench_stats_stalls(live, 5, 5,
+					       pmbench_stats_stall_slack(6.2),
+					       &k),
+			  4);
+		CHECK_INT(k, 2);
+		/* The genuinely slow cell stays off the lattice. */
+		CHECK_INT(pmbench_stats_stalls(slow, 5, 5,
+					       pmbench_stats_stall_slack(10.0),
+					       NULL),
+			  0);
+		CHECK_NEAR(pmbench_stats_stall_slack(0.5), 0.3, 1e-12);
+		CHECK_NEAR(pmbench_stats_stall_slack(60), 1.0, 1e-12);
+	}
 	/* Just outside the slack. */
 	{
 		const double off[] = { 1.0, 6.31 };
