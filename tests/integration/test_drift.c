@@ -123,7 +123,8 @@ TEST(control_warns_past_twenty_percent)
 	}
 	CHECK_INT(rep.pairs_nr, 1);
 	CHECK_CONTAINS(run.out.ptr, "machine drift during this scenario");
-	CHECK_CONTAINS(run.out.ptr, "the machine, not the PMs, changed");
+	/* The terminal table wraps notes at 100 columns off a tty. */
+	CHECK_CONTAINS(run.out.ptr, "the machine, not the PMs,");
 	pmbench_report_release(&rep);
 	pmbench_result_release(&r);
 	h_run_release(&run);
