@@ -55,7 +55,17 @@ static void pick_root(void)
 	pmbench_fs_mkdirp(root, 0755);
 	fprintf(stderr, "restoring below %s\n", root);
 }
+/*
+ * Under ASan pmbench's own extraction code is instrumented and GNU tar
+ * is not: that build measures the sanitizer, so it gets a loose limit
+ * that still catches a pathological restore; the 1.2 is the normal
+ * build's.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMIT 2.0
+#else
 #define LIMIT 1.2
+#endif
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
