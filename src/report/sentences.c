@@ -214,12 +214,13 @@ static void add_stalls(struct pmbench_doc *d, unsigned audience,
 		return;
 	pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
 			 "%s: %zu of %zu runs sit %s%u x 5 s above its "
-			 "fastest (within 0.3 s): the signature of the DNS "
+			 "fastest (within %.1f s): the signature of the DNS "
 			 "resolver's 5 s timeout (glibc), a stalled lookup, "
 			 "not the package manager's speed; measure against "
 			 "a local registry",
 			 c->cell->pm, c->stalls, c->n,
-			 c->stall_kmax > 1 ? "up to " : "", c->stall_kmax);
+			 c->stall_kmax > 1 ? "up to " : "", c->stall_kmax,
+			 pmbench_stats_stall_slack(c->wall.min));
 }
 
 /* How much pmbench's own fixed work changed during the scenario. */
