@@ -55,10 +55,9 @@ static void add_num(struct pmbench_buf *out, double v)
 	pmbench_buf_addf(out, "%.1f", v);
 }
 
-/* A tick step of 1, 2 or 5 times a power of ten, about `max` / 5. */
-static double tick_step(double max)
+double pmbench_fmt_tick_step(double max, unsigned ticks)
 {
-	double raw = max / 5, p = pow(10, floor(log10(raw)));
+	double raw = max / ticks, p = pow(10, floor(log10(raw)));
 
 	if (raw / p < 1.5)
 		return p;
@@ -118,7 +117,7 @@ static void axis(struct pmbench_buf *out, const struct scale *s, double y,
 	double step;
 
 	if (!s->log) {
-		step = tick_step(s->max);
+		step = pmbench_fmt_tick_step(s->max, 5);
 		for (double t = 0; t <= s->max * 1.0001; t += step)
 			tick(out, s, t, y, unit);
 		return;

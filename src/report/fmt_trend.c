@@ -24,19 +24,6 @@ double pmbench_fmt_trend_height(const struct pmbench_doc_chart *c)
 	return TOP + PLOT_H + FOOT;
 }
 
-static double step_of(double max)
-{
-	double raw = max / 4, p = pow(10, floor(log10(raw)));
-
-	if (raw / p < 1.5)
-		return p;
-	if (raw / p < 3.5)
-		return 2 * p;
-	if (raw / p < 7.5)
-		return 5 * p;
-	return 10 * p;
-}
-
 static double top_of(const struct pmbench_doc_chart *c)
 {
 	double max = 0;
@@ -76,7 +63,7 @@ static const char *tone_colour(enum pmbench_doc_tone t)
 
 static void axis(struct pmbench_buf *out, double max, const char *unit)
 {
-	double step = step_of(max);
+	double step = pmbench_fmt_tick_step(max, 4);
 
 	for (double t = 0; t <= max * 1.0001; t += step) {
 		double y = y_of(t, max);

@@ -35,6 +35,9 @@ void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
 /* The height of `c` drawn as SVG. */
 double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c);
 
+/** A tick step of 1, 2 or 5 times a power of ten, about `max` / `ticks`. */
+double pmbench_fmt_tick_step(double max, unsigned ticks);
+
 /*
  * Draw `c` as an <svg class="chart <name>"> element with its own
  * coordinates; `at_y` >= 0 places it at that height inside another SVG
