@@ -9,6 +9,7 @@
 #include "pmbench/strvec.h"
 
 struct pmbench_ctx;
+struct pmbench_mirror;
 struct pmbench_pm;
 struct pmbench_result;
 struct pmbench_sample;
@@ -24,11 +25,15 @@ struct pmbench_sample;
  *
  * - priming (pmbench_registry_prime()): the uplink is live, so the
  *   untimed priming installs fill the mirror;
- * - sealed (pmbench_registry_seal()): restarted on the same port with
- *   every upstream request sent to a port of 127.0.0.1 that refuses
- *   connections and no revalidation of cached metadata, so the timed runs
- *   reach only 127.0.0.1, and a request the mirror cannot answer fails
- *   loudly (404 or 500 to the PM, counted as an uplink request).
+ * - sealed (pmbench_registry_seal()): verdaccio restarted on a port of
+ *   its own with every upstream request sent to a port of 127.0.0.1 that
+ *   refuses connections and no revalidation of cached metadata; on the
+ *   PMs' port, pmbench's front (mirror.h) answers from memory with what
+ *   the sealed verdaccio answered to every request the primings made, so
+ *   the timed runs measure the PM, not verdaccio's CPU. A request the
+ *   primings did not make goes to verdaccio there and then (a fallback,
+ *   counted), and one it cannot answer fails loudly (404 or 500 to the
+ *   PM, counted as failed and as an uplink request).
  *
  * With a link (`--link`), the PMs talk to a relay (link.h) in front of
  * the mirror, shaping only while sealed. Every PM is pointed at the
@@ -64,13 +69,17 @@ struct pmbench_registry {
 	uint64_t log_off;
 	char *version;
 	struct pmbench_link *relay;
+	struct pmbench_mirror *front; /* serves the timed runs (mirror.h) */
+	int backend_port;   /* the sealed verdaccio's, behind the front */
+	int child_port;	    /* where the running verdaccio listens */
+	uint64_t prime_off; /* the log's size when priming began */
 };
 
 #define PMBENCH_REGISTRY_INIT                                                 \
 	{                                                                     \
 		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
 			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
-			0, NULL, NULL                                         \
+			0, NULL, NULL, NULL, 0, 0, 0                          \
 	}
 
 /**
@@ -133,7 +142,8 @@ struct pmbench_registry_counts {
 	unsigned other_requests;   /**< anything else (audit, ...) */
 	unsigned failed;	   /**< answers with status 400 and above */
 	unsigned uplink_requests;  /**< what verdaccio asked the upstream */
-	uint64_t bytes;		   /**< bytes it sent */
+	unsigned fallbacks; /**< sealed: answered by verdaccio, not memory */
+	uint64_t bytes;	    /**< bytes it sent */
 };
 
 /**
@@ -146,7 +156,8 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 /**
  * The counts since the mark as metrics of `s` (registry_meta_requests,
  * registry_tarball_requests, registry_other_requests,
- * registry_failed_requests, registry_uplink_requests, registry_bytes).
+ * registry_failed_requests, registry_uplink_requests,
+ * registry_fallback_requests, registry_bytes).
  * Nothing unless the mirror runs.
  */
 void pmbench_registry_add_metrics(struct pmbench_registry *reg,

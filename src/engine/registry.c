@@ -16,6 +16,7 @@
 
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
+#include "pmbench/mirror.h"
 #include "pmbench/pm.h"
 #include "pmbench/probe.h"
 #include "pmbench/registry.h"
@@ -183,7 +184,8 @@ static int write_config(const struct pmbench_registry *reg, int sealed,
 	pmbench_buf_adds(&y, "  '**':\n    access: $all\n"
 			     "    publish: $authenticated\n    proxy: up\n");
 	pmbench_buf_adds(&y, "web:\n  enable: false\n");
-	pmbench_buf_addf(&y, "listen: 127.0.0.1:%d\n", reg->port);
+	pmbench_buf_addf(&y, "listen: 127.0.0.1:%d\n",
+			 sealed ? reg->backend_port : reg->port);
 	pmbench_buf_addf(&y,
 			 "log: { type: file, path: %s, format: json, "
 			 "level: http }\n",
@@ -203,14 +205,17 @@ static void stop_child(struct pmbench_registry *reg)
 		pmbench_child_kill_tree(&reg->child);
 	pmbench_child_release(&reg->child);
 	reg->child = (struct pmbench_child)PMBENCH_CHILD_INIT;
+	if (!reg->child_port)
+		return;
 	/*
 	 * Node's last thread can outlive its zombie leader by a moment,
 	 * holding the socket: wait for the port to refuse, so that the next
 	 * start can bind it and the final check is true.
 	 */
-	while (reg->port && pmbench_probe_port_open((unsigned)reg->port) &&
+	while (pmbench_probe_port_open((unsigned)reg->child_port) &&
 	       pmbench_now_ns() - t0 < 10 * NS)
 		pmbench_sleep_ns(5000000);
+	reg->child_port = 0;
 }
 
 /* Wait until verdaccio accepts connections; an error if it ends first. */
@@ -220,7 +225,7 @@ static int wait_ready(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	struct pmbench_buf tail = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	while (!pmbench_probe_port_open((unsigned)reg->port)) {
+	while (!pmbench_probe_port_open((unsigned)reg->child_port)) {
 		int r = pmbench_child_pump(&reg->child, 20000000ull);
 
 		if (pmbench_ctx_cancelled(ctx)) {
@@ -234,7 +239,8 @@ static int wait_ready(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 				"the local registry mirror (verdaccio) did not "
 				"start on 127.0.0.1:%d%s%s; see ci/setup, or "
 				"use --registry live",
-				reg->port, tail.len ? ": " : "", tail.ptr);
+				reg->child_port, tail.len ? ": " : "",
+				tail.ptr);
 			break;
 		}
 	}
@@ -273,6 +279,7 @@ static int start_child(struct pmbench_registry *reg, struct pmbench_ctx *ctx,
 	reg->child.grace_ns = 2 * NS;
 	/* Walks for stray processes only, rarely: it lives for the run. */
 	reg->child.sample_ns = NS;
+	reg->child_port = sealed ? reg->backend_port : reg->port;
 	ret = pmbench_child_start(&reg->child);
 	if (ret == 0)
 		ret = wait_ready(reg, ctx);
@@ -312,6 +319,8 @@ static int setup(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	reg->log_off = 0;
 	reg->version = verdaccio_version(ctx);
 	ret = bind_free(&reg->port, 0);
+	if (ret == 0)
+		ret = bind_free(&reg->backend_port, 0);
 	if (ret < 0)
 		goto done;
 	ret = bind_free(&reg->refuse_port, 1);
@@ -328,9 +337,85 @@ static int setup(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 			 reg->relay ? pmbench_link_port(reg->relay)
 				    : reg->port);
 	reg->url = pmbench_buf_detach(&b);
+	pmbench_buf_addf(&b, "127.0.0.1:%d",
+			 reg->relay ? pmbench_link_port(reg->relay)
+				    : reg->port);
+	reg->front = pmbench_mirror_new(reg->backend_port, b.ptr);
 done:
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&key);
+	return ret;
+}
+
+static void drain_output(struct pmbench_registry *reg);
+
+static uint64_t log_size(const struct pmbench_registry *reg)
+{
+	struct stat st;
+
+	return stat(reg->log_path, &st) < 0 ? 0 : (uint64_t)st.st_size;
+}
+
+/* The header `name` of a logged request, or NULL. */
+static const char *logged_header(const cJSON *req, const char *name)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(req, "headers");
+
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, name));
+}
+
+/*
+ * Give the front every answer the primings got: each GET verdaccio
+ * logged since priming began, asked again of the sealed verdaccio.
+ */
+static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	uint64_t size = log_size(reg), bytes;
+	const char *p;
+	int ret = 0;
+	FILE *fp;
+
+	pmbench_ctx_status(ctx, "loading the primed answers into the "
+				"registry front");
+	fp = size > reg->prime_off ? fopen(reg->log_path, "rb") : NULL;
+	if (fp && fseeko(fp, (off_t)reg->prime_off, SEEK_SET) == 0) {
+		char chunk[65536];
+		size_t n;
+
+		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			pmbench_buf_add(&b, chunk, n);
+	}
+	if (fp)
+		fclose(fp);
+	p = b.ptr;
+	for (const char *nl; b.len && !ret && (nl = strchr(p, '\n'));
+	     p = nl + 1) {
+		char *line = pmbench_xstrndup(p, (size_t)(nl - p));
+		cJSON *j = cJSON_Parse(line);
+		const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "req");
+		const char *method = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(req, "method"));
+		const char *url = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(req, "url"));
+		const char *enc = logged_header(req, "accept-encoding");
+
+		if (method && url && !strcmp(method, "GET") && *url == '/' &&
+		    pmbench_mirror_preload(reg->front, url,
+					   logged_header(req, "accept"),
+					   enc && strstr(enc, "gzip")) < 0)
+			ret = -1;
+		cJSON_Delete(j);
+		free(line);
+		drain_output(reg);
+	}
+	pmbench_buf_release(&b);
+	if (!ret) {
+		size_t kept = pmbench_mirror_kept(reg->front, &bytes);
+
+		pmbench_ctx_status(ctx, "registry front: %zu answers, %.1f MB",
+				   kept, (double)bytes / 1e6);
+	}
 	return ret;
 }
 
@@ -341,11 +426,23 @@ static int switch_to(struct pmbench_registry *reg, struct pmbench_ctx *ctx,
 
 	if (reg->state == state)
 		return 0;
+	pmbench_mirror_halt(reg->front);
 	stop_child(reg);
 	reg->state = 0;
 	if (reg->relay)
 		pmbench_link_shape(reg->relay, state == STATE_SEALED);
+	if (state == STATE_PRIMING)
+		reg->prime_off = log_size(reg);
 	ret = start_child(reg, ctx, state == STATE_SEALED);
+	if (ret == 0 && state == STATE_SEALED) {
+		ret = preload_front(reg, ctx);
+		if (ret == 0)
+			ret = pmbench_mirror_serve(reg->front, reg->port);
+		if (ret < 0) {
+			pmbench_mirror_halt(reg->front);
+			stop_child(reg);
+		}
+	}
 	if (ret == 0)
 		reg->state = state;
 	return ret;
@@ -482,13 +579,6 @@ void pmbench_registry_mark(struct pmbench_registry *reg)
 		pmbench_registry_count(reg, &c);
 }
 
-static int is_tarball(const char *url)
-{
-	size_t n = strcspn(url, "?");
-
-	return strstr(url, "/-/") && n > 4 && !strncmp(url + n - 4, ".tgz", 4);
-}
-
 void pmbench_registry_count_line(struct pmbench_registry_counts *c,
 				 const char *line)
 {
@@ -515,7 +605,7 @@ void pmbench_registry_count_line(struct pmbench_registry_counts *c,
 		method = cJSON_GetObjectItemCaseSensitive(req, "method");
 		if (!cJSON_IsString(url) || !cJSON_IsString(method))
 			goto done;
-		if (is_tarball(url->valuestring))
+		if (pmbench_mirror_is_tarball(url->valuestring))
 			c->tarball_requests++;
 		else if ((!strcmp(method->valuestring, "GET") ||
 			  !strcmp(method->valuestring, "HEAD")) &&
@@ -551,23 +641,22 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 	if (!running(reg))
 		return -1;
 	drain_output(reg);
-	if (stat(reg->log_path, &st) < 0 ||
-	    (uint64_t)st.st_size <= reg->log_off)
-		return 0;
-	fp = fopen(reg->log_path, "rb");
-	if (!fp)
-		return 0;
-	if (fseeko(fp, (off_t)reg->log_off, SEEK_SET) == 0) {
+	fp = stat(reg->log_path, &st) < 0 ||
+			     (uint64_t)st.st_size <= reg->log_off
+		     ? NULL
+		     : fopen(reg->log_path, "rb");
+	if (fp && fseeko(fp, (off_t)reg->log_off, SEEK_SET) == 0) {
 		char chunk[65536];
 		size_t n;
 
 		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
 			pmbench_buf_add(&b, chunk, n);
 	}
-	fclose(fp);
+	if (fp)
+		fclose(fp);
 	/* Complete lines only; a line being written waits for next time. */
 	p = b.ptr;
-	for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+	for (const char *nl; b.len && (nl = strchr(p, '\n')); p = nl + 1) {
 		char *line = pmbench_xstrndup(p, (size_t)(nl - p));
 
 		pmbench_registry_count_line(out, line);
@@ -575,6 +664,24 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 	}
 	reg->log_off += (uint64_t)(p - b.ptr);
 	pmbench_buf_release(&b);
+	if (reg->state == STATE_SEALED) {
+		/*
+		 * The front answered the PMs; verdaccio's log holds only its
+		 * fallbacks then, and what it asked its (refused) uplink.
+		 */
+		struct pmbench_mirror_counts f;
+		unsigned uplink = out->uplink_requests;
+
+		pmbench_mirror_take_counts(reg->front, &f);
+		memset(out, 0, sizeof(*out));
+		out->meta_requests = f.meta_requests;
+		out->tarball_requests = f.tarball_requests;
+		out->other_requests = f.other_requests;
+		out->failed = f.failed;
+		out->fallbacks = f.fallbacks;
+		out->bytes = f.bytes;
+		out->uplink_requests = uplink;
+	}
 	return 0;
 }
 
@@ -593,6 +700,9 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 	pmbench_sample_metric_set(s, "registry_failed_requests", c.failed);
 	pmbench_sample_metric_set(s, "registry_uplink_requests",
 				  c.uplink_requests);
+	if (reg->state == STATE_SEALED)
+		pmbench_sample_metric_set(s, "registry_fallback_requests",
+					  c.fallbacks);
 	pmbench_sample_metric_set(s, "registry_bytes", (double)c.bytes);
 }
 
@@ -614,7 +724,9 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "%s on 127.0.0.1, a mirror of the registry the "
 			 "user's npm config names; primed with its uplink "
 			 "live, sealed for the timed runs (cached metadata "
-			 "not revalidated, no request leaves 127.0.0.1)",
+			 "not revalidated, no request leaves 127.0.0.1); "
+			 "the timed runs answered from memory by pmbench's "
+			 "front with the sealed mirror's own bytes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);
 	pmbench_buf_reset(&b);
@@ -636,6 +748,7 @@ int pmbench_registry_stop(struct pmbench_registry *reg)
 
 	if (!reg)
 		return 0;
+	pmbench_mirror_halt(reg->front);
 	stop_child(reg);
 	reg->state = 0;
 	if (reg->relay) {
@@ -665,6 +778,8 @@ void pmbench_registry_release(struct pmbench_registry *reg)
 	if (!reg)
 		return;
 	pmbench_registry_stop(reg);
+	pmbench_mirror_free(reg->front);
+	reg->front = NULL;
 	free(reg->upstream);
 	free(reg->dir);
 	free(reg->url);

@@ -1,0 +1,82 @@
+#ifndef PMBENCH_MIRROR_H
+#define PMBENCH_MIRROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/**
+ * The local registry's front (registry.h): a small HTTP/1.1 server on
+ * 127.0.0.1 that answers the timed runs from memory, with the very bytes
+ * the sealed verdaccio behind it gave for the same request.
+ *
+ * Why: verdaccio renders every packument from its storage on every
+ * request, in one Node process. On a 2-core machine it burned 1.0 s of
+ * CPU during a 1.9 s pnpm install and 5 s during yarn 1's 8.7 s, so the
+ * timed runs measured verdaccio as much as the PM. The front costs a
+ * hash lookup and a write per request.
+ *
+ * What it keeps: per request kind (a tarball; an abbreviated or a full
+ * packument, by the Accept header; gzip or not, by Accept-Encoding) the
+ * status, Content-Type, Content-Encoding, ETag and body, filled before
+ * the timed runs by pmbench_mirror_preload() with what the primings
+ * asked for. A request it has no answer for is a *fallback*: fetched
+ * from verdaccio there and then (blocking the front for that time),
+ * kept when it is a 200, and counted, so a report can say so. An
+ * If-None-Match that names the kept ETag gets 304, as from verdaccio.
+ * Only GET and HEAD are served; anything else gets 405.
+ */
+
+struct pmbench_mirror;
+
+/** What the front served, since the last pmbench_mirror_take_counts(). */
+struct pmbench_mirror_counts {
+	unsigned meta_requests;	   /**< packuments */
+	unsigned tarball_requests; /**< .tgz */
+	unsigned other_requests;   /**< anything else */
+	unsigned failed;	   /**< answers with status 400 and above */
+	unsigned fallbacks; /**< answered by asking verdaccio, not memory */
+	uint64_t bytes;	    /**< body bytes sent */
+};
+
+/**
+ * A front with nothing kept yet, that asks the server on 127.0.0.1 at
+ * `backend_port` with `Host: host` (the host:port the PMs use, so that
+ * the tarball URLs in packuments name it). Never fails.
+ */
+struct pmbench_mirror *pmbench_mirror_new(int backend_port, const char *host);
+
+/** Ask the backend at `port` from now on (it moved). */
+void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port);
+
+/**
+ * Fetch the answer to `GET path` with `accept` and (if `gzip`)
+ * `Accept-Encoding: gzip` from the backend and keep it, unless one is
+ * kept already. Only while not serving. Returns 1 if kept, 0 if already
+ * there or the backend did not answer 200, -1 on an error (set).
+ */
+int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
+			   const char *accept, int gzip);
+
+/** How many answers are kept, and their bytes. */
+size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes);
+
+/**
+ * Listen on 127.0.0.1:`port` and serve from a thread of its own until
+ * pmbench_mirror_halt(). Returns 0 or an error (the port taken).
+ */
+int pmbench_mirror_serve(struct pmbench_mirror *m, int port);
+
+/** Stop serving: the thread joined, every socket closed. Idempotent. */
+void pmbench_mirror_halt(struct pmbench_mirror *m);
+
+/** Copy the counts since the last call into `out` and start again. */
+void pmbench_mirror_take_counts(struct pmbench_mirror *m,
+				struct pmbench_mirror_counts *out);
+
+/** Halt and free everything. NULL is fine. */
+void pmbench_mirror_free(struct pmbench_mirror *m);
+
+/** Whether a request path names a tarball ("/x/-/x-1.0.0.tgz"). */
+int pmbench_mirror_is_tarball(const char *path);
+
+#endif
