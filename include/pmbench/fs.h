@@ -104,6 +104,13 @@ struct pmbench_fs_usage {
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
 /** 1 if something exists at `path` (lstat), else 0. */
+/**
+ * Write out every dirty page of the file system that holds `path`
+ * (syncfs), so that what one run wrote is not flushed during the next
+ * one. Returns 0, or -1 (set) when `path` cannot be opened.
+ */
+int pmbench_fs_settle(const char *path);
+
 int pmbench_fs_exists(const char *path);
 /** 1 if `path` is a directory (stat, follows symlinks), else 0. */
 int pmbench_fs_isdir(const char *path);

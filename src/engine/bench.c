@@ -313,6 +313,17 @@ static int run_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	return ret;
 }
 
+/*
+ * Before a timed run: what the runs before wrote, and the copy just
+ * prepared, go to disk now, not during the run (the kernel's writeback
+ * would otherwise charge it to whichever run comes next).
+ */
+static void settle(const struct rounds *x)
+{
+	if (pmbench_fs_settle(x->ctx->cache_dir) < 0)
+		pmbench_error_clear();
+}
+
 /* One PM's turn in a round: prepare its copy, then run every cell. */
 static int turn(size_t i, const struct pmbench_round *round, void *payload)
 {
@@ -335,6 +346,7 @@ static int turn(size_t i, const struct pmbench_round *round, void *payload)
 	prepared = x->task->prepare(&j);
 	if (prepared == 0)
 		x->bare_dir = ps->ws.run_project;
+	settle(x);
 	for (size_t k = 0; k < x->cells.nr && !ret; k++)
 		ret = run_cell(x, ps, x->cells.v[k], round, prepared);
 	return ret;
@@ -380,6 +392,7 @@ static int control_turn(const struct pmbench_round *round, void *payload)
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), PMBENCH_CONTROL_PM,
 			   round->number + 1, x->o->warmup + x->o->runs);
+	settle(x);
 	ret = pmbench_control_run(x->ctx, x->ctx->cache_dir,
 				  new_sample(cell, round));
 	if (ret == 0)

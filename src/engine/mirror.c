@@ -194,8 +194,8 @@ static void fetched_release(struct fetched *f)
  * GET `path` from the backend as a PM would ask it. Returns the status
  * (0 when no answer came, with the reason set as the error).
  */
-static int fetch(struct pmbench_mirror *m, const char *path,
-		 const char *accept, int gzip, struct fetched *f)
+static int fetch(struct pmbench_mirror *m, const char *path, const char *accept,
+		 int gzip, struct fetched *f)
 {
 	struct pmbench_buf url = PMBENCH_BUF_INIT, h = PMBENCH_BUF_INIT;
 	struct curl_slist *headers = NULL;
@@ -209,8 +209,7 @@ static int fetch(struct pmbench_mirror *m, const char *path,
 					 "failed"),
 		       0;
 	curl_easy_reset(m->easy);
-	pmbench_buf_addf(&url, "http://127.0.0.1:%d%s", m->backend_port,
-			 path);
+	pmbench_buf_addf(&url, "http://127.0.0.1:%d%s", m->backend_port, path);
 	pmbench_buf_addf(&h, "Host: %s", m->host);
 	headers = curl_slist_append(headers, h.ptr);
 	pmbench_buf_reset(&h);
@@ -242,8 +241,8 @@ static int fetch(struct pmbench_mirror *m, const char *path,
 	return (int)status;
 }
 
-static struct entry *keep(struct pmbench_mirror *m, const char *key,
-			  int status, struct fetched *f)
+static struct entry *keep(struct pmbench_mirror *m, const char *key, int status,
+			  struct fetched *f)
 {
 	struct entry *e = pmbench_xcalloc(1, sizeof(*e));
 	unsigned b = hash(key);
@@ -363,18 +362,25 @@ static int parse_request(struct request *r, const char *text)
 static const char *reason(int status)
 {
 	switch (status) {
-	case 200: return "OK";
-	case 304: return "Not Modified";
-	case 400: return "Bad Request";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 431: return "Request Header Fields Too Large";
-	default: return status < 400 ? "OK" : "Error";
+	case 200:
+		return "OK";
+	case 304:
+		return "Not Modified";
+	case 400:
+		return "Bad Request";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 431:
+		return "Request Header Fields Too Large";
+	default:
+		return status < 400 ? "OK" : "Error";
 	}
 }
 
-static void count(struct pmbench_mirror *m, const struct request *r,
-		  int status, size_t bytes, int fallback)
+static void count(struct pmbench_mirror *m, const struct request *r, int status,
+		  size_t bytes, int fallback)
 {
 	pthread_mutex_lock(&m->lock);
 	if (!r || !r->path)
@@ -414,8 +420,7 @@ static void answer_entry(struct conn *c, const struct request *r,
 			   !strcmp(e->etag, r->if_none_match);
 	int status = not_modified ? 304 : e->status;
 
-	pmbench_buf_addf(&c->out, "HTTP/1.1 %d %s\r\n", status,
-			 reason(status));
+	pmbench_buf_addf(&c->out, "HTTP/1.1 %d %s\r\n", status, reason(status));
 	if (e->type)
 		pmbench_buf_addf(&c->out, "Content-Type: %s\r\n", e->type);
 	if (e->encoding && !not_modified)
@@ -622,10 +627,15 @@ static void accept_all(struct pmbench_mirror *m)
 			m->conns = pmbench_xrealloc(
 				m->conns, m->conns_alloc * sizeof(*m->conns));
 		}
-		m->conns[m->nconns++] = (struct conn){
-			fd, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, 0, NULL, 0, 0, 0,
-			0
-		};
+		m->conns[m->nconns++] = (struct conn){ fd,
+						       PMBENCH_BUF_INIT,
+						       PMBENCH_BUF_INIT,
+						       0,
+						       NULL,
+						       0,
+						       0,
+						       0,
+						       0 };
 	}
 }
 

@@ -1681,3 +1681,19 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
 					  path);
 	return 0;
 }
+
+int pmbench_fs_settle(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return pmbench_error_set("cannot open '%s': %s", path,
+					 strerror(errno));
+	if (syncfs(fd) < 0)
+		ret = pmbench_error_set("cannot sync the file system of '%s': "
+					"%s",
+					path, strerror(errno));
+	close(fd);
+	return ret;
+}

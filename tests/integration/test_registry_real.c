@@ -281,7 +281,10 @@ static void bench(struct h_run *run, const char *pms, const char *out)
 	pmbench_buf_release(&proj);
 }
 
-/* Every timed run asked the mirror only, and something of it. */
+/*
+ * Every timed run asked the mirror only, and something of it, and the
+ * front had every answer from the primings.
+ */
 static void check_sealed(int *ok, const char *out)
 {
 	cJSON *json = h_read_json(out), *cells, *c, *s;
@@ -309,6 +312,10 @@ static void check_sealed(int *ok, const char *out)
 				  0);
 			CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(
 				      m, "registry_tarball_requests")) >= 1);
+			/* All answered by the front, from memory. */
+			CHECK_INT(cJSON_GetNumberValue(cJSON_GetObjectItem(
+					  m, "registry_fallback_requests")),
+				  0);
 			runs++;
 		}
 	}
