@@ -48,6 +48,7 @@ struct conn {
 	const char *body; /* an entry's, never owned */
 	size_t body_len, body_off;
 	int writing, close_after;
+	int eof; /* the client sent all it will: answer, then close */
 };
 
 struct pmbench_mirror {
@@ -581,7 +582,7 @@ static int flush(struct pmbench_mirror *m, struct conn *c)
 		else
 			c->body_off += (size_t)n;
 	}
-	return 0;
+	return c->eof;
 }
 
 /* Read what `c` sent; 1 when the connection is to be closed. */
@@ -596,8 +597,10 @@ static int take_input(struct pmbench_mirror *m, struct conn *c)
 			continue;
 		if (n < 0)
 			break;
-		if (n == 0)
-			return !c->writing || c->close_after;
+		if (n == 0) {
+			c->eof = 1;
+			break;
+		}
 		/* While answering, keep reading: a pipelined request. */
 		if (c->in.len < 4 * MAX_HEAD)
 			pmbench_buf_add(&c->in, chunk, (size_t)n);
@@ -635,6 +638,7 @@ static void accept_all(struct pmbench_mirror *m)
 						       0,
 						       0,
 						       0,
+						       0,
 						       0 };
 	}
 }
@@ -657,7 +661,7 @@ static void *serve_loop(void *arg)
 		for (size_t i = 0; i < m->nconns; i++)
 			fds[i + 2] = (struct pollfd){
 				m->conns[i].fd,
-				(short)(POLLIN |
+				(short)((m->conns[i].eof ? 0 : POLLIN) |
 					(m->conns[i].writing ? POLLOUT : 0)),
 				0
 			};

@@ -1,0 +1,898 @@
+/*
+ * The registry's front (mirror.c) against a fake verdaccio in a thread
+ * of this process, with libcurl as the package manager: what it keeps,
+ * what it serves from memory, what it asks the backend again, what it
+ * refuses, and what it counts.
+ *
+ * The fake backend answers one request per connection (Connection:
+ * close) and notes, per request, the path and the Host, Accept and
+ * Accept-Encoding it was asked with. Its bodies say which kind of answer
+ * was asked for ("corgi:/pkg", "full:/pkg", "tgz:/pkg/-/pkg-1.0.0.tgz"),
+ * so a test can tell a right answer from a wrong kept one. Its gzip
+ * bodies are not gzip: the front passes bytes through, and the client
+ * sets Accept-Encoding as a raw header so that curl does not decode.
+ */
+#include "pmbench/common.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "check.h"
+#include "pmbench/buf.h"
+#include "pmbench/mirror.h"
+
+/* What the PMs send for an abbreviated packument (npm's words). */
+#define CORGI_TYPE "application/vnd.npm.install-v1+json"
+#define CORGI	   CORGI_TYPE "; q=1.0, application/json; q=0.8, */*"
+/* The host:port the PMs are told; not where the backend listens. */
+#define HOST	     "127.0.0.1:5555"
+#define TARBALL	     "/pkg/-/pkg-1.0.0.tgz"
+#define MISSING_BODY "{\"error\":\"no such package available\"}"
+/* A tarball larger than a socket's buffers: written in many goes. */
+#define BIG	       "/big/-/big-1.0.0.tgz"
+#define BIG_LEN	       (4u << 20)
+#define MAX_CONNS      256
+#define MAX_HEAD_BYTES 8192
+
+/* ---- the fake verdaccio ------------------------------------------------ */
+
+struct seen {
+	char path[256], host[128], accept[256], encoding[128];
+};
+
+struct backend {
+	int fd, port;
+	pthread_t thread;
+	pthread_mutex_t lock; /* requests, last */
+	unsigned requests;
+	struct seen last;
+	/* Written by the accepting thread only; read after it is joined. */
+	pthread_t conns[MAX_CONNS];
+	size_t nconns;
+};
+
+struct backend_conn {
+	struct backend *b;
+	int fd;
+};
+
+/* Copy the value of header `name` in request head `head` into `out`. */
+static void head_value(const char *head, const char *name, char *out,
+		       size_t size)
+{
+	size_t n = strlen(name);
+	const char *p = strstr(head, "\r\n");
+
+	out[0] = '\0';
+	while (p && p[2] && strncmp(p, "\r\n\r\n", 4)) {
+		const char *line = p + 2, *eol = strstr(line, "\r\n");
+
+		if (!eol)
+			return;
+		if ((size_t)(eol - line) > n && !strncasecmp(line, name, n) &&
+		    line[n] == ':') {
+			const char *v = line + n + 1;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			snprintf(out, size, "%.*s", (int)(eol - v), v);
+			return;
+		}
+		p = eol;
+	}
+}
+
+static unsigned char big_byte(size_t i)
+{
+	return (unsigned char)((i * 131u + 7u) & 0xff);
+}
+
+static int is_big(const struct pmbench_buf *b)
+{
+	if (b->len != BIG_LEN)
+		return 0;
+	for (size_t i = 0; i < b->len; i++)
+		if ((unsigned char)b->ptr[i] != big_byte(i))
+			return 0;
+	return 1;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+static void send_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void *backend_conn_main(void *arg)
+{
+	struct backend_conn *bc = arg;
+	struct backend *b = bc->b;
+	int fd = bc->fd;
+	struct timeval tv = { 10, 0 };
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	struct seen s;
+	char head[MAX_HEAD_BYTES];
+	const char *sp, *type, *body;
+	char *sp2;
+	size_t got = 0;
+	int status = 200, gzip;
+
+	free(bc);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	head[0] = '\0';
+	while (got < sizeof(head) - 1 && !strstr(head, "\r\n\r\n")) {
+		ssize_t n = recv(fd, head + got, sizeof(head) - 1 - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		head[got] = '\0';
+	}
+	sp = strchr(head, ' ');
+	sp2 = sp ? strchr(sp + 1, ' ') : NULL;
+	if (!strstr(head, "\r\n\r\n") || !sp2) {
+		close(fd);
+		return NULL;
+	}
+	memset(&s, 0, sizeof(s));
+	snprintf(s.path, sizeof(s.path), "%.*s", (int)(sp2 - sp - 1), sp + 1);
+	head_value(head, "Host", s.host, sizeof(s.host));
+	head_value(head, "Accept", s.accept, sizeof(s.accept));
+	head_value(head, "Accept-Encoding", s.encoding, sizeof(s.encoding));
+	pthread_mutex_lock(&b->lock);
+	b->requests++;
+	b->last = s;
+	pthread_mutex_unlock(&b->lock);
+
+	gzip = strstr(s.encoding, "gzip") != NULL;
+	if (strstr(s.path, "slow"))
+		pmbench_sleep_ns(300000000ull);
+	if (strstr(s.path, "missing")) {
+		status = 404;
+		type = "application/json";
+		body = MISSING_BODY;
+	} else if (!strcmp(s.path, BIG)) {
+		pmbench_buf_addf(
+			&out,
+			"HTTP/1.1 200 OK\r\nContent-Type: "
+			"application/octet-stream\r\nETag: \"e1\"\r\n"
+			"Content-Length: %u\r\nConnection: close\r\n\r\n",
+			BIG_LEN);
+		for (size_t i = 0; i < BIG_LEN; i++)
+			pmbench_buf_addch(&out, big_byte(i));
+		goto send;
+	} else if (ends_with(s.path, ".tgz")) {
+		type = "application/octet-stream";
+		body = "tgz:";
+	} else {
+		type = "application/json";
+		body = strstr(s.accept, CORGI_TYPE) ? "corgi:" : "full:";
+	}
+	pmbench_buf_addf(&out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n", status,
+			 status == 200 ? "OK" : "Not Found", type);
+	if (status == 200) {
+		pmbench_buf_adds(&out, "ETag: \"e1\"\r\n");
+		if (gzip)
+			pmbench_buf_adds(&out, "Content-Encoding: gzip\r\n");
+		pmbench_buf_addf(&out, "Content-Length: %zu\r\n",
+				 strlen(body) + strlen(s.path));
+		pmbench_buf_addf(&out, "Connection: close\r\n\r\n%s%s", body,
+				 s.path);
+	} else {
+		pmbench_buf_addf(&out,
+				 "Content-Length: %zu\r\nConnection: close\r\n"
+				 "\r\n%s",
+				 strlen(body), body);
+	}
+send:
+	send_all(fd, out.ptr, out.len);
+	shutdown(fd, SHUT_WR);
+	close(fd);
+	pmbench_buf_release(&out);
+	return NULL;
+}
+
+static void *backend_main(void *arg)
+{
+	struct backend *b = arg;
+
+	for (;;) {
+		struct backend_conn *bc;
+		int c = accept(b->fd, NULL, NULL);
+
+		if (c < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (b->nconns == MAX_CONNS) {
+			close(c);
+			continue;
+		}
+		bc = pmbench_xcalloc(1, sizeof(*bc));
+		bc->b = b;
+		bc->fd = c;
+		if (pthread_create(&b->conns[b->nconns], NULL,
+				   backend_conn_main, bc)) {
+			free(bc);
+			close(c);
+			continue;
+		}
+		b->nconns++;
+	}
+}
+
+static int backend_start(struct backend *b)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+
+	memset(b, 0, sizeof(*b));
+	pthread_mutex_init(&b->lock, NULL);
+	b->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (b->fd < 0 || bind(b->fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(b->fd, 64) < 0 ||
+	    getsockname(b->fd, (struct sockaddr *)&a, &len) < 0)
+		return -1;
+	b->port = ntohs(a.sin_port);
+	return pthread_create(&b->thread, NULL, backend_main, b) ? -1 : 0;
+}
+
+/* Stop accepting (shutdown() fails the accept()), join every thread. */
+static void backend_stop(struct backend *b)
+{
+	shutdown(b->fd, SHUT_RDWR);
+	pthread_join(b->thread, NULL);
+	for (size_t i = 0; i < b->nconns; i++)
+		pthread_join(b->conns[i], NULL);
+	close(b->fd);
+	pthread_mutex_destroy(&b->lock);
+}
+
+/* How many requests the backend answered; the last one into `last`. */
+static unsigned backend_seen(struct backend *b, struct seen *last)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&b->lock);
+	n = b->requests;
+	if (last)
+		*last = b->last;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}
+
+/* ---- ports --------------------------------------------------------------- */
+
+/* A port of 127.0.0.1 nothing listens on (just now), or -1. */
+static int free_port(void)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	    !getsockname(fd, (struct sockaddr *)&a, &len))
+		port = ntohs(a.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return port;
+}
+
+/* Whether a TCP connection to 127.0.0.1:`port` is accepted. */
+static int can_connect(int port)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ok = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a));
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* ---- the client (the PM) ------------------------------------------------ */
+
+struct reply {
+	long status;
+	long connects; /* new connections this request opened */
+	struct pmbench_buf head, body;
+};
+
+static size_t take_bytes(char *p, size_t size, size_t n, void *data)
+{
+	pmbench_buf_add(data, p, size * n);
+	return size * n;
+}
+
+/*
+ * `method` `path` to the front on `port`, with the extra header lines
+ * `headers` (NULL-ended), on `easy` (its connections kept between
+ * calls). Returns the CURLcode.
+ */
+static int ask(CURL *easy, int port, const char *method, const char *path,
+	       const char *const *headers, struct reply *r)
+{
+	struct pmbench_buf url = PMBENCH_BUF_INIT;
+	struct curl_slist *list = NULL;
+	CURLcode rc;
+
+	r->status = r->connects = 0;
+	pmbench_buf_reset(&r->head);
+	pmbench_buf_reset(&r->body);
+	for (size_t i = 0; headers && headers[i]; i++)
+		list = curl_slist_append(list, headers[i]);
+	pmbench_buf_addf(&url, "http://127.0.0.1:%d%s", port, path);
+	curl_easy_reset(easy);
+	curl_easy_setopt(easy, CURLOPT_URL, url.ptr);
+	curl_easy_setopt(easy, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(easy, CURLOPT_TIMEOUT, 30L);
+	curl_easy_setopt(easy, CURLOPT_HTTPHEADER, list);
+	curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, take_bytes);
+	curl_easy_setopt(easy, CURLOPT_WRITEDATA, &r->body);
+	curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, take_bytes);
+	curl_easy_setopt(easy, CURLOPT_HEADERDATA, &r->head);
+	if (!strcmp(method, "HEAD")) {
+		curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+	} else if (!strcmp(method, "POST")) {
+		curl_easy_setopt(easy, CURLOPT_POSTFIELDS, "");
+		curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE, 0L);
+	} else if (strcmp(method, "GET")) {
+		curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, method);
+	}
+	rc = curl_easy_perform(easy);
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
+		curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &r->connects);
+	} else {
+		fprintf(stderr, "%s %s: %s\n", method, path,
+			curl_easy_strerror(rc));
+	}
+	curl_slist_free_all(list);
+	pmbench_buf_release(&url);
+	return (int)rc;
+}
+
+/* The value of header `name` in the reply (a static copy), or NULL. */
+static const char *reply_header(const struct reply *r, const char *name)
+{
+	static char v[256];
+	size_t n = strlen(name);
+
+	for (const char *p = r->head.ptr; p && *p;) {
+		const char *eol = strstr(p, "\r\n");
+
+		if (!eol)
+			eol = p + strlen(p);
+		if ((size_t)(eol - p) > n && !strncasecmp(p, name, n) &&
+		    p[n] == ':') {
+			const char *s = p + n + 1;
+
+			while (*s == ' ')
+				s++;
+			snprintf(v, sizeof(v), "%.*s", (int)(eol - s), s);
+			return v;
+		}
+		p = *eol ? eol + 2 : eol;
+	}
+	return NULL;
+}
+
+static const char *const corgi_gzip[] = { "Accept: " CORGI,
+					  "Accept-Encoding: gzip", NULL };
+static const char *const full_plain[] = { "Accept: application/json", NULL };
+static const char *const full_gzip[] = { "Accept: application/json",
+					 "Accept-Encoding: gzip", NULL };
+static const char *const corgi_plain[] = { "Accept: " CORGI, NULL };
+
+/* ---- the front ----------------------------------------------------------- */
+
+struct world {
+	struct backend backend;
+	struct pmbench_mirror *m;
+	CURL *pm;
+	int port; /* the front's */
+	struct reply r;
+	int passed; /* set by each step that got to its end */
+	long slow_status;
+};
+
+static void check_counts(const struct pmbench_mirror_counts *c, unsigned meta,
+			 unsigned tarball, unsigned other, unsigned failed,
+			 unsigned fallbacks, uint64_t bytes, int *ok)
+{
+	*ok = 0;
+	CHECK_INT(c->meta_requests, meta);
+	CHECK_INT(c->tarball_requests, tarball);
+	CHECK_INT(c->other_requests, other);
+	CHECK_INT(c->failed, failed);
+	CHECK_INT(c->fallbacks, fallbacks);
+	CHECK_INT(c->bytes, bytes);
+	*ok = 1;
+}
+
+#define CHECK_COUNTS(w, meta, tarball, other, failed, fallbacks, bytes)     \
+	do {                                                                \
+		struct pmbench_mirror_counts cc_;                           \
+		int ok_;                                                    \
+		pmbench_mirror_take_counts((w)->m, &cc_);                   \
+		check_counts(&cc_, meta, tarball, other, failed, fallbacks, \
+			     bytes, &ok_);                                  \
+		if (!ok_)                                                   \
+			return;                                             \
+	} while (0)
+
+/* Preloading, before the front serves. */
+static void preload(struct world *w)
+{
+	struct seen s;
+	uint64_t bytes = 1;
+	int dead = free_port();
+
+	CHECK(dead > 0);
+	/* The backend not there: an error, nothing kept; then it moves. */
+	w->m = pmbench_mirror_new(dead, HOST);
+	CHECK_INT(pmbench_mirror_preload(w->m, "/pkg", CORGI, 1), -1);
+	CHECK_CONTAINS(pmbench_error_last(), "/pkg");
+	pmbench_error_clear();
+	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 0);
+	CHECK_INT(bytes, 0);
+	pmbench_mirror_set_backend(w->m, w->backend.port);
+
+	/* 1. Kept once; asked as the kind says, with the PMs' Host. */
+	CHECK_INT(pmbench_mirror_preload(w->m, "/pkg", CORGI, 1), 1);
+	CHECK_INT(pmbench_mirror_preload(w->m, "/pkg", CORGI, 1), 0);
+	CHECK_INT(backend_seen(&w->backend, &s), 1);
+	CHECK_STR(s.path, "/pkg");
+	CHECK_STR(s.host, HOST);
+	CHECK_CONTAINS(s.accept, CORGI_TYPE);
+	CHECK_CONTAINS(s.encoding, "gzip");
+	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 1);
+	CHECK_INT(bytes, strlen("corgi:/pkg"));
+
+	/* A 404 is not kept. */
+	CHECK_INT(pmbench_mirror_preload(w->m, "/missing", NULL, 0), 0);
+	CHECK_INT(backend_seen(&w->backend, &s), 2);
+	CHECK_STR(s.path, "/missing");
+	CHECK_STR(s.encoding, "");
+	CHECK_INT(pmbench_mirror_kept(w->m, NULL), 1);
+	/* Preloading is not serving: nothing counted. */
+	CHECK_COUNTS(w, 0, 0, 0, 0, 0, 0);
+	w->passed = 1;
+}
+
+static void serve(struct world *w)
+{
+	struct pmbench_mirror *other;
+	struct seen s;
+	struct reply *r = &w->r;
+	int taken;
+	const char *const stale[] = { "Accept: " CORGI, "Accept-Encoding: gzip",
+				      "If-None-Match: \"e0\"", NULL };
+	const char *const fresh[] = { "Accept: " CORGI, "Accept-Encoding: gzip",
+				      "If-None-Match: \"e1\"", NULL };
+
+	/* 2. Served from memory, the very bytes and headers. */
+	w->port = free_port();
+	CHECK(w->port > 0);
+	CHECK_INT(pmbench_mirror_serve(w->m, w->port), 0);
+	/* The port taken: an error, not a second front. */
+	other = pmbench_mirror_new(w->backend.port, HOST);
+	taken = pmbench_mirror_serve(other, w->port);
+	pmbench_mirror_free(other);
+	CHECK(taken != 0);
+	pmbench_error_clear();
+
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_gzip, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK_STR(reply_header(r, "Content-Encoding"), "gzip");
+	CHECK_STR(reply_header(r, "Content-Type"), "application/json");
+	CHECK_STR(reply_header(r, "ETag"), "\"e1\"");
+	CHECK_INT(backend_seen(&w->backend, NULL), 2);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen("corgi:/pkg"));
+	CHECK_COUNTS(w, 0, 0, 0, 0, 0, 0);
+
+	/* 3. The full document: a fallback, then kept. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", full_plain, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "full:/pkg");
+	CHECK(!reply_header(r, "Content-Encoding"));
+	CHECK_INT(backend_seen(&w->backend, &s), 3);
+	CHECK_STR(s.path, "/pkg");
+	CHECK_STR(s.host, HOST);
+	CHECK_STR(s.accept, "application/json");
+	CHECK_STR(s.encoding, "");
+	CHECK_COUNTS(w, 1, 0, 0, 0, 1, strlen("full:/pkg"));
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", full_plain, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "full:/pkg");
+	CHECK_INT(backend_seen(&w->backend, NULL), 3);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen("full:/pkg"));
+	/* And the gzip corgi is still the corgi. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_gzip, r), CURLE_OK);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen("corgi:/pkg"));
+
+	/*
+	 * The kind and the encoding each make an answer of its own: the
+	 * full document gzipped, the corgi plain, each a fallback once.
+	 */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", full_gzip, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "full:/pkg");
+	CHECK_STR(reply_header(r, "Content-Encoding"), "gzip");
+	CHECK_INT(backend_seen(&w->backend, &s), 4);
+	CHECK_STR(s.accept, "application/json");
+	CHECK_STR(s.encoding, "gzip");
+	CHECK_COUNTS(w, 1, 0, 0, 0, 1, strlen("full:/pkg"));
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_plain, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK(!reply_header(r, "Content-Encoding"));
+	CHECK_INT(backend_seen(&w->backend, &s), 5);
+	CHECK_CONTAINS(s.accept, CORGI_TYPE);
+	CHECK_STR(s.encoding, "");
+	CHECK_COUNTS(w, 1, 0, 0, 0, 1, strlen("corgi:/pkg"));
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", full_gzip, r), CURLE_OK);
+	CHECK_STR(r->body.ptr, "full:/pkg");
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_plain, r), CURLE_OK);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK_INT(backend_seen(&w->backend, NULL), 5);
+	CHECK_COUNTS(w, 2, 0, 0, 0, 0,
+		     strlen("full:/pkg") + strlen("corgi:/pkg"));
+
+	/* 4. A tarball counts as one. */
+	CHECK_INT(ask(w->pm, w->port, "GET", TARBALL, NULL, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "tgz:" TARBALL);
+	CHECK_STR(reply_header(r, "Content-Type"), "application/octet-stream");
+	CHECK_INT(backend_seen(&w->backend, &s), 6);
+	CHECK_STR(s.path, TARBALL);
+	CHECK_COUNTS(w, 0, 1, 0, 0, 1, strlen("tgz:" TARBALL));
+	CHECK_INT(ask(w->pm, w->port, "GET", TARBALL, NULL, r), CURLE_OK);
+	CHECK_STR(r->body.ptr, "tgz:" TARBALL);
+	CHECK_INT(backend_seen(&w->backend, NULL), 6);
+	CHECK_COUNTS(w, 0, 1, 0, 0, 0, strlen("tgz:" TARBALL));
+
+	/* 5. If-None-Match: 304 without a body when it names the ETag. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", fresh, r), CURLE_OK);
+	CHECK_INT(r->status, 304);
+	CHECK_INT(r->body.len, 0);
+	CHECK_STR(reply_header(r, "ETag"), "\"e1\"");
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, 0);
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", stale, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK_INT(backend_seen(&w->backend, NULL), 6);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen("corgi:/pkg"));
+
+	/* 6. A 404 passed through, counted, and not kept. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/missing", full_plain, r),
+		  CURLE_OK);
+	CHECK_INT(r->status, 404);
+	CHECK_STR(r->body.ptr, MISSING_BODY);
+	CHECK_INT(backend_seen(&w->backend, &s), 7);
+	CHECK_STR(s.path, "/missing");
+	CHECK_COUNTS(w, 1, 0, 0, 1, 1, strlen(MISSING_BODY));
+	CHECK_INT(ask(w->pm, w->port, "GET", "/missing", full_plain, r),
+		  CURLE_OK);
+	CHECK_INT(r->status, 404);
+	CHECK_STR(r->body.ptr, MISSING_BODY);
+	CHECK_INT(backend_seen(&w->backend, NULL), 8);
+	CHECK_COUNTS(w, 1, 0, 0, 1, 1, strlen(MISSING_BODY));
+
+	/* 7. Only GET and HEAD; the backend not asked. */
+	CHECK_INT(ask(w->pm, w->port, "POST", "/pkg", full_plain, r), CURLE_OK);
+	CHECK_INT(r->status, 405);
+	CHECK_INT(ask(w->pm, w->port, "DELETE", "/pkg", full_plain, r),
+		  CURLE_OK);
+	CHECK_INT(r->status, 405);
+	CHECK_INT(backend_seen(&w->backend, NULL), 8);
+	CHECK_COUNTS(w, 0, 0, 2, 2, 0, 0);
+
+	/* 9. HEAD: the length of the body, not the body. */
+	CHECK_INT(ask(w->pm, w->port, "HEAD", "/pkg", corgi_gzip, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_INT(r->body.len, 0);
+	CHECK_STR(reply_header(r, "Content-Length"), "10");
+	CHECK_STR(reply_header(r, "Content-Encoding"), "gzip");
+	CHECK_INT(backend_seen(&w->backend, NULL), 8);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, 0);
+	/* The connection survives a HEAD: the next answer is whole. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_gzip, r), CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "corgi:/pkg");
+	CHECK_INT(r->connects, 0);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen("corgi:/pkg"));
+	w->passed = 1;
+}
+
+/* 8. Keep-alive: 50 answers over one connection. */
+static void keep_alive(struct world *w)
+{
+	CURL *easy = curl_easy_init();
+	struct reply *r = &w->r;
+	long connects = 0;
+	int i;
+
+	CHECK(easy);
+	for (i = 0; i < 50; i++) {
+		if (ask(easy, w->port, "GET", "/pkg", corgi_gzip, r) ||
+		    r->status != 200 || strcmp(r->body.ptr, "corgi:/pkg"))
+			break;
+		connects += r->connects;
+	}
+	curl_easy_cleanup(easy);
+	CHECK_INT(i, 50);
+	CHECK_INT(connects, 1);
+	CHECK_INT(backend_seen(&w->backend, NULL), 8);
+	CHECK_COUNTS(w, 50, 0, 0, 0, 0, 50 * strlen("corgi:/pkg"));
+	w->passed = 1;
+}
+
+/*
+ * Answers larger than the socket takes at once, from the backend and
+ * from memory; and two requests sent in one write (pipelined), answered
+ * in order.
+ */
+static void big_and_pipelined(struct world *w)
+{
+	struct reply *r = &w->r;
+	struct pmbench_buf got = PMBENCH_BUF_INIT;
+	const char *two = "GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: " CORGI
+			  "\r\nAccept-Encoding: gzip\r\n\r\n"
+			  "GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: "
+			  "application/json\r\nConnection: close\r\n\r\n";
+	const char *second;
+	struct sockaddr_in a;
+	struct timeval tv = { 10, 0 };
+	char chunk[4096];
+	int fd, sent;
+
+	for (int i = 0; i < 2; i++) {
+		CHECK_INT(ask(w->pm, w->port, "GET", BIG, NULL, r), CURLE_OK);
+		CHECK_INT(r->status, 200);
+		CHECK(is_big(&r->body));
+		CHECK_COUNTS(w, 0, 1, 0, 0, !i, BIG_LEN);
+	}
+	CHECK_INT(backend_seen(&w->backend, NULL), 9);
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(fd >= 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)w->port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	sent = !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	       send(fd, two, strlen(two), MSG_NOSIGNAL) == (ssize_t)strlen(two);
+	for (ssize_t n; sent && (n = recv(fd, chunk, sizeof(chunk), 0)) > 0;)
+		pmbench_buf_add(&got, chunk, (size_t)n);
+	close(fd);
+	second = got.len ? strstr(got.ptr, "corgi:/pkg") : NULL;
+	second = second ? strstr(second, "HTTP/1.1 200 ") : NULL;
+	if (!sent || !second || !strstr(got.ptr, "Connection: keep-alive") ||
+	    !strstr(second, "Connection: close") ||
+	    !ends_with(second, "\r\n\r\nfull:/pkg")) {
+		check_fail(__FILE__, __LINE__,
+			   "two pipelined answers, got \"%s\"",
+			   got.len ? got.ptr : "");
+		pmbench_buf_release(&got);
+		return;
+	}
+	pmbench_buf_release(&got);
+	CHECK_INT(backend_seen(&w->backend, NULL), 9);
+	CHECK_COUNTS(w, 2, 0, 0, 0, 0,
+		     strlen("corgi:/pkg") + strlen("full:/pkg"));
+	w->passed = 1;
+}
+
+static void *ask_slow(void *arg)
+{
+	struct world *w = arg;
+	struct reply r = { 0, 0, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT };
+	CURL *easy = curl_easy_init();
+
+	if (easy && ask(easy, w->port, "GET", "/slow", full_plain, &r) == 0)
+		w->slow_status = r.status;
+	if (easy)
+		curl_easy_cleanup(easy);
+	pmbench_buf_release(&r.head);
+	pmbench_buf_release(&r.body);
+	return NULL;
+}
+
+/*
+ * A request whose end of input comes with it (the client shut its side
+ * at once, as `nc -N` does) is answered, then closed. The front is kept
+ * busy meanwhile by a slow fallback, so that the request and the end of
+ * input both wait for it when it reads.
+ */
+static void half_closed(struct world *w)
+{
+	const char *req = "GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: " CORGI
+			  "\r\nAccept-Encoding: gzip\r\n\r\n";
+	struct pmbench_buf got = PMBENCH_BUF_INIT;
+	struct sockaddr_in a;
+	struct timeval tv = { 10, 0 };
+	pthread_t slow;
+	char chunk[4096];
+	int fd, sent;
+
+	CHECK(!pthread_create(&slow, NULL, ask_slow, w));
+	/* The fallback has reached the backend: the front is busy. */
+	for (int i = 0; i < 500 && backend_seen(&w->backend, NULL) < 10; i++)
+		pmbench_sleep_ns(1000000);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)w->port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	sent = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	       send(fd, req, strlen(req), MSG_NOSIGNAL) ==
+		       (ssize_t)strlen(req) &&
+	       !shutdown(fd, SHUT_WR);
+	for (ssize_t n; sent && (n = recv(fd, chunk, sizeof(chunk), 0)) > 0;)
+		pmbench_buf_add(&got, chunk, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	pthread_join(slow, NULL);
+	CHECK_INT(w->slow_status, 200);
+	if (!sent || !got.len || !ends_with(got.ptr, "\r\n\r\ncorgi:/pkg")) {
+		check_fail(__FILE__, __LINE__,
+			   "a half-closed request unanswered, got \"%s\"",
+			   got.len ? got.ptr : "");
+		pmbench_buf_release(&got);
+		return;
+	}
+	pmbench_buf_release(&got);
+	CHECK_COUNTS(w, 2, 0, 0, 0, 1,
+		     strlen("full:/slow") + strlen("corgi:/pkg"));
+	w->passed = 1;
+}
+
+/* 10. Halted: the port refuses; halting again is harmless. */
+static void halt(struct world *w)
+{
+	uint64_t bytes = 0;
+
+	CHECK(can_connect(w->port));
+	pmbench_mirror_halt(w->m);
+	CHECK(!can_connect(w->port));
+	pmbench_mirror_halt(w->m);
+	/* Kept: both corgis, three full documents, the two tarballs. */
+	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 7);
+	CHECK_INT(bytes, 2 * strlen("corgi:/pkg") + 2 * strlen("full:/pkg") +
+				 strlen("full:/slow") + strlen("tgz:" TARBALL) +
+				 BIG_LEN);
+}
+
+TEST(front)
+{
+	struct world w;
+
+	memset(&w, 0, sizeof(w));
+	pmbench_buf_init(&w.r.head);
+	pmbench_buf_init(&w.r.body);
+	CHECK_INT(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+	if (backend_start(&w.backend) < 0) {
+		check_fail(__FILE__, __LINE__, "backend_start: %s",
+			   strerror(errno));
+		if (w.backend.fd >= 0)
+			close(w.backend.fd);
+		curl_global_cleanup();
+		return;
+	}
+	w.pm = curl_easy_init();
+	/* Each step on from where the one before got to its end. */
+	if (w.pm)
+		preload(&w);
+	if (w.passed && !(w.passed = 0))
+		serve(&w);
+	if (w.passed && !(w.passed = 0))
+		keep_alive(&w);
+	if (w.passed && !(w.passed = 0))
+		big_and_pipelined(&w);
+	if (w.passed && !(w.passed = 0))
+		half_closed(&w);
+	if (w.passed)
+		halt(&w);
+	/* Whatever failed, leave nothing behind (LSan is watching). */
+	pmbench_mirror_free(w.m);
+	if (w.pm)
+		curl_easy_cleanup(w.pm);
+	backend_stop(&w.backend);
+	pmbench_buf_release(&w.r.head);
+	pmbench_buf_release(&w.r.body);
+	curl_global_cleanup();
+	CHECK(w.pm);
+}
+
+/* The backend gone while serving: 502, counted as a failed fallback. */
+TEST(backend_gone)
+{
+	struct pmbench_mirror *m;
+	struct pmbench_mirror_counts c;
+	struct reply r;
+	char body[256];
+	CURL *pm;
+	int dead = free_port(), port = free_port(), rc;
+
+	CHECK(dead > 0 && port > 0 && dead != port);
+	CHECK_INT(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+	memset(&r, 0, sizeof(r));
+	pmbench_buf_init(&r.head);
+	pmbench_buf_init(&r.body);
+	m = pmbench_mirror_new(dead, HOST);
+	pm = curl_easy_init();
+	rc = pmbench_mirror_serve(m, port);
+	if (!rc && pm)
+		rc = ask(pm, port, "GET", "/pkg", corgi_gzip, &r);
+	pmbench_mirror_take_counts(m, &c);
+	pmbench_mirror_free(m);
+	if (pm)
+		curl_easy_cleanup(pm);
+	curl_global_cleanup();
+	snprintf(body, sizeof(body), "%s", r.body.ptr);
+	pmbench_buf_release(&r.head);
+	pmbench_buf_release(&r.body);
+	CHECK(pm);
+	CHECK_INT(rc, 0);
+	CHECK_INT(r.status, 502);
+	CHECK_CONTAINS(body, "did not answer");
+	CHECK_INT(c.meta_requests, 1);
+	CHECK_INT(c.failed, 1);
+	CHECK_INT(c.fallbacks, 1);
+	CHECK_INT(c.bytes, 0);
+}
+
+TEST(is_tarball)
+{
+	CHECK(pmbench_mirror_is_tarball("/x/-/x-1.0.0.tgz"));
+	CHECK(pmbench_mirror_is_tarball("/@s%2fx/-/x-1.0.0.tgz?a=1"));
+	CHECK(pmbench_mirror_is_tarball("/@s/x/-/x-1.0.0.tgz"));
+	CHECK(!pmbench_mirror_is_tarball("/x"));
+	CHECK(!pmbench_mirror_is_tarball("/x.tgz"));
+	CHECK(!pmbench_mirror_is_tarball("/x/-/x-1.0.0.tgz.sig"));
+	CHECK(!pmbench_mirror_is_tarball("/-/npm/v1/security/advisories/bulk"));
+	CHECK(!pmbench_mirror_is_tarball(""));
+}
+
+CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(backend_gone))
