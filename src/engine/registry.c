@@ -413,8 +413,10 @@ static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	if (!ret) {
 		size_t kept = pmbench_mirror_kept(reg->front, &bytes);
 
-		pmbench_ctx_status(ctx, "registry front: %zu answers, %.1f MB",
-				   kept, (double)bytes / 1e6);
+		pmbench_ctx_event(ctx,
+				  "registry front: %zu answers (%.1f MB) from "
+				  "the primings, served from memory",
+				  kept, (double)bytes / 1e6);
 	}
 	return ret;
 }
