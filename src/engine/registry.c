@@ -356,6 +356,23 @@ static uint64_t log_size(const struct pmbench_registry *reg)
 	return stat(reg->log_path, &st) < 0 ? 0 : (uint64_t)st.st_size;
 }
 
+/* Append verdaccio's log from byte `off` to its end to `out`. */
+static void read_log(struct pmbench_buf *out,
+		     const struct pmbench_registry *reg, uint64_t off)
+{
+	FILE *fp = log_size(reg) > off ? fopen(reg->log_path, "rb") : NULL;
+
+	if (fp && fseeko(fp, (off_t)off, SEEK_SET) == 0) {
+		char chunk[65536];
+		size_t n;
+
+		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+			pmbench_buf_add(out, chunk, n);
+	}
+	if (fp)
+		fclose(fp);
+}
+
 /* The header `name` of a logged request, or NULL. */
 static const char *logged_header(const cJSON *req, const char *name)
 {
@@ -371,23 +388,13 @@ static const char *logged_header(const cJSON *req, const char *name)
 static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	uint64_t size = log_size(reg), bytes;
+	uint64_t bytes;
 	const char *p;
 	int ret = 0;
-	FILE *fp;
 
 	pmbench_ctx_status(ctx, "loading the primed answers into the "
 				"registry front");
-	fp = size > reg->prime_off ? fopen(reg->log_path, "rb") : NULL;
-	if (fp && fseeko(fp, (off_t)reg->prime_off, SEEK_SET) == 0) {
-		char chunk[65536];
-		size_t n;
-
-		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-			pmbench_buf_add(&b, chunk, n);
-	}
-	if (fp)
-		fclose(fp);
+	read_log(&b, reg, reg->prime_off);
 	p = b.ptr;
 	for (const char *nl; b.len && !ret && (nl = strchr(p, '\n'));
 	     p = nl + 1) {
@@ -635,27 +642,13 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 			   struct pmbench_registry_counts *out)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	struct stat st;
 	const char *p;
-	FILE *fp;
 
 	memset(out, 0, sizeof(*out));
 	if (!running(reg))
 		return -1;
 	drain_output(reg);
-	fp = stat(reg->log_path, &st) < 0 ||
-			     (uint64_t)st.st_size <= reg->log_off
-		     ? NULL
-		     : fopen(reg->log_path, "rb");
-	if (fp && fseeko(fp, (off_t)reg->log_off, SEEK_SET) == 0) {
-		char chunk[65536];
-		size_t n;
-
-		while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
-			pmbench_buf_add(&b, chunk, n);
-	}
-	if (fp)
-		fclose(fp);
+	read_log(&b, reg, reg->log_off);
 	/* Complete lines only; a line being written waits for next time. */
 	p = b.ptr;
 	for (const char *nl; b.len && (nl = strchr(p, '\n')); p = nl + 1) {
