@@ -403,7 +403,7 @@ static void count(struct pmbench_mirror *m, const struct request *r, int status,
 /* An answer with a small body of our own (errors). */
 static void answer_text(struct conn *c, int status, const char *text)
 {
-	static char body[512];
+	char body[512];
 
 	snprintf(body, sizeof(body),
 		 "{\"error\":\"pmbench registry front: %s\"}\n", text);
@@ -447,6 +447,42 @@ static int wants_close(const struct request *r)
 	       !(r->connection && !strcasecmp(r->connection, "keep-alive"));
 }
 
+/*
+ * A request the primings did not make: ask the backend now. A 200 is
+ * kept and returned; anything else is answered here (its body copied
+ * after the head, as nothing keeps it) and NULL returned.
+ */
+static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
+			       const struct request *r, const char *key,
+			       int gzip, int head)
+{
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL };
+	int status = fetch(m, r->path, r->accept, gzip, &f);
+	struct entry *e = NULL;
+
+	if (status == 200) {
+		e = keep(m, key, status, &f);
+	} else if (!status) {
+		answer_text(c, 502, "the mirror behind did not answer");
+		pmbench_error_clear();
+		count(m, r, 502, 0, 1);
+	} else {
+		struct entry failure = { NULL,	     status, f.type,
+					 f.encoding, f.etag, f.body.ptr,
+					 f.body.len, NULL };
+
+		answer_entry(c, r, &failure, head);
+		if (c->body) {
+			pmbench_buf_add(&c->out, failure.body, failure.len);
+			c->body = NULL;
+			c->body_len = 0;
+		}
+		count(m, r, status, head ? 0 : failure.len, 1);
+	}
+	fetched_release(&f);
+	return e;
+}
+
 /* Answer one whole request head of `c`; its bytes are consumed. */
 static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
 {
@@ -476,37 +512,9 @@ static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
 	gzip = r.accept_encoding && strstr(r.accept_encoding, "gzip");
 	make_key(&key, kind_of(r.path, r.accept), gzip, r.path);
 	e = find(m, key.ptr);
-	if (!e) {
-		struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL };
-		int status = fetch(m, r.path, r.accept, gzip, &f);
-
-		fallback = 1;
-		if (!status) {
-			answer_text(c, 502, "the mirror behind did not answer");
-			pmbench_error_clear();
-			count(m, &r, 502, 0, 1);
-			fetched_release(&f);
-			goto done;
-		}
-		e = keep(m, key.ptr, status, &f);
-		fetched_release(&f);
-		if (status != 200) {
-			/* Answer it, but do not keep a failure. */
-			m->table[hash(key.ptr)] = e->next;
-			m->kept--;
-			m->kept_bytes -= e->len;
-			answer_entry(c, &r, e, head);
-			count(m, &r, status, head ? 0 : e->len, 1);
-			/* The body must outlive the write: copy it out. */
-			if (c->body) {
-				pmbench_buf_add(&c->out, e->body, e->len);
-				c->body = NULL;
-				c->body_len = 0;
-			}
-			entry_free(e);
-			goto done;
-		}
-	}
+	fallback = !e;
+	if (!e && !(e = fall_back(m, c, &r, key.ptr, gzip, head)))
+		goto done;
 	answer_entry(c, &r, e, head);
 	count(m, &r, e->status, c->body_len, fallback);
 done:
