@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pmbench/buf.h"
+
 /**
  * The local registry's front (registry.h): a small HTTP/1.1 server on
  * 127.0.0.1 that answers the timed runs from memory, with the very bytes
@@ -56,6 +58,20 @@ void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port);
  */
 int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 			   const char *accept, int gzip);
+
+/**
+ * Send the upstream's caching headers, as verdaccio does not: HEAD
+ * `upstream` (a base URL ending in '/') + `meta_path` (asked as a PM
+ * asks for an abbreviated packument) and + `tarball_path`, and add each
+ * answer's Cache-Control, if any, to every answer of that kind. With
+ * none (verdaccio's own behaviour, and that of some proxies), PMs
+ * revalidate what they cached (npm refetches every tarball); with the
+ * public registry's, they keep what is fresh. Only while not serving.
+ * `out` gets one line saying what was found. A path may be NULL.
+ */
+void pmbench_mirror_imitate(struct pmbench_mirror *m, const char *upstream,
+			    const char *meta_path, const char *tarball_path,
+			    struct pmbench_buf *out);
 
 /** How many answers are kept, and their bytes. */
 size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes);

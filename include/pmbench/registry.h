@@ -73,13 +73,14 @@ struct pmbench_registry {
 	int backend_port;   /* the sealed verdaccio's, behind the front */
 	int child_port;	    /* where the running verdaccio listens */
 	uint64_t prime_off; /* the log's size when priming began */
+	char *caching;	    /* the upstream's Cache-Control, as found */
 };
 
 #define PMBENCH_REGISTRY_INIT                                                 \
 	{                                                                     \
 		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
 			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
-			0, NULL, NULL, NULL, 0, 0, 0                          \
+			0, NULL, NULL, NULL, 0, 0, 0, NULL                    \
 	}
 
 /**

@@ -561,7 +561,11 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		if (ret < 0)
 			return ret;
 	}
-	return pmbench_registry_seal(ctx->registry, ctx);
+	ret = pmbench_registry_seal(ctx->registry, ctx);
+	/* What sealing learnt (the upstream's caching headers). */
+	if (ret == 0)
+		pmbench_registry_record(ctx->registry, r);
+	return ret;
 }
 
 /*

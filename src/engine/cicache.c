@@ -951,6 +951,8 @@ static int run_fixture(struct run *x)
 	ret = pmbench_registry_seal(x->ctx->registry, x->ctx);
 	if (ret < 0)
 		return ret;
+	/* What sealing learnt (the upstream's caching headers). */
+	pmbench_registry_record(x->ctx->registry, x->r);
 	for (size_t ci = 0; ci < x->configs_nr; ci++) {
 		const struct config *c = &x->configs[ci];
 

@@ -49,11 +49,13 @@ struct conn {
 	size_t body_len, body_off;
 	int writing, close_after;
 	int eof; /* the client sent all it will: answer, then close */
+	const char *cache_control; /* for the answer being made */
 };
 
 struct pmbench_mirror {
 	int backend_port;
 	char *host;
+	char *cache_control[2]; /* the upstream's: packuments, tarballs */
 	struct entry *table[BUCKETS];
 	size_t kept;
 	uint64_t kept_bytes;
@@ -138,7 +140,7 @@ void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port)
 
 struct fetched {
 	struct pmbench_buf body;
-	char *type, *encoding, *etag;
+	char *type, *encoding, *etag, *cache_control;
 };
 
 static size_t on_body(char *p, size_t size, size_t n, void *data)
@@ -179,6 +181,9 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 	} else if ((v = header_value(p, len, "ETag"))) {
 		free(f->etag);
 		f->etag = v;
+	} else if ((v = header_value(p, len, "Cache-Control"))) {
+		free(f->cache_control);
+		f->cache_control = v;
 	}
 	return len;
 }
@@ -189,6 +194,7 @@ static void fetched_release(struct fetched *f)
 	free(f->type);
 	free(f->encoding);
 	free(f->etag);
+	free(f->cache_control);
 }
 
 /*
@@ -267,7 +273,7 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 			   const char *accept, int gzip)
 {
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
-	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL };
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
 	char kind = kind_of(path, accept);
 	int status, ret = 0;
 
@@ -286,6 +292,68 @@ done:
 	fetched_release(&f);
 	pmbench_buf_release(&key);
 	return ret;
+}
+
+/* HEAD `url` as a PM would ask; its Cache-Control, or NULL. */
+static char *head_cache_control(struct pmbench_mirror *m, const char *url,
+				const char *accept)
+{
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	struct pmbench_buf h = PMBENCH_BUF_INIT;
+	struct curl_slist *headers = NULL;
+	char *value = NULL;
+
+	if (!m->easy)
+		m->easy = curl_easy_init();
+	if (!m->easy)
+		return NULL;
+	curl_easy_reset(m->easy);
+	pmbench_buf_addf(&h, "Accept: %s", accept);
+	headers = curl_slist_append(headers, h.ptr);
+	pmbench_buf_release(&h);
+	curl_easy_setopt(m->easy, CURLOPT_URL, url);
+	curl_easy_setopt(m->easy, CURLOPT_NOBODY, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, 20L);
+	curl_easy_setopt(m->easy, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(m->easy, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERDATA, &f);
+	if (curl_easy_perform(m->easy) == CURLE_OK)
+		value = f.cache_control, f.cache_control = NULL;
+	curl_slist_free_all(headers);
+	fetched_release(&f);
+	return value;
+}
+
+void pmbench_mirror_imitate(struct pmbench_mirror *m, const char *upstream,
+			    const char *meta_path, const char *tarball_path,
+			    struct pmbench_buf *out)
+{
+	const char *paths[2] = { meta_path, tarball_path };
+	const char *names[2] = { "packuments", "tarballs" };
+	size_t n = strlen(upstream);
+
+	while (n && upstream[n - 1] == '/')
+		n--;
+	for (int i = 0; i < 2; i++) {
+		struct pmbench_buf url = PMBENCH_BUF_INIT;
+
+		free(m->cache_control[i]);
+		m->cache_control[i] = NULL;
+		if (!paths[i])
+			continue;
+		pmbench_buf_addf(&url, "%.*s%s", (int)n, upstream, paths[i]);
+		m->cache_control[i] = head_cache_control(
+			m, url.ptr, i ? "*/*" : CORGI_ACCEPT);
+		pmbench_buf_release(&url);
+		pmbench_buf_addf(out, "%s%s: %s%s%s", out->len ? "; " : "",
+				 names[i], m->cache_control[i] ? "\"" : "",
+				 m->cache_control[i] ? m->cache_control[i]
+						     : "no Cache-Control",
+				 m->cache_control[i] ? "\"" : "");
+	}
 }
 
 size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes)
@@ -429,6 +497,9 @@ static void answer_entry(struct conn *c, const struct request *r,
 				 e->encoding);
 	if (e->etag)
 		pmbench_buf_addf(&c->out, "ETag: %s\r\n", e->etag);
+	if (c->cache_control)
+		pmbench_buf_addf(&c->out, "Cache-Control: %s\r\n",
+				 c->cache_control);
 	if (!not_modified)
 		pmbench_buf_addf(&c->out, "Content-Length: %zu\r\n", e->len);
 	pmbench_buf_addf(&c->out, "Connection: %s\r\n\r\n",
@@ -456,7 +527,7 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 			       const struct request *r, const char *key,
 			       int gzip, int head)
 {
-	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL };
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
 	int status = fetch(m, r->path, r->accept, gzip, &f);
 	struct entry *e = NULL;
 
@@ -495,6 +566,7 @@ static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
 	c->writing = 1;
 	c->out_off = c->body_off = c->body_len = 0;
 	c->body = NULL;
+	c->cache_control = NULL;
 	pmbench_buf_reset(&c->out);
 	if (parse_request(&r, text) < 0) {
 		answer_text(c, 400, "not an HTTP/1.x request");
@@ -513,6 +585,7 @@ static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
 	make_key(&key, kind_of(r.path, r.accept), gzip, r.path);
 	e = find(m, key.ptr);
 	fallback = !e;
+	c->cache_control = m->cache_control[pmbench_mirror_is_tarball(r.path)];
 	if (!e && !(e = fall_back(m, c, &r, key.ptr, gzip, head)))
 		goto done;
 	answer_entry(c, &r, e, head);
@@ -638,16 +711,10 @@ static void accept_all(struct pmbench_mirror *m)
 			m->conns = pmbench_xrealloc(
 				m->conns, m->conns_alloc * sizeof(*m->conns));
 		}
-		m->conns[m->nconns++] = (struct conn){ fd,
-						       PMBENCH_BUF_INIT,
-						       PMBENCH_BUF_INIT,
-						       0,
-						       NULL,
-						       0,
-						       0,
-						       0,
-						       0,
-						       0 };
+		m->conns[m->nconns++] =
+			(struct conn){ .fd = fd,
+				       .in = PMBENCH_BUF_INIT,
+				       .out = PMBENCH_BUF_INIT };
 	}
 }
 
@@ -789,6 +856,8 @@ void pmbench_mirror_free(struct pmbench_mirror *m)
 		curl_easy_cleanup(m->easy);
 	free(m->conns);
 	free(m->host);
+	free(m->cache_control[0]);
+	free(m->cache_control[1]);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }

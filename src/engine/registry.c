@@ -388,6 +388,7 @@ static const char *logged_header(const cJSON *req, const char *name)
 static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char *meta = NULL, *tarball = NULL;
 	uint64_t bytes;
 	const char *p;
 	int ret = 0;
@@ -407,16 +408,36 @@ static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 			cJSON_GetObjectItemCaseSensitive(req, "url"));
 		const char *enc = logged_header(req, "accept-encoding");
 
-		if (method && url && !strcmp(method, "GET") && *url == '/' &&
-		    pmbench_mirror_preload(reg->front, url,
-					   logged_header(req, "accept"),
-					   enc && strstr(enc, "gzip")) < 0)
-			ret = -1;
+		if (method && url && !strcmp(method, "GET") && *url == '/') {
+			char **first = pmbench_mirror_is_tarball(url) ? &tarball
+								      : &meta;
+
+			if (!*first && strncmp(url, "/-/", 3))
+				*first = pmbench_xstrdup(url);
+			if (pmbench_mirror_preload(reg->front, url,
+						   logged_header(req, "accept"),
+						   enc && strstr(enc, "gzip")) <
+			    0)
+				ret = -1;
+		}
 		cJSON_Delete(j);
 		free(line);
 		drain_output(reg);
 	}
 	pmbench_buf_release(&b);
+	if (!ret && (meta || tarball)) {
+		/* The uplink is still the primings': ask it, not verdaccio. */
+		free(reg->caching);
+		pmbench_mirror_imitate(reg->front, reg->upstream, meta, tarball,
+				       &b);
+		reg->caching = pmbench_buf_detach(&b);
+		pmbench_ctx_event(ctx,
+				  "registry front: the upstream's caching "
+				  "headers, sent with every answer: %s",
+				  reg->caching);
+	}
+	free(meta);
+	free(tarball);
 	if (!ret) {
 		size_t kept = pmbench_mirror_kept(reg->front, &bytes);
 
@@ -724,6 +745,9 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "front with the sealed mirror's own bytes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);
+	if (reg->caching)
+		pmbench_result_env_set(r, "registry_cache_control",
+				       reg->caching);
 	pmbench_buf_reset(&b);
 	pmbench_link_describe(&b, &reg->link);
 	pmbench_result_env_set(r, "link", b.ptr);
@@ -780,6 +804,8 @@ void pmbench_registry_release(struct pmbench_registry *reg)
 	free(reg->url);
 	free(reg->log_path);
 	free(reg->version);
+	free(reg->caching);
+	reg->caching = NULL;
 	reg->upstream = reg->dir = reg->url = reg->log_path = NULL;
 	reg->version = NULL;
 	reg->port = 0;

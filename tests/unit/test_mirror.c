@@ -33,6 +33,8 @@
 #define CORGI	   CORGI_TYPE "; q=1.0, application/json; q=0.8, */*"
 /* The host:port the PMs are told; not where the backend listens. */
 #define HOST	     "127.0.0.1:5555"
+#define CC_META	     "public, max-age=300"
+#define CC_TARBALL   "public, immutable, max-age=31557600"
 #define TARBALL	     "/pkg/-/pkg-1.0.0.tgz"
 #define MISSING_BODY "{\"error\":\"no such package available\"}"
 /* A tarball larger than a socket's buffers: written in many goes. */
@@ -196,6 +198,11 @@ static void *backend_conn_main(void *arg)
 			 status == 200 ? "OK" : "Not Found", type);
 	if (status == 200) {
 		pmbench_buf_adds(&out, "ETag: \"e1\"\r\n");
+		/* As the public registry: "/cc..." answers say how to cache. */
+		if (!strncmp(s.path, "/cc", 3))
+			pmbench_buf_addf(&out, "Cache-Control: %s\r\n",
+					 ends_with(s.path, ".tgz") ? CC_TARBALL
+								   : CC_META);
 		if (gzip)
 			pmbench_buf_adds(&out, "Content-Encoding: gzip\r\n");
 		pmbench_buf_addf(&out, "Content-Length: %zu\r\n",
@@ -883,6 +890,73 @@ TEST(backend_gone)
 	CHECK_INT(c.bytes, 0);
 }
 
+/*
+ * The upstream's caching headers: read with HEAD from the upstream (here
+ * the backend, which sends them for "/cc..." paths), then sent with
+ * every answer of that kind; none when the upstream sends none.
+ */
+TEST(caching_headers)
+{
+	struct backend b;
+	struct pmbench_mirror *m = NULL, *plain = NULL;
+	struct pmbench_buf said = PMBENCH_BUF_INIT, none = PMBENCH_BUF_INIT;
+	struct pmbench_buf up = PMBENCH_BUF_INIT;
+	struct reply r;
+	char meta_cc[128] = "", tgz_cc[128] = "", plain_cc[128] = "";
+	const char *v;
+	CURL *pm = NULL;
+	int port = free_port(), rc = -1, started;
+
+	memset(&b, 0, sizeof(b));
+	memset(&r, 0, sizeof(r));
+	pmbench_buf_init(&r.head);
+	pmbench_buf_init(&r.body);
+	CHECK_INT(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+	started = backend_start(&b) == 0;
+	if (started) {
+		pmbench_buf_addf(&up, "http://127.0.0.1:%d/", b.port);
+		m = pmbench_mirror_new(b.port, HOST);
+		pmbench_mirror_imitate(m, up.ptr, "/cc-pkg",
+				       "/cc/-/cc-1.0.0.tgz", &said);
+		plain = pmbench_mirror_new(b.port, HOST);
+		pmbench_mirror_imitate(plain, up.ptr, "/pkg", TARBALL, &none);
+		pm = curl_easy_init();
+		rc = pmbench_mirror_serve(m, port);
+	}
+	if (!rc && pm && !ask(pm, port, "GET", "/pkg", corgi_gzip, &r) &&
+	    (v = reply_header(&r, "Cache-Control")))
+		snprintf(meta_cc, sizeof(meta_cc), "%s", v);
+	if (!rc && pm && !ask(pm, port, "GET", TARBALL, NULL, &r) &&
+	    (v = reply_header(&r, "Cache-Control")))
+		snprintf(tgz_cc, sizeof(tgz_cc), "%s", v);
+	pmbench_mirror_halt(m);
+	if (!rc && plain && !pmbench_mirror_serve(plain, port) &&
+	    !ask(pm, port, "GET", "/pkg", corgi_gzip, &r) &&
+	    (v = reply_header(&r, "Cache-Control")))
+		snprintf(plain_cc, sizeof(plain_cc), "%s", v);
+	pmbench_mirror_free(m);
+	pmbench_mirror_free(plain);
+	if (pm)
+		curl_easy_cleanup(pm);
+	if (started)
+		backend_stop(&b);
+	curl_global_cleanup();
+	CHECK(started);
+	CHECK_INT(rc, 0);
+	CHECK_STR(meta_cc, CC_META);
+	CHECK_STR(tgz_cc, CC_TARBALL);
+	CHECK_STR(plain_cc, "");
+	CHECK_STR(said.ptr,
+		  "packuments: \"" CC_META "\"; tarballs: \"" CC_TARBALL "\"");
+	CHECK_STR(none.ptr,
+		  "packuments: no Cache-Control; tarballs: no Cache-Control");
+	pmbench_buf_release(&said);
+	pmbench_buf_release(&none);
+	pmbench_buf_release(&up);
+	pmbench_buf_release(&r.head);
+	pmbench_buf_release(&r.body);
+}
+
 TEST(is_tarball)
 {
 	CHECK(pmbench_mirror_is_tarball("/x/-/x-1.0.0.tgz"));
@@ -895,4 +969,5 @@ TEST(is_tarball)
 	CHECK(!pmbench_mirror_is_tarball(""));
 }
 
-CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(backend_gone))
+CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(backend_gone),
+	   CASE(caching_headers))
