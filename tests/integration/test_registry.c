@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pmbench/fs.h"
+#include "pmbench/probe.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 
@@ -31,20 +32,6 @@ static void mirror_env(struct pmbench_strvec *env)
 	pmbench_strvec_push(env, "PMBENCH_REGISTRY=local");
 	pmbench_strvec_pushf(env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
 	pmbench_strvec_pushf(env, "FAKEREGISTRY_PIDFILE=%s", pidfile);
-}
-
-static int port_open(int port)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
 }
 
 /* How many mirror processes were started, and how many still live. */
@@ -141,7 +128,7 @@ TEST(every_pm_gets_the_mirror_and_nothing_is_left)
 	/* Primed with the uplink, then restarted sealed: two processes. */
 	CHECK_INT(mirrors(&alive), 2);
 	CHECK_INT(alive, 0);
-	CHECK(!port_open(port));
+	CHECK(!pmbench_probe_port_open((unsigned)port));
 	json = h_read_json(out);
 	CHECK(json);
 	CHECK_STR(
@@ -182,7 +169,7 @@ TEST(a_link_puts_a_relay_in_front)
 	CHECK_INT(run.exit_code, 0);
 	port = seen_port();
 	CHECK(port > 0);
-	CHECK(!port_open(port));
+	CHECK(!pmbench_probe_port_open((unsigned)port));
 	/* The PMs were given the relay's port, not the mirror's. */
 	{
 		struct pmbench_buf p = PMBENCH_BUF_INIT;
@@ -282,7 +269,7 @@ TEST(failed_runs_leave_no_mirror)
 	CHECK_INT(run.exit_code, 2);
 	port = seen_port();
 	CHECK(port > 0);
-	CHECK(!port_open(port));
+	CHECK(!pmbench_probe_port_open((unsigned)port));
 	CHECK(mirrors(&alive) >= 1);
 	CHECK_INT(alive, 0);
 	h_run_release(&run);
@@ -313,7 +300,7 @@ static void stopped_by(int *ok, int sig)
 	H_CHECK_CALL(h_signal, &c, bunpid, sig);
 	port = seen_port();
 	CHECK(port > 0);
-	CHECK(!port_open(port));
+	CHECK(!pmbench_probe_port_open((unsigned)port));
 	CHECK_INT(mirrors(&alive), 2);
 	CHECK_INT(alive, 0);
 	pmbench_child_kill_tree(&c);

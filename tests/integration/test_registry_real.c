@@ -18,6 +18,7 @@
 #include <curl/curl.h>
 
 #include "pmbench/fs.h"
+#include "pmbench/probe.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 
@@ -44,20 +45,6 @@ static int free_port(void)
 		port = ntohs(a.sin_port);
 	close(fd);
 	return port;
-}
-
-static int port_open(int port)
-{
-	struct sockaddr_in a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return ok;
 }
 
 /* The test's own verdaccio: no uplink, anyone registered may publish. */
@@ -91,10 +78,11 @@ static int start_upstream(void)
 	pmbench_buf_release(&bin);
 	if (pmbench_child_start(&upstream) < 0)
 		return -1;
-	for (int i = 0; i < 3000 && !port_open(up_port); i++)
+	for (int i = 0; i < 3000 && !pmbench_probe_port_open((unsigned)up_port);
+	     i++)
 		if (pmbench_child_pump(&upstream, 20000000ull) != 0)
 			return -1;
-	return port_open(up_port) ? 0 : -1;
+	return pmbench_probe_port_open((unsigned)up_port) ? 0 : -1;
 }
 
 static size_t take(char *p, size_t size, size_t n, void *payload)
@@ -356,9 +344,10 @@ TEST(every_pm_installs_from_the_mirror_offline)
 	pmbench_child_kill_tree(&upstream);
 	pmbench_child_release(&upstream);
 	/* Node's last thread may hold the socket a moment longer. */
-	for (int i = 0; i < 1000 && port_open(up_port); i++)
+	for (int i = 0; i < 1000 && pmbench_probe_port_open((unsigned)up_port);
+	     i++)
 		pmbench_sleep_ns(10000000);
-	CHECK(!port_open(up_port));
+	CHECK(!pmbench_probe_port_open((unsigned)up_port));
 
 	/* 2. The warm mirror alone serves every PM. */
 	snprintf(out, sizeof(out), "%s", h_write("r2.json", ""));
