@@ -678,6 +678,36 @@ static void keep_alive(struct world *w)
  * from memory; and two requests sent in one write (pipelined), answered
  * in order.
  */
+/*
+ * Send `text` to the front on `port` over a socket of its own (its
+ * sending side shut after, with `shut`) and read until it closes, into
+ * `got`. Returns whether all of `text` went out.
+ */
+static int raw_exchange(int port, const char *text, int shut,
+			struct pmbench_buf *got)
+{
+	struct sockaddr_in a;
+	struct timeval tv = { 10, 0 };
+	char chunk[4096];
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), sent;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	sent = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	       send(fd, text, strlen(text), MSG_NOSIGNAL) ==
+		       (ssize_t)strlen(text) &&
+	       (!shut || !shutdown(fd, SHUT_WR));
+	for (ssize_t n; sent && (n = recv(fd, chunk, sizeof(chunk), 0)) > 0;)
+		pmbench_buf_add(got, chunk, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	return sent;
+}
+
 static void big_and_pipelined(struct world *w)
 {
 	struct reply *r = &w->r;
@@ -687,10 +717,7 @@ static void big_and_pipelined(struct world *w)
 			  "GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: "
 			  "application/json\r\nConnection: close\r\n\r\n";
 	const char *second;
-	struct sockaddr_in a;
-	struct timeval tv = { 10, 0 };
-	char chunk[4096];
-	int fd, sent;
+	int sent;
 
 	for (int i = 0; i < 2; i++) {
 		CHECK_INT(ask(w->pm, w->port, "GET", BIG, NULL, r), CURLE_OK);
@@ -700,18 +727,7 @@ static void big_and_pipelined(struct world *w)
 	}
 	CHECK_INT(backend_seen(&w->backend, NULL), 9);
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	CHECK(fd >= 0);
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)w->port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	sent = !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	       send(fd, two, strlen(two), MSG_NOSIGNAL) == (ssize_t)strlen(two);
-	for (ssize_t n; sent && (n = recv(fd, chunk, sizeof(chunk), 0)) > 0;)
-		pmbench_buf_add(&got, chunk, (size_t)n);
-	close(fd);
+	sent = raw_exchange(w->port, two, 0, &got);
 	second = got.len ? strstr(got.ptr, "corgi:/pkg") : NULL;
 	second = second ? strstr(second, "HTTP/1.1 200 ") : NULL;
 	if (!sent || !second || !strstr(got.ptr, "Connection: keep-alive") ||
@@ -756,30 +772,14 @@ static void half_closed(struct world *w)
 	const char *req = "GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: " CORGI
 			  "\r\nAccept-Encoding: gzip\r\n\r\n";
 	struct pmbench_buf got = PMBENCH_BUF_INIT;
-	struct sockaddr_in a;
-	struct timeval tv = { 10, 0 };
 	pthread_t slow;
-	char chunk[4096];
-	int fd, sent;
+	int sent;
 
 	CHECK(!pthread_create(&slow, NULL, ask_slow, w));
 	/* The fallback has reached the backend: the front is busy. */
 	for (int i = 0; i < 500 && backend_seen(&w->backend, NULL) < 10; i++)
 		pmbench_sleep_ns(1000000);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	memset(&a, 0, sizeof(a));
-	a.sin_family = AF_INET;
-	a.sin_port = htons((uint16_t)w->port);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	sent = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
-	       send(fd, req, strlen(req), MSG_NOSIGNAL) ==
-		       (ssize_t)strlen(req) &&
-	       !shutdown(fd, SHUT_WR);
-	for (ssize_t n; sent && (n = recv(fd, chunk, sizeof(chunk), 0)) > 0;)
-		pmbench_buf_add(&got, chunk, (size_t)n);
-	if (fd >= 0)
-		close(fd);
+	sent = raw_exchange(w->port, req, 1, &got);
 	pthread_join(slow, NULL);
 	CHECK_INT(w->slow_status, 200);
 	if (!sent || !got.len || !ends_with(got.ptr, "\r\n\r\ncorgi:/pkg")) {
