@@ -103,6 +103,35 @@ struct pmbench_fs_usage {
  */
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
+/**
+ * Delete the tree at `path` later: move it into the folder `trash` (same
+ * file system; created if missing) under a new name. Deleting frees
+ * inodes, and ext4 without a journal avoids reusing an inode for 60 s
+ * after its deletion (360 s while its inode table block is dirty) by
+ * scanning past it: every file created in that group meanwhile pays for
+ * the scan, so a deletion between two timed runs slows the second. The
+ * trash is emptied by pmbench_fs_trash_empty() after the measurements,
+ * or first, here, when the file system has lost more space or inodes
+ * since the trash was last empty than the trash limit allows (half of
+ * what was free then, at most pmbench_fs_trash_limit() bytes). Same
+ * sandbox rule as pmbench_fs_rmtree(); a missing path is success; when
+ * the tree cannot be moved (another file system) it is deleted now.
+ */
+int pmbench_fs_discard(const char *path, const char *trash);
+
+/**
+ * Empty `trash` (see pmbench_fs_discard()); a missing one is success. The
+ * space and inode baseline is taken again at the next discard.
+ */
+int pmbench_fs_trash_empty(const char *trash);
+
+/**
+ * The most bytes the trash may hold before a discard empties it first
+ * (default 16 GiB); returns the previous limit. Tests set 0 to see a
+ * discard empty the trash.
+ */
+uint64_t pmbench_fs_trash_limit(uint64_t bytes);
+
 /** 1 if something exists at `path` (lstat), else 0. */
 /**
  * Write out every dirty page of the file system that holds `path`

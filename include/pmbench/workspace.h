@@ -5,6 +5,7 @@
 
 #include "pmbench/strvec.h"
 
+struct pmbench_buf;
 struct pmbench_pm;
 
 /**
@@ -29,6 +30,7 @@ struct pmbench_workspace {
 	char *run;	    /**< root/run: the copy a timed run works in */
 	char *run_project;  /**< run + subdir */
 	char *cache;	    /**< <cache>/pm/<pm folder>: cache, HOME, tmp */
+	char *trash;	    /**< <cache>/trash: trees to delete later */
 	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
 };
 
@@ -99,5 +101,20 @@ int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
 
 /** Remove the run copy (keeps the primed snapshot). */
 int pmbench_workspace_clean_run(struct pmbench_workspace *ws);
+
+/**
+ * The trash folder of the cache folder `cache_dir` into `out` (reset
+ * first): every tree pmbench deletes during a measurement goes there
+ * (pmbench_fs_discard()) and is deleted when the command is done, so
+ * that no timed run creates its files among freshly freed inodes.
+ */
+void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir);
+
+/**
+ * After the last timed run of a fixture: the primed snapshot, the run
+ * copy and the PM's cache go to the trash. Errors are ignored (nothing of
+ * the user's is at stake; the next run starts them afresh).
+ */
+void pmbench_workspace_discard_all(const struct pmbench_workspace *ws);
 
 #endif

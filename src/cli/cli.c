@@ -20,6 +20,7 @@
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
 #include "pmbench/workdir.h"
+#include "pmbench/workspace.h"
 
 #ifndef PMBENCH_DEFAULT_CACHE_DIR
 #define PMBENCH_DEFAULT_CACHE_DIR "cache"
@@ -99,8 +100,27 @@ done:
 	return ret;
 }
 
+/*
+ * The trees the command discarded (pmbench_fs_discard()): deleted once
+ * it is done, while pmbench still holds the folder. A stopped command
+ * leaves them to the next one, which empties the trash first.
+ */
+static void empty_trash(void)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
+	if (pmbench_fs_trash_empty(b.ptr) < 0) {
+		fprintf(stderr, "pmbench: warning: %s\n", pmbench_error_last());
+		pmbench_error_clear();
+	}
+	pmbench_buf_release(&b);
+}
+
 void pmbench_config_release(void)
 {
+	if (workdir.fd >= 0 && !pmbench_ctx_cancelled(&pmbench_cli_ctx))
+		empty_trash();
 	pmbench_workdir_release(&workdir);
 	pmbench_cli_ctx.cache_dir = NULL;
 	pmbench_cli_ctx.toolchain_dir = NULL;
@@ -136,6 +156,8 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 	if (!ret)
 		ret = pmbench_workdir_lock(&workdir, pmbench_config.cache_dir,
 					   what.ptr);
+	if (!ret)
+		empty_trash();
 	if (ret < 0)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 	pmbench_buf_release(&what);

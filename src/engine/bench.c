@@ -613,11 +613,8 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_strvec_release(&tasks);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < nr; i++) {
-		/* Work copies can be large; the checkout stays for reuse. */
-		pmbench_fs_rmtree(states[i].ws.root);
-		pmbench_fs_rmtree(states[i].ws.cache);
-	}
+	for (size_t i = 0; i < nr; i++)
+		pmbench_workspace_discard_all(&states[i].ws);
 	return 0;
 }
 

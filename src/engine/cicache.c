@@ -649,7 +649,7 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 			slot->archive = pmbench_xstrdup(b.ptr);
 			slot->archive_bytes = st.archive_bytes;
 		} else {
-			pmbench_fs_rmtree(b.ptr);
+			pmbench_fs_discard(b.ptr, ps->ws.trash);
 		}
 	}
 done:
@@ -939,7 +939,7 @@ static int run_fixture(struct run *x)
 			struct pmbench_buf d = PMBENCH_BUF_INIT;
 
 			pmbench_buf_path(&d, ps->ws.root, "ci-cache");
-			ret = pmbench_fs_rmtree(d.ptr);
+			ret = pmbench_fs_discard(d.ptr, ps->ws.trash);
 			pmbench_buf_release(&d);
 			if (ret < 0)
 				return ret;
@@ -974,8 +974,7 @@ static int run_fixture(struct run *x)
 				       x->change);
 	for (size_t i = 0; i < x->nr; i++) {
 		/* Work copies and archives can be large. */
-		pmbench_fs_rmtree(x->states[i].ws.root);
-		pmbench_fs_rmtree(x->states[i].ws.cache);
+		pmbench_workspace_discard_all(&x->states[i].ws);
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
+#include "pmbench/workspace.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/result.h"
 
@@ -218,14 +219,15 @@ int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
 			struct pmbench_sample *s)
 {
 	struct pmbench_buf dir = PMBENCH_BUF_INIT, tree = PMBENCH_BUF_INIT;
-	struct pmbench_buf copy = PMBENCH_BUF_INIT;
+	struct pmbench_buf copy = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
 	uint64_t t0, t1, t2, cpu_ns;
 	int ret = 0;
 
 	pmbench_buf_addf(&dir, "%s/control", work_dir);
 	pmbench_buf_addf(&copy, "%s/copy", dir.ptr);
+	pmbench_workspace_trash(&trash, work_dir);
 	if (ensure_tree(&tree, dir.ptr) < 0 ||
-	    (pmbench_fs_exists(copy.ptr) && pmbench_fs_rmtree(copy.ptr) < 0)) {
+	    pmbench_fs_discard(copy.ptr, trash.ptr) < 0) {
 		failed(s, pmbench_error_last());
 		goto done;
 	}
@@ -254,8 +256,9 @@ int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
 	pmbench_sample_metric_set(s, "control_cpu_s", (double)cpu_ns / 1e9);
 done:
 	/* The copy is the next round's to make again: leave no clutter. */
-	if (pmbench_fs_exists(copy.ptr))
-		pmbench_fs_rmtree(copy.ptr);
+	if (pmbench_fs_discard(copy.ptr, trash.ptr) < 0)
+		pmbench_error_clear();
+	pmbench_buf_release(&trash);
 	pmbench_buf_release(&dir);
 	pmbench_buf_release(&tree);
 	pmbench_buf_release(&copy);

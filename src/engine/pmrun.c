@@ -919,6 +919,12 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_result_env_set(r, "run_order",
 			       "rounds interleave the PMs; the order rotates "
 			       "by one each round");
+	pmbench_result_env_set(r, "between_runs",
+			       "the file system is synced (syncfs) before "
+			       "every timed run; trees removed by a reset go "
+			       "to a trash folder, deleted after the last run, "
+			       "so that no run creates files among inodes "
+			       "freed moments before");
 	{
 		const char *home = getenv("HOME");
 		struct pmbench_buf p = PMBENCH_BUF_INIT;

@@ -361,14 +361,14 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 		goto done;
 	if (f->build_output) {
 		pmbench_buf_path(&p, ps->ws.run_project, f->build_output);
-		ret = pmbench_fs_rmtree(p.ptr);
+		ret = pmbench_fs_discard(p.ptr, ps->ws.trash);
 		if (ret < 0)
 			goto done;
 	}
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(warm_caches); i++) {
 		pmbench_buf_reset(&p);
 		pmbench_buf_path(&p, ps->ws.run_project, warm_caches[i]);
-		ret = pmbench_fs_rmtree(p.ptr);
+		ret = pmbench_fs_discard(p.ptr, ps->ws.trash);
 		if (ret < 0)
 			goto done;
 	}

@@ -43,6 +43,8 @@ void pmbench_workspace_init(struct pmbench_workspace *ws,
 				      : pmbench_xstrdup(ws->run);
 	pmbench_buf_addf(&b, "%s/pm/%s", cache_dir, pmbench_pm_folder(pm));
 	ws->cache = pmbench_buf_detach(&b);
+	pmbench_workspace_trash(&b, cache_dir);
+	ws->trash = pmbench_buf_detach(&b);
 	/*
 	 * The user's ~/.npmrc carries the registry, CA file and nodedir
 	 * settings of this machine: the PMs get a copy in their own HOME,
@@ -66,6 +68,7 @@ void pmbench_workspace_release(struct pmbench_workspace *ws)
 	free(ws->run);
 	free(ws->run_project);
 	free(ws->cache);
+	free(ws->trash);
 	free(ws->npmrc);
 	memset(ws, 0, sizeof(*ws));
 }
@@ -115,7 +118,7 @@ static int remove_lockfiles(const struct pmbench_workspace *ws,
 		if (keep && !strcmp(keep, *l))
 			continue;
 		project_path(&p, ws, ws->run, *l);
-		ret = pmbench_fs_rmtree(p.ptr);
+		ret = pmbench_fs_discard(p.ptr, ws->trash);
 	}
 	pmbench_buf_release(&p);
 	return ret;
@@ -152,7 +155,7 @@ static int fresh_tmp(const struct pmbench_workspace *ws)
 	int ret;
 
 	pmbench_buf_path(&p, ws->cache, "tmp");
-	ret = pmbench_fs_rmtree(p.ptr);
+	ret = pmbench_fs_discard(p.ptr, ws->trash);
 	if (!ret)
 		ret = pmbench_fs_mkdirp(p.ptr, 0755);
 	pmbench_buf_release(&p);
@@ -176,7 +179,7 @@ static int fresh_home(const struct pmbench_workspace *ws)
 
 static int fresh_copy(const struct pmbench_workspace *ws)
 {
-	int ret = pmbench_fs_rmtree(ws->run);
+	int ret = pmbench_fs_discard(ws->run, ws->trash);
 
 	if (!ret)
 		ret = pmbench_fs_copytree(
@@ -197,7 +200,7 @@ static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 	if (!ret)
 		ret = mark_root(ws);
 	if (!ret)
-		ret = pmbench_fs_rmtree(ws->cache);
+		ret = pmbench_fs_discard(ws->cache, ws->trash);
 	if (!ret)
 		ret = fresh_home(ws);
 	if (!ret)
@@ -225,12 +228,12 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 
 	/* The temp folder is no cache: the snapshot goes without it. */
 	pmbench_buf_path(&tmp, ws->cache, "tmp");
-	ret = pmbench_fs_rmtree(tmp.ptr);
+	ret = pmbench_fs_discard(tmp.ptr, ws->trash);
 	pmbench_buf_release(&tmp);
 	if (!ret)
-		ret = pmbench_fs_rmtree(ws->primed);
+		ret = pmbench_fs_discard(ws->primed, ws->trash);
 	if (!ret)
-		ret = pmbench_fs_rmtree(ws->primed_cache);
+		ret = pmbench_fs_discard(ws->primed_cache, ws->trash);
 	if (!ret && rename(ws->run, ws->primed) < 0)
 		ret = pmbench_error_set("cannot move '%s' to '%s': %s", ws->run,
 					ws->primed, strerror(errno));
@@ -286,7 +289,7 @@ static int restore_node_modules(const struct pmbench_workspace *ws,
 		if (!pmbench_fs_exists(from.ptr))
 			continue;
 		project_path(&to, ws, ws->run, *s);
-		ret = pmbench_fs_rmtree(to.ptr);
+		ret = pmbench_fs_discard(to.ptr, ws->trash);
 		if (!ret)
 			ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
 		restored++;
@@ -333,7 +336,7 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 	if (!ret && !(state & LK))
 		ret = mark_root(ws);
 	if (!ret)
-		ret = pmbench_fs_rmtree(ws->cache);
+		ret = pmbench_fs_discard(ws->cache, ws->trash);
 	/* The cache first: node_modules files may be hard links into it. */
 	if (!ret && (state & C))
 		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0,
@@ -376,5 +379,19 @@ int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
 
 int pmbench_workspace_clean_run(struct pmbench_workspace *ws)
 {
-	return pmbench_fs_rmtree(ws->run);
+	return pmbench_fs_discard(ws->run, ws->trash);
+}
+
+void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir)
+{
+	pmbench_buf_reset(out);
+	pmbench_buf_path(out, cache_dir, "trash");
+}
+
+void pmbench_workspace_discard_all(const struct pmbench_workspace *ws)
+{
+	/* Work copies can be large; the checkout stays for reuse. */
+	if (pmbench_fs_discard(ws->root, ws->trash) < 0 ||
+	    pmbench_fs_discard(ws->cache, ws->trash) < 0)
+		pmbench_error_clear();
 }

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -1680,6 +1681,92 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
 					  "contains a NUL byte)",
 					  path);
 	return 0;
+}
+
+/*
+ * The trash's baseline: free space and inodes of its file system when
+ * it was last empty (taken at the first discard after that).
+ */
+static struct {
+	int based;
+	uint64_t free_bytes, free_files, limit;
+	unsigned long serial;
+} trash = { 0, 0, 0, (uint64_t)16 << 30, 0 };
+
+uint64_t pmbench_fs_trash_limit(uint64_t bytes)
+{
+	uint64_t old = trash.limit;
+
+	trash.limit = bytes;
+	return old;
+}
+
+/* 1 when the trash must be emptied before it takes more. */
+static int trash_full(const char *dir)
+{
+	struct statvfs sv;
+	uint64_t bytes, files, used, used_files;
+
+	if (statvfs(dir, &sv) < 0)
+		return 1;
+	bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	files = (uint64_t)sv.f_favail;
+	if (!trash.based) {
+		trash.based = 1;
+		trash.free_bytes = bytes;
+		trash.free_files = files;
+		return trash.limit == 0;
+	}
+	used = trash.free_bytes > bytes ? trash.free_bytes - bytes : 0;
+	used_files = trash.free_files > files ? trash.free_files - files : 0;
+	return used >= trash.limit || used > trash.free_bytes / 2 ||
+	       used_files > trash.free_files / 2;
+}
+
+int pmbench_fs_trash_empty(const char *dir)
+{
+	trash.based = 0;
+	if (!pmbench_fs_exists(dir))
+		return 0;
+	return pmbench_fs_empty_dir(dir);
+}
+
+int pmbench_fs_discard(const char *path, const char *dir)
+{
+	struct pmbench_buf parent = PMBENCH_BUF_INIT, base = PMBENCH_BUF_INIT;
+	struct pmbench_buf target = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret;
+
+	ret = split_target(&parent, &base, path);
+	if (!ret && !base.len)
+		ret = sandbox_allows(path, "/", 0);
+	if (ret < 0 || !base.len)
+		goto done;
+	pmbench_buf_path(&target, parent.ptr, base.ptr);
+	ret = sandbox_allows(path, target.ptr, 0);
+	if (ret < 0 || lstat(target.ptr, &st) < 0)
+		goto done;
+	ret = pmbench_fs_mkdirp(dir, 0755);
+	if (!ret && trash_full(dir))
+		ret = pmbench_fs_trash_empty(dir);
+	if (ret < 0)
+		goto done;
+	do {
+		pmbench_buf_reset(&to);
+		pmbench_buf_addf(&to, "%s/%lu.%ld.%s", dir, ++trash.serial,
+				 (long)getpid(), base.ptr);
+	} while (pmbench_fs_exists(to.ptr));
+	/* Not movable there (another file system, ...): delete it now. */
+	if (rename(target.ptr, to.ptr) < 0)
+		ret = pmbench_fs_rmtree(target.ptr);
+
+done:
+	pmbench_buf_release(&parent);
+	pmbench_buf_release(&base);
+	pmbench_buf_release(&target);
+	pmbench_buf_release(&to);
+	return ret;
 }
 
 int pmbench_fs_settle(const char *path)

@@ -517,6 +517,84 @@ TEST(fs_rmtree_sandbox)
 	pmbench_buf_release(&real);
 }
 
+TEST(fs_discard)
+{
+	struct stat before, after;
+	uint64_t limit;
+	char trash[4096];
+
+	check_sandbox();
+	snprintf(trash, sizeof(trash), "%s", P("work/trash"));
+	mk("work", 0755);
+	mk("work/run", 0755);
+	mk("work/run/node_modules", 0755);
+	put("work/run/node_modules/f", "x", 0644);
+	mk("outside", 0755);
+	put("outside/keep", "precious", 0644);
+	sym("../outside", "work/link");
+	CHECK_INT(pmbench_fs_set_sandbox(P("work")), 0);
+	CHECK_INT(lstat(P("work/run/node_modules/f"), &before), 0);
+
+	/* A move, not a copy: the same inode, now in the trash. */
+	CHECK_INT(pmbench_fs_discard(P("work/run"), trash), 0);
+	CHECK(!pmbench_fs_exists(P("work/run")));
+	CHECK_INT(count_entries(trash), 1);
+	mk("work/run", 0755);
+	CHECK_INT(pmbench_fs_discard(P("work/run"), trash), 0);
+	CHECK_INT(count_entries(trash), 2);
+	CHECK_INT(pmbench_fs_discard(P("work/never"), trash), 0);
+	CHECK_INT(count_entries(trash), 2);
+
+	/* The sandbox's rule, and a symlink goes, not what it points to. */
+	CHECK_INT(pmbench_fs_discard(P("outside"), trash), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_discard(P("work/link/keep"), trash),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_discard(P("work"), trash), PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_discard(P("work/link"), trash), 0);
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+	CHECK_INT(count_entries(trash), 3);
+
+	/* The first discard after emptying takes the baseline... */
+	CHECK_INT(pmbench_fs_trash_empty(trash), 0);
+	CHECK_INT(count_entries(trash), 0);
+	mk("work/a", 0755);
+	mk("work/b", 0755);
+	CHECK_INT(pmbench_fs_discard(P("work/a"), trash), 0);
+	/* ... and past the limit a discard empties the trash first. */
+	limit = pmbench_fs_trash_limit(0);
+	CHECK_INT(pmbench_fs_discard(P("work/b"), trash), 0);
+	CHECK_INT(count_entries(trash), 1);
+	pmbench_fs_trash_limit(limit);
+	CHECK(!pmbench_fs_exists(P("work/b")));
+
+	/* The moved file is the one that was there. */
+	CHECK_INT(pmbench_fs_trash_empty(trash), 0);
+	mk("work/run", 0755);
+	mk("work/run/node_modules", 0755);
+	put("work/run/node_modules/g", "y", 0644);
+	CHECK_INT(lstat(P("work/run/node_modules/g"), &before), 0);
+	CHECK_INT(pmbench_fs_discard(P("work/run/node_modules/g"), trash), 0);
+	CHECK_INT(count_entries(trash), 1);
+	{
+		DIR *d = opendir(trash);
+		struct dirent *e;
+		struct pmbench_buf path = PMBENCH_BUF_INIT;
+
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.')
+				pmbench_buf_addf(&path, "%s/%s", trash,
+						 e->d_name);
+		if (d)
+			closedir(d);
+		CHECK_INT(lstat(path.ptr, &after), 0);
+		CHECK_INT(after.st_ino, before.st_ino);
+		CHECK_STR(slurp(path.ptr), "y");
+		pmbench_buf_release(&path);
+	}
+	CHECK_INT(pmbench_fs_trash_empty(P("work/missing-trash")), 0);
+	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
+}
+
 /* Build folders we cannot write or enter, then delete them. */
 static int remove_locked_tree(void)
 {
@@ -905,7 +983,7 @@ TEST(fs_mkdirp_exists)
 
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags), CASE(fs_usage),
-	   CASE(fs_rmtree_sandbox), CASE(fs_rmtree_readonly),
+	   CASE(fs_rmtree_sandbox), CASE(fs_discard), CASE(fs_rmtree_readonly),
 	   CASE(fs_unprivileged_under_private_parent), CASE(fs_empty_dir),
 	   CASE(fs_write_atomic), CASE(fs_write_output), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
