@@ -66,6 +66,11 @@ enum pmbench_fs_copy_flags {
 	PMBENCH_FS_COPY_SKIP_GIT = (1 << 0),
 	/** Skip every directory named `node_modules` (below `src`). */
 	PMBENCH_FS_COPY_SKIP_NODE_MODULES = (1 << 1),
+	/**
+	 * Hard-link regular files instead of copying them (a copy where
+	 * linking fails): for read-only trees that share the source's data.
+	 */
+	PMBENCH_FS_COPY_LINK = (1 << 2),
 };
 
 /**
@@ -84,6 +89,50 @@ enum pmbench_fs_copy_flags {
  */
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
+
+/**
+ * What pmbench_fs_synctree() copied where: the inode number and ctime of
+ * each copy right after it was made, and which source file it copies.
+ * Opaque.
+ */
+struct pmbench_fs_index;
+
+/** A new, empty index. Never NULL. Free with pmbench_fs_index_free(). */
+struct pmbench_fs_index *pmbench_fs_index_new(void);
+/** Free `idx`. NULL is fine. */
+void pmbench_fs_index_free(struct pmbench_fs_index *idx);
+
+/**
+ * Make `dst` what pmbench_fs_copytree(src, dst, flags, links) would
+ * make, without copying again what is still as the last generation of
+ * `index` left it. An inode of `dst` is kept when its number and ctime
+ * are those noted right after it was copied from the same source file
+ * (same inode, mtime and size): any change to it since (its data, mode,
+ * times, links; for a folder, its entries) would have set its ctime to a
+ * later time, which no program can set back. Everything else in `dst`
+ * is discarded into `trash` (pmbench_fs_discard(); deleted at once when
+ * `trash` is NULL) and copied afresh. Kept files stay hard-linked as the
+ * sources are, through `links`, like copies. Atimes are not restored.
+ * Every copy and kept inode goes into the index's next generation;
+ * pmbench_fs_index_commit() makes it the one trusted. On failure `dst`
+ * is discarded. Returns 0, PMBENCH_ENOTFOUND when `src` is missing, or
+ * PMBENCH_ERROR naming the failing path.
+ */
+int pmbench_fs_synctree(const char *src, const char *dst, unsigned flags,
+			struct pmbench_fs_linkmap *links,
+			struct pmbench_fs_index *index, const char *trash);
+
+/**
+ * Make the generation the synctree calls since the last commit noted the
+ * one trusted by the next calls (entries of trees not synced since are
+ * forgotten). Waits until the newest copy is 20 ms old, so that a change
+ * made after the commit cannot share its ctime on file systems whose
+ * timestamps are as coarse as the scheduler's tick.
+ */
+void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
+
+/** How many entries the trusted generation holds. */
+size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
 
 /** Disk usage of a tree, as `du` counts it. */
 struct pmbench_fs_usage {

@@ -6,6 +6,7 @@
 #include "pmbench/strvec.h"
 
 struct pmbench_buf;
+struct pmbench_fs_index;
 struct pmbench_pm;
 
 /**
@@ -31,7 +32,9 @@ struct pmbench_workspace {
 	char *run_project;  /**< run + subdir */
 	char *cache;	    /**< <cache>/pm/<pm folder>: cache, HOME, tmp */
 	char *trash;	    /**< <cache>/trash: trees to delete later */
-	char *npmrc;	    /**< user's ~/.npmrc copied into HOME, or NULL */
+	char *templates;    /**< root/templates: each state's run copy */
+	struct pmbench_fs_index *index; /**< what the resets copied */
+	char *npmrc; /**< user's ~/.npmrc copied into HOME, or NULL */
 };
 
 #define PMBENCH_WORKSPACE_INIT \
@@ -87,8 +90,14 @@ pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
  * empty cache unless CACHE (then the primed cache), no node_modules
  * unless NODE_MODULES (then every primed node_modules folder and the PM's
  * install-state files), and in every state an empty temp folder (the
- * PM's TMPDIR, <cache>/tmp). Fails with PMBENCH_EINVALID when the state
- * needs something the priming did not produce (e.g. no lockfile).
+ * PM's TMPDIR, <cache>/tmp). The first call for a state builds that
+ * state's run copy once as a template (root/templates/<state>, hard
+ * links into the primed snapshot); every call then brings the run copy
+ * and the cache to the template and the primed cache with
+ * pmbench_fs_synctree(): what the last run left untouched stays, the
+ * rest goes to the trash and is copied again. Fails with
+ * PMBENCH_EINVALID when the state needs something the priming did not
+ * produce (e.g. no lockfile).
  */
 int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
 

@@ -45,6 +45,8 @@ void pmbench_workspace_init(struct pmbench_workspace *ws,
 	ws->cache = pmbench_buf_detach(&b);
 	pmbench_workspace_trash(&b, cache_dir);
 	ws->trash = pmbench_buf_detach(&b);
+	ws->templates = joined(ws->root, "templates");
+	ws->index = pmbench_fs_index_new();
 	/*
 	 * The user's ~/.npmrc carries the registry, CA file and nodedir
 	 * settings of this machine: the PMs get a copy in their own HOME,
@@ -69,6 +71,8 @@ void pmbench_workspace_release(struct pmbench_workspace *ws)
 	free(ws->run_project);
 	free(ws->cache);
 	free(ws->trash);
+	free(ws->templates);
+	pmbench_fs_index_free(ws->index);
 	free(ws->npmrc);
 	memset(ws, 0, sizeof(*ws));
 }
@@ -108,7 +112,7 @@ static const char *own_lockfile(const struct pmbench_workspace *ws,
 }
 
 static int remove_lockfiles(const struct pmbench_workspace *ws,
-			    const char *keep)
+			    const char *base, const char *keep)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret = 0;
@@ -117,7 +121,7 @@ static int remove_lockfiles(const struct pmbench_workspace *ws,
 	     l++) {
 		if (keep && !strcmp(keep, *l))
 			continue;
-		project_path(&p, ws, ws->run, *l);
+		project_path(&p, ws, base, *l);
 		ret = pmbench_fs_discard(p.ptr, ws->trash);
 	}
 	pmbench_buf_release(&p);
@@ -130,13 +134,13 @@ static int remove_lockfiles(const struct pmbench_workspace *ws,
  * when there is no lockfile: it pins the root here without giving it a
  * lockfile.
  */
-static int mark_root(const struct pmbench_workspace *ws)
+static int mark_root(const struct pmbench_workspace *ws, const char *base)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret = 0;
 
 	if (ws->pm->root_file) {
-		project_path(&p, ws, ws->run, ws->pm->root_file);
+		project_path(&p, ws, base, ws->pm->root_file);
 		if (!pmbench_fs_exists(p.ptr))
 			ret = pmbench_fs_write_atomic(p.ptr, "", 0);
 	}
@@ -177,13 +181,13 @@ static int fresh_home(const struct pmbench_workspace *ws)
 	return ret;
 }
 
-static int fresh_copy(const struct pmbench_workspace *ws)
+static int fresh_copy(const struct pmbench_workspace *ws, const char *base)
 {
-	int ret = pmbench_fs_discard(ws->run, ws->trash);
+	int ret = pmbench_fs_discard(base, ws->trash);
 
 	if (!ret)
 		ret = pmbench_fs_copytree(
-			ws->source, ws->run,
+			ws->source, base,
 			PMBENCH_FS_COPY_SKIP_GIT |
 				PMBENCH_FS_COPY_SKIP_NODE_MODULES,
 			NULL);
@@ -193,12 +197,12 @@ static int fresh_copy(const struct pmbench_workspace *ws)
 /* A fresh copy with every lockfile but `keep`, an empty cache and HOME. */
 static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 {
-	int ret = fresh_copy(ws);
+	int ret = fresh_copy(ws, ws->run);
 
 	if (!ret)
-		ret = remove_lockfiles(ws, keep);
+		ret = remove_lockfiles(ws, ws->run, keep);
 	if (!ret)
-		ret = mark_root(ws);
+		ret = mark_root(ws, ws->run);
 	if (!ret)
 		ret = pmbench_fs_discard(ws->cache, ws->trash);
 	if (!ret)
@@ -234,6 +238,9 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 		ret = pmbench_fs_discard(ws->primed, ws->trash);
 	if (!ret)
 		ret = pmbench_fs_discard(ws->primed_cache, ws->trash);
+	/* Made from the old snapshot: */
+	if (!ret)
+		ret = pmbench_fs_discard(ws->templates, ws->trash);
 	if (!ret && rename(ws->run, ws->primed) < 0)
 		ret = pmbench_error_set("cannot move '%s' to '%s': %s", ws->run,
 					ws->primed, strerror(errno));
@@ -262,7 +269,7 @@ pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws)
  * ...), which the priming must have left.
  */
 static int restore_node_modules(const struct pmbench_workspace *ws,
-				struct pmbench_fs_linkmap *links)
+				const char *base, unsigned flags)
 {
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
@@ -281,17 +288,18 @@ static int restore_node_modules(const struct pmbench_workspace *ws,
 		pmbench_buf_reset(&from);
 		pmbench_buf_path(&from, ws->primed, dirs.v[i]);
 		pmbench_buf_reset(&to);
-		pmbench_buf_path(&to, ws->run, dirs.v[i]);
-		ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
+		pmbench_buf_path(&to, base, dirs.v[i]);
+		ret = pmbench_fs_copytree(from.ptr, to.ptr, flags, NULL);
 	}
 	for (const char *const *s = ws->pm->state_paths; *s && !ret; s++) {
 		project_path(&from, ws, ws->primed, *s);
 		if (!pmbench_fs_exists(from.ptr))
 			continue;
-		project_path(&to, ws, ws->run, *s);
+		project_path(&to, ws, base, *s);
 		ret = pmbench_fs_discard(to.ptr, ws->trash);
 		if (!ret)
-			ret = pmbench_fs_copytree(from.ptr, to.ptr, 0, links);
+			ret = pmbench_fs_copytree(from.ptr, to.ptr, flags,
+						  NULL);
 		restored++;
 	}
 	if (!ret && none && !restored) {
@@ -310,16 +318,24 @@ static int restore_node_modules(const struct pmbench_workspace *ws,
 	return ret;
 }
 
-int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
+/*
+ * The run copy of a state, built once per primed snapshot: the source
+ * without node_modules, .git or any lockfile; the primed lockfile (LK)
+ * or the root marker; the primed node_modules and install state (NM),
+ * hard links to the snapshot's files (nothing writes in a template).
+ */
+static int build_template(const struct pmbench_workspace *ws, unsigned state,
+			  const char *dest)
 {
-	struct pmbench_fs_linkmap *links = pmbench_fs_linkmap_new();
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
 	struct pmbench_buf from = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
-	const char *lock = NULL;
+	const char *lock;
 	int ret;
 
-	ret = fresh_copy(ws);
+	pmbench_buf_addf(&tmp, "%s.tmp", dest);
+	ret = fresh_copy(ws, tmp.ptr);
 	if (!ret)
-		ret = remove_lockfiles(ws, NULL);
+		ret = remove_lockfiles(ws, tmp.ptr, NULL);
 	if (!ret && (state & LK)) {
 		lock = own_lockfile(ws, ws->primed);
 		if (!lock) {
@@ -330,27 +346,50 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 			goto done;
 		}
 		project_path(&from, ws, ws->primed, lock);
-		project_path(&to, ws, ws->run, lock);
+		project_path(&to, ws, tmp.ptr, lock);
 		ret = pmbench_fs_copyfile(from.ptr, to.ptr);
 	}
 	if (!ret && !(state & LK))
-		ret = mark_root(ws);
-	if (!ret)
-		ret = pmbench_fs_discard(ws->cache, ws->trash);
+		ret = mark_root(ws, tmp.ptr);
+	if (!ret && (state & NM))
+		ret = restore_node_modules(ws, tmp.ptr, PMBENCH_FS_COPY_LINK);
+	if (!ret && rename(tmp.ptr, dest) < 0)
+		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
+					tmp.ptr, dest, strerror(errno));
+done:
+	if (ret < 0 && pmbench_fs_discard(tmp.ptr, ws->trash) < 0)
+		pmbench_error_clear();
+	pmbench_buf_release(&tmp);
+	pmbench_buf_release(&from);
+	pmbench_buf_release(&to);
+	return ret;
+}
+
+int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
+{
+	struct pmbench_fs_linkmap *links = pmbench_fs_linkmap_new();
+	struct pmbench_buf tmpl = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	pmbench_buf_addf(&tmpl, "%s/%u", ws->templates, state);
+	if (!pmbench_fs_isdir(tmpl.ptr))
+		ret = build_template(ws, state, tmpl.ptr);
 	/* The cache first: node_modules files may be hard links into it. */
 	if (!ret && (state & C))
-		ret = pmbench_fs_copytree(ws->primed_cache, ws->cache, 0,
-					  links);
+		ret = pmbench_fs_synctree(ws->primed_cache, ws->cache, 0, links,
+					  ws->index, ws->trash);
 	else if (!ret)
+		ret = pmbench_fs_discard(ws->cache, ws->trash);
+	if (!ret && !(state & C))
 		ret = fresh_home(ws);
 	if (!ret)
 		ret = fresh_tmp(ws);
-	if (!ret && (state & NM))
-		ret = restore_node_modules(ws, links);
-done:
+	if (!ret)
+		ret = pmbench_fs_synctree(tmpl.ptr, ws->run, 0, links,
+					  ws->index, ws->trash);
+	pmbench_fs_index_commit(ws->index);
 	pmbench_fs_linkmap_free(links);
-	pmbench_buf_release(&from);
-	pmbench_buf_release(&to);
+	pmbench_buf_release(&tmpl);
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
@@ -20,6 +21,8 @@
 
 #define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define COPY_CHUNK     (128 * 1024)
+/* How old the newest copy must be before the index trusts it (ns). */
+#define INDEX_SETTLE_NS ((int64_t)20 * 1000 * 1000)
 
 /* The resolved sandbox root; empty when no sandbox is set. */
 static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
@@ -799,7 +802,29 @@ struct copy_ctx {
 	struct pmbench_fs_linkmap *links;
 	struct pmbench_buf src; /* the entry being copied, for messages */
 	struct pmbench_buf dst; /* its absolute destination */
+	/* pmbench_fs_synctree() only: what was copied, where to discard */
+	struct pmbench_fs_index *index;
+	const char *trash;
 };
+
+static void index_record(struct pmbench_fs_index *idx, const struct stat *dt,
+			 const struct stat *st);
+
+/* After creating the copy `dname` of `st`: note it in the index. */
+static int record_at(struct copy_ctx *ctx, int ddfd, const char *dname,
+		     const struct stat *st)
+{
+	struct stat dt;
+
+	if (!ctx->index)
+		return 0;
+	if (*dname ? fstatat(ddfd, dname, &dt, AT_SYMLINK_NOFOLLOW) < 0
+		   : fstat(ddfd, &dt) < 0)
+		return pmbench_error_set("cannot read '%s': %s", ctx->dst.ptr,
+					 strerror(errno));
+	index_record(ctx->index, &dt, st);
+	return 0;
+}
 
 static int copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
 		      int ddfd, const char *dname, int depth);
@@ -811,12 +836,15 @@ static int copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 	int in = -1, out = -1, failed_read, ret = 0;
 	int linked = ctx->links && st->st_nlink > 1;
 
+	if ((ctx->flags & PMBENCH_FS_COPY_LINK) &&
+	    !linkat(sdfd, sname, ddfd, dname, 0))
+		goto recorded;
 	if (linked) {
 		struct linkent *e =
 			link_find(ctx->links, st->st_dev, st->st_ino);
 
 		if (e && !linkat(AT_FDCWD, e->path, ddfd, dname, 0))
-			goto done;
+			goto recorded;
 		/*
 		 * The first copy may be gone or on another file system, or
 		 * have too many links: copy again and link to the new one.
@@ -867,6 +895,8 @@ static int copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 	out = -1;
 	if (linked)
 		link_put(ctx->links, st->st_dev, st->st_ino, ctx->dst.ptr);
+recorded:
+	ret = record_at(ctx, ddfd, dname, st);
 
 done:
 	if (out >= 0)
@@ -902,16 +932,31 @@ static int copy_symlink(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 	if (symlinkat(target, ddfd, dname) < 0)
 		ret = pmbench_error_set("cannot create the link '%s': %s",
 					ctx->dst.ptr, strerror(errno));
+	else
+		ret = record_at(ctx, ddfd, dname, st);
 
 done:
 	free(target);
 	return ret;
 }
 
+/* A folder's copy filled: the source's mode and times, then the index. */
+static int finish_dir(struct copy_ctx *ctx, const struct stat *st, int dfd)
+{
+	struct timespec times[2];
+
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (fchmod(dfd, st->st_mode & 07777) < 0 || futimens(dfd, times) < 0)
+		return pmbench_error_set("cannot set the mode or time of '%s': "
+					 "%s",
+					 ctx->dst.ptr, strerror(errno));
+	return record_at(ctx, dfd, "", st);
+}
+
 static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 		    const char *sname, int ddfd, const char *dname, int depth)
 {
-	struct timespec times[2];
 	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
 	DIR *dir = NULL;
 	int sfd, dfd = -1, ret = 0;
@@ -957,12 +1002,7 @@ static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 					ctx->src.ptr, strerror(errno));
 		goto done;
 	}
-	times[0] = st->st_atim;
-	times[1] = st->st_mtim;
-	if (fchmod(dfd, st->st_mode & 07777) < 0 || futimens(dfd, times) < 0)
-		ret = pmbench_error_set("cannot set the mode or time of '%s': "
-					"%s",
-					ctx->dst.ptr, strerror(errno));
+	ret = finish_dir(ctx, st, dfd);
 
 done:
 	if (dfd >= 0)
@@ -1006,8 +1046,9 @@ static void parent_of(struct pmbench_buf *out, const char *path)
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links)
 {
-	struct copy_ctx ctx = { flags, links, PMBENCH_BUF_INIT,
-				PMBENCH_BUF_INIT };
+	struct copy_ctx ctx = {
+		flags, links, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, NULL, NULL
+	};
 	struct pmbench_buf parent = PMBENCH_BUF_INIT;
 	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	struct stat st;
@@ -1048,6 +1089,365 @@ done:
 	}
 	pmbench_buf_release(&msg);
 	pmbench_buf_release(&parent);
+	pmbench_buf_release(&ctx.dst);
+	pmbench_buf_release(&ctx.src);
+	return ret;
+}
+
+/*
+ * Synchronising a copy: what pmbench_fs_copytree() would make, keeping
+ * what an earlier copy through the same index made and nothing changed
+ * since. A change to an inode (its data, mode, links, times, or, for a
+ * folder, its entries) sets its ctime to the current time, which nobody
+ * can set back: an inode whose number and ctime are those the index
+ * noted right after copying it is still exactly that copy.
+ */
+
+struct idxent {
+	dev_t dev; /* the copy */
+	ino_t ino;
+	struct timespec ctime;
+	dev_t sdev; /* what it is a copy of */
+	ino_t sino;
+	struct timespec smtime;
+	off_t ssize;
+};
+
+struct pmbench_fs_index {
+	struct idxent *v; /* the last generation, sorted by (dev, ino) */
+	size_t nr;
+	struct idxent *next; /* this generation, in copy order */
+	size_t next_nr, next_alloc;
+};
+
+struct pmbench_fs_index *pmbench_fs_index_new(void)
+{
+	return pmbench_xcalloc(1, sizeof(struct pmbench_fs_index));
+}
+
+void pmbench_fs_index_free(struct pmbench_fs_index *idx)
+{
+	if (!idx)
+		return;
+	free(idx->v);
+	free(idx->next);
+	free(idx);
+}
+
+size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx)
+{
+	return idx->nr;
+}
+
+static void index_record(struct pmbench_fs_index *idx, const struct stat *dt,
+			 const struct stat *st)
+{
+	struct idxent *e;
+
+	PMBENCH_ALLOC_GROW(idx->next, idx->next_nr + 1, idx->next_alloc);
+	e = &idx->next[idx->next_nr++];
+	e->dev = dt->st_dev;
+	e->ino = dt->st_ino;
+	e->ctime = dt->st_ctim;
+	e->sdev = st->st_dev;
+	e->sino = st->st_ino;
+	e->smtime = st->st_mtim;
+	e->ssize = st->st_size;
+}
+
+static int idxent_cmp(const void *a, const void *b)
+{
+	const struct idxent *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return 0;
+}
+
+static int ts_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* 1 if `dt` is, untouched, the copy of `st` that the index noted. */
+static int index_trusts(const struct pmbench_fs_index *idx,
+			const struct stat *dt, const struct stat *st)
+{
+	struct idxent key, *e;
+
+	if (!idx->nr)
+		return 0;
+	key.dev = dt->st_dev;
+	key.ino = dt->st_ino;
+	e = bsearch(&key, idx->v, idx->nr, sizeof(*e), idxent_cmp);
+	return e && ts_eq(e->ctime, dt->st_ctim) && e->sdev == st->st_dev &&
+	       e->sino == st->st_ino && ts_eq(e->smtime, st->st_mtim) &&
+	       e->ssize == st->st_size;
+}
+
+void pmbench_fs_index_commit(struct pmbench_fs_index *idx)
+{
+	struct timespec now, newest = { 0, 0 };
+
+	for (size_t i = 0; i < idx->next_nr; i++)
+		if (idx->next[i].ctime.tv_sec > newest.tv_sec ||
+		    (idx->next[i].ctime.tv_sec == newest.tv_sec &&
+		     idx->next[i].ctime.tv_nsec > newest.tv_nsec))
+			newest = idx->next[i].ctime;
+	/*
+	 * A change within the same clock tick as the last copies could
+	 * leave their ctime as it was (file systems without fine-grained
+	 * timestamps): the copies are only trusted once a change to them
+	 * can no longer share their time.
+	 */
+	if (idx->next_nr && !clock_gettime(CLOCK_REALTIME, &now)) {
+		int64_t age =
+			(int64_t)(now.tv_sec - newest.tv_sec) * 1000000000 +
+			(now.tv_nsec - newest.tv_nsec);
+
+		if (age >= 0 && age < INDEX_SETTLE_NS)
+			pmbench_sleep_ns((uint64_t)(INDEX_SETTLE_NS - age));
+	}
+	free(idx->v);
+	idx->v = idx->next;
+	idx->nr = idx->next_nr;
+	idx->next = NULL;
+	idx->next_nr = idx->next_alloc = 0;
+	if (idx->nr)
+		qsort(idx->v, idx->nr, sizeof(*idx->v), idxent_cmp);
+}
+
+static int sync_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
+		      int ddfd, const char *dname, int depth);
+
+/* What pmbench_fs_copytree() leaves out of the copy. */
+static int copy_skips(const struct copy_ctx *ctx, const struct stat *st,
+		      const char *name, int depth)
+{
+	if (S_ISDIR(st->st_mode)) {
+		if (depth == 1 && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
+		    !strcmp(name, ".git"))
+			return 1;
+		return depth &&
+		       (ctx->flags & PMBENCH_FS_COPY_SKIP_NODE_MODULES) &&
+		       !strcmp(name, "node_modules");
+	}
+	return !S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode);
+}
+
+static int discard_here(struct copy_ctx *ctx)
+{
+	return ctx->trash ? pmbench_fs_discard(ctx->dst.ptr, ctx->trash)
+			  : pmbench_fs_rmtree(ctx->dst.ptr);
+}
+
+/*
+ * A copy kept: a file that must be a hard link to another copy (its
+ * source has several links and the map has another copy of it) is
+ * linked again if it is not that copy's inode.
+ */
+static int keep(struct copy_ctx *ctx, const struct stat *st,
+		const struct stat *dt, int sdfd, const char *sname, int ddfd,
+		const char *dname)
+{
+	if (ctx->links && S_ISREG(st->st_mode) && st->st_nlink > 1) {
+		struct linkent *e =
+			link_find(ctx->links, st->st_dev, st->st_ino);
+		struct stat lt;
+
+		if (!e || !e->path) {
+			link_put(ctx->links, st->st_dev, st->st_ino,
+				 ctx->dst.ptr);
+		} else if (strcmp(e->path, ctx->dst.ptr) &&
+			   !lstat(e->path, &lt) &&
+			   (lt.st_dev != dt->st_dev ||
+			    lt.st_ino != dt->st_ino)) {
+			int ret = discard_here(ctx);
+
+			return ret ? ret
+				   : copy_regular(ctx, st, sdfd, sname, ddfd,
+						  dname);
+		}
+	}
+	index_record(ctx->index, dt, st);
+	return 0;
+}
+
+/* Remove what the copy has and the source has not (or copy skips). */
+static int sync_extras(struct copy_ctx *ctx, int sfd, int dfd, int depth)
+{
+	size_t dst_len = ctx->dst.len;
+	DIR *dir;
+	int fd = openat(dfd, ".", DIR_OPEN_FLAGS), ret = 0;
+
+	dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return pmbench_error_set("cannot read the folder '%s': %s",
+					 ctx->dst.ptr, strerror(errno));
+	}
+	for (;;) {
+		struct dirent *de = pmbench_fs_readdir(dir);
+		struct stat st;
+
+		if (!de)
+			break;
+		if (!fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    !copy_skips(ctx, &st, de->d_name, depth + 1))
+			continue;
+		path_push(&ctx->dst, de->d_name);
+		ret = discard_here(ctx);
+		pmbench_buf_setlen(&ctx->dst, dst_len);
+		if (ret < 0)
+			break;
+	}
+	if (!ret && errno)
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->dst.ptr, strerror(errno));
+	closedir(dir);
+	return ret;
+}
+
+static int sync_dir(struct copy_ctx *ctx, const struct stat *st,
+		    const struct stat *dt, int sdfd, const char *sname,
+		    int ddfd, const char *dname, int depth)
+{
+	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
+	DIR *dir = NULL;
+	struct stat now;
+	int sfd, dfd = -1, ret = 0;
+	int trusted = index_trusts(ctx->index, dt, st);
+
+	sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
+	if (sfd >= 0)
+		dir = fdopendir(sfd);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->src.ptr, strerror(errno));
+		if (sfd >= 0)
+			close(sfd);
+		return ret;
+	}
+	dfd = openat(ddfd, dname, DIR_OPEN_FLAGS);
+	if (dfd < 0 || ((dt->st_mode & S_IRWXU) != S_IRWXU &&
+			fchmod(dfd, (dt->st_mode & 07777) | S_IRWXU) < 0)) {
+		ret = pmbench_error_set("cannot open the folder '%s': %s",
+					ctx->dst.ptr, strerror(errno));
+		goto done;
+	}
+	/* An untouched folder still has exactly its entries. */
+	if (!trusted)
+		ret = sync_extras(ctx, dirfd(dir), dfd, depth);
+	while (!ret) {
+		struct dirent *de = pmbench_fs_readdir(dir);
+
+		if (!de) {
+			if (errno)
+				ret = pmbench_error_set(
+					"cannot read the folder '%s': %s",
+					ctx->src.ptr, strerror(errno));
+			break;
+		}
+		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
+		    !strcmp(de->d_name, ".git"))
+			continue;
+		path_push(&ctx->src, de->d_name);
+		path_push(&ctx->dst, de->d_name);
+		ret = sync_entry(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
+				 depth + 1);
+		pmbench_buf_setlen(&ctx->src, src_len);
+		pmbench_buf_setlen(&ctx->dst, dst_len);
+	}
+	if (ret < 0)
+		goto done;
+	if (fstat(dfd, &now) < 0) {
+		ret = pmbench_error_set("cannot read '%s': %s", ctx->dst.ptr,
+					strerror(errno));
+		goto done;
+	}
+	/* Entries added or removed, or a mode changed: set it all again. */
+	if (trusted && ts_eq(now.st_ctim, dt->st_ctim))
+		index_record(ctx->index, &now, st);
+	else
+		ret = finish_dir(ctx, st, dfd);
+
+done:
+	if (dfd >= 0)
+		close(dfd);
+	closedir(dir);
+	return ret;
+}
+
+static int sync_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
+		      int ddfd, const char *dname, int depth)
+{
+	struct stat st, dt;
+	int ret;
+
+	if (fstatat(sdfd, sname, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return pmbench_error_set("cannot read '%s': %s", ctx->src.ptr,
+					 strerror(errno));
+	if (copy_skips(ctx, &st, sname, depth))
+		return 0; /* sync_extras() saw to the copy's side */
+	if (fstatat(ddfd, dname, &dt, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT)
+			return pmbench_error_set("cannot read '%s': %s",
+						 ctx->dst.ptr, strerror(errno));
+		return copy_entry(ctx, sdfd, sname, ddfd, dname, depth);
+	}
+	if ((st.st_mode & S_IFMT) == (dt.st_mode & S_IFMT)) {
+		if (S_ISDIR(st.st_mode))
+			return sync_dir(ctx, &st, &dt, sdfd, sname, ddfd, dname,
+					depth);
+		if (index_trusts(ctx->index, &dt, &st))
+			return keep(ctx, &st, &dt, sdfd, sname, ddfd, dname);
+	}
+	ret = discard_here(ctx);
+	return ret ? ret : copy_entry(ctx, sdfd, sname, ddfd, dname, depth);
+}
+
+int pmbench_fs_synctree(const char *src, const char *dst, unsigned flags,
+			struct pmbench_fs_linkmap *links,
+			struct pmbench_fs_index *index, const char *trash)
+{
+	struct copy_ctx ctx = {
+		flags, links, PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, index, trash
+	};
+	struct stat st;
+	int ret;
+
+	pmbench_buf_adds(&ctx.src, src);
+	pmbench_fs_abspath(&ctx.dst, dst);
+	if (lstat(src, &st) < 0) {
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot copy '%s': %s", src, strerror(errno));
+	} else if (!strcmp(ctx.dst.ptr, "/")) {
+		ret = pmbench_error_set("cannot copy '%s' to '/'", src);
+	} else if (lstat(ctx.dst.ptr, &st) < 0 && errno == ENOENT) {
+		struct pmbench_buf parent = PMBENCH_BUF_INIT;
+
+		parent_of(&parent, ctx.dst.ptr);
+		ret = pmbench_fs_mkdirp(parent.ptr, 0755);
+		pmbench_buf_release(&parent);
+		if (!ret)
+			ret = copy_entry(&ctx, AT_FDCWD, src, AT_FDCWD,
+					 ctx.dst.ptr, 0);
+	} else {
+		ret = sync_entry(&ctx, AT_FDCWD, src, AT_FDCWD, ctx.dst.ptr, 0);
+	}
+	if (ret < 0 && pmbench_fs_exists(ctx.dst.ptr)) {
+		/* Never leave half a state behind; keep the first error. */
+		struct pmbench_buf msg = PMBENCH_BUF_INIT;
+
+		pmbench_buf_adds(&msg, pmbench_error_last());
+		discard_here(&ctx);
+		pmbench_error_set("%s", msg.ptr);
+		pmbench_buf_release(&msg);
+	}
 	pmbench_buf_release(&ctx.dst);
 	pmbench_buf_release(&ctx.src);
 	return ret;

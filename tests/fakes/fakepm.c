@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -429,6 +430,112 @@ static void add_env(cJSON *envobj, const char *key)
 		add_str(envobj, key, getenv(key));
 }
 
+/*
+ * A digest of a tree (FAKEPM_DIGEST=1): every entry's relative path,
+ * type, mode and content (or link target), hashed, the hashes summed so
+ * that the walk's order does not matter. Two trees with the same digest
+ * hold the same files.
+ */
+static uint64_t digest_sum;
+static size_t digest_root;
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3u;
+	}
+	return h;
+}
+
+static int digest_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	unsigned mode = (unsigned)st->st_mode;
+	char buf[4096];
+
+	(void)type;
+	(void)ftw;
+	h = fnv(h, path + digest_root, strlen(path + digest_root) + 1);
+	h = fnv(h, &mode, sizeof(mode));
+	if (S_ISREG(st->st_mode)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		while (fd >= 0 && (n = read(fd, buf, sizeof(buf))) > 0)
+			h = fnv(h, buf, (size_t)n);
+		if (fd >= 0)
+			close(fd);
+	} else if (S_ISLNK(st->st_mode)) {
+		ssize_t n = readlink(path, buf, sizeof(buf));
+
+		if (n > 0)
+			h = fnv(h, buf, (size_t)n);
+	}
+	digest_sum += h;
+	return 0;
+}
+
+static void add_digest(cJSON *root, const char *key, const char *dir)
+{
+	char hex[17];
+
+	digest_sum = 0;
+	digest_root = strlen(dir);
+	if (!exists(dir) || nftw(dir, digest_one, 16, FTW_PHYS) < 0) {
+		cJSON_AddNullToObject(root, key);
+		return;
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)digest_sum);
+	cJSON_AddStringToObject(root, key, hex);
+}
+
+/*
+ * FAKEPM_SCRIBBLE=1: what a careless PM could do to the state it was
+ * given, for the next reset to undo: every file of node_modules and the
+ * cache overwritten in place (same size), a file and a folder added to
+ * each, one file's mode changed.
+ */
+static int scribble_one(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)type;
+	(void)ftw;
+	if (S_ISREG(st->st_mode) && st->st_size > 0) {
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			if (pwrite(fd, "#", 1, 0) < 0)
+				perror("fake scribble");
+			close(fd);
+		}
+		chmod(path, 0600);
+	}
+	return 0;
+}
+
+static void scribble(const struct fake *f)
+{
+	const char *dirs[] = { "node_modules",
+			       f->cache.len ? f->cache.ptr : NULL };
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(dirs); i++) {
+		struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+		if (!dirs[i] || !exists(dirs[i]))
+			continue;
+		nftw(dirs[i], scribble_one, 16, FTW_PHYS);
+		pmbench_buf_addf(&p, "%s/.stray", dirs[i]);
+		put_file(f, p.ptr, O_TRUNC, "stray\n", 6);
+		pmbench_buf_addf(&p, "-dir");
+		mkdir(p.ptr, 0755);
+		pmbench_buf_release(&p);
+	}
+}
+
 /* Append one JSON line describing what we found to $FAKEPM_LOG. */
 static int log_install(const struct fake *f)
 {
@@ -460,6 +567,11 @@ static int log_install(const struct fake *f)
 				arr, cJSON_CreateString(all_lockfiles[i]));
 	cJSON_AddBoolToObject(root, "node_modules", exists(f->nm.ptr));
 	cJSON_AddBoolToObject(root, "node_modules_any", exists("node_modules"));
+	if (getenv("FAKEPM_DIGEST")) {
+		add_digest(root, "node_modules_digest", "node_modules");
+		add_digest(root, "cache_digest",
+			   f->cache.len ? f->cache.ptr : "/nowhere");
+	}
 	cJSON_AddBoolToObject(root, "frozen", f->frozen);
 	cJSON_AddBoolToObject(root, "lockfile_only", f->lockfile_only);
 	add_str(root, "linker", f->linker_value);
@@ -1085,6 +1197,8 @@ static int do_install(struct fake *f)
 	f->noop = !strcmp(mode, "ok") && up_to_date(f);
 	if (log_install(f) < 0)
 		goto done;
+	if (getenv("FAKEPM_SCRIBBLE"))
+		scribble(f);
 	if (f->frozen && !own_lockfile(f)) {
 		fprintf(stderr,
 			"fake %s ERR! a frozen install needs an "

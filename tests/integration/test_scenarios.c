@@ -242,5 +242,82 @@ TEST(order_rotates_each_round)
 	h_run_release(&run);
 }
 
+/*
+ * A reset undoes what a run did to its state, however it did it: the
+ * fakes overwrite every file of node_modules and the cache in place,
+ * change modes and add files and folders (FAKEPM_SCRIBBLE), and each
+ * run's digest of both trees, taken before that, is the same in every
+ * round of a scenario.
+ */
+TEST(resets_undo_what_a_run_did)
+{
+	static const char *const some[] = { "npm", "pnpm", "yarn", "bun" };
+	static const char *const keys[] = { "node_modules_digest",
+					    "cache_digest" };
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *proj, *out;
+	struct h_run run;
+	cJSON *log;
+
+	h_setup();
+	proj = h_project("proj");
+	out = h_write("result.json", "");
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,pnpm,yarn,bun",
+				       "--scenario",
+				       "cache+lockfile,cache+lockfile+"
+				       "node_modules",
+				       "--runs",
+				       "3",
+				       "--warmup",
+				       "1",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
+
+		pmbench_strvec_push(&env, "FAKEPM_DIGEST=1");
+		pmbench_strvec_push(&env, "FAKEPM_SCRIBBLE=1");
+		h_pmbench(&run, args, &env);
+		pmbench_strvec_release(&env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	log = h_log_entries();
+	for (size_t p = 0; p < PMBENCH_ARRAY_SIZE(some); p++) {
+		cJSON *mine = h_log_of(log, some[p]);
+
+		/* The priming, then 4 rounds of each scenario. */
+		CHECK_INT(cJSON_GetArraySize(mine), 1 + 2 * 4);
+		for (int i = 1; i < cJSON_GetArraySize(mine); i++) {
+			const cJSON *e = cJSON_GetArrayItem(mine, i);
+			const cJSON *first =
+				cJSON_GetArrayItem(mine, 1 + (i - 1) / 4 * 4);
+
+			for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(keys); k++) {
+				const char *d = str(e, keys[k]);
+
+				/* cache+lockfile has no node_modules. */
+				if (k == 0 && i <= 4) {
+					CHECK(!d);
+					continue;
+				}
+				CHECK(d);
+				if (!d || !str(first, keys[k]))
+					continue;
+				if (strcmp(d, str(first, keys[k])))
+					check_fail(__FILE__, __LINE__,
+						   "%s run %d: %s %s, not %s "
+						   "as in the first round",
+						   some[p], i, keys[k], d,
+						   str(first, keys[k]));
+			}
+		}
+		cJSON_Delete(mine);
+	}
+	cJSON_Delete(log);
+}
+
 CHECK_MAIN(CASE(eight_states_exactly), CASE(shipped_lockfile_is_used_by_its_pm),
-	   CASE(order_rotates_each_round))
+	   CASE(order_rotates_each_round), CASE(resets_undo_what_a_run_did))

@@ -384,6 +384,135 @@ TEST(fs_copytree_hardlinks)
 	CHECK_INT(pmbench_fs_rmtree_unchecked(P("../whole-copy")), 0);
 }
 
+static long mtime_nsec_of(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return -1;
+	return st.st_mtim.tv_nsec;
+}
+
+/* One reset: sync the store, then the tree whose files link into it. */
+static void sync_both(struct pmbench_fs_index *idx, const char *trash)
+{
+	struct pmbench_fs_linkmap *map = pmbench_fs_linkmap_new();
+
+	CHECK_INT(pmbench_fs_synctree(P("src/store"), P("dst/store"), 0, map,
+				      idx, trash),
+		  0);
+	CHECK_INT(pmbench_fs_synctree(P("src/tree"), P("dst/tree"), 0, map, idx,
+				      trash),
+		  0);
+	pmbench_fs_linkmap_free(map);
+	pmbench_fs_index_commit(idx);
+}
+
+TEST(fs_synctree)
+{
+	struct pmbench_fs_index *idx = pmbench_fs_index_new();
+	char trash[4096];
+	ino_t a, b, f;
+
+	check_sandbox();
+	snprintf(trash, sizeof(trash), "%s", P("trash"));
+	mk("src", 0755);
+	mk("src/store", 0755);
+	put("src/store/f", "shared", 0644);
+	mk("src/tree", 0755);
+	mk("src/tree/d", 0750);
+	put("src/tree/a", "AAAA", 0644);
+	put("src/tree/d/b", "BBBB", 0640);
+	sym("b", "src/tree/d/l");
+	mk("src/tree/empty", 0755);
+	hardlink("src/store/f", "src/tree/d/f");
+	set_mtime("src/tree/d", 1000000000, 123);
+
+	/* First: a copy, as copytree makes it. */
+	sync_both(idx, trash);
+	CHECK_STR(slurp(P("dst/tree/a")), "AAAA");
+	CHECK_INT(mode_of(P("dst/tree/d/b")), 0640);
+	CHECK_INT(mode_of(P("dst/tree/d")), 0750);
+	CHECK_INT(mtime_nsec_of(P("dst/tree/d")), 123);
+	CHECK(pmbench_fs_isdir(P("dst/tree/empty")));
+	CHECK_INT(ino_of(P("dst/tree/d/f")), ino_of(P("dst/store/f")));
+	CHECK(ino_of(P("dst/tree/d/f")) != ino_of(P("src/store/f")));
+	CHECK(pmbench_fs_index_size(idx) >= 8);
+	a = ino_of(P("dst/tree/a"));
+	b = ino_of(P("dst/tree/d/b"));
+	f = ino_of(P("dst/store/f"));
+
+	/* Nothing changed: everything kept, nothing discarded. */
+	sync_both(idx, trash);
+	CHECK_INT(ino_of(P("dst/tree/a")), a);
+	CHECK_INT(ino_of(P("dst/tree/d/b")), b);
+	CHECK_INT(ino_of(P("dst/tree/d/f")), f);
+	CHECK(!pmbench_fs_exists(trash) || count_entries(trash) == 0);
+
+	/* What a run changed goes back; what it left stays. */
+	put("dst/tree/a", "ZZZZ", 0644); /* same size, in place */
+	if (chmod(P("dst/tree/d/b"), 0600) < 0)
+		pmbench_die("chmod");
+	put("dst/tree/extra", "new", 0644);
+	mk("dst/tree/d/newdir", 0755);
+	put("dst/tree/d/newdir/x", "x", 0644);
+	if (unlink(P("dst/tree/d/l")) < 0)
+		pmbench_die("unlink");
+	sync_both(idx, trash);
+	CHECK_STR(slurp(P("dst/tree/a")), "AAAA");
+	CHECK(ino_of(P("dst/tree/a")) != a);
+	CHECK_INT(mode_of(P("dst/tree/d/b")), 0640);
+	CHECK(!pmbench_fs_exists(P("dst/tree/extra")));
+	CHECK(!pmbench_fs_exists(P("dst/tree/d/newdir")));
+	{
+		char target[16] = "";
+
+		CHECK_INT(readlink(P("dst/tree/d/l"), target,
+				   sizeof(target) - 1),
+			  1);
+		CHECK_STR(target, "b");
+	}
+	CHECK_INT(ino_of(P("dst/tree/d/f")), f);
+	CHECK_INT(mode_of(P("dst/tree/d")), 0750);
+	CHECK_INT(mtime_nsec_of(P("dst/tree/d")), 123);
+	CHECK(count_entries(trash) >= 4);
+
+	/* A store file replaced: the tree's link follows the new copy. */
+	if (unlink(P("dst/store/f")) < 0)
+		pmbench_die("unlink");
+	put("dst/store/f", "other!", 0644);
+	sync_both(idx, trash);
+	CHECK_STR(slurp(P("dst/store/f")), "shared");
+	CHECK_INT(ino_of(P("dst/tree/d/f")), ino_of(P("dst/store/f")));
+
+	/* A source that changed is copied again, though its copy did not. */
+	a = ino_of(P("dst/tree/a"));
+	put("src/tree/a", "CCCC", 0644);
+	set_mtime("src/tree/a", 1000000000, 7);
+	sync_both(idx, trash);
+	CHECK_STR(slurp(P("dst/tree/a")), "CCCC");
+	CHECK(ino_of(P("dst/tree/a")) != a);
+
+	/* Only a committed generation is trusted. */
+	a = ino_of(P("dst/tree/a"));
+	pmbench_fs_index_free(idx);
+	idx = pmbench_fs_index_new();
+	sync_both(idx, trash);
+	CHECK(ino_of(P("dst/tree/a")) != a);
+
+	/* A file where a folder was, and the copy gone entirely. */
+	CHECK_INT(pmbench_fs_rmtree_unchecked(P("dst/tree/empty")), 0);
+	put("dst/tree/empty", "not a folder", 0644);
+	CHECK_INT(pmbench_fs_rmtree_unchecked(P("dst/store")), 0);
+	sync_both(idx, trash);
+	CHECK(pmbench_fs_isdir(P("dst/tree/empty")));
+	CHECK_INT(ino_of(P("dst/tree/d/f")), ino_of(P("dst/store/f")));
+	CHECK_INT(pmbench_fs_synctree(P("src/missing"), P("dst/tree"), 0, NULL,
+				      idx, trash),
+		  PMBENCH_ENOTFOUND);
+	pmbench_fs_index_free(idx);
+}
+
 TEST(fs_copytree_flags)
 {
 	check_sandbox();
@@ -982,8 +1111,9 @@ TEST(fs_mkdirp_exists)
 }
 
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
-	   CASE(fs_copytree_hardlinks), CASE(fs_copytree_flags), CASE(fs_usage),
-	   CASE(fs_rmtree_sandbox), CASE(fs_discard), CASE(fs_rmtree_readonly),
+	   CASE(fs_copytree_hardlinks), CASE(fs_synctree),
+	   CASE(fs_copytree_flags), CASE(fs_usage), CASE(fs_rmtree_sandbox),
+	   CASE(fs_discard), CASE(fs_rmtree_readonly),
 	   CASE(fs_unprivileged_under_private_parent), CASE(fs_empty_dir),
 	   CASE(fs_write_atomic), CASE(fs_write_output), CASE(fs_copyfile),
 	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
