@@ -371,17 +371,20 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 	struct pmbench_buf tmpl = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	pmbench_buf_addf(&tmpl, "%s/%u", ws->templates, state);
+	/* The cache is no part of the run copy: one template serves both. */
+	pmbench_buf_path(&tmpl, ws->templates,
+			 pmbench_scenario_name(state & ~C));
 	if (!pmbench_fs_isdir(tmpl.ptr))
-		ret = build_template(ws, state, tmpl.ptr);
+		ret = build_template(ws, state & ~C, tmpl.ptr);
 	/* The cache first: node_modules files may be hard links into it. */
-	if (!ret && (state & C))
+	if (!ret && (state & C)) {
 		ret = pmbench_fs_synctree(ws->primed_cache, ws->cache, 0, links,
 					  ws->index, ws->trash);
-	else if (!ret)
+	} else if (!ret) {
 		ret = pmbench_fs_discard(ws->cache, ws->trash);
-	if (!ret && !(state & C))
-		ret = fresh_home(ws);
+		if (!ret)
+			ret = fresh_home(ws);
+	}
 	if (!ret)
 		ret = fresh_tmp(ws);
 	if (!ret)

@@ -1111,6 +1111,7 @@ struct idxent {
 	ino_t sino;
 	struct timespec smtime;
 	off_t ssize;
+	size_t seq; /* order of recording: the last record of an inode wins */
 };
 
 struct pmbench_fs_index {
@@ -1153,6 +1154,7 @@ static void index_record(struct pmbench_fs_index *idx, const struct stat *dt,
 	e->sino = st->st_ino;
 	e->smtime = st->st_mtim;
 	e->ssize = st->st_size;
+	e->seq = idx->next_nr - 1;
 }
 
 static int idxent_cmp(const void *a, const void *b)
@@ -1164,6 +1166,16 @@ static int idxent_cmp(const void *a, const void *b)
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
 	return 0;
+}
+
+static int idxent_seq_cmp(const void *a, const void *b)
+{
+	const struct idxent *x = a, *y = b;
+	int c = idxent_cmp(a, b);
+
+	if (c)
+		return c;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int ts_eq(struct timespec a, struct timespec b)
@@ -1215,8 +1227,23 @@ void pmbench_fs_index_commit(struct pmbench_fs_index *idx)
 	idx->nr = idx->next_nr;
 	idx->next = NULL;
 	idx->next_nr = idx->next_alloc = 0;
-	if (idx->nr)
-		qsort(idx->v, idx->nr, sizeof(*idx->v), idxent_cmp);
+	if (!idx->nr)
+		return;
+	/*
+	 * An inode noted twice (a store file, then the node_modules link to
+	 * it, which changed its ctime): its last record is the true one.
+	 */
+	qsort(idx->v, idx->nr, sizeof(*idx->v), idxent_seq_cmp);
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < idx->nr; i++) {
+			if (n && !idxent_cmp(&idx->v[n - 1], &idx->v[i]))
+				n--;
+			idx->v[n++] = idx->v[i];
+		}
+		idx->nr = n;
+	}
 }
 
 static int sync_entry(struct copy_ctx *ctx, int sdfd, const char *sname,

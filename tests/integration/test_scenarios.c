@@ -317,6 +317,7 @@ TEST(resets_undo_what_a_run_did)
 		cJSON_Delete(mine);
 	}
 	cJSON_Delete(log);
+	h_run_release(&run);
 }
 
 CHECK_MAIN(CASE(eight_states_exactly), CASE(shipped_lockfile_is_used_by_its_pm),

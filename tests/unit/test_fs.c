@@ -437,16 +437,20 @@ TEST(fs_synctree)
 	CHECK(pmbench_fs_isdir(P("dst/tree/empty")));
 	CHECK_INT(ino_of(P("dst/tree/d/f")), ino_of(P("dst/store/f")));
 	CHECK(ino_of(P("dst/tree/d/f")) != ino_of(P("src/store/f")));
-	CHECK(pmbench_fs_index_size(idx) >= 8);
+	/* 8 inodes: the store's link from the tree noted once, last. */
+	CHECK_INT(pmbench_fs_index_size(idx), 8);
 	a = ino_of(P("dst/tree/a"));
 	b = ino_of(P("dst/tree/d/b"));
 	f = ino_of(P("dst/store/f"));
 
 	/* Nothing changed: everything kept, nothing discarded. */
-	sync_both(idx, trash);
-	CHECK_INT(ino_of(P("dst/tree/a")), a);
-	CHECK_INT(ino_of(P("dst/tree/d/b")), b);
-	CHECK_INT(ino_of(P("dst/tree/d/f")), f);
+	for (int i = 0; i < 3; i++) {
+		sync_both(idx, trash);
+		CHECK_INT(ino_of(P("dst/tree/a")), a);
+		CHECK_INT(ino_of(P("dst/tree/d/b")), b);
+		CHECK_INT(ino_of(P("dst/store/f")), f);
+		CHECK_INT(ino_of(P("dst/tree/d/f")), f);
+	}
 	CHECK(!pmbench_fs_exists(trash) || count_entries(trash) == 0);
 
 	/* What a run changed goes back; what it left stays. */
