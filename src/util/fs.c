@@ -954,23 +954,62 @@ static int finish_dir(struct copy_ctx *ctx, const struct stat *st, int dfd)
 	return record_at(ctx, dfd, "", st);
 }
 
+/* The source folder `sname` opened for reading its entries, or NULL. */
+static DIR *open_source_dir(const struct copy_ctx *ctx, int sdfd,
+			    const char *sname)
+{
+	int sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
+	DIR *dir = sfd >= 0 ? fdopendir(sfd) : NULL;
+
+	if (!dir) {
+		pmbench_error_set("cannot read the folder '%s': %s",
+				  ctx->src.ptr, strerror(errno));
+		if (sfd >= 0)
+			close(sfd);
+	}
+	return dir;
+}
+
+typedef int (*entry_fn)(struct copy_ctx *ctx, int sdfd, const char *sname,
+			int ddfd, const char *dname, int depth);
+
+/* Every entry of the source folder `dir` through `fn`, into `dfd`. */
+static int each_entry(struct copy_ctx *ctx, DIR *dir, int dfd, int depth,
+		      entry_fn fn)
+{
+	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
+	int ret = 0;
+
+	while (!ret) {
+		struct dirent *de = pmbench_fs_readdir(dir);
+
+		if (!de)
+			return errno ? pmbench_error_set("cannot read the "
+							 "folder '%s': %s",
+							 ctx->src.ptr,
+							 strerror(errno))
+				     : 0;
+		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
+		    !strcmp(de->d_name, ".git"))
+			continue;
+		path_push(&ctx->src, de->d_name);
+		path_push(&ctx->dst, de->d_name);
+		ret = fn(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
+			 depth + 1);
+		pmbench_buf_setlen(&ctx->src, src_len);
+		pmbench_buf_setlen(&ctx->dst, dst_len);
+	}
+	return ret;
+}
+
 static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 		    const char *sname, int ddfd, const char *dname, int depth)
 {
-	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
-	DIR *dir = NULL;
-	int sfd, dfd = -1, ret = 0;
+	DIR *dir = open_source_dir(ctx, sdfd, sname);
+	int dfd = -1, ret = 0;
 
-	sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
-	if (sfd >= 0)
-		dir = fdopendir(sfd);
-	if (!dir) {
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					ctx->src.ptr, strerror(errno));
-		if (sfd >= 0)
-			close(sfd);
-		goto done;
-	}
+	if (!dir)
+		return PMBENCH_ERROR;
 	/* Owner-only until filled: the source mode may forbid writing. */
 	if (!mkdirat(ddfd, dname, S_IRWXU))
 		dfd = openat(ddfd, dname, DIR_OPEN_FLAGS);
@@ -979,36 +1018,14 @@ static int copy_dir(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 					ctx->dst.ptr, strerror(errno));
 		goto done;
 	}
-	for (;;) {
-		struct dirent *de;
-
-		de = pmbench_fs_readdir(dir);
-		if (!de)
-			break;
-		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
-		    !strcmp(de->d_name, ".git"))
-			continue;
-		path_push(&ctx->src, de->d_name);
-		path_push(&ctx->dst, de->d_name);
-		ret = copy_entry(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
-				 depth + 1);
-		pmbench_buf_setlen(&ctx->src, src_len);
-		pmbench_buf_setlen(&ctx->dst, dst_len);
-		if (ret < 0)
-			goto done;
-	}
-	if (errno) {
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					ctx->src.ptr, strerror(errno));
-		goto done;
-	}
-	ret = finish_dir(ctx, st, dfd);
+	ret = each_entry(ctx, dir, dfd, depth, copy_entry);
+	if (!ret)
+		ret = finish_dir(ctx, st, dfd);
 
 done:
 	if (dfd >= 0)
 		close(dfd);
-	if (dir)
-		closedir(dir);
+	closedir(dir);
 	return ret;
 }
 
@@ -1342,22 +1359,13 @@ static int sync_dir(struct copy_ctx *ctx, const struct stat *st,
 		    const struct stat *dt, int sdfd, const char *sname,
 		    int ddfd, const char *dname, int depth)
 {
-	size_t src_len = ctx->src.len, dst_len = ctx->dst.len;
-	DIR *dir = NULL;
+	DIR *dir = open_source_dir(ctx, sdfd, sname);
 	struct stat now;
-	int sfd, dfd = -1, ret = 0;
+	int dfd = -1, ret = 0;
 	int trusted = index_trusts(ctx->index, dt, st);
 
-	sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
-	if (sfd >= 0)
-		dir = fdopendir(sfd);
-	if (!dir) {
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					ctx->src.ptr, strerror(errno));
-		if (sfd >= 0)
-			close(sfd);
-		return ret;
-	}
+	if (!dir)
+		return PMBENCH_ERROR;
 	dfd = openat(ddfd, dname, DIR_OPEN_FLAGS);
 	if (dfd < 0 || ((dt->st_mode & S_IRWXU) != S_IRWXU &&
 			fchmod(dfd, (dt->st_mode & 07777) | S_IRWXU) < 0)) {
@@ -1368,26 +1376,8 @@ static int sync_dir(struct copy_ctx *ctx, const struct stat *st,
 	/* An untouched folder still has exactly its entries. */
 	if (!trusted)
 		ret = sync_extras(ctx, dirfd(dir), dfd, depth);
-	while (!ret) {
-		struct dirent *de = pmbench_fs_readdir(dir);
-
-		if (!de) {
-			if (errno)
-				ret = pmbench_error_set(
-					"cannot read the folder '%s': %s",
-					ctx->src.ptr, strerror(errno));
-			break;
-		}
-		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
-		    !strcmp(de->d_name, ".git"))
-			continue;
-		path_push(&ctx->src, de->d_name);
-		path_push(&ctx->dst, de->d_name);
-		ret = sync_entry(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
-				 depth + 1);
-		pmbench_buf_setlen(&ctx->src, src_len);
-		pmbench_buf_setlen(&ctx->dst, dst_len);
-	}
+	if (!ret)
+		ret = each_entry(ctx, dir, dfd, depth, sync_entry);
 	if (ret < 0)
 		goto done;
 	if (fstat(dfd, &now) < 0) {
