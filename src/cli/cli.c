@@ -110,9 +110,17 @@ static void empty_trash(void)
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
-	if (pmbench_fs_trash_empty(b.ptr) < 0) {
-		fprintf(stderr, "pmbench: warning: %s\n", pmbench_error_last());
-		pmbench_error_clear();
+	if (pmbench_fs_isdir(b.ptr)) {
+		/* Gigabytes of small files can take a minute: say so. */
+		pmbench_ctx_status(&pmbench_cli_ctx,
+				   "deleting the work copies set aside (%s)",
+				   b.ptr);
+		if (pmbench_fs_trash_empty(b.ptr) < 0) {
+			fprintf(stderr, "pmbench: warning: %s\n",
+				pmbench_error_last());
+			pmbench_error_clear();
+		}
+		pmbench_ctx_done(&pmbench_cli_ctx);
 	}
 	pmbench_buf_release(&b);
 }
