@@ -181,6 +181,9 @@ int pmbench_fs_trash_empty(const char *trash);
  */
 uint64_t pmbench_fs_trash_limit(uint64_t bytes);
 
+/** How often a discard had to empty the trash first (this process). */
+unsigned pmbench_fs_trash_forced(void);
+
 /** 1 if something exists at `path` (lstat), else 0. */
 /**
  * Write out every dirty page of the file system that holds `path`

@@ -649,6 +649,16 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		if (ret < 0)
 			break;
 	}
+	/* The resets' deletions wait in the trash unless the disk is short. */
+	if (pmbench_fs_trash_forced()) {
+		pmbench_result_env_set(r, "trash_emptied_between_runs",
+				       "yes: the disk ran short, so some runs "
+				       "followed the deletion of earlier runs' "
+				       "trees");
+		pmbench_ctx_warn(ctx, "the disk ran short of space for the "
+				      "trash: some runs followed a large "
+				      "deletion of earlier runs' trees");
+	}
 done:
 	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < o->pms.nr; i++)

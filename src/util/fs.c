@@ -2108,7 +2108,13 @@ static struct {
 	int based;
 	uint64_t free_bytes, free_files, limit;
 	unsigned long serial;
-} trash = { 0, 0, 0, (uint64_t)16 << 30, 0 };
+	unsigned forced; /* emptied by a discard, for lack of space */
+} trash = { 0, 0, 0, (uint64_t)16 << 30, 0, 0 };
+
+unsigned pmbench_fs_trash_forced(void)
+{
+	return trash.forced;
+}
 
 uint64_t pmbench_fs_trash_limit(uint64_t bytes)
 {
@@ -2165,8 +2171,10 @@ int pmbench_fs_discard(const char *path, const char *dir)
 	if (ret < 0 || lstat(target.ptr, &st) < 0)
 		goto done;
 	ret = pmbench_fs_mkdirp(dir, 0755);
-	if (!ret && trash_full(dir))
+	if (!ret && trash_full(dir)) {
+		trash.forced++;
 		ret = pmbench_fs_trash_empty(dir);
+	}
 	if (ret < 0)
 		goto done;
 	do {

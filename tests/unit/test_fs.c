@@ -654,6 +654,7 @@ TEST(fs_discard)
 {
 	struct stat before, after;
 	uint64_t limit;
+	unsigned forced;
 	char trash[4096];
 
 	check_sandbox();
@@ -695,8 +696,10 @@ TEST(fs_discard)
 	CHECK_INT(pmbench_fs_discard(P("work/a"), trash), 0);
 	/* ... and past the limit a discard empties the trash first. */
 	limit = pmbench_fs_trash_limit(0);
+	forced = pmbench_fs_trash_forced();
 	CHECK_INT(pmbench_fs_discard(P("work/b"), trash), 0);
 	CHECK_INT(count_entries(trash), 1);
+	CHECK_INT(pmbench_fs_trash_forced(), forced + 1);
 	pmbench_fs_trash_limit(limit);
 	CHECK(!pmbench_fs_exists(P("work/b")));
 
