@@ -93,9 +93,17 @@ static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
+	/*
+	 * The user's config is read, their ~/.npm left alone: npm writes a
+	 * debug log of every command there, and makes the folder if it
+	 * has none.
+	 */
+	pmbench_buf_addf(&b, "--cache=%s/npm-cache", scratch);
 	pmbench_strvec_pushv(&c.args,
 			     (const char *const[]){ "npm", "config", "get",
-						    "registry", NULL });
+						    "registry", "--logs-max=0",
+						    b.ptr, NULL });
+	pmbench_buf_reset(&b);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60 * NS;
@@ -752,6 +760,11 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 	pmbench_link_describe(&b, &reg->link);
 	pmbench_result_env_set(r, "link", b.ptr);
 	pmbench_buf_release(&b);
+}
+
+int pmbench_registry_priming(const struct pmbench_registry *reg)
+{
+	return reg && reg->mode == PMBENCH_REGISTRY_LOCAL && reg->state == 1;
 }
 
 const char *pmbench_registry_state(const struct pmbench_registry *reg)
