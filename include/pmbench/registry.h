@@ -103,6 +103,13 @@ int pmbench_registry_prime(struct pmbench_registry *reg,
 			   struct pmbench_ctx *ctx);
 
 /**
+ * 1 while the local mirror runs with its uplink live (between
+ * pmbench_registry_prime() and pmbench_registry_seal()): what a PM
+ * fetches now is there for the timed runs. 0 otherwise (NULL, live).
+ */
+int pmbench_registry_priming(const struct pmbench_registry *reg);
+
+/**
  * Local mode: restart the mirror sealed (see above) on the same port,
  * the relay shaped. NULL, live or not running: nothing. Returns 0 or an
  * error.

@@ -174,6 +174,14 @@ struct pmbench_task {
 	 * with that note and no runs, never a time.
 	 */
 	const char *(*unsupported)(const struct pmbench_task_job *j);
+	/**
+	 * Fetch, while the local mirror's uplink is still live (after the
+	 * PM's priming install, before sealing), what the task's timed
+	 * runs need beyond the priming install, or NULL: nothing more.
+	 * Returns 0 (a failure is warned about: the timed runs then fail
+	 * with their own reason) or PMBENCH_EINTERRUPTED.
+	 */
+	int (*prime)(struct pmbench_pmrun *ps, uint64_t timeout_ns);
 };
 
 /** The table, in the order help texts list it. */
@@ -204,6 +212,15 @@ void pmbench_task_list(struct pmbench_buf *out, unsigned flags);
 void pmbench_task_metric_format(struct pmbench_buf *out,
 				const struct pmbench_task_metric *m,
 				double value);
+
+/**
+ * The update task's prime op, also what ci-cache's lockfile-changed job
+ * needs: once, untimed, on a copy of the PM's primed tree, the edit
+ * pmbench_cicache_change_dependency() makes and the PM's ordinary
+ * install, so that the sealed mirror holds the release below the locked
+ * one that no priming asked for. Nothing unless the mirror is priming.
+ */
+int pmbench_task_update_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
 
 /**
  * Put the PM's run copy into cache+lockfile+node_modules (outside any

@@ -536,6 +536,7 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
 		     size_t nr)
 {
+	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
 	int ret;
 
 	pmbench_ctx_status(ctx, "%s: checking out", f->name);
@@ -544,6 +545,7 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
+	tasks_of(&tasks, o);
 	/* The mirror's uplink is live for priming only (registry.h). */
 	ret = pmbench_registry_prime(ctx->registry, ctx);
 	if (ret < 0)
@@ -558,13 +560,23 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 					       o->from_pm, o->from_lock);
 		if (!ret && o->on_primed)
 			ret = o->on_primed(f, &states[i], o->payload);
+		/* What a task fetches beyond the priming (update's bump). */
+		for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
+			const struct pmbench_task *t =
+				pmbench_task_get(tasks.v[ti]);
+
+			if (t && t->prime)
+				ret = t->prime(&states[i], o->timeout_ns);
+		}
 		if (ret < 0)
-			return ret;
+			goto done;
 	}
 	ret = pmbench_registry_seal(ctx->registry, ctx);
 	/* What sealing learnt (the upstream's caching headers). */
 	if (ret == 0)
 		pmbench_registry_record(ctx->registry, r);
+done:
+	pmbench_strvec_release(&tasks);
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/registry.h"
+#include "pmbench/task.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
@@ -945,6 +946,9 @@ static int run_fixture(struct run *x)
 				return ret;
 		}
 		ret = pmbench_pmrun_prime(ps, o->timeout_ns);
+		/* The lockfile-changed job fetches a release no priming did. */
+		if (!ret && o->lockfile_changed)
+			ret = pmbench_task_update_prime(ps, o->timeout_ns);
 		if (ret < 0)
 			return ret;
 	}

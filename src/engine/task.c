@@ -206,6 +206,7 @@ const struct pmbench_task pmbench_tasks[] = {
 		.describe = pmbench_task_install_describe,
 		.prepare = pmbench_task_update_prepare,
 		.run = pmbench_task_update_run,
+		.prime = pmbench_task_update_prime,
 	},
 };
 
