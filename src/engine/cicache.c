@@ -12,11 +12,11 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/registry.h"
-#include "pmbench/task.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
+#include "pmbench/task.h"
 
 #define TASK PMBENCH_CICACHE_TASK
 #define S    PMBENCH_CICACHE_STORE
