@@ -98,12 +98,11 @@ static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
 	 * debug log of every command there, and makes the folder if it
 	 * has none.
 	 */
-	pmbench_buf_addf(&b, "--cache=%s/npm-cache", scratch);
 	pmbench_strvec_pushv(&c.args,
 			     (const char *const[]){ "npm", "config", "get",
 						    "registry", "--logs-max=0",
-						    b.ptr, NULL });
-	pmbench_buf_reset(&b);
+						    NULL });
+	pmbench_strvec_pushf(&c.args, "--cache=%s/npm-cache", scratch);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60 * NS;
