@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "pmbench/common.h"
 
@@ -170,9 +171,45 @@ int pmbench_fs_discard(const char *path, const char *trash);
 
 /**
  * Empty `trash` (see pmbench_fs_discard()); a missing one is success. The
- * space and inode baseline is taken again at the next discard.
+ * space and inode baseline is taken again at the next discard. A large
+ * emptying (1,000 files or more) is synced to disk and recorded in the
+ * trash, for pmbench_fs_trash_emptied(); a smaller one keeps the record
+ * of the last large one.
  */
 int pmbench_fs_trash_empty(const char *trash);
+
+/**
+ * When the last large emptying of `trash` ended (its `when`, real time)
+ * and how many files it deleted. Returns 1, or 0 when none is recorded.
+ */
+int pmbench_fs_trash_emptied(const char *trash, struct timespec *when,
+			     uint64_t *files);
+
+/** Overrides pmbench_fs_inode_reuse_delay() (seconds; tests). */
+#define PMBENCH_FS_REUSE_DELAY_ENV "PMBENCH_TEST_INODE_REUSE_DELAY"
+
+/**
+ * For how many seconds the file system holding `path` keeps the inodes a
+ * deletion freed from being reused, making every file created meanwhile
+ * scan past them: ext4 without a journal skips an inode deleted less than
+ * 60 s ago (fs/ext4/ialloc.c, recently_deleted(); 360 s while its inode
+ * table block is dirty), and after deleting 60,000 files creating 2,000
+ * took 3 to 4 times as long for that minute. 0 for other file systems or
+ * when it cannot tell. `why` (may be NULL) gets the file system and its
+ * device, e.g. "ext4 without a journal (vda)". The environment variable
+ * above overrides it.
+ */
+unsigned pmbench_fs_inode_reuse_delay(const char *path,
+				      struct pmbench_buf *why);
+
+/**
+ * pmbench_fs_inode_reuse_delay() for a file system of type `fs_type`
+ * (statfs) on device `dev`, reading `root`/sys and `root`/proc ("" for
+ * the machine's own; tests give a tree of their own).
+ */
+unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
+					 unsigned long fs_type, dev_t dev,
+					 struct pmbench_buf *why);
 
 /**
  * The most bytes the trash may hold before a discard empties it first

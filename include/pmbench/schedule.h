@@ -107,6 +107,12 @@ struct pmbench_schedule {
 	 * schedule when it says so (recording why in those cells).
 	 */
 	const struct pmbench_schedule_auto *autostop;
+	/**
+	 * The result; may be NULL without `autostop`. Before the first
+	 * round the schedule waits out the file system's inode reuse delay
+	 * after pmbench's last large deletion (`ctx` needed), noted in its
+	 * environment as "inode_reuse_wait".
+	 */
 	struct pmbench_result *result;
 	const char *fixture;
 	const char *task;

@@ -119,6 +119,22 @@ int pmbench_workspace_clean_run(struct pmbench_workspace *ws);
  */
 void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir);
 
+struct pmbench_ctx;
+struct pmbench_buf;
+
+/**
+ * Before timed runs: when pmbench's last large deletion (the trash of
+ * `ctx->cache_dir` emptied, pmbench_fs_trash_emptied()) ended less than
+ * the file system's inode reuse delay ago (pmbench_fs_inode_reuse_delay()),
+ * wait out the rest, saying so, so that no run creates its files among
+ * the inodes that deletion freed: a command started right after another
+ * would otherwise time its first minute on a slower file system. `note`
+ * (may be NULL) gets what was waited for and why, when anything was.
+ * Returns 0, or PMBENCH_EINTERRUPTED when `ctx` is cancelled meanwhile.
+ */
+int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
+				  struct pmbench_buf *note);
+
 /**
  * After the last timed run of a fixture: the primed snapshot, the run
  * copy and the PM's cache go to the trash. Errors are ignored (nothing of

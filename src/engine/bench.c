@@ -480,9 +480,9 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.payload = &x;
 	s.shard = o->shard;
 	s.shards = o->shards;
+	s.result = r;
 	if (o->runs_auto) {
 		s.autostop = &o->autostop;
-		s.result = r;
 		s.fixture = f->name;
 		s.task = t->name;
 		s.scenario = scenario;

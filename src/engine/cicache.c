@@ -777,6 +777,7 @@ static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 	j.kind = kind;
 	j.scenario = sc.ptr;
 	s.ctx = x->ctx;
+	s.result = x->r;
 	s.nr = x->nr;
 	s.runs = rounds;
 	s.first_round = first_round;

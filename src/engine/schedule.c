@@ -4,11 +4,13 @@
  */
 #include "pmbench/common.h"
 
+#include "pmbench/buf.h"
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
+#include "pmbench/workspace.h"
 
 #define RESAMPLES 2000
 
@@ -60,6 +62,18 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 		pmbench_schedule_shard_runs(s->runs, s->shard, s->shards);
 	int ret;
 
+	if (s->ctx && s->ctx->cache_dir) {
+		struct pmbench_buf note = PMBENCH_BUF_INIT;
+
+		ret = pmbench_workspace_await_reuse(s->ctx, &note);
+		if (note.len && s->result)
+			pmbench_result_env_set(s->result, "inode_reuse_wait",
+					       note.ptr);
+		pmbench_buf_release(&note);
+		if (ret < 0)
+			return ret;
+		started = pmbench_now_ns();
+	}
 	for (unsigned i = 0; i < total; i++) {
 		struct pmbench_round round;
 		unsigned rot;

@@ -1,9 +1,12 @@
 #include "pmbench/common.h"
 
+#include <poll.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/scenario.h"
@@ -428,6 +431,72 @@ void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir)
 {
 	pmbench_buf_reset(out);
 	pmbench_buf_path(out, cache_dir, "trash");
+}
+
+/* Seconds from `when` (real time) to now; 0 if the clock went back. */
+static double since(const struct timespec *when)
+{
+	struct timespec now;
+	double d;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	d = (double)(now.tv_sec - when->tv_sec) +
+	    (double)(now.tv_nsec - when->tv_nsec) / 1e9;
+	return d > 0 ? d : 0;
+}
+
+int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
+				  struct pmbench_buf *note)
+{
+	struct pmbench_buf trash = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
+	struct timespec when;
+	uint64_t files;
+	unsigned delay;
+	double ago, left;
+	int ret = 0;
+
+	pmbench_workspace_trash(&trash, ctx->cache_dir);
+	if (!pmbench_fs_trash_emptied(trash.ptr, &when, &files))
+		goto done;
+	delay = pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why);
+	ago = since(&when);
+	/* A second more than the kernel's: dtime has whole seconds. */
+	left = delay ? delay + 1 - ago : 0;
+	if (left <= 0)
+		goto done;
+	pmbench_ctx_event(ctx,
+			  "waiting %.0f s before timing: %s does not reuse "
+			  "the inodes of deleted files for %u s and slows "
+			  "every file creation meanwhile; pmbench deleted "
+			  "%llu files %.0f s ago",
+			  left, why.ptr, delay, (unsigned long long)files, ago);
+	if (note)
+		pmbench_buf_addf(note,
+				 "waited %.0f s before the first run: %s does "
+				 "not reuse deleted files' inodes for %u s; "
+				 "pmbench had deleted %llu files %.0f s before",
+				 left, why.ptr, delay,
+				 (unsigned long long)files, ago);
+	while ((left = delay + 1 - since(&when)) > 0) {
+		struct pollfd pfd = { pmbench_ctx_wake_fd(ctx), POLLIN, 0 };
+
+		if (pmbench_ctx_cancelled(ctx)) {
+			ret = PMBENCH_EINTERRUPTED;
+			break;
+		}
+		pmbench_ctx_status(ctx, "waiting for the file system: %.0f s",
+				   left);
+		/* The wake fd turns readable on a signal. */
+		poll(&pfd, pfd.fd >= 0,
+		     left < 1 ? (int)(left * 1000) + 1 : 1000);
+	}
+	if (!ret && pmbench_ctx_cancelled(ctx))
+		ret = PMBENCH_EINTERRUPTED;
+	pmbench_ctx_done(ctx);
+done:
+	pmbench_buf_release(&trash);
+	pmbench_buf_release(&why);
+	return ret;
 }
 
 void pmbench_workspace_discard_all(const struct pmbench_workspace *ws)

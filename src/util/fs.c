@@ -9,8 +9,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -376,6 +379,9 @@ int pmbench_fs_isfile(const char *path)
 
 static int remove_at(int dfd, const char *name, struct pmbench_buf *path);
 
+/* Entries this process removed, for the trash's record of a deletion. */
+static uint64_t removals;
+
 /* chmod a directory without following a symlink at `name`. */
 static int chmod_dir_at(int dfd, const char *name, mode_t mode)
 {
@@ -476,6 +482,7 @@ static int remove_children(int fd, struct pmbench_buf *path)
 			}
 			pmbench_buf_setlen(path, base);
 			removed++;
+			removals++;
 		}
 		if (errno) {
 			ret = pmbench_error_set("cannot read the folder "
@@ -2146,12 +2153,167 @@ static int trash_full(const char *dir)
 	       used_files > trash.free_files / 2;
 }
 
+/* The record of the trash's last large emptying, inside it. */
+#define TRASH_STAMP   ".emptied"
+#define MANY_REMOVALS 1000
+
+/* The count the stamp holds; 0 when there is none (or it is not ours). */
+static uint64_t read_stamp(const char *path, struct timespec *when)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct stat st;
+	uint64_t n = 0;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    pmbench_fs_read(&b, path, 64) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	pmbench_buf_rtrim(&b);
+	if (pmbench_parse_u64(&n, b.ptr) < 0)
+		n = 0;
+	if (when)
+		*when = st.st_mtim;
+done:
+	pmbench_buf_release(&b);
+	return n;
+}
+
+/* Write the stamp: `n` files, deleted at `when` (NULL: now). */
+static int write_stamp(const char *path, uint64_t n,
+		       const struct timespec *when)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct timespec times[2];
+	int ret;
+
+	pmbench_buf_addf(&b, "%llu\n", (unsigned long long)n);
+	ret = pmbench_fs_write_atomic(path, b.ptr, b.len);
+	if (!ret && when) {
+		times[0] = *when;
+		times[1] = *when;
+		if (utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) < 0)
+			ret = pmbench_error_set("cannot date '%s': %s", path,
+						strerror(errno));
+	}
+	pmbench_buf_release(&b);
+	return ret;
+}
+
 int pmbench_fs_trash_empty(const char *dir)
 {
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+	struct timespec when;
+	uint64_t before = removals, old;
+	int ret;
+
 	trash.based = 0;
 	if (!pmbench_fs_exists(dir))
 		return 0;
-	return pmbench_fs_empty_dir(dir);
+	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
+	old = read_stamp(stamp.ptr, &when);
+	ret = pmbench_fs_empty_dir(dir);
+	if (ret < 0)
+		goto done;
+	/*
+	 * A large deletion is recorded once its inode tables are on disk
+	 * (syncfs): the file system's reuse delay runs from then.
+	 */
+	if (removals - before >= MANY_REMOVALS + (old != 0)) {
+		ret = pmbench_fs_settle(dir);
+		if (!ret)
+			ret = write_stamp(stamp.ptr, removals - before - !!old,
+					  NULL);
+	} else if (old) {
+		ret = write_stamp(stamp.ptr, old, &when);
+	}
+done:
+	pmbench_buf_release(&stamp);
+	return ret;
+}
+
+int pmbench_fs_trash_emptied(const char *dir, struct timespec *when,
+			     uint64_t *files)
+{
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+	uint64_t n;
+
+	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
+	n = read_stamp(stamp.ptr, when);
+	pmbench_buf_release(&stamp);
+	if (files)
+		*files = n;
+	return n != 0;
+}
+
+/* ext2, ext3 and ext4 share the magic; the ext4 driver mounts all three. */
+#define EXT4_SUPER_MAGIC 0xEF53
+
+unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
+					 unsigned long fs_type, dev_t dev,
+					 struct pmbench_buf *why)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	char link[PATH_MAX];
+	const char *name;
+	unsigned delay = 0;
+	ssize_t n;
+	DIR *d = NULL;
+	struct dirent *de;
+	size_t len;
+
+	if (fs_type != EXT4_SUPER_MAGIC)
+		goto done;
+	/* The device's kernel name ("vda1", "dm-0"): what /sys and jbd2 use. */
+	pmbench_buf_addf(&p, "%s/sys/dev/block/%u:%u", root, major(dev),
+			 minor(dev));
+	n = readlink(p.ptr, link, sizeof(link) - 1);
+	if (n <= 0)
+		goto done;
+	link[n] = '\0';
+	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	len = strlen(name);
+	pmbench_buf_reset(&p);
+	pmbench_buf_addf(&p, "%s/sys/fs/ext4/%s", root, name);
+	if (!len || !pmbench_fs_isdir(p.ptr))
+		goto done;
+	/* Each mounted journal is an entry "<device>-<journal inode>". */
+	pmbench_buf_reset(&p);
+	pmbench_buf_addf(&p, "%s/proc/fs/jbd2", root);
+	d = opendir(p.ptr);
+	if (!d)
+		goto done; /* no jbd2 here: cannot tell */
+	while ((de = pmbench_fs_readdir(d)))
+		if (!strncmp(de->d_name, name, len) && de->d_name[len] == '-')
+			goto done;
+	/* fs/ext4/ialloc.c: RECENTCY_MIN, once the inode tables are clean. */
+	delay = 60;
+	if (why)
+		pmbench_buf_addf(why, "ext4 without a journal (%s)", name);
+done:
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&p);
+	return delay;
+}
+
+unsigned pmbench_fs_inode_reuse_delay(const char *path, struct pmbench_buf *why)
+{
+	const char *knob = getenv(PMBENCH_FS_REUSE_DELAY_ENV);
+	struct statfs sf;
+	struct stat st;
+	uint64_t n;
+
+	if (knob && *knob && !pmbench_parse_u64(&n, knob) && n <= 3600) {
+		if (why && n)
+			pmbench_buf_addf(why, "%s=%s",
+					 PMBENCH_FS_REUSE_DELAY_ENV, knob);
+		return (unsigned)n;
+	}
+	if (statfs(path, &sf) < 0 || stat(path, &st) < 0)
+		return 0;
+	return pmbench_fs_inode_reuse_delay_at("", (unsigned long)sf.f_type,
+					       st.st_dev, why);
 }
 
 int pmbench_fs_discard(const char *path, const char *dir)

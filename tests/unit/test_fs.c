@@ -731,6 +731,96 @@ TEST(fs_discard)
 	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
 }
 
+/* A large emptying is recorded (count, end time); a small one keeps it. */
+TEST(fs_trash_record)
+{
+	struct timespec when, again;
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	uint64_t files = 7;
+	char trash[4096];
+
+	check_sandbox();
+	snprintf(trash, sizeof(trash), "%s", P("work/trash"));
+	mk("work", 0755);
+	mk("work/trash", 0755);
+	CHECK_INT(pmbench_fs_set_sandbox(P("work")), 0);
+	/* Nothing deleted yet, and a few files are no large deletion. */
+	CHECK_INT(pmbench_fs_trash_emptied(trash, &when, &files), 0);
+	CHECK(files == 0);
+	mk("work/trash/few", 0755);
+	put("work/trash/few/a", "x", 0644);
+	CHECK_INT(pmbench_fs_trash_empty(trash), 0);
+	CHECK_INT(pmbench_fs_trash_emptied(trash, &when, NULL), 0);
+
+	/* 1,200 files and their folder. */
+	mk("work/trash/many", 0755);
+	for (int i = 0; i < 1200; i++) {
+		pmbench_buf_reset(&name);
+		pmbench_buf_addf(&name, "work/trash/many/f%d", i);
+		put(name.ptr, "", 0644);
+	}
+	CHECK_INT(pmbench_fs_trash_empty(trash), 0);
+	CHECK_INT(pmbench_fs_trash_emptied(trash, &when, &files), 1);
+	CHECK(files == 1201);
+	CHECK(when.tv_sec > 0);
+
+	/* A small emptying later keeps the large one's record as it was. */
+	set_mtime("work/trash/.emptied", 1000000000, 5);
+	mk("work/trash/few", 0755);
+	put("work/trash/few/a", "x", 0644);
+	CHECK_INT(pmbench_fs_trash_empty(trash), 0);
+	CHECK_INT(pmbench_fs_trash_emptied(trash, &again, &files), 1);
+	CHECK(files == 1201);
+	CHECK(again.tv_sec == 1000000000 && again.tv_nsec == 5);
+	CHECK(!pmbench_fs_exists(P("work/trash/few")));
+	/* Not a number: no record. */
+	put("work/trash/.emptied", "lots\n", 0644);
+	CHECK_INT(pmbench_fs_trash_emptied(trash, &when, &files), 0);
+	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
+	pmbench_buf_release(&name);
+}
+
+/*
+ * ext4's inode reuse delay read off a /sys and /proc of the test's own:
+ * a journal-less ext4 device delays, a journal (a jbd2 entry named after
+ * the device) or another file system does not, nor one it cannot tell.
+ */
+TEST(fs_inode_reuse_delay)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	const unsigned long ext4 = 0xEF53, xfs = 0x58465342;
+	dev_t dev = makedev(254, 1);
+	char root[4096];
+
+	snprintf(root, sizeof(root), "%s", P("root"));
+	mk("root", 0755);
+	mk("root/sys", 0755);
+	mk("root/sys/dev", 0755);
+	mk("root/sys/dev/block", 0755);
+	sym("../../devices/virtual/block/vda/vda1", "root/sys/dev/block/254:1");
+	mk("root/sys/fs", 0755);
+	mk("root/sys/fs/ext4", 0755);
+	mk("root/sys/fs/ext4/vda1", 0755);
+	mk("root/proc", 0755);
+	mk("root/proc/fs", 0755);
+	/* No jbd2 at all: cannot tell. */
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, dev, &why), 0);
+	mk("root/proc/fs/jbd2", 0755);
+	/* Another device's journal, whose name starts the same, does not count. */
+	mk("root/proc/fs/jbd2/vda11-8", 0755);
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, dev, &why), 60);
+	CHECK_STR(why.ptr, "ext4 without a journal (vda1)");
+	/* Not ext4, or another device. */
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, xfs, dev, NULL), 0);
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, makedev(254, 2),
+						  NULL),
+		  0);
+	/* Its journal. */
+	mk("root/proc/fs/jbd2/vda1-8", 0755);
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, dev, NULL), 0);
+	pmbench_buf_release(&why);
+}
+
 /* Build folders we cannot write or enter, then delete them. */
 static int remove_locked_tree(void)
 {
@@ -1120,8 +1210,8 @@ TEST(fs_mkdirp_exists)
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_synctree),
 	   CASE(fs_copytree_flags), CASE(fs_usage), CASE(fs_rmtree_sandbox),
-	   CASE(fs_discard), CASE(fs_rmtree_readonly),
-	   CASE(fs_unprivileged_under_private_parent), CASE(fs_empty_dir),
-	   CASE(fs_write_atomic), CASE(fs_write_output), CASE(fs_copyfile),
-	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
-	   CASE(fs_read), CASE(fs_mkdirp_exists))
+	   CASE(fs_discard), CASE(fs_trash_record), CASE(fs_inode_reuse_delay),
+	   CASE(fs_rmtree_readonly), CASE(fs_unprivileged_under_private_parent),
+	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_write_output),
+	   CASE(fs_copyfile), CASE(fs_find_dirs), CASE(fs_abspath),
+	   CASE(fs_realpath_is_inside), CASE(fs_read), CASE(fs_mkdirp_exists))

@@ -1,0 +1,120 @@
+/*
+ * A command started right after another: ext4 without a journal skips
+ * the inodes the first one's deletion freed for 60 s, so the second
+ * waits that out before its first timed run, says so and records it in
+ * the result. The delay is forced with the test knob (seconds), so the
+ * test behaves the same on any file system; a signal during the wait
+ * stops pmbench as during a run.
+ */
+#include "pmbench/common.h"
+
+#include <signal.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+
+/* One bench with the drift control, whose copies fill the trash. */
+static void bench(struct h_run *run, const char *proj, const char *out,
+		  const char *delay)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *args[] = { "bench",	  "--pm",     "npm",	 "--scenario",
+			       "clean",	  "--runs",   "1",	 "--warmup",
+			       "0",	  "--out",    out,	 proj,
+			       NULL };
+
+	pmbench_strvec_pushf(&env, "%s=%s", PMBENCH_FS_REUSE_DELAY_ENV, delay);
+	h_pmbench(run, args, &env);
+	pmbench_strvec_release(&env);
+}
+
+static const char *wait_note(struct pmbench_result *r, const char *out)
+{
+	pmbench_result_release(r);
+	if (pmbench_result_read(r, out) < 0)
+		return NULL;
+	return pmbench_result_env_get(r, "inode_reuse_wait");
+}
+
+TEST(second_command_waits_out_the_reuse_delay)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj, *note;
+	char out[4200];
+	uint64_t t0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	/* A fresh cache: nothing deleted before, nothing to wait for. */
+	bench(&run, proj, out, "3");
+	CHECK_INT(run.exit_code, 0);
+	CHECK(!strstr(run.out.ptr, "waiting"));
+	CHECK(!wait_note(&r, out));
+	h_run_release(&run);
+
+	/* Its trash (the control's 2,000-file copies) was emptied at exit. */
+	t0 = pmbench_now_ns();
+	bench(&run, proj, out, "3");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "waiting ");
+	CHECK_CONTAINS(run.out.ptr, "before timing: "
+				    "PMBENCH_TEST_INODE_REUSE_DELAY=3 does not "
+				    "reuse the inodes of deleted files for 3 s");
+	note = wait_note(&r, out);
+	CHECK(note && strstr(note, "before the first run"));
+	/* A sleep is never shorter than asked: the wait happened. */
+	CHECK(pmbench_now_ns() - t0 >= 1000000000ull);
+	h_run_release(&run);
+
+	/* Where the file system reuses inodes at once: no wait. */
+	bench(&run, proj, out, "0");
+	CHECK_INT(run.exit_code, 0);
+	CHECK(!strstr(run.out.ptr, "waiting"));
+	CHECK(!wait_note(&r, out));
+	h_run_release(&run);
+	pmbench_result_release(&r);
+}
+
+TEST(signal_during_the_wait_stops_pmbench)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+	int rc = 0, ok = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	bench(&run, proj, out, "0");
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "bench", "--pm", "npm",
+						    "--scenario", "clean",
+						    "--runs", "1", "--warmup",
+						    "0", "--out", out, proj,
+						    NULL });
+	pmbench_strvec_pushf(&c.env, "%s=600", PMBENCH_FS_REUSE_DELAY_ENV);
+	CHECK_INT(pmbench_child_start(&c), 0);
+	for (int i = 0; i < 1200 && rc == 0; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		if (strstr(c.tail.ptr, "waiting "))
+			break;
+	}
+	CHECK_CONTAINS(c.tail.ptr, "waiting ");
+	/* Stopped in the wait, as in a run: 130, nothing left. */
+	h_stop_with(&ok, &c, SIGTERM, (long)c.pid);
+	CHECK(ok);
+	pmbench_child_release(&c);
+}
+
+CHECK_MAIN(CASE(second_command_waits_out_the_reuse_delay),
+	   CASE(signal_during_the_wait_stops_pmbench))
