@@ -86,18 +86,24 @@ struct pmbench_ctx {
 	 * caller; NULL: the live one of the user's config.
 	 */
 	struct pmbench_registry *registry;
+	/**
+	 * 1: time at once even while the file system is still slowed by
+	 * pmbench's last large deletion (pmbench_workspace_await_reuse()
+	 * then only notes it); 0: wait that out first.
+	 */
+	int no_fs_wait;
 
 	/* Private. */
 	volatile sig_atomic_t cancel_sig;
 	int wake[2];
 };
 
-#define PMBENCH_CTX_INIT                                           \
-	{                                                          \
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, \
-		{                                                  \
-			-1, -1                                     \
-		}                                                  \
+#define PMBENCH_CTX_INIT                                              \
+	{                                                             \
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
+		{                                                     \
+			-1, -1                                        \
+		}                                                     \
 	}
 
 /**

@@ -568,6 +568,7 @@ int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
 		break;
 	case PMBENCH_CLI_OPT_REGISTRY:
 	case PMBENCH_CLI_OPT_LINK:
+	case PMBENCH_CLI_OPT_NO_FS_WAIT:
 		ret = pmbench_cli_registry_option(cmd, c, arg);
 		break;
 	default:

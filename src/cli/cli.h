@@ -249,12 +249,13 @@ enum pmbench_cli_opt {
 	PMBENCH_CLI_OPT_TIME_BUDGET,
 	PMBENCH_CLI_OPT_PROGRESS,
 	PMBENCH_CLI_OPT_NO_PROGRESS,
-	PMBENCH_CLI_OPT_FORMAT,	  /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_REPORT,	  /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_COLUMNS,  /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_WIDE,	  /**< pmbench_cli_output_option() */
-	PMBENCH_CLI_OPT_REGISTRY, /**< pmbench_cli_registry_option() */
-	PMBENCH_CLI_OPT_LINK,	  /**< pmbench_cli_registry_option() */
+	PMBENCH_CLI_OPT_FORMAT,	    /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REPORT,	    /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_COLUMNS,    /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_WIDE,	    /**< pmbench_cli_output_option() */
+	PMBENCH_CLI_OPT_REGISTRY,   /**< pmbench_cli_registry_option() */
+	PMBENCH_CLI_OPT_LINK,	    /**< pmbench_cli_registry_option() */
+	PMBENCH_CLI_OPT_NO_FS_WAIT, /**< pmbench_cli_registry_option() */
 	PMBENCH_CLI_OPT_OWN,
 };
 
@@ -376,13 +377,14 @@ int cmd_history(int argc, char **argv);
 int cmd_workflow(int argc, char **argv);
 
 /*
- * The registry options (cli_registry.c), in the longopts of every
- * command that runs PMs.
+ * The options of every command that runs PMs (cli_registry.c): the
+ * registry, the link, and --no-fs-wait.
  */
-#define PMBENCH_CLI_REGISTRY_LONGOPTS                                      \
-	{ "registry", required_argument, NULL, PMBENCH_CLI_OPT_REGISTRY }, \
-	{                                                                  \
-		"link", required_argument, NULL, PMBENCH_CLI_OPT_LINK      \
+#define PMBENCH_CLI_REGISTRY_LONGOPTS                                       \
+	{ "registry", required_argument, NULL, PMBENCH_CLI_OPT_REGISTRY },  \
+		{ "link", required_argument, NULL, PMBENCH_CLI_OPT_LINK },  \
+	{                                                                   \
+		"no-fs-wait", no_argument, NULL, PMBENCH_CLI_OPT_NO_FS_WAIT \
 	}
 
 /** The registry of this process (`pmbench_cli_ctx.registry`). */
@@ -396,8 +398,8 @@ extern struct pmbench_registry pmbench_cli_registry;
 int pmbench_cli_registry_init(void);
 
 /**
- * Parse `--registry` or `--link` (`c`): 1 when it was one of them, 0
- * when not, -1 (message printed) when its value is wrong.
+ * Parse `--registry`, `--link` or `--no-fs-wait` (`c`): 1 when it was
+ * one of them, 0 when not, -1 (message printed) when its value is wrong.
  */
 int pmbench_cli_registry_option(const char *cmd, int c, const char *arg);
 

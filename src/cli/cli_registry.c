@@ -40,6 +40,8 @@ int pmbench_cli_registry_option(const char *cmd, int c, const char *arg)
 						  arg);
 	else if (c == PMBENCH_CLI_OPT_LINK)
 		ret = pmbench_link_parse(&pmbench_cli_registry.link, arg);
+	else if (c == PMBENCH_CLI_OPT_NO_FS_WAIT)
+		ret = 0, pmbench_cli_ctx.no_fs_wait = 1;
 	else
 		return 0;
 	if (ret < 0) {
@@ -71,8 +73,12 @@ void pmbench_cli_registry_help(FILE *out, int col)
 		"%*slive: your npm config's registry ($PMBENCH_REGISTRY)\n"
 		"  --link RTT,BW%*san emulated link to the mirror, e.g. "
 		"50ms,200mbit,\n"
-		"%*sone cap shared by all connections (default: none)\n",
-		col - 17, "", col, "", col, "", col - 15, "", col, "");
+		"%*sone cap shared by all connections (default: none)\n"
+		"  --no-fs-wait%*stime at once even while the file system is\n"
+		"%*sstill slowed by pmbench's last large deletion (ext4\n"
+		"%*swithout a journal: up to 6 min; default: wait)\n",
+		col - 17, "", col, "", col, "", col - 15, "", col, "", col - 14,
+		"", col, "", col, "");
 }
 
 int pmbench_cli_registry_stop(int code)

@@ -272,6 +272,7 @@ int cmd_ci_cache(int argc, char **argv)
 			break;
 		case PMBENCH_CLI_OPT_REGISTRY:
 		case PMBENCH_CLI_OPT_LINK:
+		case PMBENCH_CLI_OPT_NO_FS_WAIT:
 			if (pmbench_cli_registry_option("ci-cache", c, optarg) <
 			    0)
 				goto done;

@@ -445,10 +445,19 @@ static double since(const struct timespec *when)
 	return d > 0 ? d : 0;
 }
 
+/* "5:12" */
+static void add_clock(struct pmbench_buf *b, double seconds)
+{
+	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
+
+	pmbench_buf_addf(b, "%lu:%02lu", s / 60, s % 60);
+}
+
 int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 				  struct pmbench_buf *note)
 {
 	struct pmbench_buf trash = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
+	struct pmbench_buf what = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
 	struct timespec when;
 	uint64_t files;
 	unsigned delay;
@@ -464,38 +473,51 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 	left = delay ? delay + 1 - ago : 0;
 	if (left <= 0)
 		goto done;
+	pmbench_buf_addf(&what,
+			 "%s slows file creation for up to %u s after a "
+			 "deletion, and pmbench deleted %llu files %.0f s "
+			 "before",
+			 why.ptr, delay, (unsigned long long)files, ago);
+	if (ctx->no_fs_wait) {
+		pmbench_ctx_warn(ctx,
+				 "timing at once (--no-fs-wait), though %s: "
+				 "the first runs may be slower than the rest",
+				 what.ptr);
+		if (note)
+			pmbench_buf_addf(note, "not waited (--no-fs-wait): %s",
+					 what.ptr);
+		goto done;
+	}
+	pmbench_buf_adds(&b, "waiting ");
+	add_clock(&b, left);
 	pmbench_ctx_event(ctx,
-			  "waiting %.0f s before timing: %s does not reuse "
-			  "the inodes of deleted files for %u s and slows "
-			  "every file creation meanwhile; pmbench deleted "
-			  "%llu files %.0f s ago",
-			  left, why.ptr, delay, (unsigned long long)files, ago);
+			  "%s (m:ss) before timing: %s (--no-fs-wait skips "
+			  "this)",
+			  b.ptr, what.ptr);
 	if (note)
-		pmbench_buf_addf(note,
-				 "waited %.0f s before the first run: %s does "
-				 "not reuse deleted files' inodes for %u s; "
-				 "pmbench had deleted %llu files %.0f s before",
-				 left, why.ptr, delay,
-				 (unsigned long long)files, ago);
+		pmbench_buf_addf(note, "waited %.0f s before the first run: %s",
+				 left, what.ptr);
 	while ((left = delay + 1 - since(&when)) > 0) {
 		struct pollfd pfd = { pmbench_ctx_wake_fd(ctx), POLLIN, 0 };
 
-		if (pmbench_ctx_cancelled(ctx)) {
-			ret = PMBENCH_EINTERRUPTED;
+		if (pmbench_ctx_cancelled(ctx))
 			break;
-		}
-		pmbench_ctx_status(ctx, "waiting for the file system: %.0f s",
-				   left);
+		pmbench_buf_reset(&b);
+		add_clock(&b, left);
+		pmbench_ctx_status(ctx, "waiting for the file system: %s left",
+				   b.ptr);
 		/* The wake fd turns readable on a signal. */
 		poll(&pfd, pfd.fd >= 0,
 		     left < 1 ? (int)(left * 1000) + 1 : 1000);
 	}
-	if (!ret && pmbench_ctx_cancelled(ctx))
+	if (pmbench_ctx_cancelled(ctx))
 		ret = PMBENCH_EINTERRUPTED;
 	pmbench_ctx_done(ctx);
 done:
 	pmbench_buf_release(&trash);
 	pmbench_buf_release(&why);
+	pmbench_buf_release(&what);
+	pmbench_buf_release(&b);
 	return ret;
 }
 

@@ -2286,8 +2286,12 @@ unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
 	while ((de = pmbench_fs_readdir(d)))
 		if (!strncmp(de->d_name, name, len) && de->d_name[len] == '-')
 			goto done;
-	/* fs/ext4/ialloc.c: RECENTCY_MIN, once the inode tables are clean. */
-	delay = 60;
+	/*
+	 * fs/ext4/ialloc.c: RECENTCY_MIN + RECENTCY_DIRTY. Creating files
+	 * dirties the inode table blocks the deleted inodes share, so the
+	 * longer window is the one a run meets.
+	 */
+	delay = 360;
 	if (why)
 		pmbench_buf_addf(why, "ext4 without a journal (%s)", name);
 done:

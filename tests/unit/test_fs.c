@@ -808,7 +808,7 @@ TEST(fs_inode_reuse_delay)
 	mk("root/proc/fs/jbd2", 0755);
 	/* Another device's journal, whose name starts the same, does not count. */
 	mk("root/proc/fs/jbd2/vda11-8", 0755);
-	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, dev, &why), 60);
+	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, ext4, dev, &why), 360);
 	CHECK_STR(why.ptr, "ext4 without a journal (vda1)");
 	/* Not ext4, or another device. */
 	CHECK_INT(pmbench_fs_inode_reuse_delay_at(root, xfs, dev, NULL), 0);
