@@ -62,7 +62,10 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 		pmbench_schedule_shard_runs(s->runs, s->shard, s->shards);
 	int ret;
 
-	if (s->ctx && s->ctx->cache_dir) {
+	/* Told not to wait: said once, at the first schedule. */
+	if (s->ctx && s->ctx->cache_dir &&
+	    !(s->ctx->no_fs_wait && s->result &&
+	      pmbench_result_env_get(s->result, "inode_reuse_wait"))) {
 		struct pmbench_buf note = PMBENCH_BUF_INIT;
 
 		ret = pmbench_workspace_await_reuse(s->ctx, &note);
