@@ -128,7 +128,7 @@ struct pmbench_buf;
  * the file system's inode reuse delay ago (pmbench_fs_inode_reuse_delay()),
  * wait out the rest, saying so, so that no run creates its files among
  * the inodes that deletion freed: a command started right after another
- * would otherwise time its first minute on a slower file system. `note`
+ * would otherwise time its first minutes on a slower file system. `note`
  * (may be NULL) gets what was waited for and why, when anything was.
  * Returns 0, or PMBENCH_EINTERRUPTED when `ctx` is cancelled meanwhile.
  */

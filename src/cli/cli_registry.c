@@ -40,9 +40,10 @@ int pmbench_cli_registry_option(const char *cmd, int c, const char *arg)
 						  arg);
 	else if (c == PMBENCH_CLI_OPT_LINK)
 		ret = pmbench_link_parse(&pmbench_cli_registry.link, arg);
-	else if (c == PMBENCH_CLI_OPT_NO_FS_WAIT)
-		ret = 0, pmbench_cli_ctx.no_fs_wait = 1;
-	else
+	else if (c == PMBENCH_CLI_OPT_NO_FS_WAIT) {
+		pmbench_cli_ctx.no_fs_wait = 1;
+		ret = 0;
+	} else
 		return 0;
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: %s: %s\n", cmd, pmbench_error_last());

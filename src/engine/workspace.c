@@ -459,7 +459,7 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 	struct pmbench_buf trash = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	struct pmbench_buf what = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
 	struct timespec when;
-	uint64_t files;
+	uint64_t files, deadline, now;
 	unsigned delay;
 	double ago, left;
 	int ret = 0;
@@ -497,9 +497,12 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 	if (note)
 		pmbench_buf_addf(note, "waited %.0f s before the first run: %s",
 				 left, what.ptr);
-	while ((left = delay + 1 - since(&when)) > 0) {
+	/* On the monotonic clock: a wall clock set back cannot prolong it. */
+	deadline = pmbench_now_ns() + (uint64_t)(left * 1e9);
+	while ((now = pmbench_now_ns()) < deadline) {
 		struct pollfd pfd = { pmbench_ctx_wake_fd(ctx), POLLIN, 0 };
 
+		left = (double)(deadline - now) / 1e9;
 		if (pmbench_ctx_cancelled(ctx))
 			break;
 		pmbench_buf_reset(&b);
