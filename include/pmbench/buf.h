@@ -45,6 +45,12 @@ void pmbench_buf_rtrim(struct pmbench_buf *b);
  */
 char *pmbench_buf_detach(struct pmbench_buf *b);
 
+/**
+ * Append a duration as a clock: "1:05", "1:02:03" (rounded to whole
+ * seconds; a negative one is 0:00).
+ */
+void pmbench_buf_add_clock(struct pmbench_buf *b, double seconds);
+
 /** Join path parts with '/', avoiding doubled separators. */
 void pmbench_buf_path(struct pmbench_buf *b, const char *dir, const char *name);
 

@@ -153,18 +153,6 @@ static struct pm_times *times_of(const char *pm)
 	return t;
 }
 
-/* "1:05", "1:02:03"; the ETA is never negative. */
-static void add_clock(struct pmbench_buf *b, double seconds)
-{
-	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
-
-	if (s >= 3600)
-		pmbench_buf_addf(b, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60,
-				 s % 60);
-	else
-		pmbench_buf_addf(b, "%lu:%02lu", s / 60, s % 60);
-}
-
 static void add_seconds(struct pmbench_buf *b, double s)
 {
 	if (s < 1)
@@ -204,7 +192,7 @@ static void draw_bar(void)
 		add_seconds(&tail, pmbench_stats_median(t->t, t->n));
 	}
 	pmbench_buf_adds(&tail, "  ETA ");
-	add_clock(&tail, eta());
+	pmbench_buf_add_clock(&tail, eta());
 	pmbench_buf_addf(&b, "%s ", group.name);
 	bar = pmbench_doc_display_len(b.ptr) +
 				      pmbench_doc_display_len(tail.ptr) + 12 <
@@ -236,7 +224,8 @@ static void end_group(void)
 	if (is_tty) {
 		pmbench_buf_addf(&b, "%s: 100%%, %u runs in ", group.name,
 				 group.done);
-		add_clock(&b, (double)(now_ns() - group.start_ns) / 1e9);
+		pmbench_buf_add_clock(&b, (double)(now_ns() - group.start_ns) /
+						  1e9);
 		for (size_t i = 0; i < group.pms_nr; i++) {
 			struct pm_times *t = &group.pms[i];
 
@@ -275,7 +264,8 @@ static void estimate(unsigned total)
 	estimated = 1;
 	mean = prime_sum / prime_nr;
 	pmbench_buf_adds(&b, "estimate: about ");
-	add_clock(&b, mean * total * (plan_groups ? plan_groups : 1));
+	pmbench_buf_add_clock(&b,
+			      mean * total * (plan_groups ? plan_groups : 1));
 	pmbench_buf_addf(&b,
 			 " (m:ss): %u group%s of %u run%s, each about a "
 			 "priming (%.1f s) or less",

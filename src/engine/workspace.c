@@ -445,14 +445,6 @@ static double since(const struct timespec *when)
 	return d > 0 ? d : 0;
 }
 
-/* "5:12" */
-static void add_clock(struct pmbench_buf *b, double seconds)
-{
-	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
-
-	pmbench_buf_addf(b, "%lu:%02lu", s / 60, s % 60);
-}
-
 int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 				  struct pmbench_buf *note)
 {
@@ -489,7 +481,7 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 		goto done;
 	}
 	pmbench_buf_adds(&b, "waiting ");
-	add_clock(&b, left);
+	pmbench_buf_add_clock(&b, left);
 	pmbench_ctx_event(ctx,
 			  "%s (m:ss) before timing: %s (--no-fs-wait skips "
 			  "this)",
@@ -506,7 +498,7 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 		if (pmbench_ctx_cancelled(ctx))
 			break;
 		pmbench_buf_reset(&b);
-		add_clock(&b, left);
+		pmbench_buf_add_clock(&b, left);
 		pmbench_ctx_status(ctx, "waiting for the file system: %s left",
 				   b.ptr);
 		/* The wake fd turns readable on a signal. */

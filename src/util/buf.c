@@ -109,6 +109,17 @@ char *pmbench_buf_detach(struct pmbench_buf *b)
 	return s;
 }
 
+void pmbench_buf_add_clock(struct pmbench_buf *b, double seconds)
+{
+	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
+
+	if (s >= 3600)
+		pmbench_buf_addf(b, "%lu:%02lu:%02lu", s / 3600, s / 60 % 60,
+				 s % 60);
+	else
+		pmbench_buf_addf(b, "%lu:%02lu", s / 60, s % 60);
+}
+
 void pmbench_buf_path(struct pmbench_buf *b, const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);

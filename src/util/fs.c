@@ -2204,7 +2204,7 @@ int pmbench_fs_trash_empty(const char *dir)
 {
 	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
 	struct timespec when;
-	uint64_t before = removals, old;
+	uint64_t before = removals, old, deleted;
 	int ret;
 
 	trash.based = 0;
@@ -2215,15 +2215,16 @@ int pmbench_fs_trash_empty(const char *dir)
 	ret = pmbench_fs_empty_dir(dir);
 	if (ret < 0)
 		goto done;
+	/* What went, but the old record itself. */
+	deleted = removals - before - (old != 0);
 	/*
 	 * A large deletion is recorded once its inode tables are on disk
 	 * (syncfs): the file system's reuse delay runs from then.
 	 */
-	if (removals - before >= MANY_REMOVALS + (old != 0)) {
+	if (deleted >= MANY_REMOVALS) {
 		ret = pmbench_fs_settle(dir);
 		if (!ret)
-			ret = write_stamp(stamp.ptr, removals - before - !!old,
-					  NULL);
+			ret = write_stamp(stamp.ptr, deleted, NULL);
 	} else if (old) {
 		ret = write_stamp(stamp.ptr, old, &when);
 	}

@@ -140,6 +140,27 @@ TEST(buf_path)
 	pmbench_buf_release(&b);
 }
 
+TEST(buf_add_clock)
+{
+	static const struct {
+		double s;
+		const char *want;
+	} cases[] = {
+		{ -3, "0:00" },	     { 0, "0:00" },	  { 0.4, "0:00" },
+		{ 0.5, "0:01" },     { 65, "1:05" },	  { 3599.4, "59:59" },
+		{ 3600, "1:00:00" }, { 3723, "1:02:03" },
+	};
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_adds(&b, "t=");
+		pmbench_buf_add_clock(&b, cases[i].s);
+		CHECK_STR(b.ptr + 2, cases[i].want);
+	}
+	pmbench_buf_release(&b);
+}
+
 TEST(strvec_push_pop_find)
 {
 	struct pmbench_strvec sv = PMBENCH_STRVEC_INIT;
@@ -228,5 +249,5 @@ TEST(strvec_split_join)
 }
 
 CHECK_MAIN(CASE(buf_init_add), CASE(buf_addf_growth), CASE(buf_detach),
-	   CASE(buf_rtrim), CASE(buf_path), CASE(strvec_push_pop_find),
-	   CASE(strvec_split_join))
+	   CASE(buf_rtrim), CASE(buf_path), CASE(buf_add_clock),
+	   CASE(strvec_push_pop_find), CASE(strvec_split_join))
