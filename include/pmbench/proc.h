@@ -13,7 +13,11 @@ struct pmbench_ctx;
  * Child processes, one handle (`struct pmbench_child`) each. Every child
  * is spawned directly (no shell), with stdin from /dev/null, in a process
  * group of its own, with stdout and stderr captured through one pipe into
- * a capped tail, and with SIGKILL as its parent-death signal.
+ * a capped tail, and with SIGKILL as its parent-death signal. When the
+ * program started the reaper (reaper.h), every child's environment also
+ * holds its marker, PMBENCH_RUN=<id>, and its process group is shared
+ * with the reaper's supervisor, which stops all of it should the program
+ * be killed.
  *
  * A handle stops, counts and reaps its own process tree and nothing
  * else: its process group, the live descendants of its main process,
@@ -257,8 +261,9 @@ int pmbench_proc_which(struct pmbench_buf *out, const char *name,
 		       const char *path);
 
 /**
- * The pids of the live descendants of the whole program (zombies left
- * out, every handle's and any other) into `*out` (the caller frees it).
+ * The pids of the live descendants of the whole program (zombies and the
+ * reaper's supervisor left out, every handle's and any other) into
+ * `*out` (the caller frees it).
  * Returns the count. For checks that nothing at all is left; a handle's
  * own count is pmbench_child_leftovers().
  */

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
+#include "pmbench/reaper.h"
 
 struct pmbench_cmd {
 	const char *name;
@@ -112,8 +113,12 @@ static void on_stop(int sig)
 
 /*
  * Process set-up, once: fds 0-2 open (so no file pmbench opens lands
- * there), SIGPIPE ignored, the engine's child handling, pmbench as the
- * subreaper of whatever its children leave, and the stop signals.
+ * there), SIGPIPE ignored, the reaper (forked here, before any thread and
+ * before any handler of ours, and before the engine's exit handler is
+ * registered, so that its own runs after it: the children's groups are
+ * killed first, then the supervisor sweeps and is reaped), the engine's
+ * child handling, pmbench as the subreaper of whatever its children
+ * leave, and the stop signals.
  */
 static int setup_process(void)
 {
@@ -131,6 +136,11 @@ static int setup_process(void)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (pmbench_reaper_start() < 0)
+		fprintf(stderr,
+			"pmbench: warning: %s; if pmbench is killed, "
+			"processes that left their group may keep running\n",
+			pmbench_error_last());
 	if (pmbench_proc_init() < 0)
 		return -1;
 	if (pmbench_proc_subreaper() < 0)

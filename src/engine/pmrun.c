@@ -7,6 +7,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/reaper.h"
 #include "pmbench/registry.h"
 #include "pmbench/resolution.h"
 
@@ -925,6 +926,7 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "to a trash folder, deleted after the last run, "
 			       "so that no run creates files among inodes "
 			       "freed moments before");
+	pmbench_result_env_set(r, "process_cleanup", pmbench_reaper_describe());
 	{
 		const char *home = getenv("HOME");
 		struct pmbench_buf p = PMBENCH_BUF_INIT;

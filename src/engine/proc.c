@@ -43,6 +43,7 @@
 
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
+#include "pmbench/reaper.h"
 
 extern char **environ;
 
@@ -114,6 +115,8 @@ static void live_add(struct pmbench_child *c, int slot, uint64_t t0_tick)
 	live[slot].t0_tick = t0_tick;
 	live[slot].seen_nr = 0;
 	live_pgids[slot] = c->pid;
+	/* For the reaper, should pmbench be killed: a store, no wake-up. */
+	pmbench_reaper_note_group(slot, c->pid);
 	c->slot = slot;
 }
 
@@ -122,6 +125,7 @@ static void live_remove(struct pmbench_child *c)
 	if (c->slot < 0)
 		return;
 	live_pgids[c->slot] = 0;
+	pmbench_reaper_note_group(c->slot, 0);
 	free(live[c->slot].seen);
 	memset(&live[c->slot], 0, sizeof(live[c->slot]));
 	c->slot = -1;
@@ -474,10 +478,15 @@ size_t pmbench_proc_descendants(pid_t **out)
 	list_children(&all, getpid(), 0);
 	for (size_t i = 0; i < all.nr; i++)
 		list_children(&all, all.v[i], 0);
-	/* Drop zombies: they hold no memory and only need reaping. */
+	/*
+	 * Drop zombies: they hold no memory and only need reaping. The
+	 * reaper's supervisor is not the program's work: it ends with it.
+	 */
 	for (size_t i = 0; i < all.nr; i++) {
 		struct procent e;
 
+		if (all.v[i] == pmbench_reaper_pid())
+			continue;
 		if (!read_stat(&e, all.v[i]) && !is_zombie(&e))
 			all.v[j++] = all.v[i];
 	}
@@ -521,6 +530,9 @@ static int orphan_owner(const struct procent *e)
 {
 	int found = -1, candidates = 0;
 
+	/* The reaper's supervisor is the program's, never a handle's. */
+	if (e->pid == pmbench_reaper_pid())
+		return -1;
 	for (int i = 0; i < MAX_LIVE; i++) {
 		const struct live_slot *s = &live[i];
 
@@ -942,9 +954,17 @@ static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
 			 struct pmbench_strvec *envp, struct pmbench_buf *exe,
 			 int *devnull, int *out_w)
 {
+	struct pmbench_strvec delta = PMBENCH_STRVEC_INIT;
+	const char *marker = pmbench_reaper_marker();
 	int outp[2] = { -1, -1 };
 
-	pmbench_env_apply(envp, environ, &c->env);
+	/* The reaper's marker last: the caller's deltas cannot drop it. */
+	for (size_t i = 0; i < c->env.nr; i++)
+		pmbench_strvec_push(&delta, c->env.v[i]);
+	if (marker)
+		pmbench_strvec_push(&delta, marker);
+	pmbench_env_apply(envp, environ, &delta);
+	pmbench_strvec_release(&delta);
 	if (pmbench_proc_which(exe, c->args.v[0],
 			       pmbench_env_get(envp, "PATH")) < 0) {
 		c->result.spawn_errno = ENOENT;
