@@ -243,6 +243,12 @@ static int kill_marked(pid_t spare)
 	return n;
 }
 
+/*
+ * The groups of the children that were running. A group with a live
+ * member keeps its id reserved; an empty one could only have been reused
+ * in the milliseconds since the program died if the pids had wrapped
+ * around pid_max meanwhile.
+ */
 static void kill_groups(void)
 {
 	for (int i = 0; i < GROUPS_MAX; i++)

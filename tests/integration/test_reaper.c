@@ -375,7 +375,7 @@ TEST(supervisor_gone_after_normal_exit)
 	struct devrun d;
 	int ok = 0;
 
-	devrun_init(&d, 3000, NULL);
+	devrun_init(&d, 5000, NULL);
 	normal_exit(&ok, &d);
 	devrun_release(&d);
 	CHECK(ok);
