@@ -56,8 +56,8 @@ struct pmbench_link {
 	int wake[2];
 	pthread_t thread;
 	int started;
-	volatile int shaping;
-	volatile int stop;
+	int shaping; /* set by any thread, read by the relay's (atomics) */
+	int stop;    /* likewise */
 	uint64_t link_free[2]; /* when each direction's link is idle */
 	struct conn *conns[CONNS_MAX];
 };
@@ -178,7 +178,7 @@ static void enqueue(struct pmbench_link *l, struct conn *c, int i,
 	struct chunk *k = pmbench_xmalloc(sizeof(*k) + len);
 	uint64_t now = pmbench_now_ns(), depart = now;
 
-	if (l->shaping) {
+	if (__atomic_load_n(&l->shaping, __ATOMIC_SEQ_CST)) {
 		if (l->link_free[i] > depart)
 			depart = l->link_free[i];
 		if (l->spec.bits_per_s)
@@ -356,7 +356,7 @@ static void *relay(void *arg)
 	struct pollfd p[2 + 2 * CONNS_MAX];
 	int idx[CONNS_MAX];
 
-	while (!l->stop) {
+	while (!__atomic_load_n(&l->stop, __ATOMIC_SEQ_CST)) {
 		uint64_t now = pmbench_now_ns(), next = UINT64_MAX;
 		nfds_t n = 2;
 		int timeout = -1;
