@@ -452,9 +452,13 @@ static void count_conn(struct pmbench_mirror *m, enum pmbench_peer peer,
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* Start an answer on `c`: nothing of an earlier one is left. */
+/*
+ * Start an answer on `c`: nothing of an earlier one is left, and the
+ * client has the stall limit from now to take it.
+ */
 static void begin_answer(struct conn *c)
 {
+	c->active = pmbench_now_ns();
 	c->writing = 1;
 	c->out_off = c->body_off = c->body_len = 0;
 	c->body = NULL;
