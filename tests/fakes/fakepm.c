@@ -1236,9 +1236,13 @@ static long fetch_from_registry(const struct fake *f, long n)
 	return ok;
 }
 
-/* $FAKEPM_FETCH, if set: 0, or -1 when a request was not answered. */
+/*
+ * $FAKEPM_FETCH, if set, then $FAKEPM_FETCH_WAIT: 0, or -1 when a
+ * request was not answered.
+ */
 static int fetch_if_asked(const struct fake *f)
 {
+	const char *gate = env("FAKEPM_FETCH_WAIT");
 	long want, got;
 
 	if (!env("FAKEPM_FETCH"))
@@ -1247,10 +1251,21 @@ static int fetch_if_asked(const struct fake *f)
 	got = fetch_from_registry(f, want);
 	printf("fake %s: %ld of %ld registry requests answered\n", f->pm->name,
 	       got, want);
-	if (got == want)
-		return 0;
-	fprintf(stderr, "fake %s ERR! registry requests failed\n", f->pm->name);
-	return -1;
+	fflush(stdout);
+	if (got != want) {
+		fprintf(stderr, "fake %s ERR! registry requests failed\n",
+			f->pm->name);
+		return -1;
+	}
+	/*
+	 * A test's turn while this install runs: until the file exists,
+	 * which it then removes, so that each install waits for one.
+	 */
+	for (int i = 0; gate && i < 6000 && !exists(gate); i++)
+		pmbench_sleep_ns(10000000ull);
+	if (gate)
+		unlink(gate);
+	return 0;
 }
 
 static int do_install(struct fake *f)

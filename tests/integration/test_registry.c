@@ -382,8 +382,11 @@ static size_t pipeline(int port, size_t n)
 	return answered;
 }
 
-/* The registry port of npm's timed install, once it has begun; or 0. */
-static int timed_install_port(void)
+/*
+ * How many installs npm began (its priming, then its timed run), and the
+ * registry port the last one was given, into *port.
+ */
+static int npm_installs(int *port)
 {
 	cJSON *all = h_log_entries(), *npm = h_log_of(all, "npm"), *e;
 	const char *url = NULL;
@@ -399,7 +402,7 @@ static int timed_install_port(void)
 		installs++;
 		url = cJSON_GetStringValue(cJSON_GetObjectItem(e, "registry"));
 	}
-	installs = installs >= 2 ? port_of(url) : 0;
+	*port = port_of(url);
 	cJSON_Delete(npm);
 	cJSON_Delete(all);
 	return installs;
@@ -440,30 +443,36 @@ static void others_apart(int *ok, const char *link)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf said = PMBENCH_BUF_INIT;
+	const char *sandbox;
 	char out[4200];
-	int port = 0, rc = 0;
+	int port = 0, rc = 0, installs = 0, opened = 0;
 	size_t answered = 0;
 
 	*ok = 0;
-	h_setup();
+	sandbox = h_setup();
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	pmbench_strvec_pushv(
-		&c.args, (const char *const[]){
-				 "bench", "--pm", "npm", "--scenario", "clean",
-				 "--runs", "1", "--warmup", "0", "--link", link,
-				 "--out", out, h_project("proj"), NULL });
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm", "--scenario",
+				       "clean", "--runs", "1", "--warmup", "0",
+				       "--no-control", "--link", link, "--out",
+				       out, h_project("proj"), NULL });
 	mirror_env(&c.env);
 	pmbench_strvec_push(&c.env, "FAKEPM_FETCH=3");
-	pmbench_strvec_push(&c.env, "FAKEPM_NPM_SLEEP_MS=2000");
+	/* npm's install waits for the other program's requests. */
+	pmbench_strvec_pushf(&c.env, "FAKEPM_FETCH_WAIT=%s/gate/open", sandbox);
 	c.tail_max = 1u << 20;
 	CHECK_INT(pmbench_child_start(&c), 0);
-	for (int i = 0; i < 600 && !rc && !port; i++) {
+	/* The priming goes on at once; the timed install waits for us. */
+	for (int i = 0; i < 1200 && !rc && installs < 2; i++) {
 		rc = pmbench_child_pump(&c, 50 * 1000000ull);
-		port = timed_install_port();
+		installs = npm_installs(&port);
+		if (installs == 2)
+			answered = pipeline(port, 500);
+		if (installs > opened)
+			h_write("gate/open", ""), opened++;
 	}
-	if (port)
-		answered = pipeline(port, 500);
 	for (int i = 0; i < 1200 && !rc; i++)
 		rc = pmbench_child_pump(&c, 50 * 1000000ull);
 	if (rc != 1 || c.result.exit_code)
