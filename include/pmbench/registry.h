@@ -42,6 +42,11 @@ struct pmbench_sample;
  *
  * Live: nothing is started; the PMs use the registry of the user's
  * config and every function here does nothing.
+ *
+ * Threads: these functions are for the thread that runs the PMs; the
+ * front and the relay they start serve from threads of their own
+ * (mirror.h, link.h), and the counts are read from the front under its
+ * lock.
  */
 
 enum pmbench_registry_mode {
