@@ -360,7 +360,8 @@ static double metric_sum(const struct pmbench_cell *c, const char *name,
 
 /*
  * What else the front saw during a cell's runs: other programs' requests
- * (not counted as the PM's) and connections it closed at its cap.
+ * (not counted as the PM's), connections it closed at its cap, and
+ * connections whose program it could not tell.
  */
 static void registry_others(struct pmbench_buf *out,
 			    const struct pmbench_cell *c)
@@ -379,6 +380,12 @@ static void registry_others(struct pmbench_buf *out,
 		pmbench_buf_addf(out,
 				 "; %.0f connection%s closed at the front's "
 				 "connection cap",
+				 n, n == 1 ? "" : "s");
+	n = metric_sum(c, "registry_unattributed_connections", &runs);
+	if (runs)
+		pmbench_buf_addf(out,
+				 "; %.0f connection%s of a program that could "
+				 "not be told, counted as the PM's",
 				 n, n == 1 ? "" : "s");
 }
 
