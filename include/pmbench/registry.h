@@ -42,6 +42,11 @@ struct pmbench_sample;
  *
  * Live: nothing is started; the PMs use the registry of the user's
  * config and every function here does nothing.
+ *
+ * Threads: these functions are for the thread that runs the PMs; the
+ * front and the relay they start serve from threads of their own
+ * (mirror.h, link.h), and the counts are read from the front under its
+ * lock.
  */
 
 enum pmbench_registry_mode {
@@ -152,6 +157,14 @@ struct pmbench_registry_counts {
 	unsigned uplink_requests;  /**< what verdaccio asked the upstream */
 	unsigned fallbacks; /**< sealed: answered by verdaccio, not memory */
 	uint64_t bytes;	    /**< bytes it sent */
+	/*
+	 * Sealed only (the front tells whose connection a request came
+	 * on, mirror.h): the counts above are of what pmbench ran.
+	 */
+	unsigned foreign_requests;    /**< other processes': not above */
+	unsigned foreign_connections; /**< other processes' connections */
+	unsigned unattributed;	      /**< owner unknown: counted above */
+	unsigned dropped;	      /**< connections closed at the cap */
 };
 
 /**
@@ -165,8 +178,10 @@ int pmbench_registry_count(struct pmbench_registry *reg,
  * The counts since the mark as metrics of `s` (registry_meta_requests,
  * registry_tarball_requests, registry_other_requests,
  * registry_failed_requests, registry_uplink_requests,
- * registry_fallback_requests, registry_bytes).
- * Nothing unless the mirror runs.
+ * registry_fallback_requests, registry_bytes; and, only when there were
+ * any, registry_foreign_requests (with other processes' connections
+ * seen), registry_unattributed_connections and
+ * registry_dropped_connections). Nothing unless the mirror runs.
  */
 void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 				  struct pmbench_sample *s);

@@ -704,6 +704,10 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 		out->fallbacks = f.fallbacks;
 		out->bytes = f.bytes;
 		out->uplink_requests = uplink;
+		out->foreign_requests = f.foreign_requests;
+		out->foreign_connections = f.foreign_connections;
+		out->unattributed = f.unattributed_connections;
+		out->dropped = f.dropped_connections;
 	}
 	return 0;
 }
@@ -727,6 +731,16 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 		pmbench_sample_metric_set(s, "registry_fallback_requests",
 					  c.fallbacks);
 	pmbench_sample_metric_set(s, "registry_bytes", (double)c.bytes);
+	/* What others did meanwhile, when they did anything (mirror.h). */
+	if (c.foreign_requests || c.foreign_connections)
+		pmbench_sample_metric_set(s, "registry_foreign_requests",
+					  c.foreign_requests);
+	if (c.unattributed)
+		pmbench_sample_metric_set(
+			s, "registry_unattributed_connections", c.unattributed);
+	if (c.dropped)
+		pmbench_sample_metric_set(s, "registry_dropped_connections",
+					  c.dropped);
 }
 
 void pmbench_registry_record(const struct pmbench_registry *reg,
@@ -749,7 +763,8 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "live, sealed for the timed runs (cached metadata "
 			 "not revalidated, no request leaves 127.0.0.1); "
 			 "the timed runs answered from memory by pmbench's "
-			 "front with the sealed mirror's own bytes",
+			 "front with the sealed mirror's own bytes, counting "
+			 "only the requests of the PM's own processes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);
 	if (reg->caching)

@@ -5,11 +5,13 @@
 #include "pmbench/buf.h"
 
 /*
- * The last error message. pmbench is single-threaded apart from nothing,
- * so one static buffer is enough (libgit2 keeps one per thread).
+ * The last error message, one per thread, as libgit2 keeps
+ * git_error_last(): the registry front and the link relay run in threads
+ * of pmbench (mirror.h, link.h), and an error one of them sets or clears
+ * must not change, or race with, what the main thread is reporting.
  */
-static char error_msg[2048];
-static int error_isset;
+static _Thread_local char error_msg[2048];
+static _Thread_local int error_isset;
 
 static void error_vset(const char *fmt, va_list ap) PMBENCH_PRINTF(1, 0);
 

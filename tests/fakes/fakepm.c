@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1181,6 +1183,91 @@ static const struct fake_linker *choose_linker(struct fake *f)
 	return NULL;
 }
 
+/*
+ * One GET of "/left-pad" from 127.0.0.1:`port`, as a PM asks for an
+ * abbreviated packument, on a connection of its own (the fake verdaccio
+ * answers one request per connection). Returns 1 when answered 200.
+ */
+static int fetch_one(long port)
+{
+	struct pmbench_buf req = PMBENCH_BUF_INIT, got = PMBENCH_BUF_INIT;
+	struct sockaddr_in a;
+	char chunk[4096];
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	pmbench_buf_addf(&req,
+			 "GET /left-pad HTTP/1.1\r\nHost: 127.0.0.1:%ld\r\n"
+			 "Accept: application/vnd.npm.install-v1+json\r\n"
+			 "Connection: close\r\n\r\n",
+			 port);
+	if (fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	    send(fd, req.ptr, req.len, MSG_NOSIGNAL) == (ssize_t)req.len)
+		while ((n = recv(fd, chunk, sizeof(chunk), 0)) > 0)
+			pmbench_buf_add(&got, chunk, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	ok = !strncmp(got.ptr, "HTTP/1.1 200 ", 13);
+	pmbench_buf_release(&req);
+	pmbench_buf_release(&got);
+	return ok;
+}
+
+/*
+ * $FAKEPM_FETCH: that many registry requests, one after the other, to
+ * the registry the PM was given (an http://127.0.0.1:PORT/ URL). Returns
+ * how many were answered 200, or -1 when there is no such registry.
+ */
+static long fetch_from_registry(const struct fake *f, long n)
+{
+	const char *url = getenv(f->pm->registry_env);
+	const char *prefix = "http://127.0.0.1:";
+	long port, ok = 0;
+
+	if (!url || strncmp(url, prefix, strlen(prefix)))
+		return -1;
+	port = strtol(url + strlen(prefix), NULL, 10);
+	for (long i = 0; i < n; i++)
+		ok += fetch_one(port);
+	return ok;
+}
+
+/*
+ * $FAKEPM_FETCH, if set, then $FAKEPM_FETCH_WAIT: 0, or -1 when a
+ * request was not answered.
+ */
+static int fetch_if_asked(const struct fake *f)
+{
+	const char *gate = env("FAKEPM_FETCH_WAIT");
+	long want, got;
+
+	if (!env("FAKEPM_FETCH"))
+		return 0;
+	want = strtol(env("FAKEPM_FETCH"), NULL, 10);
+	got = fetch_from_registry(f, want);
+	printf("fake %s: %ld of %ld registry requests answered\n", f->pm->name,
+	       got, want);
+	fflush(stdout);
+	if (got != want) {
+		fprintf(stderr, "fake %s ERR! registry requests failed\n",
+			f->pm->name);
+		return -1;
+	}
+	/*
+	 * A test's turn while this install runs: until the file exists,
+	 * which it then removes, so that each install waits for one.
+	 */
+	for (int i = 0; gate && i < 6000 && !exists(gate); i++)
+		pmbench_sleep_ns(10000000ull);
+	if (gate)
+		unlink(gate);
+	return 0;
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
@@ -1258,6 +1345,8 @@ static int do_install(struct fake *f)
 	}
 	printf("fake %s: resolving packages\n", name);
 	fflush(stdout);
+	if (fetch_if_asked(f) < 0)
+		goto done;
 	if (!strcmp(mode, "hang")) {
 		if (fork() < 0)
 			goto done;
