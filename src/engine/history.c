@@ -39,9 +39,18 @@ static void add_file(struct pmbench_history *h, const char *path)
 	PMBENCH_ALLOC_GROW(h->entries, h->nr + 1, h->alloc);
 	e = &h->entries[h->nr++];
 	e->path = pmbench_xstrdup(path);
-	e->date =
-		pmbench_xstrndup(r.created ? r.created : "unknown",
-				 r.created && strlen(r.created) >= 10 ? 10 : 7);
+	/* An impossible date must not order, label or bound the history. */
+	ret = pmbench_result_created(&e->when, &r, path);
+	if (ret < 0) {
+		pmbench_strvec_pushf(&h->warnings,
+				     "%s; shown as undated, before the dated "
+				     "results",
+				     pmbench_error_last());
+		pmbench_error_clear();
+	}
+	e->dated = ret == 1;
+	e->date = e->dated ? pmbench_xstrndup(r.created, 10)
+			   : pmbench_xstrdup("undated");
 	e->result = r;
 }
 
@@ -82,14 +91,16 @@ static void walk(struct pmbench_history *h, const char *dir, int depth)
 	pmbench_buf_release(&path);
 }
 
+/* Undated first, then by time, then by path. */
 static int by_created(const void *pa, const void *pb)
 {
 	const struct pmbench_history_entry *a = pa, *b = pb;
-	const char *ca = a->result.created ? a->result.created : "";
-	const char *cb = b->result.created ? b->result.created : "";
-	int c = strcmp(ca, cb);
 
-	return c ? c : strcmp(a->path, b->path);
+	if (a->dated != b->dated)
+		return a->dated ? 1 : -1;
+	if (a->when != b->when)
+		return a->when < b->when ? -1 : 1;
+	return strcmp(a->path, b->path);
 }
 
 int pmbench_history_load(struct pmbench_history *out, const char *dir)
@@ -119,5 +130,6 @@ void pmbench_history_release(struct pmbench_history *h)
 	}
 	free(h->entries);
 	pmbench_strvec_release(&h->skipped);
+	pmbench_strvec_release(&h->warnings);
 	*h = init;
 }

@@ -37,7 +37,9 @@ static void merge_alone(const struct pmbench_result *r)
 {
 	struct pmbench_result m = PMBENCH_RESULT_INIT;
 	const char *name = "fuzz.json";
+	int64_t when;
 
+	pmbench_result_created(&when, r, name);
 	if (pmbench_merge(&m, r, &name, 1) == 0)
 		for (size_t i = 0; i < m.cells_nr; i++) {
 			size_t timed = 0;
