@@ -93,9 +93,6 @@ int cmd_history(int argc, char **argv)
 	for (size_t i = 0; i < h.skipped.nr; i++)
 		pmbench_cli_line(stderr, "pmbench: warning: skipped %s",
 				 h.skipped.v[i]);
-	for (size_t i = 0; i < h.warnings.nr; i++)
-		pmbench_cli_line(stderr, "pmbench: warning: %s",
-				 h.warnings.v[i]);
 	pmbench_report_history(&doc, &h, argv[optind]);
 	if (pmbench_cli_show(&out, &doc) < 0)
 		goto done;

@@ -24,6 +24,7 @@ static void add_file(struct pmbench_history *h, const char *path)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_history_entry *e;
 	int ret = pmbench_result_read(&r, path);
+	int64_t when;
 
 	if (ret < 0 || !r.cells_nr) {
 		/* The reader's message names the file already. */
@@ -36,18 +37,23 @@ static void add_file(struct pmbench_history *h, const char *path)
 		pmbench_result_release(&r);
 		return;
 	}
+	/*
+	 * A date that does not exist can neither order, label nor bound a
+	 * history: the result is left out, saying why.
+	 */
+	ret = pmbench_result_created(&when, &r, path);
+	if (ret < 0) {
+		pmbench_strvec_pushf(&h->skipped,
+				     "%s; correct it to place the result",
+				     pmbench_error_last());
+		pmbench_error_clear();
+		pmbench_result_release(&r);
+		return;
+	}
 	PMBENCH_ALLOC_GROW(h->entries, h->nr + 1, h->alloc);
 	e = &h->entries[h->nr++];
 	e->path = pmbench_xstrdup(path);
-	/* An impossible date must not order, label or bound the history. */
-	ret = pmbench_result_created(&e->when, &r, path);
-	if (ret < 0) {
-		pmbench_strvec_pushf(&h->warnings,
-				     "%s; shown as undated, before the dated "
-				     "results",
-				     pmbench_error_last());
-		pmbench_error_clear();
-	}
+	e->when = when;
 	e->dated = ret == 1;
 	e->date = e->dated ? pmbench_xstrndup(r.created, 10)
 			   : pmbench_xstrdup("undated");
@@ -130,6 +136,5 @@ void pmbench_history_release(struct pmbench_history *h)
 	}
 	free(h->entries);
 	pmbench_strvec_release(&h->skipped);
-	pmbench_strvec_release(&h->warnings);
 	*h = init;
 }

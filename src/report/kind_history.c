@@ -340,6 +340,6 @@ void pmbench_report_history(struct pmbench_doc *out,
 	}
 	pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
 			 "%zu significant change(s) flagged", changes);
-	/* Files skipped and dates refused are the caller's warnings. */
+	/* The files left out are the caller's warnings, on stderr. */
 	pmbench_buf_release(&dates);
 }
