@@ -344,4 +344,14 @@ int pmbench_result_read(struct pmbench_result *out, const char *path);
 /** Free everything; `r` is left as PMBENCH_RESULT_INIT. */
 void pmbench_result_release(struct pmbench_result *r);
 
+/**
+ * When `r` was made: `created` as seconds since 1970-01-01 UTC in *out.
+ * Returns 1 when it is a real date and time (pmbench_date_parse(): month
+ * 01 to 12, a day the month has, leap years), 0 when the result has no
+ * `created` (*out is 0), or PMBENCH_EINVALID with a message naming the
+ * file `name` and what is wrong with the date.
+ */
+int pmbench_result_created(int64_t *out, const struct pmbench_result *r,
+			   const char *name);
+
 #endif

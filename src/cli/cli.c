@@ -19,6 +19,7 @@
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
 #include "pmbench/strvec.h"
+#include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
 
@@ -456,7 +457,14 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
 {
 	int ret = pmbench_result_read(out, path);
+	int64_t when;
 
+	/* A date that does not exist is said, not believed. */
+	if (!ret && pmbench_result_created(&when, out, path) < 0) {
+		pmbench_cli_line(stderr, "pmbench: warning: %s",
+				 pmbench_error_last());
+		pmbench_error_clear();
+	}
 	if (!ret && !out->cells_nr) {
 		pmbench_result_release(out);
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
@@ -677,6 +685,23 @@ unsigned pmbench_cli_term_width(void)
 void pmbench_cli_flush(void)
 {
 	fflush(stdout);
+}
+
+void pmbench_cli_line(FILE *out, const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, line = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pmbench_text_clean(&line, b.ptr, 0);
+	pmbench_buf_addch(&line, '\n');
+	if (out == stderr)
+		fflush(stdout);
+	fputs(line.ptr, out);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&line);
 }
 
 /* `doc` in format `f`, to standard output or the file `path`. */

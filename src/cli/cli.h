@@ -206,7 +206,9 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 /**
  * Read the result file `path` for report, compare or claim --from, as
  * pmbench_result_read() does; a result without cells (nothing measured)
- * is refused with PMBENCH_EINVALID naming the file. Prints nothing.
+ * is refused with PMBENCH_EINVALID naming the file. A `created` that is
+ * no real date is a warning on stderr naming the file; nothing else is
+ * printed.
  */
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
 
@@ -362,6 +364,14 @@ unsigned pmbench_cli_term_width(void);
  * starts on a line of its own.
  */
 void pmbench_cli_flush(void);
+
+/**
+ * Print one line to `out` (a newline is added): the formatted text made
+ * fit for a terminal (pmbench_text_clean(): credentials redacted,
+ * controls escaped), for lines that quote user data (names, paths,
+ * versions and output of PMs, fields of result files).
+ */
+void pmbench_cli_line(FILE *out, const char *fmt, ...) PMBENCH_PRINTF(2, 3);
 
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);

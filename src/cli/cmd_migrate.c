@@ -255,10 +255,10 @@ static void say_stopped(const struct pmbench_migrate *m)
 {
 	pmbench_cli_flush();
 	for (size_t i = 1; i < m->pms_nr; i++)
-		fprintf(stderr, "pmbench: %s does not install: %.*s\n",
-			m->pms[i].pm,
-			(int)strcspn(m->pms[i].prime_failure, "\n"),
-			m->pms[i].prime_failure);
+		pmbench_cli_line(stderr, "pmbench: %s does not install: %.*s",
+				 m->pms[i].pm,
+				 (int)strcspn(m->pms[i].prime_failure, "\n"),
+				 m->pms[i].prime_failure);
 	fprintf(stderr,
 		"pmbench: no target installs, so nothing was timed; fix "
 		"the install or add --time-source to time %s alone\n",
@@ -397,8 +397,8 @@ int cmd_migrate(int argc, char **argv)
 		ret = pmbench_migrate_detect(&m, f.project_dir, from);
 	pmbench_progress_clear();
 	if (ret < 0) {
-		fprintf(stderr, "pmbench: error: '%s': %s\n", argv[optind],
-			pmbench_error_last());
+		pmbench_cli_line(stderr, "pmbench: error: '%s': %s",
+				 argv[optind], pmbench_error_last());
 		goto done;
 	}
 	pmbench_progress_event("%s: migrating from %s (%s)", f.name,

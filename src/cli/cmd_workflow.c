@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
+#include "pmbench/text.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 
@@ -112,14 +113,14 @@ static void add_word(struct pmbench_buf *b, const char *s)
 
 static int refuse(const char *what, const char *value, const char *why)
 {
-	fprintf(stderr, "pmbench: workflow: invalid %s '%s': %s\n", what, value,
-		why);
+	pmbench_cli_line(stderr, "pmbench: workflow: invalid %s '%s': %s", what,
+			 value, why);
 	return -1;
 }
 
 /*
  * A value that lands in the workflow: no newline (it would end the YAML
- * block) and no "${{" (GitHub would evaluate it).
+ * block), no "${{" (GitHub would evaluate it) and no credential.
  */
 static int check_value(const char *opt, const char *v)
 {
@@ -127,6 +128,12 @@ static int check_value(const char *opt, const char *v)
 		return refuse(opt, v,
 			      "no line break or '${{' in a workflow "
 			      "value");
+	/* The workflow is committed: a token in it is published. */
+	if (pmbench_text_has_secret(v))
+		return refuse(opt, v,
+			      "a credential would be committed with the "
+			      "workflow; give the job it from a repository "
+			      "secret instead");
 	return 0;
 }
 

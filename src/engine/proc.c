@@ -44,6 +44,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
+#include "pmbench/text.h"
 
 extern char **environ;
 
@@ -1217,28 +1218,6 @@ static void reap_main(struct pmbench_child *c)
 	close_fd(&c->pidfd);
 }
 
-/*
- * One step of stripping ANSI CSI sequences (ESC [ ... final byte) from a
- * byte stream; `state` carries over between calls. 1 if `ch` is text.
- */
-static int ansi_keep(int *state, unsigned char ch)
-{
-	if (*state == 1) {
-		*state = ch == '[' ? 2 : 0;
-		return 0;
-	}
-	if (*state == 2) {
-		if (ch >= 0x40 && ch <= 0x7e)
-			*state = 0;
-		return 0;
-	}
-	if (ch == 0x1b) {
-		*state = 1;
-		return 0;
-	}
-	return 1;
-}
-
 /* Feed output bytes to the tail and, line by line, to the callback. */
 static void take_output(struct pmbench_child *c, const char *p, size_t n)
 {
@@ -1253,7 +1232,7 @@ static void take_output(struct pmbench_child *c, const char *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)p[i];
 
-		if (!ansi_keep(&c->in_escape, ch))
+		if (!pmbench_text_ansi_step(&c->in_escape, ch))
 			continue;
 		if (ch == '\n' || ch == '\r') {
 			if (c->line.len && c->on_line)
@@ -1497,7 +1476,7 @@ void pmbench_child_tail_lines(const struct pmbench_child *c, size_t n,
 	for (; p < end; p++) {
 		unsigned char ch = (unsigned char)*p;
 
-		if (!ansi_keep(&esc, ch))
+		if (!pmbench_text_ansi_step(&esc, ch))
 			continue;
 		if (ch == '\r')
 			ch = '\n';
