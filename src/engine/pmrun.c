@@ -684,7 +684,7 @@ int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
 					 PMBENCH_NODE_TOOLCHAIN_BIN);
 		else if (want)
 			pmbench_buf_addf(&dir, "%s/node-%s/%s", toolchain_dir,
-					 want, PMBENCH_NODE_TOOLCHAIN_BIN + 5);
+					 want, &PMBENCH_NODE_TOOLCHAIN_BIN[5]);
 		else
 			break;
 		pmbench_buf_path(&exe, dir.ptr, "node");
