@@ -22,154 +22,11 @@
 #include "pmbench/fs.h"
 #include "pmbench/strvec.h"
 
-#define DIR_OPEN_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-#define COPY_CHUNK     (128 * 1024)
+#include "fs/internal.h"
+
+#define COPY_CHUNK (128 * 1024)
 /* How old the newest copy must be before the index trusts it (ns). */
 #define INDEX_SETTLE_NS ((int64_t)20 * 1000 * 1000)
-
-/* The resolved sandbox root; empty when no sandbox is set. */
-static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
-
-/*
- * Path helpers.
- */
-
-static void add_cwd(struct pmbench_buf *out)
-{
-	size_t size = 256;
-	char *cwd = NULL;
-
-	for (;;) {
-		cwd = pmbench_xrealloc(cwd, size);
-		if (getcwd(cwd, size))
-			break;
-		if (errno != ERANGE)
-			pmbench_die("cannot get the current folder: %s",
-				    strerror(errno));
-		size = pmbench_st_mult(size, 2);
-	}
-	pmbench_buf_adds(out, cwd);
-	free(cwd);
-}
-
-/*
- * Append the '/'-separated components of `rest` to the absolute path in
- * `out`, dropping "." and folding ".." lexically (never above "/").
- */
-static void fold_components(struct pmbench_buf *out, const char *rest)
-{
-	while (*rest) {
-		const char *end = strchr(rest, '/');
-		size_t n = end ? (size_t)(end - rest) : strlen(rest);
-
-		if (n == 2 && rest[0] == '.' && rest[1] == '.') {
-			size_t len = out->len;
-
-			while (len > 1 && out->ptr[len - 1] != '/')
-				len--;
-			pmbench_buf_setlen(out, len > 1 ? len - 1 : 1);
-		} else if (n && !(n == 1 && rest[0] == '.')) {
-			if (!out->len || out->ptr[out->len - 1] != '/')
-				pmbench_buf_addch(out, '/');
-			pmbench_buf_add(out, rest, n);
-		}
-		rest += n;
-		if (*rest == '/')
-			rest++;
-	}
-	if (!out->len)
-		pmbench_buf_addch(out, '/');
-}
-
-void pmbench_fs_abspath(struct pmbench_buf *out, const char *path)
-{
-	struct pmbench_buf res = PMBENCH_BUF_INIT;
-
-	/* Built aside, since `path` may point into `out`. */
-	pmbench_buf_addch(&res, '/');
-	if (*path != '/') {
-		struct pmbench_buf cwd = PMBENCH_BUF_INIT;
-
-		add_cwd(&cwd);
-		fold_components(&res, cwd.ptr);
-		pmbench_buf_release(&cwd);
-	}
-	fold_components(&res, path);
-	pmbench_buf_release(out);
-	*out = res;
-}
-
-int pmbench_fs_realpath(struct pmbench_buf *out, const char *path)
-{
-	char *real = realpath(path, NULL);
-
-	if (!real)
-		return pmbench_error_setc(
-			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
-			"cannot resolve '%s': %s", path, strerror(errno));
-	pmbench_buf_reset(out);
-	pmbench_buf_adds(out, real);
-	free(real);
-	return 0;
-}
-
-/*
- * Resolve the longest existing prefix of `path` with realpath(3) and
- * append the rest lexically, so that a path that does not exist (yet)
- * still gets a canonical form. `out` is replaced.
- */
-static int resolve_prefix(struct pmbench_buf *out, const char *path)
-{
-	struct pmbench_buf full = PMBENCH_BUF_INIT;
-	struct pmbench_buf pre = PMBENCH_BUF_INIT;
-	char *real = NULL;
-	int ret = 0;
-
-	if (*path != '/') {
-		add_cwd(&full);
-		pmbench_buf_addch(&full, '/');
-	}
-	pmbench_buf_adds(&full, path);
-	pmbench_buf_add(&pre, full.ptr, full.len);
-	for (;;) {
-		size_t len = pre.len;
-
-		real = realpath(pre.ptr, NULL);
-		if (real)
-			break;
-		if ((errno != ENOENT && errno != ENOTDIR) || len <= 1) {
-			ret = pmbench_error_set("cannot resolve '%s': %s",
-						pre.ptr, strerror(errno));
-			goto done;
-		}
-		while (len > 1 && pre.ptr[len - 1] == '/')
-			len--;
-		while (len > 0 && pre.ptr[len - 1] != '/')
-			len--;
-		/* len now ends just after a '/'; drop it unless it is "/". */
-		pmbench_buf_setlen(&pre, len > 1 ? len - 1 : 1);
-	}
-	pmbench_buf_reset(out);
-	pmbench_buf_adds(out, real);
-	fold_components(out, full.ptr + pre.len);
-
-done:
-	free(real);
-	pmbench_buf_release(&pre);
-	pmbench_buf_release(&full);
-	return ret;
-}
-
-/* 1 if the canonical path `path` is strictly inside the canonical `root`. */
-static int strictly_inside(const char *root, const char *path)
-{
-	size_t rl = strlen(root);
-
-	if (rl == 1 && root[0] == '/')
-		return path[0] == '/' && path[1] != '\0';
-	return !strncmp(path, root, rl) && path[rl] == '/' &&
-	       path[rl + 1] != '\0';
-}
 
 struct dirent *pmbench_fs_readdir(DIR *dir)
 {
@@ -180,452 +37,6 @@ struct dirent *pmbench_fs_readdir(DIR *dir)
 		de = readdir(dir);
 	} while (de && (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")));
 	return de;
-}
-
-int pmbench_fs_is_inside(const char *root, const char *path)
-{
-	struct pmbench_buf r = PMBENCH_BUF_INIT;
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	int ret;
-
-	ret = resolve_prefix(&r, root);
-	if (ret < 0)
-		goto done;
-	ret = resolve_prefix(&p, path);
-	if (ret < 0)
-		goto done;
-	ret = strictly_inside(r.ptr, p.ptr);
-
-done:
-	pmbench_buf_release(&p);
-	pmbench_buf_release(&r);
-	return ret;
-}
-
-/*
- * Split `path` (given by the caller) into a canonical parent folder and a
- * final component. The parent is resolved through symlinks, the final
- * component is not, so that a symlink is itself the target. `base` is
- * left empty for "/".
- */
-static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
-			const char *path)
-{
-	struct pmbench_buf raw = PMBENCH_BUF_INIT;
-	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
-	const char *last;
-	size_t len;
-	int ret = 0;
-
-	if (!*path) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "cannot delete an empty path");
-		goto done;
-	}
-	pmbench_buf_adds(&raw, path);
-	len = raw.len;
-	while (len > 1 && raw.ptr[len - 1] == '/')
-		len--;
-	pmbench_buf_setlen(&raw, len);
-	last = strrchr(raw.ptr, '/');
-	last = last ? last + 1 : raw.ptr;
-	pmbench_buf_reset(base);
-	if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) {
-		/* Names a folder through "." or "..": resolve all of it. */
-		ret = resolve_prefix(&resolved, raw.ptr);
-		if (ret < 0)
-			goto done;
-		last = strrchr(resolved.ptr, '/');
-		pmbench_buf_adds(base, last + 1);
-		len = (size_t)(last - resolved.ptr);
-		pmbench_buf_setlen(&resolved, len ? len : 1);
-		pmbench_buf_release(parent);
-		*parent = resolved;
-		pmbench_buf_init(&resolved);
-		goto done;
-	}
-	pmbench_buf_adds(base, last);
-	if (last == raw.ptr)
-		pmbench_buf_adds(&resolved, ".");
-	else if (last - 1 == raw.ptr)
-		pmbench_buf_adds(&resolved, "/");
-	else
-		pmbench_buf_add(&resolved, raw.ptr,
-				(size_t)(last - 1 - raw.ptr));
-	ret = resolve_prefix(parent, resolved.ptr);
-
-done:
-	pmbench_buf_release(&resolved);
-	pmbench_buf_release(&raw);
-	return ret;
-}
-
-int pmbench_fs_set_sandbox(const char *root)
-{
-	char *real;
-
-	if (!root) {
-		pmbench_buf_release(&sandbox_root);
-		return 0;
-	}
-	real = realpath(root, NULL);
-	if (!real)
-		return pmbench_error_set("cannot use '%s' as pmbench's work "
-					 "folder: %s",
-					 root, strerror(errno));
-	pmbench_buf_reset(&sandbox_root);
-	pmbench_buf_adds(&sandbox_root, real);
-	free(real);
-	return 0;
-}
-
-/*
- * The sandbox rule for a canonical `target`: strictly inside the root, or
- * equal to it when `allow_root`. "/" is never allowed.
- */
-static int sandbox_allows(const char *path, const char *target, int allow_root)
-{
-	const char *root = sandbox_root.ptr;
-
-	if (!strcmp(target, "/"))
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is the "
-					  "root folder",
-					  path);
-	if (!sandbox_root.len)
-		return 0;
-	if (!strcmp(target, root)) {
-		if (allow_root)
-			return 0;
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is "
-					  "pmbench's work folder '%s' itself",
-					  path, root);
-	}
-	if (!strictly_inside(root, target))
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is "
-					  "outside pmbench's work folder '%s'",
-					  path, root);
-	return 0;
-}
-
-/*
- * Directory creation and simple queries.
- */
-
-int pmbench_fs_mkdirp(const char *path, mode_t mode)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	struct stat st;
-	int ret = 0;
-
-	pmbench_buf_adds(&p, path);
-	for (size_t i = 1; i <= p.len; i++) {
-		char c = p.ptr[i];
-
-		if (c != '/' && c != '\0')
-			continue;
-		if (p.ptr[i - 1] == '/')
-			continue;
-		p.ptr[i] = '\0';
-		if (mkdir(p.ptr, mode) < 0) {
-			int err = errno;
-
-			if (err != EEXIST || stat(p.ptr, &st) < 0 ||
-			    !S_ISDIR(st.st_mode)) {
-				ret = pmbench_error_set(
-					"cannot create the folder '%s': %s",
-					p.ptr,
-					strerror(err == EEXIST ? ENOTDIR
-							       : err));
-				goto done;
-			}
-		}
-		p.ptr[i] = c;
-	}
-
-done:
-	pmbench_buf_release(&p);
-	return ret;
-}
-
-int pmbench_fs_exists(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0;
-}
-
-int pmbench_fs_isdir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-int pmbench_fs_isfile(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/*
- * Removal. Everything goes through directory file descriptors opened with
- * O_NOFOLLOW, so that a symlink swapped in during the walk is unlinked
- * rather than followed.
- */
-
-static int remove_at(int dfd, const char *name, struct pmbench_buf *path);
-
-/* Entries this process removed, for the trash's record of a deletion. */
-static uint64_t removals;
-
-/* chmod a directory without following a symlink at `name`. */
-static int chmod_dir_at(int dfd, const char *name, mode_t mode)
-{
-	struct stat st;
-
-	if (!fchmodat(dfd, name, mode, AT_SYMLINK_NOFOLLOW))
-		return 0;
-	if (errno != ENOTSUP && errno != EOPNOTSUPP)
-		return -1;
-	/* No /proc for glibc's emulation: check the type, then chmod. */
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -1;
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		return -1;
-	}
-	return fchmodat(dfd, name, mode, 0);
-}
-
-/*
- * Open the directory `name` for emptying it, granting ourselves the
- * read, write and search permission that removing its entries needs.
- * Returns the fd, or -1 with errno set (ENOTDIR or ELOOP if it is not a
- * directory after all).
- */
-static int open_dir_writable(int dfd, const char *name)
-{
-	struct stat st;
-	int fd;
-
-	fd = openat(dfd, name, DIR_OPEN_FLAGS);
-	if (fd < 0 && errno == EACCES) {
-		if (chmod_dir_at(dfd, name, S_IRWXU) < 0)
-			return -1;
-		fd = openat(dfd, name, DIR_OPEN_FLAGS);
-	}
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 ||
-	    ((st.st_mode & S_IRWXU) != S_IRWXU &&
-	     fchmod(fd, (st.st_mode & 07777) | S_IRWXU) < 0)) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	return fd;
-}
-
-static void path_push(struct pmbench_buf *path, const char *name)
-{
-	if (path->len && path->ptr[path->len - 1] != '/')
-		pmbench_buf_addch(path, '/');
-	pmbench_buf_adds(path, name);
-}
-
-/* Remove every entry of the open directory `fd` (which stays ours). */
-static int remove_children(int fd, struct pmbench_buf *path)
-{
-	DIR *dir = NULL;
-	size_t base = path->len;
-	int dup_fd, ret = 0;
-
-	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (dup_fd >= 0)
-		dir = fdopendir(dup_fd);
-	if (!dir) {
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					path->ptr, strerror(errno));
-		if (dup_fd >= 0)
-			close(dup_fd);
-		goto done;
-	}
-	/*
-	 * Some file systems skip entries when the directory changes during
-	 * readdir(), so read it again until a pass finds nothing.
-	 */
-	for (;;) {
-		size_t removed = 0;
-		struct dirent *de;
-
-		for (;;) {
-			de = pmbench_fs_readdir(dir);
-			if (!de)
-				break;
-			path_push(path, de->d_name);
-			/*
-			 * The common case, a known non-directory, takes one
-			 * syscall; anything else goes the careful way.
-			 */
-			if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN ||
-			    (unlinkat(fd, de->d_name, 0) < 0 &&
-			     errno != ENOENT)) {
-				ret = remove_at(fd, de->d_name, path);
-				if (ret < 0)
-					goto done;
-			}
-			pmbench_buf_setlen(path, base);
-			removed++;
-			removals++;
-		}
-		if (errno) {
-			ret = pmbench_error_set("cannot read the folder "
-						"'%s': %s",
-						path->ptr, strerror(errno));
-			goto done;
-		}
-		if (!removed)
-			break;
-		rewinddir(dir);
-	}
-
-done:
-	pmbench_buf_setlen(path, base);
-	if (dir)
-		closedir(dir);
-	return ret;
-}
-
-/* Remove `name` in `dfd`, whatever it is; a missing entry is fine. */
-static int remove_at(int dfd, const char *name, struct pmbench_buf *path)
-{
-	struct stat st;
-	int fd = -1, ret = 0;
-
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno == ENOENT)
-			goto done;
-		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
-					strerror(errno));
-		goto done;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		fd = open_dir_writable(dfd, name);
-		if (fd < 0 && errno == ENOENT)
-			goto done;
-		if (fd < 0 && errno != ENOTDIR && errno != ELOOP) {
-			ret = pmbench_error_set("cannot remove '%s': %s",
-						path->ptr, strerror(errno));
-			goto done;
-		}
-	}
-	if (fd < 0) {
-		/* Not a directory (or no longer one): unlink, never follow. */
-		if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
-			ret = pmbench_error_set("cannot remove '%s': %s",
-						path->ptr, strerror(errno));
-		goto done;
-	}
-	ret = remove_children(fd, path);
-	if (ret < 0)
-		goto done;
-	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
-		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
-					strerror(errno));
-
-done:
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-static int rmtree(const char *path, int checked)
-{
-	struct pmbench_buf parent = PMBENCH_BUF_INIT;
-	struct pmbench_buf base = PMBENCH_BUF_INIT;
-	struct pmbench_buf target = PMBENCH_BUF_INIT;
-	int pfd = -1, ret;
-
-	ret = split_target(&parent, &base, path);
-	if (ret < 0)
-		goto done;
-	if (!base.len) {
-		ret = sandbox_allows(path, "/", 0);
-		goto done;
-	}
-	pmbench_buf_path(&target, parent.ptr, base.ptr);
-	if (checked) {
-		ret = sandbox_allows(path, target.ptr, 0);
-		if (ret < 0)
-			goto done;
-	}
-	/*
-	 * Work on the resolved parent, not on `path`: that is the place the
-	 * check above approved.
-	 */
-	pfd = open(parent.ptr, DIR_OPEN_FLAGS);
-	if (pfd < 0) {
-		/* No parent folder (or a file there): nothing to delete. */
-		if (errno != ENOENT && errno != ENOTDIR)
-			ret = pmbench_error_set("cannot remove '%s': %s",
-						target.ptr, strerror(errno));
-		goto done;
-	}
-	ret = remove_at(pfd, base.ptr, &target);
-
-done:
-	if (pfd >= 0)
-		close(pfd);
-	pmbench_buf_release(&target);
-	pmbench_buf_release(&base);
-	pmbench_buf_release(&parent);
-	return ret;
-}
-
-int pmbench_fs_rmtree(const char *path)
-{
-	return rmtree(path, 1);
-}
-
-int pmbench_fs_rmtree_unchecked(const char *path)
-{
-	return rmtree(path, 0);
-}
-
-int pmbench_fs_empty_dir(const char *path)
-{
-	struct pmbench_buf target = PMBENCH_BUF_INIT;
-	int fd = -1, ret;
-
-	ret = resolve_prefix(&target, path);
-	if (ret < 0)
-		goto done;
-	ret = sandbox_allows(path, target.ptr, 1);
-	if (ret < 0)
-		goto done;
-	fd = open_dir_writable(AT_FDCWD, target.ptr);
-	if (fd < 0 && errno == ENOENT) {
-		ret = pmbench_fs_mkdirp(target.ptr, 0755);
-		goto done;
-	}
-	if (fd < 0) {
-		ret = pmbench_error_set("cannot empty '%s': %s", path,
-					strerror(errno));
-		goto done;
-	}
-	ret = remove_children(fd, &target);
-
-done:
-	if (fd >= 0)
-		close(fd);
-	pmbench_buf_release(&target);
-	return ret;
 }
 
 /*
@@ -999,8 +410,8 @@ static int each_entry(struct copy_ctx *ctx, DIR *dir, int dfd, int depth,
 		if (!depth && (ctx->flags & PMBENCH_FS_COPY_SKIP_GIT) &&
 		    !strcmp(de->d_name, ".git"))
 			continue;
-		path_push(&ctx->src, de->d_name);
-		path_push(&ctx->dst, de->d_name);
+		fs_path_push(&ctx->src, de->d_name);
+		fs_path_push(&ctx->dst, de->d_name);
 		ret = fn(ctx, dirfd(dir), de->d_name, dfd, de->d_name,
 			 depth + 1);
 		pmbench_buf_setlen(&ctx->src, src_len);
@@ -1058,15 +469,6 @@ static int copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname,
 	return 0;
 }
 
-/* The folder part of the absolute `path` (which is not "/"). */
-static void parent_of(struct pmbench_buf *out, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	pmbench_buf_reset(out);
-	pmbench_buf_add(out, path, slash == path ? 1 : (size_t)(slash - path));
-}
-
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links)
 {
@@ -1097,7 +499,7 @@ int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			"cannot copy '%s': %s", src, strerror(errno));
 		goto done;
 	}
-	parent_of(&parent, ctx.dst.ptr);
+	fs_dirname(&parent, ctx.dst.ptr);
 	ret = pmbench_fs_mkdirp(parent.ptr, 0755);
 	if (ret < 0)
 		goto done;
@@ -1349,7 +751,7 @@ static int sync_extras(struct copy_ctx *ctx, int sfd, int dfd, int depth)
 		if (!fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    !copy_skips(ctx, &st, de->d_name, depth + 1))
 			continue;
-		path_push(&ctx->dst, de->d_name);
+		fs_path_push(&ctx->dst, de->d_name);
 		ret = discard_here(ctx);
 		pmbench_buf_setlen(&ctx->dst, dst_len);
 		if (ret < 0)
@@ -1454,7 +856,7 @@ int pmbench_fs_synctree(const char *src, const char *dst, unsigned flags,
 	} else if (lstat(ctx.dst.ptr, &st) < 0 && errno == ENOENT) {
 		struct pmbench_buf parent = PMBENCH_BUF_INIT;
 
-		parent_of(&parent, ctx.dst.ptr);
+		fs_dirname(&parent, ctx.dst.ptr);
 		ret = pmbench_fs_mkdirp(parent.ptr, 0755);
 		pmbench_buf_release(&parent);
 		if (!ret)
@@ -1510,14 +912,9 @@ static int make_temp(struct pmbench_buf *tmp, const char *path)
 static int fsync_parent(const char *path)
 {
 	struct pmbench_buf dir = PMBENCH_BUF_INIT;
-	const char *slash = strrchr(path, '/');
 	int fd, ret = 0;
 
-	if (!slash)
-		pmbench_buf_adds(&dir, ".");
-	else
-		pmbench_buf_add(&dir, path,
-				slash == path ? 1 : (size_t)(slash - path));
+	fs_dirname(&dir, path);
 	fd = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* Some file systems cannot fsync a directory (EINVAL): fine. */
 	if (fd < 0 || (fsync(fd) < 0 && errno != EINVAL))
@@ -1741,18 +1138,10 @@ int pmbench_fs_check_output(const char *path)
 {
 	struct pmbench_buf real = PMBENCH_BUF_INIT, dir = PMBENCH_BUF_INIT;
 	enum output_kind kind;
-	const char *slash;
 	int ret = resolve_output(&real, &kind, path);
 
 	if (!ret && kind == OUTPUT_REPLACE) {
-		slash = strrchr(real.ptr, '/');
-		if (!slash)
-			pmbench_buf_adds(&dir, ".");
-		else
-			pmbench_buf_add(&dir, real.ptr,
-					slash == real.ptr
-						? 1
-						: (size_t)(slash - real.ptr));
+		fs_dirname(&dir, real.ptr);
 		if (!pmbench_fs_isdir(dir.ptr))
 			ret = pmbench_error_set("cannot write '%s': there is "
 						"no folder '%s'",
@@ -1949,7 +1338,7 @@ static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
 		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
-		path_push(&ctx->path, de->d_name);
+		fs_path_push(&ctx->path, de->d_name);
 		ret = usage_walk(ctx, dirfd(dir), de->d_name);
 		pmbench_buf_setlen(&ctx->path, len);
 		if (ret < 0)
@@ -2033,7 +1422,7 @@ static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
 				    AT_SYMLINK_NOFOLLOW) < 0) {
 				if (errno == ENOENT)
 					continue;
-				path_push(path, de->d_name);
+				fs_path_push(path, de->d_name);
 				ret = pmbench_error_set("cannot read '%s': %s",
 							path->ptr,
 							strerror(errno));
@@ -2045,8 +1434,8 @@ static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
 		}
 		if (!isdir)
 			continue;
-		path_push(rel, de->d_name);
-		path_push(path, de->d_name);
+		fs_path_push(rel, de->d_name);
+		fs_path_push(path, de->d_name);
 		if (!strcmp(de->d_name, name))
 			pmbench_strvec_push(found, rel->ptr);
 		else if (strcmp(de->d_name, ".git"))
@@ -2204,7 +1593,7 @@ int pmbench_fs_trash_empty(const char *dir)
 {
 	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
 	struct timespec when;
-	uint64_t before = removals, old, deleted;
+	uint64_t before = fs_removals(), old, deleted;
 	int ret;
 
 	trash.based = 0;
@@ -2216,7 +1605,7 @@ int pmbench_fs_trash_empty(const char *dir)
 	if (ret < 0)
 		goto done;
 	/* What went, but the old record itself. */
-	deleted = removals - before - (old != 0);
+	deleted = fs_removals() - before - (old != 0);
 	/*
 	 * A large deletion is recorded once its inode tables are on disk
 	 * (syncfs): the file system's reuse delay runs from then.
@@ -2328,13 +1717,7 @@ int pmbench_fs_discard(const char *path, const char *dir)
 	struct stat st;
 	int ret;
 
-	ret = split_target(&parent, &base, path);
-	if (!ret && !base.len)
-		ret = sandbox_allows(path, "/", 0);
-	if (ret < 0 || !base.len)
-		goto done;
-	pmbench_buf_path(&target, parent.ptr, base.ptr);
-	ret = sandbox_allows(path, target.ptr, 0);
+	ret = fs_deletion_target(&parent, &base, &target, path, 1);
 	if (ret < 0 || lstat(target.ptr, &st) < 0)
 		goto done;
 	ret = pmbench_fs_mkdirp(dir, 0755);
