@@ -182,6 +182,32 @@ void fs_dirname(struct pmbench_buf *out, const char *path)
 				slash == path ? 1 : (size_t)(slash - path));
 }
 
+int fs_readlink_at(struct pmbench_buf *out, int dfd, const char *name)
+{
+	size_t size = 256;
+	char *target = NULL;
+	ssize_t n;
+
+	for (;;) {
+		target = pmbench_xrealloc(target, size);
+		n = readlinkat(dfd, name, target, size);
+		if (n < 0 || (size_t)n < size)
+			break;
+		size = pmbench_st_mult(size, 2);
+	}
+	if (n < 0) {
+		int err = errno;
+
+		free(target);
+		errno = err;
+		return -1;
+	}
+	pmbench_buf_reset(out);
+	pmbench_buf_add(out, target, (size_t)n);
+	free(target);
+	return 0;
+}
+
 int pmbench_fs_mkdirp(const char *path, mode_t mode)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
