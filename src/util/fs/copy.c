@@ -142,15 +142,11 @@ int fs_copy_finish_dir(struct copy_ctx *ctx, const struct stat *st, int dfd)
 DIR *fs_copy_open_source(const struct copy_ctx *ctx, int sdfd,
 			 const char *sname)
 {
-	int sfd = openat(sdfd, sname, DIR_OPEN_FLAGS);
-	DIR *dir = sfd >= 0 ? fdopendir(sfd) : NULL;
+	DIR *dir = fs_opendir_at(sdfd, sname, DIR_OPEN_FLAGS);
 
-	if (!dir) {
+	if (!dir)
 		pmbench_error_set("cannot read the folder '%s': %s",
 				  ctx->src.ptr, strerror(errno));
-		if (sfd >= 0)
-			close(sfd);
-	}
 	return dir;
 }
 

@@ -47,6 +47,14 @@ int fs_strictly_inside(const char *root, const char *path);
  */
 int fs_readlink_at(struct pmbench_buf *out, int dfd, const char *name);
 
+/* walk.c */
+
+/*
+ * The folder `name` in `dfd` opened with `flags` for reading its entries,
+ * or NULL with errno set.
+ */
+DIR *fs_opendir_at(int dfd, const char *name, int flags);
+
 /* remove.c */
 
 /*

@@ -223,16 +223,12 @@ static int keep(struct copy_ctx *ctx, const struct stat *st,
 static int sync_extras(struct copy_ctx *ctx, int sfd, int dfd, int depth)
 {
 	size_t dst_len = ctx->dst.len;
-	DIR *dir;
-	int fd = openat(dfd, ".", DIR_OPEN_FLAGS), ret = 0;
+	DIR *dir = fs_opendir_at(dfd, ".", DIR_OPEN_FLAGS);
+	int ret = 0;
 
-	dir = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
+	if (!dir)
 		return pmbench_error_set("cannot read the folder '%s': %s",
 					 ctx->dst.ptr, strerror(errno));
-	}
 	for (;;) {
 		struct dirent *de = pmbench_fs_readdir(dir);
 		struct stat st;
