@@ -63,8 +63,12 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 		 const struct pmbench_bench_opts *o)
 {
-	/* Nothing measured yet: an earlier file there stays as it is. */
-	if (o->out && r->cells_nr && pmbench_result_write(r, o->out) < 0)
+	/*
+	 * No run yet (cells are made before the reuse wait and the first
+	 * round): an earlier file there stays as it is.
+	 */
+	if (o->out && pmbench_result_has_samples(r) &&
+	    pmbench_result_write(r, o->out) < 0)
 		pmbench_ctx_warn(ctx, "%s (trying again at the end)",
 				 pmbench_error_last());
 }
