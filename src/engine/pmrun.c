@@ -318,17 +318,23 @@ static int judge(struct pmbench_pmrun *ps, struct pmbench_sample *s,
 }
 
 /*
- * A run that filled the disk: its copy and cache go to the trash, which
- * the next discard empties for lack of space (pmbench_fs_discard()), so
- * that the next PM's run has room; its next run starts them afresh.
+ * A run that filled the disk: its copy and cache go (each discard
+ * empties the trash first for lack of space, pmbench_fs_discard(), which
+ * the result then says), and the trash is emptied once more if the disk
+ * is still full (node_modules may be hard links into the cache), so that
+ * the next PM and the mirror have room; its next run starts afresh.
  */
 static void drop_run(struct pmbench_pmrun *ps)
 {
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+
 	if (!ps->ws.run || !ps->ws.trash)
 		return;
 	if (pmbench_fs_discard(ps->ws.run, ps->ws.trash) < 0 ||
-	    pmbench_fs_discard(ps->ws.cache, ps->ws.trash) < 0)
+	    pmbench_fs_discard(ps->ws.cache, ps->ws.trash) < 0 ||
+	    (disk_full(ps, &why) && pmbench_fs_trash_empty(ps->ws.trash) < 0))
 		pmbench_error_clear();
+	pmbench_buf_release(&why);
 }
 
 /* The child's measurements into the sample. */

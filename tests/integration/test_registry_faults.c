@@ -109,12 +109,12 @@ static void bench_child(struct pmbench_child *c, const char *scenario,
 
 	snprintf(timeout, sizeof(timeout), "%ds", RUN_TIMEOUT_S);
 	pmbench_strvec_push(&c->args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c->args,
-			     (const char *const[]){
-				     "bench", "--pm", "npm", "--scenario",
-				     scenario, "--runs", "1", "--warmup", "0",
-				     "--no-control", "--no-progress", "--timeout",
-				     timeout, "--out", out, proj, NULL });
+	pmbench_strvec_pushv(
+		&c->args, (const char *const[]){
+				  "bench", "--pm", "npm", "--scenario",
+				  scenario, "--runs", "1", "--warmup", "0",
+				  "--no-control", "--no-progress", "--timeout",
+				  timeout, "--out", out, proj, NULL });
 	mirror_env(&c->env);
 	c->tail_max = 1u << 20;
 }
@@ -221,8 +221,7 @@ static const char full_script[] =
 	"umount \"$mnt\"\n";
 
 /* The text of `name` in the folder `res` into `out` (replaced). */
-static int read_res(struct pmbench_buf *out, const char *res,
-		    const char *name)
+static int read_res(struct pmbench_buf *out, const char *res, const char *name)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret;
@@ -269,8 +268,7 @@ TEST(full_disk_stops_the_run_and_says_so)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_buf t = PMBENCH_BUF_INIT;
 	const struct pmbench_cell *cell;
-	char mnt[4200], script[4200], res[4200], proj[4200], cap[32],
-		run[32];
+	char mnt[4200], script[4200], res[4200], proj[4200], cap[32], run[32];
 
 	h_setup();
 	if (geteuid() != 0) {
@@ -285,12 +283,11 @@ TEST(full_disk_stops_the_run_and_says_so)
 	snprintf(script, sizeof(script), "%s", h_write("full.sh", full_script));
 	snprintf(cap, sizeof(cap), "%d", RUN_TIMEOUT_S / 10);
 	snprintf(run, sizeof(run), "%ds", RUN_TIMEOUT_S);
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){
-				     "unshare", "-m", "--propagation",
-				     "private", "sh", script, mnt,
-				     getenv("PMBENCH_BIN"), proj, res, cap,
-				     run, NULL });
+	pmbench_strvec_pushv(&c.args, (const char *const[]){
+					      "unshare", "-m", "--propagation",
+					      "private", "sh", script, mnt,
+					      getenv("PMBENCH_BIN"), proj, res,
+					      cap, run, NULL });
 	c.tail_max = 1u << 20;
 	if (pmbench_child_run(&c) < 0) {
 		fprintf(stderr, "skipped: cannot run unshare: %s\n",
@@ -344,11 +341,13 @@ static void mirror_bench(struct h_run *run, const char *proj, const char *out,
 	mirror_env(&env);
 	pmbench_strvec_pushv(&env, knobs);
 	{
-		const char *args[] = { "bench",	      "--pm",	   "npm,yarn",
-				       "--scenario",  scenarios,   "--runs",
-				       "1",	      "--warmup",  "0",
-				       "--no-control", "--out",	   out,
-				       proj,	      NULL };
+		const char *args[] = { "bench",	   "--pm",
+				       "npm,yarn", "--scenario",
+				       scenarios,  "--runs",
+				       "1",	   "--warmup",
+				       "0",	   "--no-control",
+				       "--out",	   out,
+				       proj,	   NULL };
 
 		h_pmbench(run, args, &env);
 	}
@@ -400,12 +399,9 @@ TEST(a_shipped_lockfile_is_primed_without_too)
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	/* The clean run asked for both, and both came from memory. */
 	CHECK(metric_of(&r, "clean", "npm", "registry_meta_requests") == 2);
-	CHECK(metric_of(&r, "clean", "npm", "registry_fallback_requests") ==
-	      0);
-	CHECK(metric_of(&r, "cache", "npm", "registry_fallback_requests") ==
-	      0);
-	CHECK(metric_of(&r, "lockfile", "npm", "registry_meta_requests") ==
-	      1);
+	CHECK(metric_of(&r, "clean", "npm", "registry_fallback_requests") == 0);
+	CHECK(metric_of(&r, "cache", "npm", "registry_fallback_requests") == 0);
+	CHECK(metric_of(&r, "lockfile", "npm", "registry_meta_requests") == 1);
 	rec = pmbench_result_env_get(&r, "priming_without_lockfile");
 	CHECK(rec && strstr(rec, "npm ") && !strstr(rec, "yarn"));
 	pmbench_result_release(&r);
