@@ -786,10 +786,15 @@ int pmbench_registry_spoiled(const struct pmbench_sample *s,
 	all = metric(s, "registry_meta_requests") +
 	      metric(s, "registry_tarball_requests") +
 	      metric(s, "registry_other_requests");
-	pmbench_buf_addf(why, "registry: %.0f of %.0f requests failed", failed,
-			 all);
-	if (up)
+	if (failed)
+		pmbench_buf_addf(why, "registry: %.0f of %.0f requests failed",
+				 failed, all);
+	if (up && failed)
 		pmbench_buf_addf(why, ", %.0f sent upstream", up);
+	else if (up)
+		pmbench_buf_addf(
+			why, "registry: %.0f of %.0f requests sent upstream",
+			up, all);
 	if (fallbacks)
 		pmbench_buf_addf(why, ", %.0f not primed", fallbacks);
 	pmbench_buf_adds(why, " (not a measurement of the PM: the mirror "
