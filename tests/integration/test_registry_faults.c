@@ -88,7 +88,9 @@ static int start_until_installs(struct pmbench_child *c, int n)
 
 /*
  * Pump `c` until it ends, for at most a tenth of the run timeout: 1 if
- * it ended (its seconds since `t0` into *out_s), 0 if not.
+ * it ended (its seconds since `t0` into *out_s), 0 if not; then it is
+ * stopped with SIGTERM, so that it stops its own children (a SIGKILL
+ * at the test's exit would leave them).
  */
 static int ends_within_bound(struct pmbench_child *c, uint64_t t0,
 			     double *out_s)
@@ -99,7 +101,12 @@ static int ends_within_bound(struct pmbench_child *c, uint64_t t0,
 	while (rc == 0 && pmbench_now_ns() - t0 < bound)
 		rc = pmbench_child_pump(c, 50 * 1000000ull);
 	*out_s = (double)(pmbench_now_ns() - t0) / 1e9;
-	return rc == 1;
+	if (rc == 1)
+		return 1;
+	kill(c->pid, SIGTERM);
+	for (int i = 0; i < 600 && pmbench_child_pump(c, 50000000ull) == 0; i++)
+		;
+	return 0;
 }
 
 static void bench_child(struct pmbench_child *c, const char *scenario,
