@@ -10,8 +10,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 "$top/ci/build.sh" --asan --tsan
 status=0
-echo "== style (ci/style.sh)"
+echo "== style (ci/style.sh, ci/doclinks.sh)"
 "$top/ci/style.sh" || status=1
+"$top/ci/doclinks.sh" || status=1
 echo "== tests (build/)"
 ctest --test-dir build --output-on-failure -j2 || status=1
 echo "== tests under ASan+UBSan (build-asan/, without the online ones)"

@@ -252,6 +252,14 @@ void pmbench_cell_metric_names(const struct pmbench_cell *c,
 /** Number of failed non-warm-up samples (interrupted ones are not). */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);
 
+/**
+ * 1 if a cell of `r` has a sample (a run, failed or interrupted ones
+ * included), else 0. A result without one holds nothing a run measured
+ * (its cells were made, then pmbench stopped, or every priming failed):
+ * it is never written over a file (pmbench_cli_save(), the checkpoints).
+ */
+int pmbench_result_has_samples(const struct pmbench_result *r);
+
 /** Number of interrupted samples, warm-ups included. */
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c);
 

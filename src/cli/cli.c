@@ -482,7 +482,11 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 	char *before;
 	int ret;
 
-	if (!r->cells_nr)
+	/*
+	 * No run at all (stopped in the reuse wait, every priming failed):
+	 * a file the user named keeps what it held.
+	 */
+	if (!pmbench_result_has_samples(r))
 		return 0;
 	pmbench_cli_flush();
 	/* The run's own error, if any, is still the one to report after. */
@@ -508,7 +512,7 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 		return pmbench_cli_fail(ret);
 	if (saved < 0)
 		return PMBENCH_EXIT_ERROR;
-	if (!r->cells_nr) {
+	if (!pmbench_result_has_samples(r)) {
 		fprintf(stderr, "pmbench: error: nothing was measured, so no "
 				"result was written\n");
 		return PMBENCH_EXIT_ERROR;

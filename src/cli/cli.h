@@ -213,8 +213,9 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
 
 /**
- * Write the final result `r` to `out` if it has a cell (an empty result
- * is never written) and print one line: "results written to '<out>'", or
+ * Write the final result `r` to `out` if it has a sample
+ * (pmbench_result_has_samples(): a result without a run is never
+ * written, so a file there keeps what it held) and print one line: "results written to '<out>'", or
  * the error that the result was not saved. The error message stored
  * before (the run's own) is kept for the caller. Returns 0 (written, or
  * nothing to write) or -1 when the write failed.
@@ -225,7 +226,7 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out);
  * The end of a benchmark whose result goes to `out`: pmbench_cli_save(),
  * then return the exit code: pmbench_cli_fail(ret) for an error
  * (interrupted: 130), PMBENCH_EXIT_ERROR if the result could not be
- * written or has no cell, PMBENCH_EXIT_FAILED_RUNS if a cell of `r` has a
+ * written or has no sample, PMBENCH_EXIT_FAILED_RUNS if a cell of `r` has a
  * failed run or priming, else PMBENCH_EXIT_OK.
  */
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,

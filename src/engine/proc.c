@@ -1414,6 +1414,11 @@ static int run_until_exit(struct pmbench_child *c)
 		ret = pmbench_child_pump(c, step);
 		if (ret)
 			return ret == 1 ? 0 : ret;
+		/* What the run depends on gave out: stop it now. */
+		if (c->watch && c->watch(c, c->watch_payload)) {
+			c->result.stopped = 1;
+			return 0;
+		}
 	}
 }
 
@@ -1427,7 +1432,7 @@ int pmbench_child_run(struct pmbench_child *c)
 	if (ret == PMBENCH_EINTERRUPTED)
 		c->result.interrupted = 1;
 	/* Whatever the PM left behind is counted, then stopped. */
-	if (!ret && !c->result.timed_out)
+	if (!ret && !c->result.timed_out && !c->result.stopped)
 		c->result.leftover = pmbench_child_leftovers(c);
 	pmbench_child_kill_tree(c);
 	if (ret < 0)
@@ -1512,6 +1517,8 @@ void pmbench_child_describe(const struct pmbench_child *c,
 				 (double)c->timeout_ns / 1e9);
 	else if (r->interrupted)
 		pmbench_buf_adds(out, "interrupted");
+	else if (r->stopped)
+		pmbench_buf_adds(out, "stopped by pmbench");
 	else if (r->signal)
 		pmbench_buf_addf(out, "killed by signal %d (%s, exit %d)",
 				 r->signal, strsignal(r->signal),

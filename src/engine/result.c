@@ -204,6 +204,14 @@ size_t pmbench_cell_failures(const struct pmbench_cell *c)
 	return n;
 }
 
+int pmbench_result_has_samples(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (r->cells[i].samples_nr)
+			return 1;
+	return 0;
+}
+
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c)
 {
 	size_t n = 0;

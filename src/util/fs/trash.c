@@ -43,12 +43,18 @@ uint64_t pmbench_fs_trash_limit(uint64_t bytes)
 static int trash_full(const char *dir)
 {
 	struct statvfs sv;
+	struct pmbench_fs_space sp;
 	uint64_t bytes, files, used, used_files;
 
 	if (statvfs(dir, &sv) < 0)
 		return 1;
 	bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	files = (uint64_t)sv.f_favail;
+	/* A full disk: what the trash holds is needed now. */
+	sp.avail_bytes = bytes;
+	sp.total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
+	if (pmbench_fs_space_full(&sp))
+		return 1;
 	if (!trash.based) {
 		trash.based = 1;
 		trash.free_bytes = bytes;
