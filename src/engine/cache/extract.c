@@ -1,6 +1,12 @@
+/*
+ * Reading cache archives, which both backends do with libarchive: the
+ * confined extraction (libarchive reads, pmbench writes every entry
+ * relative to its folder's descriptor, never through a symlink), the same
+ * reading as a check before another program extracts, and counting what
+ * an archive holds.
+ */
 #include "pmbench/common.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,320 +16,15 @@
 
 #include "pmbench/cachearc.h"
 #include "pmbench/fs.h"
-#include "pmbench/proc.h"
 #include "pmbench/strvec.h"
 
-#define IO_CHUNK (64 * 1024)
+#include "backend.h"
 
-int pmbench_cachearc_parse(struct pmbench_cachearc_compression *out,
-			   const char *s)
-{
-	const char *colon = strchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-	uint64_t level = 0;
-	int max = 0;
-
-	if (n == 4 && !strncmp(s, "none", 4) && !colon) {
-		out->filter = PMBENCH_CACHEARC_NONE;
-		out->level = 0;
-		return 0;
-	}
-	if (n == 4 && !strncmp(s, "gzip", 4)) {
-		out->filter = PMBENCH_CACHEARC_GZIP;
-		max = 9;
-		level = 6;
-	} else if (n == 4 && !strncmp(s, "zstd", 4)) {
-		out->filter = PMBENCH_CACHEARC_ZSTD;
-		max = 19;
-		level = 3;
-	}
-	if (!max || (colon && (pmbench_parse_u64(&level, colon + 1) < 0 ||
-			       level < 1 || level > (uint64_t)max)))
-		return pmbench_error_setc(
-			PMBENCH_EINVALID,
-			"unknown compression '%s'; use none, gzip, gzip:LEVEL "
-			"(1-9), zstd or zstd:LEVEL (1-19)",
-			s);
-	out->level = (int)level;
-	return 0;
-}
-
-void pmbench_cachearc_name(struct pmbench_buf *out,
-			   const struct pmbench_cachearc_compression *c)
-{
-	switch (c->filter) {
-	case PMBENCH_CACHEARC_GZIP:
-		pmbench_buf_addf(out, "gzip-%d", c->level ? c->level : 6);
-		break;
-	case PMBENCH_CACHEARC_ZSTD:
-		pmbench_buf_addf(out, "zstd-%d", c->level ? c->level : 3);
-		break;
-	default:
-		pmbench_buf_adds(out, "none");
-	}
-}
-
-const char *
-pmbench_cachearc_suffix(const struct pmbench_cachearc_compression *c)
-{
-	switch (c->filter) {
-	case PMBENCH_CACHEARC_GZIP:
-		return ".tar.gz";
-	case PMBENCH_CACHEARC_ZSTD:
-		return ".tar.zst";
-	default:
-		return ".tar";
-	}
-}
-
-static const char *arc_msg(struct archive *a)
+const char *pmbench_cachearc_errmsg(struct archive *a)
 {
 	const char *m = a ? archive_error_string(a) : NULL;
 
 	return m ? m : "unknown error";
-}
-
-/* The state of one archive being written. */
-struct writer {
-	struct archive *a;
-	struct archive_entry_linkresolver *links;
-	const char *archive; /* the final name, for messages */
-	struct pmbench_cachearc_stats *st;
-	char *buf;
-};
-
-static int write_data(struct writer *w, const char *path,
-		      struct archive_entry *e)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	int64_t left = archive_entry_size(e);
-	int ret = 0;
-
-	if (fd < 0)
-		return pmbench_error_set("cannot read '%s': %s", path,
-					 strerror(errno));
-	while (left > 0 && !ret) {
-		ssize_t n = read(fd, w->buf, IO_CHUNK);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = pmbench_error_set("cannot read '%s': %s", path,
-						strerror(errno));
-		} else if (n == 0) {
-			/* It shrank while we read: pad to the size promised. */
-			memset(w->buf, 0, IO_CHUNK);
-			n = left < IO_CHUNK ? (ssize_t)left : IO_CHUNK;
-			if (archive_write_data(w->a, w->buf, (size_t)n) < 0)
-				ret = pmbench_error_set("cannot write '%s': %s",
-							w->archive,
-							arc_msg(w->a));
-			left -= n;
-		} else {
-			if (n > left)
-				n = (ssize_t)left;
-			if (archive_write_data(w->a, w->buf, (size_t)n) < 0)
-				ret = pmbench_error_set("cannot write '%s': %s",
-							w->archive,
-							arc_msg(w->a));
-			left -= n;
-		}
-	}
-	close(fd);
-	return ret;
-}
-
-static int add_path(struct writer *w, const char *path, const char *name,
-		    int depth);
-
-static int add_children(struct writer *w, const char *path, const char *name,
-			int depth)
-{
-	struct pmbench_strvec kids = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf p = PMBENCH_BUF_INIT, n = PMBENCH_BUF_INIT;
-	struct dirent *de;
-	DIR *d = opendir(path);
-	int ret = 0;
-
-	if (!d)
-		return pmbench_error_set("cannot read '%s': %s", path,
-					 strerror(errno));
-	while ((de = pmbench_fs_readdir(d)))
-		pmbench_strvec_push(&kids, de->d_name);
-	closedir(d);
-	pmbench_strvec_sort(&kids, 0);
-	for (size_t i = 0; i < kids.nr && !ret; i++) {
-		pmbench_buf_reset(&p);
-		pmbench_buf_path(&p, path, kids.v[i]);
-		pmbench_buf_reset(&n);
-		pmbench_buf_path(&n, name, kids.v[i]);
-		ret = add_path(w, p.ptr, n.ptr, depth + 1);
-	}
-	pmbench_strvec_release(&kids);
-	pmbench_buf_release(&p);
-	pmbench_buf_release(&n);
-	return ret;
-}
-
-static int add_path(struct writer *w, const char *path, const char *name,
-		    int depth)
-{
-	struct archive_entry *e = NULL, *spare = NULL;
-	struct stat st;
-	int ret = 0, is_dir;
-
-	if (depth > 256)
-		return pmbench_error_set("'%s' is nested too deeply", path);
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT
-			       ? 0
-			       : pmbench_error_set("cannot stat '%s': %s", path,
-						   strerror(errno));
-	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
-	    !S_ISLNK(st.st_mode))
-		return 0; /* sockets, fifos, devices: not cache content */
-	is_dir = S_ISDIR(st.st_mode);
-	e = archive_entry_new();
-	archive_entry_copy_stat(e, &st);
-	archive_entry_set_pathname(e, name);
-	/*
-	 * Whole seconds and no atime/ctime: sub-second times would cost a
-	 * pax extended header per file, doubling the headers.
-	 */
-	archive_entry_set_mtime(e, st.st_mtime, 0);
-	archive_entry_unset_atime(e);
-	archive_entry_unset_ctime(e);
-	archive_entry_unset_birthtime(e);
-	if (!S_ISREG(st.st_mode))
-		archive_entry_set_size(e, 0);
-	if (S_ISLNK(st.st_mode)) {
-		char target[4096];
-		ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-		if (n < 0) {
-			ret = pmbench_error_set("cannot read the link '%s': %s",
-						path, strerror(errno));
-			goto done;
-		}
-		target[n] = '\0';
-		archive_entry_set_symlink(e, target);
-	}
-	/*
-	 * A file with several links is stored once; the later names become
-	 * hard-link entries (no data) to the first.
-	 */
-	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
-		archive_entry_linkify(w->links, &e, &spare);
-	if (e) {
-		int regular_data = S_ISREG(st.st_mode) &&
-				   !archive_entry_hardlink(e) &&
-				   archive_entry_size(e) > 0;
-
-		if (archive_write_header(w->a, e) < ARCHIVE_WARN) {
-			ret = pmbench_error_set(
-				"cannot write '%s' into '%s': %s", name,
-				w->archive, arc_msg(w->a));
-			goto done;
-		}
-		w->st->entries++;
-		if (S_ISREG(st.st_mode) && !archive_entry_hardlink(e))
-			w->st->files++;
-		if (regular_data)
-			ret = write_data(w, path, e);
-	}
-	if (!ret && is_dir)
-		ret = add_children(w, path, name, depth);
-done:
-	if (e)
-		archive_entry_free(e);
-	if (spare)
-		archive_entry_free(spare);
-	return ret;
-}
-
-static int set_filter(struct archive *a,
-		      const struct pmbench_cachearc_compression *c)
-{
-	char level[16];
-	int r;
-
-	switch (c->filter) {
-	case PMBENCH_CACHEARC_GZIP:
-		r = archive_write_add_filter_gzip(a);
-		break;
-	case PMBENCH_CACHEARC_ZSTD:
-		r = archive_write_add_filter_zstd(a);
-		break;
-	default:
-		return archive_write_add_filter_none(a);
-	}
-	if (r < ARCHIVE_WARN || !c->level)
-		return r;
-	snprintf(level, sizeof(level), "%d", c->level);
-	return archive_write_set_filter_option(a, NULL, "compression-level",
-					       level);
-}
-
-int pmbench_cachearc_create(struct pmbench_cachearc_stats *out,
-			    const char *archive,
-			    const struct pmbench_cachearc_map *maps,
-			    size_t maps_nr,
-			    const struct pmbench_cachearc_compression *c)
-{
-	struct writer w = { NULL, NULL, archive, out, NULL };
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
-	struct stat st;
-	int ret = 0, opened = 0;
-
-	memset(out, 0, sizeof(*out));
-	pmbench_buf_addf(&tmp, "%s.tmp.%ld", archive, (long)getpid());
-	w.a = archive_write_new();
-	w.buf = pmbench_xmalloc(IO_CHUNK);
-	if (!w.a)
-		pmbench_die("out of memory creating an archive");
-	if (archive_write_set_format_pax_restricted(w.a) < ARCHIVE_WARN ||
-	    set_filter(w.a, c) < ARCHIVE_WARN) {
-		ret = pmbench_error_set("cannot set up '%s': %s", archive,
-					arc_msg(w.a));
-		goto done;
-	}
-	archive_write_set_bytes_in_last_block(w.a, 1);
-	w.links = archive_entry_linkresolver_new();
-	if (!w.links)
-		pmbench_die("out of memory creating an archive");
-	archive_entry_linkresolver_set_strategy(w.links, archive_format(w.a));
-	if (archive_write_open_filename(w.a, tmp.ptr) < ARCHIVE_WARN) {
-		ret = pmbench_error_set("cannot create '%s': %s", tmp.ptr,
-					arc_msg(w.a));
-		goto done;
-	}
-	opened = 1;
-	for (size_t i = 0; i < maps_nr && !ret; i++)
-		ret = add_path(&w, maps[i].path, maps[i].name, 0);
-	if (!ret) {
-		if (archive_write_close(w.a) < ARCHIVE_WARN) {
-			ret = pmbench_error_set("cannot write '%s': %s",
-						archive, arc_msg(w.a));
-			goto done;
-		}
-		/* Filter 0 is the uncompressed tar stream. */
-		out->raw_bytes = (uint64_t)archive_filter_bytes(w.a, 0);
-	}
-	if (!ret && rename(tmp.ptr, archive) < 0)
-		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
-					tmp.ptr, archive, strerror(errno));
-	if (!ret && stat(archive, &st) == 0)
-		out->archive_bytes = (uint64_t)st.st_size;
-done:
-	if (w.links)
-		archive_entry_linkresolver_free(w.links);
-	if (w.a)
-		archive_write_free(w.a);
-	if (ret && opened)
-		unlink(tmp.ptr);
-	free(w.buf);
-	pmbench_buf_release(&tmp);
-	return ret;
 }
 
 /*
@@ -611,7 +312,7 @@ static int write_file(struct extract *x, const char *name, int dir,
 		if (r < ARCHIVE_WARN) {
 			ret = pmbench_error_set(
 				"cannot read '%s' from '%s': %s", name,
-				x->archive, arc_msg(x->in));
+				x->archive, pmbench_cachearc_errmsg(x->in));
 			break;
 		}
 		while (n > 0) {
@@ -1082,9 +783,10 @@ static int open_archive(struct archive **out, const char *archive,
 			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
 			"cannot open '%s': %s", archive, strerror(errno));
 	st->archive_bytes = (uint64_t)sb.st_size;
-	if (archive_read_open_filename(in, archive, IO_CHUNK) < ARCHIVE_WARN)
+	if (archive_read_open_filename(in, archive, PMBENCH_CACHEARC_IO_CHUNK) <
+	    ARCHIVE_WARN)
 		return pmbench_error_set("cannot open '%s': %s", archive,
-					 arc_msg(in));
+					 pmbench_cachearc_errmsg(in));
 	return 0;
 }
 
@@ -1159,7 +861,7 @@ static int run_extract(struct extract *x, const char *archive,
 			break;
 		if (r < ARCHIVE_WARN) {
 			ret = pmbench_error_set("cannot read '%s': %s", archive,
-						arc_msg(x->in));
+						pmbench_cachearc_errmsg(x->in));
 			break;
 		}
 		pmbench_buf_reset(&name);
@@ -1203,10 +905,11 @@ static void extract_init(struct extract *x, struct pmbench_cachearc_stats *st,
 	pmbench_strvec_init(&x->owners);
 }
 
-int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
-			     const char *archive,
-			     const struct pmbench_cachearc_map *maps,
-			     size_t maps_nr, const char *confine)
+int pmbench_cachearc_read(struct pmbench_cachearc_stats *out,
+			  const char *archive,
+			  const struct pmbench_cachearc_map *maps,
+			  size_t maps_nr, const char *confine, int identity,
+			  int write)
 {
 	struct pmbench_cachearc_stats local;
 	struct extract x;
@@ -1215,10 +918,19 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 	if (!out)
 		out = &local;
 	memset(out, 0, sizeof(*out));
-	extract_init(&x, out, 1);
-	ret = run_extract(&x, archive, maps, maps_nr, confine, 0);
+	extract_init(&x, out, write);
+	ret = run_extract(&x, archive, maps, maps_nr, confine, identity);
 	extract_release(&x);
 	return ret;
+}
+
+int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
+			     const char *archive,
+			     const struct pmbench_cachearc_map *maps,
+			     size_t maps_nr, const char *confine)
+{
+	return pmbench_cachearc_read(out, archive, maps, maps_nr, confine, 0,
+				     1);
 }
 
 int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
@@ -1226,21 +938,12 @@ int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
 			   const struct pmbench_cachearc_map *maps,
 			   size_t maps_nr, const char *confine)
 {
-	struct pmbench_cachearc_stats local;
-	struct extract x;
-	int ret;
-
-	if (!out)
-		out = &local;
-	memset(out, 0, sizeof(*out));
-	extract_init(&x, out, 0);
-	ret = run_extract(&x, archive, maps, maps_nr, confine, 0);
-	extract_release(&x);
-	return ret;
+	return pmbench_cachearc_read(out, archive, maps, maps_nr, confine, 0,
+				     0);
 }
 
-/* Count what `archive` holds, reading every header (after GNU tar). */
-static int scan_archive(struct pmbench_cachearc_stats *st, const char *archive)
+int pmbench_cachearc_scan(struct pmbench_cachearc_stats *st,
+			  const char *archive)
 {
 	struct archive *in = NULL;
 	struct archive_entry *e;
@@ -1252,7 +955,7 @@ static int scan_archive(struct pmbench_cachearc_stats *st, const char *archive)
 			break;
 		if (r < ARCHIVE_WARN) {
 			ret = pmbench_error_set("cannot read '%s': %s", archive,
-						arc_msg(in));
+						pmbench_cachearc_errmsg(in));
 			break;
 		}
 		st->entries++;
@@ -1263,268 +966,5 @@ static int scan_archive(struct pmbench_cachearc_stats *st, const char *archive)
 	if (!ret)
 		st->raw_bytes = (uint64_t)archive_filter_bytes(in, 0);
 	archive_read_free(in);
-	return ret;
-}
-
-int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
-				    const char *s)
-{
-	if (!strcmp(s, "libarchive"))
-		*out = PMBENCH_CACHEARC_LIBARCHIVE;
-	else if (!strcmp(s, "gnu-tar"))
-		*out = PMBENCH_CACHEARC_GNU_TAR;
-	else
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "unknown archiver '%s'; use "
-					  "libarchive or gnu-tar",
-					  s);
-	return 0;
-}
-
-const char *pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a)
-{
-	return a == PMBENCH_CACHEARC_GNU_TAR ? "gnu-tar" : "libarchive";
-}
-
-const char *pmbench_cachearc_libarchive_version(void)
-{
-	return archive_version_details();
-}
-
-/*
- * The compression arguments actions/cache gives GNU tar (its tar.ts on
- * Linux): zstd through "zstdmt" when saving and "unzstd" when restoring
- * (@actions/cache picks zstd without --long=30 whenever zstd is
- * installed), gzip through -z. Levels other than those programs'
- * defaults (zstd 3, gzip 6) are passed as an option to the same program.
- */
-static void tar_compression_args(struct pmbench_strvec *out,
-				 const struct pmbench_cachearc_compression *c,
-				 int create)
-{
-	switch (c->filter) {
-	case PMBENCH_CACHEARC_GZIP:
-		if (!create || !c->level || c->level == 6) {
-			pmbench_strvec_push(out, "-z");
-		} else {
-			pmbench_strvec_push(out, "--use-compress-program");
-			pmbench_strvec_pushf(out, "gzip -%d", c->level);
-		}
-		break;
-	case PMBENCH_CACHEARC_ZSTD:
-		pmbench_strvec_push(out, "--use-compress-program");
-		if (!create)
-			pmbench_strvec_push(out, "unzstd");
-		else if (!c->level || c->level == 3)
-			pmbench_strvec_push(out, "zstdmt");
-		else
-			pmbench_strvec_pushf(out, "zstdmt -%d", c->level);
-		break;
-	default:
-		break;
-	}
-}
-
-void pmbench_cachearc_tar_create_args(
-	struct pmbench_strvec *out, const char *archive, const char *dir,
-	const char *manifest, const struct pmbench_cachearc_compression *c)
-{
-	const char *const args[] = { "tar",	     "--posix",	  "-cf",
-				     archive,	     "--exclude", archive,
-				     "-P",	     "-C",	  dir,
-				     "--files-from", manifest,	  NULL };
-
-	pmbench_strvec_pushv(out, args);
-	tar_compression_args(out, c, 1);
-}
-
-void pmbench_cachearc_tar_extract_args(
-	struct pmbench_strvec *out, const char *archive, const char *dir,
-	const struct pmbench_cachearc_compression *c)
-{
-	const char *const args[] = { "tar", "-xf", archive, "-P",
-				     "-C",  dir,   NULL };
-
-	pmbench_strvec_pushv(out, args);
-	tar_compression_args(out, c, 0);
-	/*
-	 * GNU tar's defaults for a user other than root, which GitHub's
-	 * runners are: no chown of every entry, the umask applied and no
-	 * set-user-ID bits. Written out, so pmbench running as root
-	 * measures the same work and restores nothing more.
-	 */
-	pmbench_strvec_push(out, "--no-same-owner");
-	pmbench_strvec_push(out, "--no-same-permissions");
-}
-
-/* Run GNU tar; its wall time (fork to reap) into `*ns`. */
-static int run_tar(uint64_t *ns, const struct pmbench_strvec *argv,
-		   const char *dir, const char *archive)
-{
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_buf how = PMBENCH_BUF_INIT, tail = PMBENCH_BUF_INIT;
-	int ret;
-
-	for (size_t i = 0; i < argv->nr; i++)
-		pmbench_strvec_push(&c.args, argv->v[i]);
-	c.dir = dir;
-	ret = pmbench_child_run(&c);
-	*ns = c.result.wall_ns;
-	if (!ret && (c.result.exit_code != 0 || c.result.signal)) {
-		pmbench_child_describe(&c, &how);
-		pmbench_child_tail_lines(&c, 2, &tail);
-		for (char *p = tail.ptr; *p; p++)
-			if (*p == '\n')
-				*p = ' ';
-		ret = pmbench_error_set("GNU tar failed on '%s' (%s)%s%s",
-					archive, how.ptr, tail.len ? ": " : "",
-					tail.ptr);
-	}
-	pmbench_child_release(&c);
-	pmbench_buf_release(&how);
-	pmbench_buf_release(&tail);
-	return ret;
-}
-
-/* The first line a program prints for `arg`, or an error. */
-static int first_line(struct pmbench_buf *out, const char *prog,
-		      const char *arg)
-{
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	int ret;
-
-	pmbench_strvec_push(&c.args, prog);
-	pmbench_strvec_push(&c.args, arg);
-	c.timeout_ns = 30ull * 1000000000ull;
-	ret = pmbench_child_run(&c);
-	if (!ret && (c.result.exit_code != 0 || c.result.spawn_errno))
-		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
-					 "'%s %s' did not run; install it "
-					 "(Debian: tar, zstd)",
-					 prog, arg);
-	if (!ret) {
-		size_t n = strcspn(c.tail.ptr, "\n");
-
-		pmbench_buf_add(out, c.tail.ptr, n);
-	}
-	pmbench_child_release(&c);
-	return ret;
-}
-
-int pmbench_cachearc_tar_version(struct pmbench_buf *out,
-				 const struct pmbench_cachearc_compression *c)
-{
-	struct pmbench_buf line = PMBENCH_BUF_INIT, path = PMBENCH_BUF_INIT;
-	int ret = first_line(&line, "tar", "--version");
-
-	if (!ret && !strstr(line.ptr, "GNU tar"))
-		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
-					 "the tar on PATH is not GNU tar "
-					 "('%s'); install GNU tar",
-					 line.ptr);
-	if (!ret)
-		pmbench_buf_adds(out, line.ptr);
-	if (!ret && c->filter == PMBENCH_CACHEARC_ZSTD) {
-		const char *path_env = getenv("PATH");
-
-		pmbench_buf_reset(&line);
-		ret = first_line(&line, "zstd", "--version");
-		if (!ret &&
-		    (pmbench_proc_which(&path, "zstdmt", path_env) < 0 ||
-		     pmbench_proc_which(&path, "unzstd", path_env) < 0))
-			ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
-						 "zstdmt or unzstd not found "
-						 "on PATH; install zstd");
-		if (!ret)
-			pmbench_buf_addf(out, "; %s", line.ptr);
-	}
-	pmbench_buf_release(&line);
-	pmbench_buf_release(&path);
-	return ret;
-}
-
-int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
-				const char *archive, const char *dir,
-				const struct pmbench_strvec *paths,
-				const struct pmbench_cachearc_compression *c)
-{
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT, list = PMBENCH_BUF_INIT;
-	struct pmbench_buf manifest = PMBENCH_BUF_INIT;
-	struct pmbench_buf folder = PMBENCH_BUF_INIT;
-	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
-	const char *slash = strrchr(archive, '/');
-	uint64_t t0 = pmbench_now_ns(), ns = 0;
-	int ret = 0;
-
-	memset(out, 0, sizeof(*out));
-	pmbench_buf_addf(&tmp, "%s.tmp.%ld", archive, (long)getpid());
-	pmbench_buf_addf(&manifest, "%s.manifest", tmp.ptr);
-	if (slash)
-		pmbench_buf_add(&folder, archive, (size_t)(slash - archive));
-	else
-		pmbench_buf_adds(&folder, ".");
-	/* actions/cache lists the paths in a manifest, one a line. */
-	for (size_t i = 0; i < paths->nr; i++) {
-		if (strchr(paths->v[i], '\n') || paths->v[i][0] == '-') {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "cannot list '%s' for GNU tar",
-						 paths->v[i]);
-			goto done;
-		}
-		pmbench_buf_addf(&list, "%s\n", paths->v[i]);
-	}
-	ret = pmbench_fs_write_atomic(manifest.ptr, list.ptr, list.len);
-	if (ret)
-		goto done;
-	pmbench_cachearc_tar_create_args(&argv, tmp.ptr, dir, manifest.ptr, c);
-	ret = run_tar(&ns, &argv, folder.ptr, archive);
-	unlink(manifest.ptr);
-	if (!ret && rename(tmp.ptr, archive) < 0)
-		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
-					tmp.ptr, archive, strerror(errno));
-	/* Writing the manifest belongs to the save, as in actions/cache. */
-	out->tar_ns = pmbench_now_ns() - t0;
-	if (!ret)
-		ret = scan_archive(out, archive);
-done:
-	if (ret)
-		unlink(tmp.ptr);
-	pmbench_buf_release(&tmp);
-	pmbench_buf_release(&list);
-	pmbench_buf_release(&manifest);
-	pmbench_buf_release(&folder);
-	pmbench_strvec_release(&argv);
-	return ret;
-}
-
-int pmbench_cachearc_tar_extract(struct pmbench_cachearc_stats *out,
-				 const char *archive,
-				 const struct pmbench_cachearc_map *maps,
-				 size_t maps_nr, const char *dir,
-				 const struct pmbench_cachearc_compression *c)
-{
-	struct pmbench_cachearc_stats local;
-	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf real = PMBENCH_BUF_INIT;
-	struct extract x;
-	uint64_t t0 = pmbench_now_ns();
-	int ret;
-
-	if (!out)
-		out = &local;
-	memset(out, 0, sizeof(*out));
-	/* libarchive reads it all first: a refused archive writes nothing. */
-	extract_init(&x, out, 0);
-	ret = run_extract(&x, archive, maps, maps_nr, dir, 1);
-	extract_release(&x);
-	out->check_ns = pmbench_now_ns() - t0;
-	if (!ret)
-		ret = pmbench_fs_realpath(&real, dir);
-	if (!ret) {
-		pmbench_cachearc_tar_extract_args(&argv, archive, real.ptr, c);
-		ret = run_tar(&out->tar_ns, &argv, real.ptr, archive);
-	}
-	pmbench_strvec_release(&argv);
-	pmbench_buf_release(&real);
 	return ret;
 }
