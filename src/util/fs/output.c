@@ -15,30 +15,71 @@
 
 #include "internal.h"
 
-static int make_temp(struct pmbench_buf *tmp, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
+/*
+ * A temporary file next to its destination (same folder, so the same
+ * file system), renamed over it once written: readers see the old file
+ * or the new one, never half of one.
+ */
+struct temp_file {
+	struct pmbench_buf path; /* empty unless there is a file to remove */
 	int fd;
+};
 
-	pmbench_buf_reset(tmp);
-	pmbench_buf_add(tmp, path, (size_t)(base - path));
-	pmbench_buf_addf(tmp, ".%s.tmpXXXXXX", base);
-	fd = mkstemp(tmp->ptr);
-	if (fd < 0)
-		return pmbench_error_set("cannot create a temporary file for "
-					 "'%s': %s",
-					 path, strerror(errno));
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0) {
-		int err = errno;
-
-		close(fd);
-		unlink(tmp->ptr);
-		return pmbench_error_set("cannot create a temporary file for "
-					 "'%s': %s",
-					 path, strerror(err));
+#define TEMP_FILE_INIT                             \
+	{                                          \
+		.path = PMBENCH_BUF_INIT, .fd = -1 \
 	}
-	return fd;
+
+static int temp_open(struct temp_file *t, const char *dst)
+{
+	const char *slash = strrchr(dst, '/');
+	const char *base = slash ? slash + 1 : dst;
+	int err;
+
+	pmbench_buf_reset(&t->path);
+	pmbench_buf_add(&t->path, dst, (size_t)(base - dst));
+	pmbench_buf_addf(&t->path, ".%s.tmpXXXXXX", base);
+	t->fd = mkstemp(t->path.ptr);
+	if (t->fd >= 0 && fcntl(t->fd, F_SETFD, FD_CLOEXEC) == 0)
+		return 0;
+	err = errno;
+	if (t->fd >= 0) {
+		close(t->fd);
+		unlink(t->path.ptr);
+		t->fd = -1;
+	}
+	pmbench_buf_reset(&t->path);
+	return pmbench_error_set("cannot create a temporary file for '%s': %s",
+				 dst, strerror(err));
+}
+
+/*
+ * Close the temporary file and rename it over `dst`; `name` is the file a
+ * failed write (close) is reported on.
+ */
+static int temp_commit(struct temp_file *t, const char *dst, const char *name)
+{
+	int fd = t->fd;
+
+	t->fd = -1;
+	if (close(fd) < 0)
+		return pmbench_error_set("cannot write '%s': %s", name,
+					 strerror(errno));
+	if (rename(t->path.ptr, dst) < 0)
+		return pmbench_error_set("cannot rename '%s' to '%s': %s",
+					 t->path.ptr, dst, strerror(errno));
+	pmbench_buf_reset(&t->path);
+	return 0;
+}
+
+/* Close and remove what is left of an uncommitted temporary file. */
+static void temp_release(struct temp_file *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->path.len)
+		unlink(t->path.ptr);
+	pmbench_buf_release(&t->path);
 }
 
 static int fsync_parent(const char *path)
@@ -60,43 +101,24 @@ static int fsync_parent(const char *path)
 
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
 {
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
-	int fd, ret = 0, have_tmp = 0;
+	struct temp_file t = TEMP_FILE_INIT;
+	int ret = temp_open(&t, path);
 
-	fd = make_temp(&tmp, path);
-	if (fd < 0) {
-		ret = fd;
+	if (ret < 0)
 		goto done;
-	}
-	have_tmp = 1;
-	if (fs_write_all(fd, data, len) < 0 ||
-	    fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) < 0 ||
-	    fsync(fd) < 0) {
+	if (fs_write_all(t.fd, data, len) < 0 ||
+	    fchmod(t.fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) < 0 ||
+	    fsync(t.fd) < 0) {
 		ret = pmbench_error_set("cannot write '%s': %s", path,
 					strerror(errno));
 		goto done;
 	}
-	if (close(fd) < 0) {
-		fd = -1;
-		ret = pmbench_error_set("cannot write '%s': %s", path,
-					strerror(errno));
-		goto done;
-	}
-	fd = -1;
-	if (rename(tmp.ptr, path) < 0) {
-		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
-					tmp.ptr, path, strerror(errno));
-		goto done;
-	}
-	have_tmp = 0;
-	ret = fsync_parent(path);
+	ret = temp_commit(&t, path, path);
+	if (!ret)
+		ret = fsync_parent(path);
 
 done:
-	if (fd >= 0)
-		close(fd);
-	if (have_tmp)
-		unlink(tmp.ptr);
-	pmbench_buf_release(&tmp);
+	temp_release(&t);
 	return ret;
 }
 
@@ -289,9 +311,9 @@ int pmbench_fs_write_output(const char *path, const void *data, size_t len)
 
 int pmbench_fs_copyfile(const char *src, const char *dst)
 {
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	struct temp_file t = TEMP_FILE_INIT;
 	struct stat st;
-	int in = -1, out = -1, failed_read, ret = 0, have_tmp = 0;
+	int in = -1, failed_read, ret = 0;
 
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) < 0) {
@@ -305,45 +327,26 @@ int pmbench_fs_copyfile(const char *src, const char *dst)
 					src);
 		goto done;
 	}
-	out = make_temp(&tmp, dst);
-	if (out < 0) {
-		ret = out;
+	ret = temp_open(&t, dst);
+	if (ret < 0)
 		goto done;
-	}
-	have_tmp = 1;
-	if (fs_copy_data(in, out, &failed_read) < 0) {
+	if (fs_copy_data(in, t.fd, &failed_read) < 0) {
 		ret = pmbench_error_set("cannot %s '%s': %s",
 					failed_read ? "read" : "write",
-					failed_read ? src : tmp.ptr,
+					failed_read ? src : t.path.ptr,
 					strerror(errno));
 		goto done;
 	}
-	if (fchmod(out, st.st_mode & 07777) < 0) {
+	if (fchmod(t.fd, st.st_mode & 07777) < 0) {
 		ret = pmbench_error_set("cannot set the mode of '%s': %s",
-					tmp.ptr, strerror(errno));
+					t.path.ptr, strerror(errno));
 		goto done;
 	}
-	if (close(out) < 0) {
-		out = -1;
-		ret = pmbench_error_set("cannot write '%s': %s", tmp.ptr,
-					strerror(errno));
-		goto done;
-	}
-	out = -1;
-	if (rename(tmp.ptr, dst) < 0) {
-		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
-					tmp.ptr, dst, strerror(errno));
-		goto done;
-	}
-	have_tmp = 0;
+	ret = temp_commit(&t, dst, t.path.ptr);
 
 done:
-	if (out >= 0)
-		close(out);
 	if (in >= 0)
 		close(in);
-	if (have_tmp)
-		unlink(tmp.ptr);
-	pmbench_buf_release(&tmp);
+	temp_release(&t);
 	return ret;
 }
