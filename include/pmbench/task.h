@@ -14,8 +14,8 @@ struct pmbench_fixture;
 
 /**
  * The task table: everything pmbench knows about what it can time, one
- * entry per task (src/engine/task.c), its operations in
- * src/engine/task_<name>.c. `install` is timed once per install
+ * entry per task (src/engine/task/task.c), its operations in
+ * src/engine/task/task_<name>.c. `install` is timed once per install
  * scenario; `run`, `build`, `test`, `lint` and `dev` work in a fresh
  * copy of a PM's own primed snapshot (cache, lockfile and node_modules
  * all present, scenario PMBENCH_TASK_SCENARIO), never in another PM's
