@@ -776,7 +776,7 @@ int pmbench_result_from_json(struct pmbench_result *out, const char *json,
 			     const char *origin)
 {
 	struct pmbench_result init = PMBENCH_RESULT_INIT;
-	struct reader rd = { NULL, PMBENCH_BUF_INIT };
+	struct reader rd = { .where = PMBENCH_BUF_INIT };
 	const char *end = NULL;
 	cJSON *root = NULL;
 	int ret = 0;
