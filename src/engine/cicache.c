@@ -558,6 +558,186 @@ static void save_result(const struct run *x)
 				 pmbench_error_last());
 }
 
+/* One CI job on its way: whose it is, and what it has measured so far. */
+struct job {
+	struct run *x;
+	size_t pi;
+	struct pmbench_pmrun *ps;
+	const struct config *c;
+	struct slot *slot;
+	enum job_kind kind;
+	struct pmbench_sample *s;
+	uint64_t restore_ns, install_ns, save_ns, check_ns;
+	double restore_bytes, archive_bytes, raw_bytes, files;
+};
+
+/*
+ * Each step of a job returns 0 to go on, JOB_STOP when the job ends here
+ * with its sample saying why, or a negative error (an interruption).
+ */
+#define JOB_STOP 1
+
+/* A fresh checkout with the primed lockfile, changed for that job. */
+static int job_checkout(struct job *j)
+{
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	int ret = pmbench_workspace_prepare(&j->ps->ws, PMBENCH_STATE_LOCKFILE);
+
+	if (ret < 0) {
+		fail_sample(j->s, "cannot prepare the checkout: %s",
+			    pmbench_error_last());
+		return JOB_STOP;
+	}
+	if (j->kind != JOB_CHANGED)
+		return 0;
+	ret = change_dependency(&what, j->ps->ws.run_project);
+	if (ret < 0)
+		fail_sample(j->s, "cannot change a dependency: %s",
+			    pmbench_error_last());
+	else if (!j->x->change)
+		j->x->change = pmbench_xstrdup(what.ptr);
+	pmbench_buf_release(&what);
+	return ret < 0 ? JOB_STOP : 0;
+}
+
+/* Restore the miss job's archive (hit and lockfile-changed jobs). */
+static int job_restore(struct job *j)
+{
+	struct pmbench_cachearc_stats st;
+	int ret;
+
+	if (!j->c->strategy || j->kind == JOB_MISS)
+		return 0;
+	if (!j->slot->archive) {
+		fail_sample(j->s, "no archive to restore: the miss job "
+				  "failed");
+		return JOB_STOP;
+	}
+	ret = restore_archive(&st, &j->restore_ns, &j->check_ns, j->x, j->ps,
+			      j->c, j->slot->archive);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(j->s, "interrupted");
+		return ret;
+	}
+	if (ret < 0) {
+		fail_sample(j->s, "restore failed: %s", pmbench_error_last());
+		return JOB_STOP;
+	}
+	j->restore_bytes = (double)st.archive_bytes;
+	return 0;
+}
+
+/* The install: frozen, or not after the lockfile change. */
+static int job_install(struct job *j)
+{
+	struct pmbench_child child = PMBENCH_CHILD_INIT;
+	int ret;
+
+	ret = pmbench_pmrun_exec(
+		j->ps,
+		j->kind == JOB_CHANGED ? &j->ps->command : &j->x->frozen[j->pi],
+		j->ps->ws.run_project, j->x->o->timeout_ns, j->s, &child);
+	pmbench_child_release(&child);
+	if (ret < 0)
+		return ret; /* interrupted: pmbench_pmrun_exec() says so */
+	j->install_ns = j->s->wall_ns;
+	if (!j->s->ok)
+		return JOB_STOP;
+	pmbench_pmrun_measure_node_modules(j->ps, j->s);
+	return 0;
+}
+
+/*
+ * Save the cache: the miss job's archive is the one later jobs restore;
+ * the others' are timed, then discarded.
+ */
+static int job_save(struct job *j)
+{
+	struct pmbench_cachearc_stats st;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	if (!j->c->strategy)
+		return 0;
+	archive_path(&b, j->ps, j->c, j->kind == JOB_MISS ? "" : "job-");
+	ret = save_archive(&st, &j->save_ns, j->x, j->pi, j->c, b.ptr);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(j->s, "interrupted");
+		goto done;
+	}
+	if (ret < 0) {
+		fail_sample(j->s, "save failed: %s", pmbench_error_last());
+		ret = JOB_STOP;
+		goto done;
+	}
+	ret = 0;
+	j->archive_bytes = (double)st.archive_bytes;
+	j->raw_bytes = (double)st.raw_bytes;
+	j->files = (double)st.files;
+	if (j->kind == JOB_MISS) {
+		free(j->slot->archive);
+		j->slot->archive = pmbench_xstrdup(b.ptr);
+		j->slot->archive_bytes = st.archive_bytes;
+	} else {
+		pmbench_fs_discard(b.ptr, j->ps->ws.trash);
+	}
+
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/* The job's time and figures, whether it succeeded or not. */
+static void job_metrics(const struct job *j)
+{
+	struct pmbench_sample *s = j->s;
+	const double bw = j->x->o->bandwidth;
+	double download_s = j->restore_bytes / bw;
+	double upload_s = j->archive_bytes / bw;
+
+	s->wall_ns = j->restore_ns + j->install_ns + j->save_ns;
+	pmbench_sample_metric_set(s, "restore_s", secs(j->restore_ns));
+	if (j->x->o->archiver == PMBENCH_CACHEARC_GNU_TAR && j->c->strategy &&
+	    j->kind != JOB_MISS)
+		pmbench_sample_metric_set(s, "restore_check_s",
+					  secs(j->check_ns));
+	pmbench_sample_metric_set(s, "install_s", secs(j->install_ns));
+	pmbench_sample_metric_set(s, "save_s", secs(j->save_ns));
+	pmbench_sample_metric_set(s, "archive_bytes", j->archive_bytes);
+	pmbench_sample_metric_set(s, "raw_bytes", j->raw_bytes);
+	pmbench_sample_metric_set(s, "files_count", j->files);
+	pmbench_sample_metric_set(s, "restore_bytes", j->restore_bytes);
+	pmbench_sample_metric_set(s, "download_s", download_s);
+	pmbench_sample_metric_set(s, "upload_s", upload_s);
+	pmbench_sample_metric_set(s, "transfer_total_s",
+				  secs(s->wall_ns) + download_s + upload_s);
+	pmbench_sample_metric_set(
+		s, "keyed_total_s",
+		download_s + secs(j->restore_ns + j->install_ns) +
+			(j->kind == JOB_HIT ? 0 : secs(j->save_ns) + upload_s));
+}
+
+/* Tell the progress callback how the job went. */
+static void job_event(const struct job *j, unsigned round)
+{
+	const struct run *x = j->x;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	scenario_of(&b, j->c, j->kind);
+	if (j->s->ok)
+		pmbench_ctx_event(x->ctx,
+				  "%s %s %s round %u: restore %.2f s, install "
+				  "%.2f s, save %.2f s, archive %.2f MB",
+				  x->f->name, j->ps->pm->name, b.ptr, round + 1,
+				  secs(j->restore_ns), secs(j->install_ns),
+				  secs(j->save_ns), j->archive_bytes / 1e6);
+	else
+		pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
+				  x->f->name, j->ps->pm->name, b.ptr, round + 1,
+				  j->s->failure);
+	pmbench_buf_release(&b);
+}
+
 /*
  * One simulated CI job: a fresh checkout with the primed lockfile and an
  * empty cache, restore (hit and lockfile-changed jobs), install (frozen,
@@ -566,94 +746,27 @@ static void save_result(const struct run *x)
 static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 		   unsigned round, struct pmbench_sample *s)
 {
-	struct pmbench_pmrun *ps = &x->states[pi];
-	const struct config *c = &x->configs[ci];
-	struct slot *slot = &x->slots[ci * x->nr + pi];
-	const double bw = x->o->bandwidth;
-	struct pmbench_child child = PMBENCH_CHILD_INIT;
-	struct pmbench_cachearc_stats st;
-	struct pmbench_buf b = PMBENCH_BUF_INIT, what = PMBENCH_BUF_INIT;
-	uint64_t restore_ns = 0, install_ns = 0, save_ns = 0, check_ns = 0;
-	double restore_bytes = 0, archive_bytes = 0, raw_bytes = 0, files = 0;
-	double download_s, upload_s;
-	int ret = 0;
+	struct job j = {
+		.x = x,
+		.pi = pi,
+		.ps = &x->states[pi],
+		.c = &x->configs[ci],
+		.slot = &x->slots[ci * x->nr + pi],
+		.kind = kind,
+		.s = s,
+	};
+	int ret;
 
 	s->round = round;
-	ret = pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_LOCKFILE);
-	if (ret < 0) {
-		fail_sample(s, "cannot prepare the checkout: %s",
-			    pmbench_error_last());
+	ret = job_checkout(&j);
+	if (!ret)
+		ret = job_restore(&j);
+	if (!ret)
+		ret = job_install(&j);
+	if (!ret)
+		ret = job_save(&j);
+	if (ret == JOB_STOP)
 		ret = 0;
-		goto done;
-	}
-	if (kind == JOB_CHANGED) {
-		ret = change_dependency(&what, ps->ws.run_project);
-		if (ret < 0) {
-			fail_sample(s, "cannot change a dependency: %s",
-				    pmbench_error_last());
-			ret = 0;
-			goto done;
-		}
-		if (!x->change)
-			x->change = pmbench_xstrdup(what.ptr);
-	}
-	if (c->strategy && kind != JOB_MISS) {
-		if (!slot->archive) {
-			fail_sample(s, "no archive to restore: the miss job "
-				       "failed");
-			goto done;
-		}
-		ret = restore_archive(&st, &restore_ns, &check_ns, x, ps, c,
-				      slot->archive);
-		if (ret == PMBENCH_EINTERRUPTED) {
-			fail_sample(s, "interrupted");
-			goto done;
-		}
-		if (ret < 0) {
-			fail_sample(s, "restore failed: %s",
-				    pmbench_error_last());
-			ret = 0;
-			goto done;
-		}
-		restore_bytes = (double)st.archive_bytes;
-	}
-	ret = pmbench_pmrun_exec(
-		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
-		ps->ws.run_project, x->o->timeout_ns, s, &child);
-	if (ret < 0)
-		goto done; /* interrupted: pmbench_pmrun_exec() says so */
-	install_ns = s->wall_ns;
-	if (!s->ok)
-		goto done;
-	pmbench_pmrun_measure_node_modules(ps, s);
-	if (c->strategy) {
-		/* The miss job's archive is the cache later jobs restore. */
-		if (kind == JOB_MISS)
-			archive_path(&b, ps, c, "");
-		else
-			archive_path(&b, ps, c, "job-");
-		ret = save_archive(&st, &save_ns, x, pi, c, b.ptr);
-		if (ret == PMBENCH_EINTERRUPTED) {
-			fail_sample(s, "interrupted");
-			goto done;
-		}
-		if (ret < 0) {
-			fail_sample(s, "save failed: %s", pmbench_error_last());
-			ret = 0;
-			goto done;
-		}
-		archive_bytes = (double)st.archive_bytes;
-		raw_bytes = (double)st.raw_bytes;
-		files = (double)st.files;
-		if (kind == JOB_MISS) {
-			free(slot->archive);
-			slot->archive = pmbench_xstrdup(b.ptr);
-			slot->archive_bytes = st.archive_bytes;
-		} else {
-			pmbench_fs_discard(b.ptr, ps->ws.trash);
-		}
-	}
-done:
 	if (pmbench_ctx_cancelled(x->ctx)) {
 		/*
 		 * A signal during the job (an archive step may have failed
@@ -663,47 +776,9 @@ done:
 			pmbench_pmrun_interrupt(x->ctx, s);
 		ret = PMBENCH_EINTERRUPTED;
 	}
-	s->wall_ns = restore_ns + install_ns + save_ns;
-	download_s = restore_bytes / bw;
-	upload_s = archive_bytes / bw;
-	pmbench_sample_metric_set(s, "restore_s", secs(restore_ns));
-	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR && c->strategy &&
-	    kind != JOB_MISS)
-		pmbench_sample_metric_set(s, "restore_check_s", secs(check_ns));
-	pmbench_sample_metric_set(s, "install_s", secs(install_ns));
-	pmbench_sample_metric_set(s, "save_s", secs(save_ns));
-	pmbench_sample_metric_set(s, "archive_bytes", archive_bytes);
-	pmbench_sample_metric_set(s, "raw_bytes", raw_bytes);
-	pmbench_sample_metric_set(s, "files_count", files);
-	pmbench_sample_metric_set(s, "restore_bytes", restore_bytes);
-	pmbench_sample_metric_set(s, "download_s", download_s);
-	pmbench_sample_metric_set(s, "upload_s", upload_s);
-	pmbench_sample_metric_set(s, "transfer_total_s",
-				  secs(s->wall_ns) + download_s + upload_s);
-	pmbench_sample_metric_set(
-		s, "keyed_total_s",
-		download_s + secs(restore_ns + install_ns) +
-			(kind == JOB_HIT ? 0 : secs(save_ns) + upload_s));
-	if (ret == 0) {
-		pmbench_buf_reset(&b);
-		scenario_of(&b, c, kind);
-		if (s->ok)
-			pmbench_ctx_event(
-				x->ctx,
-				"%s %s %s round %u: restore %.2f s, install "
-				"%.2f s, save %.2f s, archive %.2f MB",
-				x->f->name, ps->pm->name, b.ptr, round + 1,
-				secs(restore_ns), secs(install_ns),
-				secs(save_ns), archive_bytes / 1e6);
-		else
-			pmbench_ctx_event(x->ctx,
-					  "%s %s %s round %u failed: %s",
-					  x->f->name, ps->pm->name, b.ptr,
-					  round + 1, s->failure);
-	}
-	pmbench_child_release(&child);
-	pmbench_buf_release(&b);
-	pmbench_buf_release(&what);
+	job_metrics(&j);
+	if (ret == 0)
+		job_event(&j, round);
 	return ret;
 }
 
