@@ -449,50 +449,70 @@ done:
 	return ret;
 }
 
+/*
+ * A field naming `what` ("a folder", "a file") inside the project: a
+ * relative path, normalised, that is not the project itself.
+ */
+static int get_inner_path(char **out, const cJSON *v, const char *origin,
+			  const char *field, const char *what)
+{
+	struct pmbench_buf norm = PMBENCH_BUF_INIT;
+	int ret = get_string(out, v, origin, field, 0);
+
+	if (!ret)
+		ret = normalize_relpath(&norm, *out, origin, field);
+	if (!ret && !norm.len)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "%s: field '%s' must name %s inside "
+					 "the project, got '%s'",
+					 origin, field, what, *out);
+	if (!ret) {
+		free(*out);
+		*out = pmbench_buf_detach(&norm);
+	}
+	pmbench_buf_release(&norm);
+	return ret;
+}
+
+/* A field holding the path part of a URL: it starts with '/'. */
+static int get_url_path(char **out, const cJSON *v, const char *origin,
+			const char *field)
+{
+	int ret = get_string(out, v, origin, field, 0);
+
+	if (ret < 0)
+		return ret;
+	if ((*out)[0] != '/')
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "%s: field '%s' must start with "
+					  "'/', got '%s'",
+					  origin, field, *out);
+	return 0;
+}
+
 static int parse_build(struct pmbench_fixture *f, const cJSON *v,
 		       const char *origin)
 {
-	struct pmbench_buf norm = PMBENCH_BUF_INIT;
 	const cJSON *x;
 	int ret = want_object(v, origin, "build");
 
 	if (ret < 0)
-		goto done;
+		return ret;
 	ret = check_keys(v, build_keys, origin, "build", "known fields");
 	if (ret < 0)
-		goto done;
+		return ret;
 	f->has_build = 1;
 	x = cJSON_GetObjectItemCaseSensitive(v, "script");
 	if (x) {
 		ret = get_string(&f->build_script, x, origin, "build.script",
 				 0);
 		if (ret < 0)
-			goto done;
+			return ret;
 	}
 	x = cJSON_GetObjectItemCaseSensitive(v, "output");
-	if (x) {
-		ret = get_string(&f->build_output, x, origin, "build.output",
-				 0);
-		if (ret < 0)
-			goto done;
-		ret = normalize_relpath(&norm, f->build_output, origin,
-					"build.output");
-		if (ret < 0)
-			goto done;
-		if (!norm.len) {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "%s: field 'build.output' "
-						 "must name a folder inside "
-						 "the project, got '%s'",
-						 origin, f->build_output);
-			goto done;
-		}
-		free(f->build_output);
-		f->build_output = pmbench_buf_detach(&norm);
-	}
-
-done:
-	pmbench_buf_release(&norm);
+	if (x)
+		ret = get_inner_path(&f->build_output, x, origin,
+				     "build.output", "a folder");
 	return ret;
 }
 
@@ -535,15 +555,8 @@ static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
 	if (x && get_string(&f->ready_pattern, x, origin, "dev.ready", 0) < 0)
 		return PMBENCH_EINVALID;
 	x = cJSON_GetObjectItemCaseSensitive(v, "path");
-	if (x) {
-		if (get_string(&f->ready_path, x, origin, "dev.path", 0) < 0)
-			return PMBENCH_EINVALID;
-		if (f->ready_path[0] != '/')
-			return pmbench_error_setc(PMBENCH_EINVALID,
-						  "%s: field 'dev.path' must "
-						  "start with '/', got '%s'",
-						  origin, f->ready_path);
-	}
+	if (x && get_url_path(&f->ready_path, x, origin, "dev.path") < 0)
+		return PMBENCH_EINVALID;
 	return 0;
 }
 
@@ -554,47 +567,24 @@ static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
 static int parse_hmr(struct pmbench_fixture *f, const cJSON *v,
 		     const char *origin)
 {
-	struct pmbench_buf norm = PMBENCH_BUF_INIT;
 	const cJSON *x;
 	int ret = want_object(v, origin, "hmr");
 
 	if (!ret)
 		ret = check_keys(v, hmr_keys, origin, "hmr", "known fields");
 	if (ret < 0)
-		goto done;
+		return ret;
 	f->has_hmr = 1;
 	x = cJSON_GetObjectItemCaseSensitive(v, "file");
 	if (x) {
-		ret = get_string(&f->hmr_file, x, origin, "hmr.file", 0);
-		if (!ret)
-			ret = normalize_relpath(&norm, f->hmr_file, origin,
-						"hmr.file");
+		ret = get_inner_path(&f->hmr_file, x, origin, "hmr.file",
+				     "a file");
 		if (ret < 0)
-			goto done;
-		if (!norm.len) {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "%s: field 'hmr.file' must "
-						 "name a file inside the "
-						 "project, got '%s'",
-						 origin, f->hmr_file);
-			goto done;
-		}
-		free(f->hmr_file);
-		f->hmr_file = pmbench_buf_detach(&norm);
+			return ret;
 	}
 	x = cJSON_GetObjectItemCaseSensitive(v, "path");
-	if (x) {
-		ret = get_string(&f->hmr_path, x, origin, "hmr.path", 0);
-		if (ret < 0)
-			goto done;
-		if (f->hmr_path[0] != '/')
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "%s: field 'hmr.path' must "
-						 "start with '/', got '%s'",
-						 origin, f->hmr_path);
-	}
-done:
-	pmbench_buf_release(&norm);
+	if (x)
+		ret = get_url_path(&f->hmr_path, x, origin, "hmr.path");
 	return ret;
 }
 
