@@ -394,6 +394,17 @@ static void init_vecs(struct pmbench_fixture *f)
 	pmbench_strvec_init(&f->scripts);
 }
 
+/* A section such as "build": an object holding only the fields `keys`. */
+static int want_section(const cJSON *v, const char *origin, const char *name,
+			const char *const *keys)
+{
+	int ret = want_object(v, origin, name);
+
+	if (!ret)
+		ret = check_keys(v, keys, origin, name, "known fields");
+	return ret;
+}
+
 static int parse_pm(struct pmbench_fixture *f, const cJSON *v,
 		    const char *origin)
 {
@@ -413,11 +424,7 @@ static int parse_pm(struct pmbench_fixture *f, const cJSON *v,
 
 		pmbench_buf_reset(&field);
 		pmbench_buf_addf(&field, "pm.%s", it->string);
-		ret = want_object(it, origin, field.ptr);
-		if (ret < 0)
-			goto done;
-		ret = check_keys(it, pm_keys, origin, field.ptr,
-				 "known fields");
+		ret = want_section(it, origin, field.ptr, pm_keys);
 		if (ret < 0)
 			goto done;
 		PMBENCH_ALLOC_GROW(f->pms, f->pms_nr + 1, f->pms_alloc);
@@ -494,11 +501,8 @@ static int parse_build(struct pmbench_fixture *f, const cJSON *v,
 		       const char *origin)
 {
 	const cJSON *x;
-	int ret = want_object(v, origin, "build");
+	int ret = want_section(v, origin, "build", build_keys);
 
-	if (ret < 0)
-		return ret;
-	ret = check_keys(v, build_keys, origin, "build", "known fields");
 	if (ret < 0)
 		return ret;
 	f->has_build = 1;
@@ -520,11 +524,8 @@ static int parse_test(struct pmbench_fixture *f, const cJSON *v,
 		      const char *origin)
 {
 	const cJSON *x;
-	int ret = want_object(v, origin, "test");
+	int ret = want_section(v, origin, "test", test_keys);
 
-	if (ret < 0)
-		return ret;
-	ret = check_keys(v, test_keys, origin, "test", "known fields");
 	if (ret < 0)
 		return ret;
 	x = cJSON_GetObjectItemCaseSensitive(v, "script");
@@ -537,11 +538,8 @@ static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
 		     const char *origin)
 {
 	const cJSON *x;
-	int ret = want_object(v, origin, "dev");
+	int ret = want_section(v, origin, "dev", dev_keys);
 
-	if (ret < 0)
-		return ret;
-	ret = check_keys(v, dev_keys, origin, "dev", "known fields");
 	if (ret < 0)
 		return ret;
 	f->has_dev = 1;
@@ -568,10 +566,8 @@ static int parse_hmr(struct pmbench_fixture *f, const cJSON *v,
 		     const char *origin)
 {
 	const cJSON *x;
-	int ret = want_object(v, origin, "hmr");
+	int ret = want_section(v, origin, "hmr", hmr_keys);
 
-	if (!ret)
-		ret = check_keys(v, hmr_keys, origin, "hmr", "known fields");
 	if (ret < 0)
 		return ret;
 	f->has_hmr = 1;
