@@ -20,9 +20,9 @@ struct pmbench_buf {
 };
 
 extern char pmbench_buf_empty[];
-#define PMBENCH_BUF_INIT                \
-	{                               \
-		pmbench_buf_empty, 0, 0 \
+#define PMBENCH_BUF_INIT                 \
+	{                                \
+		.ptr = pmbench_buf_empty \
 	}
 
 /** Make `b` empty without freeing (it must be released or initialised). */

@@ -271,12 +271,9 @@ struct pmbench_doc {
 	} term;
 };
 
-#define PMBENCH_DOC_INIT                                                 \
-	{                                                                \
-		NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, \
-		{                                                        \
-			0, NULL, 0                                       \
-		}                                                        \
+#define PMBENCH_DOC_INIT     \
+	{                    \
+		.kind = NULL \
 	}
 
 /**

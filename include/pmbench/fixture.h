@@ -71,7 +71,7 @@ struct pmbench_fixture {
 
 #define PMBENCH_FIXTURE_INIT \
 	{                    \
-		0            \
+		.name = NULL \
 	}
 
 /**

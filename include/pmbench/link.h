@@ -31,9 +31,9 @@ struct pmbench_link_spec {
 	uint64_t bits_per_s; /**< the shared cap per direction; 0: none */
 };
 
-#define PMBENCH_LINK_SPEC_INIT \
-	{                      \
-		0, 0           \
+#define PMBENCH_LINK_SPEC_INIT               \
+	{                                    \
+		.rtt_ns = 0, .bits_per_s = 0 \
 	}
 
 /**

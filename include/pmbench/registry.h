@@ -81,11 +81,11 @@ struct pmbench_registry {
 	char *caching;	    /* the upstream's Cache-Control, as found */
 };
 
-#define PMBENCH_REGISTRY_INIT                                                 \
-	{                                                                     \
-		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
-			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
-			0, NULL, NULL, NULL, 0, 0, 0, NULL                    \
+#define PMBENCH_REGISTRY_INIT                                                \
+	{                                                                    \
+		.mode = PMBENCH_REGISTRY_LOCAL,                              \
+		.link = PMBENCH_LINK_SPEC_INIT, .child = PMBENCH_CHILD_INIT, \
+		.refuse_fd = -1                                              \
 	}
 
 /**

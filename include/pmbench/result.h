@@ -179,10 +179,9 @@ struct pmbench_result {
 
 #define PMBENCH_RESULT_INIT                                                   \
 	{                                                                     \
-		PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,      \
-			PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, \
-			0, 0, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, \
-			0, 0, 0, 0, NULL, NULL, 0, 0                          \
+		.schema_version = PMBENCH_RESULT_VERSION,                     \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
+		.tasks = PMBENCH_STRVEC_INIT                                  \
 	}
 
 /**

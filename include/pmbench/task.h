@@ -14,8 +14,8 @@ struct pmbench_fixture;
 
 /**
  * The task table: everything pmbench knows about what it can time, one
- * entry per task (src/engine/task.c), its operations in
- * src/engine/task_<name>.c. `install` is timed once per install
+ * entry per task (src/engine/task/task.c), its operations in
+ * src/engine/task/task_<name>.c. `install` is timed once per install
  * scenario; `run`, `build`, `test`, `lint` and `dev` work in a fresh
  * copy of a PM's own primed snapshot (cache, lockfile and node_modules
  * all present, scenario PMBENCH_TASK_SCENARIO), never in another PM's
@@ -117,9 +117,9 @@ struct pmbench_task_job {
 	unsigned edits;		    /**< hmr: edits per run, >= 1 */
 };
 
-#define PMBENCH_TASK_JOB_INIT                         \
-	{                                             \
-		NULL, NULL, NULL, NULL, 0, 0, 0, 1, 5 \
+#define PMBENCH_TASK_JOB_INIT                      \
+	{                                          \
+		.probe_concurrency = 1, .edits = 5 \
 	}
 
 /** A task: one entry of the table. */
@@ -289,9 +289,9 @@ struct pmbench_task_tests {
 	unsigned has_tests, has_passed, has_failed; /**< summaries giving it */
 };
 
-#define PMBENCH_TASK_TESTS_INIT     \
-	{                           \
-		0, 0, 0, 0, 0, 0, 0 \
+#define PMBENCH_TASK_TESTS_INIT \
+	{                       \
+		.summaries = 0  \
 	}
 
 /** Read one output line (no newline; ANSI escapes already removed). */

@@ -401,9 +401,9 @@ struct pidvec {
 	size_t nr, alloc;
 };
 
-#define PIDVEC_INIT        \
-	{                  \
-		NULL, 0, 0 \
+#define PIDVEC_INIT       \
+	{                 \
+		.v = NULL \
 	}
 
 /* Append the pids listed in a /proc/<pid>/task/<tid>/children file. */
@@ -574,9 +574,9 @@ struct tree {
 	size_t nr, alloc;
 };
 
-#define TREE_INIT          \
-	{                  \
-		NULL, 0, 0 \
+#define TREE_INIT         \
+	{                 \
+		.v = NULL \
 	}
 
 /* What a walk of the tree is for. */

@@ -2,7 +2,7 @@
 #define PMBENCH_ENGINE_TASK_OPS_H
 
 /*
- * The operations of the task table (src/engine/task.c), private to the
+ * The operations of the task table (src/engine/task/task.c), private to the
  * engine: each task_<name>.c defines its own, and the table names them.
  * See struct pmbench_task in include/pmbench/task.h for what each does.
  */
