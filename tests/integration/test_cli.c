@@ -65,7 +65,8 @@ TEST(usage_errors)
 	h_run_release(&run);
 	RUN(&run, "bench", "--runs", "0");
 	CHECK_INT(run.exit_code, 129);
-	CHECK_CONTAINS(last_line(&run), "'--runs' must be a whole number");
+	CHECK_CONTAINS(last_line(&run),
+		       "'--runs' must be 'auto' or a whole number");
 	h_run_release(&run);
 	RUN(&run, "bench", "--scenario", "cache+cache");
 	CHECK_INT(run.exit_code, 129);
