@@ -1,8 +1,10 @@
 /*
- * pmbench merge OUT.json IN.json...: the shards of one plan pooled into
- * one ordinary result, and what the machines did to each median.
+ * pmbench merge -o OUT.json IN.json...: the shards of one plan pooled
+ * into one ordinary result, and what the machines did to each median.
  */
 #include "pmbench/common.h"
+
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "options.h"
@@ -112,22 +114,46 @@ done:
 	return code;
 }
 
+/*
+ * The output must not be one of the inputs: `merge -o a.json a.json
+ * b.json` would replace a shard with the merge, so say so first.
+ */
+static int check_out(const char *out, char **files, size_t n)
+{
+	struct stat o, in;
+
+	if (stat(out, &o) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!stat(files[i], &in) && in.st_dev == o.st_dev &&
+		    in.st_ino == o.st_ino)
+			return pmbench_cli_usage_error("merge",
+						       "'%s' is an input too; "
+						       "give '--out' a file of "
+						       "its own",
+						       out);
+	return 0;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	size_t n;
 	int code;
 
 	code = pmbench_cli_parse(&cli, "merge", argc, argv);
-	if (!code && argc - cli.optind < 2)
+	n = code ? 0 : (size_t)(argc - cli.optind);
+	if (!code && !n)
 		code = pmbench_cli_usage_error("merge",
-					       "give the output file and at "
-					       "least one result; see 'pmbench "
-					       "merge --help'");
+					       "give at least one result to "
+					       "merge; see 'pmbench merge "
+					       "--help'");
+	if (!code)
+		code = check_out(cli.out, argv + cli.optind, n);
 	if (code)
 		code = pmbench_cli_parse_exit(code);
 	else
-		code = merge_files(argv[cli.optind], argv + cli.optind + 1,
-				   (size_t)(argc - cli.optind - 1), cli.seed,
+		code = merge_files(cli.out, argv + cli.optind, n, cli.seed,
 				   pmbench_cli_given(&cli, "seed"));
 	pmbench_cli_opts_release(&cli);
 	return code;

@@ -357,7 +357,7 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 	merge_keys(b, w);
 	pmbench_buf_adds(
 		b, "; do\n"
-		   "            build/pmbench merge \"merged/$key.json\" "
+		   "            build/pmbench merge -o \"merged/$key.json\" "
 		   "shards/\"$key\"-[0-9]*.json\n"
 		   "            build/pmbench report \"merged/$key.json\" "
 		   "--format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"

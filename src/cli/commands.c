@@ -270,7 +270,7 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 		.id = CMD_MERGE,
 		.fn = cmd_merge,
 		.summary = "Pool the shards of a benchmark into one result",
-		.synopsis = "OUT.json IN.json...",
+		.synopsis = "-o OUT.json IN.json...",
 		.description =
 			"Pool the results of 'pmbench bench --shard K/N' (or "
 			"whole runs of one plan) into OUT.json, an ordinary "
@@ -285,7 +285,7 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"medians and both intervals.",
 		.examples = {
 			{ "Three shards into one result",
-			  "pmbench merge merged.json s1.json s2.json "
+			  "pmbench merge -o merged.json s1.json s2.json "
 			  "s3.json" },
 		},
 		.exit_status = "0 merged, 1 error (an input unreadable or of "

@@ -152,6 +152,9 @@ const struct pmbench_option pmbench_options[] = {
 	  "where a live run's result goes (default: "
 	  "cache/results/claim-<fixture>-<time>.json)",
 	  .letter = 'o', RUN_AT(out, const char *), .complete = CPL_FILE },
+	{ "out", ARG_PATH, CMD_MERGE, "FILE", "the merged result (required)",
+	  .letter = 'o', .flags = OPT_REQUIRED, CLI_AT(out, const char *),
+	  .complete = CPL_FILE },
 	{ "out", ARG_PATH, CMD_MIGRATE, "FILE",
 	  "the JSON report (default: "
 	  "cache/results/migrate-<name>-<time>.json)",

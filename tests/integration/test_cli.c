@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "pmbench/fs.h"
 
 #define RUN(run, ...)                                        \
 	do {                                                 \
@@ -168,7 +169,52 @@ TEST(fixtures_lists_and_reports_bad_manifests)
 	h_run_release(&run);
 }
 
+/* The bytes of the file at `path` (a static copy). */
+static const char *contents(const char *path)
+{
+	static struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_reset(&b);
+	if (pmbench_fs_read(&b, path, 1 << 24) < 0)
+		return "(unreadable)";
+	return b.ptr;
+}
+
+/*
+ * merge writes to -o/--out only: two inputs without it are refused (it
+ * once merged s2 alone over s1), and so is an output that is an input.
+ */
+TEST(merge_out_is_an_option)
+{
+	struct pmbench_buf sample = PMBENCH_BUF_INIT;
+	char s1[4200], s2[4200];
+	struct h_run run;
+
+	h_setup();
+	snprintf(s1, sizeof(s1), "%s/tests/data/sample-result.json",
+		 getenv("PMBENCH_SOURCE_DIR"));
+	CHECK_INT(pmbench_fs_read(&sample, s1, 1 << 24), 0);
+	snprintf(s1, sizeof(s1), "%s", h_write("s1.json", sample.ptr));
+	snprintf(s2, sizeof(s2), "%s", h_write("s2.json", sample.ptr));
+	RUN(&run, "merge", s1, s2);
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(run.out.ptr, "'--out FILE' is required");
+	CHECK_STR(contents(s1), sample.ptr);
+	h_run_release(&run);
+	RUN(&run, "merge", "-o", s1, s1, s2);
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(run.out.ptr, "is an input too");
+	CHECK_STR(contents(s1), sample.ptr);
+	h_run_release(&run);
+	RUN(&run, "merge", "--out", s1);
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(run.out.ptr, "give at least one result");
+	h_run_release(&run);
+	pmbench_buf_release(&sample);
+}
+
 CHECK_MAIN(CASE(help_and_version), CASE(usage_errors),
 	   CASE(missing_fixture_is_one_line),
 	   CASE(explicit_missing_pm_is_an_error), CASE(pms_lists_what_it_finds),
-	   CASE(fixtures_lists_and_reports_bad_manifests))
+	   CASE(fixtures_lists_and_reports_bad_manifests),
+	   CASE(merge_out_is_an_option))

@@ -235,6 +235,7 @@ TEST(errors_are_usage_errors)
 		{ "bench", "--edits", "101", NULL },
 		{ "migrate", "--to", "cargo", NULL },
 		{ "migrate", ".", NULL },
+		{ "merge", "a.json", NULL },
 		{ "report", "--columns", "colour", NULL },
 	};
 	char *argv[8];
