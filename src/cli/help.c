@@ -1,8 +1,8 @@
 /*
- * `pmbench help COMMAND`, written from the command table (commands.c)
- * and the option table (options.c). The lists in the texts (PMs,
- * formats, columns, tasks, exit codes) come from the tables that own
- * them, through placeholders.
+ * `pmbench help COMMAND` and the man pages, both written from the
+ * command table (commands.c) and the option table (options.c): one text,
+ * two renderings. The lists in the texts (PMs, formats, columns, tasks,
+ * exit codes) come from the tables that own them, through placeholders.
  */
 #include "pmbench/common.h"
 
@@ -344,4 +344,161 @@ void pmbench_cli_help(struct pmbench_buf *out,
 		wrap(out, e.ptr, 13, 0);
 		pmbench_buf_release(&e);
 	}
+}
+
+/* ---- Man pages ---------------------------------------------------------- */
+
+/* `s` for roff: hyphens as minus signs, other characters by name. */
+static void man_escape(struct pmbench_buf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((p == (const unsigned char *)s || p[-1] == '\n') &&
+		    (*p == '.' || *p == '\''))
+			pmbench_buf_adds(out, "\\&");
+		if (*p == '\\')
+			pmbench_buf_adds(out, "\\e");
+		else if (*p == '-')
+			pmbench_buf_adds(out, "\\-");
+		else if (*p < 0x80)
+			pmbench_buf_addch(out, (char)*p);
+		else if ((*p & 0xe0) == 0xc0 && p[1]) {
+			pmbench_buf_addf(out, "\\[u%04X]",
+					 (*p & 0x1f) << 6 | (p[1] & 0x3f));
+			p++;
+		} else if ((*p & 0xf0) == 0xe0 && p[1] && p[2]) {
+			pmbench_buf_addf(out, "\\[u%04X]",
+					 (*p & 0x0f) << 12 |
+						 (p[1] & 0x3f) << 6 |
+						 (p[2] & 0x3f));
+			p += 2;
+		}
+	}
+}
+
+static void man_flow(struct pmbench_buf *out, const char *text)
+{
+	man_escape(out, text);
+	pmbench_buf_addch(out, '\n');
+}
+
+static void man_keep(struct pmbench_buf *out, const char *line)
+{
+	pmbench_buf_adds(out, ".nf\n");
+	man_escape(out, line);
+	pmbench_buf_adds(out, "\n.fi\n");
+}
+
+static void man_gap(struct pmbench_buf *out)
+{
+	pmbench_buf_adds(out, ".PP\n");
+}
+
+static const struct text_walk man_walk = { man_flow, man_keep, man_gap };
+
+/* "pmbench-bench", upper-cased when `upper`. */
+static void page_name(struct pmbench_buf *out,
+		      const struct pmbench_cli_command *c, int upper)
+{
+	size_t from = out->len;
+
+	pmbench_buf_addf(out, "%s%s", c->fn ? "pmbench-" : "", c->name);
+	for (size_t i = from; upper && i < out->len; i++)
+		if (out->ptr[i] >= 'a' && out->ptr[i] <= 'z')
+			out->ptr[i] = (char)(out->ptr[i] - 'a' + 'A');
+}
+
+static void man_options(struct pmbench_buf *out,
+			const struct pmbench_cli_command *c, int own)
+{
+	struct pmbench_buf h = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < pmbench_options_nr; i++) {
+		const struct pmbench_option *o = &pmbench_options[i];
+
+		if (!shown(c, o, own))
+			continue;
+		pmbench_buf_adds(out, ".TP\n");
+		if (o->letter)
+			pmbench_buf_addf(out, "\\fB\\-%c\\fR, ", o->letter);
+		pmbench_buf_adds(out, "\\fB");
+		man_escape(out, "--");
+		man_escape(out, o->name);
+		pmbench_buf_adds(out, "\\fR");
+		if (o->arg) {
+			pmbench_buf_adds(out, " \\fI");
+			man_escape(out, o->arg);
+			pmbench_buf_adds(out, "\\fR");
+		}
+		pmbench_buf_reset(&h);
+		pmbench_cli_expand(&h, o->help);
+		pmbench_buf_addch(out, '\n');
+		man_flow(out, h.ptr);
+	}
+	pmbench_buf_release(&h);
+}
+
+static void man_see_also(struct pmbench_buf *out,
+			 const struct pmbench_cli_command *c)
+{
+	pmbench_buf_adds(out, ".SH \"SEE ALSO\"\n");
+	if (c->fn) {
+		pmbench_buf_adds(out, "\\fBpmbench\\fR(1)\n");
+		return;
+	}
+	for (size_t i = 0; i < pmbench_cli_commands_nr; i++) {
+		pmbench_buf_adds(out, "\\fB");
+		page_name(out, &pmbench_cli_commands[i], 0);
+		pmbench_buf_addf(out, "\\fR(1)%s\n",
+				 i + 1 < pmbench_cli_commands_nr ? "," : "");
+	}
+}
+
+void pmbench_cli_man(struct pmbench_buf *out,
+		     const struct pmbench_cli_command *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_adds(out, ".\\\" Written by pmbench-gendoc from "
+			      "src/cli/commands.c and options.c: do not "
+			      "edit.\n.TH ");
+	page_name(&b, c, 1);
+	man_escape(out, b.ptr);
+	/* Left-aligned, unhyphenated: option names and paths stay whole. */
+	pmbench_buf_addf(out,
+			 " 1 \"\" \"pmbench %s\" \"pmbench manual\"\n"
+			 ".nh\n.ad l\n.SH NAME\n",
+			 PMBENCH_VERSION);
+	pmbench_buf_reset(&b);
+	page_name(&b, c, 0);
+	pmbench_buf_addf(&b, " - %s", c->summary);
+	man_flow(out, b.ptr);
+	pmbench_buf_adds(out, ".SH SYNOPSIS\n.B pmbench");
+	if (c->fn)
+		pmbench_buf_addf(out, " %s", c->name);
+	pmbench_buf_addch(out, '\n');
+	if (*c->synopsis)
+		man_flow(out, c->synopsis);
+	pmbench_buf_adds(out, ".SH DESCRIPTION\n");
+	walk(out, c->description, &man_walk);
+	pmbench_buf_adds(out, ".SH OPTIONS\n");
+	man_options(out, c, 1);
+	if (c->flags & CMDF_BENCH_OPTIONS) {
+		pmbench_buf_adds(out, ".SS \"Bench options, passed to every "
+				      "shard as given\"\n");
+		man_options(out, c, 0);
+	}
+	if (c->examples[0].what)
+		pmbench_buf_adds(out, ".SH EXAMPLES\n");
+	for (size_t i = 0;
+	     i < PMBENCH_ARRAY_SIZE(c->examples) && c->examples[i].what; i++) {
+		pmbench_buf_adds(out, ".PP\n");
+		man_escape(out, c->examples[i].what);
+		pmbench_buf_adds(out, ":\n.RS\n.nf\n\\fB");
+		man_escape(out, c->examples[i].command);
+		pmbench_buf_adds(out, "\\fR\n.fi\n.RE\n");
+	}
+	pmbench_buf_adds(out, ".SH \"EXIT STATUS\"\n");
+	walk(out, c->exit_status, &man_walk);
+	man_see_also(out, c);
+	pmbench_buf_release(&b);
 }

@@ -7,9 +7,10 @@
  * its argument, the commands that take it, its help line and where its
  * value lands; and one table of commands (commands.c) with their
  * descriptions and examples. From them come each command's getopt_long
- * array and its parsing (pmbench_cli_parse()), `pmbench help COMMAND`
- * (help.c) and the bench options `pmbench workflow` passes to its
- * shards.
+ * array and its parsing (pmbench_cli_parse()), `pmbench help COMMAND`,
+ * the man pages in docs/man/, the shell completions in completions/
+ * (help.c, completion.c; written by pmbench-gendoc) and the bench options
+ * `pmbench workflow` passes to its shards.
  */
 
 #include "pmbench/common.h"
@@ -299,7 +300,7 @@ int pmbench_cli_set_history_dir(struct pmbench_cli_opts *cli,
  */
 int pmbench_cli_check_bench(const struct pmbench_cli_opts *cli);
 
-/* Documentation (help.c) */
+/* Documentation (help.c, completion.c) */
 
 /**
  * Append `text` to `out` with its {placeholders} filled in: {pms},
@@ -312,5 +313,16 @@ void pmbench_cli_expand(struct pmbench_buf *out, const char *text);
 /** Append the help of `c` (`pmbench help NAME`) to `out`. */
 void pmbench_cli_help(struct pmbench_buf *out,
 		      const struct pmbench_cli_command *c);
+
+/** Append the man page of `c` (roff, section 1) to `out`. */
+void pmbench_cli_man(struct pmbench_buf *out,
+		     const struct pmbench_cli_command *c);
+
+/** The shells pmbench_cli_completion() writes for. */
+enum pmbench_cli_shell { SHELL_BASH, SHELL_ZSH, SHELL_FISH };
+
+/** Append the completion script for `shell` to `out`. */
+void pmbench_cli_completion(struct pmbench_buf *out,
+			    enum pmbench_cli_shell shell);
 
 #endif
