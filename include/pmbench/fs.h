@@ -222,7 +222,32 @@ uint64_t pmbench_fs_trash_limit(uint64_t bytes);
 /** How often a discard had to empty the trash first (this process). */
 unsigned pmbench_fs_trash_forced(void);
 
-/** 1 if something exists at `path` (lstat), else 0. */
+/** The space of the file system holding a path (pmbench_fs_space()). */
+struct pmbench_fs_space {
+	uint64_t avail_bytes; /**< what an unprivileged writer may still use */
+	uint64_t total_bytes; /**< the file system's size */
+};
+
+/**
+ * The space of the file system holding `path` (statvfs) into `out`.
+ * Returns 0, or an error naming the path.
+ */
+int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
+
+/**
+ * 1 when `sp` says the file system is full: less than 1 MiB (or 1 % of
+ * a file system smaller than 100 MiB) left to write. A writer then
+ * meets ENOSPC, or waits for space that never comes.
+ */
+int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
+
+/**
+ * The mount point and type of the file system holding `path`, as
+ * /proc/self/mountinfo says, appended to `out`: "/mnt/small (tmpfs)";
+ * `path` itself when it cannot tell.
+ */
+void pmbench_fs_describe_mount(struct pmbench_buf *out, const char *path);
+
 /**
  * Write out every dirty page of the file system that holds `path`
  * (syncfs), so that what one run wrote is not flushed during the next
@@ -230,6 +255,7 @@ unsigned pmbench_fs_trash_forced(void);
  */
 int pmbench_fs_settle(const char *path);
 
+/** 1 if something exists at `path` (lstat), else 0. */
 int pmbench_fs_exists(const char *path);
 /** 1 if `path` is a directory (stat, follows symlinks), else 0. */
 int pmbench_fs_isdir(const char *path);

@@ -252,6 +252,14 @@ void pmbench_cell_metric_names(const struct pmbench_cell *c,
 /** Number of failed non-warm-up samples (interrupted ones are not). */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);
 
+/**
+ * 1 if a cell of `r` has a sample (a run, failed or interrupted ones
+ * included), else 0. A result without one holds nothing a run measured
+ * (its cells were made, then pmbench stopped, or every priming failed):
+ * it is never written over a file (pmbench_cli_save(), the checkpoints).
+ */
+int pmbench_result_has_samples(const struct pmbench_result *r);
+
 /** Number of interrupted samples, warm-ups included. */
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c);
 
@@ -343,5 +351,15 @@ int pmbench_result_read(struct pmbench_result *out, const char *path);
 
 /** Free everything; `r` is left as PMBENCH_RESULT_INIT. */
 void pmbench_result_release(struct pmbench_result *r);
+
+/**
+ * When `r` was made: `created` as seconds since 1970-01-01 UTC in *out.
+ * Returns 1 when it is a real date and time (pmbench_date_parse(): month
+ * 01 to 12, a day the month has, leap years), 0 when the result has no
+ * `created` (*out is 0), or PMBENCH_EINVALID with a message naming the
+ * file `name` and what is wrong with the date.
+ */
+int pmbench_result_created(int64_t *out, const struct pmbench_result *r,
+			   const char *name);
 
 #endif

@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
+#include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
 
@@ -188,13 +189,15 @@ int pmbench_cli_fail(int code)
 
 int pmbench_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	va_list ap;
 
-	fprintf(stderr, "pmbench: %s: ", cmd);
+	/* It quotes the command line, which may hold a token. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pmbench_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pmbench_cli_line(stderr, "pmbench: %s: %s", cmd, msg.ptr);
+	pmbench_buf_release(&msg);
 	return -1;
 }
 
@@ -250,7 +253,14 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
 {
 	int ret = pmbench_result_read(out, path);
+	int64_t when;
 
+	/* A date that does not exist is said, not believed. */
+	if (!ret && pmbench_result_created(&when, out, path) < 0) {
+		pmbench_cli_line(stderr, "pmbench: warning: %s",
+				 pmbench_error_last());
+		pmbench_error_clear();
+	}
 	if (!ret && !out->cells_nr) {
 		pmbench_result_release(out);
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
@@ -268,7 +278,11 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 	char *before;
 	int ret;
 
-	if (!r->cells_nr)
+	/*
+	 * No run at all (stopped in the reuse wait, every priming failed):
+	 * a file the user named keeps what it held.
+	 */
+	if (!pmbench_result_has_samples(r))
 		return 0;
 	pmbench_cli_flush();
 	/* The run's own error, if any, is still the one to report after. */
@@ -294,7 +308,7 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 		return pmbench_cli_fail(ret);
 	if (saved < 0)
 		return PMBENCH_EXIT_ERROR;
-	if (!r->cells_nr) {
+	if (!pmbench_result_has_samples(r)) {
 		fprintf(stderr, "pmbench: error: nothing was measured, so no "
 				"result was written\n");
 		return PMBENCH_EXIT_ERROR;
@@ -336,6 +350,23 @@ unsigned pmbench_cli_term_width(void)
 void pmbench_cli_flush(void)
 {
 	fflush(stdout);
+}
+
+void pmbench_cli_line(FILE *out, const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, line = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pmbench_text_clean(&line, b.ptr, 0);
+	pmbench_buf_addch(&line, '\n');
+	if (out == stderr)
+		fflush(stdout);
+	fputs(line.ptr, out);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&line);
 }
 
 /* `doc` in format `f`, to standard output or the file `path`. */

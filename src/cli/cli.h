@@ -94,7 +94,8 @@ struct pmbench_strvec;
 
 /**
  * Print "pmbench: <cmd>: " and the formatted message as one line to
- * stderr; returns -1 (a usage error: the caller exits with
+ * stderr, made fit to print as pmbench_cli_line() does (it may quote
+ * the command line); returns -1 (a usage error: the caller exits with
  * PMBENCH_EXIT_USAGE).
  */
 int pmbench_cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -135,14 +136,18 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 /**
  * Read the result file `path` for report, compare or claim --from, as
  * pmbench_result_read() does; a result without cells (nothing measured)
- * is refused with PMBENCH_EINVALID naming the file. Prints nothing.
+ * is refused with PMBENCH_EINVALID naming the file. A `created` that is
+ * no real date is a warning on stderr naming the file; nothing else is
+ * printed.
  */
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
 
 /**
- * Write the final result `r` to `out` if it has a cell (an empty result
- * is never written) and print one line: "results written to '<out>'", or
- * the error that the result was not saved. The error message stored
+ * Write the final result `r` to `out` if it has a sample
+ * (pmbench_result_has_samples(): a result without a run is never
+ * written, so a file there keeps what it held) and print one line:
+ * "results written to '<out>'", or the error that the result was not
+ * saved. The error message stored
  * before (the run's own) is kept for the caller. Returns 0 (written, or
  * nothing to write) or -1 when the write failed.
  */
@@ -152,7 +157,7 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out);
  * The end of a benchmark whose result goes to `out`: pmbench_cli_save(),
  * then return the exit code: pmbench_cli_fail(ret) for an error
  * (interrupted: 130), PMBENCH_EXIT_ERROR if the result could not be
- * written or has no cell, PMBENCH_EXIT_FAILED_RUNS if a cell of `r` has a
+ * written or has no sample, PMBENCH_EXIT_FAILED_RUNS if a cell of `r` has a
  * failed run or priming, else PMBENCH_EXIT_OK.
  */
 int pmbench_cli_finish(const struct pmbench_result *r, int ret,
@@ -210,6 +215,14 @@ unsigned pmbench_cli_term_width(void);
  * starts on a line of its own.
  */
 void pmbench_cli_flush(void);
+
+/**
+ * Print one line to `out` (a newline is added): the formatted text made
+ * fit for a terminal (pmbench_text_clean(): credentials redacted,
+ * controls escaped), for lines that quote user data (names, paths,
+ * versions and output of PMs, fields of result files).
+ */
+void pmbench_cli_line(FILE *out, const char *fmt, ...) PMBENCH_PRINTF(2, 3);
 
 /* The subcommands. */
 int cmd_bench(int argc, char **argv);

@@ -9,6 +9,7 @@
 #include "options.h"
 #include "progress.h"
 #include "pmbench/doc.h"
+#include "pmbench/registry.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
@@ -140,6 +141,38 @@ static void mark_plan(struct pmbench_result *r,
 }
 
 /*
+ * The primings a scenario without a lockfile adds (bench.c's
+ * prime_unlocked()), known in full only once the fixture is checked out:
+ * said in the plan, and their time after the primings.
+ */
+static void plan_unlocked(FILE *out, const char *pre,
+			  const struct pmbench_bench_opts *o,
+			  const struct pmbench_strvec *tasks)
+{
+	struct pmbench_buf names = PMBENCH_BUF_INIT;
+	int per_scenario = 0;
+
+	for (size_t i = 0; i < tasks->nr; i++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks->v[i]);
+
+		per_scenario |= t && t->flags & PMBENCH_TASK_PER_SCENARIO;
+	}
+	for (size_t i = 0; per_scenario && i < o->scenarios_nr; i++)
+		if (!(o->scenarios[i] & PMBENCH_STATE_LOCKFILE))
+			pmbench_buf_addf(
+				&names, "%s%s", names.len ? ", " : "",
+				pmbench_scenario_name(o->scenarios[i]));
+	if (names.len && pmbench_cli_registry.mode == PMBENCH_REGISTRY_LOCAL)
+		fprintf(out,
+			"%s  priming:   a PM whose lockfile a fixture ships is "
+			"primed once more without it, for %s (a clean "
+			"install, not timed; the time it adds is said after "
+			"the primings)\n",
+			pre, names.ptr);
+	pmbench_buf_release(&names);
+}
+
+/*
  * The plan, before any work: fixtures, PMs, scenarios and tasks, and how
  * many runs that makes. Also tells the progress display how many groups
  * of runs to expect, for its estimate.
@@ -183,6 +216,7 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 		pre, o->runs_auto ? "up to " : "", o->runs, o->warmup, groups,
 		groups == 1 ? "" : "s", o->runs_auto ? "up to " : "",
 		(size_t)per * groups * o->pms.nr, o->pms.nr * fixtures_nr);
+	plan_unlocked(out, pre, o, &tasks);
 	fflush(out);
 	pmbench_progress_plan(groups);
 	pmbench_strvec_release(&tasks);

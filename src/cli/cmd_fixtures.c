@@ -29,10 +29,11 @@ int cmd_fixtures(int argc, char **argv)
 			code = PMBENCH_EXIT_ERROR;
 			continue;
 		}
-		printf("%-20s %s%s%.12s\n", f.name, f.repo,
-		       f.commit ? " @ " : "", f.commit ? f.commit : "");
+		pmbench_cli_line(stdout, "%-20s %s%s%.12s", f.name, f.repo,
+				 f.commit ? " @ " : "",
+				 f.commit ? f.commit : "");
 		if (f.description)
-			printf("%-20s %s\n", "", f.description);
+			pmbench_cli_line(stdout, "%-20s %s", "", f.description);
 		pmbench_fixture_release(&f);
 	}
 	pmbench_strvec_release(&list);

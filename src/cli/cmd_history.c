@@ -31,6 +31,10 @@ int cmd_history(int argc, char **argv)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
+	/* Warnings are no part of the report: on stderr, before it. */
+	for (size_t i = 0; i < h.skipped.nr; i++)
+		pmbench_cli_line(stderr, "pmbench: warning: skipped %s",
+				 h.skipped.v[i]);
 	pmbench_report_history(&doc, &h, argv[cli.optind]);
 	if (pmbench_cli_show(&cli.output, &doc) < 0)
 		goto done;

@@ -31,17 +31,19 @@ static void warn_missing(const struct pmbench_result *in, size_t n)
 
 static void print_machines(const struct pmbench_result *r)
 {
-	printf("merged: %s, plan %s\n", pmbench_result_env_get(r, "merged"),
-	       r->plan_id ? r->plan_id : "(none)");
+	pmbench_cli_line(stdout, "merged: %s, plan %s",
+			 pmbench_result_env_get(r, "merged"),
+			 r->plan_id ? r->plan_id : "(none)");
 	for (size_t i = 0; i < r->machines_nr; i++) {
 		const struct pmbench_result_machine *m = &r->machines[i];
 
-		printf("  %s: %s, kernel %s, host %s%s%s\n", m->id,
-		       m->cpu_model ? m->cpu_model : "unknown CPU",
-		       m->kernel ? m->kernel : "unknown",
-		       m->host ? m->host : "unknown",
-		       m->shards ? ", shards " : "",
-		       m->shards ? m->shards : "");
+		pmbench_cli_line(stdout, "  %s: %s, kernel %s, host %s%s%s",
+				 m->id,
+				 m->cpu_model ? m->cpu_model : "unknown CPU",
+				 m->kernel ? m->kernel : "unknown",
+				 m->host ? m->host : "unknown",
+				 m->shards ? ", shards " : "",
+				 m->shards ? m->shards : "");
 	}
 }
 
@@ -60,14 +62,16 @@ static void print_effects(const struct pmbench_result *r, uint64_t seed)
 			       "machines resampled, then over the runs "
 			       "alone):\n");
 		header = 1;
-		printf("  %s %s %s %s: %s %.3f s .. %s %.3f s (x%.2f "
-		       "across %zu machines); %.3f s [%.3f, %.3f] against "
-		       "[%.3f, %.3f]\n",
-		       c->fixture, c->task, c->scenario, c->pm,
-		       r->machines[e.fastest_m - 1].id, e.fastest,
-		       r->machines[e.slowest_m - 1].id, e.slowest,
-		       e.fastest > 0 ? e.slowest / e.fastest : 0, e.machines,
-		       e.median, e.lo, e.hi, e.runs_lo, e.runs_hi);
+		pmbench_cli_line(
+			stdout,
+			"  %s %s %s %s: %s %.3f s .. %s %.3f s (x%.2f across "
+			"%zu machines); %.3f s [%.3f, %.3f] against [%.3f, "
+			"%.3f]",
+			c->fixture, c->task, c->scenario, c->pm,
+			r->machines[e.fastest_m - 1].id, e.fastest,
+			r->machines[e.slowest_m - 1].id, e.slowest,
+			e.fastest > 0 ? e.slowest / e.fastest : 0, e.machines,
+			e.median, e.lo, e.hi, e.runs_lo, e.runs_hi);
 	}
 	if (!header)
 		printf("machine effect: none to show (fewer than two "

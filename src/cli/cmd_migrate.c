@@ -177,10 +177,10 @@ static void say_stopped(const struct pmbench_migrate *m)
 {
 	pmbench_cli_flush();
 	for (size_t i = 1; i < m->pms_nr; i++)
-		fprintf(stderr, "pmbench: %s does not install: %.*s\n",
-			m->pms[i].pm,
-			(int)strcspn(m->pms[i].prime_failure, "\n"),
-			m->pms[i].prime_failure);
+		pmbench_cli_line(stderr, "pmbench: %s does not install: %.*s",
+				 m->pms[i].pm,
+				 (int)strcspn(m->pms[i].prime_failure, "\n"),
+				 m->pms[i].prime_failure);
 	fprintf(stderr,
 		"pmbench: no target installs, so nothing was timed; fix "
 		"the install or add --time-source to time %s alone\n",
@@ -205,8 +205,8 @@ static int prepare(struct pmbench_migrate *m, struct pmbench_fixture *f,
 		ret = pmbench_migrate_detect(m, f->project_dir, cli->from);
 	pmbench_progress_clear();
 	if (ret < 0) {
-		fprintf(stderr, "pmbench: error: '%s': %s\n", repo,
-			pmbench_error_last());
+		pmbench_cli_line(stderr, "pmbench: error: '%s': %s", repo,
+				 pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}
 	pmbench_progress_event("%s: migrating from %s (%s)", f->name,

@@ -44,10 +44,10 @@ int cmd_pms(int argc, char **argv)
 			printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
 			       "missing", pmbench_error_last());
 		} else {
-			printf("%-*s %-12s %-10s %s%s%s%s\n", w, pm->name,
-			       f.version, f.source, f.path,
-			       config.len ? " (" : "", config.ptr,
-			       config.len ? ")" : "");
+			pmbench_cli_line(stdout, "%-*s %-12s %-10s %s%s%s%s", w,
+					 pm->name, f.version, f.source, f.path,
+					 config.len ? " (" : "", config.ptr,
+					 config.len ? ")" : "");
 		}
 		pmbench_buf_release(&config);
 		pmbench_pm_found_release(&f);

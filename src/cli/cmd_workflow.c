@@ -15,6 +15,7 @@
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
+#include "pmbench/text.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 
@@ -53,6 +54,10 @@ static void add_word(struct pmbench_buf *b, const char *s)
 	pmbench_buf_addch(b, '\'');
 }
 
+/*
+ * The message goes to the error store, which redacts credentials and
+ * escapes controls; parse() or the option parser prints it.
+ */
 static int refuse(const char *what, const char *value, const char *why)
 {
 	return pmbench_error_setc(PMBENCH_EINVALID, "invalid %s '%s': %s", what,
@@ -61,7 +66,7 @@ static int refuse(const char *what, const char *value, const char *why)
 
 /*
  * A value that lands in the workflow: no newline (it would end the YAML
- * block) and no "${{" (GitHub would evaluate it).
+ * block), no "${{" (GitHub would evaluate it) and no credential.
  */
 static int check_value(const char *opt, const char *v)
 {
@@ -69,6 +74,12 @@ static int check_value(const char *opt, const char *v)
 		return refuse(opt, v,
 			      "no line break or '${{' in a workflow "
 			      "value");
+	/* The workflow is committed: a token in it is published. */
+	if (pmbench_text_has_secret(v))
+		return refuse(opt, v,
+			      "a credential would be committed with the "
+			      "workflow; give the job it from a repository "
+			      "secret instead");
 	return 0;
 }
 

@@ -276,8 +276,9 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"whole runs of one plan) into OUT.json, an ordinary "
 			"result for report, compare and claim. Refused, "
 			"naming the field, when the inputs differ in plan, "
-			"options, fixture commits or PM versions, or give "
-			"one shard twice. Every sample keeps its machine "
+			"options, fixture commits or PM versions, give one "
+			"shard twice, or hold rounds that contradict the "
+			"plan. Every sample keeps its machine "
 			"(the shard's CPU model, kernel and hashed host "
 			"name), and intervals resample machines first, then "
 			"runs within them; the lines printed show, per cell "
@@ -310,7 +311,9 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"\n"
 			"The table shows one line per series; markdown, csv "
 			"and json every point; html a trend chart per "
-			"series; svg the charts alone.",
+			"series; svg the charts alone. A file that is no "
+			"result, or whose date does not exist, is left out "
+			"with a warning on standard error.",
 		.examples = {
 			{ "A workflow's history folder",
 			  "pmbench history bench-history/" },
@@ -340,7 +343,9 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"shards per fixture ('pmbench merge'), writes the "
 			"Markdown report to the job summary and uploads the "
 			"HTML report and merged results. FIXTURE: manifest "
-			"names (default todo-api).",
+			"names (default todo-api). A value with a line "
+			"break, a GitHub expression or a credential is "
+			"refused: the workflow is committed.",
 		.examples = {
 			{ "Three shards each of two fixtures, npm against bun",
 			  "pmbench workflow github-actions --pm npm,bun "

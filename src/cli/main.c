@@ -8,6 +8,7 @@
 #include "options.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
+#include "pmbench/reaper.h"
 
 /* The help of `c` to `out`. */
 static void usage(FILE *out, const struct pmbench_cli_command *c)
@@ -64,8 +65,12 @@ static void on_stop(int sig)
 
 /*
  * Process set-up, once: fds 0-2 open (so no file pmbench opens lands
- * there), SIGPIPE ignored, the engine's child handling, pmbench as the
- * subreaper of whatever its children leave, and the stop signals.
+ * there), SIGPIPE ignored, the reaper (forked here, before any thread and
+ * before any handler of ours, and before the engine's exit handler is
+ * registered, so that its own runs after it: the children's groups are
+ * killed first, then the supervisor sweeps and is reaped), the engine's
+ * child handling, pmbench as the subreaper of whatever its children
+ * leave, and the stop signals.
  */
 static int setup_process(void)
 {
@@ -83,6 +88,11 @@ static int setup_process(void)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (pmbench_reaper_start() < 0)
+		fprintf(stderr,
+			"pmbench: warning: %s; if pmbench is killed, "
+			"processes that left their group may keep running\n",
+			pmbench_error_last());
 	if (pmbench_proc_init() < 0)
 		return -1;
 	if (pmbench_proc_subreaper() < 0)
@@ -110,10 +120,10 @@ static int help(int argc, char **argv)
 			 : &pmbench_cli_program;
 
 	if (!c) {
-		fprintf(stderr,
-			"pmbench: '%s' is not a pmbench command; see 'pmbench "
-			"--help'\n",
-			argv[1]);
+		pmbench_cli_line(stderr,
+				 "pmbench: '%s' is not a pmbench command; "
+				 "see 'pmbench --help'",
+				 argv[1]);
 		return PMBENCH_EXIT_USAGE;
 	}
 	usage(stdout, c);
@@ -146,10 +156,10 @@ int main(int argc, char **argv)
 		return finish_stdout(help(argc - i, argv + i));
 	cmd = pmbench_cli_command_get(argv[i]);
 	if (!cmd || !cmd->fn) {
-		fprintf(stderr,
-			"pmbench: '%s' is not a pmbench command; see 'pmbench "
-			"--help'\n",
-			argv[i]);
+		pmbench_cli_line(stderr,
+				 "pmbench: '%s' is not a pmbench command; "
+				 "see 'pmbench --help'",
+				 argv[i]);
 		return PMBENCH_EXIT_USAGE;
 	}
 	if (pmbench_config_resolve(cli.cache_dir, cli.fixtures_dir) < 0) {

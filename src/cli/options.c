@@ -635,13 +635,15 @@ static void build(struct option *longopts, char *shortopts,
 	shortopts[s] = '\0';
 }
 
-/* Print "pmbench: <cmd>: <message>" (no command for pmbench's own). */
+/*
+ * Print "pmbench: <cmd>: <message>" (no command for pmbench's own), fit
+ * for a terminal: `msg` may quote the command line.
+ */
 static int usage_fail(const struct pmbench_cli_opts *cli, const char *msg)
 {
 	if (cli->cmd->fn)
-		fprintf(stderr, "pmbench: %s: %s\n", cli->cmd->name, msg);
-	else
-		fprintf(stderr, "pmbench: %s\n", msg);
+		return pmbench_cli_usage_error(cli->cmd->name, "%s", msg);
+	pmbench_cli_line(stderr, "pmbench: %s", msg);
 	return -1;
 }
 

@@ -6,9 +6,9 @@
  * one sorted table of options (options.c), each row a name, the kind of
  * its argument, the commands that take it, its help line and where its
  * value lands; and one table of commands (commands.c) with their
- * descriptions and examples. From them come each command's getopt_long
- * array and its parsing (pmbench_cli_parse()), `pmbench help COMMAND`,
- * the man pages in docs/man/, the shell completions in completions/
+ * descriptions and examples. From them come each command's array of
+ * long options and its parsing (pmbench_cli_parse()), `pmbench help
+ * COMMAND`, the man pages in docs/man/, the shell completions in completions/
  * (help.c, completion.c; written by pmbench-gendoc) and the bench options
  * `pmbench workflow` passes to its shards.
  */
@@ -225,7 +225,7 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli);
 
 /**
  * Parse the options of command `name` in argv[1..argc) into `cli` with
- * getopt_long, from the rows the command takes: each value is checked
+ * getopt, from the rows the command takes: each value is checked
  * by its kind and lands where its row says. Options may follow operands
  * (unless the command says otherwise) and "--" ends them; cli->optind is
  * the first operand. After the options: the required ones are there,

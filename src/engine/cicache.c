@@ -552,7 +552,7 @@ static double secs(uint64_t ns)
 static void save_result(const struct run *x)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
-	if (x->o->out && x->r->cells_nr &&
+	if (x->o->out && pmbench_result_has_samples(x->r) &&
 	    pmbench_result_write(x->r, x->o->out) < 0)
 		pmbench_ctx_warn(x->ctx, "%s (trying again at the end)",
 				 pmbench_error_last());

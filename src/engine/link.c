@@ -18,10 +18,12 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "pmbench/link.h"
+#include "pmbench/peer.h"
 
 #define CHUNK 16384
 /* Bytes queued per direction of a connection before it stops reading. */
@@ -56,10 +58,12 @@ struct pmbench_link {
 	int wake[2];
 	pthread_t thread;
 	int started;
-	volatile int shaping;
-	volatile int stop;
+	int shaping; /* set by any thread, read by the relay's (atomics) */
+	int stop;    /* likewise */
 	uint64_t link_free[2]; /* when each direction's link is idle */
 	struct conn *conns[CONNS_MAX];
+	int max_conns; /* CONNS_MAX, or less under a low descriptor limit */
+	struct pmbench_peer_cache peers; /* the relay thread's */
 };
 
 static int parse_scaled(uint64_t *out, const char *s, size_t n,
@@ -178,7 +182,7 @@ static void enqueue(struct pmbench_link *l, struct conn *c, int i,
 	struct chunk *k = pmbench_xmalloc(sizeof(*k) + len);
 	uint64_t now = pmbench_now_ns(), depart = now;
 
-	if (l->shaping) {
+	if (__atomic_load_n(&l->shaping, __ATOMIC_SEQ_CST)) {
 		if (l->link_free[i] > depart)
 			depart = l->link_free[i];
 		if (l->spec.bits_per_s)
@@ -202,6 +206,28 @@ static void enqueue(struct pmbench_link *l, struct conn *c, int i,
 	c->d[i].queued += len;
 }
 
+/*
+ * Connect from the address that tells the front whose client this is
+ * (peer.h): 127.0.0.3 for what pmbench runs, 127.0.0.2 for another
+ * program's. Should the address not be there, from 127.0.0.1, and the
+ * front finds pmbench itself (counted as the run's).
+ */
+static void bind_as(int fd, enum pmbench_peer who)
+{
+	struct sockaddr_in a;
+
+	if (who != PMBENCH_PEER_CHILD && who != PMBENCH_PEER_OTHER)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(who == PMBENCH_PEER_CHILD
+					  ? PMBENCH_PEER_RELAY_CHILD
+					  : PMBENCH_PEER_RELAY_OTHER);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		/* As said above. */
+	}
+}
+
 static void accept_one(struct pmbench_link *l)
 {
 	struct sockaddr_in a;
@@ -210,7 +236,7 @@ static void accept_one(struct pmbench_link *l)
 
 	if (fd < 0)
 		return;
-	for (int i = 0; i < CONNS_MAX && slot < 0; i++)
+	for (int i = 0; i < l->max_conns && slot < 0; i++)
 		if (!l->conns[i])
 			slot = i;
 	if (slot < 0) {
@@ -224,6 +250,8 @@ static void accept_one(struct pmbench_link *l)
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)l->target_port);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (c->fd[1] >= 0)
+		bind_as(c->fd[1], pmbench_peer_of(fd, &l->peers));
 	if (c->fd[1] < 0 || nonblock(fd) < 0 || nonblock(c->fd[1]) < 0) {
 		free_conn(c);
 		return;
@@ -356,7 +384,7 @@ static void *relay(void *arg)
 	struct pollfd p[2 + 2 * CONNS_MAX];
 	int idx[CONNS_MAX];
 
-	while (!l->stop) {
+	while (!__atomic_load_n(&l->stop, __ATOMIC_SEQ_CST)) {
 		uint64_t now = pmbench_now_ns(), next = UINT64_MAX;
 		nfds_t n = 2;
 		int timeout = -1;
@@ -422,6 +450,21 @@ static int listen_on_free_port(int *out_fd, int *out_port)
 	return 0;
 }
 
+/*
+ * Connections at most: CONNS_MAX, or what a sixteenth of the descriptor
+ * limit allows at two descriptors each, so that pmbench keeps its own.
+ */
+static int conns_limit(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return CONNS_MAX;
+	n = rl.rlim_cur / 16;
+	return n < 8 ? 8 : n > CONNS_MAX ? CONNS_MAX : (int)n;
+}
+
 int pmbench_link_start(struct pmbench_link **out,
 		       const struct pmbench_link_spec *spec, int target_port)
 {
@@ -432,6 +475,7 @@ int pmbench_link_start(struct pmbench_link **out,
 	*out = NULL;
 	l->spec = *spec;
 	l->target_port = target_port;
+	l->max_conns = conns_limit();
 	l->wake[0] = l->wake[1] = -1;
 	ret = listen_on_free_port(&l->listen_fd, &l->port);
 	if (ret < 0) {

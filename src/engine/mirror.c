@@ -1,7 +1,9 @@
 /*
  * The local registry's front (mirror.h): answers from memory what the
  * sealed verdaccio answered, so that the timed runs do not measure
- * verdaccio's CPU. One thread, one poll() loop, non-blocking sockets.
+ * verdaccio's CPU. One thread, one poll() loop, non-blocking sockets,
+ * with limits on what a client can make it hold (connections, input,
+ * time) and a count of requests per connection's owner (peer.h).
  */
 /* accept4() and pipe2(), for sockets and pipes born non-blocking. */
 #ifndef _GNU_SOURCE
@@ -15,21 +17,43 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
 
+#include "httphead.h"
 #include "pmbench/buf.h"
 #include "pmbench/mirror.h"
+#include "pmbench/peer.h"
 
-#define BUCKETS	     4096
-#define MAX_HEAD     65536
-#define FETCH_SECS   120L
-#define CORGI	     "application/vnd.npm.install-v1+json"
-#define FULL_ACCEPT  "application/json"
-#define CORGI_ACCEPT CORGI "; q=1.0, application/json; q=0.8, */*"
+#define BUCKETS	 4096
+#define MAX_HEAD 65536
+/*
+ * A connection's input is read at most this far ahead of what was
+ * answered; the rest waits in the kernel (TCP flow control) until the
+ * answers are out, so pipelined requests are never dropped.
+ */
+#define IN_MAX (MAX_HEAD + 16384)
+/*
+ * The defaults of struct pmbench_mirror_limits: a head unfinished this
+ * long after its first byte gets 408; an answer the client takes nothing
+ * of for this long is abandoned; connections at most: CONNS_MAX, or an
+ * eighth of the descriptor limit (at least CONNS_MIN).
+ */
+#define HEAD_NS	  (30ull * 1000000000ull)
+#define STALL_NS  (30ull * 1000000000ull)
+#define CONNS_MAX 256
+#define CONNS_MIN 8
+/* After accept() ran out of descriptors, wait this long to try again. */
+#define ACCEPT_PAUSE_NS (100ull * 1000000ull)
+#define FETCH_SECS	120L
+#define CORGI		"application/vnd.npm.install-v1+json"
+#define FULL_ACCEPT	"application/json"
+#define CORGI_ACCEPT	CORGI "; q=1.0, application/json; q=0.8, */*"
 
 struct entry {
 	char *key;
@@ -42,7 +66,12 @@ struct entry {
 
 struct conn {
 	int fd;
+	enum pmbench_peer peer; /* who opened it (peer.h) */
 	struct pmbench_buf in;
+	size_t in_off;	  /* answered up to here: the next head starts */
+	size_t scanned;	  /* bytes after in_off searched for a head's end */
+	uint64_t head_t0; /* when the unanswered head's first byte came */
+	uint64_t active;  /* the last byte in or out: eviction, stalls */
 	struct pmbench_buf out; /* status line and headers */
 	size_t out_off;
 	const char *body; /* an entry's, never owned */
@@ -68,6 +97,10 @@ struct pmbench_mirror {
 	pthread_t thread;
 	struct conn *conns;
 	size_t nconns, conns_alloc;
+	struct pmbench_mirror_limits limits; /* as set; 0: the default */
+	struct pmbench_mirror_limits use;    /* while serving */
+	struct pmbench_peer_cache *peers;    /* the serving thread's */
+	uint64_t accept_paused_till; /* out of descriptors: until then */
 };
 
 int pmbench_mirror_is_tarball(const char *path)
@@ -127,6 +160,7 @@ struct pmbench_mirror *pmbench_mirror_new(int backend_port, const char *host)
 	m->backend_port = backend_port;
 	m->host = pmbench_xstrdup(host);
 	m->listen_fd = m->wake[0] = m->wake[1] = -1;
+	m->peers = pmbench_xcalloc(1, sizeof(*m->peers));
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
 }
@@ -149,39 +183,22 @@ static size_t on_body(char *p, size_t size, size_t n, void *data)
 	return size * n;
 }
 
-/* A header's value if `line` is that header, trimmed, else NULL. */
-static char *header_value(const char *line, size_t len, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (len <= n || strncasecmp(line, name, n) || line[n] != ':')
-		return NULL;
-	line += n + 1;
-	len -= n + 1;
-	while (len && (*line == ' ' || *line == '\t'))
-		line++, len--;
-	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n' ||
-		       line[len - 1] == ' '))
-		len--;
-	return pmbench_xstrndup(line, len);
-}
-
 static size_t on_header(char *p, size_t size, size_t n, void *data)
 {
 	struct fetched *f = data;
 	size_t len = size * n;
 	char *v;
 
-	if ((v = header_value(p, len, "Content-Type"))) {
+	if ((v = pmbench_httphead_value(p, len, "Content-Type"))) {
 		free(f->type);
 		f->type = v;
-	} else if ((v = header_value(p, len, "Content-Encoding"))) {
+	} else if ((v = pmbench_httphead_value(p, len, "Content-Encoding"))) {
 		free(f->encoding);
 		f->encoding = v;
-	} else if ((v = header_value(p, len, "ETag"))) {
+	} else if ((v = pmbench_httphead_value(p, len, "ETag"))) {
 		free(f->etag);
 		f->etag = v;
-	} else if ((v = header_value(p, len, "Cache-Control"))) {
+	} else if ((v = pmbench_httphead_value(p, len, "Cache-Control"))) {
 		free(f->cache_control);
 		f->cache_control = v;
 	}
@@ -365,69 +382,6 @@ size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes)
 
 /* --- serving ------------------------------------------------------------ */
 
-struct request {
-	char method[16];
-	char *path;
-	char *accept, *accept_encoding, *if_none_match, *connection;
-	uint64_t content_length;
-	int http10, chunked;
-};
-
-static void request_release(struct request *r)
-{
-	free(r->path);
-	free(r->accept);
-	free(r->accept_encoding);
-	free(r->if_none_match);
-	free(r->connection);
-}
-
-/* Parse the head `text` (without its blank line). -1: not HTTP. */
-static int parse_request(struct request *r, const char *text)
-{
-	const char *eol = strstr(text, "\r\n"), *sp1, *sp2, *p;
-
-	memset(r, 0, sizeof(*r));
-	if (!eol)
-		eol = text + strlen(text);
-	sp1 = memchr(text, ' ', (size_t)(eol - text));
-	sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
-	if (!sp1 || !sp2 || (size_t)(sp1 - text) >= sizeof(r->method) ||
-	    sp1[1] != '/' || strncmp(sp2 + 1, "HTTP/1.", 7))
-		return -1;
-	memcpy(r->method, text, (size_t)(sp1 - text));
-	r->path = pmbench_xstrndup(sp1 + 1, (size_t)(sp2 - sp1 - 1));
-	r->http10 = sp2[8] == '0';
-	for (p = *eol ? eol + 2 : eol; *p; p = *eol ? eol + 2 : eol) {
-		size_t len;
-		char *v;
-
-		eol = strstr(p, "\r\n");
-		if (!eol)
-			eol = p + strlen(p);
-		len = (size_t)(eol - p);
-		if ((v = header_value(p, len, "Accept")))
-			free(r->accept), r->accept = v;
-		else if ((v = header_value(p, len, "Accept-Encoding")))
-			free(r->accept_encoding), r->accept_encoding = v;
-		else if ((v = header_value(p, len, "If-None-Match")))
-			free(r->if_none_match), r->if_none_match = v;
-		else if ((v = header_value(p, len, "Connection")))
-			free(r->connection), r->connection = v;
-		else if ((v = header_value(p, len, "Content-Length"))) {
-			if (pmbench_parse_u64(&r->content_length, v) < 0) {
-				pmbench_error_clear();
-				r->content_length = UINT64_MAX;
-			}
-			free(v);
-		} else if ((v = header_value(p, len, "Transfer-Encoding"))) {
-			r->chunked = 1;
-			free(v);
-		}
-	}
-	return 0;
-}
-
 static const char *reason(int status)
 {
 	switch (status) {
@@ -441,17 +395,33 @@ static const char *reason(int status)
 		return "Not Found";
 	case 405:
 		return "Method Not Allowed";
+	case 408:
+		return "Request Timeout";
 	case 431:
 		return "Request Header Fields Too Large";
+	case 502:
+		return "Bad Gateway";
 	default:
 		return status < 400 ? "OK" : "Error";
 	}
 }
 
-static void count(struct pmbench_mirror *m, const struct request *r, int status,
-		  size_t bytes, int fallback)
+/*
+ * Count one answer to `c`. A connection of another process (peer.h)
+ * counts only as a foreign request: what the PM being timed asked for
+ * stays its own (issue 24: another client's pipelining was once
+ * recorded as 7,978 packument requests of the PM).
+ */
+static void count(struct pmbench_mirror *m, const struct conn *c,
+		  const struct pmbench_httphead *r, int status, size_t bytes,
+		  int fallback)
 {
 	pthread_mutex_lock(&m->lock);
+	if (c->peer == PMBENCH_PEER_OTHER) {
+		m->counts.foreign_requests++;
+		pthread_mutex_unlock(&m->lock);
+		return;
+	}
 	if (!r || !r->path)
 		m->counts.other_requests++;
 	else if (pmbench_mirror_is_tarball(r->path))
@@ -468,7 +438,35 @@ static void count(struct pmbench_mirror *m, const struct request *r, int status,
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* An answer with a small body of our own (errors). */
+/* Count a connection accepted (by its owner), or dropped. */
+static void count_conn(struct pmbench_mirror *m, enum pmbench_peer peer,
+		       int dropped)
+{
+	pthread_mutex_lock(&m->lock);
+	if (dropped)
+		m->counts.dropped_connections++;
+	else if (peer == PMBENCH_PEER_OTHER)
+		m->counts.foreign_connections++;
+	else if (peer == PMBENCH_PEER_UNKNOWN)
+		m->counts.unattributed_connections++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/*
+ * Start an answer on `c`: nothing of an earlier one is left, and the
+ * client has the stall limit from now to take it.
+ */
+static void begin_answer(struct conn *c)
+{
+	c->active = pmbench_now_ns();
+	c->writing = 1;
+	c->out_off = c->body_off = c->body_len = 0;
+	c->body = NULL;
+	c->cache_control = NULL;
+	pmbench_buf_reset(&c->out);
+}
+
+/* An answer with a small body of our own (errors); the connection ends. */
 static void answer_text(struct conn *c, int status, const char *text)
 {
 	char body[512];
@@ -482,7 +480,19 @@ static void answer_text(struct conn *c, int status, const char *text)
 	c->close_after = 1;
 }
 
-static void answer_entry(struct conn *c, const struct request *r,
+/* Refuse what `c` sent with `status`, counted, and close after. */
+static void refuse(struct pmbench_mirror *m, struct conn *c, int status,
+		   const char *text)
+{
+	begin_answer(c);
+	answer_text(c, status, text);
+	count(m, c, NULL, status, 0, 0);
+	/* Nothing after it is read: the framing cannot be trusted. */
+	c->in_off = c->in.len;
+	c->eof = 1;
+}
+
+static void answer_entry(struct conn *c, const struct pmbench_httphead *r,
 			 const struct entry *e, int head)
 {
 	int not_modified = e->etag && r->if_none_match &&
@@ -510,7 +520,7 @@ static void answer_entry(struct conn *c, const struct request *r,
 	}
 }
 
-static int wants_close(const struct request *r)
+static int wants_close(const struct pmbench_httphead *r)
 {
 	if (r->connection && !strcasecmp(r->connection, "close"))
 		return 1;
@@ -524,8 +534,8 @@ static int wants_close(const struct request *r)
  * after the head, as nothing keeps it) and NULL returned.
  */
 static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
-			       const struct request *r, const char *key,
-			       int gzip, int head)
+			       const struct pmbench_httphead *r,
+			       const char *key, int gzip, int head)
 {
 	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
 	int status = fetch(m, r->path, r->accept, gzip, &f);
@@ -536,7 +546,7 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 	} else if (!status) {
 		answer_text(c, 502, "the mirror behind did not answer");
 		pmbench_error_clear();
-		count(m, r, 502, 0, 1);
+		count(m, c, r, 502, 0, 1);
 	} else {
 		struct entry failure = { NULL,	     status, f.type,
 					 f.encoding, f.etag, f.body.ptr,
@@ -548,75 +558,80 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 			c->body = NULL;
 			c->body_len = 0;
 		}
-		count(m, r, status, head ? 0 : failure.len, 1);
+		count(m, c, r, status, head ? 0 : failure.len, 1);
 	}
 	fetched_release(&f);
 	return e;
 }
 
-/* Answer one whole request head of `c`; its bytes are consumed. */
-static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
+/* Answer the request `r` (parsed and checked) on `c`. */
+static void answer(struct pmbench_mirror *m, struct conn *c,
+		   const struct pmbench_httphead *r)
 {
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
-	struct request r;
+	int head = !strcmp(r->method, "HEAD"), gzip, fallback;
 	struct entry *e;
-	int head, gzip, fallback = 0;
-	char *text = pmbench_xstrndup(c->in.ptr, head_len);
 
-	c->writing = 1;
-	c->out_off = c->body_off = c->body_len = 0;
-	c->body = NULL;
-	c->cache_control = NULL;
-	pmbench_buf_reset(&c->out);
-	if (parse_request(&r, text) < 0) {
-		answer_text(c, 400, "not an HTTP/1.x request");
-		count(m, NULL, 400, 0, 0);
-		goto done;
-	}
-	head = !strcmp(r.method, "HEAD");
-	if ((strcmp(r.method, "GET") && !head) || r.chunked ||
-	    r.content_length) {
+	if ((strcmp(r->method, "GET") && !head) || r->chunked ||
+	    r->content_length) {
 		answer_text(c, 405, "only GET and HEAD are served");
-		count(m, &r, 405, 0, 0);
-		goto done;
+		count(m, c, r, 405, 0, 0);
+		return;
 	}
-	c->close_after = wants_close(&r);
-	gzip = r.accept_encoding && strstr(r.accept_encoding, "gzip");
-	make_key(&key, kind_of(r.path, r.accept), gzip, r.path);
+	c->close_after = wants_close(r);
+	gzip = r->accept_encoding && strstr(r->accept_encoding, "gzip");
+	make_key(&key, kind_of(r->path, r->accept), gzip, r->path);
 	e = find(m, key.ptr);
 	fallback = !e;
-	c->cache_control = m->cache_control[pmbench_mirror_is_tarball(r.path)];
-	if (!e && !(e = fall_back(m, c, &r, key.ptr, gzip, head)))
-		goto done;
-	answer_entry(c, &r, e, head);
-	count(m, &r, e->status, c->body_len, fallback);
-done:
-	request_release(&r);
-	free(text);
+	c->cache_control = m->cache_control[pmbench_mirror_is_tarball(r->path)];
+	if (e || (e = fall_back(m, c, r, key.ptr, gzip, head))) {
+		answer_entry(c, r, e, head);
+		count(m, c, r, e->status, c->body_len, fallback);
+	}
 	pmbench_buf_release(&key);
-	/* Drop the head and its blank line. */
-	memmove(c->in.ptr, c->in.ptr + head_len + 4, c->in.len - head_len - 4);
-	c->in.len -= head_len + 4;
-	c->in.ptr[c->in.len] = '\0';
+}
+
+/* Answer the head of `head_len` bytes at the start of `c`'s input. */
+static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
+{
+	struct pmbench_httphead r;
+	int ret = pmbench_httphead_parse(&r, c->in.ptr + c->in_off, head_len);
+
+	if (ret == PMBENCH_HTTPHEAD_TARGET) {
+		refuse(m, c, 400,
+		       "only a path is served: no '.' or '..' segment, "
+		       "no control byte");
+	} else if (ret < 0) {
+		refuse(m, c, 400, "not an HTTP/1.0 or 1.1 request head");
+	} else {
+		begin_answer(c);
+		answer(m, c, &r);
+		/* The head and its blank line are answered. */
+		c->in_off += head_len + 4;
+		c->scanned = 0;
+		c->head_t0 = pmbench_now_ns();
+	}
+	pmbench_httphead_release(&r);
 }
 
 /* Answer the next complete request in `c`'s input, if there is one. */
 static void next_request(struct pmbench_mirror *m, struct conn *c)
 {
-	char *end;
+	size_t avail = c->in.len - c->in_off, from;
+	const char *start = c->in.ptr + c->in_off, *end;
 
-	if (c->writing || !c->in.len)
+	if (c->writing || !avail)
 		return;
-	end = strstr(c->in.ptr, "\r\n\r\n");
-	if (end) {
-		handle(m, c, (size_t)(end - c->in.ptr));
-	} else if (c->in.len > MAX_HEAD) {
-		c->writing = 1;
-		pmbench_buf_reset(&c->out);
-		answer_text(c, 431, "request head over 64 KiB");
-		count(m, NULL, 431, 0, 0);
-		pmbench_buf_reset(&c->in);
+	/* Where the last look stopped, less a terminator cut in two. */
+	from = c->scanned > 3 ? c->scanned - 3 : 0;
+	end = memmem(start + from, avail - from, "\r\n\r\n", 4);
+	if (end && (size_t)(end - start) <= MAX_HEAD) {
+		handle(m, c, (size_t)(end - start));
+		return;
 	}
+	c->scanned = avail;
+	if (end || avail >= MAX_HEAD + 4)
+		refuse(m, c, 431, "request head over 64 KiB");
 }
 
 static void conn_close(struct pmbench_mirror *m, size_t i)
@@ -658,21 +673,40 @@ static int flush(struct pmbench_mirror *m, struct conn *c)
 			continue;
 		if (n < 0)
 			return errno != EAGAIN && errno != EWOULDBLOCK;
+		c->active = pmbench_now_ns();
 		if (c->out_off < c->out.len)
 			c->out_off += (size_t)n;
 		else
 			c->body_off += (size_t)n;
 	}
+	/* All sent; the client said all it will and nothing whole is left. */
 	return c->eof;
 }
 
-/* Read what `c` sent; 1 when the connection is to be closed. */
+/* What `c`'s input holds that is not answered yet. */
+static size_t pending(const struct conn *c)
+{
+	return c->in.len - c->in_off;
+}
+
+/*
+ * Read what `c` sent, at most IN_MAX bytes ahead of the answers; 1 when
+ * the connection is to be closed.
+ */
 static int take_input(struct pmbench_mirror *m, struct conn *c)
 {
 	char chunk[16384];
 
-	for (;;) {
-		ssize_t n = recv(c->fd, chunk, sizeof(chunk), 0);
+	if (c->in_off) {
+		memmove(c->in.ptr, c->in.ptr + c->in_off, pending(c));
+		pmbench_buf_setlen(&c->in, pending(c));
+		c->in_off = 0;
+	}
+	while (!c->eof && c->in.len < IN_MAX) {
+		size_t room = IN_MAX - c->in.len;
+		ssize_t n = recv(c->fd, chunk,
+				 room < sizeof(chunk) ? room : sizeof(chunk),
+				 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -682,40 +716,170 @@ static int take_input(struct pmbench_mirror *m, struct conn *c)
 			c->eof = 1;
 			break;
 		}
-		/* While answering, keep reading: a pipelined request. */
-		if (c->in.len < 4 * MAX_HEAD)
-			pmbench_buf_add(&c->in, chunk, (size_t)n);
+		c->active = pmbench_now_ns();
+		if (!pending(c))
+			c->head_t0 = c->active;
+		pmbench_buf_add(&c->in, chunk, (size_t)n);
 	}
 	next_request(m, c);
 	return flush(m, c);
 }
 
+/* Nothing asked and nothing to send: it may be closed to make room. */
+static int idle(const struct conn *c)
+{
+	return !c->writing && !pending(c) && !c->eof;
+}
+
+/*
+ * Close one idle connection to make room for a new one: another
+ * process's first, then the one idle longest (HTTP lets a server close
+ * an idle persistent connection; clients retry on a new one). Returns 0
+ * when none is idle.
+ */
+static int evict(struct pmbench_mirror *m)
+{
+	size_t best = m->nconns;
+
+	for (size_t i = 0; i < m->nconns; i++) {
+		const struct conn *c = &m->conns[i], *b;
+
+		if (!idle(c))
+			continue;
+		b = best < m->nconns ? &m->conns[best] : NULL;
+		if (!b ||
+		    (c->peer == PMBENCH_PEER_OTHER) >
+			    (b->peer == PMBENCH_PEER_OTHER) ||
+		    ((c->peer == PMBENCH_PEER_OTHER) ==
+			     (b->peer == PMBENCH_PEER_OTHER) &&
+		     c->active < b->active))
+			best = i;
+	}
+	if (best == m->nconns)
+		return 0;
+	count_conn(m, m->conns[best].peer, 1);
+	conn_close(m, best);
+	return 1;
+}
+
+/* Whether a new connection can be taken now (see accept_all()). */
+static int can_accept(const struct pmbench_mirror *m, uint64_t now)
+{
+	if (now < m->accept_paused_till)
+		return 0;
+	if (m->nconns < m->use.max_conns)
+		return 1;
+	for (size_t i = 0; i < m->nconns; i++)
+		if (idle(&m->conns[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Take the waiting connections, up to max_conns, making room by closing
+ * idle ones; when every one is busy the rest wait in the listen backlog.
+ * Each is attributed to its owner once (peer.h).
+ */
 static void accept_all(struct pmbench_mirror *m)
 {
 	int one = 1;
 
-	for (;;) {
+	while (can_accept(m, pmbench_now_ns())) {
 		int fd = accept4(m->listen_fd, NULL, NULL,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (fd < 0)
+		if (fd < 0) {
+			/* Out of descriptors: the backlog holds them. */
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				m->accept_paused_till =
+					pmbench_now_ns() + ACCEPT_PAUSE_NS;
 			return;
+		}
+		if (m->nconns >= m->use.max_conns)
+			evict(m);
 		/*
 		 * Without it, a small answer waits for the PM's delayed ACK
 		 * of the one before: 40 ms a request.
 		 */
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (m->nconns == m->conns_alloc) {
-			m->conns_alloc = m->conns_alloc ? 2 * m->conns_alloc
-							: 32;
-			m->conns = pmbench_xrealloc(
-				m->conns, m->conns_alloc * sizeof(*m->conns));
-		}
-		m->conns[m->nconns++] =
-			(struct conn){ .fd = fd,
-				       .in = PMBENCH_BUF_INIT,
-				       .out = PMBENCH_BUF_INIT };
+		PMBENCH_ALLOC_GROW(m->conns, m->nconns + 1, m->conns_alloc);
+		m->conns[m->nconns] = (struct conn){
+			.fd = fd,
+			.peer = pmbench_peer_of(fd, m->peers),
+			.in = PMBENCH_BUF_INIT,
+			.out = PMBENCH_BUF_INIT,
+			.active = pmbench_now_ns(),
+		};
+		count_conn(m, m->conns[m->nconns].peer, 0);
+		m->nconns++;
 	}
+}
+
+/*
+ * When `c` is due a timeout (its head unfinished, or its answer not
+ * taken), or UINT64_MAX.
+ */
+static uint64_t due(const struct pmbench_mirror *m, const struct conn *c)
+{
+	if (c->writing)
+		return c->active + m->use.stall_ns;
+	if (pending(c) && !c->eof)
+		return c->head_t0 + m->use.head_ns;
+	return UINT64_MAX;
+}
+
+/*
+ * Apply the timeouts due at `now`: a head not finished in time gets 408,
+ * an answer not taken is abandoned (counted as dropped). Back to front:
+ * closing moves the last connection into the closed one's place.
+ */
+static void expire(struct pmbench_mirror *m, uint64_t now)
+{
+	for (size_t i = m->nconns; i-- > 0;) {
+		struct conn *c = &m->conns[i];
+
+		if (due(m, c) > now)
+			continue;
+		if (c->writing) {
+			count_conn(m, c->peer, 1);
+			conn_close(m, i);
+			continue;
+		}
+		refuse(m, c, 408, "request head not finished in time");
+		if (flush(m, c))
+			conn_close(m, i);
+	}
+}
+
+/* The poll set: the wake pipe, the listening socket, every connection. */
+static size_t poll_set(struct pmbench_mirror *m, struct pollfd **fds,
+		       size_t *alloc, uint64_t now, int *timeout_ms)
+{
+	size_t n = m->nconns + 2;
+	uint64_t next = m->accept_paused_till > now ? m->accept_paused_till
+						    : UINT64_MAX;
+
+	PMBENCH_ALLOC_GROW(*fds, n, *alloc);
+	(*fds)[0] = (struct pollfd){ m->wake[0], POLLIN, 0 };
+	(*fds)[1] = (struct pollfd){ can_accept(m, now) ? m->listen_fd : -1,
+				     POLLIN, 0 };
+	for (size_t i = 0; i < m->nconns; i++) {
+		const struct conn *c = &m->conns[i];
+		int reading = !c->eof && pending(c) < IN_MAX;
+
+		(*fds)[i + 2] =
+			(struct pollfd){ c->fd,
+					 (short)((reading ? POLLIN : 0) |
+						 (c->writing ? POLLOUT : 0)),
+					 0 };
+		if (due(m, c) < next)
+			next = due(m, c);
+	}
+	*timeout_ms = next == UINT64_MAX ? -1
+		      : next <= now	 ? 0
+				    : (int)((next - now + 999999) / 1000000);
+	return n;
 }
 
 static void *serve_loop(void *arg)
@@ -725,22 +889,11 @@ static void *serve_loop(void *arg)
 	size_t alloc = 0;
 
 	for (;;) {
-		size_t n = m->nconns + 2;
+		int timeout;
+		size_t n =
+			poll_set(m, &fds, &alloc, pmbench_now_ns(), &timeout);
 
-		if (n > alloc) {
-			alloc = 2 * n;
-			fds = pmbench_xrealloc(fds, alloc * sizeof(*fds));
-		}
-		fds[0] = (struct pollfd){ m->wake[0], POLLIN, 0 };
-		fds[1] = (struct pollfd){ m->listen_fd, POLLIN, 0 };
-		for (size_t i = 0; i < m->nconns; i++)
-			fds[i + 2] = (struct pollfd){
-				m->conns[i].fd,
-				(short)((m->conns[i].eof ? 0 : POLLIN) |
-					(m->conns[i].writing ? POLLOUT : 0)),
-				0
-			};
-		if (poll(fds, n, -1) < 0) {
+		if (poll(fds, n, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -762,6 +915,7 @@ static void *serve_loop(void *arg)
 			if (gone)
 				conn_close(m, i);
 		}
+		expire(m, pmbench_now_ns());
 		if (fds[1].revents & POLLIN)
 			accept_all(m);
 	}
@@ -769,10 +923,23 @@ static void *serve_loop(void *arg)
 	return NULL;
 }
 
+/* max_conns, unless set: CONNS_MAX, or an eighth of the fd limit. */
+static size_t conns_limit(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return CONNS_MAX;
+	n = rl.rlim_cur / 8;
+	return n < CONNS_MIN ? CONNS_MIN : n > CONNS_MAX ? CONNS_MAX : n;
+}
+
 int pmbench_mirror_serve(struct pmbench_mirror *m, int port)
 {
 	struct sockaddr_in a;
-	int one = 1, fd;
+	sigset_t all, old;
+	int one = 1, fd, e;
 
 	if (m->serving)
 		return 0;
@@ -787,27 +954,44 @@ int pmbench_mirror_serve(struct pmbench_mirror *m, int port)
 	a.sin_port = htons((uint16_t)port);
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
 	    listen(fd, 512) < 0) {
-		int e = errno;
-
+		e = errno;
 		close(fd);
 		return pmbench_error_set("registry front: cannot listen on "
 					 "127.0.0.1:%d: %s",
 					 port, strerror(e));
 	}
 	if (pipe2(m->wake, O_CLOEXEC) < 0) {
-		int e = errno;
-
+		e = errno;
 		close(fd);
 		return pmbench_error_set("registry front: pipe: %s",
 					 strerror(e));
 	}
 	m->listen_fd = fd;
-	if (pthread_create(&m->thread, NULL, serve_loop, m)) {
+	m->use = m->limits;
+	if (!m->use.max_conns)
+		m->use.max_conns = conns_limit();
+	if (!m->use.head_ns)
+		m->use.head_ns = HEAD_NS;
+	if (!m->use.stall_ns)
+		m->use.stall_ns = STALL_NS;
+	/* Signals stay with the program's own thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&m->thread, NULL, serve_loop, m);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
 		pmbench_mirror_halt(m);
-		return pmbench_error_set("registry front: no thread");
+		return pmbench_error_set("registry front: no thread: %s",
+					 strerror(e));
 	}
 	m->serving = 1;
 	return 0;
+}
+
+void pmbench_mirror_set_limits(struct pmbench_mirror *m,
+			       const struct pmbench_mirror_limits *limits)
+{
+	m->limits = *limits;
 }
 
 void pmbench_mirror_halt(struct pmbench_mirror *m)
@@ -855,6 +1039,7 @@ void pmbench_mirror_free(struct pmbench_mirror *m)
 	if (m->easy)
 		curl_easy_cleanup(m->easy);
 	free(m->conns);
+	free(m->peers);
 	free(m->host);
 	free(m->cache_control[0]);
 	free(m->cache_control[1]);

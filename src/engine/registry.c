@@ -508,6 +508,38 @@ int pmbench_registry_seal(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	return switch_to(reg, ctx, STATE_SEALED);
 }
 
+int pmbench_registry_watch(struct pmbench_registry *reg,
+			   struct pmbench_ctx *ctx)
+{
+	struct pmbench_buf how = PMBENCH_BUF_INIT;
+	int noticed, ret = 0;
+
+	if (!running(reg) || reg->child.pid <= 0)
+		return 0;
+	/* Its exit is noticed once; `exited` stays set after. */
+	noticed = reg->child.result.exited;
+	if (!noticed && pmbench_child_pump(&reg->child, 0) != 1) {
+		pmbench_error_clear();
+		return 0;
+	}
+	pmbench_child_describe(&reg->child, &how);
+	if (reg->state == STATE_PRIMING)
+		ret = pmbench_error_set(
+			"the local registry mirror (verdaccio, pid %ld) ended: "
+			"%s; see its log '%s', then run the command again, or "
+			"use --registry live",
+			(long)reg->child.pid, how.ptr, reg->log_path);
+	else if (!noticed)
+		pmbench_ctx_warn(ctx,
+				 "the sealed registry mirror (verdaccio, pid "
+				 "%ld) ended: %s; the front still answers "
+				 "what the primings fetched, and a run that "
+				 "asks for anything else fails",
+				 (long)reg->child.pid, how.ptr);
+	pmbench_buf_release(&how);
+	return ret;
+}
+
 void pmbench_registry_pm_env(const struct pmbench_registry *reg,
 			     struct pmbench_strvec *env,
 			     const struct pmbench_pm *pm)
@@ -704,6 +736,10 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 		out->fallbacks = f.fallbacks;
 		out->bytes = f.bytes;
 		out->uplink_requests = uplink;
+		out->foreign_requests = f.foreign_requests;
+		out->foreign_connections = f.foreign_connections;
+		out->unattributed = f.unattributed_connections;
+		out->dropped = f.dropped_connections;
 	}
 	return 0;
 }
@@ -727,6 +763,57 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 		pmbench_sample_metric_set(s, "registry_fallback_requests",
 					  c.fallbacks);
 	pmbench_sample_metric_set(s, "registry_bytes", (double)c.bytes);
+	/* What others did meanwhile, when they did anything (mirror.h). */
+	if (c.foreign_requests || c.foreign_connections)
+		pmbench_sample_metric_set(s, "registry_foreign_requests",
+					  c.foreign_requests);
+	if (c.unattributed)
+		pmbench_sample_metric_set(
+			s, "registry_unattributed_connections", c.unattributed);
+	if (c.dropped)
+		pmbench_sample_metric_set(s, "registry_dropped_connections",
+					  c.dropped);
+}
+
+/* A registry metric of `s`, 0 without. */
+static double metric(const struct pmbench_sample *s, const char *name)
+{
+	double v = 0;
+
+	pmbench_sample_metric_get(s, name, &v);
+	return v;
+}
+
+int pmbench_registry_spoiled(const struct pmbench_sample *s,
+			     struct pmbench_buf *why)
+{
+	double failed, up, fallbacks, all;
+
+	/* Only a run against the sealed mirror counts its fallbacks. */
+	if (!pmbench_sample_metric_get(s, "registry_fallback_requests",
+				       &fallbacks))
+		return 0;
+	failed = metric(s, "registry_failed_requests");
+	up = metric(s, "registry_uplink_requests");
+	if (!failed && !up)
+		return 0;
+	all = metric(s, "registry_meta_requests") +
+	      metric(s, "registry_tarball_requests") +
+	      metric(s, "registry_other_requests");
+	if (failed)
+		pmbench_buf_addf(why, "registry: %.0f of %.0f requests failed",
+				 failed, all);
+	if (up && failed)
+		pmbench_buf_addf(why, ", %.0f sent upstream", up);
+	else if (up)
+		pmbench_buf_addf(
+			why, "registry: %.0f of %.0f requests sent upstream",
+			up, all);
+	if (fallbacks)
+		pmbench_buf_addf(why, ", %.0f not primed", fallbacks);
+	pmbench_buf_adds(why, " (not a measurement of the PM: the mirror "
+			      "lacked what it asked for)");
+	return 1;
 }
 
 void pmbench_registry_record(const struct pmbench_registry *reg,
@@ -749,7 +836,8 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "live, sealed for the timed runs (cached metadata "
 			 "not revalidated, no request leaves 127.0.0.1); "
 			 "the timed runs answered from memory by pmbench's "
-			 "front with the sealed mirror's own bytes",
+			 "front with the sealed mirror's own bytes, counting "
+			 "only the requests of the PM's own processes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);
 	if (reg->caching)

@@ -9,9 +9,11 @@
 #include <cjson/cJSON.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/date.h"
 #include "pmbench/fs.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
+#include "pmbench/text.h"
 
 /*
  * A result file holds every raw sample, so it can grow large with many
@@ -202,6 +204,14 @@ size_t pmbench_cell_failures(const struct pmbench_cell *c)
 	return n;
 }
 
+int pmbench_result_has_samples(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (r->cells[i].samples_nr)
+			return 1;
+	return 0;
+}
+
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c)
 {
 	size_t n = 0;
@@ -246,7 +256,8 @@ pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 	PMBENCH_ALLOC_GROW(r->fixtures, r->fixtures_nr + 1, r->fixtures_alloc);
 	f = &r->fixtures[r->fixtures_nr++];
 	f->name = dup_or_null(name);
-	f->repo = dup_or_null(repo);
+	/* The URL recorded, never its credentials (the plan id hashes it). */
+	f->repo = pmbench_text_redact_dup(repo);
 	f->commit = dup_or_null(commit);
 	f->subdir = dup_or_null(subdir);
 	f->description = dup_or_null(description);
@@ -474,6 +485,20 @@ void pmbench_result_collect_sysinfo(struct pmbench_result *r)
 	pmbench_buf_release(&val);
 }
 
+int pmbench_result_created(int64_t *out, const struct pmbench_result *r,
+			   const char *name)
+{
+	*out = 0;
+	if (!r->created)
+		return 0;
+	if (pmbench_date_parse(out, r->created) < 0) {
+		*out = 0;
+		pmbench_error_prefix("'%s': field 'created'", name);
+		return PMBENCH_EINVALID;
+	}
+	return 1;
+}
+
 void pmbench_result_stamp(struct pmbench_result *r)
 {
 	char stamp[64];
@@ -635,12 +660,21 @@ static cJSON *must(cJSON *item)
 	return item;
 }
 
+/*
+ * Every string of a result file goes through here or add_strvec(): they
+ * quote URLs, commands and PM output, so credentials are redacted (the
+ * redaction of a redacted text is itself, so a file read and written
+ * again is the same bytes).
+ */
 static void add_str(cJSON *obj, const char *key, const char *s)
 {
-	if (s)
-		must(cJSON_AddStringToObject(obj, key, s));
+	char *r = pmbench_text_redact_dup(s);
+
+	if (r)
+		must(cJSON_AddStringToObject(obj, key, r));
 	else
 		must(cJSON_AddNullToObject(obj, key));
+	free(r);
 }
 
 static void add_num(cJSON *obj, const char *key, double v)
@@ -653,10 +687,13 @@ static void add_strvec(cJSON *obj, const char *key,
 {
 	cJSON *arr = must(cJSON_AddArrayToObject(obj, key));
 
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!cJSON_AddItemToArray(arr,
-					  must(cJSON_CreateString(sv->v[i]))))
+	for (size_t i = 0; i < sv->nr; i++) {
+		char *r = pmbench_text_redact_dup(sv->v[i]);
+
+		if (!cJSON_AddItemToArray(arr, must(cJSON_CreateString(r))))
 			pmbench_die("out of memory building JSON");
+		free(r);
+	}
 }
 
 static cJSON *add_to_array(cJSON *arr)

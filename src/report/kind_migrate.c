@@ -14,6 +14,7 @@
 #include "pmbench/report_kind.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
+#include "pmbench/text.h"
 
 /* Changes listed per target on the terminal; the JSON has them all. */
 #define CHANGES_SHOWN 12
@@ -562,10 +563,14 @@ static cJSON *must(cJSON *item)
 	return item;
 }
 
+/* Strings quote PM output and URLs: credentials never reach the file. */
 static void add_str(cJSON *o, const char *key, const char *s)
 {
-	must(s ? cJSON_AddStringToObject(o, key, s)
+	char *r = pmbench_text_redact_dup(s);
+
+	must(r ? cJSON_AddStringToObject(o, key, r)
 	       : cJSON_AddNullToObject(o, key));
+	free(r);
 }
 
 static void add_item(cJSON *arr, cJSON *item)
