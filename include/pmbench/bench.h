@@ -57,7 +57,7 @@ struct pmbench_bench_opts {
 		.env = PMBENCH_STRVEC_INIT,                                    \
 		.autostop = PMBENCH_SCHEDULE_AUTO_INIT,                        \
 		.tasks = PMBENCH_STRVEC_INIT, .probe_concurrency = 1,          \
-		.edits = 5                                                     \
+		.edits = 5,                                                    \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -73,7 +73,7 @@ struct pmbench_cicache_opts {
 	{                                                                     \
 		.pms = PMBENCH_STRVEC_INIT, .runs = 3, .lockfile_changed = 1, \
 		.bandwidth = 100e6, .env = PMBENCH_STRVEC_INIT,               \
-		.archiver = PMBENCH_CACHEARC_LIBARCHIVE                       \
+		.archiver = PMBENCH_CACHEARC_LIBARCHIVE,                      \
 	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);

@@ -317,6 +317,19 @@ static const struct cell_column {
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
 };
 
+void pmbench_format_column_names(struct pmbench_buf *out)
+{
+	size_t from = out->len;
+
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++) {
+		if (!columns[k].col.header)
+			continue;
+		if (out->len > from)
+			pmbench_buf_adds(out, ", ");
+		pmbench_doc_column_name(out, &columns[k].col);
+	}
+}
+
 int pmbench_format_check_columns(const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
@@ -324,13 +337,7 @@ int pmbench_format_check_columns(const char *list)
 	int ret = 0;
 
 	pmbench_strvec_split(&v, list, ',');
-	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++) {
-		if (!columns[k].col.header)
-			continue;
-		if (names.len)
-			pmbench_buf_adds(&names, ", ");
-		pmbench_doc_column_name(&names, &columns[k].col);
-	}
+	pmbench_format_column_names(&names);
 	for (size_t i = 0; i < v.nr && !ret; i++) {
 		int found = 0;
 

@@ -124,6 +124,16 @@ TEST(control_bytes_never_reach_the_terminal)
 	CHECK(terminal_safe(run.out.ptr));
 	CHECK_CONTAINS(run.out.ptr, "got 'x\\x1b]0;PWNED\\x07\\x1b[31mred'");
 	h_run_release(&run);
+	/* A usage error quotes the command line: escaped too. */
+	{
+		const char *args[] = { "bench", "--\033]0;PWNED\007x", NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 129);
+	CHECK(terminal_safe(run.out.ptr));
+	CHECK_CONTAINS(run.out.ptr, "unknown option '--\\x1b]0;PWNED\\x07x'");
+	h_run_release(&run);
 
 	/* A script whose output is quoted in the failure: no escapes. */
 	pmbench_buf_addf(&man,
