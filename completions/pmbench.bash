@@ -123,6 +123,10 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"migrate --choose")
+		_pmbench_words 'link-workspace-packages workspace-protocol' list
+		return
+		;;
 	"migrate --columns")
 		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
 		return
@@ -470,7 +474,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--choose --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --no-recipe --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'

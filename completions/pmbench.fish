@@ -53,6 +53,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from fixtures' -s h -l help -d 't
 
 complete -c pmbench -n '__fish_seen_subcommand_from pms' -s h -l help -d 'this help'
 
+complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l choose -x -a 'link-workspace-packages workspace-protocol' -d 'recipe changes to make instead of their choice\'s default, comma-separated workspace-protocol'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l env -x -d 'set a variable for every PM'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
@@ -62,6 +63,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l link -x -d 'an e
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l markdown -r -F -d 'also write the report as Markdown'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l no-fs-wait -d 'time at once even while the file system is still slowed by pmbench\'s last large deletion'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l no-progress -d 'one line per step instead of the progress bars'
+complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l no-recipe -d 'give every target the repo as it is'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -s o -l out -r -F -d 'the JSON report'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l progress -d 'the progress bars on standard error even when it is not a terminal'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l registry -x -a 'local live' -d 'local'

@@ -32,6 +32,13 @@ struct pmbench_bench_opts {
 	const char *from_pm;
 	const char *from_lock;
 	pmbench_bench_primed_cb on_primed; /**< or NULL */
+	/**
+	 * Called before each PM's priming, once its workspace's folders are
+	 * named and nothing is copied yet (migrate points ps->ws.source at
+	 * a copy it changed for that PM), or NULL. A negative return stops
+	 * the benchmark with that error.
+	 */
+	pmbench_bench_primed_cb on_workspace;
 	void *payload;
 	/** `--runs auto`: stop each scenario by `autostop` (runs = max) */
 	int runs_auto;

@@ -181,6 +181,8 @@ struct pmbench_doc_bar {
 	enum pmbench_doc_tone tone;
 	/** A group this bar opens, named on a row above it, or NULL. */
 	char *group;
+	/** A curve's point: its place on the horizontal axis (see `curve`). */
+	double x;
 };
 
 /** A horizontal bar chart, drawn as SVG by the html and svg formats. */
@@ -203,6 +205,16 @@ struct pmbench_doc_chart {
 	 * is marked as a change. Set it after pmbench_doc_chart().
 	 */
 	int trend;
+	/**
+	 * Curves instead of bars: lines, one per series (the bars that
+	 * share a label, in the order they first appear), each bar a point
+	 * at (`x`, `value`) with its interval as a vertical whisker; the
+	 * horizontal axis is linear and marks every `x`, the vertical one
+	 * starts at 0; a legend names the series. A bar without a value is
+	 * left out of its line. Set it after pmbench_doc_chart().
+	 */
+	int curve;
+	char *x_unit; /**< the horizontal axis' title ("packages"), or NULL */
 };
 
 enum pmbench_doc_kind {
@@ -214,7 +226,7 @@ enum pmbench_doc_kind {
 	PMBENCH_DOC_KV,	       /**< `keys` and `items`, pairwise; `id` */
 	PMBENCH_DOC_TABLE,     /**< `table` */
 	PMBENCH_DOC_CHART,     /**< `chart` */
-	PMBENCH_DOC_CODE       /**< `text`, preformatted (a PM's output) */
+	PMBENCH_DOC_CODE       /**< `text`, preformatted; `id` its language */
 };
 
 struct pmbench_doc_block {
@@ -322,6 +334,14 @@ void pmbench_doc_note(struct pmbench_doc *d, unsigned audience,
 
 /** Append a preformatted block of `text`. */
 void pmbench_doc_code(struct pmbench_doc *d, unsigned audience,
+		      const char *text);
+
+/**
+ * Append a unified diff (diff.h) as a preformatted block whose `id` is
+ * "diff": Markdown fences it as ```diff, HTML gives its <pre> the class
+ * "diff".
+ */
+void pmbench_doc_diff(struct pmbench_doc *d, unsigned audience,
 		      const char *text);
 
 /** Append an empty list; add its items with pmbench_doc_item(). */

@@ -52,6 +52,67 @@ struct pmbench_pm_hint {
 };
 
 /**
+ * A failure of a repo as it is that one change to the repo makes go
+ * away (a workspace the PM reads differently from the one the repo was
+ * written for): when a failure's output contains `pattern` (and `also`,
+ * unless NULL) and `check`, if not NULL, says it applies to the project
+ * the command ran in, `fix` says the change, which the PM's recipe step
+ * `change` makes (`pmbench migrate --to <pm>`).
+ */
+struct pmbench_pm_fix {
+	const char *pattern;
+	const char *also;
+	/**
+	 * NULL, or a test of the failure's `text` against the project
+	 * folder: 1 when the fix applies (the package a 404 was for is one
+	 * of the repo's own workspace packages). Without a project folder
+	 * a fix with a check is never given.
+	 */
+	int (*check)(const char *text, const char *project);
+	const char *fix;
+	const char *change; /**< the recipe step's id, or NULL */
+};
+
+struct pmbench_recipe;
+struct pmbench_pm_change;
+
+/**
+ * A recipe step's callback (recipe.h lists them): edits the project of
+ * `r` as `step` says, through the recipe's file functions.
+ */
+typedef int (*pmbench_pm_change_cb)(struct pmbench_recipe *r,
+				    const struct pmbench_pm_change *step);
+
+/** When a recipe step (struct pmbench_pm_change) applies. */
+enum pmbench_pm_change_when {
+	/** Always (the step's callback may still find nothing to do). */
+	PMBENCH_CHANGE_ALWAYS = 0,
+	/**
+	 * Only when a workspace package asks for another by a plain version
+	 * or range (no workspace: protocol), which some PMs do not link.
+	 */
+	PMBENCH_CHANGE_IF_PLAIN_REFS = (1 << 0),
+};
+
+/**
+ * One change of a migration recipe: what a team changes in its repo when
+ * it moves to this PM (recipe.h runs them). The list ends with a NULL id.
+ */
+struct pmbench_pm_change {
+	const char *id;	  /**< "link-workspace-packages", for --choose */
+	const char *what; /**< for people: the change and why the PM needs it */
+	/**
+	 * The choice it is an alternative of, or NULL: steps with the same
+	 * choice are alternatives, the first one the default.
+	 */
+	const char *choice;
+	pmbench_pm_change_cb apply;
+	const char *file; /**< the file it edits, if one callback serves many */
+	const char *arg;  /**< the callback's argument, or NULL */
+	unsigned when;	  /**< enum pmbench_pm_change_when */
+};
+
+/**
  * A variant: a PM with a configuration (a linker, an install strategy),
  * measured as a PM of its own, with its own column, cache and work
  * folder. Everything not set here is its base's.
@@ -164,6 +225,16 @@ struct pmbench_pm {
 	const char *const *fail_noise;
 	/** Its known traps, ending with a NULL pattern; NULL: none. */
 	const struct pmbench_pm_hint *hints;
+	/**
+	 * Failures of a repo as it is and the change that makes it install
+	 * (tried before the traps), ending with a NULL pattern; NULL: none.
+	 */
+	const struct pmbench_pm_fix *fixes;
+	/**
+	 * Migration: what a team changes in its repo to move to this PM,
+	 * in order, ending with a NULL id (recipe.h); NULL: nothing.
+	 */
+	const struct pmbench_pm_change *recipe;
 	/*
 	 * Set for a variant (pmbench_pm_get() builds its entry from its
 	 * base's and the variant's): the base's name, the variant, what
@@ -272,6 +343,14 @@ int pmbench_pm_is_store(const char *name);
  * NULL when nothing matches.
  */
 const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text);
+
+/**
+ * Like pmbench_pm_hint(), first trying `pm`'s fixes (struct
+ * pmbench_pm_fix) against the project in folder `project` (may be NULL):
+ * a failure of a repo as it is says the change that makes it install.
+ */
+const char *pmbench_pm_hint_in(const struct pmbench_pm *pm, const char *text,
+			       const char *project);
 
 /**
  * Whether the variable `name` (of the caller's environment) may change

@@ -51,6 +51,12 @@ const struct pmbench_option pmbench_options[] = {
 	  "pmbench's work folder (default: the source tree's cache/, or "
 	  "$PMBENCH_CACHE_DIR)",
 	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR },
+	{ "choose", ARG_CUSTOM, CMD_MIGRATE, "LIST",
+	  "recipe changes to make instead of their choice's default, "
+	  "comma-separated: workspace-protocol (pnpm: internal "
+	  "dependencies as workspace:*, instead of linkWorkspacePackages)",
+	  .set = pmbench_cli_set_choose, .complete = CPL_WORDS,
+	  .values = "link-workspace-packages workspace-protocol" },
 	{ "columns", ARG_CUSTOM, TABLES, "LIST",
 	  "the terminal table's columns, comma-separated: {columns}",
 	  .flags = OPT_LOCAL, .set = pmbench_cli_set_columns,
@@ -134,6 +140,10 @@ const struct pmbench_option pmbench_options[] = {
 	  "one line per step instead of the progress bars (the default "
 	  "when standard error is not a terminal)",
 	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 0 },
+	{ "no-recipe", ARG_FLAG, CMD_MIGRATE, NULL,
+	  "give every target the repo as it is (no recipe: no "
+	  "pnpm-workspace.yaml, \"private\", packageManager, ...)",
+	  CLI_AT(no_recipe, int), .value = 1 },
 	{ "node", ARG_STRING, CMD_BENCH, "system|VER",
 	  "the Node every PM and script runs under (default: the "
 	  "toolchain's pinned one, else the machine's)",
@@ -309,6 +319,7 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
 {
 	pmbench_strvec_release(&cli->to);
 	pmbench_strvec_release(&cli->parity);
+	pmbench_strvec_release(&cli->choose);
 	pmbench_strvec_release(&cli->pass);
 }
 

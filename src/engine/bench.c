@@ -632,8 +632,14 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 				       ctx->cache_dir, f->name, f->source_dir,
 				       f->subdir);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
-		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
-					       o->from_pm, o->from_lock);
+		ret = o->on_workspace
+			      ? o->on_workspace(f, &states[i], o->payload)
+			      : 0;
+		if (!ret)
+			ret = pmbench_pmrun_prime_from(&states[i],
+						       o->timeout_ns,
+						       o->from_pm,
+						       o->from_lock);
 		if (!ret && o->on_primed)
 			ret = o->on_primed(f, &states[i], o->payload);
 		/* What a task fetches beyond the priming (update's bump). */

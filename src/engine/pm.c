@@ -6,15 +6,81 @@
 
 #include "pmbench/fs.h"
 #include "pmbench/ctx.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
+#include "pmbench/recipe.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define HINTS(...) \
 	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
+#define FIXES(...) \
+	((const struct pmbench_pm_fix[]){ __VA_ARGS__, { .pattern = NULL } })
+#define RECIPE(...) \
+	((const struct pmbench_pm_change[]){ __VA_ARGS__, { .id = NULL } })
 
 /* The same words for "no such version" in every PM's own terms. */
 #define NO_SUCH_VERSION "a version named in package.json is not in the registry"
+
+/*
+ * Recipe steps several PMs share (recipe.h has the callbacks). What a
+ * team changes when it moves an npm-workspaces repo, or a pnpm one, to
+ * the PM: each says why that PM needs it.
+ */
+#define STEP_WORKSPACES_FIELD                                           \
+	{                                                               \
+		.id = "workspaces-field",                               \
+		.what = "package.json lists the workspace packages in " \
+			"\"workspaces\" (this PM does not read "        \
+			"pnpm-workspace.yaml)",                         \
+		.apply = pmbench_recipe_workspaces_field,               \
+	}
+#define STEP_PLAIN_VERSIONS(PM)                                            \
+	{                                                                  \
+		.id = "plain-versions",                                    \
+		.what = "internal dependencies asked for by version, not " \
+			"the workspace: protocol, which " PM " does not "  \
+			"understand; it links a workspace package whose "  \
+			"version matches",                                 \
+		.apply = pmbench_recipe_plain_versions,                    \
+	}
+#define STEP_PACKAGE_MANAGER(PM)                                              \
+	{                                                                     \
+		.id = "package-manager",                                      \
+		.what = "the packageManager field names " PM " and its "      \
+			"version (corepack uses it; another PM's name there " \
+			"makes yarn 1 and pnpm refuse)",                      \
+		.apply = pmbench_recipe_package_manager,                      \
+	}
+
+/* Where a failure names the package the registry lacks. */
+#define NOT_IN_REGISTRY " is not in the npm registry"
+
+/*
+ * The package a 404 was for ("@s/shared is not in the npm registry", as
+ * pnpm says it) is one of the project's own workspace packages: the PM
+ * asked the registry for what the repo holds.
+ */
+static int workspace_package_missing(const char *text, const char *project)
+{
+	struct pmbench_monorepo m = PMBENCH_MONOREPO_INIT;
+	const char *at = strstr(text, NOT_IN_REGISTRY), *start;
+	char *name;
+	int found;
+
+	if (!at || !project)
+		return 0;
+	start = at;
+	while (start > text && !strchr(" \t\n", start[-1]))
+		start--;
+	name = pmbench_xstrndup(start, (size_t)(at - start));
+	found = !pmbench_monorepo_read(&m, project) &&
+		pmbench_monorepo_find(&m, name);
+	pmbench_error_clear();
+	pmbench_monorepo_release(&m);
+	free(name);
+	return found;
+}
 
 /*
  * Every child runs with HOME and the XDG folders inside its own cache
@@ -178,6 +244,17 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "manifest" },
 			{ "ETARGET", NULL, NO_SUCH_VERSION },
 			{ "No matching version", NULL, NO_SUCH_VERSION }),
+		.fixes = FIXES({
+			.pattern = "EUNSUPPORTEDPROTOCOL",
+			.also = "workspace:",
+			.fix = "npm does not understand the workspace: "
+			       "protocol: ask for the workspace package by its "
+			       "version (\"1.0.0\", \"^1.0.0\"), which npm "
+			       "links",
+			.change = "plain-versions",
+		}),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD,
+				 STEP_PLAIN_VERSIONS("npm")),
 	},
 	{
 		.name = "yarn",
@@ -219,11 +296,34 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "yarn 1 enforces dependencies' engines; set \"pm\": "
 			  "{\"yarn\": {\"env\": {\"YARN_IGNORE_ENGINES\": "
 			  "\"1\"}}} to let it through" },
-			{ "Workspaces can only be enabled in private projects",
-			  NULL,
-			  "yarn 1 needs \"private\": true in a package.json "
-			  "with workspaces" },
 			{ "Couldn't find any versions", NULL, NO_SUCH_VERSION }),
+		.fixes = FIXES(
+			{
+				.pattern = "Workspaces can only be enabled in "
+					   "private projects",
+				.fix = "yarn 1 needs \"private\": true in a "
+				       "package.json with workspaces",
+				.change = "private",
+			},
+			{
+				.pattern = "Couldn't find package",
+				.also = "@workspace:",
+				.fix = "yarn 1 does not understand the "
+				       "workspace: protocol: ask for the "
+				       "workspace package by its version "
+				       "(\"1.0.0\"), which yarn 1 links",
+				.change = "plain-versions",
+			}),
+		.recipe = RECIPE(
+			STEP_WORKSPACES_FIELD, STEP_PLAIN_VERSIONS("yarn 1"),
+			{
+				.id = "private",
+				.what = "the root package.json says \"private\": "
+					"true (yarn 1 enables workspaces only "
+					"in a private root)",
+				.apply = pmbench_recipe_private_root,
+			},
+			STEP_PACKAGE_MANAGER("yarn 1")),
 	},
 	{
 		.name = "yarn-berry",
@@ -286,6 +386,22 @@ const struct pmbench_pm pmbench_pms[] = {
 			"^Usage Error:", "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
 		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
+		.recipe = RECIPE(
+			STEP_WORKSPACES_FIELD,
+			{
+				/*
+				 * The linker pmbench gives it (a variant's:
+				 * pnp, pnpm), said where the repo keeps it.
+				 */
+				.id = "node-linker",
+				.what = ".yarnrc.yml sets the linker (yarn 4 "
+					"installs Plug'n'Play unless told "
+					"nodeLinker: node-modules)",
+				.apply = pmbench_recipe_yaml_setting,
+				.file = ".yarnrc.yml",
+				.arg = "nodeLinker: $YARN_NODE_LINKER",
+			},
+			STEP_PACKAGE_MANAGER("yarn 4")),
 	},
 	{
 		.name = "pnpm",
@@ -313,7 +429,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * store of the Rust engine. strict_dep_builds=false keeps
 		 * skipped build scripts from turning a complete install into
 		 * exit 1; manage_package_manager_versions=false keeps a
-		 * packageManager field from downloading another pnpm.
+		 * packageManager field from downloading another pnpm, and
+		 * pm_on_fail=ignore keeps pnpm 12.23 from resolving that
+		 * release's platform packages (@pnpm/exe.<os>-<cpu>) from the
+		 * registry: one is missing, and 3 of 6 installs of the
+		 * workspace fixture with "packageManager": "pnpm@12.23.0"
+		 * failed at random (ERR_PNPM_BAD_CONFIG_DEP), none with it.
 		 */
 		.env = L("pnpm_config_store_dir={cache}/pnpm-store",
 			 "pnpm_config_cache_dir={cache}/pnpm-cache",
@@ -322,6 +443,7 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_update_notifier=false",
 			 "pnpm_config_strict_dep_builds=false",
 			 "pnpm_config_manage_package_manager_versions=false",
+			 "pnpm_config_pm_on_fail=ignore",
 			 "pnpm_config_package_manager_strict=false",
 			 "pnpm_config_confirm_modules_purge=false",
 			 "pnpm_config_frozen_lockfile=false"),
@@ -347,10 +469,57 @@ const struct pmbench_pm pmbench_pms[] = {
 			{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
 			  "the packageManager field names another PM" },
 			{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
-			  "pnpm tried to switch to the packageManager "
-			  "field's version" },
+			  "pnpm resolved the pnpm release the packageManager "
+			  "field names, with its platform packages, and the "
+			  "registry lacks one (pmOnFail: ignore skips it)" },
 			{ "ERR_PNPM_NO_MATCHING_VERSION", NULL,
 			  NO_SUCH_VERSION }),
+		.fixes = FIXES({
+			.pattern = "ERR_PNPM_FETCH_404",
+			.check = workspace_package_missing,
+			.fix = "pnpm links a workspace package asked for by "
+			       "plain version only with linkWorkspacePackages: "
+			       "add \"linkWorkspacePackages: true\" to "
+			       "pnpm-workspace.yaml, or ask for it as "
+			       "\"workspace:*\" (--choose workspace-protocol)",
+			.change = "link-workspace-packages",
+		}),
+		.recipe = RECIPE(
+			{
+				.id = "pnpm-workspace",
+				.what = "pnpm-workspace.yaml lists the "
+					"workspace packages (pnpm does not read "
+					"package.json's \"workspaces\"; pnpm 12 "
+					"writes the file itself at install, "
+					"with a warning)",
+				.apply = pmbench_recipe_workspace_yaml,
+				.file = "pnpm-workspace.yaml",
+			},
+			{
+				.id = "link-workspace-packages",
+				.choice = "how pnpm links internal dependencies "
+					  "asked for by version",
+				.what = "pnpm-workspace.yaml sets "
+					"linkWorkspacePackages: true (pnpm "
+					"links a workspace package asked for by "
+					"plain version only then; else it asks "
+					"the registry: ERR_PNPM_FETCH_404)",
+				.apply = pmbench_recipe_yaml_setting,
+				.file = "pnpm-workspace.yaml",
+				.arg = "linkWorkspacePackages: true",
+				.when = PMBENCH_CHANGE_IF_PLAIN_REFS,
+			},
+			{
+				.id = "workspace-protocol",
+				.choice = "how pnpm links internal dependencies "
+					  "asked for by version",
+				.what = "internal dependencies use the "
+					"workspace: protocol, which pnpm always "
+					"links (npm and yarn 1 cannot read it)",
+				.apply = pmbench_recipe_workspace_protocol,
+				.when = PMBENCH_CHANGE_IF_PLAIN_REFS,
+			},
+			STEP_PACKAGE_MANAGER("pnpm")),
 	},
 	{
 		.name = "bun",
@@ -388,6 +557,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints =
 			HINTS({ "No version matching", NULL, NO_SUCH_VERSION }),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
 	},
 	{
 		.name = "deno",
@@ -420,6 +590,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints = HINTS({ "Could not find npm package", " matching ",
 				 NO_SUCH_VERSION }),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
 	},
 };
 
@@ -783,6 +954,28 @@ const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text)
 	const char *hint = pm ? match_hint(pm->hints, text) : NULL;
 
 	return hint ? hint : match_hint(common_hints, text);
+}
+
+const char *pmbench_pm_hint_in(const struct pmbench_pm *pm, const char *text,
+			       const char *project)
+{
+	static char said[1024];
+	const struct pmbench_pm_fix *f = pm ? pm->fixes : NULL;
+
+	for (; f && f->pattern; f++) {
+		if (!strstr(text, f->pattern) ||
+		    (f->also && !strstr(text, f->also)) ||
+		    (f->check && !f->check(text, project)))
+			continue;
+		/* The fix, and where pmbench shows it as a diff. */
+		snprintf(said, sizeof(said),
+			 "%s; 'pmbench migrate --to %s' makes this change "
+			 "(%s) in its copy and shows its diff",
+			 f->fix, pmbench_pm_base(pm)->name,
+			 f->change ? f->change : "?");
+		return said;
+	}
+	return pmbench_pm_hint(pm, text);
 }
 
 static int has_prefix(const char *const *prefixes, const char *name)

@@ -169,7 +169,7 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 		if (!pick_cause_line(reason, pm, full.ptr))
 			pick_error_line(reason, pm, tail->ptr);
 	}
-	hint = pmbench_pm_hint(pm, full.ptr);
+	hint = pmbench_pm_hint_in(pm, full.ptr, c->dir);
 	if (hint)
 		pmbench_buf_addf(reason, " (hint: %s)", hint);
 	pmbench_buf_release(&full);

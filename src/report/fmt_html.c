@@ -164,7 +164,13 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 		pmbench_fmt_chart(out, &b->chart, -1);
 		break;
 	case PMBENCH_DOC_CODE:
-		pmbench_buf_adds(out, "<pre>");
+		pmbench_buf_adds(out, "<pre");
+		if (b->id) {
+			pmbench_buf_adds(out, " class=\"");
+			esc(out, b->id);
+			pmbench_buf_adds(out, "\"");
+		}
+		pmbench_buf_adds(out, ">");
 		esc(out, b->text);
 		pmbench_buf_adds(out, "</pre>\n");
 		break;

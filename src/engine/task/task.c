@@ -16,6 +16,7 @@
 
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/scenario.h"
@@ -352,6 +353,7 @@ done:
 int pmbench_task_prepare(struct pmbench_pmrun *ps,
 			 const struct pmbench_fixture *f, int noop)
 {
+	struct pmbench_strvec outputs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret;
 
@@ -360,8 +362,14 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 				 PMBENCH_STATE_NODE_MODULES);
 	if (ret < 0)
 		goto done;
-	if (f->build_output) {
-		pmbench_buf_path(&p, ps->ws.run_project, f->build_output);
+	/* The output folders of the project and its workspace packages. */
+	if (f->build_output &&
+	    pmbench_monorepo_outputs(&outputs, ps->ws.run_project,
+				     f->build_output) < 0)
+		pmbench_error_clear();
+	for (size_t i = 0; i < outputs.nr; i++) {
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, ps->ws.run_project, outputs.v[i]);
 		ret = pmbench_fs_discard(p.ptr, ps->ws.trash);
 		if (ret < 0)
 			goto done;
@@ -376,6 +384,7 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 	if (noop)
 		ret = add_noop(ps->ws.run_project);
 done:
+	pmbench_strvec_release(&outputs);
 	pmbench_buf_release(&p);
 	return ret;
 }
