@@ -591,6 +591,11 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	for (size_t f = 0; f < fixtures.nr; f++)
 		matrix(out, rep, fixtures.v[f], &pms);
 	ratios(out, rep);
+	/* A curve's table is what CSV writes (every run is in the result). */
+	if (pmbench_kind_scale(out, rep)) {
+		free(out->csv);
+		out->csv = pmbench_xstrdup("scaling");
+	}
 	pmbench_kind_pairs(out, rep);
 	pmbench_kind_bench_sections(out, rep);
 	pmbench_kind_failures(out, r);
