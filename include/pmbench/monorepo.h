@@ -43,10 +43,9 @@ struct pmbench_monorepo {
 	size_t refs_nr, refs_alloc;
 };
 
-#define PMBENCH_MONOREPO_INIT                      \
-	{                                          \
-		.listed_in = NULL,                 \
-		.patterns = PMBENCH_STRVEC_INIT,   \
+#define PMBENCH_MONOREPO_INIT                                       \
+	{                                                           \
+		.listed_in = NULL, .patterns = PMBENCH_STRVEC_INIT, \
 	}
 
 /**

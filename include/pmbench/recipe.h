@@ -27,19 +27,19 @@ struct pmbench_pm_change;
 
 /** What one step changed (or, for an alternative, would change). */
 struct pmbench_recipe_change {
-	char *id;	/**< the step's id: "link-workspace-packages" */
-	char *what;	/**< for people: the step's text and details */
-	char *choice;	/**< the choice it belongs to, or NULL */
-	int applied;	/**< 0: an alternative, not applied */
-	char *diff;	/**< unified diff of every file it changed */
-	size_t lines;	/**< lines added plus removed */
+	char *id;     /**< the step's id: "link-workspace-packages" */
+	char *what;   /**< for people: the step's text and details */
+	char *choice; /**< the choice it belongs to, or NULL */
+	int applied;  /**< 0: an alternative, not applied */
+	char *diff;   /**< unified diff of every file it changed */
+	size_t lines; /**< lines added plus removed */
 };
 
 /** The state of one recipe being run on a project folder. */
 struct pmbench_recipe {
-	const char *project;	    /**< the folder edited (a copy) */
+	const char *project;	     /**< the folder edited (a copy) */
 	const struct pmbench_pm *pm; /**< the target PM */
-	const char *pm_version;	    /**< its version ("12.23.0"), or NULL */
+	const char *pm_version;	     /**< its version ("12.23.0"), or NULL */
 	/**
 	 * Before each path in a diff: the project's folder in the repo
 	 * ("web/" when the project is a subfolder), or NULL. Set it before
@@ -56,11 +56,11 @@ struct pmbench_recipe {
 	size_t changes_nr, changes_alloc;
 };
 
-#define PMBENCH_RECIPE_INIT                                           \
-	{                                                             \
-		.project = NULL, .mono = PMBENCH_MONOREPO_INIT,       \
-		.files = PMBENCH_STRVEC_INIT,                         \
-		.texts = PMBENCH_STRVEC_INIT, .detail = PMBENCH_BUF_INIT \
+#define PMBENCH_RECIPE_INIT                                                 \
+	{                                                                   \
+		.project = NULL, .mono = PMBENCH_MONOREPO_INIT,             \
+		.files = PMBENCH_STRVEC_INIT, .texts = PMBENCH_STRVEC_INIT, \
+		.detail = PMBENCH_BUF_INIT                                  \
 	}
 
 /**

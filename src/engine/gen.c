@@ -16,21 +16,37 @@
  * registry): what the local mirror primes once, whatever N.
  */
 static const char *const shared_pool[] = {
-	"ms@2.1.3",	       "picocolors@1.1.1", "semver@7.8.6",
-	"fast-deep-equal@3.1.3", "dequal@2.0.3",     "escalade@3.2.0",
-	"inherits@2.0.4",      "deepmerge@2.2.1",
+	"ms@2.1.3",	  "picocolors@1.1.1",
+	"semver@7.8.6",	  "fast-deep-equal@3.1.3",
+	"dequal@2.0.3",	  "escalade@3.2.0",
+	"inherits@2.0.4", "deepmerge@2.2.1",
 };
 
 static const char *const own_pool[] = {
-	"lodash.merge@4.6.2",	 "lodash.get@4.4.2",	"lodash.uniq@4.5.0",
-	"lodash.once@4.1.1",	 "lodash.camelcase@4.3.0",
-	"lodash.isequal@4.5.0",	 "lodash.pick@4.4.0",	"lodash.flatten@4.4.0",
-	"minimist@1.2.8",	 "nanoid@3.3.20",	"uuid@8.3.2",
-	"classnames@2.3.1",	 "dayjs@1.11.23",	"json5@2.2.3",
-	"yallist@3.1.1",	 "wrappy@1.0.2",	"isexe@2.0.0",
-	"path-key@3.1.1",	 "shebang-regex@3.0.0", "strip-bom@3.0.0",
-	"is-number@7.0.0",	 "queue-microtask@1.2.3",
-	"requires-port@1.0.0",	 "tiny-warning@1.0.3",
+	"lodash.merge@4.6.2",
+	"lodash.get@4.4.2",
+	"lodash.uniq@4.5.0",
+	"lodash.once@4.1.1",
+	"lodash.camelcase@4.3.0",
+	"lodash.isequal@4.5.0",
+	"lodash.pick@4.4.0",
+	"lodash.flatten@4.4.0",
+	"minimist@1.2.8",
+	"nanoid@3.3.20",
+	"uuid@8.3.2",
+	"classnames@2.3.1",
+	"dayjs@1.11.23",
+	"json5@2.2.3",
+	"yallist@3.1.1",
+	"wrappy@1.0.2",
+	"isexe@2.0.0",
+	"path-key@3.1.1",
+	"shebang-regex@3.0.0",
+	"strip-bom@3.0.0",
+	"is-number@7.0.0",
+	"queue-microtask@1.2.3",
+	"requires-port@1.0.0",
+	"tiny-warning@1.0.3",
 };
 
 #define SHARED_NR PMBENCH_ARRAY_SIZE(shared_pool)
@@ -85,8 +101,8 @@ int pmbench_gen_parse(struct pmbench_gen *out, const char *spec)
 	p += 10;
 	colon = strchr(p, ':');
 	if (parse_count(&n, p, colon ? colon : p + strlen(p)) < 0 ||
-	    (colon && parse_count(&seed, colon + 1,
-				  colon + 1 + strlen(colon + 1)) < 0))
+	    (colon &&
+	     parse_count(&seed, colon + 1, colon + 1 + strlen(colon + 1)) < 0))
 		goto bad;
 	if (n < 1 || n > PMBENCH_GEN_MAX_PACKAGES)
 		return pmbench_error_setc(PMBENCH_EINVALID,
@@ -210,13 +226,13 @@ static int write_package(const char *dir, unsigned i, int width,
 			 "  \"main\": \"index.js\",\n  \"dependencies\": {\n",
 			 width, i);
 	if (internal)
-		pmbench_buf_addf(&b, "    \"@pmbench-gen/pkg-%0*u\": \"1.0.0\",\n",
+		pmbench_buf_addf(&b,
+				 "    \"@pmbench-gen/pkg-%0*u\": \"1.0.0\",\n",
 				 width, internal);
 	for (size_t k = 0; k < PMBENCH_GEN_SHARED_DEPS; k++)
 		dep_line(&b, shared_pool[shared[k]], 0);
 	for (size_t k = 0; k < PMBENCH_GEN_OWN_DEPS; k++)
-		dep_line(&b, own_pool[own[k]],
-			 k + 1 == PMBENCH_GEN_OWN_DEPS);
+		dep_line(&b, own_pool[own[k]], k + 1 == PMBENCH_GEN_OWN_DEPS);
 	pmbench_buf_adds(&b, "  }\n}\n");
 	if (!ret)
 		ret = write_text(p.ptr, "package.json", b.ptr);

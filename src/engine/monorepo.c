@@ -51,9 +51,8 @@ static void strings_of(struct pmbench_strvec *out, const cJSON *arr)
 {
 	const cJSON *it;
 
-	cJSON_ArrayForEach(it, arr)
-		if (cJSON_IsString(it) && *it->valuestring)
-			pmbench_strvec_push(out, it->valuestring);
+	cJSON_ArrayForEach(it, arr) if (cJSON_IsString(it) && *it->valuestring)
+		pmbench_strvec_push(out, it->valuestring);
 }
 
 /* The item of a YAML list line ("- 'apps/web'"), unquoted, into `out`. */
@@ -111,7 +110,8 @@ static void all_below(struct pmbench_strvec *out, const char *project,
 	pmbench_buf_path(&p, project, rel);
 	d = opendir(p.ptr);
 	while (d && (de = pmbench_fs_readdir(d))) {
-		struct pmbench_buf sub = PMBENCH_BUF_INIT, full = PMBENCH_BUF_INIT;
+		struct pmbench_buf sub = PMBENCH_BUF_INIT,
+				   full = PMBENCH_BUF_INIT;
 
 		if (skipped_dir(de->d_name))
 			continue;
@@ -311,8 +311,8 @@ int pmbench_monorepo_read(struct pmbench_monorepo *out, const char *project)
 	ret = read_json(&root, project);
 	if (ret < 0 || !root)
 		goto done;
-	out->root_private = cJSON_IsTrue(
-		cJSON_GetObjectItemCaseSensitive(root, "private"));
+	out->root_private =
+		cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "private"));
 	patterns_of(out, root, project);
 	ret = add_packages(out, project);
 	if (ret < 0)
@@ -385,8 +385,8 @@ int pmbench_monorepo_range_matches(const struct pmbench_monorepo_pkg *p,
 
 	if (!*range || !strcmp(range, "*") || !strcmp(range, "latest"))
 		return 1;
-	if (!p->version || parse_version(have, p->version) < 0 ||
-	    have[0] < 0 || have[1] < 0 || have[2] < 0)
+	if (!p->version || parse_version(have, p->version) < 0 || have[0] < 0 ||
+	    have[1] < 0 || have[2] < 0)
 		return 0;
 	if (*range == '^' || *range == '~')
 		op = *range++;

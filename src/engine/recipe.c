@@ -194,8 +194,8 @@ static int named(const char *const *list, const char *id)
  * the first), whose change is listed first.
  */
 static int run_choice(struct pmbench_recipe *r,
-		      const struct pmbench_pm_change *steps,
-		      const char *choice, const char *const *choose)
+		      const struct pmbench_pm_change *steps, const char *choice,
+		      const char *const *choose)
 {
 	const struct pmbench_pm_change *chosen = NULL;
 	size_t mark = r->changes_nr;
@@ -216,7 +216,8 @@ static int run_choice(struct pmbench_recipe *r,
 			ret = run_step(r, s, 0);
 	if (!ret)
 		ret = run_step(r, chosen, 1);
-	if (!ret && r->changes_nr > mark && r->changes[r->changes_nr - 1].applied) {
+	if (!ret && r->changes_nr > mark &&
+	    r->changes[r->changes_nr - 1].applied) {
 		struct pmbench_recipe_change c = r->changes[r->changes_nr - 1];
 
 		memmove(&r->changes[mark + 1], &r->changes[mark],
@@ -329,7 +330,8 @@ int pmbench_recipe_package_manager(struct pmbench_recipe *r,
 	pmbench_buf_addf(&want, "%s@%s", base->package_manager, r->pm_version);
 	pmbench_json_quote(&value, want.ptr);
 	ret = read_file(r, "package.json", &text, &exists);
-	if (!ret && exists && pmbench_json_find(text.ptr, pm_path, &a, &b) > 0 &&
+	if (!ret && exists &&
+	    pmbench_json_find(text.ptr, pm_path, &a, &b) > 0 &&
 	    b - a == value.len && !memcmp(text.ptr + a, value.ptr, value.len))
 		goto done;
 	if (!ret)
@@ -394,7 +396,8 @@ int pmbench_recipe_workspaces_field(struct pmbench_recipe *r,
 	int ret = 0;
 
 	(void)step;
-	if (!r->mono.listed_in || strcmp(r->mono.listed_in, "pnpm-workspace.yaml") ||
+	if (!r->mono.listed_in ||
+	    strcmp(r->mono.listed_in, "pnpm-workspace.yaml") ||
 	    !r->mono.patterns.nr)
 		return 0;
 	pmbench_buf_addch(&value, '[');
@@ -547,10 +550,11 @@ int pmbench_recipe_plain_versions(struct pmbench_recipe *r,
 		else if ((!strcmp(rest, "^") || !strcmp(rest, "~")) && version)
 			pmbench_buf_addf(&want, "%s%s", rest, version);
 		else
-			pmbench_buf_adds(&want, *rest && strcmp(rest, "^") &&
-							strcmp(rest, "~")
-						? rest
-						: "*");
+			pmbench_buf_adds(&want,
+					 *rest && strcmp(rest, "^") &&
+							 strcmp(rest, "~")
+						 ? rest
+						 : "*");
 		ret = set_ref(r, ref, want.ptr);
 	}
 	pmbench_buf_release(&want);

@@ -12,12 +12,12 @@
 
 #include "internal.h"
 
-#define W	PMBENCH_CHART_W
-#define LEFT	70.0
-#define RIGHT	150.0 /* the legend */
-#define TOP	14.0
-#define PLOT_H	200.0
-#define FOOT	40.0 /* the x axis' labels and title */
+#define W	   PMBENCH_CHART_W
+#define LEFT	   70.0
+#define RIGHT	   150.0 /* the legend */
+#define TOP	   14.0
+#define PLOT_H	   200.0
+#define FOOT	   40.0 /* the x axis' labels and title */
 #define SERIES_MAX 16
 
 /* Colours told apart in print and by most colour-blind readers. */
@@ -141,9 +141,9 @@ static void series(struct pmbench_buf *out, const struct pmbench_doc_chart *c,
 				 x_of(b->x, f), y_of(b->value, f));
 		first = 0;
 	}
-	pmbench_buf_addf(out,
-			 "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			 col);
+	pmbench_buf_addf(
+		out, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+		col);
 	for (size_t i = 0; i < c->bars_nr; i++) {
 		const struct pmbench_doc_bar *b = &c->bars[i];
 		double x = x_of(b->x, f);

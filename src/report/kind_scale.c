@@ -308,7 +308,7 @@ static int one_section(struct pmbench_doc *d, struct section *s)
 
 /* Every task and scenario of one family's fixtures, a section each. */
 static size_t family(struct pmbench_doc *d, const struct pmbench_report *rep,
-		   const struct sized *sizes, size_t nr)
+		     const struct sized *sizes, size_t nr)
 {
 	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
@@ -316,8 +316,8 @@ static size_t family(struct pmbench_doc *d, const struct pmbench_report *rep,
 
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
-		struct section s = { rep, sizes, nr, c->task, c->scenario,
-				     PMBENCH_STRVEC_INIT };
+		struct section s = { rep,     sizes,	   nr,
+				     c->task, c->scenario, PMBENCH_STRVEC_INIT };
 		int in = 0;
 
 		for (size_t k = 0; k < nr; k++)
@@ -352,8 +352,7 @@ size_t pmbench_kind_scale(struct pmbench_doc *d,
 		}
 		/* Two fixtures of one size: the first is shown. */
 		if (distinct >= 2) {
-			struct sized *u =
-				pmbench_xcalloc(j - i, sizeof(*u));
+			struct sized *u = pmbench_xcalloc(j - i, sizeof(*u));
 			size_t un = 0;
 
 			for (size_t k = i; k < j; k++)

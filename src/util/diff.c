@@ -52,7 +52,8 @@ static void split(struct lines *out, const char *text)
 
 static int same(const struct line *a, const struct line *b)
 {
-	return a->len == b->len && a->nl == b->nl && !memcmp(a->p, b->p, a->len);
+	return a->len == b->len && a->nl == b->nl &&
+	       !memcmp(a->p, b->p, a->len);
 }
 
 static void push(struct script *s, char kind, const struct line *l)
@@ -93,8 +94,8 @@ static void middle(struct script *s, const struct line *a, size_t n,
 		if (i < n && j < m && same(&a[i], &b[j])) {
 			push(s, ' ', &a[i++]);
 			j++;
-		} else if (i < n && (j == m || t[(i + 1) * w + j] >=
-						       t[i * w + j + 1])) {
+		} else if (i < n &&
+			   (j == m || t[(i + 1) * w + j] >= t[i * w + j + 1])) {
 			push(s, '-', &a[i++]);
 		} else {
 			push(s, '+', &b[j++]);

@@ -97,7 +97,8 @@ static int skip_value(struct scan *c, int depth)
 	case '[':
 		return skip_container(c, depth);
 	default:
-		while (c->s[c->i] && strchr("-+.0123456789eEtrufalsn", c->s[c->i]))
+		while (c->s[c->i] &&
+		       strchr("-+.0123456789eEtrufalsn", c->s[c->i]))
 			c->i++;
 		return c->i > from ? 0 : -1;
 	}

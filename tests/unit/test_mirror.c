@@ -1103,8 +1103,7 @@ static void halt(struct world *w)
 	/* Kept: both corgis, four full documents, the two tarballs, a 404. */
 	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 9);
 	CHECK_INT(bytes, 2 * strlen("corgi:/pkg") + 2 * strlen("full:/pkg") +
-				 strlen(MISSING_BODY) +
-				 strlen("full:/slow") +
+				 strlen(MISSING_BODY) + strlen("full:/slow") +
 				 strlen("full:/@scope%2fpkg?x=1") +
 				 strlen("tgz:" TARBALL) + BIG_LEN);
 }
