@@ -125,7 +125,8 @@ TEST(workspace_fixture_is_read_with_its_internal_dependencies)
 	CHECK_STR(m.refs[0].range, "1.0.0");
 	CHECK_STR(m.refs[1].range, "^1.0.0");
 	CHECK(pmbench_monorepo_range_matches(&m.pkgs[m.refs[1].pkg], "^1.0.0"));
-	CHECK(!pmbench_monorepo_range_matches(&m.pkgs[m.refs[1].pkg], "^2.0.0"));
+	CHECK(!pmbench_monorepo_range_matches(&m.pkgs[m.refs[1].pkg],
+					      "^2.0.0"));
 	/* The build check looks in every package's output folder. */
 	pmbench_buf_path(&p, dir, "packages/api/dist");
 	pmbench_fs_mkdirp(p.ptr, 0755);
@@ -151,8 +152,8 @@ TEST(pnpm_recipe_states_its_choice)
 	check_sandbox();
 	dir = fixture_copy("ws-pnpm");
 	CHECK(*dir);
-	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("pnpm"),
-				     "12.23.0", NULL),
+	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("pnpm"), "12.23.0",
+				     NULL),
 		  0);
 	c = change(&r, "pnpm-workspace");
 	CHECK(c && c->applied);
@@ -177,10 +178,9 @@ TEST(pnpm_recipe_states_its_choice)
 
 	/* --choose workspace-protocol: the other way round. */
 	dir = fixture_copy("ws-pnpm-protocol");
-	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("pnpm"),
-				     "12.23.0",
-				     (const char *const[]){ "workspace-protocol",
-							    NULL }),
+	CHECK_INT(pmbench_recipe_run(
+			  &r, dir, pmbench_pm_get("pnpm"), "12.23.0",
+			  (const char *const[]){ "workspace-protocol", NULL }),
 		  0);
 	CHECK(change(&r, "workspace-protocol")->applied);
 	CHECK(!change(&r, "link-workspace-packages")->applied);
@@ -204,8 +204,8 @@ TEST(other_recipes)
 
 	check_sandbox();
 	dir = fixture_copy("ws-yarn");
-	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("yarn"),
-				     "1.22.22", NULL),
+	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("yarn"), "1.22.22",
+				     NULL),
 		  0);
 	c = change(&r, "private");
 	CHECK(c && c->applied);
@@ -223,9 +223,9 @@ TEST(other_recipes)
 
 	/* After pnpm's protocol, npm's recipe takes it back. */
 	dir = fixture_copy("ws-npm");
-	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("pnpm"), NULL,
-				     (const char *const[]){ "workspace-protocol",
-							    NULL }),
+	CHECK_INT(pmbench_recipe_run(
+			  &r, dir, pmbench_pm_get("pnpm"), NULL,
+			  (const char *const[]){ "workspace-protocol", NULL }),
 		  0);
 	pmbench_recipe_release(&r);
 	CHECK_INT(pmbench_recipe_run(&r, dir, pmbench_pm_get("npm"), NULL,
