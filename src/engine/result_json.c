@@ -357,14 +357,14 @@ static int read_name(int *out, const struct reader *rd, const cJSON *item,
 	struct pmbench_buf known = PMBENCH_BUF_INIT;
 	int ret;
 
-	for (int i = 0; f->names[i]; i++) {
+	for (int i = 0; f->names[i]; i++)
 		if (cJSON_IsString(item) && item->valuestring &&
 		    !strcmp(item->valuestring, f->names[i])) {
 			*out = i;
 			return 0;
 		}
+	for (int i = 0; f->names[i]; i++)
 		pmbench_buf_addf(&known, "%s'%s'", i ? ", " : "", f->names[i]);
-	}
 	ret = bad_field(rd, f->key, "must be one of %s", known.ptr);
 	pmbench_buf_release(&known);
 	return ret;
