@@ -193,10 +193,10 @@ struct pmbench_result {
 	size_t machines_nr, machines_alloc;
 };
 
-#define PMBENCH_RESULT_INIT                                                   \
-	{                                                                     \
-		.schema_version = PMBENCH_RESULT_VERSION,                     \
-		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
+#define PMBENCH_RESULT_INIT                                                    \
+	{                                                                      \
+		.schema_version = PMBENCH_RESULT_VERSION,                      \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT,  \
 		.tasks = PMBENCH_STRVEC_INIT, .arguments = PMBENCH_STRVEC_INIT \
 	}
 
