@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
@@ -323,7 +324,9 @@ static void build_files(struct pmbench_migrate_pm *e, const char *project,
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf p = PMBENCH_BUF_INIT, prefix = PMBENCH_BUF_INIT;
 
-	if (pmbench_monorepo_outputs(&dirs, project, f->build_output) < 0)
+	if (pmbench_monorepo_outputs(
+		    &dirs, project, pmbench_fixture_get(f, "build", "output")) <
+	    0)
 		pmbench_error_clear();
 	for (size_t i = 0; i < dirs.nr; i++) {
 		pmbench_buf_reset(&p);
@@ -348,6 +351,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		    const char *name)
 {
 	const struct pmbench_task *task = pmbench_task_get(name);
+	static const struct pmbench_bench_opts defaults =
+		PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 	struct pmbench_migrate_task *t;
 	struct pmbench_sample s;
@@ -370,6 +375,7 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	j.state = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
 		  PMBENCH_STATE_NODE_MODULES;
 	j.timeout_ns = m->timeout_ns;
+	j.opts = &defaults;
 	ret = task->prepare(&j);
 	if (ret < 0) {
 		t->ran = 1;
@@ -395,7 +401,7 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	if (!s.ok)
 		t->failure = pmbench_xstrdup(s.failure ? s.failure : "failed");
 	/* The build's output, compared with the source's. */
-	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT) {
+	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT && task->output) {
 		build_files(e, ps->ws.run_project, f);
 		if (!e->build_files.nr) {
 			t->ok = 0;

@@ -27,7 +27,27 @@ const char *pmbench_task_build_script(const struct pmbench_fixture *f,
 				      const char *cell)
 {
 	(void)cell;
-	return f->build_script;
+	return pmbench_fixture_get(f, "build", "script");
+}
+
+void pmbench_task_build_output(struct pmbench_buf *out, const char *project,
+			       const struct pmbench_fixture *f, int guess)
+{
+	static const char *const usual[] = { "dist", "build", "out", ".next" };
+	const char *output = pmbench_fixture_get(f, "build", "output");
+
+	if (output || !guess) {
+		if (output)
+			pmbench_buf_path(out, project, output);
+		return;
+	}
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(usual); i++) {
+		pmbench_buf_reset(out);
+		pmbench_buf_path(out, project, usual[i]);
+		if (pmbench_fs_isdir(out->ptr))
+			return;
+	}
+	pmbench_buf_reset(out);
 }
 
 const char *pmbench_task_lint_script(const struct pmbench_fixture *f,
@@ -118,16 +138,16 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 			   struct pmbench_sample *s,
 			   struct pmbench_strvec *argv_out)
 {
-	const struct pmbench_fixture *f = j->f;
+	const char *output = pmbench_fixture_get(j->f, "build", "output");
 	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_fs_usage u;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	int ret = pmbench_task_script_run(j, s, argv_out);
 
-	if (ret < 0 || !s->ok || !f->build_output)
+	if (ret < 0 || !s->ok || !output)
 		goto done;
-	if (pmbench_monorepo_outputs(&dirs, j->ps->ws.run_project,
-				     f->build_output) < 0 ||
+	if (pmbench_monorepo_outputs(&dirs, j->ps->ws.run_project, output) <
+		    0 ||
 	    !dirs.nr || outputs_usage(&u, j->ps->ws.run_project, &dirs) < 0) {
 		pmbench_error_clear();
 		pmbench_buf_addf(&why,
@@ -135,7 +155,7 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 				 "'%s' folder (the manifest's "
 				 "build.output) in the project or its "
 				 "workspace packages",
-				 f->build_output);
+				 output);
 		pmbench_task_fail(s, why.ptr, NULL);
 		goto done;
 	}
@@ -145,7 +165,7 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 		pmbench_buf_addf(&why,
 				 "the build exited 0 but its output "
 				 "folder '%s' is empty",
-				 f->build_output);
+				 output);
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
 done:
