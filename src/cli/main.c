@@ -141,6 +141,8 @@ int main(int argc, char **argv)
 		return PMBENCH_EXIT_ERROR;
 	}
 	code = pmbench_cli_parse(&cli, "pmbench", argc, argv);
+	/* Only its scalars are read below: the lists (args) are not kept. */
+	pmbench_cli_opts_release(&cli);
 	if (code)
 		return finish_stdout(pmbench_cli_parse_exit(code));
 	if (cli.version) {
