@@ -72,6 +72,73 @@ enum pmbench_child_flags {
 	PMBENCH_CHILD_PASSTHROUGH = (1 << 1),
 };
 
+/** A walk of a traced tree: when, and the tree's bytes written by then. */
+struct pmbench_trace_point {
+	uint64_t t_ns;	  /**< since the spawn */
+	uint64_t written; /**< write_bytes of the tree so far */
+	/** `mark_dir` changed since the walk before (or the spawn) */
+	int marked;
+};
+
+/** A process a traced tree had, as the walks saw it. */
+struct pmbench_trace_proc {
+	pid_t pid, ppid;
+	uint64_t start_tick; /**< /proc start time: clock ticks after boot */
+	uint64_t start_ns;   /**< since the spawn, at the ticks' resolution */
+	uint64_t seen_ns;    /**< the last walk that found it alive */
+	uint64_t gone_ns;    /**< the first walk that found it gone, or 0 */
+	uint64_t written;    /**< its write_bytes, as last read */
+	uint64_t cpu_ns;     /**< its utime + stime, as last read */
+	/** Its environment's npm_lifecycle_event and npm_package_name. */
+	char *event, *package;
+	/** A lifecycle script: an event the main process does not have. */
+	int script;
+	int mark; /* private: found by the current walk */
+};
+
+/**
+ * What the sampler records of a run when the handle has one (`trace`):
+ * at each walk (every `sample_ns`, and once more at the exit) the tree's
+ * bytes written, read from /proc/PID/io of each of its processes (its
+ * write_bytes: what it dirtied in the page cache; a parent's count takes
+ * in its reaped children's, which the walk subtracts so nothing counts
+ * twice), and every process with its CPU time and, read once when it is
+ * first seen, its environment's lifecycle variables (the mark of a PM's
+ * lifecycle script: npm, yarn, pnpm and bun set them). Processes
+ * that live less than a period may be missed; their writes are not.
+ * The caller owns it: PMBENCH_CHILD_TRACE_INIT, then
+ * pmbench_child_trace_release().
+ */
+struct pmbench_child_trace {
+	struct pmbench_trace_point *points;
+	size_t points_nr, points_alloc;
+	struct pmbench_trace_proc *procs;
+	size_t procs_nr, procs_alloc;
+	uint64_t written; /**< the tree's bytes written so far */
+	uint64_t cpu_ns;  /**< pmbench's own CPU time in the traced walks */
+	/** Extra reads off: walk and time as untraced (for measuring). */
+	int lean;
+	/**
+	 * A folder whose change (made, removed, an entry added or removed:
+	 * its mtime) the walks note as `marked`: the project's
+	 * node_modules, whose first change ends a PM's startup. NULL: none.
+	 * Set by the caller; kept by pmbench_child_trace_release().
+	 */
+	const char *mark_dir;
+	/* Private: mark_dir as last seen. */
+	int mark_seen;
+	int64_t mark_sec, mark_nsec;
+	uint64_t mark_ino;
+};
+
+#define PMBENCH_CHILD_TRACE_INIT \
+	{                        \
+		.points = NULL   \
+	}
+
+/** Free what `t` holds; it is left as PMBENCH_CHILD_TRACE_INIT. */
+void pmbench_child_trace_release(struct pmbench_child_trace *t);
+
 struct pmbench_child;
 
 /**
@@ -129,6 +196,11 @@ struct pmbench_child {
 	/** Called while pmbench_child_run() waits; NULL: nothing watched. */
 	pmbench_child_watch_cb watch;
 	void *watch_payload;
+	/**
+	 * Record the run's timeline at each walk (see above); NULL: none.
+	 * Reset by pmbench_child_start(); the caller owns it.
+	 */
+	struct pmbench_child_trace *trace;
 
 	/* Filled by pmbench_child_start()/pmbench_child_pump(). */
 	struct pmbench_child_result result;
@@ -142,6 +214,7 @@ struct pmbench_child {
 	int slot;     /* in the registry while the main is not reaped, or -1 */
 	uint64_t t0;  /* CLOCK_MONOTONIC just before the spawn */
 	uint64_t next_sample;
+	uint64_t t0_tick; /* the spawn in /proc's clock ticks after boot */
 	struct pmbench_buf line;
 	int in_escape;
 };

@@ -5,6 +5,8 @@
 
 #include "pmbench/strvec.h"
 
+struct pmbench_phases;
+
 /**
  * The in-memory result of a benchmark: every raw sample, the options and
  * the environment. It is what the table, the JSON file and the reports
@@ -66,6 +68,12 @@ struct pmbench_sample {
 	size_t metrics_nr, metrics_alloc;
 	/** A merged result: 1-based index into `machines`, else 0. */
 	unsigned machine;
+	/**
+	 * Where the run's time went (phases.h), owned, or NULL (a run not
+	 * traced, an older result). A cell keeps the request log (the
+	 * waterfall) of its first successful timed run only.
+	 */
+	struct pmbench_phases *phases;
 };
 
 /** Every sample of one (fixture, task, scenario, PM). */
@@ -209,9 +217,19 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 					      const char *pm);
 /**
  * Append a zeroed sample to a cell; returns it (owned by the cell, valid
- * until the next sample is added to it).
+ * until the next sample is added to it). The samples before it are
+ * finished then: only the first successful timed one keeps its request
+ * log (pmbench_cell_waterfall()); the others' logs are dropped, so that
+ * a cell holds at most two at any time.
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * The sample of `c` whose request log is the cell's waterfall: the first
+ * successful timed run with one. NULL when there is none.
+ */
+const struct pmbench_sample *
+pmbench_cell_waterfall(const struct pmbench_cell *c);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up

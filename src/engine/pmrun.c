@@ -6,6 +6,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/phases.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/reaper.h"
 #include "pmbench/registry.h"
@@ -353,12 +354,51 @@ static void record(struct pmbench_sample *s, const struct pmbench_child *c)
 	s->leftover = c->result.leftover;
 }
 
+/*
+ * Trace the run (proc.h) for its phases (phases.h), unless the test knob
+ * PMBENCH_TEST_TRACE says "off" (no trace) or "lean" (walks timed, no
+ * extra reads): what measures the sampler's own cost.
+ */
+static void trace_on(struct pmbench_child *c, struct pmbench_child_trace *t,
+		     struct pmbench_buf *nm, const char *dir)
+{
+	const char *knob = getenv("PMBENCH_TEST_TRACE");
+
+	if (knob && !strcmp(knob, "off"))
+		return;
+	t->lean = knob && !strcmp(knob, "lean");
+	/* Its first change ends the PM's startup (phases.h). */
+	if (dir) {
+		pmbench_buf_addf(nm, "%s/node_modules", dir);
+		t->mark_dir = nm->ptr;
+	}
+	c->trace = t;
+}
+
+/* The run's phases into `s`, from its trace and the front's log. */
+static void trace_off(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+		      struct pmbench_child *c, struct pmbench_child_trace *t)
+{
+	struct pmbench_mirror_log log = PMBENCH_MIRROR_LOG_INIT;
+
+	pmbench_registry_take_log(reg_of(ps), &log);
+	if (c->trace) {
+		pmbench_phases_free(s->phases);
+		s->phases = pmbench_phases_of_run(c, &log);
+	}
+	pmbench_mirror_log_release(&log);
+	c->trace = NULL;
+	pmbench_child_trace_release(t);
+}
+
 int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       const struct pmbench_strvec *argv, const char *dir,
 		       uint64_t timeout_ns, struct pmbench_sample *s,
 		       struct pmbench_child *c)
 {
 	struct watch w = { .ps = ps, .why = PMBENCH_BUF_INIT };
+	struct pmbench_child_trace trace = PMBENCH_CHILD_TRACE_INIT;
+	struct pmbench_buf nm = PMBENCH_BUF_INIT;
 	int ret;
 
 	for (size_t i = 0; i < argv->nr; i++)
@@ -371,12 +411,15 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
 	c->watch = watch_run;
 	c->watch_payload = &w;
+	trace_on(c, &trace, &nm, dir);
 	pmbench_registry_mark(reg_of(ps));
 	s->started = unix_now();
 	ret = pmbench_child_run(c);
 	/* What the PM asked the mirror for, as metrics of the run. */
 	pmbench_registry_add_metrics(reg_of(ps), s);
 	record(s, c);
+	trace_off(ps, s, c, &trace);
+	pmbench_buf_release(&nm);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
 		pmbench_pmrun_interrupt(ps->ctx, s);

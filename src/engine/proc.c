@@ -45,6 +45,7 @@
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
 #include "pmbench/text.h"
+#include "proctrace.h"
 
 extern char **environ;
 
@@ -338,6 +339,7 @@ struct procent {
 	char state;
 	long threads;
 	uint64_t start; /* clock ticks after boot */
+	uint64_t cpu;	/* utime + stime, clock ticks */
 };
 
 static int read_stat(struct procent *out, pid_t pid)
@@ -347,7 +349,7 @@ static int read_stat(struct procent *out, pid_t pid)
 	ssize_t n;
 	int fd, ppid, pgid;
 	long threads;
-	unsigned long long start;
+	unsigned long long start, utime, stime;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -360,15 +362,17 @@ static int read_stat(struct procent *out, pid_t pid)
 	buf[n] = '\0';
 	/*
 	 * The command name may hold spaces and parentheses: skip to the
-	 * last ')'. Then state, ppid, pgrp, 14 fields, num_threads,
-	 * itrealvalue and starttime (proc(5)).
+	 * last ')'. Then state, ppid, pgrp, 8 fields, utime, stime, 4
+	 * fields, num_threads, itrealvalue and starttime (proc(5)).
 	 */
 	rp = strrchr(buf, ')');
 	if (!rp || sscanf(rp + 1,
-			  " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+			  " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu"
 			  " %*s %*s %*s %*s %ld %*s %llu",
-			  &out->state, &ppid, &pgid, &threads, &start) != 5)
+			  &out->state, &ppid, &pgid, &utime, &stime, &threads,
+			  &start) != 7)
 		return -1;
+	out->cpu = (uint64_t)utime + (uint64_t)stime;
 	out->pid = pid;
 	out->ppid = (pid_t)ppid;
 	out->pgid = (pid_t)pgid;
@@ -829,16 +833,40 @@ static uint64_t statm_kib(pid_t pid)
 	return (uint64_t)resident * (uint64_t)page_kib;
 }
 
+/* Hand the walk `t` to the handle's trace (proctrace.h). */
+static void trace_walk(struct pmbench_child *c, const struct tree *t,
+		       uint64_t cpu0)
+{
+	struct pmbench_proctrace_ent *v =
+		pmbench_xcalloc(t->nr ? t->nr : 1, sizeof(*v));
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct procent *e = &t->v[i].e;
+
+		v[i] = (struct pmbench_proctrace_ent){
+			.pid = e->pid,
+			.ppid = e->ppid,
+			.start = e->start,
+			.cpu = e->cpu,
+			.zombie = is_zombie(e),
+		};
+	}
+	pmbench_proctrace_walk(c, v, t->nr, pmbench_now_ns(), cpu0);
+	free(v);
+}
+
 /*
  * Walk the tree (so that what it starts is remembered) and, when asked,
- * sample the sum of its RSS.
+ * sample the sum of its RSS, and trace it.
  */
 static void sample_tree(struct pmbench_child *c)
 {
 	struct tree t = TREE_INIT;
-	uint64_t kib = 0;
+	uint64_t kib = 0, cpu0 = c->trace ? pmbench_proctrace_cpu() : 0;
 
 	walk_tree(&t, c, 0);
+	if (c->trace)
+		trace_walk(c, &t, cpu0);
 	if (c->flags & PMBENCH_CHILD_SAMPLE_TREE) {
 		for (size_t i = 0; i < t.nr; i++)
 			if (!is_zombie(&t.v[i].e))
@@ -1108,6 +1136,8 @@ int pmbench_child_start(struct pmbench_child *c)
 	pid_t pid = -1;
 
 	child_reset(c);
+	if (c->trace)
+		pmbench_proctrace_begin(c->trace);
 	if (!c->args.nr) {
 		ret = pmbench_error_set("no program to run");
 		goto done;
@@ -1126,6 +1156,7 @@ int pmbench_child_start(struct pmbench_child *c)
 	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
 	t0_tick = boot_ticks();
+	c->t0_tick = t0_tick;
 	if (spawn_child(&pid, &pidfd, &sp) < 0) {
 		ret = pmbench_error_set("cannot start '%s': %s", c->args.v[0],
 					strerror(errno));
@@ -1431,6 +1462,12 @@ int pmbench_child_run(struct pmbench_child *c)
 	ret = run_until_exit(c);
 	if (ret == PMBENCH_EINTERRUPTED)
 		c->result.interrupted = 1;
+	/*
+	 * The last walk of a trace, at the exit: the main process, still
+	 * unreaped, holds the writes of the children it reaped since.
+	 */
+	if (c->trace && c->result.exited)
+		sample_tree(c);
 	/* Whatever the PM left behind is counted, then stopped. */
 	if (!ret && !c->result.timed_out && !c->result.stopped)
 		c->result.leftover = pmbench_child_leftovers(c);

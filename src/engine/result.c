@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "pmbench/date.h"
+#include "pmbench/phases.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
@@ -80,10 +81,27 @@ pmbench_result_find_cell(const struct pmbench_result *r, const char *fixture,
 	return NULL;
 }
 
+const struct pmbench_sample *
+pmbench_cell_waterfall(const struct pmbench_cell *c)
+{
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->ok && !s->warmup && s->phases && s->phases->log_nr)
+			return s;
+	}
+	return NULL;
+}
+
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 {
+	const struct pmbench_sample *keep = pmbench_cell_waterfall(c);
 	struct pmbench_sample *s;
 
+	/* One request log a cell: the samples so far are finished. */
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (&c->samples[i] != keep)
+			pmbench_phases_drop_log(c->samples[i].phases);
 	PMBENCH_ALLOC_GROW(c->samples, c->samples_nr + 1, c->samples_alloc);
 	s = &c->samples[c->samples_nr++];
 	memset(s, 0, sizeof(*s));
@@ -185,6 +203,8 @@ void pmbench_sample_release(struct pmbench_sample *s)
 	for (size_t i = 0; i < s->metrics_nr; i++)
 		free(s->metrics[i].name);
 	free(s->metrics);
+	pmbench_phases_free(s->phases);
+	s->phases = NULL;
 }
 
 size_t pmbench_cell_failures(const struct pmbench_cell *c)
@@ -442,6 +462,36 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
 	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
+	FIELD_END,
+};
+
+const struct pmbench_result_field pmbench_result_phases_fields[] = {
+	FIELD(pmbench_phases, "startup_s", F_SECS, startup_ns, 1),
+	FIELD(pmbench_phases, "network_s", F_SECS, network_ns, 1),
+	FIELD(pmbench_phases, "write_s", F_SECS, write_ns, 1),
+	FIELD(pmbench_phases, "scripts_s", F_SECS, scripts_ns, 1),
+	FIELD(pmbench_phases, "exit_s", F_SECS, exit_ns, 1),
+	FIELD(pmbench_phases, "sample_s", F_SECS, sample_ns, 0),
+	FIELD(pmbench_phases, "samples", F_UINT, samples, 0),
+	FIELD(pmbench_phases, "sampler_cpu_s", F_SECS, sampler_cpu_ns, 0),
+	FIELD(pmbench_phases, "requests", F_UINT, requests, 0),
+	FIELD(pmbench_phases, "in_flight_max", F_UINT, in_flight_max, 0),
+	FIELD(pmbench_phases, "first_request_s", F_SECS, first_request_ns, 0),
+	FIELD(pmbench_phases, "last_response_s", F_SECS, last_response_ns, 0),
+	FIELD(pmbench_phases, "written_bytes", F_U64, written_bytes, 0),
+	FIELD(pmbench_phases, "first_write_s", F_SECS, first_write_ns, 0),
+	FIELD(pmbench_phases, "last_write_s", F_SECS, last_write_ns, 0),
+	FIELD(pmbench_phases, "node_modules_s", F_SECS, node_modules_ns, 0),
+	FIELD(pmbench_phases, "requests_dropped", F_OPTUINT, log_dropped, 0),
+	FIELD_END,
+};
+
+const struct pmbench_result_field pmbench_result_script_fields[] = {
+	FIELD(pmbench_phase_script, "package", F_STR, package, 1),
+	FIELD(pmbench_phase_script, "event", F_STR, event, 1),
+	FIELD(pmbench_phase_script, "start_s", F_SECS, start_ns, 1),
+	FIELD(pmbench_phase_script, "end_s", F_SECS, end_ns, 1),
+	FIELD(pmbench_phase_script, "cpu_s", F_SECS, cpu_ns, 0),
 	FIELD_END,
 };
 
