@@ -55,6 +55,15 @@ void pmbench_fmt_trend(struct pmbench_buf *out,
 		       const struct pmbench_doc_chart *c, double at_y);
 
 /*
+ * A chart of spans (`c->series` set: stacked bars or a waterfall): its
+ * height, and the chart drawn as pmbench_fmt_chart() draws the others
+ * (src/report/fmt_spans.c).
+ */
+double pmbench_fmt_spans_height(const struct pmbench_doc_chart *c);
+void pmbench_fmt_spans(struct pmbench_buf *out,
+		       const struct pmbench_doc_chart *c, double at_y);
+
+/*
  * The table of a bench cell's statistics: its identity (fixture, task
  * and scenario for data only, pm) and figures, one column each with its
  * header, data keys and types (src/report/cell_columns.c).
@@ -129,6 +138,14 @@ void pmbench_kind_bench_sections(struct pmbench_doc *d,
  */
 void pmbench_kind_pairs(struct pmbench_doc *d,
 			const struct pmbench_report *rep);
+
+/*
+ * Where the time went in the scenario that starts at cell `g`
+ * (kind_phases.c): the phases' stacked bars, their sentences and, on
+ * pages, one run's request waterfall per PM.
+ */
+void pmbench_kind_phases(struct pmbench_doc *d,
+			 const struct pmbench_report *rep, size_t g);
 
 /* The run, build and dev tables of `fixture` in `r` (kind_tasks.c). */
 void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
