@@ -40,7 +40,7 @@ _pmbench()
 		return
 		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"bench --edits")
@@ -124,7 +124,7 @@ _pmbench()
 		return
 		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"migrate --env")
@@ -188,7 +188,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -204,7 +204,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -220,7 +220,7 @@ _pmbench()
 		return
 		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -292,7 +292,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"ci-cache --compression")

@@ -70,8 +70,8 @@ struct pmbench_sample {
 	unsigned machine;
 	/**
 	 * Where the run's time went (phases.h), owned, or NULL (a run not
-	 * traced, an older result). A cell keeps the request log (the
-	 * waterfall) of its first successful timed run only.
+	 * traced, an older result). A cell keeps one run's request log
+	 * (the waterfall): see pmbench_cell_waterfall().
 	 */
 	struct pmbench_phases *phases;
 };
@@ -218,15 +218,19 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 /**
  * Append a zeroed sample to a cell; returns it (owned by the cell, valid
  * until the next sample is added to it). The samples before it are
- * finished then: only the first successful timed one keeps its request
- * log (pmbench_cell_waterfall()); the others' logs are dropped, so that
- * a cell holds at most two at any time.
+ * finished then: only the one pmbench_cell_waterfall() picks keeps its
+ * request log, the others' are dropped, so that a cell holds at most two
+ * (that one and the newest) at any time.
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
 
 /**
- * The sample of `c` whose request log is the cell's waterfall: the first
- * successful timed run with one. NULL when there is none.
+ * The sample of `c` whose request log is the cell's waterfall: of the
+ * successful timed runs that have one, the closest to the median time
+ * of all its successful timed runs (the earliest of equals). As runs
+ * come, the log of a run further from the median than the one kept is
+ * dropped when the next run is added, so the pick is the closest of
+ * those kept on the way. NULL when there is none.
  */
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c);

@@ -1,10 +1,12 @@
 #include "pmbench/common.h"
 
+#include <math.h>
 #include <time.h>
 
 #include "pmbench/date.h"
 #include "pmbench/phases.h"
 #include "pmbench/result.h"
+#include "pmbench/stats.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
 
@@ -84,13 +86,24 @@ pmbench_result_find_cell(const struct pmbench_result *r, const char *fixture,
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c)
 {
+	const struct pmbench_sample *best = NULL;
+	size_t n = 0;
+	double *t = pmbench_cell_times(c, &n), median, d = 0;
+
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
+		double e = fabs((double)s->wall_ns / NS_PER_S - median);
 
-		if (s->ok && !s->warmup && s->phases && s->phases->log_nr)
-			return s;
+		if (!s->ok || s->warmup || !s->phases || !s->phases->log_nr)
+			continue;
+		if (!best || e < d) {
+			best = s;
+			d = e;
+		}
 	}
-	return NULL;
+	return best;
 }
 
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)

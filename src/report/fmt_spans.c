@@ -12,11 +12,11 @@
 
 #include "internal.h"
 
-#define W	PMBENCH_CHART_W
-#define LABEL_W PMBENCH_CHART_LABEL_W
-#define VALUE_W PMBENCH_CHART_VALUE_W
-#define ROW_H	PMBENCH_CHART_ROW_H
-#define AXIS_H	PMBENCH_CHART_AXIS_H
+#define W	 PMBENCH_CHART_W
+#define LABEL_W	 PMBENCH_CHART_LABEL_W
+#define VALUE_W	 PMBENCH_CHART_VALUE_W
+#define ROW_H	 PMBENCH_CHART_ROW_H
+#define AXIS_H	 PMBENCH_CHART_AXIS_H
 #define LEGEND_H 20.0
 #define LANE_H	 3.0
 #define PAD	 6.0
@@ -156,8 +156,7 @@ static void axis(struct pmbench_buf *out, double max, double top, double y,
 				 "stroke=\"#e2e6ee\"/><text x=\"",
 				 top, y);
 		num(out, x);
-		pmbench_buf_addf(out,
-				 "\" y=\"%.1f\" text-anchor=\"middle\">%g",
+		pmbench_buf_addf(out, "\" y=\"%.1f\" text-anchor=\"middle\">%g",
 				 y + 16, t);
 		pmbench_fmt_xml_escape(out, unit);
 		pmbench_buf_adds(out, "</text>\n");

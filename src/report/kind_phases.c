@@ -29,7 +29,8 @@ enum req_series {
 static void phase_series(struct pmbench_doc_chart *ch)
 {
 	for (int p = 0; p < PMBENCH_PHASES; p++)
-		pmbench_doc_series(ch, pmbench_phase_name((enum pmbench_phase)p),
+		pmbench_doc_series(ch,
+				   pmbench_phase_name((enum pmbench_phase)p),
 				   glyphs[p]);
 }
 
@@ -54,27 +55,32 @@ static size_t phase_runs(const struct pmbench_report *rep, size_t g,
 	return runs;
 }
 
-/* One PM's stacked bar: its phases' medians end to end. */
+/*
+ * One PM's stacked bar: as long as its median time, split in proportion
+ * to its phases' medians (which need not add up to it).
+ */
 static void phase_bar(struct pmbench_doc_chart *ch,
 		      const struct pmbench_report_cell *c)
 {
 	struct pmbench_doc_bar *bar = pmbench_doc_bar(ch, c->cell->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	double at = 0;
+	double at = 0, sum = 0;
 
 	if (!c->phases.runs) {
 		pmbench_doc_bar_text(bar, "no timeline recorded");
 		return;
 	}
-	for (int p = 0; p < PMBENCH_PHASES; p++) {
-		double v = c->phases.median[p];
+	for (int p = 0; p < PMBENCH_PHASES; p++)
+		sum += c->phases.median[p];
+	for (int p = 0; p < PMBENCH_PHASES && sum > 0; p++) {
+		double v = c->phases.median[p] / sum * c->wall.median;
 
 		if (v > 0)
 			pmbench_doc_bar_span(bar, at, at + v, (unsigned)p, 0);
 		at += v;
 	}
 	bar->has_value = 1;
-	bar->value = at;
+	bar->value = c->wall.median;
 	pmbench_report_add_phases(&b, &c->phases);
 	pmbench_doc_bar_text(bar, "%s", b.ptr);
 	pmbench_buf_release(&b);
@@ -92,10 +98,11 @@ static void phase_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 	if (!runs)
 		return;
 	pmbench_buf_addf(&cap,
-			 "Where the time went: the median of each phase over "
-			 "%s%zu run%s (scripts count first where they "
-			 "overlap; a phase shorter than the sampler's %.0f "
-			 "ms reads \"< %.0f ms\")",
+			 "Where the time went: the median time, split in "
+			 "proportion to the median of each phase over %s%zu "
+			 "run%s (scripts count first where they overlap; a "
+			 "phase shorter than the sampler's %.0f ms reads "
+			 "\"< %.0f ms\")",
 			 runs > 1 ? "up to " : "", runs, runs == 1 ? "" : "s",
 			 sample * 1e3, sample * 1e3);
 	ch = pmbench_doc_chart(d, PMBENCH_DOC_HUMAN, "phases", cap.ptr,
@@ -126,15 +133,68 @@ static unsigned req_series(const struct pmbench_phase_request *r)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Is [a, b] inside the network window or a script's? */
+static int busy(const struct pmbench_phases *ph, double a, double b)
+{
+	if (ph->requests && (double)ph->first_request_ns / 1e9 <= a &&
+	    b <= (double)ph->last_response_ns / 1e9)
+		return 1;
+	for (size_t k = 0; k < ph->scripts_nr; k++)
+		if ((double)ph->scripts[k].start_ns / 1e9 <= a &&
+		    b <= (double)ph->scripts[k].end_ns / 1e9)
+			return 1;
+	return 0;
+}
+
+/*
+ * The write phase's bands: between the startup and the exit, outside
+ * the network window and the scripts' (phases.h).
+ */
+static void write_bands(struct pmbench_doc_bar *bar,
+			const struct pmbench_phases *ph, double from, double to)
+{
+	double *b = pmbench_xcalloc(4 + 2 * ph->scripts_nr, sizeof(*b));
+	size_t n = 0;
+
+	b[n++] = from;
+	b[n++] = to;
+	if (ph->requests) {
+		b[n++] = (double)ph->first_request_ns / 1e9;
+		b[n++] = (double)ph->last_response_ns / 1e9;
+	}
+	for (size_t k = 0; k < ph->scripts_nr; k++) {
+		b[n++] = (double)ph->scripts[k].start_ns / 1e9;
+		b[n++] = (double)ph->scripts[k].end_ns / 1e9;
+	}
+	qsort(b, n, sizeof(*b), cmp_double);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (b[i] >= from && b[i + 1] <= to && b[i + 1] > b[i] &&
+		    !busy(ph, b[i], b[i + 1]))
+			pmbench_doc_bar_span(bar, b[i], b[i + 1],
+					     PMBENCH_PHASE_WRITE,
+					     PMBENCH_DOC_BAND);
+	free(b);
+}
+
 /*
  * The run's phases behind its requests: the startup from 0, the network
- * window, each script's window, the exit up to the end.
+ * window, each script's window, the writes between, the exit up to the
+ * end.
  */
 static void bands(struct pmbench_doc_bar *bar, const struct pmbench_sample *s)
 {
 	const struct pmbench_phases *ph = s->phases;
 	double wall = (double)s->wall_ns / 1e9;
 
+	write_bands(bar, ph, (double)ph->startup_ns / 1e9,
+		    wall - (double)ph->exit_ns / 1e9);
 	if (ph->startup_ns)
 		pmbench_doc_bar_span(bar, 0, (double)ph->startup_ns / 1e9,
 				     PMBENCH_PHASE_STARTUP, PMBENCH_DOC_BAND);
@@ -143,8 +203,7 @@ static void bands(struct pmbench_doc_bar *bar, const struct pmbench_sample *s)
 				     (double)ph->last_response_ns / 1e9,
 				     PMBENCH_PHASE_NETWORK, PMBENCH_DOC_BAND);
 	for (size_t k = 0; k < ph->scripts_nr; k++)
-		pmbench_doc_bar_span(bar,
-				     (double)ph->scripts[k].start_ns / 1e9,
+		pmbench_doc_bar_span(bar, (double)ph->scripts[k].start_ns / 1e9,
 				     (double)ph->scripts[k].end_ns / 1e9,
 				     PMBENCH_PHASE_SCRIPTS, PMBENCH_DOC_BAND);
 	if (ph->exit_ns)
@@ -203,10 +262,10 @@ static void waterfall(struct pmbench_doc *d, const struct pmbench_report *rep,
 			ch = pmbench_doc_chart(
 				d, PMBENCH_DOC_PAGE, "waterfall",
 				"One run's registry requests per package "
-				"manager (its first successful timed run): "
-				"each a line from its start to its answer's "
-				"end, one lane per request in flight at once, "
-				"over the run's phases",
+				"manager (the timed run closest to its median "
+				"time): each a line from its start to its "
+				"answer's end, one lane per request in flight "
+				"at once, over the run's phases",
 				"Registry requests over time, one run per "
 				"package manager",
 				" s");
@@ -220,7 +279,7 @@ static void waterfall(struct pmbench_doc *d, const struct pmbench_report *rep,
 		bar->value = (double)s->wall_ns / 1e9;
 		bands(bar, s);
 		lanes(bar, s->phases);
-		pmbench_doc_bar_text(bar, "%zu requests, at most %u at once",
+		pmbench_doc_bar_text(bar, "%zu req · %u at once",
 				     s->phases->log_nr,
 				     s->phases->in_flight_max);
 	}

@@ -221,14 +221,15 @@ TEST(untraced)
 	pmbench_child_release(&c);
 }
 
-/* A sample with phases: a script and a request log of `n`. */
-static void with_phases(struct pmbench_sample *s, int ok, int warmup, size_t n)
+/* A sample of `ms` with phases: a script and a request log of `n`. */
+static void with_phases(struct pmbench_sample *s, int ok, int warmup, size_t n,
+			uint64_t ms)
 {
 	struct pmbench_phases *ph = pmbench_xcalloc(1, sizeof(*ph));
 
 	s->ok = ok;
 	s->warmup = warmup;
-	s->wall_ns = 1000 * MS;
+	s->wall_ns = ms * MS;
 	ph->startup_ns = 100 * MS;
 	ph->network_ns = 500 * MS;
 	ph->write_ns = 250 * MS;
@@ -259,10 +260,10 @@ static void with_phases(struct pmbench_sample *s, int ok, int warmup, size_t n)
 }
 
 /*
- * Only the first successful timed run keeps its request log: a warm-up
- * and a failed run before it lose theirs when the next run is added,
- * and the file holds that one log; read back and written again, the
- * same bytes.
+ * One run keeps its request log, the timed one closest to the median:
+ * a warm-up's and a failed run's go when the next run is added, and so
+ * do those of runs further from the median than the one kept; the file
+ * holds that one log; read back and written again, the same bytes.
  */
 TEST(result_file)
 {
@@ -272,30 +273,33 @@ TEST(result_file)
 	char *json, *again;
 
 	c = pmbench_result_add_cell(&r, "fx", "install", "clean", "npm");
-	with_phases(pmbench_cell_add_sample(c), 1, 1, 3);
-	with_phases(pmbench_cell_add_sample(c), 0, 0, 4);
-	with_phases(pmbench_cell_add_sample(c), 1, 0, 5);
-	with_phases(pmbench_cell_add_sample(c), 1, 0, 6);
-	CHECK_INT(c->samples[0].phases->log_nr, 0);
-	CHECK_INT(c->samples[1].phases->log_nr, 0);
-	CHECK_INT(c->samples[2].phases->log_nr, 5);
-	/* The newest keeps its own until the next run comes. */
-	CHECK_INT(c->samples[3].phases->log_nr, 6);
-	CHECK(pmbench_cell_waterfall(c) == &c->samples[2]);
+	with_phases(pmbench_cell_add_sample(c), 1, 1, 3, 1200);
+	with_phases(pmbench_cell_add_sample(c), 0, 0, 4, 1200);
+	with_phases(pmbench_cell_add_sample(c), 1, 0, 5, 5000);
+	with_phases(pmbench_cell_add_sample(c), 1, 0, 6, 1000);
+	with_phases(pmbench_cell_add_sample(c), 1, 0, 7, 1300);
+	with_phases(pmbench_cell_add_sample(c), 1, 0, 8, 1100);
+	with_phases(pmbench_cell_add_sample(c), 1, 0, 9, 1200);
+	for (size_t i = 0; i < 7; i++)
+		CHECK_INT(c->samples[i].phases->log_nr, i == 4	 ? 7
+							: i == 6 ? 9
+								 : 0);
+	/* The median of 5, 1, 1.3, 1.1 and 1.2 s is the last one's. */
+	CHECK(pmbench_cell_waterfall(c) == &c->samples[6]);
 	json = pmbench_result_to_json(&r);
 	CHECK_CONTAINS(json, "\"requests_log\"");
 	CHECK(!strstr(strstr(json, "\"requests_log\"") + 1,
 		      "\"requests_log\""));
 	CHECK_INT(pmbench_result_from_json(&back, json, "t.json"), 0);
 	c = &back.cells[0];
-	CHECK_INT(c->samples_nr, 4);
-	CHECK(c->samples[2].phases);
-	CHECK_INT(c->samples[2].phases->log_nr, 5);
-	CHECK_INT(c->samples[3].phases->log_nr, 0);
-	CHECK_INT(c->samples[2].phases->log[4].kind, 'c');
-	CHECK_INT(c->samples[2].phases->log[0].fallback, 1);
-	CHECK_INT(c->samples[2].phases->log[0].status, 404);
-	CHECK_INT(c->samples[2].phases->log[3].end_ns, 103 * MS + 250000);
+	CHECK_INT(c->samples_nr, 7);
+	CHECK(c->samples[6].phases);
+	CHECK_INT(c->samples[6].phases->log_nr, 9);
+	CHECK_INT(c->samples[4].phases->log_nr, 0);
+	CHECK_INT(c->samples[6].phases->log[4].kind, 'c');
+	CHECK_INT(c->samples[6].phases->log[0].fallback, 1);
+	CHECK_INT(c->samples[6].phases->log[0].status, 404);
+	CHECK_INT(c->samples[6].phases->log[3].end_ns, 103 * MS + 250000);
 	CHECK_INT(c->samples[1].phases->network_ns, 500 * MS);
 	CHECK_STR(c->samples[1].phases->scripts[0].package,
 		  "@scope/pkg \"quoted\"");
