@@ -17,7 +17,7 @@
 #include "harness.h"
 
 /* 400 ms, 10 packuments, 300 ms, 10 tarballs, 300 ms of writes, a script. */
-#define TIMELINE(script_ms)                                              \
+#define TIMELINE(script_ms)                                                 \
 	"wait:400,meta:10,wait:300,tgz:10,write:2048:300,script:" script_ms \
 	",wait:20"
 
@@ -36,11 +36,21 @@ static void bench(int *ok, const char *proj, const char *out,
 		  const char *timeline, const char *runs)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
-	const char *args[] = { "bench",	  "--pm",	  "npm",
-			       "--scenario", "clean",	  "--runs",
-			       runs,	  "--warmup",	  "0",
-			       "--no-control", "--no-fs-wait", "--out",
-			       out,	  proj,		  NULL };
+	const char *args[] = { "bench",
+			       "--pm",
+			       "npm",
+			       "--scenario",
+			       "clean",
+			       "--runs",
+			       runs,
+			       "--warmup",
+			       "0",
+			       "--no-control",
+			       "--no-fs-wait",
+			       "--out",
+			       out,
+			       proj,
+			       NULL };
 	struct h_run run;
 
 	*ok = 0;
@@ -123,8 +133,8 @@ TEST(scripted_timeline)
 	snprintf(out, sizeof(out), "%s", h_write("a.json", ""));
 	H_CHECK_CALL(bench, proj, out, TIMELINE("600"), "3");
 	CHECK_INT(pmbench_result_read(&r, out), 0);
-	c = pmbench_result_find_cell(&r, r.cells[0].fixture, "install",
-				     "clean", "npm");
+	c = pmbench_result_find_cell(&r, r.cells[0].fixture, "install", "clean",
+				     "npm");
 	CHECK(c);
 	H_CHECK_CALL(check_order, c);
 	H_CHECK_CALL(check_waterfall, c);
@@ -133,8 +143,9 @@ TEST(scripted_timeline)
 	wall = ph.median[PMBENCH_PHASE_STARTUP] + net +
 	       ph.median[PMBENCH_PHASE_WRITE] +
 	       ph.median[PMBENCH_PHASE_SCRIPTS] + ph.median[PMBENCH_PHASE_EXIT];
-	fprintf(stderr, "phases: start %.3f net %.3f write %.3f scripts %.3f "
-			"exit %.3f\n",
+	fprintf(stderr,
+		"phases: start %.3f net %.3f write %.3f scripts %.3f "
+		"exit %.3f\n",
 		ph.median[0], net, ph.median[2], ph.median[3], ph.median[4]);
 	CHECK(net > 0);
 	CHECK_NEAR(ph.median[PMBENCH_PHASE_STARTUP] / net, 4.0 / 3, 0.8);
@@ -171,8 +182,9 @@ TEST(compare_names_the_phase_that_moved)
 				    "scripts 0.");
 	h_run_release(&run);
 	{
-		const char *args[] = { "compare", a, b, "--format", "csv",
-				       NULL };
+		const char *args[] = {
+			"compare", a, b, "--format", "csv", NULL
+		};
 
 		h_pmbench(&run, args, NULL);
 	}
