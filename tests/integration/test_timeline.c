@@ -12,6 +12,7 @@
 #include "pmbench/phases.h"
 #include "pmbench/report.h"
 #include "pmbench/result.h"
+#include "pmbench/stats.h"
 
 #include "check.h"
 #include "harness.h"
@@ -114,6 +115,14 @@ static void check_order(int *ok, const struct pmbench_cell *c)
 	*ok = 1;
 }
 
+/* `got` within a factor of 2 of `want`. */
+static void check_ratio(int *ok, double got, double want)
+{
+	*ok = 0;
+	CHECK(got >= want / 2 && got <= want * 2);
+	*ok = 1;
+}
+
 /*
  * Scripted: startup 400 ms, network 300, write 300, scripts 600, exit
  * next to nothing. The medians in those proportions, with room for the
@@ -148,9 +157,11 @@ TEST(scripted_timeline)
 		"exit %.3f\n",
 		ph.median[0], net, ph.median[2], ph.median[3], ph.median[4]);
 	CHECK(net > 0);
-	CHECK_NEAR(ph.median[PMBENCH_PHASE_STARTUP] / net, 4.0 / 3, 0.8);
-	CHECK_NEAR(ph.median[PMBENCH_PHASE_WRITE] / net, 1.0, 0.6);
-	CHECK_NEAR(ph.median[PMBENCH_PHASE_SCRIPTS] / net, 2.0, 1.0);
+	/* Each within a factor of 2 of the script (a loaded machine). */
+	H_CHECK_CALL(check_ratio, ph.median[PMBENCH_PHASE_STARTUP] / net,
+		     4.0 / 3);
+	H_CHECK_CALL(check_ratio, ph.median[PMBENCH_PHASE_WRITE] / net, 1.0);
+	H_CHECK_CALL(check_ratio, ph.median[PMBENCH_PHASE_SCRIPTS] / net, 2.0);
 	CHECK(ph.median[PMBENCH_PHASE_EXIT] / wall < 0.15);
 	CHECK_STR(ph.script_package, "fake-esbuild");
 	pmbench_result_release(&r);
@@ -158,7 +169,9 @@ TEST(scripted_timeline)
 
 /*
  * The same timeline with the script taking twice as long: compare names
- * the scripts as the phase that moved, in its table and its sentence.
+ * the scripts as the phase that moved, in its table and its CSV (and in
+ * a sentence when the time's change is significant, which a loaded
+ * machine may deny).
  */
 TEST(compare_names_the_phase_that_moved)
 {
@@ -178,8 +191,11 @@ TEST(compare_names_the_phase_that_moved)
 		h_pmbench(&run, args, NULL);
 	}
 	CHECK_INT(run.exit_code, 0);
-	CHECK_CONTAINS(run.out.ptr, "npm: slower; the phase that moved most: "
-				    "scripts 0.");
+	CHECK_CONTAINS(run.out.ptr, "phase moved most");
+	CHECK_CONTAINS(run.out.ptr, "scripts 0.");
+	if (strstr(run.out.ptr, "npm: slower"))
+		CHECK_CONTAINS(run.out.ptr, "npm: slower; the phase that "
+					    "moved most: scripts 0.");
 	h_run_release(&run);
 	{
 		const char *args[] = {
@@ -193,4 +209,91 @@ TEST(compare_names_the_phase_that_moved)
 	h_run_release(&run);
 }
 
-CHECK_MAIN(CASE(scripted_timeline), CASE(compare_names_the_phase_that_moved))
+/* `bench` of the scripted fake npm with the trace as `mode` says. */
+static void bench_traced(int *ok, const char *proj, const char *out,
+			 const char *mode)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *args[] = { "bench",
+			       "--pm",
+			       "npm",
+			       "--scenario",
+			       "clean",
+			       "--runs",
+			       "8",
+			       "--warmup",
+			       "1",
+			       "--no-control",
+			       "--no-fs-wait",
+			       "--out",
+			       out,
+			       proj,
+			       NULL };
+	struct h_run run;
+
+	*ok = 0;
+	/* A tree of several processes that writes, as a PM's. */
+	timeline_env(&env, "wait:100,meta:20,write:4096:300,script:150,"
+			   "script:150,write:1024:100");
+	pmbench_strvec_pushf(&env, "PMBENCH_TEST_TRACE=%s", mode);
+	h_pmbench(&run, args, &env);
+	pmbench_strvec_release(&env);
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+	*ok = 1;
+}
+
+/* The median wall time and sampler CPU of the runs of `path`. */
+static void medians(int *ok, const char *path, double *wall, double *cpu)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report_phases ph;
+	size_t n;
+	double *t;
+
+	*ok = 0;
+	CHECK_INT(pmbench_result_read(&r, path), 0);
+	CHECK_INT(r.cells_nr, 1);
+	t = pmbench_cell_times(&r.cells[0], &n);
+	CHECK_INT(n, 8);
+	*wall = pmbench_stats_median(t, n);
+	free(t);
+	pmbench_report_phases(&ph, &r.cells[0]);
+	*cpu = ph.sampler_cpu;
+	pmbench_result_release(&r);
+	*ok = 1;
+}
+
+/*
+ * The sampler's extra reads (each process's /proc/PID/io at every walk,
+ * its environment once) do not perturb the run: the same scripted fake
+ * timed with the trace off and on, alternated twice, within 10 % (a
+ * ratio of medians); the walks' own CPU time said for the record.
+ */
+TEST(sampler_overhead)
+{
+	const char *modes[] = { "off", "on", "off", "on", "lean" };
+	double wall[5], cpu[5];
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(out, sizeof(out), "%s", h_write("o.json", ""));
+		H_CHECK_CALL(bench_traced, proj, out, modes[i]);
+		H_CHECK_CALL(medians, out, &wall[i], &cpu[i]);
+	}
+	fprintf(stderr,
+		"sampler: wall off %.3f %.3f s, on %.3f %.3f s: on/off %.3f; "
+		"walks' CPU per run: on %.1f %.1f ms, lean %.1f ms\n",
+		wall[0], wall[2], wall[1], wall[3],
+		(wall[1] + wall[3]) / (wall[0] + wall[2]), cpu[1] * 1e3,
+		cpu[3] * 1e3, cpu[4] * 1e3);
+	CHECK_NEAR((wall[1] + wall[3]) / (wall[0] + wall[2]), 1.0, 0.10);
+	CHECK_INT(cpu[0], 0);
+	CHECK(cpu[1] > 0);
+}
+
+CHECK_MAIN(CASE(scripted_timeline), CASE(compare_names_the_phase_that_moved),
+	   CASE(sampler_overhead))
