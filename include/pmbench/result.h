@@ -218,19 +218,19 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 /**
  * Append a zeroed sample to a cell; returns it (owned by the cell, valid
  * until the next sample is added to it). The samples before it are
- * finished then: only the one pmbench_cell_waterfall() picks keeps its
- * request log, the others' are dropped, so that a cell holds at most two
- * (that one and the newest) at any time.
+ * finished then: a warm-up's and a failed run's request log are dropped,
+ * and of the timed runs' logs at most 9 are kept (past 9, those of the
+ * runs farthest from the median so far go first), so that a cell holds
+ * at most 10 at any time and the median run's is among them.
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
 
 /**
  * The sample of `c` whose request log is the cell's waterfall: of the
  * successful timed runs that have one, the closest to the median time
- * of all its successful timed runs (the earliest of equals). As runs
- * come, the log of a run further from the median than the one kept is
- * dropped when the next run is added, so the pick is the closest of
- * those kept on the way. NULL when there is none.
+ * of all its successful timed runs (the earliest of equals): the median
+ * run itself for up to 9 timed runs (pmbench_cell_add_sample()), past
+ * that the closest of the logs kept on the way. NULL when there is none.
  */
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c);

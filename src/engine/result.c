@@ -83,6 +83,12 @@ pmbench_result_find_cell(const struct pmbench_result *r, const char *fixture,
 	return NULL;
 }
 
+/* A sample whose request log may become the waterfall. */
+static int may_be_waterfall(const struct pmbench_sample *s)
+{
+	return s->ok && !s->warmup && s->phases && s->phases->log_nr;
+}
+
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c)
 {
@@ -96,7 +102,7 @@ pmbench_cell_waterfall(const struct pmbench_cell *c)
 		const struct pmbench_sample *s = &c->samples[i];
 		double e = fabs((double)s->wall_ns / NS_PER_S - median);
 
-		if (!s->ok || s->warmup || !s->phases || !s->phases->log_nr)
+		if (!may_be_waterfall(s))
 			continue;
 		if (!best || e < d) {
 			best = s;
@@ -106,15 +112,50 @@ pmbench_cell_waterfall(const struct pmbench_cell *c)
 	return best;
 }
 
+/*
+ * The request logs a cell keeps while it runs: every timed run's up to
+ * this many, so that the final median's run still has its log (exactly
+ * for up to this many runs); past it, the log of the run farthest from
+ * the median so far goes first.
+ */
+#define WATERFALL_LOGS_KEPT 9
+
+/* Drop the logs of the finished samples that cannot be the waterfall. */
+static void drop_logs(struct pmbench_cell *c)
+{
+	size_t n = 0, kept = 0;
+	double *t = pmbench_cell_times(c, &n), median;
+
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		if (may_be_waterfall(&c->samples[i]))
+			kept++;
+		else
+			pmbench_phases_drop_log(c->samples[i].phases);
+	}
+	for (; kept > WATERFALL_LOGS_KEPT; kept--) {
+		struct pmbench_sample *far = NULL;
+		double d = -1;
+
+		for (size_t i = 0; i < c->samples_nr; i++) {
+			struct pmbench_sample *s = &c->samples[i];
+			double e = fabs((double)s->wall_ns / NS_PER_S - median);
+
+			if (may_be_waterfall(s) && e > d) {
+				far = s;
+				d = e;
+			}
+		}
+		pmbench_phases_drop_log(far->phases);
+	}
+}
+
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 {
-	const struct pmbench_sample *keep = pmbench_cell_waterfall(c);
 	struct pmbench_sample *s;
 
-	/* One request log a cell: the samples so far are finished. */
-	for (size_t i = 0; i < c->samples_nr; i++)
-		if (&c->samples[i] != keep)
-			pmbench_phases_drop_log(c->samples[i].phases);
+	drop_logs(c);
 	PMBENCH_ALLOC_GROW(c->samples, c->samples_nr + 1, c->samples_alloc);
 	s = &c->samples[c->samples_nr++];
 	memset(s, 0, sizeof(*s));
