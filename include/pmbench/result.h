@@ -70,10 +70,22 @@ struct pmbench_sample {
 	unsigned machine;
 	/**
 	 * Where the run's time went (phases.h), owned, or NULL (a run not
-	 * traced, an older result). A cell keeps one run's request log
-	 * (the waterfall): see pmbench_cell_waterfall().
+	 * traced, an older result). A result file keeps one run's
+	 * request log a cell (the waterfall): see pmbench_cell_waterfall().
 	 */
 	struct pmbench_phases *phases;
+};
+
+/** Whether a cell can be measured at all. */
+enum pmbench_cell_state {
+	/** Its runs are timed (each may still fail). */
+	PMBENCH_CELL_MEASURABLE = 0,
+	/**
+	 * The PM has no way to do the task (resolve under yarn 1: no
+	 * lockfile-only install): no runs and never a time; the cell's
+	 * `note` says why. Reports show "n/a" and the note.
+	 */
+	PMBENCH_CELL_UNSUPPORTED,
 };
 
 /** Every sample of one (fixture, task, scenario, PM). */
@@ -87,9 +99,12 @@ struct pmbench_cell {
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;
+	/** Set where it is decided (pmbench_cell_set_unsupported()). */
+	enum pmbench_cell_state state;
 	/**
 	 * What the cell cannot measure and why, for humans (e.g.
-	 * "node_modules: n/a: Plug'n'Play"), else NULL.
+	 * "node_modules: n/a: Plug'n'Play"; for an unsupported cell, why
+	 * the PM cannot do the task), else NULL.
 	 */
 	char *note;
 	/**
@@ -156,6 +171,7 @@ struct pmbench_result {
 	struct pmbench_strvec pms;
 	struct pmbench_strvec scenarios;
 	struct pmbench_strvec tasks;
+	struct pmbench_strvec arguments; /**< the options as given */
 	unsigned runs;
 	unsigned warmup;
 	uint64_t timeout_ns;
@@ -185,11 +201,11 @@ struct pmbench_result {
 	size_t machines_nr, machines_alloc;
 };
 
-#define PMBENCH_RESULT_INIT                                                   \
-	{                                                                     \
-		.schema_version = PMBENCH_RESULT_VERSION,                     \
-		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
-		.tasks = PMBENCH_STRVEC_INIT                                  \
+#define PMBENCH_RESULT_INIT                                                    \
+	{                                                                      \
+		.schema_version = PMBENCH_RESULT_VERSION,                      \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT,  \
+		.tasks = PMBENCH_STRVEC_INIT, .arguments = PMBENCH_STRVEC_INIT \
 	}
 
 /**
@@ -234,6 +250,12 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
  */
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c);
+
+/**
+ * Mark `c` PMBENCH_CELL_UNSUPPORTED, `why` (copied) its note in place of
+ * any other: "n/a: it has no lockfile-only install".
+ */
+void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up
