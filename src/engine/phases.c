@@ -319,6 +319,8 @@ static void merge_scripts(struct pmbench_phases *ph)
 {
 	size_t j = 0;
 
+	if (!ph->scripts_nr)
+		return; /* qsort() must not see a NULL array */
 	qsort(ph->scripts, ph->scripts_nr, sizeof(*ph->scripts), cmp_script);
 	for (size_t i = 0; i < ph->scripts_nr; i++) {
 		struct pmbench_phase_script *s = &ph->scripts[i];
