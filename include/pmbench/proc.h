@@ -93,7 +93,8 @@ struct pmbench_trace_proc {
 	char *event, *package;
 	/** A lifecycle script: an event the main process does not have. */
 	int script;
-	int mark; /* private: found by the current walk */
+	int mark;	    /* private: found by the current walk */
+	unsigned env_reads; /* private: reads of its environ so far */
 };
 
 /**
@@ -102,8 +103,9 @@ struct pmbench_trace_proc {
  * bytes written, read from /proc/PID/io of each of its processes (its
  * write_bytes: what it dirtied in the page cache; a parent's count takes
  * in its reaped children's, which the walk subtracts so nothing counts
- * twice), and every process with its CPU time and, read once when it is
- * first seen, its environment's lifecycle variables (the mark of a PM's
+ * twice), and every process with its CPU time and, read when it is
+ * first seen (and at the next walks while it names none: it may not
+ * have exec'd yet), its environment's lifecycle variables (the mark of a PM's
  * lifecycle script: npm, yarn, pnpm and bun set them). Processes
  * that live less than a period may be missed; their writes are not.
  * The caller owns it: PMBENCH_CHILD_TRACE_INIT, then

@@ -11,10 +11,12 @@
  *
  * Lifecycle scripts: npm, yarn, pnpm and bun run a package's script with
  * npm_lifecycle_event and npm_package_name in its environment, which its
- * own children inherit. /proc/PID/environ is read once per process (it
- * is readable for the program's own children), when a walk first finds
- * it; what the main process itself has (pmbench run from an npm script)
- * is not a script.
+ * own children inherit. /proc/PID/environ is read when a walk first
+ * finds a process (it is readable for the program's own children), and
+ * again at the next walks while it names no event, up to ENV_READS: a
+ * process found between its fork and its exec still has its parent's
+ * environment. What the main process itself has (pmbench run from an
+ * npm script) is not a script.
  */
 #define _GNU_SOURCE 1
 #include "pmbench/common.h"
@@ -31,6 +33,8 @@
 #define TRACE_PROCS_MAX 8192
 /* Most of an environment read. */
 #define ENVIRON_MAX (1u << 20)
+/* Reads of a process's environ while it names no event (100 ms). */
+#define ENV_READS 4
 
 uint64_t pmbench_proctrace_cpu(void)
 {
@@ -193,12 +197,28 @@ static struct pmbench_trace_proc *find(struct pmbench_child_trace *t, pid_t pid,
 	return NULL;
 }
 
-/* A process a walk found for the first time, read once. */
+/* Read the lifecycle variables of `p`'s environ, once more. */
+static void read_env(const struct pmbench_child_trace *t,
+		     struct pmbench_trace_proc *p)
+{
+	struct pmbench_buf env = PMBENCH_BUF_INIT;
+
+	if (t->lean || p->event || p->env_reads >= ENV_READS)
+		return;
+	p->env_reads++;
+	if (!read_proc(&env, p->pid, "environ", ENVIRON_MAX)) {
+		free(p->package);
+		p->event = environ_get(&env, "npm_lifecycle_event=");
+		p->package = environ_get(&env, "npm_package_name=");
+	}
+	pmbench_buf_release(&env);
+}
+
+/* A process a walk found for the first time. */
 static struct pmbench_trace_proc *add(struct pmbench_child *c,
 				      const struct pmbench_proctrace_ent *e)
 {
 	struct pmbench_child_trace *t = c->trace;
-	struct pmbench_buf env = PMBENCH_BUF_INIT;
 	struct pmbench_trace_proc *p;
 
 	if (t->procs_nr >= TRACE_PROCS_MAX)
@@ -210,11 +230,7 @@ static struct pmbench_trace_proc *add(struct pmbench_child *c,
 	p->start_tick = e->start;
 	p->start_ns =
 		e->start > c->t0_tick ? (e->start - c->t0_tick) * tick_ns() : 0;
-	if (!t->lean && !read_proc(&env, e->pid, "environ", ENVIRON_MAX)) {
-		p->event = environ_get(&env, "npm_lifecycle_event=");
-		p->package = environ_get(&env, "npm_package_name=");
-	}
-	pmbench_buf_release(&env);
+	read_env(t, p);
 	return p;
 }
 
@@ -268,6 +284,8 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 
 		if (!p)
 			p = add(c, &v[i]);
+		else
+			read_env(t, p);
 		of[i] = p;
 		if (!p)
 			continue;

@@ -143,6 +143,36 @@ TEST(precedence)
 }
 
 /*
+ * A script's process found before its exec has its parent's environment
+ * (no event): a subshell waits 50 ms, then execs with the lifecycle
+ * variables. The walks read it again (first walk at 25 ms), so the
+ * script is seen; read once, it was not.
+ */
+TEST(script_found_before_its_exec)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_child_trace t = PMBENCH_CHILD_TRACE_INIT;
+	struct pmbench_phases *ph;
+
+	pmbench_strvec_push(&c.args, "/bin/sh");
+	pmbench_strvec_push(&c.args, "-c");
+	pmbench_strvec_push(&c.args, "(sleep 0.05; exec env "
+				     "npm_lifecycle_event=postinstall "
+				     "npm_package_name=esbuild sleep 0.3)");
+	c.trace = &t;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 0);
+	ph = pmbench_phases_of_run(&c, NULL);
+	CHECK(ph);
+	CHECK_INT(ph->scripts_nr, 1);
+	CHECK_STR(ph->scripts[0].package, "esbuild");
+	pmbench_phases_free(ph);
+	c.trace = NULL;
+	pmbench_child_trace_release(&t);
+	pmbench_child_release(&c);
+}
+
+/*
  * A real tree: after 150 ms it makes node_modules and writes 4 MiB with
  * a child it reaps (the shell's count then holds the child's), then runs
  * a lifecycle child for 400 ms (its environment says so) 100 ms later, then writes
@@ -383,5 +413,6 @@ TEST(bad_phases)
 }
 
 CHECK_MAIN(CASE(partition), CASE(nothing_is_startup), CASE(precedence),
-	   CASE(traced_tree), CASE(untraced), CASE(result_file),
-	   CASE(waterfall_is_the_median_run), CASE(bad_phases))
+	   CASE(traced_tree), CASE(script_found_before_its_exec),
+	   CASE(untraced), CASE(result_file), CASE(waterfall_is_the_median_run),
+	   CASE(bad_phases))
