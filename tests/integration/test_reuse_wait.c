@@ -62,6 +62,7 @@ TEST(second_command_waits_out_the_reuse_delay)
 	const char *waiting, *first_run;
 
 	h_setup();
+	h_with_control();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	/* A fresh cache: nothing deleted before, nothing to wait for. */
@@ -120,6 +121,7 @@ TEST(signal_during_the_wait_stops_pmbench)
 	int rc = 0, ok = 0;
 
 	h_setup();
+	h_with_control();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	bench(&run, proj, out, "0");

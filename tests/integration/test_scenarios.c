@@ -39,6 +39,7 @@ TEST(eight_states_exactly)
 	const char *out;
 
 	h_setup();
+	h_with_control();
 	h_home_markers();
 	proj = h_project("proj");
 	out = h_write("result.json", "");
