@@ -155,7 +155,7 @@ TEST(control_warns_past_twenty_percent)
 /*
  * The harness's knob (PMBENCH_TEST_NO_CONTROL, set by h_setup()) leaves
  * the control out as --no-control does; without it, a bench times the
- * control as a user's does.
+ * control as a user's does, with a cell in each scenario.
  */
 TEST(control_only_without_the_test_knob)
 {
@@ -163,9 +163,9 @@ TEST(control_only_without_the_test_knob)
 	struct h_run run;
 	const char *proj;
 	char out[4200];
-	const char *args[] = { "bench", "--pm",	  "npm", "--scenario",
-			       "clean", "--runs", "1",	 "--warmup",
-			       "0",	"--out",  out,	 NULL,
+	const char *args[] = { "bench",	      "--pm",	"npm", "--scenario",
+			       "clean,cache", "--runs", "1",   "--warmup",
+			       "0",	      "--out",	out,   NULL,
 			       NULL };
 
 	h_setup();
@@ -176,7 +176,7 @@ TEST(control_only_without_the_test_knob)
 	CHECK_INT(run.exit_code, 0);
 	h_run_release(&run);
 	CHECK_INT(pmbench_result_read(&r, out), 0);
-	CHECK_INT(r.cells_nr, 1);
+	CHECK_INT(r.cells_nr, 2);
 	CHECK(!pmbench_result_find_cell(&r, "proj", "install", "clean",
 					PMBENCH_CONTROL_PM));
 	pmbench_result_release(&r);
@@ -186,8 +186,10 @@ TEST(control_only_without_the_test_knob)
 	CHECK_INT(run.exit_code, 0);
 	h_run_release(&run);
 	CHECK_INT(pmbench_result_read(&r, out), 0);
-	CHECK_INT(r.cells_nr, 2);
+	CHECK_INT(r.cells_nr, 4);
 	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean",
+				       PMBENCH_CONTROL_PM));
+	CHECK(pmbench_result_find_cell(&r, "proj", "install", "cache",
 				       PMBENCH_CONTROL_PM));
 	pmbench_result_release(&r);
 }

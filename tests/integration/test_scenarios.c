@@ -39,7 +39,6 @@ TEST(eight_states_exactly)
 	const char *out;
 
 	h_setup();
-	h_with_control();
 	h_home_markers();
 	proj = h_project("proj");
 	out = h_write("result.json", "");
@@ -56,8 +55,11 @@ TEST(eight_states_exactly)
 	}
 	CHECK_INT(run.exit_code, 0);
 	CHECK_INT(pmbench_result_read(&r, out), 0);
-	/* Six PMs and the drift control in each of the 8 scenarios. */
-	CHECK_INT(r.cells_nr, 8 * 6 + 8);
+	/*
+	 * Six PMs in each of the 8 scenarios (the drift control is off:
+	 * test_drift.c checks its cell in each scenario).
+	 */
+	CHECK_INT(r.cells_nr, 8 * 6);
 
 	log = h_log_entries();
 	for (size_t p = 0; p < PMBENCH_ARRAY_SIZE(pms); p++) {
