@@ -123,6 +123,8 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.leng
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = (x) => (x * 1e3).toFixed(2);
 const spread = (a) => `${ms(Math.min(...a))}..${ms(Math.max(...a))}`;
+// A column padded to its width, and never run into the next one.
+const col = (s, w) => s.padEnd(w - 1) + " ";
 const read = (p) => JSON.parse(fs.readFileSync(`${dir}/${p}`, "utf8"));
 console.log(`fake npm install (warm cache, no lockfile, no node_modules), ` +
 	`${reps} interleaved blocks of ${runs} runs per tool`);
@@ -148,9 +150,9 @@ for (const sleep of sleeps) {
 		}
 		const pm = median(pmAll), hf = median(hfAll);
 		console.log(`${String(sleep).padStart(3)} ms ${tag === "pm" ? "PMBENCH " : "BASE    "}` +
-			`${ms(pm).padStart(7)} ms (${spread(pmMed)})`.padEnd(31) +
-			`${ms(hf).padStart(7)} ms (${spread(hfMed)})`.padEnd(31) +
-			`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`.padEnd(25) +
+			col(`${ms(pm).padStart(7)} ms (${spread(pmMed)})`, 31) +
+			col(`${ms(hf).padStart(7)} ms (${spread(hfMed)})`, 31) +
+			col(`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`, 25) +
 			`${(wall / timed).toFixed(3)}`);
 	}
 }
