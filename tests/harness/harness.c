@@ -1,9 +1,7 @@
 #include "pmbench/common.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,9 +11,6 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
-
-/* The real PMs' niceness (h_real_pms()). */
-#define H_REAL_PMS_NICE 10
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
@@ -112,18 +107,6 @@ void h_real_pms(void)
 {
 	const char *src = getenv("PMBENCH_SOURCE_DIR");
 	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
-	static int niced;
-
-	/*
-	 * The real PMs keep a core busy for minutes. At a lower priority
-	 * (this process and all it starts), they leave the CPU to the
-	 * timing tests that ctest runs beside them, whose fakes sleep and
-	 * must wake on time (tests/CMakeLists.txt). Once: it adds up.
-	 */
-	if (!niced && setpriority(PRIO_PROCESS, 0, H_REAL_PMS_NICE) < 0)
-		fprintf(stderr, "test setup: cannot lower the priority: %s\n",
-			strerror(errno));
-	niced = 1;
 	setenv("PATH", real_path, 1);
 	/*
 	 * What a user gets by default: the timed runs reach a sealed local

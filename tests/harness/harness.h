@@ -34,9 +34,7 @@ void h_with_control(void);
 /**
  * For the online tests, after h_setup(): the caller's PATH instead of the
  * fakes, the pinned toolchain of the source tree, and the caller's
- * ~/.npmrc (registry, CA file) copied into the sandbox's HOME. The test
- * process (and so every PM) runs at niceness 10 from the first call on,
- * so that the timing tests beside it keep the CPU when they need it.
+ * ~/.npmrc (registry, CA file) copied into the sandbox's HOME.
  */
 void h_real_pms(void);
 
