@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite (what .ci/run calls): build both flavours, then
-# run every test of the normal build (the online ones use the real PMs
-# against the npm registry, through the local mirror) and every test
+# The whole test suite (what .ci/run calls): build the three flavours,
+# then run every test of the normal build (the online ones use the real
+# PMs against the npm registry, through the local mirror), every test
 # but the online, registry and benchmark-smoke ones under ASan and UBSan
-# (their names start with "asan:"), all in one ctest. The style check
-# runs beside the builds.
+# (their names start with "asan:"), and the tests of pmbench's threads
+# (label `threads`: the registry front, the link relay, the per-thread
+# error state) under ThreadSanitizer ("tsan:"), all in one ctest. The
+# style and link checks run beside the builds.
 #
 #   ci/test.sh           the whole suite
 #   ci/test.sh --quick   the edit loop: the normal build, the unit tests
 #                        and the integration tests that are neither
 #                        online, registry, timing nor slow
 #
-# One ctest over both build trees (build-ci/ lists them) is one
+# One ctest over the three build trees (build-ci/ lists them) is one
 # scheduler: -j6 (CTEST_JOBS), as most tests wait on sleeps, child
 # processes and the disk, not on the CPU, and a resource spec of one
 # slot of "cores" per core plus one, which the tests with the real PMs
@@ -36,14 +38,14 @@ phase() { # name start
 	printf '== %s: %d s\n' "$1" $(($(stamp) - $2))
 }
 
-# The resource spec, and the style check (it needs no build) beside the
-# builds, its output kept for the end.
+# The resource spec, and the style and link checks (they need no build)
+# beside the builds, their output kept for the end.
 resources=$(mktemp)
 style_log=$(mktemp)
 trap 'rm -f "$resources" "$style_log"' EXIT
 printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ] } ] }\n' \
 	$(($(nproc 2>/dev/null || echo 2) + 1)) >"$resources"
-"$top/ci/style.sh" >"$style_log" 2>&1 &
+{ "$top/ci/style.sh" && "$top/ci/doclinks.sh"; } >"$style_log" 2>&1 &
 style_pid=$!
 
 status=0
@@ -56,20 +58,20 @@ if [ "$quick" = 1 ]; then
 		-LE "online|registry|timing|slow" || status=1
 	phase "quick tests (build/)" "$t1"
 else
-	"$top/ci/build.sh" --asan
-	phase "builds (build/ and build-asan/)" "$t0"
+	"$top/ci/build.sh" --asan --tsan
+	phase "builds (build/, build-asan/ and build-tsan/)" "$t0"
 	t1=$(stamp)
 	mkdir -p build-ci
-	printf 'subdirs("%s" "%s")\n' "$top/build" "$top/build-asan" \
-		>build-ci/CTestTestfile.cmake
+	printf 'subdirs("%s" "%s" "%s")\n' "$top/build" "$top/build-asan" \
+		"$top/build-tsan" >build-ci/CTestTestfile.cmake
 	# Every run starts as a fresh clone does, in the order the tests'
 	# COST gives (ctest would otherwise average its measured times in).
 	rm -f build-ci/Testing/Temporary/CTestCostData.txt
 	ctest --test-dir build-ci --output-on-failure -j"$jobs" \
 		--resource-spec-file "$resources" -LE nosan || status=1
-	phase "tests (build/ and build-asan/, one ctest)" "$t1"
+	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
 fi
-echo "== style (ci/style.sh)"
+echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1
 cat "$style_log"
 phase "ci/test.sh${1:+ $1}" "$t0"

@@ -53,10 +53,11 @@ struct pmbench_bench_opts {
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \
 	{                                                                      \
-		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, 5, 1, 0, 1, NULL,            \
-			PMBENCH_STRVEC_INIT, NULL, NULL, NULL, NULL, 0,        \
-			PMBENCH_SCHEDULE_AUTO_INIT, PMBENCH_STRVEC_INIT, 0, 1, \
-			0, 0, 5, 0                                             \
+		.pms = PMBENCH_STRVEC_INIT, .runs = 5, .warmup = 1, .seed = 1, \
+		.env = PMBENCH_STRVEC_INIT,                                    \
+		.autostop = PMBENCH_SCHEDULE_AUTO_INIT,                        \
+		.tasks = PMBENCH_STRVEC_INIT, .probe_concurrency = 1,          \
+		.edits = 5,                                                    \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -7,7 +7,11 @@
 
 /**
  * A growable NUL-terminated string. `ptr` is never NULL: an empty buffer
- * points at a shared empty string until something is added.
+ * points at a shared empty string until something is added (and that
+ * string is never written).
+ *
+ * Threads: any thread may call these functions (the registry front and
+ * the link relay do); a buffer is used by one thread at a time.
  */
 struct pmbench_buf {
 	char *ptr;
@@ -16,9 +20,9 @@ struct pmbench_buf {
 };
 
 extern char pmbench_buf_empty[];
-#define PMBENCH_BUF_INIT                \
-	{                               \
-		pmbench_buf_empty, 0, 0 \
+#define PMBENCH_BUF_INIT                 \
+	{                                \
+		.ptr = pmbench_buf_empty \
 	}
 
 /** Make `b` empty without freeing (it must be released or initialised). */

@@ -8,13 +8,19 @@
 
 /**
  * Cache archives: the tar files a CI job saves its caches into and
- * restores them from (libarchive, pax format, no compression, gzip or
- * zstd). Symlinks, hard links (a file linked several times is stored once
- * and restored as hard links), permissions, modification times and empty
- * folders survive a round trip. Extraction is confined: entries with an
- * absolute name or a ".." component, hard links to such targets, entries
- * outside the archive's roots, special files and anything written
- * through a symlink are refused.
+ * restores them from (pax format, no compression, gzip or zstd), written
+ * and read in process with libarchive or by GNU tar. Symlinks, hard
+ * links (a file linked several times is stored once and restored as hard
+ * links), permissions, modification times and empty folders survive a
+ * round trip. Extraction is confined: entries with an absolute name or a
+ * ".." component, hard links to such targets, entries outside the
+ * archive's roots, special files and anything written through a symlink
+ * are refused.
+ */
+
+/*
+ * The generic layer (src/engine/cache/cachearc.c): compressions, the
+ * backends chosen by --archiver, and what ci-cache saves and restores.
  */
 
 /** How an archive is compressed. */
@@ -66,6 +72,94 @@ struct pmbench_cachearc_stats {
 	uint64_t check_ns; /**< GNU tar extraction: libarchive's check first */
 	uint64_t tar_ns;   /**< GNU tar: the save, or the tar child restoring */
 };
+
+/** Which program writes and reads the archives. */
+enum pmbench_cachearc_archiver {
+	/** In process: libarchive reads and writes the tar stream, pmbench
+	 * writes the files (pmbench_cachearc_create/_extract). */
+	PMBENCH_CACHEARC_LIBARCHIVE,
+	/** GNU tar, run as GitHub's actions/cache runs it on Linux. */
+	PMBENCH_CACHEARC_GNU_TAR,
+};
+
+/**
+ * Parse "libarchive" or "gnu-tar". Returns 0 or PMBENCH_EINVALID with a
+ * message saying what is accepted.
+ */
+int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
+				    const char *s);
+
+/** "libarchive" or "gnu-tar" (static). */
+const char *pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a);
+
+/**
+ * What one save or restore of ci-cache works on: the trees `maps`, whose
+ * names are relative to the folder `dir` (pmbench's cache folder,
+ * resolved), where a restore may write and nowhere else; the archiver
+ * and the compression.
+ */
+struct pmbench_cachearc_job {
+	enum pmbench_cachearc_archiver archiver;
+	const struct pmbench_cachearc_map *maps;
+	size_t maps_nr;
+	const char *dir;
+	const struct pmbench_cachearc_compression *comp;
+};
+
+/**
+ * Save the job's trees into `archive` with its archiver: libarchive
+ * (pmbench_cachearc_create()) or GNU tar (pmbench_cachearc_tar_create(),
+ * each map's name listed relative to `dir`). `*ns` gets the save's time
+ * as a CI job would spend it. Returns 0 or a negative error.
+ */
+int pmbench_cachearc_save(struct pmbench_cachearc_stats *out, uint64_t *ns,
+			  const char *archive,
+			  const struct pmbench_cachearc_job *job);
+
+/**
+ * Restore `archive` into the job's maps with its archiver: libarchive
+ * (pmbench_cachearc_extract(), confined to `dir`) or GNU tar
+ * (pmbench_cachearc_tar_extract() below `dir`). `*ns` gets the restore's
+ * time as a CI job would spend it; a check before it, not timed, goes to
+ * `out->check_ns` (see pmbench_cachearc_checks_first()). Returns 0 or a
+ * negative error.
+ */
+int pmbench_cachearc_restore(struct pmbench_cachearc_stats *out, uint64_t *ns,
+			     const char *archive,
+			     const struct pmbench_cachearc_job *job);
+
+/**
+ * 1 when the archiver's restore reads the whole archive first, to refuse
+ * a hostile one before another program extracts it (its time is
+ * `check_ns`); 0 when the restore is the check (libarchive).
+ */
+int pmbench_cachearc_checks_first(enum pmbench_cachearc_archiver a);
+
+/**
+ * Append the archiver's version to `out`: libarchive's with its
+ * libraries', or for GNU tar the longest pmbench_cachearc_tar_version()
+ * of the compressions `cs` (all must be runnable). Returns 0 or
+ * PMBENCH_ENOTFOUND.
+ */
+int pmbench_cachearc_archiver_version(
+	struct pmbench_buf *out, enum pmbench_cachearc_archiver a,
+	const struct pmbench_cachearc_compression *cs, size_t nr);
+
+/**
+ * Append to `save` and `restore` what the archiver runs to save and to
+ * restore with the compression `c`: GNU tar's exact command lines (with
+ * placeholders for the archive and the folders), or libarchive's steps
+ * in words.
+ */
+void pmbench_cachearc_describe(struct pmbench_buf *save,
+			       struct pmbench_buf *restore,
+			       enum pmbench_cachearc_archiver a,
+			       const struct pmbench_cachearc_compression *c);
+
+/*
+ * The libarchive backend (src/engine/cache/libarchive.c) and the reading
+ * of archives that both backends use (src/engine/cache/extract.c).
+ */
 
 /**
  * Write the archive `archive` (replaced atomically: a temporary file in
@@ -122,27 +216,12 @@ int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
 			   const struct pmbench_cachearc_map *maps,
 			   size_t maps_nr, const char *confine);
 
-/** Which program writes and reads the archives. */
-enum pmbench_cachearc_archiver {
-	/** In process: libarchive reads and writes the tar stream, pmbench
-	 * writes the files (pmbench_cachearc_create/_extract). */
-	PMBENCH_CACHEARC_LIBARCHIVE,
-	/** GNU tar, run as GitHub's actions/cache runs it on Linux. */
-	PMBENCH_CACHEARC_GNU_TAR,
-};
-
-/**
- * Parse "libarchive" or "gnu-tar". Returns 0 or PMBENCH_EINVALID with a
- * message saying what is accepted.
- */
-int pmbench_cachearc_parse_archiver(enum pmbench_cachearc_archiver *out,
-				    const char *s);
-
-/** "libarchive" or "gnu-tar" (static). */
-const char *pmbench_cachearc_archiver_name(enum pmbench_cachearc_archiver a);
-
 /** libarchive's version with its libraries' ("libarchive 3.6.2 ..."). */
 const char *pmbench_cachearc_libarchive_version(void);
+
+/*
+ * The GNU tar backend (src/engine/cache/gnutar.c).
+ */
 
 /**
  * Append the first line of `tar --version` and, for zstd, of `zstd

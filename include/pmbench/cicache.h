@@ -69,11 +69,11 @@ struct pmbench_cicache_opts {
 	enum pmbench_cachearc_archiver archiver;
 };
 
-#define PMBENCH_CICACHE_OPTS_INIT                                           \
-	{                                                                   \
-		PMBENCH_STRVEC_INIT, 0, { 0 }, 0, { { 0, 0 } }, 0, 3, 1, 0, \
-			100e6, NULL, PMBENCH_STRVEC_INIT,                   \
-			PMBENCH_CACHEARC_LIBARCHIVE                         \
+#define PMBENCH_CICACHE_OPTS_INIT                                             \
+	{                                                                     \
+		.pms = PMBENCH_STRVEC_INIT, .runs = 3, .lockfile_changed = 1, \
+		.bandwidth = 100e6, .env = PMBENCH_STRVEC_INIT,               \
+		.archiver = PMBENCH_CACHEARC_LIBARCHIVE,                      \
 	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);

@@ -29,9 +29,9 @@ struct pmbench_claim {
 	double factor; /**< N as written; 1 for "as fast as" */
 };
 
-#define PMBENCH_CLAIM_INIT                                    \
-	{                                                     \
-		NULL, NULL, NULL, NULL, PMBENCH_CLAIM_SAME, 1 \
+#define PMBENCH_CLAIM_INIT                              \
+	{                                               \
+		.kind = PMBENCH_CLAIM_SAME, .factor = 1 \
 	}
 
 /**

@@ -48,9 +48,18 @@ enum pmbench_error_code {
 	PMBENCH_EINTERRUPTED = -4 /**< SIGINT, SIGTERM, SIGHUP or SIGQUIT */
 };
 
+/*
+ * Threads. The error state below is per thread (like libgit2's
+ * git_error_last()): a message set in one thread is seen by
+ * pmbench_error_last() in that thread only, and never by another. Every
+ * function in this header may be called from any thread; none keeps
+ * state shared between threads.
+ */
+
 /**
- * Store a formatted message as the last error and return PMBENCH_ERROR,
- * so callers can write `return pmbench_error_set("...")`.
+ * Store a formatted message as the last error of the calling thread and
+ * return PMBENCH_ERROR, so callers can write
+ * `return pmbench_error_set("...")`.
  */
 int pmbench_error_set(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 
@@ -63,10 +72,13 @@ int pmbench_error_setc(int code, const char *fmt, ...) PMBENCH_PRINTF(2, 3);
  */
 void pmbench_error_prefix(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 
-/** The last stored error message; never NULL ("unknown error" if none). */
+/**
+ * The calling thread's last stored error message; never NULL ("unknown
+ * error" if none). Valid until that thread sets or clears it.
+ */
 const char *pmbench_error_last(void);
 
-/** Forget the stored message. */
+/** Forget the calling thread's stored message. */
 void pmbench_error_clear(void);
 
 /* Out-of-memory is fatal: these never return NULL. */

@@ -98,12 +98,9 @@ struct pmbench_ctx {
 	int wake[2];
 };
 
-#define PMBENCH_CTX_INIT                                              \
-	{                                                             \
-		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, \
-		{                                                     \
-			-1, -1                                        \
-		}                                                     \
+#define PMBENCH_CTX_INIT           \
+	{                          \
+		.wake = { -1, -1 } \
 	}
 
 /**

@@ -26,9 +26,12 @@
  * `variables[]` habit: one table drives every writer).
  *
  * The document owns everything in it: every string given to a builder is
- * copied. Pointers a builder returns (a block, a row, a bar) stay valid
- * until the document is released, except a row or bar pointer, which is
- * valid until the next row or bar of the same table or chart is added.
+ * copied, made fit to print on the way (pmbench_text_clean(): credentials
+ * redacted, terminal controls escaped; a code block's ANSI sequences
+ * dropped), so no format writes a user's raw bytes. Pointers a builder
+ * returns (a block, a row, a bar) stay valid until the document is
+ * released, except a row or bar pointer, which is valid until the next
+ * row or bar of the same table or chart is added.
  */
 
 /** Who a block is for; a block may be for several. */
@@ -268,12 +271,9 @@ struct pmbench_doc {
 	} term;
 };
 
-#define PMBENCH_DOC_INIT                                                 \
-	{                                                                \
-		NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, \
-		{                                                        \
-			0, NULL, 0                                       \
-		}                                                        \
+#define PMBENCH_DOC_INIT     \
+	{                    \
+		.kind = NULL \
 	}
 
 /**

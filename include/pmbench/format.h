@@ -54,10 +54,15 @@ const struct pmbench_format *pmbench_format_for_path(const char *path);
 void pmbench_format_names(struct pmbench_buf *out);
 
 /**
+ * Append the names of the bench table's columns `--columns` takes, as
+ * "median, median_ci95, ..., ratio" (the column table's, in its order).
+ */
+void pmbench_format_column_names(struct pmbench_buf *out);
+
+/**
  * Check the `--columns` list `list` (comma-separated names of the bench
- * table's columns by key or header: median, median_ci95, mean, min,
- * runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio). Returns 0, or
- * PMBENCH_EINVALID with a message listing the names.
+ * table's columns by key or header, pmbench_format_column_names()).
+ * Returns 0, or PMBENCH_EINVALID with a message listing the names.
  */
 int pmbench_format_check_columns(const char *list);
 

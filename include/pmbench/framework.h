@@ -6,7 +6,7 @@
 /**
  * The dev-server table: everything pmbench knows about one dev server
  * (Vite, Next, Astro, SvelteKit, webpack-dev-server, Vue CLI) sits in
- * one entry of src/engine/framework.c, as the PM table does for PMs:
+ * one entry of src/engine/task/framework.c, as the PM table does for PMs:
  * how it is told from a project's dev script and dependencies, the
  * arguments that put it on pmbench's port and host, its ready line, and
  * the file an hmr edit touches with the URL that serves it. A fixture

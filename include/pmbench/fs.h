@@ -8,8 +8,56 @@
 
 #include "pmbench/common.h"
 
+/*
+ * The file system as pmbench uses it, in sections that follow the files of
+ * src/util/fs/ (one idea each; docs/architecture.md lists them).
+ */
+
 struct pmbench_buf;
 struct pmbench_strvec;
+
+/*
+ * src/util/fs/path.c: paths and simple questions about them.
+ */
+
+/**
+ * Canonical absolute path of an existing `path` into `out` (replaced),
+ * through realpath(3). PMBENCH_ENOTFOUND if it does not exist.
+ */
+int pmbench_fs_realpath(struct pmbench_buf *out, const char *path);
+
+/**
+ * Absolute form of a possibly missing `path` (relative to the current
+ * directory, "." and ".." folded lexically, symlinks ignored) into `out`
+ * (replaced; `path` may point into `out`). Dies if the current directory
+ * cannot be found.
+ */
+void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
+
+/**
+ * 1 if `path` resolves (symlinks included, as far as it exists) to a place
+ * strictly inside `root`, 0 if not, negative on error. Both are resolved
+ * the same way: realpath(3) of the longest existing prefix, then the rest
+ * appended lexically.
+ */
+int pmbench_fs_is_inside(const char *root, const char *path);
+
+/**
+ * mkdir -p. Existing directories (or symlinks to them) are fine; anything
+ * else in the way is an error. Returns 0 or PMBENCH_ERROR.
+ */
+int pmbench_fs_mkdirp(const char *path, mode_t mode);
+
+/** 1 if something exists at `path` (lstat), else 0. */
+int pmbench_fs_exists(const char *path);
+/** 1 if `path` is a directory (stat, follows symlinks), else 0. */
+int pmbench_fs_isdir(const char *path);
+/** 1 if `path` is a regular file (stat), else 0. */
+int pmbench_fs_isfile(const char *path);
+
+/*
+ * src/util/fs/remove.c: deleting, only inside pmbench's work folder.
+ */
 
 /**
  * Confine destructive operations: after this call pmbench_fs_rmtree() and
@@ -19,12 +67,6 @@ struct pmbench_strvec;
  * Returns 0, or an error if `root` cannot be resolved.
  */
 int pmbench_fs_set_sandbox(const char *root);
-
-/**
- * mkdir -p. Existing directories (or symlinks to them) are fine; anything
- * else in the way is an error. Returns 0 or PMBENCH_ERROR.
- */
-int pmbench_fs_mkdirp(const char *path, mode_t mode);
 
 /**
  * rm -rf that never follows symlinks. A missing path is success. Refuses
@@ -49,6 +91,10 @@ int pmbench_fs_rmtree_unchecked(const char *path);
  * `path` is an error.
  */
 int pmbench_fs_empty_dir(const char *path);
+
+/*
+ * src/util/fs/copy.c (linkmap.c: the inode map): copying trees.
+ */
 
 /**
  * An inode map shared by several copies, so that files hard-linked to each
@@ -90,6 +136,10 @@ enum pmbench_fs_copy_flags {
  */
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
+
+/*
+ * src/util/fs/sync.c: syncing a copy with its source, through an index.
+ */
 
 /**
  * What pmbench_fs_synctree() copied where: the inode number and ctime of
@@ -135,106 +185,9 @@ void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
 /** How many entries the trusted generation holds. */
 size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
 
-/** Disk usage of a tree, as `du` counts it. */
-struct pmbench_fs_usage {
-	uint64_t disk_bytes;	 /**< allocated blocks * 512 */
-	uint64_t apparent_bytes; /**< sum of st_size */
-	uint64_t files;		 /**< regular files, each inode once */
-	uint64_t dirs;
-	uint64_t symlinks;
-};
-
-/**
- * Measure the tree at `path` without following symlinks; a file with
- * several hard links inside the tree is counted once (bytes included).
- * `dirs` counts `path` itself when it is a directory; the bytes include
- * directories and symlinks, as du does. A missing path (or any error)
- * gives all zeros and PMBENCH_ENOTFOUND (PMBENCH_ERROR).
+/*
+ * src/util/fs/io.c: reading a file whole.
  */
-int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
-
-/**
- * Delete the tree at `path` later: move it into the folder `trash` (same
- * file system; created if missing) under a new name. Deleting frees
- * inodes, and ext4 without a journal avoids reusing an inode for 60 s
- * after its deletion (360 s while its inode table block is dirty) by
- * scanning past it: every file created in that group meanwhile pays for
- * the scan, so a deletion between two timed runs slows the second. The
- * trash is emptied by pmbench_fs_trash_empty() after the measurements,
- * or first, here, when the file system has lost more space or inodes
- * since the trash was last empty than the trash limit allows (half of
- * what was free then, at most pmbench_fs_trash_limit() bytes). Same
- * sandbox rule as pmbench_fs_rmtree(); a missing path is success; when
- * the tree cannot be moved (another file system) it is deleted now.
- */
-int pmbench_fs_discard(const char *path, const char *trash);
-
-/**
- * Empty `trash` (see pmbench_fs_discard()); a missing one is success. The
- * space and inode baseline is taken again at the next discard. A large
- * emptying (1,000 files or more) is synced to disk and recorded in the
- * trash, for pmbench_fs_trash_emptied(); a smaller one keeps the record
- * of the last large one.
- */
-int pmbench_fs_trash_empty(const char *trash);
-
-/**
- * When the last large emptying of `trash` ended (its `when`, real time)
- * and how many files it deleted. Returns 1, or 0 when none is recorded.
- */
-int pmbench_fs_trash_emptied(const char *trash, struct timespec *when,
-			     uint64_t *files);
-
-/** Overrides pmbench_fs_inode_reuse_delay() (seconds; tests). */
-#define PMBENCH_FS_REUSE_DELAY_ENV "PMBENCH_TEST_INODE_REUSE_DELAY"
-
-/**
- * For how many seconds the file system holding `path` keeps the inodes a
- * deletion freed from being reused, making every file created meanwhile
- * scan past them: ext4 without a journal skips an inode deleted less than
- * 60 s ago, or 360 s while its inode table block is dirty (fs/ext4/
- * ialloc.c, recently_deleted()), and creating files dirties those blocks,
- * so 360. Measured here: after deleting 60,000 files (synced), creating
- * 2,000 next to them took 3.7 times as long for minutes. 0 for other file
- * systems or when it cannot tell. `why` (may be NULL) gets the file
- * system and its device, e.g. "ext4 without a journal (vda)". The
- * environment variable above overrides it.
- */
-unsigned pmbench_fs_inode_reuse_delay(const char *path,
-				      struct pmbench_buf *why);
-
-/**
- * pmbench_fs_inode_reuse_delay() for a file system of type `fs_type`
- * (statfs) on device `dev`, reading `root`/sys and `root`/proc ("" for
- * the machine's own; tests give a tree of their own).
- */
-unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
-					 unsigned long fs_type, dev_t dev,
-					 struct pmbench_buf *why);
-
-/**
- * The most bytes the trash may hold before a discard empties it first
- * (default 16 GiB); returns the previous limit. Tests set 0 to see a
- * discard empty the trash.
- */
-uint64_t pmbench_fs_trash_limit(uint64_t bytes);
-
-/** How often a discard had to empty the trash first (this process). */
-unsigned pmbench_fs_trash_forced(void);
-
-/** 1 if something exists at `path` (lstat), else 0. */
-/**
- * Write out every dirty page of the file system that holds `path`
- * (syncfs), so that what one run wrote is not flushed during the next
- * one. Returns 0, or -1 (set) when `path` cannot be opened.
- */
-int pmbench_fs_settle(const char *path);
-
-int pmbench_fs_exists(const char *path);
-/** 1 if `path` is a directory (stat, follows symlinks), else 0. */
-int pmbench_fs_isdir(const char *path);
-/** 1 if `path` is a regular file (stat), else 0. */
-int pmbench_fs_isfile(const char *path);
 
 /**
  * Append the contents of the file `path` to `out`. Fails with
@@ -249,6 +202,10 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
  * string parsers would silently stop there.
  */
 int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
+
+/*
+ * src/util/fs/output.c: files written whole and atomically.
+ */
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same
@@ -286,19 +243,9 @@ int pmbench_fs_check_output(const char *path);
  */
 int pmbench_fs_copyfile(const char *src, const char *dst);
 
-/**
- * Canonical absolute path of an existing `path` into `out` (replaced),
- * through realpath(3). PMBENCH_ENOTFOUND if it does not exist.
+/*
+ * src/util/fs/walk.c: folders' entries, disk usage, finding folders.
  */
-int pmbench_fs_realpath(struct pmbench_buf *out, const char *path);
-
-/**
- * Absolute form of a possibly missing `path` (relative to the current
- * directory, "." and ".." folded lexically, symlinks ignored) into `out`
- * (replaced; `path` may point into `out`). Dies if the current directory
- * cannot be found.
- */
-void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
 
 /**
  * The next entry of `dir` other than "." and "..", or NULL at the end
@@ -306,13 +253,23 @@ void pmbench_fs_abspath(struct pmbench_buf *out, const char *path);
  */
 struct dirent *pmbench_fs_readdir(DIR *dir);
 
+/** Disk usage of a tree, as `du` counts it. */
+struct pmbench_fs_usage {
+	uint64_t disk_bytes;	 /**< allocated blocks * 512 */
+	uint64_t apparent_bytes; /**< sum of st_size */
+	uint64_t files;		 /**< regular files, each inode once */
+	uint64_t dirs;
+	uint64_t symlinks;
+};
+
 /**
- * 1 if `path` resolves (symlinks included, as far as it exists) to a place
- * strictly inside `root`, 0 if not, negative on error. Both are resolved
- * the same way: realpath(3) of the longest existing prefix, then the rest
- * appended lexically.
+ * Measure the tree at `path` without following symlinks; a file with
+ * several hard links inside the tree is counted once (bytes included).
+ * `dirs` counts `path` itself when it is a directory; the bytes include
+ * directories and symlinks, as du does. A missing path (or any error)
+ * gives all zeros and PMBENCH_ENOTFOUND (PMBENCH_ERROR).
  */
-int pmbench_fs_is_inside(const char *root, const char *path);
+int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
 /**
  * Push onto `out` the path, relative to `root`, of every directory named
@@ -323,5 +280,119 @@ int pmbench_fs_is_inside(const char *root, const char *path);
  */
 int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
 			 const char *name);
+
+/*
+ * src/util/fs/trash.c: deleting later.
+ */
+
+/**
+ * Delete the tree at `path` later: move it into the folder `trash` (same
+ * file system; created if missing) under a new name. Deleting frees
+ * inodes, and ext4 without a journal avoids reusing an inode for 60 s
+ * after its deletion (360 s while its inode table block is dirty) by
+ * scanning past it: every file created in that group meanwhile pays for
+ * the scan, so a deletion between two timed runs slows the second. The
+ * trash is emptied by pmbench_fs_trash_empty() after the measurements,
+ * or first, here, when the file system has lost more space or inodes
+ * since the trash was last empty than the trash limit allows (half of
+ * what was free then, at most pmbench_fs_trash_limit() bytes). Same
+ * sandbox rule as pmbench_fs_rmtree(); a missing path is success; when
+ * the tree cannot be moved (another file system) it is deleted now.
+ */
+int pmbench_fs_discard(const char *path, const char *trash);
+
+/**
+ * Empty `trash` (see pmbench_fs_discard()); a missing one is success. The
+ * space and inode baseline is taken again at the next discard. A large
+ * emptying (1,000 files or more) is synced to disk and recorded in the
+ * trash, for pmbench_fs_trash_emptied(); a smaller one keeps the record
+ * of the last large one.
+ */
+int pmbench_fs_trash_empty(const char *trash);
+
+/**
+ * When the last large emptying of `trash` ended (its `when`, real time)
+ * and how many files it deleted. Returns 1, or 0 when none is recorded.
+ */
+int pmbench_fs_trash_emptied(const char *trash, struct timespec *when,
+			     uint64_t *files);
+
+/**
+ * The most bytes the trash may hold before a discard empties it first
+ * (default 16 GiB); returns the previous limit. Tests set 0 to see a
+ * discard empty the trash.
+ */
+uint64_t pmbench_fs_trash_limit(uint64_t bytes);
+
+/** How often a discard had to empty the trash first (this process). */
+unsigned pmbench_fs_trash_forced(void);
+
+/*
+ * src/util/fs/reuse.c: what a deletion or a write leaves the next run.
+ */
+
+/** Overrides pmbench_fs_inode_reuse_delay() (seconds; tests). */
+#define PMBENCH_FS_REUSE_DELAY_ENV "PMBENCH_TEST_INODE_REUSE_DELAY"
+
+/**
+ * For how many seconds the file system holding `path` keeps the inodes a
+ * deletion freed from being reused, making every file created meanwhile
+ * scan past them: ext4 without a journal skips an inode deleted less than
+ * 60 s ago, or 360 s while its inode table block is dirty (fs/ext4/
+ * ialloc.c, recently_deleted()), and creating files dirties those blocks,
+ * so 360. Measured here: after deleting 60,000 files (synced), creating
+ * 2,000 next to them took 3.7 times as long for minutes. 0 for other file
+ * systems or when it cannot tell. `why` (may be NULL) gets the file
+ * system and its device, e.g. "ext4 without a journal (vda)". The
+ * environment variable above overrides it.
+ */
+unsigned pmbench_fs_inode_reuse_delay(const char *path,
+				      struct pmbench_buf *why);
+
+/**
+ * pmbench_fs_inode_reuse_delay() for a file system of type `fs_type`
+ * (statfs) on device `dev`, reading `root`/sys and `root`/proc ("" for
+ * the machine's own; tests give a tree of their own).
+ */
+unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
+					 unsigned long fs_type, dev_t dev,
+					 struct pmbench_buf *why);
+
+/**
+ * Write out every dirty page of the file system that holds `path`
+ * (syncfs), so that what one run wrote is not flushed during the next
+ * one. Returns 0, or -1 (set) when `path` cannot be opened.
+ */
+int pmbench_fs_settle(const char *path);
+
+/*
+ * src/util/fs/space.c: the room on a file system.
+ */
+
+/** The space of the file system holding a path (pmbench_fs_space()). */
+struct pmbench_fs_space {
+	uint64_t avail_bytes; /**< what an unprivileged writer may still use */
+	uint64_t total_bytes; /**< the file system's size */
+};
+
+/**
+ * The space of the file system holding `path` (statvfs) into `out`.
+ * Returns 0, or an error naming the path.
+ */
+int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
+
+/**
+ * 1 when `sp` says the file system is full: less than 1 MiB (or 1 % of
+ * a file system smaller than 100 MiB) left to write. A writer then
+ * meets ENOSPC, or waits for space that never comes.
+ */
+int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
+
+/**
+ * The mount point and type of the file system holding `path`, as
+ * /proc/self/mountinfo says, appended to `out`: "/mnt/small (tmpfs)";
+ * `path` itself when it cannot tell.
+ */
+void pmbench_fs_describe_mount(struct pmbench_buf *out, const char *path);
 
 #endif

@@ -14,29 +14,38 @@
 
 /** One result file of the folder. */
 struct pmbench_history_entry {
-	char *path;		      /**< as found under the folder */
-	char *date;		      /**< "2026-12-02": from `created` */
+	char *path; /**< as found under the folder */
+	/** "2026-12-02": from `created`; "undated" without one */
+	char *date;
+	int dated;		      /**< 1: it has `created` */
+	int64_t when;		      /**< `created`, s since 1970 (UTC) */
 	struct pmbench_result result; /**< owned */
 };
 
 struct pmbench_history {
 	struct pmbench_history_entry *entries; /**< oldest first */
 	size_t nr, alloc;
-	/** "path: why" for each .json file that is not a result */
+	/**
+	 * "path: why" for each .json file left out: not a result, or a
+	 * result whose `created` is no real date; the caller prints them
+	 * as warnings
+	 */
 	struct pmbench_strvec skipped;
 };
 
-#define PMBENCH_HISTORY_INIT                    \
-	{                                       \
-		NULL, 0, 0, PMBENCH_STRVEC_INIT \
+#define PMBENCH_HISTORY_INIT                                    \
+	{                                                       \
+		.entries = NULL, .skipped = PMBENCH_STRVEC_INIT \
 	}
 
 /**
  * Read every `*.json` file under `dir` (sub-folders too, to a depth of
  * 8, symlinks not followed) that is a pmbench result with cells; other
- * `.json` files go to `out->skipped` with the reader's reason. Entries
- * are ordered by `created` (a result without it counts as oldest), then
- * by path. Returns 0, PMBENCH_ENOTFOUND when `dir` is not a folder, or
+ * `.json` files go to `out->skipped` with the reader's reason, and so
+ * does a result whose `created` is no real date (pmbench_result_created()
+ * says what is wrong). Entries are ordered by `created`, then by path; a
+ * result without it is "undated" and counts as oldest.
+ * Returns 0, PMBENCH_ENOTFOUND when `dir` is not a folder, or
  * PMBENCH_EINVALID when it holds no result (naming it). `out` must be
  * PMBENCH_HISTORY_INIT; release it with pmbench_history_release(), also
  * after an error.

@@ -14,6 +14,15 @@
  * chunks before it, of any connection, have left), so a PM that opens
  * many connections gets no more than the link (pnpm/benchmarks#55).
  * While shaping is off the relay passes bytes through at once.
+ *
+ * Whose client: the relay attributes every connection it accepts
+ * (peer.h) and connects to the mirror's front from an address that says
+ * so, so the front counts only what pmbench runs (mirror.h).
+ *
+ * Threads: pmbench_link_start() starts the relay's thread. Until
+ * pmbench_link_stop(), any thread may call pmbench_link_port() and
+ * pmbench_link_shape(); pmbench_link_stop() is for the thread that
+ * started it. The parsing and describing functions keep no state.
  */
 
 /** What `--link` asked for; 0 and 0 is no link. */
@@ -22,9 +31,9 @@ struct pmbench_link_spec {
 	uint64_t bits_per_s; /**< the shared cap per direction; 0: none */
 };
 
-#define PMBENCH_LINK_SPEC_INIT \
-	{                      \
-		0, 0           \
+#define PMBENCH_LINK_SPEC_INIT               \
+	{                                    \
+		.rtt_ns = 0, .bits_per_s = 0 \
 	}
 
 /**

@@ -59,9 +59,9 @@ struct pmbench_migrate {
 	size_t pms_nr, pms_alloc;
 };
 
-#define PMBENCH_MIGRATE_INIT \
-	{                    \
-		0            \
+#define PMBENCH_MIGRATE_INIT      \
+	{                         \
+		.source_pm = NULL \
 	}
 
 /**

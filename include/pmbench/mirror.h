@@ -26,6 +26,29 @@
  * kept when it is a 200, and counted, so a report can say so. An
  * If-None-Match that names the kept ETag gets 304, as from verdaccio.
  * Only GET and HEAD are served; anything else gets 405.
+ *
+ * Limits (issue 24): at most max_conns connections (256, or an eighth
+ * of the descriptor limit, so pmbench keeps descriptors of its own); at
+ * the cap an idle one is closed for a new one, another process's first,
+ * and while none is idle new ones wait in the listen backlog. Input is
+ * read at most 80 KiB ahead of the answers (pipelined requests wait in
+ * the kernel, none is dropped); a head over 64 KiB gets 431, one with a
+ * NUL or another control byte, a bare CR or LF, a version other than
+ * HTTP/1.0 or 1.1, or a target that is not a plain path (a "." or ".."
+ * segment, encoded or not) gets 400 without reaching verdaccio; a head
+ * unfinished 30 s after its first byte gets 408; each of those closes
+ * the connection. An answer the client takes nothing of for 30 s is
+ * abandoned.
+ *
+ * Whose requests (issue 24): every connection is attributed when
+ * accepted (peer.h). Requests on a connection of a process outside
+ * pmbench's tree are counted only as foreign_requests, so the counts
+ * are those of what pmbench runs: the PM being timed.
+ *
+ * Threads: pmbench_mirror_serve() starts a thread of the front's own;
+ * until pmbench_mirror_halt() returns, the only function another thread
+ * may call is pmbench_mirror_take_counts(). The others are for the
+ * thread that owns the front, while it does not serve.
  */
 
 struct pmbench_mirror;
@@ -38,6 +61,14 @@ struct pmbench_mirror_counts {
 	unsigned failed;	   /**< answers with status 400 and above */
 	unsigned fallbacks; /**< answered by asking verdaccio, not memory */
 	uint64_t bytes;	    /**< body bytes sent */
+	/** Requests on other processes' connections: in none of the above. */
+	unsigned foreign_requests;
+	/** Connections of other processes accepted. */
+	unsigned foreign_connections;
+	/** Connections whose owner could not be told: counted as ours. */
+	unsigned unattributed_connections;
+	/** Connections closed to make room at the cap, or stalled. */
+	unsigned dropped_connections;
 };
 
 /**
@@ -82,10 +113,24 @@ size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes);
  */
 int pmbench_mirror_serve(struct pmbench_mirror *m, int port);
 
+/** What clients can make the front hold (see above); 0: the default. */
+struct pmbench_mirror_limits {
+	size_t max_conns;  /**< 256, or an eighth of the descriptor limit */
+	uint64_t head_ns;  /**< a head's first byte to its end: 30 s */
+	uint64_t stall_ns; /**< an answer nothing of which is taken: 30 s */
+};
+
+/** Use `limits` from the next pmbench_mirror_serve() on. */
+void pmbench_mirror_set_limits(struct pmbench_mirror *m,
+			       const struct pmbench_mirror_limits *limits);
+
 /** Stop serving: the thread joined, every socket closed. Idempotent. */
 void pmbench_mirror_halt(struct pmbench_mirror *m);
 
-/** Copy the counts since the last call into `out` and start again. */
+/**
+ * Copy the counts since the last call into `out` and start again. Any
+ * thread may call it, also while the front serves.
+ */
 void pmbench_mirror_take_counts(struct pmbench_mirror *m,
 				struct pmbench_mirror_counts *out);
 

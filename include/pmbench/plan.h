@@ -25,6 +25,20 @@ struct pmbench_result;
 int pmbench_plan_parse_shard(unsigned *k, unsigned *n, const char *arg);
 
 /**
+ * Whose round `round` is in the plan of `r` (a sample's 0-based round,
+ * the `options.warmup` warm-up rounds first, then `options.runs` timed
+ * ones, as the scheduler numbers them): PMBENCH_PLAN_WARMUP for a
+ * warm-up round (every shard runs them all), the shard K (1 to `of`)
+ * whose share the timed round is (timed round i belongs to shard
+ * i mod N + 1), 0 for a timed round of an unsharded plan, or
+ * PMBENCH_PLAN_BEYOND when the plan has no such round.
+ */
+int pmbench_plan_round_owner(const struct pmbench_result *r, unsigned round);
+
+#define PMBENCH_PLAN_WARMUP (-1)
+#define PMBENCH_PLAN_BEYOND (-2)
+
+/**
  * Append the plan's canonical text of `r` (its options and fixtures)
  * and the lines of `extra` (may be NULL) to `out`: one "key=value" line
  * each.

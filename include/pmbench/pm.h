@@ -320,9 +320,9 @@ struct pmbench_pm_found {
 	const char *source; /**< "toolchain" or "PATH" */
 };
 
-#define PMBENCH_PM_FOUND_INIT          \
-	{                              \
-		NULL, NULL, NULL, NULL \
+#define PMBENCH_PM_FOUND_INIT \
+	{                     \
+		.pm = NULL    \
 	}
 
 /**

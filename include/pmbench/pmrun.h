@@ -43,6 +43,12 @@ struct pmbench_pmrun {
 	char *runtime;
 	/** Lockfile URLs rewritten to the local mirror, or NULL. */
 	char *registry_note;
+	/**
+	 * The priming installed from a lockfile (the fixture's, or another
+	 * PM's it converted): a run without one resolves afresh, and asks
+	 * the registry for what the priming never fetched.
+	 */
+	int primed_locked;
 };
 
 /**
@@ -159,6 +165,21 @@ int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
  */
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock);
+
+/**
+ * After a priming that installed from a lockfile (`ps->primed_locked`):
+ * one more full install, untimed, in a fresh copy without any lockfile
+ * and with an empty cache, so that the local mirror holds what a run
+ * without a lockfile resolves (the scenarios `for`, such as "clean,
+ * cache"); the primed snapshot stays the first priming's, and this
+ * copy and cache are discarded. Says how long it took, or that it
+ * failed (not an error: runs without a lockfile then may ask the mirror
+ * for what it lacks, and fail so). `*out_seconds` gets its wall time.
+ * Returns 0, PMBENCH_EINTERRUPTED or an error that stops the benchmark.
+ */
+int pmbench_pmrun_prime_unlocked(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+				 const char *for_scenarios,
+				 double *out_seconds);
 
 /**
  * Append to `out` the one line of `text` (a PM's captured output) that

@@ -72,6 +72,16 @@ enum pmbench_child_flags {
 	PMBENCH_CHILD_PASSTHROUGH = (1 << 1),
 };
 
+struct pmbench_child;
+
+/**
+ * Called by pmbench_child_run() while the child runs, at every wake-up
+ * of its wait (at least every 200 ms), to watch what the run depends
+ * on. Returns 0 to let it go on, or non-zero to stop its tree at once
+ * (`result.stopped` is set then; the callback keeps its own reason).
+ */
+typedef int (*pmbench_child_watch_cb)(struct pmbench_child *c, void *payload);
+
 /** What happened to a child. */
 struct pmbench_child_result {
 	int exited;	  /**< the main process exited (status known) */
@@ -79,6 +89,7 @@ struct pmbench_child_result {
 	int signal;	  /**< terminating signal, else 0 */
 	int timed_out;	  /**< killed because the timeout passed */
 	int interrupted;  /**< killed because pmbench got SIGINT/SIGTERM */
+	int stopped;	  /**< killed because its `watch` said so */
 	int spawn_errno;  /**< exec failed with this errno, else 0 */
 	uint64_t wall_ns; /**< from just before the spawn to the exit */
 	uint64_t user_ns; /**< rusage: the child and waited descendants */
@@ -115,6 +126,9 @@ struct pmbench_child {
 	 * PMBENCH_EINTERRUPTED. NULL: only the timeout stops it.
 	 */
 	const struct pmbench_ctx *ctx;
+	/** Called while pmbench_child_run() waits; NULL: nothing watched. */
+	pmbench_child_watch_cb watch;
+	void *watch_payload;
 
 	/* Filled by pmbench_child_start()/pmbench_child_pump(). */
 	struct pmbench_child_result result;
@@ -132,11 +146,11 @@ struct pmbench_child {
 	int in_escape;
 };
 
-#define PMBENCH_CHILD_INIT                                                     \
-	{                                                                      \
-		PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, NULL, 0, 0, 0, 0, 0, \
-			NULL, NULL, NULL, { 0 }, PMBENCH_BUF_INIT, 0, -1, 0,   \
-			-1, -1, 0, 0, PMBENCH_BUF_INIT, 0                      \
+#define PMBENCH_CHILD_INIT                                               \
+	{                                                                \
+		.args = PMBENCH_STRVEC_INIT, .env = PMBENCH_STRVEC_INIT, \
+		.tail = PMBENCH_BUF_INIT, .out_fd = -1, .pidfd = -1,     \
+		.slot = -1, .line = PMBENCH_BUF_INIT                     \
 	}
 
 /**
@@ -175,7 +189,7 @@ const char *pmbench_proc_signal_name(int sig);
 
 /**
  * Run a child to completion: start it, collect output and measurements,
- * kill the whole tree on timeout or interrupt, and count
+ * kill the whole tree on timeout, interrupt or its `watch`, and count
  * (`result.leftover`) and kill whatever it left behind. Returns 0 when
  * the child ran (whatever its exit status: see c->result),
  * PMBENCH_EINTERRUPTED once `c->ctx` is cancelled, or an error when it

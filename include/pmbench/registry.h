@@ -42,6 +42,11 @@ struct pmbench_sample;
  *
  * Live: nothing is started; the PMs use the registry of the user's
  * config and every function here does nothing.
+ *
+ * Threads: these functions are for the thread that runs the PMs; the
+ * front and the relay they start serve from threads of their own
+ * (mirror.h, link.h), and the counts are read from the front under its
+ * lock.
  */
 
 enum pmbench_registry_mode {
@@ -76,11 +81,11 @@ struct pmbench_registry {
 	char *caching;	    /* the upstream's Cache-Control, as found */
 };
 
-#define PMBENCH_REGISTRY_INIT                                                 \
-	{                                                                     \
-		PMBENCH_REGISTRY_LOCAL, PMBENCH_LINK_SPEC_INIT, NULL, 0,      \
-			PMBENCH_CHILD_INIT, 0, -1, 0, NULL, NULL, NULL, NULL, \
-			0, NULL, NULL, NULL, 0, 0, 0, NULL                    \
+#define PMBENCH_REGISTRY_INIT                                                \
+	{                                                                    \
+		.mode = PMBENCH_REGISTRY_LOCAL,                              \
+		.link = PMBENCH_LINK_SPEC_INIT, .child = PMBENCH_CHILD_INIT, \
+		.refuse_fd = -1                                              \
 	}
 
 /**
@@ -126,6 +131,18 @@ void pmbench_registry_pm_env(const struct pmbench_registry *reg,
 			     const struct pmbench_pm *pm);
 
 /**
+ * Watch the verdaccio pmbench started, while a PM runs: whether it has
+ * ended (killed, crashed). While priming, that is an error naming it
+ * (every request of the PM would fail, and PMs retry for minutes): the
+ * caller stops the run and the command. Sealed, the front still
+ * answers what the primings fetched: the first time, a warning through
+ * `ctx` says what fails from then on (requests the primings did not
+ * make), and 0 is returned. NULL, live, or still running: 0.
+ */
+int pmbench_registry_watch(struct pmbench_registry *reg,
+			   struct pmbench_ctx *ctx);
+
+/**
  * Rewrite the absolute tarball URLs of the lockfiles in `project`
  * (package-lock.json, npm-shrinkwrap.json, yarn.lock, bun.lock,
  * pnpm-lock.yaml) that name the upstream or the public npm and yarn
@@ -152,6 +169,14 @@ struct pmbench_registry_counts {
 	unsigned uplink_requests;  /**< what verdaccio asked the upstream */
 	unsigned fallbacks; /**< sealed: answered by verdaccio, not memory */
 	uint64_t bytes;	    /**< bytes it sent */
+	/*
+	 * Sealed only (the front tells whose connection a request came
+	 * on, mirror.h): the counts above are of what pmbench ran.
+	 */
+	unsigned foreign_requests;    /**< other processes': not above */
+	unsigned foreign_connections; /**< other processes' connections */
+	unsigned unattributed;	      /**< owner unknown: counted above */
+	unsigned dropped;	      /**< connections closed at the cap */
 };
 
 /**
@@ -165,8 +190,10 @@ int pmbench_registry_count(struct pmbench_registry *reg,
  * The counts since the mark as metrics of `s` (registry_meta_requests,
  * registry_tarball_requests, registry_other_requests,
  * registry_failed_requests, registry_uplink_requests,
- * registry_fallback_requests, registry_bytes).
- * Nothing unless the mirror runs.
+ * registry_fallback_requests, registry_bytes; and, only when there were
+ * any, registry_foreign_requests (with other processes' connections
+ * seen), registry_unattributed_connections and
+ * registry_dropped_connections). Nothing unless the mirror runs.
  */
 void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 				  struct pmbench_sample *s);
@@ -177,6 +204,17 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
  */
 void pmbench_registry_count_line(struct pmbench_registry_counts *c,
 				 const char *line);
+
+/**
+ * Whether a run against the sealed mirror (its sample has
+ * registry_fallback_requests) made requests that failed or were sent
+ * upstream: then its time measures the mirror's gaps and the PM's
+ * retries, not the PM. Appends the reason with the counts to `why`
+ * ("registry: 7 of 601 requests failed, 2 sent upstream, 592 not
+ * primed") and returns 1; else 0.
+ */
+int pmbench_registry_spoiled(const struct pmbench_sample *s,
+			     struct pmbench_buf *why);
 
 /**
  * Record in `r`'s environment which registry and link the results used:

@@ -135,9 +135,9 @@ struct pmbench_report {
 	size_t pairs_nr, pairs_alloc;
 };
 
-#define PMBENCH_REPORT_INIT               \
-	{                                 \
-		NULL, NULL, 0, NULL, 0, 0 \
+#define PMBENCH_REPORT_INIT    \
+	{                      \
+		.result = NULL \
 	}
 
 /**

@@ -109,10 +109,9 @@ struct pmbench_report_compare {
 	struct pmbench_strvec only_a, only_b; /**< "fixture · task · ..." */
 };
 
-#define PMBENCH_REPORT_COMPARE_INIT                                      \
-	{                                                                \
-		NULL, NULL, NULL, NULL, NULL, 0, 0, PMBENCH_STRVEC_INIT, \
-			PMBENCH_STRVEC_INIT                              \
+#define PMBENCH_REPORT_COMPARE_INIT                                          \
+	{                                                                    \
+		.only_a = PMBENCH_STRVEC_INIT, .only_b = PMBENCH_STRVEC_INIT \
 	}
 
 /** Match the cells of `a` and `b` and compare them into `out`. */
@@ -156,9 +155,9 @@ struct pmbench_report_claim {
 	size_t exceeded;
 };
 
-#define PMBENCH_REPORT_CLAIM_INIT               \
-	{                                       \
-		NULL, 0, NULL, 0, 0, 0, 0, 0, 0 \
+#define PMBENCH_REPORT_CLAIM_INIT \
+	{                         \
+		.claim = NULL     \
 	}
 
 /**

@@ -46,7 +46,7 @@ struct pmbench_resolution {
 
 #define PMBENCH_RESOLUTION_INIT \
 	{                       \
-		NULL, 0, 0      \
+		.pkgs = NULL    \
 	}
 
 /**
@@ -100,9 +100,9 @@ struct pmbench_resolution_diff {
 	size_t changes_nr, changes_alloc;
 };
 
-#define PMBENCH_RESOLUTION_DIFF_INIT   \
-	{                              \
-		0, 0, 0, 0, NULL, 0, 0 \
+#define PMBENCH_RESOLUTION_DIFF_INIT \
+	{                            \
+		.changes = NULL      \
 	}
 
 /** Fill `out` (initialised) with the difference from `a` to `b`. */

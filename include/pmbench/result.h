@@ -68,6 +68,18 @@ struct pmbench_sample {
 	unsigned machine;
 };
 
+/** Whether a cell can be measured at all. */
+enum pmbench_cell_state {
+	/** Its runs are timed (each may still fail). */
+	PMBENCH_CELL_MEASURABLE = 0,
+	/**
+	 * The PM has no way to do the task (resolve under yarn 1: no
+	 * lockfile-only install): no runs and never a time; the cell's
+	 * `note` says why. Reports show "n/a" and the note.
+	 */
+	PMBENCH_CELL_UNSUPPORTED,
+};
+
 /** Every sample of one (fixture, task, scenario, PM). */
 struct pmbench_cell {
 	char *fixture;
@@ -79,9 +91,12 @@ struct pmbench_cell {
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;
+	/** Set where it is decided (pmbench_cell_set_unsupported()). */
+	enum pmbench_cell_state state;
 	/**
 	 * What the cell cannot measure and why, for humans (e.g.
-	 * "node_modules: n/a: Plug'n'Play"), else NULL.
+	 * "node_modules: n/a: Plug'n'Play"; for an unsupported cell, why
+	 * the PM cannot do the task), else NULL.
 	 */
 	char *note;
 	/**
@@ -179,10 +194,9 @@ struct pmbench_result {
 
 #define PMBENCH_RESULT_INIT                                                   \
 	{                                                                     \
-		PMBENCH_RESULT_VERSION, NULL, NULL, PMBENCH_STRVEC_INIT,      \
-			PMBENCH_STRVEC_INIT, PMBENCH_STRVEC_INIT, 0, 0, 0, 0, \
-			0, 0, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, NULL, \
-			0, 0, 0, 0, NULL, NULL, 0, 0                          \
+		.schema_version = PMBENCH_RESULT_VERSION,                     \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
+		.tasks = PMBENCH_STRVEC_INIT                                  \
 	}
 
 /**
@@ -213,6 +227,12 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
  * until the next sample is added to it).
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * Mark `c` PMBENCH_CELL_UNSUPPORTED, `why` (copied) its note in place of
+ * any other: "n/a: it has no lockfile-only install".
+ */
+void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up
@@ -251,6 +271,14 @@ void pmbench_cell_metric_names(const struct pmbench_cell *c,
 
 /** Number of failed non-warm-up samples (interrupted ones are not). */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);
+
+/**
+ * 1 if a cell of `r` has a sample (a run, failed or interrupted ones
+ * included), else 0. A result without one holds nothing a run measured
+ * (its cells were made, then pmbench stopped, or every priming failed):
+ * it is never written over a file (pmbench_cli_save(), the checkpoints).
+ */
+int pmbench_result_has_samples(const struct pmbench_result *r);
 
 /** Number of interrupted samples, warm-ups included. */
 size_t pmbench_cell_interrupted(const struct pmbench_cell *c);
@@ -343,5 +371,15 @@ int pmbench_result_read(struct pmbench_result *out, const char *path);
 
 /** Free everything; `r` is left as PMBENCH_RESULT_INIT. */
 void pmbench_result_release(struct pmbench_result *r);
+
+/**
+ * When `r` was made: `created` as seconds since 1970-01-01 UTC in *out.
+ * Returns 1 when it is a real date and time (pmbench_date_parse(): month
+ * 01 to 12, a day the month has, leap years), 0 when the result has no
+ * `created` (*out is 0), or PMBENCH_EINVALID with a message naming the
+ * file `name` and what is wrong with the date.
+ */
+int pmbench_result_created(int64_t *out, const struct pmbench_result *r,
+			   const char *name);
 
 #endif

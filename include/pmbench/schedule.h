@@ -76,11 +76,12 @@ struct pmbench_schedule_auto {
 #define PMBENCH_SCHEDULE_AUTO_MAX_RUNS	30
 #define PMBENCH_SCHEDULE_AUTO_BUDGET_NS (10ull * 60ull * 1000000000ull)
 
-#define PMBENCH_SCHEDULE_AUTO_INIT                                            \
-	{                                                                     \
-		PMBENCH_SCHEDULE_AUTO_TARGET, PMBENCH_SCHEDULE_AUTO_MIN_RUNS, \
-			PMBENCH_SCHEDULE_AUTO_MAX_RUNS,                       \
-			PMBENCH_SCHEDULE_AUTO_BUDGET_NS, 1                    \
+#define PMBENCH_SCHEDULE_AUTO_INIT                                      \
+	{                                                               \
+		.target = PMBENCH_SCHEDULE_AUTO_TARGET,                 \
+		.min_runs = PMBENCH_SCHEDULE_AUTO_MIN_RUNS,             \
+		.max_runs = PMBENCH_SCHEDULE_AUTO_MAX_RUNS,             \
+		.budget_ns = PMBENCH_SCHEDULE_AUTO_BUDGET_NS, .seed = 1 \
 	}
 
 /** A schedule: who takes part, how many rounds, what each turn does. */
@@ -137,10 +138,9 @@ struct pmbench_schedule {
 	pmbench_schedule_round_cb round_start;
 };
 
-#define PMBENCH_SCHEDULE_INIT                                               \
-	{                                                                   \
-		NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-			NULL, 0, 0, NULL                                    \
+#define PMBENCH_SCHEDULE_INIT \
+	{                     \
+		.ctx = NULL   \
 	}
 
 /**

@@ -16,9 +16,9 @@ struct pmbench_strvec {
 };
 
 extern char *pmbench_strvec_empty[];
-#define PMBENCH_STRVEC_INIT                \
-	{                                  \
-		pmbench_strvec_empty, 0, 0 \
+#define PMBENCH_STRVEC_INIT               \
+	{                                 \
+		.v = pmbench_strvec_empty \
 	}
 
 void pmbench_strvec_init(struct pmbench_strvec *sv);

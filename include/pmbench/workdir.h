@@ -22,7 +22,7 @@ struct pmbench_workdir {
 
 #define PMBENCH_WORKDIR_INIT \
 	{                    \
-		-1           \
+		.fd = -1     \
 	}
 
 /**

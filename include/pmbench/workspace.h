@@ -39,7 +39,7 @@ struct pmbench_workspace {
 
 #define PMBENCH_WORKSPACE_INIT \
 	{                      \
-		0              \
+		.pm = NULL     \
 	}
 
 /**

@@ -4,8 +4,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pmbench/schedule.h"
-#include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "cli.h"
 #include "pmbench/ctx.h"
@@ -13,12 +11,10 @@
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
 #include "pmbench/pmrun.h"
-#include "pmbench/pm.h"
 #include "progress.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
-#include "pmbench/scenario.h"
-#include "pmbench/strvec.h"
+#include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
 
@@ -191,223 +187,24 @@ int pmbench_cli_fail(int code)
 	return PMBENCH_EXIT_ERROR;
 }
 
-int pmbench_cli_parse_auto(struct pmbench_schedule_auto *o, const char *opt,
-			   const char *value, const char *cmd)
-{
-	uint64_t n;
-	char *end = NULL;
-	double pct;
-
-	if (!strcmp(opt, "--target")) {
-		errno = 0;
-		pct = strtod(value, &end);
-		if (end == value || (*end && strcmp(end, "%")) || errno ||
-		    !(pct > 0 && pct <= 100)) {
-			fprintf(stderr,
-				"pmbench: %s: '--target' must be a percentage "
-				"above 0 and at most 100, such as 5 or 2.5%%, "
-				"got '%s'\n",
-				cmd, value);
-			return -1;
-		}
-		o->target = pct / 100;
-	} else if (!strcmp(opt, "--max-runs")) {
-		if (pmbench_parse_u64(&n, value) < 0 || n < o->min_runs ||
-		    n > 100000) {
-			fprintf(stderr,
-				"pmbench: %s: '--max-runs' must be a whole "
-				"number from %u to 100000, got '%s'\n",
-				cmd, o->min_runs, value);
-			return -1;
-		}
-		o->max_runs = (unsigned)n;
-	} else {
-		if (pmbench_parse_duration(&o->budget_ns, value) < 0 ||
-		    !o->budget_ns) {
-			fprintf(stderr,
-				"pmbench: %s: '--time-budget' must be a "
-				"duration such as 90s or 10m, got '%s'\n",
-				cmd, value);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 int pmbench_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	va_list ap;
 
-	fprintf(stderr, "pmbench: %s: ", cmd);
+	/* It quotes the command line, which may hold a token. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pmbench_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	pmbench_cli_line(stderr, "pmbench: %s: %s", cmd, msg.ptr);
+	pmbench_buf_release(&msg);
 	return -1;
-}
-
-void pmbench_cli_unknown_option(const char *cmd, const char *arg)
-{
-	pmbench_cli_usage_error(cmd,
-				"unknown or incomplete option '%s'; see "
-				"'pmbench %s --help'",
-				arg, cmd);
-}
-
-int pmbench_cli_parse_count(unsigned *out, const char *cmd, const char *opt,
-			    const char *value, unsigned min, unsigned max,
-			    unsigned flags)
-{
-	const char *or_auto = flags & PMBENCH_CLI_COUNT_OR_AUTO ? "'auto' or "
-								: "";
-	uint64_t n;
-
-	if (pmbench_parse_u64(&n, value) < 0 || n < min || n > max)
-		return pmbench_cli_usage_error(cmd,
-					       "'%s' must be %sa whole number "
-					       "from %u to %u, got '%s'",
-					       opt, or_auto, min, max, value);
-	*out = (unsigned)n;
-	return 0;
 }
 
 void pmbench_cli_note_twice(const char *item, const char *opt, const char *verb)
 {
 	fprintf(stderr, "pmbench: note: '%s' given twice in %s; %s it once\n",
 		item, opt, verb);
-}
-
-int pmbench_cli_check_pm(const char *cmd, const char *opt, const char *name)
-{
-	struct pmbench_buf known = PMBENCH_BUF_INIT;
-	int ret;
-
-	if (pmbench_pm_get(name))
-		return 0;
-	pmbench_pm_join_names(&known, ", ", PMBENCH_PM_JOIN_OR);
-	ret = pmbench_cli_usage_error(cmd,
-				      "unknown package manager '%s' in %s; "
-				      "use %s, or a variant ('pmbench pms')",
-				      name, opt, known.ptr);
-	pmbench_buf_release(&known);
-	return ret;
-}
-
-int pmbench_cli_parse_pms(struct pmbench_strvec *out, const char *cmd,
-			  const char *opt, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		ret = pmbench_cli_check_pm(cmd, opt, v.v[i]);
-		if (ret)
-			break;
-		if (pmbench_strvec_find(out, v.v[i]) < 0)
-			pmbench_strvec_push(out, v.v[i]);
-		else if (!strcmp(opt, "--to"))
-			pmbench_cli_note_twice(v.v[i], opt, "evaluating");
-		else
-			pmbench_cli_note_twice(v.v[i], opt, "timing");
-	}
-	if (!ret && !out->nr)
-		ret = pmbench_cli_usage_error(cmd,
-					      "%s needs at least one package "
-					      "manager",
-					      opt);
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
-int pmbench_cli_parse_scenarios(unsigned *states, size_t *states_nr,
-				const char *cmd, const char *list)
-{
-	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
-	int ret = 0;
-
-	pmbench_strvec_split(&v, list, ',');
-	*states_nr = 0;
-	for (size_t i = 0; i < v.nr && !ret; i++) {
-		const unsigned *add = NULL;
-		size_t add_nr = 1;
-		unsigned one;
-
-		if (!strcmp(v.v[i], "all")) {
-			add = pmbench_scenarios_all;
-			add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_all);
-		} else if (!strcmp(v.v[i], "default")) {
-			add = pmbench_scenarios_default;
-			add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_default);
-		} else if (pmbench_scenario_parse(&one, v.v[i]) < 0) {
-			ret = pmbench_cli_usage_error(cmd, "%s",
-						      pmbench_error_last());
-			break;
-		} else {
-			add = &one;
-		}
-		for (size_t k = 0; k < add_nr; k++) {
-			int dup = 0;
-
-			for (size_t j = 0; j < *states_nr; j++)
-				dup |= states[j] == add[k];
-			if (!dup)
-				states[(*states_nr)++] = add[k];
-			else
-				pmbench_cli_note_twice(
-					pmbench_scenario_name(add[k]),
-					"--scenario", "running");
-		}
-	}
-	if (!ret && !*states_nr)
-		ret = pmbench_cli_usage_error(cmd, "--scenario needs at least "
-						   "one scenario");
-	pmbench_strvec_release(&v);
-	return ret;
-}
-
-int pmbench_cli_parse_timeout(uint64_t *out_ns, const char *cmd,
-			      const char *value)
-{
-	if (pmbench_parse_duration(out_ns, value) < 0 || !*out_ns)
-		return pmbench_cli_usage_error(cmd,
-					       "'--timeout' must be a duration "
-					       "such as 90s or 15m, got '%s'",
-					       value);
-	return 0;
-}
-
-int pmbench_cli_parse_seed(uint64_t *out, const char *cmd, const char *value)
-{
-	if (pmbench_parse_u64(out, value) < 0)
-		return pmbench_cli_usage_error(cmd,
-					       "'--seed' must be a whole "
-					       "number, got '%s'",
-					       value);
-	return 0;
-}
-
-int pmbench_cli_parse_env(struct pmbench_strvec *out, const char *cmd,
-			  const char *value)
-{
-	if (!strchr(value, '=') || value[0] == '=')
-		return pmbench_cli_usage_error(cmd,
-					       "'--env' takes NAME=VALUE, got "
-					       "'%s'",
-					       value);
-	pmbench_strvec_push(out, value);
-	return 0;
-}
-
-int pmbench_cli_check_auto(const char *cmd, const char *knob, int runs_auto)
-{
-	if (knob && !runs_auto)
-		return pmbench_cli_usage_error(cmd,
-					       "'%s' applies to '--runs auto' "
-					       "only; add it or drop the "
-					       "option",
-					       knob);
-	return 0;
 }
 
 void pmbench_cli_default_out(struct pmbench_buf *out, const char *prefix,
@@ -456,7 +253,14 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
 {
 	int ret = pmbench_result_read(out, path);
+	int64_t when;
 
+	/* A date that does not exist is said, not believed. */
+	if (!ret && pmbench_result_created(&when, out, path) < 0) {
+		pmbench_cli_line(stderr, "pmbench: warning: %s",
+				 pmbench_error_last());
+		pmbench_error_clear();
+	}
 	if (!ret && !out->cells_nr) {
 		pmbench_result_release(out);
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
@@ -474,7 +278,11 @@ int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 	char *before;
 	int ret;
 
-	if (!r->cells_nr)
+	/*
+	 * No run at all (stopped in the reuse wait, every priming failed):
+	 * a file the user named keeps what it held.
+	 */
+	if (!pmbench_result_has_samples(r))
 		return 0;
 	pmbench_cli_flush();
 	/* The run's own error, if any, is still the one to report after. */
@@ -500,7 +308,7 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 		return pmbench_cli_fail(ret);
 	if (saved < 0)
 		return PMBENCH_EXIT_ERROR;
-	if (!r->cells_nr) {
+	if (!pmbench_result_has_samples(r)) {
 		fprintf(stderr, "pmbench: error: nothing was measured, so no "
 				"result was written\n");
 		return PMBENCH_EXIT_ERROR;
@@ -510,141 +318,6 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 		    pmbench_cell_failures(&r->cells[i]))
 			return PMBENCH_EXIT_FAILED_RUNS;
 	return PMBENCH_EXIT_OK;
-}
-
-int pmbench_cli_bench_option(struct pmbench_bench_opts *o,
-			     struct pmbench_cli_bench *how, int c,
-			     const char *arg, const char *given)
-{
-	const char *cmd = how->cmd;
-	int ret = 0;
-
-	switch (c) {
-	case PMBENCH_CLI_OPT_PM:
-		pmbench_strvec_release(&o->pms);
-		o->pms_explicit = 1;
-		ret = pmbench_cli_parse_pms(&o->pms, cmd, "--pm", arg);
-		break;
-	case PMBENCH_CLI_OPT_SCENARIO:
-		ret = pmbench_cli_parse_scenarios(o->scenarios,
-						  &o->scenarios_nr, cmd, arg);
-		break;
-	case PMBENCH_CLI_OPT_RUNS:
-		o->runs_auto = how->runs_auto_ok && !strcmp(arg, "auto");
-		if (!o->runs_auto)
-			ret = pmbench_cli_parse_count(&o->runs, cmd, "--runs",
-						      arg, 1, how->max_count,
-						      how->runs_flags);
-		break;
-	case PMBENCH_CLI_OPT_WARMUP:
-		ret = pmbench_cli_parse_count(&o->warmup, cmd, "--warmup", arg,
-					      0, how->max_count, 0);
-		break;
-	case PMBENCH_CLI_OPT_TIMEOUT:
-		ret = pmbench_cli_parse_timeout(&o->timeout_ns, cmd, arg);
-		break;
-	case PMBENCH_CLI_OPT_OUT:
-		o->out = arg;
-		break;
-	case PMBENCH_CLI_OPT_ENV:
-		ret = pmbench_cli_parse_env(&o->env, cmd, arg);
-		break;
-	case PMBENCH_CLI_OPT_SEED:
-		ret = pmbench_cli_parse_seed(&o->seed, cmd, arg);
-		break;
-	case PMBENCH_CLI_OPT_TARGET:
-	case PMBENCH_CLI_OPT_MAX_RUNS:
-	case PMBENCH_CLI_OPT_TIME_BUDGET:
-		how->auto_knob = c == PMBENCH_CLI_OPT_TARGET ? "--target"
-				 : c == PMBENCH_CLI_OPT_MAX_RUNS
-					 ? "--max-runs"
-					 : "--time-budget";
-		ret = pmbench_cli_parse_auto(&o->autostop, how->auto_knob, arg,
-					     cmd);
-		break;
-	case PMBENCH_CLI_OPT_PROGRESS:
-	case PMBENCH_CLI_OPT_NO_PROGRESS:
-		how->tty = c == PMBENCH_CLI_OPT_PROGRESS;
-		break;
-	case PMBENCH_CLI_OPT_REGISTRY:
-	case PMBENCH_CLI_OPT_LINK:
-	case PMBENCH_CLI_OPT_NO_FS_WAIT:
-		ret = pmbench_cli_registry_option(cmd, c, arg);
-		break;
-	default:
-		pmbench_cli_unknown_option(cmd, given);
-		return -1;
-	}
-	return ret < 0 ? -1 : 0;
-}
-
-int pmbench_cli_output_option(struct pmbench_cli_output *o, int c,
-			      const char *arg)
-{
-	if (c == PMBENCH_CLI_OPT_FORMAT) {
-		o->format = pmbench_format_get(arg);
-		if (!o->format)
-			return pmbench_cli_usage_error(o->cmd, "%s",
-						       pmbench_error_last());
-		return 1;
-	}
-	if (c == PMBENCH_CLI_OPT_COLUMNS) {
-		if (pmbench_format_check_columns(arg) < 0)
-			return pmbench_cli_usage_error(o->cmd, "%s",
-						       pmbench_error_last());
-		o->columns = arg;
-		return 1;
-	}
-	if (c == PMBENCH_CLI_OPT_WIDE) {
-		o->wide = 1;
-		return 1;
-	}
-	if (c == PMBENCH_CLI_OPT_REPORT) {
-		if (!*arg)
-			return pmbench_cli_usage_error(o->cmd,
-						       "the report file name "
-						       "is empty");
-		o->path = arg;
-		return 1;
-	}
-	return 0;
-}
-
-void pmbench_cli_output_help(FILE *out, const char *file_opt, int runs, int col)
-{
-	struct pmbench_buf names = PMBENCH_BUF_INIT;
-	int w = col > 4 ? col - 2 : 2;
-
-	pmbench_format_names(&names);
-	fprintf(out, "  %-*sthe report's format, one of:\n", w, "--format F");
-	fprintf(out, "  %-*s%s\n", w, "", names.ptr);
-	fprintf(out,
-		"  %-*swrite the report to FILE, in the format its name "
-		"says\n",
-		w, file_opt);
-	fprintf(out,
-		"  %-*s(.md, .csv, .json, .html, .svg) unless --format "
-		"does%s\n",
-		w, "", runs ? ";" : "");
-	if (runs)
-		fprintf(out, "  %-*sthe table still goes to standard output\n",
-			w, "");
-	fprintf(out,
-		"  %-*sthe terminal table's columns, comma-separated: "
-		"median,\n",
-		w, "--columns LIST");
-	fprintf(out,
-		"  %-*smedian_ci95, mean, min, runs, outliers, user, system,\n",
-		w, "");
-	fprintf(out, "  %-*smax_rss, tree_rss, node_modules, ratio\n", w, "");
-	fprintf(out,
-		"  %-*severy column, as wide as they are (else the table\n", w,
-		"--wide");
-	fprintf(out,
-		"  %-*sfits $COLUMNS or the terminal, 80 at least, 100 off "
-		"one)\n",
-		w, "");
-	pmbench_buf_release(&names);
 }
 
 int pmbench_cli_check_output(const struct pmbench_cli_output *o)
@@ -677,6 +350,23 @@ unsigned pmbench_cli_term_width(void)
 void pmbench_cli_flush(void)
 {
 	fflush(stdout);
+}
+
+void pmbench_cli_line(FILE *out, const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, line = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	pmbench_text_clean(&line, b.ptr, 0);
+	pmbench_buf_addch(&line, '\n');
+	if (out == stderr)
+		fflush(stdout);
+	fputs(line.ptr, out);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&line);
 }
 
 /* `doc` in format `f`, to standard output or the file `path`. */

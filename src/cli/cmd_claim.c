@@ -1,79 +1,19 @@
 #include "pmbench/common.h"
 
-#include <getopt.h>
-
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/claim.h"
 #include "cli.h"
 #include "pmbench/fixture.h"
+#include "options.h"
 #include "progress.h"
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
-#define DEFAULT_FIXTURE	   "todo-api"
-#define DEFAULT_RUNS	   10
-#define DEFAULT_TOLERANCE  0.10
-#define DEFAULT_TIMEOUT_NS (15ull * 60ull * 1000000000ull)
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pmbench claim \"CLAIM\" [FIXTURE] [options]\n"
-		"\n"
-		"Check a claim such as \"bun install is 20x faster than npm "
-		"install\" (also\n"
-		"\"N times\", \"slower than\", \"as fast as\"; the task may be "
-		"left out and is then\n"
-		"install). Reads --from RESULT.json, or runs the two PMs on "
-		"FIXTURE (default\n"
-		"" DEFAULT_FIXTURE "; live runs time any task of 'pmbench "
-		"bench --help'), and\n"
-		"gives a verdict per scenario:\n"
-		"  reproduced      the 95%% interval of the measured ratio "
-		"lies within the\n"
-		"                  claimed factor ± the tolerance\n"
-		"  short           it lies wholly below: clearly less than "
-		"claimed\n"
-		"  exceeded        it lies wholly above: clearly more than "
-		"claimed\n"
-		"  inconclusive    it straddles an edge: too noisy; the runs "
-		"that would\n"
-		"                  settle it are estimated\n"
-		"\n"
-		"Options:\n"
-		"  --from FILE        judge the cells of a result file instead "
-		"of running\n"
-		"  --scenario LIST    only these scenarios (default: all in "
-		"the file; when\n"
-		"                     running, the bench defaults)\n"
-		"  --tolerance PCT    how far from N still counts as N "
-		"(default 10)\n"
-		"  --runs N|auto      timed runs when running (default %d); "
-		"see 'pmbench\n"
-		"                     bench --help' for auto, --target, "
-		"--max-runs, --time-budget\n"
-		"  --warmup N         untimed runs first (default 1)\n"
-		"  --timeout DUR      per run (default 15m)\n"
-		"  --seed N           seed for the statistics (default 1)\n"
-		"  --out FILE         where the run's result goes (default: "
-		"cache/results/)\n"
-		"  --progress/--no-progress  the terminal status line\n",
-		DEFAULT_RUNS);
-	pmbench_cli_output_help(out, "--report FILE", 1, 21);
-	pmbench_cli_registry_help(out, 21);
-	fprintf(out,
-		"  -h, --help         this help\n"
-		"\n"
-		"Exit status: 0 reproduced in every scenario judged, 3 short "
-		"in at least one,\n"
-		"5 otherwise exceeded in at least one, 4 otherwise "
-		"inconclusive in at least\n"
-		"one, 1 error (nothing to judge, the report not written), 129 "
-		"usage,\n130 interrupted.\n");
-}
+#define DEFAULT_FIXTURE "todo-api"
+#define DEFAULT_RUNS	10
 
 /* The exit code of a judgement, with the error when nothing was judged. */
 static int verdict_code(const struct pmbench_report_claim *j)
@@ -147,135 +87,40 @@ done:
 	return ret;
 }
 
-int cmd_claim(int argc, char **argv)
+/* A live run: the two PMs' tasks on the fixture, as bench would. */
+static int run_claim(struct pmbench_result *r, struct pmbench_bench_opts *o,
+		     const struct pmbench_cli_opts *cli,
+		     const struct pmbench_claim *claim, const char *fixture,
+		     int *unsaved)
 {
-	enum { OPT_FROM = PMBENCH_CLI_OPT_OWN, OPT_TOLERANCE };
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, OPT_FROM },
-		{ "scenario", required_argument, NULL,
-		  PMBENCH_CLI_OPT_SCENARIO },
-		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
-		{ "runs", required_argument, NULL, PMBENCH_CLI_OPT_RUNS },
-		{ "warmup", required_argument, NULL, PMBENCH_CLI_OPT_WARMUP },
-		{ "timeout", required_argument, NULL, PMBENCH_CLI_OPT_TIMEOUT },
-		{ "seed", required_argument, NULL, PMBENCH_CLI_OPT_SEED },
-		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_OUT },
-		{ "target", required_argument, NULL, PMBENCH_CLI_OPT_TARGET },
-		{ "max-runs", required_argument, NULL,
-		  PMBENCH_CLI_OPT_MAX_RUNS },
-		{ "time-budget", required_argument, NULL,
-		  PMBENCH_CLI_OPT_TIME_BUDGET },
-		{ "progress", no_argument, NULL, PMBENCH_CLI_OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL,
-		  PMBENCH_CLI_OPT_NO_PROGRESS },
-		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
-		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
-		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
-		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
-		PMBENCH_CLI_REGISTRY_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pmbench_cli_bench how = PMBENCH_CLI_BENCH_INIT(
-		"claim", 100000, 1, PMBENCH_CLI_COUNT_OR_AUTO);
-	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
+	o->autostop.seed = o->seed;
+	if (o->runs_auto)
+		o->runs = o->autostop.max_runs;
+	if (!o->scenarios_nr) {
+		memcpy(o->scenarios, pmbench_scenarios_default,
+		       sizeof(pmbench_scenarios_default));
+		o->scenarios_nr = 4;
+	}
+	pmbench_progress_init(cli->tty);
+	return run_live(r, o, claim, fixture ? fixture : DEFAULT_FIXTURE,
+			unsaved);
+}
+
+/* Judge `r`, show the verdicts: the exit code. */
+static int judge(const struct pmbench_result *r,
+		 const struct pmbench_bench_opts *o,
+		 struct pmbench_cli_opts *cli,
+		 const struct pmbench_claim *claim, const char *fixture,
+		 int unsaved)
+{
 	struct pmbench_report_claim judged = PMBENCH_REPORT_CLAIM_INIT;
-	struct pmbench_cli_output report = PMBENCH_CLI_OUTPUT_INIT("claim", 1);
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
-	const char *from = NULL, *fixture = NULL;
-	double tolerance = DEFAULT_TOLERANCE;
-	int c, code = PMBENCH_EXIT_USAGE, ret, unsaved = 0;
+	int code;
 
-	o.runs = DEFAULT_RUNS;
-	o.timeout_ns = DEFAULT_TIMEOUT_NS;
-	optind = 1;
-	opterr = 0;
-	/* Options may follow the claim: no '+' here. */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FROM:
-			from = optarg;
-			break;
-		case OPT_TOLERANCE: {
-			char *end = NULL;
-
-			errno = 0;
-			tolerance = strtod(optarg, &end) / 100;
-			if (end == optarg || (*end && strcmp(end, "%")) ||
-			    errno || !(tolerance > 0 && tolerance <= 1)) {
-				fprintf(stderr,
-					"pmbench: claim: '--tolerance' must be "
-					"a percentage above 0 and at most 100, "
-					"got '%s'\n",
-					optarg);
-				goto done;
-			}
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			code = 0;
-			goto done;
-		case PMBENCH_CLI_OPT_FORMAT:
-		case PMBENCH_CLI_OPT_REPORT:
-		case PMBENCH_CLI_OPT_COLUMNS:
-		case PMBENCH_CLI_OPT_WIDE:
-			if (pmbench_cli_output_option(&report, c, optarg) < 0)
-				goto done;
-			break;
-		default:
-			if (pmbench_cli_bench_option(&o, &how, c, optarg,
-						     argv[optind - 1]) < 0)
-				goto done;
-		}
-	}
-	if (optind >= argc || argc - optind > 2) {
-		fprintf(stderr, "pmbench: claim: give one claim in quotes, "
-				"and at most one fixture; see 'pmbench claim "
-				"--help'\n");
-		goto done;
-	}
-	if (pmbench_cli_check_auto("claim", how.auto_knob, o.runs_auto) < 0 ||
-	    pmbench_cli_registry_check("claim") < 0)
-		goto done;
-	if (pmbench_claim_parse(&claim, argv[optind]) < 0) {
-		fprintf(stderr, "pmbench: claim: %s\n", pmbench_error_last());
-		goto done;
-	}
-	fixture = optind + 1 < argc ? argv[optind + 1] : NULL;
-	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_check_output(&report) < 0)
-		goto done;
-	if (from) {
-		ret = pmbench_cli_read_result(&r, from);
-	} else {
-		/* A live run: the work folder is ours alone. */
-		if (pmbench_cli_take_workdir(argc, argv) < 0)
-			goto done;
-		o.autostop.seed = o.seed;
-		if (o.runs_auto)
-			o.runs = o.autostop.max_runs;
-		if (!o.scenarios_nr) {
-			memcpy(o.scenarios, pmbench_scenarios_default,
-			       sizeof(pmbench_scenarios_default));
-			o.scenarios_nr = 4;
-		}
-		pmbench_progress_init(how.tty);
-		ret = run_live(&r, &o, &claim,
-			       fixture ? fixture : DEFAULT_FIXTURE, &unsaved);
-		/* The fixture's name, for matching cells. */
-		fixture = NULL;
-	}
-	if (ret < 0) {
-		code = pmbench_cli_fail(ret);
-		goto done;
-	}
-	pmbench_report_claim_init(&judged, &r, &claim, fixture, o.scenarios,
-				  o.scenarios_nr, tolerance);
-	pmbench_report_claim(&doc, &judged, &r);
-	if (pmbench_cli_show(&report, &doc) < 0)
+	pmbench_report_claim_init(&judged, r, claim, fixture, o->scenarios,
+				  o->scenarios_nr, cli->tolerance);
+	pmbench_report_claim(&doc, &judged, r);
+	if (pmbench_cli_show(&cli->output, &doc) < 0)
 		unsaved = 1;
 	code = verdict_code(&judged);
 	/*
@@ -284,11 +129,58 @@ int cmd_claim(int argc, char **argv)
 	 */
 	if (unsaved)
 		code = PMBENCH_EXIT_ERROR;
-done:
 	pmbench_doc_release(&doc);
 	pmbench_report_claim_release(&judged);
+	return code;
+}
+
+int cmd_claim(int argc, char **argv)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
+	const char *fixture = NULL;
+	int code, ret, unsaved = 0;
+
+	o.runs = DEFAULT_RUNS;
+	o.timeout_ns = PMBENCH_CLI_DEFAULT_TIMEOUT_NS;
+	cli.run = &o;
+	/* Options may follow the claim. */
+	ret = pmbench_cli_parse(&cli, "claim", argc, argv);
+	if (!ret && (cli.optind >= argc || argc - cli.optind > 2))
+		ret = pmbench_cli_usage_error("claim",
+					      "give one claim in quotes, and "
+					      "at most one fixture; see "
+					      "'pmbench claim --help'");
+	if (!ret && pmbench_claim_parse(&claim, argv[cli.optind]) < 0)
+		ret = pmbench_cli_usage_error("claim", "%s",
+					      pmbench_error_last());
+	if (ret) {
+		code = pmbench_cli_parse_exit(ret);
+		goto done;
+	}
+	fixture = cli.optind + 1 < argc ? argv[cli.optind + 1] : NULL;
+	code = PMBENCH_EXIT_ERROR;
+	if (pmbench_cli_check_output(&cli.output) < 0)
+		goto done;
+	/* A live run: the work folder is ours alone. */
+	if (!cli.from && pmbench_cli_take_workdir(argc, argv) < 0)
+		goto done;
+	if (cli.from)
+		ret = pmbench_cli_read_result(&r, cli.from);
+	else
+		ret = run_claim(&r, &o, &cli, &claim, fixture, &unsaved);
+	if (ret < 0) {
+		code = pmbench_cli_fail(ret);
+		goto done;
+	}
+	/* A live run's cells are matched by its fixture's name. */
+	code = judge(&r, &o, &cli, &claim, cli.from ? fixture : NULL, unsaved);
+done:
 	pmbench_claim_release(&claim);
 	pmbench_result_release(&r);
 	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
 	return code;
 }

@@ -1,32 +1,9 @@
 #include "pmbench/common.h"
 
-#include <getopt.h>
-
 #include "cli.h"
+#include "options.h"
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pmbench compare A.json B.json [--format F] [--out "
-		"FILE]\n"
-		"\n"
-		"Compare two result files cell by cell (same fixture, task, "
-		"scenario and PM):\n"
-		"the change of the median from A to B with its bootstrap 95%% "
-		"interval, a\n"
-		"Mann-Whitney test, and a verdict: faster, slower or no "
-		"significant difference.\n"
-		"For upgrades (bun 1.1 -> 1.4) and before/after experiments.\n"
-		"\n"
-		"Options:\n");
-	pmbench_cli_output_help(out, "--out FILE", 0, 21);
-	fprintf(out, "  -h, --help         this help\n"
-		     "\n"
-		     "Exit status: 0 ok, 1 error (unreadable file, nothing in "
-		     "common), 129 usage.\n");
-}
 
 /* Whether both results used the same registry mode and link. */
 static int same_registry(const struct pmbench_result *a,
@@ -47,66 +24,45 @@ static int same_registry(const struct pmbench_result *a,
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, PMBENCH_CLI_OPT_FORMAT },
-		{ "out", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
-		{ "report", required_argument, NULL, PMBENCH_CLI_OPT_REPORT },
-		{ "columns", required_argument, NULL, PMBENCH_CLI_OPT_COLUMNS },
-		{ "wide", no_argument, NULL, PMBENCH_CLI_OPT_WIDE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pmbench_cli_output out = PMBENCH_CLI_OUTPUT_INIT("compare", 0);
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	struct pmbench_result a = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
 	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
-	int c, code = PMBENCH_EXIT_USAGE, shown;
+	const char *pa, *pb;
+	int code, shown;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			code = 0;
-			goto done;
-		}
-		switch (pmbench_cli_output_option(&out, c, optarg)) {
-		case 1:
-			continue;
-		case 0:
-			pmbench_cli_unknown_option("compare", argv[optind - 1]);
-			/* fall through */
-		default:
-			goto done;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "pmbench: compare: give two result files, A "
-				"(before) and B (after); see 'pmbench compare "
-				"--help'\n");
+	code = pmbench_cli_parse(&cli, "compare", argc, argv);
+	if (!code && argc - cli.optind != 2)
+		code = pmbench_cli_usage_error("compare",
+					       "give two result files, A "
+					       "(before) and B (after); see "
+					       "'pmbench compare --help'");
+	if (code) {
+		code = pmbench_cli_parse_exit(code);
 		goto done;
 	}
+	pa = argv[cli.optind];
+	pb = argv[cli.optind + 1];
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_read_result(&a, argv[optind]) < 0 ||
-	    pmbench_cli_read_result(&b, argv[optind + 1]) < 0) {
+	if (pmbench_cli_read_result(&a, pa) < 0 ||
+	    pmbench_cli_read_result(&b, pb) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		goto done;
 	}
-	pmbench_report_compare_init(&cmp, &a, argv[optind], &b,
-				    argv[optind + 1]);
+	pmbench_report_compare_init(&cmp, &a, pa, &b, pb);
 	pmbench_report_compare(&doc, &cmp);
 	if (!same_registry(&a, &b))
 		fprintf(stderr,
 			"pmbench: warning: '%s' and '%s' used different "
 			"registries or links (see the legends): the changes "
 			"include the network\n",
-			argv[optind], argv[optind + 1]);
-	shown = pmbench_cli_show(&out, &doc);
+			pa, pb);
+	shown = pmbench_cli_show(&cli.output, &doc);
 	if (!cmp.pairs_nr) {
 		fprintf(stderr,
 			"pmbench: error: '%s' and '%s' have no cell "
 			"(fixture, task, scenario, PM) in common\n",
-			argv[optind], argv[optind + 1]);
+			pa, pb);
 		goto done;
 	}
 	if (!shown)
@@ -116,5 +72,6 @@ done:
 	pmbench_report_compare_release(&cmp);
 	pmbench_result_release(&a);
 	pmbench_result_release(&b);
+	pmbench_cli_opts_release(&cli);
 	return code;
 }

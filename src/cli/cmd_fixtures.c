@@ -1,33 +1,22 @@
 #include "pmbench/common.h"
 
 #include "cli.h"
+#include "options.h"
 #include "pmbench/fixture.h"
 
 int cmd_fixtures(int argc, char **argv)
 {
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	struct pmbench_strvec list = PMBENCH_STRVEC_INIT;
-	int code = 0;
+	int code;
 
-	/* No operands; "--" may end the options, --help may come anywhere. */
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			printf("usage: pmbench fixtures\n\n"
-			       "List the fixture manifests in the fixtures "
-			       "folder (%s): name,\nrepository, pinned "
-			       "commit and description. A manifest that does "
-			       "not parse\nis reported with its error and "
-			       "makes the exit status 1.\n",
-			       pmbench_config.fixtures_dir);
-			return 0;
-		}
-		if (!strcmp(argv[a], "--") && a + 1 == argc)
-			break;
-		if (!strcmp(argv[a], "--"))
-			a++;
-		fprintf(stderr, "pmbench: fixtures: unexpected argument '%s'\n",
-			argv[a]);
-		return PMBENCH_EXIT_USAGE;
-	}
+	code = pmbench_cli_parse(&cli, "fixtures", argc, argv);
+	if (!code && cli.optind < argc)
+		code = pmbench_cli_usage_error("fixtures",
+					       "unexpected argument '%s'",
+					       argv[cli.optind]);
+	if (code)
+		return pmbench_cli_parse_exit(code);
 	if (pmbench_fixture_list(&list, pmbench_config.fixtures_dir) < 0)
 		return pmbench_cli_fail(PMBENCH_ERROR);
 	for (size_t i = 0; i < list.nr; i++) {
@@ -40,10 +29,11 @@ int cmd_fixtures(int argc, char **argv)
 			code = PMBENCH_EXIT_ERROR;
 			continue;
 		}
-		printf("%-20s %s%s%.12s\n", f.name, f.repo,
-		       f.commit ? " @ " : "", f.commit ? f.commit : "");
+		pmbench_cli_line(stdout, "%-20s %s%s%.12s", f.name, f.repo,
+				 f.commit ? " @ " : "",
+				 f.commit ? f.commit : "");
 		if (f.description)
-			printf("%-20s %s\n", "", f.description);
+			pmbench_cli_line(stdout, "%-20s %s", "", f.description);
 		pmbench_fixture_release(&f);
 	}
 	pmbench_strvec_release(&list);

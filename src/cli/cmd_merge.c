@@ -1,43 +1,14 @@
 /*
- * pmbench merge OUT.json IN.json...: the shards of one plan pooled into
- * one ordinary result, and what the machines did to each median.
+ * pmbench merge -o OUT.json IN.json...: the shards of one plan pooled
+ * into one ordinary result, and what the machines did to each median.
  */
 #include "pmbench/common.h"
 
-#include <getopt.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "options.h"
 #include "pmbench/merge.h"
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pmbench merge OUT.json IN.json...\n"
-		"\n"
-		"Pool the results of 'pmbench bench --shard K/N' (or whole "
-		"runs of one plan)\n"
-		"into OUT.json, an ordinary result for report, compare and "
-		"claim. Refused,\n"
-		"naming the field, when the inputs differ in plan, options, "
-		"fixture commits\n"
-		"or PM versions, or give one shard twice. Every sample keeps "
-		"its machine (the\n"
-		"shard's CPU model, kernel and hashed host name), and "
-		"intervals resample\n"
-		"machines first, then runs within them; the lines printed "
-		"show, per cell run\n"
-		"on two or more machines, the per-machine medians and both "
-		"intervals.\n"
-		"\n"
-		"Options:\n"
-		"  --seed N   seed of the intervals printed (default: the "
-		"result's)\n"
-		"  -h, --help this help\n"
-		"\n"
-		"Exit status: 0 merged, 1 error (an input unreadable or of "
-		"another plan, OUT\n"
-		"not written), 129 usage.\n");
-}
 
 /* The shards of the plan that no input is: a warning, not an error. */
 static void warn_missing(const struct pmbench_result *in, size_t n)
@@ -60,17 +31,19 @@ static void warn_missing(const struct pmbench_result *in, size_t n)
 
 static void print_machines(const struct pmbench_result *r)
 {
-	printf("merged: %s, plan %s\n", pmbench_result_env_get(r, "merged"),
-	       r->plan_id ? r->plan_id : "(none)");
+	pmbench_cli_line(stdout, "merged: %s, plan %s",
+			 pmbench_result_env_get(r, "merged"),
+			 r->plan_id ? r->plan_id : "(none)");
 	for (size_t i = 0; i < r->machines_nr; i++) {
 		const struct pmbench_result_machine *m = &r->machines[i];
 
-		printf("  %s: %s, kernel %s, host %s%s%s\n", m->id,
-		       m->cpu_model ? m->cpu_model : "unknown CPU",
-		       m->kernel ? m->kernel : "unknown",
-		       m->host ? m->host : "unknown",
-		       m->shards ? ", shards " : "",
-		       m->shards ? m->shards : "");
+		pmbench_cli_line(stdout, "  %s: %s, kernel %s, host %s%s%s",
+				 m->id,
+				 m->cpu_model ? m->cpu_model : "unknown CPU",
+				 m->kernel ? m->kernel : "unknown",
+				 m->host ? m->host : "unknown",
+				 m->shards ? ", shards " : "",
+				 m->shards ? m->shards : "");
 	}
 }
 
@@ -89,14 +62,16 @@ static void print_effects(const struct pmbench_result *r, uint64_t seed)
 			       "machines resampled, then over the runs "
 			       "alone):\n");
 		header = 1;
-		printf("  %s %s %s %s: %s %.3f s .. %s %.3f s (x%.2f "
-		       "across %zu machines); %.3f s [%.3f, %.3f] against "
-		       "[%.3f, %.3f]\n",
-		       c->fixture, c->task, c->scenario, c->pm,
-		       r->machines[e.fastest_m - 1].id, e.fastest,
-		       r->machines[e.slowest_m - 1].id, e.slowest,
-		       e.fastest > 0 ? e.slowest / e.fastest : 0, e.machines,
-		       e.median, e.lo, e.hi, e.runs_lo, e.runs_hi);
+		pmbench_cli_line(
+			stdout,
+			"  %s %s %s %s: %s %.3f s .. %s %.3f s (x%.2f across "
+			"%zu machines); %.3f s [%.3f, %.3f] against [%.3f, "
+			"%.3f]",
+			c->fixture, c->task, c->scenario, c->pm,
+			r->machines[e.fastest_m - 1].id, e.fastest,
+			r->machines[e.slowest_m - 1].id, e.slowest,
+			e.fastest > 0 ? e.slowest / e.fastest : 0, e.machines,
+			e.median, e.lo, e.hi, e.runs_lo, e.runs_hi);
 	}
 	if (!header)
 		printf("machine effect: none to show (fewer than two "
@@ -143,43 +118,47 @@ done:
 	return code;
 }
 
+/*
+ * The output must not be one of the inputs: `merge -o a.json a.json
+ * b.json` would replace a shard with the merge, so say so first.
+ */
+static int check_out(const char *out, char **files, size_t n)
+{
+	struct stat o, in;
+
+	if (stat(out, &o) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!stat(files[i], &in) && in.st_dev == o.st_dev &&
+		    in.st_ino == o.st_ino)
+			return pmbench_cli_usage_error("merge",
+						       "'%s' is an input too; "
+						       "give '--out' a file of "
+						       "its own",
+						       out);
+	return 0;
+}
+
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t seed = 1;
-	int c, seeded = 0;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	size_t n;
+	int code;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (pmbench_parse_u64(&seed, optarg) < 0) {
-				fprintf(stderr,
-					"pmbench: merge: invalid --seed '%s'\n",
-					optarg);
-				return PMBENCH_EXIT_USAGE;
-			}
-			seeded = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			pmbench_cli_unknown_option("merge", argv[optind - 1]);
-			return PMBENCH_EXIT_USAGE;
-		}
-	}
-	if (argc - optind < 2) {
-		fprintf(stderr, "pmbench: merge: give the output file and at "
-				"least one result; see 'pmbench merge "
-				"--help'\n");
-		return PMBENCH_EXIT_USAGE;
-	}
-	return merge_files(argv[optind], argv + optind + 1,
-			   (size_t)(argc - optind - 1), seed, seeded);
+	code = pmbench_cli_parse(&cli, "merge", argc, argv);
+	n = code ? 0 : (size_t)(argc - cli.optind);
+	if (!code && !n)
+		code = pmbench_cli_usage_error("merge",
+					       "give at least one result to "
+					       "merge; see 'pmbench merge "
+					       "--help'");
+	if (!code)
+		code = check_out(cli.out, argv + cli.optind, n);
+	if (code)
+		code = pmbench_cli_parse_exit(code);
+	else
+		code = merge_files(cli.out, argv + cli.optind, n, cli.seed,
+				   pmbench_cli_given(&cli, "seed"));
+	pmbench_cli_opts_release(&cli);
+	return code;
 }

@@ -2,36 +2,23 @@
 
 #include "pmbench/buf.h"
 #include "cli.h"
+#include "options.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 
 int cmd_pms(int argc, char **argv)
 {
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
-	int code = 0, w = 2;
+	int code, w = 2;
 
-	/* No operands; "--" may end the options, --help may come anywhere. */
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			printf("usage: pmbench pms\n\n"
-			       "Show each package manager pmbench can use: "
-			       "where it was found (the pinned\n"
-			       "toolchain under cache/toolchain first, then "
-			       "PATH) and its version,\n"
-			       "then each variant (a PM with a configuration, "
-			       "e.g. a linker) and what it\n"
-			       "sets.\n");
-			return 0;
-		}
-		if (!strcmp(argv[a], "--") && a + 1 == argc)
-			break;
-		if (!strcmp(argv[a], "--"))
-			a++;
-		fprintf(stderr, "pmbench: pms: unexpected argument '%s'\n",
-			argv[a]);
-		return PMBENCH_EXIT_USAGE;
-	}
+	code = pmbench_cli_parse(&cli, "pms", argc, argv);
+	if (!code && cli.optind < argc)
+		code = pmbench_cli_usage_error(
+			"pms", "unexpected argument '%s'", argv[cli.optind]);
+	if (code)
+		return pmbench_cli_parse_exit(code);
 	/* The version queries run the PMs in cache/tmp. */
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		return PMBENCH_EXIT_ERROR;
@@ -57,10 +44,10 @@ int cmd_pms(int argc, char **argv)
 			printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
 			       "missing", pmbench_error_last());
 		} else {
-			printf("%-*s %-12s %-10s %s%s%s%s\n", w, pm->name,
-			       f.version, f.source, f.path,
-			       config.len ? " (" : "", config.ptr,
-			       config.len ? ")" : "");
+			pmbench_cli_line(stdout, "%-*s %-12s %-10s %s%s%s%s", w,
+					 pm->name, f.version, f.source, f.path,
+					 config.len ? " (" : "", config.ptr,
+					 config.len ? ")" : "");
 		}
 		pmbench_buf_release(&config);
 		pmbench_pm_found_release(&f);

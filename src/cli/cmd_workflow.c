@@ -9,78 +9,22 @@
 #include "pmbench/common.h"
 
 #include <ctype.h>
-#include <getopt.h>
 
 #include "cli.h"
+#include "options.h"
+#include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "pmbench/strvec.h"
+#include "pmbench/text.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 
 struct wf {
-	unsigned shards;
-	unsigned runs;		 /* 0: bench's default */
-	const char *runner;	 /* runs-on */
-	const char *container;	 /* NULL: the runner itself */
-	unsigned job_timeout;	 /* minutes, per shard job */
-	const char *cron;	 /* NULL: no schedule */
-	int pm_matrix;		 /* one job per PM too */
-	const char *history_dir; /* NULL: no commit */
-	struct pmbench_strvec pms;
-	struct pmbench_strvec bench; /* bench options, as given */
+	const struct pmbench_cli_opts *o; /* the options, parsed */
+	const struct pmbench_strvec *pms; /* --pm */
 	struct pmbench_strvec fixtures;
 	struct pmbench_strvec argv; /* the command line, for the header */
 };
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pmbench workflow github-actions [options] [bench "
-		"options] [FIXTURE...]\n"
-		"\n"
-		"Write a GitHub Actions workflow to standard output: a matrix "
-		"of jobs, one per\n"
-		"fixture and shard (and PM with --pm-matrix), each on its own "
-		"runner installing\n"
-		"Debian's packages and the pinned PMs (ci/setup), building "
-		"pmbench, running\n"
-		"'pmbench bench --shard K/N' and uploading its result; then a "
-		"job that merges\n"
-		"the shards per fixture ('pmbench merge'), writes the Markdown "
-		"report to the\n"
-		"job summary and uploads the HTML report and merged results.\n"
-		"\n"
-		"  pmbench workflow github-actions --pm npm,bun --shards 3 "
-		"todo-api \\\n"
-		"    > .github/workflows/pmbench.yml\n"
-		"\n"
-		"Options:\n"
-		"  --shards N         shards per fixture (default 3; at most "
-		"--runs)\n"
-		"  --runner LABEL     runs-on (default ubuntu-latest)\n"
-		"  --container IMAGE  the jobs' container (default debian:12, "
-		"as ci/setup\n"
-		"                     expects; 'none': the runner itself, with "
-		"sudo)\n"
-		"  --job-timeout MIN  timeout-minutes of a shard job (default "
-		"60)\n"
-		"  --cron EXPR        also run on this schedule, e.g. '0 4 * * "
-		"1'\n"
-		"  --pm-matrix        one job per PM of --pm too (each PM its "
-		"own plan)\n"
-		"  --history-dir DIR  commit the merged results into "
-		"DIR/<date>/ and add\n"
-		"                     'pmbench history DIR' to the summary\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"Bench options passed to every shard: --pm, --scenario, "
-		"--task, --runs,\n"
-		"--warmup, --timeout, --env, --seed, --probe (see 'pmbench "
-		"bench --help').\n"
-		"FIXTURE: manifest names (default " DEFAULT_FIXTURE ").\n"
-		"\n"
-		"Exit status: 0 written, 1 error, 129 usage.\n");
-}
 
 /* Characters that need no quoting in sh and no escaping in YAML. */
 static int plain(const char *s, const char *extra)
@@ -110,16 +54,19 @@ static void add_word(struct pmbench_buf *b, const char *s)
 	pmbench_buf_addch(b, '\'');
 }
 
+/*
+ * The message goes to the error store, which redacts credentials and
+ * escapes controls; parse() or the option parser prints it.
+ */
 static int refuse(const char *what, const char *value, const char *why)
 {
-	fprintf(stderr, "pmbench: workflow: invalid %s '%s': %s\n", what, value,
-		why);
-	return -1;
+	return pmbench_error_setc(PMBENCH_EINVALID, "invalid %s '%s': %s", what,
+				  value, why);
 }
 
 /*
  * A value that lands in the workflow: no newline (it would end the YAML
- * block) and no "${{" (GitHub would evaluate it).
+ * block), no "${{" (GitHub would evaluate it) and no credential.
  */
 static int check_value(const char *opt, const char *v)
 {
@@ -127,6 +74,12 @@ static int check_value(const char *opt, const char *v)
 		return refuse(opt, v,
 			      "no line break or '${{' in a workflow "
 			      "value");
+	/* The workflow is committed: a token in it is published. */
+	if (pmbench_text_has_secret(v))
+		return refuse(opt, v,
+			      "a credential would be committed with the "
+			      "workflow; give the job it from a repository "
+			      "secret instead");
 	return 0;
 }
 
@@ -158,61 +111,41 @@ static int check_history_dir(const char *v)
 	return 0;
 }
 
-/* A bench option kept for the shard jobs' command line. */
-static int bench_option(struct wf *w, const char *name, const char *v)
+int pmbench_cli_set_runner(struct pmbench_cli_opts *cli,
+			   const struct pmbench_option *o, const char *arg)
 {
-	if (check_value(name, v) < 0)
-		return -1;
-	if (!strcmp(name, "--runs")) {
-		if (!strcmp(v, "auto"))
-			return refuse("--runs", v,
-				      "shards need a fixed number of runs");
-		if (pmbench_cli_parse_count(&w->runs, "workflow", "--runs", v,
-					    1, 100000, 0) < 0)
-			return -1;
-	}
-	if (!strcmp(name, "--pm")) {
-		pmbench_strvec_release(&w->pms);
-		pmbench_strvec_split(&w->pms, v, ',');
-	}
-	pmbench_strvec_push(&w->bench, name);
-	pmbench_strvec_push(&w->bench, v);
-	return 0;
+	(void)o;
+	cli->runner = arg;
+	return plain(arg, "_.-") ? 0
+				 : refuse("--runner", arg,
+					  "a runner label such as "
+					  "ubuntu-latest");
 }
 
-static int workflow_option(struct wf *w, int c, const char *name, const char *v)
+int pmbench_cli_set_container(struct pmbench_cli_opts *cli,
+			      const struct pmbench_option *o, const char *arg)
 {
-	switch (c) {
-	case 's':
-		return pmbench_cli_parse_count(&w->shards, "workflow",
-					       "--shards", v, 1, 256, 0);
-	case 'r':
-		w->runner = v;
-		return plain(v, "_.-") ? 0
-				       : refuse("--runner", v,
-						"a runner label such as "
-						"ubuntu-latest");
-	case 'c':
-		w->container = strcmp(v, "none") ? v : NULL;
-		return plain(v, "_./:@-") ? 0
-					  : refuse("--container", v,
-						   "an image such as "
-						   "debian:12");
-	case 't':
-		return pmbench_cli_parse_count(&w->job_timeout, "workflow",
-					       "--job-timeout", v, 1, 4320, 0);
-	case 'C':
-		w->cron = v;
-		return check_cron(v);
-	case 'm':
-		w->pm_matrix = 1;
-		return 0;
-	case 'H':
-		w->history_dir = v;
-		return check_history_dir(v);
-	default:
-		return bench_option(w, name, v);
-	}
+	(void)o;
+	cli->container = strcmp(arg, "none") ? arg : NULL;
+	return plain(arg, "_./:@-") ? 0
+				    : refuse("--container", arg,
+					     "an image such as debian:12");
+}
+
+int pmbench_cli_set_cron(struct pmbench_cli_opts *cli,
+			 const struct pmbench_option *o, const char *arg)
+{
+	(void)o;
+	cli->cron = arg;
+	return check_cron(arg);
+}
+
+int pmbench_cli_set_history_dir(struct pmbench_cli_opts *cli,
+				const struct pmbench_option *o, const char *arg)
+{
+	(void)o;
+	cli->history_dir = arg;
+	return check_history_dir(arg);
 }
 
 /* ---- Writing ------------------------------------------------------------ */
@@ -246,19 +179,20 @@ static void header(struct pmbench_buf *b, const struct wf *w)
 		   "name: pmbench\n"
 		   "\"on\":\n"
 		   "  workflow_dispatch:\n");
-	if (w->cron)
-		pmbench_buf_addf(b, "  schedule:\n    - cron: '%s'\n", w->cron);
+	if (w->o->cron)
+		pmbench_buf_addf(b, "  schedule:\n    - cron: '%s'\n",
+				 w->o->cron);
 	pmbench_buf_addf(b, "permissions:\n  contents: %s\n",
-			 w->history_dir ? "write" : "read");
+			 w->o->history_dir ? "write" : "read");
 }
 
 /* runs-on, container and the steps every job starts with. */
 static void job_start(struct pmbench_buf *b, const struct wf *w,
 		      unsigned timeout)
 {
-	pmbench_buf_addf(b, "    runs-on: %s\n", w->runner);
-	if (w->container)
-		pmbench_buf_addf(b, "    container: %s\n", w->container);
+	pmbench_buf_addf(b, "    runs-on: %s\n", w->o->runner);
+	if (w->o->container)
+		pmbench_buf_addf(b, "    container: %s\n", w->o->container);
 	pmbench_buf_addf(b, "    timeout-minutes: %u\n", timeout);
 }
 
@@ -268,7 +202,7 @@ static void job_start(struct pmbench_buf *b, const struct wf *w,
  */
 static void setup_steps(struct pmbench_buf *b, const struct wf *w)
 {
-	const char *sudo = w->container ? "" : "sudo ";
+	const char *sudo = w->o->container ? "" : "sudo ";
 
 	pmbench_buf_addf(
 		b,
@@ -292,30 +226,43 @@ static void setup_steps(struct pmbench_buf *b, const struct wf *w)
 static void key_expr(struct pmbench_buf *b, const struct wf *w)
 {
 	pmbench_buf_adds(b, "${{ matrix.fixture }}-");
-	if (w->pm_matrix)
+	if (w->o->pm_matrix)
 		pmbench_buf_adds(b, "${{ matrix.pm }}-");
 	pmbench_buf_adds(b, "${{ matrix.shard }}");
 }
 
+/*
+ * The shard's bench command: the bench options as given (pass: "--name"
+ * or "--name=value"), then the shard's own.
+ */
 static void bench_command(struct pmbench_buf *b, const struct wf *w)
 {
+	const struct pmbench_strvec *pass = &w->o->pass;
+
 	/*
 	 * The checkout's cache/ (its own on each runner), where ci/setup
 	 * put the toolchain.
 	 */
 	pmbench_buf_adds(b, "          build/pmbench bench --no-progress");
-	for (size_t i = 0; i < w->bench.nr; i += 2) {
-		if (w->pm_matrix && !strcmp(w->bench.v[i], "--pm"))
-			continue;
-		pmbench_buf_addch(b, ' ');
-		add_word(b, w->bench.v[i]);
-		pmbench_buf_addch(b, ' ');
-		add_word(b, w->bench.v[i + 1]);
+	for (size_t i = 0; i < pass->nr; i++) {
+		size_t n = strcspn(pass->v[i], "=");
+		char *name = pmbench_xstrndup(pass->v[i], n);
+
+		if (!w->o->pm_matrix || strcmp(name, "--pm")) {
+			pmbench_buf_addch(b, ' ');
+			add_word(b, name);
+		}
+		if (pass->v[i][n] &&
+		    (!w->o->pm_matrix || strcmp(name, "--pm"))) {
+			pmbench_buf_addch(b, ' ');
+			add_word(b, pass->v[i] + n + 1);
+		}
+		free(name);
 	}
-	if (w->pm_matrix)
+	if (w->o->pm_matrix)
 		pmbench_buf_adds(b, " --pm ${{ matrix.pm }}");
 	pmbench_buf_addf(b, " --shard ${{ matrix.shard }}/%u --out \"results/",
-			 w->shards);
+			 w->o->shards);
 	key_expr(b, w);
 	pmbench_buf_adds(b, ".json\" ${{ matrix.fixture }}\n");
 }
@@ -323,21 +270,21 @@ static void bench_command(struct pmbench_buf *b, const struct wf *w)
 static void shard_job(struct pmbench_buf *b, const struct wf *w)
 {
 	pmbench_buf_adds(b, "jobs:\n  shard:\n    name: ${{ matrix.fixture }}");
-	if (w->pm_matrix)
+	if (w->o->pm_matrix)
 		pmbench_buf_adds(b, " ${{ matrix.pm }}");
-	pmbench_buf_addf(b, " shard ${{ matrix.shard }}/%u\n", w->shards);
-	job_start(b, w, w->job_timeout);
+	pmbench_buf_addf(b, " shard ${{ matrix.shard }}/%u\n", w->o->shards);
+	job_start(b, w, w->o->job_timeout);
 	pmbench_buf_adds(b, "    strategy:\n"
 			    "      fail-fast: false\n"
 			    "      matrix:\n"
 			    "        fixture: ");
 	yaml_list(b, &w->fixtures);
-	if (w->pm_matrix) {
+	if (w->o->pm_matrix) {
 		pmbench_buf_adds(b, "\n        pm: ");
-		yaml_list(b, &w->pms);
+		yaml_list(b, w->pms);
 	}
 	pmbench_buf_adds(b, "\n        shard: [");
-	for (unsigned k = 1; k <= w->shards; k++)
+	for (unsigned k = 1; k <= w->o->shards; k++)
 		pmbench_buf_addf(b, "%s%u", k > 1 ? ", " : "", k);
 	pmbench_buf_adds(b, "]\n    steps:\n");
 	setup_steps(b, w);
@@ -361,13 +308,13 @@ static void shard_job(struct pmbench_buf *b, const struct wf *w)
 static void merge_keys(struct pmbench_buf *b, const struct wf *w)
 {
 	for (size_t f = 0; f < w->fixtures.nr; f++) {
-		if (!w->pm_matrix) {
+		if (!w->o->pm_matrix) {
 			pmbench_buf_addf(b, " %s", w->fixtures.v[f]);
 			continue;
 		}
-		for (size_t p = 0; p < w->pms.nr; p++)
+		for (size_t p = 0; p < w->pms->nr; p++)
 			pmbench_buf_addf(b, " %s-%s", w->fixtures.v[f],
-					 w->pms.v[p]);
+					 w->pms->v[p]);
 	}
 }
 
@@ -395,8 +342,8 @@ static void history_steps(struct pmbench_buf *b, const struct wf *w)
 		"          git commit -m \"pmbench: results of $(date -u "
 		"+%%Y-%%m-%%d)\"\n"
 		"          git push\n",
-		w->history_dir, w->history_dir, w->history_dir, w->history_dir,
-		w->history_dir);
+		w->o->history_dir, w->o->history_dir, w->o->history_dir,
+		w->o->history_dir, w->o->history_dir);
 }
 
 static void merge_job(struct pmbench_buf *b, const struct wf *w)
@@ -421,7 +368,7 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 	merge_keys(b, w);
 	pmbench_buf_adds(
 		b, "; do\n"
-		   "            build/pmbench merge \"merged/$key.json\" "
+		   "            build/pmbench merge -o \"merged/$key.json\" "
 		   "shards/\"$key\"-[0-9]*.json\n"
 		   "            build/pmbench report \"merged/$key.json\" "
 		   "--format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
@@ -436,14 +383,33 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 		   "          path: |\n"
 		   "            report/\n"
 		   "            merged/\n");
-	if (w->history_dir)
+	if (w->o->history_dir)
 		history_steps(b, w);
 }
 
 /* ---- The command -------------------------------------------------------- */
 
+/* A value the shards get: refused if it could break the workflow. */
+static int check_values(const struct pmbench_strvec *pass)
+{
+	for (size_t i = 0; i < pass->nr; i++) {
+		size_t n = strcspn(pass->v[i], "=");
+		char *name = pmbench_xstrndup(pass->v[i], n);
+		int ret = pass->v[i][n] ? check_value(name, pass->v[i] + n + 1)
+					: 0;
+
+		free(name);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int check_plan(struct wf *w)
 {
+	const struct pmbench_cli_opts *o = w->o;
+	unsigned runs = pmbench_cli_given(o, "runs") ? o->run->runs : 0;
+
 	for (size_t i = 0; i < w->fixtures.nr; i++)
 		if (!plain(w->fixtures.v[i], "_.-") ||
 		    w->fixtures.v[i][0] == '.')
@@ -452,122 +418,82 @@ static int check_plan(struct wf *w)
 				      "(a job checks out this repository)");
 	if (!w->fixtures.nr)
 		pmbench_strvec_push(&w->fixtures, DEFAULT_FIXTURE);
-	if (w->runs && w->runs < w->shards) {
-		fprintf(stderr,
-			"pmbench: workflow: --shards %u with --runs %u "
-			"leaves shards without a run; use --runs %u or "
-			"more\n",
-			w->shards, w->runs, w->shards);
-		return -1;
-	}
-	if (!w->runs && w->shards > 5) {
-		fprintf(stderr,
-			"pmbench: workflow: --shards %u needs --runs %u or "
-			"more (bench runs 5 by default)\n",
-			w->shards, w->shards);
-		return -1;
-	}
-	if (w->pm_matrix && !w->pms.nr) {
-		fprintf(stderr, "pmbench: workflow: --pm-matrix needs --pm "
-				"LIST\n");
-		return -1;
-	}
-	return 0;
+	if (o->run->runs_auto)
+		return refuse("--runs", "auto",
+			      "shards need a fixed number of runs");
+	if (runs && runs < o->shards)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--shards %u with --runs %u leaves "
+					  "shards without a run; use --runs %u "
+					  "or more",
+					  o->shards, runs, o->shards);
+	if (!runs && o->shards > 5)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--shards %u needs --runs %u or more "
+					  "(bench runs 5 by default)",
+					  o->shards, o->shards);
+	if (o->pm_matrix && !w->pms->nr)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--pm-matrix needs --pm LIST");
+	return check_values(&o->pass);
 }
 
-static int parse(struct wf *w, int argc, char **argv)
+/*
+ * The options, with the bench options checked as bench checks them,
+ * then "github-actions" and the fixtures. Returns -1 to go on, else the
+ * exit code.
+ */
+static int parse(struct wf *w, struct pmbench_cli_opts *cli, int argc,
+		 char **argv)
 {
-	static const struct option longopts[] = {
-		{ "shards", required_argument, NULL, 's' },
-		{ "runner", required_argument, NULL, 'r' },
-		{ "container", required_argument, NULL, 'c' },
-		{ "job-timeout", required_argument, NULL, 't' },
-		{ "cron", required_argument, NULL, 'C' },
-		{ "pm-matrix", no_argument, NULL, 'm' },
-		{ "history-dir", required_argument, NULL, 'H' },
-		{ "pm", required_argument, NULL, 'b' },
-		{ "scenario", required_argument, NULL, 'b' },
-		{ "task", required_argument, NULL, 'b' },
-		{ "runs", required_argument, NULL, 'b' },
-		{ "warmup", required_argument, NULL, 'b' },
-		{ "timeout", required_argument, NULL, 'b' },
-		{ "env", required_argument, NULL, 'b' },
-		{ "seed", required_argument, NULL, 'b' },
-		{ "probe", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, idx;
+	int ret = pmbench_cli_parse(cli, "workflow", argc, argv);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, &idx)) != -1) {
-		char name[32];
-
-		if (c == 'h') {
-			usage(stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':') {
-			pmbench_cli_unknown_option("workflow",
-						   argv[optind - 1]);
-			return -1;
-		}
-		snprintf(name, sizeof(name), "--%s", longopts[idx].name);
-		if (workflow_option(w, c, name, optarg ? optarg : "") < 0)
-			return -1;
-	}
-	for (int i = optind; i < argc; i++)
+	if (!ret && (cli->optind >= argc ||
+		     strcmp(argv[cli->optind], "github-actions")))
+		ret = pmbench_cli_usage_error("workflow",
+					      "give the engine: 'pmbench "
+					      "workflow github-actions "
+					      "[options]'");
+	if (!ret)
+		ret = pmbench_cli_check_bench(cli);
+	if (ret)
+		return pmbench_cli_parse_exit(ret);
+	for (int i = cli->optind + 1; i < argc; i++)
 		pmbench_strvec_push(&w->fixtures, argv[i]);
-	return check_plan(w);
+	if (check_plan(w) < 0) {
+		pmbench_cli_usage_error("workflow", "%s", pmbench_error_last());
+		return PMBENCH_EXIT_USAGE;
+	}
+	return -1;
 }
 
 int cmd_workflow(int argc, char **argv)
 {
-	struct wf w;
+	struct pmbench_bench_opts run = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	struct wf w = { &cli, &run.pms, PMBENCH_STRVEC_INIT,
+			PMBENCH_STRVEC_INIT };
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	int code = PMBENCH_EXIT_USAGE, ret;
+	int code;
 
-	memset(&w, 0, sizeof(w));
-	w.shards = 3;
-	w.runner = "ubuntu-latest";
-	w.container = "debian:12";
-	w.job_timeout = 60;
-	pmbench_strvec_init(&w.pms);
-	pmbench_strvec_init(&w.bench);
-	pmbench_strvec_init(&w.fixtures);
-	pmbench_strvec_init(&w.argv);
-	if (argc < 2 || strcmp(argv[1], "github-actions")) {
-		if (argc >= 2 &&
-		    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-			usage(stdout);
-			code = PMBENCH_EXIT_OK;
-			goto done;
-		}
-		fprintf(stderr,
-			"pmbench: workflow: give the engine: "
-			"'pmbench workflow github-actions [options]'\n");
-		goto done;
-	}
-	pmbench_strvec_push(&w.argv, "pmbench");
-	pmbench_strvec_push(&w.argv, "workflow");
-	for (int i = 1; i < argc; i++)
+	/* The bench options are checked into a benchmark never run. */
+	cli.run = &run;
+	/* As given: getopt reorders argv. */
+	pmbench_strvec_pushv(&w.argv, (const char *const[]){ "pmbench", NULL });
+	for (int i = 0; i < argc; i++)
 		pmbench_strvec_push(&w.argv, argv[i]);
-	ret = parse(&w, argc - 1, argv + 1);
-	if (ret) {
-		code = ret > 0 ? PMBENCH_EXIT_OK : PMBENCH_EXIT_USAGE;
-		goto done;
+	code = parse(&w, &cli, argc, argv);
+	if (code < 0) {
+		header(&b, &w);
+		shard_job(&b, &w);
+		merge_job(&b, &w);
+		fwrite(b.ptr, 1, b.len, stdout);
+		code = PMBENCH_EXIT_OK;
 	}
-	header(&b, &w);
-	shard_job(&b, &w);
-	merge_job(&b, &w);
-	fwrite(b.ptr, 1, b.len, stdout);
-	code = PMBENCH_EXIT_OK;
-done:
 	pmbench_buf_release(&b);
-	pmbench_strvec_release(&w.pms);
-	pmbench_strvec_release(&w.bench);
 	pmbench_strvec_release(&w.fixtures);
 	pmbench_strvec_release(&w.argv);
+	pmbench_bench_opts_release(&run);
+	pmbench_cli_opts_release(&cli);
 	return code;
 }

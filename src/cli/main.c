@@ -5,67 +5,19 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
 
-struct pmbench_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-};
-
-static const struct pmbench_cmd cmds[] = {
-	{ "bench", cmd_bench,
-	  "Time installs, run, build and dev-server start on fixtures" },
-	{ "fixtures", cmd_fixtures, "List the fixture manifests" },
-	{ "pms", cmd_pms,
-	  "Show each package manager found, its path and version" },
-	{ "migrate", cmd_migrate,
-	  "Evaluate moving a repo to other package managers" },
-	{ "report", cmd_report,
-	  "Write a result as a table, Markdown, CSV, JSON or HTML" },
-	{ "compare", cmd_compare, "Compare two results cell by cell" },
-	{ "claim", cmd_claim,
-	  "Check a claim such as 'bun is 20x faster than npm'" },
-	{ "ci-cache", cmd_ci_cache,
-	  "Measure what caching the store or node_modules saves in CI" },
-	{ "merge", cmd_merge,
-	  "Pool the shards of a benchmark into one result" },
-	{ "history", cmd_history,
-	  "Medians over time per fixture, task, scenario and PM" },
-	{ "workflow", cmd_workflow,
-	  "Write a GitHub Actions workflow that shards a benchmark" },
-};
-
-static void usage(FILE *out)
+/* The help of `c` to `out`. */
+static void usage(FILE *out, const struct pmbench_cli_command *c)
 {
-	fprintf(out, "usage: pmbench [--cache-dir DIR] [--fixtures-dir DIR] "
-		     "<command> [<args>]\n"
-		     "\n"
-		     "How much faster would this repo be with another package "
-		     "manager?\n"
-		     "\n"
-		     "Commands:\n");
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cmds); i++)
-		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(out,
-		"\n"
-		"Global options:\n"
-		"  --cache-dir DIR     pmbench's work folder (default: the "
-		"source tree's\n"
-		"                      cache/, or $PMBENCH_CACHE_DIR)\n"
-		"  --fixtures-dir DIR  where manifests are looked up (default: "
-		"fixtures/,\n"
-		"                      or $PMBENCH_FIXTURES_DIR)\n"
-		"  --version           print pmbench's version\n"
-		"  -h, --help          this help; 'pmbench <command> --help' "
-		"for a command\n"
-		"\n"
-		"Exit status: 0 ok, 1 error, 2 finished but some runs failed, "
-		"3 claim not\n"
-		"reproduced, 4 claim inconclusive, 129 usage, 130 "
-		"interrupted.\n");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_cli_help(&b, c);
+	fwrite(b.ptr, 1, b.len, out);
+	pmbench_buf_release(&b);
 }
 
 /* Fail if stdout could not be written (a full disk, a closed pipe). */
@@ -157,66 +109,60 @@ static int setup_process(void)
 	return 0;
 }
 
+/*
+ * `pmbench help [COMMAND]`: the help of the command, or pmbench's own.
+ * Returns the exit code.
+ */
+static int help(int argc, char **argv)
+{
+	const struct pmbench_cli_command *c =
+		argc > 1 ? pmbench_cli_command_get(argv[1])
+			 : &pmbench_cli_program;
+
+	if (!c) {
+		pmbench_cli_line(stderr,
+				 "pmbench: '%s' is not a pmbench command; "
+				 "see 'pmbench --help'",
+				 argv[1]);
+		return PMBENCH_EXIT_USAGE;
+	}
+	usage(stdout, c);
+	return PMBENCH_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cache_dir = NULL, *fixtures_dir = NULL;
-	const struct pmbench_cmd *cmd = NULL;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const struct pmbench_cli_command *cmd = NULL;
 	int i, code;
 
 	if (setup_process() < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return finish_stdout(0);
-		} else if (!strcmp(a, "--version")) {
-			printf("pmbench %s\n", PMBENCH_VERSION);
-			return finish_stdout(0);
-		} else if ((!strcmp(a, "--cache-dir") ||
-			    !strcmp(a, "--fixtures-dir")) &&
-			   i + 1 < argc) {
-			if (!strcmp(a, "--cache-dir"))
-				cache_dir = argv[++i];
-			else
-				fixtures_dir = argv[++i];
-		} else if (!strncmp(a, "--cache-dir=", 12)) {
-			cache_dir = a + 12;
-		} else if (!strncmp(a, "--fixtures-dir=", 15)) {
-			fixtures_dir = a + 15;
-		} else {
-			fprintf(stderr, "pmbench: unknown option '%s'\n", a);
-			usage(stderr);
-			return PMBENCH_EXIT_USAGE;
-		}
+	code = pmbench_cli_parse(&cli, "pmbench", argc, argv);
+	if (code)
+		return finish_stdout(pmbench_cli_parse_exit(code));
+	if (cli.version) {
+		printf("pmbench %s\n", PMBENCH_VERSION);
+		return finish_stdout(0);
 	}
+	i = cli.optind;
 	if (i >= argc) {
-		usage(stderr);
+		usage(stderr, &pmbench_cli_program);
 		return PMBENCH_EXIT_USAGE;
 	}
-	if (!strcmp(argv[i], "help")) {
-		if (i + 1 >= argc) {
-			usage(stdout);
-			return finish_stdout(0);
-		}
-		/* "pmbench help bench" is "pmbench bench --help". */
-		argv[i] = argv[i + 1];
-		argv[i + 1] = "--help";
-	}
-	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(cmds); k++)
-		if (!strcmp(cmds[k].name, argv[i]))
-			cmd = &cmds[k];
-	if (!cmd) {
-		fprintf(stderr,
-			"pmbench: '%s' is not a pmbench command; see 'pmbench "
-			"--help'\n",
-			argv[i]);
+	if (!strcmp(argv[i], "help"))
+		return finish_stdout(help(argc - i, argv + i));
+	cmd = pmbench_cli_command_get(argv[i]);
+	if (!cmd || !cmd->fn) {
+		pmbench_cli_line(stderr,
+				 "pmbench: '%s' is not a pmbench command; "
+				 "see 'pmbench --help'",
+				 argv[i]);
 		return PMBENCH_EXIT_USAGE;
 	}
-	if (pmbench_config_resolve(cache_dir, fixtures_dir) < 0) {
+	if (pmbench_config_resolve(cli.cache_dir, cli.fixtures_dir) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}

@@ -16,6 +16,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/doc.h"
 #include "pmbench/stats.h"
+#include "pmbench/text.h"
 #include "progress.h"
 
 static int is_tty;
@@ -86,22 +87,29 @@ void pmbench_progress_clear(void)
 	}
 }
 
-/* Draw `line` as the status line, cut to the terminal's width. */
-static void draw(struct pmbench_buf *line)
+/*
+ * Draw `text` as the status line, cut to the terminal's width. Like every
+ * line here it is made fit to print: it names fixtures, scripts and PMs
+ * from user files, whose bytes must not drive the terminal.
+ */
+static void draw(const struct pmbench_buf *text)
 {
+	struct pmbench_buf line = PMBENCH_BUF_INIT;
 	size_t max = term_width() - 1, cols = 0, i;
 
-	for (i = 0; i < line->len; i++) {
-		if (((unsigned char)line->ptr[i] & 0xc0) == 0x80)
+	pmbench_text_clean(&line, text->ptr, 0);
+	for (i = 0; i < line.len; i++) {
+		if (((unsigned char)line.ptr[i] & 0xc0) == 0x80)
 			continue;
 		if (cols++ == max)
 			break;
 	}
-	pmbench_buf_setlen(line, i);
+	pmbench_buf_setlen(&line, i);
 	fflush(stdout);
-	fprintf(stderr, "\r\033[K%s", line->ptr);
+	fprintf(stderr, "\r\033[K%s", line.ptr);
 	fflush(stderr);
 	status_shown = 1;
+	pmbench_buf_release(&line);
 }
 
 void pmbench_progress_status(const char *fmt, ...)
@@ -121,10 +129,14 @@ void pmbench_progress_status(const char *fmt, ...)
 /* A line of its own, above the bar (which the next report redraws). */
 static void line(const char *prefix, const char *text)
 {
+	struct pmbench_buf clean = PMBENCH_BUF_INIT;
+
+	pmbench_text_clean(&clean, text, 0);
 	pmbench_progress_clear();
 	fflush(stdout);
-	fprintf(stderr, "pmbench: %s%s\n", prefix, text);
+	fprintf(stderr, "pmbench: %s%s\n", prefix, clean.ptr);
 	fflush(stderr);
+	pmbench_buf_release(&clean);
 }
 
 void pmbench_progress_event(const char *fmt, ...)

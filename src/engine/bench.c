@@ -35,7 +35,7 @@ struct rounds {
 	const struct pmbench_task *task;
 	unsigned state;		     /* the state each run starts from */
 	const char *scenario;	     /* of the cells */
-	struct pmbench_strvec cells; /* their tasks: "run", "run:lint" */
+	struct pmbench_strvec cells; /* the task's, then its scripts' */
 	/* PMBENCH_TASK_BASELINES: runs without a PM, after each round. */
 	struct pmbench_strvec bare[2];
 	const char *bare_pms[2];
@@ -63,8 +63,12 @@ void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
 static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 		 const struct pmbench_bench_opts *o)
 {
-	/* Nothing measured yet: an earlier file there stays as it is. */
-	if (o->out && r->cells_nr && pmbench_result_write(r, o->out) < 0)
+	/*
+	 * No run yet (cells are made before the reuse wait and the first
+	 * round): an earlier file there stays as it is.
+	 */
+	if (o->out && pmbench_result_has_samples(r) &&
+	    pmbench_result_write(r, o->out) < 0)
 		pmbench_ctx_warn(ctx, "%s (trying again at the end)",
 				 pmbench_error_last());
 }
@@ -80,9 +84,7 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 	j.cell = cell;
 	j.state = x->state;
 	j.timeout_ns = x->o->timeout_ns;
-	j.probe_requests = x->o->probe_requests;
-	j.probe_concurrency = x->o->probe_concurrency;
-	j.edits = x->o->edits ? x->o->edits : 1;
+	j.opts = x->o;
 	return j;
 }
 
@@ -109,35 +111,42 @@ static void check_script(struct pmbench_cell *cell, const struct rounds *x,
 	cell->prime_failure = pmbench_buf_detach(&b);
 }
 
+/*
+ * A new cell: what the PM's priming said, then the task's description;
+ * a PM without a way to do the task is marked so, with the reason.
+ */
+static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
+		     const char *name)
+{
+	struct pmbench_task_job j = job_of(x, ps, name);
+	struct pmbench_cell *cell = pmbench_result_add_cell(
+		x->r, x->f->name, name, x->scenario, ps->pm->name);
+	const char *why = x->task->unsupported ? x->task->unsupported(&j)
+					       : NULL;
+
+	if (ps->prime_failure)
+		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
+	if (ps->lockfile)
+		cell->lockfile = pmbench_xstrdup(ps->lockfile);
+	if (ps->scripts)
+		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
+	if (ps->runtime)
+		cell->runtime = pmbench_xstrdup(ps->runtime);
+	x->task->describe(cell, &j);
+	if (why)
+		pmbench_cell_set_unsupported(cell, why);
+	else if (x->task->script)
+		check_script(cell, x, name);
+}
+
 /* The cells: one per PM and cell task, described by the task. */
 static void add_cells(struct rounds *x)
 {
-	for (size_t i = 0; i < x->nr; i++) {
-		const struct pmbench_pmrun *ps = &x->states[i];
-
-		for (size_t k = 0; k < x->cells.nr; k++) {
-			struct pmbench_task_job j =
-				job_of(x, &x->states[i], x->cells.v[k]);
-			struct pmbench_cell *cell = pmbench_result_add_cell(
-				x->r, x->f->name, x->cells.v[k], x->scenario,
-				ps->pm->name);
-
-			if (ps->prime_failure)
-				cell->prime_failure =
-					pmbench_xstrdup(ps->prime_failure);
-			if (ps->lockfile)
-				cell->lockfile = pmbench_xstrdup(ps->lockfile);
-			if (ps->scripts)
-				cell->scripts = pmbench_xstrdup(ps->scripts);
-			if (ps->note)
-				cell->note = pmbench_xstrdup(ps->note);
-			if (ps->runtime)
-				cell->runtime = pmbench_xstrdup(ps->runtime);
-			x->task->describe(cell, &j);
-			if (x->task->script)
-				check_script(cell, x, x->cells.v[k]);
-		}
-	}
+	for (size_t i = 0; i < x->nr; i++)
+		for (size_t k = 0; k < x->cells.nr; k++)
+			add_cell(x, &x->states[i], x->cells.v[k]);
 }
 
 static int node_has_run(const struct pmbench_result *r)
@@ -498,12 +507,12 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	return ret;
 }
 
-/* The tasks asked for: --task, or install. */
+/* The tasks asked for: --task, or the default one. */
 static void tasks_of(struct pmbench_strvec *out,
 		     const struct pmbench_bench_opts *o)
 {
 	if (!o->tasks.nr)
-		pmbench_strvec_push(out, "install");
+		pmbench_strvec_push(out, pmbench_task_default()->name);
 	for (size_t i = 0; i < o->tasks.nr; i++)
 		pmbench_strvec_push(out, o->tasks.v[i]);
 }
@@ -529,6 +538,78 @@ static void record_options(struct pmbench_result *r,
 		r->auto_min_runs = o->autostop.min_runs;
 		r->auto_budget_ns = o->autostop.budget_ns;
 	}
+}
+
+/*
+ * The timed scenarios without a lockfile ("clean, cache") into `out`:
+ * those of the tasks timed per scenario (install). Returns how many.
+ */
+static size_t unlocked_scenarios(struct pmbench_buf *out,
+				 const struct pmbench_bench_opts *o,
+				 const struct pmbench_strvec *tasks)
+{
+	size_t n = 0;
+	int per_scenario = 0;
+
+	for (size_t i = 0; i < tasks->nr; i++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks->v[i]);
+
+		per_scenario |= t && t->flags & PMBENCH_TASK_PER_SCENARIO;
+	}
+	for (size_t i = 0; per_scenario && i < o->scenarios_nr; i++) {
+		if (o->scenarios[i] & PMBENCH_STATE_LOCKFILE)
+			continue;
+		pmbench_buf_addf(out, "%s%s", n++ ? ", " : "",
+				 pmbench_scenario_name(o->scenarios[i]));
+	}
+	return n;
+}
+
+/*
+ * A PM primed from a lockfile (the fixture ships it) is primed once more
+ * without one when a timed scenario has none: such a run resolves
+ * afresh, and what it asks for must be in the mirror, or its requests
+ * fall through to the sealed verdaccio and fail. The time it added is
+ * said and recorded. The live registry needs none.
+ */
+static int prime_unlocked(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			  const struct pmbench_bench_opts *o,
+			  struct pmbench_pmrun *states, size_t nr,
+			  const struct pmbench_strvec *tasks)
+{
+	struct pmbench_buf names = PMBENCH_BUF_INIT, rec = PMBENCH_BUF_INIT;
+	double total = 0, secs;
+	int ret = 0;
+
+	/* Only the local mirror keeps what it fetches. */
+	if (!pmbench_registry_priming(ctx->registry) ||
+	    !unlocked_scenarios(&names, o, tasks))
+		goto done;
+	for (size_t i = 0; i < nr && !ret; i++) {
+		if (states[i].prime_failure || !states[i].primed_locked)
+			continue;
+		ret = pmbench_pmrun_prime_unlocked(&states[i], o->timeout_ns,
+						   names.ptr, &secs);
+		total += secs;
+		pmbench_buf_addf(&rec, "%s%s %.2f s", rec.len ? ", " : "",
+				 states[i].pm->name, secs);
+	}
+	if (ret < 0 || !rec.len)
+		goto done;
+	pmbench_ctx_event(ctx,
+			  "the primings without a lockfile added %.2f s (%s), "
+			  "so that the runs in %s find what they resolve in "
+			  "the mirror",
+			  total, rec.ptr, names.ptr);
+	pmbench_buf_addf(&rec,
+			 ": primed again without the lockfile the priming "
+			 "installed from, for %s",
+			 names.ptr);
+	pmbench_result_env_set(r, "priming_without_lockfile", rec.ptr);
+done:
+	pmbench_buf_release(&names);
+	pmbench_buf_release(&rec);
+	return ret;
 }
 
 /* Check out the fixture and prime every PM once. */
@@ -572,6 +653,9 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		if (ret < 0)
 			goto done;
 	}
+	ret = prime_unlocked(ctx, r, o, states, nr, &tasks);
+	if (ret < 0)
+		goto done;
 	ret = pmbench_registry_seal(ctx->registry, ctx);
 	/* What sealing learnt (the upstream's caching headers). */
 	if (ret == 0)

@@ -353,8 +353,9 @@ static void to_maps(struct pmbench_cachearc_map *maps,
 }
 
 /*
- * Save the strategy's trees into `path`: in process (libarchive), or with
- * GNU tar as actions/cache runs it. `*ns` gets the save's time.
+ * Save the strategy's trees into `path` with the chosen archiver (in
+ * process, or GNU tar as actions/cache runs it). `*ns` gets the save's
+ * time.
  */
 static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 			struct run *x, size_t pi, const struct config *c,
@@ -364,7 +365,6 @@ static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
 	struct pmbench_cachearc_map *maps = NULL;
 	struct pmbench_buf dir = PMBENCH_BUF_INIT;
-	uint64_t t0;
 	int ret;
 
 	/* The folder question is asked before the timed save. */
@@ -372,17 +372,18 @@ static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 	pmbench_buf_add(&dir, path, (size_t)(strrchr(path, '/') - path));
 	if (!ret)
 		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
-	if (!ret && x->o->archiver == PMBENCH_CACHEARC_GNU_TAR) {
-		ret = pmbench_cachearc_tar_create(st, path, x->work, &names,
-						  &c->comp);
-		*ns = st->tar_ns;
-	} else if (!ret) {
+	if (!ret) {
+		struct pmbench_cachearc_job job = {
+			.archiver = x->o->archiver,
+			.maps_nr = names.nr,
+			.dir = x->work,
+			.comp = &c->comp,
+		};
+
 		maps = pmbench_xcalloc(names.nr ? names.nr : 1, sizeof(*maps));
 		to_maps(maps, &names, &paths);
-		t0 = pmbench_now_ns();
-		ret = pmbench_cachearc_create(st, path, maps, names.nr,
-					      &c->comp);
-		*ns = pmbench_now_ns() - t0;
+		job.maps = maps;
+		ret = pmbench_cachearc_save(st, ns, path, &job);
 	}
 	free(maps);
 	pmbench_strvec_release(&names);
@@ -405,23 +406,21 @@ static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 		{ work_rel(x, ps->ws.cache), ps->ws.cache },
 		{ work_rel(x, ps->ws.run), ps->ws.run },
 	};
-	uint64_t t0;
+	const struct pmbench_cachearc_job job = {
+		.archiver = x->o->archiver,
+		.maps = maps,
+		.maps_nr = PMBENCH_ARRAY_SIZE(maps),
+		.dir = x->work,
+		.comp = &c->comp,
+	};
 	int ret;
 
 	if (!maps[0].name || !maps[1].name)
 		return pmbench_error_set("'%s' is not in pmbench's cache "
 					 "folder",
 					 ps->ws.root);
-	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR) {
-		ret = pmbench_cachearc_tar_extract(st, path, maps, 2, x->work,
-						   &c->comp);
-		*ns = st->tar_ns;
-		*check_ns = st->check_ns;
-		return ret;
-	}
-	t0 = pmbench_now_ns();
-	ret = pmbench_cachearc_extract(st, path, maps, 2, x->ctx->cache_dir);
-	*ns = pmbench_now_ns() - t0;
+	ret = pmbench_cachearc_restore(st, ns, path, &job);
+	*check_ns = st->check_ns;
 	return ret;
 }
 
@@ -552,10 +551,141 @@ static double secs(uint64_t ns)
 static void save_result(const struct run *x)
 {
 	/* Nothing measured yet: an earlier file there stays as it is. */
-	if (x->o->out && x->r->cells_nr &&
+	if (x->o->out && pmbench_result_has_samples(x->r) &&
 	    pmbench_result_write(x->r, x->o->out) < 0)
 		pmbench_ctx_warn(x->ctx, "%s (trying again at the end)",
 				 pmbench_error_last());
+}
+
+/* What one job measured. */
+struct job_measures {
+	uint64_t restore_ns, install_ns, save_ns, check_ns;
+	double restore_bytes, archive_bytes, raw_bytes, files;
+};
+
+/*
+ * Restore the miss job's archive (hit and lockfile-changed jobs). Returns
+ * 0 to go on, 1 when the sample failed (`s` says why), or
+ * PMBENCH_EINTERRUPTED.
+ */
+static int job_restore(struct job_measures *m, struct run *x, size_t pi,
+		       size_t ci, struct pmbench_sample *s)
+{
+	const struct slot *slot = &x->slots[ci * x->nr + pi];
+	struct pmbench_cachearc_stats st;
+	int ret;
+
+	if (!slot->archive) {
+		fail_sample(s, "no archive to restore: the miss job failed");
+		return 1;
+	}
+	ret = restore_archive(&st, &m->restore_ns, &m->check_ns, x,
+			      &x->states[pi], &x->configs[ci], slot->archive);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(s, "interrupted");
+		return ret;
+	}
+	if (ret < 0) {
+		fail_sample(s, "restore failed: %s", pmbench_error_last());
+		return 1;
+	}
+	m->restore_bytes = (double)st.archive_bytes;
+	return 0;
+}
+
+/*
+ * Save the job's cache: the miss job's archive is the cache later jobs
+ * restore, the others' are measured and discarded. Returns as
+ * job_restore() does.
+ */
+static int job_save(struct job_measures *m, struct run *x, size_t pi, size_t ci,
+		    enum job_kind kind, struct pmbench_sample *s)
+{
+	struct pmbench_pmrun *ps = &x->states[pi];
+	const struct config *c = &x->configs[ci];
+	struct slot *slot = &x->slots[ci * x->nr + pi];
+	struct pmbench_cachearc_stats st;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	archive_path(&b, ps, c, kind == JOB_MISS ? "" : "job-");
+	ret = save_archive(&st, &m->save_ns, x, pi, c, b.ptr);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(s, "interrupted");
+		goto done;
+	}
+	if (ret < 0) {
+		fail_sample(s, "save failed: %s", pmbench_error_last());
+		ret = 1;
+		goto done;
+	}
+	m->archive_bytes = (double)st.archive_bytes;
+	m->raw_bytes = (double)st.raw_bytes;
+	m->files = (double)st.files;
+	if (kind == JOB_MISS) {
+		free(slot->archive);
+		slot->archive = pmbench_xstrdup(b.ptr);
+		slot->archive_bytes = st.archive_bytes;
+	} else {
+		pmbench_fs_discard(b.ptr, ps->ws.trash);
+	}
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/* The job's wall time and metrics into `s`. */
+static void job_metrics(struct pmbench_sample *s, const struct job_measures *m,
+			const struct run *x, const struct config *c,
+			enum job_kind kind)
+{
+	const double bw = x->o->bandwidth;
+	double download_s = m->restore_bytes / bw;
+	double upload_s = m->archive_bytes / bw;
+
+	s->wall_ns = m->restore_ns + m->install_ns + m->save_ns;
+	pmbench_sample_metric_set(s, "restore_s", secs(m->restore_ns));
+	if (pmbench_cachearc_checks_first(x->o->archiver) && c->strategy &&
+	    kind != JOB_MISS)
+		pmbench_sample_metric_set(s, "restore_check_s",
+					  secs(m->check_ns));
+	pmbench_sample_metric_set(s, "install_s", secs(m->install_ns));
+	pmbench_sample_metric_set(s, "save_s", secs(m->save_ns));
+	pmbench_sample_metric_set(s, "archive_bytes", m->archive_bytes);
+	pmbench_sample_metric_set(s, "raw_bytes", m->raw_bytes);
+	pmbench_sample_metric_set(s, "files_count", m->files);
+	pmbench_sample_metric_set(s, "restore_bytes", m->restore_bytes);
+	pmbench_sample_metric_set(s, "download_s", download_s);
+	pmbench_sample_metric_set(s, "upload_s", upload_s);
+	pmbench_sample_metric_set(s, "transfer_total_s",
+				  secs(s->wall_ns) + download_s + upload_s);
+	pmbench_sample_metric_set(
+		s, "keyed_total_s",
+		download_s + secs(m->restore_ns + m->install_ns) +
+			(kind == JOB_HIT ? 0 : secs(m->save_ns) + upload_s));
+}
+
+/* Say how the job went. */
+static void job_event(const struct run *x, const struct pmbench_pmrun *ps,
+		      const struct config *c, enum job_kind kind,
+		      unsigned round, const struct pmbench_sample *s,
+		      const struct job_measures *m)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	scenario_of(&b, c, kind);
+	if (s->ok)
+		pmbench_ctx_event(x->ctx,
+				  "%s %s %s round %u: restore %.2f s, install "
+				  "%.2f s, save %.2f s, archive %.2f MB",
+				  x->f->name, ps->pm->name, b.ptr, round + 1,
+				  secs(m->restore_ns), secs(m->install_ns),
+				  secs(m->save_ns), m->archive_bytes / 1e6);
+	else
+		pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
+				  x->f->name, ps->pm->name, b.ptr, round + 1,
+				  s->failure);
+	pmbench_buf_release(&b);
 }
 
 /*
@@ -568,14 +698,9 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
 	const struct config *c = &x->configs[ci];
-	struct slot *slot = &x->slots[ci * x->nr + pi];
-	const double bw = x->o->bandwidth;
 	struct pmbench_child child = PMBENCH_CHILD_INIT;
-	struct pmbench_cachearc_stats st;
-	struct pmbench_buf b = PMBENCH_BUF_INIT, what = PMBENCH_BUF_INIT;
-	uint64_t restore_ns = 0, install_ns = 0, save_ns = 0, check_ns = 0;
-	double restore_bytes = 0, archive_bytes = 0, raw_bytes = 0, files = 0;
-	double download_s, upload_s;
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	struct job_measures m = { 0 };
 	int ret = 0;
 
 	s->round = round;
@@ -598,60 +723,25 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 			x->change = pmbench_xstrdup(what.ptr);
 	}
 	if (c->strategy && kind != JOB_MISS) {
-		if (!slot->archive) {
-			fail_sample(s, "no archive to restore: the miss job "
-				       "failed");
+		ret = job_restore(&m, x, pi, ci, s);
+		if (ret) {
+			ret = ret < 0 ? ret : 0;
 			goto done;
 		}
-		ret = restore_archive(&st, &restore_ns, &check_ns, x, ps, c,
-				      slot->archive);
-		if (ret == PMBENCH_EINTERRUPTED) {
-			fail_sample(s, "interrupted");
-			goto done;
-		}
-		if (ret < 0) {
-			fail_sample(s, "restore failed: %s",
-				    pmbench_error_last());
-			ret = 0;
-			goto done;
-		}
-		restore_bytes = (double)st.archive_bytes;
 	}
 	ret = pmbench_pmrun_exec(
 		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
 		ps->ws.run_project, x->o->timeout_ns, s, &child);
 	if (ret < 0)
 		goto done; /* interrupted: pmbench_pmrun_exec() says so */
-	install_ns = s->wall_ns;
+	m.install_ns = s->wall_ns;
 	if (!s->ok)
 		goto done;
 	pmbench_pmrun_measure_node_modules(ps, s);
 	if (c->strategy) {
-		/* The miss job's archive is the cache later jobs restore. */
-		if (kind == JOB_MISS)
-			archive_path(&b, ps, c, "");
-		else
-			archive_path(&b, ps, c, "job-");
-		ret = save_archive(&st, &save_ns, x, pi, c, b.ptr);
-		if (ret == PMBENCH_EINTERRUPTED) {
-			fail_sample(s, "interrupted");
-			goto done;
-		}
-		if (ret < 0) {
-			fail_sample(s, "save failed: %s", pmbench_error_last());
+		ret = job_save(&m, x, pi, ci, kind, s);
+		if (ret > 0)
 			ret = 0;
-			goto done;
-		}
-		archive_bytes = (double)st.archive_bytes;
-		raw_bytes = (double)st.raw_bytes;
-		files = (double)st.files;
-		if (kind == JOB_MISS) {
-			free(slot->archive);
-			slot->archive = pmbench_xstrdup(b.ptr);
-			slot->archive_bytes = st.archive_bytes;
-		} else {
-			pmbench_fs_discard(b.ptr, ps->ws.trash);
-		}
 	}
 done:
 	if (pmbench_ctx_cancelled(x->ctx)) {
@@ -663,46 +753,10 @@ done:
 			pmbench_pmrun_interrupt(x->ctx, s);
 		ret = PMBENCH_EINTERRUPTED;
 	}
-	s->wall_ns = restore_ns + install_ns + save_ns;
-	download_s = restore_bytes / bw;
-	upload_s = archive_bytes / bw;
-	pmbench_sample_metric_set(s, "restore_s", secs(restore_ns));
-	if (x->o->archiver == PMBENCH_CACHEARC_GNU_TAR && c->strategy &&
-	    kind != JOB_MISS)
-		pmbench_sample_metric_set(s, "restore_check_s", secs(check_ns));
-	pmbench_sample_metric_set(s, "install_s", secs(install_ns));
-	pmbench_sample_metric_set(s, "save_s", secs(save_ns));
-	pmbench_sample_metric_set(s, "archive_bytes", archive_bytes);
-	pmbench_sample_metric_set(s, "raw_bytes", raw_bytes);
-	pmbench_sample_metric_set(s, "files_count", files);
-	pmbench_sample_metric_set(s, "restore_bytes", restore_bytes);
-	pmbench_sample_metric_set(s, "download_s", download_s);
-	pmbench_sample_metric_set(s, "upload_s", upload_s);
-	pmbench_sample_metric_set(s, "transfer_total_s",
-				  secs(s->wall_ns) + download_s + upload_s);
-	pmbench_sample_metric_set(
-		s, "keyed_total_s",
-		download_s + secs(restore_ns + install_ns) +
-			(kind == JOB_HIT ? 0 : secs(save_ns) + upload_s));
-	if (ret == 0) {
-		pmbench_buf_reset(&b);
-		scenario_of(&b, c, kind);
-		if (s->ok)
-			pmbench_ctx_event(
-				x->ctx,
-				"%s %s %s round %u: restore %.2f s, install "
-				"%.2f s, save %.2f s, archive %.2f MB",
-				x->f->name, ps->pm->name, b.ptr, round + 1,
-				secs(restore_ns), secs(install_ns),
-				secs(save_ns), archive_bytes / 1e6);
-		else
-			pmbench_ctx_event(x->ctx,
-					  "%s %s %s round %u failed: %s",
-					  x->f->name, ps->pm->name, b.ptr,
-					  round + 1, s->failure);
-	}
+	job_metrics(s, &m, x, c, kind);
+	if (ret == 0)
+		job_event(x, ps, c, kind, round, s, &m);
 	pmbench_child_release(&child);
-	pmbench_buf_release(&b);
 	pmbench_buf_release(&what);
 	return ret;
 }
@@ -797,71 +851,35 @@ static int record_archiver(struct pmbench_result *r,
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT, key = PMBENCH_BUF_INIT;
 	struct pmbench_buf name = PMBENCH_BUF_INIT;
-	int gnu = o->archiver == PMBENCH_CACHEARC_GNU_TAR, ret = 0;
+	struct pmbench_buf restore = PMBENCH_BUF_INIT;
+	int ret;
 
 	pmbench_result_env_set(r, "ci_cache_archiver",
 			       pmbench_cachearc_archiver_name(o->archiver));
-	if (!gnu)
-		pmbench_buf_adds(&b, pmbench_cachearc_libarchive_version());
-	for (size_t i = 0; gnu && i < o->compressions_nr && !ret; i++) {
-		struct pmbench_buf v = PMBENCH_BUF_INIT;
-
-		ret = pmbench_cachearc_tar_version(&v, &o->compressions[i]);
-		if (!ret && v.len > b.len) {
-			pmbench_buf_reset(&b);
-			pmbench_buf_adds(&b, v.ptr);
-		}
-		pmbench_buf_release(&v);
-	}
+	ret = pmbench_cachearc_archiver_version(
+		&b, o->archiver, o->compressions, o->compressions_nr);
 	if (!ret)
 		pmbench_result_env_set(r, "ci_cache_archiver_version", b.ptr);
 	for (size_t i = 0; i < o->compressions_nr && !ret; i++) {
 		const struct pmbench_cachearc_compression *c =
 			&o->compressions[i];
-		struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
 
 		pmbench_buf_reset(&name);
 		pmbench_cachearc_name(&name, c);
 		pmbench_buf_reset(&b);
-		if (gnu) {
-			pmbench_cachearc_tar_create_args(&v, "<archive>",
-							 "<cache folder>",
-							 "<manifest>", c);
-			pmbench_strvec_join(&b, &v, " ");
-		} else {
-			pmbench_buf_addf(&b,
-					 "in process: libarchive writes a "
-					 "pax tar (%s) of the files read "
-					 "with openat",
-					 name.ptr);
-		}
+		pmbench_buf_reset(&restore);
+		pmbench_cachearc_describe(&b, &restore, o->archiver, c);
 		pmbench_buf_reset(&key);
 		pmbench_buf_addf(&key, "ci_cache_save_command_%s", name.ptr);
 		pmbench_result_env_set(r, key.ptr, b.ptr);
-		pmbench_strvec_release(&v);
-		pmbench_buf_reset(&b);
-		if (gnu) {
-			pmbench_cachearc_tar_extract_args(&v, "<archive>",
-							  "<cache folder>", c);
-			pmbench_strvec_join(&b, &v, " ");
-			pmbench_buf_adds(&b, " (after libarchive reads the "
-					     "whole archive and refuses it if "
-					     "hostile; not timed)");
-		} else {
-			pmbench_buf_adds(&b, "in process: libarchive reads, "
-					     "pmbench writes each entry with "
-					     "openat/mkdirat relative to its "
-					     "folder's descriptor (O_NOFOLLOW, "
-					     "O_EXCL)");
-		}
 		pmbench_buf_reset(&key);
 		pmbench_buf_addf(&key, "ci_cache_restore_command_%s", name.ptr);
-		pmbench_result_env_set(r, key.ptr, b.ptr);
-		pmbench_strvec_release(&v);
+		pmbench_result_env_set(r, key.ptr, restore.ptr);
 	}
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&key);
 	pmbench_buf_release(&name);
+	pmbench_buf_release(&restore);
 	return ret;
 }
 

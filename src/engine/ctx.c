@@ -5,6 +5,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
+#include "pmbench/text.h"
 
 static int cloexec_nonblock(int fd)
 {
@@ -75,13 +76,36 @@ static void vlog(const struct pmbench_ctx *ctx, enum pmbench_log_level level,
 static void vlog(const struct pmbench_ctx *ctx, enum pmbench_log_level level,
 		 const char *fmt, va_list ap)
 {
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, clean = PMBENCH_BUF_INIT;
 
 	if (!ctx || !ctx->log)
 		return;
 	pmbench_buf_vaddf(&b, fmt, ap);
-	ctx->log(level, b.ptr, ctx->payload);
+	pmbench_text_clean(&clean, b.ptr, 0);
+	ctx->log(level, clean.ptr, ctx->payload);
 	pmbench_buf_release(&b);
+	pmbench_buf_release(&clean);
+}
+
+/*
+ * Hand `p` with `text` to the progress callback, the text and the group
+ * made fit to print (they name fixtures, tasks and PMs from manifests).
+ */
+static void progress(const struct pmbench_ctx *ctx,
+		     const struct pmbench_progress *p, const char *text)
+{
+	struct pmbench_buf t = PMBENCH_BUF_INIT, g = PMBENCH_BUF_INIT;
+	struct pmbench_progress q = *p;
+
+	pmbench_text_clean(&t, text, 0);
+	q.text = t.ptr;
+	if (p->group) {
+		pmbench_text_clean(&g, p->group, 0);
+		q.group = g.ptr;
+	}
+	ctx->progress(&q, ctx->payload);
+	pmbench_buf_release(&t);
+	pmbench_buf_release(&g);
 }
 
 static void vprogress(const struct pmbench_ctx *ctx,
@@ -101,8 +125,7 @@ static void vprogress(const struct pmbench_ctx *ctx,
 		pmbench_buf_vaddf(&b, fmt, ap);
 	memset(&p, 0, sizeof(p));
 	p.kind = kind;
-	p.text = b.ptr;
-	ctx->progress(&p, ctx->payload);
+	progress(ctx, &p, b.ptr);
 	pmbench_buf_release(&b);
 }
 
@@ -146,7 +169,6 @@ void pmbench_ctx_report(const struct pmbench_ctx *ctx,
 			const struct pmbench_progress *p, const char *fmt, ...)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	struct pmbench_progress q = *p;
 	va_list ap;
 
 	if (!ctx || !ctx->progress)
@@ -154,8 +176,7 @@ void pmbench_ctx_report(const struct pmbench_ctx *ctx,
 	va_start(ap, fmt);
 	pmbench_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	q.text = b.ptr;
-	ctx->progress(&q, ctx->payload);
+	progress(ctx, p, b.ptr);
 	pmbench_buf_release(&b);
 }
 

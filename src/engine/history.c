@@ -24,6 +24,7 @@ static void add_file(struct pmbench_history *h, const char *path)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_history_entry *e;
 	int ret = pmbench_result_read(&r, path);
+	int64_t when;
 
 	if (ret < 0 || !r.cells_nr) {
 		/* The reader's message names the file already. */
@@ -36,12 +37,26 @@ static void add_file(struct pmbench_history *h, const char *path)
 		pmbench_result_release(&r);
 		return;
 	}
+	/*
+	 * A date that does not exist can neither order, label nor bound a
+	 * history: the result is left out, saying why.
+	 */
+	ret = pmbench_result_created(&when, &r, path);
+	if (ret < 0) {
+		pmbench_strvec_pushf(&h->skipped,
+				     "%s; correct it to place the result",
+				     pmbench_error_last());
+		pmbench_error_clear();
+		pmbench_result_release(&r);
+		return;
+	}
 	PMBENCH_ALLOC_GROW(h->entries, h->nr + 1, h->alloc);
 	e = &h->entries[h->nr++];
 	e->path = pmbench_xstrdup(path);
-	e->date =
-		pmbench_xstrndup(r.created ? r.created : "unknown",
-				 r.created && strlen(r.created) >= 10 ? 10 : 7);
+	e->when = when;
+	e->dated = ret == 1;
+	e->date = e->dated ? pmbench_xstrndup(r.created, 10)
+			   : pmbench_xstrdup("undated");
 	e->result = r;
 }
 
@@ -82,14 +97,16 @@ static void walk(struct pmbench_history *h, const char *dir, int depth)
 	pmbench_buf_release(&path);
 }
 
+/* Undated first, then by time, then by path. */
 static int by_created(const void *pa, const void *pb)
 {
 	const struct pmbench_history_entry *a = pa, *b = pb;
-	const char *ca = a->result.created ? a->result.created : "";
-	const char *cb = b->result.created ? b->result.created : "";
-	int c = strcmp(ca, cb);
 
-	return c ? c : strcmp(a->path, b->path);
+	if (a->dated != b->dated)
+		return a->dated ? 1 : -1;
+	if (a->when != b->when)
+		return a->when < b->when ? -1 : 1;
+	return strcmp(a->path, b->path);
 }
 
 int pmbench_history_load(struct pmbench_history *out, const char *dir)

@@ -6,6 +6,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/merge.h"
+#include "pmbench/plan.h"
 #include "pmbench/stats.h"
 
 #define RESAMPLES 2000
@@ -184,6 +185,196 @@ static int check_all(const struct pmbench_result *in, const char *const *names,
 	return ret;
 }
 
+/* ---- Rounds against the plan ------------------------------------------- */
+
+/* "f · install · clean · npm", for messages. */
+static void cell_name(struct pmbench_buf *out, const struct pmbench_cell *c)
+{
+	pmbench_buf_addf(out, "%s · %s · %s · %s", c->fixture, c->task,
+			 c->scenario, c->pm);
+}
+
+static int refuse_round(const char *name, const struct pmbench_result *r,
+			size_t cell, size_t sample, const char *why)
+{
+	struct pmbench_buf c = PMBENCH_BUF_INIT;
+	int ret;
+
+	cell_name(&c, &r->cells[cell]);
+	ret = pmbench_error_setc(PMBENCH_EINVALID,
+				 "cannot merge '%s': field "
+				 "'cells[%zu].samples[%zu].round' (%s) is %u, "
+				 "%s: not a result of its plan",
+				 name, cell, sample, c.ptr,
+				 r->cells[cell].samples[sample].round, why);
+	pmbench_buf_release(&c);
+	return ret;
+}
+
+/*
+ * Each sample of `r` in a round its plan has (options.warmup warm-ups,
+ * then options.runs timed rounds), a warm-up in a warm-up round, and a
+ * shard's timed sample in its own share of the rounds.
+ */
+static int check_own_rounds(const struct pmbench_result *r, const char *name)
+{
+	char why[160];
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		for (size_t k = 0; k < c->samples_nr; k++) {
+			const struct pmbench_sample *s = &c->samples[k];
+			int owner = pmbench_plan_round_owner(r, s->round);
+
+			if (owner == PMBENCH_PLAN_BEYOND) {
+				snprintf(why, sizeof(why),
+					 "beyond the plan's %u warm-up and %u "
+					 "timed rounds (options.warmup, "
+					 "options.runs)",
+					 r->warmup, r->runs);
+				return refuse_round(name, r, i, k, why);
+			}
+			if ((owner == PMBENCH_PLAN_WARMUP) != !!s->warmup)
+				return refuse_round(
+					name, r, i, k,
+					s->warmup ? "a timed round, but the "
+						    "sample is a warm-up"
+						  : "a warm-up round, but the "
+						    "sample is timed");
+			if (s->warmup || !r->shard || owner == (int)r->shard)
+				continue;
+			snprintf(why, sizeof(why),
+				 "a round of shard %d/%u, not of this shard "
+				 "%u/%u",
+				 owner, r->shards, r->shard, r->shards);
+			return refuse_round(name, r, i, k, why);
+		}
+	}
+	return 0;
+}
+
+/* A timed sample of an input, to find rounds given twice. */
+struct round_ref {
+	const struct pmbench_cell *cell;
+	unsigned round;
+	size_t input, cell_i, sample;
+};
+
+static int cmp_cells(const struct pmbench_cell *a, const struct pmbench_cell *b)
+{
+	int c = strcmp(a->fixture, b->fixture);
+
+	if (!c)
+		c = strcmp(a->task, b->task);
+	if (!c)
+		c = strcmp(a->scenario, b->scenario);
+	if (!c)
+		c = strcmp(a->pm, b->pm);
+	return c;
+}
+
+static int by_cell_round(const void *pa, const void *pb)
+{
+	const struct round_ref *a = pa, *b = pb;
+	int c = cmp_cells(a->cell, b->cell);
+
+	if (c)
+		return c;
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	if (a->input != b->input)
+		return a->input < b->input ? -1 : 1;
+	if (a->cell_i != b->cell_i)
+		return a->cell_i < b->cell_i ? -1 : 1;
+	return a->sample < b->sample ? -1 : a->sample > b->sample;
+}
+
+static int refuse_twice(const struct pmbench_result *in,
+			const char *const *names, const struct round_ref *a,
+			const struct round_ref *b)
+{
+	struct pmbench_buf c = PMBENCH_BUF_INIT;
+	int ret;
+
+	cell_name(&c, a->cell);
+	if (a->input == b->input)
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"cannot merge '%s': it has round %u of %s twice "
+			"(fields 'cells[%zu].samples[%zu].round' and "
+			"'cells[%zu].samples[%zu].round'): not a result of "
+			"its plan",
+			names[a->input], a->round, c.ptr, a->cell_i, a->sample,
+			b->cell_i, b->sample);
+	else
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"cannot merge '%s' and '%s': both have round %u of %s "
+			"(field 'cells[%zu].samples[%zu].round' of '%s'): the "
+			"shards of a plan share no round (shard %u/%u and "
+			"%u/%u)",
+			names[a->input], names[b->input], a->round, c.ptr,
+			b->cell_i, b->sample, names[b->input],
+			in[a->input].shard, in[a->input].shards,
+			in[b->input].shard, in[b->input].shards);
+	pmbench_buf_release(&c);
+	return ret;
+}
+
+/*
+ * No timed round of a cell twice: not within one input, and not across
+ * the shards of a plan (whole runs of one plan may repeat each other's
+ * rounds: they are repetitions, pooled as such).
+ */
+static int check_duplicates(const struct pmbench_result *in,
+			    const char *const *names, size_t n)
+{
+	struct round_ref *refs = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < in[i].cells_nr; c++)
+			for (size_t k = 0; k < in[i].cells[c].samples_nr; k++) {
+				const struct pmbench_sample *s =
+					&in[i].cells[c].samples[k];
+
+				if (s->warmup)
+					continue;
+				PMBENCH_ALLOC_GROW(refs, nr + 1, alloc);
+				refs[nr++] = (struct round_ref){
+					.cell = &in[i].cells[c],
+					.round = s->round,
+					.input = i,
+					.cell_i = c,
+					.sample = k,
+				};
+			}
+	if (nr)
+		qsort(refs, nr, sizeof(*refs), by_cell_round);
+	for (size_t j = 1; j < nr && !ret; j++) {
+		const struct round_ref *a = &refs[j - 1], *b = &refs[j];
+
+		if (a->round != b->round || cmp_cells(a->cell, b->cell))
+			continue;
+		if (a->input == b->input ||
+		    (in[a->input].shards && in[b->input].shards))
+			ret = refuse_twice(in, names, a, b);
+	}
+	free(refs);
+	return ret;
+}
+
+static int check_rounds(const struct pmbench_result *in,
+			const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (check_own_rounds(&in[i], names[i]) < 0)
+			return PMBENCH_EINVALID;
+	return check_duplicates(in, names, n);
+}
+
 static const char *env_of(const struct pmbench_result *r, const char *key)
 {
 	return pmbench_result_env_get(r, key);
@@ -261,6 +452,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 					     c->scenario, c->pm);
 		to->lockfile = dup_opt(c->lockfile);
 		to->scripts = dup_opt(c->scripts);
+		to->state = c->state;
 		to->note = dup_opt(c->note);
 		pmbench_strvec_pushv(&to->command,
 				     (const char *const *)c->command.v);
@@ -329,6 +521,8 @@ int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
 	if (!n)
 		return pmbench_error_setc(PMBENCH_EINVALID, "nothing to merge");
 	ret = check_all(in, names, n);
+	if (!ret)
+		ret = check_rounds(in, names, n);
 	if (ret < 0)
 		return ret;
 	copy_header(out, &in[0]);
@@ -338,9 +532,11 @@ int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
 		for (size_t c = 0; c < in[i].cells_nr; c++)
 			merge_cell(out, &in[i].cells[c], m);
 	}
+	/* A cell without samples (a failed priming) has no array to sort. */
 	for (size_t c = 0; c < out->cells_nr; c++)
-		qsort(out->cells[c].samples, out->cells[c].samples_nr,
-		      sizeof(*out->cells[c].samples), by_round);
+		if (out->cells[c].samples_nr)
+			qsort(out->cells[c].samples, out->cells[c].samples_nr,
+			      sizeof(*out->cells[c].samples), by_round);
 	pmbench_buf_addf(&b, "%zu result(s) on %zu machine(s)", n,
 			 out->machines_nr);
 	pmbench_result_env_set(out, "merged", b.ptr);

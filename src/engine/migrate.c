@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
@@ -52,96 +53,119 @@ static const char *package_manager_field(const char *project,
 /* Room for every lockfile name any PM writes. */
 #define SHIPPED_MAX 16
 
-/*
- * The lockfiles `project` ships and whose they are (the table's
- * sniffers), into found_file[] and found_pm[]; returns how many.
- * `*out_distinct` gets how many different PMs they belong to.
- */
-static size_t shipped_lockfiles(const char **found_file, const char **found_pm,
-				size_t *out_distinct, const char *project)
+/* The lockfiles a project ships and whose they are. */
+struct shipped {
+	const char *file[SHIPPED_MAX];
+	const char *pm[SHIPPED_MAX];
+	size_t nr;
+	size_t distinct; /* how many different PMs they belong to */
+};
+
+/* The lockfiles `project` ships, by the table's sniffers, into `out`. */
+static void shipped_lockfiles(struct shipped *out, const char *project)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	size_t nr = 0, distinct = 0;
 
+	out->nr = out->distinct = 0;
 	for (const char *const *l = pmbench_pm_all_lockfiles(); *l; l++) {
 		const struct pmbench_pm *owner;
 
 		pmbench_buf_reset(&p);
 		pmbench_buf_path(&p, project, *l);
 		owner = pmbench_pm_lockfile_owner(p.ptr);
-		if (!owner || nr == SHIPPED_MAX)
+		if (!owner || out->nr == SHIPPED_MAX)
 			continue;
-		found_file[nr] = *l;
-		found_pm[nr] = owner->name;
-		distinct += !nr || strcmp(found_pm[nr], found_pm[0]);
-		nr++;
+		out->file[out->nr] = *l;
+		out->pm[out->nr] = owner->name;
+		out->distinct += !out->nr ||
+				 strcmp(out->pm[out->nr], out->pm[0]);
+		out->nr++;
 	}
 	pmbench_buf_release(&p);
-	*out_distinct = distinct;
-	return nr;
+}
+
+/* What the detection found: the PM, its lockfile (or NULL), and how. */
+struct detection {
+	const char *pm;
+	const char *lock;
+	struct pmbench_buf how;
+};
+
+/* Told with --from: start from its own lockfile, if the repo ships one. */
+static void detect_told(struct detection *d, const struct shipped *s,
+			const char *from)
+{
+	const struct pmbench_pm *told = pmbench_pm_get(from);
+	const char *base = told ? pmbench_pm_base(told)->name : from;
+
+	d->pm = from;
+	/* A variant's lockfile is its base's. */
+	for (size_t i = 0; i < s->nr && !d->lock; i++)
+		if (!strcmp(s->pm[i], base))
+			d->lock = s->file[i];
+	pmbench_buf_adds(&d->how, "--from");
+	if (d->lock)
+		pmbench_buf_addf(&d->how, "; it ships %s", d->lock);
+	else
+		pmbench_buf_addf(&d->how,
+				 "; it ships no %s lockfile, so "
+				 "every PM resolves fresh",
+				 from);
+}
+
+/*
+ * Lockfiles of several PMs: the packageManager field (`field`, the PM
+ * it names; `raw`, as written) must say which, or the user with --from.
+ */
+static int detect_among(struct detection *d, const struct shipped *s,
+			const char *field, const char *raw)
+{
+	for (size_t i = 0; i < s->nr && field && !d->pm; i++) {
+		if (!strcmp(s->pm[i], field)) {
+			d->pm = s->pm[i];
+			d->lock = s->file[i];
+		}
+	}
+	if (!d->pm)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "it ships lockfiles of several "
+					  "package managers (%s and %s); say "
+					  "which one it uses with --from",
+					  s->file[0], s->file[s->nr - 1]);
+	pmbench_buf_addf(&d->how,
+			 "it ships %s, and its packageManager "
+			 "field says '%s'",
+			 d->lock, raw);
+	return 0;
 }
 
 int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 			   const char *from)
 {
-	struct pmbench_buf raw = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
-	const char *found_pm[SHIPPED_MAX], *found_file[SHIPPED_MAX];
-	const char *field, *pm = NULL, *lock = NULL;
-	size_t distinct;
-	size_t nr = shipped_lockfiles(found_file, found_pm, &distinct, project);
+	struct pmbench_buf raw = PMBENCH_BUF_INIT;
+	struct detection d = { .how = PMBENCH_BUF_INIT };
+	struct shipped s;
+	const char *field;
 	int ret = 0;
 
+	shipped_lockfiles(&s, project);
 	field = package_manager_field(project, &raw);
 	if (from) {
-		/* Told: start from its own lockfile, if the repo ships one. */
-		const struct pmbench_pm *told = pmbench_pm_get(from);
-		const char *base = told ? pmbench_pm_base(told)->name : from;
-
-		pm = from;
-		/* A variant's lockfile is its base's. */
-		for (size_t i = 0; i < nr && !lock; i++)
-			if (!strcmp(found_pm[i], base))
-				lock = found_file[i];
-		pmbench_buf_adds(&how, "--from");
-		if (lock)
-			pmbench_buf_addf(&how, "; it ships %s", lock);
-		else
-			pmbench_buf_addf(&how,
-					 "; it ships no %s lockfile, so "
-					 "every PM resolves fresh",
-					 from);
-	} else if (nr && distinct == 1) {
-		pm = found_pm[0];
-		lock = found_file[0];
-		pmbench_buf_addf(&how, "it ships %s", lock);
-		if (field && strcmp(field, pm))
-			pmbench_buf_addf(&how,
+		detect_told(&d, &s, from);
+	} else if (s.nr && s.distinct == 1) {
+		d.pm = s.pm[0];
+		d.lock = s.file[0];
+		pmbench_buf_addf(&d.how, "it ships %s", d.lock);
+		if (field && strcmp(field, d.pm))
+			pmbench_buf_addf(&d.how,
 					 " (its packageManager field "
 					 "says '%s'; the lockfile wins)",
 					 raw.ptr);
-	} else if (nr) {
-		for (size_t i = 0; i < nr && field && !pm; i++) {
-			if (!strcmp(found_pm[i], field)) {
-				pm = found_pm[i];
-				lock = found_file[i];
-			}
-		}
-		if (!pm) {
-			ret = pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"it ships lockfiles of several package "
-				"managers (%s and %s); say which one it uses "
-				"with --from",
-				found_file[0], found_file[nr - 1]);
-			goto done;
-		}
-		pmbench_buf_addf(&how,
-				 "it ships %s, and its packageManager "
-				 "field says '%s'",
-				 lock, raw.ptr);
+	} else if (s.nr) {
+		ret = detect_among(&d, &s, field, raw.ptr);
 	} else if (field) {
-		pm = field;
-		pmbench_buf_addf(&how,
+		d.pm = field;
+		pmbench_buf_addf(&d.how,
 				 "its packageManager field says '%s' (it "
 				 "ships no lockfile)",
 				 raw.ptr);
@@ -150,17 +174,17 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 			PMBENCH_ENOTFOUND,
 			"it ships no lockfile and has no packageManager "
 			"field; say which package manager it uses with --from");
-		goto done;
 	}
-	free(m->source_pm);
-	free(m->source_lock);
-	free(m->detected_by);
-	m->source_pm = pmbench_xstrdup(pm);
-	m->source_lock = lock ? pmbench_xstrdup(lock) : NULL;
-	m->detected_by = pmbench_buf_detach(&how);
-done:
+	if (!ret) {
+		free(m->source_pm);
+		free(m->source_lock);
+		free(m->detected_by);
+		m->source_pm = pmbench_xstrdup(d.pm);
+		m->source_lock = d.lock ? pmbench_xstrdup(d.lock) : NULL;
+		m->detected_by = pmbench_buf_detach(&d.how);
+	}
 	pmbench_buf_release(&raw);
-	pmbench_buf_release(&how);
+	pmbench_buf_release(&d.how);
 	return ret;
 }
 
@@ -230,25 +254,6 @@ static void list_files(struct pmbench_strvec *out, const char *dir,
 	pmbench_buf_release(&r);
 }
 
-/* The folder a build writes: the manifest's, else a usual one. */
-static void build_output(struct pmbench_buf *out, const char *project,
-			 const struct pmbench_fixture *f)
-{
-	static const char *const usual[] = { "dist", "build", "out", ".next" };
-
-	if (f->build_output) {
-		pmbench_buf_path(out, project, f->build_output);
-		return;
-	}
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(usual); i++) {
-		pmbench_buf_reset(out);
-		pmbench_buf_path(out, project, usual[i]);
-		if (pmbench_fs_isdir(out->ptr))
-			return;
-	}
-	pmbench_buf_reset(out);
-}
-
 /*
  * Run one parity task once, on the node_modules this PM installed, with
  * the task's own operations (as `bench --task` would time it).
@@ -258,6 +263,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		    const char *name)
 {
 	const struct pmbench_task *task = pmbench_task_get(name);
+	static const struct pmbench_bench_opts defaults =
+		PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 	struct pmbench_migrate_task *t;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
@@ -281,6 +288,7 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	j.state = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
 		  PMBENCH_STATE_NODE_MODULES;
 	j.timeout_ns = m->timeout_ns;
+	j.opts = &defaults;
 	ret = task->prepare(&j);
 	if (ret < 0) {
 		t->ran = 1;
@@ -306,8 +314,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	if (!s.ok)
 		t->failure = pmbench_xstrdup(s.failure ? s.failure : "failed");
 	/* The build's output, compared with the source's. */
-	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT) {
-		build_output(&out, ps->ws.run_project, f);
+	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT && task->output) {
+		task->output(&out, ps->ws.run_project, f, 1);
 		if (out.len)
 			list_files(&e->build_files, out.ptr, "", "", 1,
 				   &e->build_bytes, 0);

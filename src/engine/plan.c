@@ -37,6 +37,18 @@ bad:
 				  arg ? arg : "", MAX_SHARDS);
 }
 
+int pmbench_plan_round_owner(const struct pmbench_result *r, unsigned round)
+{
+	unsigned timed;
+
+	if (round < r->warmup)
+		return PMBENCH_PLAN_WARMUP;
+	timed = round - r->warmup;
+	if (timed >= r->runs)
+		return PMBENCH_PLAN_BEYOND;
+	return r->shards ? (int)(timed % r->shards) + 1 : 0;
+}
+
 static void add_list(struct pmbench_buf *out, const char *key,
 		     const struct pmbench_strvec *v)
 {

@@ -195,26 +195,152 @@ static double unix_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
-		       const struct pmbench_strvec *argv, const char *dir,
-		       uint64_t timeout_ns, struct pmbench_sample *s,
-		       struct pmbench_child *c)
+/* How often a run's dependencies are looked at while it runs. */
+#define WATCH_NS 1000000000ull
+
+/* What a run depends on, looked at while it runs (watch_run()). */
+struct watch {
+	struct pmbench_pmrun *ps;
+	uint64_t next;		/* when to look again */
+	unsigned full;		/* looks in a row that found the disk full */
+	int err;		/* the mirror ended while priming */
+	struct pmbench_buf why; /* why the run was stopped */
+};
+
+/*
+ * "disk full: 0.1 MB free on /mnt/small (tmpfs)" into `why` (replaced)
+ * when the file system of the work folder is full; returns 1 then.
+ */
+static int disk_full(const struct pmbench_pmrun *ps, struct pmbench_buf *why)
 {
+	const char *dir = ps->ctx ? ps->ctx->cache_dir : NULL;
+	struct pmbench_fs_space sp;
+
+	if (!dir || pmbench_fs_space(&sp, dir) < 0) {
+		pmbench_error_clear();
+		return 0;
+	}
+	if (!pmbench_fs_space_full(&sp))
+		return 0;
+	pmbench_buf_reset(why);
+	pmbench_buf_addf(why, "disk full: %.1f MB free on ",
+			 (double)sp.avail_bytes / 1e6);
+	pmbench_fs_describe_mount(why, dir);
+	return 1;
+}
+
+/*
+ * The watch of every PM run (pmbench_child_watch_cb): the verdaccio
+ * pmbench started, and the free space of the work folder's file system.
+ * A PM whose registry is gone retries for minutes, and one on a full disk
+ * may wait for space forever (bun did): either would wait out the run
+ * timeout without a word.
+ */
+static int watch_run(struct pmbench_child *c, void *payload)
+{
+	struct watch *w = payload;
+	uint64_t now = pmbench_now_ns();
 	int ret;
 
-	for (size_t i = 0; i < argv->nr; i++)
-		pmbench_strvec_push(&c->args, argv->v[i]);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&c->env, ps->env.v[i]);
-	c->dir = dir;
-	c->timeout_ns = timeout_ns;
-	c->ctx = ps->ctx;
-	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
-	pmbench_registry_mark(reg_of(ps));
-	s->started = unix_now();
-	ret = pmbench_child_run(c);
-	/* What the PM asked the mirror for, as metrics of the run. */
-	pmbench_registry_add_metrics(reg_of(ps), s);
+	(void)c;
+	if (now < w->next)
+		return 0;
+	w->next = now + WATCH_NS;
+	ret = pmbench_registry_watch(reg_of(w->ps), w->ps->ctx);
+	if (ret < 0) {
+		w->err = ret;
+		pmbench_buf_reset(&w->why);
+		pmbench_buf_adds(&w->why, pmbench_error_last());
+		return 1;
+	}
+	/* Twice in a row: a PM that frees what it just wrote goes on. */
+	if (!disk_full(w->ps, &w->why)) {
+		w->full = 0;
+		return 0;
+	}
+	return ++w->full >= 2;
+}
+
+/* What to do about a full disk, said when a run met one. */
+static void warn_disk(const struct pmbench_pmrun *ps, const char *why)
+{
+	pmbench_ctx_warn(ps->ctx,
+			 "%s, which holds the work folder '%s': %s was "
+			 "stopped; free space there, or give --cache-dir a "
+			 "folder on a file system with more room",
+			 why, ps->ctx->cache_dir, ps->pm->name);
+}
+
+/*
+ * Whether the run measured the PM: `s->ok`, else its failure and tail.
+ * A run the watch stopped says why; a failure on a full disk says so
+ * first; a run whose registry requests failed or went upstream is no
+ * time of the PM's, whatever its exit.
+ */
+static int judge(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+		 const struct pmbench_child *c, struct watch *w)
+{
+	int full = 0;
+	struct pmbench_buf reason = PMBENCH_BUF_INIT;
+	struct pmbench_buf tail = PMBENCH_BUF_INIT;
+	struct pmbench_buf registry = PMBENCH_BUF_INIT;
+
+	s->ok = sample_ok(c);
+	if (!s->ok)
+		pmbench_pmrun_describe_failure(&reason, &tail, c, ps->pm);
+	if (c->result.stopped) {
+		pmbench_buf_reset(&reason);
+		pmbench_buf_adds(&reason, w->why.ptr);
+		full = !w->err;
+		if (full)
+			warn_disk(ps, w->why.ptr);
+	} else if (!s->ok && disk_full(ps, &w->why)) {
+		full = 1;
+		warn_disk(ps, w->why.ptr);
+		pmbench_buf_addf(&w->why, ": %s", reason.ptr);
+		pmbench_buf_reset(&reason);
+		pmbench_buf_adds(&reason, w->why.ptr);
+	}
+	if (pmbench_registry_spoiled(s, &registry)) {
+		if (s->ok)
+			pmbench_child_tail_lines(c, TAIL_LINES, &tail);
+		pmbench_buf_addf(&reason, "%s%s", s->ok ? "" : "; ",
+				 registry.ptr);
+		s->ok = 0;
+	}
+	if (!s->ok) {
+		s->failure = pmbench_buf_detach(&reason);
+		s->tail = pmbench_buf_detach(&tail);
+	}
+	pmbench_buf_release(&reason);
+	pmbench_buf_release(&tail);
+	pmbench_buf_release(&registry);
+	return full;
+}
+
+/*
+ * A run that filled the disk: its copy and cache go (each discard
+ * empties the trash first for lack of space, pmbench_fs_discard(), which
+ * the result then says), and the trash is emptied once more if the disk
+ * is still full (node_modules may be hard links into the cache), so that
+ * the next PM and the mirror have room; its next run starts afresh.
+ */
+static void drop_run(struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+
+	if (!ps->ws.run || !ps->ws.trash)
+		return;
+	if (pmbench_fs_discard(ps->ws.run, ps->ws.trash) < 0 ||
+	    pmbench_fs_discard(ps->ws.cache, ps->ws.trash) < 0 ||
+	    (disk_full(ps, &why) && pmbench_fs_trash_empty(ps->ws.trash) < 0))
+		pmbench_error_clear();
+	pmbench_buf_release(&why);
+}
+
+/* The child's measurements into the sample. */
+static void record(struct pmbench_sample *s, const struct pmbench_child *c)
+{
 	s->wall_ns = c->result.wall_ns;
 	s->user_ns = c->result.user_ns;
 	s->sys_ns = c->result.sys_ns;
@@ -225,28 +351,51 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	s->signal = c->result.signal;
 	s->timed_out = c->result.timed_out;
 	s->leftover = c->result.leftover;
+}
+
+int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
+		       const struct pmbench_strvec *argv, const char *dir,
+		       uint64_t timeout_ns, struct pmbench_sample *s,
+		       struct pmbench_child *c)
+{
+	struct watch w = { .ps = ps, .why = PMBENCH_BUF_INIT };
+	int ret;
+
+	for (size_t i = 0; i < argv->nr; i++)
+		pmbench_strvec_push(&c->args, argv->v[i]);
+	for (size_t i = 0; i < ps->env.nr; i++)
+		pmbench_strvec_push(&c->env, ps->env.v[i]);
+	c->dir = dir;
+	c->timeout_ns = timeout_ns;
+	c->ctx = ps->ctx;
+	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
+	c->watch = watch_run;
+	c->watch_payload = &w;
+	pmbench_registry_mark(reg_of(ps));
+	s->started = unix_now();
+	ret = pmbench_child_run(c);
+	/* What the PM asked the mirror for, as metrics of the run. */
+	pmbench_registry_add_metrics(reg_of(ps), s);
+	record(s, c);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
 		pmbench_pmrun_interrupt(ps->ctx, s);
-		return ret;
-	}
-	if (ret < 0) {
+	} else if (ret < 0) {
 		/* It could not even start: a failure, never a time. */
 		s->ok = 0;
 		s->failure = pmbench_xstrdup(pmbench_error_last());
 		s->wall_ns = 0;
-		return 0;
+		ret = 0;
+	} else {
+		if (judge(ps, s, c, &w))
+			drop_run(ps);
+		/* The mirror is gone: nothing after this run can work. */
+		if (w.err)
+			ret = pmbench_error_set("%s's priming was stopped: %s",
+						ps->pm->name, w.why.ptr);
 	}
-	s->ok = sample_ok(c);
-	if (!s->ok) {
-		struct pmbench_buf reason = PMBENCH_BUF_INIT;
-		struct pmbench_buf tail = PMBENCH_BUF_INIT;
-
-		pmbench_pmrun_describe_failure(&reason, &tail, c, ps->pm);
-		s->failure = pmbench_buf_detach(&reason);
-		s->tail = pmbench_buf_detach(&tail);
-	}
-	return 0;
+	pmbench_buf_release(&w.why);
+	return ret;
 }
 
 void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
@@ -506,15 +655,67 @@ static const struct pmbench_progress *primed(const struct pmbench_pmrun *ps,
 	return &p;
 }
 
+/*
+ * Which lockfile the priming `c` (by `route`) left in the run copy and
+ * where it came from, into `b`. Returns 1 when the priming installed from
+ * a lockfile (the fixture's own, or another PM's it converted or
+ * imported), 0 when it resolved without one.
+ */
+static int describe_lockfile(struct pmbench_buf *b,
+			     const struct pmbench_pmrun *ps,
+			     enum pmbench_pm_route route, const char *shipped,
+			     const char *from_lock,
+			     const struct pmbench_buf *how,
+			     const struct pmbench_child *c)
+{
+	struct pmbench_buf said = PMBENCH_BUF_INIT;
+	/* The run copy is not moved to the snapshot yet: look there. */
+	const char *lock = pmbench_workspace_run_lockfile(&ps->ws);
+	int refused = lock && route == PMBENCH_ROUTE_READS &&
+		      said_migrated(&said, c);
+	int locked = (route == PMBENCH_ROUTE_OWN && shipped) ||
+		     (route == PMBENCH_ROUTE_READS && !refused) ||
+		     route == PMBENCH_ROUTE_IMPORT;
+
+	if (!lock)
+		pmbench_buf_addf(b, "none: %s wrote no lockfile", ps->pm->name);
+	else if (route == PMBENCH_ROUTE_OWN && shipped &&
+		 !strcmp(shipped, lock))
+		pmbench_buf_addf(b, "%s shipped with the fixture", lock);
+	else if (route == PMBENCH_ROUTE_OWN)
+		pmbench_buf_addf(b, "%s written by %s's priming install", lock,
+				 ps->pm->name);
+	else if (refused)
+		pmbench_buf_addf(b,
+				 "%s resolved fresh from package.json: %s "
+				 "could not use %s (%s said: %s)",
+				 lock, ps->pm->name, from_lock, ps->pm->name,
+				 said.ptr);
+	else if (route == PMBENCH_ROUTE_READS)
+		pmbench_buf_addf(b, "%s converted by %s install from %s%s%s%s",
+				 lock, ps->pm->name, from_lock,
+				 said.len ? " (it said: " : "", said.ptr,
+				 said.len ? ")" : "");
+	else if (route == PMBENCH_ROUTE_IMPORT)
+		pmbench_buf_addf(b, "%s made by '%s %s' from %s", lock,
+				 ps->pm->name, ps->pm->import_args[0],
+				 from_lock);
+	else
+		pmbench_buf_addf(
+			b, "%s resolved fresh from package.json: %s", lock,
+			how->len ? how->ptr : "it cannot read that lockfile");
+	pmbench_buf_release(&said);
+	return locked;
+}
+
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_sample s;
 	struct pmbench_buf b = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
-	struct pmbench_buf said = PMBENCH_BUF_INIT;
 	enum pmbench_pm_route route = PMBENCH_ROUTE_OWN;
-	const char *shipped = NULL, *lock;
+	const char *shipped = NULL;
 	int ret, ok;
 
 	memset(&s, 0, sizeof(s));
@@ -557,36 +758,8 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 				   ps->pm->name, s.failure);
 		goto done;
 	}
-	/* The run copy is not moved to the snapshot yet: look there. */
-	lock = pmbench_workspace_run_lockfile(&ps->ws);
-	if (!lock)
-		pmbench_buf_addf(&b, "none: %s wrote no lockfile",
-				 ps->pm->name);
-	else if (route == PMBENCH_ROUTE_OWN && shipped &&
-		 !strcmp(shipped, lock))
-		pmbench_buf_addf(&b, "%s shipped with the fixture", lock);
-	else if (route == PMBENCH_ROUTE_OWN)
-		pmbench_buf_addf(&b, "%s written by %s's priming install", lock,
-				 ps->pm->name);
-	else if (route == PMBENCH_ROUTE_READS && said_migrated(&said, &c))
-		pmbench_buf_addf(&b,
-				 "%s resolved fresh from package.json: %s "
-				 "could not use %s (%s said: %s)",
-				 lock, ps->pm->name, from_lock, ps->pm->name,
-				 said.ptr);
-	else if (route == PMBENCH_ROUTE_READS)
-		pmbench_buf_addf(&b, "%s converted by %s install from %s%s%s%s",
-				 lock, ps->pm->name, from_lock,
-				 said.len ? " (it said: " : "", said.ptr,
-				 said.len ? ")" : "");
-	else if (route == PMBENCH_ROUTE_IMPORT)
-		pmbench_buf_addf(&b, "%s made by '%s %s' from %s", lock,
-				 ps->pm->name, ps->pm->import_args[0],
-				 from_lock);
-	else
-		pmbench_buf_addf(
-			&b, "%s resolved fresh from package.json: %s", lock,
-			how.len ? how.ptr : "it cannot read that lockfile");
+	ps->primed_locked =
+		describe_lockfile(&b, ps, route, shipped, from_lock, &how, &c);
 	if (ps->registry_note)
 		pmbench_buf_addf(&b,
 				 "; tarball URLs pointed at the local "
@@ -603,7 +776,47 @@ done:
 	pmbench_child_release(&c);
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);
-	pmbench_buf_release(&said);
+	return ret;
+}
+
+int pmbench_pmrun_prime_unlocked(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+				 const char *for_scenarios, double *out_seconds)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_sample s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	*out_seconds = 0;
+	pmbench_ctx_status(ps->ctx,
+			   "priming %s again without a lockfile, for %s (full "
+			   "install, not timed)",
+			   ps->pm->name, for_scenarios);
+	/* A fresh copy without any lockfile, and an empty cache. */
+	ret = pmbench_workspace_prepare_migrate(&ps->ws, NULL);
+	if (!ret)
+		ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
+	if (ret < 0)
+		goto done;
+	*out_seconds = (double)s.wall_ns / 1e9;
+	if (s.ok)
+		pmbench_ctx_report(ps->ctx, primed(ps, *out_seconds),
+				   "%s: primed again without a lockfile in "
+				   "%.2f s, for the runs in %s",
+				   ps->pm->name, *out_seconds, for_scenarios);
+	else
+		pmbench_ctx_report(ps->ctx, primed(ps, -1),
+				   "%s: the priming without a lockfile failed "
+				   "(%s): its runs in %s may ask the mirror "
+				   "for what it lacks",
+				   ps->pm->name, s.failure, for_scenarios);
+	/* Only the mirror keeps what it fetched; the snapshot stays. */
+	ret = pmbench_fs_discard(ps->ws.run, ps->ws.trash);
+	if (!ret)
+		ret = pmbench_fs_discard(ps->ws.cache, ps->ws.trash);
+done:
+	pmbench_sample_release(&s);
+	pmbench_child_release(&c);
 	return ret;
 }
 
@@ -617,6 +830,7 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->registry_note);
 	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
 	ps->registry_note = NULL;
+	ps->primed_locked = 0;
 }
 
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)
@@ -684,7 +898,7 @@ int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
 					 PMBENCH_NODE_TOOLCHAIN_BIN);
 		else if (want)
 			pmbench_buf_addf(&dir, "%s/node-%s/%s", toolchain_dir,
-					 want, PMBENCH_NODE_TOOLCHAIN_BIN + 5);
+					 want, &PMBENCH_NODE_TOOLCHAIN_BIN[5]);
 		else
 			break;
 		pmbench_buf_path(&exe, dir.ptr, "node");

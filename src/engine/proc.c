@@ -44,6 +44,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
+#include "pmbench/text.h"
 
 extern char **environ;
 
@@ -66,6 +67,15 @@ extern char **environ;
 #define NO_ASAN __attribute__((no_sanitize_address))
 #else
 #define NO_ASAN
+#endif
+
+/* ThreadSanitizer (gcc says so with a macro, clang with a feature). */
+#if defined(__SANITIZE_THREAD__)
+#define PMBENCH_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PMBENCH_TSAN 1
+#endif
 #endif
 
 /* A process a handle saw in its tree. */
@@ -391,9 +401,9 @@ struct pidvec {
 	size_t nr, alloc;
 };
 
-#define PIDVEC_INIT        \
-	{                  \
-		NULL, 0, 0 \
+#define PIDVEC_INIT       \
+	{                 \
+		.v = NULL \
 	}
 
 /* Append the pids listed in a /proc/<pid>/task/<tid>/children file. */
@@ -564,9 +574,9 @@ struct tree {
 	size_t nr, alloc;
 };
 
-#define TREE_INIT          \
-	{                  \
-		NULL, 0, 0 \
+#define TREE_INIT         \
+	{                 \
+		.v = NULL \
 	}
 
 /* What a walk of the tree is for. */
@@ -852,6 +862,7 @@ struct spawn {
 	struct sigaction dfl;
 	sigset_t unblocked;
 	volatile int err; /* the child's errno when it cannot exec */
+	int err_fd;	  /* under TSan (fork): where the errno goes */
 };
 
 /*
@@ -888,6 +899,10 @@ NO_ASAN static int child_exec(void *arg)
 	execve(sp->exe, sp->argv, sp->envp);
 fail:
 	sp->err = errno;
+	if (sp->err_fd >= 0 &&
+	    write(sp->err_fd, (const void *)&sp->err, sizeof(int)) < 0) {
+		/* The parent then sees an exec that failed silently. */
+	}
 	_exit(127);
 }
 
@@ -901,6 +916,50 @@ static uint64_t self_peak_rss_kib(void)
 	return (uint64_t)ru.ru_maxrss;
 }
 
+#ifdef PMBENCH_TSAN
+/*
+ * Under ThreadSanitizer the child is made with fork(). TSan's clone()
+ * interceptor treats every clone as a fork: the child runs TSan's
+ * after-fork bookkeeping, which with CLONE_VM writes into pmbench's own
+ * memory on the parent thread's state (the child shares its thread
+ * pointer). Measured with gcc 12: the parent then dies at its next
+ * pthread_create ("starting new threads after multi-threaded fork"), or
+ * with die_after_fork=0 goes on with its own synchronisation ignored and
+ * its signal handlers reset (the child's sigaction()s go through TSan's
+ * table); clang 14's runtime fails a CHECK in ForkAfter. TSan turns
+ * vfork() into fork() for the same reason. fork() it models; an exec
+ * failure comes back over a close-on-exec pipe instead of shared memory.
+ */
+static int spawn_child(pid_t *out_pid, int *out_pidfd, struct spawn *sp)
+{
+	sigset_t all, old;
+	int p[2], e, err = 0;
+	ssize_t n;
+
+	*out_pidfd = -1;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	*out_pid = fork();
+	if (*out_pid == 0) {
+		close(p[0]);
+		sp->err_fd = p[1];
+		child_exec(sp);
+	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(p[1]);
+	do {
+		n = read(p[0], &err, sizeof(err));
+	} while (n < 0 && errno == EINTR);
+	close(p[0]);
+	if (*out_pid > 0 && n == (ssize_t)sizeof(err))
+		sp->err = err;
+	errno = e;
+	return *out_pid < 0 ? -1 : 0;
+}
+#else
 /*
  * Clone and exec the child; `*out_pidfd` gets its pidfd (-1 on kernels
  * before 5.2). Returns 0 (see `sp->err` for an exec failure) or -1 with
@@ -932,6 +991,7 @@ static int spawn_child(pid_t *out_pid, int *out_pidfd, struct spawn *sp)
 	errno = e;
 	return *out_pid < 0 ? -1 : 0;
 }
+#endif
 
 /* fds 0-2 belong to the child's dup2s: keep ours above them. */
 static int fd_above_stdio(int fd)
@@ -1002,6 +1062,7 @@ static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
 	sp->in_fd = *devnull;
 	sp->out_fd = *out_w;
 	sp->parent = getpid();
+	sp->err_fd = -1;
 	sp->dfl.sa_handler = SIG_DFL;
 	sigemptyset(&sp->dfl.sa_mask);
 	sigemptyset(&sp->unblocked);
@@ -1157,28 +1218,6 @@ static void reap_main(struct pmbench_child *c)
 	close_fd(&c->pidfd);
 }
 
-/*
- * One step of stripping ANSI CSI sequences (ESC [ ... final byte) from a
- * byte stream; `state` carries over between calls. 1 if `ch` is text.
- */
-static int ansi_keep(int *state, unsigned char ch)
-{
-	if (*state == 1) {
-		*state = ch == '[' ? 2 : 0;
-		return 0;
-	}
-	if (*state == 2) {
-		if (ch >= 0x40 && ch <= 0x7e)
-			*state = 0;
-		return 0;
-	}
-	if (ch == 0x1b) {
-		*state = 1;
-		return 0;
-	}
-	return 1;
-}
-
 /* Feed output bytes to the tail and, line by line, to the callback. */
 static void take_output(struct pmbench_child *c, const char *p, size_t n)
 {
@@ -1193,7 +1232,7 @@ static void take_output(struct pmbench_child *c, const char *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)p[i];
 
-		if (!ansi_keep(&c->in_escape, ch))
+		if (!pmbench_text_ansi_step(&c->in_escape, ch))
 			continue;
 		if (ch == '\n' || ch == '\r') {
 			if (c->line.len && c->on_line)
@@ -1375,6 +1414,11 @@ static int run_until_exit(struct pmbench_child *c)
 		ret = pmbench_child_pump(c, step);
 		if (ret)
 			return ret == 1 ? 0 : ret;
+		/* What the run depends on gave out: stop it now. */
+		if (c->watch && c->watch(c, c->watch_payload)) {
+			c->result.stopped = 1;
+			return 0;
+		}
 	}
 }
 
@@ -1388,7 +1432,7 @@ int pmbench_child_run(struct pmbench_child *c)
 	if (ret == PMBENCH_EINTERRUPTED)
 		c->result.interrupted = 1;
 	/* Whatever the PM left behind is counted, then stopped. */
-	if (!ret && !c->result.timed_out)
+	if (!ret && !c->result.timed_out && !c->result.stopped)
 		c->result.leftover = pmbench_child_leftovers(c);
 	pmbench_child_kill_tree(c);
 	if (ret < 0)
@@ -1437,7 +1481,7 @@ void pmbench_child_tail_lines(const struct pmbench_child *c, size_t n,
 	for (; p < end; p++) {
 		unsigned char ch = (unsigned char)*p;
 
-		if (!ansi_keep(&esc, ch))
+		if (!pmbench_text_ansi_step(&esc, ch))
 			continue;
 		if (ch == '\r')
 			ch = '\n';
@@ -1473,6 +1517,8 @@ void pmbench_child_describe(const struct pmbench_child *c,
 				 (double)c->timeout_ns / 1e9);
 	else if (r->interrupted)
 		pmbench_buf_adds(out, "interrupted");
+	else if (r->stopped)
+		pmbench_buf_adds(out, "stopped by pmbench");
 	else if (r->signal)
 		pmbench_buf_addf(out, "killed by signal %d (%s, exit %d)",
 				 r->signal, strsignal(r->signal),

@@ -317,6 +317,19 @@ static const struct cell_column {
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
 };
 
+void pmbench_format_column_names(struct pmbench_buf *out)
+{
+	size_t from = out->len;
+
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++) {
+		if (!columns[k].col.header)
+			continue;
+		if (out->len > from)
+			pmbench_buf_adds(out, ", ");
+		pmbench_doc_column_name(out, &columns[k].col);
+	}
+}
+
 int pmbench_format_check_columns(const char *list)
 {
 	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
@@ -324,13 +337,7 @@ int pmbench_format_check_columns(const char *list)
 	int ret = 0;
 
 	pmbench_strvec_split(&v, list, ',');
-	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(columns); k++) {
-		if (!columns[k].col.header)
-			continue;
-		if (names.len)
-			pmbench_buf_adds(&names, ", ");
-		pmbench_doc_column_name(&names, &columns[k].col);
-	}
+	pmbench_format_column_names(&names);
 	for (size_t i = 0; i < v.nr && !ret; i++) {
 		int found = 0;
 
@@ -387,8 +394,7 @@ static void no_times_note(struct pmbench_doc_row *row,
 		pmbench_doc_row_note(row, FIRST_FIGURE,
 				     "failed (%zu of %zu runs): %.*s",
 				     c->failed, c->failed, line_len(why), why);
-	else if (!c->cell->samples_nr && c->cell->note &&
-		 !strncmp(c->cell->note, "n/a", 3))
+	else if (c->cell->state == PMBENCH_CELL_UNSUPPORTED)
 		pmbench_doc_row_note(row, FIRST_FIGURE, "%s", c->cell->note);
 	else if (c->interrupted)
 		/* pmbench was stopped during its first run. */

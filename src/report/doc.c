@@ -12,13 +12,34 @@
 
 #include "pmbench/doc.h"
 #include "pmbench/report.h"
+#include "pmbench/text.h"
 
-static char *vfmt(const char *fmt, va_list ap)
+/*
+ * Every string a document is given is made fit to print here, once for
+ * every kind and format: reports show names, paths, commands and PM
+ * output from user files, so credentials are redacted and terminal
+ * controls escaped (pmbench_text_clean()). Blocks of text keep their
+ * line breaks (LINES); a name, a cell or a label is one line.
+ */
+#define LINES PMBENCH_TEXT_LINES
+
+static char *vfmt(unsigned flags, const char *fmt, va_list ap)
+	PMBENCH_PRINTF(2, 0);
+
+static char *vfmt(unsigned flags, const char *fmt, va_list ap)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char *s;
 
 	pmbench_buf_vaddf(&b, fmt, ap);
-	return pmbench_buf_detach(&b);
+	s = pmbench_text_clean_dup(b.ptr, flags);
+	pmbench_buf_release(&b);
+	return s;
+}
+
+static char *clean(const char *s)
+{
+	return pmbench_text_clean_dup(s, 0);
 }
 
 static char *dup_or_null(const char *s)
@@ -33,7 +54,7 @@ void pmbench_doc_init(struct pmbench_doc *d, const char *kind,
 
 	*d = blank;
 	d->kind = pmbench_xstrdup(kind);
-	d->title = pmbench_xstrdup(title);
+	d->title = clean(title);
 }
 
 void pmbench_doc_term(struct pmbench_doc *d, unsigned width,
@@ -191,7 +212,7 @@ void pmbench_doc_heading(struct pmbench_doc *d, unsigned audience, int level,
 
 	b->level = level < 1 ? 1 : level > 3 ? 3 : level;
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = vfmt(0, fmt, ap);
 	va_end(ap);
 }
 
@@ -203,7 +224,7 @@ void pmbench_doc_para(struct pmbench_doc *d, unsigned audience, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = vfmt(LINES, fmt, ap);
 	va_end(ap);
 }
 
@@ -214,15 +235,16 @@ void pmbench_doc_note(struct pmbench_doc *d, unsigned audience,
 	va_list ap;
 
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = vfmt(LINES, fmt, ap);
 	va_end(ap);
 }
 
 void pmbench_doc_code(struct pmbench_doc *d, unsigned audience,
 		      const char *text)
 {
+	/* A PM's output: its colours dropped, the rest escaped. */
 	pmbench_doc_add(d, PMBENCH_DOC_CODE, audience)->text =
-		pmbench_xstrdup(text);
+		pmbench_text_clean_dup(text, LINES | PMBENCH_TEXT_NO_ANSI);
 }
 
 struct pmbench_doc_block *pmbench_doc_list(struct pmbench_doc *d,
@@ -237,7 +259,7 @@ void pmbench_doc_item(struct pmbench_doc_block *b, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	s = vfmt(LINES, fmt, ap);
 	va_end(ap);
 	pmbench_strvec_push(&b->items, s);
 	free(s);
@@ -257,13 +279,15 @@ void pmbench_doc_pair(struct pmbench_doc_block *b, const char *key,
 		      const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char *s, *k;
 
 	va_start(ap, fmt);
-	s = vfmt(fmt, ap);
+	s = vfmt(LINES, fmt, ap);
 	va_end(ap);
-	pmbench_strvec_push(&b->keys, key);
+	k = clean(key);
+	pmbench_strvec_push(&b->keys, k);
 	pmbench_strvec_push(&b->items, s);
+	free(k);
 	free(s);
 }
 
@@ -307,7 +331,7 @@ void pmbench_doc_text(struct pmbench_doc_row *row, size_t col, const char *fmt,
 
 	free(row->cells[col].text);
 	va_start(ap, fmt);
-	row->cells[col].text = vfmt(fmt, ap);
+	row->cells[col].text = vfmt(0, fmt, ap);
 	va_end(ap);
 }
 
@@ -336,7 +360,8 @@ void pmbench_doc_str(struct pmbench_doc_row *row, size_t col, size_t field,
 	struct pmbench_doc_value *x = &row->cells[col].values[field];
 
 	free(x->str);
-	x->str = dup_or_null(s);
+	/* Data: CSV and JSON quote line breaks, so they are kept. */
+	x->str = pmbench_text_clean_dup(s, LINES);
 	x->set = s != NULL;
 }
 
@@ -353,7 +378,7 @@ void pmbench_doc_row_note(struct pmbench_doc_row *row, size_t from,
 
 	free(row->note);
 	va_start(ap, fmt);
-	row->note = vfmt(fmt, ap);
+	row->note = vfmt(0, fmt, ap);
 	va_end(ap);
 	row->note_from = from;
 }
@@ -368,8 +393,8 @@ struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
 	struct pmbench_doc_chart *c = &b->chart;
 
 	c->name = pmbench_xstrdup(name);
-	c->caption = dup_or_null(caption);
-	c->title = pmbench_xstrdup(title);
+	c->caption = clean(caption);
+	c->title = clean(title);
 	c->unit = pmbench_xstrdup(unit);
 	return c;
 }
@@ -382,7 +407,7 @@ struct pmbench_doc_bar *pmbench_doc_bar(struct pmbench_doc_chart *c,
 	PMBENCH_ALLOC_GROW(c->bars, c->bars_nr + 1, c->bars_alloc);
 	b = &c->bars[c->bars_nr++];
 	memset(b, 0, sizeof(*b));
-	b->label = pmbench_xstrdup(label);
+	b->label = clean(label);
 	return b;
 }
 
@@ -392,7 +417,7 @@ void pmbench_doc_bar_text(struct pmbench_doc_bar *b, const char *fmt, ...)
 
 	free(b->text);
 	va_start(ap, fmt);
-	b->text = vfmt(fmt, ap);
+	b->text = vfmt(0, fmt, ap);
 	va_end(ap);
 }
 

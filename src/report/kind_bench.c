@@ -344,6 +344,52 @@ static double metric_median(const struct pmbench_cell *c, const char *name)
 }
 
 /*
+ * The sum of a cell's metric over its timed runs, and in how many runs
+ * it was recorded (metrics written only when something happened).
+ */
+static double metric_sum(const struct pmbench_cell *c, const char *name,
+			 size_t *runs)
+{
+	double *v = pmbench_cell_metric_values(c, name, runs), sum = 0;
+
+	for (size_t i = 0; i < *runs; i++)
+		sum += v[i];
+	free(v);
+	return sum;
+}
+
+/*
+ * What else the front saw during a cell's runs: other programs' requests
+ * (not counted as the PM's), connections it closed at its cap, and
+ * connections whose program it could not tell.
+ */
+static void registry_others(struct pmbench_buf *out,
+			    const struct pmbench_cell *c)
+{
+	size_t runs = 0;
+	double n = metric_sum(c, "registry_foreign_requests", &runs);
+
+	if (runs)
+		pmbench_buf_addf(out,
+				 "; other programs used the mirror during %zu "
+				 "run%s (%.0f request%s, not counted here)",
+				 runs, runs == 1 ? "" : "s", n,
+				 n == 1 ? "" : "s");
+	n = metric_sum(c, "registry_dropped_connections", &runs);
+	if (runs)
+		pmbench_buf_addf(out,
+				 "; %.0f connection%s closed at the front's "
+				 "connection cap",
+				 n, n == 1 ? "" : "s");
+	n = metric_sum(c, "registry_unattributed_connections", &runs);
+	if (runs)
+		pmbench_buf_addf(out,
+				 "; %.0f connection%s of a program that could "
+				 "not be told, counted as the PM's",
+				 n, n == 1 ? "" : "s");
+}
+
+/*
  * What each PM asked the local mirror for per run (medians): metadata
  * and tarball requests, bytes, and any the mirror could not answer or
  * sent upstream (a warm, sealed mirror has none).
@@ -352,6 +398,7 @@ static void registry_requests(struct pmbench_doc *d,
 			      const struct pmbench_report *rep, size_t g)
 {
 	struct pmbench_doc_block *list = NULL;
+	struct pmbench_buf others = PMBENCH_BUF_INIT;
 
 	for (size_t i = g; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
@@ -371,12 +418,15 @@ static void registry_requests(struct pmbench_doc *d,
 					 "registry requests per run (median):");
 			list = pmbench_doc_list(d, PMBENCH_DOC_HUMAN);
 		}
+		pmbench_buf_reset(&others);
+		registry_others(&others, c);
 		pmbench_doc_item(
-			list, "%s: %.0f metadata, %.0f tarballs, %.1f MB%s%s",
+			list, "%s: %.0f metadata, %.0f tarballs, %.1f MB%s%s%s",
 			c->pm, meta, tgz, bytes / 1e6,
 			failed > 0 ? ", some failed" : "",
-			up > 0 ? ", some sent upstream" : "");
+			up > 0 ? ", some sent upstream" : "", others.ptr);
 	}
+	pmbench_buf_release(&others);
 }
 
 /* One scenario: state, charts, table, sentences and warnings. */

@@ -294,22 +294,39 @@ static void one_series(struct pmbench_doc *d, const struct pmbench_history *h,
 	free_points(pts, n);
 }
 
+/* The dates the history spans: its first and last dated results. */
+static void span(struct pmbench_buf *out, const struct pmbench_history *h)
+{
+	size_t first = 0, last = h->nr;
+
+	while (first < h->nr && !h->entries[first].dated)
+		first++;
+	while (last > first && !h->entries[last - 1].dated)
+		last--;
+	if (first == h->nr)
+		pmbench_buf_adds(out, "all undated");
+	else
+		pmbench_buf_addf(out, "%s to %s", h->entries[first].date,
+				 h->entries[last - 1].date);
+}
+
 void pmbench_report_history(struct pmbench_doc *out,
 			    const struct pmbench_history *h, const char *dir)
 {
+	struct pmbench_buf dates = PMBENCH_BUF_INIT;
 	size_t changes = 0;
 
 	pmbench_doc_init(out, "history", "pmbench history");
 	out->flags |= PMBENCH_DOC_TITLE_ON_TERM;
+	span(&dates, h);
 	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
-			 "%zu result(s) under %s, %s to %s. Medians with "
+			 "%zu result(s) under %s, %s. Medians with "
 			 "their 95%% intervals (machines resampled first in "
 			 "merged results); a change is flagged where "
 			 "compare's rule finds one against the result "
 			 "before: Mann-Whitney p < 0.05 and the ratio's "
 			 "interval on one side of 1.",
-			 h->nr, dir, h->entries[0].date,
-			 h->entries[h->nr - 1].date);
+			 h->nr, dir, dates.ptr);
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct pmbench_result *r = &h->entries[i].result;
 
@@ -323,7 +340,6 @@ void pmbench_report_history(struct pmbench_doc *out,
 	}
 	pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
 			 "%zu significant change(s) flagged", changes);
-	for (size_t i = 0; i < h->skipped.nr; i++)
-		pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_WARNING,
-				 "skipped %s", h->skipped.v[i]);
+	/* The files left out are the caller's warnings, on stderr. */
+	pmbench_buf_release(&dates);
 }

@@ -3,20 +3,50 @@
 #include <time.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/text.h"
 
 /*
- * The last error message. pmbench is single-threaded apart from nothing,
- * so one static buffer is enough (libgit2 keeps one per thread).
+ * The last error message, one per thread, as libgit2 keeps
+ * git_error_last(): the registry front and the link relay run in threads
+ * of pmbench (mirror.h, link.h), and an error one of them sets or clears
+ * must not change, or race with, what the main thread is reporting.
  */
-static char error_msg[2048];
-static int error_isset;
+static _Thread_local char error_msg[2048];
+static _Thread_local int error_isset;
 
 static void error_vset(const char *fmt, va_list ap) PMBENCH_PRINTF(1, 0);
 
+/*
+ * Store `msg` as the message, made fit to print: messages quote user data
+ * (names from manifests, URLs, paths, a PM's output), so credentials are
+ * redacted and terminal controls escaped here, once for every caller. A
+ * long message is cut at a character's start.
+ */
+static void error_store(const char *msg)
+{
+	struct pmbench_buf clean = PMBENCH_BUF_INIT;
+	size_t len;
+
+	pmbench_text_clean(&clean, msg, 0);
+	len = clean.len;
+	if (len >= sizeof(error_msg)) {
+		len = sizeof(error_msg) - 1;
+		while (len && ((unsigned char)clean.ptr[len] & 0xc0) == 0x80)
+			len--;
+	}
+	memcpy(error_msg, clean.ptr, len);
+	error_msg[len] = '\0';
+	error_isset = 1;
+	pmbench_buf_release(&clean);
+}
+
 static void error_vset(const char *fmt, va_list ap)
 {
-	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
-	error_isset = 1;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_vaddf(&b, fmt, ap);
+	error_store(b.ptr);
+	pmbench_buf_release(&b);
 }
 
 int pmbench_error_set(const char *fmt, ...)
@@ -41,18 +71,16 @@ int pmbench_error_setc(int code, const char *fmt, ...)
 
 void pmbench_error_prefix(const char *fmt, ...)
 {
-	char prefix[1024];
-	char old[sizeof(error_msg)];
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	pmbench_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	snprintf(old, sizeof(old), "%s", pmbench_error_last());
-	/* A long message is cut short; that is acceptable for errors. */
-	if (snprintf(error_msg, sizeof(error_msg), "%s: %s", prefix, old) < 0)
-		error_msg[0] = '\0';
-	error_isset = 1;
+	/* The old message is clean already; cleaning twice is once. */
+	pmbench_buf_addf(&b, ": %s", pmbench_error_last());
+	error_store(b.ptr);
+	pmbench_buf_release(&b);
 }
 
 const char *pmbench_error_last(void)

@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1031,6 +1033,110 @@ fail:
  * ("node_modules"); other runs install normally. So a priming install
  * succeeds and only the timed runs misbehave.
  */
+/*
+ * GET `path` from the registry the fake was given ("http://127.0.0.1:
+ * PORT/..."), as a PM asks for a packument; the answer's status into
+ * *status. Returns 0, or -1 when nothing answered.
+ */
+static int fetch_one(const struct fake *f, const char *path, int *status)
+{
+	const char *url = env(f->pm->registry_env), *host;
+	char req[4096], ans[4096];
+	struct sockaddr_in a;
+	size_t got = 0;
+	ssize_t n;
+	int fd, ret = -1;
+
+	host = url ? strstr(url, "://127.0.0.1:") : NULL;
+	if (!host)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)strtol(host + 13, NULL, 10));
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		goto done;
+	snprintf(req, sizeof(req),
+		 "GET %s HTTP/1.1\r\nHost: %s\r\nAccept: application/json"
+		 "\r\nConnection: close\r\n\r\n",
+		 path, host + 3);
+	if (write(fd, req, strlen(req)) != (ssize_t)strlen(req))
+		goto done;
+	/* The whole answer, so the server's write never fails. */
+	while ((n = read(fd, ans + got, sizeof(ans) - 1 - got)) > 0 ||
+	       (n < 0 && errno == EINTR)) {
+		if (n > 0 && got + (size_t)n < sizeof(ans) - 1)
+			got += (size_t)n;
+	}
+	ans[got] = '\0';
+	if (sscanf(ans, "HTTP/1.%*d %d", status) == 1)
+		ret = 0;
+done:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/*
+ * $FAKEPM_<NAME>_FETCH: registry paths every install asks for;
+ * $FAKEPM_<NAME>_FETCH_FRESH: more, asked only by an install without its
+ * own lockfile (a resolution). A failed answer is a warning, as a PM
+ * that retries and goes on; no answer at all fails the install.
+ */
+static int fetch_all(const struct fake *f)
+{
+	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
+	const char *all = pm_env(f, "FETCH"), *fresh = pm_env(f, "FETCH_FRESH");
+	int ret = 0, status = 0;
+
+	if (all)
+		pmbench_strvec_split(&paths, all, ',');
+	if (fresh && !own_lockfile(f)) {
+		struct pmbench_strvec more = PMBENCH_STRVEC_INIT;
+
+		pmbench_strvec_split(&more, fresh, ',');
+		for (size_t i = 0; i < more.nr; i++)
+			pmbench_strvec_push(&paths, more.v[i]);
+		pmbench_strvec_release(&more);
+	}
+	for (size_t i = 0; i < paths.nr && !ret; i++) {
+		if (!*paths.v[i])
+			continue;
+		if (fetch_one(f, paths.v[i], &status) < 0) {
+			fprintf(stderr,
+				"fake %s ERR! cannot reach the registry for "
+				"%s\n",
+				f->pm->name, paths.v[i]);
+			ret = -1;
+		} else if (status >= 400) {
+			printf("fake %s WARN GET %s: %d, going on\n",
+			       f->pm->name, paths.v[i], status);
+		}
+	}
+	pmbench_strvec_release(&paths);
+	return ret;
+}
+
+/*
+ * Mode `fill`: write node_modules/.fakepm-fill until the disk is full,
+ * then wait for space forever, as bun did on a full tmpfs.
+ */
+PMBENCH_NORETURN static void fill_disk(const struct fake *f)
+{
+	static char chunk[65536];
+	int fd;
+
+	mkdir("node_modules", 0755);
+	fd = open("node_modules/.fakepm-fill",
+		  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (fd >= 0 && write(fd, chunk, sizeof(chunk)) > 0)
+		;
+	printf("fake %s: the disk is full; waiting for space\n", f->pm->name);
+	fflush(stdout);
+	sleep_forever();
+}
+
 static int mode_applies(const struct fake *f, int cold)
 {
 	const char *when = pm_env(f, "WHEN");
@@ -1181,6 +1287,56 @@ static const struct fake_linker *choose_linker(struct fake *f)
 	return NULL;
 }
 
+/*
+ * $FAKEPM_FETCH: that many registry requests, one after the other, to
+ * the registry the PM was given (an http://127.0.0.1:PORT/ URL). Returns
+ * how many were answered 200, or -1 when there is no such registry.
+ */
+static long fetch_from_registry(const struct fake *f, long n)
+{
+	long ok = 0;
+	int status = 0;
+
+	for (long i = 0; i < n; i++) {
+		if (fetch_one(f, "/left-pad", &status) < 0)
+			return -1;
+		ok += status == 200;
+	}
+	return ok;
+}
+
+/*
+ * $FAKEPM_FETCH, if set, then $FAKEPM_FETCH_WAIT: 0, or -1 when a
+ * request was not answered.
+ */
+static int fetch_if_asked(const struct fake *f)
+{
+	const char *gate = env("FAKEPM_FETCH_WAIT");
+	long want, got;
+
+	if (!env("FAKEPM_FETCH"))
+		return 0;
+	want = strtol(env("FAKEPM_FETCH"), NULL, 10);
+	got = fetch_from_registry(f, want);
+	printf("fake %s: %ld of %ld registry requests answered\n", f->pm->name,
+	       got, want);
+	fflush(stdout);
+	if (got != want) {
+		fprintf(stderr, "fake %s ERR! registry requests failed\n",
+			f->pm->name);
+		return -1;
+	}
+	/*
+	 * A test's turn while this install runs: until the file exists,
+	 * which it then removes, so that each install waits for one.
+	 */
+	for (int i = 0; gate && i < 6000 && !exists(gate); i++)
+		pmbench_sleep_ns(10000000ull);
+	if (gate)
+		unlink(gate);
+	return 0;
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
@@ -1243,7 +1399,8 @@ static int do_install(struct fake *f)
 	}
 	if (strcmp(mode, "ok") && strcmp(mode, "nolock") &&
 	    strcmp(mode, "leak") && strcmp(mode, "hang") &&
-	    strcmp(mode, "hang-escape") && strcmp(mode, "ignore-term")) {
+	    strcmp(mode, "hang-escape") && strcmp(mode, "ignore-term") &&
+	    strcmp(mode, "fill")) {
 		fprintf(stderr, "fake %s: unknown FAKEPM_%s_MODE '%s'\n", name,
 			f->upper.ptr, mode);
 		ret = 2;
@@ -1258,6 +1415,12 @@ static int do_install(struct fake *f)
 	}
 	printf("fake %s: resolving packages\n", name);
 	fflush(stdout);
+	if (fetch_if_asked(f) < 0)
+		goto done;
+	if (fetch_all(f) < 0)
+		goto done;
+	if (!strcmp(mode, "fill"))
+		fill_disk(f);
 	if (!strcmp(mode, "hang")) {
 		if (fork() < 0)
 			goto done;

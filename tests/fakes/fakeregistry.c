@@ -5,7 +5,9 @@
  * the log's `path: FILE,`), listens there, answers every HTTP request
  * with `{}` (404 for a path containing "missing") and logs each request
  * in verdaccio's JSON format, so that pmbench's lifecycle, environment
- * wiring and request counts are tested without Node or verdaccio.
+ * wiring and request counts are tested without Node or verdaccio. A path
+ * containing "uplink" is one verdaccio lacks: it logs asking its uplink
+ * for it, which answers when priming and fails (502) when sealed.
  */
 #include "pmbench/common.h"
 
@@ -55,6 +57,9 @@ static void log_line(const char *path, const char *line)
 	close(fd);
 }
 
+/* Sealed: the config sends the uplink through a refusing proxy. */
+static int sealed;
+
 static void serve(int fd, const char *logpath)
 {
 	char req[8192], method[16] = "GET", url[2048] = "/", line[4096];
@@ -78,6 +83,17 @@ static void serve(int fd, const char *logpath)
 	if (strstr(url, "missing")) {
 		status = 404;
 		body = "{\"error\":\"not found\"}";
+	}
+	if (strstr(url, "uplink")) {
+		snprintf(line, sizeof(line),
+			 "{\"level\":35,\"msg\":\"making request: 'GET "
+			 "https://registry.npmjs.org%s'\"}\n",
+			 url);
+		log_line(logpath, line);
+		if (sealed) {
+			status = 502;
+			body = "{\"error\":\"uplink unreachable\"}";
+		}
 	}
 	snprintf(line, sizeof(line),
 		 "{\"level\":30,\"sub\":\"in\",\"req\":{\"method\":\"%s\","
@@ -126,6 +142,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fakeregistry: no listen or log path\n");
 		return 2;
 	}
+	sealed = strstr(conf.ptr, "http_proxy:") != NULL;
 	if (getenv("FAKEREGISTRY_IGNORE_TERM"))
 		signal(SIGTERM, SIG_IGN);
 	if (pidfile && *pidfile) {

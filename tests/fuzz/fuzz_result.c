@@ -9,6 +9,7 @@
 #include "pmbench/common.h"
 
 #include "fuzz.h"
+#include "pmbench/merge.h"
 #include "pmbench/result.h"
 
 /* Report the first line where the two texts differ, then abort. */
@@ -25,6 +26,32 @@ static void mismatch(const char *a, const char *b)
 		  "  second: %.*s",
 		  line, (int)strcspn(a + start, "\n"), a + start,
 		  (int)strcspn(b + start, "\n"), b + start);
+}
+
+/*
+ * The file merged on its own (pmbench merge of one input): accepted only
+ * when its rounds are its plan's, so no cell has more timed samples than
+ * the plan's runs (issue 24: a shard of 10,000 samples was pooled).
+ */
+static void merge_alone(const struct pmbench_result *r)
+{
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *name = "fuzz.json";
+	int64_t when;
+
+	pmbench_result_created(&when, r, name);
+	if (pmbench_merge(&m, r, &name, 1) == 0)
+		for (size_t i = 0; i < m.cells_nr; i++) {
+			size_t timed = 0;
+
+			for (size_t k = 0; k < m.cells[i].samples_nr; k++)
+				timed += !m.cells[i].samples[k].warmup;
+			if (timed > m.runs)
+				FUZZ_FAIL("merged cell %zu has %zu timed "
+					  "samples, the plan %u runs",
+					  i, timed, m.runs);
+		}
+	pmbench_result_release(&m);
 }
 
 static void use_cells(const struct pmbench_result *r)
@@ -49,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pmbench_result_from_json(&r1, json, "fuzz.json") < 0)
 		goto done;
 	use_cells(&r1);
+	merge_alone(&r1);
 	first = pmbench_result_to_json(&r1);
 	if (pmbench_result_from_json(&r2, first, "written.json") < 0)
 		FUZZ_FAIL("the written result does not read back: %s",

@@ -8,7 +8,9 @@
  */
 #include "pmbench/common.h"
 
+#include <ctype.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -323,9 +325,189 @@ TEST(sighup_leaves_no_mirror)
 	H_CHECK_CALL(stopped_by, SIGHUP);
 }
 
+/*
+ * Pipeline `n` requests for "/left-pad" to 127.0.0.1:`port` on one
+ * connection, sending while reading as a pipelining client does;
+ * returns how many were answered 200.
+ */
+static size_t pipeline(int port, size_t n)
+{
+	const char *req = "GET /left-pad HTTP/1.1\r\nHost: x\r\nAccept: "
+			  "application/json\r\n\r\n";
+	const char *ok_line = "HTTP/1.1 200 ";
+	size_t len = strlen(req), sent = 0, off = 0, answered = 0, match = 0;
+	uint64_t until = pmbench_now_ns() + 60ull * 1000000000ull;
+	struct sockaddr_in a;
+	char chunk[65536];
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		n = 0;
+	while (answered < n && pmbench_now_ns() < until) {
+		struct pollfd p = { fd, POLLIN | (sent < n ? POLLOUT : 0), 0 };
+		ssize_t got;
+
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		if ((p.revents & POLLOUT) && sent < n) {
+			ssize_t k = send(fd, req + off, len - off,
+					 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+			if (k > 0 && (off += (size_t)k) == len) {
+				off = 0;
+				sent++;
+			}
+		}
+		if (!(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		got = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		if (got == 0)
+			break;
+		for (ssize_t i = 0; i < got; i++) {
+			match = chunk[i] == ok_line[match] ? match + 1
+				: chunk[i] == ok_line[0]   ? 1
+							   : 0;
+			if (!ok_line[match]) {
+				answered++;
+				match = 0;
+			}
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return answered;
+}
+
+/*
+ * How many installs npm began (its priming, then its timed run), and the
+ * registry port the last one was given, into *port.
+ */
+static int npm_installs(int *port)
+{
+	cJSON *all = h_log_entries(), *npm = h_log_of(all, "npm"), *e;
+	const char *url = NULL;
+	int installs = 0;
+
+	cJSON_ArrayForEach(e, npm)
+	{
+		const char *cmd = cJSON_GetStringValue(
+			cJSON_GetArrayItem(cJSON_GetObjectItem(e, "argv"), 0));
+
+		if (cmd && !strcmp(cmd, "config"))
+			continue;
+		installs++;
+		url = cJSON_GetStringValue(cJSON_GetObjectItem(e, "registry"));
+	}
+	*port = port_of(url);
+	cJSON_Delete(npm);
+	cJSON_Delete(all);
+	return installs;
+}
+
+/* `text` with every run of white space made one space (lines unwrapped). */
+static void unwrap(struct pmbench_buf *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (!isspace((unsigned char)*p))
+			pmbench_buf_addch(out, *p);
+		else if (out->len && out->ptr[out->len - 1] != ' ')
+			pmbench_buf_addch(out, ' ');
+	}
+}
+
+/* A metric of npm's first timed run in the result at `out`, or -1. */
+static double npm_metric(const char *out, const char *name)
+{
+	cJSON *json = h_read_json(out);
+	const cJSON *s = h_json_sample(json, "install", "clean", "npm", 0);
+	const cJSON *v =
+		cJSON_GetObjectItem(cJSON_GetObjectItem(s, "metrics"), name);
+	double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+
+	cJSON_Delete(json);
+	return d;
+}
+
+/*
+ * Another program pipelines 500 requests to the registry while npm's
+ * timed install runs (issue 24, fault 4: another client's 7,978 were
+ * once recorded as the PM's registry_meta_requests). npm's own 3 are its
+ * metrics; the 500 are counted apart and the report says so. With a
+ * link, the relay tells the front whose each connection is.
+ */
+static void others_apart(int *ok, const char *link)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf said = PMBENCH_BUF_INIT;
+	const char *sandbox;
+	char out[4200];
+	int port = 0, rc = 0, installs = 0, opened = 0;
+	size_t answered = 0;
+
+	*ok = 0;
+	sandbox = h_setup();
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(
+		&c.args,
+		(const char *const[]){ "bench", "--pm", "npm", "--scenario",
+				       "clean", "--runs", "1", "--warmup", "0",
+				       "--no-control", "--link", link, "--out",
+				       out, h_project("proj"), NULL });
+	mirror_env(&c.env);
+	pmbench_strvec_push(&c.env, "FAKEPM_FETCH=3");
+	/* npm's install waits for the other program's requests. */
+	pmbench_strvec_pushf(&c.env, "FAKEPM_FETCH_WAIT=%s/gate/open", sandbox);
+	c.tail_max = 1u << 20;
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* The priming goes on at once; the timed install waits for us. */
+	for (int i = 0; i < 1200 && !rc && installs < 2; i++) {
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+		installs = npm_installs(&port);
+		if (installs == 2)
+			answered = pipeline(port, 500);
+		if (installs > opened)
+			h_write("gate/open", ""), opened++;
+	}
+	for (int i = 0; i < 1200 && !rc; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	if (rc != 1 || c.result.exit_code)
+		fprintf(stderr, "--- pmbench:\n%s\n---\n", c.tail.ptr);
+	CHECK(port > 0);
+	CHECK_INT(answered, 500);
+	CHECK_INT(rc, 1);
+	CHECK_INT(c.result.exit_code, 0);
+	CHECK_INT(npm_metric(out, "registry_meta_requests"), 3);
+	CHECK_INT(npm_metric(out, "registry_foreign_requests"), 500);
+	unwrap(&said, c.tail.ptr);
+	CHECK_CONTAINS(said.ptr, "npm: 3 metadata, 0 tarballs, 0.0 MB; other "
+				 "programs used the mirror during 1 run (500 "
+				 "requests, not counted here)");
+	pmbench_buf_release(&said);
+	pmbench_child_kill_tree(&c);
+	pmbench_child_release(&c);
+	*ok = 1;
+}
+
+TEST(other_programs_requests_are_not_the_pms)
+{
+	H_CHECK_CALL(others_apart, "none");
+}
+
+TEST(other_programs_requests_through_the_link)
+{
+	H_CHECK_CALL(others_apart, "1ms,1gbit");
+}
+
 CHECK_MAIN(CASE(every_pm_gets_the_mirror_and_nothing_is_left),
 	   CASE(a_link_puts_a_relay_in_front),
 	   CASE(shipped_yarn_lock_urls_point_at_the_mirror),
 	   CASE(link_needs_the_mirror), CASE(failed_runs_leave_no_mirror),
 	   CASE(sigint_leaves_no_mirror), CASE(sigterm_leaves_no_mirror),
-	   CASE(sighup_leaves_no_mirror))
+	   CASE(sighup_leaves_no_mirror),
+	   CASE(other_programs_requests_are_not_the_pms),
+	   CASE(other_programs_requests_through_the_link))

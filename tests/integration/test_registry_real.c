@@ -370,6 +370,14 @@ static void check_sealed(int *ok, const char *out)
 			CHECK_INT(cJSON_GetNumberValue(cJSON_GetObjectItem(
 					  m, "registry_fallback_requests")),
 				  0);
+			/*
+			 * Every connection found to be the PM's (peer.h):
+			 * none another program's, none unattributed.
+			 */
+			CHECK(!cJSON_GetObjectItem(
+				m, "registry_foreign_requests"));
+			CHECK(!cJSON_GetObjectItem(
+				m, "registry_unattributed_connections"));
 			runs++;
 		}
 	}

@@ -112,22 +112,20 @@ TEST(second_command_waits_out_the_reuse_delay)
 	pmbench_result_release(&r);
 }
 
-TEST(signal_during_the_wait_stops_pmbench)
+/*
+ * Stop pmbench with `sig` in the wait, its --out naming a file that holds
+ * `{"keep":1}`: 130, nothing left running, and the file as it was (the
+ * wait comes after the cells are made, before any run).
+ */
+static void stop_in_the_wait(int *out_ok, const char *proj, const char *out,
+			     int sig)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct h_run run;
-	const char *proj;
-	char out[4200];
+	struct pmbench_buf kept = PMBENCH_BUF_INIT;
 	int rc = 0, ok = 0;
 
-	h_setup();
-	h_with_control();
-	proj = h_project("proj");
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	bench(&run, proj, out, "0");
-	CHECK_INT(run.exit_code, 0);
-	h_run_release(&run);
-
+	*out_ok = 0;
+	CHECK_INT(pmbench_fs_write_atomic(out, "{\"keep\":1}\n", 11), 0);
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	push_args(&c.args, proj, out);
 	pmbench_strvec_pushf(&c.env, "%s=600", PMBENCH_FS_REUSE_DELAY_ENV);
@@ -139,9 +137,34 @@ TEST(signal_during_the_wait_stops_pmbench)
 	}
 	CHECK_CONTAINS(c.tail.ptr, "waiting ");
 	/* Stopped in the wait, as in a run: 130, nothing left. */
-	h_stop_with(&ok, &c, SIGTERM, (long)c.pid);
+	h_stop_with(&ok, &c, sig, (long)c.pid);
 	CHECK(ok);
+	CHECK(!strstr(c.tail.ptr, "results written"));
 	pmbench_child_release(&c);
+	CHECK_INT(pmbench_fs_read(&kept, out, 1 << 20), 0);
+	CHECK_STR(kept.ptr, "{\"keep\":1}\n");
+	pmbench_buf_release(&kept);
+	*out_ok = 1;
+}
+
+TEST(signal_during_the_wait_stops_pmbench)
+{
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	h_with_control();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	bench(&run, proj, out, "0");
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+
+	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGTERM);
+	/* Ctrl-C and a closed terminal keep the user's file too. */
+	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGINT);
+	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGHUP);
 }
 
 CHECK_MAIN(CASE(second_command_waits_out_the_reuse_delay),

@@ -113,7 +113,8 @@ static void run_one(unsigned k, const char *runs, const char *extra,
 static int merge(struct h_run *r, const char *out, const char *a, const char *b,
 		 const char *c)
 {
-	const char *args[] = { "merge", out, a, b, c, NULL };
+	/* --out after the inputs: an option like any other. */
+	const char *args[] = { "merge", a, b, c, "--out", out, NULL };
 
 	h_pmbench(r, args, NULL);
 	return r->exit_code;

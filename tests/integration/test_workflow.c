@@ -364,5 +364,72 @@ TEST(workflow_refuses)
 	}
 }
 
+/*
+ * Every bench option reaches the shards as given, the ones no list
+ * named before too, checked as bench checks them; one the workflow sets
+ * itself is refused.
+ */
+TEST(bench_options_reach_the_shards)
+{
+	const char *args[] = { "workflow",
+			       "github-actions",
+			       "--task",
+			       "hmr",
+			       "--edits",
+			       "3",
+			       "--node",
+			       "22",
+			       "--no-control",
+			       "--registry",
+			       "live",
+			       "--runs",
+			       "3",
+			       "--link=50ms,200mbit",
+			       NULL };
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	{
+		const char *ok[] = { "workflow",
+				     "github-actions",
+				     "--task",
+				     "hmr",
+				     "--edits",
+				     "3",
+				     "--node",
+				     "22",
+				     "--no-control",
+				     "--runs",
+				     "3",
+				     NULL };
+
+		wf = generate(ok, at("pass.yml"));
+	}
+	if (!wf)
+		return;
+	CHECK_CONTAINS(str(step(wf, "shard", "bench"), "run"),
+		       "bench --no-progress --task hmr --edits 3 --node 22 "
+		       "--no-control --runs 3 --shard ${{ matrix.shard }}/3");
+	cJSON_Delete(wf);
+	/* Checked as bench checks them: --link needs the local registry. */
+	H_CHECK_CALL(h_expect, args, NULL, 129, "needs the local registry");
+	{
+		const char *edits[] = { "workflow", "github-actions", "--edits",
+					"3", NULL };
+
+		H_CHECK_CALL(h_expect, edits, NULL, 129,
+			     "'--edits' needs the hmr task");
+	}
+	{
+		const char *shard[] = { "workflow", "github-actions", "--shard",
+					"1/2", NULL };
+
+		H_CHECK_CALL(h_expect, shard, NULL, 129,
+			     "'--shard' is a bench option the shards do not "
+			     "get");
+	}
+}
+
 CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
-	   CASE(docs_example_is_current), CASE(workflow_refuses))
+	   CASE(docs_example_is_current), CASE(workflow_refuses),
+	   CASE(bench_options_reach_the_shards))

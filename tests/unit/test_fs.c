@@ -1207,6 +1207,38 @@ TEST(fs_mkdirp_exists)
 	CHECK(!pmbench_fs_exists(P("a/none")));
 }
 
+TEST(fs_space)
+{
+	struct pmbench_fs_space sp;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	CHECK_INT(pmbench_fs_space(&sp, check_sandbox()), 0);
+	CHECK(sp.total_bytes > 0 && sp.avail_bytes <= sp.total_bytes);
+	CHECK(pmbench_fs_space(&sp, "/nonexistent/pmbench") < 0);
+	pmbench_error_clear();
+
+	/* 1 MiB is the floor, or 1 % of a file system under 100 MiB. */
+	sp.total_bytes = (uint64_t)250 << 30;
+	sp.avail_bytes = ((uint64_t)1 << 20) - 1;
+	CHECK(pmbench_fs_space_full(&sp));
+	sp.avail_bytes = (uint64_t)1 << 20;
+	CHECK(!pmbench_fs_space_full(&sp));
+	sp.total_bytes = 20000000;
+	sp.avail_bytes = 199999;
+	CHECK(pmbench_fs_space_full(&sp));
+	sp.avail_bytes = 200000;
+	CHECK(!pmbench_fs_space_full(&sp));
+
+	/* The root's mount point is "/", with its type. */
+	pmbench_fs_describe_mount(&b, "/");
+	CHECK(!strncmp(b.ptr, "/ (", 3) && b.ptr[b.len - 1] == ')');
+	pmbench_buf_reset(&b);
+	/* What it cannot tell is the path itself. */
+	pmbench_fs_describe_mount(&b, "/nonexistent/pmbench");
+	CHECK_STR(b.ptr, "/nonexistent/pmbench");
+	pmbench_buf_release(&b);
+}
+
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_synctree),
 	   CASE(fs_copytree_flags), CASE(fs_usage), CASE(fs_rmtree_sandbox),
@@ -1214,4 +1246,5 @@ CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_rmtree_readonly), CASE(fs_unprivileged_under_private_parent),
 	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_write_output),
 	   CASE(fs_copyfile), CASE(fs_find_dirs), CASE(fs_abspath),
-	   CASE(fs_realpath_is_inside), CASE(fs_read), CASE(fs_mkdirp_exists))
+	   CASE(fs_realpath_is_inside), CASE(fs_read), CASE(fs_mkdirp_exists),
+	   CASE(fs_space))

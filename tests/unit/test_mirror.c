@@ -16,10 +16,13 @@
 
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -795,6 +798,288 @@ static void half_closed(struct world *w)
 	w->passed = 1;
 }
 
+/* ---- limits and attribution (issue 24) ---------------------------------- */
+
+/*
+ * Send `len` bytes of `data` (NULs allowed) over a connection of its
+ * own, then read until the front closes it or 5 s pass, into `got`.
+ * Returns 1 if the front closed it.
+ */
+static int raw_send(int port, const char *data, size_t len,
+		    struct pmbench_buf *got)
+{
+	struct sockaddr_in a;
+	struct timeval tv = { 5, 0 };
+	char chunk[4096];
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), closed = 0;
+	ssize_t n;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return 0;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (!connect(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	    send(fd, data, len, MSG_NOSIGNAL) == (ssize_t)len) {
+		while ((n = recv(fd, chunk, sizeof(chunk), 0)) > 0)
+			pmbench_buf_add(got, chunk, (size_t)n);
+		closed = n == 0;
+	}
+	close(fd);
+	return closed;
+}
+
+/* A connected socket to 127.0.0.1:`port`, or -1. */
+static int dial(int port)
+{
+	struct sockaddr_in a;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons((uint16_t)port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+#define PKG_REQUEST                                      \
+	"GET /pkg HTTP/1.1\r\nHost: x\r\nAccept: " CORGI \
+	"\r\nAccept-Encoding: gzip\r\n\r\n"
+#define OK_LINE "HTTP/1.1 200 "
+
+/*
+ * `n` (at most 16) requests for the kept corgi, sent at once on one
+ * connection, then the end of input; returns how many were answered
+ * 200. No allocation: a forked child of this threaded test calls it.
+ */
+static int plain_requests(int port, int n)
+{
+	char text[16 * sizeof(PKG_REQUEST)], chunk[4096];
+	size_t len = 0, match = 0;
+	int fd = dial(port), ok = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < n && i < 16; i++) {
+		memcpy(text + len, PKG_REQUEST, sizeof(PKG_REQUEST) - 1);
+		len += sizeof(PKG_REQUEST) - 1;
+	}
+	if (send(fd, text, len, MSG_NOSIGNAL) != (ssize_t)len ||
+	    shutdown(fd, SHUT_WR) < 0) {
+		close(fd);
+		return -1;
+	}
+	while ((got = recv(fd, chunk, sizeof(chunk), 0)) > 0) {
+		for (ssize_t i = 0; i < got; i++) {
+			match = chunk[i] == OK_LINE[match] ? match + 1
+				: chunk[i] == OK_LINE[0]   ? 1
+							   : 0;
+			if (match == sizeof(OK_LINE) - 1) {
+				ok++;
+				match = 0;
+			}
+		}
+	}
+	close(fd);
+	return ok;
+}
+
+/*
+ * 20,000 requests pipelined on one connection, sent while the answers
+ * are read, as a client that pipelines does: every one is answered (the
+ * front used to drop what came beyond 256 KiB of input: 9,143 of 20,000
+ * answered).
+ */
+static void pipelined(struct world *w)
+{
+	const size_t n = 20000, len = sizeof(PKG_REQUEST) - 1;
+	size_t sent = 0, off = 0, answered = 0, match = 0;
+	uint64_t until = pmbench_now_ns() + 60ull * 1000000000ull;
+	char chunk[65536];
+	int fd = dial(w->port);
+
+	CHECK(fd >= 0);
+	while (answered < n && pmbench_now_ns() < until) {
+		struct pollfd p = { fd, POLLIN | (sent < n ? POLLOUT : 0), 0 };
+		ssize_t got;
+
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		if ((p.revents & POLLOUT) && sent < n) {
+			ssize_t k = send(fd, PKG_REQUEST + off, len - off,
+					 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+			if (k > 0 && (off += (size_t)k) == len) {
+				off = 0;
+				sent++;
+			}
+		}
+		if (!(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		got = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		if (got == 0)
+			break;
+		for (ssize_t i = 0; i < got; i++) {
+			match = chunk[i] == OK_LINE[match] ? match + 1
+				: chunk[i] == OK_LINE[0]   ? 1
+							   : 0;
+			if (match == sizeof(OK_LINE) - 1) {
+				answered++;
+				match = 0;
+			}
+		}
+	}
+	close(fd);
+	CHECK_INT(sent, n);
+	CHECK_INT(answered, n);
+	CHECK_COUNTS(w, n, 0, 0, 0, 0, n * strlen("corgi:/pkg"));
+	w->passed = 1;
+}
+
+#define T(s)                     \
+	{                        \
+		s, sizeof(s) - 1 \
+	}
+
+/*
+ * Heads that are not HTTP/1.x, or whose target is not a plain path, get
+ * 400 and a close without reaching the backend (they used to go
+ * unanswered, NULs, or upstream: "GET / HTTP/1." and "/../../etc/passwd"
+ * were forwarded); a head over 64 KiB gets 431.
+ */
+static void bad_heads(struct world *w)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+	} bad[] = {
+		T("GET /pkg HTTP/1.1\r\nHost: x\0y\r\n\r\n"),
+		T("GET /pk\0g HTTP/1.1\r\n\r\n"),
+		T("\0\0\0\0\r\n\r\n"),
+		T("GET / HTTP/1.\r\n\r\n"),
+		T("GET /pkg HTTP/2.0\r\n\r\n"),
+		T("GET /pkg HTTP/1.1 x\r\n\r\n"),
+		T("G@T /pkg HTTP/1.1\r\n\r\n"),
+		T("GET /../../etc/passwd HTTP/1.1\r\n\r\n"),
+		T("GET /%2e%2e/etc/passwd HTTP/1.1\r\n\r\n"),
+		T("GET /@s%2f..%2F..%2fetc HTTP/1.1\r\n\r\n"),
+		T("GET /pkg/. HTTP/1.1\r\n\r\n"),
+		T("GET /pkg/.%2E HTTP/1.1\r\n\r\n"),
+		T("GET /pkg%00 HTTP/1.1\r\n\r\n"),
+		T("GET /pkg%zz HTTP/1.1\r\n\r\n"),
+		T("GET /pk\\g HTTP/1.1\r\n\r\n"),
+		T("GET /pkg#x HTTP/1.1\r\n\r\n"),
+		T("GET http://127.0.0.1/pkg HTTP/1.1\r\n\r\n"),
+		T("GET * HTTP/1.1\r\n\r\n"),
+		T("GET /pkg HTTP/1.1\r\nAccept: a\nX-Evil: 1\r\n\r\n"),
+		T("GET /pkg HTTP/1.1\r\nAccept: a\rX-Evil: 1\r\n\r\n"),
+		T("GET /pkg HTTP/1.1\r\n Accept: folded\r\n\r\n"),
+		T("GET /pkg HTTP/1.1\r\nno colon\r\n\r\n"),
+	};
+	struct pmbench_buf got = PMBENCH_BUF_INIT, big = PMBENCH_BUF_INIT;
+	struct reply *r = &w->r;
+	unsigned seen = backend_seen(&w->backend, NULL);
+	int closed;
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(bad); i++) {
+		pmbench_buf_reset(&got);
+		closed = raw_send(w->port, bad[i].text, bad[i].len, &got);
+		if (!closed || strncmp(got.ptr, "HTTP/1.1 400 ", 13)) {
+			check_fail(__FILE__, __LINE__,
+				   "bad head %zu: %s, got \"%.40s\"", i,
+				   closed ? "closed" : "left open", got.ptr);
+			pmbench_buf_release(&got);
+			return;
+		}
+	}
+	CHECK_INT(backend_seen(&w->backend, NULL), seen);
+	CHECK_COUNTS(w, 0, 0, PMBENCH_ARRAY_SIZE(bad), PMBENCH_ARRAY_SIZE(bad),
+		     0, 0);
+
+	/* No end of the head in 64 KiB: 431, closed, nothing read on. */
+	pmbench_buf_adds(&big, "GET /pkg HTTP/1.1\r\nX-Big: ");
+	for (int i = 0; i < 70000; i++)
+		pmbench_buf_addch(&big, 'a');
+	pmbench_buf_reset(&got);
+	closed = raw_send(w->port, big.ptr, big.len, &got);
+	pmbench_buf_release(&big);
+	CHECK(closed);
+	CHECK(!strncmp(got.ptr, "HTTP/1.1 431 ", 13));
+	pmbench_buf_release(&got);
+	CHECK_COUNTS(w, 0, 0, 1, 1, 0, 0);
+
+	/* A scoped name's encoded slash is a path, not a climb. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/@scope%2fpkg?x=1", full_plain,
+		      r),
+		  CURLE_OK);
+	CHECK_INT(r->status, 200);
+	CHECK_STR(r->body.ptr, "full:/@scope%2fpkg?x=1");
+	CHECK_INT(backend_seen(&w->backend, NULL), seen + 1);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 1, strlen("full:/@scope%2fpkg?x=1"));
+	w->passed = 1;
+}
+#undef T
+
+/*
+ * Whose requests (fault 4): this process's and its child's are counted;
+ * an orphan's (reparented away from this process's tree, as any other
+ * program) are counted only as foreign requests.
+ */
+static void foreign(struct world *w)
+{
+	struct pmbench_mirror_counts c;
+	pid_t kid;
+	int p[2], status = -1, ok = -1;
+
+	CHECK_INT(plain_requests(w->port, 3), 3);
+	kid = fork();
+	if (kid == 0)
+		_exit(plain_requests(w->port, 4) == 4 ? 0 : 1);
+	CHECK(kid > 0);
+	CHECK_INT(waitpid(kid, &status, 0), kid);
+	CHECK_INT(status, 0);
+	CHECK_INT(pipe(p), 0);
+	kid = fork();
+	if (kid == 0) {
+		pid_t mid = getpid();
+
+		if (fork() != 0)
+			_exit(0);
+		/* The middle one is gone: this one left the tree. */
+		while (getppid() == mid)
+			pmbench_sleep_ns(1000000);
+		ok = plain_requests(w->port, 5);
+		if (write(p[1], &ok, sizeof(ok)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	CHECK(kid > 0);
+	CHECK_INT(waitpid(kid, &status, 0), kid);
+	CHECK_INT(read(p[0], &ok, sizeof(ok)), sizeof(ok));
+	/*
+	 * Its end of the pipe closes when it exits, with its copy of our
+	 * listening socket: then the front's port can be seen to refuse.
+	 */
+	CHECK_INT(read(p[0], &status, sizeof(status)), 0);
+	close(p[0]);
+	CHECK_INT(ok, 5);
+	pmbench_mirror_take_counts(w->m, &c);
+	CHECK_INT(c.meta_requests, 7);
+	CHECK_INT(c.bytes, 7 * strlen("corgi:/pkg"));
+	CHECK_INT(c.foreign_requests, 5);
+	CHECK_INT(c.foreign_connections, 1);
+	CHECK_INT(c.unattributed_connections, 0);
+	w->passed = 1;
+}
+
 /* 10. Halted: the port refuses; halting again is harmless. */
 static void halt(struct world *w)
 {
@@ -804,11 +1089,12 @@ static void halt(struct world *w)
 	pmbench_mirror_halt(w->m);
 	CHECK(!can_connect(w->port));
 	pmbench_mirror_halt(w->m);
-	/* Kept: both corgis, three full documents, the two tarballs. */
-	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 7);
+	/* Kept: both corgis, four full documents, the two tarballs. */
+	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 8);
 	CHECK_INT(bytes, 2 * strlen("corgi:/pkg") + 2 * strlen("full:/pkg") +
-				 strlen("full:/slow") + strlen("tgz:" TARBALL) +
-				 BIG_LEN);
+				 strlen("full:/slow") +
+				 strlen("full:/@scope%2fpkg?x=1") +
+				 strlen("tgz:" TARBALL) + BIG_LEN);
 }
 
 TEST(front)
@@ -839,6 +1125,12 @@ TEST(front)
 		big_and_pipelined(&w);
 	if (w.passed && !(w.passed = 0))
 		half_closed(&w);
+	if (w.passed && !(w.passed = 0))
+		pipelined(&w);
+	if (w.passed && !(w.passed = 0))
+		bad_heads(&w);
+	if (w.passed && !(w.passed = 0))
+		foreign(&w);
 	if (w.passed)
 		halt(&w);
 	/* Whatever failed, leave nothing behind (LSan is watching). */
@@ -957,6 +1249,140 @@ TEST(caching_headers)
 	pmbench_buf_release(&r.body);
 }
 
+/* A front on a free port before `b`, with the corgi of "/pkg" kept. */
+static struct pmbench_mirror *front_on(struct backend *b, int *port,
+				       const struct pmbench_mirror_limits *l)
+{
+	struct pmbench_mirror *m = pmbench_mirror_new(b->port, HOST);
+
+	if (l)
+		pmbench_mirror_set_limits(m, l);
+	*port = free_port();
+	if (pmbench_mirror_preload(m, "/pkg", CORGI, 1) != 1 ||
+	    pmbench_mirror_serve(m, *port) < 0) {
+		pmbench_mirror_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/*
+ * At most an eighth of the descriptor limit of connections (issue 24:
+ * 1,100 idle connections under `ulimit -n 1024` left pmbench none of its
+ * own): under a limit of 256, 100 idle connections and then a request;
+ * the request is answered, and the front keeps 32 connections, closing
+ * the idle ones longest idle to make room.
+ */
+TEST(connection_cap)
+{
+	struct rlimit old, low;
+	struct backend b;
+	struct pmbench_mirror *m = NULL;
+	struct pmbench_mirror_counts c;
+	int fds[100], port = 0, closed = 0, answered = -1, first_closed = 0;
+
+	CHECK_INT(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = 256;
+	CHECK(old.rlim_cur == RLIM_INFINITY || old.rlim_cur >= 256);
+	CHECK_INT(backend_start(&b), 0);
+	CHECK_INT(setrlimit(RLIMIT_NOFILE, &low), 0);
+	m = front_on(&b, &port, NULL);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fds); i++)
+		fds[i] = m ? dial(port) : -1;
+	if (m)
+		answered = plain_requests(port, 1);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fds); i++) {
+		char ch;
+		int gone = fds[i] >= 0 &&
+			   recv(fds[i], &ch, 1, MSG_DONTWAIT) == 0;
+
+		closed += gone;
+		first_closed += gone && i < 69;
+		if (fds[i] >= 0)
+			close(fds[i]);
+	}
+	if (m)
+		pmbench_mirror_take_counts(m, &c);
+	pmbench_mirror_free(m);
+	backend_stop(&b);
+	setrlimit(RLIMIT_NOFILE, &old);
+	CHECK(m);
+	CHECK_INT(answered, 1);
+	/* 101 connections, 32 kept: the 69 longest idle were closed. */
+	CHECK_INT(closed, 69);
+	CHECK_INT(first_closed, 69);
+	CHECK_INT(c.dropped_connections, 69);
+	CHECK_INT(c.meta_requests, 1);
+}
+
+/*
+ * A head that never ends gets 408 and a close (slowloris); an answer the
+ * client takes nothing of is abandoned and counted.
+ */
+TEST(timeouts)
+{
+	const struct pmbench_mirror_limits l = { .head_ns = 200000000ull,
+						 .stall_ns = 300000000ull };
+	const char *slow = "GET /pkg HTTP/1.1\r\nHost: x\r\n";
+	const char *take = "GET " BIG " HTTP/1.1\r\nHost: x\r\n\r\n";
+	struct pmbench_buf got = PMBENCH_BUF_INIT;
+	struct pmbench_mirror_counts c = { 0 };
+	struct backend b;
+	struct pmbench_mirror *m;
+	int port = 0, closed = 0, fd = -1, small = 4096;
+	uint64_t t0;
+
+	CHECK_INT(backend_start(&b), 0);
+	m = front_on(&b, &port, &l);
+	if (m && pmbench_mirror_preload(m, BIG, NULL, 0) != 1)
+		pmbench_mirror_halt(m);
+	t0 = pmbench_now_ns();
+	if (m)
+		closed = raw_send(port, slow, strlen(slow), &got);
+	t0 = pmbench_now_ns() - t0;
+	if (m)
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		struct sockaddr_in a;
+
+		/* A small window: the answer cannot all go out. */
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+		memset(&a, 0, sizeof(a));
+		a.sin_family = AF_INET;
+		a.sin_port = htons((uint16_t)port);
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+		    send(fd, take, strlen(take), MSG_NOSIGNAL) < 0)
+			close(fd), fd = -1;
+	}
+	for (int i = 0; i < 300 && m && !c.dropped_connections; i++) {
+		struct pmbench_mirror_counts more;
+
+		pmbench_sleep_ns(10000000ull);
+		pmbench_mirror_take_counts(m, &more);
+		c.dropped_connections += more.dropped_connections;
+		c.failed += more.failed;
+		c.other_requests += more.other_requests;
+		c.tarball_requests += more.tarball_requests;
+	}
+	if (fd >= 0)
+		close(fd);
+	pmbench_mirror_free(m);
+	backend_stop(&b);
+	CHECK(m);
+	CHECK(closed);
+	CHECK(!strncmp(got.ptr, "HTTP/1.1 408 ", 13));
+	pmbench_buf_release(&got);
+	/* Not before the limit: the timer runs from the head's first byte. */
+	CHECK(t0 >= l.head_ns);
+	CHECK_INT(c.failed, 1);
+	CHECK_INT(c.other_requests, 1);
+	CHECK(fd >= 0);
+	CHECK_INT(c.tarball_requests, 1);
+	CHECK_INT(c.dropped_connections, 1);
+}
+
 TEST(is_tarball)
 {
 	CHECK(pmbench_mirror_is_tarball("/x/-/x-1.0.0.tgz"));
@@ -970,4 +1396,4 @@ TEST(is_tarball)
 }
 
 CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(backend_gone),
-	   CASE(caching_headers))
+	   CASE(caching_headers), CASE(connection_cap), CASE(timeouts))

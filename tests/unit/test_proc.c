@@ -165,6 +165,38 @@ TEST(timeout_kills_escaped_and_stubborn)
 	pmbench_child_release(&c);
 }
 
+/* A watch that gives out at its third look. */
+static int third_look(struct pmbench_child *c, void *payload)
+{
+	int *looks = payload;
+
+	(void)c;
+	return ++*looks >= 3;
+}
+
+TEST(watch_stops_the_tree)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int looks = 0;
+
+	sh(&c, "sleep 100 & sleep 100 & wait");
+	c.timeout_ns = 600 * 1000000000ull;
+	c.watch = third_look;
+	c.watch_payload = &looks;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(looks, 3);
+	CHECK(c.result.stopped && !c.result.timed_out);
+	CHECK_INT(live_descendants(), 0);
+	{
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+		pmbench_child_describe(&c, &b);
+		CHECK_STR(b.ptr, "stopped by pmbench");
+		pmbench_buf_release(&b);
+	}
+	pmbench_child_release(&c);
+}
+
 TEST(leftover_counted_and_killed)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
@@ -514,6 +546,7 @@ int main(int argc, char **argv)
 		CASE(no_signal_handler_installed),
 		CASE(timeout_kills_group),
 		CASE(timeout_kills_escaped_and_stubborn),
+		CASE(watch_stops_the_tree),
 		CASE(leftover_counted_and_killed),
 		CASE(leftovers_per_handle),
 		CASE(sibling_handle_survives),

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "pmbench/registry.h"
+#include "pmbench/result.h"
 
 /* Shortened from verdaccio 6.8.0's log; the fields it reads are kept. */
 static const char *const log_lines[] = {
@@ -82,4 +83,52 @@ TEST(modes)
 	pmbench_registry_release(&reg);
 }
 
-CHECK_MAIN(CASE(counts_from_the_log), CASE(modes))
+/* A sample with the registry metrics of a run against the sealed mirror. */
+static void set_counts(struct pmbench_sample *s, double meta, double failed,
+		       double up, double fallbacks)
+{
+	pmbench_sample_metric_set(s, "registry_meta_requests", meta);
+	pmbench_sample_metric_set(s, "registry_tarball_requests", 10);
+	pmbench_sample_metric_set(s, "registry_other_requests", 0);
+	pmbench_sample_metric_set(s, "registry_failed_requests", failed);
+	pmbench_sample_metric_set(s, "registry_uplink_requests", up);
+	pmbench_sample_metric_set(s, "registry_fallback_requests", fallbacks);
+}
+
+TEST(failed_or_upstream_requests_spoil_a_run)
+{
+	struct pmbench_sample s;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+
+	memset(&s, 0, sizeof(s));
+	/* While priming there is no fallback count: never spoiled. */
+	pmbench_sample_metric_set(&s, "registry_failed_requests", 3);
+	pmbench_sample_metric_set(&s, "registry_uplink_requests", 40);
+	CHECK_INT(pmbench_registry_spoiled(&s, &why), 0);
+	CHECK_INT((int)why.len, 0);
+	pmbench_sample_release(&s);
+
+	/* Sealed, everything from the primings: a time. */
+	memset(&s, 0, sizeof(s));
+	set_counts(&s, 582, 0, 0, 0);
+	CHECK_INT(pmbench_registry_spoiled(&s, &why), 0);
+	/* Fallbacks that all succeeded are still a time. */
+	set_counts(&s, 582, 0, 0, 12);
+	CHECK_INT(pmbench_registry_spoiled(&s, &why), 0);
+
+	set_counts(&s, 582, 15, 2, 582);
+	CHECK_INT(pmbench_registry_spoiled(&s, &why), 1);
+	CHECK_CONTAINS(why.ptr, "registry: 15 of 592 requests failed, 2 sent "
+				"upstream, 582 not primed (not a measurement "
+				"of the PM");
+	pmbench_buf_reset(&why);
+	set_counts(&s, 5, 0, 1, 1);
+	CHECK_INT(pmbench_registry_spoiled(&s, &why), 1);
+	CHECK_CONTAINS(why.ptr, "registry: 1 of 15 requests sent upstream, 1 "
+				"not primed");
+	pmbench_sample_release(&s);
+	pmbench_buf_release(&why);
+}
+
+CHECK_MAIN(CASE(counts_from_the_log), CASE(modes),
+	   CASE(failed_or_upstream_requests_spoil_a_run))

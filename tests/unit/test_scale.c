@@ -164,6 +164,7 @@ static void shard(struct pmbench_result *r, unsigned k, const char *host,
 
 	pmbench_strvec_push(&r->pms, "npm");
 	r->runs = 4;
+	r->warmup = 1;
 	r->shard = k;
 	r->shards = 2;
 	r->plan_id = pmbench_xstrdup("0123456789abcdef");
@@ -236,6 +237,107 @@ TEST(merge_machines)
 			  "x.json"),
 		  PMBENCH_EINVALID);
 	CHECK_CONTAINS(pmbench_error_last(), "cells[0].samples[0].machine");
+	pmbench_result_release(&in[0]);
+	pmbench_result_release(&in[1]);
+}
+
+/* Shard `k` of 2 of `in` (from shard()), edited to say `why` is wrong. */
+static void refused(int *ok, struct pmbench_result *in, const char *why)
+{
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *names[] = { "a.json", "b.json" };
+
+	*ok = 0;
+	CHECK_INT(pmbench_merge(&m, in, names, 2), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), why);
+	CHECK(!strchr(pmbench_error_last(), '\n'));
+	pmbench_result_release(&m);
+	*ok = 1;
+}
+
+#define REFUSED(in, why)                                                    \
+	do {                                                                \
+		int ok_ = 0;                                                \
+		refused(&ok_, in, why);                                     \
+		if (!ok_) {                                                 \
+			check_fail(__FILE__, __LINE__, "refused(%s)", why); \
+			return;                                             \
+		}                                                           \
+	} while (0)
+
+/*
+ * Each shard's rounds are checked against the plan: its own share of the
+ * timed rounds, none beyond the plan, none twice (issue 24: a shard of
+ * 10,000 samples overlapping the other's was pooled).
+ */
+TEST(merge_rounds_against_plan)
+{
+	struct pmbench_result in[2] = { PMBENCH_RESULT_INIT,
+					PMBENCH_RESULT_INIT };
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *names[] = { "a.json", "b.json" };
+	struct pmbench_sample *s;
+	struct pmbench_cell *c;
+
+	shard(&in[0], 1, "aa", "cpu A", 1);
+	shard(&in[1], 2, "bb", "cpu B", 2);
+	c = &in[1].cells[0];
+	/* Shard 2 with shard 1's round 1. */
+	c->samples[1].round = 1;
+	REFUSED(in, "field 'cells[0].samples[1].round' (f · install · clean · "
+		    "npm) is 1, a round of shard 1/2, not of this shard 2/2");
+	/* 10,000 more samples: rounds beyond the plan's. */
+	c->samples[1].round = 2;
+	for (unsigned i = 0; i < 10000; i++) {
+		s = pmbench_cell_add_sample(c);
+		s->round = 2 + 2 * i;
+		s->ok = 1;
+		s->wall_ns = 1000000;
+	}
+	REFUSED(in, "'cells[0].samples[5].round' (f · install · clean · npm) "
+		    "is 6, beyond the plan's 1 warm-up and 4 timed rounds");
+	/* In its share, but round 4 twice. */
+	for (size_t i = 3; i < c->samples_nr; i++)
+		c->samples[i].round = 4;
+	REFUSED(in, "cannot merge 'b.json': it has round 4 of f · install · "
+		    "clean · npm twice (fields 'cells[0].samples[2].round' and "
+		    "'cells[0].samples[3].round')");
+	c->samples_nr = 3;
+	/* A warm-up in a timed round, a timed run in a warm-up round. */
+	c->samples[0].round = 2;
+	REFUSED(in, "is 2, a timed round, but the sample is a warm-up");
+	c->samples[0].round = 0;
+	c->samples[2].round = 0;
+	REFUSED(in, "is 0, a warm-up round, but the sample is timed");
+	c->samples[2].round = 4;
+	/* The shards as they ran: pooled, each round once. */
+	CHECK_INT(pmbench_merge(&m, in, names, 2), 0);
+	CHECK_INT(m.cells[0].samples_nr, 6);
+	/* The merge of both again with shard 2: its rounds twice. */
+	in[0].shard = 0;
+	pmbench_result_release(&in[0]);
+	in[0] = m;
+	{
+		struct pmbench_result blank = PMBENCH_RESULT_INIT;
+
+		m = blank;
+	}
+	REFUSED(in, "cannot merge 'a.json' and 'b.json': both have round 2 of "
+		    "f · install · clean · npm");
+	pmbench_result_release(&in[0]);
+	pmbench_result_release(&in[1]);
+
+	/* Whole runs of one plan repeat each other's rounds: pooled. */
+	shard(&in[0], 1, "aa", "cpu A", 1);
+	shard(&in[1], 1, "bb", "cpu B", 2);
+	for (int i = 0; i < 2; i++)
+		in[i].shard = in[i].shards = 0;
+	CHECK_INT(pmbench_merge(&m, in, names, 2), 0);
+	CHECK_INT(m.cells[0].samples_nr, 6);
+	pmbench_result_release(&m);
+	/* But not one round twice within one of them. */
+	in[1].cells[0].samples[2].round = 1;
+	REFUSED(in, "it has round 1 of f · install · clean · npm twice");
 	pmbench_result_release(&in[0]);
 	pmbench_result_release(&in[1]);
 }
@@ -319,4 +421,4 @@ TEST(history_every_format)
 
 CHECK_MAIN(CASE(schedule_shards), CASE(parse_shard), CASE(plan_id),
 	   CASE(bootstrap_blocks), CASE(merge_machines),
-	   CASE(history_every_format))
+	   CASE(merge_rounds_against_plan), CASE(history_every_format))

@@ -1,0 +1,506 @@
+# bash completion for pmbench. Written by pmbench-gendoc from src/cli/options.c
+# and commands.c: do not edit; regenerate it with 'build/pmbench-gendoc write .'
+
+_pmbench_words()
+{
+	local pre= word=$cur
+	if [[ $2 == list && $word == *,* ]]; then
+		pre=${word%,*},
+		word=${word##*,}
+	fi
+	COMPREPLY=($(compgen -P "$pre" -W "$1" -- "$word"))
+}
+
+_pmbench_files()
+{
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen "$1" -- "$cur"))
+}
+
+_pmbench()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	local prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local cmd= opts i
+
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--cache-dir | --fixtures-dir) ((i++)) ;;
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	case "$cmd $prev" in
+	" --cache-dir")
+		_pmbench_files -d
+		return
+		;;
+	" --fixtures-dir")
+		_pmbench_files -d
+		return
+		;;
+	"bench --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"bench --edits")
+		COMPREPLY=()
+		return
+		;;
+	"bench --env")
+		COMPREPLY=()
+		return
+		;;
+	"bench --format" | "bench -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"bench --link")
+		COMPREPLY=()
+		return
+		;;
+	"bench --max-runs")
+		COMPREPLY=()
+		return
+		;;
+	"bench --node")
+		_pmbench_words 'system'
+		return
+		;;
+	"bench --out" | "bench -o")
+		_pmbench_files -f
+		return
+		;;
+	"bench --pm")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"bench --probe")
+		COMPREPLY=()
+		return
+		;;
+	"bench --registry")
+		_pmbench_words 'local live'
+		return
+		;;
+	"bench --report")
+		_pmbench_files -f
+		return
+		;;
+	"bench --runs")
+		_pmbench_words 'auto'
+		return
+		;;
+	"bench --scenario")
+		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
+		return
+		;;
+	"bench --seed")
+		COMPREPLY=()
+		return
+		;;
+	"bench --shard")
+		COMPREPLY=()
+		return
+		;;
+	"bench --target")
+		COMPREPLY=()
+		return
+		;;
+	"bench --task")
+		_pmbench_words 'install run build test lint dev hmr resolve update' list
+		return
+		;;
+	"bench --time-budget")
+		COMPREPLY=()
+		return
+		;;
+	"bench --timeout")
+		COMPREPLY=()
+		return
+		;;
+	"bench --warmup")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"migrate --env")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --format" | "migrate -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"migrate --from")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"migrate --link")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --markdown")
+		_pmbench_files -f
+		return
+		;;
+	"migrate --out" | "migrate -o")
+		_pmbench_files -f
+		return
+		;;
+	"migrate --registry")
+		_pmbench_words 'local live'
+		return
+		;;
+	"migrate --report")
+		_pmbench_files -f
+		return
+		;;
+	"migrate --runs")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --scenario")
+		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
+		return
+		;;
+	"migrate --seed")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --task")
+		_pmbench_words 'install run build test lint dev hmr resolve update' list
+		return
+		;;
+	"migrate --timeout")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --to")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"migrate --warmup")
+		COMPREPLY=()
+		return
+		;;
+	"report --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"report --format" | "report -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"report --out" | "report -o")
+		_pmbench_files -f
+		return
+		;;
+	"report --report")
+		_pmbench_files -f
+		return
+		;;
+	"compare --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"compare --format" | "compare -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"compare --out" | "compare -o")
+		_pmbench_files -f
+		return
+		;;
+	"compare --report")
+		_pmbench_files -f
+		return
+		;;
+	"claim --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"claim --format" | "claim -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"claim --from")
+		_pmbench_files -f
+		return
+		;;
+	"claim --link")
+		COMPREPLY=()
+		return
+		;;
+	"claim --max-runs")
+		COMPREPLY=()
+		return
+		;;
+	"claim --out" | "claim -o")
+		_pmbench_files -f
+		return
+		;;
+	"claim --registry")
+		_pmbench_words 'local live'
+		return
+		;;
+	"claim --report")
+		_pmbench_files -f
+		return
+		;;
+	"claim --runs")
+		_pmbench_words 'auto'
+		return
+		;;
+	"claim --scenario")
+		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
+		return
+		;;
+	"claim --seed")
+		COMPREPLY=()
+		return
+		;;
+	"claim --target")
+		COMPREPLY=()
+		return
+		;;
+	"claim --time-budget")
+		COMPREPLY=()
+		return
+		;;
+	"claim --timeout")
+		COMPREPLY=()
+		return
+		;;
+	"claim --tolerance")
+		COMPREPLY=()
+		return
+		;;
+	"claim --warmup")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --archiver")
+		_pmbench_words 'libarchive gnu-tar'
+		return
+		;;
+	"ci-cache --bandwidth")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --columns")
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		return
+		;;
+	"ci-cache --compression")
+		_pmbench_words 'none gzip zstd' list
+		return
+		;;
+	"ci-cache --env")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --format" | "ci-cache -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"ci-cache --link")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --out" | "ci-cache -o")
+		_pmbench_files -f
+		return
+		;;
+	"ci-cache --pm")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"ci-cache --registry")
+		_pmbench_words 'local live'
+		return
+		;;
+	"ci-cache --report")
+		_pmbench_files -f
+		return
+		;;
+	"ci-cache --runs")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --strategy")
+		_pmbench_words 'none store node_modules store+node_modules' list
+		return
+		;;
+	"ci-cache --timeout")
+		COMPREPLY=()
+		return
+		;;
+	"merge --out" | "merge -o")
+		_pmbench_files -f
+		return
+		;;
+	"merge --seed")
+		COMPREPLY=()
+		return
+		;;
+	"history --format" | "history -f")
+		_pmbench_words 'table markdown csv json hyperfine html svg'
+		return
+		;;
+	"history --out" | "history -o")
+		_pmbench_files -f
+		return
+		;;
+	"history --report")
+		_pmbench_files -f
+		return
+		;;
+	"workflow --container")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --cron")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --edits")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --env")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --history-dir")
+		_pmbench_files -d
+		return
+		;;
+	"workflow --job-timeout")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --link")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --max-runs")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --node")
+		_pmbench_words 'system'
+		return
+		;;
+	"workflow --pm")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"workflow --probe")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --registry")
+		_pmbench_words 'local live'
+		return
+		;;
+	"workflow --runner")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --runs")
+		_pmbench_words 'auto'
+		return
+		;;
+	"workflow --scenario")
+		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
+		return
+		;;
+	"workflow --seed")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --shards")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --target")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --task")
+		_pmbench_words 'install run build test lint dev hmr resolve update' list
+		return
+		;;
+	"workflow --time-budget")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --timeout")
+		COMPREPLY=()
+		return
+		;;
+	"workflow --warmup")
+		COMPREPLY=()
+		return
+		;;
+	esac
+	case $cmd in
+	"")
+		opts='--cache-dir --fixtures-dir --help -h --version'
+		if [[ $cur != -* ]]; then
+			_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+			return
+		fi
+		;;
+	help)
+		_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+		return
+		;;
+	bench)
+		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		;;
+	fixtures)
+		opts='--help -h'
+		;;
+	pms)
+		opts='--help -h'
+		;;
+	migrate)
+		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		;;
+	report)
+		opts='--columns --format -f --help -h --out -o --report --wide'
+		;;
+	compare)
+		opts='--columns --format -f --help -h --out -o --report --wide'
+		;;
+	claim)
+		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		;;
+	ci-cache)
+		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
+		;;
+	merge)
+		opts='--help -h --out -o --seed'
+		;;
+	history)
+		opts='--format -f --help -h --out -o --report'
+		;;
+	workflow)
+		opts='--container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	elif [[ $cmd == workflow && $prev == workflow ]]; then
+		COMPREPLY=($(compgen -W github-actions -- "$cur"))
+	else
+		_pmbench_files -f
+	fi
+}
+
+complete -F _pmbench pmbench

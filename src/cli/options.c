@@ -1,0 +1,797 @@
+/*
+ * The option table of every command and the one parser that reads it
+ * (options.h). A row names the option, the kind of its argument, the
+ * commands that take it, its help line and where its value lands; the
+ * parser builds each command's getopt_long array from the rows, checks
+ * each value by its kind and reports every error the same way.
+ */
+#include "pmbench/common.h"
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "options.h"
+#include "pmbench/bench.h"
+#include "pmbench/cicache.h"
+#include "pmbench/ctx.h"
+#include "pmbench/format.h"
+#include "pmbench/pm.h"
+#include "pmbench/registry.h"
+#include "pmbench/scenario.h"
+
+/*
+ * Where a row's value lands: member `f` of the configuration, which must
+ * have type `type` (a mismatch does not compile).
+ */
+#define LAND(T, in_, f, type) \
+	.in = (in_), .at = _Generic(((T *)0)->f, type : offsetof(T, f))
+#define CLI_AT(f, type) LAND(struct pmbench_cli_opts, IN_CLI, f, type)
+#define RUN_AT(f, type) LAND(struct pmbench_bench_opts, IN_RUN, f, type)
+#define CICACHE_AT(f, type) \
+	LAND(struct pmbench_cicache_opts, IN_CICACHE, f, type)
+
+/* Groups of commands. */
+#define RUNS_PMS      (CMD_BENCH | CMD_CI_CACHE | CMD_CLAIM | CMD_MIGRATE)
+#define READS_RESULTS (CMD_REPORT | CMD_COMPARE | CMD_HISTORY)
+#define TABLES	      (RUNS_PMS | CMD_REPORT | CMD_COMPARE)
+#define ALL_CMDS      ((CMD_WORKFLOW << 1) - 1)
+
+/* Sorted by name (a test checks it); see options.h. */
+const struct pmbench_option pmbench_options[] = {
+	{ "archiver", ARG_CUSTOM, CMD_CI_CACHE, "NAME",
+	  "libarchive (in process, the default) or gnu-tar (tar and "
+	  "zstdmt/unzstd as actions/cache runs them)",
+	  .set = pmbench_cli_set_archiver, .complete = CPL_WORDS,
+	  .values = "libarchive gnu-tar" },
+	{ "bandwidth", ARG_CUSTOM, CMD_CI_CACHE, "RATE",
+	  "the modelled cache download and upload rate, e.g. 100MB/s, "
+	  "50MiB/s, 250Mbit/s (default 100MB/s)",
+	  .set = pmbench_cli_set_bandwidth },
+	{ "cache-dir", ARG_PATH, CMD_MAIN, "DIR",
+	  "pmbench's work folder (default: the source tree's cache/, or "
+	  "$PMBENCH_CACHE_DIR)",
+	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR },
+	{ "columns", ARG_CUSTOM, TABLES, "LIST",
+	  "the terminal table's columns, comma-separated: {columns}",
+	  .flags = OPT_LOCAL, .set = pmbench_cli_set_columns,
+	  .complete = CPL_COLUMNS },
+	{ "compression", ARG_CUSTOM, CMD_CI_CACHE, "LIST",
+	  "none, gzip[:1-9], zstd[:1-19], comma-separated (default: zstd, "
+	  "which is zstd:3)",
+	  .set = pmbench_cli_set_compressions, .complete = CPL_WORDS,
+	  .values = "none gzip zstd" },
+	{ "container", ARG_CUSTOM, CMD_WORKFLOW, "IMAGE",
+	  "the jobs' container (default debian:12, as ci/setup expects; "
+	  "'none': the runner itself, with sudo)",
+	  .set = pmbench_cli_set_container },
+	{ "cron", ARG_CUSTOM, CMD_WORKFLOW, "EXPR",
+	  "also run on this schedule, e.g. '0 4 * * 1'",
+	  .set = pmbench_cli_set_cron },
+	{ "dry-run", ARG_FLAG, CMD_BENCH, NULL,
+	  "print the plan (fixtures, PMs, scenarios, runs) and exit",
+	  .flags = OPT_LOCAL, CLI_AT(dry_run, int), .value = 1 },
+	{ "edits", ARG_COUNT, CMD_BENCH, "N",
+	  "with the hmr task: edits per run (default 5); the median is the "
+	  "run's sample",
+	  RUN_AT(edits, unsigned), .min = 1, .max = 100 },
+	{ "env", ARG_ENV, CMD_BENCH | CMD_MIGRATE, "K=V",
+	  "set a variable for every PM (repeatable), e.g. "
+	  "CYPRESS_INSTALL_BINARY=0",
+	  RUN_AT(env, struct pmbench_strvec) },
+	{ "env", ARG_ENV, CMD_CI_CACHE, "K=V",
+	  "set a variable for every PM (repeatable)",
+	  CICACHE_AT(env, struct pmbench_strvec) },
+	{ "fixtures-dir", ARG_PATH, CMD_MAIN, "DIR",
+	  "where manifests are looked up (default: the source tree's "
+	  "fixtures/, or $PMBENCH_FIXTURES_DIR)",
+	  CLI_AT(fixtures_dir, const char *), .complete = CPL_DIR },
+	{ "format", ARG_FORMAT, TABLES | CMD_HISTORY, "F",
+	  "the report's format: {formats} (default: table)", .letter = 'f',
+	  .flags = OPT_LOCAL,
+	  CLI_AT(output.format, const struct pmbench_format *),
+	  .complete = CPL_FORMAT },
+	{ "from", ARG_PATH, CMD_CLAIM, "FILE",
+	  "judge the cells of this result file instead of running",
+	  CLI_AT(from, const char *), .complete = CPL_FILE },
+	{ "from", ARG_PM, CMD_MIGRATE, "PM",
+	  "the repo's PM (default: told by its lockfile, else its "
+	  "packageManager field)",
+	  CLI_AT(from, const char *), .complete = CPL_PM },
+	{ "help", ARG_FLAG, ALL_CMDS, NULL, "this help", .letter = 'h' },
+	{ "history-dir", ARG_CUSTOM, CMD_WORKFLOW, "DIR",
+	  "commit the merged results into DIR/<date>/ and add 'pmbench "
+	  "history DIR' to the summary",
+	  .set = pmbench_cli_set_history_dir, .complete = CPL_DIR },
+	{ "job-timeout", ARG_COUNT, CMD_WORKFLOW, "MIN",
+	  "timeout-minutes of a shard job (default 60)",
+	  CLI_AT(job_timeout, unsigned), .min = 1, .max = 4320 },
+	{ "link", ARG_CUSTOM, RUNS_PMS, "RTT,BW",
+	  "an emulated link to the mirror, e.g. 50ms,200mbit, one cap "
+	  "shared by all connections (default: none)",
+	  .set = pmbench_cli_set_link },
+	{ "markdown", ARG_PATH, CMD_MIGRATE, "FILE",
+	  "also write the report as Markdown (as --format markdown "
+	  "--report FILE does)",
+	  CLI_AT(markdown, const char *), .complete = CPL_FILE },
+	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM, "N",
+	  "with --runs auto: at most this many runs (default 30; at least "
+	  "5)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.max_runs, unsigned),
+	  .min = PMBENCH_SCHEDULE_AUTO_MIN_RUNS, .max = 100000 },
+	{ "no-control", ARG_FLAG, CMD_BENCH, NULL,
+	  "skip the drift control: pmbench's own fixed work, timed every "
+	  "round as the cell (control)",
+	  RUN_AT(control, int), .value = 0 },
+	{ "no-fs-wait", ARG_CUSTOM, RUNS_PMS, NULL,
+	  "time at once even while the file system is still slowed by "
+	  "pmbench's last large deletion (ext4 without a journal: up to 6 "
+	  "min; default: wait)",
+	  .set = pmbench_cli_set_no_fs_wait },
+	{ "no-lockfile-change", ARG_FLAG, CMD_CI_CACHE, NULL,
+	  "skip the lockfile-changed job", CICACHE_AT(lockfile_changed, int),
+	  .value = 0 },
+	{ "no-progress", ARG_FLAG, RUNS_PMS, NULL,
+	  "one line per step instead of the progress bars (the default "
+	  "when standard error is not a terminal)",
+	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 0 },
+	{ "node", ARG_STRING, CMD_BENCH, "system|VER",
+	  "the Node every PM and script runs under (default: the "
+	  "toolchain's pinned one, else the machine's)",
+	  CLI_AT(node, const char *), .complete = CPL_WORDS,
+	  .values = "system" },
+	{ "out", ARG_PATH, CMD_BENCH, "FILE",
+	  "the result file, rewritten after each scenario (default: "
+	  "cache/results/<fixture>-<time>.json)",
+	  .letter = 'o', .flags = OPT_LOCAL, RUN_AT(out, const char *),
+	  .complete = CPL_FILE },
+	{ "out", ARG_PATH, CMD_CI_CACHE, "FILE",
+	  "the result file (default: "
+	  "cache/results/ci-cache-<fixture>-<time>.json)",
+	  .letter = 'o', CICACHE_AT(out, const char *), .complete = CPL_FILE },
+	{ "out", ARG_PATH, CMD_CLAIM, "FILE",
+	  "where a live run's result goes (default: "
+	  "cache/results/claim-<fixture>-<time>.json)",
+	  .letter = 'o', RUN_AT(out, const char *), .complete = CPL_FILE },
+	{ "out", ARG_PATH, CMD_MERGE, "FILE", "the merged result (required)",
+	  .letter = 'o', .flags = OPT_REQUIRED, CLI_AT(out, const char *),
+	  .complete = CPL_FILE },
+	{ "out", ARG_PATH, CMD_MIGRATE, "FILE",
+	  "the JSON report (default: "
+	  "cache/results/migrate-<name>-<time>.json)",
+	  .letter = 'o', CLI_AT(out, const char *), .complete = CPL_FILE },
+	{ "out", ARG_PATH, READS_RESULTS, "FILE",
+	  "write to FILE instead of standard output, in the format its "
+	  "name says ({extensions}) unless --format does",
+	  .letter = 'o', CLI_AT(output.path, const char *),
+	  .complete = CPL_FILE },
+	{ "pm", ARG_PMS, CMD_BENCH, "LIST",
+	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
+	  "every PM found",
+	  RUN_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
+	{ "pm", ARG_PMS, CMD_CI_CACHE, "LIST",
+	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
+	  "every PM found",
+	  CICACHE_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
+	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
+	  "one job per PM of --pm too (each PM its own plan)",
+	  CLI_AT(pm_matrix, int), .value = 1 },
+	{ "probe", ARG_CUSTOM, CMD_BENCH, "N[,C]",
+	  "with the dev task: N HTTP requests to the ready server, C at "
+	  "once (default 1; 127.0.0.1 only, 60 s cap)",
+	  .set = pmbench_cli_set_probe },
+	{ "progress", ARG_FLAG, RUNS_PMS, NULL,
+	  "the progress bars on standard error even when it is not a "
+	  "terminal",
+	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 1 },
+	{ "registry", ARG_CUSTOM, RUNS_PMS, "MODE",
+	  "local (default): a verdaccio mirror on 127.0.0.1, filled while "
+	  "priming, sealed for the timed runs; live: your npm config's "
+	  "registry ($PMBENCH_REGISTRY)",
+	  .set = pmbench_cli_set_registry, .complete = CPL_WORDS,
+	  .values = "local live" },
+	{ "report", ARG_PATH, RUNS_PMS, "FILE",
+	  "also write the report to FILE, in the format its name says "
+	  "({extensions}) unless --format does; the table still goes to "
+	  "standard output",
+	  .flags = OPT_LOCAL, CLI_AT(output.path, const char *),
+	  .complete = CPL_FILE },
+	{ "report", ARG_PATH, READS_RESULTS, "FILE", "the same as --out",
+	  CLI_AT(output.path, const char *), .complete = CPL_FILE },
+	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABEL",
+	  "runs-on (default ubuntu-latest)", .set = pmbench_cli_set_runner },
+	{ "runs", ARG_CUSTOM, CMD_BENCH, "N|auto",
+	  "timed runs per PM and scenario (default 5); 'auto' runs until "
+	  "every median's 95% interval is within --target, or --max-runs "
+	  "or --time-budget is reached",
+	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
+	  .complete = CPL_WORDS, .values = "auto" },
+	{ "runs", ARG_COUNT, CMD_CI_CACHE, "N",
+	  "hit jobs per PM and strategy (default 3)",
+	  CICACHE_AT(runs, unsigned), .min = 1, .max = 10000 },
+	{ "runs", ARG_CUSTOM, CMD_CLAIM, "N|auto",
+	  "timed runs when running (default 10); 'auto' as in bench, with "
+	  "--target, --max-runs and --time-budget",
+	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
+	  .complete = CPL_WORDS, .values = "auto" },
+	{ "runs", ARG_COUNT, CMD_MIGRATE, "N",
+	  "timed runs per PM and scenario (default 5)", RUN_AT(runs, unsigned),
+	  .min = 1, .max = 100000 },
+	{ "scenario", ARG_CUSTOM, CMD_BENCH, "LIST",
+	  "comma-separated scenarios, 'all' or 'default'; a scenario is "
+	  "'clean' or cache, lockfile, node_modules joined by '+' (default: "
+	  "clean,lockfile,cache+lockfile,cache+lockfile+node_modules)",
+	  .set = pmbench_cli_set_scenarios, .complete = CPL_SCENARIOS },
+	{ "scenario", ARG_CUSTOM, CMD_CLAIM, "LIST",
+	  "only these scenarios (default: every one in the file; when "
+	  "running, bench's default)",
+	  .set = pmbench_cli_set_scenarios, .complete = CPL_SCENARIOS },
+	{ "scenario", ARG_CUSTOM, CMD_MIGRATE, "LIST",
+	  "the install scenarios to time (default: clean,cache+lockfile)",
+	  .set = pmbench_cli_set_scenarios, .complete = CPL_SCENARIOS },
+	{ "seed", ARG_U64, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
+	  "the seed of the statistics' resampling (default 1)",
+	  RUN_AT(seed, uint64_t) },
+	{ "seed", ARG_U64, CMD_MERGE, "N",
+	  "the seed of the intervals printed (default: the result's)",
+	  CLI_AT(seed, uint64_t) },
+	{ "shard", ARG_CUSTOM, CMD_BENCH, "K/N",
+	  "run only shard K of N: every Nth timed round, from the Kth "
+	  "(warm-ups in every shard); merge the N results with 'pmbench "
+	  "merge'",
+	  .flags = OPT_LOCAL, .set = pmbench_cli_set_shard },
+	{ "shards", ARG_COUNT, CMD_WORKFLOW, "N",
+	  "shards per fixture (default 3; at most --runs)",
+	  CLI_AT(shards, unsigned), .min = 1, .max = 256 },
+	{ "strategy", ARG_CUSTOM, CMD_CI_CACHE, "LIST",
+	  "none, store, node_modules, store+node_modules, comma-separated "
+	  "(default: all four)",
+	  .set = pmbench_cli_set_strategies, .complete = CPL_WORDS,
+	  .values = "none store node_modules store+node_modules" },
+	{ "target", ARG_PERCENT, CMD_BENCH | CMD_CLAIM, "PCT",
+	  "with --runs auto: the intervals' half-width, in % of the median "
+	  "(default 5)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.target, double) },
+	{ "task", ARG_CUSTOM, CMD_BENCH, "LIST",
+	  "comma-separated tasks, listed above (default: install); all but "
+	  "install work in each PM's own primed tree",
+	  .set = pmbench_cli_set_tasks, .complete = CPL_TASKS },
+	{ "task", ARG_CUSTOM, CMD_MIGRATE, "LIST",
+	  "from {parity_tasks} (run once per PM for parity) and "
+	  "{timed_tasks} (timed like install); default build,test; a task "
+	  "the repo has no script for is skipped",
+	  .set = pmbench_cli_set_migrate_tasks, .complete = CPL_TASKS },
+	{ "time-budget", ARG_DURATION, CMD_BENCH | CMD_CLAIM, "DUR",
+	  "with --runs auto: per scenario, e.g. 10m (default 10m)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.budget_ns, uint64_t) },
+	{ "time-source", ARG_FLAG, CMD_MIGRATE, NULL,
+	  "time the source PM even when no target installs (else pmbench "
+	  "stops once their primings failed)",
+	  CLI_AT(time_source, int), .value = 1 },
+	{ "timeout", ARG_DURATION, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "DUR",
+	  "per run, e.g. 90s, 15m (default 15m)",
+	  RUN_AT(timeout_ns, uint64_t) },
+	{ "timeout", ARG_DURATION, CMD_CI_CACHE, "DUR",
+	  "per install, e.g. 90s, 15m (default 15m)",
+	  CICACHE_AT(timeout_ns, uint64_t) },
+	{ "to", ARG_PMS, CMD_MIGRATE, "LIST",
+	  "the target PMs (required): {pms}, or variants ('pmbench pms')",
+	  .flags = OPT_REQUIRED, CLI_AT(to, struct pmbench_strvec),
+	  .complete = CPL_PMS },
+	{ "tolerance", ARG_PERCENT, CMD_CLAIM, "PCT",
+	  "how far from N still counts as N (default 10)",
+	  CLI_AT(tolerance, double) },
+	{ "version", ARG_FLAG, CMD_MAIN, NULL, "print pmbench's version",
+	  CLI_AT(version, int), .value = 1 },
+	{ "warmup", ARG_COUNT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
+	  "untimed runs before the timed ones (default 1)",
+	  RUN_AT(warmup, unsigned), .min = 0, .max = 100000 },
+	{ "wide", ARG_FLAG, TABLES, NULL,
+	  "every column, as wide as they are (else the table fits $COLUMNS "
+	  "or the terminal, 80 at least, 100 off one)",
+	  .flags = OPT_LOCAL, CLI_AT(output.wide, int), .value = 1 },
+};
+
+const size_t pmbench_options_nr = PMBENCH_ARRAY_SIZE(pmbench_options);
+
+_Static_assert(PMBENCH_ARRAY_SIZE(pmbench_options) <= PMBENCH_CLI_OPTIONS_MAX,
+	       "raise PMBENCH_CLI_OPTIONS_MAX");
+
+int pmbench_cli_takes(const struct pmbench_cli_command *c,
+		      const struct pmbench_option *o)
+{
+	if (o->cmds & c->id)
+		return 1;
+	return c->flags & CMDF_BENCH_OPTIONS && o->cmds & CMD_BENCH &&
+	       !(o->flags & OPT_LOCAL);
+}
+
+void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
+{
+	pmbench_strvec_release(&cli->to);
+	pmbench_strvec_release(&cli->parity);
+	pmbench_strvec_release(&cli->pass);
+}
+
+int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name)
+{
+	for (size_t i = 0; i < pmbench_options_nr; i++)
+		if (cli->given[i] && !strcmp(pmbench_options[i].name, name))
+			return 1;
+	return 0;
+}
+
+int pmbench_cli_parse_exit(int ret)
+{
+	return ret > 0 ? PMBENCH_EXIT_OK : PMBENCH_EXIT_USAGE;
+}
+
+/* ---- The kinds ---------------------------------------------------------- */
+
+static int parse_count(unsigned *out, const struct pmbench_option *o,
+		       const char *arg, const char *or_auto)
+{
+	uint64_t n;
+
+	if (pmbench_parse_u64(&n, arg) < 0 || n < o->min || n > o->max)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'--%s' must be %sa whole number "
+					  "from %u to %u, got '%s'",
+					  o->name, or_auto, o->min, o->max,
+					  arg);
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int parse_percent(double *out, const struct pmbench_option *o,
+			 const char *arg)
+{
+	char *end = NULL;
+	double pct;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (end == arg || (*end && strcmp(end, "%")) || errno ||
+	    !(pct > 0 && pct <= 100))
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'--%s' must be a percentage above 0 "
+			"and at most 100, such as 5 or 2.5%%, "
+			"got '%s'",
+			o->name, arg);
+	*out = pct / 100;
+	return 0;
+}
+
+static int check_pm(const struct pmbench_option *o, const char *name)
+{
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
+	int ret;
+
+	if (pmbench_pm_get(name))
+		return 0;
+	pmbench_pm_join_names(&known, ", ", PMBENCH_PM_JOIN_OR);
+	ret = pmbench_error_setc(PMBENCH_EINVALID,
+				 "unknown package manager '%s' in --%s; use "
+				 "%s, or a variant ('pmbench pms')",
+				 name, o->name, known.ptr);
+	pmbench_buf_release(&known);
+	return ret;
+}
+
+/* A list replaces the one before; an item given twice is kept once. */
+static int parse_pms(struct pmbench_strvec *out, const struct pmbench_option *o,
+		     const char *list)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	char opt[32];
+	int ret = 0;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	pmbench_strvec_release(out);
+	pmbench_strvec_split(&v, list, ',');
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		ret = check_pm(o, v.v[i]);
+		if (ret)
+			break;
+		if (pmbench_strvec_find(out, v.v[i]) < 0)
+			pmbench_strvec_push(out, v.v[i]);
+		else
+			pmbench_cli_note_twice(v.v[i], opt,
+					       strcmp(o->name, "to")
+						       ? "timing"
+						       : "evaluating");
+	}
+	if (!ret && !out->nr)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "--%s needs at least one package "
+					 "manager",
+					 o->name);
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+/* Where row `o` lands in `cli` and the engine options it points at. */
+static void *land(struct pmbench_cli_opts *cli, const struct pmbench_option *o)
+{
+	char *base = (char *)cli;
+
+	if (o->in == IN_RUN)
+		base = (char *)cli->run;
+	else if (o->in == IN_CICACHE)
+		base = (char *)cli->cicache;
+	if (!base)
+		pmbench_die("--%s of '%s' has nowhere to land", o->name,
+			    cli->cmd->name);
+	return base + o->at;
+}
+
+static int set_text(void *p, const struct pmbench_option *o, const char *arg)
+{
+	if (o->kind == ARG_PATH && !*arg)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'--%s' needs a name, not an empty "
+					  "one",
+					  o->name);
+	if (o->kind == ARG_PM && check_pm(o, arg) < 0)
+		return PMBENCH_EINVALID;
+	*(const char **)p = arg;
+	return 0;
+}
+
+/* Check `arg` as `o`'s kind says and land it. */
+static int apply(struct pmbench_cli_opts *cli, const struct pmbench_option *o,
+		 const char *arg)
+{
+	void *p;
+
+	if (o->kind == ARG_CUSTOM)
+		return o->set(cli, o, arg);
+	p = land(cli, o);
+	switch (o->kind) {
+	case ARG_FLAG:
+		*(int *)p = o->value;
+		return 0;
+	case ARG_COUNT:
+		return parse_count(p, o, arg, "");
+	case ARG_U64:
+		if (pmbench_parse_u64(p, arg) < 0)
+			return pmbench_error_setc(PMBENCH_EINVALID,
+						  "'--%s' must be a whole "
+						  "number, got '%s'",
+						  o->name, arg);
+		return 0;
+	case ARG_DURATION:
+		if (pmbench_parse_duration(p, arg) < 0 || !*(uint64_t *)p)
+			return pmbench_error_setc(
+				PMBENCH_EINVALID,
+				"'--%s' must be a duration "
+				"such as 90s or 15m, got '%s'",
+				o->name, arg);
+		return 0;
+	case ARG_PERCENT:
+		return parse_percent(p, o, arg);
+	case ARG_PMS:
+		return parse_pms(p, o, arg);
+	case ARG_ENV:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			return pmbench_error_setc(
+				PMBENCH_EINVALID,
+				"'--%s' takes NAME=VALUE, got "
+				"'%s'",
+				o->name, arg);
+		pmbench_strvec_push(p, arg);
+		return 0;
+	case ARG_FORMAT:
+		*(const struct pmbench_format **)p = pmbench_format_get(arg);
+		return *(const struct pmbench_format **)p ? 0
+							  : PMBENCH_EINVALID;
+	default:
+		return set_text(p, o, arg);
+	}
+}
+
+/* ---- The setters of options.c's own rows -------------------------------- */
+
+int pmbench_cli_set_runs(struct pmbench_cli_opts *cli,
+			 const struct pmbench_option *o, const char *arg)
+{
+	cli->run->runs_auto = !strcmp(arg, "auto");
+	if (cli->run->runs_auto)
+		return 0;
+	return parse_count(&cli->run->runs, o, arg, "'auto' or ");
+}
+
+int pmbench_cli_set_scenarios(struct pmbench_cli_opts *cli,
+			      const struct pmbench_option *o, const char *arg)
+{
+	struct pmbench_bench_opts *run = cli->run;
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, arg, ',');
+	run->scenarios_nr = 0;
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		const unsigned *add = pmbench_scenarios_all;
+		size_t add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_all);
+		unsigned one;
+
+		if (!strcmp(v.v[i], "default")) {
+			add = pmbench_scenarios_default;
+			add_nr = PMBENCH_ARRAY_SIZE(pmbench_scenarios_default);
+		} else if (strcmp(v.v[i], "all")) {
+			ret = pmbench_scenario_parse(&one, v.v[i]);
+			add = &one;
+			add_nr = !ret;
+		}
+		for (size_t k = 0; k < add_nr; k++) {
+			int dup = 0;
+
+			for (size_t j = 0; j < run->scenarios_nr; j++)
+				dup |= run->scenarios[j] == add[k];
+			if (!dup)
+				run->scenarios[run->scenarios_nr++] = add[k];
+			else
+				pmbench_cli_note_twice(
+					pmbench_scenario_name(add[k]),
+					"--scenario", "running");
+		}
+	}
+	if (!ret && !run->scenarios_nr)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "--%s needs at least one scenario",
+					 o->name);
+	pmbench_strvec_release(&v);
+	return ret;
+}
+
+int pmbench_cli_set_registry(struct pmbench_cli_opts *cli,
+			     const struct pmbench_option *o, const char *arg)
+{
+	(void)cli;
+	(void)o;
+	return pmbench_registry_parse_mode(&pmbench_cli_registry.mode, arg);
+}
+
+int pmbench_cli_set_link(struct pmbench_cli_opts *cli,
+			 const struct pmbench_option *o, const char *arg)
+{
+	(void)cli;
+	(void)o;
+	return pmbench_link_parse(&pmbench_cli_registry.link, arg);
+}
+
+int pmbench_cli_set_no_fs_wait(struct pmbench_cli_opts *cli,
+			       const struct pmbench_option *o, const char *arg)
+{
+	(void)cli;
+	(void)o;
+	(void)arg;
+	pmbench_cli_ctx.no_fs_wait = 1;
+	return 0;
+}
+
+int pmbench_cli_set_columns(struct pmbench_cli_opts *cli,
+			    const struct pmbench_option *o, const char *arg)
+{
+	(void)o;
+	if (pmbench_format_check_columns(arg) < 0)
+		return PMBENCH_EINVALID;
+	cli->output.columns = arg;
+	return 0;
+}
+
+/* ---- The parser --------------------------------------------------------- */
+
+/* The row command `c` takes for the short option `letter`, or NULL. */
+static const struct pmbench_option *
+by_letter(const struct pmbench_cli_command *c, int letter)
+{
+	for (size_t i = 0; i < pmbench_options_nr; i++)
+		if (pmbench_options[i].letter == letter &&
+		    pmbench_cli_takes(c, &pmbench_options[i]))
+			return &pmbench_options[i];
+	return NULL;
+}
+
+/*
+ * A bench option workflow keeps from its shards: getopt knows it (so it
+ * is not read as an abbreviation of another), the parser refuses it.
+ */
+static int kept_local(const struct pmbench_cli_command *c,
+		      const struct pmbench_option *o)
+{
+	return c->flags & CMDF_BENCH_OPTIONS && o->cmds & CMD_BENCH &&
+	       o->flags & OPT_LOCAL && !pmbench_cli_takes(c, o);
+}
+
+/*
+ * getopt_long's array and short options for command `c`: each row's id
+ * is 256 plus its index in the table.
+ */
+static void build(struct option *longopts, char *shortopts,
+		  const struct pmbench_cli_command *c)
+{
+	size_t n = 0, s = 0;
+
+	if (c->flags & CMDF_OPTIONS_FIRST)
+		shortopts[s++] = '+';
+	/* Tell a missing value (':') from an unknown option ('?'). */
+	shortopts[s++] = ':';
+	for (size_t i = 0; i < pmbench_options_nr; i++) {
+		const struct pmbench_option *o = &pmbench_options[i];
+		int has_arg = o->arg ? required_argument : no_argument;
+
+		if (!pmbench_cli_takes(c, o) && !kept_local(c, o))
+			continue;
+		longopts[n++] =
+			(struct option){ o->name, has_arg, NULL, 256 + (int)i };
+		if (o->letter && !kept_local(c, o)) {
+			shortopts[s++] = o->letter;
+			if (has_arg == required_argument)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[s] = '\0';
+}
+
+/*
+ * Print "pmbench: <cmd>: <message>" (no command for pmbench's own), fit
+ * for a terminal: `msg` may quote the command line.
+ */
+static int usage_fail(const struct pmbench_cli_opts *cli, const char *msg)
+{
+	if (cli->cmd->fn)
+		return pmbench_cli_usage_error(cli->cmd->name, "%s", msg);
+	pmbench_cli_line(stderr, "pmbench: %s", msg);
+	return -1;
+}
+
+/* The options of `c` that start with `word`'s name, for an ambiguity. */
+static size_t prefixed(struct pmbench_buf *out,
+		       const struct pmbench_cli_command *c, const char *word)
+{
+	size_t n, found = 0;
+
+	if (strncmp(word, "--", 2))
+		return 0;
+	n = strcspn(word + 2, "=");
+	for (size_t i = 0; i < pmbench_options_nr; i++)
+		if (!strncmp(pmbench_options[i].name, word + 2, n) &&
+		    pmbench_cli_takes(c, &pmbench_options[i]))
+			pmbench_buf_addf(out, "%s--%s", found++ ? ", " : "",
+					 pmbench_options[i].name);
+	return found;
+}
+
+/* getopt_long's '?' or ':' (`c`), said in one line with the way out. */
+static int bad_option(const struct pmbench_cli_opts *cli, int c,
+		      const char *word)
+{
+	const struct pmbench_option *o = NULL;
+	struct pmbench_buf msg = PMBENCH_BUF_INIT, near = PMBENCH_BUF_INIT;
+
+	if (optopt >= 256)
+		o = &pmbench_options[optopt - 256];
+	else if (optopt)
+		o = by_letter(cli->cmd, optopt);
+	if (o && c == ':')
+		pmbench_buf_addf(&msg, "'--%s' needs a value, %s", o->name,
+				 o->arg);
+	else if (o)
+		pmbench_buf_addf(&msg, "'--%s' takes no value", o->name);
+	else if (prefixed(&near, cli->cmd, word) > 1)
+		pmbench_buf_addf(&msg, "ambiguous option '%.*s': %s",
+				 (int)strcspn(word, "="), word, near.ptr);
+	else if (optopt)
+		pmbench_buf_addf(&msg, "unknown option '-%c'", optopt);
+	else
+		pmbench_buf_addf(&msg, "unknown option '%.*s'",
+				 (int)strcspn(word, "="), word);
+	pmbench_buf_addf(&msg, "; see 'pmbench %s%s--help'",
+			 cli->cmd->fn ? cli->cmd->name : "",
+			 cli->cmd->fn ? " " : "");
+	usage_fail(cli, msg.ptr);
+	pmbench_buf_release(&msg);
+	pmbench_buf_release(&near);
+	return -1;
+}
+
+/* workflow: a bench option for the shards, as given. */
+static void pass_on(struct pmbench_cli_opts *cli,
+		    const struct pmbench_option *o, const char *arg)
+{
+	if (o->cmds & cli->cmd->id)
+		return;
+	if (arg)
+		pmbench_strvec_pushf(&cli->pass, "--%s=%s", o->name, arg);
+	else
+		pmbench_strvec_pushf(&cli->pass, "--%s", o->name);
+}
+
+/* What the options say together, once they are all read. */
+static int check_after(struct pmbench_cli_opts *cli)
+{
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
+	int ret;
+
+	for (size_t i = 0; i < pmbench_options_nr && !msg.len; i++) {
+		const struct pmbench_option *o = &pmbench_options[i];
+
+		if (!pmbench_cli_takes(cli->cmd, o))
+			continue;
+		if (o->flags & OPT_REQUIRED && !cli->given[i])
+			pmbench_buf_addf(&msg,
+					 "'--%s %s' is required; see 'pmbench "
+					 "%s --help'",
+					 o->name, o->arg, cli->cmd->name);
+		else if (o->flags & OPT_AUTO_KNOB && cli->given[i] &&
+			 !cli->run->runs_auto)
+			pmbench_buf_addf(&msg,
+					 "'--%s' applies to '--runs auto' "
+					 "only; add it or drop the option",
+					 o->name);
+		else if (!strcmp(o->name, "link") &&
+			 pmbench_cli_registry.mode == PMBENCH_REGISTRY_LIVE &&
+			 !pmbench_link_none(&pmbench_cli_registry.link))
+			pmbench_buf_adds(&msg, "'--link' needs the local "
+					       "registry mirror; drop "
+					       "'--registry live' or '--link'");
+	}
+	ret = msg.len ? usage_fail(cli, msg.ptr) : 0;
+	pmbench_buf_release(&msg);
+	return ret;
+}
+
+/* Print the help of `cli->cmd`. */
+static int help(const struct pmbench_cli_opts *cli)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_cli_help(&b, cli->cmd);
+	fwrite(b.ptr, 1, b.len, stdout);
+	pmbench_buf_release(&b);
+	return 1;
+}
+
+int pmbench_cli_parse(struct pmbench_cli_opts *cli, const char *name, int argc,
+		      char **argv)
+{
+	struct option longopts[PMBENCH_CLI_OPTIONS_MAX + 1];
+	char shortopts[2 * PMBENCH_CLI_OPTIONS_MAX + 3];
+	int c;
+
+	cli->cmd = pmbench_cli_command_get(name);
+	if (!cli->cmd)
+		pmbench_die("no command '%s' in the command table", name);
+	cli->output.cmd = cli->cmd->name;
+	cli->output.runs = !!(cli->cmd->flags & CMDF_RUNS_PMS);
+	build(longopts, shortopts, cli->cmd);
+	/* 0: getopt starts afresh (another command line may come before). */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct pmbench_option *o =
+			c >= 256	       ? &pmbench_options[c - 256]
+			: c == '?' || c == ':' ? NULL
+					       : by_letter(cli->cmd, c);
+
+		if (!o)
+			return bad_option(cli, c, argv[optind - 1]);
+		if (kept_local(cli->cmd, o)) {
+			pmbench_error_set("'--%s' is a bench option the shards "
+					  "do not get (the workflow sets it, "
+					  "or it shows one run)",
+					  o->name);
+			return usage_fail(cli, pmbench_error_last());
+		}
+		if (!strcmp(o->name, "help"))
+			return help(cli);
+		if (apply(cli, o, optarg) < 0)
+			return usage_fail(cli, pmbench_error_last());
+		cli->given[o - pmbench_options] = 1;
+		pass_on(cli, o, optarg);
+	}
+	cli->optind = optind;
+	return check_after(cli);
+}

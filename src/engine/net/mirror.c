@@ -1,0 +1,1048 @@
+/*
+ * The local registry's front (mirror.h): answers from memory what the
+ * sealed verdaccio answered, so that the timed runs do not measure
+ * verdaccio's CPU. One thread, one poll() loop, non-blocking sockets,
+ * with limits on what a client can make it hold (connections, input,
+ * time) and a count of requests per connection's owner (peer.h).
+ */
+/* accept4() and pipe2(), for sockets and pipes born non-blocking. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "pmbench/common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "httphead.h"
+#include "pmbench/buf.h"
+#include "pmbench/mirror.h"
+#include "pmbench/peer.h"
+
+#define BUCKETS	 4096
+#define MAX_HEAD 65536
+/*
+ * A connection's input is read at most this far ahead of what was
+ * answered; the rest waits in the kernel (TCP flow control) until the
+ * answers are out, so pipelined requests are never dropped.
+ */
+#define IN_MAX (MAX_HEAD + 16384)
+/*
+ * The defaults of struct pmbench_mirror_limits: a head unfinished this
+ * long after its first byte gets 408; an answer the client takes nothing
+ * of for this long is abandoned; connections at most: CONNS_MAX, or an
+ * eighth of the descriptor limit (at least CONNS_MIN).
+ */
+#define HEAD_NS	  (30ull * 1000000000ull)
+#define STALL_NS  (30ull * 1000000000ull)
+#define CONNS_MAX 256
+#define CONNS_MIN 8
+/* After accept() ran out of descriptors, wait this long to try again. */
+#define ACCEPT_PAUSE_NS (100ull * 1000000ull)
+#define FETCH_SECS	120L
+#define CORGI		"application/vnd.npm.install-v1+json"
+#define FULL_ACCEPT	"application/json"
+#define CORGI_ACCEPT	CORGI "; q=1.0, application/json; q=0.8, */*"
+
+struct entry {
+	char *key;
+	int status;
+	char *type, *encoding, *etag;
+	char *body;
+	size_t len;
+	struct entry *next;
+};
+
+struct conn {
+	int fd;
+	enum pmbench_peer peer; /* who opened it (peer.h) */
+	struct pmbench_buf in;
+	size_t in_off;	  /* answered up to here: the next head starts */
+	size_t scanned;	  /* bytes after in_off searched for a head's end */
+	uint64_t head_t0; /* when the unanswered head's first byte came */
+	uint64_t active;  /* the last byte in or out: eviction, stalls */
+	struct pmbench_buf out; /* status line and headers */
+	size_t out_off;
+	const char *body; /* an entry's, never owned */
+	size_t body_len, body_off;
+	int writing, close_after;
+	int eof; /* the client sent all it will: answer, then close */
+	const char *cache_control; /* for the answer being made */
+};
+
+struct pmbench_mirror {
+	int backend_port;
+	char *host;
+	char *cache_control[2]; /* the upstream's: packuments, tarballs */
+	struct entry *table[BUCKETS];
+	size_t kept;
+	uint64_t kept_bytes;
+	CURL *easy;
+
+	pthread_mutex_t lock; /* counts */
+	struct pmbench_mirror_counts counts;
+
+	int listen_fd, wake[2], serving;
+	pthread_t thread;
+	struct conn *conns;
+	size_t nconns, conns_alloc;
+	struct pmbench_mirror_limits limits; /* as set; 0: the default */
+	struct pmbench_mirror_limits use;    /* while serving */
+	struct pmbench_peer_cache *peers;    /* the serving thread's */
+	uint64_t accept_paused_till; /* out of descriptors: until then */
+};
+
+int pmbench_mirror_is_tarball(const char *path)
+{
+	size_t n = strcspn(path, "?");
+
+	return strstr(path, "/-/") && n > 4 &&
+	       !strncmp(path + n - 4, ".tgz", 4);
+}
+
+/* The kind of answer a request wants: a tarball, a corgi, a full doc. */
+static char kind_of(const char *path, const char *accept)
+{
+	if (pmbench_mirror_is_tarball(path))
+		return 't';
+	return accept && strstr(accept, CORGI) ? 'c' : 'f';
+}
+
+static void make_key(struct pmbench_buf *out, char kind, int gzip,
+		     const char *path)
+{
+	pmbench_buf_reset(out);
+	pmbench_buf_addf(out, "%c%c %s", kind, gzip ? 'g' : 'i', path);
+}
+
+static unsigned hash(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h % BUCKETS;
+}
+
+static struct entry *find(const struct pmbench_mirror *m, const char *key)
+{
+	for (struct entry *e = m->table[hash(key)]; e; e = e->next)
+		if (!strcmp(e->key, key))
+			return e;
+	return NULL;
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->key);
+	free(e->type);
+	free(e->encoding);
+	free(e->etag);
+	free(e->body);
+	free(e);
+}
+
+struct pmbench_mirror *pmbench_mirror_new(int backend_port, const char *host)
+{
+	struct pmbench_mirror *m = pmbench_xcalloc(1, sizeof(*m));
+
+	m->backend_port = backend_port;
+	m->host = pmbench_xstrdup(host);
+	m->listen_fd = m->wake[0] = m->wake[1] = -1;
+	m->peers = pmbench_xcalloc(1, sizeof(*m->peers));
+	pthread_mutex_init(&m->lock, NULL);
+	return m;
+}
+
+void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port)
+{
+	m->backend_port = port;
+}
+
+/* --- asking the backend ------------------------------------------------ */
+
+struct fetched {
+	struct pmbench_buf body;
+	char *type, *encoding, *etag, *cache_control;
+};
+
+static size_t on_body(char *p, size_t size, size_t n, void *data)
+{
+	pmbench_buf_add(&((struct fetched *)data)->body, p, size * n);
+	return size * n;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *data)
+{
+	struct fetched *f = data;
+	size_t len = size * n;
+	char *v;
+
+	if ((v = pmbench_httphead_value(p, len, "Content-Type"))) {
+		free(f->type);
+		f->type = v;
+	} else if ((v = pmbench_httphead_value(p, len, "Content-Encoding"))) {
+		free(f->encoding);
+		f->encoding = v;
+	} else if ((v = pmbench_httphead_value(p, len, "ETag"))) {
+		free(f->etag);
+		f->etag = v;
+	} else if ((v = pmbench_httphead_value(p, len, "Cache-Control"))) {
+		free(f->cache_control);
+		f->cache_control = v;
+	}
+	return len;
+}
+
+static void fetched_release(struct fetched *f)
+{
+	pmbench_buf_release(&f->body);
+	free(f->type);
+	free(f->encoding);
+	free(f->etag);
+	free(f->cache_control);
+}
+
+/*
+ * GET `path` from the backend as a PM would ask it. Returns the status
+ * (0 when no answer came, with the reason set as the error).
+ */
+static int fetch(struct pmbench_mirror *m, const char *path, const char *accept,
+		 int gzip, struct fetched *f)
+{
+	struct pmbench_buf url = PMBENCH_BUF_INIT, h = PMBENCH_BUF_INIT;
+	struct curl_slist *headers = NULL;
+	long status = 0;
+	CURLcode rc;
+
+	if (!m->easy)
+		m->easy = curl_easy_init();
+	if (!m->easy)
+		return pmbench_error_set("registry front: curl_easy_init "
+					 "failed"),
+		       0;
+	curl_easy_reset(m->easy);
+	pmbench_buf_addf(&url, "http://127.0.0.1:%d%s", m->backend_port, path);
+	pmbench_buf_addf(&h, "Host: %s", m->host);
+	headers = curl_slist_append(headers, h.ptr);
+	pmbench_buf_reset(&h);
+	pmbench_buf_addf(&h, "Accept: %s", accept ? accept : "*/*");
+	headers = curl_slist_append(headers, h.ptr);
+	if (gzip)
+		headers = curl_slist_append(headers, "Accept-Encoding: gzip");
+	curl_easy_setopt(m->easy, CURLOPT_URL, url.ptr);
+	curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(m->easy, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, FETCH_SECS);
+	curl_easy_setopt(m->easy, CURLOPT_PROTOCOLS_STR, "http");
+	curl_easy_setopt(m->easy, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(m->easy, CURLOPT_WRITEDATA, f);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERDATA, f);
+	rc = curl_easy_perform(m->easy);
+	if (rc == CURLE_OK)
+		curl_easy_getinfo(m->easy, CURLINFO_RESPONSE_CODE, &status);
+	else
+		pmbench_error_set("registry front: GET %s from the mirror "
+				  "(127.0.0.1:%d): %s",
+				  path, m->backend_port,
+				  curl_easy_strerror(rc));
+	curl_slist_free_all(headers);
+	pmbench_buf_release(&url);
+	pmbench_buf_release(&h);
+	return (int)status;
+}
+
+static struct entry *keep(struct pmbench_mirror *m, const char *key, int status,
+			  struct fetched *f)
+{
+	struct entry *e = pmbench_xcalloc(1, sizeof(*e));
+	unsigned b = hash(key);
+
+	e->key = pmbench_xstrdup(key);
+	e->status = status;
+	e->type = f->type;
+	e->encoding = f->encoding;
+	e->etag = f->etag;
+	e->len = f->body.len;
+	e->body = pmbench_buf_detach(&f->body);
+	f->type = f->encoding = f->etag = NULL;
+	e->next = m->table[b];
+	m->table[b] = e;
+	m->kept++;
+	m->kept_bytes += e->len;
+	return e;
+}
+
+int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
+			   const char *accept, int gzip)
+{
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	char kind = kind_of(path, accept);
+	int status, ret = 0;
+
+	make_key(&key, kind, gzip, path);
+	if (find(m, key.ptr))
+		goto done;
+	/* Ask as the kind says, whatever words the PM's header used. */
+	if (kind != 't')
+		accept = kind == 'c' ? CORGI_ACCEPT : FULL_ACCEPT;
+	status = fetch(m, path, accept, gzip, &f);
+	if (!status)
+		ret = -1;
+	else if (status == 200 && keep(m, key.ptr, status, &f))
+		ret = 1;
+done:
+	fetched_release(&f);
+	pmbench_buf_release(&key);
+	return ret;
+}
+
+/* HEAD `url` as a PM would ask; its Cache-Control, or NULL. */
+static char *head_cache_control(struct pmbench_mirror *m, const char *url,
+				const char *accept)
+{
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	struct pmbench_buf h = PMBENCH_BUF_INIT;
+	struct curl_slist *headers = NULL;
+	char *value = NULL;
+
+	if (!m->easy)
+		m->easy = curl_easy_init();
+	if (!m->easy)
+		return NULL;
+	curl_easy_reset(m->easy);
+	pmbench_buf_addf(&h, "Accept: %s", accept);
+	headers = curl_slist_append(headers, h.ptr);
+	pmbench_buf_release(&h);
+	curl_easy_setopt(m->easy, CURLOPT_URL, url);
+	curl_easy_setopt(m->easy, CURLOPT_NOBODY, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, 20L);
+	curl_easy_setopt(m->easy, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(m->easy, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERDATA, &f);
+	if (curl_easy_perform(m->easy) == CURLE_OK)
+		value = f.cache_control, f.cache_control = NULL;
+	curl_slist_free_all(headers);
+	fetched_release(&f);
+	return value;
+}
+
+void pmbench_mirror_imitate(struct pmbench_mirror *m, const char *upstream,
+			    const char *meta_path, const char *tarball_path,
+			    struct pmbench_buf *out)
+{
+	const char *paths[2] = { meta_path, tarball_path };
+	const char *names[2] = { "packuments", "tarballs" };
+	size_t n = strlen(upstream);
+
+	while (n && upstream[n - 1] == '/')
+		n--;
+	for (int i = 0; i < 2; i++) {
+		struct pmbench_buf url = PMBENCH_BUF_INIT;
+
+		free(m->cache_control[i]);
+		m->cache_control[i] = NULL;
+		if (!paths[i])
+			continue;
+		pmbench_buf_addf(&url, "%.*s%s", (int)n, upstream, paths[i]);
+		m->cache_control[i] = head_cache_control(
+			m, url.ptr, i ? "*/*" : CORGI_ACCEPT);
+		pmbench_buf_release(&url);
+		pmbench_buf_addf(out, "%s%s: %s%s%s", out->len ? "; " : "",
+				 names[i], m->cache_control[i] ? "\"" : "",
+				 m->cache_control[i] ? m->cache_control[i]
+						     : "no Cache-Control",
+				 m->cache_control[i] ? "\"" : "");
+	}
+}
+
+size_t pmbench_mirror_kept(const struct pmbench_mirror *m, uint64_t *bytes)
+{
+	if (bytes)
+		*bytes = m->kept_bytes;
+	return m->kept;
+}
+
+/* --- serving ------------------------------------------------------------ */
+
+static const char *reason(int status)
+{
+	switch (status) {
+	case 200:
+		return "OK";
+	case 304:
+		return "Not Modified";
+	case 400:
+		return "Bad Request";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 408:
+		return "Request Timeout";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 502:
+		return "Bad Gateway";
+	default:
+		return status < 400 ? "OK" : "Error";
+	}
+}
+
+/*
+ * Count one answer to `c`. A connection of another process (peer.h)
+ * counts only as a foreign request: what the PM being timed asked for
+ * stays its own (issue 24: another client's pipelining was once
+ * recorded as 7,978 packument requests of the PM).
+ */
+static void count(struct pmbench_mirror *m, const struct conn *c,
+		  const struct pmbench_httphead *r, int status, size_t bytes,
+		  int fallback)
+{
+	pthread_mutex_lock(&m->lock);
+	if (c->peer == PMBENCH_PEER_OTHER) {
+		m->counts.foreign_requests++;
+		pthread_mutex_unlock(&m->lock);
+		return;
+	}
+	if (!r || !r->path)
+		m->counts.other_requests++;
+	else if (pmbench_mirror_is_tarball(r->path))
+		m->counts.tarball_requests++;
+	else if ((!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
+		 strncmp(r->path, "/-/", 3))
+		m->counts.meta_requests++;
+	else
+		m->counts.other_requests++;
+	if (status >= 400)
+		m->counts.failed++;
+	m->counts.fallbacks += (unsigned)fallback;
+	m->counts.bytes += bytes;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Count a connection accepted (by its owner), or dropped. */
+static void count_conn(struct pmbench_mirror *m, enum pmbench_peer peer,
+		       int dropped)
+{
+	pthread_mutex_lock(&m->lock);
+	if (dropped)
+		m->counts.dropped_connections++;
+	else if (peer == PMBENCH_PEER_OTHER)
+		m->counts.foreign_connections++;
+	else if (peer == PMBENCH_PEER_UNKNOWN)
+		m->counts.unattributed_connections++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/*
+ * Start an answer on `c`: nothing of an earlier one is left, and the
+ * client has the stall limit from now to take it.
+ */
+static void begin_answer(struct conn *c)
+{
+	c->active = pmbench_now_ns();
+	c->writing = 1;
+	c->out_off = c->body_off = c->body_len = 0;
+	c->body = NULL;
+	c->cache_control = NULL;
+	pmbench_buf_reset(&c->out);
+}
+
+/* An answer with a small body of our own (errors); the connection ends. */
+static void answer_text(struct conn *c, int status, const char *text)
+{
+	char body[512];
+
+	snprintf(body, sizeof(body),
+		 "{\"error\":\"pmbench registry front: %s\"}\n", text);
+	pmbench_buf_addf(&c->out,
+			 "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
+			 "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+			 status, reason(status), strlen(body), body);
+	c->close_after = 1;
+}
+
+/* Refuse what `c` sent with `status`, counted, and close after. */
+static void refuse(struct pmbench_mirror *m, struct conn *c, int status,
+		   const char *text)
+{
+	begin_answer(c);
+	answer_text(c, status, text);
+	count(m, c, NULL, status, 0, 0);
+	/* Nothing after it is read: the framing cannot be trusted. */
+	c->in_off = c->in.len;
+	c->eof = 1;
+}
+
+static void answer_entry(struct conn *c, const struct pmbench_httphead *r,
+			 const struct entry *e, int head)
+{
+	int not_modified = e->etag && r->if_none_match &&
+			   !strcmp(e->etag, r->if_none_match);
+	int status = not_modified ? 304 : e->status;
+
+	pmbench_buf_addf(&c->out, "HTTP/1.1 %d %s\r\n", status, reason(status));
+	if (e->type)
+		pmbench_buf_addf(&c->out, "Content-Type: %s\r\n", e->type);
+	if (e->encoding && !not_modified)
+		pmbench_buf_addf(&c->out, "Content-Encoding: %s\r\n",
+				 e->encoding);
+	if (e->etag)
+		pmbench_buf_addf(&c->out, "ETag: %s\r\n", e->etag);
+	if (c->cache_control)
+		pmbench_buf_addf(&c->out, "Cache-Control: %s\r\n",
+				 c->cache_control);
+	if (!not_modified)
+		pmbench_buf_addf(&c->out, "Content-Length: %zu\r\n", e->len);
+	pmbench_buf_addf(&c->out, "Connection: %s\r\n\r\n",
+			 c->close_after ? "close" : "keep-alive");
+	if (!head && !not_modified) {
+		c->body = e->body;
+		c->body_len = e->len;
+	}
+}
+
+static int wants_close(const struct pmbench_httphead *r)
+{
+	if (r->connection && !strcasecmp(r->connection, "close"))
+		return 1;
+	return r->http10 &&
+	       !(r->connection && !strcasecmp(r->connection, "keep-alive"));
+}
+
+/*
+ * A request the primings did not make: ask the backend now. A 200 is
+ * kept and returned; anything else is answered here (its body copied
+ * after the head, as nothing keeps it) and NULL returned.
+ */
+static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
+			       const struct pmbench_httphead *r,
+			       const char *key, int gzip, int head)
+{
+	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	int status = fetch(m, r->path, r->accept, gzip, &f);
+	struct entry *e = NULL;
+
+	if (status == 200) {
+		e = keep(m, key, status, &f);
+	} else if (!status) {
+		answer_text(c, 502, "the mirror behind did not answer");
+		pmbench_error_clear();
+		count(m, c, r, 502, 0, 1);
+	} else {
+		struct entry failure = { NULL,	     status, f.type,
+					 f.encoding, f.etag, f.body.ptr,
+					 f.body.len, NULL };
+
+		answer_entry(c, r, &failure, head);
+		if (c->body) {
+			pmbench_buf_add(&c->out, failure.body, failure.len);
+			c->body = NULL;
+			c->body_len = 0;
+		}
+		count(m, c, r, status, head ? 0 : failure.len, 1);
+	}
+	fetched_release(&f);
+	return e;
+}
+
+/* Answer the request `r` (parsed and checked) on `c`. */
+static void answer(struct pmbench_mirror *m, struct conn *c,
+		   const struct pmbench_httphead *r)
+{
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+	int head = !strcmp(r->method, "HEAD"), gzip, fallback;
+	struct entry *e;
+
+	if ((strcmp(r->method, "GET") && !head) || r->chunked ||
+	    r->content_length) {
+		answer_text(c, 405, "only GET and HEAD are served");
+		count(m, c, r, 405, 0, 0);
+		return;
+	}
+	c->close_after = wants_close(r);
+	gzip = r->accept_encoding && strstr(r->accept_encoding, "gzip");
+	make_key(&key, kind_of(r->path, r->accept), gzip, r->path);
+	e = find(m, key.ptr);
+	fallback = !e;
+	c->cache_control = m->cache_control[pmbench_mirror_is_tarball(r->path)];
+	if (e || (e = fall_back(m, c, r, key.ptr, gzip, head))) {
+		answer_entry(c, r, e, head);
+		count(m, c, r, e->status, c->body_len, fallback);
+	}
+	pmbench_buf_release(&key);
+}
+
+/* Answer the head of `head_len` bytes at the start of `c`'s input. */
+static void handle(struct pmbench_mirror *m, struct conn *c, size_t head_len)
+{
+	struct pmbench_httphead r;
+	int ret = pmbench_httphead_parse(&r, c->in.ptr + c->in_off, head_len);
+
+	if (ret == PMBENCH_HTTPHEAD_TARGET) {
+		refuse(m, c, 400,
+		       "only a path is served: no '.' or '..' segment, "
+		       "no control byte");
+	} else if (ret < 0) {
+		refuse(m, c, 400, "not an HTTP/1.0 or 1.1 request head");
+	} else {
+		begin_answer(c);
+		answer(m, c, &r);
+		/* The head and its blank line are answered. */
+		c->in_off += head_len + 4;
+		c->scanned = 0;
+		c->head_t0 = pmbench_now_ns();
+	}
+	pmbench_httphead_release(&r);
+}
+
+/* Answer the next complete request in `c`'s input, if there is one. */
+static void next_request(struct pmbench_mirror *m, struct conn *c)
+{
+	size_t avail = c->in.len - c->in_off, from;
+	const char *start = c->in.ptr + c->in_off, *end;
+
+	if (c->writing || !avail)
+		return;
+	/* Where the last look stopped, less a terminator cut in two. */
+	from = c->scanned > 3 ? c->scanned - 3 : 0;
+	end = memmem(start + from, avail - from, "\r\n\r\n", 4);
+	if (end && (size_t)(end - start) <= MAX_HEAD) {
+		handle(m, c, (size_t)(end - start));
+		return;
+	}
+	c->scanned = avail;
+	if (end || avail >= MAX_HEAD + 4)
+		refuse(m, c, 431, "request head over 64 KiB");
+}
+
+static void conn_close(struct pmbench_mirror *m, size_t i)
+{
+	struct conn *c = &m->conns[i];
+
+	close(c->fd);
+	pmbench_buf_release(&c->in);
+	pmbench_buf_release(&c->out);
+	m->conns[i] = m->conns[--m->nconns];
+}
+
+/* Write what `c` can; 1 when the connection is to be closed. */
+static int flush(struct pmbench_mirror *m, struct conn *c)
+{
+	while (c->writing) {
+		const char *p;
+		size_t left;
+		ssize_t n;
+		int more = 0;
+
+		if (c->out_off < c->out.len) {
+			p = c->out.ptr + c->out_off;
+			left = c->out.len - c->out_off;
+			/* The head and the body in as few packets as can be. */
+			more = c->body_off < c->body_len ? MSG_MORE : 0;
+		} else if (c->body_off < c->body_len) {
+			p = c->body + c->body_off;
+			left = c->body_len - c->body_off;
+		} else {
+			c->writing = 0;
+			if (c->close_after)
+				return 1;
+			next_request(m, c);
+			continue;
+		}
+		n = send(c->fd, p, left, MSG_NOSIGNAL | more);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno != EAGAIN && errno != EWOULDBLOCK;
+		c->active = pmbench_now_ns();
+		if (c->out_off < c->out.len)
+			c->out_off += (size_t)n;
+		else
+			c->body_off += (size_t)n;
+	}
+	/* All sent; the client said all it will and nothing whole is left. */
+	return c->eof;
+}
+
+/* What `c`'s input holds that is not answered yet. */
+static size_t pending(const struct conn *c)
+{
+	return c->in.len - c->in_off;
+}
+
+/*
+ * Read what `c` sent, at most IN_MAX bytes ahead of the answers; 1 when
+ * the connection is to be closed.
+ */
+static int take_input(struct pmbench_mirror *m, struct conn *c)
+{
+	char chunk[16384];
+
+	if (c->in_off) {
+		memmove(c->in.ptr, c->in.ptr + c->in_off, pending(c));
+		pmbench_buf_setlen(&c->in, pending(c));
+		c->in_off = 0;
+	}
+	while (!c->eof && c->in.len < IN_MAX) {
+		size_t room = IN_MAX - c->in.len;
+		ssize_t n = recv(c->fd, chunk,
+				 room < sizeof(chunk) ? room : sizeof(chunk),
+				 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (n == 0) {
+			c->eof = 1;
+			break;
+		}
+		c->active = pmbench_now_ns();
+		if (!pending(c))
+			c->head_t0 = c->active;
+		pmbench_buf_add(&c->in, chunk, (size_t)n);
+	}
+	next_request(m, c);
+	return flush(m, c);
+}
+
+/* Nothing asked and nothing to send: it may be closed to make room. */
+static int idle(const struct conn *c)
+{
+	return !c->writing && !pending(c) && !c->eof;
+}
+
+/*
+ * Close one idle connection to make room for a new one: another
+ * process's first, then the one idle longest (HTTP lets a server close
+ * an idle persistent connection; clients retry on a new one). Returns 0
+ * when none is idle.
+ */
+static int evict(struct pmbench_mirror *m)
+{
+	size_t best = m->nconns;
+
+	for (size_t i = 0; i < m->nconns; i++) {
+		const struct conn *c = &m->conns[i], *b;
+
+		if (!idle(c))
+			continue;
+		b = best < m->nconns ? &m->conns[best] : NULL;
+		if (!b ||
+		    (c->peer == PMBENCH_PEER_OTHER) >
+			    (b->peer == PMBENCH_PEER_OTHER) ||
+		    ((c->peer == PMBENCH_PEER_OTHER) ==
+			     (b->peer == PMBENCH_PEER_OTHER) &&
+		     c->active < b->active))
+			best = i;
+	}
+	if (best == m->nconns)
+		return 0;
+	count_conn(m, m->conns[best].peer, 1);
+	conn_close(m, best);
+	return 1;
+}
+
+/* Whether a new connection can be taken now (see accept_all()). */
+static int can_accept(const struct pmbench_mirror *m, uint64_t now)
+{
+	if (now < m->accept_paused_till)
+		return 0;
+	if (m->nconns < m->use.max_conns)
+		return 1;
+	for (size_t i = 0; i < m->nconns; i++)
+		if (idle(&m->conns[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Take the waiting connections, up to max_conns, making room by closing
+ * idle ones; when every one is busy the rest wait in the listen backlog.
+ * Each is attributed to its owner once (peer.h).
+ */
+static void accept_all(struct pmbench_mirror *m)
+{
+	int one = 1;
+
+	while (can_accept(m, pmbench_now_ns())) {
+		int fd = accept4(m->listen_fd, NULL, NULL,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			/* Out of descriptors: the backlog holds them. */
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				m->accept_paused_till =
+					pmbench_now_ns() + ACCEPT_PAUSE_NS;
+			return;
+		}
+		if (m->nconns >= m->use.max_conns)
+			evict(m);
+		/*
+		 * Without it, a small answer waits for the PM's delayed ACK
+		 * of the one before: 40 ms a request.
+		 */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		PMBENCH_ALLOC_GROW(m->conns, m->nconns + 1, m->conns_alloc);
+		m->conns[m->nconns] = (struct conn){
+			.fd = fd,
+			.peer = pmbench_peer_of(fd, m->peers),
+			.in = PMBENCH_BUF_INIT,
+			.out = PMBENCH_BUF_INIT,
+			.active = pmbench_now_ns(),
+		};
+		count_conn(m, m->conns[m->nconns].peer, 0);
+		m->nconns++;
+	}
+}
+
+/*
+ * When `c` is due a timeout (its head unfinished, or its answer not
+ * taken), or UINT64_MAX.
+ */
+static uint64_t due(const struct pmbench_mirror *m, const struct conn *c)
+{
+	if (c->writing)
+		return c->active + m->use.stall_ns;
+	if (pending(c) && !c->eof)
+		return c->head_t0 + m->use.head_ns;
+	return UINT64_MAX;
+}
+
+/*
+ * Apply the timeouts due at `now`: a head not finished in time gets 408,
+ * an answer not taken is abandoned (counted as dropped). Back to front:
+ * closing moves the last connection into the closed one's place.
+ */
+static void expire(struct pmbench_mirror *m, uint64_t now)
+{
+	for (size_t i = m->nconns; i-- > 0;) {
+		struct conn *c = &m->conns[i];
+
+		if (due(m, c) > now)
+			continue;
+		if (c->writing) {
+			count_conn(m, c->peer, 1);
+			conn_close(m, i);
+			continue;
+		}
+		refuse(m, c, 408, "request head not finished in time");
+		if (flush(m, c))
+			conn_close(m, i);
+	}
+}
+
+/* The poll set: the wake pipe, the listening socket, every connection. */
+static size_t poll_set(struct pmbench_mirror *m, struct pollfd **fds,
+		       size_t *alloc, uint64_t now, int *timeout_ms)
+{
+	size_t n = m->nconns + 2;
+	uint64_t next = m->accept_paused_till > now ? m->accept_paused_till
+						    : UINT64_MAX;
+
+	PMBENCH_ALLOC_GROW(*fds, n, *alloc);
+	(*fds)[0] = (struct pollfd){ m->wake[0], POLLIN, 0 };
+	(*fds)[1] = (struct pollfd){ can_accept(m, now) ? m->listen_fd : -1,
+				     POLLIN, 0 };
+	for (size_t i = 0; i < m->nconns; i++) {
+		const struct conn *c = &m->conns[i];
+		int reading = !c->eof && pending(c) < IN_MAX;
+
+		(*fds)[i + 2] =
+			(struct pollfd){ c->fd,
+					 (short)((reading ? POLLIN : 0) |
+						 (c->writing ? POLLOUT : 0)),
+					 0 };
+		if (due(m, c) < next)
+			next = due(m, c);
+	}
+	*timeout_ms = next == UINT64_MAX ? -1
+		      : next <= now	 ? 0
+				    : (int)((next - now + 999999) / 1000000);
+	return n;
+}
+
+static void *serve_loop(void *arg)
+{
+	struct pmbench_mirror *m = arg;
+	struct pollfd *fds = NULL;
+	size_t alloc = 0;
+
+	for (;;) {
+		int timeout;
+		size_t n =
+			poll_set(m, &fds, &alloc, pmbench_now_ns(), &timeout);
+
+		if (poll(fds, n, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (fds[0].revents)
+			break;
+		/* Back to front: closing moves the last one into its place. */
+		for (size_t i = m->nconns; i-- > 0;) {
+			short ev = fds[i + 2].revents;
+			struct conn *c = &m->conns[i];
+			int gone = 0;
+
+			if (!ev)
+				continue;
+			if (ev & (POLLIN | POLLHUP | POLLERR))
+				gone = take_input(m, c);
+			if (!gone && (ev & POLLOUT))
+				gone = flush(m, c);
+			if (gone)
+				conn_close(m, i);
+		}
+		expire(m, pmbench_now_ns());
+		if (fds[1].revents & POLLIN)
+			accept_all(m);
+	}
+	free(fds);
+	return NULL;
+}
+
+/* max_conns, unless set: CONNS_MAX, or an eighth of the fd limit. */
+static size_t conns_limit(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return CONNS_MAX;
+	n = rl.rlim_cur / 8;
+	return n < CONNS_MIN ? CONNS_MIN : n > CONNS_MAX ? CONNS_MAX : n;
+}
+
+int pmbench_mirror_serve(struct pmbench_mirror *m, int port)
+{
+	struct sockaddr_in a;
+	sigset_t all, old;
+	int one = 1, fd, e;
+
+	if (m->serving)
+		return 0;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return pmbench_error_set("registry front: socket: %s",
+					 strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((uint16_t)port);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 512) < 0) {
+		e = errno;
+		close(fd);
+		return pmbench_error_set("registry front: cannot listen on "
+					 "127.0.0.1:%d: %s",
+					 port, strerror(e));
+	}
+	if (pipe2(m->wake, O_CLOEXEC) < 0) {
+		e = errno;
+		close(fd);
+		return pmbench_error_set("registry front: pipe: %s",
+					 strerror(e));
+	}
+	m->listen_fd = fd;
+	m->use = m->limits;
+	if (!m->use.max_conns)
+		m->use.max_conns = conns_limit();
+	if (!m->use.head_ns)
+		m->use.head_ns = HEAD_NS;
+	if (!m->use.stall_ns)
+		m->use.stall_ns = STALL_NS;
+	/* Signals stay with the program's own thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&m->thread, NULL, serve_loop, m);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		pmbench_mirror_halt(m);
+		return pmbench_error_set("registry front: no thread: %s",
+					 strerror(e));
+	}
+	m->serving = 1;
+	return 0;
+}
+
+void pmbench_mirror_set_limits(struct pmbench_mirror *m,
+			       const struct pmbench_mirror_limits *limits)
+{
+	m->limits = *limits;
+}
+
+void pmbench_mirror_halt(struct pmbench_mirror *m)
+{
+	if (!m)
+		return;
+	if (m->serving) {
+		if (write(m->wake[1], "x", 1) < 0) {
+			/* The pipe is ours and empty: cannot fail. */
+		}
+		pthread_join(m->thread, NULL);
+		m->serving = 0;
+	}
+	while (m->nconns)
+		conn_close(m, m->nconns - 1);
+	for (int i = 0; i < 2; i++)
+		if (m->wake[i] >= 0)
+			close(m->wake[i]);
+	if (m->listen_fd >= 0)
+		close(m->listen_fd);
+	m->listen_fd = m->wake[0] = m->wake[1] = -1;
+}
+
+void pmbench_mirror_take_counts(struct pmbench_mirror *m,
+				struct pmbench_mirror_counts *out)
+{
+	pthread_mutex_lock(&m->lock);
+	*out = m->counts;
+	memset(&m->counts, 0, sizeof(m->counts));
+	pthread_mutex_unlock(&m->lock);
+}
+
+void pmbench_mirror_free(struct pmbench_mirror *m)
+{
+	if (!m)
+		return;
+	pmbench_mirror_halt(m);
+	for (size_t b = 0; b < BUCKETS; b++)
+		while (m->table[b]) {
+			struct entry *e = m->table[b];
+
+			m->table[b] = e->next;
+			entry_free(e);
+		}
+	if (m->easy)
+		curl_easy_cleanup(m->easy);
+	free(m->conns);
+	free(m->peers);
+	free(m->host);
+	free(m->cache_control[0]);
+	free(m->cache_control[1]);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}

@@ -1,0 +1,860 @@
+#include "pmbench/common.h"
+
+#include <limits.h>
+#include <math.h>
+
+#include <cjson/cJSON.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/result.h"
+#include "pmbench/strvec.h"
+#include "pmbench/text.h"
+
+#include "result_fields.h"
+
+/*
+ * A result as JSON (docs/result-schema.md): the writer and the reader,
+ * each walking the field tables of result.c.
+ */
+
+/*
+ * A result file holds every raw sample, so it can grow large with many
+ * cells and failure tails; anything beyond this is not ours.
+ */
+#define RESULT_MAX_BYTES ((size_t)256 << 20)
+
+/*
+ * cJSON reports allocation failure by returning NULL from every builder;
+ * out-of-memory is fatal for us, so each call goes through this check.
+ */
+static cJSON *must(cJSON *item)
+{
+	if (!item)
+		pmbench_die("out of memory building JSON");
+	return item;
+}
+
+/*
+ * Every string of a result file goes through here or add_strvec(): they
+ * quote URLs, commands and PM output, so credentials are redacted (the
+ * redaction of a redacted text is itself, so a file read and written
+ * again is the same bytes).
+ */
+static void add_str(cJSON *obj, const char *key, const char *s)
+{
+	char *r = pmbench_text_redact_dup(s);
+
+	if (r)
+		must(cJSON_AddStringToObject(obj, key, r));
+	else
+		must(cJSON_AddNullToObject(obj, key));
+	free(r);
+}
+
+static void add_num(cJSON *obj, const char *key, double v)
+{
+	must(cJSON_AddNumberToObject(obj, key, v));
+}
+
+static void add_strvec(cJSON *obj, const char *key,
+		       const struct pmbench_strvec *sv)
+{
+	cJSON *arr = must(cJSON_AddArrayToObject(obj, key));
+
+	for (size_t i = 0; i < sv->nr; i++) {
+		char *r = pmbench_text_redact_dup(sv->v[i]);
+
+		if (!cJSON_AddItemToArray(arr, must(cJSON_CreateString(r))))
+			pmbench_die("out of memory building JSON");
+		free(r);
+	}
+}
+
+static cJSON *add_to_array(cJSON *arr)
+{
+	cJSON *obj = must(cJSON_CreateObject());
+
+	if (!cJSON_AddItemToArray(arr, obj))
+		pmbench_die("out of memory building JSON");
+	return obj;
+}
+
+static void write_field(cJSON *o, const void *base,
+			const struct pmbench_result_field *f)
+{
+	double started;
+
+	if (f->unless != NO_UNLESS &&
+	    *(const int *)(const void *)((const char *)base + f->unless))
+		return;
+	switch (f->type) {
+	case F_STR:
+		add_str(o, f->key, *RESULT_CMEMBER(base, f, char *));
+		break;
+	case F_OPTSTR:
+		if (*RESULT_CMEMBER(base, f, char *))
+			add_str(o, f->key, *RESULT_CMEMBER(base, f, char *));
+		break;
+	case F_BOOL:
+		must(cJSON_AddBoolToObject(
+			o, f->key, *RESULT_CMEMBER(base, f, int) ? 1 : 0));
+		break;
+	case F_FLAG:
+		/* Absent means false: files without it read as before. */
+		if (*RESULT_CMEMBER(base, f, int))
+			must(cJSON_AddTrueToObject(o, f->key));
+		break;
+	case F_INT:
+		add_num(o, f->key, *RESULT_CMEMBER(base, f, int));
+		break;
+	case F_UINT:
+		add_num(o, f->key, *RESULT_CMEMBER(base, f, unsigned));
+		break;
+	case F_OPTUINT:
+		if (*RESULT_CMEMBER(base, f, unsigned))
+			add_num(o, f->key, *RESULT_CMEMBER(base, f, unsigned));
+		break;
+	case F_OPTU64:
+		/* Absent means 0: files without it read as before. */
+		if (!*RESULT_CMEMBER(base, f, uint64_t))
+			break;
+		/* fall through */
+	case F_U64:
+		/* Exact below 2^52; see the schema doc. */
+		add_num(o, f->key, (double)*RESULT_CMEMBER(base, f, uint64_t));
+		break;
+	case F_SECS:
+		add_num(o, f->key,
+			(double)*RESULT_CMEMBER(base, f, uint64_t) / NS_PER_S);
+		break;
+	case F_STARTED:
+		/*
+		 * Whole microseconds: such a value always prints in a form
+		 * that reads back as the same double, so a file read and
+		 * written again comes out identical. Beyond about 1.8e302
+		 * seconds the product overflows to infinity (printed as
+		 * null): such a value is written as it is.
+		 */
+		started = *RESULT_CMEMBER(base, f, double);
+		if (isfinite(started * 1e6))
+			started = round(started * 1e6) / 1e6;
+		add_num(o, f->key, started);
+		break;
+	case F_DOUBLE:
+		add_num(o, f->key, *RESULT_CMEMBER(base, f, double));
+		break;
+	case F_STRVEC:
+		add_strvec(o, f->key,
+			   RESULT_CMEMBER(base, f, struct pmbench_strvec));
+		break;
+	case F_OPTNAME:
+		if (*RESULT_CMEMBER(base, f, int))
+			add_str(o, f->key,
+				f->names[*RESULT_CMEMBER(base, f, int)]);
+		break;
+	}
+}
+
+static void write_fields(cJSON *o, const void *base,
+			 const struct pmbench_result_field *f)
+{
+	for (; f->key; f++)
+		write_field(o, base, f);
+}
+
+static void write_cell(cJSON *arr, const struct pmbench_cell *c)
+{
+	cJSON *o = add_to_array(arr);
+	cJSON *samples;
+
+	write_fields(o, c, pmbench_result_cell_fields);
+	samples = must(cJSON_AddArrayToObject(o, "samples"));
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+		cJSON *so = add_to_array(samples), *m;
+
+		write_fields(so, s, pmbench_result_sample_fields);
+		if (!s->metrics_nr)
+			continue;
+		m = must(cJSON_AddObjectToObject(so, "metrics"));
+		for (size_t k = 0; k < s->metrics_nr; k++)
+			add_num(m, s->metrics[k].name, s->metrics[k].value);
+	}
+}
+
+char *pmbench_result_to_json(const struct pmbench_result *r)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	cJSON *root = must(cJSON_CreateObject());
+	cJSON *o, *arr;
+	char *text;
+
+	add_str(root, "schema", PMBENCH_RESULT_SCHEMA);
+	add_num(root, "version", PMBENCH_RESULT_VERSION);
+	write_fields(root, r, pmbench_result_root_fields);
+	write_fields(root, r, pmbench_result_shard_fields);
+
+	o = must(cJSON_AddObjectToObject(root, "options"));
+	write_fields(o, r, pmbench_result_option_fields);
+
+	o = must(cJSON_AddObjectToObject(root, "environment"));
+	for (size_t i = 0; i < r->env_nr; i++)
+		add_str(o, r->env[i].key, r->env[i].value);
+
+	arr = must(cJSON_AddArrayToObject(root, "package_managers"));
+	for (size_t i = 0; i < r->found_nr; i++)
+		write_fields(add_to_array(arr), &r->found[i],
+			     pmbench_result_pm_fields);
+
+	arr = must(cJSON_AddArrayToObject(root, "fixtures"));
+	for (size_t i = 0; i < r->fixtures_nr; i++)
+		write_fields(add_to_array(arr), &r->fixtures[i],
+			     pmbench_result_fixture_fields);
+
+	if (r->machines_nr) {
+		arr = must(cJSON_AddArrayToObject(root, "machines"));
+		for (size_t i = 0; i < r->machines_nr; i++)
+			write_fields(add_to_array(arr), &r->machines[i],
+				     pmbench_result_machine_fields);
+	}
+
+	arr = must(cJSON_AddArrayToObject(root, "cells"));
+	for (size_t i = 0; i < r->cells_nr; i++)
+		write_cell(arr, &r->cells[i]);
+
+	text = cJSON_Print(root);
+	if (!text)
+		pmbench_die("out of memory printing JSON");
+	/* Our callers free with free(), and a text file ends in a newline. */
+	pmbench_buf_adds(&out, text);
+	pmbench_buf_addch(&out, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return pmbench_buf_detach(&out);
+}
+
+int pmbench_result_write(const struct pmbench_result *r, const char *path)
+{
+	char *json = pmbench_result_to_json(r);
+	int ret;
+
+	ret = pmbench_fs_write_output(path, json, strlen(json));
+	free(json);
+	return ret;
+}
+
+/* ---- Reading ----------------------------------------------------------- */
+
+/*
+ * Where the reader is, for error messages: the origin (a file name) and
+ * the path of the object being read, such as "cells[2].samples[4]".
+ */
+struct reader {
+	const char *origin;
+	struct pmbench_buf where;
+};
+
+/* An EINVALID error naming the file and the field `key` (may be NULL). */
+PMBENCH_PRINTF(3, 4)
+static int bad_field(const struct reader *rd, const char *key, const char *fmt,
+		     ...)
+{
+	struct pmbench_buf msg = PMBENCH_BUF_INIT;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	ret = pmbench_error_setc(PMBENCH_EINVALID, "'%s': field '%s%s%s' %s",
+				 rd->origin, rd->where.ptr,
+				 rd->where.len && key ? "." : "",
+				 key ? key : "", msg.ptr);
+	pmbench_buf_release(&msg);
+	return ret;
+}
+
+/*
+ * Look up `key`. A missing key and a JSON null mean the same thing: the
+ * field is absent. Returns 1 if present, 0 if absent and optional, or
+ * PMBENCH_EINVALID if absent and required.
+ */
+static int lookup(const cJSON **out, const struct reader *rd, const cJSON *obj,
+		  const char *key, int required)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (item && !cJSON_IsNull(item)) {
+		*out = item;
+		return 1;
+	}
+	if (!required)
+		return 0;
+	return pmbench_error_setc(PMBENCH_EINVALID,
+				  "'%s': missing required field '%s%s%s'",
+				  rd->origin, rd->where.ptr,
+				  rd->where.len ? "." : "", key);
+}
+
+/* A number that must be a whole number within [lo, hi]. */
+static int whole(double *out, const struct reader *rd, const cJSON *item,
+		 const char *key, double lo, double hi)
+{
+	double v = item->valuedouble;
+
+	if (!cJSON_IsNumber(item))
+		return bad_field(rd, key, "must be a number");
+	if (!isfinite(v) || v != floor(v) || v < lo || v > hi)
+		return bad_field(rd, key,
+				 "must be a whole number from %.0f to %.0f", lo,
+				 hi);
+	*out = v;
+	return 0;
+}
+
+static int read_strvec(struct pmbench_strvec *out, const struct reader *rd,
+		       const cJSON *arr, const char *key)
+{
+	const cJSON *item;
+	int i = 0;
+
+	if (!cJSON_IsArray(arr))
+		return bad_field(rd, key, "must be an array of strings");
+	cJSON_ArrayForEach(item, arr)
+	{
+		if (!cJSON_IsString(item) || !item->valuestring)
+			return bad_field(rd, key,
+					 "must hold only strings (item %d is "
+					 "not one)",
+					 i);
+		pmbench_strvec_push(out, item->valuestring);
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * Whether the writer can print `v` so that it reads back. cJSON 1.7
+ * prints 15 significant digits when they read back within DBL_EPSILON of
+ * the value, a test that infinity passes: DBL_MAX comes out as
+ * 1.79769313486232e+308, which reads as infinity. Below 1e308 the 15
+ * digits never round past DBL_MAX.
+ */
+static int printable(double v)
+{
+	return isfinite(v) && fabs(v) <= 1e308;
+}
+
+/* The largest double below 2^64 (2^64 - 1 itself is not a double). */
+#define U64_MAX_DOUBLE 18446744073709549568.0
+
+/* An F_OPTNAME field: one of its names, as the index of that name. */
+static int read_name(int *out, const struct reader *rd, const cJSON *item,
+		     const struct pmbench_result_field *f)
+{
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
+	int ret;
+
+	for (int i = 0; f->names[i]; i++)
+		if (cJSON_IsString(item) && item->valuestring &&
+		    !strcmp(item->valuestring, f->names[i])) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; f->names[i]; i++)
+		pmbench_buf_addf(&known, "%s'%s'", i ? ", " : "", f->names[i]);
+	ret = bad_field(rd, f->key, "must be one of %s", known.ptr);
+	pmbench_buf_release(&known);
+	return ret;
+}
+
+static int read_field(void *base, const struct reader *rd, const cJSON *o,
+		      const struct pmbench_result_field *f)
+{
+	const cJSON *item;
+	double v = 0;
+	int ret = lookup(&item, rd, o, f->key, f->required);
+
+	if (ret <= 0)
+		return ret;
+	switch (f->type) {
+	case F_STR:
+	case F_OPTSTR:
+		if (!cJSON_IsString(item) || !item->valuestring)
+			return bad_field(rd, f->key, "must be a string");
+		free(*RESULT_MEMBER(base, f, char *));
+		*RESULT_MEMBER(base, f, char *) =
+			pmbench_xstrdup(item->valuestring);
+		return 0;
+	case F_BOOL:
+	case F_FLAG:
+		if (!cJSON_IsBool(item))
+			return bad_field(rd, f->key, "must be true or false");
+		*RESULT_MEMBER(base, f, int) = cJSON_IsTrue(item) ? 1 : 0;
+		return 0;
+	case F_INT:
+		ret = whole(&v, rd, item, f->key, INT_MIN, INT_MAX);
+		if (!ret)
+			*RESULT_MEMBER(base, f, int) = (int)v;
+		return ret;
+	case F_UINT:
+	case F_OPTUINT:
+		ret = whole(&v, rd, item, f->key, 0, UINT_MAX);
+		if (!ret)
+			*RESULT_MEMBER(base, f, unsigned) = (unsigned)v;
+		return ret;
+	case F_U64:
+	case F_OPTU64:
+		ret = whole(&v, rd, item, f->key, 0, U64_MAX_DOUBLE);
+		if (!ret)
+			*RESULT_MEMBER(base, f, uint64_t) = (uint64_t)v;
+		return ret;
+	case F_SECS:
+		v = item->valuedouble;
+		/*
+		 * llround() must not overflow: about 292 years is plenty.
+		 * The limit itself is allowed, as a count just below it is
+		 * written as 9200000000 s.
+		 */
+		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
+		    v * NS_PER_S > 9.2e18)
+			return bad_field(rd, f->key,
+					 "must be a number of seconds from 0 "
+					 "to 9.2e9");
+		*RESULT_MEMBER(base, f, uint64_t) =
+			(uint64_t)llround(v * NS_PER_S);
+		return 0;
+	case F_STARTED:
+	case F_DOUBLE:
+		/*
+		 * cJSON reads 1e999 as infinity, which it would write back
+		 * as null: a different file.
+		 */
+		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
+			return bad_field(rd, f->key,
+					 "must be a finite number from -1e308 "
+					 "to 1e308");
+		*RESULT_MEMBER(base, f, double) = item->valuedouble;
+		return 0;
+	case F_STRVEC:
+		return read_strvec(RESULT_MEMBER(base, f,
+						 struct pmbench_strvec),
+				   rd, item, f->key);
+	case F_OPTNAME:
+		return read_name(RESULT_MEMBER(base, f, int), rd, item, f);
+	}
+	return 0;
+}
+
+static int read_fields(void *base, const struct reader *rd, const cJSON *o,
+		       const struct pmbench_result_field *fields)
+{
+	int ret = 0;
+
+	for (const struct pmbench_result_field *f = fields; f->key && !ret; f++)
+		ret = read_field(base, rd, o, f);
+	return ret;
+}
+
+/*
+ * The array `key` of `obj`, or NULL (and 0) when absent and optional.
+ */
+static int get_array(const cJSON **out, const struct reader *rd,
+		     const cJSON *obj, const char *key, int required)
+{
+	int ret = lookup(out, rd, obj, key, required);
+
+	if (ret <= 0)
+		return ret;
+	if (!cJSON_IsArray(*out))
+		return bad_field(rd, key, "must be an array");
+	return 0;
+}
+
+static int get_object(const cJSON **out, const struct reader *rd,
+		      const cJSON *obj, const char *key)
+{
+	int ret = lookup(out, rd, obj, key, 0);
+
+	if (ret <= 0)
+		return ret;
+	if (!cJSON_IsObject(*out))
+		return bad_field(rd, key, "must be an object");
+	return 0;
+}
+
+/*
+ * Step into element `i` of the array `key`: its position is appended to
+ * the reader's path (restore it with pmbench_buf_setlen() to `*old_len`)
+ * and it must be an object.
+ */
+static int enter(size_t *old_len, struct reader *rd, const cJSON *item,
+		 const char *key, int i)
+{
+	*old_len = rd->where.len;
+	if (rd->where.len)
+		pmbench_buf_addch(&rd->where, '.');
+	pmbench_buf_addf(&rd->where, "%s[%d]", key, i);
+	if (!cJSON_IsObject(item))
+		return bad_field(rd, NULL, "must be an object");
+	return 0;
+}
+
+static int read_environment(struct pmbench_result *r, struct reader *rd,
+			    const cJSON *root)
+{
+	const cJSON *env, *item;
+	int ret = get_object(&env, rd, root, "environment");
+
+	if (ret < 0 || !env)
+		return ret;
+	cJSON_ArrayForEach(item, env)
+	{
+		if (!cJSON_IsString(item) || !item->valuestring) {
+			pmbench_buf_adds(&rd->where, "environment");
+			ret = bad_field(rd, item->string, "must be a string");
+			pmbench_buf_reset(&rd->where);
+			return ret;
+		}
+		pmbench_result_env_set(r, item->string, item->valuestring);
+	}
+	return 0;
+}
+
+static int read_options(struct pmbench_result *r, struct reader *rd,
+			const cJSON *root)
+{
+	const cJSON *o;
+	int ret = get_object(&o, rd, root, "options");
+
+	if (ret < 0 || !o)
+		return ret;
+	pmbench_buf_adds(&rd->where, "options");
+	ret = read_fields(r, rd, o, pmbench_result_option_fields);
+	pmbench_buf_reset(&rd->where);
+	return ret;
+}
+
+/*
+ * An array of objects, such as "cells": for each element, `add` appends
+ * a new zeroed one at position `i` to `owner` and returns it, the table
+ * `fields` is read into it, then `more` (when not NULL) reads what the
+ * table does not hold.
+ */
+struct objects {
+	const char *key;
+	int required;
+	void *(*add)(void *owner, int i);
+	const struct pmbench_result_field *fields;
+	int (*more)(void *elem, struct reader *rd, const cJSON *item);
+};
+
+static int read_objects(void *owner, struct reader *rd, const cJSON *obj,
+			const struct objects *spec)
+{
+	const cJSON *arr, *item;
+	int ret = get_array(&arr, rd, obj, spec->key, spec->required);
+	int i = 0;
+
+	if (ret < 0 || !arr)
+		return ret;
+	cJSON_ArrayForEach(item, arr)
+	{
+		void *elem;
+		size_t old;
+
+		ret = enter(&old, rd, item, spec->key, i);
+		if (ret < 0)
+			return ret;
+		elem = spec->add(owner, i);
+		ret = read_fields(elem, rd, item, spec->fields);
+		if (!ret && spec->more)
+			ret = spec->more(elem, rd, item);
+		if (ret < 0)
+			return ret;
+		pmbench_buf_setlen(&rd->where, old);
+		i++;
+	}
+	return 0;
+}
+
+/* "metrics": an object of printable numbers, optional. */
+static int read_metrics(void *sample, struct reader *rd, const cJSON *o)
+{
+	const cJSON *m, *item;
+	int ret = get_object(&m, rd, o, "metrics");
+
+	if (ret < 0 || !m)
+		return ret;
+	cJSON_ArrayForEach(item, m)
+	{
+		if (!item->string || !cJSON_IsNumber(item) ||
+		    !printable(item->valuedouble))
+			return bad_field(rd, "metrics",
+					 "must hold only finite numbers from "
+					 "-1e308 to 1e308 ('%s' is not one)",
+					 item->string ? item->string : "?");
+		pmbench_sample_metric_set(sample, item->string,
+					  item->valuedouble);
+	}
+	return 0;
+}
+
+static void *add_sample(void *cell, int i)
+{
+	struct pmbench_sample *s = pmbench_cell_add_sample(cell);
+
+	/* Without "round", the position in the array is the round. */
+	s->round = (unsigned)i;
+	return s;
+}
+
+static const struct objects sample_array = {
+	.key = "samples",
+	.add = add_sample,
+	.fields = pmbench_result_sample_fields,
+	.more = read_metrics,
+};
+
+/*
+ * A cell's samples; then, in a file written before cells had a
+ * "state", an unsupported cell is told by what the writer put in its
+ * note: no sample and a note "n/a: ...".
+ */
+static int read_samples(void *cell, struct reader *rd, const cJSON *o)
+{
+	struct pmbench_cell *c = cell;
+	int ret = read_objects(cell, rd, o, &sample_array);
+
+	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
+	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
+		c->state = PMBENCH_CELL_UNSUPPORTED;
+	return ret;
+}
+
+/*
+ * A new zeroed cell, read into straight away: the required names may be
+ * left NULL on error, which release copes with.
+ */
+static void *add_cell(void *result, int i)
+{
+	struct pmbench_result *r = result;
+	struct pmbench_cell *c;
+
+	(void)i;
+	PMBENCH_ALLOC_GROW(r->cells, r->cells_nr + 1, r->cells_alloc);
+	c = &r->cells[r->cells_nr++];
+	memset(c, 0, sizeof(*c));
+	pmbench_strvec_init(&c->command);
+	pmbench_strvec_init(&c->env);
+	return c;
+}
+
+static const struct objects cell_array = {
+	.key = "cells",
+	.required = 1,
+	.add = add_cell,
+	.fields = pmbench_result_cell_fields,
+	.more = read_samples,
+};
+
+static void *add_pm(void *result, int i)
+{
+	struct pmbench_result *r = result;
+	struct pmbench_result_pm *p;
+
+	(void)i;
+	PMBENCH_ALLOC_GROW(r->found, r->found_nr + 1, r->found_alloc);
+	p = &r->found[r->found_nr++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static const struct objects pm_array = {
+	.key = "package_managers",
+	.add = add_pm,
+	.fields = pmbench_result_pm_fields,
+};
+
+static void *add_fixture(void *result, int i)
+{
+	(void)i;
+	return pmbench_result_add_fixture(result, NULL, NULL, NULL, NULL, NULL);
+}
+
+static const struct objects fixture_array = {
+	.key = "fixtures",
+	.add = add_fixture,
+	.fields = pmbench_result_fixture_fields,
+};
+
+static void *add_machine(void *result, int i)
+{
+	struct pmbench_result *r = result;
+	struct pmbench_result_machine *m;
+
+	(void)i;
+	PMBENCH_ALLOC_GROW(r->machines, r->machines_nr + 1, r->machines_alloc);
+	m = &r->machines[r->machines_nr++];
+	memset(m, 0, sizeof(*m));
+	return m;
+}
+
+static const struct objects machine_array = {
+	.key = "machines",
+	.add = add_machine,
+	.fields = pmbench_result_machine_fields,
+};
+
+/* Every sample's machine is one of "machines". */
+static int check_machines(const struct pmbench_result *r,
+			  const struct reader *rd)
+{
+	for (size_t i = 0; i < r->cells_nr; i++)
+		for (size_t k = 0; k < r->cells[i].samples_nr; k++)
+			if (r->cells[i].samples[k].machine > r->machines_nr)
+				return pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"'%s': field "
+					"'cells[%zu].samples[%zu].machine' "
+					"is %u, but 'machines' has %zu",
+					rd->origin, i, k,
+					r->cells[i].samples[k].machine,
+					r->machines_nr);
+	return 0;
+}
+
+/* Check "schema" and "version" before anything else is trusted. */
+static int read_header(struct pmbench_result *r, struct reader *rd,
+		       const cJSON *root)
+{
+	const cJSON *item;
+	double version = 0;
+	int ret;
+
+	ret = lookup(&item, rd, root, "schema", 1);
+	if (ret < 0)
+		return ret;
+	if (!cJSON_IsString(item) || !item->valuestring)
+		return bad_field(rd, "schema", "must be the string '%s'",
+				 PMBENCH_RESULT_SCHEMA);
+	if (strcmp(item->valuestring, PMBENCH_RESULT_SCHEMA))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s': field 'schema' is '%s', not "
+					  "'%s'",
+					  rd->origin, item->valuestring,
+					  PMBENCH_RESULT_SCHEMA);
+	ret = lookup(&item, rd, root, "version", 1);
+	if (ret < 0)
+		return ret;
+	ret = whole(&version, rd, item, "version", 1, INT_MAX);
+	if (ret < 0)
+		return ret;
+	if (version > PMBENCH_RESULT_VERSION)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s': field 'version' is %.0f, "
+					  "newer than the %d this pmbench "
+					  "reads",
+					  rd->origin, version,
+					  PMBENCH_RESULT_VERSION);
+	r->schema_version = (int)version;
+	return 0;
+}
+
+static int read_root(struct pmbench_result *r, struct reader *rd,
+		     const cJSON *root)
+{
+	int ret;
+
+	if (!cJSON_IsObject(root))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s': not a pmbench result (the "
+					  "top level is not a JSON object)",
+					  rd->origin);
+	ret = read_header(r, rd, root);
+	if (!ret)
+		ret = read_fields(r, rd, root, pmbench_result_root_fields);
+	if (!ret)
+		ret = read_fields(r, rd, root, pmbench_result_shard_fields);
+	if (!ret)
+		ret = read_objects(r, rd, root, &machine_array);
+	if (!ret)
+		ret = read_options(r, rd, root);
+	if (!ret)
+		ret = read_environment(r, rd, root);
+	if (!ret)
+		ret = read_objects(r, rd, root, &pm_array);
+	if (!ret)
+		ret = read_objects(r, rd, root, &fixture_array);
+	if (!ret)
+		ret = read_objects(r, rd, root, &cell_array);
+	if (!ret)
+		ret = check_machines(r, rd);
+	return ret;
+}
+
+/* 1-based line and column of `pos` in `text`, for parse errors. */
+static void line_col(int *line, int *col, const char *text, const char *pos)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < pos && *p; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+int pmbench_result_from_json(struct pmbench_result *out, const char *json,
+			     const char *origin)
+{
+	struct pmbench_result init = PMBENCH_RESULT_INIT;
+	struct reader rd = { .where = PMBENCH_BUF_INIT };
+	const char *end = NULL;
+	cJSON *root = NULL;
+	int ret = 0;
+
+	*out = init;
+	rd.origin = origin ? origin : "(string)";
+	root = cJSON_ParseWithOpts(json, &end, 1);
+	if (!root) {
+		int line, col;
+
+		line_col(&line, &col, json, end ? end : json);
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "'%s': malformed JSON at line %d, "
+					 "column %d",
+					 rd.origin, line, col);
+		goto done;
+	}
+	ret = read_root(out, &rd, root);
+
+done:
+	if (ret < 0)
+		pmbench_result_release(out);
+	cJSON_Delete(root);
+	pmbench_buf_release(&rd.where);
+	return ret;
+}
+
+int pmbench_result_read(struct pmbench_result *out, const char *path)
+{
+	struct pmbench_result init = PMBENCH_RESULT_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	int ret;
+
+	*out = init;
+	ret = pmbench_fs_read_text(&text, path, RESULT_MAX_BYTES);
+	if (ret < 0)
+		goto done;
+	ret = pmbench_result_from_json(out, text.ptr, path);
+
+done:
+	pmbench_buf_release(&text);
+	return ret;
+}

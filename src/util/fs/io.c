@@ -1,0 +1,159 @@
+/*
+ * Moving bytes: all of a buffer to a descriptor, the rest of one
+ * descriptor to another, a whole file into a buffer.
+ *
+ * copy_file_range() is a GNU extension in glibc's headers; common.h leaves
+ * the feature-test macros alone when _GNU_SOURCE is already defined.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "pmbench/common.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+
+#include "internal.h"
+
+#define COPY_CHUNK (128 * 1024)
+
+int fs_write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fs_copy_data(int in, int out, int *failed_read)
+{
+	char *chunk = NULL;
+	int ret = -1;
+
+	*failed_read = 0;
+#if defined(__linux__)
+	for (int first = 1;; first = 0) {
+		ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n > 0)
+			continue;
+		if (!n && !first) {
+			ret = 0;
+			goto done;
+		}
+		/*
+		 * Nothing copied on the first call may be a file system
+		 * (procfs, some FUSE) that does not support it; the offsets
+		 * are consistent, so read() and write() can take over.
+		 */
+		if (n < 0 && errno != EXDEV && errno != ENOSYS &&
+		    errno != EINVAL && errno != EOPNOTSUPP &&
+		    errno != ENOTSUP && errno != EBADF && errno != EPERM &&
+		    errno != ETXTBSY)
+			goto done;
+		break;
+	}
+#endif
+	chunk = pmbench_xmalloc(COPY_CHUNK);
+	for (;;) {
+		ssize_t n = read(in, chunk, COPY_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*failed_read = 1;
+			goto done;
+		}
+		if (!n)
+			break;
+		if (fs_write_all(out, chunk, (size_t)n) < 0)
+			goto done;
+	}
+	ret = 0;
+
+done:
+	free(chunk);
+	return ret;
+}
+
+int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max)
+{
+	size_t start = out->len;
+	struct stat st;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot read '%s': %s", path, strerror(errno));
+		goto done;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= max)
+		pmbench_buf_grow(out, (size_t)st.st_size);
+	for (;;) {
+		size_t left = max - (out->len - start);
+		size_t room;
+		ssize_t n;
+
+		pmbench_buf_grow(out, 8192);
+		room = out->alloc - out->len - 1;
+		/* Never read more than one byte past the limit. */
+		if (room - 1 > left)
+			room = left + 1;
+		n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = pmbench_error_set("cannot read '%s': %s", path,
+						strerror(errno));
+			goto done;
+		}
+		if (!n)
+			break;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len - start > max) {
+			ret = pmbench_error_set("cannot read '%s': it is "
+						"larger than %zu bytes",
+						path, max);
+			goto done;
+		}
+	}
+
+done:
+	if (ret < 0)
+		pmbench_buf_setlen(out, start);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
+{
+	size_t start = out->len;
+	int ret = pmbench_fs_read(out, path, max);
+
+	if (ret < 0)
+		return ret;
+	if (strlen(out->ptr + start) != out->len - start)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'%s': malformed JSON (the file "
+					  "contains a NUL byte)",
+					  path);
+	return 0;
+}

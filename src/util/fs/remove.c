@@ -1,0 +1,379 @@
+/*
+ * Removal, confined to pmbench's work folder (the sandbox). Everything
+ * goes through directory file descriptors opened with O_NOFOLLOW, so that
+ * a symlink swapped in during the walk is unlinked rather than followed.
+ */
+#include "pmbench/common.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+
+#include "internal.h"
+
+/* The resolved sandbox root; empty when no sandbox is set. */
+static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
+
+/*
+ * Split `path` (given by the caller) into a canonical parent folder and a
+ * final component. The parent is resolved through symlinks, the final
+ * component is not, so that a symlink is itself the target. `base` is
+ * left empty for "/".
+ */
+static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
+			const char *path)
+{
+	struct pmbench_buf raw = PMBENCH_BUF_INIT;
+	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
+	const char *last;
+	size_t len;
+	int ret = 0;
+
+	if (!*path) {
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "cannot delete an empty path");
+		goto done;
+	}
+	pmbench_buf_adds(&raw, path);
+	len = raw.len;
+	while (len > 1 && raw.ptr[len - 1] == '/')
+		len--;
+	pmbench_buf_setlen(&raw, len);
+	last = strrchr(raw.ptr, '/');
+	last = last ? last + 1 : raw.ptr;
+	pmbench_buf_reset(base);
+	if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) {
+		/* Names a folder through "." or "..": resolve all of it. */
+		ret = fs_resolve_prefix(&resolved, raw.ptr);
+		if (ret < 0)
+			goto done;
+		last = strrchr(resolved.ptr, '/');
+		pmbench_buf_adds(base, last + 1);
+		len = (size_t)(last - resolved.ptr);
+		pmbench_buf_setlen(&resolved, len ? len : 1);
+		pmbench_buf_release(parent);
+		*parent = resolved;
+		pmbench_buf_init(&resolved);
+		goto done;
+	}
+	pmbench_buf_adds(base, last);
+	if (last == raw.ptr)
+		pmbench_buf_adds(&resolved, ".");
+	else if (last - 1 == raw.ptr)
+		pmbench_buf_adds(&resolved, "/");
+	else
+		pmbench_buf_add(&resolved, raw.ptr,
+				(size_t)(last - 1 - raw.ptr));
+	ret = fs_resolve_prefix(parent, resolved.ptr);
+
+done:
+	pmbench_buf_release(&resolved);
+	pmbench_buf_release(&raw);
+	return ret;
+}
+
+int pmbench_fs_set_sandbox(const char *root)
+{
+	char *real;
+
+	if (!root) {
+		pmbench_buf_release(&sandbox_root);
+		return 0;
+	}
+	real = realpath(root, NULL);
+	if (!real)
+		return pmbench_error_set("cannot use '%s' as pmbench's work "
+					 "folder: %s",
+					 root, strerror(errno));
+	pmbench_buf_reset(&sandbox_root);
+	pmbench_buf_adds(&sandbox_root, real);
+	free(real);
+	return 0;
+}
+
+/*
+ * The sandbox rule for a canonical `target`: strictly inside the root, or
+ * equal to it when `allow_root`. "/" is never allowed.
+ */
+static int sandbox_allows(const char *path, const char *target, int allow_root)
+{
+	const char *root = sandbox_root.ptr;
+
+	if (!strcmp(target, "/"))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is the "
+					  "root folder",
+					  path);
+	if (!sandbox_root.len)
+		return 0;
+	if (!strcmp(target, root)) {
+		if (allow_root)
+			return 0;
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is "
+					  "pmbench's work folder '%s' itself",
+					  path, root);
+	}
+	if (!fs_strictly_inside(root, target))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to delete '%s': it is "
+					  "outside pmbench's work folder '%s'",
+					  path, root);
+	return 0;
+}
+
+static int remove_at(int dfd, const char *name, struct pmbench_buf *path);
+
+/* Entries this process removed, for the trash's record of a deletion. */
+static uint64_t removals;
+
+/* chmod a directory without following a symlink at `name`. */
+static int chmod_dir_at(int dfd, const char *name, mode_t mode)
+{
+	struct stat st;
+
+	if (!fchmodat(dfd, name, mode, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (errno != ENOTSUP && errno != EOPNOTSUPP)
+		return -1;
+	/* No /proc for glibc's emulation: check the type, then chmod. */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return fchmodat(dfd, name, mode, 0);
+}
+
+/*
+ * Open the directory `name` for emptying it, granting ourselves the
+ * read, write and search permission that removing its entries needs.
+ * Returns the fd, or -1 with errno set (ENOTDIR or ELOOP if it is not a
+ * directory after all).
+ */
+static int open_dir_writable(int dfd, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dfd, name, DIR_OPEN_FLAGS);
+	if (fd < 0 && errno == EACCES) {
+		if (chmod_dir_at(dfd, name, S_IRWXU) < 0)
+			return -1;
+		fd = openat(dfd, name, DIR_OPEN_FLAGS);
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 ||
+	    ((st.st_mode & S_IRWXU) != S_IRWXU &&
+	     fchmod(fd, (st.st_mode & 07777) | S_IRWXU) < 0)) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/* Remove every entry of the open directory `fd` (which stays ours). */
+static int remove_children(int fd, struct pmbench_buf *path)
+{
+	DIR *dir = NULL;
+	size_t base = path->len;
+	int dup_fd, ret = 0;
+
+	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (dup_fd >= 0)
+		dir = fdopendir(dup_fd);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					path->ptr, strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		goto done;
+	}
+	/*
+	 * Some file systems skip entries when the directory changes during
+	 * readdir(), so read it again until a pass finds nothing.
+	 */
+	for (;;) {
+		size_t removed = 0;
+		struct dirent *de;
+
+		for (;;) {
+			de = pmbench_fs_readdir(dir);
+			if (!de)
+				break;
+			fs_path_push(path, de->d_name);
+			/*
+			 * The common case, a known non-directory, takes one
+			 * syscall; anything else goes the careful way.
+			 */
+			if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN ||
+			    (unlinkat(fd, de->d_name, 0) < 0 &&
+			     errno != ENOENT)) {
+				ret = remove_at(fd, de->d_name, path);
+				if (ret < 0)
+					goto done;
+			}
+			pmbench_buf_setlen(path, base);
+			removed++;
+			removals++;
+		}
+		if (errno) {
+			ret = pmbench_error_set("cannot read the folder "
+						"'%s': %s",
+						path->ptr, strerror(errno));
+			goto done;
+		}
+		if (!removed)
+			break;
+		rewinddir(dir);
+	}
+
+done:
+	pmbench_buf_setlen(path, base);
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+/* Remove `name` in `dfd`, whatever it is; a missing entry is fine. */
+static int remove_at(int dfd, const char *name, struct pmbench_buf *path)
+{
+	struct stat st;
+	int fd = -1, ret = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			goto done;
+		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
+					strerror(errno));
+		goto done;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fd = open_dir_writable(dfd, name);
+		if (fd < 0 && errno == ENOENT)
+			goto done;
+		if (fd < 0 && errno != ENOTDIR && errno != ELOOP) {
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						path->ptr, strerror(errno));
+			goto done;
+		}
+	}
+	if (fd < 0) {
+		/* Not a directory (or no longer one): unlink, never follow. */
+		if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						path->ptr, strerror(errno));
+		goto done;
+	}
+	ret = remove_children(fd, path);
+	if (ret < 0)
+		goto done;
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = pmbench_error_set("cannot remove '%s': %s", path->ptr,
+					strerror(errno));
+
+done:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int fs_deletion_target(struct pmbench_buf *parent, struct pmbench_buf *base,
+		       struct pmbench_buf *target, const char *path,
+		       int checked)
+{
+	int ret = split_target(parent, base, path);
+
+	if (ret < 0)
+		return ret;
+	if (!base->len)
+		return sandbox_allows(path, "/", 0);
+	pmbench_buf_reset(target);
+	pmbench_buf_path(target, parent->ptr, base->ptr);
+	return checked ? sandbox_allows(path, target->ptr, 0) : 0;
+}
+
+uint64_t fs_removals(void)
+{
+	return removals;
+}
+
+static int rmtree(const char *path, int checked)
+{
+	struct pmbench_buf parent = PMBENCH_BUF_INIT;
+	struct pmbench_buf base = PMBENCH_BUF_INIT;
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	int pfd = -1, ret;
+
+	ret = fs_deletion_target(&parent, &base, &target, path, checked);
+	if (ret < 0)
+		goto done;
+	/*
+	 * Work on the resolved parent, not on `path`: that is the place the
+	 * check above approved.
+	 */
+	pfd = open(parent.ptr, DIR_OPEN_FLAGS);
+	if (pfd < 0) {
+		/* No parent folder (or a file there): nothing to delete. */
+		if (errno != ENOENT && errno != ENOTDIR)
+			ret = pmbench_error_set("cannot remove '%s': %s",
+						target.ptr, strerror(errno));
+		goto done;
+	}
+	ret = remove_at(pfd, base.ptr, &target);
+
+done:
+	if (pfd >= 0)
+		close(pfd);
+	pmbench_buf_release(&target);
+	pmbench_buf_release(&base);
+	pmbench_buf_release(&parent);
+	return ret;
+}
+
+int pmbench_fs_rmtree(const char *path)
+{
+	return rmtree(path, 1);
+}
+
+int pmbench_fs_rmtree_unchecked(const char *path)
+{
+	return rmtree(path, 0);
+}
+
+int pmbench_fs_empty_dir(const char *path)
+{
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	int fd = -1, ret;
+
+	ret = fs_resolve_prefix(&target, path);
+	if (ret < 0)
+		goto done;
+	ret = sandbox_allows(path, target.ptr, 1);
+	if (ret < 0)
+		goto done;
+	fd = open_dir_writable(AT_FDCWD, target.ptr);
+	if (fd < 0 && errno == ENOENT) {
+		ret = pmbench_fs_mkdirp(target.ptr, 0755);
+		goto done;
+	}
+	if (fd < 0) {
+		ret = pmbench_error_set("cannot empty '%s': %s", path,
+					strerror(errno));
+		goto done;
+	}
+	ret = remove_children(fd, &target);
+
+done:
+	if (fd >= 0)
+		close(fd);
+	pmbench_buf_release(&target);
+	return ret;
+}

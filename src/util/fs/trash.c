@@ -1,0 +1,196 @@
+/*
+ * The trash: deleting later. A discard moves a tree into the trash
+ * folder; the trash is emptied after the measurements (or first, when it
+ * holds too much), so that no deletion's freed inodes slow a timed run.
+ */
+#include "pmbench/common.h"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+
+#include "internal.h"
+
+/*
+ * The trash's baseline: free space and inodes of its file system when
+ * it was last empty (taken at the first discard after that).
+ */
+static struct {
+	int based;
+	uint64_t free_bytes, free_files, limit;
+	unsigned long serial;
+	unsigned forced; /* emptied by a discard, for lack of space */
+} trash = { .limit = (uint64_t)16 << 30 };
+
+unsigned pmbench_fs_trash_forced(void)
+{
+	return trash.forced;
+}
+
+uint64_t pmbench_fs_trash_limit(uint64_t bytes)
+{
+	uint64_t old = trash.limit;
+
+	trash.limit = bytes;
+	return old;
+}
+
+/* 1 when the trash must be emptied before it takes more. */
+static int trash_full(const char *dir)
+{
+	struct statvfs sv;
+	struct pmbench_fs_space sp;
+	uint64_t bytes, files, used, used_files;
+
+	if (statvfs(dir, &sv) < 0)
+		return 1;
+	bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	files = (uint64_t)sv.f_favail;
+	/* A full disk: what the trash holds is needed now. */
+	sp.avail_bytes = bytes;
+	sp.total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
+	if (pmbench_fs_space_full(&sp))
+		return 1;
+	if (!trash.based) {
+		trash.based = 1;
+		trash.free_bytes = bytes;
+		trash.free_files = files;
+		return trash.limit == 0;
+	}
+	used = trash.free_bytes > bytes ? trash.free_bytes - bytes : 0;
+	used_files = trash.free_files > files ? trash.free_files - files : 0;
+	return used >= trash.limit || used > trash.free_bytes / 2 ||
+	       used_files > trash.free_files / 2;
+}
+
+/* The record of the trash's last large emptying, inside it. */
+#define TRASH_STAMP   ".emptied"
+#define MANY_REMOVALS 1000
+
+/* The count the stamp holds; 0 when there is none (or it is not ours). */
+static uint64_t read_stamp(const char *path, struct timespec *when)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct stat st;
+	uint64_t n = 0;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    pmbench_fs_read(&b, path, 64) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	pmbench_buf_rtrim(&b);
+	if (pmbench_parse_u64(&n, b.ptr) < 0)
+		n = 0;
+	if (when)
+		*when = st.st_mtim;
+done:
+	pmbench_buf_release(&b);
+	return n;
+}
+
+/* Write the stamp: `n` files, deleted at `when` (NULL: now). */
+static int write_stamp(const char *path, uint64_t n,
+		       const struct timespec *when)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct timespec times[2];
+	int ret;
+
+	pmbench_buf_addf(&b, "%llu\n", (unsigned long long)n);
+	ret = pmbench_fs_write_atomic(path, b.ptr, b.len);
+	if (!ret && when) {
+		times[0] = *when;
+		times[1] = *when;
+		if (utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) < 0)
+			ret = pmbench_error_set("cannot date '%s': %s", path,
+						strerror(errno));
+	}
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+int pmbench_fs_trash_empty(const char *dir)
+{
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+	struct timespec when;
+	uint64_t before = fs_removals(), old, deleted;
+	int ret;
+
+	trash.based = 0;
+	if (!pmbench_fs_exists(dir))
+		return 0;
+	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
+	old = read_stamp(stamp.ptr, &when);
+	ret = pmbench_fs_empty_dir(dir);
+	if (ret < 0)
+		goto done;
+	/* What went, but the old record itself. */
+	deleted = fs_removals() - before - (old != 0);
+	/*
+	 * A large deletion is recorded once its inode tables are on disk
+	 * (syncfs): the file system's reuse delay runs from then.
+	 */
+	if (deleted >= MANY_REMOVALS) {
+		ret = pmbench_fs_settle(dir);
+		if (!ret)
+			ret = write_stamp(stamp.ptr, deleted, NULL);
+	} else if (old) {
+		ret = write_stamp(stamp.ptr, old, &when);
+	}
+done:
+	pmbench_buf_release(&stamp);
+	return ret;
+}
+
+int pmbench_fs_trash_emptied(const char *dir, struct timespec *when,
+			     uint64_t *files)
+{
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+	uint64_t n;
+
+	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
+	n = read_stamp(stamp.ptr, when);
+	pmbench_buf_release(&stamp);
+	if (files)
+		*files = n;
+	return n != 0;
+}
+
+int pmbench_fs_discard(const char *path, const char *dir)
+{
+	struct pmbench_buf parent = PMBENCH_BUF_INIT, base = PMBENCH_BUF_INIT;
+	struct pmbench_buf target = PMBENCH_BUF_INIT, to = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret;
+
+	ret = fs_deletion_target(&parent, &base, &target, path, 1);
+	if (ret < 0 || lstat(target.ptr, &st) < 0)
+		goto done;
+	ret = pmbench_fs_mkdirp(dir, 0755);
+	if (!ret && trash_full(dir)) {
+		trash.forced++;
+		ret = pmbench_fs_trash_empty(dir);
+	}
+	if (ret < 0)
+		goto done;
+	do {
+		pmbench_buf_reset(&to);
+		pmbench_buf_addf(&to, "%s/%lu.%ld.%s", dir, ++trash.serial,
+				 (long)getpid(), base.ptr);
+	} while (pmbench_fs_exists(to.ptr));
+	/* Not movable there (another file system, ...): delete it now. */
+	if (rename(target.ptr, to.ptr) < 0)
+		ret = pmbench_fs_rmtree(target.ptr);
+
+done:
+	pmbench_buf_release(&parent);
+	pmbench_buf_release(&base);
+	pmbench_buf_release(&target);
+	pmbench_buf_release(&to);
+	return ret;
+}

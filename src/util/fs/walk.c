@@ -1,0 +1,226 @@
+/*
+ * Walking folders: their entries, the disk usage of a tree, and the
+ * folders of a name below a root (each workspace's node_modules).
+ */
+#include "pmbench/common.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/fs.h"
+#include "pmbench/strvec.h"
+
+#include "internal.h"
+
+struct dirent *pmbench_fs_readdir(DIR *dir)
+{
+	struct dirent *de;
+
+	do {
+		errno = 0;
+		de = readdir(dir);
+	} while (de && (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")));
+	return de;
+}
+
+DIR *fs_opendir_at(int dfd, const char *name, int flags)
+{
+	int fd = openat(dfd, name, flags);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!dir && fd >= 0) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return dir;
+}
+
+/*
+ * Disk usage.
+ */
+
+struct usage_ctx {
+	struct pmbench_fs_usage *out;
+	struct pmbench_fs_linkmap *seen;
+	struct pmbench_buf path;
+};
+
+static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
+{
+	struct stat st;
+	size_t len = ctx->path.len;
+	DIR *dir = NULL;
+	int ret = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		ret = pmbench_error_set("cannot measure '%s': %s",
+					ctx->path.ptr, strerror(errno));
+		goto done;
+	}
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+		/* Another link to an inode already counted. */
+		if (fs_link_find(ctx->seen, st.st_dev, st.st_ino))
+			goto done;
+		fs_link_put(ctx->seen, st.st_dev, st.st_ino, NULL);
+	}
+	ctx->out->disk_bytes += (uint64_t)st.st_blocks * 512;
+	ctx->out->apparent_bytes += (uint64_t)st.st_size;
+	if (S_ISREG(st.st_mode))
+		ctx->out->files++;
+	else if (S_ISLNK(st.st_mode))
+		ctx->out->symlinks++;
+	if (!S_ISDIR(st.st_mode))
+		goto done;
+	ctx->out->dirs++;
+	dir = fs_opendir_at(dfd, name, DIR_OPEN_FLAGS);
+	if (!dir) {
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->path.ptr, strerror(errno));
+		goto done;
+	}
+	for (;;) {
+		struct dirent *de;
+
+		de = pmbench_fs_readdir(dir);
+		if (!de)
+			break;
+		fs_path_push(&ctx->path, de->d_name);
+		ret = usage_walk(ctx, dirfd(dir), de->d_name);
+		pmbench_buf_setlen(&ctx->path, len);
+		if (ret < 0)
+			goto done;
+	}
+	if (errno)
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					ctx->path.ptr, strerror(errno));
+
+done:
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
+{
+	struct usage_ctx ctx = { out, NULL, PMBENCH_BUF_INIT };
+	struct stat st;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return pmbench_error_setc(PMBENCH_ENOTFOUND,
+					  "cannot measure '%s': %s", path,
+					  strerror(errno));
+	ctx.seen = pmbench_fs_linkmap_new();
+	pmbench_buf_adds(&ctx.path, path);
+	ret = usage_walk(&ctx, AT_FDCWD, path);
+	if (ret < 0)
+		memset(out, 0, sizeof(*out));
+	pmbench_buf_release(&ctx.path);
+	pmbench_fs_linkmap_free(ctx.seen);
+	return ret;
+}
+
+/*
+ * Finding workspace folders.
+ */
+
+/*
+ * Walk the folder `dname` in `dfd`; `rel` is its path relative to the
+ * root (empty for the root, which alone may be reached through a symlink)
+ * and `path` its full path, for messages.
+ */
+static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
+		     struct pmbench_buf *rel, struct pmbench_buf *path,
+		     const char *name)
+{
+	size_t rel_len = rel->len, path_len = path->len;
+	DIR *dir;
+	int ret = 0;
+
+	dir = fs_opendir_at(dfd, dname,
+			    rel_len ? DIR_OPEN_FLAGS
+				    : O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!dir) {
+		ret = pmbench_error_setc(errno == ENOENT && !rel_len
+						 ? PMBENCH_ENOTFOUND
+						 : PMBENCH_ERROR,
+					 "cannot read the folder '%s': %s",
+					 path->ptr, strerror(errno));
+		goto done;
+	}
+	for (;;) {
+		struct dirent *de;
+		int isdir;
+
+		de = pmbench_fs_readdir(dir);
+		if (!de)
+			break;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+
+			if (fstatat(dirfd(dir), de->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) < 0) {
+				if (errno == ENOENT)
+					continue;
+				fs_path_push(path, de->d_name);
+				ret = pmbench_error_set("cannot read '%s': %s",
+							path->ptr,
+							strerror(errno));
+				goto done;
+			}
+			isdir = S_ISDIR(st.st_mode);
+		} else {
+			isdir = de->d_type == DT_DIR;
+		}
+		if (!isdir)
+			continue;
+		fs_path_push(rel, de->d_name);
+		fs_path_push(path, de->d_name);
+		if (!strcmp(de->d_name, name))
+			pmbench_strvec_push(found, rel->ptr);
+		else if (strcmp(de->d_name, ".git"))
+			ret = find_walk(found, dirfd(dir), de->d_name, rel,
+					path, name);
+		pmbench_buf_setlen(rel, rel_len);
+		pmbench_buf_setlen(path, path_len);
+		if (ret < 0)
+			goto done;
+	}
+	if (errno)
+		ret = pmbench_error_set("cannot read the folder '%s': %s",
+					path->ptr, strerror(errno));
+
+done:
+	pmbench_buf_setlen(rel, rel_len);
+	pmbench_buf_setlen(path, path_len);
+	if (dir)
+		closedir(dir);
+	return ret;
+}
+
+int pmbench_fs_find_dirs(struct pmbench_strvec *out, const char *root,
+			 const char *name)
+{
+	struct pmbench_strvec found = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf rel = PMBENCH_BUF_INIT;
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_adds(&path, root);
+	ret = find_walk(&found, AT_FDCWD, root, &rel, &path, name);
+	if (ret < 0)
+		goto done;
+	pmbench_strvec_sort(&found, 0);
+	for (size_t i = 0; i < found.nr; i++)
+		pmbench_strvec_push(out, found.v[i]);
+
+done:
+	pmbench_strvec_release(&found);
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&rel);
+	return ret;
+}

@@ -1,0 +1,305 @@
+/*
+ * The option table (src/cli/options.c): sorted and consistent, every
+ * command's help naming each of its options, values landing where the
+ * rows say, the same checks for every command, and workflow passing on
+ * every bench option that is not local.
+ */
+#include "pmbench/common.h"
+
+#include <math.h>
+
+#include "check.h"
+#include "options.h"
+#include "pmbench/bench.h"
+#include "pmbench/cicache.h"
+#include "pmbench/strvec.h"
+
+static const struct pmbench_cli_command *command(size_t i)
+{
+	return i ? &pmbench_cli_commands[i - 1] : &pmbench_cli_program;
+}
+
+#define COMMANDS_NR (pmbench_cli_commands_nr + 1)
+
+/* Sorted by name (the parser's lookups and the help's order). */
+TEST(table_is_sorted)
+{
+	for (size_t i = 1; i < pmbench_options_nr; i++) {
+		if (strcmp(pmbench_options[i - 1].name,
+			   pmbench_options[i].name) > 0)
+			fprintf(stderr, "'%s' before '%s'\n",
+				pmbench_options[i - 1].name,
+				pmbench_options[i].name);
+		CHECK(strcmp(pmbench_options[i - 1].name,
+			     pmbench_options[i].name) <= 0);
+	}
+}
+
+/*
+ * One name, one option: the rows of a name (one per way commands
+ * document it) share the short letter and the argument's name, and
+ * no command takes two of them; each row is some command's.
+ */
+TEST(same_name_same_option)
+{
+	for (size_t i = 0; i < pmbench_options_nr; i++) {
+		const struct pmbench_option *o = &pmbench_options[i];
+		int taken = 0;
+
+		for (size_t k = 0; k < COMMANDS_NR; k++)
+			taken |= pmbench_cli_takes(command(k), o);
+		CHECK(taken);
+		CHECK(o->kind != ARG_CUSTOM || o->set);
+		CHECK(o->kind != ARG_COUNT || o->min <= o->max);
+		CHECK((o->kind == ARG_FLAG) == !o->arg ||
+		      o->kind == ARG_CUSTOM);
+		for (size_t j = i + 1;
+		     j < pmbench_options_nr &&
+		     !strcmp(pmbench_options[j].name, o->name);
+		     j++) {
+			CHECK_INT(pmbench_options[j].letter, o->letter);
+			CHECK(!pmbench_options[j].arg == !o->arg);
+			CHECK(!(pmbench_options[j].cmds & o->cmds));
+		}
+	}
+	for (size_t k = 0; k < COMMANDS_NR; k++)
+		for (size_t i = 0; i < pmbench_options_nr; i++)
+			for (size_t j = i + 1; j < pmbench_options_nr; j++) {
+				const struct pmbench_option *a =
+					&pmbench_options[i];
+				const struct pmbench_option *b =
+					&pmbench_options[j];
+
+				if (!pmbench_cli_takes(command(k), a) ||
+				    !pmbench_cli_takes(command(k), b))
+					continue;
+				CHECK(strcmp(a->name, b->name));
+				CHECK(!a->letter || a->letter != b->letter);
+			}
+}
+
+/* Each command's help names every option it takes, placeholders filled. */
+TEST(help_names_every_option)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, want = PMBENCH_BUF_INIT;
+
+	for (size_t k = 0; k < COMMANDS_NR; k++) {
+		pmbench_buf_reset(&b);
+		pmbench_cli_help(&b, command(k));
+		CHECK(!strchr(b.ptr, '{'));
+		for (size_t i = 0; i < pmbench_options_nr; i++) {
+			if (!pmbench_cli_takes(command(k), &pmbench_options[i]))
+				continue;
+			pmbench_buf_reset(&want);
+			pmbench_buf_addf(&want, "--%s",
+					 pmbench_options[i].name);
+			CHECK_CONTAINS(b.ptr, want.ptr);
+		}
+		/* No line of it wider than 80 columns, but the tables'. */
+		for (const char *p = b.ptr; *p;) {
+			size_t n = strcspn(p, "\n");
+
+			CHECK(n <= 80 || !strncmp(p, "  ", 2));
+			p += n + (p[n] == '\n');
+		}
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&want);
+}
+
+/* The exit codes of pmbench's help come from the enum's list: all of them. */
+TEST(exit_codes_from_the_enum)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_cli_help(&b, &pmbench_cli_program);
+	for (size_t i = 0; i < b.len; i++)
+		if (b.ptr[i] == '\n')
+			b.ptr[i] = ' ';
+	CHECK_CONTAINS(b.ptr, "3 claim short");
+	CHECK_CONTAINS(b.ptr, "5 claim exceeded");
+	CHECK_CONTAINS(b.ptr, "130 interrupted");
+	/* And the formats from the format table. */
+	pmbench_buf_reset(&b);
+	pmbench_cli_help(&b, pmbench_cli_command_get("report"));
+	CHECK_CONTAINS(b.ptr, "  hyperfine ");
+	CHECK_CONTAINS(b.ptr, "  svg ");
+	pmbench_buf_release(&b);
+}
+
+/* Parse `args` (NULL-terminated) for `cmd`; argv is rewritten. */
+static int parse(struct pmbench_cli_opts *cli, const char *cmd,
+		 const char *const *args, char **argv)
+{
+	int argc = 0;
+
+	argv[argc++] = (char *)cmd;
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	argv[argc] = NULL;
+	return pmbench_cli_parse(cli, cmd, argc, argv);
+}
+
+TEST(values_land_where_the_rows_say)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const char *args[] = {
+		"--edits",	"3",	    "fixture",	 "--runs",
+		"auto",		"--target", "2.5%",	 "--no-control",
+		"-o",		"r.json",   "--seed",	 "7",
+		"--scenario",	"clean",    "--timeout", "90s",
+		"--pm=npm,bun", "--env",    "A=1",	 NULL
+	};
+	char *argv[32];
+
+	o.control = 1;
+	cli.run = &o;
+	CHECK_INT(parse(&cli, "bench", args, argv), 0);
+	CHECK_INT(o.edits, 3);
+	CHECK(o.runs_auto);
+	CHECK_NEAR(o.autostop.target, 0.025, 1e-12);
+	CHECK_INT(o.control, 0);
+	CHECK_STR(o.out, "r.json");
+	CHECK_INT(o.seed, 7);
+	CHECK_INT(o.scenarios_nr, 1);
+	CHECK_INT(o.timeout_ns, 90ull * 1000000000ull);
+	CHECK_INT(o.pms.nr, 2);
+	CHECK_STR(o.env.v[0], "A=1");
+	CHECK(pmbench_cli_given(&cli, "edits"));
+	CHECK(!pmbench_cli_given(&cli, "warmup"));
+	/* The operand, after the options getopt moved before it. */
+	CHECK_STR(argv[cli.optind], "fixture");
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+/* migrate runs PMs, so it takes --no-progress as the others do. */
+TEST(migrate_takes_the_progress_options)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const char *args[] = { ".",	   "--to",
+			       "bun,pnpm", "--no-progress",
+			       "--task",   "build,dev",
+			       NULL };
+	char *argv[16];
+
+	cli.run = &o;
+	CHECK_INT(parse(&cli, "migrate", args, argv), 0);
+	CHECK_INT(cli.tty, 0);
+	CHECK_INT(cli.to.nr, 2);
+	/* build for parity; dev timed with the install. */
+	CHECK_INT(cli.parity.nr, 1);
+	CHECK_INT(o.tasks.nr, 2);
+	CHECK_STR(o.tasks.v[1], "dev");
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+/* ci-cache's --runs, --pm and --timeout are the same options, elsewhere. */
+TEST(ci_cache_lands_in_its_own_options)
+{
+	struct pmbench_cicache_opts o = PMBENCH_CICACHE_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const char *args[] = { "--runs",
+			       "4",
+			       "--pm",
+			       "pnpm",
+			       "--timeout",
+			       "2m",
+			       "--no-lockfile-change",
+			       NULL };
+	const char *bad[] = { "--runs", "0", NULL };
+	char *argv[16];
+
+	cli.cicache = &o;
+	CHECK_INT(parse(&cli, "ci-cache", args, argv), 0);
+	CHECK_INT(o.runs, 4);
+	CHECK_STR(o.pms.v[0], "pnpm");
+	CHECK_INT(o.timeout_ns, 120ull * 1000000000ull);
+	CHECK_INT(o.lockfile_changed, 0);
+	CHECK_INT(parse(&cli, "ci-cache", bad, argv), -1);
+	pmbench_cicache_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+/* Usage errors: -1, for an unknown option as for a bad value. */
+TEST(errors_are_usage_errors)
+{
+	static const char *const cases[][4] = {
+		{ "bench", "--bogus", NULL },
+		{ "bench", "--runs", NULL },
+		{ "bench", "--wide=yes", NULL },
+		{ "bench", "--target", "5", NULL },
+		{ "bench", "--edits", "101", NULL },
+		{ "migrate", "--to", "cargo", NULL },
+		{ "migrate", ".", NULL },
+		{ "merge", "a.json", NULL },
+		{ "report", "--columns", "colour", NULL },
+	};
+	char *argv[8];
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+		struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+
+		cli.run = &o;
+		CHECK_INT(parse(&cli, cases[i][0], &cases[i][1], argv), -1);
+		pmbench_bench_opts_release(&o);
+		pmbench_cli_opts_release(&cli);
+	}
+}
+
+/*
+ * workflow takes every bench option that is not local, checks it as
+ * bench does, and keeps it as given for the shards.
+ */
+TEST(workflow_passes_bench_options_on)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const char *args[] = { "github-actions",
+			       "--edits",
+			       "3",
+			       "--node",
+			       "22",
+			       "--no-control",
+			       "--task",
+			       "hmr",
+			       "--shards",
+			       "2",
+			       NULL };
+	const char *local[] = { "github-actions", "--shard", "1/2", NULL };
+	const struct pmbench_cli_command *wf =
+		pmbench_cli_command_get("workflow");
+	char *argv[16];
+
+	for (size_t i = 0; i < pmbench_options_nr; i++) {
+		const struct pmbench_option *b = &pmbench_options[i];
+
+		if (b->cmds & CMD_BENCH)
+			CHECK(pmbench_cli_takes(wf, b) ==
+			      !(b->flags & OPT_LOCAL));
+	}
+	cli.run = &o;
+	CHECK_INT(parse(&cli, "workflow", args, argv), 0);
+	CHECK_INT(cli.pass.nr, 4);
+	CHECK_STR(cli.pass.v[0], "--edits=3");
+	CHECK_STR(cli.pass.v[1], "--node=22");
+	CHECK_STR(cli.pass.v[2], "--no-control");
+	CHECK_STR(cli.pass.v[3], "--task=hmr");
+	CHECK_INT(cli.shards, 2);
+	CHECK_INT(o.edits, 3);
+	CHECK_INT(parse(&cli, "workflow", local, argv), -1);
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+CHECK_MAIN(CASE(table_is_sorted), CASE(same_name_same_option),
+	   CASE(help_names_every_option), CASE(exit_codes_from_the_enum),
+	   CASE(values_land_where_the_rows_say),
+	   CASE(migrate_takes_the_progress_options),
+	   CASE(ci_cache_lands_in_its_own_options),
+	   CASE(errors_are_usage_errors),
+	   CASE(workflow_passes_bench_options_on))
