@@ -10,6 +10,13 @@ const char *h_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+double h_num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
 int h_flag(const cJSON *o, const char *key)
 {
 	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));

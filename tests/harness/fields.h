@@ -14,6 +14,9 @@ struct pmbench_sample;
 /** The string member `key` of `o` (exact case), or NULL. */
 const char *h_str(const cJSON *o, const char *key);
 
+/** The number member `key` of `o` (exact case), or -1. */
+double h_num(const cJSON *o, const char *key);
+
 /** 1 if the member `key` of `o` is true, else 0. */
 int h_flag(const cJSON *o, const char *key);
 

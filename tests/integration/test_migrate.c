@@ -71,13 +71,6 @@ static const cJSON *pm_entry(const cJSON *report, const char *pm)
 	return NULL;
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
 /* The argv words of a PM's logged commands, one string per command. */
 static void commands_of(struct pmbench_strvec *out, const char *pm)
 {
@@ -205,11 +198,11 @@ TEST(resolution_diff_and_skipped_scripts)
 	e = pm_entry(rep, "bun");
 	res = cJSON_GetObjectItem(e, "resolution");
 	CHECK(res);
-	CHECK_INT(num(res, "changed"), 1);
-	CHECK_INT(num(res, "only_target"), 1);
-	CHECK_INT(num(res, "only_source"), 0);
+	CHECK_INT(h_num(res, "changed"), 1);
+	CHECK_INT(h_num(res, "only_target"), 1);
+	CHECK_INT(h_num(res, "only_source"), 0);
 	/* left-pad, has-script and same are in both. */
-	CHECK_INT(num(res, "identical"), 3);
+	CHECK_INT(h_num(res, "identical"), 3);
 	cJSON_ArrayForEach(c, cJSON_GetObjectItem(
 				      res,
 				      "changes")) if (!strcmp(h_str(c, "name"),
@@ -225,8 +218,8 @@ TEST(resolution_diff_and_skipped_scripts)
 
 	e = pm_entry(rep, "pnpm");
 	res = cJSON_GetObjectItem(e, "resolution");
-	CHECK_INT(num(res, "changed") + num(res, "only_source") +
-			  num(res, "only_target"),
+	CHECK_INT(h_num(res, "changed") + h_num(res, "only_source") +
+			  h_num(res, "only_target"),
 		  0);
 	CHECK_CONTAINS(h_str(e, "verdict"), "resolves the same 4 packages");
 	c = cJSON_GetObjectItem(e, "script_files_only_source");
@@ -270,7 +263,7 @@ TEST(failing_target_and_failing_build)
 	e = pm_entry(rep, "npm");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
-	CHECK_INT(num(e, "build_files"), 1);
+	CHECK_INT(h_num(e, "build_files"), 1);
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	pmbench_strvec_release(&env);
@@ -472,7 +465,7 @@ TEST(dev_server_parity)
 			{
 				CHECK(cJSON_IsTrue(
 					cJSON_GetObjectItem(smp, "ok")));
-				CHECK_INT(num(smp, "leftover"), 0);
+				CHECK_INT(h_num(smp, "leftover"), 0);
 				dev_samples++;
 			}
 		}

@@ -47,13 +47,6 @@ static const cJSON *pm_entry(const cJSON *report, const char *pm)
 	return NULL;
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
 TEST(yarn_lock_pins_an_old_version)
 {
 	char report[4200], proj[4200];
@@ -97,7 +90,7 @@ TEST(yarn_lock_pins_an_old_version)
 		CHECK_CONTAINS(h_str(e, "lockfile"), "resolved fresh");
 		res = cJSON_GetObjectItem(e, "resolution");
 		CHECK(res);
-		CHECK_INT(num(res, "changed"), 1);
+		CHECK_INT(h_num(res, "changed"), 1);
 		c = cJSON_GetArrayItem(cJSON_GetObjectItem(res, "changes"), 0);
 		CHECK_STR(h_str(c, "name"), "ms");
 		CHECK_STR(h_str(c, "from"), "2.1.1");
@@ -109,8 +102,8 @@ TEST(yarn_lock_pins_an_old_version)
 	CHECK(e && !h_str(e, "install_failure"));
 	CHECK_CONTAINS(h_str(e, "lockfile"), "from yarn.lock");
 	res = cJSON_GetObjectItem(e, "resolution");
-	CHECK_INT(num(res, "identical"), 1);
-	CHECK_INT(num(res, "changed"), 0);
+	CHECK_INT(h_num(res, "identical"), 1);
+	CHECK_INT(h_num(res, "changed"), 0);
 	cJSON_Delete(rep);
 	h_run_release(&run);
 }
@@ -151,7 +144,7 @@ TEST(real_world_npm_to_bun)
 	CHECK_STR(h_str(rep, "source_pm"), "npm");
 	e = pm_entry(rep, "npm");
 	CHECK(e && !h_str(e, "install_failure"));
-	npm_pkgs = num(e, "packages");
+	npm_pkgs = h_num(e, "packages");
 	/* React 17 + Vite 2 + Cypress 8: several hundred packages. */
 	CHECK(npm_pkgs > 300);
 	e = pm_entry(rep, "bun");
@@ -171,12 +164,12 @@ TEST(real_world_npm_to_bun)
 		if (strstr(h_str(e, "lockfile"), "resolved fresh")) {
 			CHECK_CONTAINS(h_str(e, "lockfile"),
 				       "could not use package-lock.json");
-			CHECK(num(res, "changed") > 10);
+			CHECK(h_num(res, "changed") > 10);
 		} else {
 			CHECK_CONTAINS(h_str(e, "lockfile"),
 				       "converted by bun install from "
 				       "package-lock.json");
-			CHECK(num(res, "identical") >= 0.9 * npm_pkgs);
+			CHECK(h_num(res, "identical") >= 0.9 * npm_pkgs);
 		}
 	}
 	CHECK_CONTAINS(run.out.ptr, "Migration from npm");
