@@ -107,6 +107,7 @@ void h_real_pms(void)
 {
 	const char *src = getenv("PMBENCH_SOURCE_DIR");
 	struct pmbench_buf b = PMBENCH_BUF_INIT, rc = PMBENCH_BUF_INIT;
+
 	setenv("PATH", real_path, 1);
 	/*
 	 * What a user gets by default: the timed runs reach a sealed local
