@@ -446,6 +446,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 {
 	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
 	struct rounds x;
+	int control = pmbench_control_enabled(o->control);
 	int ret;
 
 	memset(&x, 0, sizeof(x));
@@ -473,7 +474,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(&x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(&x);
-	if (o->control)
+	if (control)
 		pmbench_result_add_cell(r, f->name, t->name, scenario,
 					PMBENCH_CONTROL_PM);
 	plan_progress(&x);
@@ -484,7 +485,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.runs = o->runs;
 	s.turn = turn;
 	s.round_done = round_done;
-	if (o->control)
+	if (control)
 		s.round_start = control_turn;
 	s.payload = &x;
 	s.shard = o->shard;
