@@ -461,7 +461,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'

@@ -24,6 +24,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from bench' -l columns -x -a 'pm 
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l dry-run -d 'print the plan'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l edits -x -d 'with the hmr task edits per run'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l env -x -d 'set a variable for every PM'
+complete -c pmbench -n '__fish_seen_subcommand_from bench' -l explain -d 'after each scenario\'s timed installs, 3 untimed ones per PM with its own timers on'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -s h -l help -d 'this help'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l link -x -d 'an emulated link to the mirror, e.g. 50ms,200mbit, one cap shared by all connections'

@@ -49,6 +49,12 @@ struct pmbench_bench_opts {
 	 * --no-control).
 	 */
 	int control;
+	/**
+	 * `--explain`: after each scenario's timed runs of a task that can
+	 * be explained (install), this many untimed runs per PM with the
+	 * PM's own timers on (explain.h); 0: none.
+	 */
+	int explain;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

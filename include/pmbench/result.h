@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "pmbench/pmtimer.h"
 #include "pmbench/strvec.h"
 
 /**
@@ -68,6 +69,19 @@ struct pmbench_sample {
 	unsigned machine;
 };
 
+/**
+ * One `--explain` run: untimed, after the timed ones, with the PM's own
+ * timers switched on (its table entry's `timer_args`), and what they
+ * said (pmtimer.h). Its wall time is not a measurement to compare: the
+ * timers' output slows some PMs (docs/explain.md).
+ */
+struct pmbench_explain_run {
+	int ok;		  /**< it succeeded and its timers were read */
+	uint64_t wall_ns; /**< spawn to exit, timers on */
+	char *failure;	  /**< why not ok (or what was cut), else NULL */
+	struct pmbench_pm_phases phases;
+};
+
 /** Every sample of one (fixture, task, scenario, PM). */
 struct pmbench_cell {
 	char *fixture;
@@ -93,6 +107,13 @@ struct pmbench_cell {
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
 	size_t samples_nr, samples_alloc;
+	/**
+	 * `--explain`: how the PM's timers were switched on ("--timing"),
+	 * else NULL; and the runs with them on, in order.
+	 */
+	char *explain_how;
+	struct pmbench_explain_run *explain;
+	size_t explain_nr, explain_alloc;
 };
 
 /** A key and value pair, for the environment record. */
@@ -212,6 +233,12 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
  * until the next sample is added to it).
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * Append an empty `--explain` run to a cell; returns it (owned by the
+ * cell, valid until the next run is added to it).
+ */
+struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up

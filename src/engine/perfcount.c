@@ -286,9 +286,9 @@ void pmbench_perf_collect(struct pmbench_child_result *r, int *fds)
 			 * part of the time; scale to the whole, and say so.
 			 */
 			if (v[2] && v[2] < v[1]) {
-				r->work[w] = (uint64_t)((double)v[0] *
-							(double)v[1] /
-							(double)v[2]);
+				r->work[w] =
+					(uint64_t)((double)v[0] * (double)v[1] /
+						   (double)v[2]);
 				r->work_scaled |= 1u << w;
 			}
 		}
