@@ -125,8 +125,8 @@ int pmbench_explain_install(struct pmbench_explain_run *out,
 	if (s.ok)
 		read_timers(out, ps->pm, &cap);
 	else
-		out->failure = pmbench_xstrdup(s.failure ? s.failure
-							 : "it failed");
+		out->failure =
+			pmbench_xstrdup(s.failure ? s.failure : "it failed");
 done:
 	pmbench_sample_release(&s);
 	pmbench_child_release(&c);

@@ -309,7 +309,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * when its lines arrived).
 		 */
 		.timer_env = L("YARN_ENABLE_TIMERS=true"),
-		.timer_how = "its step lines (enableTimers)",
+		.timer_how = "its step lines",
 		.timer_parse = pmbench_pmtimer_berry,
 	},
 	{

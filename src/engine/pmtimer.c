@@ -163,9 +163,9 @@ static double unit_seconds(const char **u)
 		const char *name;
 		double s;
 	} units[] = {
-		{ "ms", 1e-3 },	  { "us", 1e-6 },    { "\xc2\xb5s", 1e-6 },
-		{ "ns", 1e-9 },	  { "min", 60 },     { "m", 60 },
-		{ "h", 3600 },	  { "s", 1 },
+		{ "ms", 1e-3 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 },
+		{ "ns", 1e-9 }, { "min", 60 },	{ "m", 60 },
+		{ "h", 3600 },	{ "s", 1 },
 	};
 
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(units); i++) {
@@ -404,7 +404,8 @@ int pmbench_pmtimer_berry(struct pmbench_pm_phases *out, const char *text,
 			add_arrival(out, "startup", PMBENCH_PMPHASE_STARTUP, 0,
 				    l.at, -1);
 		first = 0;
-		if ((p = strstr(l.text, "\xe2\x94\x8c ")) && depth < STEPS_MAX) {
+		if ((p = strstr(l.text, "\xe2\x94\x8c ")) &&
+		    depth < STEPS_MAX) {
 			snprintf(steps[depth].name, sizeof(steps[depth].name),
 				 "%s", p + 4);
 			steps[depth].at = l.at;
@@ -514,13 +515,13 @@ int pmbench_pmtimer_yarn(struct pmbench_pm_phases *out, const char *text,
 
 /* What pnpm's log said, in its clock (Unix ms); -1 where it said nothing. */
 struct pnpm_log {
-	double started, ended;	   /* pnpm:execution-time */
-	double import0, import1;   /* pnpm:stage importing_started/done */
-	double res0, res1;	   /* resolution_started/done */
-	double fetch0, fetch1;	   /* first fetch started, last fetched */
-	double script0, script1;   /* first and last pnpm:lifecycle */
-	double resolved, fetched;  /* pnpm:progress counts */
-	double imported, scripts;  /* ... and lifecycle scripts started */
+	double started, ended;	  /* pnpm:execution-time */
+	double import0, import1;  /* pnpm:stage importing_started/done */
+	double res0, res1;	  /* resolution_started/done */
+	double fetch0, fetch1;	  /* first fetch started, last fetched */
+	double script0, script1;  /* first and last pnpm:lifecycle */
+	double resolved, fetched; /* pnpm:progress counts */
+	double imported, scripts; /* ... and lifecycle scripts started */
 	int has_offset;
 	double offset; /* the earliest arrival minus pnpm's clock, s */
 };
@@ -628,9 +629,16 @@ int pmbench_pmtimer_pnpm(struct pmbench_pm_phases *out, const char *text,
 	struct pmbench_tline l = { .at = -1 };
 	const char *pos = text, *end = text + len;
 	struct pnpm_log g = {
-		.started = -1, .ended = -1, .import0 = -1, .import1 = -1,
-		.res0 = -1,    .res1 = -1,  .fetch0 = -1,  .fetch1 = -1,
-		.script0 = -1, .script1 = -1,
+		.started = -1,
+		.ended = -1,
+		.import0 = -1,
+		.import1 = -1,
+		.res0 = -1,
+		.res1 = -1,
+		.fetch0 = -1,
+		.fetch1 = -1,
+		.script0 = -1,
+		.script1 = -1,
 	};
 	size_t before = out->nr;
 
@@ -660,9 +668,9 @@ int pmbench_pmtimer_pnpm(struct pmbench_pm_phases *out, const char *text,
 /* ---- bun: --verbose ------------------------------------------------------ */
 
 struct bun_log {
-	double res0, res1;    /* "Resolving dependencies", "Resolved, ..." */
-	double first;	      /* the first line's arrival */
-	double tarballs;      /* "Downloaded <name> tarball" */
+	double res0, res1; /* "Resolving dependencies", "Resolved, ..." */
+	double first;	   /* the first line's arrival */
+	double tarballs;   /* "Downloaded <name> tarball" */
 };
 
 /* "89 packages installed [6.34s]", "Checked 89 installs ... [12.00ms]". */
@@ -670,8 +678,8 @@ static int bun_done(struct pmbench_pm_phases *out, const struct bun_log *g,
 		    const struct pmbench_tline *l)
 {
 	const char *b = strrchr(l->text, '['), *e;
-	double secs, n = strtod(l->text + starts(l->text, "Checked ") * 8,
-				NULL);
+	double secs,
+		n = strtod(l->text + starts(l->text, "Checked ") * 8, NULL);
 
 	if (!b || (!strstr(l->text, " installed [") &&
 		   !strstr(l->text, " installs across ")))

@@ -111,8 +111,8 @@ TEST(pnpm_ndjson)
 	/* execution-time: endedAt - startedAt. */
 	CHECK_NEAR(total->seconds, 1.548, 1e-9);
 	CHECK((ph = get(&p, "resolution")) != NULL);
-	CHECK(ph->start > total->start && ph->start + ph->seconds <
-						  total->start + total->seconds);
+	CHECK(ph->start > total->start &&
+	      ph->start + ph->seconds < total->start + total->seconds);
 	pmbench_pm_phases_release(&p);
 	/* From its lockfile: no resolution, every package from the store. */
 	CHECK_INT(parse_file(&p, "pnpm", "cache+lockfile.txt"), 3);
@@ -248,8 +248,8 @@ TEST(raw_output_without_arrivals)
 	CHECK_INT(p.v[0].start, -1);
 	CHECK_NEAR(p.v[1].seconds, 1.0, 1e-9);
 	pmbench_pm_phases_release(&p);
-	CHECK_INT(pmbench_pm_get("yarn-berry")->timer_parse(&p, berry,
-							    strlen(berry)),
+	CHECK_INT(pmbench_pm_get("yarn-berry")
+			  ->timer_parse(&p, berry, strlen(berry)),
 		  1);
 	CHECK_STR(p.v[0].name, "Link step");
 	CHECK_NEAR(p.v[0].seconds, 62.0, 1e-9);
