@@ -44,9 +44,9 @@ static int median_of(struct pmbench_figure *g, const double *v, size_t n,
 	struct pmbench_rng rng;
 
 	pmbench_rng_seed(&rng, seed);
-	if (!n || pmbench_stats_bootstrap_median(&iv, v, n, PMBENCH_REPORT_LEVEL,
-						 PMBENCH_REPORT_RESAMPLES,
-						 &rng) < 0)
+	if (!n ||
+	    pmbench_stats_bootstrap_median(&iv, v, n, PMBENCH_REPORT_LEVEL,
+					   PMBENCH_REPORT_RESAMPLES, &rng) < 0)
 		return -1;
 	g->median = iv.point;
 	g->lo = iv.lo;

@@ -32,14 +32,15 @@ static void measure_name(struct pmbench_buf *out,
 {
 	pmbench_buf_reset(out);
 	if (!g->phase) {
-		pmbench_buf_adds(out, strcmp(g->name, "wall") ? g->name
-							      : "latency");
+		pmbench_buf_adds(out,
+				 strcmp(g->name, "wall") ? g->name : "latency");
 		return;
 	}
 	pmbench_buf_adds(out, "explain-");
 	for (const char *p = g->name; *p && out->len < MEASURE_MAX - 4; p++) {
 		if (isalnum((unsigned char)*p))
-			pmbench_buf_addch(out, (char)tolower((unsigned char)*p));
+			pmbench_buf_addch(out,
+					  (char)tolower((unsigned char)*p));
 		else if (out->ptr[out->len - 1] != '-')
 			pmbench_buf_addch(out, '-');
 	}

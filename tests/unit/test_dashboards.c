@@ -62,7 +62,8 @@ static int valid_members(const cJSON *schema, const cJSON *v,
 {
 	const cJSON *props = cJSON_GetObjectItem(schema, "properties");
 	const cJSON *pats = cJSON_GetObjectItem(schema, "patternProperties");
-	const cJSON *extra = cJSON_GetObjectItem(schema, "additionalProperties");
+	const cJSON *extra =
+		cJSON_GetObjectItem(schema, "additionalProperties");
 	const cJSON *m, *p;
 	char path[512];
 
@@ -110,8 +111,8 @@ static int valid_keyword(const cJSON *k, const cJSON *schema, const cJSON *v,
 			return 0;
 		}
 	} else if (!strcmp(name, "required")) {
-		cJSON_ArrayForEach(e, k) if (!cJSON_GetObjectItem(
-						     v, e->valuestring))
+		cJSON_ArrayForEach(
+			e, k) if (!cJSON_GetObjectItem(v, e->valuestring))
 		{
 			pmbench_buf_addf(why, "%s: '%s' is missing", at,
 					 e->valuestring);
@@ -144,8 +145,8 @@ static int valid(const cJSON *schema, const cJSON *v, struct pmbench_buf *why,
 {
 	const cJSON *k;
 
-	cJSON_ArrayForEach(k, schema) if (!valid_keyword(k, schema, v, why, at))
-		return 0;
+	cJSON_ArrayForEach(k, schema) if (!valid_keyword(k, schema, v, why,
+							 at)) return 0;
 	if (cJSON_IsObject(v))
 		return valid_members(schema, v, why, at);
 	return 1;
@@ -213,8 +214,8 @@ static void make_result(struct pmbench_result *r, int timed, int explained)
 
 			s->round = k;
 			s->ok = timed;
-			s->wall_ns = (uint64_t)((1.0 + 0.1 * k) * 1e9) *
-				     (p + 1);
+			s->wall_ns =
+				(uint64_t)((1.0 + 0.1 * k) * 1e9) * (p + 1);
 			pmbench_sample_metric_set(s, "task_clock_s",
 						  0.5 + 0.01 * k);
 			pmbench_sample_metric_set(s, "instructions_count",
@@ -358,7 +359,8 @@ TEST(github_action_benchmark_carries_every_figure)
 			       "\xc2\xb1 ", 3));
 		if (!strcmp(name, "todo-api/install/clean/npm/wall"))
 			wall = e;
-		if (!strcmp(name, "todo-api/install/clean/npm/explain:idealTree"))
+		if (!strcmp(name,
+			    "todo-api/install/clean/npm/explain:idealTree"))
 			phase = e;
 	}
 	CHECK_INT(n, 12);

@@ -14,6 +14,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmtimer.h"
+#include "pmbench/result.h"
 
 /* The phases `pm`'s reader finds in tests/data/pm-timers/<pm>/<file>. */
 static int parse_file(struct pmbench_pm_phases *out, const char *pm,
@@ -375,7 +376,63 @@ TEST(phase_rules)
 	pmbench_pm_phases_release(&p);
 }
 
+/* --explain's runs go into the result file and come back the same. */
+TEST(explain_runs_round_trip)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT, back;
+	struct pmbench_cell *c;
+	struct pmbench_explain_run *e;
+	const struct pmbench_cell *bc;
+	char *json, *again;
+
+	c = pmbench_result_add_cell(&r, "todo-api", "install", "clean", "npm");
+	c->explain_how = pmbench_xstrdup("--timing");
+	e = pmbench_cell_add_explain(c);
+	e->ok = 1;
+	e->wall_ns = 5144000000ull;
+	pmbench_pm_phases_add(&e->phases, "idealTree", PMBENCH_PMPHASE_RESOLVE,
+			      1.322, 2.027, 114, 0);
+	pmbench_pm_phases_add(&e->phases, "startup", PMBENCH_PMPHASE_STARTUP,
+			      -1, 0.5, -1, PMBENCH_PMPHASE_ARRIVAL);
+	e = pmbench_cell_add_explain(c);
+	e->failure = pmbench_xstrdup("exit 1");
+	json = pmbench_result_to_json(&r);
+	CHECK_INT(pmbench_result_from_json(&back, json, "t.json"), 0);
+	bc = &back.cells[0];
+	CHECK_STR(bc->explain_how, "--timing");
+	CHECK_INT(bc->explain_nr, 2);
+	CHECK_INT(bc->explain[0].ok, 1);
+	CHECK_INT(bc->explain[0].wall_ns, 5144000000ull);
+	CHECK_INT(bc->explain[0].phases.nr, 2);
+	CHECK_STR(bc->explain[0].phases.v[0].name, "idealTree");
+	CHECK_INT(bc->explain[0].phases.v[0].kind, PMBENCH_PMPHASE_RESOLVE);
+	CHECK_NEAR(bc->explain[0].phases.v[0].start, 1.322, 1e-12);
+	CHECK_INT(bc->explain[0].phases.v[0].count, 114);
+	CHECK_INT(bc->explain[0].phases.v[1].start, -1);
+	CHECK_INT(bc->explain[0].phases.v[1].flags, PMBENCH_PMPHASE_ARRIVAL);
+	CHECK_INT(bc->explain[1].ok, 0);
+	CHECK_STR(bc->explain[1].failure, "exit 1");
+	again = pmbench_result_to_json(&back);
+	CHECK_STR(again, json);
+	free(again);
+	free(json);
+	pmbench_result_release(&back);
+	/* A phase that is no phase is named in the error. */
+	CHECK(pmbench_result_from_json(
+		      &back,
+		      "{\"schema\": \"pmbench-result\", \"version\": 1, "
+		      "\"cells\": [{\"fixture\": \"f\", \"task\": \"install\", "
+		      "\"scenario\": \"clean\", \"pm\": \"npm\", \"samples\": [], "
+		      "\"explain\": [{\"ok\": true, \"phases\": [{\"name\": "
+		      "\"x\", \"seconds\": -1}]}]}]}",
+		      "bad.json") < 0);
+	CHECK_CONTAINS(pmbench_error_last(),
+		       "cells[0].explain[0].phases[0].seconds");
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(npm_timing), CASE(pnpm_ndjson), CASE(yarn_berry_steps),
 	   CASE(yarn_verbose), CASE(bun_verbose), CASE(deno_debug),
 	   CASE(raw_output_without_arrivals), CASE(junk_gives_nothing),
-	   CASE(table_entries), CASE(transcript_lines), CASE(phase_rules))
+	   CASE(table_entries), CASE(transcript_lines), CASE(phase_rules),
+	   CASE(explain_runs_round_trip))
