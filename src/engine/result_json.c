@@ -148,6 +148,11 @@ static void write_field(cJSON *o, const void *base,
 		add_strvec(o, f->key,
 			   RESULT_CMEMBER(base, f, struct pmbench_strvec));
 		break;
+	case F_OPTNAME:
+		if (*RESULT_CMEMBER(base, f, int))
+			add_str(o, f->key,
+				f->names[*RESULT_CMEMBER(base, f, int)]);
+		break;
 	}
 }
 
@@ -387,6 +392,26 @@ static int printable(double v)
 /* The largest double below 2^64 (2^64 - 1 itself is not a double). */
 #define U64_MAX_DOUBLE 18446744073709549568.0
 
+/* An F_OPTNAME field: one of its names, as the index of that name. */
+static int read_name(int *out, const struct reader *rd, const cJSON *item,
+		     const struct pmbench_result_field *f)
+{
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
+	int ret;
+
+	for (int i = 0; f->names[i]; i++)
+		if (cJSON_IsString(item) && item->valuestring &&
+		    !strcmp(item->valuestring, f->names[i])) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; f->names[i]; i++)
+		pmbench_buf_addf(&known, "%s'%s'", i ? ", " : "", f->names[i]);
+	ret = bad_field(rd, f->key, "must be one of %s", known.ptr);
+	pmbench_buf_release(&known);
+	return ret;
+}
+
 static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		      const struct pmbench_result_field *f)
 {
@@ -459,6 +484,8 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return read_strvec(RESULT_MEMBER(base, f,
 						 struct pmbench_strvec),
 				   rd, item, f->key);
+	case F_OPTNAME:
+		return read_name(RESULT_MEMBER(base, f, int), rd, item, f);
 	}
 	return 0;
 }
@@ -708,14 +735,18 @@ static int read_phases(void *run, struct reader *rd, const cJSON *o)
 	return ret < 0 ? ret : 0;
 }
 
+#define EXPLAIN_FIELD(k, t, member, req)                                \
+	{                                                               \
+		.key = (k), .type = (t),                                \
+		.offset = offsetof(struct pmbench_explain_run, member), \
+		.required = (req), .unless = NO_UNLESS                  \
+	}
+
 static const struct pmbench_result_field explain_fields[] = {
-	{ "ok", F_BOOL, offsetof(struct pmbench_explain_run, ok), 1,
-	  NO_UNLESS },
-	{ "wall_s", F_SECS, offsetof(struct pmbench_explain_run, wall_ns), 0,
-	  NO_UNLESS },
-	{ "failure", F_OPTSTR, offsetof(struct pmbench_explain_run, failure), 0,
-	  NO_UNLESS },
-	{ NULL, F_STR, 0, 0, NO_UNLESS },
+	EXPLAIN_FIELD("ok", F_BOOL, ok, 1),
+	EXPLAIN_FIELD("wall_s", F_SECS, wall_ns, 0),
+	EXPLAIN_FIELD("failure", F_OPTSTR, failure, 0),
+	{ .key = NULL },
 };
 
 static void *add_explain(void *cell, int i)
@@ -731,12 +762,22 @@ static const struct objects explain_array = {
 	.more = read_phases,
 };
 
-/* A cell's samples, then its `--explain` runs. */
+/*
+ * A cell's samples, then its `--explain` runs; then, in a file written
+ * before cells had a "state", an unsupported cell is told by what the
+ * writer put in its note: no sample and a note "n/a: ...".
+ */
 static int read_samples(void *cell, struct reader *rd, const cJSON *o)
 {
+	struct pmbench_cell *c = cell;
 	int ret = read_objects(cell, rd, o, &sample_array);
 
-	return ret < 0 ? ret : read_objects(cell, rd, o, &explain_array);
+	if (!ret)
+		ret = read_objects(cell, rd, o, &explain_array);
+	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
+	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
+		c->state = PMBENCH_CELL_UNSUPPORTED;
+	return ret < 0 ? ret : 0;
 }
 
 /*
