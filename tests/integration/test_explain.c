@@ -53,8 +53,8 @@ static void flags_in_log(int *out, const char *pm, const char *flag,
 	*out = 1;
 }
 
-static const struct pmbench_pm_phase *
-phase(const struct pmbench_cell *c, size_t run, const char *name)
+static const struct pmbench_pm_phase *phase(const struct pmbench_cell *c,
+					    size_t run, const char *name)
 {
 	if (!c || run >= c->explain_nr)
 		return NULL;
