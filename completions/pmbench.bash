@@ -52,7 +52,7 @@ _pmbench()
 		return
 		;;
 	"bench --format" | "bench -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"bench --link")
@@ -132,7 +132,7 @@ _pmbench()
 		return
 		;;
 	"migrate --format" | "migrate -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"migrate --from")
@@ -192,7 +192,7 @@ _pmbench()
 		return
 		;;
 	"report --format" | "report -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"report --out" | "report -o")
@@ -208,7 +208,7 @@ _pmbench()
 		return
 		;;
 	"compare --format" | "compare -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"compare --out" | "compare -o")
@@ -224,7 +224,7 @@ _pmbench()
 		return
 		;;
 	"claim --format" | "claim -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"claim --from")
@@ -304,7 +304,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --format" | "ci-cache -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"ci-cache --link")
@@ -348,7 +348,7 @@ _pmbench()
 		return
 		;;
 	"history --format" | "history -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"history --out" | "history -o")
@@ -461,7 +461,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'

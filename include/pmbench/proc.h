@@ -70,6 +70,33 @@ enum pmbench_child_flags {
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
 	PMBENCH_CHILD_PASSTHROUGH = (1 << 1),
+	/**
+	 * Count the work of the whole process tree with perf events
+	 * (`result.work`): every counter this machine has (see
+	 * pmbench_proc_work_why()), opened on the child before its exec,
+	 * counting from the exec, inherited by every process and thread it
+	 * starts, and read by pmbench_child_run() once the tree is gone.
+	 */
+	PMBENCH_CHILD_COUNT_WORK = (1 << 2),
+};
+
+/** The counters of PMBENCH_CHILD_COUNT_WORK. */
+enum pmbench_work_counter {
+	/**
+	 * CPU instructions retired (a hardware event): a measure of work
+	 * with little run-to-run noise, where the CPU's counters are
+	 * reachable (not in most VMs). User space only where the kernel
+	 * forbids more (perf_event_paranoid 2).
+	 */
+	PMBENCH_WORK_INSTRUCTIONS,
+	/**
+	 * task-clock (a software event), nanoseconds: the time the tree's
+	 * processes and threads were on a CPU, by the scheduler's clock,
+	 * kernel time included. Unlike rusage it counts every process of
+	 * the tree, waited for or not (daemons, orphans).
+	 */
+	PMBENCH_WORK_TASK_CLOCK,
+	PMBENCH_WORK_NR
 };
 
 /** A walk of a traced tree: when, and the tree's bytes written by then. */
@@ -175,6 +202,16 @@ struct pmbench_child_result {
 	unsigned tree_samples; /**< how many times the tree was sampled */
 	int leftover;	       /**< processes alive after the main one exited */
 	uint64_t output_bytes; /**< total bytes the child wrote */
+	/**
+	 * PMBENCH_CHILD_COUNT_WORK: each counter's count over the whole
+	 * tree, valid where its bit (1 << PMBENCH_WORK_*) is set in
+	 * `work_counted`; a bit in `work_scaled` says the kernel counted only
+	 * part of the time (the counter was multiplexed) and the count is
+	 * scaled to the whole, an estimate.
+	 */
+	uint64_t work[PMBENCH_WORK_NR];
+	unsigned work_counted;
+	unsigned work_scaled;
 };
 
 struct pmbench_child {
@@ -219,6 +256,8 @@ struct pmbench_child {
 	uint64_t t0_tick; /* the spawn in /proc's clock ticks after boot */
 	struct pmbench_buf line;
 	int in_escape;
+	int work_fd[PMBENCH_WORK_NR]; /* valid while work_armed */
+	int work_armed;
 };
 
 #define PMBENCH_CHILD_INIT                                               \
@@ -261,6 +300,21 @@ void pmbench_proc_signal_live(int sig);
  * "SIGHUP", "SIGQUIT"), or "a signal" for any other. Static storage.
  */
 const char *pmbench_proc_signal_name(int sig);
+
+/**
+ * Why `which` cannot be counted on this machine ("no hardware counters
+ * in this VM (...)", "perf_event_paranoid=3 (...)", "switched off
+ * (PMBENCH_PERF_EVENTS=off)"), or NULL when it can. Found once, by
+ * opening the counter on pmbench itself; static storage. Call it from
+ * the thread that starts children.
+ */
+const char *pmbench_proc_work_why(enum pmbench_work_counter which);
+
+/**
+ * 1 when `which` is counted in user space only (the kernel forbids
+ * counting its own work: perf_event_paranoid 2), else 0.
+ */
+int pmbench_proc_work_user_only(enum pmbench_work_counter which);
 
 /**
  * Run a child to completion: start it, collect output and measurements,

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "pmbench/pmtimer.h"
 #include "pmbench/strvec.h"
 
 struct pmbench_phases;
@@ -76,6 +77,19 @@ struct pmbench_sample {
 	struct pmbench_phases *phases;
 };
 
+/**
+ * One `--explain` run: untimed, after the timed ones, with the PM's own
+ * timers switched on (its table entry's `timer_args`), and what they
+ * said (pmtimer.h). Its wall time is not a measurement to compare: the
+ * timers' output slows some PMs (docs/explain.md).
+ */
+struct pmbench_explain_run {
+	int ok;		  /**< it succeeded and its timers were read */
+	uint64_t wall_ns; /**< spawn to exit, timers on */
+	char *failure;	  /**< why not ok (or what was cut), else NULL */
+	struct pmbench_pm_phases phases;
+};
+
 /** Whether a cell can be measured at all. */
 enum pmbench_cell_state {
 	/** Its runs are timed (each may still fail). */
@@ -116,6 +130,13 @@ struct pmbench_cell {
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
 	size_t samples_nr, samples_alloc;
+	/**
+	 * `--explain`: how the PM's timers were switched on ("--timing"),
+	 * else NULL; and the runs with them on, in order.
+	 */
+	char *explain_how;
+	struct pmbench_explain_run *explain;
+	size_t explain_nr, explain_alloc;
 };
 
 /** A key and value pair, for the environment record. */
@@ -250,6 +271,12 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
  */
 const struct pmbench_sample *
 pmbench_cell_waterfall(const struct pmbench_cell *c);
+
+/**
+ * Append an empty `--explain` run to a cell; returns it (owned by the
+ * cell, valid until the next run is added to it).
+ */
+struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c);
 
 /**
  * Mark `c` PMBENCH_CELL_UNSUPPORTED, `why` (copied) its note in place of

@@ -339,6 +339,28 @@ static void drop_run(struct pmbench_pmrun *ps)
 	pmbench_buf_release(&why);
 }
 
+/*
+ * The work the tree did, as metrics of the run: instructions where the
+ * machine counts them, task-clock (its CPU time, every process of the
+ * tree included); a count the kernel had to scale (the counter was
+ * multiplexed with others) is flagged.
+ */
+static void record_work(struct pmbench_sample *s, const struct pmbench_child *c)
+{
+	const struct pmbench_child_result *r = &c->result;
+
+	if (r->work_counted & (1u << PMBENCH_WORK_INSTRUCTIONS))
+		pmbench_sample_metric_set(
+			s, "instructions_count",
+			(double)r->work[PMBENCH_WORK_INSTRUCTIONS]);
+	if (r->work_counted & (1u << PMBENCH_WORK_TASK_CLOCK))
+		pmbench_sample_metric_set(
+			s, "task_clock_s",
+			(double)r->work[PMBENCH_WORK_TASK_CLOCK] / 1e9);
+	if (r->work_scaled)
+		pmbench_sample_metric_set(s, "work_scaled_count", 1);
+}
+
 /* The child's measurements into the sample. */
 static void record(struct pmbench_sample *s, const struct pmbench_child *c)
 {
@@ -352,6 +374,7 @@ static void record(struct pmbench_sample *s, const struct pmbench_child *c)
 	s->signal = c->result.signal;
 	s->timed_out = c->result.timed_out;
 	s->leftover = c->result.leftover;
+	record_work(s, c);
 }
 
 /*
@@ -408,7 +431,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	c->dir = dir;
 	c->timeout_ns = timeout_ns;
 	c->ctx = ps->ctx;
-	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
+	c->flags |= PMBENCH_CHILD_SAMPLE_TREE | PMBENCH_CHILD_COUNT_WORK;
 	c->watch = watch_run;
 	c->watch_payload = &w;
 	trace_on(c, &trace, &nm, dir);
@@ -1153,6 +1176,47 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 	return 0;
 }
 
+/*
+ * How the work counters count, or why they do not: into the result, and
+ * said once on stderr when instructions cannot be counted.
+ */
+static void record_work_env(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	const char *why = pmbench_proc_work_why(PMBENCH_WORK_INSTRUCTIONS);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (why) {
+		pmbench_buf_addf(&b, "not counted: %s", why);
+		pmbench_ctx_note(ctx, "CPU instructions are not counted: %s",
+				 why);
+	} else {
+		pmbench_buf_addf(
+			&b,
+			"perf_event_open instructions%s of the PM's "
+			"whole process tree (inherited by every "
+			"child), from its exec to the last process's "
+			"exit",
+			pmbench_proc_work_user_only(PMBENCH_WORK_INSTRUCTIONS)
+				? ":u (user space only: "
+				  "perf_event_paranoid forbids "
+				  "more)"
+				: "");
+	}
+	pmbench_result_env_set(r, "instructions", b.ptr);
+	pmbench_buf_reset(&b);
+	why = pmbench_proc_work_why(PMBENCH_WORK_TASK_CLOCK);
+	if (why)
+		pmbench_buf_addf(&b, "not counted: %s", why);
+	else
+		pmbench_buf_adds(&b, "perf_event_open task-clock of the PM's "
+				     "whole process tree: CPU time, kernel "
+				     "included, of every process, waited for "
+				     "or not (rusage has only those waited "
+				     "for)");
+	pmbench_result_env_set(r, "task_clock", b.ptr);
+	pmbench_buf_release(&b);
+}
+
 void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      const char *scratch)
 {
@@ -1162,6 +1226,7 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "the descendants it waited for");
 	pmbench_result_env_set(r, "max_rss",
 			       "ru_maxrss: the largest single process");
+	record_work_env(ctx, r);
 	pmbench_result_env_set(r, "tree_rss",
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
 			       "the PM's process tree, sampled every 25 ms "

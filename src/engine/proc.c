@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfcount.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
@@ -891,6 +892,7 @@ struct spawn {
 	sigset_t unblocked;
 	volatile int err; /* the child's errno when it cannot exec */
 	int err_fd;	  /* under TSan (fork): where the errno goes */
+	struct pmbench_perf_spawn *perf; /* work counters to open, or NULL */
 };
 
 /*
@@ -924,6 +926,9 @@ NO_ASAN static int child_exec(void *arg)
 		goto fail;
 	if (sp->dir && chdir(sp->dir) < 0)
 		goto fail;
+	/* Last: they count from the exec, and nothing of ours. */
+	if (sp->perf)
+		pmbench_perf_child(sp->perf);
 	execve(sp->exe, sp->argv, sp->envp);
 fail:
 	sp->err = errno;
@@ -1112,6 +1117,9 @@ static int spawn_failed(struct pmbench_child *c, pid_t pid, int err)
 
 static void child_reset(struct pmbench_child *c)
 {
+	if (c->work_armed)
+		pmbench_perf_close(c->work_fd);
+	c->work_armed = 0;
 	memset(&c->result, 0, sizeof(c->result));
 	c->pid = -1;
 	c->out_fd = -1;
@@ -1130,8 +1138,9 @@ int pmbench_child_start(struct pmbench_child *c)
 {
 	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+	struct pmbench_perf_spawn perf;
 	struct spawn sp;
-	int devnull = -1, out_w = -1, pidfd = -1, slot, ret;
+	int devnull = -1, out_w = -1, pidfd = -1, perf_sock = -1, slot, ret;
 	uint64_t t0_tick;
 	pid_t pid = -1;
 
@@ -1152,12 +1161,24 @@ int pmbench_child_start(struct pmbench_child *c)
 	ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
 	if (ret < 0)
 		goto done;
+	if (c->flags & PMBENCH_CHILD_COUNT_WORK) {
+		pmbench_perf_prepare(&perf, &perf_sock);
+		sp.perf = &perf;
+	}
 
 	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
 	t0_tick = boot_ticks();
 	c->t0_tick = t0_tick;
-	if (spawn_child(&pid, &pidfd, &sp) < 0) {
+	ret = spawn_child(&pid, &pidfd, &sp);
+	if (sp.perf) {
+		int e = errno;
+
+		pmbench_perf_adopt(c->work_fd, &perf, perf_sock);
+		c->work_armed = 1;
+		errno = e;
+	}
+	if (ret < 0) {
 		ret = pmbench_error_set("cannot start '%s': %s", c->args.v[0],
 					strerror(errno));
 		goto done;
@@ -1472,6 +1493,9 @@ int pmbench_child_run(struct pmbench_child *c)
 	if (!ret && !c->result.timed_out && !c->result.stopped)
 		c->result.leftover = pmbench_child_leftovers(c);
 	pmbench_child_kill_tree(c);
+	/* The tree is gone: every inherited count is in. */
+	if (c->work_armed)
+		pmbench_perf_collect(&c->result, c->work_fd);
 	if (ret < 0)
 		return ret;
 	/* The writers are gone now: take the rest of the output. */
@@ -1500,6 +1524,9 @@ void pmbench_child_release(struct pmbench_child *c)
 	}
 	close_fd(&c->pidfd);
 	close_fd(&c->out_fd);
+	if (c->work_armed)
+		pmbench_perf_close(c->work_fd);
+	c->work_armed = 0;
 	pmbench_strvec_release(&c->args);
 	pmbench_strvec_release(&c->env);
 	pmbench_buf_release(&c->tail);

@@ -164,6 +164,18 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 	return s;
 }
 
+struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c)
+{
+	struct pmbench_explain_run *e;
+
+	PMBENCH_ALLOC_GROW(c->explain, c->explain_nr + 1, c->explain_alloc);
+	e = &c->explain[c->explain_nr++];
+	memset(e, 0, sizeof(*e));
+	e->failure = NULL;
+	e->phases = (struct pmbench_pm_phases)PMBENCH_PM_PHASES_INIT;
+	return e;
+}
+
 void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why)
 {
 	c->state = PMBENCH_CELL_UNSUPPORTED;
@@ -370,6 +382,11 @@ static void cell_release(struct pmbench_cell *c)
 	for (size_t i = 0; i < c->samples_nr; i++)
 		pmbench_sample_release(&c->samples[i]);
 	free(c->samples);
+	for (size_t i = 0; i < c->explain_nr; i++) {
+		free(c->explain[i].failure);
+		pmbench_pm_phases_release(&c->explain[i].phases);
+	}
+	free(c->explain);
 }
 
 void pmbench_result_release(struct pmbench_result *r)
@@ -513,6 +530,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
+	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),
 	FIELD_END,
 };
 

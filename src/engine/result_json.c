@@ -208,6 +208,47 @@ static void write_phases(cJSON *so, const struct pmbench_phases *ph,
 		write_request(arr, &ph->log[i]);
 }
 
+/* The phases a PM's timers named, each as {name, kind, seconds, ...}. */
+static void write_pm_phases(cJSON *o, const struct pmbench_pm_phases *p)
+{
+	cJSON *arr = must(cJSON_AddArrayToObject(o, "phases"));
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct pmbench_pm_phase *ph = &p->v[i];
+		cJSON *po = add_to_array(arr);
+
+		add_str(po, "name", ph->name);
+		add_str(po, "kind", pmbench_pm_phase_kind_name(ph->kind));
+		add_num(po, "seconds", ph->seconds);
+		if (ph->start >= 0)
+			add_num(po, "start_s", ph->start);
+		if (ph->count >= 0)
+			add_num(po, "count", ph->count);
+		if (ph->flags & PMBENCH_PMPHASE_ARRIVAL)
+			must(cJSON_AddTrueToObject(po, "arrival"));
+	}
+}
+
+/* `--explain`'s runs of a cell. */
+static void write_explain(cJSON *o, const struct pmbench_cell *c)
+{
+	cJSON *arr;
+
+	if (!c->explain_nr)
+		return;
+	arr = must(cJSON_AddArrayToObject(o, "explain"));
+	for (size_t i = 0; i < c->explain_nr; i++) {
+		const struct pmbench_explain_run *e = &c->explain[i];
+		cJSON *eo = add_to_array(arr);
+
+		must(cJSON_AddBoolToObject(eo, "ok", e->ok));
+		add_num(eo, "wall_s", (double)e->wall_ns / NS_PER_S);
+		if (e->failure)
+			add_str(eo, "failure", e->failure);
+		write_pm_phases(eo, &e->phases);
+	}
+}
+
 static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 {
 	const struct pmbench_sample *waterfall = pmbench_cell_waterfall(c);
@@ -230,6 +271,7 @@ static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 		if (s->phases)
 			write_phases(so, s->phases, s == waterfall);
 	}
+	write_explain(o, c);
 }
 
 char *pmbench_result_to_json(const struct pmbench_result *r)
@@ -779,20 +821,124 @@ static const struct objects sample_array = {
 	.more = read_sample_more,
 };
 
+/* An optional number of a phase; -1 when absent. */
+static int phase_num(double *out, const struct reader *rd, const cJSON *o,
+		     const char *key, int required)
+{
+	const cJSON *item;
+	int ret = lookup(&item, rd, o, key, required);
+
+	*out = -1;
+	if (ret <= 0)
+		return ret;
+	if (!cJSON_IsNumber(item) || !printable(item->valuedouble) ||
+	    item->valuedouble < 0)
+		return bad_field(rd, key, "must be a number from 0 to 1e308");
+	*out = item->valuedouble;
+	return 0;
+}
+
+static int read_pm_phase(struct pmbench_pm_phases *p, struct reader *rd,
+			 const cJSON *o)
+{
+	const cJSON *name, *kind, *arrival;
+	double start, secs, count;
+	int k = PMBENCH_PMPHASE_OTHER;
+	int ret = lookup(&name, rd, o, "name", 1);
+
+	if (ret < 0)
+		return ret;
+	if (!cJSON_IsString(name) || !*name->valuestring)
+		return bad_field(rd, "name", "must be a string");
+	if (lookup(&kind, rd, o, "kind", 0) > 0) {
+		if (!cJSON_IsString(kind))
+			return bad_field(rd, "kind", "must be a string");
+		k = pmbench_pm_phase_kind_get(kind->valuestring);
+		if (k < 0)
+			k = PMBENCH_PMPHASE_OTHER;
+	}
+	lookup(&arrival, rd, o, "arrival", 0);
+	if (arrival && !cJSON_IsBool(arrival))
+		return bad_field(rd, "arrival", "must be true or false");
+	ret = phase_num(&secs, rd, o, "seconds", 1);
+	if (!ret)
+		ret = phase_num(&start, rd, o, "start_s", 0);
+	if (!ret)
+		ret = phase_num(&count, rd, o, "count", 0);
+	if (ret < 0)
+		return ret;
+	if (!pmbench_pm_phases_add(
+		    p, name->valuestring, k, start, secs, count,
+		    cJSON_IsTrue(arrival) ? PMBENCH_PMPHASE_ARRIVAL : 0))
+		return bad_field(rd, "seconds", "must be at most a year");
+	return 0;
+}
+
+/* "phases" of an `--explain` run. */
+static int read_explain_phases(void *run, struct reader *rd, const cJSON *o)
+{
+	struct pmbench_explain_run *e = run;
+	const cJSON *arr, *item;
+	int ret = get_array(&arr, rd, o, "phases", 0), i = 0;
+
+	cJSON_ArrayForEach(item, arr)
+	{
+		size_t old;
+
+		if (ret < 0)
+			break;
+		ret = enter(&old, rd, item, "phases", i++);
+		if (!ret)
+			ret = read_pm_phase(&e->phases, rd, item);
+		if (!ret)
+			pmbench_buf_setlen(&rd->where, old);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+#define EXPLAIN_FIELD(k, t, member, req)                                \
+	{                                                               \
+		.key = (k), .type = (t),                                \
+		.offset = offsetof(struct pmbench_explain_run, member), \
+		.required = (req), .unless = NO_UNLESS                  \
+	}
+
+static const struct pmbench_result_field explain_fields[] = {
+	EXPLAIN_FIELD("ok", F_BOOL, ok, 1),
+	EXPLAIN_FIELD("wall_s", F_SECS, wall_ns, 0),
+	EXPLAIN_FIELD("failure", F_OPTSTR, failure, 0),
+	{ .key = NULL },
+};
+
+static void *add_explain(void *cell, int i)
+{
+	(void)i;
+	return pmbench_cell_add_explain(cell);
+}
+
+static const struct objects explain_array = {
+	.key = "explain",
+	.add = add_explain,
+	.fields = explain_fields,
+	.more = read_explain_phases,
+};
+
 /*
- * A cell's samples; then, in a file written before cells had a
- * "state", an unsupported cell is told by what the writer put in its
- * note: no sample and a note "n/a: ...".
+ * A cell's samples, then its `--explain` runs; then, in a file written
+ * before cells had a "state", an unsupported cell is told by what the
+ * writer put in its note: no sample and a note "n/a: ...".
  */
 static int read_samples(void *cell, struct reader *rd, const cJSON *o)
 {
 	struct pmbench_cell *c = cell;
 	int ret = read_objects(cell, rd, o, &sample_array);
 
+	if (!ret)
+		ret = read_objects(cell, rd, o, &explain_array);
 	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
 	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
 		c->state = PMBENCH_CELL_UNSUPPORTED;
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 /*

@@ -478,6 +478,8 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 	}
 	registry_requests(d, rep, g);
 	pmbench_kind_phases(d, rep, g);
+	pmbench_kind_work(d, rep, g);
+	pmbench_kind_explain(d, rep, g);
 	/* The findings first, then what to be wary of. */
 	for (size_t i = g; i < rep->cells_nr; i++)
 		if (pmbench_report_same_group(rep, g, i))

@@ -82,11 +82,17 @@ struct fake_pm {
 	struct fake_linker linkers[4];
 	/* The variable the real PM reads its registry from. */
 	const char *registry_env;
+	/*
+	 * The argument that switches its own timers on (bench --explain),
+	 * or NULL: it prints them in every run (yarn 4's step lines).
+	 */
+	const char *timer_flag;
 };
 
 static const struct fake_pm pms[] = {
 	{
 		.name = "npm",
+		.timer_flag = "--timing",
 		.registry_env = "npm_config_registry",
 		.version = "11.0.0-fake",
 		.lockfile = "package-lock.json",
@@ -110,6 +116,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn",
+		.timer_flag = "--verbose",
 		.registry_env = "YARN_REGISTRY",
 		.version = "1.22.22",
 		.lockfile = "yarn.lock",
@@ -147,6 +154,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.timer_flag = "--reporter=ndjson",
 		.registry_env = "pnpm_config_registry",
 		.version = "12.0.0-fake",
 		.lockfile = "pnpm-lock.yaml",
@@ -166,6 +174,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "bun",
+		.timer_flag = "--verbose",
 		.registry_env = "BUN_CONFIG_REGISTRY",
 		.version = "1.4.5-fake",
 		.lockfile = "bun.lock",
@@ -184,6 +193,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "deno",
+		.timer_flag = "debug",
 		.registry_env = "NPM_CONFIG_REGISTRY",
 		.version = "deno 2.9.6 (fake)",
 		.lockfile = "deno.lock",
@@ -1479,6 +1489,46 @@ static int fetch_if_asked(const struct fake *f)
 	return 0;
 }
 
+/* Whether the install carries the PM's timer flag (see timer_flag). */
+static int timers_on(const struct fake *f)
+{
+	if (!f->pm->timer_flag)
+		return 1;
+	for (int i = 1; i < f->argc; i++)
+		if (!strcmp(f->argv[i], f->pm->timer_flag))
+			return 1;
+	return 0;
+}
+
+/*
+ * FAKEPM_TIMERS=<dir>: what the real PM's timers print, from a
+ * transcript <dir>/<name>/clean.txt (tests/data/pm-timers/), its lines
+ * without their arrival times, on stderr, when the install carries the
+ * PM's timer flag.
+ */
+static void print_timers(const struct fake *f)
+{
+	const char *dir = getenv("FAKEPM_TIMERS");
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *in;
+
+	if (!dir || !*dir || !timers_on(f))
+		return;
+	pmbench_buf_addf(&path, "%s/%s/clean.txt", dir, f->pm->name);
+	in = fopen(path.ptr, "r");
+	while (in && getline(&line, &cap, in) > 0) {
+		const char *tab = strchr(line, '\t');
+
+		fputs(tab ? tab + 1 : line, stderr);
+	}
+	if (in)
+		fclose(in);
+	free(line);
+	pmbench_buf_release(&path);
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
@@ -1605,6 +1655,7 @@ static int do_install(struct fake *f)
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
 		goto done;
+	print_timers(f);
 	printf("fake %s: added 3 packages\n", name);
 	ret = 0;
 done:

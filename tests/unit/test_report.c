@@ -744,7 +744,9 @@ TEST(format_names)
 	CHECK(pmbench_format_get("svg"));
 	CHECK(!pmbench_format_get("pdf"));
 	CHECK_CONTAINS(pmbench_error_last(), "unknown report format 'pdf'");
-	CHECK_CONTAINS(pmbench_error_last(), "hyperfine, html or svg");
+	CHECK_CONTAINS(
+		pmbench_error_last(),
+		"hyperfine, github-action-benchmark, bencher, html or svg");
 	CHECK(pmbench_format_for_path("out/r.HTML") ==
 	      pmbench_format_get("html"));
 	CHECK(pmbench_format_for_path("r.md") == f);
