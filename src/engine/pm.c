@@ -10,6 +10,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
 #include "pmbench/recipe.h"
+#include "pmtimer_parse.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define HINTS(...) \
@@ -255,6 +256,14 @@ const struct pmbench_pm pmbench_pms[] = {
 		}),
 		.recipe = RECIPE(STEP_WORKSPACES_FIELD,
 				 STEP_PLAIN_VERSIONS("npm")),
+		/*
+		 * "npm timing <timer> Completed in <N>ms" on stderr as each
+		 * timer ends (npm 11 also writes them to _logs/ in its
+		 * cache, which pmbench's cache redirection keeps its own).
+		 */
+		.timer_args = L("--timing"),
+		.timer_how = "--timing",
+		.timer_parse = pmbench_pmtimer_npm,
 	},
 	{
 		.name = "yarn",
@@ -324,6 +333,13 @@ const struct pmbench_pm pmbench_pms[] = {
 				.apply = pmbench_recipe_private_root,
 			},
 			STEP_PACKAGE_MANAGER("yarn 1")),
+		/*
+		 * "verbose <seconds since start> ..." lines, its "[2/4]
+		 * Resolving packages..." steps between them, "Done in 11.2s."
+		 */
+		.timer_args = L("--verbose"),
+		.timer_how = "--verbose",
+		.timer_parse = pmbench_pmtimer_yarn,
 	},
 	{
 		.name = "yarn-berry",
@@ -402,6 +418,15 @@ const struct pmbench_pm pmbench_pms[] = {
 				.arg = "nodeLinker: $YARN_NODE_LINKER",
 			},
 			STEP_PACKAGE_MANAGER("yarn 4")),
+		/*
+		 * Its "┌ Resolution step" ... "└ Completed in 3s 386ms"
+		 * lines are in every run (enableTimers defaults to true; a
+		 * step under 200 ms ends without its time, and is timed by
+		 * when its lines arrived).
+		 */
+		.timer_env = L("YARN_ENABLE_TIMERS=true"),
+		.timer_how = "its step lines",
+		.timer_parse = pmbench_pmtimer_berry,
 	},
 	{
 		.name = "pnpm",
@@ -520,6 +545,14 @@ const struct pmbench_pm pmbench_pms[] = {
 				.when = PMBENCH_CHANGE_IF_PLAIN_REFS,
 			},
 			STEP_PACKAGE_MANAGER("pnpm")),
+		/*
+		 * One JSON object per line on stderr, with pnpm's clock:
+		 * pnpm:stage (resolution, importing), pnpm:progress per
+		 * package, pnpm:lifecycle, pnpm:execution-time.
+		 */
+		.timer_args = L("--reporter=ndjson"),
+		.timer_how = "--reporter=ndjson",
+		.timer_parse = pmbench_pmtimer_pnpm,
 	},
 	{
 		.name = "bun",
@@ -558,6 +591,14 @@ const struct pmbench_pm pmbench_pms[] = {
 		.hints =
 			HINTS({ "No version matching", NULL, NO_SUCH_VERSION }),
 		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
+		/*
+		 * Each request with its duration, "Resolved, downloaded and
+		 * extracted [N]", "Clean lockfile: ... in 145.8us" and "89
+		 * packages installed [2.32s]"; no phase times of its own.
+		 */
+		.timer_args = L("--verbose"),
+		.timer_how = "--verbose",
+		.timer_parse = pmbench_pmtimer_bun,
 	},
 	{
 		.name = "deno",
@@ -591,6 +632,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.hints = HINTS({ "Could not find npm package", " matching ",
 				 NO_SUCH_VERSION }),
 		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
+		/*
+		 * Its debug log has no times: "Finished config loading.",
+		 * "Running npm resolution.", "Acquiring file lock",
+		 * "Installed 89 packages in 332ms" are timed by when they
+		 * arrived.
+		 */
+		.timer_args = L("-L", "debug"),
+		.timer_how = "-L debug",
+		.timer_parse = pmbench_pmtimer_deno,
 	},
 };
 

@@ -92,6 +92,8 @@ static void html_table(struct pmbench_buf *out,
 struct html_writer {
 	struct pmbench_buf *out;
 	int in_section;
+	/* The charts' names seen: the first of each is an anchor (#time). */
+	struct pmbench_strvec charts;
 };
 
 static void close_section(struct html_writer *w)
@@ -99,6 +101,21 @@ static void close_section(struct html_writer *w)
 	if (w->in_section)
 		pmbench_buf_adds(w->out, "</section>\n");
 	w->in_section = 0;
+}
+
+/* Preformatted text; its `id` (a language: "diff") as its class. */
+static void html_code(struct pmbench_buf *out,
+		      const struct pmbench_doc_block *b)
+{
+	pmbench_buf_adds(out, "<pre");
+	if (b->id) {
+		pmbench_buf_adds(out, " class=\"");
+		esc(out, b->id);
+		pmbench_buf_adds(out, "\"");
+	}
+	pmbench_buf_adds(out, ">");
+	esc(out, b->text);
+	pmbench_buf_adds(out, "</pre>\n");
 }
 
 static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
@@ -156,6 +173,12 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 	case PMBENCH_DOC_CHART:
 		if (!b->chart.bars_nr)
 			break;
+		if (pmbench_strvec_find(&w->charts, b->chart.name) < 0) {
+			pmbench_strvec_push(&w->charts, b->chart.name);
+			pmbench_buf_adds(out, "<a id=\"");
+			esc(out, b->chart.name);
+			pmbench_buf_adds(out, "\"></a>");
+		}
 		if (b->chart.caption) {
 			pmbench_buf_adds(out, "<p class=\"cap\">");
 			esc(out, b->chart.caption);
@@ -164,22 +187,14 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 		pmbench_fmt_chart(out, &b->chart, -1);
 		break;
 	case PMBENCH_DOC_CODE:
-		pmbench_buf_adds(out, "<pre");
-		if (b->id) {
-			pmbench_buf_adds(out, " class=\"");
-			esc(out, b->id);
-			pmbench_buf_adds(out, "\"");
-		}
-		pmbench_buf_adds(out, ">");
-		esc(out, b->text);
-		pmbench_buf_adds(out, "</pre>\n");
+		html_code(out, b);
 		break;
 	}
 }
 
 int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc)
 {
-	struct html_writer w = { out, 0 };
+	struct html_writer w = { out, 0, PMBENCH_STRVEC_INIT };
 
 	pmbench_buf_addf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 			      "<meta charset=\"utf-8\">\n"
@@ -196,6 +211,7 @@ int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc)
 		if (doc->blocks[i]->audience & PMBENCH_DOC_PAGE)
 			html_block(&w, doc->blocks[i]);
 	close_section(&w);
+	pmbench_strvec_release(&w.charts);
 	pmbench_buf_adds(out, "</body>\n</html>\n");
 	return 0;
 }
