@@ -151,10 +151,12 @@ void pmbench_report_init(struct pmbench_report *out,
 /**
  * The times of cells `a` and `b` (of one scenario) paired by round: new
  * arrays into *out_a and *out_b (the caller frees both) and their length
- * into *out_n. Returns 1 when the rounds are complete: every timed round
- * of either cell has a successful time in both (a round cut short by a
- * signal to pmbench is left out of both), and there are at least 2;
- * else 0, with both arrays NULL and *out_n 0.
+ * into *out_n. A round's time is its value (the median of its repeats,
+ * pmbench_cell_round()); a round only one cell ran (bench's budget runs
+ * an extra round for some PMs, a round cut short by a signal to pmbench)
+ * pairs nothing. Returns 1 when the rounds are complete: no timed round
+ * of either cell failed in the other, and at least 2 pair; else 0, with
+ * both arrays NULL and *out_n 0.
  */
 int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
 			       const struct pmbench_cell *a,

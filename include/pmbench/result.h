@@ -66,6 +66,12 @@ struct pmbench_sample {
 	size_t metrics_nr, metrics_alloc;
 	/** A merged result: 1-based index into `machines`, else 0. */
 	unsigned machine;
+	/**
+	 * 0 for a round's first run; 1, 2, ... for the repeats of a cheap
+	 * PM within the round (bench's budget): the round's value is the
+	 * median of its runs (pmbench_cell_times()).
+	 */
+	unsigned repeat;
 };
 
 /** Every sample of one (fixture, task, scenario, PM). */
@@ -214,11 +220,46 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
 
 /**
- * Copy the wall times (in seconds) of the cell's successful non-warm-up
- * samples into a new array; *out_n gets the count. Never NULL, even when
- * the count is 0; the caller frees it with free().
+ * The wall times (in seconds) of the cell, one per timed round with a
+ * successful run, in the order the rounds first appear, into a new
+ * array; *out_n gets the count. A round's value is the median of its
+ * successful runs: one run, or the repeats of a cheap PM (bench's
+ * budget, docs/statistics.md). Never NULL, even when the count is 0; the
+ * caller frees it with free().
  */
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n);
+
+/** What a cell has in one timed round. */
+enum pmbench_round_state {
+	PMBENCH_ROUND_NONE = 0,	   /**< no run in that round */
+	PMBENCH_ROUND_INTERRUPTED, /**< only interrupted runs */
+	PMBENCH_ROUND_FAILED,	   /**< no successful run, a failed one */
+	PMBENCH_ROUND_OK	   /**< at least one successful run */
+};
+
+/**
+ * Timed round `round` of the cell on machine `machine` (0 but in merged
+ * results): its state, and with PMBENCH_ROUND_OK the median of its
+ * successful runs into *out (seconds) and their count into *out_runs
+ * (either may be NULL).
+ */
+enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
+					    unsigned round, unsigned machine,
+					    double *out, size_t *out_runs);
+
+/**
+ * The machine (`sample.machine`) of each value pmbench_cell_times()
+ * gives, in the same order; *out_n gets the count. free() it.
+ */
+unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
+				      size_t *out_n);
+
+/**
+ * The fewest and the most successful runs a round's value holds (0 and
+ * 0 without one): 1 and 1 unless runs were repeated within rounds.
+ */
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c,
+				 size_t *out_min, size_t *out_max);
 
 /**
  * Set (or replace, keeping its position) the metric `name` of a sample;

@@ -4,6 +4,7 @@
 
 #include "pmbench/date.h"
 #include "pmbench/result.h"
+#include "pmbench/stats.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
 
@@ -92,6 +93,56 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 	return s;
 }
 
+/*
+ * Is sample i the first timed, successful one of its round? A round is
+ * a round number on one machine: whole runs merged from several
+ * machines share their numbers (merge.h).
+ */
+static int round_first(const struct pmbench_cell *c, size_t i)
+{
+	const struct pmbench_sample *s = &c->samples[i];
+
+	if (!s->ok || s->warmup)
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if (c->samples[j].ok && !c->samples[j].warmup &&
+		    c->samples[j].round == s->round &&
+		    c->samples[j].machine == s->machine)
+			return 0;
+	return 1;
+}
+
+enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
+					    unsigned round, unsigned machine,
+					    double *out, size_t *out_runs)
+{
+	double *v = pmbench_xmalloc(
+		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1, sizeof(*v)));
+	size_t n = 0, failed = 0, seen = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->warmup || s->round != round || s->machine != machine)
+			continue;
+		seen++;
+		if (s->ok)
+			v[n++] = (double)s->wall_ns / NS_PER_S;
+		else if (!s->interrupted)
+			failed++;
+	}
+	if (out)
+		*out = n ? pmbench_stats_median(v, n) : 0;
+	if (out_runs)
+		*out_runs = n;
+	free(v);
+	if (n)
+		return PMBENCH_ROUND_OK;
+	if (failed)
+		return PMBENCH_ROUND_FAILED;
+	return seen ? PMBENCH_ROUND_INTERRUPTED : PMBENCH_ROUND_NONE;
+}
+
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 {
 	double *times;
@@ -99,14 +150,48 @@ double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 
 	times = pmbench_xmalloc(pmbench_st_mult(
 		c->samples_nr ? c->samples_nr : 1, sizeof(*times)));
-	for (size_t i = 0; i < c->samples_nr; i++) {
-		const struct pmbench_sample *s = &c->samples[i];
-
-		if (s->ok && !s->warmup)
-			times[n++] = (double)s->wall_ns / NS_PER_S;
-	}
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (round_first(c, i))
+			pmbench_cell_round(c, c->samples[i].round,
+					   c->samples[i].machine, &times[n++],
+					   NULL);
 	*out_n = n;
 	return times;
+}
+
+unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
+				      size_t *out_n)
+{
+	unsigned *m =
+		pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1, sizeof(*m));
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (round_first(c, i))
+			m[n++] = c->samples[i].machine;
+	*out_n = n;
+	return m;
+}
+
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c,
+				 size_t *out_min, size_t *out_max)
+{
+	size_t lo = 0, hi = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		size_t k;
+
+		if (!round_first(c, i))
+			continue;
+		pmbench_cell_round(c, c->samples[i].round,
+				   c->samples[i].machine, NULL, &k);
+		if (!lo || k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	*out_min = lo;
+	*out_max = hi;
 }
 
 void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
@@ -442,6 +527,7 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
 	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
+	FIELD(pmbench_sample, "repeat", F_OPTUINT, repeat, 0),
 	FIELD_END,
 };
 

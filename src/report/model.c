@@ -167,29 +167,24 @@ int pmbench_report_group_start(const struct pmbench_report *rep, size_t i)
 	return 1;
 }
 
-/* A cell's sample of timed round `round`, or NULL. */
-static const struct pmbench_sample *in_round(const struct pmbench_cell *c,
-					     unsigned round)
-{
-	for (size_t i = 0; i < c->samples_nr; i++)
-		if (!c->samples[i].warmup && c->samples[i].round == round)
-			return &c->samples[i];
-	return NULL;
-}
-
-/* Does every timed round of `x` have a partner in `y`? */
+/*
+ * Does every timed round of `x` have a partner in `y`? A round `y` did
+ * not run at all (bench's budget runs extra rounds for some PMs only, a
+ * round cut short by Ctrl-C) pairs nothing and breaks nothing; a round
+ * whose runs failed in either leaves the rounds incomplete.
+ */
 static int rounds_covered(const struct pmbench_cell *x,
 			  const struct pmbench_cell *y)
 {
 	for (size_t i = 0; i < x->samples_nr; i++) {
-		const struct pmbench_sample *s = &x->samples[i], *t;
+		const struct pmbench_sample *s = &x->samples[i];
+		enum pmbench_round_state sx, sy;
 
 		if (s->warmup || s->interrupted)
 			continue;
-		t = in_round(y, s->round);
-		if (t && t->interrupted)
-			continue;
-		if (!t || !s->ok || !t->ok)
+		sx = pmbench_cell_round(x, s->round, s->machine, NULL, NULL);
+		sy = pmbench_cell_round(y, s->round, s->machine, NULL, NULL);
+		if (sx == PMBENCH_ROUND_FAILED || sy == PMBENCH_ROUND_FAILED)
 			return 0;
 	}
 	return 1;
@@ -208,15 +203,21 @@ int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
 	*out_a = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_a));
 	*out_b = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_b));
 	for (size_t i = 0; i < a->samples_nr; i++) {
-		const struct pmbench_sample *s = &a->samples[i], *t;
+		const struct pmbench_sample *s = &a->samples[i];
+		int first = 1;
 
 		if (s->warmup || !s->ok)
 			continue;
-		t = in_round(b, s->round);
-		if (!t || !t->ok)
+		/* Each round once: its first successful run stands for it. */
+		for (size_t j = 0; j < i && first; j++)
+			first = a->samples[j].warmup || !a->samples[j].ok ||
+				a->samples[j].round != s->round ||
+				a->samples[j].machine != s->machine;
+		if (!first ||
+		    pmbench_cell_round(b, s->round, s->machine, &(*out_b)[n],
+				       NULL) != PMBENCH_ROUND_OK)
 			continue;
-		(*out_a)[n] = (double)s->wall_ns / 1e9;
-		(*out_b)[n] = (double)t->wall_ns / 1e9;
+		pmbench_cell_round(a, s->round, s->machine, &(*out_a)[n], NULL);
 		n++;
 	}
 	if (n < 2) {
