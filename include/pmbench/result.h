@@ -258,8 +258,8 @@ unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
  * The fewest and the most successful runs a round's value holds (0 and
  * 0 without one): 1 and 1 unless runs were repeated within rounds.
  */
-void pmbench_cell_runs_per_round(const struct pmbench_cell *c,
-				 size_t *out_min, size_t *out_max);
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c, size_t *out_min,
+				 size_t *out_max);
 
 /**
  * Set (or replace, keeping its position) the metric `name` of a sample;

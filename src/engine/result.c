@@ -173,8 +173,8 @@ unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
 	return m;
 }
 
-void pmbench_cell_runs_per_round(const struct pmbench_cell *c,
-				 size_t *out_min, size_t *out_max)
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c, size_t *out_min,
+				 size_t *out_max)
 {
 	size_t lo = 0, hi = 0;
 
