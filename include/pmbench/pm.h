@@ -39,6 +39,12 @@ enum pmbench_pm_caps {
 	 * files (`state_paths`).
 	 */
 	PMBENCH_PM_NO_NODE_MODULES = (1 << 0),
+	/**
+	 * bench's default baseline (`--baseline`): the PM the others are
+	 * measured against, as a migration is (vlt's benchmarks label npm
+	 * so). One entry has it.
+	 */
+	PMBENCH_PM_BASELINE = (1 << 1),
 };
 
 /**
@@ -201,6 +207,13 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 
 /** Look a PM or a variant up by name; NULL if there is none. */
 const struct pmbench_pm *pmbench_pm_get(const char *name);
+
+/**
+ * The default baseline among `pms` (names, variants allowed): the one
+ * whose table entry has PMBENCH_PM_BASELINE, else its base's, else the
+ * first name; NULL when `nr` is 0. Points into `pms`.
+ */
+const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr);
 
 /**
  * The `i`th of every PM and variant (the PMs in the default order, then

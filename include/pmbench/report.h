@@ -94,6 +94,33 @@ struct pmbench_report_cell {
 	 */
 	int verdict_paired;
 	/**
+	 * The cell of the result's baseline PM (`baseline`) in the same
+	 * scenario, or -1 (no baseline, or it has no times there).
+	 */
+	long baseline;
+	/**
+	 * `base` is valid: this cell is not the baseline's and their rounds
+	 * pair (pmbench_report_pair_rounds()), `base_n` of them.
+	 */
+	int has_base;
+	/** median of the per-round ratios this / baseline, bootstrap 95 % */
+	struct pmbench_interval base;
+	size_t base_n;
+	/** half the width of `base` relative to its point (0.1: ±10 %) */
+	double base_half;
+	int is_baseline; /**< this is the baseline's cell */
+	/**
+	 * With a target (the result's auto_target, bench's budget): 1 when
+	 * base_half is within it, 0 when not; -1 without a target or ratio.
+	 */
+	int base_reached;
+	/**
+	 * The verdict against the baseline: from the paired interval with
+	 * at least PMBENCH_REPORT_PAIRED_MIN_ROUNDS rounds (FASTER, SLOWER
+	 * or SAME), else PMBENCH_VERDICT_SAME with too few rounds.
+	 */
+	enum pmbench_verdict base_verdict;
+	/**
 	 * The resolver-stall rule (pmbench_stats_stalls(), 5 s, slack from
 	 * pmbench_stats_stall_slack()):
 	 * how many runs sit a whole number of 5 s timeouts above the

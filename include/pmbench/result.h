@@ -158,11 +158,25 @@ struct pmbench_result {
 	unsigned warmup;
 	uint64_t timeout_ns;
 	uint64_t seed;
-	/* `--runs auto` (runs is then the maximum); see schedule.h. */
+	/*
+	 * The time budget (`--budget`, bench's default, `--runs auto`;
+	 * runs is then the most rounds a scenario ran); see schedule.h.
+	 */
 	int runs_auto;
-	double auto_target; /**< relative half-width of the median CI */
+	/**
+	 * the target half-width of each PM's paired ratio against the
+	 * baseline, relative to the ratio (0.10: ±10 %)
+	 */
+	double auto_target;
 	unsigned auto_min_runs;
-	uint64_t auto_budget_ns; /**< per scenario */
+	uint64_t auto_budget_ns; /**< the whole command's budget */
+	unsigned auto_max_runs;	 /**< rounds of a scenario at most */
+	/**
+	 * `--baseline`: the PM every other is measured against (paired
+	 * ratios and verdicts beside "vs fastest"), or NULL (none: an
+	 * older result).
+	 */
+	char *baseline;
 
 	/* Environment: os, kernel, cpu_model, cpu_count, ... in order. */
 	struct pmbench_kv *env;
@@ -260,6 +274,33 @@ unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
  */
 void pmbench_cell_runs_per_round(const struct pmbench_cell *c, size_t *out_min,
 				 size_t *out_max);
+
+/**
+ * The times of cells `a` and `b` (of one scenario) paired by round: new
+ * arrays into *out_a and *out_b (the caller frees both) and their length
+ * into *out_n. A round's time is its value (the median of its repeats,
+ * pmbench_cell_round()); a round only one cell ran (bench's budget runs
+ * an extra round for some PMs, a round cut short by a signal to pmbench)
+ * pairs nothing. Returns 1 when the rounds are complete: no timed round
+ * of either cell failed in the other, and at least 2 pair; else 0, with
+ * both arrays NULL and *out_n 0.
+ */
+int pmbench_cell_pair_rounds(double **out_a, double **out_b, size_t *out_n,
+			     const struct pmbench_cell *a,
+			     const struct pmbench_cell *b);
+
+struct pmbench_interval;
+
+/**
+ * The paired ratio a / b (median of the per-round ratios, a bootstrap
+ * over whole rounds seeded with `seed`: stats.h) into *out, and the
+ * rounds paired into *out_n. Returns 1, 0 when the rounds do not pair
+ * (pmbench_cell_pair_rounds()), or a negative error.
+ */
+int pmbench_cell_paired_ratio(struct pmbench_interval *out, size_t *out_n,
+			      const struct pmbench_cell *a,
+			      const struct pmbench_cell *b, double level,
+			      unsigned resamples, uint64_t seed);
 
 /**
  * Set (or replace, keeping its position) the metric `name` of a sample;

@@ -231,6 +231,41 @@ static void w_paired(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The ratio to the baseline paired by round, and how wide it is against
+ * the target when there is one: "1.32x (1.28x–1.36x) ±3.0%", the
+ * baseline's own row "baseline".
+ */
+static void w_base(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (c->is_baseline) {
+		pmbench_doc_text(row, k, "baseline");
+		pmbench_doc_num(row, k, 0, 1);
+		return;
+	}
+	if (!c->has_base)
+		return;
+	pmbench_report_add_ratio(&b, c->base.point);
+	pmbench_buf_adds(&b, " (");
+	pmbench_report_add_ratio(&b, c->base.lo);
+	pmbench_buf_adds(&b, "–");
+	pmbench_report_add_ratio(&b, c->base.hi);
+	pmbench_buf_addf(&b, ") ±%.*f%%", c->base_half < 0.1 ? 1 : 0,
+			 c->base_half * 100);
+	if (c->base_reached == 0)
+		pmbench_buf_adds(&b, " (not reached)");
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_num(row, k, 0, c->base.point);
+	pmbench_doc_interval(row, k, 1, c->base.lo, c->base.hi);
+	pmbench_doc_num(row, k, 2, (double)c->base_n);
+	if (c->base_reached >= 0)
+		pmbench_doc_num(row, k, 3, c->base_reached);
+	pmbench_buf_release(&b);
+}
+
 /* Data only: the resolver-stall rule and the control's drift. */
 static void w_signals(struct pmbench_doc_row *row, size_t k,
 		      const struct pmbench_report_cell *c)
@@ -307,6 +342,14 @@ static const struct cell_column {
 	      { "paired_rounds", COUNT, 0 },
 	      { "verdict_from", TEXT, 0 } } },
 	  w_paired,
+	  1 },
+	{ { "vs baseline (paired 95% CI)",
+	    DEF,
+	    { { "baseline_ratio", NUMBER, 0 },
+	      { "baseline_ratio_ci95", NUMBER, INTERVAL },
+	      { "baseline_rounds", COUNT, 0 },
+	      { "target_reached", FLAG, 0 } } },
+	  w_base,
 	  1 },
 	{ { NULL,
 	    0,
