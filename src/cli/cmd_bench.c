@@ -222,12 +222,19 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	pmbench_strvec_release(&tasks);
 }
 
-/* What the options left to the defaults. */
-static void defaults(struct pmbench_bench_opts *o)
+/*
+ * What the options left to the defaults: without '--runs N' (and but
+ * for a shard, which needs its rounds fixed) the budget spends rounds.
+ */
+static void defaults(struct pmbench_bench_opts *o,
+		     const struct pmbench_cli_opts *cli)
 {
-	o->autostop.seed = o->seed;
-	if (o->runs_auto)
-		o->runs = o->autostop.max_runs;
+	if (!pmbench_cli_given(cli, "runs") && !o->shards)
+		o->runs_auto = 1;
+	if (pmbench_cli_given(cli, "time-budget"))
+		fprintf(stderr,
+			"pmbench: note: '--time-budget' is now '--budget', the "
+			"whole command's budget (it was per scenario)\n");
 	o->pms_explicit = o->pms.nr > 0;
 	if (!o->pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)
@@ -317,8 +324,10 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!cli.dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
-	defaults(&o);
+	defaults(&o, &cli);
 	pmbench_progress_init(cli.tty);
+	if (o.runs_auto)
+		pmbench_progress_budget((double)o.budget.budget_ns / 1e9);
 	if (load_fixtures(&fixtures, &fixtures_nr, argv + cli.optind,
 			  (size_t)(argc - cli.optind)) < 0)
 		goto done;

@@ -158,7 +158,7 @@ TEST(values_land_where_the_rows_say)
 	CHECK_INT(parse(&cli, "bench", args, argv), 0);
 	CHECK_INT(o.edits, 3);
 	CHECK(o.runs_auto);
-	CHECK_NEAR(o.autostop.target, 0.025, 1e-12);
+	CHECK_NEAR(o.budget.target, 0.025, 1e-12);
 	CHECK_INT(o.control, 0);
 	CHECK_STR(o.out, "r.json");
 	CHECK_INT(o.seed, 7);
