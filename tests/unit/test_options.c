@@ -227,11 +227,14 @@ TEST(ci_cache_lands_in_its_own_options)
 /* Usage errors: -1, for an unknown option as for a bad value. */
 TEST(errors_are_usage_errors)
 {
-	static const char *const cases[][4] = {
+	static const char *const cases[][6] = {
 		{ "bench", "--bogus", NULL },
 		{ "bench", "--runs", NULL },
 		{ "bench", "--wide=yes", NULL },
-		{ "bench", "--target", "5", NULL },
+		/* A budget's knob with a fixed plan. */
+		{ "bench", "--runs", "5", "--target", "5", NULL },
+		{ "bench", "--budget", "0", NULL },
+		{ "bench", "--baseline", "cargo", NULL },
 		{ "bench", "--edits", "101", NULL },
 		{ "migrate", "--to", "cargo", NULL },
 		{ "migrate", ".", NULL },
