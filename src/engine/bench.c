@@ -377,7 +377,8 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 	size_t i = x->who ? x->who[w] : w;
 	struct pmbench_pmrun *ps = &x->states[i];
 	struct pmbench_task_job j;
-	unsigned k = x->k && !round->warmup ? x->k[i] : 1;
+	/* Before the first round set the repeats (no warm-up): once. */
+	unsigned k = x->k && !round->warmup && x->k[i] ? x->k[i] : 1;
 	uint64_t t0 = pmbench_now_ns();
 	int ret = 0;
 
