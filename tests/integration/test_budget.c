@@ -54,10 +54,12 @@ TEST(budget_goes_to_the_noisy_cell)
 	noisy_env(&env);
 	{
 		const char *args[] = {
-			"bench",      "--pm",	  "npm,bun,pnpm", "--scenario",
-			"clean",      "--budget", "90s",	  "--max-runs",
-			"10",	      "--warmup", "0",		  "--no-control",  "--out",
-			out,	      proj,	  NULL
+			"bench",      "--pm",	    "npm,bun,pnpm",
+			"--scenario", "clean",	    "--budget",
+			"90s",	      "--max-runs", "10",
+			"--warmup",   "0",	    "--no-control",
+			"--out",      out,	    proj,
+			NULL
 		};
 
 		h_pmbench(&run, args, &env);
@@ -102,11 +104,20 @@ TEST(fixed_runs_keep_the_plan)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	noisy_env(&env);
 	{
-		const char *args[] = { "bench", "--pm",	      "npm,bun,pnpm",
-				       "--scenario", "clean", "--runs",
-				       "3",	     "--warmup", "0",
-				       "--no-control", "--out", out,
-				       proj,	     NULL };
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun,pnpm",
+				       "--scenario",
+				       "clean",
+				       "--runs",
+				       "3",
+				       "--warmup",
+				       "0",
+				       "--no-control",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
 
 		h_pmbench(&run, args, &env);
 	}
@@ -137,8 +148,8 @@ TEST(baseline_must_be_benchmarked)
 	h_setup();
 	proj = h_project("proj");
 	{
-		const char *args[] = { "bench",	     "--pm", "npm,bun",
-				       "--baseline", "pnpm", "--runs",
+		const char *args[] = { "bench",	     "--pm",	 "npm,bun",
+				       "--baseline", "pnpm",	 "--runs",
 				       "1",	     "--warmup", "0",
 				       proj,	     NULL };
 
@@ -149,5 +160,5 @@ TEST(baseline_must_be_benchmarked)
 	h_run_release(&run);
 }
 
-CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell),
-	   CASE(fixed_runs_keep_the_plan), CASE(baseline_must_be_benchmarked))
+CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
+	   CASE(baseline_must_be_benchmarked))
