@@ -48,7 +48,7 @@ _pmbench()
 		return
 		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"bench --edits")
@@ -136,7 +136,7 @@ _pmbench()
 		return
 		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"migrate --env")
@@ -200,7 +200,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -216,7 +216,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -240,7 +240,7 @@ _pmbench()
 		return
 		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -312,7 +312,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"ci-cache --compression")

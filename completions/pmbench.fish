@@ -22,7 +22,7 @@ complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migra
 
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l budget -x -d 'the whole command\'s time budget after the first rounds, further rounds go where a paired ratio against the baseline is widest, until all are within --target'
-complete -c pmbench -n '__fish_seen_subcommand_from bench' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from bench' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l dry-run -d 'print the plan'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l edits -x -d 'with the hmr task edits per run'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l env -x -d 'set a variable for every PM'
@@ -56,7 +56,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from fixtures' -s h -l help -d 't
 complete -c pmbench -n '__fish_seen_subcommand_from pms' -s h -l help -d 'this help'
 
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
-complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l env -x -d 'set a variable for every PM'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l from -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the repo\'s PM'
@@ -79,14 +79,14 @@ complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l to -x -a 'npm ya
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l warmup -x -d 'untimed runs before the timed ones'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l wide -d 'every column, as wide as they are'
 
-complete -c pmbench -n '__fish_seen_subcommand_from report' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from report' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from report' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
 complete -c pmbench -n '__fish_seen_subcommand_from report' -s h -l help -d 'this help'
 complete -c pmbench -n '__fish_seen_subcommand_from report' -s o -l out -r -F -d 'write to FILE instead of standard output, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from report' -l report -r -F -d 'the same as --out'
 complete -c pmbench -n '__fish_seen_subcommand_from report' -l wide -d 'every column, as wide as they are'
 
-complete -c pmbench -n '__fish_seen_subcommand_from compare' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from compare' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from compare' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
 complete -c pmbench -n '__fish_seen_subcommand_from compare' -s h -l help -d 'this help'
 complete -c pmbench -n '__fish_seen_subcommand_from compare' -s o -l out -r -F -d 'write to FILE instead of standard output, in the format its name says'
@@ -95,7 +95,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from compare' -l wide -d 'every c
 
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l budget -x -d 'the whole command\'s time budget after the first rounds, further rounds go where a paired ratio against the baseline is widest, until all are within --target'
-complete -c pmbench -n '__fish_seen_subcommand_from claim' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from claim' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l from -r -F -d 'judge the cells of this result file instead of running'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -s h -l help -d 'this help'
@@ -119,7 +119,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from claim' -l wide -d 'every col
 
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l archiver -x -a 'libarchive gnu-tar' -d 'libarchive'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l bandwidth -x -d 'the modelled cache download and upload rate, e.g. 100MB/s, 50MiB/s, 250Mbit/s'
-complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules baseline_ratio ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, baseline_ratio, ratio, paired_ratio'
+complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l columns -x -a 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio baseline_ratio paired_ratio' -d 'the terminal table\'s columns, comma-separated pm, median, median_ci95, mean, min, runs, outliers, user, system, max_rss, tree_rss, node_modules, ratio, baseline_ratio, paired_ratio'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l compression -x -a 'none gzip zstd' -d 'none, gzip1-9, zstd1-19, comma-separated'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l env -x -d 'set a variable for every PM'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -s f -l format -x -a 'table markdown csv json hyperfine html svg' -d 'the report\'s format table, markdown, csv, json, hyperfine, html or svg'

@@ -720,6 +720,20 @@ static void pass_on(struct pmbench_cli_opts *cli,
 		pmbench_strvec_pushf(&cli->pass, "--%s", o->name);
 }
 
+/*
+ * Whether the rounds are the budget's: bench's default unless '--runs
+ * N'; elsewhere (claim) only with '--runs auto' or '--budget'.
+ */
+static int budgeted(const struct pmbench_cli_opts *cli)
+{
+	if (cli->run->runs_auto)
+		return 1;
+	if (cli->cmd->id == CMD_BENCH)
+		return !pmbench_cli_given(cli, "runs");
+	return pmbench_cli_given(cli, "budget") ||
+	       pmbench_cli_given(cli, "time-budget");
+}
+
 /* What the options say together, once they are all read. */
 static int check_after(struct pmbench_cli_opts *cli)
 {
@@ -737,11 +751,11 @@ static int check_after(struct pmbench_cli_opts *cli)
 					 "%s --help'",
 					 o->name, o->arg, cli->cmd->name);
 		else if (o->flags & OPT_AUTO_KNOB && cli->given[i] &&
-			 !cli->run->runs_auto && pmbench_cli_given(cli, "runs"))
+			 !budgeted(cli))
 			pmbench_buf_addf(&msg,
-					 "'--%s' applies to the time budget, "
-					 "not to a fixed '--runs N'; drop one "
-					 "of them",
+					 "'--%s' applies to the time budget "
+					 "(--budget, --runs auto), not to a "
+					 "fixed number of runs",
 					 o->name);
 		else if (!strcmp(o->name, "link") &&
 			 pmbench_cli_registry.mode == PMBENCH_REGISTRY_LIVE &&
