@@ -10,6 +10,7 @@
 #include "pmbench/bench.h"
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
+#include "pmbench/explain.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
@@ -474,6 +475,64 @@ static int control_run(struct rounds *x, const struct pmbench_round *round)
 	return ret;
 }
 
+/* One `--explain` run of a PM: its copy prepared, then the run. */
+static int explain_one(struct rounds *x, struct pmbench_pmrun *ps, unsigned k)
+{
+	struct pmbench_task_job j = job_of(x, ps, x->task->name);
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	struct pmbench_explain_run *e;
+	int ret;
+
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s explained %u/%d", x->f->name,
+			   label(x, x->task->name), ps->pm->name, k + 1,
+			   x->o->explain);
+	ret = x->task->prepare(&j);
+	e = pmbench_cell_add_explain(pmbench_result_find_cell(
+		x->r, x->f->name, x->task->name, x->scenario, ps->pm->name));
+	if (ret < 0) {
+		if (pmbench_ctx_cancelled(x->ctx))
+			return PMBENCH_EINTERRUPTED;
+		e->failure = pmbench_xstrdup(pmbench_error_last());
+		return 0;
+	}
+	pmbench_buf_addf(&name, "%s-%s-%s-%u", x->f->name, x->scenario,
+			 pmbench_pm_folder(ps->pm), k + 1);
+	for (size_t i = 0; i < name.len; i++)
+		if (name.ptr[i] == '+' || name.ptr[i] == '/')
+			name.ptr[i] = '_';
+	ret = x->task->explain(&j, e, name.ptr);
+	pmbench_buf_release(&name);
+	return ret;
+}
+
+/*
+ * `--explain`: after the timed rounds, untimed runs of every PM with
+ * its own timers on, into its cell. Never part of the timed rounds.
+ */
+static int explain_runs(struct rounds *x)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < x->nr && !ret; i++) {
+		struct pmbench_pmrun *ps = &x->states[i];
+		struct pmbench_task_job j = job_of(x, ps, x->task->name);
+		struct pmbench_cell *cell = pmbench_result_find_cell(
+			x->r, x->f->name, x->task->name, x->scenario,
+			ps->pm->name);
+
+		if (ps->prime_failure || !cell || cell->prime_failure ||
+		    (x->task->unsupported && x->task->unsupported(&j)))
+			continue;
+		free(cell->explain_how);
+		cell->explain_how = pmbench_explain_how(ps);
+		for (int k = 0; k < x->o->explain && !ret; k++)
+			ret = explain_one(x, ps, (unsigned)k);
+	}
+	return ret;
+}
+
 /*
  * Under a budget, a round past the first ones times the control only
  * when its cost is at most this share of the time since it last ran:
@@ -553,7 +612,7 @@ rounds_open(struct rounds *x, struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(x);
-	if (o->control)
+	if (pmbench_control_enabled(o->control))
 		pmbench_result_add_cell(r, f->name, t->name, scenario,
 					PMBENCH_CONTROL_PM);
 	plan_progress(x);
@@ -583,7 +642,7 @@ static int rounds_run(struct rounds *x, unsigned first, unsigned warmup,
 	s.first_round = first;
 	s.turn = turn;
 	s.round_done = round_done;
-	if (o->control)
+	if (pmbench_control_enabled(o->control))
 		s.round_start = control_turn;
 	s.payload = x;
 	s.shard = o->shard;
@@ -622,6 +681,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 	rounds_open(&x, ctx, r, o, f, states, nr, t, state, scenario);
 	ret = rounds_run(&x, 0, o->warmup, o->runs, NULL, 0, NULL);
+	if (!ret && o->explain > 0 && t->explain)
+		ret = explain_runs(&x);
 	rounds_close(&x);
 	return ret;
 }
@@ -1012,6 +1073,10 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 		ret = budget_spend(b, o);
 	if (b->nr)
 		budget_mark(b, o);
+	/* `--explain`: after the timed rounds, as with a fixed plan. */
+	for (size_t g = 0; g < b->nr && !ret && o->explain > 0; g++)
+		if (b->xs[g].task->explain)
+			ret = explain_runs(&b->xs[g]);
 	return ret;
 }
 
