@@ -160,5 +160,40 @@ TEST(baseline_must_be_benchmarked)
 	h_run_release(&run);
 }
 
+/* --explain runs after the budget's rounds as after a fixed plan. */
+TEST(budget_then_explain)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_pushf(&env, "FAKEPM_TIMERS=%s/tests/data/pm-timers",
+			     getenv("PMBENCH_SOURCE_DIR"));
+	{
+		const char *args[] = {
+			"bench", "--pm",	 "npm,pnpm",  "--scenario",
+			"clean", "--budget",	 "1ms",	      "--warmup",
+			"0",	 "--no-control", "--explain", "--out",
+			out,	 proj,		 NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(r.runs_auto);
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(c && c->explain_nr >= 1 && c->explain[0].ok);
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
-	   CASE(baseline_must_be_benchmarked))
+	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain))
