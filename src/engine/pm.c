@@ -1079,8 +1079,7 @@ const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
 
 void pmbench_pm_registry_query(struct pmbench_strvec *args)
 {
-	pmbench_strvec_pushv(args,
-			     (const char *const[]){ "npm", "config", "get",
-						    "registry", "--logs-max=0",
-						    NULL });
+	pmbench_strvec_pushv(
+		args, (const char *const[]){ "npm", "config", "get", "registry",
+					     "--logs-max=0", NULL });
 }
