@@ -147,6 +147,10 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"migrate --node")
+		_pmbench_words 'system'
+		return
+		;;
 	"migrate --out" | "migrate -o")
 		_pmbench_files -f
 		return
@@ -237,6 +241,10 @@ _pmbench()
 		;;
 	"claim --max-runs")
 		COMPREPLY=()
+		return
+		;;
+	"claim --node")
+		_pmbench_words 'system'
 		return
 		;;
 	"claim --out" | "claim -o")
@@ -470,7 +478,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --node --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -479,7 +487,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'

@@ -49,6 +49,11 @@ struct pmbench_bench_opts {
 	 * --no-control).
 	 */
 	int control;
+	/**
+	 * --node: "system", or a version or range every fixture runs
+	 * under; NULL: each fixture's own (node.h), else the pinned one.
+	 */
+	const char *node;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

@@ -79,6 +79,12 @@ struct pmbench_pm {
 	const char *command_name;
 	const char *npm_package;   /**< what ci/setup installs, or NULL */
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
+	/**
+	 * Its binary as a Node installation has it, in the folder of the
+	 * Node in use ("npm": <prefix>/bin/npm), looked at before the
+	 * toolchain and PATH; NULL: it comes with no Node.
+	 */
+	const char *node_bin;
 	const char *const *path_names; /**< tried on PATH, in order */
 	int major_min;		       /**< accepted major versions */
 	int major_max;
@@ -317,7 +323,7 @@ struct pmbench_pm_found {
 	const struct pmbench_pm *pm;
 	char *path;	    /**< absolute path of the binary */
 	char *version;	    /**< its version ("2.9.6"), see version_prefix */
-	const char *source; /**< "toolchain" or "PATH" */
+	const char *source; /**< "node", "toolchain" or "PATH" */
 };
 
 #define PMBENCH_PM_FOUND_INIT \
@@ -326,7 +332,8 @@ struct pmbench_pm_found {
 	}
 
 /**
- * Find `pm`: first `<toolchain_dir>/<toolchain_bin>` (the toolchain
+ * Find `pm`: first its `node_bin` beside the Node in use (the context's
+ * node_dir), then `<toolchain_dir>/<toolchain_bin>` (the toolchain
  * folder of `ctx`, which may be NULL: then none), then each of its
  * path_names on `path` (a PATH value), accepting the first binary whose
  * version answers within a minute and whose major version is in range.

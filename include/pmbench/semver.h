@@ -27,8 +27,8 @@ struct pmbench_semver {
 int pmbench_semver_parse(struct pmbench_semver *out, const char *text);
 
 /** <0, 0 or >0 as `a` is older, the same as, or newer than `b`. */
-int pmbench_semver_cmp(const struct pmbench_semver *a,
-		       const struct pmbench_semver *b);
+int pmbench_semver_order(const struct pmbench_semver *a,
+			 const struct pmbench_semver *b);
 
 /**
  * Whether `v` satisfies `range` (see above; "" and "*" take every

@@ -12,6 +12,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/node.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
@@ -45,6 +46,13 @@ struct rounds {
 	/* For progress bars: "fixture · task · scenario", runs done, planned. */
 	struct pmbench_buf group;
 	unsigned done, total;
+};
+
+/* The Node of the fixture being run, and the pinned one to go back to. */
+struct node_use {
+	const char *pinned_dir;
+	const struct pmbench_node *pinned;
+	struct pmbench_node node;
 };
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
@@ -137,6 +145,8 @@ static void add_cells(struct rounds *x)
 				cell->note = pmbench_xstrdup(ps->note);
 			if (ps->runtime)
 				cell->runtime = pmbench_xstrdup(ps->runtime);
+			if (ps->node)
+				cell->node = pmbench_xstrdup(ps->node);
 			x->task->describe(cell, &j);
 			if (x->task->script)
 				check_script(cell, x, x->cells.v[k]);
@@ -144,9 +154,12 @@ static void add_cells(struct rounds *x)
 	}
 }
 
-static int node_has_run(const struct pmbench_result *r)
+static int node_has_run(const struct pmbench_ctx *ctx,
+			const struct pmbench_result *r)
 {
-	const char *v = pmbench_result_env_get(r, "node_version");
+	const char *v = ctx->node && ctx->node->version
+				? ctx->node->version
+				: pmbench_result_env_get(r, "node_version");
 
 	/* `node --run` came with Node 22. */
 	return v && pmbench_pm_version_major(v) >= 22;
@@ -159,7 +172,7 @@ static int node_has_run(const struct pmbench_result *r)
 static void add_baselines(struct rounds *x)
 {
 	const struct pmbench_fixture *f = x->f;
-	int node_run = node_has_run(x->r);
+	int node_run = node_has_run(x->ctx, x->r);
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
@@ -606,11 +619,48 @@ done:
 	return ret;
 }
 
-/* Check out the fixture and prime every PM once. */
+/*
+ * The Node the checked-out fixture runs under (node.h): chosen,
+ * installed if need be (outside any timed run), put in the context, and
+ * given to every PM and the fixture's record.
+ */
+static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		    const struct pmbench_bench_opts *o,
+		    const struct pmbench_fixture *f,
+		    struct pmbench_pmrun *states, size_t nr, struct node_use *u)
+{
+	struct pmbench_node_ask ask = PMBENCH_NODE_ASK_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	ctx->node_dir = u->pinned_dir;
+	ctx->node = u->pinned;
+	pmbench_node_ask_repo(&ask, f->source_dir, f->subdir);
+	pmbench_ctx_status(ctx, "%s: choosing its Node", f->name);
+	ret = pmbench_node_choose(&u->node, ctx, o->node, &ask, u->pinned_dir);
+	pmbench_node_ask_release(&ask);
+	if (ret < 0)
+		return ret;
+	ctx->node_dir = u->node.bin;
+	ctx->node = &u->node;
+	if (u->node.warning)
+		pmbench_ctx_warn(ctx, "%s: %s", f->name, u->node.warning);
+	pmbench_buf_addf(&b, "%s: %s",
+			 u->node.version ? u->node.version : "unknown",
+			 u->node.why);
+	r->fixtures[r->fixtures_nr - 1].node = pmbench_buf_detach(&b);
+	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
+	for (size_t i = 0; i < nr; i++)
+		pmbench_pmrun_use_node(&states[i], b.ptr);
+	pmbench_buf_release(&b);
+	return 0;
+}
+
+/* Check out the fixture, choose its Node and prime every PM once. */
 static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		     const struct pmbench_bench_opts *o,
 		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
-		     size_t nr)
+		     size_t nr, struct node_use *u)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
 	int ret;
@@ -621,6 +671,9 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
+	ret = use_node(ctx, r, o, f, states, nr, u);
+	if (ret < 0)
+		return ret;
 	tasks_of(&tasks, o);
 	/* The mirror's uplink is live for priming only (registry.h). */
 	ret = pmbench_registry_prime(ctx->registry, ctx);
@@ -666,10 +719,11 @@ done:
 static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 const struct pmbench_bench_opts *o,
 			 struct pmbench_fixture *f,
-			 struct pmbench_pmrun *states, size_t nr)
+			 struct pmbench_pmrun *states, size_t nr,
+			 struct node_use *u)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
-	int ret = prime_all(ctx, r, o, f, states, nr);
+	int ret = prime_all(ctx, r, o, f, states, nr, u);
 
 	tasks_of(&tasks, o);
 	for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
@@ -715,6 +769,9 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 {
 	struct pmbench_pmrun *states =
 		pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1, sizeof(*states));
+	struct node_use u = { .pinned_dir = ctx->node_dir,
+			      .pinned = ctx->node,
+			      .node = PMBENCH_NODE_INIT };
 	size_t nr = 0;
 	int ret;
 
@@ -736,7 +793,7 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {
-		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr);
+		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr, &u);
 		if (ret < 0)
 			break;
 	}
@@ -755,5 +812,8 @@ done:
 	for (size_t i = 0; i < o->pms.nr; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);
+	ctx->node_dir = u.pinned_dir;
+	ctx->node = u.pinned;
+	pmbench_node_release(&u.node);
 	return ret;
 }

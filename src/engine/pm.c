@@ -7,6 +7,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/ctx.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -128,7 +129,12 @@ const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
 		.title = "npm",
-		.npm_package = NULL, /* the machine's own, next to node */
+		/*
+		 * The Node installation's own (ci/toolchain.versions pins
+		 * it with the Node); the machine's on PATH for its Node.
+		 */
+		.npm_package = NULL,
+		.node_bin = "npm",
 		.toolchain_bin = NULL,
 		.path_names = L("npm"),
 		.major_min = 7,
@@ -900,10 +906,7 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
 	/* Under the Node it will run under (a JS bin's shebang). */
-	if (ctx && ctx->node_dir)
-		pmbench_strvec_pushf(&c.env, "PATH=%s%s%s", ctx->node_dir,
-				     getenv("PATH") ? ":" : "",
-				     getenv("PATH") ? getenv("PATH") : "");
+	pmbench_pmrun_path(&c.env, ctx, NULL);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;
@@ -964,6 +967,20 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	int ret = PMBENCH_ENOTFOUND;
 
+	/* npm as a Node installation has it, beside the Node in use. */
+	if (pm->node_bin && ctx && ctx->node_dir) {
+		struct pmbench_buf cand = PMBENCH_BUF_INIT;
+
+		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);
+		if (pmbench_fs_isfile(cand.ptr) &&
+		    !accept_candidate(out, ctx, pm, cand.ptr, "node",
+				      scratch_dir, &why)) {
+			pmbench_buf_release(&cand);
+			ret = 0;
+			goto done;
+		}
+		pmbench_buf_release(&cand);
+	}
 	if (pm->toolchain_bin && toolchain_dir) {
 		struct pmbench_buf cand = PMBENCH_BUF_INIT;
 

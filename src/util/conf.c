@@ -279,8 +279,8 @@ static void yaml_line(struct pmbench_conf *out, struct yaml_state *y,
 		yaml_open(y, indent, key);
 	} else {
 		yaml_path(&path, y, key);
-		if (strchr("|>", value[0]) && strspn(value + 1, "+-0123456789") ==
-						      strlen(value + 1)) {
+		if (strchr("|>", value[0]) &&
+		    strspn(value + 1, "+-0123456789") == strlen(value + 1)) {
 			y->in_block = 1;
 			y->block = indent;
 		}

@@ -88,8 +88,8 @@ static int cmp3(unsigned long a0, unsigned long a1, unsigned long a2,
 	return 0;
 }
 
-int pmbench_semver_cmp(const struct pmbench_semver *a,
-		       const struct pmbench_semver *b)
+int pmbench_semver_order(const struct pmbench_semver *a,
+			 const struct pmbench_semver *b)
 {
 	int c = cmp3(a->major, a->minor, a->patch, b);
 
@@ -176,8 +176,8 @@ static const char *read_op(const char *p, enum op *op)
 	static const struct {
 		const char *text;
 		enum op op;
-	} ops[] = { { ">=", OP_GE }, { "<=", OP_LE }, { ">", OP_GT },
-		    { "<", OP_LT },  { "=", OP_EQ },  { "~>", OP_TILDE },
+	} ops[] = { { ">=", OP_GE },   { "<=", OP_LE },	 { ">", OP_GT },
+		    { "<", OP_LT },    { "=", OP_EQ },	 { "~>", OP_TILDE },
 		    { "~", OP_TILDE }, { "^", OP_CARET } };
 
 	*op = OP_NONE;
@@ -281,7 +281,7 @@ long pmbench_semver_max_satisfying(const char *const *versions, size_t nr,
 		case -1:
 			return -1;
 		case 1:
-			if (found < 0 || pmbench_semver_cmp(&v, &best) > 0) {
+			if (found < 0 || pmbench_semver_order(&v, &best) > 0) {
 				best = v;
 				found = (long)i;
 			}

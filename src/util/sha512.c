@@ -132,8 +132,9 @@ void pmbench_sha512_final(struct pmbench_sha512 *s, unsigned char out[64])
 void pmbench_base64(struct pmbench_buf *out, const unsigned char *data,
 		    size_t len)
 {
-	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
-				  "wxyz0123456789+/";
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+		"wxyz0123456789+/";
 
 	for (size_t i = 0; i < len; i += 3) {
 		unsigned v = (unsigned)data[i] << 16;

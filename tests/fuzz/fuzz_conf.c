@@ -38,8 +38,8 @@ static void check_conf(enum pmbench_conf_format fmt, const uint8_t *data,
 
 static void check_range(const char *range)
 {
-	static const char *const versions[] = { "0.0.1",   "0.2.3",
-						"18.20.8", "20.19.5",
+	static const char *const versions[] = { "0.0.1",       "0.2.3",
+						"18.20.8",     "20.19.5",
 						"21.0.0-rc.1", "24.22.3" };
 	struct pmbench_semver v;
 	long best = pmbench_semver_max_satisfying(

@@ -100,10 +100,9 @@ TEST(conf_yaml)
 	CHECK_STR(pmbench_conf_get(&c, "compressionLevel"), "mixed");
 	CHECK_STR(pmbench_conf_get(&c, "yarnPath"),
 		  ".yarn/releases/yarn-4.1.0.cjs");
-	CHECK_STR(pmbench_conf_get(
-			  &c,
-			  "packageExtensions.debug@*.peerDependencies."
-			  "supports-color"),
+	CHECK_STR(pmbench_conf_get(&c,
+				   "packageExtensions.debug@*.peerDependencies."
+				   "supports-color"),
 		  "*");
 	CHECK_STR(pmbench_conf_get(&c, "npmScopes.acme.npmRegistryServer"),
 		  "https://x#y");

@@ -96,8 +96,8 @@ TEST(semver_ranges)
 
 TEST(semver_max_satisfying)
 {
-	static const char *const v[] = { "20.1.0", "junk",    "20.19.5",
-					 "21.0.0", "20.9.0",  "22.0.0-rc.1",
+	static const char *const v[] = { "20.1.0",  "junk",   "20.19.5",
+					 "21.0.0",  "20.9.0", "22.0.0-rc.1",
 					 "24.22.3", "20.19.4" };
 
 	CHECK_INT(pmbench_semver_max_satisfying(v, PMBENCH_ARRAY_SIZE(v), "20"),
@@ -146,5 +146,5 @@ TEST(sha512_vectors)
 	pmbench_buf_release(&b);
 }
 
-CHECK_MAIN(CASE(semver_parse), CASE(semver_ranges),
-	   CASE(semver_max_satisfying), CASE(sha512_vectors))
+CHECK_MAIN(CASE(semver_parse), CASE(semver_ranges), CASE(semver_max_satisfying),
+	   CASE(sha512_vectors))
