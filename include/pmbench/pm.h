@@ -51,6 +51,12 @@ struct pmbench_pm_hint {
 	const char *hint;
 };
 
+/** What a PM does differently on a type of file system. */
+struct pmbench_pm_fs_note {
+	const char *type; /**< as /proc/self/mountinfo says: "overlay" */
+	const char *note; /**< for the result and a warning */
+};
+
 /**
  * A variant: a PM with a configuration (a linker, an install strategy),
  * measured as a PM of its own, with its own column, cache and work
@@ -139,6 +145,17 @@ struct pmbench_pm {
 	const char *const *registry_env;
 	/** Prefixes of the caller's variables that change what it does. */
 	const char *const *env_prefixes;
+	/**
+	 * What it keeps in its temp folder for its next run, besides
+	 * Node's compile cache (yarn 1's "v8-compile-cache-"; a name ending
+	 * in '-' is a prefix); see pmbench_pm_tmp_cache(). NULL: none.
+	 */
+	const char *const *tmp_caches;
+	/**
+	 * How the file system under the work folder changes what it does
+	 * (pnpm on overlayfs), ending with a NULL type; NULL: nothing.
+	 */
+	const struct pmbench_pm_fs_note *fs_notes;
 	/**
 	 * ci-cache's store strategy: the question actions/setup-node asks
 	 * for the folder it caches (NULL: setup-node has none for it), and
@@ -284,6 +301,21 @@ const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text);
  * what some PM does (npm_config_*, YARN_*, ..., NODE_*, COREPACK_*).
  */
 int pmbench_pm_env_related(const char *name);
+
+/**
+ * Whether the entry `name` of `pm`'s temp folder is a runtime's cache
+ * for the next run (Node's "node-compile-cache", the table's
+ * `tmp_caches`; `pm` may be NULL) rather than a lock or leftover: kept
+ * from run to run while the cache is warm (workspace.h).
+ */
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name);
+
+/**
+ * What `pm` does differently on a file system of `type` ("overlay"),
+ * or with `pm` NULL what any run does there ("tmpfs"); static storage,
+ * or NULL when nothing.
+ */
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type);
 
 /**
  * Every lockfile name any PM writes, once each, in the table's order

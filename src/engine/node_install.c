@@ -168,20 +168,24 @@ static int get(struct fetch *f, const char *url, const char *accept)
 }
 
 /* The abbreviated packument of `package`. */
-static int packument(cJSON **out, struct pmbench_ctx *ctx,
-		     const char *registry, const char *package)
+static int packument(cJSON **out, struct pmbench_ctx *ctx, const char *registry,
+		     const char *package)
 {
 	struct pmbench_buf mem = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
-	struct fetch f = { .ctx = ctx, .label = package, .mem = &mem,
-			   .fd = -1, .cap = PACKUMENT_MAX };
+	struct fetch f = { .ctx = ctx,
+			   .label = package,
+			   .mem = &mem,
+			   .fd = -1,
+			   .cap = PACKUMENT_MAX };
 	int ret;
 
 	pmbench_buf_addf(&url, "%s%s", registry, package);
-	ret = get(&f, url.ptr, "application/vnd.npm.install-v1+json; q=1.0, "
-			       "application/json; q=0.8");
+	ret = get(&f, url.ptr,
+		  "application/vnd.npm.install-v1+json; q=1.0, "
+		  "application/json; q=0.8");
 	*out = ret ? NULL : cJSON_ParseWithLength(mem.ptr, mem.len);
-	if (!ret && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-			    *out, "versions")))
+	if (!ret &&
+	    !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(*out, "versions")))
 		ret = pmbench_error_set("'%s' answered no package metadata "
 					"(no \"versions\")",
 					url.ptr);
@@ -226,9 +230,9 @@ int pmbench_node_registry_versions(struct pmbench_strvec *out,
 
 	if (ret < 0)
 		return ret;
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(root, "versions"))
-		if (v->string)
-			pmbench_strvec_push(out, v->string);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(
+				      root, "versions")) if (v->string)
+		pmbench_strvec_push(out, v->string);
 	cJSON_Delete(root);
 	return 0;
 }
@@ -315,8 +319,7 @@ static int unpack(struct pmbench_ctx *ctx, const struct tarball *t,
 	ret = download(ctx, t, tgz.ptr, label);
 	if (!ret) {
 		pmbench_ctx_status(ctx, "installing %s: unpacking", label);
-		ret = pmbench_cachearc_extract(NULL, tgz.ptr, &map, 1,
-					       confine);
+		ret = pmbench_cachearc_extract(NULL, tgz.ptr, &map, 1, confine);
 	}
 	if (unlink(tgz.ptr) < 0 && errno != ENOENT && !ret)
 		ret = pmbench_error_set("cannot remove '%s': %s", tgz.ptr,
@@ -364,7 +367,8 @@ static int choose_npm(struct tarball *out, const cJSON *root,
 	if (pmbench_semver_parse(&node, node_version) < 0)
 		return pmbench_error_set("'%s' is no Node version",
 					 node_version);
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(root, "versions"))
+	cJSON_ArrayForEach(e,
+			   cJSON_GetObjectItemCaseSensitive(root, "versions"))
 	{
 		const cJSON *eng = cJSON_GetObjectItemCaseSensitive(
 			cJSON_GetObjectItemCaseSensitive(e, "engines"), "node");
@@ -494,7 +498,8 @@ int pmbench_node_install(char **out_bin, struct pmbench_ctx *ctx,
 	if (!ret)
 		ret = plan(&node, &npm, ctx, registry, version);
 	if (!ret)
-		ret = lay_out(ctx, partial.ptr, ctx->toolchain_dir, &node, &npm);
+		ret = lay_out(ctx, partial.ptr, ctx->toolchain_dir, &node,
+			      &npm);
 	if (!ret && rename(partial.ptr, dir.ptr) < 0)
 		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
 					partial.ptr, dir.ptr, strerror(errno));
@@ -508,8 +513,8 @@ int pmbench_node_install(char **out_bin, struct pmbench_ctx *ctx,
 		free(why);
 		goto done;
 	}
-	pmbench_ctx_event(ctx, "installed Node %s with npm %s into %s",
-			  version, npm.version, dir.ptr);
+	pmbench_ctx_event(ctx, "installed Node %s with npm %s into %s", version,
+			  npm.version, dir.ptr);
 found:
 	pmbench_buf_reset(&p);
 	pmbench_buf_path(&p, dir.ptr, "bin");

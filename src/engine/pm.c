@@ -11,6 +11,8 @@
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define FS_NOTES(...) \
+	((const struct pmbench_pm_fs_note[]){ __VA_ARGS__, { NULL, NULL } })
 #define HINTS(...) \
 	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
 
@@ -100,6 +102,23 @@ static const struct pmbench_pm_hint common_hints[] = {
 	  "a download from a host other than the registry failed (no "
 	  "network to it)" },
 	{ NULL, NULL, NULL },
+};
+
+/*
+ * What Node keeps in the temp folder for the next run: its compile
+ * cache (module.enableCompileCache(), Node 22.1 and later; npm and
+ * TypeScript turn it on). A PM's own are its entry's `tmp_caches`.
+ */
+static const char *const node_tmp_caches[] = { "node-compile-cache", NULL };
+
+/* What any run does differently on a file system of some type. */
+static const struct pmbench_pm_fs_note common_fs_notes[] = {
+	{ "tmpfs", "the work folder is in memory (tmpfs): no run waits for "
+		   "a disk, as a CI runner's would" },
+	{ "overlay", "the work folder is on overlayfs (a container's "
+		     "layers): the first write to a file of a lower layer "
+		     "copies it up whole" },
+	{ NULL, NULL },
 };
 
 /* Variables of the caller that change what any PM, or node, does. */
@@ -211,6 +230,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.registry_env = L("YARN_REGISTRY={registry}",
 				  "npm_config_registry={registry}"),
 		.env_prefixes = L("YARN_"),
+		/* Its bundled v8-compile-cache: v8-compile-cache-<uid>. */
+		.tmp_caches = L("v8-compile-cache-"),
 		.store_query = L("cache", "dir"),
 		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
@@ -337,6 +358,22 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("PNPM_", "pnpm_config_"),
 		.store_query = L("store", "path", "--silent"),
 		.store_var = "pnpm_config_store_dir",
+		/*
+		 * package-import-method auto: clone, else hard link, else
+		 * copy, from its store into node_modules.
+		 */
+		.fs_notes = FS_NOTES(
+			{ "overlay",
+			  "pnpm hard-links packages from its store into "
+			  "node_modules; on overlayfs a hard link to a file of "
+			  "a lower layer copies it up, so a store baked into "
+			  "an image is copied, not linked (pnpm/pnpm.io#914)" },
+			{ "btrfs", "pnpm clones (reflinks) packages from its "
+				   "store on btrfs, where it hard-links them on "
+				   "ext4" },
+			{ "xfs", "pnpm clones (reflinks) packages from its "
+				 "store on xfs with reflink, where it "
+				 "hard-links them on ext4" }),
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
@@ -384,6 +421,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("BUN_"),
 		/* actions/setup-node has no cache for bun. */
 		.store_var = "BUN_INSTALL_CACHE_DIR",
+		/* --backend: hardlink is its Linux default. */
+		.fs_notes = FS_NOTES({ "overlay",
+				       "bun hard-links packages from its cache "
+				       "into node_modules; on overlayfs a hard "
+				       "link to a file of a lower layer copies "
+				       "it up" }),
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
@@ -797,6 +840,39 @@ static int has_prefix(const char *const *prefixes, const char *name)
 		if (!strncmp(name, *prefixes, strlen(*prefixes)))
 			return 1;
 	return 0;
+}
+
+/* `name` is listed, or starts with a listed name that ends in '-'. */
+static int tmp_listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++) {
+		size_t n = strlen(*list);
+
+		if (n && (*list)[n - 1] == '-' ? !strncmp(name, *list, n)
+					       : !strcmp(name, *list))
+			return 1;
+	}
+	return 0;
+}
+
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type)
+{
+	const struct pmbench_pm_fs_note *n = pm ? pm->fs_notes
+						: common_fs_notes;
+
+	/* A variant links or copies as the PM it configures. */
+	if (pm && !n && pm->base && pmbench_pm_get(pm->base))
+		n = pmbench_pm_get(pm->base)->fs_notes;
+	for (; n && n->type; n++)
+		if (!strcmp(n->type, type))
+			return n->note;
+	return NULL;
+}
+
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name)
+{
+	return tmp_listed(node_tmp_caches, name) ||
+	       tmp_listed(pm ? pm->tmp_caches : NULL, name);
 }
 
 int pmbench_pm_env_related(const char *name)

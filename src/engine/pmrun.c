@@ -1050,6 +1050,56 @@ void pmbench_pmrun_use_node(struct pmbench_pmrun *ps, const char *scratch)
 	set_runtime(ps, NULL);
 }
 
+/*
+ * The file system under the work folder, where every run happens:
+ * "filesystem" in the result, and what it changes for any run.
+ */
+static void record_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *note;
+
+	if (!ctx || !ctx->cache_dir || pmbench_fs_mount(&m, ctx->cache_dir)) {
+		pmbench_result_env_set(r, "filesystem", "unknown");
+		goto done;
+	}
+	pmbench_fs_mount_describe(&b, &m);
+	pmbench_result_env_set(r, "filesystem", b.ptr);
+	note = pmbench_pm_fs_note(NULL, m.type.ptr);
+	if (note)
+		pmbench_result_env_set(r, "filesystem_note", note);
+done:
+	pmbench_fs_mount_release(&m);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * Where the work folder's file system changes what `pm` does (pnpm's
+ * hard links on overlayfs): a warning, and a line of the result's
+ * "filesystem_pms".
+ */
+static void warn_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			    const struct pmbench_pm *pm)
+{
+	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *note = NULL, *had;
+
+	if (ctx && ctx->cache_dir && !pmbench_fs_mount(&m, ctx->cache_dir))
+		note = pmbench_pm_fs_note(pm, m.type.ptr);
+	if (note) {
+		pmbench_ctx_warn(ctx, "%s: %s", pm->name, note);
+		had = pmbench_result_env_get(r, "filesystem_pms");
+		if (had)
+			pmbench_buf_addf(&b, "%s; ", had);
+		pmbench_buf_addf(&b, "%s: %s", pm->name, note);
+		pmbench_result_env_set(r, "filesystem_pms", b.ptr);
+	}
+	pmbench_fs_mount_release(&m);
+	pmbench_buf_release(&b);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -1083,6 +1133,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		ps->pm = pm;
 		set_runtime(ps, r);
 		record_pm(r, pm, &ps->found);
+		warn_filesystem(ctx, r, pm);
 		nr++;
 	}
 	*out_nr = nr;
@@ -1097,6 +1148,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      const char *scratch)
 {
+	record_filesystem(ctx, r);
 	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, spawn to exit");
 	pmbench_result_env_set(r, "cpu_time",
 			       "wait4 rusage of the PM and "
@@ -1125,6 +1177,13 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "so that no run creates files among inodes "
 			       "freed moments before");
 	pmbench_result_env_set(r, "process_cleanup", pmbench_reaper_describe());
+	pmbench_result_env_set(r, "runtime_cache",
+			       "Node's compile cache (and yarn 1's "
+			       "v8-compile-cache) in the PM's temp folder: "
+			       "warm where the PM's cache is warm and in "
+			       "task runs, kept from run to run; cold in the "
+			       "others; locks and the rest of the temp folder "
+			       "removed before every run");
 	{
 		const char *home = getenv("HOME");
 		struct pmbench_buf p = PMBENCH_BUF_INIT;

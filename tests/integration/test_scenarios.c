@@ -1,12 +1,14 @@
 /*
  * Each of the eight scenarios gives every PM exactly its state: the fake
  * PMs log what they find (cache warm, own lockfile, node_modules, other
- * lockfiles, CI) before they do anything, and the log is checked against
- * the scenario of each timed run.
+ * lockfiles, CI, Node's compile cache in the temp folder) before they do
+ * anything, and the log is checked against the scenario of each timed
+ * run.
  */
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "pmbench/fs.h"
 #include "harness.h"
 #include "pmbench/result.h"
 
@@ -68,6 +70,16 @@ TEST(eight_states_exactly)
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	/* Six PMs and the drift control in each of the 8 scenarios. */
 	CHECK_INT(r.cells_nr, 8 * 6 + 8);
+	/* The file system under the runs, as the kernel says it. */
+	{
+		struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+		const char *fs = pmbench_result_env_get(&r, "filesystem");
+
+		CHECK_INT(pmbench_fs_mount(&m, h_cache()), 0);
+		CHECK(fs && !strncmp(fs, m.type.ptr, m.type.len) &&
+		      strstr(fs, m.point.ptr));
+		pmbench_fs_mount_release(&m);
+	}
 
 	log = h_log_entries();
 	for (size_t p = 0; p < PMBENCH_ARRAY_SIZE(pms); p++) {
@@ -96,6 +108,16 @@ TEST(eight_states_exactly)
 				       (strstr(sc, "node_modules") ? 4 : 0);
 			}
 			CHECK_INT(flag(e, "cache_warm"), (want & 1) != 0);
+			/*
+			 * Node's compile cache goes with the cache; nothing
+			 * else a run left in the temp folder reaches the next.
+			 */
+			CHECK_INT(flag(e, "tmp_compile_cache"),
+				  (want & 1) != 0);
+			CHECK_INT(cJSON_GetObjectItemCaseSensitive(e,
+								   "tmp_others")
+					  ->valuedouble,
+				  0);
 			CHECK_INT(flag(e, "lockfile"), (want & 2) != 0);
 			CHECK_INT(flag(e, "node_modules"), (want & 4) != 0);
 			CHECK_INT(flag(e, "node_modules_any"), (want & 4) != 0);

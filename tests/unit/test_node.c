@@ -24,9 +24,8 @@ TEST(node_ask_files)
 	check_write("repo/package.json", "{\"name\":\"r\"}");
 	ask(&a, NULL);
 	CHECK(!a.spec && !a.source);
-	check_write("repo/package.json",
-		    "{\"engines\":{\"node\":\">=18 <21\"},"
-		    "\"volta\":{\"node\":\"20.11.1\"}}");
+	check_write("repo/package.json", "{\"engines\":{\"node\":\">=18 <21\"},"
+					 "\"volta\":{\"node\":\"20.11.1\"}}");
 	ask(&a, NULL);
 	CHECK_STR(a.spec, "20.11.1");
 	CHECK_STR(a.source, "package.json volta.node");

@@ -584,6 +584,25 @@ TEST(variants_are_whole_pms)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * What the file system changes: pnpm and bun hard-link from their store,
+ * so overlayfs copies instead; npm does not link; a variant links as its
+ * base; tmpfs is a note for every PM.
+ */
+TEST(file_system_notes)
+{
+	const char *n = pmbench_pm_fs_note(pmbench_pm_get("pnpm"), "overlay");
+
+	CHECK(n && strstr(n, "pnpm/pnpm.io#914"));
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("bun"), "overlay") != NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("npm"), "overlay") == NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("pnpm"), "ext4") == NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("pnpm:hoisted"), "overlay") !=
+	      NULL);
+	CHECK(pmbench_pm_fs_note(NULL, "tmpfs") != NULL);
+	CHECK(pmbench_pm_fs_note(NULL, "ext4") == NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
@@ -602,6 +621,7 @@ int main(int argc, char **argv)
 		CASE(hints_come_from_the_table),
 		CASE(routes),
 		CASE(variants_are_whole_pms),
+		CASE(file_system_notes),
 	};
 
 	if (pmbench_proc_init() < 0)
