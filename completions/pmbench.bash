@@ -75,6 +75,10 @@ _pmbench()
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
 		return
 		;;
+	"bench --pm-config")
+		_pmbench_words 'user defaults'
+		return
+		;;
 	"bench --probe")
 		COMPREPLY=()
 		return
@@ -153,6 +157,10 @@ _pmbench()
 		;;
 	"migrate --out" | "migrate -o")
 		_pmbench_files -f
+		return
+		;;
+	"migrate --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"migrate --registry")
@@ -249,6 +257,10 @@ _pmbench()
 		;;
 	"claim --out" | "claim -o")
 		_pmbench_files -f
+		return
+		;;
+	"claim --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"claim --registry")
@@ -407,6 +419,10 @@ _pmbench()
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
 		return
 		;;
+	"workflow --pm-config")
+		_pmbench_words 'user defaults'
+		return
+		;;
 	"workflow --probe")
 		COMPREPLY=()
 		return
@@ -469,7 +485,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -478,7 +494,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --node --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -487,7 +503,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
@@ -499,7 +515,7 @@ _pmbench()
 		opts='--format -f --help -h --out -o --report'
 		;;
 	workflow)
-		opts='--container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -54,6 +54,12 @@ struct pmbench_bench_opts {
 	 * under; NULL: each fixture's own (node.h), else the pinned one.
 	 */
 	const char *node;
+	/**
+	 * --pm-config: "user" (NULL too: the user's ~/.npmrc passed on to
+	 * every PM) or "defaults" (no user file passed: each PM with its
+	 * own defaults; the repo's own files stay, as they are the repo's).
+	 */
+	const char *pm_config;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

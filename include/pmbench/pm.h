@@ -57,6 +57,32 @@ struct pmbench_pm_fs_note {
 	const char *note; /**< for the result and a warning */
 };
 
+/** A configuration file a PM reads (struct pmbench_pm_conf). */
+struct pmbench_pm_conf_file {
+	/** In the project ("pnpm-workspace.yaml"), or "~/.npmrc": HOME's. */
+	const char *path;
+	int format; /**< enum pmbench_conf_format, or -1: JSON */
+	/** JSON: the object holding the settings ("pnpm"), or NULL. */
+	const char *member;
+};
+
+/** A setting that changes the work measured, and what it changes. */
+struct pmbench_pm_conf_warn {
+	const char *key;
+	const char *value; /**< the value that warns ("true") */
+	const char *warning;
+};
+
+/**
+ * The configuration a PM reads and the keys of it that change the work
+ * (pmbench_pm_conf_scan()): stated in the result, warned about.
+ */
+struct pmbench_pm_conf {
+	const struct pmbench_pm_conf_file *files; /**< NULL path ends */
+	const char *const *keys; /**< the keys that change the work */
+	const struct pmbench_pm_conf_warn *warns; /**< NULL key ends */
+};
+
 /**
  * A variant: a PM with a configuration (a linker, an install strategy),
  * measured as a PM of its own, with its own column, cache and work
@@ -156,6 +182,8 @@ struct pmbench_pm {
 	 * (pnpm on overlayfs), ending with a NULL type; NULL: nothing.
 	 */
 	const struct pmbench_pm_fs_note *fs_notes;
+	/** The configuration it reads and what changes the work. */
+	const struct pmbench_pm_conf *conf;
 	/**
 	 * ci-cache's store strategy: the question actions/setup-node asks
 	 * for the folder it caches (NULL: setup-node has none for it), and
@@ -316,6 +344,18 @@ int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name);
  * or NULL when nothing.
  */
 const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type);
+
+/**
+ * The settings of `pm`'s table keys (conf) set in its configuration
+ * files, read in `project` and, unless `user_npmrc` is NULL, the user's
+ * ~/.npmrc as passed on (that path), appended to `out` as
+ * "omit-lockfile-registry-resolved=true (~/.npmrc); ..." (nothing when
+ * none); and the warning of each that changes the work, one a line,
+ * appended to `warnings` (may be NULL).
+ */
+void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
+			  const struct pmbench_pm *pm, const char *project,
+			  const char *user_npmrc);
 
 /**
  * Every lockfile name any PM writes, once each, in the table's order

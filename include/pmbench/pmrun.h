@@ -49,6 +49,11 @@ struct pmbench_pmrun {
 	/** Lockfile URLs rewritten to the local mirror, or NULL. */
 	char *registry_note;
 	/**
+	 * The configuration that changes its work, as set and where
+	 * (pmbench_pm_conf_scan()), for every cell; NULL: not told.
+	 */
+	char *pm_config;
+	/**
 	 * The priming installed from a lockfile (the fixture's, or another
 	 * PM's it converted): a run without one resolves afresh, and asks
 	 * the registry for what the priming never fetched.

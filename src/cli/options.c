@@ -173,6 +173,13 @@ const struct pmbench_option pmbench_options[] = {
 	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
 	  "every PM found",
 	  CICACHE_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
+	{ "pm-config", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE,
+	  "user|defaults",
+	  "the PM configuration passed on: user (default: your ~/.npmrc, "
+	  "copied into every PM's HOME) or defaults (no user file: each PM "
+	  "with its own defaults); the repo's own files stay in both",
+	  RUN_AT(pm_config, const char *), .complete = CPL_WORDS,
+	  .values = "user defaults" },
 	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "one job per PM of --pm too (each PM its own plan)",
 	  CLI_AT(pm_matrix, int), .value = 1 },

@@ -147,6 +147,9 @@ static void add_cells(struct rounds *x)
 				cell->runtime = pmbench_xstrdup(ps->runtime);
 			if (ps->node)
 				cell->node = pmbench_xstrdup(ps->node);
+			if (ps->pm_config)
+				cell->pm_config =
+					pmbench_xstrdup(ps->pm_config);
 			x->task->describe(cell, &j);
 			if (x->task->script)
 				check_script(cell, x, x->cells.v[k]);
@@ -656,6 +659,47 @@ static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	return 0;
 }
 
+static int pm_config_defaults(const struct pmbench_bench_opts *o)
+{
+	return o->pm_config && !strcmp(o->pm_config, "defaults");
+}
+
+/*
+ * The PM configuration of `ps` on `f`: with --pm-config defaults no user
+ * file is passed on; what the files set of the table's keys is stated
+ * for every cell, and what changes the work is warned about.
+ */
+static void use_pm_config(struct pmbench_ctx *ctx,
+			  const struct pmbench_bench_opts *o,
+			  const struct pmbench_fixture *f,
+			  struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, w = PMBENCH_BUF_INIT;
+	char *line, *nl, *project;
+
+	if (pm_config_defaults(o)) {
+		free(ps->ws.npmrc);
+		ps->ws.npmrc = NULL;
+	}
+	pmbench_buf_path(&b, ps->ws.source, ps->ws.subdir);
+	project = pmbench_buf_detach(&b);
+	pmbench_pm_conf_scan(&b, &w, ps->pm, project, ps->ws.npmrc);
+	free(project);
+	if (!b.len)
+		pmbench_buf_adds(&b, "none set");
+	if (pm_config_defaults(o))
+		pmbench_buf_adds(&b, "; --pm-config defaults: no user file");
+	free(ps->pm_config);
+	ps->pm_config = pmbench_buf_detach(&b);
+	for (line = w.ptr; line && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		pmbench_ctx_warn(ctx, "%s on %s: %s", ps->pm->name, f->name,
+				 line);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&w);
+}
+
 /* Check out the fixture, choose its Node and prime every PM once. */
 static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		     const struct pmbench_bench_opts *o,
@@ -684,6 +728,7 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
 				       ctx->cache_dir, f->name, f->source_dir,
 				       f->subdir);
+		use_pm_config(ctx, o, f, &states[i]);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
 		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
 					       o->from_pm, o->from_lock);
@@ -763,6 +808,36 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	return 0;
 }
 
+static int check_pm_config(const struct pmbench_bench_opts *o)
+{
+	if (o->pm_config && strcmp(o->pm_config, "user") &&
+	    strcmp(o->pm_config, "defaults"))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--pm-config '%s' is neither 'user' "
+					  "nor 'defaults'",
+					  o->pm_config);
+	return 0;
+}
+
+/* The result says which configuration the PMs were given. */
+static void record_pm_config(struct pmbench_result *r,
+			     const struct pmbench_bench_opts *o)
+{
+	if (pm_config_defaults(o)) {
+		pmbench_result_env_set(r, "pm_config",
+				       "defaults: no user file passed on; "
+				       "each PM with its own defaults and the "
+				       "repo's own files");
+		pmbench_result_env_set(r, "npmrc",
+				       "none (--pm-config defaults)");
+	} else {
+		pmbench_result_env_set(r, "pm_config",
+				       "user: the user's ~/.npmrc passed on "
+				       "to every PM, with the repo's own "
+				       "files");
+	}
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -788,8 +863,12 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		}
 	}
 	record_options(r, o);
-	ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
-				  o->pms_explicit);
+	ret = check_pm_config(o);
+	if (!ret)
+		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
+					  o->pms_explicit);
+	if (!ret)
+		record_pm_config(r, o);
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {

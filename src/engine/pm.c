@@ -8,6 +8,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/conf.h"
 #include "pmbench/proc.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -121,6 +122,99 @@ static const struct pmbench_pm_fs_note common_fs_notes[] = {
 	{ NULL, NULL },
 };
 
+/*
+ * What each PM reads of its configuration, and the keys that change the
+ * work measured (struct pmbench_pm_conf). The user's files: only
+ * ~/.npmrc reaches the PMs (their HOME is their own); the project's are
+ * the repo's. Keys as the files spell them (pnpm-workspace.yaml in
+ * camelCase, .npmrc in kebab-case).
+ */
+#define CONF_FILES(...)                                      \
+	((const struct pmbench_pm_conf_file[]){ __VA_ARGS__, \
+						{ NULL, 0, NULL } })
+#define CONF_WARNS(...)                                      \
+	((const struct pmbench_pm_conf_warn[]){ __VA_ARGS__, \
+						{ NULL, NULL, NULL } })
+#define NPMRC_FILES                                \
+	{ ".npmrc", PMBENCH_CONF_INI, NULL },      \
+	{                                          \
+		"~/.npmrc", PMBENCH_CONF_INI, NULL \
+	}
+#define JSON_FILE (-1)
+
+static const struct pmbench_pm_conf npm_conf = {
+	.files = CONF_FILES(NPMRC_FILES),
+	.keys = L("omit-lockfile-registry-resolved", "prefer-online",
+		  "prefer-offline", "offline", "install-strategy",
+		  "legacy-peer-deps", "ignore-scripts", "package-lock",
+		  "install-links"),
+	.warns = CONF_WARNS(
+		{ "omit-lockfile-registry-resolved", "true",
+		  "npm's lockfile keeps no tarball URLs, so with a warm cache "
+		  "npm still asks the registry for every package's packument "
+		  "and tarball on each install; --pm-config defaults measures "
+		  "npm as it comes" },
+		{ "prefer-online", "true",
+		  "npm revalidates every cached packument with the registry" },
+		{ "ignore-scripts", "true",
+		  "npm runs no dependency or project scripts" }),
+};
+
+static const struct pmbench_pm_conf yarn_conf = {
+	.files = CONF_FILES({ ".yarnrc", PMBENCH_CONF_YARNRC, NULL },
+			    NPMRC_FILES),
+	.keys = L("ignore-scripts", "--install.ignore-scripts",
+		  "yarn-offline-mirror", "prefer-offline",
+		  "--install.prefer-offline", "ignore-optional",
+		  "--install.ignore-optional"),
+	.warns = CONF_WARNS({ "ignore-scripts", "true",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf berry_conf = {
+	.files = CONF_FILES({ ".yarnrc.yml", PMBENCH_CONF_YAML, NULL }),
+	.keys = L("nodeLinker", "enableGlobalCache", "compressionLevel",
+		  "enableScripts", "nmMode", "enableMirror", "pnpMode"),
+	.warns = CONF_WARNS({ "enableScripts", "false",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf pnpm_conf = {
+	.files = CONF_FILES({ "pnpm-workspace.yaml", PMBENCH_CONF_YAML, NULL },
+			    { "package.json", JSON_FILE, "pnpm" }, NPMRC_FILES),
+	.keys = L("node-linker", "nodeLinker", "package-import-method",
+		  "packageImportMethod", "side-effects-cache",
+		  "sideEffectsCache", "link-workspace-packages",
+		  "linkWorkspacePackages", "prefer-offline", "preferOffline",
+		  "ignore-scripts", "ignoreScripts"),
+	.warns = CONF_WARNS(
+		{ "package-import-method", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" },
+		{ "packageImportMethod", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" }),
+};
+
+static const struct pmbench_pm_conf bun_conf = {
+	.files = CONF_FILES({ "bunfig.toml", PMBENCH_CONF_TOML, NULL },
+			    NPMRC_FILES),
+	.keys = L("install.cache", "install.cache.disable", "install.linker",
+		  "install.backend", "install.lockfile.save"),
+	.warns = CONF_WARNS({ "install.cache.disable", "true",
+			      "bun uses no cache: every install downloads" },
+			    { "install.cache", "false",
+			      "bun uses no cache: every install downloads" }),
+};
+
+static const struct pmbench_pm_conf deno_conf = {
+	.files = CONF_FILES({ "deno.json", JSON_FILE, NULL },
+			    { "deno.jsonc", JSON_FILE, NULL },
+			    { ".npmrc", PMBENCH_CONF_INI, NULL }),
+	.keys = L("nodeModulesDir", "vendor", "lock"),
+	.warns = NULL,
+};
+
 /* Variables of the caller that change what any PM, or node, does. */
 static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_", NULL };
 
@@ -147,6 +241,7 @@ static int yarn_classic_lock(const char *head)
 const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
+		.conf = &npm_conf,
 		.title = "npm",
 		/*
 		 * The Node installation's own (ci/toolchain.versions pins
@@ -206,6 +301,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn",
+		.conf = &yarn_conf,
 		.title = "yarn 1 (classic)",
 		.npm_package = "yarn",
 		.toolchain_bin = "yarn/node_modules/.bin/yarn",
@@ -254,6 +350,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn-berry",
+		.conf = &berry_conf,
 		.title = "yarn 4 (berry, node-modules linker)",
 		.command_name = "yarn",
 		.npm_package = "@yarnpkg/cli-dist",
@@ -316,6 +413,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.conf = &pnpm_conf,
 		.title = "pnpm",
 		.npm_package = "pnpm",
 		.toolchain_bin = "pnpm/node_modules/.bin/pnpm",
@@ -397,6 +495,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "bun",
+		.conf = &bun_conf,
 		.title = "bun",
 		.npm_package = "bun",
 		.toolchain_bin = "bun/node_modules/.bin/bun",
@@ -440,6 +539,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "deno",
+		.conf = &deno_conf,
 		.title = "deno (npm compatibility)",
 		.npm_package = "deno",
 		.toolchain_bin = "deno/node_modules/.bin/deno",

@@ -841,6 +841,7 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 	pmbench_pmrun_reset(ps);
 	free(ps->runtime);
 	free(ps->node);
+	free(ps->pm_config);
 	pmbench_pm_found_release(&ps->found);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);

@@ -616,6 +616,17 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "noop", f->noop);
 	cJSON_AddBoolToObject(root, "tmp_compile_cache", f->tmp_compile_cache);
 	cJSON_AddNumberToObject(root, "tmp_others", (double)f->tmp_others);
+	/* The user's configuration it was given, as the real one reads it. */
+	{
+		struct pmbench_buf rc = PMBENCH_BUF_INIT;
+		const char *home = env("HOME");
+
+		if (home)
+			pmbench_buf_path(&rc, home, ".npmrc");
+		cJSON_AddBoolToObject(root, "home_npmrc",
+				      home && access(rc.ptr, F_OK) == 0);
+		pmbench_buf_release(&rc);
+	}
 	add_str(root, "ci", getenv("CI"));
 	/* Which registry it was given, as the real PM would read it. */
 	add_str(root, "registry", getenv(f->pm->registry_env));

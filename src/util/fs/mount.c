@@ -153,10 +153,10 @@ void pmbench_fs_mount_describe(struct pmbench_buf *out,
 {
 	pmbench_buf_adds(out, m->type.ptr);
 	if (m->journal >= 0)
-		pmbench_buf_adds(out, m->journal ? " (journal)"
-						 : " (no journal)");
-	pmbench_buf_addf(out, " at %s from %s; %s", m->point.ptr,
-			 m->source.ptr, m->options.ptr);
+		pmbench_buf_adds(out,
+				 m->journal ? " (journal)" : " (no journal)");
+	pmbench_buf_addf(out, " at %s from %s; %s", m->point.ptr, m->source.ptr,
+			 m->options.ptr);
 }
 
 void pmbench_fs_describe_mount(struct pmbench_buf *out, const char *path)
