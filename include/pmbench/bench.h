@@ -60,6 +60,8 @@ struct pmbench_bench_opts {
 	 * own defaults; the repo's own files stay, as they are the repo's).
 	 */
 	const char *pm_config;
+	/** the command's options as given, recorded in the result; or NULL */
+	const struct pmbench_strvec *arguments;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

@@ -452,6 +452,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 					     c->scenario, c->pm);
 		to->lockfile = dup_opt(c->lockfile);
 		to->scripts = dup_opt(c->scripts);
+		to->state = c->state;
 		to->note = dup_opt(c->note);
 		to->runtime = dup_opt(c->runtime);
 		to->node = dup_opt(c->node);
@@ -490,6 +491,10 @@ static void copy_header(struct pmbench_result *out,
 	pmbench_strvec_pushv(&out->scenarios,
 			     (const char *const *)r->scenarios.v);
 	pmbench_strvec_pushv(&out->tasks, (const char *const *)r->tasks.v);
+	/* The shards' options as given, but for which shard each was. */
+	for (size_t i = 0; i < r->arguments.nr; i++)
+		if (strncmp(r->arguments.v[i], "--shard", 7))
+			pmbench_strvec_push(&out->arguments, r->arguments.v[i]);
 	out->runs = r->runs;
 	out->warmup = r->warmup;
 	out->timeout_ns = r->timeout_ns;

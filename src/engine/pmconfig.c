@@ -92,8 +92,7 @@ static void state_keys(struct pmbench_buf *out, struct pmbench_buf *warnings,
 	pmbench_buf_release(&v);
 }
 
-void pmbench_pm_conf_scan(struct pmbench_buf *out,
-			  struct pmbench_buf *warnings,
+void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
 			  const struct pmbench_pm *pm, const char *project,
 			  const char *user_npmrc)
 {

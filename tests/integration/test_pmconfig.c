@@ -16,12 +16,21 @@ static void bench_npm(struct h_run *run, struct pmbench_result *r,
 		      const char *proj, const char *mode)
 {
 	const char *out = h_write("result.json", "");
-	const char *args[] = { "bench",	     "--pm",	   "npm",
-			       "--scenario", "cache+lockfile",
-			       "--runs",     "1",	   "--warmup",
-			       "0",	     "--out",	   out,
-			       proj,	     mode ? "--pm-config" : NULL,
-			       mode,	     NULL };
+	const char *args[] = { "bench",
+			       "--pm",
+			       "npm",
+			       "--scenario",
+			       "cache+lockfile",
+			       "--runs",
+			       "1",
+			       "--warmup",
+			       "0",
+			       "--out",
+			       out,
+			       proj,
+			       mode ? "--pm-config" : NULL,
+			       mode,
+			       NULL };
 
 	h_pmbench(run, args, NULL);
 	if (!run->exit_code)
@@ -42,8 +51,8 @@ static int npm_home_has_npmrc(void)
 
 	cJSON_ArrayForEach(e, mine)
 	{
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e,
-								  "home_npmrc")))
+		if (cJSON_IsTrue(
+			    cJSON_GetObjectItemCaseSensitive(e, "home_npmrc")))
 			none = 0;
 		else
 			all = 0;
@@ -121,5 +130,5 @@ TEST(wrong_mode_is_an_error)
 	h_run_release(&run);
 }
 
-CHECK_MAIN(CASE(user_npmrc_stated_and_warned),
-	   CASE(defaults_pass_no_user_file), CASE(wrong_mode_is_an_error))
+CHECK_MAIN(CASE(user_npmrc_stated_and_warned), CASE(defaults_pass_no_user_file),
+	   CASE(wrong_mode_is_an_error))
