@@ -62,6 +62,7 @@ TEST(second_command_waits_out_the_reuse_delay)
 	const char *waiting, *first_run;
 
 	h_setup();
+	h_with_control();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	/* A fresh cache: nothing deleted before, nothing to wait for. */
@@ -153,6 +154,7 @@ TEST(signal_during_the_wait_stops_pmbench)
 	char out[4200];
 
 	h_setup();
+	h_with_control();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	bench(&run, proj, out, "0");

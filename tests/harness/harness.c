@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "pmbench/control.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
@@ -91,7 +92,17 @@ const char *h_setup(void)
 	setenv("PMBENCH_REGISTRY", "live", 1);
 	/* Nor Node installations: a port that refuses (test_node.c). */
 	setenv("PMBENCH_NODE_REGISTRY", "http://127.0.0.1:1/", 1);
+	/*
+	 * No drift control: each round would copy its 2,000 files. The
+	 * tests about it ask for it (h_with_control()), for one case.
+	 */
+	setenv(PMBENCH_CONTROL_OFF_ENV, "1", 1);
 	return sandbox;
+}
+
+void h_with_control(void)
+{
+	unsetenv(PMBENCH_CONTROL_OFF_ENV);
 }
 
 void h_real_pms(void)
