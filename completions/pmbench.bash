@@ -39,8 +39,16 @@ _pmbench()
 		_pmbench_files -d
 		return
 		;;
+	"bench --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"bench --budget")
+		COMPREPLY=()
+		return
+		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"bench --edits")
@@ -127,8 +135,12 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"migrate --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"migrate --env")
@@ -200,7 +212,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -216,7 +228,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -231,8 +243,16 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"claim --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"claim --budget")
+		COMPREPLY=()
+		return
+		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -312,7 +332,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"ci-cache --compression")
@@ -377,6 +397,14 @@ _pmbench()
 		;;
 	"history --report")
 		_pmbench_files -f
+		return
+		;;
+	"workflow --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"workflow --budget")
+		COMPREPLY=()
 		return
 		;;
 	"workflow --container")
@@ -485,7 +513,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -494,7 +522,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -503,7 +531,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
@@ -515,7 +543,7 @@ _pmbench()
 		opts='--format -f --help -h --out -o --report'
 		;;
 	workflow)
-		opts='--container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -33,9 +33,18 @@ struct pmbench_bench_opts {
 	const char *from_lock;
 	pmbench_bench_primed_cb on_primed; /**< or NULL */
 	void *payload;
-	/** `--runs auto`: stop each scenario by `autostop` (runs = max) */
+	/**
+	 * The time budget (`--budget`, bench's default; `--runs auto`):
+	 * rounds and repeats spent by `budget` (schedule.h); `runs` is not
+	 * used then. 0: the fixed plan of `runs` rounds.
+	 */
 	int runs_auto;
-	struct pmbench_schedule_auto autostop;
+	struct pmbench_schedule_budget budget;
+	/**
+	 * The PM every other is measured against (`--baseline`); NULL:
+	 * pmbench_pm_default_baseline() of `pms`. Recorded in the result.
+	 */
+	const char *baseline;
 	/** --task: names of the task table (task.h) in order; empty: install */
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
@@ -74,7 +83,7 @@ struct pmbench_bench_opts {
 	{                                                                      \
 		.pms = PMBENCH_STRVEC_INIT, .runs = 5, .warmup = 1, .seed = 1, \
 		.env = PMBENCH_STRVEC_INIT,                                    \
-		.autostop = PMBENCH_SCHEDULE_AUTO_INIT,                        \
+		.budget = PMBENCH_SCHEDULE_BUDGET_INIT,                        \
 		.tasks = PMBENCH_STRVEC_INIT, .probe_concurrency = 1,          \
 		.edits = 5,                                                    \
 	}

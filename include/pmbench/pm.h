@@ -40,6 +40,12 @@ enum pmbench_pm_caps {
 	 * files (`state_paths`).
 	 */
 	PMBENCH_PM_NO_NODE_MODULES = (1 << 0),
+	/**
+	 * bench's default baseline (`--baseline`): the PM the others are
+	 * measured against, as a migration is (vlt's benchmarks label npm
+	 * so). One entry has it.
+	 */
+	PMBENCH_PM_BASELINE = (1 << 1),
 };
 
 /**
@@ -271,6 +277,20 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 
 /** Look a PM or a variant up by name; NULL if there is none. */
 const struct pmbench_pm *pmbench_pm_get(const char *name);
+
+/**
+ * Push the command that prints the registry the user's configuration
+ * names (npm's `config get registry`: the .npmrc every PM reads), without
+ * the debug log npm would write into the user's ~/.npm.
+ */
+void pmbench_pm_registry_query(struct pmbench_strvec *args);
+
+/**
+ * The default baseline among `pms` (names, variants allowed): the one
+ * whose table entry has PMBENCH_PM_BASELINE, else its base's, else the
+ * first name; NULL when `nr` is 0. Points into `pms`.
+ */
+const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr);
 
 /**
  * The `i`th of every PM and variant (the PMs in the default order, then

@@ -225,6 +225,9 @@ static int prepare(struct pmbench_migrate *m, struct pmbench_fixture *f,
 	}
 	o->pms_explicit = 1;
 	o->from_pm = m->source_pm;
+	/* A migration is measured against the repo's own PM. */
+	if (!o->baseline)
+		o->baseline = m->source_pm;
 	o->from_lock = m->source_lock;
 	return 0;
 }

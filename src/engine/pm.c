@@ -244,6 +244,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.name = "npm",
 		.conf = &npm_conf,
 		.title = "npm",
+		.caps = PMBENCH_PM_BASELINE,
 		/*
 		 * The Node installation's own (ci/toolchain.versions pins
 		 * it with the Node); the machine's on PATH for its Node.
@@ -1249,4 +1250,29 @@ void pmbench_pm_found_release(struct pmbench_pm_found *f)
 	f->path = NULL;
 	f->version = NULL;
 	f->source = NULL;
+}
+
+const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
+{
+	/* The entry itself first: "npm" before "npm:linked". */
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_pm *pm = pmbench_pm_get(pms[i]);
+
+		if (pm && pm->caps & PMBENCH_PM_BASELINE && !pm->base)
+			return pms[i];
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_pm *pm = pmbench_pm_get(pms[i]);
+
+		if (pm && pmbench_pm_base(pm)->caps & PMBENCH_PM_BASELINE)
+			return pms[i];
+	}
+	return nr ? pms[0] : NULL;
+}
+
+void pmbench_pm_registry_query(struct pmbench_strvec *args)
+{
+	pmbench_strvec_pushv(
+		args, (const char *const[]){ "npm", "config", "get", "registry",
+					     "--logs-max=0", NULL });
 }

@@ -9,6 +9,8 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "pmbench/stats.h"
 
 #include "internal.h"
@@ -437,6 +439,54 @@ static void registry_requests(struct pmbench_doc *d,
 }
 
 /* One scenario: state, charts, table, sentences and warnings. */
+/*
+ * Under a budget: which PMs' paired ratios against the baseline reached
+ * the target, and for those that did not, how wide they are, why the
+ * rounds stopped and about how many rounds would reach it (the width
+ * shrinks as one over the square root of the rounds).
+ */
+static void target_line(struct pmbench_doc *d, const struct pmbench_report *rep,
+			size_t g)
+{
+	const struct pmbench_result *r = rep->result;
+	struct pmbench_buf yes = PMBENCH_BUF_INIT, no = PMBENCH_BUF_INIT;
+
+	if (!r->runs_auto || !(r->auto_target > 0) || !r->baseline)
+		return;
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		double need;
+
+		if (!pmbench_report_same_group(rep, g, i) || !c->has_base)
+			continue;
+		if (c->base_reached > 0) {
+			pmbench_buf_addf(&yes, "%s%s", yes.len ? ", " : "",
+					 c->cell->pm);
+			continue;
+		}
+		need = (double)c->base_n * (c->base_half / r->auto_target) *
+		       (c->base_half / r->auto_target);
+		pmbench_buf_addf(&no,
+				 "%s%s ±%.0f %% after %zu rounds (%s; about "
+				 "%.0f rounds would reach it)",
+				 no.len ? "; " : "", c->cell->pm,
+				 c->base_half * 100, c->base_n,
+				 c->cell->stopped_by ? c->cell->stopped_by
+						     : "stopped",
+				 ceil(need));
+	}
+	if (yes.len || no.len)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "target ±%.0f %% against %s (paired): "
+				 "%s%s%s%s%s",
+				 r->auto_target * 100, r->baseline,
+				 yes.len ? "reached by " : "", yes.ptr,
+				 yes.len && no.len ? "; " : "",
+				 no.len ? "not reached: " : "", no.ptr);
+	pmbench_buf_release(&yes);
+	pmbench_buf_release(&no);
+}
+
 static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		     size_t g)
 {
@@ -458,10 +508,7 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_kind_registry(&b, rep->result);
 	}
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
-	if (first->cell->stopped_by)
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "--runs auto stopped by: %s",
-				 first->cell->stopped_by);
+	target_line(d, rep, g);
 	time_chart(d, rep, g);
 	ratio_chart(d, rep, g);
 	t = pmbench_cell_table(d, PMBENCH_DOC_HUMAN, "cells");

@@ -97,10 +97,7 @@ char *pmbench_registry_upstream(struct pmbench_ctx *ctx, const char *scratch)
 	 * debug log of every command there, and makes the folder if it
 	 * has none.
 	 */
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "npm", "config", "get",
-						    "registry", "--logs-max=0",
-						    NULL });
+	pmbench_pm_registry_query(&c.args);
 	pmbench_strvec_pushf(&c.args, "--cache=%s/npm-cache", scratch);
 	c.dir = scratch;
 	c.ctx = ctx;
