@@ -83,6 +83,10 @@ _pmbench()
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
 		return
 		;;
+	"bench --pm-config")
+		_pmbench_words 'user defaults'
+		return
+		;;
 	"bench --probe")
 		COMPREPLY=()
 		return
@@ -163,8 +167,16 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"migrate --node")
+		_pmbench_words 'system'
+		return
+		;;
 	"migrate --out" | "migrate -o")
 		_pmbench_files -f
+		return
+		;;
+	"migrate --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"migrate --registry")
@@ -263,8 +275,16 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"claim --node")
+		_pmbench_words 'system'
+		return
+		;;
 	"claim --out" | "claim -o")
 		_pmbench_files -f
+		return
+		;;
+	"claim --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"claim --registry")
@@ -431,6 +451,10 @@ _pmbench()
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
 		return
 		;;
+	"workflow --pm-config")
+		_pmbench_words 'user defaults'
+		return
+		;;
 	"workflow --probe")
 		COMPREPLY=()
 		return
@@ -493,7 +517,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -502,7 +526,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--baseline --choose --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --no-recipe --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --choose --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -511,7 +535,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
@@ -523,7 +547,7 @@ _pmbench()
 		opts='--format -f --help -h --out -o --report'
 		;;
 	workflow)
-		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -65,6 +65,17 @@ struct pmbench_bench_opts {
 	 * --no-control).
 	 */
 	int control;
+	/**
+	 * --node: "system", or a version or range every fixture runs
+	 * under; NULL: each fixture's own (node.h), else the pinned one.
+	 */
+	const char *node;
+	/**
+	 * --pm-config: "user" (NULL too: the user's ~/.npmrc passed on to
+	 * every PM) or "defaults" (no user file passed: each PM with its
+	 * own defaults; the repo's own files stay, as they are the repo's).
+	 */
+	const char *pm_config;
 	/** the command's options as given, recorded in the result; or NULL */
 	const struct pmbench_strvec *arguments;
 	/**

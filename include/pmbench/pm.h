@@ -58,6 +58,38 @@ struct pmbench_pm_hint {
 	const char *hint;
 };
 
+/** What a PM does differently on a type of file system. */
+struct pmbench_pm_fs_note {
+	const char *type; /**< as /proc/self/mountinfo says: "overlay" */
+	const char *note; /**< for the result and a warning */
+};
+
+/** A configuration file a PM reads (struct pmbench_pm_conf). */
+struct pmbench_pm_conf_file {
+	/** In the project ("pnpm-workspace.yaml"), or "~/.npmrc": HOME's. */
+	const char *path;
+	int format; /**< enum pmbench_conf_format, or -1: JSON */
+	/** JSON: the object holding the settings ("pnpm"), or NULL. */
+	const char *member;
+};
+
+/** A setting that changes the work measured, and what it changes. */
+struct pmbench_pm_conf_warn {
+	const char *key;
+	const char *value; /**< the value that warns ("true") */
+	const char *warning;
+};
+
+/**
+ * The configuration a PM reads and the keys of it that change the work
+ * (pmbench_pm_conf_scan()): stated in the result, warned about.
+ */
+struct pmbench_pm_conf {
+	const struct pmbench_pm_conf_file *files; /**< NULL path ends */
+	const char *const *keys; /**< the keys that change the work */
+	const struct pmbench_pm_conf_warn *warns; /**< NULL key ends */
+};
+
 /**
  * A failure of a repo as it is that one change to the repo makes go
  * away (a workspace the PM reads differently from the one the repo was
@@ -147,6 +179,12 @@ struct pmbench_pm {
 	const char *command_name;
 	const char *npm_package;   /**< what ci/setup installs, or NULL */
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
+	/**
+	 * Its binary as a Node installation has it, in the folder of the
+	 * Node in use ("npm": <prefix>/bin/npm), looked at before the
+	 * toolchain and PATH; NULL: it comes with no Node.
+	 */
+	const char *node_bin;
 	const char *const *path_names; /**< tried on PATH, in order */
 	int major_min;		       /**< accepted major versions */
 	int major_max;
@@ -201,6 +239,19 @@ struct pmbench_pm {
 	const char *const *registry_env;
 	/** Prefixes of the caller's variables that change what it does. */
 	const char *const *env_prefixes;
+	/**
+	 * What it keeps in its temp folder for its next run, besides
+	 * Node's compile cache (yarn 1's "v8-compile-cache-"; a name ending
+	 * in '-' is a prefix); see pmbench_pm_tmp_cache(). NULL: none.
+	 */
+	const char *const *tmp_caches;
+	/**
+	 * How the file system under the work folder changes what it does
+	 * (pnpm on overlayfs), ending with a NULL type; NULL: nothing.
+	 */
+	const struct pmbench_pm_fs_note *fs_notes;
+	/** The configuration it reads and what changes the work. */
+	const struct pmbench_pm_conf *conf;
 	/**
 	 * ci-cache's store strategy: the question actions/setup-node asks
 	 * for the folder it caches (NULL: setup-node has none for it), and
@@ -398,6 +449,33 @@ const char *pmbench_pm_hint_in(const struct pmbench_pm *pm, const char *text,
 int pmbench_pm_env_related(const char *name);
 
 /**
+ * Whether the entry `name` of `pm`'s temp folder is a runtime's cache
+ * for the next run (Node's "node-compile-cache", the table's
+ * `tmp_caches`; `pm` may be NULL) rather than a lock or leftover: kept
+ * from run to run while the cache is warm (workspace.h).
+ */
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name);
+
+/**
+ * What `pm` does differently on a file system of `type` ("overlay"),
+ * or with `pm` NULL what any run does there ("tmpfs"); static storage,
+ * or NULL when nothing.
+ */
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type);
+
+/**
+ * The settings of `pm`'s table keys (conf) set in its configuration
+ * files, read in `project` and, unless `user_npmrc` is NULL, the user's
+ * ~/.npmrc as passed on (that path), appended to `out` as
+ * "omit-lockfile-registry-resolved=true (~/.npmrc); ..." (nothing when
+ * none); and the warning of each that changes the work, one a line,
+ * appended to `warnings` (may be NULL).
+ */
+void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
+			  const struct pmbench_pm *pm, const char *project,
+			  const char *user_npmrc);
+
+/**
  * Every lockfile name any PM writes, once each, in the table's order
  * (NULL-terminated; static storage).
  */
@@ -435,7 +513,7 @@ struct pmbench_pm_found {
 	const struct pmbench_pm *pm;
 	char *path;	    /**< absolute path of the binary */
 	char *version;	    /**< its version ("2.9.6"), see version_prefix */
-	const char *source; /**< "toolchain" or "PATH" */
+	const char *source; /**< "node", "toolchain" or "PATH" */
 };
 
 #define PMBENCH_PM_FOUND_INIT \
@@ -444,7 +522,8 @@ struct pmbench_pm_found {
 	}
 
 /**
- * Find `pm`: first `<toolchain_dir>/<toolchain_bin>` (the toolchain
+ * Find `pm`: first its `node_bin` beside the Node in use (the context's
+ * node_dir), then `<toolchain_dir>/<toolchain_bin>` (the toolchain
  * folder of `ctx`, which may be NULL: then none), then each of its
  * path_names on `path` (a PATH value), accepting the first binary whose
  * version answers within a minute and whose major version is in range.

@@ -132,6 +132,18 @@ struct pmbench_cell {
 	 * or "bun 1.4.5" (bun:runtime), else NULL (an older result).
 	 */
 	char *runtime;
+	/**
+	 * Which Node it ran under and why: "v20.19.5: from .nvmrc: 20 ->
+	 * 20.19.5 (from the registry)", "v24.22.3: pinned default 24.22.3
+	 * (the repo asks for none)"; NULL: an older result.
+	 */
+	char *node;
+	/**
+	 * The PM configuration that changes the work, as set and where
+	 * ("omit-lockfile-registry-resolved=true (~/.npmrc)"; "none set"),
+	 * or NULL: an older result.
+	 */
+	char *pm_config;
 	struct pmbench_strvec command; /**< argv of the timed command */
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
@@ -171,6 +183,8 @@ struct pmbench_result_fixture {
 	char *commit; /**< resolved commit, or NULL */
 	char *subdir;
 	char *description;
+	/** The Node it ran under and why (see pmbench_cell's), or NULL. */
+	char *node;
 };
 
 /**

@@ -356,10 +356,6 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (cli.node && pmbench_cli_node(cli.node) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
-		goto done;
-	}
 	if (!cli.dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	defaults(&o, &cli);

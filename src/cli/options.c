@@ -162,10 +162,11 @@ const struct pmbench_option pmbench_options[] = {
 	  "give every target the repo as it is (no recipe: no "
 	  "pnpm-workspace.yaml, \"private\", packageManager, ...)",
 	  CLI_AT(no_recipe, int), .value = 1 },
-	{ "node", ARG_STRING, CMD_BENCH, "system|VER",
-	  "the Node every PM and script runs under (default: the "
-	  "toolchain's pinned one, else the machine's)",
-	  CLI_AT(node, const char *), .complete = CPL_WORDS,
+	{ "node", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "system|VER",
+	  "the Node every PM and script runs under: system (the machine's), "
+	  "or a version or range, installed from the registry if need be "
+	  "(default: the one the repo asks for, else the pinned one)",
+	  RUN_AT(node, const char *), .complete = CPL_WORDS,
 	  .values = "system" },
 	{ "out", ARG_PATH, CMD_BENCH, "FILE",
 	  "the result file, rewritten after each scenario (default: "
@@ -200,6 +201,13 @@ const struct pmbench_option pmbench_options[] = {
 	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
 	  "every PM found",
 	  CICACHE_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
+	{ "pm-config", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE,
+	  "user|defaults",
+	  "the PM configuration passed on: user (default: your ~/.npmrc, "
+	  "copied into every PM's HOME) or defaults (no user file: each PM "
+	  "with its own defaults); the repo's own files stay in both",
+	  RUN_AT(pm_config, const char *), .complete = CPL_WORDS,
+	  .values = "user defaults" },
 	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "one job per PM of --pm too (each PM its own plan)",
 	  CLI_AT(pm_matrix, int), .value = 1 },

@@ -185,7 +185,6 @@ struct pmbench_cli_opts {
 	struct pmbench_cli_output output;      /**< --format, --report, ... */
 	int tty; /**< --progress 1, --no-progress 0, else -1 */
 	int dry_run;
-	const char *node;	  /**< bench --node */
 	const char *from;	  /**< claim --from FILE, migrate --from PM */
 	double tolerance;	  /**< claim --tolerance, a fraction */
 	struct pmbench_strvec to; /**< migrate --to */

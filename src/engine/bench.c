@@ -13,6 +13,7 @@
 #include "pmbench/explain.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/node.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
@@ -58,6 +59,13 @@ struct rounds {
 	uint64_t control_ns, control_at; /* its cost, when it last ended */
 	const size_t *who;
 	unsigned timed;
+};
+
+/* The Node of the fixture being run, and the pinned one to go back to. */
+struct node_use {
+	const char *pinned_dir;
+	const struct pmbench_node *pinned;
+	struct pmbench_node node;
 };
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
@@ -147,6 +155,10 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		cell->note = pmbench_xstrdup(ps->note);
 	if (ps->runtime)
 		cell->runtime = pmbench_xstrdup(ps->runtime);
+	if (ps->node)
+		cell->node = pmbench_xstrdup(ps->node);
+	if (ps->pm_config)
+		cell->pm_config = pmbench_xstrdup(ps->pm_config);
 	x->task->describe(cell, &j);
 	if (why)
 		pmbench_cell_set_unsupported(cell, why);
@@ -162,9 +174,12 @@ static void add_cells(struct rounds *x)
 			add_cell(x, &x->states[i], x->cells.v[k]);
 }
 
-static int node_has_run(const struct pmbench_result *r)
+static int node_has_run(const struct pmbench_ctx *ctx,
+			const struct pmbench_result *r)
 {
-	const char *v = pmbench_result_env_get(r, "node_version");
+	const char *v = ctx->node && ctx->node->version
+				? ctx->node->version
+				: pmbench_result_env_get(r, "node_version");
 
 	/* `node --run` came with Node 22. */
 	return v && pmbench_pm_version_major(v) >= 22;
@@ -177,7 +192,7 @@ static int node_has_run(const struct pmbench_result *r)
 static void add_baselines(struct rounds *x)
 {
 	const struct pmbench_fixture *f = x->f;
-	int node_run = node_has_run(x->r);
+	int node_run = node_has_run(x->ctx, x->r);
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
@@ -803,11 +818,89 @@ done:
 	return ret;
 }
 
-/* Check out the fixture and prime every PM once. */
+/*
+ * The Node the checked-out fixture runs under (node.h): chosen,
+ * installed if need be (outside any timed run), put in the context, and
+ * given to every PM and the fixture's record.
+ */
+static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		    const struct pmbench_bench_opts *o,
+		    const struct pmbench_fixture *f,
+		    struct pmbench_pmrun *states, size_t nr, struct node_use *u)
+{
+	struct pmbench_node_ask ask = PMBENCH_NODE_ASK_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	ctx->node_dir = u->pinned_dir;
+	ctx->node = u->pinned;
+	pmbench_node_ask_repo(&ask, f->source_dir, f->subdir);
+	pmbench_ctx_status(ctx, "%s: choosing its Node", f->name);
+	ret = pmbench_node_choose(&u->node, ctx, o->node, &ask, u->pinned_dir);
+	pmbench_node_ask_release(&ask);
+	if (ret < 0)
+		return ret;
+	ctx->node_dir = u->node.bin;
+	ctx->node = &u->node;
+	if (u->node.warning)
+		pmbench_ctx_warn(ctx, "%s: %s", f->name, u->node.warning);
+	pmbench_buf_addf(&b, "%s: %s",
+			 u->node.version ? u->node.version : "unknown",
+			 u->node.why);
+	r->fixtures[r->fixtures_nr - 1].node = pmbench_buf_detach(&b);
+	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
+	for (size_t i = 0; i < nr; i++)
+		pmbench_pmrun_use_node(&states[i], b.ptr);
+	pmbench_buf_release(&b);
+	return 0;
+}
+
+static int pm_config_defaults(const struct pmbench_bench_opts *o)
+{
+	return o->pm_config && !strcmp(o->pm_config, "defaults");
+}
+
+/*
+ * The PM configuration of `ps` on `f`: with --pm-config defaults no user
+ * file is passed on; what the files set of the table's keys is stated
+ * for every cell, and what changes the work is warned about.
+ */
+static void use_pm_config(struct pmbench_ctx *ctx,
+			  const struct pmbench_bench_opts *o,
+			  const struct pmbench_fixture *f,
+			  struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, w = PMBENCH_BUF_INIT;
+	char *line, *nl, *project;
+
+	if (pm_config_defaults(o)) {
+		free(ps->ws.npmrc);
+		ps->ws.npmrc = NULL;
+	}
+	pmbench_buf_path(&b, ps->ws.source, ps->ws.subdir);
+	project = pmbench_buf_detach(&b);
+	pmbench_pm_conf_scan(&b, &w, ps->pm, project, ps->ws.npmrc);
+	free(project);
+	if (!b.len)
+		pmbench_buf_adds(&b, "none set");
+	if (pm_config_defaults(o))
+		pmbench_buf_adds(&b, "; --pm-config defaults: no user file");
+	free(ps->pm_config);
+	ps->pm_config = pmbench_buf_detach(&b);
+	for (line = w.ptr; line && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		pmbench_ctx_warn(ctx, "%s on %s: %s", ps->pm->name, f->name,
+				 line);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&w);
+}
+
+/* Check out the fixture, choose its Node and prime every PM once. */
 static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		     const struct pmbench_bench_opts *o,
 		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
-		     size_t nr)
+		     size_t nr, struct node_use *u)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
 	int ret;
@@ -818,6 +911,9 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
+	ret = use_node(ctx, r, o, f, states, nr, u);
+	if (ret < 0)
+		return ret;
 	tasks_of(&tasks, o);
 	/* The mirror's uplink is live for priming only (registry.h). */
 	ret = pmbench_registry_prime(ctx->registry, ctx);
@@ -828,6 +924,7 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
 				       ctx->cache_dir, f->name, f->source_dir,
 				       f->subdir);
+		use_pm_config(ctx, o, f, &states[i]);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
 		ret = o->on_workspace
 			      ? o->on_workspace(f, &states[i], o->payload)
@@ -1126,9 +1223,9 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 const struct pmbench_bench_opts *o,
 			 struct pmbench_fixture *f,
 			 struct pmbench_pmrun *states, size_t nr,
-			 uint64_t start_ns)
+			 uint64_t start_ns, struct node_use *u)
 {
-	int ret = prime_all(ctx, r, o, f, states, nr);
+	int ret = prime_all(ctx, r, o, f, states, nr, u);
 
 	if (!ret)
 		ret = bench_groups(ctx, r, o, f, states, nr, start_ns);
@@ -1139,12 +1236,45 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	return 0;
 }
 
+static int check_pm_config(const struct pmbench_bench_opts *o)
+{
+	if (o->pm_config && strcmp(o->pm_config, "user") &&
+	    strcmp(o->pm_config, "defaults"))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--pm-config '%s' is neither 'user' "
+					  "nor 'defaults'",
+					  o->pm_config);
+	return 0;
+}
+
+/* The result says which configuration the PMs were given. */
+static void record_pm_config(struct pmbench_result *r,
+			     const struct pmbench_bench_opts *o)
+{
+	if (pm_config_defaults(o)) {
+		pmbench_result_env_set(r, "pm_config",
+				       "defaults: no user file passed on; "
+				       "each PM with its own defaults and the "
+				       "repo's own files");
+		pmbench_result_env_set(r, "npmrc",
+				       "none (--pm-config defaults)");
+	} else {
+		pmbench_result_env_set(r, "pm_config",
+				       "user: the user's ~/.npmrc passed on "
+				       "to every PM, with the repo's own "
+				       "files");
+	}
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
 {
 	struct pmbench_pmrun *states =
 		pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1, sizeof(*states));
+	struct node_use u = { .pinned_dir = ctx->node_dir,
+			      .pinned = ctx->node,
+			      .node = PMBENCH_NODE_INIT };
 	uint64_t start_ns = pmbench_now_ns();
 	size_t nr = 0;
 	int ret;
@@ -1171,13 +1301,17 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		goto done;
 	}
 	record_options(r, o);
-	ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
-				  o->pms_explicit);
+	ret = check_pm_config(o);
+	if (!ret)
+		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
+					  o->pms_explicit);
+	if (!ret)
+		record_pm_config(r, o);
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
-				    start_ns);
+				    start_ns, &u);
 		if (ret < 0)
 			break;
 	}
@@ -1196,5 +1330,8 @@ done:
 	for (size_t i = 0; i < o->pms.nr; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);
+	ctx->node_dir = u.pinned_dir;
+	ctx->node = u.pinned;
+	pmbench_node_release(&u.node);
 	return ret;
 }

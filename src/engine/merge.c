@@ -461,6 +461,9 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		to->scripts = dup_opt(c->scripts);
 		to->state = c->state;
 		to->note = dup_opt(c->note);
+		to->runtime = dup_opt(c->runtime);
+		to->node = dup_opt(c->node);
+		to->pm_config = dup_opt(c->pm_config);
 		pmbench_strvec_pushv(&to->command,
 				     (const char *const *)c->command.v);
 		pmbench_strvec_pushv(&to->env, (const char *const *)c->env.v);

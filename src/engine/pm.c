@@ -8,11 +8,15 @@
 #include "pmbench/ctx.h"
 #include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
+#include "pmbench/conf.h"
 #include "pmbench/proc.h"
 #include "pmbench/recipe.h"
 #include "pmtimer_parse.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define FS_NOTES(...) \
+	((const struct pmbench_pm_fs_note[]){ __VA_ARGS__, { NULL, NULL } })
 #define HINTS(...) \
 	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
 #define FIXES(...) \
@@ -168,6 +172,116 @@ static const struct pmbench_pm_hint common_hints[] = {
 	{ NULL, NULL, NULL },
 };
 
+/*
+ * What Node keeps in the temp folder for the next run: its compile
+ * cache (module.enableCompileCache(), Node 22.1 and later; npm and
+ * TypeScript turn it on). A PM's own are its entry's `tmp_caches`.
+ */
+static const char *const node_tmp_caches[] = { "node-compile-cache", NULL };
+
+/* What any run does differently on a file system of some type. */
+static const struct pmbench_pm_fs_note common_fs_notes[] = {
+	{ "tmpfs", "the work folder is in memory (tmpfs): no run waits for "
+		   "a disk, as a CI runner's would" },
+	{ "overlay", "the work folder is on overlayfs (a container's "
+		     "layers): the first write to a file of a lower layer "
+		     "copies it up whole" },
+	{ NULL, NULL },
+};
+
+/*
+ * What each PM reads of its configuration, and the keys that change the
+ * work measured (struct pmbench_pm_conf). The user's files: only
+ * ~/.npmrc reaches the PMs (their HOME is their own); the project's are
+ * the repo's. Keys as the files spell them (pnpm-workspace.yaml in
+ * camelCase, .npmrc in kebab-case).
+ */
+#define CONF_FILES(...)                                      \
+	((const struct pmbench_pm_conf_file[]){ __VA_ARGS__, \
+						{ NULL, 0, NULL } })
+#define CONF_WARNS(...)                                      \
+	((const struct pmbench_pm_conf_warn[]){ __VA_ARGS__, \
+						{ NULL, NULL, NULL } })
+#define NPMRC_FILES                                \
+	{ ".npmrc", PMBENCH_CONF_INI, NULL },      \
+	{                                          \
+		"~/.npmrc", PMBENCH_CONF_INI, NULL \
+	}
+#define JSON_FILE (-1)
+
+static const struct pmbench_pm_conf npm_conf = {
+	.files = CONF_FILES(NPMRC_FILES),
+	.keys = L("omit-lockfile-registry-resolved", "prefer-online",
+		  "prefer-offline", "offline", "install-strategy",
+		  "legacy-peer-deps", "ignore-scripts", "package-lock",
+		  "install-links"),
+	.warns = CONF_WARNS(
+		{ "omit-lockfile-registry-resolved", "true",
+		  "npm's lockfile keeps no tarball URLs, so with a warm cache "
+		  "npm still asks the registry for every package's packument "
+		  "and tarball on each install; --pm-config defaults measures "
+		  "npm as it comes" },
+		{ "prefer-online", "true",
+		  "npm revalidates every cached packument with the registry" },
+		{ "ignore-scripts", "true",
+		  "npm runs no dependency or project scripts" }),
+};
+
+static const struct pmbench_pm_conf yarn_conf = {
+	.files = CONF_FILES({ ".yarnrc", PMBENCH_CONF_YARNRC, NULL },
+			    NPMRC_FILES),
+	.keys = L("ignore-scripts", "--install.ignore-scripts",
+		  "yarn-offline-mirror", "prefer-offline",
+		  "--install.prefer-offline", "ignore-optional",
+		  "--install.ignore-optional"),
+	.warns = CONF_WARNS({ "ignore-scripts", "true",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf berry_conf = {
+	.files = CONF_FILES({ ".yarnrc.yml", PMBENCH_CONF_YAML, NULL }),
+	.keys = L("nodeLinker", "enableGlobalCache", "compressionLevel",
+		  "enableScripts", "nmMode", "enableMirror", "pnpMode"),
+	.warns = CONF_WARNS({ "enableScripts", "false",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf pnpm_conf = {
+	.files = CONF_FILES({ "pnpm-workspace.yaml", PMBENCH_CONF_YAML, NULL },
+			    { "package.json", JSON_FILE, "pnpm" }, NPMRC_FILES),
+	.keys = L("node-linker", "nodeLinker", "package-import-method",
+		  "packageImportMethod", "side-effects-cache",
+		  "sideEffectsCache", "link-workspace-packages",
+		  "linkWorkspacePackages", "prefer-offline", "preferOffline",
+		  "ignore-scripts", "ignoreScripts"),
+	.warns = CONF_WARNS(
+		{ "package-import-method", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" },
+		{ "packageImportMethod", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" }),
+};
+
+static const struct pmbench_pm_conf bun_conf = {
+	.files = CONF_FILES({ "bunfig.toml", PMBENCH_CONF_TOML, NULL },
+			    NPMRC_FILES),
+	.keys = L("install.cache", "install.cache.disable", "install.linker",
+		  "install.backend", "install.lockfile.save"),
+	.warns = CONF_WARNS({ "install.cache.disable", "true",
+			      "bun uses no cache: every install downloads" },
+			    { "install.cache", "false",
+			      "bun uses no cache: every install downloads" }),
+};
+
+static const struct pmbench_pm_conf deno_conf = {
+	.files = CONF_FILES({ "deno.json", JSON_FILE, NULL },
+			    { "deno.jsonc", JSON_FILE, NULL },
+			    { ".npmrc", PMBENCH_CONF_INI, NULL }),
+	.keys = L("nodeModulesDir", "vendor", "lock"),
+	.warns = NULL,
+};
+
 /* Variables of the caller that change what any PM, or node, does. */
 static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_", NULL };
 
@@ -194,9 +308,15 @@ static int yarn_classic_lock(const char *head)
 const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
+		.conf = &npm_conf,
 		.title = "npm",
 		.caps = PMBENCH_PM_BASELINE,
-		.npm_package = NULL, /* the machine's own, next to node */
+		/*
+		 * The Node installation's own (ci/toolchain.versions pins
+		 * it with the Node); the machine's on PATH for its Node.
+		 */
+		.npm_package = NULL,
+		.node_bin = "npm",
 		.toolchain_bin = NULL,
 		.path_names = L("npm"),
 		.major_min = 7,
@@ -268,6 +388,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn",
+		.conf = &yarn_conf,
 		.title = "yarn 1 (classic)",
 		.npm_package = "yarn",
 		.toolchain_bin = "yarn/node_modules/.bin/yarn",
@@ -292,6 +413,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.registry_env = L("YARN_REGISTRY={registry}",
 				  "npm_config_registry={registry}"),
 		.env_prefixes = L("YARN_"),
+		/* Its bundled v8-compile-cache: v8-compile-cache-<uid>. */
+		.tmp_caches = L("v8-compile-cache-"),
 		.store_query = L("cache", "dir"),
 		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
@@ -344,6 +467,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn-berry",
+		.conf = &berry_conf,
 		.title = "yarn 4 (berry, node-modules linker)",
 		.command_name = "yarn",
 		.npm_package = "@yarnpkg/cli-dist",
@@ -431,6 +555,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.conf = &pnpm_conf,
 		.title = "pnpm",
 		.npm_package = "pnpm",
 		.toolchain_bin = "pnpm/node_modules/.bin/pnpm",
@@ -479,6 +604,22 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("PNPM_", "pnpm_config_"),
 		.store_query = L("store", "path", "--silent"),
 		.store_var = "pnpm_config_store_dir",
+		/*
+		 * package-import-method auto: clone, else hard link, else
+		 * copy, from its store into node_modules.
+		 */
+		.fs_notes = FS_NOTES(
+			{ "overlay",
+			  "pnpm hard-links packages from its store into "
+			  "node_modules; on overlayfs a hard link to a file of "
+			  "a lower layer copies it up, so a store baked into "
+			  "an image is copied, not linked (pnpm/pnpm.io#914)" },
+			{ "btrfs", "pnpm clones (reflinks) packages from its "
+				   "store on btrfs, where it hard-links them on "
+				   "ext4" },
+			{ "xfs", "pnpm clones (reflinks) packages from its "
+				 "store on xfs with reflink, where it "
+				 "hard-links them on ext4" }),
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
@@ -557,6 +698,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "bun",
+		.conf = &bun_conf,
 		.title = "bun",
 		.npm_package = "bun",
 		.toolchain_bin = "bun/node_modules/.bin/bun",
@@ -581,6 +723,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("BUN_"),
 		/* actions/setup-node has no cache for bun. */
 		.store_var = "BUN_INSTALL_CACHE_DIR",
+		/* --backend: hardlink is its Linux default. */
+		.fs_notes = FS_NOTES({ "overlay",
+				       "bun hard-links packages from its cache "
+				       "into node_modules; on overlayfs a hard "
+				       "link to a file of a lower layer copies "
+				       "it up" }),
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
@@ -603,6 +751,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "deno",
+		.conf = &deno_conf,
 		.title = "deno (npm compatibility)",
 		.npm_package = "deno",
 		.toolchain_bin = "deno/node_modules/.bin/deno",
@@ -1037,6 +1186,39 @@ static int has_prefix(const char *const *prefixes, const char *name)
 	return 0;
 }
 
+/* `name` is listed, or starts with a listed name that ends in '-'. */
+static int tmp_listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++) {
+		size_t n = strlen(*list);
+
+		if (n && (*list)[n - 1] == '-' ? !strncmp(name, *list, n)
+					       : !strcmp(name, *list))
+			return 1;
+	}
+	return 0;
+}
+
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type)
+{
+	const struct pmbench_pm_fs_note *n = pm ? pm->fs_notes
+						: common_fs_notes;
+
+	/* A variant links or copies as the PM it configures. */
+	if (pm && !n && pm->base && pmbench_pm_get(pm->base))
+		n = pmbench_pm_get(pm->base)->fs_notes;
+	for (; n && n->type; n++)
+		if (!strcmp(n->type, type))
+			return n->note;
+	return NULL;
+}
+
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name)
+{
+	return tmp_listed(node_tmp_caches, name) ||
+	       tmp_listed(pm ? pm->tmp_caches : NULL, name);
+}
+
 int pmbench_pm_env_related(const char *name)
 {
 	if (has_prefix(common_env_prefixes, name))
@@ -1144,10 +1326,7 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
 	/* Under the Node it will run under (a JS bin's shebang). */
-	if (ctx && ctx->node_dir)
-		pmbench_strvec_pushf(&c.env, "PATH=%s%s%s", ctx->node_dir,
-				     getenv("PATH") ? ":" : "",
-				     getenv("PATH") ? getenv("PATH") : "");
+	pmbench_pmrun_path(&c.env, ctx, NULL);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;
@@ -1208,6 +1387,20 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	int ret = PMBENCH_ENOTFOUND;
 
+	/* npm as a Node installation has it, beside the Node in use. */
+	if (pm->node_bin && ctx && ctx->node_dir) {
+		struct pmbench_buf cand = PMBENCH_BUF_INIT;
+
+		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);
+		if (pmbench_fs_isfile(cand.ptr) &&
+		    !accept_candidate(out, ctx, pm, cand.ptr, "node",
+				      scratch_dir, &why)) {
+			pmbench_buf_release(&cand);
+			ret = 0;
+			goto done;
+		}
+		pmbench_buf_release(&cand);
+	}
 	if (pm->toolchain_bin && toolchain_dir) {
 		struct pmbench_buf cand = PMBENCH_BUF_INIT;
 

@@ -508,6 +508,7 @@ pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 
 	PMBENCH_ALLOC_GROW(r->fixtures, r->fixtures_nr + 1, r->fixtures_alloc);
 	f = &r->fixtures[r->fixtures_nr++];
+	memset(f, 0, sizeof(*f));
 	f->name = dup_or_null(name);
 	/* The URL recorded, never its credentials (the plan id hashes it). */
 	f->repo = pmbench_text_redact_dup(repo);
@@ -671,6 +672,7 @@ const struct pmbench_result_field pmbench_result_fixture_fields[] = {
 	FIELD(pmbench_result_fixture, "commit", F_STR, commit, 0),
 	FIELD(pmbench_result_fixture, "subdir", F_STR, subdir, 0),
 	FIELD(pmbench_result_fixture, "description", F_STR, description, 0),
+	FIELD(pmbench_result_fixture, "node", F_OPTSTR, node, 0),
 	FIELD_END,
 };
 
@@ -696,6 +698,8 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD_NAMES(pmbench_cell, "state", state, cell_states),
 	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
+	FIELD(pmbench_cell, "node", F_OPTSTR, node, 0),
+	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),

@@ -210,8 +210,14 @@ static int choose(unsigned char *show, const struct pmbench_doc_table *t,
 	}
 	if (pick && term->columns)
 		named(show, t, term->columns);
-	/* A default column no row fills says nothing: not shown. */
-	for (size_t k = 0; pick && !term->columns && k < t->cols_nr; k++) {
+	/*
+	 * A column no row fills says nothing on a terminal: not shown (a
+	 * table of choices' default ones, and any column of a fixed table,
+	 * such as compare's phase column for results without phases).
+	 */
+	for (size_t k = 0; term && !term->wide && !term->columns &&
+			   (term->width || pick) && k < t->cols_nr;
+	     k++) {
 		int any = 0;
 
 		if (t->cols[k].flags & PMBENCH_DOC_TERM_KEEP)

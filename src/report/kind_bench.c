@@ -547,6 +547,7 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		{ "lockfile", 0, { { NULL } } },
 		{ "dependency scripts", 0, { { NULL } } },
 		{ "scripts ran under", 0, { { NULL } } },
+		{ "configuration", 0, { { NULL } } },
 	};
 	static const struct pmbench_doc_column lines[] = {
 		{ "", 0, { { NULL } } },
@@ -580,6 +581,8 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_doc_text(row, 1, "%s", lock);
 		pmbench_doc_text(row, 2, "%s", c->scripts ? c->scripts : "");
 		pmbench_doc_text(row, 3, "%s", c->runtime ? c->runtime : "");
+		pmbench_doc_text(row, 4, "%s",
+				 c->pm_config ? c->pm_config : "");
 		row = pmbench_doc_row(term);
 		pmbench_doc_text(row, 0, "%s", c->pm);
 		pmbench_doc_text(row, 1, "lockfile:");
@@ -589,6 +592,11 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 			pmbench_doc_text(row, 1, "runtime:");
 			pmbench_doc_text(row, 2, "scripts ran under %s",
 					 c->runtime);
+		}
+		if (c->pm_config) {
+			row = pmbench_doc_row(term);
+			pmbench_doc_text(row, 1, "config:");
+			pmbench_doc_text(row, 2, "%s", c->pm_config);
 		}
 		if (!c->scripts)
 			continue;

@@ -87,8 +87,7 @@ static int bind_free(int *out_port, int keep)
 	return 0;
 }
 
-/* The registry the user's npm config names, asked in `scratch`. */
-static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
+char *pmbench_registry_upstream(struct pmbench_ctx *ctx, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -306,7 +305,7 @@ static int setup(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	if (ret < 0)
 		goto done;
 	pmbench_ctx_status(ctx, "starting the local registry mirror");
-	reg->upstream = ask_upstream(ctx, b.ptr);
+	reg->upstream = pmbench_registry_upstream(ctx, b.ptr);
 	upstream_key(&key, reg->upstream);
 	pmbench_buf_reset(&b);
 	pmbench_buf_path(&b, ctx->cache_dir, "registry");
