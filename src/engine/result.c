@@ -124,16 +124,24 @@ pmbench_cell_waterfall(const struct pmbench_cell *c)
 static void drop_logs(struct pmbench_cell *c)
 {
 	size_t n = 0, kept = 0;
-	double *t = pmbench_cell_times(c, &n), median;
+	double *t, median;
 
-	median = n ? pmbench_stats_median(t, n) : 0;
-	free(t);
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		if (may_be_waterfall(&c->samples[i]))
 			kept++;
 		else
 			pmbench_phases_drop_log(c->samples[i].phases);
 	}
+	/*
+	 * The median only when a log must go: a cell read or merged from
+	 * files (thousands of samples, no logs) adds each sample without
+	 * computing it again.
+	 */
+	if (kept <= WATERFALL_LOGS_KEPT)
+		return;
+	t = pmbench_cell_times(c, &n);
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
 	for (; kept > WATERFALL_LOGS_KEPT; kept--) {
 		struct pmbench_sample *far = NULL;
 		double d = -1;
