@@ -273,8 +273,8 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 	struct pmbench_child_trace *t = c->trace;
 	uint64_t rel = now > c->t0 ? now - c->t0 : 0;
 	uint64_t *cur = pmbench_xcalloc(n ? n : 1, sizeof(*cur));
-	struct pmbench_trace_proc **of =
-		pmbench_xcalloc(n ? n : 1, sizeof(*of));
+	/* Indices into t->procs, not pointers: add() may move them. */
+	size_t *of = pmbench_xcalloc(n ? n : 1, sizeof(*of));
 	const struct pmbench_trace_proc *main;
 
 	for (size_t i = 0; i < t->procs_nr; i++)
@@ -286,7 +286,7 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 			p = add(c, &v[i]);
 		else
 			read_env(t, p);
-		of[i] = p;
+		of[i] = p ? (size_t)(p - t->procs) : SIZE_MAX;
 		if (!p)
 			continue;
 		p->mark = 1;
@@ -300,11 +300,14 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 	}
 	note_gone(t, rel);
 	for (size_t i = 0; i < n; i++) {
-		if (!of[i])
+		struct pmbench_trace_proc *p;
+
+		if (of[i] == SIZE_MAX)
 			continue;
-		if (cur[i] > of[i]->written)
-			t->written += cur[i] - of[i]->written;
-		of[i]->written = cur[i];
+		p = &t->procs[of[i]];
+		if (cur[i] > p->written)
+			t->written += cur[i] - p->written;
+		p->written = cur[i];
 	}
 	/* The main process may have been found after a child of it. */
 	main = main_of(c);

@@ -173,6 +173,29 @@ TEST(script_found_before_its_exec)
 }
 
 /*
+ * Forty processes that one walk finds at once: the trace's table grows
+ * under the walk (ASan saw a walk write through pointers into the old
+ * table, in a migrate of argon2 and bcrypt).
+ */
+TEST(many_processes_at_once)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_child_trace t = PMBENCH_CHILD_TRACE_INIT;
+
+	pmbench_strvec_push(&c.args, "/bin/sh");
+	pmbench_strvec_push(&c.args, "-c");
+	pmbench_strvec_push(&c.args, "i=0; while [ $i -lt 40 ]; do "
+				     "sleep 0.3 & i=$((i+1)); done; wait");
+	c.trace = &t;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 0);
+	CHECK(t.procs_nr >= 41);
+	c.trace = NULL;
+	pmbench_child_trace_release(&t);
+	pmbench_child_release(&c);
+}
+
+/*
  * A real tree: after 150 ms it makes node_modules and writes 4 MiB with
  * a child it reaps (the shell's count then holds the child's), then runs
  * a lifecycle child for 400 ms (its environment says so) 100 ms later, then writes
@@ -414,5 +437,5 @@ TEST(bad_phases)
 
 CHECK_MAIN(CASE(partition), CASE(nothing_is_startup), CASE(precedence),
 	   CASE(traced_tree), CASE(script_found_before_its_exec),
-	   CASE(untraced), CASE(result_file), CASE(waterfall_is_the_median_run),
-	   CASE(bad_phases))
+	   CASE(many_processes_at_once), CASE(untraced), CASE(result_file),
+	   CASE(waterfall_is_the_median_run), CASE(bad_phases))
