@@ -1,8 +1,6 @@
 #include "pmbench/common.h"
 
-#include <poll.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
@@ -431,89 +429,6 @@ void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir)
 {
 	pmbench_buf_reset(out);
 	pmbench_buf_path(out, cache_dir, "trash");
-}
-
-/* Seconds from `when` (real time) to now; 0 if the clock went back. */
-static double since(const struct timespec *when)
-{
-	struct timespec now;
-	double d;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	d = (double)(now.tv_sec - when->tv_sec) +
-	    (double)(now.tv_nsec - when->tv_nsec) / 1e9;
-	return d > 0 ? d : 0;
-}
-
-int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
-				  struct pmbench_buf *note)
-{
-	struct pmbench_buf trash = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
-	struct pmbench_buf what = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
-	struct timespec when;
-	uint64_t files, deadline, now;
-	unsigned delay;
-	double ago, left;
-	int ret = 0;
-
-	pmbench_workspace_trash(&trash, ctx->cache_dir);
-	if (!pmbench_fs_trash_emptied(trash.ptr, &when, &files))
-		goto done;
-	delay = pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why);
-	ago = since(&when);
-	/* A second more than the kernel's: dtime has whole seconds. */
-	left = delay ? delay + 1 - ago : 0;
-	if (left <= 0)
-		goto done;
-	pmbench_buf_addf(&what,
-			 "%s slows file creation for up to %u s after a "
-			 "deletion, and pmbench deleted %llu files %.0f s "
-			 "before",
-			 why.ptr, delay, (unsigned long long)files, ago);
-	if (ctx->no_fs_wait) {
-		pmbench_ctx_warn(ctx,
-				 "timing at once (--no-fs-wait), though %s: "
-				 "the first runs may be slower than the rest",
-				 what.ptr);
-		if (note)
-			pmbench_buf_addf(note, "not waited (--no-fs-wait): %s",
-					 what.ptr);
-		goto done;
-	}
-	pmbench_buf_adds(&b, "waiting ");
-	pmbench_buf_add_clock(&b, left);
-	pmbench_ctx_event(ctx,
-			  "%s (m:ss) before timing: %s (--no-fs-wait skips "
-			  "this)",
-			  b.ptr, what.ptr);
-	if (note)
-		pmbench_buf_addf(note, "waited %.0f s before the first run: %s",
-				 left, what.ptr);
-	/* On the monotonic clock: a wall clock set back cannot prolong it. */
-	deadline = pmbench_now_ns() + (uint64_t)(left * 1e9);
-	while ((now = pmbench_now_ns()) < deadline) {
-		struct pollfd pfd = { pmbench_ctx_wake_fd(ctx), POLLIN, 0 };
-
-		left = (double)(deadline - now) / 1e9;
-		if (pmbench_ctx_cancelled(ctx))
-			break;
-		pmbench_buf_reset(&b);
-		pmbench_buf_add_clock(&b, left);
-		pmbench_ctx_status(ctx, "waiting for the file system: %s left",
-				   b.ptr);
-		/* The wake fd turns readable on a signal. */
-		poll(&pfd, pfd.fd >= 0,
-		     left < 1 ? (int)(left * 1000) + 1 : 1000);
-	}
-	if (pmbench_ctx_cancelled(ctx))
-		ret = PMBENCH_EINTERRUPTED;
-	pmbench_ctx_done(ctx);
-done:
-	pmbench_buf_release(&trash);
-	pmbench_buf_release(&why);
-	pmbench_buf_release(&what);
-	pmbench_buf_release(&b);
-	return ret;
 }
 
 void pmbench_workspace_discard_all(const struct pmbench_workspace *ws)
