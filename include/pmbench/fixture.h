@@ -16,6 +16,45 @@ struct pmbench_fixture_pm {
 	struct pmbench_strvec env;   /**< "K=V" */
 };
 
+/** How a field of a task's manifest section is checked. */
+enum pmbench_manifest_kind {
+	PMBENCH_MANIFEST_STRING,   /**< a string, not empty */
+	PMBENCH_MANIFEST_TEXT,	   /**< a string, may be empty */
+	PMBENCH_MANIFEST_FOLDER,   /**< a folder inside the project */
+	PMBENCH_MANIFEST_FILE,	   /**< a file inside the project */
+	PMBENCH_MANIFEST_URL_PATH, /**< the path of a URL: starts with '/' */
+};
+
+/**
+ * A field of a task's manifest section. A FOLDER or FILE is kept
+ * normalised (relative, no "." or doubled slashes; ".." and absolute
+ * paths are refused).
+ */
+struct pmbench_manifest_field {
+	const char *name; /**< "script" */
+	enum pmbench_manifest_kind kind;
+	/** Its value when the manifest does not give it, or NULL. */
+	const char *fallback;
+};
+
+/**
+ * A task's own section of a manifest, declared by the task table
+ * (task.h): `"build": { "script": "build:prod", "output": "dist" }`. A
+ * manifest's section is an object of these fields only, each checked
+ * by its kind; several tasks may read one section (hmr reads dev's).
+ */
+struct pmbench_manifest_section {
+	const char *key; /**< "build" */
+	/** Its fields, ending with a NULL name. */
+	const struct pmbench_manifest_field *fields;
+};
+
+/** A section as a manifest gave it. */
+struct pmbench_fixture_section {
+	const struct pmbench_manifest_section *spec;
+	char **values; /**< one per field of spec, NULL where not given */
+};
+
 /**
  * A parsed fixture. Every string is owned by the struct and freed by
  * pmbench_fixture_release(). `repo` is remote when it is a URL with a
@@ -39,29 +78,14 @@ struct pmbench_fixture {
 	size_t pms_nr, pms_alloc;
 
 	/*
-	 * Tasks other than install (the run/build/dev issue). The defaults
-	 * below are filled in even when the manifest has no "build", "test"
-	 * or "dev" section (and for a bare path); has_build and has_dev say
-	 * whether it had one.
+	 * Further scripts the run task times ("scripts"), and the tasks' own
+	 * sections ("build", "dev", ...), as the task table declares them
+	 * (struct pmbench_task's `sections`): read them with
+	 * pmbench_fixture_get().
 	 */
-	struct pmbench_strvec scripts; /**< further scripts to time */
-	int has_build;		       /**< the manifest has "build" */
-	char *build_script;	       /**< default "build" */
-	char *build_output;	       /**< folder the build writes, or NULL */
-	char *test_script;	       /**< default "test" */
-	int has_dev;		       /**< the manifest has "dev" */
-	char *dev_script;	       /**< default "dev" */
-	char *dev_args;	     /**< e.g. "--port {port} --host 127.0.0.1" */
-	char *ready_pattern; /**< substring/regex of the ready line */
-	char *ready_path;    /**< URL path to poll, default "/" */
-	/*
-	 * The hmr task: the file an edit touches (relative to the
-	 * project, normalised) and the URL path that serves it; NULL: the
-	 * framework table's (framework.h).
-	 */
-	int has_hmr; /**< the manifest has "hmr" */
-	char *hmr_file;
-	char *hmr_path;
+	struct pmbench_strvec scripts;
+	struct pmbench_fixture_section *sections;
+	size_t sections_nr, sections_alloc;
 
 	/* Filled by pmbench_fixture_checkout(). */
 	char *resolved_commit; /**< the SHA checked out, or NULL */
@@ -112,6 +136,18 @@ int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
  * subdir or package.json), PMBENCH_EINVALID or PMBENCH_ERROR.
  */
 int pmbench_fixture_checkout(struct pmbench_fixture *f, const char *cache_dir);
+
+/**
+ * The value of field `field` of the manifest's section `section`
+ * ("build", "output"): the manifest's, else the field's fallback (also
+ * for a manifest without the section, and a bare path), else NULL. A
+ * section or field no task declares is NULL too. Owned by `f`.
+ */
+const char *pmbench_fixture_get(const struct pmbench_fixture *f,
+				const char *section, const char *field);
+
+/** Whether the manifest has the section `section` ("hmr"): 1 or 0. */
+int pmbench_fixture_has(const struct pmbench_fixture *f, const char *section);
 
 /** The per-PM entry for `pm`, or NULL. */
 const struct pmbench_fixture_pm *

@@ -68,6 +68,18 @@ struct pmbench_sample {
 	unsigned machine;
 };
 
+/** Whether a cell can be measured at all. */
+enum pmbench_cell_state {
+	/** Its runs are timed (each may still fail). */
+	PMBENCH_CELL_MEASURABLE = 0,
+	/**
+	 * The PM has no way to do the task (resolve under yarn 1: no
+	 * lockfile-only install): no runs and never a time; the cell's
+	 * `note` says why. Reports show "n/a" and the note.
+	 */
+	PMBENCH_CELL_UNSUPPORTED,
+};
+
 /** Every sample of one (fixture, task, scenario, PM). */
 struct pmbench_cell {
 	char *fixture;
@@ -79,9 +91,12 @@ struct pmbench_cell {
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;
+	/** Set where it is decided (pmbench_cell_set_unsupported()). */
+	enum pmbench_cell_state state;
 	/**
 	 * What the cell cannot measure and why, for humans (e.g.
-	 * "node_modules: n/a: Plug'n'Play"), else NULL.
+	 * "node_modules: n/a: Plug'n'Play"; for an unsupported cell, why
+	 * the PM cannot do the task), else NULL.
 	 */
 	char *note;
 	/**
@@ -212,6 +227,12 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
  * until the next sample is added to it).
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * Mark `c` PMBENCH_CELL_UNSUPPORTED, `why` (copied) its note in place of
+ * any other: "n/a: it has no lockfile-only install".
+ */
+void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why);
 
 /**
  * Copy the wall times (in seconds) of the cell's successful non-warm-up

@@ -9,18 +9,22 @@
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_bench_opts;
 struct pmbench_ctx;
 struct pmbench_fixture;
+struct pmbench_manifest_section;
 
 /**
  * The task table: everything pmbench knows about what it can time, one
  * entry per task (src/engine/task/task.c), its operations in
- * src/engine/task/task_<name>.c. `install` is timed once per install
- * scenario; `run`, `build`, `test`, `lint` and `dev` work in a fresh
+ * src/engine/task/task_<name>.c. A task timed per scenario (install,
+ * resolve) runs once per install scenario; the others work in a fresh
  * copy of a PM's own primed snapshot (cache, lockfile and node_modules
  * all present, scenario PMBENCH_TASK_SCENARIO), never in another PM's
- * tree. `bench --task`, claims, `migrate --task` and the help texts look
- * tasks up here; a name that is not in the table is no task anywhere.
+ * tree. `bench --task`, claims, `migrate --task`, the manifest's
+ * sections, the options that belong to a task, the reports and the help
+ * texts look tasks up here; a name that is not in the table is no task
+ * anywhere, and no code outside a task's entry and its file names one.
  *
  * A benchmark of one task, for every PM of a fixture:
  *
@@ -94,6 +98,13 @@ enum pmbench_task_flags {
 	 * its cells get the server tables (ready, probe).
 	 */
 	PMBENCH_TASK_SERVER = (1 << 6),
+	/**
+	 * The task of `bench` and of a claim that name none; `migrate`
+	 * times it always (install).
+	 */
+	PMBENCH_TASK_DEFAULT = (1 << 7),
+	/** `migrate` runs it for parity unless --task says otherwise. */
+	PMBENCH_TASK_MIGRATE_DEFAULT = (1 << 8),
 };
 
 /**
@@ -112,15 +123,67 @@ struct pmbench_task_job {
 	const char *cell;    /**< the cell's task: "run", "run:lint", "test" */
 	unsigned state;	     /**< per-scenario tasks: PMBENCH_STATE_* */
 	uint64_t timeout_ns; /**< of the timed run */
-	unsigned probe_requests;    /**< dev: --probe requests, 0 for none */
-	unsigned probe_concurrency; /**< dev: in flight at once, >= 1 */
-	unsigned edits;		    /**< hmr: edits per run, >= 1 */
+	/**
+	 * The options of the benchmark (never NULL), where a task finds
+	 * its own (struct pmbench_task's `options`): dev's --probe, hmr's
+	 * --edits.
+	 */
+	const struct pmbench_bench_opts *opts;
 };
 
-#define PMBENCH_TASK_JOB_INIT                      \
-	{                                          \
-		.probe_concurrency = 1, .edits = 5 \
+#define PMBENCH_TASK_JOB_INIT \
+	{                     \
+		.task = NULL  \
 	}
+
+/** How a column of a task's own table in reports shows a cell. */
+enum pmbench_task_show {
+	/** the metric's median (min … max) in seconds, or "-" */
+	PMBENCH_TASK_SHOW_RANGE,
+	/** the metric's median, as its unit says (task metric format) */
+	PMBENCH_TASK_SHOW_MEDIAN,
+	/** the metric's median and its runs: "16 × 5 runs" */
+	PMBENCH_TASK_SHOW_EACH,
+	/** the cell's runs: "5 (+1 failed)" */
+	PMBENCH_TASK_SHOW_RUNS,
+	/**
+	 * the metrics named <metric><code>_count, summed over the runs:
+	 * "200: 16, 404: 2"
+	 */
+	PMBENCH_TASK_SHOW_FAMILY,
+};
+
+/** A column of a task's own table in reports. */
+struct pmbench_task_column {
+	const char *header;
+	enum pmbench_task_show show;
+	const char *metric; /**< what it shows (FAMILY: the prefix), or NULL */
+};
+
+/**
+ * A table of a task's own in the reports, in place of the times table
+ * every other task gets (dev: the readiness times, then the probe's).
+ * Its first column is the PM; a row that cannot show times (a priming
+ * failure, no successful run) says why, and failed runs are noted under
+ * their row.
+ */
+struct pmbench_task_table {
+	const char *id; /**< the document table's id: "dev", "probe" */
+	/**
+	 * The heading after "<fixture> · <task>": NULL for
+	 * " · <scenario>", as the times table.
+	 */
+	const char *title;
+	const char *legend; /**< the paragraph under the heading, or NULL */
+	/**
+	 * Only the cells that have this metric get a row (no failure
+	 * rows), and the table is shown only when one has; NULL: every
+	 * cell of the task.
+	 */
+	const char *only_with;
+	/** Its columns after the PM, ending with a NULL header. */
+	const struct pmbench_task_column *columns;
+};
 
 /** A task: one entry of the table. */
 struct pmbench_task {
@@ -131,9 +194,27 @@ struct pmbench_task {
 	 * `"test": { "script": "..." }`), or NULL.
 	 */
 	const char *manifest_key;
+	/**
+	 * The manifest's sections it reads (fixture.h), ending with NULL,
+	 * or NULL: none. The manifest reader parses and checks each when a
+	 * manifest has it; one several tasks read (dev's, for hmr) is
+	 * listed by each of them.
+	 */
+	const struct pmbench_manifest_section *const *sections;
+	/**
+	 * The long options (the cli's option table) that only it uses,
+	 * ending with NULL, or NULL: `bench` refuses them without the
+	 * task. The job finds their values in `opts`.
+	 */
+	const char *const *options;
 	unsigned flags; /**< enum pmbench_task_flags */
 	/** Its metrics, ending with a NULL name (never NULL itself). */
 	const struct pmbench_task_metric *metrics;
+	/**
+	 * Its own tables in reports, ending with a NULL id, or NULL: the
+	 * times table (median, mean, range, runs, its metrics' columns).
+	 */
+	const struct pmbench_task_table *tables;
 	/**
 	 * What the result's environment says about the task (key and
 	 * value), or NULL.
@@ -182,6 +263,14 @@ struct pmbench_task {
 	 * with their own reason) or PMBENCH_EINTERRUPTED.
 	 */
 	int (*prime)(struct pmbench_pmrun *ps, uint64_t timeout_ns);
+	/**
+	 * The folder its run writes (PMBENCH_TASK_OUTPUT) in `project`
+	 * into `out`: the manifest's; without one, when `guess`, the first
+	 * usual one that exists there; else nothing. Runs remove the
+	 * manifest's before they start; migrate compares what is in it.
+	 */
+	void (*output)(struct pmbench_buf *out, const char *project,
+		       const struct pmbench_fixture *f, int guess);
 };
 
 /** The table, in the order help texts list it. */
@@ -190,6 +279,19 @@ extern const size_t pmbench_tasks_nr;
 
 /** The task named `name` ("test"), or NULL. */
 const struct pmbench_task *pmbench_task_get(const char *name);
+
+/** The task of `bench` when none is named (PMBENCH_TASK_DEFAULT). */
+const struct pmbench_task *pmbench_task_default(void);
+
+/**
+ * Append the names of the tasks that have any bit of `flags` to `out`,
+ * in the table's order.
+ */
+void pmbench_task_names(struct pmbench_strvec *out, unsigned flags);
+
+/** The metric `name` of task `t` (NULL: none), or NULL. */
+const struct pmbench_task_metric *
+pmbench_task_metric(const struct pmbench_task *t, const char *name);
 
 /**
  * The task of a result cell's task name: "run:lint" is run's (a

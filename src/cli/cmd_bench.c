@@ -82,20 +82,34 @@ int pmbench_cli_set_shard(struct pmbench_cli_opts *cli,
 					arg);
 }
 
+/* Whether a task of --task takes the option `name` (its entry's). */
+static int asked_takes(const struct pmbench_strvec *tasks, const char *name)
+{
+	for (size_t i = 0; i < tasks->nr; i++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks->v[i]);
+
+		for (const char *const *o = t ? t->options : NULL; o && *o; o++)
+			if (!strcmp(*o, name))
+				return 1;
+	}
+	return 0;
+}
+
+/* An option of a task's own (--probe: dev's) needs that task. */
 int pmbench_cli_check_bench(const struct pmbench_cli_opts *cli)
 {
-	const struct pmbench_strvec *tasks = &cli->run->tasks;
-	const char *cmd = cli->cmd->name;
+	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
+		const struct pmbench_task *t = &pmbench_tasks[i];
 
-	if (cli->run->probe_requests && pmbench_strvec_find(tasks, "dev") < 0)
-		return pmbench_cli_usage_error(cmd,
-					       "'--probe' needs the dev task; "
-					       "add '--task dev'");
-	if (pmbench_cli_given(cli, "edits") &&
-	    pmbench_strvec_find(tasks, "hmr") < 0)
-		return pmbench_cli_usage_error(cmd,
-					       "'--edits' needs the hmr task; "
-					       "add '--task hmr'");
+		for (const char *const *o = t->options; o && *o; o++)
+			if (pmbench_cli_given(cli, *o) &&
+			    !asked_takes(&cli->run->tasks, *o))
+				return pmbench_cli_usage_error(
+					cli->cmd->name,
+					"'--%s' needs the %s task; add "
+					"'--task %s'",
+					*o, t->name, t->name);
+	}
 	return 0;
 }
 
@@ -184,7 +198,7 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	unsigned groups = 0, per = o->warmup + o->runs;
 
 	if (!o->tasks.nr)
-		pmbench_strvec_push(&tasks, "install");
+		pmbench_strvec_push(&tasks, pmbench_task_default()->name);
 	for (size_t i = 0; i < o->tasks.nr; i++)
 		pmbench_strvec_push(&tasks, o->tasks.v[i]);
 	for (size_t i = 0; i < tasks.nr; i++) {

@@ -60,9 +60,10 @@ int pmbench_cli_set_migrate_tasks(struct pmbench_cli_opts *cli,
 		else if (pmbench_strvec_find(to, v.v[i]) >= 0)
 			pmbench_cli_note_twice(v.v[i], "--task", "running");
 		else if (to == timed && !timed->nr)
-			pmbench_strvec_pushv(timed,
-					     (const char *const[]){
-						     "install", v.v[i], NULL });
+			pmbench_strvec_pushv(
+				timed, (const char *const[]){
+					       pmbench_task_default()->name,
+					       v.v[i], NULL });
 		else
 			pmbench_strvec_push(to, v.v[i]);
 	}
@@ -320,8 +321,7 @@ int cmd_migrate(int argc, char **argv)
 	o.scenarios[1] = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE;
 	o.scenarios_nr = 2;
 	cli.run = &o;
-	pmbench_strvec_pushv(&cli.parity,
-			     (const char *const[]){ "build", "test", NULL });
+	pmbench_task_names(&cli.parity, PMBENCH_TASK_MIGRATE_DEFAULT);
 	ret = pmbench_cli_parse(&cli, "migrate", argc, argv);
 	if (!ret && cli.optind + 1 != argc)
 		ret = pmbench_cli_usage_error("migrate",

@@ -35,7 +35,7 @@ struct rounds {
 	const struct pmbench_task *task;
 	unsigned state;		     /* the state each run starts from */
 	const char *scenario;	     /* of the cells */
-	struct pmbench_strvec cells; /* their tasks: "run", "run:lint" */
+	struct pmbench_strvec cells; /* the task's, then its scripts' */
 	/* PMBENCH_TASK_BASELINES: runs without a PM, after each round. */
 	struct pmbench_strvec bare[2];
 	const char *bare_pms[2];
@@ -84,9 +84,7 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 	j.cell = cell;
 	j.state = x->state;
 	j.timeout_ns = x->o->timeout_ns;
-	j.probe_requests = x->o->probe_requests;
-	j.probe_concurrency = x->o->probe_concurrency;
-	j.edits = x->o->edits ? x->o->edits : 1;
+	j.opts = x->o;
 	return j;
 }
 
@@ -113,35 +111,42 @@ static void check_script(struct pmbench_cell *cell, const struct rounds *x,
 	cell->prime_failure = pmbench_buf_detach(&b);
 }
 
+/*
+ * A new cell: what the PM's priming said, then the task's description;
+ * a PM without a way to do the task is marked so, with the reason.
+ */
+static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
+		     const char *name)
+{
+	struct pmbench_task_job j = job_of(x, ps, name);
+	struct pmbench_cell *cell = pmbench_result_add_cell(
+		x->r, x->f->name, name, x->scenario, ps->pm->name);
+	const char *why = x->task->unsupported ? x->task->unsupported(&j)
+					       : NULL;
+
+	if (ps->prime_failure)
+		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
+	if (ps->lockfile)
+		cell->lockfile = pmbench_xstrdup(ps->lockfile);
+	if (ps->scripts)
+		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
+	if (ps->runtime)
+		cell->runtime = pmbench_xstrdup(ps->runtime);
+	x->task->describe(cell, &j);
+	if (why)
+		pmbench_cell_set_unsupported(cell, why);
+	else if (x->task->script)
+		check_script(cell, x, name);
+}
+
 /* The cells: one per PM and cell task, described by the task. */
 static void add_cells(struct rounds *x)
 {
-	for (size_t i = 0; i < x->nr; i++) {
-		const struct pmbench_pmrun *ps = &x->states[i];
-
-		for (size_t k = 0; k < x->cells.nr; k++) {
-			struct pmbench_task_job j =
-				job_of(x, &x->states[i], x->cells.v[k]);
-			struct pmbench_cell *cell = pmbench_result_add_cell(
-				x->r, x->f->name, x->cells.v[k], x->scenario,
-				ps->pm->name);
-
-			if (ps->prime_failure)
-				cell->prime_failure =
-					pmbench_xstrdup(ps->prime_failure);
-			if (ps->lockfile)
-				cell->lockfile = pmbench_xstrdup(ps->lockfile);
-			if (ps->scripts)
-				cell->scripts = pmbench_xstrdup(ps->scripts);
-			if (ps->note)
-				cell->note = pmbench_xstrdup(ps->note);
-			if (ps->runtime)
-				cell->runtime = pmbench_xstrdup(ps->runtime);
-			x->task->describe(cell, &j);
-			if (x->task->script)
-				check_script(cell, x, x->cells.v[k]);
-		}
-	}
+	for (size_t i = 0; i < x->nr; i++)
+		for (size_t k = 0; k < x->cells.nr; k++)
+			add_cell(x, &x->states[i], x->cells.v[k]);
 }
 
 static int node_has_run(const struct pmbench_result *r)
@@ -501,12 +506,12 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	return ret;
 }
 
-/* The tasks asked for: --task, or install. */
+/* The tasks asked for: --task, or the default one. */
 static void tasks_of(struct pmbench_strvec *out,
 		     const struct pmbench_bench_opts *o)
 {
 	if (!o->tasks.nr)
-		pmbench_strvec_push(out, "install");
+		pmbench_strvec_push(out, pmbench_task_default()->name);
 	for (size_t i = 0; i < o->tasks.nr; i++)
 		pmbench_strvec_push(out, o->tasks.v[i]);
 }

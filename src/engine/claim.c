@@ -89,7 +89,7 @@ static int side(char **pm, char **task, const struct pmbench_strvec *w,
 		pmbench_buf_adds(&msg, ")");
 		ret = bad(text, msg.ptr);
 	} else {
-		*task = pmbench_xstrdup("install");
+		*task = pmbench_xstrdup(pmbench_task_default()->name);
 	}
 done:
 	pmbench_buf_release(&msg);

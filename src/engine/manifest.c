@@ -11,6 +11,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/strvec.h"
+#include "pmbench/task.h"
 
 /*
  * A fixture's manifest (fixture.h): its schema, parsed and validated,
@@ -25,16 +26,9 @@
 /* How much of the text after a JSON syntax error the message quotes. */
 #define SNIPPET_LEN 20
 
-static const char *const top_keys[] = {
-	"name",	   "repo",  "commit", "subdir", "description", "env", "pm",
-	"scripts", "build", "test",   "dev",	"hmr",	       NULL
-};
+/* The required fields; then the sections below, then the tasks' own. */
+static const char *const required_keys[] = { "name", "repo", "commit" };
 static const char *const pm_keys[] = { "flags", "env", NULL };
-static const char *const build_keys[] = { "script", "output", NULL };
-static const char *const test_keys[] = { "script", NULL };
-static const char *const dev_keys[] = { "script", "args", "ready", "path",
-					NULL };
-static const char *const hmr_keys[] = { "file", "path", NULL };
 
 /*
  * Manifest parsing.
@@ -376,25 +370,13 @@ static int repo_is_remote(const char *repo)
 	return colon && colon != repo && (!slash || colon < slash);
 }
 
-static void set_defaults(struct pmbench_fixture *f)
-{
-	if (!f->build_script)
-		f->build_script = pmbench_xstrdup("build");
-	if (!f->test_script)
-		f->test_script = pmbench_xstrdup("test");
-	if (!f->dev_script)
-		f->dev_script = pmbench_xstrdup("dev");
-	if (!f->ready_path)
-		f->ready_path = pmbench_xstrdup("/");
-}
-
 static void init_vecs(struct pmbench_fixture *f)
 {
 	pmbench_strvec_init(&f->env);
 	pmbench_strvec_init(&f->scripts);
 }
 
-/* A section such as "build": an object holding only the fields `keys`. */
+/* A section such as "pm.npm": an object holding only the fields `keys`. */
 static int want_section(const cJSON *v, const char *origin, const char *name,
 			const char *const *keys)
 {
@@ -495,93 +477,6 @@ static int get_url_path(char **out, const cJSON *v, const char *origin,
 					  "'/', got '%s'",
 					  origin, field, *out);
 	return 0;
-}
-
-static int parse_build(struct pmbench_fixture *f, const cJSON *v,
-		       const char *origin)
-{
-	const cJSON *x;
-	int ret = want_section(v, origin, "build", build_keys);
-
-	if (ret < 0)
-		return ret;
-	f->has_build = 1;
-	x = cJSON_GetObjectItemCaseSensitive(v, "script");
-	if (x) {
-		ret = get_string(&f->build_script, x, origin, "build.script",
-				 0);
-		if (ret < 0)
-			return ret;
-	}
-	x = cJSON_GetObjectItemCaseSensitive(v, "output");
-	if (x)
-		ret = get_inner_path(&f->build_output, x, origin,
-				     "build.output", "a folder");
-	return ret;
-}
-
-static int parse_test(struct pmbench_fixture *f, const cJSON *v,
-		      const char *origin)
-{
-	const cJSON *x;
-	int ret = want_section(v, origin, "test", test_keys);
-
-	if (ret < 0)
-		return ret;
-	x = cJSON_GetObjectItemCaseSensitive(v, "script");
-	if (x && get_string(&f->test_script, x, origin, "test.script", 0) < 0)
-		return PMBENCH_EINVALID;
-	return 0;
-}
-
-static int parse_dev(struct pmbench_fixture *f, const cJSON *v,
-		     const char *origin)
-{
-	const cJSON *x;
-	int ret = want_section(v, origin, "dev", dev_keys);
-
-	if (ret < 0)
-		return ret;
-	f->has_dev = 1;
-	x = cJSON_GetObjectItemCaseSensitive(v, "script");
-	if (x && get_string(&f->dev_script, x, origin, "dev.script", 0) < 0)
-		return PMBENCH_EINVALID;
-	x = cJSON_GetObjectItemCaseSensitive(v, "args");
-	if (x && get_string(&f->dev_args, x, origin, "dev.args", 1) < 0)
-		return PMBENCH_EINVALID;
-	x = cJSON_GetObjectItemCaseSensitive(v, "ready");
-	if (x && get_string(&f->ready_pattern, x, origin, "dev.ready", 0) < 0)
-		return PMBENCH_EINVALID;
-	x = cJSON_GetObjectItemCaseSensitive(v, "path");
-	if (x && get_url_path(&f->ready_path, x, origin, "dev.path") < 0)
-		return PMBENCH_EINVALID;
-	return 0;
-}
-
-/*
- * "hmr": { "file": "src/App.tsx", "path": "/src/App.tsx" }: the file an
- * edit touches (inside the project) and the URL path that serves it.
- */
-static int parse_hmr(struct pmbench_fixture *f, const cJSON *v,
-		     const char *origin)
-{
-	const cJSON *x;
-	int ret = want_section(v, origin, "hmr", hmr_keys);
-
-	if (ret < 0)
-		return ret;
-	f->has_hmr = 1;
-	x = cJSON_GetObjectItemCaseSensitive(v, "file");
-	if (x) {
-		ret = get_inner_path(&f->hmr_file, x, origin, "hmr.file",
-				     "a file");
-		if (ret < 0)
-			return ret;
-	}
-	x = cJSON_GetObjectItemCaseSensitive(v, "path");
-	if (x)
-		ret = get_url_path(&f->hmr_path, x, origin, "hmr.path");
-	return ret;
 }
 
 /* "name": required, the fixture's folder name. */
@@ -711,15 +606,126 @@ static const struct manifest_section {
 	{ .key = "env", .parse = parse_env },
 	{ .key = "pm", .parse = parse_pm },
 	{ .key = "scripts", .parse = parse_scripts },
-	{ .key = "build", .parse = parse_build },
-	{ .key = "test", .parse = parse_test },
-	{ .key = "dev", .parse = parse_dev },
-	{ .key = "hmr", .parse = parse_hmr },
 };
+
+/*
+ * A field of a task's section, checked by its kind; `field` names it
+ * ("build.output").
+ */
+static int get_field(char **out, const cJSON *v, const char *origin,
+		     const char *field, enum pmbench_manifest_kind kind)
+{
+	switch (kind) {
+	case PMBENCH_MANIFEST_STRING:
+		return get_string(out, v, origin, field, 0);
+	case PMBENCH_MANIFEST_TEXT:
+		return get_string(out, v, origin, field, 1);
+	case PMBENCH_MANIFEST_FOLDER:
+		return get_inner_path(out, v, origin, field, "a folder");
+	case PMBENCH_MANIFEST_FILE:
+		return get_inner_path(out, v, origin, field, "a file");
+	case PMBENCH_MANIFEST_URL_PATH:
+		return get_url_path(out, v, origin, field);
+	}
+	return pmbench_error_setc(PMBENCH_EINVALID, "%s: field '%s' of no kind",
+				  origin, field);
+}
+
+/* A task's own section `v`, as its `spec` declares it. */
+static int parse_task_section(struct pmbench_fixture *f,
+			      const struct pmbench_manifest_section *spec,
+			      const cJSON *v, const char *origin)
+{
+	struct pmbench_strvec keys = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf field = PMBENCH_BUF_INIT;
+	struct pmbench_fixture_section *sec;
+	int ret;
+
+	for (size_t i = 0; spec->fields[i].name; i++)
+		pmbench_strvec_push(&keys, spec->fields[i].name);
+	ret = want_section(v, origin, spec->key, (const char *const *)keys.v);
+	if (ret < 0)
+		goto done;
+	PMBENCH_ALLOC_GROW(f->sections, f->sections_nr + 1, f->sections_alloc);
+	sec = &f->sections[f->sections_nr++];
+	sec->spec = spec;
+	sec->values = pmbench_xcalloc(keys.nr + 1, sizeof(*sec->values));
+	for (size_t i = 0; i < keys.nr && !ret; i++) {
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+			v, spec->fields[i].name);
+
+		pmbench_buf_reset(&field);
+		pmbench_buf_addf(&field, "%s.%s", spec->key, keys.v[i]);
+		if (x)
+			ret = get_field(&sec->values[i], x, origin, field.ptr,
+					spec->fields[i].kind);
+	}
+done:
+	pmbench_strvec_release(&keys);
+	pmbench_buf_release(&field);
+	return ret;
+}
+
+/* The manifest's section `key`, or NULL. */
+static const struct pmbench_fixture_section *
+section_of(const struct pmbench_fixture *f, const char *key)
+{
+	for (size_t i = 0; i < f->sections_nr; i++)
+		if (!strcmp(f->sections[i].spec->key, key))
+			return &f->sections[i];
+	return NULL;
+}
+
+/* The declaration of the tasks' section `key`, or NULL. */
+static const struct pmbench_manifest_section *declared(const char *key)
+{
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		for (const struct pmbench_manifest_section *const *s =
+			     pmbench_tasks[i].sections;
+		     s && *s; s++)
+			if (!strcmp((*s)->key, key))
+				return *s;
+	return NULL;
+}
+
+/* Every task's sections, each once, in the task table's order. */
+static int parse_task_sections(struct pmbench_fixture *f, const cJSON *root,
+			       const char *origin)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < pmbench_tasks_nr; i++)
+		for (const struct pmbench_manifest_section *const *s =
+			     pmbench_tasks[i].sections;
+		     !ret && s && *s; s++) {
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+				root, (*s)->key);
+
+			if (x && !section_of(f, (*s)->key))
+				ret = parse_task_section(f, *s, x, origin);
+		}
+	return ret;
+}
+
+/* The fields a manifest may have at its top, in the order help lists them. */
+static void top_keys(struct pmbench_strvec *out)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(required_keys); i++)
+		pmbench_strvec_push(out, required_keys[i]);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(sections); i++)
+		pmbench_strvec_push(out, sections[i].key);
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		for (const struct pmbench_manifest_section *const *s =
+			     pmbench_tasks[i].sections;
+		     s && *s; s++)
+			if (pmbench_strvec_find(out, (*s)->key) < 0)
+				pmbench_strvec_push(out, (*s)->key);
+}
 
 static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 		      const char *origin)
 {
+	struct pmbench_strvec known = PMBENCH_STRVEC_INIT;
 	int ret;
 
 	if (!cJSON_IsObject(root))
@@ -728,7 +734,10 @@ static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 					  "object ({ \"name\": ..., \"repo\": "
 					  "... }), got %s",
 					  origin, json_type(root));
-	ret = check_keys(root, top_keys, origin, "", "known fields");
+	top_keys(&known);
+	ret = check_keys(root, (const char *const *)known.v, origin, "",
+			 "known fields");
+	pmbench_strvec_release(&known);
 	if (!ret)
 		ret = parse_name(f, root, origin);
 	if (!ret)
@@ -742,10 +751,9 @@ static int parse_root(struct pmbench_fixture *f, const cJSON *root,
 		if (x)
 			ret = sections[i].parse(f, x, origin);
 	}
-	if (ret < 0)
-		return PMBENCH_EINVALID;
-	set_defaults(f);
-	return 0;
+	if (!ret)
+		ret = parse_task_sections(f, root, origin);
+	return ret < 0 ? PMBENCH_EINVALID : 0;
 }
 
 int pmbench_fixture_parse(struct pmbench_fixture *out, const char *json,
@@ -836,7 +844,6 @@ static int load_bare_path(struct pmbench_fixture *out, const char *dir)
 	f.name = bare_name(abs.ptr);
 	f.repo = pmbench_buf_detach(&abs);
 	f.is_bare_path = 1;
-	set_defaults(&f);
 	*out = f;
 	memset(&f, 0, sizeof(f));
 
@@ -934,6 +941,25 @@ done:
 	return ret;
 }
 
+const char *pmbench_fixture_get(const struct pmbench_fixture *f,
+				const char *section, const char *field)
+{
+	const struct pmbench_fixture_section *sec = section_of(f, section);
+	const struct pmbench_manifest_section *spec = sec ? sec->spec
+							  : declared(section);
+
+	for (size_t i = 0; spec && spec->fields[i].name; i++)
+		if (!strcmp(spec->fields[i].name, field))
+			return sec && sec->values[i] ? sec->values[i]
+						     : spec->fields[i].fallback;
+	return NULL;
+}
+
+int pmbench_fixture_has(const struct pmbench_fixture *f, const char *section)
+{
+	return section_of(f, section) != NULL;
+}
+
 const struct pmbench_fixture_pm *
 pmbench_fixture_pm(const struct pmbench_fixture *f, const char *pm)
 {
@@ -961,15 +987,12 @@ void pmbench_fixture_release(struct pmbench_fixture *f)
 	}
 	free(f->pms);
 	pmbench_strvec_release(&f->scripts);
-	free(f->build_script);
-	free(f->build_output);
-	free(f->test_script);
-	free(f->dev_script);
-	free(f->dev_args);
-	free(f->hmr_file);
-	free(f->hmr_path);
-	free(f->ready_pattern);
-	free(f->ready_path);
+	for (size_t i = 0; i < f->sections_nr; i++) {
+		for (size_t k = 0; f->sections[i].spec->fields[k].name; k++)
+			free(f->sections[i].values[k]);
+		free(f->sections[i].values);
+	}
+	free(f->sections);
 	free(f->resolved_commit);
 	free(f->source_dir);
 	free(f->project_dir);

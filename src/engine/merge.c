@@ -452,6 +452,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 					     c->scenario, c->pm);
 		to->lockfile = dup_opt(c->lockfile);
 		to->scripts = dup_opt(c->scripts);
+		to->state = c->state;
 		to->note = dup_opt(c->note);
 		pmbench_strvec_pushv(&to->command,
 				     (const char *const *)c->command.v);

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
@@ -253,25 +254,6 @@ static void list_files(struct pmbench_strvec *out, const char *dir,
 	pmbench_buf_release(&r);
 }
 
-/* The folder a build writes: the manifest's, else a usual one. */
-static void build_output(struct pmbench_buf *out, const char *project,
-			 const struct pmbench_fixture *f)
-{
-	static const char *const usual[] = { "dist", "build", "out", ".next" };
-
-	if (f->build_output) {
-		pmbench_buf_path(out, project, f->build_output);
-		return;
-	}
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(usual); i++) {
-		pmbench_buf_reset(out);
-		pmbench_buf_path(out, project, usual[i]);
-		if (pmbench_fs_isdir(out->ptr))
-			return;
-	}
-	pmbench_buf_reset(out);
-}
-
 /*
  * Run one parity task once, on the node_modules this PM installed, with
  * the task's own operations (as `bench --task` would time it).
@@ -281,6 +263,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		    const char *name)
 {
 	const struct pmbench_task *task = pmbench_task_get(name);
+	static const struct pmbench_bench_opts defaults =
+		PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 	struct pmbench_migrate_task *t;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
@@ -304,6 +288,7 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	j.state = PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
 		  PMBENCH_STATE_NODE_MODULES;
 	j.timeout_ns = m->timeout_ns;
+	j.opts = &defaults;
 	ret = task->prepare(&j);
 	if (ret < 0) {
 		t->ran = 1;
@@ -329,8 +314,8 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 	if (!s.ok)
 		t->failure = pmbench_xstrdup(s.failure ? s.failure : "failed");
 	/* The build's output, compared with the source's. */
-	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT) {
-		build_output(&out, ps->ws.run_project, f);
+	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT && task->output) {
+		task->output(&out, ps->ws.run_project, f, 1);
 		if (out.len)
 			list_files(&e->build_files, out.ptr, "", "", 1,
 				   &e->build_bytes, 0);

@@ -92,6 +92,13 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 	return s;
 }
 
+void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why)
+{
+	c->state = PMBENCH_CELL_UNSUPPORTED;
+	free(c->note);
+	c->note = pmbench_xstrdup(why);
+}
+
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 {
 	double *times;
@@ -357,6 +364,12 @@ void pmbench_result_stamp(struct pmbench_result *r)
 		.key = (k), .type = (t), .offset = offsetof(struct s, member), \
 		.unless = offsetof(struct s, flag)                             \
 	}
+#define FIELD_NAMES(s, k, member, n)                                       \
+	{                                                                  \
+		.key = (k), .type = F_OPTNAME,                             \
+		.offset = offsetof(struct s, member), .unless = NO_UNLESS, \
+		.names = (n)                                               \
+	}
 #define FIELD_END           \
 	{                   \
 		.key = NULL \
@@ -401,6 +414,16 @@ const struct pmbench_result_field pmbench_result_fixture_fields[] = {
 	FIELD_END,
 };
 
+/* A cell's "state": written only when it is not the first. */
+static const char *const cell_states[] = {
+	[PMBENCH_CELL_MEASURABLE] = "measurable",
+	[PMBENCH_CELL_UNSUPPORTED] = "unsupported",
+	NULL,
+};
+
+_Static_assert(sizeof(enum pmbench_cell_state) == sizeof(int),
+	       "a cell's state is read and written as an int");
+
 const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "fixture", F_STR, fixture, 1),
 	FIELD(pmbench_cell, "task", F_STR, task, 1),
@@ -410,6 +433,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "scripts", F_STR, scripts, 0),
 	FIELD(pmbench_cell, "prime_failure", F_STR, prime_failure, 0),
 	FIELD(pmbench_cell, "stopped_by", F_STR, stopped_by, 0),
+	FIELD_NAMES(pmbench_cell, "state", state, cell_states),
 	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),

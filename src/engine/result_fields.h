@@ -30,7 +30,12 @@ enum pmbench_result_field_type {
 	F_STARTED, /* double Unix time, written to the microsecond */
 	F_DOUBLE,  /* double, written as it is */
 	F_STRVEC,  /* struct pmbench_strvec, an array of strings */
-	F_OPTUINT  /* unsigned, left out when 0 (fields added later) */
+	F_OPTUINT, /* unsigned, left out when 0 (fields added later) */
+	/*
+	 * An enum (int-sized), written as its name in `names` and left out
+	 * when 0 (its first name); read back from the name.
+	 */
+	F_OPTNAME
 };
 
 /* One field of a table; a table ends with a field whose key is NULL. */
@@ -41,6 +46,8 @@ struct pmbench_result_field {
 	int required;
 	/* Left out when the int at this offset is set (NO_UNLESS: never). */
 	size_t unless;
+	/* F_OPTNAME: the name of each value, ending with NULL. */
+	const char *const *names;
 };
 
 #define NO_UNLESS ((size_t)-1)

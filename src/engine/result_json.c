@@ -148,6 +148,11 @@ static void write_field(cJSON *o, const void *base,
 		add_strvec(o, f->key,
 			   RESULT_CMEMBER(base, f, struct pmbench_strvec));
 		break;
+	case F_OPTNAME:
+		if (*RESULT_CMEMBER(base, f, int))
+			add_str(o, f->key,
+				f->names[*RESULT_CMEMBER(base, f, int)]);
+		break;
 	}
 }
 
@@ -345,6 +350,26 @@ static int printable(double v)
 /* The largest double below 2^64 (2^64 - 1 itself is not a double). */
 #define U64_MAX_DOUBLE 18446744073709549568.0
 
+/* An F_OPTNAME field: one of its names, as the index of that name. */
+static int read_name(int *out, const struct reader *rd, const cJSON *item,
+		     const struct pmbench_result_field *f)
+{
+	struct pmbench_buf known = PMBENCH_BUF_INIT;
+	int ret;
+
+	for (int i = 0; f->names[i]; i++)
+		if (cJSON_IsString(item) && item->valuestring &&
+		    !strcmp(item->valuestring, f->names[i])) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; f->names[i]; i++)
+		pmbench_buf_addf(&known, "%s'%s'", i ? ", " : "", f->names[i]);
+	ret = bad_field(rd, f->key, "must be one of %s", known.ptr);
+	pmbench_buf_release(&known);
+	return ret;
+}
+
 static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		      const struct pmbench_result_field *f)
 {
@@ -417,6 +442,8 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		return read_strvec(RESULT_MEMBER(base, f,
 						 struct pmbench_strvec),
 				   rd, item, f->key);
+	case F_OPTNAME:
+		return read_name(RESULT_MEMBER(base, f, int), rd, item, f);
 	}
 	return 0;
 }
@@ -591,9 +618,20 @@ static const struct objects sample_array = {
 	.more = read_metrics,
 };
 
+/*
+ * A cell's samples; then, in a file written before cells had a
+ * "state", an unsupported cell is told by what the writer put in its
+ * note: no sample and a note "n/a: ...".
+ */
 static int read_samples(void *cell, struct reader *rd, const cJSON *o)
 {
-	return read_objects(cell, rd, o, &sample_array);
+	struct pmbench_cell *c = cell;
+	int ret = read_objects(cell, rd, o, &sample_array);
+
+	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
+	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
+		c->state = PMBENCH_CELL_UNSUPPORTED;
+	return ret;
 }
 
 /*

@@ -394,8 +394,7 @@ static void no_times_note(struct pmbench_doc_row *row,
 		pmbench_doc_row_note(row, FIRST_FIGURE,
 				     "failed (%zu of %zu runs): %.*s",
 				     c->failed, c->failed, line_len(why), why);
-	else if (!c->cell->samples_nr && c->cell->note &&
-		 !strncmp(c->cell->note, "n/a", 3))
+	else if (c->cell->state == PMBENCH_CELL_UNSUPPORTED)
 		pmbench_doc_row_note(row, FIRST_FIGURE, "%s", c->cell->note);
 	else if (c->interrupted)
 		/* pmbench was stopped during its first run. */

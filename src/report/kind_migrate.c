@@ -71,15 +71,16 @@ static void add_size(struct pmbench_buf *b, double bytes)
 		pmbench_buf_addf(b, "%.1f KiB", bytes / 1024.0);
 }
 
-static void describe_build(struct pmbench_buf *b,
-			   const struct pmbench_migrate_pm *src,
-			   const struct pmbench_migrate_pm *e)
+/* "build identical (...)": the output of a task that writes one. */
+static void describe_output(struct pmbench_buf *b, const char *task,
+			    const struct pmbench_migrate_pm *src,
+			    const struct pmbench_migrate_pm *e)
 {
 	size_t a = only_in(&src->build_files, &e->build_files, NULL);
 	size_t z = only_in(&e->build_files, &src->build_files, NULL);
 
 	if (!a && !z) {
-		pmbench_buf_addf(b, "build identical (%zu file%s, ",
+		pmbench_buf_addf(b, "%s identical (%zu file%s, ", task,
 				 e->build_files.nr,
 				 e->build_files.nr == 1 ? "" : "s");
 		add_size(b, (double)e->build_bytes);
@@ -87,9 +88,9 @@ static void describe_build(struct pmbench_buf *b,
 		return;
 	}
 	pmbench_buf_addf(b,
-			 "build differs (%zu of %s's %zu files not "
+			 "%s differs (%zu of %s's %zu files not "
 			 "matched by name and size, %zu new; ",
-			 a, src->pm, src->build_files.nr, z);
+			 task, a, src->pm, src->build_files.nr, z);
 	add_size(b, (double)src->build_bytes);
 	pmbench_buf_adds(b, " vs ");
 	add_size(b, (double)e->build_bytes);
@@ -286,34 +287,40 @@ static void verdict_tasks(struct pmbench_buf *b,
 		} else if (pmbench_task_cell_has(t->name,
 						 PMBENCH_TASK_OUTPUT) &&
 			   src && src != e && st && st->ok) {
-			describe_build(b, src, e);
+			describe_output(b, t->name, src, e);
 		} else {
 			pmbench_buf_addf(b, "%s ok", t->name);
 		}
 	}
 }
 
-/* "; dev server answers in 0.38 s (median, 3 runs)", or its failure. */
-static void verdict_dev(struct pmbench_buf *b, const struct pmbench_result *r,
-			const struct pmbench_migrate_pm *e)
+/*
+ * "; dev server answers in 0.38 s (median, 3 runs)", or its failure:
+ * a server task's (PMBENCH_TASK_SERVER).
+ */
+static void verdict_server(struct pmbench_buf *b,
+			   const struct pmbench_result *r,
+			   const struct pmbench_migrate_pm *e, const char *task)
 {
 	const struct pmbench_cell *c =
-		pmbench_migrate_task_cell(r, "dev", e->pm);
+		pmbench_migrate_task_cell(r, task, e->pm);
 
 	if (pmbench_migrate_cell_ok(c)) {
 		size_t n = 0;
 		double *t = pmbench_cell_times(c, &n);
 
 		pmbench_buf_addf(b,
-				 "; dev server answers in %.2f s (median, "
+				 "; %s server answers in %.2f s (median, "
 				 "%zu runs)",
-				 pmbench_stats_median(t, n), n);
+				 task, pmbench_stats_median(t, n), n);
 		free(t);
 	} else if (cell_interrupted(c)) {
-		pmbench_buf_adds(b, "; dev server interrupted (no run "
-				    "finished)");
+		pmbench_buf_addf(b,
+				 "; %s server interrupted (no run "
+				 "finished)",
+				 task);
 	} else if (c) {
-		pmbench_buf_adds(b, "; dev server FAILS: ");
+		pmbench_buf_addf(b, "; %s server FAILS: ", task);
 		pmbench_buf_add(b, cell_failure(c),
 				strcspn(cell_failure(c), "\n"));
 	}
@@ -329,7 +336,8 @@ static void verdict_speed(struct pmbench_buf *b,
 
 	for (size_t i = 0; i < r->scenarios.nr; i++) {
 		pmbench_buf_reset(&s);
-		if (speed(&s, m, r, "install", r->scenarios.v[i], e->pm, 1))
+		if (speed(&s, m, r, pmbench_task_default()->name,
+			  r->scenarios.v[i], e->pm, 1))
 			pmbench_buf_addf(b, "; %s", s.ptr);
 	}
 	for (size_t i = 0; i < r->tasks.nr; i++) {
@@ -363,8 +371,9 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 	if (src && src->scanned && e->scanned && src != e)
 		verdict_resolution(b, src, e);
 	verdict_tasks(b, src, e);
-	if (pmbench_strvec_find(&r->tasks, "dev") >= 0)
-		verdict_dev(b, r, e);
+	for (size_t i = 0; i < r->tasks.nr; i++)
+		if (pmbench_task_cell_has(r->tasks.v[i], PMBENCH_TASK_SERVER))
+			verdict_server(b, r, e, r->tasks.v[i]);
 	if (src != e)
 		verdict_speed(b, m, r, e);
 }
@@ -442,7 +451,8 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 						 : "?");
 	for (size_t k = 0; k < r->scenarios.nr; k++) {
 		pmbench_buf_reset(&b);
-		if (speed(&b, m, r, "install", r->scenarios.v[k], e->pm, 0))
+		if (speed(&b, m, r, pmbench_task_default()->name,
+			  r->scenarios.v[k], e->pm, 0))
 			pmbench_doc_item(list, "%s", b.ptr);
 	}
 	pmbench_strvec_release(&x);

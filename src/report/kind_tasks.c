@@ -1,7 +1,9 @@
 /*
- * The tables of the run, build and dev tasks in the bench kind: each
- * task chooses its own columns (run's overhead over the bare command,
- * build's output, dev's three readiness times and the probe).
+ * The tables of the tasks on the primed tree in the bench kind: the
+ * times table, with the task's metric columns (build's output) and, for
+ * a task with baselines, the overhead over the bare command; or the
+ * tables the task declares as its own (dev's readiness times and
+ * probe), each column a metric of the task shown as its entry says.
  */
 #include "pmbench/common.h"
 
@@ -320,55 +322,12 @@ static void metric_cell(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
-/* The readiness times of the dev server; returns 1 if a PM probed. */
-static int dev_table(struct pmbench_doc *d, const struct pmbench_result *r,
-		     const char *fixture)
-{
-	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
-	struct pmbench_doc_table *t;
-	int any_probe = 0;
-
-	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · dev · %s", fixture,
-			    PMBENCH_TASK_SCENARIO);
-	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-			 "(median (min … max) from spawn; the port is "
-			 "checked closed and no process left after each "
-			 "stop)");
-	pmbench_strvec_pushv(
-		&heads,
-		(const char *const[]){ "pm", "ready line", "first HTTP < 500",
-				       "first body", "runs", "stop", NULL });
-	t = headed_table(d, "dev", &heads);
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		const struct pmbench_cell *c = &r->cells[i];
-		struct pmbench_doc_row *row;
-		struct pmbench_summary p;
-		size_t n = 0;
-
-		if (!same_task(c, fixture, "dev"))
-			continue;
-		free(pmbench_cell_times(c, &n));
-		if (metric_summary(&p, c, "probe_requests_count"))
-			any_probe = 1;
-		if (failure_row(t, c, n))
-			continue;
-		row = pmbench_doc_row(t);
-		pmbench_doc_text(row, 0, "%s", c->pm);
-		metric_cell(row, 1, c, "ready_line_s");
-		metric_cell(row, 2, c, "http_s");
-		metric_cell(row, 3, c, "body_s");
-		runs_cell(row, 4, c, n);
-		metric_cell(row, 5, c, "stop_s");
-		failed_note(t, c);
-	}
-	pmbench_strvec_release(&heads);
-	return any_probe;
-}
-
-/* The HTTP status counts of a cell's runs, summed: "200: 16". */
-static void status_counts(struct pmbench_buf *b, const struct pmbench_cell *c)
+/* The metrics named <prefix><code>_count, summed: "200: 16". */
+static void family_sums(struct pmbench_buf *b, const struct pmbench_cell *c,
+			const char *prefix)
 {
 	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	size_t len = strlen(prefix);
 
 	pmbench_cell_metric_names(c, &names);
 	for (size_t k = 0; k < names.nr; k++) {
@@ -376,75 +335,129 @@ static void status_counts(struct pmbench_buf *b, const struct pmbench_cell *c)
 		size_t cnt = 0;
 		double *v, sum = 0;
 
-		if (strncmp(nm, "probe_status_", 13))
+		if (strncmp(nm, prefix, len))
 			continue;
 		v = pmbench_cell_metric_values(c, nm, &cnt);
 		for (size_t j = 0; j < cnt; j++)
 			sum += v[j];
 		free(v);
-		pmbench_buf_addf(b, "%s%.3s: %.0f", b->len ? ", " : "", nm + 13,
-				 sum);
+		pmbench_buf_addf(b, "%s%.3s: %.0f", b->len ? ", " : "",
+				 nm + len, sum);
 	}
 	pmbench_strvec_release(&names);
 }
 
-static void probe_table(struct pmbench_doc *d, const struct pmbench_result *r,
-			const char *fixture)
+/* Column `k` of a task's own table for cell `c` of `n` runs. */
+static void own_cell(struct pmbench_doc_row *row, size_t k,
+		     const struct pmbench_cell *c, size_t n,
+		     const struct pmbench_task *task,
+		     const struct pmbench_task_column *col)
 {
-	static const char *const probe_cols[][2] = {
-		{ "p50", "probe_latency_p50_s" },
-		{ "p90", "probe_latency_p90_s" },
-		{ "p95", "probe_latency_p95_s" },
-		{ "p99", "probe_latency_p99_s" },
-		{ "max", "probe_latency_max_s" },
-		{ "mean", "probe_latency_mean_s" },
-	};
-	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	const struct pmbench_task_metric *unit =
+		col->metric ? pmbench_task_metric(task, col->metric) : NULL;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_summary m;
+
+	switch (col->show) {
+	case PMBENCH_TASK_SHOW_RANGE:
+		metric_cell(row, k, c, col->metric);
+		break;
+	case PMBENCH_TASK_SHOW_RUNS:
+		runs_cell(row, k, c, n);
+		break;
+	case PMBENCH_TASK_SHOW_EACH:
+		if (metric_summary(&m, c, col->metric))
+			pmbench_doc_text(row, k, "%.0f × %zu runs", m.median,
+					 m.n);
+		break;
+	case PMBENCH_TASK_SHOW_MEDIAN:
+		if (unit && metric_summary(&m, c, col->metric))
+			pmbench_task_metric_format(&b, unit, m.median);
+		pmbench_doc_text(row, k, "%s", b.ptr);
+		break;
+	case PMBENCH_TASK_SHOW_FAMILY:
+		family_sums(&b, c, col->metric);
+		pmbench_doc_text(row, k, "%s", b.ptr);
+		break;
+	}
+	pmbench_buf_release(&b);
+}
+
+/* One row of a task's own table, or none (a cell without its metric). */
+static void own_row(struct pmbench_doc_table *t, const struct pmbench_cell *c,
+		    const struct pmbench_task *task,
+		    const struct pmbench_task_table *spec)
+{
+	struct pmbench_doc_row *row;
+	struct pmbench_summary m;
+	size_t n = 0;
+
+	free(pmbench_cell_times(c, &n));
+	if (spec->only_with ? !metric_summary(&m, c, spec->only_with)
+			    : failure_row(t, c, n))
+		return;
+	row = pmbench_doc_row(t);
+	pmbench_doc_text(row, 0, "%s", c->pm);
+	for (size_t k = 0; spec->columns[k].header; k++)
+		own_cell(row, k + 1, c, n, task, &spec->columns[k]);
+	if (!spec->only_with)
+		failed_note(t, c);
+}
+
+/* Whether a cell of the task has metric `name`. */
+static int any_has(const struct pmbench_result *r, const char *fixture,
+		   const char *cell_task, const char *name)
+{
+	struct pmbench_summary m;
+
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (same_task(&r->cells[i], fixture, cell_task) &&
+		    metric_summary(&m, &r->cells[i], name))
+			return 1;
+	return 0;
+}
+
+/* A task's own table (the task table's `tables`): dev's readiness. */
+static void own_table(struct pmbench_doc *d, const struct pmbench_result *r,
+		      const char *fixture, const char *cell_task,
+		      const struct pmbench_task_table *spec)
+{
+	const struct pmbench_task *task = pmbench_task_of_cell(cell_task);
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
 	struct pmbench_doc_table *t;
 
-	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2,
-			    "%s · dev probe (medians over the runs; latency "
-			    "per request)",
-			    fixture);
+	if (spec->only_with && !any_has(r, fixture, cell_task, spec->only_with))
+		return;
+	if (spec->title)
+		pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · %s %s",
+				    fixture, cell_task, spec->title);
+	else
+		pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · %s · %s",
+				    fixture, cell_task, PMBENCH_TASK_SCENARIO);
+	if (spec->legend)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", spec->legend);
 	pmbench_strvec_push(&heads, "pm");
-	pmbench_strvec_push(&heads, "requests");
-	pmbench_strvec_push(&heads, "ok");
-	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(probe_cols); k++)
-		pmbench_strvec_push(&heads, probe_cols[k][0]);
-	pmbench_strvec_push(&heads, "bytes in");
-	pmbench_strvec_push(&heads, "status codes");
-	t = headed_table(d, "probe", &heads);
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		const struct pmbench_cell *c = &r->cells[i];
-		struct pmbench_doc_row *row;
-		struct pmbench_summary m;
-		size_t k = 0;
-
-		if (!same_task(c, fixture, "dev") ||
-		    !metric_summary(&m, c, "probe_requests_count"))
-			continue;
-		row = pmbench_doc_row(t);
-		pmbench_doc_text(row, k++, "%s", c->pm);
-		pmbench_doc_text(row, k++, "%.0f × %zu runs", m.median, m.n);
-		if (metric_summary(&m, c, "probe_ok_ratio"))
-			pmbench_doc_text(row, k, "%.1f %%", m.median * 100);
-		k++;
-		for (size_t j = 0; j < PMBENCH_ARRAY_SIZE(probe_cols); j++) {
-			pmbench_buf_reset(&b);
-			if (metric_summary(&m, c, probe_cols[j][1]))
-				add_duration(&b, m.median);
-			pmbench_doc_text(row, k++, "%s", b.ptr);
-		}
-		if (metric_summary(&m, c, "probe_bytes"))
-			pmbench_doc_text(row, k, "%.1f kB", m.median / 1e3);
-		k++;
-		pmbench_buf_reset(&b);
-		status_counts(&b, c);
-		pmbench_doc_text(row, k, "%s", b.ptr);
-	}
+	for (size_t k = 0; spec->columns[k].header; k++)
+		pmbench_strvec_push(&heads, spec->columns[k].header);
+	t = headed_table(d, spec->id, &heads);
+	for (size_t i = 0; i < r->cells_nr; i++)
+		if (same_task(&r->cells[i], fixture, cell_task))
+			own_row(t, &r->cells[i], task, spec);
 	pmbench_strvec_release(&heads);
-	pmbench_buf_release(&b);
+}
+
+/* The tables of a cell task: its task's own, else the times table. */
+static void tables(struct pmbench_doc *d, const struct pmbench_result *r,
+		   const char *fixture, const char *cell_task)
+{
+	const struct pmbench_task *task = pmbench_task_of_cell(cell_task);
+
+	if (!task || !task->tables) {
+		times_table(d, r, fixture, cell_task);
+		return;
+	}
+	for (const struct pmbench_task_table *t = task->tables; t->id; t++)
+		own_table(d, r, fixture, cell_task, t);
 }
 
 void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
@@ -469,10 +482,7 @@ void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 			    pmbench_strvec_find(&seen, c->task) >= 0)
 				continue;
 			pmbench_strvec_push(&seen, c->task);
-			if (!pmbench_task_cell_has(task, PMBENCH_TASK_SERVER))
-				times_table(d, r, fixture, c->task);
-			else if (dev_table(d, r, fixture))
-				probe_table(d, r, fixture);
+			tables(d, r, fixture, c->task);
 		}
 	}
 	pmbench_strvec_release(&seen);

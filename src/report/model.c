@@ -407,8 +407,7 @@ const char *pmbench_report_no_times(const struct pmbench_report_cell *c)
 	if (c->cell->prime_failure || c->failed)
 		return "failed";
 	/* A PM without the task's mode (resolve: yarn 1): no time. */
-	if (!c->cell->samples_nr && c->cell->note &&
-	    !strncmp(c->cell->note, "n/a", 3))
+	if (c->cell->state == PMBENCH_CELL_UNSUPPORTED)
 		return "n/a";
 	return c->interrupted ? "interrupted" : "not run";
 }

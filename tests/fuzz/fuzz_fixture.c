@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "pmbench/fixture.h"
+#include "pmbench/task.h"
 
 static const char *const pm_names[] = { "npm",	"yarn", "yarn-berry",
 					"pnpm", "bun",	"deno" };
@@ -35,6 +36,41 @@ static int inside(const char *path)
 	return 1;
 }
 
+/*
+ * Every field of the tasks' sections as its kind promises (a path
+ * normalised inside the project, a URL path with '/'), and its fallback
+ * there when the manifest left it out.
+ */
+static void check_field(const struct pmbench_fixture *f,
+			const struct pmbench_manifest_section *sec,
+			const struct pmbench_manifest_field *field)
+{
+	const char *v = pmbench_fixture_get(f, sec->key, field->name);
+
+	if (field->fallback && !v)
+		FUZZ_FAIL("%s.%s has no value, not even its default", sec->key,
+			  field->name);
+	if (v &&
+	    (field->kind == PMBENCH_MANIFEST_FOLDER ||
+	     field->kind == PMBENCH_MANIFEST_FILE) &&
+	    !inside(v))
+		FUZZ_FAIL("%s.%s '%s' is not normalised inside the project",
+			  sec->key, field->name, v);
+	if (v && field->kind == PMBENCH_MANIFEST_URL_PATH && v[0] != '/')
+		FUZZ_FAIL("%s.%s '%s' does not start with '/'", sec->key,
+			  field->name, v);
+}
+
+static void check_sections(const struct pmbench_fixture *f)
+{
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		for (const struct pmbench_manifest_section *const *sec =
+			     pmbench_tasks[i].sections;
+		     sec && *sec; sec++)
+			for (size_t k = 0; (*sec)->fields[k].name; k++)
+				check_field(f, *sec, &(*sec)->fields[k]);
+}
+
 static void check_accepted(const struct pmbench_fixture *f)
 {
 	if (!f->name || !*f->name || f->name[0] == '.' ||
@@ -53,13 +89,7 @@ static void check_accepted(const struct pmbench_fixture *f)
 	if (f->subdir && !inside(f->subdir))
 		FUZZ_FAIL("subdir '%s' is not normalised inside the repo",
 			  f->subdir);
-	if (f->build_output && !inside(f->build_output))
-		FUZZ_FAIL("build.output '%s' is not normalised inside the "
-			  "project",
-			  f->build_output);
-	if (!f->build_script || !f->test_script || !f->dev_script ||
-	    !f->ready_path || f->ready_path[0] != '/')
-		FUZZ_FAIL("defaults missing or dev.path without '/'");
+	check_sections(f);
 	for (size_t i = 0; i < f->env.nr; i++)
 		if (!strchr(f->env.v[i], '=') || f->env.v[i][0] == '=')
 			FUZZ_FAIL("env entry '%s' is not K=V", f->env.v[i]);

@@ -77,6 +77,7 @@ TEST(resolve_is_lockfile_only)
 		free(t);
 		CHECK_INT(n, 2);
 		CHECK(!c->note);
+		CHECK_INT(c->state, PMBENCH_CELL_MEASURABLE);
 	}
 	c = pmbench_result_find_cell(&r, "proj", "resolve", "clean", "npm");
 	CHECK(c && c->command.nr > 2 &&
@@ -89,6 +90,7 @@ TEST(resolve_is_lockfile_only)
 	c = pmbench_result_find_cell(&r, "proj", "resolve", "clean", "yarn");
 	CHECK(c && c->samples_nr == 0 && !c->prime_failure);
 	CHECK(c && c->note && strstr(c->note, "n/a"));
+	CHECK(c && c->state == PMBENCH_CELL_UNSUPPORTED);
 	CHECK_CONTAINS(run.out.ptr, "n/a: it has no lockfile-only install");
 	log = h_log_entries();
 	/* Two scenarios of two runs each, all lockfile only. */

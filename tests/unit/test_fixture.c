@@ -302,15 +302,15 @@ TEST(parse_full)
 	CHECK(pmbench_fixture_pm(&f, "pnpm") == NULL);
 	CHECK_INT(f.scripts.nr, 2);
 	CHECK_STR(f.scripts.v[1], "test");
-	CHECK_INT(f.has_build, 1);
-	CHECK_STR(f.build_script, "build:prod");
-	CHECK_STR(f.build_output, "dist");
-	CHECK_STR(f.test_script, "test:unit");
-	CHECK_INT(f.has_dev, 1);
-	CHECK_STR(f.dev_script, "serve");
-	CHECK_STR(f.dev_args, "--port {port}");
-	CHECK_STR(f.ready_pattern, "ready in");
-	CHECK_STR(f.ready_path, "/health");
+	CHECK_INT(pmbench_fixture_has(&f, "build"), 1);
+	CHECK_STR(pmbench_fixture_get(&f, "build", "script"), "build:prod");
+	CHECK_STR(pmbench_fixture_get(&f, "build", "output"), "dist");
+	CHECK_STR(pmbench_fixture_get(&f, "test", "script"), "test:unit");
+	CHECK_INT(pmbench_fixture_has(&f, "dev"), 1);
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "script"), "serve");
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "args"), "--port {port}");
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "ready"), "ready in");
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "path"), "/health");
 	CHECK(f.resolved_commit == NULL && f.source_dir == NULL);
 	pmbench_fixture_release(&f);
 	CHECK(f.name == NULL && f.pms == NULL && f.pms_nr == 0);
@@ -333,14 +333,15 @@ TEST(parse_minimal_defaults)
 	CHECK(f.description == NULL);
 	CHECK_INT(f.env.nr, 0);
 	CHECK(f.env.v != NULL);
-	CHECK_INT(f.has_build, 0);
-	CHECK_INT(f.has_dev, 0);
-	CHECK_STR(f.build_script, "build");
-	CHECK_STR(f.test_script, "test");
-	CHECK_STR(f.dev_script, "dev");
-	CHECK_STR(f.ready_path, "/");
-	CHECK(f.build_output == NULL && f.dev_args == NULL &&
-	      f.ready_pattern == NULL);
+	CHECK_INT(pmbench_fixture_has(&f, "build"), 0);
+	CHECK_INT(pmbench_fixture_has(&f, "dev"), 0);
+	CHECK_STR(pmbench_fixture_get(&f, "build", "script"), "build");
+	CHECK_STR(pmbench_fixture_get(&f, "test", "script"), "test");
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "script"), "dev");
+	CHECK_STR(pmbench_fixture_get(&f, "dev", "path"), "/");
+	CHECK(pmbench_fixture_get(&f, "build", "output") == NULL &&
+	      pmbench_fixture_get(&f, "dev", "args") == NULL &&
+	      pmbench_fixture_get(&f, "dev", "ready") == NULL);
 	pmbench_fixture_release(&f);
 
 	/* file:// is local (no commit needed); scp-like syntax is remote. */
@@ -641,7 +642,7 @@ TEST(bare_path)
 	CHECK_STR(f.name, "my-app");
 	CHECK_STR(f.repo, sp("my app"));
 	CHECK(f.manifest_path == NULL);
-	CHECK_STR(f.build_script, "build");
+	CHECK_STR(pmbench_fixture_get(&f, "build", "script"), "build");
 
 	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), 0);
 	CHECK(f.resolved_commit == NULL);

@@ -128,14 +128,16 @@ TEST(manifest_hmr_fields)
 			  "\"path\": \"/src/App.tsx\" } }",
 			  "m.json"),
 		  0);
-	CHECK(f.has_hmr);
-	CHECK_STR(f.hmr_file, "src/App.tsx");
-	CHECK_STR(f.hmr_path, "/src/App.tsx");
+	CHECK(pmbench_fixture_has(&f, "hmr"));
+	CHECK_STR(pmbench_fixture_get(&f, "hmr", "file"), "src/App.tsx");
+	CHECK_STR(pmbench_fixture_get(&f, "hmr", "path"), "/src/App.tsx");
 	pmbench_fixture_release(&f);
 	CHECK_INT(pmbench_fixture_parse(
 			  &f, "{ \"name\": \"a\", \"repo\": \".\" }", "m.json"),
 		  0);
-	CHECK(!f.has_hmr && !f.hmr_file && !f.hmr_path);
+	CHECK(!pmbench_fixture_has(&f, "hmr") &&
+	      !pmbench_fixture_get(&f, "hmr", "file") &&
+	      !pmbench_fixture_get(&f, "hmr", "path"));
 	pmbench_fixture_release(&f);
 	CHECK_INT(pmbench_fixture_parse(&f,
 					"{ \"name\": \"a\", \"repo\": \".\", "

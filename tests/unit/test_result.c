@@ -780,6 +780,62 @@ TEST(interrupted_flag)
 	pmbench_result_release(&r);
 }
 
+#define CELL_HEAD                                                      \
+	"{\"schema\": \"pmbench-result\", \"version\": 1, \"cells\": " \
+	"[{\"fixture\": \"f\", \"task\": \"resolve\", \"scenario\": "  \
+	"\"clean\", \"pm\": \"yarn\""
+
+/*
+ * A PM that cannot do the task: its cell's typed state survives a read
+ * and a write ("state" written only for such a cell), a file from
+ * before the field says it by its note alone (no samples, "n/a: ..."),
+ * and a state no version wrote is refused.
+ */
+TEST(unsupported_state)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *c;
+	char *json;
+
+	check_sandbox();
+	c = pmbench_result_add_cell(&r, "f", "resolve", "clean", "yarn");
+	c->note = pmbench_xstrdup("node_modules: n/a: Plug'n'Play");
+	pmbench_cell_set_unsupported(c, "it has no lockfile-only install");
+	CHECK_INT(c->state, PMBENCH_CELL_UNSUPPORTED);
+	CHECK_STR(c->note, "it has no lockfile-only install");
+	pmbench_result_add_cell(&r, "f", "resolve", "clean", "npm");
+	json = pmbench_result_to_json(&r);
+	CHECK_INT(count_of(json, "\"state\":\t\"unsupported\""), 1);
+	CHECK_INT(count_of(json, "\"state\""), 1);
+	pmbench_result_release(&r);
+	CHECK_INT(pmbench_result_from_json(&r, json, "s.json"), 0);
+	CHECK_INT(r.cells[0].state, PMBENCH_CELL_UNSUPPORTED);
+	CHECK_INT(r.cells[1].state, PMBENCH_CELL_MEASURABLE);
+	free(json);
+	pmbench_result_release(&r);
+
+	/* Written before the field: the note said it. */
+	CHECK_INT(read_text(&r, "old.json",
+			    CELL_HEAD ", \"note\": \"n/a: it has no "
+				      "lockfile-only install\"}, "
+				      "{\"fixture\": \"f\", \"task\": "
+				      "\"install\", \"scenario\": \"clean\", "
+				      "\"pm\": \"yarn-berry:pnp\", \"note\": "
+				      "\"node_modules: n/a: Plug'n'Play\"}]}"),
+		  0);
+	CHECK_INT(r.cells[0].state, PMBENCH_CELL_UNSUPPORTED);
+	CHECK_INT(r.cells[1].state, PMBENCH_CELL_MEASURABLE);
+	pmbench_result_release(&r);
+
+	CHECK_INT(read_text(&r, "bad.json",
+			    CELL_HEAD ", \"state\": \"later\"}]}"),
+		  PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(),
+		       "field 'cells[0].state' must be one of 'measurable', "
+		       "'unsupported'");
+	pmbench_result_release(&r);
+}
+
 /*
  * A variant's record says what it configures; a PM that makes no
  * node_modules (Plug'n'Play) leaves the sizes out of its samples rather
@@ -1102,4 +1158,4 @@ CHECK_MAIN(CASE(round_trip), CASE(nanoseconds_exact), CASE(read_errors),
 	   CASE(defaults), CASE(interrupted_flag),
 	   CASE(variants_and_no_node_modules), CASE(write_atomic),
 	   CASE(cell_times), CASE(metrics), CASE(env_order), CASE(sysinfo),
-	   CASE(stamp), CASE(sample_file))
+	   CASE(stamp), CASE(sample_file), CASE(unsupported_state))

@@ -170,6 +170,7 @@ TEST(only_what_was_printed)
 
 TEST(table)
 {
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const struct pmbench_task *t;
 
@@ -196,6 +197,7 @@ TEST(table)
 			       !strcmp(m->name + n - k, suffix[m->unit])));
 		}
 	}
+	CHECK(pmbench_task_default() == pmbench_task_get("install"));
 	CHECK(pmbench_task_get("resolve")->flags & PMBENCH_TASK_PER_SCENARIO);
 	CHECK(pmbench_task_get("resolve")->unsupported);
 	CHECK(!(pmbench_task_get("update")->flags & PMBENCH_TASK_PER_SCENARIO));
@@ -217,6 +219,96 @@ TEST(table)
 	pmbench_buf_reset(&b);
 	pmbench_task_list(&b, PMBENCH_TASK_MIGRATE_TIMED);
 	CHECK_STR(b.ptr, "install or dev");
+	pmbench_buf_reset(&b);
+	pmbench_task_list(&b, PMBENCH_TASK_DEFAULT);
+	CHECK_STR(b.ptr, "install");
+	pmbench_buf_release(&b);
+	pmbench_task_names(&v, PMBENCH_TASK_MIGRATE_DEFAULT);
+	CHECK_INT(v.nr, 2);
+	CHECK_STR(v.v[0], "build");
+	CHECK_STR(v.v[1], "test");
+	pmbench_strvec_release(&v);
+}
+
+/* A section's fields are unique, and two tasks share a key only as one. */
+static void check_sections(const struct pmbench_task *t)
+{
+	for (const struct pmbench_manifest_section *const *s = t->sections;
+	     s && *s; s++) {
+		for (size_t k = 0; (*s)->fields[k].name; k++)
+			for (size_t j = 0; j < k; j++)
+				CHECK(strcmp((*s)->fields[j].name,
+					     (*s)->fields[k].name));
+		for (size_t i = 0; i < pmbench_tasks_nr; i++)
+			for (const struct pmbench_manifest_section *const *o =
+				     pmbench_tasks[i].sections;
+			     o && *o; o++)
+				CHECK(*o == *s || strcmp((*o)->key, (*s)->key));
+	}
+}
+
+/* Each column of a task's own tables shows one of its metrics. */
+static void check_tables(const struct pmbench_task *t)
+{
+	for (const struct pmbench_task_table *tb = t->tables; tb && tb->id;
+	     tb++) {
+		CHECK(!tb->only_with || pmbench_task_metric(t, tb->only_with));
+		for (const struct pmbench_task_column *c = tb->columns;
+		     c->header; c++)
+			CHECK(c->show == PMBENCH_TASK_SHOW_RUNS ? !c->metric
+			      : c->show == PMBENCH_TASK_SHOW_FAMILY
+				      ? c->metric != NULL
+				      : pmbench_task_metric(t, c->metric) !=
+						NULL);
+	}
+}
+
+/*
+ * What a task owns: its manifest sections, its report tables, its
+ * output folder (PMBENCH_TASK_OUTPUT), one default task.
+ */
+TEST(owned)
+{
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t defaults = 0;
+
+	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
+		const struct pmbench_task *t = &pmbench_tasks[i];
+
+		check_sections(t);
+		check_tables(t);
+		CHECK(!(t->flags & PMBENCH_TASK_OUTPUT) == !t->output);
+		defaults += !!(t->flags & PMBENCH_TASK_DEFAULT);
+	}
+	CHECK_INT(defaults, 1);
+	CHECK(pmbench_task_get("dev")->tables);
+	CHECK(!pmbench_task_get("hmr")->tables);
+	CHECK_STR(pmbench_task_get("dev")->options[0], "probe");
+	CHECK_STR(pmbench_task_get("hmr")->options[0], "edits");
+
+	/* build's output: the manifest's, else a usual folder if asked. */
+	check_sandbox();
+	CHECK_INT(pmbench_fs_mkdirp(check_path("p/build"), 0755), 0);
+	CHECK_INT(pmbench_fixture_parse(&f,
+					"{ \"name\": \"x\", \"repo\": "
+					"\"x\" }",
+					"m.json"),
+		  0);
+	pmbench_task_get("build")->output(&b, check_path("p"), &f, 0);
+	CHECK_INT(b.len, 0);
+	pmbench_task_get("build")->output(&b, check_path("p"), &f, 1);
+	CHECK_STR(b.ptr, check_path("p/build"));
+	pmbench_fixture_release(&f);
+	pmbench_buf_reset(&b);
+	CHECK_INT(pmbench_fixture_parse(&f,
+					"{ \"name\": \"x\", \"repo\": \"x\", "
+					"\"build\": { \"output\": \"./o/\" } }",
+					"m.json"),
+		  0);
+	pmbench_task_get("build")->output(&b, check_path("p"), &f, 1);
+	CHECK_STR(b.ptr, check_path("p/o"));
+	pmbench_fixture_release(&f);
 	pmbench_buf_release(&b);
 }
 
@@ -254,4 +346,5 @@ TEST(scripts_and_formats)
 }
 
 CHECK_MAIN(CASE(node_test_runner), CASE(vitest), CASE(jest),
-	   CASE(only_what_was_printed), CASE(table), CASE(scripts_and_formats))
+	   CASE(only_what_was_printed), CASE(table), CASE(scripts_and_formats),
+	   CASE(owned))

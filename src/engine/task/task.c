@@ -1,8 +1,10 @@
 /*
- * The task table: one entry per task pmbench can time, with its metrics
- * and its operations (task_install.c, task_script.c, task_test.c,
- * task_dev.c). Adding a task is adding an entry here and a file of
- * operations; bench, claims, migrate and the help texts find it here.
+ * The task table: one entry per task pmbench can time, with its metrics,
+ * its manifest sections, its options, its report tables and its
+ * operations (task_install.c, task_script.c, task_test.c, task_dev.c,
+ * ...). Adding a task is adding an entry here and a file of operations;
+ * bench, claims, migrate, the manifest reader, the option checks, the
+ * reports and the help texts find it here.
  *
  * Also what the tasks on the primed tree share: each run starts from a
  * fresh copy of the PM's primed snapshot, so a build or dev server always
@@ -14,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
@@ -91,11 +94,108 @@ static const struct pmbench_task_metric hmr_metrics[] = {
 	{ NULL },
 };
 
+/* dev: the readiness table, then the probe's (with --probe). */
+static const struct pmbench_task_column ready_cols[] = {
+	{ "ready line", PMBENCH_TASK_SHOW_RANGE, "ready_line_s" },
+	{ "first HTTP < 500", PMBENCH_TASK_SHOW_RANGE, "http_s" },
+	{ "first body", PMBENCH_TASK_SHOW_RANGE, "body_s" },
+	{ "runs", PMBENCH_TASK_SHOW_RUNS, NULL },
+	{ "stop", PMBENCH_TASK_SHOW_RANGE, "stop_s" },
+	{ NULL },
+};
+
+static const struct pmbench_task_column probe_cols[] = {
+	{ "requests", PMBENCH_TASK_SHOW_EACH, "probe_requests_count" },
+	{ "ok", PMBENCH_TASK_SHOW_MEDIAN, "probe_ok_ratio" },
+	{ "p50", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_p50_s" },
+	{ "p90", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_p90_s" },
+	{ "p95", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_p95_s" },
+	{ "p99", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_p99_s" },
+	{ "max", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_max_s" },
+	{ "mean", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_mean_s" },
+	{ "bytes in", PMBENCH_TASK_SHOW_MEDIAN, "probe_bytes" },
+	{ "status codes", PMBENCH_TASK_SHOW_FAMILY, "probe_status_" },
+	{ NULL },
+};
+
+static const struct pmbench_task_table dev_tables[] = {
+	{
+		.id = "dev",
+		.legend = "(median (min … max) from spawn; the port is "
+			  "checked closed and no process left after each "
+			  "stop)",
+		.columns = ready_cols,
+	},
+	{
+		.id = "probe",
+		.title = "probe (medians over the runs; latency per request)",
+		.only_with = "probe_requests_count",
+		.columns = probe_cols,
+	},
+	{ NULL },
+};
+
+/*
+ * The manifest's sections of the tasks (fixture.h): a field, how it is
+ * checked, its value when the manifest leaves it out.
+ */
+static const struct pmbench_manifest_field build_fields[] = {
+	{ "script", PMBENCH_MANIFEST_STRING, "build" },
+	{ "output", PMBENCH_MANIFEST_FOLDER, NULL },
+	{ NULL },
+};
+
+static const struct pmbench_manifest_field test_fields[] = {
+	{ "script", PMBENCH_MANIFEST_STRING, "test" },
+	{ NULL },
+};
+
+/* How the dev server is started: its script, arguments, ready line, URL. */
+static const struct pmbench_manifest_field dev_fields[] = {
+	{ "script", PMBENCH_MANIFEST_STRING, "dev" },
+	{ "args", PMBENCH_MANIFEST_TEXT, NULL },
+	{ "ready", PMBENCH_MANIFEST_STRING, NULL },
+	{ "path", PMBENCH_MANIFEST_URL_PATH, "/" },
+	{ NULL },
+};
+
+/*
+ * "hmr": { "file": "src/App.tsx", "path": "/src/App.tsx" }: the file an
+ * edit touches (inside the project) and the URL path that serves it.
+ */
+static const struct pmbench_manifest_field hmr_fields[] = {
+	{ "file", PMBENCH_MANIFEST_FILE, NULL },
+	{ "path", PMBENCH_MANIFEST_URL_PATH, NULL },
+	{ NULL },
+};
+
+static const struct pmbench_manifest_section build_section = {
+	.key = "build",
+	.fields = build_fields,
+};
+static const struct pmbench_manifest_section test_section = {
+	.key = "test",
+	.fields = test_fields,
+};
+static const struct pmbench_manifest_section dev_section = {
+	.key = "dev",
+	.fields = dev_fields,
+};
+static const struct pmbench_manifest_section hmr_section = {
+	.key = "hmr",
+	.fields = hmr_fields,
+};
+
+#define SECTIONS(...) \
+	((const struct pmbench_manifest_section *const[]){ __VA_ARGS__, NULL })
+#define OPTIONS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 const struct pmbench_task pmbench_tasks[] = {
 	{
 		.name = "install",
 		.summary = "the install, in each --scenario (the default)",
-		.flags = PMBENCH_TASK_PER_SCENARIO | PMBENCH_TASK_MIGRATE_TIMED,
+		.flags = PMBENCH_TASK_PER_SCENARIO |
+			 PMBENCH_TASK_MIGRATE_TIMED | PMBENCH_TASK_DEFAULT,
 		.metrics = no_metrics,
 		.describe = pmbench_task_install_describe,
 		.prepare = pmbench_task_install_prepare,
@@ -117,19 +217,24 @@ const struct pmbench_task pmbench_tasks[] = {
 		.summary = "`<pm> run <build.script>`; size and files of "
 			   "build.output",
 		.manifest_key = "build",
-		.flags = PMBENCH_TASK_MIGRATE_PARITY | PMBENCH_TASK_OUTPUT,
+		.sections = SECTIONS(&build_section),
+		.flags = PMBENCH_TASK_MIGRATE_PARITY |
+			 PMBENCH_TASK_MIGRATE_DEFAULT | PMBENCH_TASK_OUTPUT,
 		.metrics = build_metrics,
 		.script = pmbench_task_build_script,
 		.describe = pmbench_task_script_describe,
 		.prepare = pmbench_task_primed_prepare,
 		.run = pmbench_task_build_run,
+		.output = pmbench_task_build_output,
 	},
 	{
 		.name = "test",
 		.summary = "`<pm> run <test.script>`; tests, passed, failed "
 			   "as printed",
 		.manifest_key = "test",
-		.flags = PMBENCH_TASK_MIGRATE_PARITY,
+		.sections = SECTIONS(&test_section),
+		.flags = PMBENCH_TASK_MIGRATE_PARITY |
+			 PMBENCH_TASK_MIGRATE_DEFAULT,
 		.metrics = test_metrics,
 		.script = pmbench_task_test_script,
 		.describe = pmbench_task_script_describe,
@@ -151,8 +256,11 @@ const struct pmbench_task pmbench_tasks[] = {
 		.summary = "the dev server: ready line, first HTTP answer, "
 			   "first body",
 		.manifest_key = "dev",
+		.sections = SECTIONS(&dev_section),
+		.options = OPTIONS("probe"),
 		.flags = PMBENCH_TASK_MIGRATE_TIMED | PMBENCH_TASK_SERVER,
 		.metrics = dev_metrics,
+		.tables = dev_tables,
 		.note_key = "dev_timing",
 		.note = "from spawn: ready_line_s (the ready line on "
 			"stdout/stderr), http_s (first HTTP response head "
@@ -168,6 +276,8 @@ const struct pmbench_task pmbench_tasks[] = {
 		.summary = "edit-to-update: a marker written into a source "
 			   "file until the dev server serves it (--edits)",
 		.manifest_key = "dev",
+		.sections = SECTIONS(&dev_section, &hmr_section),
+		.options = OPTIONS("edits"),
 		.metrics = hmr_metrics,
 		.note_key = "hmr_timing",
 		.note = "once the dev server is ready, each edit writes a "
@@ -224,6 +334,31 @@ const struct pmbench_task *pmbench_task_get(const char *name)
 	for (size_t i = 0; name && i < pmbench_tasks_nr; i++)
 		if (!strcmp(pmbench_tasks[i].name, name))
 			return &pmbench_tasks[i];
+	return NULL;
+}
+
+const struct pmbench_task *pmbench_task_default(void)
+{
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		if (pmbench_tasks[i].flags & PMBENCH_TASK_DEFAULT)
+			return &pmbench_tasks[i];
+	return &pmbench_tasks[0];
+}
+
+void pmbench_task_names(struct pmbench_strvec *out, unsigned flags)
+{
+	for (size_t i = 0; i < pmbench_tasks_nr; i++)
+		if (pmbench_tasks[i].flags & flags)
+			pmbench_strvec_push(out, pmbench_tasks[i].name);
+}
+
+const struct pmbench_task_metric *
+pmbench_task_metric(const struct pmbench_task *t, const char *name)
+{
+	for (const struct pmbench_task_metric *m = t ? t->metrics : NULL;
+	     m && m->name; m++)
+		if (!strcmp(m->name, name))
+			return m;
 	return NULL;
 }
 
@@ -360,9 +495,13 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 				 PMBENCH_STATE_NODE_MODULES);
 	if (ret < 0)
 		goto done;
-	if (f->build_output) {
-		pmbench_buf_path(&p, ps->ws.run_project, f->build_output);
-		ret = pmbench_fs_discard(p.ptr, ps->ws.trash);
+	/* What a task's run writes, as the manifest names it. */
+	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
+		if (!pmbench_tasks[i].output)
+			continue;
+		pmbench_buf_reset(&p);
+		pmbench_tasks[i].output(&p, ps->ws.run_project, f, 0);
+		ret = p.len ? pmbench_fs_discard(p.ptr, ps->ws.trash) : 0;
 		if (ret < 0)
 			goto done;
 	}

@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <time.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/framework.h"
@@ -56,7 +57,7 @@ const char *pmbench_task_dev_script(const struct pmbench_fixture *f,
 				    const char *cell)
 {
 	(void)cell;
-	return f->dev_script;
+	return pmbench_fixture_get(f, "dev", "script");
 }
 
 void pmbench_task_dev_describe(struct pmbench_cell *cell,
@@ -74,13 +75,14 @@ void pmbench_dev_config(struct pmbench_dev_config *out,
 			const struct pmbench_task_job *j)
 {
 	const struct pmbench_fixture *f = j->f;
+	const char *args = pmbench_fixture_get(f, "dev", "args");
+	const char *ready = pmbench_fixture_get(f, "dev", "ready");
 
-	out->fw = pmbench_framework_detect(f->project_dir, f->dev_script);
-	out->args = f->dev_args ? f->dev_args : out->fw ? out->fw->args : NULL;
-	out->ready = f->ready_pattern ? f->ready_pattern
-		     : out->fw	      ? out->fw->ready
-				      : NULL;
-	out->path = f->ready_path ? f->ready_path : "/";
+	out->fw = pmbench_framework_detect(
+		f->project_dir, pmbench_fixture_get(f, "dev", "script"));
+	out->args = args ? args : out->fw ? out->fw->args : NULL;
+	out->ready = ready ? ready : out->fw ? out->fw->ready : NULL;
+	out->path = pmbench_fixture_get(f, "dev", "path");
 }
 
 uint64_t pmbench_dev_ready_timeout(const struct pmbench_task_job *j)
@@ -230,7 +232,8 @@ int pmbench_dev_start(struct pmbench_dev_run *d,
 		goto done;
 	d->w.port = d->port;
 	dev_args(&args, d->cfg.args, d->port);
-	pmbench_task_run_argv(&argv, j->ps, j->f->dev_script, &args);
+	pmbench_task_run_argv(&argv, j->ps, pmbench_task_dev_script(j->f, NULL),
+			      &args);
 	if (argv_out) {
 		pmbench_strvec_release(argv_out);
 		pmbench_strvec_pushv(argv_out, (const char *const *)argv.v);
@@ -464,8 +467,9 @@ static void dev_probe(struct pmbench_dev_run *d)
 	struct pmbench_probe_stats st;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
 
-	po.requests = j->probe_requests;
-	po.concurrency = j->probe_concurrency ? j->probe_concurrency : 1;
+	po.requests = j->opts->probe_requests;
+	po.concurrency = j->opts->probe_concurrency ? j->opts->probe_concurrency
+						    : 1;
 	po.time_cap_ns = PROBE_CAP_NS;
 	po.req_timeout_ns = PROBE_REQUEST_NS;
 	pmbench_ctx_status(j->ps->ctx, "probing %s with %u requests",
@@ -595,7 +599,7 @@ int pmbench_task_dev_run(const struct pmbench_task_job *j,
 	waited = pmbench_dev_wait_ready(&d, timeout_ns);
 	if (waited == 0) {
 		pmbench_dev_record_ready(&d, timeout_ns);
-		if (d.ready && j->probe_requests)
+		if (d.ready && j->opts->probe_requests)
 			dev_probe(&d);
 	}
 	ret = pmbench_dev_stop_and_check(&d);

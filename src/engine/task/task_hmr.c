@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pmbench/bench.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/framework.h"
@@ -46,6 +47,12 @@ struct hmr {
 	unsigned done;
 };
 
+/* --edits (bench.h): edits per run, at least one. */
+static unsigned edits(const struct pmbench_task_job *j)
+{
+	return j->opts->edits ? j->opts->edits : 1;
+}
+
 void pmbench_task_hmr_describe(struct pmbench_cell *cell,
 			       const struct pmbench_task_job *j)
 {
@@ -60,14 +67,16 @@ void pmbench_task_hmr_describe(struct pmbench_cell *cell,
 static int hmr_target(struct hmr *h, struct pmbench_buf *path)
 {
 	const struct pmbench_fixture *f = h->d->j->f;
+	const char *file = pmbench_fixture_get(f, "hmr", "file");
+	const char *mpath = pmbench_fixture_get(f, "hmr", "path");
 	const struct pmbench_framework *fw = h->d->cfg.fw;
 	const char *project = h->d->j->ps->ws.run_project;
 	struct pmbench_buf ffile = PMBENCH_BUF_INIT, fpath = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	if (!f->hmr_file || !f->hmr_path)
+	if (!file || !mpath)
 		pmbench_framework_hmr_target(&ffile, &fpath, fw, project);
-	pmbench_buf_adds(&h->file, f->hmr_file ? f->hmr_file : ffile.ptr);
+	pmbench_buf_adds(&h->file, file ? file : ffile.ptr);
 	if (!h->file.len) {
 		ret = pmbench_error_setc(
 			PMBENCH_ENOTFOUND,
@@ -79,9 +88,9 @@ static int hmr_target(struct hmr *h, struct pmbench_buf *path)
 			fw ? fw->title : "", fw ? " edits exists" : "");
 		goto done;
 	}
-	if (f->hmr_path)
-		pmbench_buf_adds(path, f->hmr_path);
-	else if (!f->hmr_file && fpath.len)
+	if (mpath)
+		pmbench_buf_adds(path, mpath);
+	else if (!file && fpath.len)
 		pmbench_buf_adds(path, fpath.ptr);
 	else if (fw && fw->hmr_path[0])
 		pmbench_buf_adds(path, fw->hmr_path);
@@ -223,7 +232,7 @@ static void edit_failed(struct hmr *h, unsigned k, const char *what,
 {
 	struct pmbench_buf why = PMBENCH_BUF_INIT, tail = PMBENCH_BUF_INIT;
 
-	pmbench_buf_addf(&why, "hmr edit %u of %u (%s) %s", k, h->d->j->edits,
+	pmbench_buf_addf(&why, "hmr edit %u of %u (%s) %s", k, edits(h->d->j),
 			 h->file.ptr, what);
 	if (st) {
 		pmbench_buf_addf(&why,
@@ -244,7 +253,7 @@ static void interrupted(struct hmr *h, unsigned k)
 	pmbench_buf_addf(&why, "interrupted by %s during hmr edit %u of %u",
 			 pmbench_proc_signal_name(
 				 pmbench_ctx_cancelled(h->d->j->ps->ctx)),
-			 k, h->d->j->edits);
+			 k, edits(h->d->j));
 	pmbench_sample_interrupt(h->d->s, why.ptr);
 	pmbench_buf_release(&why);
 }
@@ -360,7 +369,7 @@ static void hmr_record(struct hmr *h)
 			 : (sorted[h->done / 2 - 1] + sorted[h->done / 2]) / 2;
 	pmbench_sample_metric_set(s, "hmr_min_s", sorted[0]);
 	pmbench_sample_metric_set(s, "hmr_max_s", sorted[h->done - 1]);
-	if (s->ok && h->done == h->d->j->edits)
+	if (s->ok && h->done == edits(h->d->j))
 		s->wall_ns = (uint64_t)(median * 1e9 + 0.5);
 	free(sorted);
 }
@@ -383,10 +392,10 @@ static int hmr_edits(struct hmr *h)
 		pmbench_task_fail(h->d->s, pmbench_error_last(), NULL);
 		goto done;
 	}
-	h->times = pmbench_xcalloc(h->d->j->edits, sizeof(*h->times));
+	h->times = pmbench_xcalloc(edits(h->d->j), sizeof(*h->times));
 	pmbench_ctx_status(h->d->j->ps->ctx, "%s: %u hmr edits of %s",
-			   h->d->j->ps->pm->name, h->d->j->edits, h->file.ptr);
-	for (unsigned k = 1; k <= h->d->j->edits; k++) {
+			   h->d->j->ps->pm->name, edits(h->d->j), h->file.ptr);
+	for (unsigned k = 1; k <= edits(h->d->j); k++) {
 		ret = hmr_edit(h, k, nonce);
 		if (ret) {
 			/* A failed edit fails the run: no further edits. */

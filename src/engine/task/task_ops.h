@@ -41,6 +41,8 @@ int pmbench_task_script_run(const struct pmbench_task_job *j,
 int pmbench_task_build_run(const struct pmbench_task_job *j,
 			   struct pmbench_sample *s,
 			   struct pmbench_strvec *argv_out);
+void pmbench_task_build_output(struct pmbench_buf *out, const char *project,
+			       const struct pmbench_fixture *f, int guess);
 /*
  * `<pm> run <the cell's script>` into `s`, `c` a PMBENCH_CHILD_INIT
  * child the caller may give a line callback and releases.

@@ -34,13 +34,9 @@ static void resolve_argv(struct pmbench_strvec *out,
 void pmbench_task_resolve_describe(struct pmbench_cell *cell,
 				   const struct pmbench_task_job *j)
 {
-	const char *why = pmbench_task_resolve_unsupported(j);
-
-	if (why) {
-		free(cell->note);
-		cell->note = pmbench_xstrdup(why);
+	/* No command to say (bench marks the cell unsupported). */
+	if (pmbench_task_resolve_unsupported(j))
 		return;
-	}
 	resolve_argv(&cell->command, j);
 	for (size_t i = 0; i < j->ps->env.nr; i++)
 		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);

@@ -26,7 +26,27 @@ const char *pmbench_task_build_script(const struct pmbench_fixture *f,
 				      const char *cell)
 {
 	(void)cell;
-	return f->build_script;
+	return pmbench_fixture_get(f, "build", "script");
+}
+
+void pmbench_task_build_output(struct pmbench_buf *out, const char *project,
+			       const struct pmbench_fixture *f, int guess)
+{
+	static const char *const usual[] = { "dist", "build", "out", ".next" };
+	const char *output = pmbench_fixture_get(f, "build", "output");
+
+	if (output || !guess) {
+		if (output)
+			pmbench_buf_path(out, project, output);
+		return;
+	}
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(usual); i++) {
+		pmbench_buf_reset(out);
+		pmbench_buf_path(out, project, usual[i]);
+		if (pmbench_fs_isdir(out->ptr))
+			return;
+	}
+	pmbench_buf_reset(out);
 }
 
 const char *pmbench_task_lint_script(const struct pmbench_fixture *f,
@@ -91,20 +111,20 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 			   struct pmbench_sample *s,
 			   struct pmbench_strvec *argv_out)
 {
-	const struct pmbench_fixture *f = j->f;
+	const char *output = pmbench_fixture_get(j->f, "build", "output");
 	struct pmbench_fs_usage u;
 	struct pmbench_buf p = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	int ret = pmbench_task_script_run(j, s, argv_out);
 
-	if (ret < 0 || !s->ok || !f->build_output)
+	if (ret < 0 || !s->ok || !output)
 		goto done;
-	pmbench_buf_path(&p, j->ps->ws.run_project, f->build_output);
+	pmbench_buf_path(&p, j->ps->ws.run_project, output);
 	if (pmbench_fs_usage(&u, p.ptr) < 0 || !u.dirs) {
 		pmbench_buf_addf(&why,
 				 "the build exited 0 but wrote no "
 				 "'%s' folder (the manifest's "
 				 "build.output)",
-				 f->build_output);
+				 output);
 		pmbench_task_fail(s, why.ptr, NULL);
 		goto done;
 	}
@@ -114,7 +134,7 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 		pmbench_buf_addf(&why,
 				 "the build exited 0 but its output "
 				 "folder '%s' is empty",
-				 f->build_output);
+				 output);
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
 done:

@@ -20,7 +20,7 @@ const char *pmbench_task_test_script(const struct pmbench_fixture *f,
 				     const char *cell)
 {
 	(void)cell;
-	return f->test_script;
+	return pmbench_fixture_get(f, "test", "script");
 }
 
 /* What one summary line said. */
