@@ -30,7 +30,9 @@
  * (pmbench_deleter_running()) and waits for it before its first timed run
  * (pmbench_workspace_await_reuse()); two deleters never delete at once
  * (a second one waits for the lock), and each deletes only what is in
- * the queue when it looks, again until it is empty. When it is done it
+ * the queue when it looks, again until it is empty. The deleter tries the
+ * lock before it tells pmbench its pid, so once pmbench has returned the
+ * next command sees it (or the deleter before it) at work. When it is done it
  * records a large deletion in the trash (pmbench_fs_trash_drain()), the
  * record the next command's wait reads. A deleter that was killed
  * leaves its batches in the queue, and the next command that takes the

@@ -103,19 +103,30 @@ pid_t pmbench_deleter_running(const char *cache_dir)
 
 /* ---- The deleter: a grandchild of pmbench, in a session of its own. ---- */
 
-/* Its standard streams on /dev/null and nothing else of pmbench's open. */
-static int shed(void)
+/*
+ * Its standard streams on /dev/null and nothing else of pmbench's open
+ * but `*lock` (moved to 3, the lowest free); -1 if that cannot be.
+ */
+static int shed(int *lock)
 {
 	int null = open("/dev/null", O_RDWR);
+	unsigned from = 3;
 
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
 	    dup2(null, 2) < 0)
 		return -1;
+	if (*lock >= 0 && *lock != 3) {
+		if (dup2(*lock, 3) < 0)
+			return -1;
+		close(*lock);
+		*lock = 3;
+	}
+	from += *lock >= 0;
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+	if (syscall(SYS_close_range, from, ~0u, 0u) == 0)
 		return 0;
 #endif
-	for (int fd = 3; fd < 65536; fd++)
+	for (int fd = (int)from; fd < 65536; fd++)
 		close(fd);
 	return 0;
 }
@@ -143,61 +154,96 @@ static void hold(const char *path)
 		nanosleep(&ts, NULL);
 }
 
-/* Take the queue's lock, waiting for a deleter before it; its fd or -1. */
-static int take_lock(const char *queue)
+/* The queue's lock file, open; -1 if it cannot be. */
+static int open_lock(const char *queue)
 {
-	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	int fd, ret;
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	int fd;
 
 	pmbench_buf_path(&path, queue, LOCK);
 	fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	pmbench_buf_release(&path);
-	if (fd < 0)
-		return -1;
-	do
-		ret = flock(fd, LOCK_EX);
-	while (ret < 0 && errno == EINTR);
+	return fd;
+}
+
+/* The lock `fd` held: write this process's pid into it. */
+static int name_self(int fd)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	int ret = 0;
+
 	pmbench_buf_addf(&text,
 			 "pid %ld, deleting what pmbench set aside, "
 			 "since %lld\n",
 			 (long)getpid(), (long long)time(NULL));
-	if (ret < 0 || ftruncate(fd, 0) < 0 ||
-	    pwrite(fd, text.ptr, text.len, 0) != (ssize_t)text.len) {
-		close(fd);
-		fd = -1;
-	}
+	if (ftruncate(fd, 0) < 0 ||
+	    pwrite(fd, text.ptr, text.len, 0) != (ssize_t)text.len)
+		ret = -1;
 	pmbench_buf_release(&text);
+	return ret;
+}
+
+/*
+ * Try the lock, then tell pmbench this process's pid through `report`:
+ * so when pmbench returns, pmbench_deleter_running() already names this
+ * deleter (or the one before it, still deleting). Returns the lock's fd
+ * (-1 if it cannot be opened); `*locked` says whether it is held.
+ */
+static int lock_and_report(const char *queue, int report, int *locked)
+{
+	int fd = open_lock(queue);
+	pid_t self = getpid();
+
+	*locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		  name_self(fd) == 0;
+	if (write(report, &self, sizeof(self)) != (ssize_t)sizeof(self))
+		_exit(1);
+	close(report);
 	return fd;
 }
 
-PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash)
+/* Wait for a deleter before this one to finish; 0 once the lock is held. */
+static int take_lock(int fd)
+{
+	int ret;
+
+	do
+		ret = flock(fd, LOCK_EX);
+	while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -1 : name_self(fd);
+}
+
+PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
+					int report)
 {
 	uint64_t files = 0;
-	int fd, ret = -1;
+	int fd, locked, ret = -1;
 
 	defaults();
-	if (shed() < 0)
+	fd = lock_and_report(queue, report, &locked);
+	if (shed(&fd) < 0)
 		_exit(1);
 	prctl(PR_SET_NAME, "pmb-deleter", 0, 0, 0);
 	if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
 		/* As fast as the rest, then: it still deletes. */
 	}
 	set_ioprio(0, IOPRIO_CLASS_IDLE, 0);
-	fd = take_lock(queue);
-	if (fd >= 0) {
+	if (fd >= 0 && (locked || take_lock(fd) == 0)) {
 		hold(getenv(PMBENCH_DELETER_HOLD_ENV));
 		ret = pmbench_fs_trash_drain(queue, trash, &files);
 		/* Nobody's now: the lock is free as it closes. */
 		if (ftruncate(fd, 0) < 0)
 			ret = -1;
-		close(fd);
 	}
+	if (fd >= 0)
+		close(fd);
 	_exit(ret < 0 ? 1 : 0);
 }
 
 /*
- * The first child: out of pmbench's cgroup and session, fork the deleter,
- * send its pid through `report` and exit.
+ * The first child: out of pmbench's cgroup and session, fork the deleter
+ * (which sends its pid through `report` once it has tried the lock) and
+ * exit.
  */
 PMBENCH_NORETURN static void detach(int report, const char *queue,
 				    const char *trash)
@@ -207,12 +253,8 @@ PMBENCH_NORETURN static void detach(int report, const char *queue,
 	if (pmbench_reaper_leave() < 0 || setsid() < 0)
 		_exit(1);
 	pid = fork();
-	if (!pid) {
-		close(report);
-		delete_all(queue, trash);
-	}
-	if (write(report, &pid, sizeof(pid)) != (ssize_t)sizeof(pid))
-		_exit(1);
+	if (!pid)
+		delete_all(queue, trash, report);
 	_exit(pid < 0);
 }
 
@@ -222,6 +264,7 @@ static pid_t spawn(const char *queue, const char *trash)
 	sigset_t all, old;
 	int p[2], status, was = 0;
 	pid_t first, pid = -1;
+	ssize_t n;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
@@ -242,8 +285,12 @@ static pid_t spawn(const char *queue, const char *trash)
 	if (first > 0) {
 		while (waitpid(first, &status, 0) < 0 && errno == EINTR)
 			;
-		if (read(p[0], &pid, sizeof(pid)) != (ssize_t)sizeof(pid) ||
-		    !WIFEXITED(status) || WEXITSTATUS(status))
+		/* The deleter's pid, once it has tried the lock. */
+		while ((n = read(p[0], &pid, sizeof(pid))) < 0 &&
+		       errno == EINTR)
+			;
+		if (n != (ssize_t)sizeof(pid) || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
 			pid = -1;
 	}
 	if (was)
