@@ -49,6 +49,8 @@ struct pmbench_bench_opts {
 	 * --no-control).
 	 */
 	int control;
+	/** the command's options as given, recorded in the result; or NULL */
+	const struct pmbench_strvec *arguments;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

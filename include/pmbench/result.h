@@ -163,6 +163,7 @@ struct pmbench_result {
 	struct pmbench_strvec pms;
 	struct pmbench_strvec scenarios;
 	struct pmbench_strvec tasks;
+	struct pmbench_strvec arguments; /**< the options as given */
 	unsigned runs;
 	unsigned warmup;
 	uint64_t timeout_ns;
@@ -192,11 +193,11 @@ struct pmbench_result {
 	size_t machines_nr, machines_alloc;
 };
 
-#define PMBENCH_RESULT_INIT                                                   \
-	{                                                                     \
-		.schema_version = PMBENCH_RESULT_VERSION,                     \
-		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
-		.tasks = PMBENCH_STRVEC_INIT                                  \
+#define PMBENCH_RESULT_INIT                                                    \
+	{                                                                      \
+		.schema_version = PMBENCH_RESULT_VERSION,                      \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT,  \
+		.tasks = PMBENCH_STRVEC_INIT, .arguments = PMBENCH_STRVEC_INIT \
 	}
 
 /**

@@ -310,6 +310,7 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
 	pmbench_strvec_release(&cli->to);
 	pmbench_strvec_release(&cli->parity);
 	pmbench_strvec_release(&cli->pass);
+	pmbench_strvec_release(&cli->args);
 }
 
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name)
@@ -697,16 +698,23 @@ static int bad_option(const struct pmbench_cli_opts *cli, int c,
 	return -1;
 }
 
-/* workflow: a bench option for the shards, as given. */
+/*
+ * An option as given, into the list a result records (and the bench's
+ * options point at) and, for workflow, a bench option for the shards.
+ */
 static void pass_on(struct pmbench_cli_opts *cli,
 		    const struct pmbench_option *o, const char *arg)
 {
-	if (o->cmds & cli->cmd->id)
-		return;
-	if (arg)
-		pmbench_strvec_pushf(&cli->pass, "--%s=%s", o->name, arg);
-	else
-		pmbench_strvec_pushf(&cli->pass, "--%s", o->name);
+	struct pmbench_strvec *to[2] = { &cli->args, &cli->pass };
+
+	for (size_t i = 0; i < (o->cmds & cli->cmd->id ? 1 : 2); i++) {
+		if (arg)
+			pmbench_strvec_pushf(to[i], "--%s=%s", o->name, arg);
+		else
+			pmbench_strvec_pushf(to[i], "--%s", o->name);
+	}
+	if (cli->run)
+		cli->run->arguments = &cli->args;
 }
 
 /* What the options say together, once they are all read. */

@@ -204,6 +204,8 @@ struct pmbench_cli_opts {
 	const char *history_dir;
 	/** workflow: the bench options given, "--name[=value]", in order */
 	struct pmbench_strvec pass;
+	/** every option given, "--name[=value]", in order: a result records it */
+	struct pmbench_strvec args;
 	/* pmbench's own */
 	const char *cache_dir;
 	const char *fixtures_dir;
@@ -219,6 +221,7 @@ struct pmbench_cli_opts {
 		.parity = PMBENCH_STRVEC_INIT, .shards = 3,              \
 		.runner = "ubuntu-latest", .container = "debian:12",     \
 		.job_timeout = 60, .pass = PMBENCH_STRVEC_INIT,          \
+		.args = PMBENCH_STRVEC_INIT,                             \
 	}
 
 void pmbench_cli_opts_release(struct pmbench_cli_opts *cli);

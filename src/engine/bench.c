@@ -531,6 +531,8 @@ static void record_options(struct pmbench_result *r,
 	r->seed = o->seed;
 	r->shard = o->shard;
 	r->shards = o->shards;
+	for (size_t i = 0; o->arguments && i < o->arguments->nr; i++)
+		pmbench_strvec_push(&r->arguments, o->arguments->v[i]);
 	if (o->runs_auto) {
 		r->runs_auto = 1;
 		r->auto_target = o->autostop.target;

@@ -488,6 +488,10 @@ static void copy_header(struct pmbench_result *out,
 	pmbench_strvec_pushv(&out->scenarios,
 			     (const char *const *)r->scenarios.v);
 	pmbench_strvec_pushv(&out->tasks, (const char *const *)r->tasks.v);
+	/* The shards' options as given, but for which shard each was. */
+	for (size_t i = 0; i < r->arguments.nr; i++)
+		if (strncmp(r->arguments.v[i], "--shard", 7))
+			pmbench_strvec_push(&out->arguments, r->arguments.v[i]);
 	out->runs = r->runs;
 	out->warmup = r->warmup;
 	out->timeout_ns = r->timeout_ns;

@@ -385,6 +385,7 @@ const struct pmbench_result_field pmbench_result_option_fields[] = {
 	FIELD(pmbench_result, "pms", F_STRVEC, pms, 0),
 	FIELD(pmbench_result, "scenarios", F_STRVEC, scenarios, 0),
 	FIELD(pmbench_result, "tasks", F_STRVEC, tasks, 0),
+	FIELD(pmbench_result, "arguments", F_STRVEC, arguments, 0),
 	FIELD(pmbench_result, "runs", F_UINT, runs, 0),
 	FIELD(pmbench_result, "warmup", F_UINT, warmup, 0),
 	FIELD(pmbench_result, "timeout_s", F_SECS, timeout_ns, 0),

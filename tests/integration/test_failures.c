@@ -85,6 +85,11 @@ TEST(failing_runs_are_failures_not_times)
 	h_setup();
 	CHECK_INT(bench_with(&r, "fail", "lockfile", "30s", &run), 0);
 	CHECK_INT(run.exit_code, 2);
+	/* A failed bench's result still records its options as given. */
+	CHECK_INT(r.arguments.nr, 6);
+	CHECK_STR(r.arguments.v[0], "--pm=npm,bun");
+	CHECK_STR(r.arguments.v[2], "--runs=2");
+	CHECK(!strncmp(r.arguments.v[5], "--out=/", 7));
 	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
 	CHECK(c);
 	CHECK_INT(c->samples_nr, 2);
@@ -120,6 +125,11 @@ TEST(hanging_pm_times_out_and_leaves_nothing)
 	h_setup();
 	CHECK_INT(bench_with(&r, "hang-escape", "lockfile", "1s", &run), 0);
 	CHECK_INT(run.exit_code, 2);
+	/* A failed bench's result still records its options as given. */
+	CHECK_INT(r.arguments.nr, 6);
+	CHECK_STR(r.arguments.v[0], "--pm=npm,bun");
+	CHECK_STR(r.arguments.v[2], "--runs=2");
+	CHECK(!strncmp(r.arguments.v[5], "--out=/", 7));
 	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
 	CHECK(c);
 	CHECK_INT(c->samples_nr, 2);

@@ -377,6 +377,8 @@ static void build_sample(struct pmbench_result *r)
 		pmbench_strvec_push(&r->pms, sample_pms[i]);
 	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(sample_scenarios); i++)
 		pmbench_strvec_push(&r->scenarios, sample_scenarios[i]);
+	pmbench_strvec_push(&r->arguments, "--pm=npm,pnpm,bun");
+	pmbench_strvec_push(&r->arguments, "--scenario=clean,cache+lockfile");
 	pmbench_strvec_push(&r->tasks, "install");
 	r->runs = 5;
 	r->warmup = 1;
