@@ -837,8 +837,8 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "user's npm config names; primed with its uplink "
 			 "live, sealed for the timed runs (cached metadata "
 			 "not revalidated, no request leaves 127.0.0.1); "
-			 "the timed runs answered from memory by pmbench's "
-			 "front with the sealed mirror's own bytes, counting "
+			 "the timed runs answered by pmbench's front from "
+			 "a file of the sealed mirror's own bytes, counting "
 			 "only the requests of the PM's own processes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);
