@@ -18,8 +18,28 @@
 # PMBENCH (default $BUILD/pmbench) the binary measured; PMBENCH_BASE, if
 # set, is another pmbench (an older build, say) timed in the same blocks
 # and reported on its own rows: a before/after under the same noise.
+#
+# The fake fetches nothing, so pmbench runs with --registry live (no
+# mirror to start), and with --no-fs-wait: the drift control's copies
+# fill the trash, and on a journal-less ext4 every block would otherwise
+# wait out the inode reuse delay (minutes) before its first run. A
+# failed pmbench or hyperfine stops the script with its output.
+#
+# --smoke: two blocks of 2 runs at 5 ms (the second block meets what the
+# first left behind), then checks that the table was printed with a
+# number in every column; CI runs it (ci/test.sh, through ctest:
+# bench_overhead_smoke, with a timeout) so that a new default cannot
+# silently break the benchmark.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+smoke=0
+if [ "${1:-}" = --smoke ]; then
+	smoke=1
+	RUNS=2 REPS=2 SLEEPS=5
+elif [ $# -gt 0 ]; then
+	echo "usage: ci/bench-overhead.sh [--smoke]" >&2
+	exit 2
+fi
 build=${BUILD:-$top/build}
 pmbench=${PMBENCH:-$build/pmbench}
 runs=${RUNS:-10}
@@ -38,23 +58,34 @@ printf '{ "name": "fixed", "version": "1.0.0", "private": true }\n' > "$work/pro
 export PATH="$work/bin:$PATH" HOME="$work/home"
 export PMBENCH_TOOLCHAIN_DIR="$work/none"
 
+# A tool that failed: its output, then stop (never a table without it).
+failed() { # what log
+	echo "bench-overhead: $1 failed:" >&2
+	tail -n 40 "$2" >&2
+	exit 1
+}
+
 run_pmbench() { # tag binary sleep rep
-	local start end
+	local start end log="$work/out/$1-$3-$4.log"
 	start=$(date +%s%N)
 	PMBENCH_CACHE_DIR="$work/cache-$1" FAKEPM_NPM_SLEEP_MS=$3 "$2" bench \
 		--pm npm --scenario cache --runs "$runs" --warmup 1 --no-progress \
-		--out "$work/out/$1-$3-$4.json" "$work/proj" >/dev/null 2>&1
+		--registry live --no-fs-wait \
+		--out "$work/out/$1-$3-$4.json" "$work/proj" >"$log" 2>&1 ||
+		failed "$2 bench (sleep $3 ms, block $4)" "$log"
 	end=$(date +%s%N)
 	echo "$start $end" > "$work/out/$1-$3-$4.wall"
 }
 
 run_hyperfine() { # sleep rep
+	local log="$work/out/hf-$1-$2.log"
 	# A copy of its own, so that its lockfile never reaches pmbench's.
 	rm -rf "$work/hf"
 	cp -r "$work/proj" "$work/hf"
 	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 hyperfine -N --warmup 1 \
 		--runs "$runs" --prepare "rm -rf $work/hf/node_modules $work/hf/package-lock.json" \
-		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >/dev/null 2>&1)
+		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >"$log" 2>&1) ||
+		failed "hyperfine (sleep $1 ms, block $2)" "$log"
 }
 
 # The machine's state, before and after: load and CPU/IO pressure.
@@ -85,13 +116,15 @@ done
 
 conditions after
 cat "$work/out/conditions"
-node - "$work/out" "$reps" "$runs" $sleeps <<'JS'
+node - "$work/out" "$reps" "$runs" $sleeps <<'JS' | tee "$work/out/table"
 const fs = require("fs");
 const [dir, reps, runs, ...sleeps] = process.argv.slice(2);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1;
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const ms = (x) => (x * 1e3).toFixed(2);
 const spread = (a) => `${ms(Math.min(...a))}..${ms(Math.max(...a))}`;
+// A column padded to its width, and never run into the next one.
+const col = (s, w) => s.padEnd(w - 1) + " ";
 const read = (p) => JSON.parse(fs.readFileSync(`${dir}/${p}`, "utf8"));
 console.log(`fake npm install (warm cache, no lockfile, no node_modules), ` +
 	`${reps} interleaved blocks of ${runs} runs per tool`);
@@ -117,10 +150,21 @@ for (const sleep of sleeps) {
 		}
 		const pm = median(pmAll), hf = median(hfAll);
 		console.log(`${String(sleep).padStart(3)} ms ${tag === "pm" ? "PMBENCH " : "BASE    "}` +
-			`${ms(pm).padStart(7)} ms (${spread(pmMed)})`.padEnd(31) +
-			`${ms(hf).padStart(7)} ms (${spread(hfMed)})`.padEnd(31) +
-			`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`.padEnd(25) +
+			col(`${ms(pm).padStart(7)} ms (${spread(pmMed)})`, 31) +
+			col(`${ms(hf).padStart(7)} ms (${spread(hfMed)})`, 31) +
+			col(`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`, 25) +
 			`${(wall / timed).toFixed(3)}`);
 	}
 }
 JS
+
+# The smoke check: the header, then a row for each sleep and tool whose
+# five columns are numbers (a NaN or an empty block would not be).
+if [ "$smoke" = 1 ]; then
+	num='-?[0-9]+\.[0-9]+'
+	row="^ +5 ms PMBENCH +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num\$"
+	grep -q '^sleep  pmbench' "$work/out/table" &&
+		grep -Eq "$row" "$work/out/table" ||
+		{ echo "bench-overhead: --smoke: no table row for 5 ms" >&2; exit 1; }
+	echo "bench-overhead: --smoke: ok"
+fi

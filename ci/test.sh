@@ -1,22 +1,78 @@
 #!/usr/bin/env bash
-# The whole test suite: build the three flavours, run every test in the
-# normal build (the online ones use the real npm and bun against the npm
-# registry), then everything but the online tests under ASan and UBSan,
-# then the tests of pmbench's threads (label `threads`: the registry
-# front, the link relay, the per-thread error state) under
-# ThreadSanitizer.
+# The whole test suite (what .ci/run calls): build the three flavours,
+# then run every test of the normal build (the online ones use the real
+# PMs against the npm registry, through the local mirror), every test
+# but the online, registry and benchmark-smoke ones under ASan and UBSan
+# (their names start with "asan:"), and the tests of pmbench's threads
+# (label `threads`: the registry front, the link relay, the per-thread
+# error state) under ThreadSanitizer ("tsan:"), all in one ctest. The
+# style and link checks run beside the builds.
+#
+#   ci/test.sh           the whole suite
+#   ci/test.sh --quick   the edit loop: the normal build, the unit tests
+#                        and the integration tests that are neither
+#                        online, registry, timing nor slow
+#
+# One ctest over the three build trees (build-ci/ lists them) is one
+# scheduler: -j6 (CTEST_JOBS), as most tests wait on sleeps, child
+# processes and the disk, not on the CPU, and a resource spec of one
+# slot of "cores" per core plus one, which the tests with the real PMs
+# and the timing tests take (tests/CMakeLists.txt says how and why).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-"$top/ci/build.sh" --asan --tsan
+jobs=${CTEST_JOBS:-6}
+quick=0
+case "${1:-}" in
+--quick) quick=1 ;;
+'') ;;
+*)
+	echo "usage: ci/test.sh [--quick]" >&2
+	exit 2
+	;;
+esac
+
+stamp() { date +%s; }
+t0=$(stamp)
+phase() { # name start
+	printf '== %s: %d s\n' "$1" $(($(stamp) - $2))
+}
+
+# The resource spec, and the style and link checks (they need no build)
+# beside the builds, their output kept for the end.
+resources=$(mktemp)
+style_log=$(mktemp)
+trap 'rm -f "$resources" "$style_log"' EXIT
+printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ] } ] }\n' \
+	$(($(nproc 2>/dev/null || echo 2) + 1)) >"$resources"
+{ "$top/ci/style.sh" && "$top/ci/doclinks.sh"; } >"$style_log" 2>&1 &
+style_pid=$!
+
 status=0
-echo "== style (ci/style.sh, ci/doclinks.sh)"
-"$top/ci/style.sh" || status=1
-"$top/ci/doclinks.sh" || status=1
-echo "== tests (build/)"
-ctest --test-dir build --output-on-failure -j2 || status=1
-echo "== tests under ASan+UBSan (build-asan/, without the online ones)"
-ctest --test-dir build-asan --output-on-failure -j2 -LE "online|registry" || status=1
-echo "== tests of pmbench's threads under ThreadSanitizer (build-tsan/)"
-ctest --test-dir build-tsan --output-on-failure -j2 -L threads || status=1
+if [ "$quick" = 1 ]; then
+	"$top/ci/build.sh"
+	phase "build (build/)" "$t0"
+	t1=$(stamp)
+	ctest --test-dir build --output-on-failure -j"$jobs" \
+		--resource-spec-file "$resources" \
+		-LE "online|registry|timing|slow" || status=1
+	phase "quick tests (build/)" "$t1"
+else
+	"$top/ci/build.sh" --asan --tsan
+	phase "builds (build/, build-asan/ and build-tsan/)" "$t0"
+	t1=$(stamp)
+	mkdir -p build-ci
+	printf 'subdirs("%s" "%s" "%s")\n' "$top/build" "$top/build-asan" \
+		"$top/build-tsan" >build-ci/CTestTestfile.cmake
+	# Every run starts as a fresh clone does, in the order the tests'
+	# COST gives (ctest would otherwise average its measured times in).
+	rm -f build-ci/Testing/Temporary/CTestCostData.txt
+	ctest --test-dir build-ci --output-on-failure -j"$jobs" \
+		--resource-spec-file "$resources" -LE nosan || status=1
+	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
+fi
+echo "== style and links (ci/style.sh, ci/doclinks.sh)"
+wait "$style_pid" || status=1
+cat "$style_log"
+phase "ci/test.sh${1:+ $1}" "$t0"
 exit $status

@@ -40,7 +40,7 @@ _pmbench()
 		return
 		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"bench --edits")
@@ -52,7 +52,7 @@ _pmbench()
 		return
 		;;
 	"bench --format" | "bench -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"bench --link")
@@ -124,7 +124,7 @@ _pmbench()
 		return
 		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"migrate --env")
@@ -132,7 +132,7 @@ _pmbench()
 		return
 		;;
 	"migrate --format" | "migrate -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"migrate --from")
@@ -188,11 +188,11 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"report --format" | "report -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"report --out" | "report -o")
@@ -204,11 +204,11 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"compare --format" | "compare -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"compare --out" | "compare -o")
@@ -220,11 +220,11 @@ _pmbench()
 		return
 		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"claim --format" | "claim -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"claim --from")
@@ -292,7 +292,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
 		return
 		;;
 	"ci-cache --compression")
@@ -304,7 +304,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --format" | "ci-cache -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"ci-cache --link")
@@ -348,7 +348,7 @@ _pmbench()
 		return
 		;;
 	"history --format" | "history -f")
-		_pmbench_words 'table markdown csv json hyperfine html svg'
+		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
 		return
 		;;
 	"history --out" | "history -o")
@@ -461,7 +461,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'

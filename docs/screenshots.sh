@@ -1,8 +1,11 @@
 #!/bin/sh
-# Make docs/terminal.png and docs/html-overview.png (see docs/README.md).
+# Make docs/terminal.png, docs/html-overview.png and docs/html-timeline.png
+# (see docs/README.md).
 #
 #   docs/screenshots.sh            run the benchmark in tmux, then render
 #   docs/screenshots.sh --render   render the captures kept in $OUT only
+#   docs/screenshots.sh --timeline RESULT
+#                                  only docs/html-timeline.png, from RESULT
 #
 # The benchmark runs the real package managers of the pinned toolchain
 # (BENCH, below) in a detached tmux session of 100x45 characters; the
@@ -17,6 +20,32 @@ OUT=${OUT:-/tmp/pmbench-screenshots}
 BENCH=${BENCH:-"build/pmbench bench todo-api --pm npm,pnpm,bun \
 --scenario clean,cache+lockfile --runs 3"}
 mkdir -p "$OUT"
+
+# The HTML report's "where the time went" of every scenario (the phases'
+# stacked bars, their sentences, one run's request waterfall per PM), cut
+# out of the report of $1 into a page of its own and photographed.
+timeline() {
+	build/pmbench report "$1" --format html --out "$OUT/timeline-full.html"
+	awk '/^<\/head>/ { print; print "<body>"; head = 1; next }
+	     !head { print; next }
+	     /^<section><h2>[^<]* · [^<]* · [^<]*<\/h2>/ { print; next }
+	     /^(<a id="phases"><\/a>)?<p class="cap">Where the time went/ { on = 1 }
+	     on { print }
+	     on && /class="chart waterfall"/ { fall = 1 }
+	     on && fall && /^<\/svg>/ { on = fall = 0; print "</section>" }
+	     END { print "</body></html>" }' \
+		"$OUT/timeline-full.html" >"$OUT/timeline.html"
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=820,1020 \
+		--screenshot="$PWD/docs/html-timeline.png" \
+		"file://$OUT/timeline.html" 2>/dev/null
+}
+
+if [ "${1:-}" = --timeline ]; then
+	timeline "${2:-$OUT/result.json}"
+	echo "docs/html-timeline.png written"
+	exit 0
+fi
 
 if [ "${1:-}" != --render ]; then
 	tmux -L pmbench-shot new-session -d -s shot -x 100 -y 45 "sh"
@@ -73,4 +102,5 @@ build/pmbench report "$OUT/result.json" --format html \
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
 	--window-size=1000,820 --screenshot="$PWD/docs/html-overview.png" \
 	"file://$OUT/report.html" 2>/dev/null
-echo "docs/terminal.png and docs/html-overview.png written"
+timeline "$OUT/result.json"
+echo "docs/terminal.png, docs/html-overview.png, docs/html-timeline.png written"

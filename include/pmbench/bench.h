@@ -51,6 +51,12 @@ struct pmbench_bench_opts {
 	int control;
 	/** the command's options as given, recorded in the result; or NULL */
 	const struct pmbench_strvec *arguments;
+	/**
+	 * `--explain`: after each scenario's timed runs of a task that can
+	 * be explained (install), this many untimed runs per PM with the
+	 * PM's own timers on (explain.h); 0: none.
+	 */
+	int explain;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

@@ -31,6 +31,17 @@ struct pmbench_sample;
  */
 #define PMBENCH_CONTROL_DRIFT_ENV "PMBENCH_TEST_CONTROL_DRIFT_PCT"
 
+/**
+ * Test knob: set and not "0", bench runs no drift control, as with
+ * --no-control. The test harness sets it for every test (each bench
+ * would otherwise copy the control's 2,000 files every round); the
+ * tests about the control unset it. Tests only.
+ */
+#define PMBENCH_CONTROL_OFF_ENV "PMBENCH_TEST_NO_CONTROL"
+
+/** `asked`, or 0 when PMBENCH_CONTROL_OFF_ENV turns the control off. */
+int pmbench_control_enabled(int asked);
+
 /** 1 if `pm` names the control's cells. */
 int pmbench_control_is(const char *pm);
 

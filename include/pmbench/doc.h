@@ -18,7 +18,8 @@
  *
  * A document is a title and a list of blocks: headings, paragraphs, notes
  * and warnings, lists, key-value blocks, tables with typed columns,
- * charts and code. Each block names its audience: the terminal, pages
+ * charts and code. The terminal draws the charts whose bars are stacked
+ * (spans) as lines of letters; pages draw every chart. Each block names its audience: the terminal, pages
  * (Markdown, HTML) and data (CSV, JSON). A table's column has a header
  * for people and data fields (key and type) for CSV and JSON: each cell
  * holds the text people read, with units ("123.4 ms"), and the raw
@@ -62,7 +63,7 @@ enum pmbench_doc_field_flags {
 };
 
 /** The most data fields one column has. */
-#define PMBENCH_DOC_FIELDS 4
+#define PMBENCH_DOC_FIELDS 6
 
 /** One datum of a column: its key in CSV and JSON, and its type. */
 struct pmbench_doc_field {
@@ -168,6 +169,20 @@ enum pmbench_doc_tone {
 	PMBENCH_DOC_WORSE  /**< slower, or refuted */
 };
 
+/**
+ * A part of a bar: a segment of a stacked bar (a run's phase), or a span
+ * of a waterfall (a request in flight, on a lane of the bar's row).
+ */
+struct pmbench_doc_span {
+	double from, to; /**< on the axis */
+	unsigned series; /**< index into the chart's `series` */
+	/** a waterfall's lane (0 first), or PMBENCH_DOC_BAND */
+	unsigned lane;
+};
+
+/** A span drawn behind a waterfall's lanes, across them (a phase). */
+#define PMBENCH_DOC_BAND 0xffffffffu
+
 /** One row of a chart: a bar, its interval and its single runs. */
 struct pmbench_doc_bar {
 	char *label;
@@ -181,6 +196,12 @@ struct pmbench_doc_bar {
 	enum pmbench_doc_tone tone;
 	/** A group this bar opens, named on a row above it, or NULL. */
 	char *group;
+	/**
+	 * Its parts (pmbench_doc_bar_span()): a stacked bar's segments in
+	 * order (its value is then their end), or a waterfall's spans.
+	 */
+	struct pmbench_doc_span *spans;
+	size_t spans_nr, spans_alloc;
 };
 
 /** A horizontal bar chart, drawn as SVG by the html and svg formats. */
@@ -203,6 +224,18 @@ struct pmbench_doc_chart {
 	 * is marked as a change. Set it after pmbench_doc_chart().
 	 */
 	int trend;
+	/**
+	 * The series of the bars' spans (pmbench_doc_series()), in a legend
+	 * above the chart: names, and the terminal's letter of each.
+	 */
+	struct pmbench_strvec series;
+	char *glyphs;
+	/**
+	 * A waterfall: each bar's row holds its spans on lanes, one line of
+	 * pixels each, its bands behind them; no value, no whiskers. Pages
+	 * only. Set it after pmbench_doc_chart().
+	 */
+	int waterfall;
 };
 
 enum pmbench_doc_kind {
@@ -399,6 +432,17 @@ void pmbench_doc_bar_text(struct pmbench_doc_bar *b, const char *fmt, ...)
 /** Copy the `n` single runs `dots` into the bar `b`. */
 void pmbench_doc_bar_dots(struct pmbench_doc_bar *b, const double *dots,
 			  size_t n);
+
+/**
+ * Add a series for the spans of `c`'s bars: its `name` in the legend and
+ * its letter `glyph` on the terminal. The first is series 0.
+ */
+void pmbench_doc_series(struct pmbench_doc_chart *c, const char *name,
+			char glyph);
+
+/** Add a span of `series` from `from` to `to` on `lane` to the bar `b`. */
+void pmbench_doc_bar_span(struct pmbench_doc_bar *b, double from, double to,
+			  unsigned series, unsigned lane);
 
 /**
  * The columns UTF-8 text `s` takes on a terminal: one per character, as

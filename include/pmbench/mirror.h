@@ -49,8 +49,9 @@
  * are those of what pmbench runs: the PM being timed.
  *
  * Threads: pmbench_mirror_serve() starts a thread of the front's own;
- * until pmbench_mirror_halt() returns, the only function another thread
- * may call is pmbench_mirror_take_counts(). The others are for the
+ * until pmbench_mirror_halt() returns, the only functions another thread
+ * may call are pmbench_mirror_take_counts() and pmbench_mirror_take()
+ * (and pmbench_mirror_log_release() on what it gave). The others are for the
  * thread that owns the front, while it does not serve.
  */
 
@@ -73,6 +74,46 @@ struct pmbench_mirror_counts {
 	/** Connections closed to make room at the cap, or stalled. */
 	unsigned dropped_connections;
 };
+
+/**
+ * One request on a connection of what pmbench runs (the PM), as the
+ * front served it: the waterfall of a run (phases.h).
+ */
+struct pmbench_mirror_request {
+	/** pmbench_now_ns() when its head's first byte was read */
+	uint64_t start_ns;
+	/**
+	 * when the answer's last byte was handed to the kernel, or the
+	 * connection closed before it was
+	 */
+	uint64_t end_ns;
+	uint64_t bytes; /**< body bytes sent */
+	int status;
+	/**
+	 * 'c' an abbreviated packument, 'f' a full one, 't' a tarball,
+	 * 'o' anything else (audit, a refused head)
+	 */
+	char kind;
+	int fallback; /**< answered by asking verdaccio, not from memory */
+};
+
+/** Most requests a log holds; later ones are only counted. */
+#define PMBENCH_MIRROR_LOG_MAX 65536
+
+/** The front's request log since the last take, in the order answered. */
+struct pmbench_mirror_log {
+	struct pmbench_mirror_request *v;
+	size_t nr, alloc;
+	unsigned dropped; /**< past PMBENCH_MIRROR_LOG_MAX */
+};
+
+#define PMBENCH_MIRROR_LOG_INIT \
+	{                       \
+		.v = NULL       \
+	}
+
+/** Free what `log` holds; it is left as PMBENCH_MIRROR_LOG_INIT. */
+void pmbench_mirror_log_release(struct pmbench_mirror_log *log);
 
 /**
  * A front with nothing kept yet, that asks the server on 127.0.0.1 at
@@ -144,6 +185,17 @@ void pmbench_mirror_halt(struct pmbench_mirror *m);
  */
 void pmbench_mirror_take_counts(struct pmbench_mirror *m,
 				struct pmbench_mirror_counts *out);
+
+/**
+ * pmbench_mirror_take_counts(), and at the same moment, under the same
+ * lock, the request log since then into `log` (released first; NULL:
+ * the log is dropped). A request is logged once its answer is out (or
+ * its connection closed), so one in flight goes to the next take. Any
+ * thread may call it, also while the front serves.
+ */
+void pmbench_mirror_take(struct pmbench_mirror *m,
+			 struct pmbench_mirror_counts *counts,
+			 struct pmbench_mirror_log *log);
 
 /** Halt and free everything. NULL is fine. */
 void pmbench_mirror_free(struct pmbench_mirror *m);

@@ -5,6 +5,7 @@
 #include "pmbench/strvec.h"
 
 struct pmbench_ctx;
+struct pmbench_pm_phases;
 
 /**
  * The package-manager table. Everything pmbench knows about one package
@@ -178,6 +179,24 @@ struct pmbench_pm {
 	 * Node (the node first on PATH), "bun" for bun's own runtime.
 	 */
 	const char *runtime;
+	/**
+	 * `bench --explain`: how its own timers are switched on, in untimed
+	 * runs of their own after the timed ones (a timed run never
+	 * carries them): arguments after its install arguments (a
+	 * variant's included), environment after its own. Either may be
+	 * NULL (yarn 4 prints its steps' times in every run). `timer_how`
+	 * says it for humans: "--timing".
+	 */
+	const char *const *timer_args;
+	const char *const *timer_env;
+	const char *timer_how;
+	/**
+	 * Read a transcript of such a run (pmtimer.h: each line with the
+	 * time it arrived) into phases; returns how many it found. NULL:
+	 * the PM has no timers of its own.
+	 */
+	int (*timer_parse)(struct pmbench_pm_phases *out,
+			   const char *transcript, size_t len);
 };
 
 /** Every PM but the variants, in the default order. */

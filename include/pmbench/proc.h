@@ -70,7 +70,103 @@ enum pmbench_child_flags {
 	PMBENCH_CHILD_SAMPLE_TREE = (1 << 0),
 	/** Let output go to pmbench's own stdout/stderr (no capture). */
 	PMBENCH_CHILD_PASSTHROUGH = (1 << 1),
+	/**
+	 * Count the work of the whole process tree with perf events
+	 * (`result.work`): every counter this machine has (see
+	 * pmbench_proc_work_why()), opened on the child before its exec,
+	 * counting from the exec, inherited by every process and thread it
+	 * starts, and read by pmbench_child_run() once the tree is gone.
+	 */
+	PMBENCH_CHILD_COUNT_WORK = (1 << 2),
 };
+
+/** The counters of PMBENCH_CHILD_COUNT_WORK. */
+enum pmbench_work_counter {
+	/**
+	 * CPU instructions retired (a hardware event): a measure of work
+	 * with little run-to-run noise, where the CPU's counters are
+	 * reachable (not in most VMs). User space only where the kernel
+	 * forbids more (perf_event_paranoid 2).
+	 */
+	PMBENCH_WORK_INSTRUCTIONS,
+	/**
+	 * task-clock (a software event), nanoseconds: the time the tree's
+	 * processes and threads were on a CPU, by the scheduler's clock,
+	 * kernel time included. Unlike rusage it counts every process of
+	 * the tree, waited for or not (daemons, orphans).
+	 */
+	PMBENCH_WORK_TASK_CLOCK,
+	PMBENCH_WORK_NR
+};
+
+/** A walk of a traced tree: when, and the tree's bytes written by then. */
+struct pmbench_trace_point {
+	uint64_t t_ns;	  /**< since the spawn */
+	uint64_t written; /**< write_bytes of the tree so far */
+	/** `mark_dir` changed since the walk before (or the spawn) */
+	int marked;
+};
+
+/** A process a traced tree had, as the walks saw it. */
+struct pmbench_trace_proc {
+	pid_t pid, ppid;
+	uint64_t start_tick; /**< /proc start time: clock ticks after boot */
+	uint64_t start_ns;   /**< since the spawn, at the ticks' resolution */
+	uint64_t seen_ns;    /**< the last walk that found it alive */
+	uint64_t gone_ns;    /**< the first walk that found it gone, or 0 */
+	uint64_t written;    /**< its write_bytes, as last read */
+	uint64_t cpu_ns;     /**< its utime + stime, as last read */
+	/** Its environment's npm_lifecycle_event and npm_package_name. */
+	char *event, *package;
+	/** A lifecycle script: an event the main process does not have. */
+	int script;
+	int mark;	    /* private: found by the current walk */
+	unsigned env_reads; /* private: reads of its environ so far */
+};
+
+/**
+ * What the sampler records of a run when the handle has one (`trace`):
+ * at each walk (every `sample_ns`, and once more at the exit) the tree's
+ * bytes written, read from /proc/PID/io of each of its processes (its
+ * write_bytes: what it dirtied in the page cache; a parent's count takes
+ * in its reaped children's, which the walk subtracts so nothing counts
+ * twice), and every process with its CPU time and, read when it is
+ * first seen (and at the next walks while it names none: it may not
+ * have exec'd yet), its environment's lifecycle variables (the mark of a PM's
+ * lifecycle script: npm, yarn, pnpm and bun set them). Processes
+ * that live less than a period may be missed; their writes are not.
+ * The caller owns it: PMBENCH_CHILD_TRACE_INIT, then
+ * pmbench_child_trace_release().
+ */
+struct pmbench_child_trace {
+	struct pmbench_trace_point *points;
+	size_t points_nr, points_alloc;
+	struct pmbench_trace_proc *procs;
+	size_t procs_nr, procs_alloc;
+	uint64_t written; /**< the tree's bytes written so far */
+	uint64_t cpu_ns;  /**< pmbench's own CPU time in the traced walks */
+	/** Extra reads off: walk and time as untraced (for measuring). */
+	int lean;
+	/**
+	 * A folder whose change (made, removed, an entry added or removed:
+	 * its mtime) the walks note as `marked`: the project's
+	 * node_modules, whose first change ends a PM's startup. NULL: none.
+	 * Set by the caller; kept by pmbench_child_trace_release().
+	 */
+	const char *mark_dir;
+	/* Private: mark_dir as last seen. */
+	int mark_seen;
+	int64_t mark_sec, mark_nsec;
+	uint64_t mark_ino;
+};
+
+#define PMBENCH_CHILD_TRACE_INIT \
+	{                        \
+		.points = NULL   \
+	}
+
+/** Free what `t` holds; it is left as PMBENCH_CHILD_TRACE_INIT. */
+void pmbench_child_trace_release(struct pmbench_child_trace *t);
 
 struct pmbench_child;
 
@@ -106,6 +202,16 @@ struct pmbench_child_result {
 	unsigned tree_samples; /**< how many times the tree was sampled */
 	int leftover;	       /**< processes alive after the main one exited */
 	uint64_t output_bytes; /**< total bytes the child wrote */
+	/**
+	 * PMBENCH_CHILD_COUNT_WORK: each counter's count over the whole
+	 * tree, valid where its bit (1 << PMBENCH_WORK_*) is set in
+	 * `work_counted`; a bit in `work_scaled` says the kernel counted only
+	 * part of the time (the counter was multiplexed) and the count is
+	 * scaled to the whole, an estimate.
+	 */
+	uint64_t work[PMBENCH_WORK_NR];
+	unsigned work_counted;
+	unsigned work_scaled;
 };
 
 struct pmbench_child {
@@ -129,6 +235,11 @@ struct pmbench_child {
 	/** Called while pmbench_child_run() waits; NULL: nothing watched. */
 	pmbench_child_watch_cb watch;
 	void *watch_payload;
+	/**
+	 * Record the run's timeline at each walk (see above); NULL: none.
+	 * Reset by pmbench_child_start(); the caller owns it.
+	 */
+	struct pmbench_child_trace *trace;
 
 	/* Filled by pmbench_child_start()/pmbench_child_pump(). */
 	struct pmbench_child_result result;
@@ -142,8 +253,11 @@ struct pmbench_child {
 	int slot;     /* in the registry while the main is not reaped, or -1 */
 	uint64_t t0;  /* CLOCK_MONOTONIC just before the spawn */
 	uint64_t next_sample;
+	uint64_t t0_tick; /* the spawn in /proc's clock ticks after boot */
 	struct pmbench_buf line;
 	int in_escape;
+	int work_fd[PMBENCH_WORK_NR]; /* valid while work_armed */
+	int work_armed;
 };
 
 #define PMBENCH_CHILD_INIT                                               \
@@ -186,6 +300,21 @@ void pmbench_proc_signal_live(int sig);
  * "SIGHUP", "SIGQUIT"), or "a signal" for any other. Static storage.
  */
 const char *pmbench_proc_signal_name(int sig);
+
+/**
+ * Why `which` cannot be counted on this machine ("no hardware counters
+ * in this VM (...)", "perf_event_paranoid=3 (...)", "switched off
+ * (PMBENCH_PERF_EVENTS=off)"), or NULL when it can. Found once, by
+ * opening the counter on pmbench itself; static storage. Call it from
+ * the thread that starts children.
+ */
+const char *pmbench_proc_work_why(enum pmbench_work_counter which);
+
+/**
+ * 1 when `which` is counted in user space only (the kernel forbids
+ * counting its own work: perf_event_paranoid 2), else 0.
+ */
+int pmbench_proc_work_user_only(enum pmbench_work_counter which);
 
 /**
  * Run a child to completion: start it, collect output and measurements,

@@ -5,11 +5,11 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/link.h"
+#include "pmbench/mirror.h"
 #include "pmbench/proc.h"
 #include "pmbench/strvec.h"
 
 struct pmbench_ctx;
-struct pmbench_mirror;
 struct pmbench_pm;
 struct pmbench_result;
 struct pmbench_sample;
@@ -79,6 +79,8 @@ struct pmbench_registry {
 	int child_port;	    /* where the running verdaccio listens */
 	uint64_t prime_off; /* the log's size when priming began */
 	char *caching;	    /* the upstream's Cache-Control, as found */
+	/* The front's log of the last counted run (pmbench_registry_count). */
+	struct pmbench_mirror_log requests;
 };
 
 #define PMBENCH_REGISTRY_INIT                                                \
@@ -185,6 +187,14 @@ struct pmbench_registry_counts {
  */
 int pmbench_registry_count(struct pmbench_registry *reg,
 			   struct pmbench_registry_counts *out);
+
+/**
+ * Move the front's log of the requests counted by the last
+ * pmbench_registry_count() (sealed only: the front answers then) into
+ * `out`, released first; empty otherwise (nothing runs, priming, live).
+ */
+void pmbench_registry_take_log(struct pmbench_registry *reg,
+			       struct pmbench_mirror_log *out);
 
 /**
  * The counts since the mark as metrics of `s` (registry_meta_requests,

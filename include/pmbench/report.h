@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/phases.h"
 #include "pmbench/result.h"
 #include "pmbench/stats.h"
 
@@ -44,6 +45,46 @@
 #define PMBENCH_REPORT_PAIRED_MIN_ROUNDS 5
 /** The drift control's change above which a scenario gets a warning. */
 #define PMBENCH_REPORT_CONTROL_DRIFT 0.20
+
+/**
+ * Where a cell's time went (phases.h), over its successful timed runs
+ * that have phases (pmbench_report_phases()).
+ */
+struct pmbench_report_phases {
+	size_t runs; /**< runs with phases; 0: nothing below is set */
+	/** the median of each phase, seconds (they need not add up) */
+	double median[PMBENCH_PHASES];
+	double requests; /**< median registry requests of the PM */
+	double written;	 /**< median bytes the tree wrote */
+	/** the sampler's period (the longest): a shorter phase is unresolved */
+	double sample;
+	double sampler_cpu; /**< median CPU time of pmbench's walks, s */
+	/**
+	 * The lifecycle script with the longest median time over the runs
+	 * (0 in a run without it): its package and event (owned by the
+	 * result) and that median, seconds; NULLs and 0 without scripts.
+	 */
+	const char *script_package, *script_event;
+	double script;
+	/** how many distinct scripts (package and event) ran */
+	size_t scripts;
+};
+
+/**
+ * The phases of `c` into `out` (zeroed first): medians over its
+ * successful timed runs with phases. Returns out->runs.
+ */
+size_t pmbench_report_phases(struct pmbench_report_phases *out,
+			     const struct pmbench_cell *c);
+
+/**
+ * The phase that moved most from `a` to `b` (both with runs): the one
+ * whose median changed most, in seconds, into *out_phase, the change
+ * (b - a, seconds) returned.
+ */
+double pmbench_report_phase_moved(enum pmbench_phase *out_phase,
+				  const struct pmbench_report_phases *a,
+				  const struct pmbench_report_phases *b);
 
 /** The statistics of one cell. */
 struct pmbench_report_cell {
@@ -111,6 +152,8 @@ struct pmbench_report_cell {
 	int has_drift;
 	double drift;
 	double drift_range;
+	/** where its time went (phases.runs is 0 without phases) */
+	struct pmbench_report_phases phases;
 };
 
 /** Every pair of PMs of a scenario: a ratio of a over b. */
@@ -167,6 +210,32 @@ void pmbench_report_release(struct pmbench_report *rep);
 
 /** "14.3 s" or "512.0 ms". */
 void pmbench_report_add_duration(struct pmbench_buf *out, double seconds);
+
+/**
+ * A phase's median as the reports say it: "–" for none, "< 25 ms" below
+ * the sampler's period `sample` (seconds), else "310 ms" or "1.20 s".
+ */
+void pmbench_report_add_phase(struct pmbench_buf *out, double seconds,
+			      double sample);
+
+/**
+ * "start 0.21 s · network 1.20 s · write 0.31 s · scripts – · exit
+ * 0.02 s": the medians of `ph`.
+ */
+void pmbench_report_add_phases(struct pmbench_buf *out,
+			       const struct pmbench_report_phases *ph);
+
+/**
+ * What the phases of the scenario that starts at cell `g` say that a
+ * reader should know, one sentence an item into `out`: a PM whose time
+ * is mostly its registry requests ("npm: 1.20 s of 1.83 s in 178
+ * registry requests with a warm cache"), one that downloaded far more
+ * than the others ("yarn downloaded 117 MB (full packuments) where the
+ * others downloaded 7.6 MB"), one whose lifecycle scripts took much of
+ * its run ("pnpm: 40 % of the run in esbuild's postinstall").
+ */
+void pmbench_report_phase_sentences(struct pmbench_strvec *out,
+				    const struct pmbench_report *rep, size_t g);
 
 /** "5.8x", "12.0x" or "1.03x": the precision a ratio deserves. */
 void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio);

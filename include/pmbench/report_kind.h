@@ -92,6 +92,8 @@ struct pmbench_report_pair {
 	struct pmbench_comparison cmp;
 	/** the runs cannot reach p < 0.05 (3 against 3) */
 	int too_few;
+	/** where the time went in A and in B (runs 0: no phases) */
+	struct pmbench_report_phases phases_a, phases_b;
 };
 
 /**

@@ -3,7 +3,10 @@
 
 #include <stdint.h>
 
+#include "pmbench/pmtimer.h"
 #include "pmbench/strvec.h"
+
+struct pmbench_phases;
 
 /**
  * The in-memory result of a benchmark: every raw sample, the options and
@@ -66,6 +69,25 @@ struct pmbench_sample {
 	size_t metrics_nr, metrics_alloc;
 	/** A merged result: 1-based index into `machines`, else 0. */
 	unsigned machine;
+	/**
+	 * Where the run's time went (phases.h), owned, or NULL (a run not
+	 * traced, an older result). A result file keeps one run's
+	 * request log a cell (the waterfall): see pmbench_cell_waterfall().
+	 */
+	struct pmbench_phases *phases;
+};
+
+/**
+ * One `--explain` run: untimed, after the timed ones, with the PM's own
+ * timers switched on (its table entry's `timer_args`), and what they
+ * said (pmtimer.h). Its wall time is not a measurement to compare: the
+ * timers' output slows some PMs (docs/explain.md).
+ */
+struct pmbench_explain_run {
+	int ok;		  /**< it succeeded and its timers were read */
+	uint64_t wall_ns; /**< spawn to exit, timers on */
+	char *failure;	  /**< why not ok (or what was cut), else NULL */
+	struct pmbench_pm_phases phases;
 };
 
 /** Whether a cell can be measured at all. */
@@ -108,6 +130,13 @@ struct pmbench_cell {
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
 	size_t samples_nr, samples_alloc;
+	/**
+	 * `--explain`: how the PM's timers were switched on ("--timing"),
+	 * else NULL; and the runs with them on, in order.
+	 */
+	char *explain_how;
+	struct pmbench_explain_run *explain;
+	size_t explain_nr, explain_alloc;
 };
 
 /** A key and value pair, for the environment record. */
@@ -225,9 +254,29 @@ struct pmbench_cell *pmbench_result_find_cell(const struct pmbench_result *r,
 					      const char *pm);
 /**
  * Append a zeroed sample to a cell; returns it (owned by the cell, valid
- * until the next sample is added to it).
+ * until the next sample is added to it). The samples before it are
+ * finished then: a warm-up's and a failed run's request log are dropped,
+ * and of the timed runs' logs at most 9 are kept (past 9, those of the
+ * runs farthest from the median so far go first), so that a cell holds
+ * at most 10 at any time and the median run's is among them.
  */
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c);
+
+/**
+ * The sample of `c` whose request log is the cell's waterfall: of the
+ * successful timed runs that have one, the closest to the median time
+ * of all its successful timed runs (the earliest of equals): the median
+ * run itself for up to 9 timed runs (pmbench_cell_add_sample()), past
+ * that the closest of the logs kept on the way. NULL when there is none.
+ */
+const struct pmbench_sample *
+pmbench_cell_waterfall(const struct pmbench_cell *c);
+
+/**
+ * Append an empty `--explain` run to a cell; returns it (owned by the
+ * cell, valid until the next run is added to it).
+ */
+struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c);
 
 /**
  * Mark `c` PMBENCH_CELL_UNSUPPORTED, `why` (copied) its note in place of

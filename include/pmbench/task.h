@@ -264,6 +264,14 @@ struct pmbench_task {
 	 */
 	int (*prime)(struct pmbench_pmrun *ps, uint64_t timeout_ns);
 	/**
+	 * `bench --explain`: one untimed run of the job, prepared (`prepare`
+	 * has run), with the PM's own timers on, into `out` (explain.h);
+	 * `label` names its transcript. NULL: the task is not explained.
+	 * Returns 0 or PMBENCH_EINTERRUPTED.
+	 */
+	int (*explain)(const struct pmbench_task_job *j,
+		       struct pmbench_explain_run *out, const char *label);
+	/**
 	 * The folder its run writes (PMBENCH_TASK_OUTPUT) in `project`
 	 * into `out`: the manifest's; without one, when `guess`, the first
 	 * usual one that exists there; else nothing. Runs remove the

@@ -14,6 +14,7 @@
 #include "pmbench/bench.h"
 #include "pmbench/cicache.h"
 #include "pmbench/ctx.h"
+#include "pmbench/explain.h"
 #include "pmbench/format.h"
 #include "pmbench/pm.h"
 #include "pmbench/registry.h"
@@ -81,6 +82,12 @@ const struct pmbench_option pmbench_options[] = {
 	{ "env", ARG_ENV, CMD_CI_CACHE, "K=V",
 	  "set a variable for every PM (repeatable)",
 	  CICACHE_AT(env, struct pmbench_strvec) },
+	{ "explain", ARG_FLAG, CMD_BENCH, NULL,
+	  "after each scenario's timed installs, 3 untimed ones per PM with "
+	  "its own timers on (npm --timing, pnpm --reporter=ndjson, ...): "
+	  "the phases it names, beside the times",
+	  .flags = OPT_LOCAL, RUN_AT(explain, int),
+	  .value = PMBENCH_EXPLAIN_RUNS },
 	{ "fixtures-dir", ARG_PATH, CMD_MAIN, "DIR",
 	  "where manifests are looked up (default: the source tree's "
 	  "fixtures/, or $PMBENCH_FIXTURES_DIR)",

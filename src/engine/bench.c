@@ -10,6 +10,7 @@
 #include "pmbench/bench.h"
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
+#include "pmbench/explain.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
@@ -409,6 +410,64 @@ static int control_turn(const struct pmbench_round *round, void *payload)
 	return ret;
 }
 
+/* One `--explain` run of a PM: its copy prepared, then the run. */
+static int explain_one(struct rounds *x, struct pmbench_pmrun *ps, unsigned k)
+{
+	struct pmbench_task_job j = job_of(x, ps, x->task->name);
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	struct pmbench_explain_run *e;
+	int ret;
+
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s explained %u/%d", x->f->name,
+			   label(x, x->task->name), ps->pm->name, k + 1,
+			   x->o->explain);
+	ret = x->task->prepare(&j);
+	e = pmbench_cell_add_explain(pmbench_result_find_cell(
+		x->r, x->f->name, x->task->name, x->scenario, ps->pm->name));
+	if (ret < 0) {
+		if (pmbench_ctx_cancelled(x->ctx))
+			return PMBENCH_EINTERRUPTED;
+		e->failure = pmbench_xstrdup(pmbench_error_last());
+		return 0;
+	}
+	pmbench_buf_addf(&name, "%s-%s-%s-%u", x->f->name, x->scenario,
+			 pmbench_pm_folder(ps->pm), k + 1);
+	for (size_t i = 0; i < name.len; i++)
+		if (name.ptr[i] == '+' || name.ptr[i] == '/')
+			name.ptr[i] = '_';
+	ret = x->task->explain(&j, e, name.ptr);
+	pmbench_buf_release(&name);
+	return ret;
+}
+
+/*
+ * `--explain`: after the timed rounds, untimed runs of every PM with
+ * its own timers on, into its cell. Never part of the timed rounds.
+ */
+static int explain_runs(struct rounds *x)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < x->nr && !ret; i++) {
+		struct pmbench_pmrun *ps = &x->states[i];
+		struct pmbench_task_job j = job_of(x, ps, x->task->name);
+		struct pmbench_cell *cell = pmbench_result_find_cell(
+			x->r, x->f->name, x->task->name, x->scenario,
+			ps->pm->name);
+
+		if (ps->prime_failure || !cell || cell->prime_failure ||
+		    (x->task->unsupported && x->task->unsupported(&j)))
+			continue;
+		free(cell->explain_how);
+		cell->explain_how = pmbench_explain_how(ps);
+		for (int k = 0; k < x->o->explain && !ret; k++)
+			ret = explain_one(x, ps, (unsigned)k);
+	}
+	return ret;
+}
+
 /*
  * The group's name and its planned runs for progress bars: every round
  * runs each cell with a primed PM, then the baselines. With --runs auto
@@ -446,6 +505,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 {
 	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
 	struct rounds x;
+	int control = pmbench_control_enabled(o->control);
 	int ret;
 
 	memset(&x, 0, sizeof(x));
@@ -473,7 +533,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	add_cells(&x);
 	if (t->flags & PMBENCH_TASK_BASELINES)
 		add_baselines(&x);
-	if (o->control)
+	if (control)
 		pmbench_result_add_cell(r, f->name, t->name, scenario,
 					PMBENCH_CONTROL_PM);
 	plan_progress(&x);
@@ -484,7 +544,7 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	s.runs = o->runs;
 	s.turn = turn;
 	s.round_done = round_done;
-	if (o->control)
+	if (control)
 		s.round_start = control_turn;
 	s.payload = &x;
 	s.shard = o->shard;
@@ -497,6 +557,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		s.scenario = scenario;
 	}
 	ret = pmbench_schedule_run(&s);
+	if (!ret && o->explain > 0 && t->explain)
+		ret = explain_runs(&x);
 
 	pmbench_strvec_release(&x.cells);
 	pmbench_strvec_release(&x.bare[0]);

@@ -36,6 +36,13 @@ int pmbench_control_is(const char *pm)
 	return pm && !strcmp(pm, PMBENCH_CONTROL_PM);
 }
 
+int pmbench_control_enabled(int asked)
+{
+	const char *off = getenv(PMBENCH_CONTROL_OFF_ENV);
+
+	return asked && !(off && *off && strcmp(off, "0"));
+}
+
 /* File j of folder d: 64 to 1,087 bytes of fixed text. */
 static size_t file_size(size_t d, size_t j)
 {

@@ -6,6 +6,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/merge.h"
+#include "pmbench/phases.h"
 #include "pmbench/plan.h"
 #include "pmbench/stats.h"
 
@@ -438,6 +439,7 @@ static void copy_sample(struct pmbench_cell *to, const struct pmbench_sample *s,
 	for (size_t k = 0; k < s->metrics_nr; k++)
 		pmbench_sample_metric_set(d, s->metrics[k].name,
 					  s->metrics[k].value);
+	d->phases = pmbench_phases_dup(s->phases);
 	d->machine = machine;
 }
 

@@ -8,6 +8,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
+#include "pmtimer_parse.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define HINTS(...) \
@@ -178,6 +179,14 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "manifest" },
 			{ "ETARGET", NULL, NO_SUCH_VERSION },
 			{ "No matching version", NULL, NO_SUCH_VERSION }),
+		/*
+		 * "npm timing <timer> Completed in <N>ms" on stderr as each
+		 * timer ends (npm 11 also writes them to _logs/ in its
+		 * cache, which pmbench's cache redirection keeps its own).
+		 */
+		.timer_args = L("--timing"),
+		.timer_how = "--timing",
+		.timer_parse = pmbench_pmtimer_npm,
 	},
 	{
 		.name = "yarn",
@@ -224,6 +233,13 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "yarn 1 needs \"private\": true in a package.json "
 			  "with workspaces" },
 			{ "Couldn't find any versions", NULL, NO_SUCH_VERSION }),
+		/*
+		 * "verbose <seconds since start> ..." lines, its "[2/4]
+		 * Resolving packages..." steps between them, "Done in 11.2s."
+		 */
+		.timer_args = L("--verbose"),
+		.timer_how = "--verbose",
+		.timer_parse = pmbench_pmtimer_yarn,
 	},
 	{
 		.name = "yarn-berry",
@@ -286,6 +302,15 @@ const struct pmbench_pm pmbench_pms[] = {
 			"^Usage Error:", "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
 		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
+		/*
+		 * Its "┌ Resolution step" ... "└ Completed in 3s 386ms"
+		 * lines are in every run (enableTimers defaults to true; a
+		 * step under 200 ms ends without its time, and is timed by
+		 * when its lines arrived).
+		 */
+		.timer_env = L("YARN_ENABLE_TIMERS=true"),
+		.timer_how = "its step lines",
+		.timer_parse = pmbench_pmtimer_berry,
 	},
 	{
 		.name = "pnpm",
@@ -351,6 +376,14 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "field's version" },
 			{ "ERR_PNPM_NO_MATCHING_VERSION", NULL,
 			  NO_SUCH_VERSION }),
+		/*
+		 * One JSON object per line on stderr, with pnpm's clock:
+		 * pnpm:stage (resolution, importing), pnpm:progress per
+		 * package, pnpm:lifecycle, pnpm:execution-time.
+		 */
+		.timer_args = L("--reporter=ndjson"),
+		.timer_how = "--reporter=ndjson",
+		.timer_parse = pmbench_pmtimer_pnpm,
 	},
 	{
 		.name = "bun",
@@ -388,6 +421,14 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints =
 			HINTS({ "No version matching", NULL, NO_SUCH_VERSION }),
+		/*
+		 * Each request with its duration, "Resolved, downloaded and
+		 * extracted [N]", "Clean lockfile: ... in 145.8us" and "89
+		 * packages installed [2.32s]"; no phase times of its own.
+		 */
+		.timer_args = L("--verbose"),
+		.timer_how = "--verbose",
+		.timer_parse = pmbench_pmtimer_bun,
 	},
 	{
 		.name = "deno",
@@ -420,6 +461,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints = HINTS({ "Could not find npm package", " matching ",
 				 NO_SUCH_VERSION }),
+		/*
+		 * Its debug log has no times: "Finished config loading.",
+		 * "Running npm resolution.", "Acquiring file lock",
+		 * "Installed 89 packages in 332ms" are timed by when they
+		 * arrived.
+		 */
+		.timer_args = L("-L", "debug"),
+		.timer_how = "-L debug",
+		.timer_parse = pmbench_pmtimer_deno,
 	},
 };
 

@@ -6,6 +6,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/phases.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/reaper.h"
 #include "pmbench/registry.h"
@@ -338,6 +339,28 @@ static void drop_run(struct pmbench_pmrun *ps)
 	pmbench_buf_release(&why);
 }
 
+/*
+ * The work the tree did, as metrics of the run: instructions where the
+ * machine counts them, task-clock (its CPU time, every process of the
+ * tree included); a count the kernel had to scale (the counter was
+ * multiplexed with others) is flagged.
+ */
+static void record_work(struct pmbench_sample *s, const struct pmbench_child *c)
+{
+	const struct pmbench_child_result *r = &c->result;
+
+	if (r->work_counted & (1u << PMBENCH_WORK_INSTRUCTIONS))
+		pmbench_sample_metric_set(
+			s, "instructions_count",
+			(double)r->work[PMBENCH_WORK_INSTRUCTIONS]);
+	if (r->work_counted & (1u << PMBENCH_WORK_TASK_CLOCK))
+		pmbench_sample_metric_set(
+			s, "task_clock_s",
+			(double)r->work[PMBENCH_WORK_TASK_CLOCK] / 1e9);
+	if (r->work_scaled)
+		pmbench_sample_metric_set(s, "work_scaled_count", 1);
+}
+
 /* The child's measurements into the sample. */
 static void record(struct pmbench_sample *s, const struct pmbench_child *c)
 {
@@ -351,6 +374,44 @@ static void record(struct pmbench_sample *s, const struct pmbench_child *c)
 	s->signal = c->result.signal;
 	s->timed_out = c->result.timed_out;
 	s->leftover = c->result.leftover;
+	record_work(s, c);
+}
+
+/*
+ * Trace the run (proc.h) for its phases (phases.h), unless the test knob
+ * PMBENCH_TEST_TRACE says "off" (no trace) or "lean" (walks timed, no
+ * extra reads): what measures the sampler's own cost.
+ */
+static void trace_on(struct pmbench_child *c, struct pmbench_child_trace *t,
+		     struct pmbench_buf *nm, const char *dir)
+{
+	const char *knob = getenv("PMBENCH_TEST_TRACE");
+
+	if (knob && !strcmp(knob, "off"))
+		return;
+	t->lean = knob && !strcmp(knob, "lean");
+	/* Its first change ends the PM's startup (phases.h). */
+	if (dir) {
+		pmbench_buf_addf(nm, "%s/node_modules", dir);
+		t->mark_dir = nm->ptr;
+	}
+	c->trace = t;
+}
+
+/* The run's phases into `s`, from its trace and the front's log. */
+static void trace_off(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+		      struct pmbench_child *c, struct pmbench_child_trace *t)
+{
+	struct pmbench_mirror_log log = PMBENCH_MIRROR_LOG_INIT;
+
+	pmbench_registry_take_log(reg_of(ps), &log);
+	if (c->trace) {
+		pmbench_phases_free(s->phases);
+		s->phases = pmbench_phases_of_run(c, &log);
+	}
+	pmbench_mirror_log_release(&log);
+	c->trace = NULL;
+	pmbench_child_trace_release(t);
 }
 
 int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
@@ -359,6 +420,8 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       struct pmbench_child *c)
 {
 	struct watch w = { .ps = ps, .why = PMBENCH_BUF_INIT };
+	struct pmbench_child_trace trace = PMBENCH_CHILD_TRACE_INIT;
+	struct pmbench_buf nm = PMBENCH_BUF_INIT;
 	int ret;
 
 	for (size_t i = 0; i < argv->nr; i++)
@@ -368,15 +431,18 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	c->dir = dir;
 	c->timeout_ns = timeout_ns;
 	c->ctx = ps->ctx;
-	c->flags |= PMBENCH_CHILD_SAMPLE_TREE;
+	c->flags |= PMBENCH_CHILD_SAMPLE_TREE | PMBENCH_CHILD_COUNT_WORK;
 	c->watch = watch_run;
 	c->watch_payload = &w;
+	trace_on(c, &trace, &nm, dir);
 	pmbench_registry_mark(reg_of(ps));
 	s->started = unix_now();
 	ret = pmbench_child_run(c);
 	/* What the PM asked the mirror for, as metrics of the run. */
 	pmbench_registry_add_metrics(reg_of(ps), s);
 	record(s, c);
+	trace_off(ps, s, c, &trace);
+	pmbench_buf_release(&nm);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
 		pmbench_pmrun_interrupt(ps->ctx, s);
@@ -1110,6 +1176,47 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 	return 0;
 }
 
+/*
+ * How the work counters count, or why they do not: into the result, and
+ * said once on stderr when instructions cannot be counted.
+ */
+static void record_work_env(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	const char *why = pmbench_proc_work_why(PMBENCH_WORK_INSTRUCTIONS);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (why) {
+		pmbench_buf_addf(&b, "not counted: %s", why);
+		pmbench_ctx_note(ctx, "CPU instructions are not counted: %s",
+				 why);
+	} else {
+		pmbench_buf_addf(
+			&b,
+			"perf_event_open instructions%s of the PM's "
+			"whole process tree (inherited by every "
+			"child), from its exec to the last process's "
+			"exit",
+			pmbench_proc_work_user_only(PMBENCH_WORK_INSTRUCTIONS)
+				? ":u (user space only: "
+				  "perf_event_paranoid forbids "
+				  "more)"
+				: "");
+	}
+	pmbench_result_env_set(r, "instructions", b.ptr);
+	pmbench_buf_reset(&b);
+	why = pmbench_proc_work_why(PMBENCH_WORK_TASK_CLOCK);
+	if (why)
+		pmbench_buf_addf(&b, "not counted: %s", why);
+	else
+		pmbench_buf_adds(&b, "perf_event_open task-clock of the PM's "
+				     "whole process tree: CPU time, kernel "
+				     "included, of every process, waited for "
+				     "or not (rusage has only those waited "
+				     "for)");
+	pmbench_result_env_set(r, "task_clock", b.ptr);
+	pmbench_buf_release(&b);
+}
+
 void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      const char *scratch)
 {
@@ -1119,6 +1226,7 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "the descendants it waited for");
 	pmbench_result_env_set(r, "max_rss",
 			       "ru_maxrss: the largest single process");
+	record_work_env(ctx, r);
 	pmbench_result_env_set(r, "tree_rss",
 			       "peak of the summed RSS (/proc/<pid>/statm) of "
 			       "the PM's process tree, sampled every 25 ms "

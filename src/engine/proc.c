@@ -41,10 +41,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perfcount.h"
 #include "pmbench/ctx.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
 #include "pmbench/text.h"
+#include "proctrace.h"
 
 extern char **environ;
 
@@ -338,6 +340,7 @@ struct procent {
 	char state;
 	long threads;
 	uint64_t start; /* clock ticks after boot */
+	uint64_t cpu;	/* utime + stime, clock ticks */
 };
 
 static int read_stat(struct procent *out, pid_t pid)
@@ -347,7 +350,7 @@ static int read_stat(struct procent *out, pid_t pid)
 	ssize_t n;
 	int fd, ppid, pgid;
 	long threads;
-	unsigned long long start;
+	unsigned long long start, utime, stime;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -360,15 +363,17 @@ static int read_stat(struct procent *out, pid_t pid)
 	buf[n] = '\0';
 	/*
 	 * The command name may hold spaces and parentheses: skip to the
-	 * last ')'. Then state, ppid, pgrp, 14 fields, num_threads,
-	 * itrealvalue and starttime (proc(5)).
+	 * last ')'. Then state, ppid, pgrp, 8 fields, utime, stime, 4
+	 * fields, num_threads, itrealvalue and starttime (proc(5)).
 	 */
 	rp = strrchr(buf, ')');
 	if (!rp || sscanf(rp + 1,
-			  " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+			  " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu"
 			  " %*s %*s %*s %*s %ld %*s %llu",
-			  &out->state, &ppid, &pgid, &threads, &start) != 5)
+			  &out->state, &ppid, &pgid, &utime, &stime, &threads,
+			  &start) != 7)
 		return -1;
+	out->cpu = (uint64_t)utime + (uint64_t)stime;
 	out->pid = pid;
 	out->ppid = (pid_t)ppid;
 	out->pgid = (pid_t)pgid;
@@ -829,16 +834,40 @@ static uint64_t statm_kib(pid_t pid)
 	return (uint64_t)resident * (uint64_t)page_kib;
 }
 
+/* Hand the walk `t` to the handle's trace (proctrace.h). */
+static void trace_walk(struct pmbench_child *c, const struct tree *t,
+		       uint64_t cpu0)
+{
+	struct pmbench_proctrace_ent *v =
+		pmbench_xcalloc(t->nr ? t->nr : 1, sizeof(*v));
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct procent *e = &t->v[i].e;
+
+		v[i] = (struct pmbench_proctrace_ent){
+			.pid = e->pid,
+			.ppid = e->ppid,
+			.start = e->start,
+			.cpu = e->cpu,
+			.zombie = is_zombie(e),
+		};
+	}
+	pmbench_proctrace_walk(c, v, t->nr, pmbench_now_ns(), cpu0);
+	free(v);
+}
+
 /*
  * Walk the tree (so that what it starts is remembered) and, when asked,
- * sample the sum of its RSS.
+ * sample the sum of its RSS, and trace it.
  */
 static void sample_tree(struct pmbench_child *c)
 {
 	struct tree t = TREE_INIT;
-	uint64_t kib = 0;
+	uint64_t kib = 0, cpu0 = c->trace ? pmbench_proctrace_cpu() : 0;
 
 	walk_tree(&t, c, 0);
+	if (c->trace)
+		trace_walk(c, &t, cpu0);
 	if (c->flags & PMBENCH_CHILD_SAMPLE_TREE) {
 		for (size_t i = 0; i < t.nr; i++)
 			if (!is_zombie(&t.v[i].e))
@@ -863,6 +892,7 @@ struct spawn {
 	sigset_t unblocked;
 	volatile int err; /* the child's errno when it cannot exec */
 	int err_fd;	  /* under TSan (fork): where the errno goes */
+	struct pmbench_perf_spawn *perf; /* work counters to open, or NULL */
 };
 
 /*
@@ -896,6 +926,9 @@ NO_ASAN static int child_exec(void *arg)
 		goto fail;
 	if (sp->dir && chdir(sp->dir) < 0)
 		goto fail;
+	/* Last: they count from the exec, and nothing of ours. */
+	if (sp->perf)
+		pmbench_perf_child(sp->perf);
 	execve(sp->exe, sp->argv, sp->envp);
 fail:
 	sp->err = errno;
@@ -1084,6 +1117,9 @@ static int spawn_failed(struct pmbench_child *c, pid_t pid, int err)
 
 static void child_reset(struct pmbench_child *c)
 {
+	if (c->work_armed)
+		pmbench_perf_close(c->work_fd);
+	c->work_armed = 0;
 	memset(&c->result, 0, sizeof(c->result));
 	c->pid = -1;
 	c->out_fd = -1;
@@ -1102,12 +1138,15 @@ int pmbench_child_start(struct pmbench_child *c)
 {
 	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+	struct pmbench_perf_spawn perf;
 	struct spawn sp;
-	int devnull = -1, out_w = -1, pidfd = -1, slot, ret;
+	int devnull = -1, out_w = -1, pidfd = -1, perf_sock = -1, slot, ret;
 	uint64_t t0_tick;
 	pid_t pid = -1;
 
 	child_reset(c);
+	if (c->trace)
+		pmbench_proctrace_begin(c->trace);
 	if (!c->args.nr) {
 		ret = pmbench_error_set("no program to run");
 		goto done;
@@ -1122,11 +1161,24 @@ int pmbench_child_start(struct pmbench_child *c)
 	ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
 	if (ret < 0)
 		goto done;
+	if (c->flags & PMBENCH_CHILD_COUNT_WORK) {
+		pmbench_perf_prepare(&perf, &perf_sock);
+		sp.perf = &perf;
+	}
 
 	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
 	t0_tick = boot_ticks();
-	if (spawn_child(&pid, &pidfd, &sp) < 0) {
+	c->t0_tick = t0_tick;
+	ret = spawn_child(&pid, &pidfd, &sp);
+	if (sp.perf) {
+		int e = errno;
+
+		pmbench_perf_adopt(c->work_fd, &perf, perf_sock);
+		c->work_armed = 1;
+		errno = e;
+	}
+	if (ret < 0) {
 		ret = pmbench_error_set("cannot start '%s': %s", c->args.v[0],
 					strerror(errno));
 		goto done;
@@ -1431,10 +1483,19 @@ int pmbench_child_run(struct pmbench_child *c)
 	ret = run_until_exit(c);
 	if (ret == PMBENCH_EINTERRUPTED)
 		c->result.interrupted = 1;
+	/*
+	 * The last walk of a trace, at the exit: the main process, still
+	 * unreaped, holds the writes of the children it reaped since.
+	 */
+	if (c->trace && c->result.exited)
+		sample_tree(c);
 	/* Whatever the PM left behind is counted, then stopped. */
 	if (!ret && !c->result.timed_out && !c->result.stopped)
 		c->result.leftover = pmbench_child_leftovers(c);
 	pmbench_child_kill_tree(c);
+	/* The tree is gone: every inherited count is in. */
+	if (c->work_armed)
+		pmbench_perf_collect(&c->result, c->work_fd);
 	if (ret < 0)
 		return ret;
 	/* The writers are gone now: take the rest of the output. */
@@ -1463,6 +1524,9 @@ void pmbench_child_release(struct pmbench_child *c)
 	}
 	close_fd(&c->pidfd);
 	close_fd(&c->out_fd);
+	if (c->work_armed)
+		pmbench_perf_close(c->work_fd);
+	c->work_armed = 0;
 	pmbench_strvec_release(&c->args);
 	pmbench_strvec_release(&c->env);
 	pmbench_buf_release(&c->tail);

@@ -1,9 +1,12 @@
 #include "pmbench/common.h"
 
+#include <math.h>
 #include <time.h>
 
 #include "pmbench/date.h"
+#include "pmbench/phases.h"
 #include "pmbench/result.h"
+#include "pmbench/stats.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
 
@@ -80,16 +83,97 @@ pmbench_result_find_cell(const struct pmbench_result *r, const char *fixture,
 	return NULL;
 }
 
+/* A sample whose request log may become the waterfall. */
+static int may_be_waterfall(const struct pmbench_sample *s)
+{
+	return s->ok && !s->warmup && s->phases && s->phases->log_nr;
+}
+
+const struct pmbench_sample *
+pmbench_cell_waterfall(const struct pmbench_cell *c)
+{
+	const struct pmbench_sample *best = NULL;
+	size_t n = 0;
+	double *t = pmbench_cell_times(c, &n), median, d = 0;
+
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+		double e = fabs((double)s->wall_ns / NS_PER_S - median);
+
+		if (!may_be_waterfall(s))
+			continue;
+		if (!best || e < d) {
+			best = s;
+			d = e;
+		}
+	}
+	return best;
+}
+
+/*
+ * The request logs a cell keeps while it runs: every timed run's up to
+ * this many, so that the final median's run still has its log (exactly
+ * for up to this many runs); past it, the log of the run farthest from
+ * the median so far goes first.
+ */
+#define WATERFALL_LOGS_KEPT 9
+
+/* Drop the logs of the finished samples that cannot be the waterfall. */
+static void drop_logs(struct pmbench_cell *c)
+{
+	size_t n = 0, kept = 0;
+	double *t = pmbench_cell_times(c, &n), median;
+
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		if (may_be_waterfall(&c->samples[i]))
+			kept++;
+		else
+			pmbench_phases_drop_log(c->samples[i].phases);
+	}
+	for (; kept > WATERFALL_LOGS_KEPT; kept--) {
+		struct pmbench_sample *far = NULL;
+		double d = -1;
+
+		for (size_t i = 0; i < c->samples_nr; i++) {
+			struct pmbench_sample *s = &c->samples[i];
+			double e = fabs((double)s->wall_ns / NS_PER_S - median);
+
+			if (may_be_waterfall(s) && e > d) {
+				far = s;
+				d = e;
+			}
+		}
+		pmbench_phases_drop_log(far->phases);
+	}
+}
+
 struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 {
 	struct pmbench_sample *s;
 
+	drop_logs(c);
 	PMBENCH_ALLOC_GROW(c->samples, c->samples_nr + 1, c->samples_alloc);
 	s = &c->samples[c->samples_nr++];
 	memset(s, 0, sizeof(*s));
 	s->failure = NULL;
 	s->tail = NULL;
 	return s;
+}
+
+struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c)
+{
+	struct pmbench_explain_run *e;
+
+	PMBENCH_ALLOC_GROW(c->explain, c->explain_nr + 1, c->explain_alloc);
+	e = &c->explain[c->explain_nr++];
+	memset(e, 0, sizeof(*e));
+	e->failure = NULL;
+	e->phases = (struct pmbench_pm_phases)PMBENCH_PM_PHASES_INIT;
+	return e;
 }
 
 void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why)
@@ -192,6 +276,8 @@ void pmbench_sample_release(struct pmbench_sample *s)
 	for (size_t i = 0; i < s->metrics_nr; i++)
 		free(s->metrics[i].name);
 	free(s->metrics);
+	pmbench_phases_free(s->phases);
+	s->phases = NULL;
 }
 
 size_t pmbench_cell_failures(const struct pmbench_cell *c)
@@ -296,6 +382,11 @@ static void cell_release(struct pmbench_cell *c)
 	for (size_t i = 0; i < c->samples_nr; i++)
 		pmbench_sample_release(&c->samples[i]);
 	free(c->samples);
+	for (size_t i = 0; i < c->explain_nr; i++) {
+		free(c->explain[i].failure);
+		pmbench_pm_phases_release(&c->explain[i].phases);
+	}
+	free(c->explain);
 }
 
 void pmbench_result_release(struct pmbench_result *r)
@@ -439,6 +530,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
+	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),
 	FIELD_END,
 };
 
@@ -467,6 +559,36 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
 	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
+	FIELD_END,
+};
+
+const struct pmbench_result_field pmbench_result_phases_fields[] = {
+	FIELD(pmbench_phases, "startup_s", F_SECS, startup_ns, 1),
+	FIELD(pmbench_phases, "network_s", F_SECS, network_ns, 1),
+	FIELD(pmbench_phases, "write_s", F_SECS, write_ns, 1),
+	FIELD(pmbench_phases, "scripts_s", F_SECS, scripts_ns, 1),
+	FIELD(pmbench_phases, "exit_s", F_SECS, exit_ns, 1),
+	FIELD(pmbench_phases, "sample_s", F_SECS, sample_ns, 0),
+	FIELD(pmbench_phases, "samples", F_UINT, samples, 0),
+	FIELD(pmbench_phases, "sampler_cpu_s", F_SECS, sampler_cpu_ns, 0),
+	FIELD(pmbench_phases, "requests", F_UINT, requests, 0),
+	FIELD(pmbench_phases, "in_flight_max", F_UINT, in_flight_max, 0),
+	FIELD(pmbench_phases, "first_request_s", F_SECS, first_request_ns, 0),
+	FIELD(pmbench_phases, "last_response_s", F_SECS, last_response_ns, 0),
+	FIELD(pmbench_phases, "written_bytes", F_U64, written_bytes, 0),
+	FIELD(pmbench_phases, "first_write_s", F_SECS, first_write_ns, 0),
+	FIELD(pmbench_phases, "last_write_s", F_SECS, last_write_ns, 0),
+	FIELD(pmbench_phases, "node_modules_s", F_SECS, node_modules_ns, 0),
+	FIELD(pmbench_phases, "requests_dropped", F_OPTUINT, log_dropped, 0),
+	FIELD_END,
+};
+
+const struct pmbench_result_field pmbench_result_script_fields[] = {
+	FIELD(pmbench_phase_script, "package", F_STR, package, 1),
+	FIELD(pmbench_phase_script, "event", F_STR, event, 1),
+	FIELD(pmbench_phase_script, "start_s", F_SECS, start_ns, 1),
+	FIELD(pmbench_phase_script, "end_s", F_SECS, end_ns, 1),
+	FIELD(pmbench_phase_script, "cpu_s", F_SECS, cpu_ns, 0),
 	FIELD_END,
 };
 

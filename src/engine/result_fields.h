@@ -74,5 +74,9 @@ extern const struct pmbench_result_field pmbench_result_machine_fields[];
 extern const struct pmbench_result_field pmbench_result_cell_fields[];
 /* "samples" (struct pmbench_sample); "metrics" follows them. */
 extern const struct pmbench_result_field pmbench_result_sample_fields[];
+/* A sample's "phases" (struct pmbench_phases); "scripts" follows them. */
+extern const struct pmbench_result_field pmbench_result_phases_fields[];
+/* "phases.scripts" (struct pmbench_phase_script). */
+extern const struct pmbench_result_field pmbench_result_script_fields[];
 
 #endif

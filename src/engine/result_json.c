@@ -7,6 +7,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/fs.h"
+#include "pmbench/phases.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
@@ -163,8 +164,94 @@ static void write_fields(cJSON *o, const void *base,
 		write_field(o, base, f);
 }
 
+static void add_item(cJSON *arr, cJSON *item)
+{
+	if (!cJSON_AddItemToArray(arr, must(item)))
+		pmbench_die("out of memory building JSON");
+}
+
+/*
+ * A request of the waterfall: [start_s, end_s, bytes, kind, status,
+ * fallback], an array to keep a log of thousands small.
+ */
+static void write_request(cJSON *arr, const struct pmbench_phase_request *r)
+{
+	cJSON *a = must(cJSON_CreateArray());
+	char kind[2] = { r->kind, '\0' };
+
+	add_item(arr, a);
+	add_item(a, cJSON_CreateNumber((double)r->start_ns / NS_PER_S));
+	add_item(a, cJSON_CreateNumber((double)r->end_ns / NS_PER_S));
+	add_item(a, cJSON_CreateNumber((double)r->bytes));
+	add_item(a, cJSON_CreateString(kind));
+	add_item(a, cJSON_CreateNumber(r->status));
+	add_item(a, cJSON_CreateNumber(r->fallback ? 1 : 0));
+}
+
+/* A sample's "phases"; its request log only when `with_log`. */
+static void write_phases(cJSON *so, const struct pmbench_phases *ph,
+			 int with_log)
+{
+	cJSON *o = must(cJSON_AddObjectToObject(so, "phases")), *arr;
+
+	write_fields(o, ph, pmbench_result_phases_fields);
+	if (ph->scripts_nr) {
+		arr = must(cJSON_AddArrayToObject(o, "scripts"));
+		for (size_t i = 0; i < ph->scripts_nr; i++)
+			write_fields(add_to_array(arr), &ph->scripts[i],
+				     pmbench_result_script_fields);
+	}
+	if (!with_log || !ph->log_nr)
+		return;
+	arr = must(cJSON_AddArrayToObject(o, "requests_log"));
+	for (size_t i = 0; i < ph->log_nr; i++)
+		write_request(arr, &ph->log[i]);
+}
+
+/* The phases a PM's timers named, each as {name, kind, seconds, ...}. */
+static void write_pm_phases(cJSON *o, const struct pmbench_pm_phases *p)
+{
+	cJSON *arr = must(cJSON_AddArrayToObject(o, "phases"));
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct pmbench_pm_phase *ph = &p->v[i];
+		cJSON *po = add_to_array(arr);
+
+		add_str(po, "name", ph->name);
+		add_str(po, "kind", pmbench_pm_phase_kind_name(ph->kind));
+		add_num(po, "seconds", ph->seconds);
+		if (ph->start >= 0)
+			add_num(po, "start_s", ph->start);
+		if (ph->count >= 0)
+			add_num(po, "count", ph->count);
+		if (ph->flags & PMBENCH_PMPHASE_ARRIVAL)
+			must(cJSON_AddTrueToObject(po, "arrival"));
+	}
+}
+
+/* `--explain`'s runs of a cell. */
+static void write_explain(cJSON *o, const struct pmbench_cell *c)
+{
+	cJSON *arr;
+
+	if (!c->explain_nr)
+		return;
+	arr = must(cJSON_AddArrayToObject(o, "explain"));
+	for (size_t i = 0; i < c->explain_nr; i++) {
+		const struct pmbench_explain_run *e = &c->explain[i];
+		cJSON *eo = add_to_array(arr);
+
+		must(cJSON_AddBoolToObject(eo, "ok", e->ok));
+		add_num(eo, "wall_s", (double)e->wall_ns / NS_PER_S);
+		if (e->failure)
+			add_str(eo, "failure", e->failure);
+		write_pm_phases(eo, &e->phases);
+	}
+}
+
 static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 {
+	const struct pmbench_sample *waterfall = pmbench_cell_waterfall(c);
 	cJSON *o = add_to_array(arr);
 	cJSON *samples;
 
@@ -175,12 +262,16 @@ static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 		cJSON *so = add_to_array(samples), *m;
 
 		write_fields(so, s, pmbench_result_sample_fields);
-		if (!s->metrics_nr)
-			continue;
-		m = must(cJSON_AddObjectToObject(so, "metrics"));
-		for (size_t k = 0; k < s->metrics_nr; k++)
-			add_num(m, s->metrics[k].name, s->metrics[k].value);
+		if (s->metrics_nr) {
+			m = must(cJSON_AddObjectToObject(so, "metrics"));
+			for (size_t k = 0; k < s->metrics_nr; k++)
+				add_num(m, s->metrics[k].name,
+					s->metrics[k].value);
+		}
+		if (s->phases)
+			write_phases(so, s->phases, s == waterfall);
 	}
+	write_explain(o, c);
 }
 
 char *pmbench_result_to_json(const struct pmbench_result *r)
@@ -602,6 +693,118 @@ static int read_metrics(void *sample, struct reader *rd, const cJSON *o)
 	return 0;
 }
 
+static void *add_script(void *phases, int i)
+{
+	struct pmbench_phases *ph = phases;
+	struct pmbench_phase_script *s;
+
+	(void)i;
+	PMBENCH_ALLOC_GROW(ph->scripts, ph->scripts_nr + 1, ph->scripts_alloc);
+	s = &ph->scripts[ph->scripts_nr++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static const struct objects script_array = {
+	.key = "scripts",
+	.add = add_script,
+	.fields = pmbench_result_script_fields,
+};
+
+/* A number of the request array `a` at `k`, within [0, hi]. */
+static int request_num(double *out, const cJSON *a, int k, double hi)
+{
+	const cJSON *item = cJSON_GetArrayItem(a, k);
+
+	if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) ||
+	    item->valuedouble < 0 || item->valuedouble > hi)
+		return -1;
+	*out = item->valuedouble;
+	return 0;
+}
+
+/* One item of "requests_log" (write_request()); 0 or -1. */
+static int read_request(struct pmbench_phase_request *out, const cJSON *a)
+{
+	const cJSON *kind = cJSON_GetArrayItem(a, 3);
+	double start, end, bytes, status, fallback;
+
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 6 ||
+	    request_num(&start, a, 0, 9.2e9) ||
+	    request_num(&end, a, 1, 9.2e9) ||
+	    request_num(&bytes, a, 2, 9007199254740992.0) ||
+	    request_num(&status, a, 4, 999) ||
+	    request_num(&fallback, a, 5, 1) || !cJSON_IsString(kind) ||
+	    !kind->valuestring || strlen(kind->valuestring) != 1 ||
+	    !strchr("cfto", kind->valuestring[0]) || bytes != floor(bytes) ||
+	    status != floor(status) || fallback != floor(fallback))
+		return -1;
+	*out = (struct pmbench_phase_request){
+		.start_ns = (uint64_t)llround(start * NS_PER_S),
+		.end_ns = (uint64_t)llround(end * NS_PER_S),
+		.bytes = (uint64_t)bytes,
+		.status = (int)status,
+		.kind = kind->valuestring[0],
+		.fallback = fallback != 0,
+	};
+	return 0;
+}
+
+static int read_log(struct pmbench_phases *ph, struct reader *rd,
+		    const cJSON *o)
+{
+	const cJSON *arr, *item;
+	int ret = get_array(&arr, rd, o, "requests_log", 0), i = 0;
+
+	if (ret < 0 || !arr)
+		return ret;
+	cJSON_ArrayForEach(item, arr)
+	{
+		PMBENCH_ALLOC_GROW(ph->log, ph->log_nr + 1, ph->log_alloc);
+		if (read_request(&ph->log[ph->log_nr], item) < 0)
+			return bad_field(rd, "requests_log",
+					 "item %d must be [start_s, end_s, "
+					 "bytes, kind (c, f, t or o), status, "
+					 "fallback (0 or 1)]",
+					 i);
+		ph->log_nr++;
+		i++;
+	}
+	return 0;
+}
+
+/* "phases": optional; results before them have none. */
+static int read_phases(struct pmbench_sample *s, struct reader *rd,
+		       const cJSON *o)
+{
+	const cJSON *po;
+	size_t old = rd->where.len;
+	int ret = get_object(&po, rd, o, "phases");
+
+	if (ret < 0 || !po)
+		return ret;
+	s->phases = pmbench_xcalloc(1, sizeof(*s->phases));
+	if (rd->where.len)
+		pmbench_buf_addch(&rd->where, '.');
+	pmbench_buf_adds(&rd->where, "phases");
+	ret = read_fields(s->phases, rd, po, pmbench_result_phases_fields);
+	if (!ret)
+		ret = read_objects(s->phases, rd, po, &script_array);
+	if (!ret)
+		ret = read_log(s->phases, rd, po);
+	if (!ret)
+		pmbench_buf_setlen(&rd->where, old);
+	return ret;
+}
+
+/* What a sample holds besides its fields: metrics and phases. */
+static int read_sample_more(void *sample, struct reader *rd, const cJSON *o)
+{
+	int ret = read_metrics(sample, rd, o);
+
+	return ret < 0 ? ret : read_phases(sample, rd, o);
+}
+
 static void *add_sample(void *cell, int i)
 {
 	struct pmbench_sample *s = pmbench_cell_add_sample(cell);
@@ -615,23 +818,127 @@ static const struct objects sample_array = {
 	.key = "samples",
 	.add = add_sample,
 	.fields = pmbench_result_sample_fields,
-	.more = read_metrics,
+	.more = read_sample_more,
+};
+
+/* An optional number of a phase; -1 when absent. */
+static int phase_num(double *out, const struct reader *rd, const cJSON *o,
+		     const char *key, int required)
+{
+	const cJSON *item;
+	int ret = lookup(&item, rd, o, key, required);
+
+	*out = -1;
+	if (ret <= 0)
+		return ret;
+	if (!cJSON_IsNumber(item) || !printable(item->valuedouble) ||
+	    item->valuedouble < 0)
+		return bad_field(rd, key, "must be a number from 0 to 1e308");
+	*out = item->valuedouble;
+	return 0;
+}
+
+static int read_pm_phase(struct pmbench_pm_phases *p, struct reader *rd,
+			 const cJSON *o)
+{
+	const cJSON *name, *kind, *arrival;
+	double start, secs, count;
+	int k = PMBENCH_PMPHASE_OTHER;
+	int ret = lookup(&name, rd, o, "name", 1);
+
+	if (ret < 0)
+		return ret;
+	if (!cJSON_IsString(name) || !*name->valuestring)
+		return bad_field(rd, "name", "must be a string");
+	if (lookup(&kind, rd, o, "kind", 0) > 0) {
+		if (!cJSON_IsString(kind))
+			return bad_field(rd, "kind", "must be a string");
+		k = pmbench_pm_phase_kind_get(kind->valuestring);
+		if (k < 0)
+			k = PMBENCH_PMPHASE_OTHER;
+	}
+	lookup(&arrival, rd, o, "arrival", 0);
+	if (arrival && !cJSON_IsBool(arrival))
+		return bad_field(rd, "arrival", "must be true or false");
+	ret = phase_num(&secs, rd, o, "seconds", 1);
+	if (!ret)
+		ret = phase_num(&start, rd, o, "start_s", 0);
+	if (!ret)
+		ret = phase_num(&count, rd, o, "count", 0);
+	if (ret < 0)
+		return ret;
+	if (!pmbench_pm_phases_add(
+		    p, name->valuestring, k, start, secs, count,
+		    cJSON_IsTrue(arrival) ? PMBENCH_PMPHASE_ARRIVAL : 0))
+		return bad_field(rd, "seconds", "must be at most a year");
+	return 0;
+}
+
+/* "phases" of an `--explain` run. */
+static int read_explain_phases(void *run, struct reader *rd, const cJSON *o)
+{
+	struct pmbench_explain_run *e = run;
+	const cJSON *arr, *item;
+	int ret = get_array(&arr, rd, o, "phases", 0), i = 0;
+
+	cJSON_ArrayForEach(item, arr)
+	{
+		size_t old;
+
+		if (ret < 0)
+			break;
+		ret = enter(&old, rd, item, "phases", i++);
+		if (!ret)
+			ret = read_pm_phase(&e->phases, rd, item);
+		if (!ret)
+			pmbench_buf_setlen(&rd->where, old);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+#define EXPLAIN_FIELD(k, t, member, req)                                \
+	{                                                               \
+		.key = (k), .type = (t),                                \
+		.offset = offsetof(struct pmbench_explain_run, member), \
+		.required = (req), .unless = NO_UNLESS                  \
+	}
+
+static const struct pmbench_result_field explain_fields[] = {
+	EXPLAIN_FIELD("ok", F_BOOL, ok, 1),
+	EXPLAIN_FIELD("wall_s", F_SECS, wall_ns, 0),
+	EXPLAIN_FIELD("failure", F_OPTSTR, failure, 0),
+	{ .key = NULL },
+};
+
+static void *add_explain(void *cell, int i)
+{
+	(void)i;
+	return pmbench_cell_add_explain(cell);
+}
+
+static const struct objects explain_array = {
+	.key = "explain",
+	.add = add_explain,
+	.fields = explain_fields,
+	.more = read_explain_phases,
 };
 
 /*
- * A cell's samples; then, in a file written before cells had a
- * "state", an unsupported cell is told by what the writer put in its
- * note: no sample and a note "n/a: ...".
+ * A cell's samples, then its `--explain` runs; then, in a file written
+ * before cells had a "state", an unsupported cell is told by what the
+ * writer put in its note: no sample and a note "n/a: ...".
  */
 static int read_samples(void *cell, struct reader *rd, const cJSON *o)
 {
 	struct pmbench_cell *c = cell;
 	int ret = read_objects(cell, rd, o, &sample_array);
 
+	if (!ret)
+		ret = read_objects(cell, rd, o, &explain_array);
 	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
 	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
 		c->state = PMBENCH_CELL_UNSUPPORTED;
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 /*

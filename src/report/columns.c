@@ -178,6 +178,25 @@ static void w_nm(struct pmbench_doc_row *row, size_t k,
 	pmbench_doc_num(row, k, 1, c->nm_files);
 }
 
+/*
+ * Where the time went: the medians of the phases (phases.h), their line
+ * for people and data, each in seconds.
+ */
+static void w_phases(struct pmbench_doc_row *row, size_t k,
+		     const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!c->phases.runs)
+		return;
+	pmbench_report_add_phases(&b, &c->phases);
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_str(row, k, 0, b.ptr);
+	for (int p = 0; p < PMBENCH_PHASES; p++)
+		pmbench_doc_num(row, k, 1 + (size_t)p, c->phases.median[p]);
+	pmbench_buf_release(&b);
+}
+
 static void w_vs(struct pmbench_doc_row *row, size_t k,
 		 const struct pmbench_report_cell *c)
 {
@@ -291,6 +310,16 @@ static const struct cell_column {
 	    { { "node_modules_bytes", NUMBER, 0 },
 	      { "node_modules_files", NUMBER, 0 } } },
 	  w_nm,
+	  1 },
+	{ { "phases",
+	    0,
+	    { { "phases", TEXT, 0 },
+	      { "phases_startup", SECONDS, 0 },
+	      { "phases_network", SECONDS, 0 },
+	      { "phases_write", SECONDS, 0 },
+	      { "phases_scripts", SECONDS, 0 },
+	      { "phases_exit", SECONDS, 0 } } },
+	  w_phases,
 	  1 },
 	{ { "vs fastest (95% CI)",
 	    DEF,
@@ -453,6 +482,13 @@ enum sample_var {
 	S_FAILURE,
 	S_INTERRUPTED,
 	S_LEFTOVER,
+	S_PHASE_STARTUP,
+	S_PHASE_NETWORK,
+	S_PHASE_WRITE,
+	S_PHASE_SCRIPTS,
+	S_PHASE_EXIT,
+	S_WRITTEN,
+	S_REQUESTS,
 };
 
 /*
@@ -484,10 +520,31 @@ static const struct {
 	{ "failure", TEXT, S_FAILURE },
 	{ "interrupted", FLAG, S_INTERRUPTED },
 	{ "leftover", COUNT, S_LEFTOVER },
+	{ "phase_startup_s", SECONDS, S_PHASE_STARTUP },
+	{ "phase_network_s", SECONDS, S_PHASE_NETWORK },
+	{ "phase_write_s", SECONDS, S_PHASE_WRITE },
+	{ "phase_scripts_s", SECONDS, S_PHASE_SCRIPTS },
+	{ "phase_exit_s", SECONDS, S_PHASE_EXIT },
+	{ "written_bytes", COUNT, S_WRITTEN },
+	{ "registry_requests", COUNT, S_REQUESTS },
 };
+
+/* A phase's figure of a sample (only when it has phases). */
+static double phase_num(enum sample_var var, const struct pmbench_phases *ph)
+{
+	if (var == S_WRITTEN)
+		return (double)ph->written_bytes;
+	if (var == S_REQUESTS)
+		return ph->requests;
+	return (double)pmbench_phases_get(
+		       ph, (enum pmbench_phase)(var - S_PHASE_STARTUP)) /
+	       1e9;
+}
 
 static double sample_num(enum sample_var var, const struct pmbench_sample *s)
 {
+	if (var >= S_PHASE_STARTUP)
+		return phase_num(var, s->phases);
 	switch (var) {
 	case S_ROUND:
 		return s->round;
@@ -570,7 +627,7 @@ void pmbench_sample_table(struct pmbench_doc *d, unsigned audience,
 				if (sample_vars[k].type == TEXT)
 					pmbench_doc_str(row, k, 0,
 							sample_str(var, c, s));
-				else
+				else if (var < S_PHASE_STARTUP || s->phases)
 					pmbench_doc_num(row, k, 0,
 							sample_num(var, s));
 			}

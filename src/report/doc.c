@@ -133,8 +133,11 @@ static void chart_release(struct pmbench_doc_chart *c)
 		free(c->bars[i].dots);
 		free(c->bars[i].text);
 		free(c->bars[i].group);
+		free(c->bars[i].spans);
 	}
 	free(c->bars);
+	pmbench_strvec_release(&c->series);
+	free(c->glyphs);
 	free(c->name);
 	free(c->caption);
 	free(c->title);
@@ -393,6 +396,7 @@ struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
 	struct pmbench_doc_chart *c = &b->chart;
 
 	c->name = pmbench_xstrdup(name);
+	pmbench_strvec_init(&c->series);
 	c->caption = clean(caption);
 	c->title = clean(title);
 	c->unit = pmbench_xstrdup(unit);
@@ -431,6 +435,31 @@ void pmbench_doc_bar_dots(struct pmbench_doc_bar *b, const double *dots,
 		return;
 	b->dots = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*dots)));
 	memcpy(b->dots, dots, n * sizeof(*dots));
+}
+
+void pmbench_doc_series(struct pmbench_doc_chart *c, const char *name,
+			char glyph)
+{
+	size_t n = c->series.nr;
+	char *name_clean = clean(name);
+
+	pmbench_strvec_push(&c->series, name_clean);
+	free(name_clean);
+	c->glyphs = pmbench_xrealloc(c->glyphs, n + 2);
+	c->glyphs[n] = glyph >= 0x21 && glyph < 0x7f ? glyph : '#';
+	c->glyphs[n + 1] = '\0';
+}
+
+void pmbench_doc_bar_span(struct pmbench_doc_bar *b, double from, double to,
+			  unsigned series, unsigned lane)
+{
+	PMBENCH_ALLOC_GROW(b->spans, b->spans_nr + 1, b->spans_alloc);
+	b->spans[b->spans_nr++] = (struct pmbench_doc_span){
+		.from = from,
+		.to = to,
+		.series = series,
+		.lane = lane,
+	};
 }
 
 size_t pmbench_doc_display_len(const char *s)

@@ -92,6 +92,8 @@ static void html_table(struct pmbench_buf *out,
 struct html_writer {
 	struct pmbench_buf *out;
 	int in_section;
+	/* The charts' names seen: the first of each is an anchor (#time). */
+	struct pmbench_strvec charts;
 };
 
 static void close_section(struct html_writer *w)
@@ -156,6 +158,12 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 	case PMBENCH_DOC_CHART:
 		if (!b->chart.bars_nr)
 			break;
+		if (pmbench_strvec_find(&w->charts, b->chart.name) < 0) {
+			pmbench_strvec_push(&w->charts, b->chart.name);
+			pmbench_buf_adds(out, "<a id=\"");
+			esc(out, b->chart.name);
+			pmbench_buf_adds(out, "\"></a>");
+		}
 		if (b->chart.caption) {
 			pmbench_buf_adds(out, "<p class=\"cap\">");
 			esc(out, b->chart.caption);
@@ -173,7 +181,7 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 
 int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc)
 {
-	struct html_writer w = { out, 0 };
+	struct html_writer w = { out, 0, PMBENCH_STRVEC_INIT };
 
 	pmbench_buf_addf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 			      "<meta charset=\"utf-8\">\n"
@@ -190,6 +198,7 @@ int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc)
 		if (doc->blocks[i]->audience & PMBENCH_DOC_PAGE)
 			html_block(&w, doc->blocks[i]);
 	close_section(&w);
+	pmbench_strvec_release(&w.charts);
 	pmbench_buf_adds(out, "</body>\n</html>\n");
 	return 0;
 }

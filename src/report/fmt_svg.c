@@ -187,6 +187,8 @@ double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c)
 {
 	if (c->trend)
 		return pmbench_fmt_trend_height(c);
+	if (c->series.nr)
+		return pmbench_fmt_spans_height(c);
 	return (double)chart_rows(c) * ROW_H + AXIS_H;
 }
 
@@ -284,6 +286,10 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 
 	if (c->trend) {
 		pmbench_fmt_trend(out, c, at_y);
+		return;
+	}
+	if (c->series.nr) {
+		pmbench_fmt_spans(out, c, at_y);
 		return;
 	}
 	pmbench_buf_adds(out, "<svg class=\"chart ");

@@ -367,6 +367,99 @@ static void kv(struct text_writer *w, const struct pmbench_doc_block *b)
 	}
 }
 
+/* Bars of letters: the terminal's charts (stacked bars only). */
+#define BAR_MIN	  8
+#define BAR_MAX	  40
+#define BAR_UNFIT 30
+
+static int stackable(const struct pmbench_doc_chart *c)
+{
+	return c->series.nr && c->glyphs && !c->waterfall && c->bars_nr;
+}
+
+/*
+ * "[ssssnnnnnnnnnnnnwwx]": the spans of `b` at `max`, in `cols` columns
+ * with the brackets (each span ends where its end falls, so a span
+ * shorter than half a letter is not drawn).
+ */
+static void letters(struct pmbench_buf *out, const struct pmbench_doc_chart *c,
+		    const struct pmbench_doc_bar *b, size_t cols, double max)
+{
+	size_t at = 0;
+
+	cols -= 2;
+
+	pmbench_buf_addch(out, '[');
+	for (size_t k = 0; k < b->spans_nr; k++) {
+		const struct pmbench_doc_span *sp = &b->spans[k];
+		double end = sp->to / max * (double)cols;
+		size_t to = end > (double)cols ? cols : (size_t)(end + 0.5);
+		char g = sp->series < c->series.nr ? c->glyphs[sp->series]
+						   : '#';
+
+		for (; at < to; at++)
+			pmbench_buf_addch(out, g);
+	}
+	pmbench_buf_addch(out, ']');
+}
+
+/*
+ * A stacked chart on the terminal: its caption and legend, then a line
+ * per bar, its label, its spans as letters in proportion to its whole
+ * (every bar as wide as the line leaves room for: the split, which the
+ * table above cannot show; the sizes are in the text) and its text; a
+ * line too long wraps its text under it.
+ */
+static void stacked(struct text_writer *w, const struct pmbench_doc_chart *c)
+{
+	struct pmbench_buf line = PMBENCH_BUF_INIT, rest = PMBENCH_BUF_INIT;
+	size_t label = 0, text = 0, cols = BAR_UNFIT, width = room(w, 0, 0);
+
+	for (size_t i = 0; i < c->bars_nr; i++) {
+		const struct pmbench_doc_bar *b = &c->bars[i];
+
+		if (pmbench_doc_display_len(b->label) > label)
+			label = pmbench_doc_display_len(b->label);
+		if (pmbench_doc_display_len(b->text) > text)
+			text = pmbench_doc_display_len(b->text);
+	}
+	if (width != SIZE_MAX) {
+		size_t used =
+			pmbench_doc_display_len(w->indent) + label + text + 4;
+
+		cols = used + BAR_MIN < width ? width - used : BAR_MIN;
+		cols = cols > BAR_MAX ? BAR_MAX : cols;
+	}
+	/* Room for the brackets and a letter a series. */
+	if (cols < c->series.nr + 2)
+		cols = c->series.nr + 2;
+	for (size_t k = 0; k < c->series.nr; k++)
+		pmbench_buf_addf(&line, "%s%c %s", k ? " · " : "", c->glyphs[k],
+				 c->series.v[k]);
+	pmbench_buf_addf(&rest, "%s:\n%s", c->caption ? c->caption : "",
+			 line.ptr);
+	lines(w, w->indent, w->indent, rest.ptr);
+	pmbench_buf_reset(&rest);
+	for (size_t i = 0; i < c->bars_nr; i++) {
+		const struct pmbench_doc_bar *b = &c->bars[i];
+
+		pmbench_buf_reset(&line);
+		pad(&line, b->label, label, 0);
+		pmbench_buf_adds(&line, "  ");
+		if (b->has_value && b->value > 0)
+			letters(&line, c, b, cols, b->value);
+		while (pmbench_doc_display_len(line.ptr) < label + cols + 2)
+			pmbench_buf_addch(&line, ' ');
+		pmbench_buf_addf(&line, "  %s", b->text ? b->text : "");
+		pmbench_buf_reset(&rest);
+		pmbench_buf_addf(&rest, "%s%*s", w->indent, (int)(label + 4),
+				 "");
+		lines(w, w->indent, rest.ptr, line.ptr);
+	}
+	pmbench_buf_release(&line);
+	pmbench_buf_release(&rest);
+}
+
 static void block(struct text_writer *w, const struct pmbench_doc_block *b)
 {
 	struct pmbench_buf first = PMBENCH_BUF_INIT;
@@ -402,7 +495,9 @@ static void block(struct text_writer *w, const struct pmbench_doc_block *b)
 		table(w, &b->table);
 		break;
 	case PMBENCH_DOC_CHART:
-		/* Charts are for pages and images. */
+		/* Stacked bars as letters; other charts are for pages. */
+		if (stackable(&b->chart))
+			stacked(w, &b->chart);
 		break;
 	}
 	pmbench_buf_release(&first);

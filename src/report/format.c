@@ -22,6 +22,14 @@ const struct pmbench_format pmbench_formats[] = {
 	{ "hyperfine", NULL,
 	  "hyperfine's JSON export of the timed cells, for its scripts",
 	  pmbench_fmt_hyperfine },
+	{ "github-action-benchmark", NULL,
+	  "github-action-benchmark's customSmallerIsBetter JSON: each timed "
+	  "cell's figures (wall, work, --explain phases) with intervals",
+	  pmbench_fmt_gab },
+	{ "bencher", NULL,
+	  "Bencher's metric format (BMF): a benchmark per timed cell, a "
+	  "measure per figure, with its interval",
+	  pmbench_fmt_bmf },
 	{ "html", ".html",
 	  "one self-contained page with SVG charts (no script, no network)",
 	  pmbench_fmt_html },

@@ -55,6 +55,15 @@ void pmbench_fmt_trend(struct pmbench_buf *out,
 		       const struct pmbench_doc_chart *c, double at_y);
 
 /*
+ * A chart of spans (`c->series` set: stacked bars or a waterfall): its
+ * height, and the chart drawn as pmbench_fmt_chart() draws the others
+ * (src/report/fmt_spans.c).
+ */
+double pmbench_fmt_spans_height(const struct pmbench_doc_chart *c);
+void pmbench_fmt_spans(struct pmbench_buf *out,
+		       const struct pmbench_doc_chart *c, double at_y);
+
+/*
  * The table of a bench cell's statistics: its identity (fixture, task
  * and scenario for data only, pm) and figures, one column each with its
  * header, data keys and types (src/report/cell_columns.c).
@@ -130,8 +139,81 @@ void pmbench_kind_bench_sections(struct pmbench_doc *d,
 void pmbench_kind_pairs(struct pmbench_doc *d,
 			const struct pmbench_report *rep);
 
+/*
+ * Where the time went in the scenario that starts at cell `g`
+ * (kind_phases.c): the phases' stacked bars, their sentences and, on
+ * pages, one run's request waterfall per PM.
+ */
+void pmbench_kind_phases(struct pmbench_doc *d,
+			 const struct pmbench_report *rep, size_t g);
+
 /* The run, build and dev tables of `fixture` in `r` (kind_tasks.c). */
 void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 			const char *fixture);
+
+/* ---- A cell's figures (figures.c) --------------------------------------- */
+
+enum pmbench_figure_unit { PMBENCH_FIGURE_SECONDS, PMBENCH_FIGURE_COUNT };
+
+/* One named figure of a cell: a median with its 95 % bootstrap interval. */
+struct pmbench_figure {
+	/* "wall", "task-clock", "instructions", or a phase's own name */
+	char *name;
+	enum pmbench_figure_unit unit;
+	int phase; /* a phase the PM's own timers named (--explain runs) */
+	enum pmbench_pm_phase_kind kind; /* a phase's */
+	int arrival; /* a phase some run timed by its lines' arrival */
+	double median, lo, hi;
+	double count; /* a phase's median count, or -1 */
+	size_t n;     /* the runs behind it */
+};
+
+struct pmbench_figures {
+	struct pmbench_figure *v;
+	size_t nr, alloc;
+};
+
+#define PMBENCH_FIGURES_INIT \
+	{                    \
+		.v = NULL    \
+	}
+
+/*
+ * Append the figures of cell `i` of `rep` to `out`: "wall" (its timed
+ * runs, the median's interval the tables show), "task-clock" and
+ * "instructions" (per run, where counted), then each phase its PM's
+ * timers named in its --explain runs, in the order first named (the
+ * successful runs that named it). Seeded by the result's seed and `i`.
+ */
+void pmbench_figures_of_cell(struct pmbench_figures *out,
+			     const struct pmbench_report *rep, size_t i);
+
+/* The figure `name` (a phase's when `phase`), or NULL. */
+const struct pmbench_figure *
+pmbench_figures_find(const struct pmbench_figures *f, const char *name,
+		     int phase);
+
+void pmbench_figures_release(struct pmbench_figures *f);
+
+/*
+ * The run-to-run spread of cell `c`'s timed runs as a coefficient of
+ * variation (standard deviation over mean): of the metric `metric`, or
+ * of the wall time when NULL. -1 with fewer than 2 values.
+ */
+double pmbench_figure_cv(const struct pmbench_cell *c, const char *metric);
+
+/* The explain and work sections of scenario group `g` (kind_explain.c). */
+void pmbench_kind_explain(struct pmbench_doc *d,
+			  const struct pmbench_report *rep, size_t g);
+void pmbench_kind_work(struct pmbench_doc *d, const struct pmbench_report *rep,
+		       size_t g);
+
+/* The dashboard formats (fmt_gab.c, fmt_bmf.c). */
+int pmbench_fmt_gab(struct pmbench_buf *out, const struct pmbench_doc *doc);
+int pmbench_fmt_bmf(struct pmbench_buf *out, const struct pmbench_doc *doc);
+
+/* A timed cell's benchmark name: "todo-api/install/clean/npm [A]". */
+void pmbench_fmt_bench_name(struct pmbench_buf *out,
+			    const struct pmbench_cell *c, const char *label);
 
 #endif

@@ -263,71 +263,78 @@ static long headline(const struct pmbench_report *rep, size_t g)
 	return best;
 }
 
+/* The overview's bars of the scenario of `g`. */
+static void overview_bars(struct pmbench_doc_chart *ch,
+			  const struct pmbench_report *rep, size_t g)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		struct pmbench_doc_bar *bar;
+
+		if (!pmbench_report_same_group(rep, g, i))
+			continue;
+		bar = pmbench_doc_bar(ch, c->cell->pm);
+		if (!c->n) {
+			pmbench_doc_bar_text(bar, "%s",
+					     pmbench_report_no_times(c));
+			continue;
+		}
+		bar->has_value = 1;
+		bar->value = c->wall.median;
+		bar->has_interval = c->has_ci;
+		bar->lo = c->median_ci.lo;
+		bar->hi = c->median_ci.hi;
+		bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
+						  : PMBENCH_DOC_PLAIN;
+		pmbench_buf_reset(&b);
+		pmbench_report_add_duration(&b, c->wall.median);
+		pmbench_doc_bar_text(bar, "%s", b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
 /*
- * Pages open with one grouped chart of every scenario and PM (pnpm's
- * benchmark page habit), each group's headline sentence under it.
+ * Pages open with a chart of every scenario and PM (pnpm's benchmark
+ * page habit), each scenario on an axis of its own (warm installs of
+ * 7 ms beside cold ones of 6 s would be invisible on one), each with its
+ * headline sentence under it.
  */
 static void overview(struct pmbench_doc *d, const struct pmbench_report *rep)
 {
-	struct pmbench_doc_chart *ch = NULL;
-	struct pmbench_doc_block *list = NULL;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int any = 0;
 
 	for (size_t g = 0; g < rep->cells_nr; g++) {
 		const struct pmbench_cell *first = rep->cells[g].cell;
+		struct pmbench_doc_chart *ch;
 		long h;
 
 		if (!pmbench_report_group_start(rep, g))
 			continue;
-		if (!ch) {
+		if (!any++) {
 			pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2, "Overview");
-			ch = pmbench_doc_chart(
-				d, PMBENCH_DOC_PAGE, "overview",
-				"Median time per scenario and package manager, "
-				"with 95% intervals; green: the fastest",
-				"Median time of every scenario and package "
-				"manager",
-				" s");
+			pmbench_doc_para(d, PMBENCH_DOC_PAGE,
+					 "Median time per scenario and package "
+					 "manager, with 95%% intervals, each "
+					 "scenario on its own axis; green: the "
+					 "fastest");
 		}
-		for (size_t i = g; i < rep->cells_nr; i++) {
-			const struct pmbench_report_cell *c = &rep->cells[i];
-			struct pmbench_doc_bar *bar;
-
-			if (!pmbench_report_same_group(rep, g, i))
-				continue;
-			bar = pmbench_doc_bar(ch, c->cell->pm);
-			if (i == g) {
-				pmbench_buf_reset(&b);
-				pmbench_buf_addf(&b, "%s · %s · %s",
-						 first->fixture, first->task,
-						 first->scenario);
-				bar->group = pmbench_buf_detach(&b);
-			}
-			if (!c->n) {
-				pmbench_doc_bar_text(
-					bar, "%s", pmbench_report_no_times(c));
-				continue;
-			}
-			bar->has_value = 1;
-			bar->value = c->wall.median;
-			bar->has_interval = c->has_ci;
-			bar->lo = c->median_ci.lo;
-			bar->hi = c->median_ci.hi;
-			bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
-							  : PMBENCH_DOC_PLAIN;
-			pmbench_buf_reset(&b);
-			pmbench_report_add_duration(&b, c->wall.median);
-			pmbench_doc_bar_text(bar, "%s", b.ptr);
-		}
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "%s · %s · %s", first->fixture,
+				 first->task, first->scenario);
+		ch = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "overview", b.ptr,
+				       "Median time of every package manager "
+				       "in one scenario",
+				       " s");
+		overview_bars(ch, rep, g);
 		h = headline(rep, g);
 		if (h < 0)
 			continue;
-		if (!list)
-			list = pmbench_doc_list(d, PMBENCH_DOC_PAGE);
 		pmbench_buf_reset(&b);
 		pmbench_report_add_sentence(&b, rep, (size_t)h);
-		pmbench_doc_item(list, "%s · %s: %s", first->task,
-				 first->scenario, b.ptr);
+		pmbench_doc_para(d, PMBENCH_DOC_PAGE, "%s", b.ptr);
 	}
 	pmbench_buf_release(&b);
 }
@@ -470,6 +477,9 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
 	}
 	registry_requests(d, rep, g);
+	pmbench_kind_phases(d, rep, g);
+	pmbench_kind_work(d, rep, g);
+	pmbench_kind_explain(d, rep, g);
 	/* The findings first, then what to be wary of. */
 	for (size_t i = g; i < rep->cells_nr; i++)
 		if (pmbench_report_same_group(rep, g, i))

@@ -66,6 +66,8 @@ static void pair_fill(struct pmbench_report_pair *p,
 		pmbench_error_clear();
 	p->too_few = pmbench_stats_mwu_min_p(p->na, p->nb) >=
 		     PMBENCH_REPORT_ALPHA;
+	pmbench_report_phases(&p->phases_a, ca);
+	pmbench_report_phases(&p->phases_b, cb);
 	free(ta);
 	free(tb);
 }
@@ -145,6 +147,7 @@ enum {
 	COL_CHANGE,
 	COL_P,
 	COL_VERDICT,
+	COL_PHASE,
 };
 
 static const struct pmbench_doc_column cmp_cols[] = {
@@ -171,6 +174,11 @@ static const struct pmbench_doc_column cmp_cols[] = {
 			     PMBENCH_DOC_INTERVAL } } },
 	[COL_P] = { "p", 0, { { "p", PMBENCH_DOC_NUMBER, 0 } } },
 	[COL_VERDICT] = { "verdict", 0, { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_PHASE] = { "phase moved most",
+			0,
+			{ { "phase_moved", PMBENCH_DOC_TEXT, 0 },
+			  { "phase_a", PMBENCH_DOC_SECONDS, 0 },
+			  { "phase_b", PMBENCH_DOC_SECONDS, 0 } } },
 };
 
 /* The runs of A and B cut short by a signal to pmbench, left out. */
@@ -195,6 +203,46 @@ static void interrupted_note(struct pmbench_doc_table *t,
 	row = pmbench_doc_row(t);
 	row->flags = PMBENCH_DOC_ROW_HUMAN;
 	pmbench_doc_row_note(row, COL_VERSION, "note: %s left out", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * The phase whose median moved most from A to B: "scripts 0.31 s ->
+ * 0.61 s (+0.30 s)" into `out`, its name returned; NULL (and nothing)
+ * when A or B has no phases.
+ */
+static const char *phase_moved(struct pmbench_buf *out,
+			       const struct pmbench_report_pair *p,
+			       enum pmbench_phase *which)
+{
+	const struct pmbench_report_phases *a = &p->phases_a, *b = &p->phases_b;
+	double d;
+
+	if (!a->runs || !b->runs)
+		return NULL;
+	d = pmbench_report_phase_moved(which, a, b);
+	pmbench_buf_addf(out, "%s ", pmbench_phase_name(*which));
+	pmbench_report_add_phase(out, a->median[*which], a->sample);
+	pmbench_buf_adds(out, " -> ");
+	pmbench_report_add_phase(out, b->median[*which], b->sample);
+	pmbench_buf_addf(out, " (%+.2f s)", d);
+	return pmbench_phase_name(*which);
+}
+
+/* The phase column of `row`, when A and B have phases. */
+static void phase_cell(struct pmbench_doc_row *row,
+		       const struct pmbench_report_pair *p)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	enum pmbench_phase which;
+	const char *name = phase_moved(&b, p, &which);
+
+	if (name) {
+		pmbench_doc_text(row, COL_PHASE, "%s", b.ptr);
+		pmbench_doc_str(row, COL_PHASE, 0, name);
+		pmbench_doc_num(row, COL_PHASE, 1, p->phases_a.median[which]);
+		pmbench_doc_num(row, COL_PHASE, 2, p->phases_b.median[which]);
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -246,6 +294,7 @@ static void pair_row(struct pmbench_doc_table *t,
 		pmbench_doc_text(row, COL_P, "%.3f", p->cmp.mwu.p);
 	pmbench_doc_num(row, COL_P, 0, p->cmp.mwu.p);
 	pmbench_doc_name(row, COL_VERDICT, verdict(p));
+	phase_cell(row, p);
 done:
 	interrupted_note(t, p);
 	pmbench_buf_release(&b);
@@ -257,6 +306,33 @@ static int same_scenario(const struct pmbench_report_pair *x,
 	return !strcmp(x->b->fixture, y->b->fixture) &&
 	       !strcmp(x->b->task, y->b->task) &&
 	       !strcmp(x->b->scenario, y->b->scenario);
+}
+
+/*
+ * Under a scenario's table, for each PM whose time changed: the phase
+ * that moved most ("npm: faster; the phase that moved most: scripts
+ * 0.61 s -> 0.31 s (-0.30 s)").
+ */
+static void moved_notes(struct pmbench_doc *d,
+			const struct pmbench_report_compare *c, size_t g)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	enum pmbench_phase which;
+
+	for (size_t i = g; i < c->pairs_nr; i++) {
+		const struct pmbench_report_pair *p = &c->pairs[i];
+
+		if (!same_scenario(p, &c->pairs[g]))
+			break;
+		pmbench_buf_reset(&b);
+		if (!p->has_cmp || p->cmp.verdict == PMBENCH_VERDICT_SAME ||
+		    !phase_moved(&b, p, &which))
+			continue;
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "%s: %s; the phase that moved most: %s",
+				 p->b->pm, verdict(p), b.ptr);
+	}
+	pmbench_buf_release(&b);
 }
 
 /* B / A per PM with its interval; 1x (no change) is marked. */
@@ -349,6 +425,14 @@ void pmbench_report_compare(struct pmbench_doc *out,
 					      PMBENCH_ARRAY_SIZE(cmp_cols));
 		}
 		pair_row(t, c, p);
+		if (i + 1 == c->pairs_nr ||
+		    !same_scenario(p, &c->pairs[i + 1])) {
+			size_t g = i;
+
+			while (g && same_scenario(&c->pairs[g - 1], p))
+				g--;
+			moved_notes(out, c, g);
+		}
 	}
 	if (c->only_a.nr || c->only_b.nr) {
 		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,

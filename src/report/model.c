@@ -137,6 +137,7 @@ static void fill_cell(struct pmbench_report_cell *rc,
 			pmbench_stats_stall_slack(rc->wall.min),
 			&rc->stall_kmax);
 	fill_drift(rc);
+	pmbench_report_phases(&rc->phases, c);
 	if (rc->n) {
 		double n = (double)rc->n;
 

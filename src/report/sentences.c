@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "pmbench/control.h"
 #include "pmbench/doc.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
@@ -277,4 +278,190 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 	if (b.len)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE, "%s", b.ptr);
 	pmbench_buf_release(&b);
+}
+
+/* ---- Where the time went ------------------------------------------------ */
+
+void pmbench_report_add_phase(struct pmbench_buf *out, double s, double sample)
+{
+	if (!(s > 0))
+		pmbench_buf_adds(out, "–");
+	else if (s < sample)
+		pmbench_buf_addf(out, "< %.0f ms", sample * 1e3);
+	else
+		pmbench_buf_addf(out, "%.2f s", s);
+}
+
+void pmbench_report_add_phases(struct pmbench_buf *out,
+			       const struct pmbench_report_phases *ph)
+{
+	for (int p = 0; p < PMBENCH_PHASES; p++) {
+		/* "start": short enough for a terminal line. */
+		pmbench_buf_addf(
+			out, "%s%s ", p ? " · " : "",
+			p == PMBENCH_PHASE_STARTUP
+				? "start"
+				: pmbench_phase_name((enum pmbench_phase)p));
+		pmbench_report_add_phase(out, ph->median[p], ph->sample);
+	}
+}
+
+/* "1.20 s" or "310 ms": a figure in a sentence. */
+static void add_secs(struct pmbench_buf *out, double s)
+{
+	if (s < 1.0)
+		pmbench_buf_addf(out, "%.0f ms", s * 1e3);
+	else
+		pmbench_buf_addf(out, "%.2f s", s);
+}
+
+/* Most of the run between the first request and the last response. */
+static void network_sentence(struct pmbench_strvec *out,
+			     const struct pmbench_report_cell *c)
+{
+	const struct pmbench_report_phases *ph = &c->phases;
+	double net = ph->median[PMBENCH_PHASE_NETWORK];
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!ph->requests || !(net >= 0.4 * c->wall.median) || net < ph->sample)
+		return;
+	pmbench_buf_addf(&b, "%s: ", c->cell->pm);
+	add_secs(&b, net);
+	pmbench_buf_adds(&b, " of ");
+	add_secs(&b, c->wall.median);
+	pmbench_buf_addf(&b, " in %.0f registry request%s with %s cache",
+			 ph->requests, ph->requests == 1 ? "" : "s",
+			 c->state & PMBENCH_STATE_CACHE ? "a warm"
+							: "an empty");
+	pmbench_strvec_push(out, b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/* A fifth of the run or more in lifecycle scripts. */
+static void script_sentence(struct pmbench_strvec *out,
+			    const struct pmbench_report_cell *c)
+{
+	const struct pmbench_report_phases *ph = &c->phases;
+	double share = ph->median[PMBENCH_PHASE_SCRIPTS] / c->wall.median;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!ph->script_package || !(share >= 0.2) ||
+	    ph->median[PMBENCH_PHASE_SCRIPTS] < ph->sample)
+		return;
+	pmbench_buf_addf(&b, "%s: %.0f %% of the run in ", c->cell->pm,
+			 share * 100);
+	if (ph->scripts > 1)
+		pmbench_buf_addf(&b, "%zu lifecycle scripts, the longest ",
+				 ph->scripts);
+	if (*ph->script_package)
+		pmbench_buf_addf(&b, "%s's %s", ph->script_package,
+				 ph->script_event);
+	else
+		pmbench_buf_addf(&b, "the project's %s", ph->script_event);
+	pmbench_strvec_push(out, b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/* The median of a cell's metric over its timed runs; -1 without. */
+static double metric_median(const struct pmbench_cell *c, const char *name)
+{
+	size_t n = 0;
+	double *v = pmbench_cell_metric_values(c, name, &n);
+	double m = n ? pmbench_stats_median(v, n) : -1;
+
+	free(v);
+	return m;
+}
+
+/* "117.2 MB", "84 kB" or "nothing". */
+static void add_bytes(struct pmbench_buf *out, double bytes)
+{
+	if (bytes >= 1e5)
+		pmbench_buf_addf(out, "%.1f MB", bytes / 1e6);
+	else if (bytes >= 500)
+		pmbench_buf_addf(out, "%.0f kB", bytes / 1e3);
+	else
+		pmbench_buf_adds(out, "nothing");
+}
+
+/*
+ * What the cell's waterfall run asked for, by kind: " (114 tarballs,
+ * 113 full packuments)"; nothing without a waterfall.
+ */
+static void add_asked(struct pmbench_buf *out, const struct pmbench_cell *c)
+{
+	static const char *const what[] = { "tarballs", "full packuments",
+					    "abbreviated packuments",
+					    "other requests" };
+	const struct pmbench_sample *s = pmbench_cell_waterfall(c);
+	size_t n[4] = { 0 }, said = 0;
+
+	for (size_t i = 0; s && i < s->phases->log_nr; i++) {
+		char k = s->phases->log[i].kind;
+
+		n[k == 't' ? 0 : k == 'f' ? 1 : k == 'c' ? 2 : 3]++;
+	}
+	for (size_t k = 0; s && k < 4; k++)
+		if (n[k])
+			pmbench_buf_addf(out, "%s%zu %s", said++ ? ", " : " (",
+					 n[k], what[k]);
+	if (said)
+		pmbench_buf_adds(out, ")");
+}
+
+/* One PM downloaded three times what the others did (a megabyte on). */
+static void download_sentence(struct pmbench_strvec *out,
+			      const struct pmbench_report *rep, size_t g)
+{
+	double *others = pmbench_xcalloc(rep->cells_nr + 1, sizeof(*others));
+	double top = -1, rest;
+	long best = -1;
+	size_t n = 0;
+
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		double v;
+
+		if (!pmbench_report_same_group(rep, g, i) ||
+		    pmbench_control_is(rep->cells[i].cell->pm))
+			continue;
+		v = metric_median(rep->cells[i].cell, "registry_bytes");
+		if (v > top) {
+			if (best >= 0)
+				others[n++] = top;
+			top = v;
+			best = (long)i;
+		} else if (v >= 0) {
+			others[n++] = v;
+		}
+	}
+	rest = n ? pmbench_stats_median(others, n) : 0;
+	if (n && top >= 1e6 && top >= 3 * rest) {
+		const struct pmbench_cell *c = rep->cells[best].cell;
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+		pmbench_buf_addf(&b, "%s downloaded ", c->pm);
+		add_bytes(&b, top);
+		add_asked(&b, c);
+		pmbench_buf_addf(&b, " where %s downloaded ",
+				 n > 1 ? "the others" : "the other PM");
+		add_bytes(&b, rest);
+		pmbench_strvec_push(out, b.ptr);
+		pmbench_buf_release(&b);
+	}
+	free(others);
+}
+
+void pmbench_report_phase_sentences(struct pmbench_strvec *out,
+				    const struct pmbench_report *rep, size_t g)
+{
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+
+		if (!pmbench_report_same_group(rep, g, i) || !c->n ||
+		    !c->phases.runs)
+			continue;
+		network_sentence(out, c);
+		script_sentence(out, c);
+	}
+	download_sentence(out, rep, g);
 }

@@ -82,11 +82,17 @@ struct fake_pm {
 	struct fake_linker linkers[4];
 	/* The variable the real PM reads its registry from. */
 	const char *registry_env;
+	/*
+	 * The argument that switches its own timers on (bench --explain),
+	 * or NULL: it prints them in every run (yarn 4's step lines).
+	 */
+	const char *timer_flag;
 };
 
 static const struct fake_pm pms[] = {
 	{
 		.name = "npm",
+		.timer_flag = "--timing",
 		.registry_env = "npm_config_registry",
 		.version = "11.0.0-fake",
 		.lockfile = "package-lock.json",
@@ -110,6 +116,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn",
+		.timer_flag = "--verbose",
 		.registry_env = "YARN_REGISTRY",
 		.version = "1.22.22",
 		.lockfile = "yarn.lock",
@@ -147,6 +154,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.timer_flag = "--reporter=ndjson",
 		.registry_env = "pnpm_config_registry",
 		.version = "12.0.0-fake",
 		.lockfile = "pnpm-lock.yaml",
@@ -166,6 +174,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "bun",
+		.timer_flag = "--verbose",
 		.registry_env = "BUN_CONFIG_REGISTRY",
 		.version = "1.4.5-fake",
 		.lockfile = "bun.lock",
@@ -184,6 +193,7 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "deno",
+		.timer_flag = "debug",
 		.registry_env = "NPM_CONFIG_REGISTRY",
 		.version = "deno 2.9.6 (fake)",
 		.lockfile = "deno.lock",
@@ -1118,6 +1128,148 @@ static int fetch_all(const struct fake *f)
 	return ret;
 }
 
+/* ---- A scripted timeline ($FAKEPM_<NAME>_TIMELINE) ------------------- */
+
+extern char **environ;
+
+/* N requests, one after the other: packuments, or their tarballs. */
+static int timeline_fetch(const struct fake *f, uint64_t n, int tarballs)
+{
+	char path[128];
+	int status = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (tarballs)
+			snprintf(path, sizeof(path),
+				 "/tl-%llu/-/tl-%llu-1.0.0.tgz",
+				 (unsigned long long)i, (unsigned long long)i);
+		else
+			snprintf(path, sizeof(path), "/tl-%llu",
+				 (unsigned long long)i);
+		if (fetch_one(f, path, &status) < 0) {
+			fprintf(stderr,
+				"fake %s ERR! cannot reach the registry for "
+				"%s\n",
+				f->pm->name, path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* `kib` KiB into node_modules/.fakepm-timeline, spread over `ms`. */
+static int timeline_write(uint64_t kib, uint64_t ms)
+{
+	static char chunk[64 * 1024];
+	uint64_t chunks = (kib + 63) / 64;
+	int fd;
+
+	mkdir("node_modules", 0755);
+	fd = open("node_modules/.fakepm-timeline",
+		  O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	memset(chunk, 'x', sizeof(chunk));
+	for (uint64_t i = 0; i < chunks; i++) {
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+			close(fd);
+			return -1;
+		}
+		if (chunks > 1)
+			pmbench_sleep_ns(ms * 1000000ull / chunks);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * A lifecycle script of `ms`: /bin/sleep with the environment a PM gives
+ * a dependency's postinstall, waited for.
+ */
+static int timeline_script(uint64_t ms)
+{
+	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
+	char secs[32];
+	int status = -1;
+	pid_t pid;
+
+	for (char **e = environ; *e; e++)
+		pmbench_strvec_push(&envp, *e);
+	pmbench_strvec_push(&envp, "npm_lifecycle_event=postinstall");
+	pmbench_strvec_push(&envp, "npm_package_name=fake-esbuild");
+	snprintf(secs, sizeof(secs), "%llu.%03llu",
+		 (unsigned long long)(ms / 1000),
+		 (unsigned long long)(ms % 1000));
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { "sleep", secs, NULL };
+
+		execve("/bin/sleep", argv, envp.v);
+		_exit(127);
+	}
+	pmbench_strvec_release(&envp);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* One step "word:A[:B]" of a timeline. */
+static int timeline_step(const struct fake *f, const char *step)
+{
+	uint64_t a = 0, b = 0;
+	const char *colon = strchr(step, ':'), *second;
+	size_t n = colon ? (size_t)(colon - step) : strlen(step);
+	char num[32];
+
+	second = colon ? strchr(colon + 1, ':') : NULL;
+	snprintf(num, sizeof(num), "%.*s",
+		 colon ? (int)(second ? (size_t)(second - colon - 1)
+				      : strlen(colon + 1))
+		       : 0,
+		 colon ? colon + 1 : "");
+	if (!colon || pmbench_parse_u64(&a, num) < 0 ||
+	    (second && pmbench_parse_u64(&b, second + 1) < 0))
+		return -2;
+	if (n == 4 && !strncmp(step, "wait", 4))
+		pmbench_sleep_ns(a * 1000000ull);
+	else if (n == 4 && !strncmp(step, "meta", 4))
+		return timeline_fetch(f, a, 0);
+	else if (n == 3 && !strncmp(step, "tgz", 3))
+		return timeline_fetch(f, a, 1);
+	else if (n == 5 && !strncmp(step, "write", 5))
+		return timeline_write(a, b);
+	else if (n == 6 && !strncmp(step, "script", 6))
+		return timeline_script(a);
+	else
+		return -2;
+	return 0;
+}
+
+/*
+ * $FAKEPM_<NAME>_TIMELINE: steps run in order, comma separated (see
+ * tests/fakes/README.md). 0, -1 when a step failed, -2 for a bad step.
+ */
+static int timeline(const struct fake *f)
+{
+	struct pmbench_strvec steps = PMBENCH_STRVEC_INIT;
+	const char *all = pm_env(f, "TIMELINE");
+	int ret = 0;
+
+	if (!all)
+		return 0;
+	pmbench_strvec_split(&steps, all, ',');
+	for (size_t i = 0; i < steps.nr && !ret; i++) {
+		ret = timeline_step(f, steps.v[i]);
+		if (ret == -2)
+			fprintf(stderr,
+				"fake %s: invalid FAKEPM_%s_TIMELINE "
+				"step '%s'\n",
+				f->pm->name, f->upper.ptr, steps.v[i]);
+	}
+	pmbench_strvec_release(&steps);
+	return ret;
+}
+
 /*
  * Mode `fill`: write node_modules/.fakepm-fill until the disk is full,
  * then wait for space forever, as bun did on a full tmpfs.
@@ -1337,6 +1489,46 @@ static int fetch_if_asked(const struct fake *f)
 	return 0;
 }
 
+/* Whether the install carries the PM's timer flag (see timer_flag). */
+static int timers_on(const struct fake *f)
+{
+	if (!f->pm->timer_flag)
+		return 1;
+	for (int i = 1; i < f->argc; i++)
+		if (!strcmp(f->argv[i], f->pm->timer_flag))
+			return 1;
+	return 0;
+}
+
+/*
+ * FAKEPM_TIMERS=<dir>: what the real PM's timers print, from a
+ * transcript <dir>/<name>/clean.txt (tests/data/pm-timers/), its lines
+ * without their arrival times, on stderr, when the install carries the
+ * PM's timer flag.
+ */
+static void print_timers(const struct fake *f)
+{
+	const char *dir = getenv("FAKEPM_TIMERS");
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *in;
+
+	if (!dir || !*dir || !timers_on(f))
+		return;
+	pmbench_buf_addf(&path, "%s/%s/clean.txt", dir, f->pm->name);
+	in = fopen(path.ptr, "r");
+	while (in && getline(&line, &cap, in) > 0) {
+		const char *tab = strchr(line, '\t');
+
+		fputs(tab ? tab + 1 : line, stderr);
+	}
+	if (in)
+		fclose(in);
+	free(line);
+	pmbench_buf_release(&path);
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
@@ -1419,6 +1611,12 @@ static int do_install(struct fake *f)
 		goto done;
 	if (fetch_all(f) < 0)
 		goto done;
+	ret = timeline(f);
+	if (ret < 0) {
+		ret = ret == -2 ? 2 : 1;
+		goto done;
+	}
+	ret = 1;
 	if (!strcmp(mode, "fill"))
 		fill_disk(f);
 	if (!strcmp(mode, "hang")) {
@@ -1457,6 +1655,7 @@ static int do_install(struct fake *f)
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
 		goto done;
+	print_timers(f);
 	printf("fake %s: added 3 packages\n", name);
 	ret = 0;
 done:

@@ -67,6 +67,16 @@ static int browse(struct pmbench_buf *out, const char *url, const char *extra1,
 	return code;
 }
 
+/* How many times `needle` is in `hay`. */
+static size_t h_count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 /* Lines of Chromium's log that carry a console message of the page. */
 static size_t console_lines(const char *log)
 {
@@ -202,6 +212,74 @@ TEST(html_report_renders_in_chromium)
 }
 
 /*
+ * Where the time went (tests/data/timeline-result.json, a real bench of
+ * npm, pnpm and bun on todo-api, two scenarios): the phases' stacked
+ * bars and the request waterfalls render, each scenario's overview on
+ * its own axis, nothing on the console; the page's screenshot (its top:
+ * the overview) is far from blank, and kept as
+ * tests/artifacts/timeline-screenshot.png. The charts have anchors
+ * (#waterfall), which docs/screenshots.sh photographs on their own.
+ */
+TEST(timeline_renders_in_chromium)
+{
+	struct pmbench_buf log = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
+	struct pmbench_buf arg = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	const char *sandbox_dir = getenv("PMBENCH_TEST_SANDBOX");
+	char data[4200], html[4200], shot[4200], artifact[4200];
+	struct h_run run;
+
+	if (access(chromium(), X_OK)) {
+		check_fail(__FILE__, __LINE__, "'%s' not found", chromium());
+		return;
+	}
+	h_setup();
+	snprintf(data, sizeof(data), "%s/tests/data/timeline-result.json",
+		 root ? root : ".");
+	snprintf(html, sizeof(html), "%s", h_write("timeline.html", ""));
+	snprintf(shot, sizeof(shot), "%s", h_write("timeline.png", ""));
+	{
+		const char *args[] = { "report", data, "--format", "html",
+				       "--out",	 html, NULL };
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 0);
+		h_run_release(&run);
+	}
+	pmbench_buf_addf(&url, "file://%s", html);
+	CHECK_INT(browse(&log, url.ptr, "--dump-dom", NULL), 0);
+	if (console_lines(log.ptr)) {
+		check_fail(__FILE__, __LINE__, "console messages:\n%s",
+			   log.ptr);
+		return;
+	}
+	CHECK_INT(h_count(log.ptr, "<svg class=\"chart overview\""), 2);
+	CHECK_INT(h_count(log.ptr, "<svg class=\"chart phases\""), 2);
+	CHECK_INT(h_count(log.ptr, "<svg class=\"chart waterfall\""), 2);
+	CHECK_CONTAINS(log.ptr, "<a id=\"waterfall\"></a>");
+	CHECK_CONTAINS(log.ptr, "abbreviated packument");
+	CHECK_CONTAINS(log.ptr, "npm: 1.68 s of 3.79 s in 202 registry "
+				"requests with an empty cache");
+	pmbench_buf_reset(&log);
+	pmbench_buf_addf(&arg, "--screenshot=%s", shot);
+	CHECK_INT(browse(&log, url.ptr, arg.ptr, NULL), 0);
+	CHECK_INT(console_lines(log.ptr), 0);
+	CHECK(is_png(shot));
+	/* A blank page's screenshot is about 5 KiB (the test above). */
+	CHECK(file_size(shot) > 40000);
+	snprintf(artifact, sizeof(artifact), "%s/artifacts",
+		 sandbox_dir ? sandbox_dir : ".");
+	CHECK_INT(pmbench_fs_mkdirp(artifact, 0755), 0);
+	snprintf(artifact, sizeof(artifact),
+		 "%s/artifacts/timeline-screenshot.png",
+		 sandbox_dir ? sandbox_dir : ".");
+	CHECK_INT(pmbench_fs_copyfile(shot, artifact), 0);
+	pmbench_buf_release(&log);
+	pmbench_buf_release(&url);
+	pmbench_buf_release(&arg);
+}
+
+/*
  * The history of tests/data/history (four dated results of the fake npm
  * and bun, npm 11.1.0 slower from the third): its trend charts render,
  * the change ringed, and nothing on the console.
@@ -242,4 +320,5 @@ TEST(history_renders_in_chromium)
 }
 
 CHECK_MAIN(CASE(html_report_renders_in_chromium),
+	   CASE(timeline_renders_in_chromium),
 	   CASE(history_renders_in_chromium))

@@ -10,14 +10,10 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
-
-static int flag(const cJSON *e, const char *key)
-{
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, key));
-}
 
 static int has_arg(const cJSON *e, const char *arg)
 {
@@ -28,14 +24,6 @@ static int has_arg(const cJSON *e, const char *arg)
 						      !strcmp(a->valuestring,
 							      arg)) return 1;
 	return 0;
-}
-
-static double metric(const struct pmbench_sample *s, const char *name)
-{
-	double v = -1;
-
-	pmbench_sample_metric_get(s, name, &v);
-	return v;
 }
 
 static const struct pmbench_cell *cell(const struct pmbench_result *r,
@@ -109,11 +97,11 @@ TEST(store_restores_a_warm_cache)
 		for (int i = 0; i < n; i++) {
 			const cJSON *e = cJSON_GetArrayItem(mine, i);
 
-			if (flag(e, "frozen") != frozen[i] ||
+			if (h_flag(e, "frozen") != frozen[i] ||
 			    has_arg(e, frozen_word) != frozen[i] ||
-			    flag(e, "cache_warm") != warm[i] ||
-			    !flag(e, "lockfile") != (i == 0) ||
-			    flag(e, "node_modules")) {
+			    h_flag(e, "cache_warm") != warm[i] ||
+			    !h_flag(e, "lockfile") != (i == 0) ||
+			    h_flag(e, "node_modules")) {
 				check_fail(__FILE__, __LINE__,
 					   "%s install %d: %s", pm, i,
 					   cJSON_PrintUnformatted(e));
@@ -142,33 +130,35 @@ TEST(store_restores_a_warm_cache)
 			const struct pmbench_sample *s = &c->samples[i];
 
 			CHECK(s->ok);
-			CHECK(metric(s, "archive_bytes") > 0);
+			CHECK(h_metric(s, "archive_bytes") > 0);
 			/* The fake's cache is repetitive text. */
-			CHECK(metric(s, "raw_bytes") >
-			      metric(s, "archive_bytes"));
-			CHECK(metric(s, "files_count") >= 1);
-			CHECK(metric(s, "restore_bytes") > 0);
-			CHECK(metric(s, "restore_s") > 0);
-			CHECK(metric(s, "install_s") > 0);
-			CHECK(metric(s, "save_s") > 0);
-			CHECK(metric(s, "download_s") > 0);
-			CHECK(metric(s, "upload_s") > 0);
+			CHECK(h_metric(s, "raw_bytes") >
+			      h_metric(s, "archive_bytes"));
+			CHECK(h_metric(s, "files_count") >= 1);
+			CHECK(h_metric(s, "restore_bytes") > 0);
+			CHECK(h_metric(s, "restore_s") > 0);
+			CHECK(h_metric(s, "install_s") > 0);
+			CHECK(h_metric(s, "save_s") > 0);
+			CHECK(h_metric(s, "download_s") > 0);
+			CHECK(h_metric(s, "upload_s") > 0);
 			/* The job's total is its three parts. */
 			CHECK_NEAR((double)s->wall_ns / 1e9,
-				   metric(s, "restore_s") +
-					   metric(s, "install_s") +
-					   metric(s, "save_s"),
+				   h_metric(s, "restore_s") +
+					   h_metric(s, "install_s") +
+					   h_metric(s, "save_s"),
 				   1e-6);
-			CHECK(metric(s, "transfer_total_s") >
+			CHECK(h_metric(s, "transfer_total_s") >
 			      (double)s->wall_ns / 1e9);
 			/* A key hit skips the save in the keyed model. */
-			CHECK(metric(s, "keyed_total_s") <
-			      metric(s, "transfer_total_s"));
+			CHECK(h_metric(s, "keyed_total_s") <
+			      h_metric(s, "transfer_total_s"));
 		}
-		CHECK_INT((long long)metric(&miss->samples[0], "restore_bytes"),
+		CHECK_INT((long long)h_metric(&miss->samples[0],
+					      "restore_bytes"),
 			  0);
-		CHECK(metric(&miss->samples[0], "archive_bytes") > 0);
-		CHECK_INT((long long)metric(&none->samples[0], "archive_bytes"),
+		CHECK(h_metric(&miss->samples[0], "archive_bytes") > 0);
+		CHECK_INT((long long)h_metric(&none->samples[0],
+					      "archive_bytes"),
 			  0);
 	}
 	CHECK_STR(pmbench_result_env_get(&r, "ci_cache_bandwidth_bytes_per_s"),
@@ -205,13 +195,13 @@ TEST(node_modules_makes_the_install_a_noop)
 	mine = h_log_of(log, "npm");
 	/* prime, miss, 2 hits, changed. */
 	CHECK_INT(cJSON_GetArraySize(mine), 5);
-	CHECK(!flag(cJSON_GetArrayItem(mine, 1), "node_modules"));
-	CHECK(!flag(cJSON_GetArrayItem(mine, 1), "noop"));
+	CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "node_modules"));
+	CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "noop"));
 	for (int i = 2; i < 4; i++) {
-		CHECK(flag(cJSON_GetArrayItem(mine, i), "node_modules"));
-		CHECK(flag(cJSON_GetArrayItem(mine, i), "noop"));
+		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "node_modules"));
+		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "noop"));
 		/* Only node_modules was cached. */
-		CHECK(!flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
+		CHECK(!h_flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
 	}
 	cJSON_Delete(mine);
 	cJSON_Delete(log);
@@ -225,10 +215,10 @@ TEST(node_modules_makes_the_install_a_noop)
 		CHECK(hit && miss && hit->samples_nr == 2);
 		CHECK(hit->samples[0].ok && hit->samples[1].ok);
 		/* A no-op against a 300 ms install: a ratio, not a time. */
-		CHECK(metric(&hit->samples[0], "install_s") * 2 <
-		      metric(&miss->samples[0], "install_s"));
-		CHECK(metric(&hit->samples[1], "install_s") * 2 <
-		      metric(&miss->samples[0], "install_s"));
+		CHECK(h_metric(&hit->samples[0], "install_s") * 2 <
+		      h_metric(&miss->samples[0], "install_s"));
+		CHECK(h_metric(&hit->samples[1], "install_s") * 2 <
+		      h_metric(&miss->samples[0], "install_s"));
 		CHECK(hit->samples[0].nm_files >= 3);
 	}
 	CHECK_CONTAINS(run.out.ptr, "node_modules/gzip-6");
@@ -253,7 +243,7 @@ TEST(failed_jobs_are_results)
 	CHECK(c && c->samples_nr == 2 && !c->samples[0].ok);
 	CHECK_CONTAINS(c->samples[0].failure, "install failed on purpose");
 	/* A failed install saves nothing. */
-	CHECK_INT((long long)metric(&c->samples[0], "archive_bytes"), 0);
+	CHECK_INT((long long)h_metric(&c->samples[0], "archive_bytes"), 0);
 	c = cell(&r, "store/gzip-6", "pnpm");
 	CHECK(c && c->samples_nr == 2 && c->samples[0].ok);
 	CHECK_CONTAINS(run.out.ptr, "install failed on purpose");
@@ -467,8 +457,8 @@ TEST(gnu_tar_archiver_as_actions_cache)
 	/* prime, miss, 2 hits: the hits found the cache and node_modules. */
 	CHECK_INT(cJSON_GetArraySize(mine), 4);
 	for (int i = 2; i < 4 && i < cJSON_GetArraySize(mine); i++) {
-		CHECK(flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
-		CHECK(flag(cJSON_GetArrayItem(mine, i), "node_modules"));
+		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
+		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "node_modules"));
 	}
 	cJSON_Delete(mine);
 	cJSON_Delete(log);
@@ -479,10 +469,10 @@ TEST(gnu_tar_archiver_as_actions_cache)
 		CHECK(c && c->samples_nr == 2);
 		for (size_t i = 0; c && i < c->samples_nr; i++) {
 			CHECK(c->samples[i].ok);
-			CHECK(metric(&c->samples[i], "restore_s") > 0);
-			CHECK(metric(&c->samples[i], "restore_check_s") > 0);
-			CHECK(metric(&c->samples[i], "save_s") > 0);
-			CHECK(metric(&c->samples[i], "files_count") >= 1);
+			CHECK(h_metric(&c->samples[i], "restore_s") > 0);
+			CHECK(h_metric(&c->samples[i], "restore_check_s") > 0);
+			CHECK(h_metric(&c->samples[i], "save_s") > 0);
+			CHECK(h_metric(&c->samples[i], "files_count") >= 1);
 		}
 	}
 	CHECK(h_home_intact(&why));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/probe.h"
 #include "pmbench/proc.h"
@@ -81,15 +82,6 @@ static const struct pmbench_sample *dev_sample(const struct pmbench_result *r,
 	return c && c->samples_nr == 1 ? &c->samples[0] : NULL;
 }
 
-static double metric(const struct pmbench_sample *s, const char *name)
-{
-	double v = -1;
-
-	if (!s || !pmbench_sample_metric_get(s, name, &v))
-		return -1;
-	return v;
-}
-
 /* The port a cell's server got, from its recorded command. */
 static unsigned port_of(const struct pmbench_result *r, const char *pm)
 {
@@ -129,7 +121,7 @@ static int all_gone(const struct pmbench_result *r, struct pmbench_buf *why)
 			return 0;
 		}
 		if (!s || s->leftover ||
-		    metric(s, "port_open_after_stop_count")) {
+		    h_metric(s, "port_open_after_stop_count")) {
 			pmbench_buf_addf(why, "%s's sample reports leftovers",
 					 pms[i]);
 			return 0;
@@ -186,8 +178,8 @@ static void dev_case(const char *server_args, const char *path,
 static void print_then_listen_sample(int *out, const struct pmbench_sample *s,
 				     const struct pmbench_sample *before)
 {
-	double line = metric(s, "ready_line_s");
-	double http = metric(s, "http_s"), body = metric(s, "body_s");
+	double line = h_metric(s, "ready_line_s");
+	double http = h_metric(s, "http_s"), body = h_metric(s, "body_s");
 
 	(void)before;
 	*out = 0;
@@ -199,7 +191,7 @@ static void print_then_listen_sample(int *out, const struct pmbench_sample *s,
 	/* wall_s is the first HTTP response. */
 	CHECK(fabs((double)s->wall_ns / 1e9 - http) < 1e-6);
 	/* Connections were refused until it listened. */
-	CHECK(metric(s, "http_refused_count") >= 1);
+	CHECK(h_metric(s, "http_refused_count") >= 1);
 	*out = 1;
 }
 
@@ -214,8 +206,8 @@ TEST(print_then_listen)
 static void listen_then_print_sample(int *out, const struct pmbench_sample *s,
 				     const struct pmbench_sample *before)
 {
-	double line = metric(s, "ready_line_s");
-	double http = metric(s, "http_s"), body = metric(s, "body_s");
+	double line = h_metric(s, "ready_line_s");
+	double http = h_metric(s, "http_s"), body = h_metric(s, "body_s");
 
 	(void)before;
 	*out = 0;
@@ -223,7 +215,7 @@ static void listen_then_print_sample(int *out, const struct pmbench_sample *s,
 	CHECK(http > 0 && body >= http);
 	/* Served long before it said so. */
 	CHECK(body < 0.5 * line);
-	CHECK(metric(s, "body_bytes") == 512);
+	CHECK(h_metric(s, "body_bytes") == 512);
 	*out = 1;
 }
 
@@ -243,10 +235,10 @@ static void never_listen_sample(int *out, const struct pmbench_sample *s,
 	CHECK_CONTAINS(s->failure, "not ready after 3 s");
 	CHECK_CONTAINS(s->failure, "refused");
 	/* The ready line did come, and is among the last lines. */
-	CHECK(metric(s, "ready_line_s") > 0);
-	CHECK(metric(s, "http_s") < 0);
+	CHECK(h_metric(s, "ready_line_s") > 0);
+	CHECK(h_metric(s, "http_s") < 0);
 	CHECK_CONTAINS(s->tail, "fake server ready");
-	CHECK(metric(s, "http_refused_count") >= 10);
+	CHECK(h_metric(s, "http_refused_count") >= 10);
 	*out = 1;
 }
 
@@ -266,7 +258,7 @@ static void exit_now_sample(int *out, const struct pmbench_sample *s,
 	CHECK_CONTAINS(s->failure, "exit 3");
 	CHECK_CONTAINS(s->failure, "fatal error: boom");
 	CHECK_CONTAINS(s->tail, "boom");
-	CHECK(metric(s, "ready_line_s") < 0);
+	CHECK(h_metric(s, "ready_line_s") < 0);
 	*out = 1;
 }
 
@@ -279,8 +271,8 @@ TEST(exit_now_is_a_failure_with_the_reason)
 static void ignore_term_sample(int *out, const struct pmbench_sample *s,
 			       const struct pmbench_sample *before)
 {
-	double slow = metric(s, "stop_s");
-	double quick = metric(before, "stop_s");
+	double slow = h_metric(s, "stop_s");
+	double quick = h_metric(before, "stop_s");
 
 	*out = 0;
 	CHECK(s && s->ok);
@@ -312,8 +304,8 @@ static void grandchild_sample(int *out, const struct pmbench_sample *s,
 	*out = 0;
 	CHECK(s && s->ok);
 	/* The server's process and the grandchild at least. */
-	CHECK(metric(s, "stopped_processes_count") >= 2);
-	CHECK(metric(s, "port_open_after_stop_count") == 0);
+	CHECK(h_metric(s, "stopped_processes_count") >= 2);
+	CHECK(h_metric(s, "port_open_after_stop_count") == 0);
 	*out = 1;
 }
 
@@ -330,9 +322,9 @@ static void error500_sample(int *out, const struct pmbench_sample *s,
 	*out = 0;
 	CHECK(s && !s->ok);
 	CHECK_CONTAINS(s->failure, "no HTTP answer below 500");
-	CHECK(metric(s, "http_5xx_count") >= 10);
-	CHECK(metric(s, "ready_line_s") > 0);
-	CHECK(metric(s, "http_s") < 0);
+	CHECK(h_metric(s, "http_5xx_count") >= 10);
+	CHECK(h_metric(s, "ready_line_s") > 0);
+	CHECK(h_metric(s, "http_s") < 0);
 	*out = 1;
 }
 
@@ -358,19 +350,19 @@ static void probe_count_sample(int *out, const struct pmbench_sample *s,
 	(void)before;
 	*out = 0;
 	CHECK(s && s->ok);
-	CHECK(metric(s, "body_bytes") == 1);
-	CHECK(metric(s, "probe_requests_count") == 137);
-	CHECK(metric(s, "probe_status_200_count") == 137);
-	CHECK(metric(s, "probe_ok_ratio") == 1);
-	CHECK(metric(s, "probe_errors_count") == 0);
-	CHECK(metric(s, "probe_bytes") == count_bytes(1, 137));
-	CHECK(metric(s, "probe_latency_min_s") > 0);
-	CHECK(metric(s, "probe_latency_min_s") <=
-	      metric(s, "probe_latency_p50_s"));
-	CHECK(metric(s, "probe_latency_p50_s") <=
-	      metric(s, "probe_latency_p90_s"));
-	CHECK(metric(s, "probe_latency_p99_s") <=
-	      metric(s, "probe_latency_max_s"));
+	CHECK(h_metric(s, "body_bytes") == 1);
+	CHECK(h_metric(s, "probe_requests_count") == 137);
+	CHECK(h_metric(s, "probe_status_200_count") == 137);
+	CHECK(h_metric(s, "probe_ok_ratio") == 1);
+	CHECK(h_metric(s, "probe_errors_count") == 0);
+	CHECK(h_metric(s, "probe_bytes") == count_bytes(1, 137));
+	CHECK(h_metric(s, "probe_latency_min_s") > 0);
+	CHECK(h_metric(s, "probe_latency_min_s") <=
+	      h_metric(s, "probe_latency_p50_s"));
+	CHECK(h_metric(s, "probe_latency_p50_s") <=
+	      h_metric(s, "probe_latency_p90_s"));
+	CHECK(h_metric(s, "probe_latency_p99_s") <=
+	      h_metric(s, "probe_latency_max_s"));
 	*out = 1;
 }
 
@@ -392,12 +384,12 @@ static void probe_404_sample(int *out, const struct pmbench_sample *s,
 	(void)before;
 	*out = 0;
 	CHECK(s && s->ok);
-	CHECK(metric(s, "probe_requests_count") == 50);
-	CHECK(metric(s, "probe_status_404_count") == 50);
-	CHECK(metric(s, "probe_status_200_count") < 0);
+	CHECK(h_metric(s, "probe_requests_count") == 50);
+	CHECK(h_metric(s, "probe_status_404_count") == 50);
+	CHECK(h_metric(s, "probe_status_200_count") < 0);
 	/* vegeta's success: status 200 to 399 only. */
-	CHECK(metric(s, "probe_ok_ratio") == 0);
-	CHECK(metric(s, "probe_bytes") == 50 * 100);
+	CHECK(h_metric(s, "probe_ok_ratio") == 0);
+	CHECK(h_metric(s, "probe_bytes") == 50 * 100);
 	*out = 1;
 }
 

@@ -93,6 +93,7 @@ TEST(control_warns_past_twenty_percent)
 	char out[4200];
 
 	h_setup();
+	h_with_control();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	/* The control's CPU loop grows 100 % per round: 1x to 6x. */
@@ -151,5 +152,48 @@ TEST(control_warns_past_twenty_percent)
 	h_run_release(&run);
 }
 
+/*
+ * The harness's knob (PMBENCH_TEST_NO_CONTROL, set by h_setup()) leaves
+ * the control out as --no-control does; without it, a bench times the
+ * control as a user's does, with a cell in each scenario.
+ */
+TEST(control_only_without_the_test_knob)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+	const char *args[] = { "bench",	      "--pm",	"npm", "--scenario",
+			       "clean,cache", "--runs", "1",   "--warmup",
+			       "0",	      "--out",	out,   NULL,
+			       NULL };
+
+	h_setup();
+	proj = h_project("proj");
+	args[11] = proj;
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	h_pmbench(&run, args, NULL);
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_INT(r.cells_nr, 2);
+	CHECK(!pmbench_result_find_cell(&r, "proj", "install", "clean",
+					PMBENCH_CONTROL_PM));
+	pmbench_result_release(&r);
+
+	h_with_control();
+	h_pmbench(&run, args, NULL);
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_INT(r.cells_nr, 4);
+	CHECK(pmbench_result_find_cell(&r, "proj", "install", "clean",
+				       PMBENCH_CONTROL_PM));
+	CHECK(pmbench_result_find_cell(&r, "proj", "install", "cache",
+				       PMBENCH_CONTROL_PM));
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(paired_ratio_survives_drift),
-	   CASE(control_warns_past_twenty_percent))
+	   CASE(control_warns_past_twenty_percent),
+	   CASE(control_only_without_the_test_knob))

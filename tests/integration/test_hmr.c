@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/probe.h"
@@ -136,15 +137,6 @@ static const struct pmbench_sample *sample_of(const struct pmbench_result *r,
 	return c && c->samples_nr == 1 ? &c->samples[0] : NULL;
 }
 
-static double metric(const struct pmbench_sample *s, const char *name)
-{
-	double v = -1;
-
-	if (!s || !pmbench_sample_metric_get(s, name, &v))
-		return -1;
-	return v;
-}
-
 /* No process left, no port open, every run copy's App.tsx as it was. */
 static void nothing_left(int *out, const struct pmbench_result *r,
 			 const char *task)
@@ -162,7 +154,7 @@ static void nothing_left(int *out, const struct pmbench_result *r,
 
 		CHECK(s != NULL);
 		CHECK(!s->leftover);
-		CHECK(metric(s, "port_open_after_stop_count") <= 0);
+		CHECK(h_metric(s, "port_open_after_stop_count") <= 0);
 		/* The run copy is gone after a run, or as it was. */
 		pmbench_buf_reset(&p);
 		pmbench_buf_addf(&p, "%s/work/hmrproj/%s/run/src/App.tsx",
@@ -202,16 +194,16 @@ static void medians(int *out, double med[2], const char *delay_ms)
 			sample_of(&r, "hmr", i ? "bun" : "npm");
 
 		CHECK(s && s->ok);
-		CHECK_INT((int)metric(s, "hmr_edits_count"), 5);
+		CHECK_INT((int)h_metric(s, "hmr_edits_count"), 5);
 		/* Every edit is recorded; the wall time is their median. */
 		for (int k = 1; k <= 5; k++) {
 			char name[32];
 
 			snprintf(name, sizeof(name), "hmr_edit_%d_s", k);
-			CHECK(metric(s, name) > 0);
+			CHECK(h_metric(s, name) > 0);
 		}
-		CHECK(metric(s, "hmr_min_s") <= (double)s->wall_ns / 1e9);
-		CHECK(metric(s, "hmr_max_s") >= (double)s->wall_ns / 1e9);
+		CHECK(h_metric(s, "hmr_min_s") <= (double)s->wall_ns / 1e9);
+		CHECK(h_metric(s, "hmr_max_s") >= (double)s->wall_ns / 1e9);
 		med[i] = (double)s->wall_ns / 1e9;
 	}
 	H_CHECK_CALL(nothing_left, &r, "hmr");

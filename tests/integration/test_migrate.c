@@ -7,6 +7,7 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 
@@ -70,20 +71,6 @@ static const cJSON *pm_entry(const cJSON *report, const char *pm)
 	return NULL;
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
 /* The argv words of a PM's logged commands, one string per command. */
 static void commands_of(struct pmbench_strvec *out, const char *pm)
 {
@@ -118,21 +105,21 @@ TEST(routes_from_the_source_lockfile)
 	migrate(&run, &rep, npm_project(NULL), "bun,pnpm,deno", NULL);
 	CHECK_INT(run.exit_code, 0);
 	CHECK(rep);
-	CHECK_STR(str(rep, "schema"), "pmbench-migrate");
-	CHECK_STR(str(rep, "source_pm"), "npm");
-	CHECK_STR(str(rep, "source_lockfile"), "package-lock.json");
-	CHECK_CONTAINS(str(rep, "detected_by"), "package-lock.json");
+	CHECK_STR(h_str(rep, "schema"), "pmbench-migrate");
+	CHECK_STR(h_str(rep, "source_pm"), "npm");
+	CHECK_STR(h_str(rep, "source_lockfile"), "package-lock.json");
+	CHECK_CONTAINS(h_str(rep, "detected_by"), "package-lock.json");
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(rep, "all_ok")));
 
 	e = pm_entry(rep, "bun");
-	CHECK_CONTAINS(str(e, "lockfile"),
+	CHECK_CONTAINS(h_str(e, "lockfile"),
 		       "bun.lock converted by bun install from "
 		       "package-lock.json");
 	e = pm_entry(rep, "pnpm");
-	CHECK_CONTAINS(str(e, "lockfile"), "'pnpm import' from "
-					   "package-lock.json");
+	CHECK_CONTAINS(h_str(e, "lockfile"), "'pnpm import' from "
+					     "package-lock.json");
 	e = pm_entry(rep, "deno");
-	CHECK_CONTAINS(str(e, "lockfile"), "resolved fresh");
+	CHECK_CONTAINS(h_str(e, "lockfile"), "resolved fresh");
 
 	/* What the fakes saw: bun found npm's lockfile, pnpm imported it
 	 * first, deno never saw it. */
@@ -173,10 +160,12 @@ TEST(failed_import_falls_back_to_fresh)
 	CHECK_INT(run.exit_code, 0);
 	CHECK(rep);
 	e = pm_entry(rep, "pnpm");
-	CHECK_CONTAINS(str(e, "lockfile"), "resolved fresh from package.json");
-	CHECK_CONTAINS(str(e, "lockfile"), "'pnpm import' of package-lock.json "
-					   "failed");
-	CHECK_CONTAINS(str(e, "lockfile"), "import failed on purpose");
+	CHECK_CONTAINS(h_str(e, "lockfile"),
+		       "resolved fresh from package.json");
+	CHECK_CONTAINS(h_str(e, "lockfile"),
+		       "'pnpm import' of package-lock.json "
+		       "failed");
+	CHECK_CONTAINS(h_str(e, "lockfile"), "import failed on purpose");
 	/* The install after the failed import did not see npm's lockfile. */
 	commands_of(&cmds, "pnpm");
 	CHECK(cmds.nr >= 2);
@@ -209,35 +198,35 @@ TEST(resolution_diff_and_skipped_scripts)
 	e = pm_entry(rep, "bun");
 	res = cJSON_GetObjectItem(e, "resolution");
 	CHECK(res);
-	CHECK_INT(num(res, "changed"), 1);
-	CHECK_INT(num(res, "only_target"), 1);
-	CHECK_INT(num(res, "only_source"), 0);
+	CHECK_INT(h_num(res, "changed"), 1);
+	CHECK_INT(h_num(res, "only_target"), 1);
+	CHECK_INT(h_num(res, "only_source"), 0);
 	/* left-pad, has-script and same are in both. */
-	CHECK_INT(num(res, "identical"), 3);
-	cJSON_ArrayForEach(
-		c, cJSON_GetObjectItem(
-			   res, "changes")) if (!strcmp(str(c, "name"), "old"))
-		found = c;
+	CHECK_INT(h_num(res, "identical"), 3);
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(
+				      res,
+				      "changes")) if (!strcmp(h_str(c, "name"),
+							      "old")) found = c;
 	CHECK(found);
-	CHECK_STR(str(found, "from"), "1.1.0");
-	CHECK_STR(str(found, "to"), "1.3.0");
-	CHECK_STR(str(found, "level"), "minor");
-	CHECK_CONTAINS(str(e, "verdict"), "1 package resolves to other "
-					  "versions (0 major, 1 minor");
+	CHECK_STR(h_str(found, "from"), "1.1.0");
+	CHECK_STR(h_str(found, "to"), "1.3.0");
+	CHECK_STR(h_str(found, "level"), "minor");
+	CHECK_CONTAINS(h_str(e, "verdict"), "1 package resolves to other "
+					    "versions (0 major, 1 minor");
 	CHECK_CONTAINS(run.out.ptr, "old 1.1.0 -> 1.3.0 (minor)");
 	CHECK_CONTAINS(run.out.ptr, "extra 0.1.0 only under bun");
 
 	e = pm_entry(rep, "pnpm");
 	res = cJSON_GetObjectItem(e, "resolution");
-	CHECK_INT(num(res, "changed") + num(res, "only_source") +
-			  num(res, "only_target"),
+	CHECK_INT(h_num(res, "changed") + h_num(res, "only_source") +
+			  h_num(res, "only_target"),
 		  0);
-	CHECK_CONTAINS(str(e, "verdict"), "resolves the same 4 packages");
+	CHECK_CONTAINS(h_str(e, "verdict"), "resolves the same 4 packages");
 	c = cJSON_GetObjectItem(e, "script_files_only_source");
 	CHECK(cJSON_GetArraySize(c) == 1);
 	CHECK_STR(cJSON_GetArrayItem(c, 0)->valuestring,
 		  "has-script@1.0.0\tpostinstall-ran");
-	CHECK_CONTAINS(str(e, "verdict"), "install scripts differ");
+	CHECK_CONTAINS(h_str(e, "verdict"), "install scripts differ");
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	pmbench_strvec_release(&env);
@@ -261,19 +250,20 @@ TEST(failing_target_and_failing_build)
 	CHECK(rep);
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "all_ok")));
 	e = pm_entry(rep, "deno");
-	CHECK_CONTAINS(str(e, "install_failure"), "install failed on purpose");
-	CHECK_CONTAINS(str(e, "verdict"), "deno: does not install");
+	CHECK_CONTAINS(h_str(e, "install_failure"),
+		       "install failed on purpose");
+	CHECK_CONTAINS(h_str(e, "verdict"), "deno: does not install");
 	e = pm_entry(rep, "bun");
-	CHECK_CONTAINS(str(e, "verdict"), "bun: installs");
-	CHECK_CONTAINS(str(e, "verdict"), "build FAILS");
+	CHECK_CONTAINS(h_str(e, "verdict"), "bun: installs");
+	CHECK_CONTAINS(h_str(e, "verdict"), "build FAILS");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
-	CHECK_STR(str(t, "name"), "build");
+	CHECK_STR(h_str(t, "name"), "build");
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
-	CHECK_CONTAINS(str(t, "failure"), "exit 1");
+	CHECK_CONTAINS(h_str(t, "failure"), "exit 1");
 	e = pm_entry(rep, "npm");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
-	CHECK_INT(num(e, "build_files"), 1);
+	CHECK_INT(h_num(e, "build_files"), 1);
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	pmbench_strvec_release(&env);
@@ -303,7 +293,7 @@ TEST(stops_when_no_target_installs)
 	CHECK(!strstr(run.out.ptr, "run 1/2"));
 	CHECK(rep);
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "all_ok")));
-	CHECK_CONTAINS(str(pm_entry(rep, "deno"), "verdict"),
+	CHECK_CONTAINS(h_str(pm_entry(rep, "deno"), "verdict"),
 		       "deno: does not install");
 	cJSON_Delete(rep);
 	/* The fake npm installed once: its priming, no timed run. */
@@ -373,17 +363,17 @@ TEST(test_and_lint_parity)
 	CHECK(rep);
 	e = pm_entry(rep, "npm");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
-	CHECK_STR(str(t, "name"), "test");
+	CHECK_STR(h_str(t, "name"), "test");
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 1);
-	CHECK_STR(str(t, "name"), "lint");
+	CHECK_STR(h_str(t, "name"), "lint");
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
 	e = pm_entry(rep, "bun");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
-	CHECK_STR(str(t, "failure"), "exit 1: 1 of 3 tests failed");
-	CHECK_CONTAINS(str(e, "verdict"), "test FAILS");
-	CHECK_CONTAINS(str(e, "verdict"), "lint ok");
+	CHECK_STR(h_str(t, "failure"), "exit 1: 1 of 3 tests failed");
+	CHECK_CONTAINS(h_str(e, "verdict"), "test FAILS");
+	CHECK_CONTAINS(h_str(e, "verdict"), "lint ok");
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	{
@@ -453,10 +443,10 @@ TEST(dev_server_parity)
 	CHECK(rep);
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "all_ok")));
 	e = pm_entry(rep, "npm");
-	CHECK_CONTAINS(str(e, "verdict"), "dev server answers in");
-	CHECK_CONTAINS(str(e, "verdict"), "2 runs");
+	CHECK_CONTAINS(h_str(e, "verdict"), "dev server answers in");
+	CHECK_CONTAINS(h_str(e, "verdict"), "2 runs");
 	e = pm_entry(rep, "bun");
-	CHECK_CONTAINS(str(e, "verdict"), "dev server FAILS");
+	CHECK_CONTAINS(h_str(e, "verdict"), "dev server FAILS");
 	CHECK_CONTAINS(run.out.ptr, "dev server FAILS");
 	/* The embedded result has npm's dev runs, none leaving a process. */
 	{
@@ -467,15 +457,15 @@ TEST(dev_server_parity)
 			c, cJSON_GetObjectItem(
 				   cJSON_GetObjectItem(rep, "result"), "cells"))
 		{
-			if (strcmp(str(c, "task"), "dev") ||
-			    strcmp(str(c, "pm"), "npm"))
+			if (strcmp(h_str(c, "task"), "dev") ||
+			    strcmp(h_str(c, "pm"), "npm"))
 				continue;
 			cJSON_ArrayForEach(smp,
 					   cJSON_GetObjectItem(c, "samples"))
 			{
 				CHECK(cJSON_IsTrue(
 					cJSON_GetObjectItem(smp, "ok")));
-				CHECK_INT(num(smp, "leftover"), 0);
+				CHECK_INT(h_num(smp, "leftover"), 0);
 				dev_samples++;
 			}
 		}
@@ -514,9 +504,9 @@ TEST(ctrl_c_during_a_parity_task)
 	rep = h_read_json(report);
 	CHECK(rep);
 	e = pm_entry(rep, "npm");
-	CHECK_CONTAINS(str(e, "verdict"), "build interrupted");
+	CHECK_CONTAINS(h_str(e, "verdict"), "build interrupted");
 	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
-	CHECK_STR(str(t, "name"), "build");
+	CHECK_STR(h_str(t, "name"), "build");
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "interrupted")));
 	CHECK_CONTAINS(c.tail.ptr, "build interrupted");
@@ -600,12 +590,12 @@ TEST(detects_yarn_flavours_and_workspaces)
 	}
 	CHECK_INT(run.exit_code, 0);
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "yarn");
+	CHECK_STR(h_str(rep, "source_pm"), "yarn");
 	e = pm_entry(rep, "yarn-berry");
-	CHECK_CONTAINS(str(e, "lockfile"), "converted by yarn-berry install "
-					   "from yarn.lock");
+	CHECK_CONTAINS(h_str(e, "lockfile"), "converted by yarn-berry install "
+					     "from yarn.lock");
 	e = pm_entry(rep, "pnpm");
-	CHECK_CONTAINS(str(e, "lockfile"), "'pnpm import' from yarn.lock");
+	CHECK_CONTAINS(h_str(e, "lockfile"), "'pnpm import' from yarn.lock");
 	cJSON_Delete(rep);
 	h_run_release(&run);
 
@@ -617,7 +607,7 @@ TEST(detects_yarn_flavours_and_workspaces)
 			       "fakepm yarn-berry\n");
 	migrate(&run, &rep, h_project("b"), "npm", NULL);
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "yarn-berry");
+	CHECK_STR(h_str(rep, "source_pm"), "yarn-berry");
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	h_setup();
@@ -631,8 +621,8 @@ TEST(detects_yarn_flavours_and_workspaces)
 		migrate(&run, &rep, proj, "bun", NULL);
 	}
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "pnpm");
-	CHECK_CONTAINS(str(rep, "detected_by"), "packageManager");
+	CHECK_STR(h_str(rep, "source_pm"), "pnpm");
+	CHECK_CONTAINS(h_str(rep, "detected_by"), "packageManager");
 	CHECK(cJSON_IsNull(cJSON_GetObjectItem(rep, "source_lockfile")));
 	cJSON_Delete(rep);
 	h_run_release(&run);
@@ -670,10 +660,11 @@ TEST(from_picks_its_own_lockfile)
 		pmbench_buf_release(&text);
 	}
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "yarn");
-	CHECK_STR(str(rep, "source_lockfile"), "yarn.lock");
-	CHECK_CONTAINS(str(rep, "detected_by"), "--from; it ships yarn.lock");
-	CHECK_CONTAINS(str(pm_entry(rep, "bun"), "lockfile"), "from yarn.lock");
+	CHECK_STR(h_str(rep, "source_pm"), "yarn");
+	CHECK_STR(h_str(rep, "source_lockfile"), "yarn.lock");
+	CHECK_CONTAINS(h_str(rep, "detected_by"), "--from; it ships yarn.lock");
+	CHECK_CONTAINS(h_str(pm_entry(rep, "bun"), "lockfile"),
+		       "from yarn.lock");
 	/* bun started from yarn.lock alone: npm's lockfile was not there. */
 	commands_of(&cmds, "bun");
 	CHECK(cmds.nr >= 1);

@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 
@@ -46,20 +47,6 @@ static const cJSON *pm_entry(const cJSON *report, const char *pm)
 	return NULL;
 }
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 TEST(yarn_lock_pins_an_old_version)
 {
 	char report[4200], proj[4200];
@@ -90,33 +77,33 @@ TEST(yarn_lock_pins_an_old_version)
 	fprintf(stderr, "%s\n", run.out.ptr);
 	rep = read_report(report);
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "yarn");
+	CHECK_STR(h_str(rep, "source_pm"), "yarn");
 	/* yarn installs what its lockfile pins. */
-	CHECK(!str(pm_entry(rep, "yarn"), "install_failure"));
+	CHECK(!h_str(pm_entry(rep, "yarn"), "install_failure"));
 	/* deno cannot read yarn.lock: its fresh resolution must show. */
 	e = pm_entry(rep, "deno");
 	CHECK(e);
-	if (str(e, "install_failure")) {
+	if (h_str(e, "install_failure")) {
 		/* A failure is a result too, but then it must say why. */
-		CHECK(strlen(str(e, "install_failure")) > 20);
+		CHECK(strlen(h_str(e, "install_failure")) > 20);
 	} else {
-		CHECK_CONTAINS(str(e, "lockfile"), "resolved fresh");
+		CHECK_CONTAINS(h_str(e, "lockfile"), "resolved fresh");
 		res = cJSON_GetObjectItem(e, "resolution");
 		CHECK(res);
-		CHECK_INT(num(res, "changed"), 1);
+		CHECK_INT(h_num(res, "changed"), 1);
 		c = cJSON_GetArrayItem(cJSON_GetObjectItem(res, "changes"), 0);
-		CHECK_STR(str(c, "name"), "ms");
-		CHECK_STR(str(c, "from"), "2.1.1");
-		CHECK(strcmp(str(c, "to"), "2.1.1") != 0);
+		CHECK_STR(h_str(c, "name"), "ms");
+		CHECK_STR(h_str(c, "from"), "2.1.1");
+		CHECK(strcmp(h_str(c, "to"), "2.1.1") != 0);
 		CHECK_CONTAINS(run.out.ptr, "ms 2.1.1 -> ");
 	}
 	/* bun converts yarn.lock and keeps the pinned version. */
 	e = pm_entry(rep, "bun");
-	CHECK(e && !str(e, "install_failure"));
-	CHECK_CONTAINS(str(e, "lockfile"), "from yarn.lock");
+	CHECK(e && !h_str(e, "install_failure"));
+	CHECK_CONTAINS(h_str(e, "lockfile"), "from yarn.lock");
 	res = cJSON_GetObjectItem(e, "resolution");
-	CHECK_INT(num(res, "identical"), 1);
-	CHECK_INT(num(res, "changed"), 0);
+	CHECK_INT(h_num(res, "identical"), 1);
+	CHECK_INT(h_num(res, "changed"), 0);
 	cJSON_Delete(rep);
 	h_run_release(&run);
 }
@@ -154,16 +141,16 @@ TEST(real_world_npm_to_bun)
 	fprintf(stderr, "%s\n", run.out.ptr);
 	rep = read_report(report);
 	CHECK(rep);
-	CHECK_STR(str(rep, "source_pm"), "npm");
+	CHECK_STR(h_str(rep, "source_pm"), "npm");
 	e = pm_entry(rep, "npm");
-	CHECK(e && !str(e, "install_failure"));
-	npm_pkgs = num(e, "packages");
+	CHECK(e && !h_str(e, "install_failure"));
+	npm_pkgs = h_num(e, "packages");
 	/* React 17 + Vite 2 + Cypress 8: several hundred packages. */
 	CHECK(npm_pkgs > 300);
 	e = pm_entry(rep, "bun");
 	CHECK(e);
-	if (str(e, "install_failure")) {
-		CHECK(strlen(str(e, "install_failure")) > 20);
+	if (h_str(e, "install_failure")) {
+		CHECK(strlen(h_str(e, "install_failure")) > 20);
 	} else {
 		/*
 		 * The lockfile note and the diff must agree. This project's
@@ -174,15 +161,15 @@ TEST(real_world_npm_to_bun)
 		 */
 		res = cJSON_GetObjectItem(e, "resolution");
 		CHECK(res);
-		if (strstr(str(e, "lockfile"), "resolved fresh")) {
-			CHECK_CONTAINS(str(e, "lockfile"),
+		if (strstr(h_str(e, "lockfile"), "resolved fresh")) {
+			CHECK_CONTAINS(h_str(e, "lockfile"),
 				       "could not use package-lock.json");
-			CHECK(num(res, "changed") > 10);
+			CHECK(h_num(res, "changed") > 10);
 		} else {
-			CHECK_CONTAINS(str(e, "lockfile"),
+			CHECK_CONTAINS(h_str(e, "lockfile"),
 				       "converted by bun install from "
 				       "package-lock.json");
-			CHECK(num(res, "identical") >= 0.9 * npm_pkgs);
+			CHECK(h_num(res, "identical") >= 0.9 * npm_pkgs);
 		}
 	}
 	CHECK_CONTAINS(run.out.ptr, "Migration from npm");

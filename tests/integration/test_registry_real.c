@@ -433,7 +433,12 @@ TEST(every_pm_installs_from_the_mirror_offline)
 	h_run_release(&run);
 	H_CHECK_CALL(check_sealed, out);
 
-	/* 3. A package the mirror never saw fails, loudly. */
+	/*
+	 * 3. A package the mirror never saw fails, loudly. The drift
+	 * control's cell is what gets measured, so that the failures are
+	 * recorded in a result (exit 2), not "nothing was measured".
+	 */
+	h_with_control();
 	project(1);
 	snprintf(out, sizeof(out), "%s", h_write("r3.json", ""));
 	bench(&run, "npm,bun", out);

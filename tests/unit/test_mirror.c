@@ -655,6 +655,77 @@ static void serve(struct world *w)
 	w->passed = 1;
 }
 
+/*
+ * The counts and the request log since the last take. A request is
+ * logged once its answer is out, which the client may see a moment
+ * before the front notes it: wait up to 2 s for `want` of them.
+ */
+static void take_log(struct pmbench_mirror *m, struct pmbench_mirror_counts *c,
+		     struct pmbench_mirror_log *log, size_t want)
+{
+	struct pmbench_mirror_log more = PMBENCH_MIRROR_LOG_INIT;
+	struct pmbench_mirror_counts none;
+
+	pmbench_mirror_take(m, c, log);
+	for (int i = 0; i < 200 && log->nr < want; i++) {
+		pmbench_sleep_ns(10000000);
+		pmbench_mirror_take(m, &none, &more);
+		for (size_t k = 0; k < more.nr; k++) {
+			PMBENCH_ALLOC_GROW(log->v, log->nr + 1, log->alloc);
+			log->v[log->nr++] = more.v[k];
+		}
+	}
+	pmbench_mirror_log_release(&more);
+}
+
+/*
+ * 8a. The request log, taken with the counts: each request in the order
+ * answered, with its kind, status, body bytes and times within the
+ * asking; a second take finds it empty.
+ */
+static void request_log(struct world *w)
+{
+	struct pmbench_mirror_log log = PMBENCH_MIRROR_LOG_INIT;
+	struct pmbench_mirror_counts c;
+	struct reply *r = &w->r;
+	uint64_t t0, t1, prev = 0;
+	const char kinds[] = "cftc";
+	const size_t bytes[] = { strlen("corgi:/pkg"), strlen("full:/pkg"),
+				 strlen("tgz:" TARBALL), 0 };
+
+	/* The last answer of the step before may be noted only now. */
+	pmbench_sleep_ns(50000000);
+	pmbench_mirror_take(w->m, &c, NULL);
+	t0 = pmbench_now_ns();
+
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", corgi_gzip, r), CURLE_OK);
+	CHECK_INT(ask(w->pm, w->port, "GET", "/pkg", full_plain, r), CURLE_OK);
+	CHECK_INT(ask(w->pm, w->port, "GET", TARBALL, NULL, r), CURLE_OK);
+	CHECK_INT(ask(w->pm, w->port, "HEAD", "/pkg", corgi_gzip, r), CURLE_OK);
+	take_log(w->m, &c, &log, 4);
+	t1 = pmbench_now_ns();
+	CHECK_INT(c.meta_requests, 3);
+	CHECK_INT(c.tarball_requests, 1);
+	CHECK_INT(log.nr, 4);
+	CHECK_INT(log.dropped, 0);
+	for (size_t i = 0; i < log.nr; i++) {
+		const struct pmbench_mirror_request *q = &log.v[i];
+
+		CHECK_INT(q->kind, kinds[i]);
+		CHECK_INT(q->status, 200);
+		CHECK_INT(q->bytes, bytes[i]);
+		CHECK_INT(q->fallback, 0);
+		CHECK(q->start_ns >= t0 && q->start_ns >= prev);
+		CHECK(q->end_ns >= q->start_ns && q->end_ns <= t1);
+		prev = q->start_ns;
+	}
+	pmbench_mirror_take(w->m, &c, &log);
+	CHECK_INT(log.nr, 0);
+	CHECK_INT(c.meta_requests, 0);
+	pmbench_mirror_log_release(&log);
+	w->passed = 1;
+}
+
 /* 8. Keep-alive: 50 answers over one connection. */
 static void keep_alive(struct world *w)
 {
@@ -1036,10 +1107,15 @@ static void bad_heads(struct world *w)
  */
 static void foreign(struct world *w)
 {
+	struct pmbench_mirror_log log = PMBENCH_MIRROR_LOG_INIT;
 	struct pmbench_mirror_counts c;
 	pid_t kid;
 	int p[2], status = -1, ok = -1;
 
+	/* The last answers of the step before may be logged only now. */
+	pmbench_sleep_ns(50000000);
+	pmbench_mirror_take(w->m, &c, &log);
+	CHECK_INT(c.meta_requests + c.other_requests, 0);
 	CHECK_INT(plain_requests(w->port, 3), 3);
 	kid = fork();
 	if (kid == 0)
@@ -1073,7 +1149,10 @@ static void foreign(struct world *w)
 	CHECK_INT(read(p[0], &status, sizeof(status)), 0);
 	close(p[0]);
 	CHECK_INT(ok, 5);
-	pmbench_mirror_take_counts(w->m, &c);
+	take_log(w->m, &c, &log, 7);
+	/* Only this process's tree's requests are logged. */
+	CHECK_INT(log.nr, 7);
+	pmbench_mirror_log_release(&log);
 	CHECK_INT(c.meta_requests, 7);
 	CHECK_INT(c.bytes, 7 * strlen("corgi:/pkg"));
 	CHECK_INT(c.foreign_requests, 5);
@@ -1121,6 +1200,8 @@ TEST(front)
 		preload(&w);
 	if (w.passed && !(w.passed = 0))
 		serve(&w);
+	if (w.passed && !(w.passed = 0))
+		request_log(&w);
 	if (w.passed && !(w.passed = 0))
 		keep_alive(&w);
 	if (w.passed && !(w.passed = 0))

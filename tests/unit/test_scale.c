@@ -352,8 +352,10 @@ static void check_format(int *ok, const struct pmbench_doc *doc,
 	size_t rows_nr = 0;
 
 	*ok = 0;
-	if (!strcmp(name, "hyperfine")) {
-		/* No timed cells of its own: refused, saying so. */
+	if (!strcmp(name, "hyperfine") ||
+	    !strcmp(name, "github-action-benchmark") ||
+	    !strcmp(name, "bencher")) {
+		/* Formats of timed cells; a history has none: refused, saying so. */
 		CHECK(pmbench_format_write(&b, pmbench_format_get(name), doc) <
 		      0);
 		CHECK_CONTAINS(pmbench_error_last(), "no timed runs");

@@ -1,6 +1,7 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "pmbench/buf.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
@@ -61,13 +62,6 @@ static void read_counts(int *out, struct pmbench_sample *s, const char *name)
 }
 
 /* The metric `name` of `s`, or -1 when it is not there. */
-static double metric(const struct pmbench_sample *s, const char *name)
-{
-	double v;
-
-	return pmbench_sample_metric_get(s, name, &v) ? v : -1;
-}
-
 static void expect_counts(int *out, const char *file, double tests,
 			  double passed, double failed)
 {
@@ -79,12 +73,12 @@ static void expect_counts(int *out, const char *file, double tests,
 	read_counts(&ok, &s, file);
 	if (ok) {
 		fprintf(stderr, "%s: %g %g %g\n", file,
-			metric(&s, "tests_count"),
-			metric(&s, "tests_passed_count"),
-			metric(&s, "tests_failed_count"));
-		*out = metric(&s, "tests_count") == tests &&
-		       metric(&s, "tests_passed_count") == passed &&
-		       metric(&s, "tests_failed_count") == failed;
+			h_metric(&s, "tests_count"),
+			h_metric(&s, "tests_passed_count"),
+			h_metric(&s, "tests_failed_count"));
+		*out = h_metric(&s, "tests_count") == tests &&
+		       h_metric(&s, "tests_passed_count") == passed &&
+		       h_metric(&s, "tests_failed_count") == failed;
 	}
 	pmbench_sample_release(&s);
 }
@@ -120,9 +114,9 @@ static void counts_of(double out[3], const char *text)
 	memset(&s, 0, sizeof(s));
 	feed(&t, text);
 	pmbench_task_tests_record(&t, &s);
-	out[0] = metric(&s, "tests_count");
-	out[1] = metric(&s, "tests_passed_count");
-	out[2] = metric(&s, "tests_failed_count");
+	out[0] = h_metric(&s, "tests_count");
+	out[1] = h_metric(&s, "tests_passed_count");
+	out[2] = h_metric(&s, "tests_failed_count");
 	pmbench_sample_release(&s);
 }
 

@@ -93,6 +93,9 @@ struct conn {
 	int writing, close_after;
 	int eof; /* the client sent all it will: answer, then close */
 	const char *cache_control; /* for the answer being made */
+	/* The request being answered, logged once its answer is out. */
+	struct pmbench_mirror_request req;
+	int req_open;
 };
 
 struct pmbench_mirror {
@@ -110,8 +113,9 @@ struct pmbench_mirror {
 	size_t map_sent;    /* sent from it since it was last dropped */
 	CURL *easy;
 
-	pthread_mutex_t lock; /* counts */
+	pthread_mutex_t lock; /* counts and log */
 	struct pmbench_mirror_counts counts;
+	struct pmbench_mirror_log log; /* the PM's requests (mirror.h) */
 
 	int listen_fd, wake[2], serving;
 	pthread_t thread;
@@ -545,29 +549,65 @@ static const char *reason(int status)
  * stays its own (issue 24: another client's pipelining was once
  * recorded as 7,978 packument requests of the PM).
  */
-static void count(struct pmbench_mirror *m, const struct conn *c,
+static void count(struct pmbench_mirror *m, struct conn *c,
 		  const struct pmbench_httphead *r, int status, size_t bytes,
 		  int fallback)
 {
+	char kind;
+
 	pthread_mutex_lock(&m->lock);
 	if (c->peer == PMBENCH_PEER_OTHER) {
 		m->counts.foreign_requests++;
 		pthread_mutex_unlock(&m->lock);
 		return;
 	}
-	if (!r || !r->path)
+	if (!r || !r->path) {
 		m->counts.other_requests++;
-	else if (pmbench_mirror_is_tarball(r->path))
+		kind = 'o';
+	} else if (pmbench_mirror_is_tarball(r->path)) {
 		m->counts.tarball_requests++;
-	else if ((!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
-		 strncmp(r->path, "/-/", 3))
+		kind = 't';
+	} else if ((!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
+		   strncmp(r->path, "/-/", 3)) {
 		m->counts.meta_requests++;
-	else
+		kind = kind_of(r->path, r->accept);
+	} else {
 		m->counts.other_requests++;
+		kind = 'o';
+	}
+	/* Logged when its answer is out (log_done()). */
+	c->req = (struct pmbench_mirror_request){
+		.start_ns = c->head_t0 ? c->head_t0 : pmbench_now_ns(),
+		.bytes = bytes,
+		.status = status,
+		.kind = kind,
+		.fallback = fallback,
+	};
+	c->req_open = 1;
 	if (status >= 400)
 		m->counts.failed++;
 	m->counts.fallbacks += (unsigned)fallback;
 	m->counts.bytes += bytes;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/*
+ * The answer on `c` is out, or its connection is closing: log the
+ * request it answered, if it is one of what pmbench runs.
+ */
+static void log_done(struct pmbench_mirror *m, struct conn *c)
+{
+	if (!c->req_open)
+		return;
+	c->req_open = 0;
+	c->req.end_ns = pmbench_now_ns();
+	pthread_mutex_lock(&m->lock);
+	if (m->log.nr < PMBENCH_MIRROR_LOG_MAX) {
+		PMBENCH_ALLOC_GROW(m->log.v, m->log.nr + 1, m->log.alloc);
+		m->log.v[m->log.nr++] = c->req;
+	} else {
+		m->log.dropped++;
+	}
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -782,6 +822,7 @@ static void conn_close(struct pmbench_mirror *m, size_t i)
 {
 	struct conn *c = &m->conns[i];
 
+	log_done(m, c);
 	close(c->fd);
 	pmbench_buf_release(&c->in);
 	pmbench_buf_release(&c->out);
@@ -862,6 +903,7 @@ static int flush(struct pmbench_mirror *m, struct conn *c)
 			left = c->body_len - c->body_off;
 		} else {
 			c->writing = 0;
+			log_done(m, c);
 			if (c->close_after)
 				return 1;
 			next_request(m, c);
@@ -1215,13 +1257,40 @@ void pmbench_mirror_halt(struct pmbench_mirror *m)
 	m->listen_fd = m->wake[0] = m->wake[1] = -1;
 }
 
+void pmbench_mirror_log_release(struct pmbench_mirror_log *log)
+{
+	struct pmbench_mirror_log blank = PMBENCH_MIRROR_LOG_INIT;
+
+	if (!log)
+		return;
+	free(log->v);
+	*log = blank;
+}
+
+void pmbench_mirror_take(struct pmbench_mirror *m,
+			 struct pmbench_mirror_counts *counts,
+			 struct pmbench_mirror_log *log)
+{
+	struct pmbench_mirror_log blank = PMBENCH_MIRROR_LOG_INIT, old;
+
+	pmbench_mirror_log_release(log);
+	pthread_mutex_lock(&m->lock);
+	*counts = m->counts;
+	memset(&m->counts, 0, sizeof(m->counts));
+	old = m->log;
+	m->log = blank;
+	pthread_mutex_unlock(&m->lock);
+	/* Freed outside the lock: the front does not wait for it. */
+	if (log)
+		*log = old;
+	else
+		pmbench_mirror_log_release(&old);
+}
+
 void pmbench_mirror_take_counts(struct pmbench_mirror *m,
 				struct pmbench_mirror_counts *out)
 {
-	pthread_mutex_lock(&m->lock);
-	*out = m->counts;
-	memset(&m->counts, 0, sizeof(m->counts));
-	pthread_mutex_unlock(&m->lock);
+	pmbench_mirror_take(m, out, NULL);
 }
 
 void pmbench_mirror_free(struct pmbench_mirror *m)
@@ -1248,6 +1317,7 @@ void pmbench_mirror_free(struct pmbench_mirror *m)
 	free(m->host);
 	free(m->cache_control[0]);
 	free(m->cache_control[1]);
+	pmbench_mirror_log_release(&m->log);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }

@@ -707,6 +707,8 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 	const char *p;
 
 	memset(out, 0, sizeof(*out));
+	if (reg)
+		pmbench_mirror_log_release(&reg->requests);
 	if (!running(reg))
 		return -1;
 	drain_output(reg);
@@ -729,7 +731,7 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 		struct pmbench_mirror_counts f;
 		unsigned uplink = out->uplink_requests;
 
-		pmbench_mirror_take_counts(reg->front, &f);
+		pmbench_mirror_take(reg->front, &f, &reg->requests);
 		memset(out, 0, sizeof(*out));
 		out->meta_requests = f.meta_requests;
 		out->tarball_requests = f.tarball_requests;
@@ -744,6 +746,18 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 		out->dropped = f.dropped_connections;
 	}
 	return 0;
+}
+
+void pmbench_registry_take_log(struct pmbench_registry *reg,
+			       struct pmbench_mirror_log *out)
+{
+	struct pmbench_mirror_log blank = PMBENCH_MIRROR_LOG_INIT;
+
+	pmbench_mirror_log_release(out);
+	if (!reg)
+		return;
+	*out = reg->requests;
+	reg->requests = blank;
 }
 
 void pmbench_registry_add_metrics(struct pmbench_registry *reg,
@@ -901,6 +915,7 @@ void pmbench_registry_release(struct pmbench_registry *reg)
 	pmbench_registry_stop(reg);
 	pmbench_mirror_free(reg->front);
 	reg->front = NULL;
+	pmbench_mirror_log_release(&reg->requests);
 	free(reg->upstream);
 	free(reg->dir);
 	free(reg->url);

@@ -200,6 +200,7 @@ const struct pmbench_task pmbench_tasks[] = {
 		.describe = pmbench_task_install_describe,
 		.prepare = pmbench_task_install_prepare,
 		.run = pmbench_task_install_run,
+		.explain = pmbench_task_install_explain,
 	},
 	{
 		.name = "run",

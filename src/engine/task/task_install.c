@@ -5,6 +5,7 @@
  */
 #include "pmbench/common.h"
 
+#include "pmbench/explain.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
@@ -34,4 +35,11 @@ int pmbench_task_install_run(const struct pmbench_task_job *j,
 	(void)argv_out; /* the cell's command, always */
 	pmbench_child_release(&c);
 	return ret;
+}
+
+int pmbench_task_install_explain(const struct pmbench_task_job *j,
+				 struct pmbench_explain_run *out,
+				 const char *label)
+{
+	return pmbench_explain_install(out, j->ps, j->timeout_ns, label);
 }

@@ -24,6 +24,9 @@ int pmbench_task_install_prepare(const struct pmbench_task_job *j);
 int pmbench_task_install_run(const struct pmbench_task_job *j,
 			     struct pmbench_sample *s,
 			     struct pmbench_strvec *argv_out);
+int pmbench_task_install_explain(const struct pmbench_task_job *j,
+				 struct pmbench_explain_run *out,
+				 const char *label);
 
 /* task_script.c: run, build, lint (and test's script run) */
 const char *pmbench_task_run_script(const struct pmbench_fixture *f,

@@ -153,19 +153,24 @@ int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 		program = slash ? slash + 1 : argv[0];
 	}
 	for (size_t i = 0; i < n; i++) {
+		uint64_t t0;
+
 		if (!selected(cases[i].name, argc, argv))
 			continue;
 		check_current = cases[i].name;
 		case_failed = 0;
 		pmbench_error_clear();
+		t0 = pmbench_now_ns();
 		cases[i].fn();
 		if (remove_tmp_sandbox() < 0)
 			case_failed = 1;
 		ran++;
 		if (case_failed)
 			failed++;
-		fprintf(stderr, "%s %s\n", case_failed ? "not ok" : "ok",
-			cases[i].name);
+		/* The time says which case to make faster; never checked. */
+		fprintf(stderr, "%s %s (%.2f s)\n",
+			case_failed ? "not ok" : "ok", cases[i].name,
+			(double)(pmbench_now_ns() - t0) / 1e9);
 	}
 	printf("%zu passed, %zu failed\n", ran - failed, failed);
 	return failed || !ran ? 1 : 0;

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "pmbench/control.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
@@ -89,7 +90,17 @@ const char *h_setup(void)
 	 * for one (test_registry.c).
 	 */
 	setenv("PMBENCH_REGISTRY", "live", 1);
+	/*
+	 * No drift control: each round would copy its 2,000 files. The
+	 * tests about it ask for it (h_with_control()), for one case.
+	 */
+	setenv(PMBENCH_CONTROL_OFF_ENV, "1", 1);
 	return sandbox;
+}
+
+void h_with_control(void)
+{
+	unsetenv(PMBENCH_CONTROL_OFF_ENV);
 }
 
 void h_real_pms(void)

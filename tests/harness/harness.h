@@ -24,6 +24,14 @@ struct h_run {
 const char *h_setup(void);
 
 /**
+ * After h_setup(), for the case running: pmbench's benches time the
+ * drift control as a user's do. h_setup() turns it off
+ * (PMBENCH_TEST_NO_CONTROL, control.h): only the tests about the
+ * control pay for its 2,000-file copy every round.
+ */
+void h_with_control(void);
+
+/**
  * For the online tests, after h_setup(): the caller's PATH instead of the
  * fakes, the pinned toolchain of the source tree, and the caller's
  * ~/.npmrc (registry, CA file) copied into the sandbox's HOME.

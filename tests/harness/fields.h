@@ -1,0 +1,26 @@
+#ifndef PMBENCH_TEST_FIELDS_H
+#define PMBENCH_TEST_FIELDS_H
+
+/*
+ * Reading what pmbench wrote, for the tests: a member of a parsed JSON
+ * object (result files, the fakes' log lines) and a metric of a sample.
+ * Each answers "absent" instead of failing, so that a CHECK on the
+ * value says what was wrong.
+ */
+#include <cjson/cJSON.h>
+
+struct pmbench_sample;
+
+/** The string member `key` of `o` (exact case), or NULL. */
+const char *h_str(const cJSON *o, const char *key);
+
+/** The number member `key` of `o` (exact case), or -1. */
+double h_num(const cJSON *o, const char *key);
+
+/** 1 if the member `key` of `o` is true, else 0. */
+int h_flag(const cJSON *o, const char *key);
+
+/** The metric `name` of `s`, or -1 if `s` is NULL or has none. */
+double h_metric(const struct pmbench_sample *s, const char *name);
+
+#endif

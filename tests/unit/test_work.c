@@ -1,0 +1,172 @@
+/*
+ * The work counters of a child's tree (PMBENCH_CHILD_COUNT_WORK,
+ * src/engine/perfcount.c). CTest runs this program twice: as unit_work,
+ * where each counter this machine has is checked and each it lacks is
+ * skipped with the reason, and as unit_work_off with
+ * PMBENCH_PERF_EVENTS=off, where every counter must be unavailable, say
+ * why, and count nothing.
+ */
+#include "pmbench/common.h"
+
+#include "check.h"
+#include "pmbench/proc.h"
+
+static int forced_off(void)
+{
+	const char *v = getenv("PMBENCH_PERF_EVENTS");
+
+	return v && !strcmp(v, "off");
+}
+
+/* Run `script` under sh with the counters on; 0 or -1. */
+static int run_counted(struct pmbench_child_result *out, const char *script)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int ret;
+
+	pmbench_strvec_push(&c.args, "/bin/sh");
+	pmbench_strvec_push(&c.args, "-c");
+	pmbench_strvec_push(&c.args, script);
+	c.flags = PMBENCH_CHILD_COUNT_WORK;
+	c.timeout_ns = 60ull * 1000000000ull;
+	ret = pmbench_child_run(&c);
+	*out = c.result;
+	pmbench_child_release(&c);
+	return ret;
+}
+
+static void skip(const char *what, const char *why)
+{
+	printf("# skipped %s: %s\n", what, why);
+}
+
+/*
+ * task-clock counts the whole tree, the processes nobody waited for
+ * included, where rusage has only the waited ones: a shell that leaves a
+ * busy child running and exits without waiting is charged a sliver by
+ * rusage and the child's CPU time by task-clock.
+ */
+TEST(task_clock_counts_the_unwaited)
+{
+	const char *why = pmbench_proc_work_why(PMBENCH_WORK_TASK_CLOCK);
+	struct pmbench_child_result r;
+	double rusage_ns, clock_ns;
+
+	if (forced_off() || why) {
+		CHECK(why != NULL);
+		return;
+	}
+	CHECK_INT(run_counted(&r, "i=0; (while :; do i=$((i+1)); done) & "
+				  "sleep 0.4; kill $!"),
+		  0);
+	CHECK_INT(r.exit_code, 0);
+	CHECK(r.work_counted & (1u << PMBENCH_WORK_TASK_CLOCK));
+	rusage_ns = (double)(r.user_ns + r.sys_ns);
+	clock_ns = (double)r.work[PMBENCH_WORK_TASK_CLOCK];
+	/* The loop ran on a CPU for much of the 0.4 s; sh for a sliver. */
+	CHECK(clock_ns > 4 * (rusage_ns + 1e6));
+	CHECK(clock_ns < 2.0 * (double)r.wall_ns);
+}
+
+/* Twice the loop, about twice the count: the counter sees the child. */
+static void twice_the_work(enum pmbench_work_counter w, const char *what)
+{
+	const char *why = pmbench_proc_work_why(w);
+	struct pmbench_child_result a, b;
+	double ratio;
+
+	if (forced_off() || why) {
+		CHECK(why != NULL);
+		skip(what, why);
+		return;
+	}
+	CHECK_INT(run_counted(&a, "i=0; while [ $i -lt 100000 ]; do "
+				  "i=$((i+1)); done"),
+		  0);
+	CHECK_INT(run_counted(&b, "i=0; while [ $i -lt 200000 ]; do "
+				  "i=$((i+1)); done"),
+		  0);
+	CHECK(a.work_counted & (1u << w));
+	CHECK(b.work_counted & (1u << w));
+	ratio = (double)b.work[w] / (double)a.work[w];
+	CHECK(ratio > 1.5 && ratio < 2.6);
+}
+
+TEST(instructions_scale_with_work)
+{
+	twice_the_work(PMBENCH_WORK_INSTRUCTIONS, "instructions");
+}
+
+TEST(task_clock_scales_with_work)
+{
+	twice_the_work(PMBENCH_WORK_TASK_CLOCK, "task-clock");
+}
+
+/*
+ * What was not counted is not there, and every counter that is missing
+ * says why; with the knob, every one is missing and says so.
+ */
+TEST(unavailable_is_said_and_uncounted)
+{
+	struct pmbench_child_result r;
+	unsigned have = 0;
+
+	for (int w = 0; w < PMBENCH_WORK_NR; w++) {
+		const char *why = pmbench_proc_work_why(w);
+
+		if (!why) {
+			have |= 1u << w;
+			continue;
+		}
+		CHECK(*why);
+		if (forced_off())
+			CHECK(strstr(why, "PMBENCH_PERF_EVENTS=off") != NULL);
+		CHECK(!pmbench_proc_work_user_only(w));
+	}
+	if (forced_off())
+		CHECK_INT(have, 0);
+	CHECK_INT(run_counted(&r, "exit 0"), 0);
+	CHECK_INT(r.work_counted & ~have, 0);
+	/* What is there was counted, from the exec on. */
+	CHECK_INT(r.work_counted, have);
+}
+
+/* A program that cannot start is counted as nothing, and leaks nothing. */
+TEST(no_exec_no_count)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+
+	pmbench_strvec_push(&c.args, "/nonexistent/pmbench-no-such-program");
+	c.flags = PMBENCH_CHILD_COUNT_WORK;
+	CHECK(pmbench_child_run(&c) < 0);
+	CHECK_INT(c.result.work_counted, 0);
+	pmbench_child_release(&c);
+}
+
+/* Without the flag nothing is opened and nothing is counted. */
+TEST(off_unless_asked)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+
+	pmbench_strvec_push(&c.args, "/bin/true");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.work_counted, 0);
+	CHECK_INT(c.work_armed, 0);
+	pmbench_child_release(&c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct check_case cases[] = {
+		CASE(task_clock_counts_the_unwaited),
+		CASE(instructions_scale_with_work),
+		CASE(task_clock_scales_with_work),
+		CASE(unavailable_is_said_and_uncounted),
+		CASE(no_exec_no_count),
+		CASE(off_unless_asked),
+	};
+
+	if (pmbench_proc_init() < 0)
+		return 1;
+	return check_run(cases, PMBENCH_ARRAY_SIZE(cases), argc, argv);
+}
