@@ -200,6 +200,7 @@ TEST(next_command_waits_for_the_deleter)
 		 "waiting for pmbench's deletion of what the last command set "
 		 "aside (pid %ld) to end before timing",
 		 (long)pid);
+	h_spare_detached(&c);
 	CHECK_INT(pmbench_child_start(&c), 0);
 	for (int i = 0; i < 2400 && rc == 0 && !strstr(c.tail.ptr, says); i++)
 		rc = pmbench_child_pump(&c, 50 * 1000000ull);
