@@ -18,6 +18,9 @@
 # PMBENCH (default $BUILD/pmbench) the binary measured; PMBENCH_BASE, if
 # set, is another pmbench (an older build, say) timed in the same blocks
 # and reported on its own rows: a before/after under the same noise.
+# The fake stamps its own start and end ($FAKEPM_STAMPS), so the last
+# column is each tool's share of the timed window itself (its wall time
+# less the fake's own time, medians): spawn, exec, the wait for the exit.
 #
 # The fake fetches nothing, so pmbench runs with --registry live (no
 # mirror to start), and with --no-fs-wait: the drift control's copies
@@ -68,7 +71,8 @@ failed() { # what log
 run_pmbench() { # tag binary sleep rep
 	local start end log="$work/out/$1-$3-$4.log"
 	start=$(date +%s%N)
-	PMBENCH_CACHE_DIR="$work/cache-$1" FAKEPM_NPM_SLEEP_MS=$3 "$2" bench \
+	PMBENCH_CACHE_DIR="$work/cache-$1" FAKEPM_NPM_SLEEP_MS=$3 \
+		FAKEPM_STAMPS="$work/out/$1-$3-$4.stamps" "$2" bench \
 		--pm npm --scenario cache --runs "$runs" --warmup 1 --no-progress \
 		--registry live --no-fs-wait \
 		--out "$work/out/$1-$3-$4.json" "$work/proj" >"$log" 2>&1 ||
@@ -82,7 +86,8 @@ run_hyperfine() { # sleep rep
 	# A copy of its own, so that its lockfile never reaches pmbench's.
 	rm -rf "$work/hf"
 	cp -r "$work/proj" "$work/hf"
-	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 hyperfine -N --warmup 1 \
+	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 \
+		FAKEPM_STAMPS="$work/out/hf-$1-$2.stamps" hyperfine -N --warmup 1 \
 		--runs "$runs" --prepare "rm -rf $work/hf/node_modules $work/hf/package-lock.json" \
 		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >"$log" 2>&1) ||
 		failed "hyperfine (sleep $1 ms, block $2)" "$log"
@@ -126,20 +131,28 @@ const spread = (a) => `${ms(Math.min(...a))}..${ms(Math.max(...a))}`;
 // A column padded to its width, and never run into the next one.
 const col = (s, w) => s.padEnd(w - 1) + " ";
 const read = (p) => JSON.parse(fs.readFileSync(`${dir}/${p}`, "utf8"));
+// The fake's own times, seconds, the last n of a file of "start end" ns.
+const own = (p, n) => fs.readFileSync(`${dir}/${p}`, "utf8").trim().split("\n")
+	.map((l) => l.split(" ").map(Number)).map(([a, b]) => (b - a) / 1e9).slice(-n);
 console.log(`fake npm install (warm cache, no lockfile, no node_modules), ` +
 	`${reps} interleaved blocks of ${runs} runs per tool`);
 const tags = fs.existsSync(`${dir}/base-${sleeps[0]}-1.json`) ? ["pm", "base"] : ["pm"];
 console.log("sleep  pmbench     median (blocks)        hyperfine median (blocks)      " +
-	"difference (blocks)      overhead");
+	"difference (blocks)      overhead  in-window share (pmbench / hyperfine)");
 for (const sleep of sleeps) {
 	for (const tag of tags) {
 		const pmAll = [], hfAll = [], pmMed = [], hfMed = [], diffs = [];
+		const pmGap = [], hfGap = [];
 		let wall = 0, timed = 0;
 		for (let r = 1; r <= Number(reps); r++) {
 			const cell = read(`${tag}-${sleep}-${r}.json`).cells.find((c) => c.pm === "npm");
 			const pm = cell.samples.filter((s) => !s.warmup && s.ok).map((s) => s.wall_s);
 			const hf = read(`hf-${sleep}-${r}.json`).results[0].times;
 			pmAll.push(...pm); hfAll.push(...hf);
+			const po = own(`${tag}-${sleep}-${r}.stamps`, pm.length);
+			const ho = own(`hf-${sleep}-${r}.stamps`, hf.length);
+			pmGap.push(...pm.map((x, i) => x - po[i]));
+			hfGap.push(...hf.map((x, i) => x - ho[i]));
 			pmMed.push(median(pm)); hfMed.push(median(hf));
 			diffs.push(median(pm) - median(hf));
 			const [start, end] = fs.readFileSync(`${dir}/${tag}-${sleep}-${r}.wall`, "utf8")
@@ -153,16 +166,17 @@ for (const sleep of sleeps) {
 			col(`${ms(pm).padStart(7)} ms (${spread(pmMed)})`, 31) +
 			col(`${ms(hf).padStart(7)} ms (${spread(hfMed)})`, 31) +
 			col(`${ms(median(diffs)).padStart(6)} ms (${spread(diffs)})`, 25) +
-			`${(wall / timed).toFixed(3)}`);
+			col(`${(wall / timed).toFixed(3)}`, 10) +
+			`${ms(median(pmGap))} / ${ms(median(hfGap))} ms`);
 	}
 }
 JS
 
 # The smoke check: the header, then a row for each sleep and tool whose
-# five columns are numbers (a NaN or an empty block would not be).
+# six columns are numbers (a NaN or an empty block would not be).
 if [ "$smoke" = 1 ]; then
 	num='-?[0-9]+\.[0-9]+'
-	row="^ +5 ms PMBENCH +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num\$"
+	row="^ +5 ms PMBENCH +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num ms \($num\.\.$num\) +$num +$num / $num ms\$"
 	grep -q '^sleep  pmbench' "$work/out/table" &&
 		grep -Eq "$row" "$work/out/table" ||
 		{ echo "bench-overhead: --smoke: no table row for 5 ms" >&2; exit 1; }

@@ -39,8 +39,16 @@ _pmbench()
 		_pmbench_files -d
 		return
 		;;
+	"bench --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"bench --budget")
+		COMPREPLY=()
+		return
+		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"bench --edits")
@@ -73,6 +81,10 @@ _pmbench()
 		;;
 	"bench --pm")
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"bench --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"bench --probe")
@@ -123,8 +135,16 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"migrate --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"migrate --choose")
+		_pmbench_words 'link-workspace-packages workspace-protocol' list
+		return
+		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"migrate --env")
@@ -147,8 +167,16 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"migrate --node")
+		_pmbench_words 'system'
+		return
+		;;
 	"migrate --out" | "migrate -o")
 		_pmbench_files -f
+		return
+		;;
+	"migrate --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"migrate --registry")
@@ -188,7 +216,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -204,7 +232,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -219,8 +247,16 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"claim --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"claim --budget")
+		COMPREPLY=()
+		return
+		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -239,8 +275,16 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"claim --node")
+		_pmbench_words 'system'
+		return
+		;;
 	"claim --out" | "claim -o")
 		_pmbench_files -f
+		return
+		;;
+	"claim --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"claim --registry")
@@ -292,7 +336,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
 		;;
 	"ci-cache --compression")
@@ -359,6 +403,14 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"workflow --baseline")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
+		return
+		;;
+	"workflow --budget")
+		COMPREPLY=()
+		return
+		;;
 	"workflow --container")
 		COMPREPLY=()
 		return
@@ -397,6 +449,10 @@ _pmbench()
 		;;
 	"workflow --pm")
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' list
+		return
+		;;
+	"workflow --pm-config")
+		_pmbench_words 'user defaults'
 		return
 		;;
 	"workflow --probe")
@@ -461,7 +517,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -470,7 +526,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --choose --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -479,7 +535,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --out -o --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
@@ -491,7 +547,7 @@ _pmbench()
 		opts='--format -f --help -h --out -o --report'
 		;;
 	workflow)
-		opts='--container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -32,10 +32,26 @@ struct pmbench_bench_opts {
 	const char *from_pm;
 	const char *from_lock;
 	pmbench_bench_primed_cb on_primed; /**< or NULL */
+	/**
+	 * Called before each PM's priming, once its workspace's folders are
+	 * named and nothing is copied yet (migrate points ps->ws.source at
+	 * a copy it changed for that PM), or NULL. A negative return stops
+	 * the benchmark with that error.
+	 */
+	pmbench_bench_primed_cb on_workspace;
 	void *payload;
-	/** `--runs auto`: stop each scenario by `autostop` (runs = max) */
+	/**
+	 * The time budget (`--budget`, bench's default; `--runs auto`):
+	 * rounds and repeats spent by `budget` (schedule.h); `runs` is not
+	 * used then. 0: the fixed plan of `runs` rounds.
+	 */
 	int runs_auto;
-	struct pmbench_schedule_auto autostop;
+	struct pmbench_schedule_budget budget;
+	/**
+	 * The PM every other is measured against (`--baseline`); NULL:
+	 * pmbench_pm_default_baseline() of `pms`. Recorded in the result.
+	 */
+	const char *baseline;
 	/** --task: names of the task table (task.h) in order; empty: install */
 	struct pmbench_strvec tasks;
 	unsigned probe_requests;    /**< --probe with dev: 0 for none */
@@ -49,6 +65,17 @@ struct pmbench_bench_opts {
 	 * --no-control).
 	 */
 	int control;
+	/**
+	 * --node: "system", or a version or range every fixture runs
+	 * under; NULL: each fixture's own (node.h), else the pinned one.
+	 */
+	const char *node;
+	/**
+	 * --pm-config: "user" (NULL too: the user's ~/.npmrc passed on to
+	 * every PM) or "defaults" (no user file passed: each PM with its
+	 * own defaults; the repo's own files stay, as they are the repo's).
+	 */
+	const char *pm_config;
 	/** the command's options as given, recorded in the result; or NULL */
 	const struct pmbench_strvec *arguments;
 	/**
@@ -63,7 +90,7 @@ struct pmbench_bench_opts {
 	{                                                                      \
 		.pms = PMBENCH_STRVEC_INIT, .runs = 5, .warmup = 1, .seed = 1, \
 		.env = PMBENCH_STRVEC_INIT,                                    \
-		.autostop = PMBENCH_SCHEDULE_AUTO_INIT,                        \
+		.budget = PMBENCH_SCHEDULE_BUDGET_INIT,                        \
 		.tasks = PMBENCH_STRVEC_INIT, .probe_concurrency = 1,          \
 		.edits = 5,                                                    \
 	}

@@ -5,6 +5,7 @@
 
 #include "pmbench/common.h"
 
+struct pmbench_node;
 struct pmbench_registry;
 
 /**
@@ -81,6 +82,12 @@ struct pmbench_ctx {
 	 * machine's PATH decides.
 	 */
 	const char *node_dir;
+	/**
+	 * The Node installation of `node_dir` (node.h: its npm, node-gyp
+	 * and headers, which every PM is given), or NULL. bench sets both
+	 * per fixture to the Node that fixture runs under.
+	 */
+	const struct pmbench_node *node;
 	/**
 	 * The registry the PMs are pointed at (registry.h), owned by the
 	 * caller; NULL: the live one of the user's config.

@@ -196,6 +196,8 @@ struct pmbench_doc_bar {
 	enum pmbench_doc_tone tone;
 	/** A group this bar opens, named on a row above it, or NULL. */
 	char *group;
+	/** A curve's point: its place on the horizontal axis (see `curve`). */
+	double x;
 	/**
 	 * Its parts (pmbench_doc_bar_span()): a stacked bar's segments in
 	 * order (its value is then their end), or a waterfall's spans.
@@ -225,6 +227,16 @@ struct pmbench_doc_chart {
 	 */
 	int trend;
 	/**
+	 * Curves instead of bars: lines, one per series (the bars that
+	 * share a label, in the order they first appear), each bar a point
+	 * at (`x`, `value`) with its interval as a vertical whisker; the
+	 * horizontal axis is linear and marks every `x`, the vertical one
+	 * starts at 0; a legend names the series. A bar without a value is
+	 * left out of its line. Set it after pmbench_doc_chart().
+	 */
+	int curve;
+	char *x_unit; /**< the horizontal axis' title ("packages"), or NULL */
+	/**
 	 * The series of the bars' spans (pmbench_doc_series()), in a legend
 	 * above the chart: names, and the terminal's letter of each.
 	 */
@@ -247,7 +259,7 @@ enum pmbench_doc_kind {
 	PMBENCH_DOC_KV,	       /**< `keys` and `items`, pairwise; `id` */
 	PMBENCH_DOC_TABLE,     /**< `table` */
 	PMBENCH_DOC_CHART,     /**< `chart` */
-	PMBENCH_DOC_CODE       /**< `text`, preformatted (a PM's output) */
+	PMBENCH_DOC_CODE       /**< `text`, preformatted; `id` its language */
 };
 
 struct pmbench_doc_block {
@@ -355,6 +367,14 @@ void pmbench_doc_note(struct pmbench_doc *d, unsigned audience,
 
 /** Append a preformatted block of `text`. */
 void pmbench_doc_code(struct pmbench_doc *d, unsigned audience,
+		      const char *text);
+
+/**
+ * Append a unified diff (diff.h) as a preformatted block whose `id` is
+ * "diff": Markdown fences it as ```diff, HTML gives its <pre> the class
+ * "diff".
+ */
+void pmbench_doc_diff(struct pmbench_doc *d, unsigned audience,
 		      const char *text);
 
 /** Append an empty list; add its items with pmbench_doc_item(). */

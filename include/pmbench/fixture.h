@@ -73,6 +73,11 @@ struct pmbench_fixture {
 				  NULL for a bare path */
 	int is_remote;	     /**< repo is a URL other than file:// */
 	int is_bare_path;    /**< a plain folder given on the command line */
+	/**
+	 * A generated workspace (gen.h): `repo` is its canonical spelling
+	 * ("gen:workspace:50:1"); the checkout writes it.
+	 */
+	int is_generated;
 	struct pmbench_strvec env; /**< "K=V" for every PM */
 	struct pmbench_fixture_pm *pms;
 	size_t pms_nr, pms_alloc;
@@ -111,7 +116,8 @@ int pmbench_fixture_parse(struct pmbench_fixture *out, const char *json,
 			  const char *origin);
 
 /**
- * Load a fixture named on the command line: an existing `.json` manifest,
+ * Load a fixture named on the command line: a generated workspace
+ * (`gen:workspace:N[:SEED]`, gen.h), an existing `.json` manifest,
  * a folder holding a package.json (a bare local path: name is the
  * folder's base name with characters unfit for a folder name replaced,
  * repo its absolute path), or a bare name found as
@@ -129,7 +135,8 @@ int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
  * it has no .git), and validate the subdir (exists, does not escape the
  * repo) and its package.json. A bare path, or a manifest whose local
  * `repo` is not a git repository, is copied without .git and
- * node_modules. Never writes into `repo` itself. The caller must have
+ * node_modules. A generated fixture is written there (gen.h). Never
+ * writes into `repo` itself. The caller must have
  * set the fs sandbox to (a parent of) `cache_dir`. Sets resolved_commit
  * (NULL for a copy), source_dir and project_dir (absolute, owned by `f`,
  * replaced on each call). Returns 0, PMBENCH_ENOTFOUND (missing commit,

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "pmbench/buf.h"
 #include "pmbench/common.h"
 
 /*
@@ -408,6 +409,45 @@ int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
  * meets ENOSPC, or waits for space that never comes.
  */
 int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
+
+/*
+ * src/util/fs/mount.c: the file system under a path, and how it is
+ * mounted.
+ */
+
+/** A mount, as /proc/self/mountinfo says. */
+struct pmbench_fs_mount {
+	struct pmbench_buf type;    /**< "ext4", "overlay", "tmpfs" */
+	struct pmbench_buf point;   /**< where it is mounted: "/" */
+	struct pmbench_buf source;  /**< "/dev/vda", "overlay" */
+	struct pmbench_buf options; /**< the mount's, then the super block's */
+	/** ext3 and ext4: 1 with a journal, 0 without; else -1. */
+	int journal;
+};
+
+#define PMBENCH_FS_MOUNT_INIT                                            \
+	{                                                                \
+		.type = PMBENCH_BUF_INIT, .point = PMBENCH_BUF_INIT,     \
+		.source = PMBENCH_BUF_INIT, .options = PMBENCH_BUF_INIT, \
+		.journal = -1                                            \
+	}
+
+/**
+ * The file system holding `path` (the mount of its device with the
+ * longest mount point above it) into `out` (initialised). Returns 0, or
+ * PMBENCH_ENOTFOUND (no message) when the kernel does not tell.
+ */
+int pmbench_fs_mount(struct pmbench_fs_mount *out, const char *path);
+
+void pmbench_fs_mount_release(struct pmbench_fs_mount *m);
+
+/**
+ * Append "ext4 (no journal) at / from /dev/vda; rw,relatime,discard" to
+ * `out`: the type, the journal of ext3 and ext4, where and from what it
+ * is mounted and its options (an overlay's name its layers).
+ */
+void pmbench_fs_mount_describe(struct pmbench_buf *out,
+			       const struct pmbench_fs_mount *m);
 
 /**
  * The mount point and type of the file system holding `path`, as

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/recipe.h"
 #include "pmbench/resolution.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
@@ -46,6 +47,13 @@ struct pmbench_migrate_pm {
 	uint64_t build_bytes;
 	/** "name@version<TAB>file" of packages with install scripts. */
 	struct pmbench_strvec script_files;
+	/**
+	 * What its recipe changed in the copy it installed (recipe.h), and
+	 * the alternatives it did not apply; none for the source PM or
+	 * with `no_recipe`.
+	 */
+	struct pmbench_recipe recipe;
+	int recipe_ran; /**< the recipe ran (a target, recipes on) */
 };
 
 struct pmbench_migrate {
@@ -53,15 +61,19 @@ struct pmbench_migrate {
 	char *source_lock; /**< the lockfile it ships, or NULL */
 	char *detected_by; /**< how the source PM was told */
 	struct pmbench_strvec tasks; /**< parity tasks to run */
+	/** Step ids chosen over their choice's default (--choose). */
+	struct pmbench_strvec choose;
+	int no_recipe; /**< --no-recipe: each target gets the repo as it is */
 	uint64_t timeout_ns;
 	uint64_t seed;
 	struct pmbench_migrate_pm *pms;
 	size_t pms_nr, pms_alloc;
 };
 
-#define PMBENCH_MIGRATE_INIT      \
-	{                         \
-		.source_pm = NULL \
+#define PMBENCH_MIGRATE_INIT                                     \
+	{                                                        \
+		.source_pm = NULL, .tasks = PMBENCH_STRVEC_INIT, \
+		.choose = PMBENCH_STRVEC_INIT                    \
 	}
 
 /**
@@ -77,6 +89,18 @@ struct pmbench_migrate {
  */
 int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 			   const char *from);
+
+/**
+ * The bench's before-priming hook (struct pmbench_bench_opts'
+ * `on_workspace`) with a `struct pmbench_migrate` as payload: for a
+ * target PM, copies the fixture's source into the PM's work folder,
+ * runs the PM's recipe there (pmbench_recipe_run(), with `choose`) and
+ * points the workspace's source at the copy, so that its priming and
+ * every run install the repo as a team moving to it would have it. The
+ * source PM, and every PM with `no_recipe`, get the repo as it is.
+ */
+int pmbench_migrate_on_workspace(const struct pmbench_fixture *f,
+				 struct pmbench_pmrun *ps, void *payload);
 
 /**
  * The bench's after-priming hook (pmbench_bench_primed_cb) with a

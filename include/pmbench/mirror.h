@@ -24,7 +24,10 @@
  * sent from there with sendfile(), so that pmbench's own memory does not
  * grow with the fixture; filled before
  * the timed runs by pmbench_mirror_preload() with what the primings
- * asked for. A request it has no answer for is a *fallback*: fetched
+ * asked for (a 404 too: the registry lacks the package, as pnpm finds
+ * when it asks for a workspace's own packages; answered from memory, it
+ * is no failure of the mirror). A request it has no answer for is a
+ * *fallback*: fetched
  * from verdaccio there and then (blocking the front for that time),
  * kept when it is a 200, and counted, so a report can say so. An
  * If-None-Match that names the kept ETag gets 304, as from verdaccio.
@@ -62,7 +65,7 @@ struct pmbench_mirror_counts {
 	unsigned meta_requests;	   /**< packuments */
 	unsigned tarball_requests; /**< .tgz */
 	unsigned other_requests;   /**< anything else */
-	unsigned failed;	   /**< answers with status 400 and above */
+	unsigned failed;    /**< answers of 400 and above (not a kept 404) */
 	unsigned fallbacks; /**< answered by asking verdaccio, not memory */
 	uint64_t bytes;	    /**< body bytes sent */
 	/** Requests on other processes' connections: in none of the above. */
@@ -137,7 +140,7 @@ void pmbench_mirror_set_store(struct pmbench_mirror *m, const char *dir);
  * Fetch the answer to `GET path` with `accept` and (if `gzip`)
  * `Accept-Encoding: gzip` from the backend and keep it, unless one is
  * kept already. Only while not serving. Returns 1 if kept, 0 if already
- * there or the backend did not answer 200, -1 on an error (set).
+ * there or the backend did not answer 200 or 404, -1 on an error (set).
  */
 int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 			   const char *accept, int gzip);

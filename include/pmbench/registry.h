@@ -101,6 +101,14 @@ int pmbench_registry_parse_mode(enum pmbench_registry_mode *out,
 const char *pmbench_registry_mode_name(enum pmbench_registry_mode mode);
 
 /**
+ * The registry the user's npm config names (`npm config get registry`,
+ * asked in the folder `scratch`, with npm's cache there), ending with
+ * '/'; https://registry.npmjs.org/ when npm cannot say. The mirror's
+ * uplink, and where pmbench installs a Node from. Free it.
+ */
+char *pmbench_registry_upstream(struct pmbench_ctx *ctx, const char *scratch);
+
+/**
  * Local mode: have the mirror running with its uplink live (start it, or
  * restart it unsealed on the same port), the relay unshaped. Asks npm
  * for the upstream on the first call. NULL or live: nothing. Returns 0

@@ -135,6 +135,33 @@ struct pmbench_report_cell {
 	 */
 	int verdict_paired;
 	/**
+	 * The cell of the result's baseline PM (`baseline`) in the same
+	 * scenario, or -1 (no baseline, or it has no times there).
+	 */
+	long baseline;
+	/**
+	 * `base` is valid: this cell is not the baseline's and their rounds
+	 * pair (pmbench_report_pair_rounds()), `base_n` of them.
+	 */
+	int has_base;
+	/** median of the per-round ratios this / baseline, bootstrap 95 % */
+	struct pmbench_interval base;
+	size_t base_n;
+	/** half the width of `base` relative to its point (0.1: ±10 %) */
+	double base_half;
+	int is_baseline; /**< this is the baseline's cell */
+	/**
+	 * With a target (the result's auto_target, bench's budget): 1 when
+	 * base_half is within it, 0 when not; -1 without a target or ratio.
+	 */
+	int base_reached;
+	/**
+	 * The verdict against the baseline: from the paired interval with
+	 * at least PMBENCH_REPORT_PAIRED_MIN_ROUNDS rounds (FASTER, SLOWER
+	 * or SAME), else PMBENCH_VERDICT_SAME with too few rounds.
+	 */
+	enum pmbench_verdict base_verdict;
+	/**
 	 * The resolver-stall rule (pmbench_stats_stalls(), 5 s, slack from
 	 * pmbench_stats_stall_slack()):
 	 * how many runs sit a whole number of 5 s timeouts above the
@@ -194,10 +221,12 @@ void pmbench_report_init(struct pmbench_report *out,
 /**
  * The times of cells `a` and `b` (of one scenario) paired by round: new
  * arrays into *out_a and *out_b (the caller frees both) and their length
- * into *out_n. Returns 1 when the rounds are complete: every timed round
- * of either cell has a successful time in both (a round cut short by a
- * signal to pmbench is left out of both), and there are at least 2;
- * else 0, with both arrays NULL and *out_n 0.
+ * into *out_n. A round's time is its value (the median of its repeats,
+ * pmbench_cell_round()); a round only one cell ran (bench's budget runs
+ * an extra round for some PMs, a round cut short by a signal to pmbench)
+ * pairs nothing. Returns 1 when the rounds are complete: no timed round
+ * of either cell failed in the other, and at least 2 pair; else 0, with
+ * both arrays NULL and *out_n 0.
  */
 int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
 			       const struct pmbench_cell *a,

@@ -70,6 +70,12 @@ struct pmbench_sample {
 	/** A merged result: 1-based index into `machines`, else 0. */
 	unsigned machine;
 	/**
+	 * 0 for a round's first run; 1, 2, ... for the repeats of a cheap
+	 * PM within the round (bench's budget): the round's value is the
+	 * median of its runs (pmbench_cell_times()).
+	 */
+	unsigned repeat;
+	/**
 	 * Where the run's time went (phases.h), owned, or NULL (a run not
 	 * traced, an older result). A result file keeps one run's
 	 * request log a cell (the waterfall): see pmbench_cell_waterfall().
@@ -126,6 +132,18 @@ struct pmbench_cell {
 	 * or "bun 1.4.5" (bun:runtime), else NULL (an older result).
 	 */
 	char *runtime;
+	/**
+	 * Which Node it ran under and why: "v20.19.5: from .nvmrc: 20 ->
+	 * 20.19.5 (from the registry)", "v24.22.3: pinned default 24.22.3
+	 * (the repo asks for none)"; NULL: an older result.
+	 */
+	char *node;
+	/**
+	 * The PM configuration that changes the work, as set and where
+	 * ("omit-lockfile-registry-resolved=true (~/.npmrc)"; "none set"),
+	 * or NULL: an older result.
+	 */
+	char *pm_config;
 	struct pmbench_strvec command; /**< argv of the timed command */
 	struct pmbench_strvec env;     /**< "K=V" / "K" deltas applied */
 	struct pmbench_sample *samples;
@@ -165,6 +183,8 @@ struct pmbench_result_fixture {
 	char *commit; /**< resolved commit, or NULL */
 	char *subdir;
 	char *description;
+	/** The Node it ran under and why (see pmbench_cell's), or NULL. */
+	char *node;
 };
 
 /**
@@ -197,11 +217,25 @@ struct pmbench_result {
 	unsigned warmup;
 	uint64_t timeout_ns;
 	uint64_t seed;
-	/* `--runs auto` (runs is then the maximum); see schedule.h. */
+	/*
+	 * The time budget (`--budget`, bench's default, `--runs auto`;
+	 * runs is then the most rounds a scenario ran); see schedule.h.
+	 */
 	int runs_auto;
-	double auto_target; /**< relative half-width of the median CI */
+	/**
+	 * the target half-width of each PM's paired ratio against the
+	 * baseline, relative to the ratio (0.10: ±10 %)
+	 */
+	double auto_target;
 	unsigned auto_min_runs;
-	uint64_t auto_budget_ns; /**< per scenario */
+	uint64_t auto_budget_ns; /**< the whole command's budget */
+	unsigned auto_max_runs;	 /**< rounds of a scenario at most */
+	/**
+	 * `--baseline`: the PM every other is measured against (paired
+	 * ratios and verdicts beside "vs fastest"), or NULL (none: an
+	 * older result).
+	 */
+	char *baseline;
 
 	/* Environment: os, kernel, cpu_model, cpu_count, ... in order. */
 	struct pmbench_kv *env;
@@ -285,11 +319,73 @@ struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c);
 void pmbench_cell_set_unsupported(struct pmbench_cell *c, const char *why);
 
 /**
- * Copy the wall times (in seconds) of the cell's successful non-warm-up
- * samples into a new array; *out_n gets the count. Never NULL, even when
- * the count is 0; the caller frees it with free().
+ * The wall times (in seconds) of the cell, one per timed round with a
+ * successful run, in the order the rounds first appear, into a new
+ * array; *out_n gets the count. A round's value is the median of its
+ * successful runs: one run, or the repeats of a cheap PM (bench's
+ * budget, docs/statistics.md). Never NULL, even when the count is 0; the
+ * caller frees it with free().
  */
 double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n);
+
+/** What a cell has in one timed round. */
+enum pmbench_round_state {
+	PMBENCH_ROUND_NONE = 0,	   /**< no run in that round */
+	PMBENCH_ROUND_INTERRUPTED, /**< only interrupted runs */
+	PMBENCH_ROUND_FAILED,	   /**< no successful run, a failed one */
+	PMBENCH_ROUND_OK	   /**< at least one successful run */
+};
+
+/**
+ * Timed round `round` of the cell on machine `machine` (0 but in merged
+ * results): its state, and with PMBENCH_ROUND_OK the median of its
+ * successful runs into *out (seconds) and their count into *out_runs
+ * (either may be NULL).
+ */
+enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
+					    unsigned round, unsigned machine,
+					    double *out, size_t *out_runs);
+
+/**
+ * The machine (`sample.machine`) of each value pmbench_cell_times()
+ * gives, in the same order; *out_n gets the count. free() it.
+ */
+unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
+				      size_t *out_n);
+
+/**
+ * The fewest and the most successful runs a round's value holds (0 and
+ * 0 without one): 1 and 1 unless runs were repeated within rounds.
+ */
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c, size_t *out_min,
+				 size_t *out_max);
+
+/**
+ * The times of cells `a` and `b` (of one scenario) paired by round: new
+ * arrays into *out_a and *out_b (the caller frees both) and their length
+ * into *out_n. A round's time is its value (the median of its repeats,
+ * pmbench_cell_round()); a round only one cell ran (bench's budget runs
+ * an extra round for some PMs, a round cut short by a signal to pmbench)
+ * pairs nothing. Returns 1 when the rounds are complete: no timed round
+ * of either cell failed in the other, and at least 2 pair; else 0, with
+ * both arrays NULL and *out_n 0.
+ */
+int pmbench_cell_pair_rounds(double **out_a, double **out_b, size_t *out_n,
+			     const struct pmbench_cell *a,
+			     const struct pmbench_cell *b);
+
+struct pmbench_interval;
+
+/**
+ * The paired ratio a / b (median of the per-round ratios, a bootstrap
+ * over whole rounds seeded with `seed`: stats.h) into *out, and the
+ * rounds paired into *out_n. Returns 1, 0 when the rounds do not pair
+ * (pmbench_cell_pair_rounds()), or a negative error.
+ */
+int pmbench_cell_paired_ratio(struct pmbench_interval *out, size_t *out_n,
+			      const struct pmbench_cell *a,
+			      const struct pmbench_cell *b, double level,
+			      unsigned resamples, uint64_t seed);
 
 /**
  * Set (or replace, keeping its position) the metric `name` of a sample;

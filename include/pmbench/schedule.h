@@ -84,6 +84,85 @@ struct pmbench_schedule_auto {
 		.budget_ns = PMBENCH_SCHEDULE_AUTO_BUDGET_NS, .seed = 1 \
 	}
 
+/**
+ * bench's time budget (`--budget`; `--runs auto` is its old spelling):
+ * every scenario runs its warm-ups and `min_runs` rounds, then further
+ * rounds go where a PM's paired ratio against the baseline is widest
+ * relative to `target` (pmbench_schedule_allocate()), until every ratio
+ * is within it, a scenario has `max_runs` rounds, or the budget is
+ * spent. Within a round, a PM whose turn is short against the round's
+ * slowest runs several times (pmbench_schedule_repeats()).
+ */
+struct pmbench_schedule_budget {
+	double target;	    /**< half-width of the paired ratio, relative */
+	unsigned min_runs;  /**< rounds every scenario runs first */
+	unsigned max_runs;  /**< rounds of a scenario at most */
+	uint64_t budget_ns; /**< the whole command's, from its start */
+	/** a PM's repeats add at most this share of the round's time */
+	double repeat_share;
+	unsigned repeat_max; /**< runs of one PM in a round at most */
+};
+
+#define PMBENCH_SCHEDULE_BUDGET_TARGET	 0.10
+#define PMBENCH_SCHEDULE_BUDGET_MIN_RUNS 3
+#define PMBENCH_SCHEDULE_BUDGET_NS	 (5ull * 60ull * 1000000000ull)
+#define PMBENCH_SCHEDULE_REPEAT_SHARE	 0.10
+#define PMBENCH_SCHEDULE_REPEAT_MAX	 9
+/** "Short against the slowest": at most this fraction of its turn. */
+#define PMBENCH_SCHEDULE_REPEAT_SHORT 0.25
+
+#define PMBENCH_SCHEDULE_BUDGET_INIT                           \
+	{                                                      \
+		.target = PMBENCH_SCHEDULE_BUDGET_TARGET,      \
+		.min_runs = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS,  \
+		.max_runs = PMBENCH_SCHEDULE_AUTO_MAX_RUNS,    \
+		.budget_ns = PMBENCH_SCHEDULE_BUDGET_NS,       \
+		.repeat_share = PMBENCH_SCHEDULE_REPEAT_SHARE, \
+		.repeat_max = PMBENCH_SCHEDULE_REPEAT_MAX      \
+	}
+
+/**
+ * How many times a PM whose turn costs `cost_ns` runs in a round whose
+ * turns (one each) cost `round_ns` together, the slowest `slowest_ns`: 1
+ * unless its turn is at most PMBENCH_SCHEDULE_REPEAT_SHORT of the
+ * slowest; then 1 + floor(repeat_share * round_ns / cost_ns), so that
+ * its repeats add at most that share of the round, and at most
+ * repeat_max. 1 when a cost is 0 (not known).
+ */
+unsigned pmbench_schedule_repeats(uint64_t cost_ns, uint64_t round_ns,
+				  uint64_t slowest_ns,
+				  const struct pmbench_schedule_budget *o);
+
+/** One cell (a PM of a scenario) as the budget's allocation sees it. */
+struct pmbench_schedule_cell {
+	size_t group;	  /**< its scenario: cells of one pair by round */
+	int baseline;	  /**< the baseline: in every extra round */
+	int excluded;	  /**< no ratio can come (no times, failures) */
+	double half;	  /**< paired ratio's relative half-width; < 0: none */
+	uint64_t cost_ns; /**< its turn in a round, repeats included */
+	int next;	  /**< out: takes part in the next round */
+};
+
+/**
+ * The budget's rule, a pure function: which scenario gets the next
+ * round, and who runs in it. A cell is unreached when it is neither the
+ * baseline nor excluded and its `half` is above o->target or not known
+ * (< 0). Among the groups (0 to groups - 1) with an unreached cell and
+ * fewer than o->max_runs rounds (`rounds[g]`) whose extra round fits in
+ * `left_ns` (its cost: `round_ns`, the control's, plus the turns of the
+ * baseline and the unreached cells), the one whose widest unreached
+ * half-width is largest relative to the target (unknown counts as
+ * widest; a tie goes to the cheaper round). Sets `next` on the cells of
+ * that round (the baseline and the unreached), clears it on every other.
+ * Returns the group, or -1 when every ratio is within the target or no
+ * round fits (nothing is set then).
+ */
+long pmbench_schedule_allocate(struct pmbench_schedule_cell *cells, size_t nr,
+			       const unsigned *rounds, size_t groups,
+			       uint64_t round_ns,
+			       const struct pmbench_schedule_budget *o,
+			       uint64_t left_ns);
+
 /** A schedule: who takes part, how many rounds, what each turn does. */
 struct pmbench_schedule {
 	/** Cancellation, checked before every turn; may be NULL. */
@@ -136,6 +215,8 @@ struct pmbench_schedule {
 	 * negative return stops as for a turn.
 	 */
 	pmbench_schedule_round_cb round_start;
+	/** If not NULL: gets the time the file-system wait took (ns). */
+	uint64_t *waited_ns;
 };
 
 #define PMBENCH_SCHEDULE_INIT \

@@ -35,6 +35,14 @@ struct pmbench_workspace {
 	char *templates;    /**< root/templates: each state's run copy */
 	struct pmbench_fs_index *index; /**< what the resets copied */
 	char *npmrc; /**< user's ~/.npmrc copied into HOME, or NULL */
+	/**
+	 * root/runtime-cache: what the runtime keeps in the temp folder
+	 * between runs (Node's compile cache; pmbench_pm_tmp_cache()),
+	 * held here between runs and lent to the temp folder of every run
+	 * whose state has a warm cache (task runs too).
+	 */
+	char *runtime;
+	int runtime_lent; /**< its entries are in the temp folder now */
 };
 
 #define PMBENCH_WORKSPACE_INIT \
@@ -56,7 +64,8 @@ void pmbench_workspace_release(struct pmbench_workspace *ws);
 /**
  * Prepare the copy for priming: a fresh copy of the source with every
  * lockfile removed but this PM's own shipped one (if the fixture ships
- * it), an empty cache, HOME and temp folder (the PM's TMPDIR, <cache>/tmp).
+ * it), an empty cache, HOME and temp folder (the PM's TMPDIR, <cache>/tmp)
+ * and no runtime cache.
  * `*out_shipped` is set to the name of the shipped lockfile kept, or NULL.
  */
 int pmbench_workspace_prepare_prime(struct pmbench_workspace *ws,
@@ -72,8 +81,9 @@ int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
 
 /**
  * After the priming install: move the copy and the cache into the primed
- * snapshot (renames, no copying). The cache's temp folder is removed
- * first: it is never part of the cache state.
+ * snapshot (renames, no copying). The runtime caches the priming left in
+ * the temp folder go to `runtime`, and the rest of it is removed first:
+ * locks and the like are never part of the cache state.
  */
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
 
@@ -89,8 +99,10 @@ pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
  * lockfile of any PM unless LOCKFILE (then this PM's primed one), an
  * empty cache unless CACHE (then the primed cache), no node_modules
  * unless NODE_MODULES (then every primed node_modules folder and the PM's
- * install-state files), and in every state an empty temp folder (the
- * PM's TMPDIR, <cache>/tmp). The first call for a state builds that
+ * install-state files), and in every state a temp folder (the PM's
+ * TMPDIR, <cache>/tmp) that is empty but for the runtime caches
+ * (`runtime`) when the state has CACHE: what the last run of this PM
+ * left there, or the priming. The first call for a state builds that
  * state's run copy once as a template (root/templates/<state>, hard
  * links into the primed snapshot); every call then brings the run copy
  * and the cache to the template and the primed cache with

@@ -11,6 +11,7 @@
 #include "pmbench/doc.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
+#include "pmbench/node.h"
 #include "pmbench/pmrun.h"
 #include "progress.h"
 #include "pmbench/proc.h"
@@ -29,6 +30,9 @@
 struct pmbench_config pmbench_config;
 struct pmbench_ctx pmbench_cli_ctx = PMBENCH_CTX_INIT;
 
+/* The pinned Node's installation, the context's `node`. */
+static struct pmbench_node pinned_node = PMBENCH_NODE_INIT;
+
 /* The work folder this process holds, once a command has taken it. */
 static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
 
@@ -43,6 +47,28 @@ static char *pick(const char *given, const char *var, const char *def)
 		v = def;
 	pmbench_fs_abspath(&b, v);
 	return pmbench_buf_detach(&b);
+}
+
+/*
+ * The toolchain's pinned Node, the default of every fixture (node.h
+ * chooses per fixture), into pmbench_config.node_dir and the context.
+ */
+static void pinned_node_set(void)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir);
+	free(pmbench_config.node_dir);
+	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
+	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
+	pmbench_node_release(&pinned_node);
+	pmbench_cli_ctx.node = NULL;
+	if (pmbench_config.node_dir) {
+		pmbench_node_describe(&pinned_node, pmbench_config.node_dir,
+				      "pinned default");
+		pmbench_cli_ctx.node = &pinned_node;
+	}
+	pmbench_buf_release(&b);
 }
 
 int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
@@ -70,31 +96,13 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	pmbench_cli_ctx.cache_dir = pmbench_config.cache_dir;
 	pmbench_cli_ctx.toolchain_dir = pmbench_config.toolchain_dir;
 	pmbench_cli_ctx.fixtures_dir = pmbench_config.fixtures_dir;
-	ret = pmbench_cli_node(NULL);
-	if (ret < 0)
-		return ret;
+	pinned_node_set();
 	pmbench_cli_ctx.log = pmbench_progress_log;
 	pmbench_cli_ctx.progress = pmbench_progress_report;
 	ret = pmbench_ctx_init(&pmbench_cli_ctx);
 	if (ret < 0)
 		return ret;
 	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
-}
-
-int pmbench_cli_node(const char *want)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	int ret =
-		pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir, want);
-
-	if (ret < 0)
-		goto done;
-	free(pmbench_config.node_dir);
-	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
-	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
-done:
-	pmbench_buf_release(&b);
-	return ret;
 }
 
 /* Delete the trash here and now: no process could be started for it. */
@@ -158,6 +166,8 @@ void pmbench_config_release(void)
 	pmbench_cli_ctx.toolchain_dir = NULL;
 	pmbench_cli_ctx.fixtures_dir = NULL;
 	pmbench_cli_ctx.node_dir = NULL;
+	pmbench_cli_ctx.node = NULL;
+	pmbench_node_release(&pinned_node);
 	free(pmbench_config.node_dir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);

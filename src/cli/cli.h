@@ -46,14 +46,6 @@ struct pmbench_config {
 extern struct pmbench_config pmbench_config;
 
 /**
- * Choose the Node every PM and script runs under (`want`: NULL for the
- * toolchain's pinned one if any, "system", or a version), into
- * pmbench_config.node_dir and the context. Prints nothing; returns 0
- * or an error (a version that is not in the toolchain).
- */
-int pmbench_cli_node(const char *want);
-
-/**
  * The engine context of this process: the work folder of pmbench_config,
  * progress and messages on stderr (progress.c), cancelled by the stop
  * signals (main.c). Set up by pmbench_config_resolve().

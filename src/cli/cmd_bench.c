@@ -186,6 +186,27 @@ static void plan_unlocked(FILE *out, const char *pre,
 	pmbench_buf_release(&names);
 }
 
+/* The plan's runs under a time budget. */
+static void budget_plan(FILE *out, const char *pre,
+			const struct pmbench_bench_opts *o, unsigned groups)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_add_clock(&b, (double)o->budget.budget_ns / 1e9);
+	fprintf(out,
+		"\n%s  runs:      a budget of %s (m:ss): %u warm-up and %u "
+		"rounds in each of %u group%s, then rounds where a paired "
+		"ratio against %s is widest, until each is within ±%.0f %% "
+		"(at most %u rounds)\n",
+		pre, b.ptr, o->warmup, o->budget.min_runs, groups,
+		groups == 1 ? "" : "s",
+		o->baseline ? o->baseline
+			    : pmbench_pm_default_baseline(
+				      (const char *const *)o->pms.v, o->pms.nr),
+		o->budget.target * 100, o->budget.max_runs);
+	pmbench_buf_release(&b);
+}
+
 /*
  * The plan, before any work: fixtures, PMs, scenarios and tasks, and how
  * many runs that makes. Also tells the progress display how many groups
@@ -224,24 +245,34 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	for (size_t i = 0; i < o->scenarios_nr; i++)
 		fprintf(out, "%s%s", i ? ", " : "",
 			pmbench_scenario_name(o->scenarios[i]));
-	fprintf(out,
-		"\n%s  runs:      %s%u timed and %u warm-up per PM in each of "
-		"%u group%s: %s%zu runs after %zu primings\n",
-		pre, o->runs_auto ? "up to " : "", o->runs, o->warmup, groups,
-		groups == 1 ? "" : "s", o->runs_auto ? "up to " : "",
-		(size_t)per * groups * o->pms.nr, o->pms.nr * fixtures_nr);
+	if (o->runs_auto)
+		budget_plan(out, pre, o, groups);
+	else
+		fprintf(out,
+			"\n%s  runs:      %u timed and %u warm-up per PM in "
+			"each of %u group%s: %zu runs after %zu primings\n",
+			pre, o->runs, o->warmup, groups, groups == 1 ? "" : "s",
+			(size_t)per * groups * o->pms.nr,
+			o->pms.nr * fixtures_nr);
 	plan_unlocked(out, pre, o, &tasks);
 	fflush(out);
 	pmbench_progress_plan(groups);
 	pmbench_strvec_release(&tasks);
 }
 
-/* What the options left to the defaults. */
-static void defaults(struct pmbench_bench_opts *o)
+/*
+ * What the options left to the defaults: without '--runs N' (and but
+ * for a shard, which needs its rounds fixed) the budget spends rounds.
+ */
+static void defaults(struct pmbench_bench_opts *o,
+		     const struct pmbench_cli_opts *cli)
 {
-	o->autostop.seed = o->seed;
-	if (o->runs_auto)
-		o->runs = o->autostop.max_runs;
+	if (!pmbench_cli_given(cli, "runs") && !o->shards)
+		o->runs_auto = 1;
+	if (pmbench_cli_given(cli, "time-budget"))
+		fprintf(stderr,
+			"pmbench: note: '--time-budget' is now '--budget', the "
+			"whole command's budget (it was per scenario)\n");
 	o->pms_explicit = o->pms.nr > 0;
 	if (!o->pms.nr)
 		for (size_t i = 0; i < pmbench_pms_nr; i++)
@@ -325,14 +356,12 @@ int cmd_bench(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (cli.node && pmbench_cli_node(cli.node) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
-		goto done;
-	}
 	if (!cli.dry_run && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
-	defaults(&o);
+	defaults(&o, &cli);
 	pmbench_progress_init(cli.tty);
+	if (o.runs_auto)
+		pmbench_progress_budget((double)o.budget.budget_ns / 1e9);
 	if (load_fixtures(&fixtures, &fixtures_nr, argv + cli.optind,
 			  (size_t)(argc - cli.optind)) < 0)
 		goto done;

@@ -68,6 +68,9 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	if (strcmp(c->pm_a, c->pm_b))
 		pmbench_strvec_push(&o->pms, c->pm_b);
 	o->pms_explicit = 1;
+	/* "a is N times faster than b": b is what a is measured against. */
+	if (!o->baseline)
+		o->baseline = c->pm_b;
 	ret = pmbench_fixture_load(&f, fixture_arg,
 				   pmbench_config.fixtures_dir);
 	if (ret < 0)
@@ -93,9 +96,9 @@ static int run_claim(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		     const struct pmbench_claim *claim, const char *fixture,
 		     int *unsaved)
 {
-	o->autostop.seed = o->seed;
-	if (o->runs_auto)
-		o->runs = o->autostop.max_runs;
+	if (pmbench_cli_given(cli, "budget") ||
+	    pmbench_cli_given(cli, "time-budget"))
+		o->runs_auto = 1;
 	if (!o->scenarios_nr) {
 		memcpy(o->scenarios, pmbench_scenarios_default,
 		       sizeof(pmbench_scenarios_default));

@@ -9,6 +9,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
 #include "pmbench/pm.h"
+#include "pmbench/recipe.h"
 #include "options.h"
 #include "progress.h"
 #include "pmbench/doc.h"
@@ -69,6 +70,27 @@ int pmbench_cli_set_migrate_tasks(struct pmbench_cli_opts *cli,
 	}
 	pmbench_strvec_release(&v);
 	pmbench_buf_release(&known);
+	return ret;
+}
+
+/* --choose LIST: recipe steps that are one of a choice's alternatives. */
+int pmbench_cli_set_choose(struct pmbench_cli_opts *cli,
+			   const struct pmbench_option *o, const char *arg)
+{
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ret = 0;
+
+	pmbench_strvec_split(&v, arg, ',');
+	for (size_t i = 0; i < v.nr && !ret; i++) {
+		if (!pmbench_recipe_is_choice(v.v[i]))
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "'%s' in --%s is no recipe "
+						 "change of a choice; use %s",
+						 v.v[i], o->name, o->values);
+		else if (pmbench_strvec_find(&cli->choose, v.v[i]) < 0)
+			pmbench_strvec_push(&cli->choose, v.v[i]);
+	}
+	pmbench_strvec_release(&v);
 	return ret;
 }
 
@@ -149,6 +171,15 @@ struct early_stop {
 	int stopped;	 /* no target installs: the benchmark stopped */
 };
 
+/* Before each priming: the target's recipe, in its own copy. */
+static int on_workspace(const struct pmbench_fixture *f,
+			struct pmbench_pmrun *ps, void *payload)
+{
+	struct early_stop *x = payload;
+
+	return pmbench_migrate_on_workspace(f, ps, x->m);
+}
+
 /*
  * After each priming, migrate's own hook; once the last PM is primed,
  * if every target failed there is nothing to compare the source with:
@@ -225,6 +256,9 @@ static int prepare(struct pmbench_migrate *m, struct pmbench_fixture *f,
 	}
 	o->pms_explicit = 1;
 	o->from_pm = m->source_pm;
+	/* A migration is measured against the repo's own PM. */
+	if (!o->baseline)
+		o->baseline = m->source_pm;
 	o->from_lock = m->source_lock;
 	return 0;
 }
@@ -261,6 +295,7 @@ static int run(struct pmbench_migrate *m, struct pmbench_fixture *f,
 	int code = PMBENCH_EXIT_ERROR, ret, shown = 0;
 
 	o->on_primed = on_primed;
+	o->on_workspace = on_workspace;
 	o->payload = &stop;
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, o, f, 1);
 	if (stop.stopped && !pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
@@ -339,6 +374,9 @@ int cmd_migrate(int argc, char **argv)
 	/* The parity tasks are the engine's from here. */
 	m.tasks = cli.parity;
 	pmbench_strvec_init(&cli.parity);
+	m.choose = cli.choose;
+	pmbench_strvec_init(&cli.choose);
+	m.no_recipe = cli.no_recipe;
 	m.timeout_ns = o.timeout_ns;
 	m.seed = o.seed;
 	code = prepare(&m, &f, &o, &cli, argv[cli.optind]);

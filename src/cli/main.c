@@ -130,24 +130,17 @@ static int help(int argc, char **argv)
 	return PMBENCH_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* Everything after the top-level options are read. */
+static int run(const struct pmbench_cli_opts *cli, int argc, char **argv)
 {
-	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	const struct pmbench_cli_command *cmd = NULL;
 	int i, code;
 
-	if (setup_process() < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
-		return PMBENCH_EXIT_ERROR;
-	}
-	code = pmbench_cli_parse(&cli, "pmbench", argc, argv);
-	if (code)
-		return finish_stdout(pmbench_cli_parse_exit(code));
-	if (cli.version) {
+	if (cli->version) {
 		printf("pmbench %s\n", PMBENCH_VERSION);
 		return finish_stdout(0);
 	}
-	i = cli.optind;
+	i = cli->optind;
 	if (i >= argc) {
 		usage(stderr, &pmbench_cli_program);
 		return PMBENCH_EXIT_USAGE;
@@ -162,7 +155,7 @@ int main(int argc, char **argv)
 				 argv[i]);
 		return PMBENCH_EXIT_USAGE;
 	}
-	if (pmbench_config_resolve(cli.cache_dir, cli.fixtures_dir) < 0) {
+	if (pmbench_config_resolve(cli->cache_dir, cli->fixtures_dir) < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;
 	}
@@ -174,4 +167,23 @@ int main(int argc, char **argv)
 	pmbench_config_release();
 	pmbench_ctx_release(&pmbench_cli_ctx);
 	return finish_stdout(code);
+}
+
+int main(int argc, char **argv)
+{
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	int code;
+
+	if (setup_process() < 0) {
+		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		return PMBENCH_EXIT_ERROR;
+	}
+	code = pmbench_cli_parse(&cli, "pmbench", argc, argv);
+	if (code)
+		code = finish_stdout(pmbench_cli_parse_exit(code));
+	else
+		code = run(&cli, argc, argv);
+	/* What the top-level options collected (the pass-through list). */
+	pmbench_cli_opts_release(&cli);
+	return code;
 }

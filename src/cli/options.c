@@ -48,10 +48,27 @@ const struct pmbench_option pmbench_options[] = {
 	  "the modelled cache download and upload rate, e.g. 100MB/s, "
 	  "50MiB/s, 250Mbit/s (default 100MB/s)",
 	  .set = pmbench_cli_set_bandwidth },
+	{ "baseline", ARG_PM, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "PM",
+	  "the PM the others are measured against, paired by round, beside "
+	  "the fastest (default: npm in bench, the source PM in migrate, "
+	  "the claim's second PM in claim)",
+	  RUN_AT(baseline, const char *), .complete = CPL_PMS },
+	{ "budget", ARG_DURATION, CMD_BENCH | CMD_CLAIM, "DUR",
+	  "the whole command's time budget: after the first rounds, "
+	  "further rounds go where a paired ratio against the baseline is "
+	  "widest, until all are within --target (bench's default: 5m; "
+	  "--runs N fixes the plan instead)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
 	{ "cache-dir", ARG_PATH, CMD_MAIN, "DIR",
 	  "pmbench's work folder (default: the source tree's cache/, or "
 	  "$PMBENCH_CACHE_DIR)",
 	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR },
+	{ "choose", ARG_CUSTOM, CMD_MIGRATE, "LIST",
+	  "recipe changes to make instead of their choice's default, "
+	  "comma-separated: workspace-protocol (pnpm: internal "
+	  "dependencies as workspace:*, instead of linkWorkspacePackages)",
+	  .set = pmbench_cli_set_choose, .complete = CPL_WORDS,
+	  .values = "link-workspace-packages workspace-protocol" },
 	{ "columns", ARG_CUSTOM, TABLES, "LIST",
 	  "the terminal table's columns, comma-separated: {columns}",
 	  .flags = OPT_LOCAL, .set = pmbench_cli_set_columns,
@@ -121,10 +138,10 @@ const struct pmbench_option pmbench_options[] = {
 	  "--report FILE does)",
 	  CLI_AT(markdown, const char *), .complete = CPL_FILE },
 	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM, "N",
-	  "with --runs auto: at most this many runs (default 30; at least "
-	  "5)",
-	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.max_runs, unsigned),
-	  .min = PMBENCH_SCHEDULE_AUTO_MIN_RUNS, .max = 100000 },
+	  "with a budget: at most this many rounds per scenario (default "
+	  "30; at least 3)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.max_runs, unsigned),
+	  .min = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS, .max = 100000 },
 	{ "no-control", ARG_FLAG, CMD_BENCH, NULL,
 	  "skip the drift control: pmbench's own fixed work, timed every "
 	  "round as the cell (control)",
@@ -141,10 +158,15 @@ const struct pmbench_option pmbench_options[] = {
 	  "one line per step instead of the progress bars (the default "
 	  "when standard error is not a terminal)",
 	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 0 },
-	{ "node", ARG_STRING, CMD_BENCH, "system|VER",
-	  "the Node every PM and script runs under (default: the "
-	  "toolchain's pinned one, else the machine's)",
-	  CLI_AT(node, const char *), .complete = CPL_WORDS,
+	{ "no-recipe", ARG_FLAG, CMD_MIGRATE, NULL,
+	  "give every target the repo as it is (no recipe: no "
+	  "pnpm-workspace.yaml, \"private\", packageManager, ...)",
+	  CLI_AT(no_recipe, int), .value = 1 },
+	{ "node", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "system|VER",
+	  "the Node every PM and script runs under: system (the machine's), "
+	  "or a version or range, installed from the registry if need be "
+	  "(default: the one the repo asks for, else the pinned one)",
+	  RUN_AT(node, const char *), .complete = CPL_WORDS,
 	  .values = "system" },
 	{ "out", ARG_PATH, CMD_BENCH, "FILE",
 	  "the result file, rewritten after each scenario (default: "
@@ -179,6 +201,13 @@ const struct pmbench_option pmbench_options[] = {
 	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
 	  "every PM found",
 	  CICACHE_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
+	{ "pm-config", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE,
+	  "user|defaults",
+	  "the PM configuration passed on: user (default: your ~/.npmrc, "
+	  "copied into every PM's HOME) or defaults (no user file: each PM "
+	  "with its own defaults); the repo's own files stay in both",
+	  RUN_AT(pm_config, const char *), .complete = CPL_WORDS,
+	  .values = "user defaults" },
 	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "one job per PM of --pm too (each PM its own plan)",
 	  CLI_AT(pm_matrix, int), .value = 1 },
@@ -207,9 +236,8 @@ const struct pmbench_option pmbench_options[] = {
 	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABEL",
 	  "runs-on (default ubuntu-latest)", .set = pmbench_cli_set_runner },
 	{ "runs", ARG_CUSTOM, CMD_BENCH, "N|auto",
-	  "timed runs per PM and scenario (default 5); 'auto' runs until "
-	  "every median's 95% interval is within --target, or --max-runs "
-	  "or --time-budget is reached",
+	  "timed rounds per scenario, a fixed plan (with --shard: default "
+	  "5); without it, or 'auto', --budget spends the rounds",
 	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
 	  .complete = CPL_WORDS, .values = "auto" },
 	{ "runs", ARG_COUNT, CMD_CI_CACHE, "N",
@@ -217,7 +245,7 @@ const struct pmbench_option pmbench_options[] = {
 	  CICACHE_AT(runs, unsigned), .min = 1, .max = 10000 },
 	{ "runs", ARG_CUSTOM, CMD_CLAIM, "N|auto",
 	  "timed runs when running (default 10); 'auto' as in bench, with "
-	  "--target, --max-runs and --time-budget",
+	  "--budget, --target and --max-runs",
 	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
 	  .complete = CPL_WORDS, .values = "auto" },
 	{ "runs", ARG_COUNT, CMD_MIGRATE, "N",
@@ -255,9 +283,9 @@ const struct pmbench_option pmbench_options[] = {
 	  .set = pmbench_cli_set_strategies, .complete = CPL_WORDS,
 	  .values = "none store node_modules store+node_modules" },
 	{ "target", ARG_PERCENT, CMD_BENCH | CMD_CLAIM, "PCT",
-	  "with --runs auto: the intervals' half-width, in % of the median "
-	  "(default 5)",
-	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.target, double) },
+	  "with a budget: the half-width of each PM's paired ratio against "
+	  "the baseline, in % of the ratio (default 10)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.target, double) },
 	{ "task", ARG_CUSTOM, CMD_BENCH, "LIST",
 	  "comma-separated tasks, listed above (default: install); all but "
 	  "install work in each PM's own primed tree",
@@ -268,8 +296,9 @@ const struct pmbench_option pmbench_options[] = {
 	  "the repo has no script for is skipped",
 	  .set = pmbench_cli_set_migrate_tasks, .complete = CPL_TASKS },
 	{ "time-budget", ARG_DURATION, CMD_BENCH | CMD_CLAIM, "DUR",
-	  "with --runs auto: per scenario, e.g. 10m (default 10m)",
-	  .flags = OPT_AUTO_KNOB, RUN_AT(autostop.budget_ns, uint64_t) },
+	  "the old spelling of --budget (it was per scenario; it is now the "
+	  "whole command's)",
+	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
 	{ "time-source", ARG_FLAG, CMD_MIGRATE, NULL,
 	  "time the source PM even when no target installs (else pmbench "
 	  "stops once their primings failed)",
@@ -316,6 +345,7 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
 {
 	pmbench_strvec_release(&cli->to);
 	pmbench_strvec_release(&cli->parity);
+	pmbench_strvec_release(&cli->choose);
 	pmbench_strvec_release(&cli->pass);
 	pmbench_strvec_release(&cli->args);
 }
@@ -724,6 +754,20 @@ static void pass_on(struct pmbench_cli_opts *cli,
 		cli->run->arguments = &cli->args;
 }
 
+/*
+ * Whether the rounds are the budget's: bench's default unless '--runs
+ * N'; elsewhere (claim) only with '--runs auto' or '--budget'.
+ */
+static int budgeted(const struct pmbench_cli_opts *cli)
+{
+	if (cli->run->runs_auto)
+		return 1;
+	if (cli->cmd->id == CMD_BENCH)
+		return !pmbench_cli_given(cli, "runs");
+	return pmbench_cli_given(cli, "budget") ||
+	       pmbench_cli_given(cli, "time-budget");
+}
+
 /* What the options say together, once they are all read. */
 static int check_after(struct pmbench_cli_opts *cli)
 {
@@ -741,10 +785,11 @@ static int check_after(struct pmbench_cli_opts *cli)
 					 "%s --help'",
 					 o->name, o->arg, cli->cmd->name);
 		else if (o->flags & OPT_AUTO_KNOB && cli->given[i] &&
-			 !cli->run->runs_auto)
+			 !budgeted(cli))
 			pmbench_buf_addf(&msg,
-					 "'--%s' applies to '--runs auto' "
-					 "only; add it or drop the option",
+					 "'--%s' applies to the time budget "
+					 "(--budget, --runs auto), not to a "
+					 "fixed number of runs",
 					 o->name);
 		else if (!strcmp(o->name, "link") &&
 			 pmbench_cli_registry.mode == PMBENCH_REGISTRY_LIVE &&

@@ -185,13 +185,14 @@ struct pmbench_cli_opts {
 	struct pmbench_cli_output output;      /**< --format, --report, ... */
 	int tty; /**< --progress 1, --no-progress 0, else -1 */
 	int dry_run;
-	const char *node;	  /**< bench --node */
 	const char *from;	  /**< claim --from FILE, migrate --from PM */
 	double tolerance;	  /**< claim --tolerance, a fraction */
 	struct pmbench_strvec to; /**< migrate --to */
 	struct pmbench_strvec parity; /**< migrate --task: parity tasks */
 	const char *markdown;	      /**< migrate --markdown */
 	int time_source;	      /**< migrate --time-source */
+	struct pmbench_strvec choose; /**< migrate --choose: recipe step ids */
+	int no_recipe;		      /**< migrate --no-recipe */
 	const char *out;	      /**< migrate's and merge's --out */
 	uint64_t seed;		      /**< merge --seed */
 	/* workflow */
@@ -215,13 +216,13 @@ struct pmbench_cli_opts {
 	unsigned char given[PMBENCH_CLI_OPTIONS_MAX]; /**< rows given */
 };
 
-#define PMBENCH_CLI_OPTS_INIT                                            \
-	{                                                                \
-		.tty = -1, .tolerance = 0.10, .to = PMBENCH_STRVEC_INIT, \
-		.parity = PMBENCH_STRVEC_INIT, .shards = 3,              \
-		.runner = "ubuntu-latest", .container = "debian:12",     \
-		.job_timeout = 60, .pass = PMBENCH_STRVEC_INIT,          \
-		.args = PMBENCH_STRVEC_INIT,                             \
+#define PMBENCH_CLI_OPTS_INIT                                             \
+	{                                                                 \
+		.tty = -1, .tolerance = 0.10, .to = PMBENCH_STRVEC_INIT,  \
+		.parity = PMBENCH_STRVEC_INIT, .shards = 3,               \
+		.choose = PMBENCH_STRVEC_INIT, .runner = "ubuntu-latest", \
+		.container = "debian:12", .job_timeout = 60,              \
+		.pass = PMBENCH_STRVEC_INIT, .args = PMBENCH_STRVEC_INIT, \
 	}
 
 void pmbench_cli_opts_release(struct pmbench_cli_opts *cli);
@@ -285,6 +286,8 @@ int pmbench_cli_set_bandwidth(struct pmbench_cli_opts *cli,
 int pmbench_cli_set_migrate_tasks(struct pmbench_cli_opts *cli,
 				  const struct pmbench_option *o,
 				  const char *arg);
+int pmbench_cli_set_choose(struct pmbench_cli_opts *cli,
+			   const struct pmbench_option *o, const char *arg);
 /* cmd_workflow.c */
 int pmbench_cli_set_runner(struct pmbench_cli_opts *cli,
 			   const struct pmbench_option *o, const char *arg);

@@ -44,6 +44,7 @@ static double prime_sum;
 static unsigned prime_nr;
 static unsigned plan_groups;
 static int estimated;
+static double budget_s; /* the time budget, or 0: the plan is fixed */
 
 static uint64_t now_ns(void)
 {
@@ -61,6 +62,11 @@ void pmbench_progress_init(int tty)
 void pmbench_progress_plan(unsigned groups)
 {
 	plan_groups = groups;
+}
+
+void pmbench_progress_budget(double seconds)
+{
+	budget_s = seconds;
 }
 
 int pmbench_progress_is_tty(void)
@@ -271,9 +277,21 @@ static void estimate(unsigned total)
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	double mean;
 
-	if (estimated || !prime_nr)
+	if (estimated || (!prime_nr && !budget_s))
 		return;
 	estimated = 1;
+	/* Under a budget the budget is the estimate, not the primings. */
+	if (budget_s) {
+		pmbench_buf_adds(&b, "estimate: about ");
+		pmbench_buf_add_clock(&b, budget_s);
+		pmbench_buf_adds(&b, " (m:ss) in all: the time budget "
+				     "(--budget), spent on the rounds where "
+				     "the ratios are widest; the first rounds "
+				     "of every scenario run even past it");
+		line("", b.ptr);
+		pmbench_buf_release(&b);
+		return;
+	}
 	mean = prime_sum / prime_nr;
 	pmbench_buf_adds(&b, "estimate: about ");
 	pmbench_buf_add_clock(&b,

@@ -22,6 +22,9 @@ void pmbench_progress_init(int tty);
  */
 void pmbench_progress_plan(unsigned groups);
 
+/** A time budget of `seconds`: the estimate says it (0: none). */
+void pmbench_progress_budget(double seconds);
+
 /** Redraw the status line (terminal only). */
 void pmbench_progress_status(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 

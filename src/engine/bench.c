@@ -13,12 +13,14 @@
 #include "pmbench/explain.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/node.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
+#include "pmbench/stats.h"
 #include "pmbench/task.h"
 
 #define PRIMED_STATE                                    \
@@ -46,6 +48,24 @@ struct rounds {
 	/* For progress bars: "fixture · task · scenario", runs done, planned. */
 	struct pmbench_buf group;
 	unsigned done, total;
+	/*
+	 * The budget (NULL arrays without one): each PM's runs per round
+	 * and the cost of one of its runs (reset included) in its last
+	 * turn, the control's last cost, the participants of the round
+	 * (indices into states; NULL: all), the timed rounds so far.
+	 */
+	unsigned *k;
+	uint64_t *cost_ns;
+	uint64_t control_ns, control_at; /* its cost, when it last ended */
+	const size_t *who;
+	unsigned timed;
+};
+
+/* The Node of the fixture being run, and the pinned one to go back to. */
+struct node_use {
+	const char *pinned_dir;
+	const struct pmbench_node *pinned;
+	struct pmbench_node node;
 };
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o)
@@ -135,6 +155,10 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		cell->note = pmbench_xstrdup(ps->note);
 	if (ps->runtime)
 		cell->runtime = pmbench_xstrdup(ps->runtime);
+	if (ps->node)
+		cell->node = pmbench_xstrdup(ps->node);
+	if (ps->pm_config)
+		cell->pm_config = pmbench_xstrdup(ps->pm_config);
 	x->task->describe(cell, &j);
 	if (why)
 		pmbench_cell_set_unsupported(cell, why);
@@ -150,9 +174,12 @@ static void add_cells(struct rounds *x)
 			add_cell(x, &x->states[i], x->cells.v[k]);
 }
 
-static int node_has_run(const struct pmbench_result *r)
+static int node_has_run(const struct pmbench_ctx *ctx,
+			const struct pmbench_result *r)
 {
-	const char *v = pmbench_result_env_get(r, "node_version");
+	const char *v = ctx->node && ctx->node->version
+				? ctx->node->version
+				: pmbench_result_env_get(r, "node_version");
 
 	/* `node --run` came with Node 22. */
 	return v && pmbench_pm_version_major(v) >= 22;
@@ -165,7 +192,7 @@ static int node_has_run(const struct pmbench_result *r)
 static void add_baselines(struct rounds *x)
 {
 	const struct pmbench_fixture *f = x->f;
-	int node_run = node_has_run(x->r);
+	int node_run = node_has_run(x->ctx, x->r);
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
@@ -251,10 +278,12 @@ static void report(struct rounds *x, const struct pmbench_cell *cell,
 	}
 	if (b.len)
 		pmbench_buf_adds(&b, ")");
-	pmbench_ctx_report(x->ctx, &p, "%s %s %s %s %u/%u: %.3f s%s",
-			   cell->fixture, label(x, cell->task), cell->pm,
-			   s->warmup ? "warm-up" : "run", round->nth, round->of,
-			   (double)s->wall_ns / 1e9, b.ptr);
+	pmbench_ctx_report(
+		x->ctx, &p, "%s %s %s %s %u/%u%s: %.3f s%s", cell->fixture,
+		label(x, cell->task), cell->pm, s->warmup ? "warm-up" : "run",
+		x->k && !round->warmup ? x->timed + 1 : round->nth,
+		x->k && !round->warmup ? x->o->budget.max_runs : round->of,
+		s->repeat ? " (repeat)" : "", (double)s->wall_ns / 1e9, b.ptr);
 	pmbench_buf_release(&b);
 }
 
@@ -292,10 +321,10 @@ static int prepare_failed(const struct rounds *x,
 	return 0;
 }
 
-/* One cell's run in a prepared copy. */
+/* One cell's run in a prepared copy (`rep`: the repeat in the round). */
 static int run_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		    const char *name, const struct pmbench_round *round,
-		    int prepared)
+		    int prepared, unsigned rep)
 {
 	struct pmbench_task_job j = job_of(x, ps, name);
 	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
@@ -309,6 +338,7 @@ static int run_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	if (cell->prime_failure)
 		return 0;
 	s = new_sample(cell, round);
+	s->repeat = rep;
 	if (prepared < 0)
 		ret = prepare_failed(x, ps, s);
 	else
@@ -334,22 +364,18 @@ static void settle(const struct rounds *x)
 		pmbench_error_clear();
 }
 
-/* One PM's turn in a round: prepare its copy, then run every cell. */
-static int turn(size_t i, const struct pmbench_round *round, void *payload)
+/*
+ * One run of every cell of a PM: prepare its copy (its own reset state),
+ * then run each cell in it.
+ */
+static int one_pass(struct rounds *x, struct pmbench_pmrun *ps,
+		    const struct pmbench_round *round, unsigned rep)
 {
-	struct rounds *x = payload;
-	struct pmbench_pmrun *ps = &x->states[i];
-	struct pmbench_task_job j;
-	struct pmbench_progress p;
+	struct pmbench_task_job j = job_of(x, ps, x->task->name);
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
 	int prepared, ret = 0;
 
-	if (ps->prime_failure)
-		return 0;
-	j = job_of(x, ps, x->task->name);
-	/* A PM that has no way to do the task: its cell says so. */
-	if (x->task->unsupported && x->task->unsupported(&j))
-		return 0;
-	p = progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), ps->pm->name,
 			   round->number + 1, x->o->warmup + x->o->runs);
@@ -358,8 +384,56 @@ static int turn(size_t i, const struct pmbench_round *round, void *payload)
 		x->bare_dir = ps->ws.run_project;
 	settle(x);
 	for (size_t k = 0; k < x->cells.nr && !ret; k++)
-		ret = run_cell(x, ps, x->cells.v[k], round, prepared);
+		ret = run_cell(x, ps, x->cells.v[k], round, prepared, rep);
 	return ret;
+}
+
+/*
+ * One PM's turn in a round: its runs (k of them with a budget, each
+ * from its own reset state), and what one cost.
+ */
+static int turn(size_t w, const struct pmbench_round *round, void *payload)
+{
+	struct rounds *x = payload;
+	size_t i = x->who ? x->who[w] : w;
+	struct pmbench_pmrun *ps = &x->states[i];
+	struct pmbench_task_job j;
+	/* Before the first round set the repeats (no warm-up): once. */
+	unsigned k = x->k && !round->warmup && x->k[i] ? x->k[i] : 1;
+	uint64_t t0 = pmbench_now_ns();
+	int ret = 0;
+
+	if (ps->prime_failure)
+		return 0;
+	j = job_of(x, ps, x->task->name);
+	/* A PM that has no way to do the task: its cell says so. */
+	if (x->task->unsupported && x->task->unsupported(&j))
+		return 0;
+	for (unsigned rep = 0; rep < k && !ret; rep++)
+		ret = one_pass(x, ps, round, rep);
+	if (x->cost_ns)
+		x->cost_ns[i] = (pmbench_now_ns() - t0) / k;
+	return ret;
+}
+
+/*
+ * The budget's repeats, once the first round (a warm-up, usually) gave
+ * every PM's cost: k per PM (pmbench_schedule_repeats()).
+ */
+static void set_repeats(struct rounds *x)
+{
+	uint64_t sum = 0, slowest = 0;
+
+	if (!x->k || x->k[0])
+		return;
+	for (size_t i = 0; i < x->nr; i++) {
+		sum += x->cost_ns[i];
+		if (x->cost_ns[i] > slowest)
+			slowest = x->cost_ns[i];
+	}
+	for (size_t i = 0; i < x->nr; i++)
+		x->k[i] = pmbench_schedule_repeats(x->cost_ns[i], sum, slowest,
+						   &x->o->budget);
 }
 
 /* After every PM: the baselines, in the last copy prepared. */
@@ -385,26 +459,32 @@ static int round_done(const struct pmbench_round *round, void *payload)
 		}
 	}
 	x->bare_dir = NULL;
+	set_repeats(x);
+	if (!round->warmup)
+		x->timed++;
 	return ret;
 }
 
 /* The drift control, first in every round. */
-static int control_turn(const struct pmbench_round *round, void *payload)
+static int control_run(struct rounds *x, const struct pmbench_round *round)
 {
-	struct rounds *x = payload;
 	struct pmbench_cell *cell =
 		pmbench_result_find_cell(x->r, x->f->name, x->task->name,
 					 x->scenario, PMBENCH_CONTROL_PM);
 	struct pmbench_progress p =
 		progress_of(x, PMBENCH_PROGRESS_STATUS, PMBENCH_CONTROL_PM);
+	uint64_t t0;
 	int ret;
 
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
 			   label(x, x->task->name), PMBENCH_CONTROL_PM,
 			   round->number + 1, x->o->warmup + x->o->runs);
 	settle(x);
+	t0 = pmbench_now_ns();
 	ret = pmbench_control_run(x->ctx, x->ctx->cache_dir,
 				  new_sample(cell, round));
+	x->control_at = pmbench_now_ns();
+	x->control_ns = x->control_at - t0;
 	if (ret == 0)
 		report(x, cell, round);
 	return ret;
@@ -469,6 +549,26 @@ static int explain_runs(struct rounds *x)
 }
 
 /*
+ * Under a budget, a round past the first ones times the control only
+ * when its cost is at most this share of the time since it last ran:
+ * cheap rounds would otherwise pay for it every time (0.1 to 0.7 s on
+ * the shared 2-core machine, against 10 to 300 ms rounds of fake PMs),
+ * and its drift line needs its first and last rounds, not every one.
+ */
+#define CONTROL_SHARE 0.10
+
+static int control_turn(const struct pmbench_round *round, void *payload)
+{
+	struct rounds *x = payload;
+
+	if (x->k && x->timed >= x->o->budget.min_runs &&
+	    (double)(pmbench_now_ns() - x->control_at) * CONTROL_SHARE <
+		    (double)x->control_ns)
+		return 0;
+	return control_run(x, round);
+}
+
+/*
  * The group's name and its planned runs for progress bars: every round
  * runs each cell with a primed PM, then the baselines. With --runs auto
  * the plan is the most runs; the scheduler may stop before.
@@ -494,8 +594,96 @@ static void plan_progress(struct rounds *x)
  * One task of a checked-out, primed fixture for the `nr` PMs in
  * `states`, starting each run from `state`, its cells in `scenario`: a
  * cell per PM (and per fixture script, and baseline, when the task has
- * them), rounds interleaving the PMs.
+ * them). rounds_run() then runs its rounds, rounds_close() frees it.
  */
+static void
+rounds_open(struct rounds *x, struct pmbench_ctx *ctx, struct pmbench_result *r,
+	    const struct pmbench_bench_opts *o, const struct pmbench_fixture *f,
+	    struct pmbench_pmrun *states, size_t nr,
+	    const struct pmbench_task *t, unsigned state, const char *scenario)
+{
+	memset(x, 0, sizeof(*x));
+	x->ctx = ctx;
+	x->r = r;
+	x->o = o;
+	x->f = f;
+	x->states = states;
+	x->nr = nr;
+	x->task = t;
+	x->state = state;
+	x->scenario = scenario;
+	pmbench_strvec_init(&x->cells);
+	pmbench_strvec_init(&x->bare[0]);
+	pmbench_strvec_init(&x->bare[1]);
+	pmbench_strvec_init(&x->bare_env);
+	pmbench_buf_init(&x->group);
+	pmbench_strvec_push(&x->cells, t->name);
+	for (size_t i = 0;
+	     t->flags & PMBENCH_TASK_FIXTURE_SCRIPTS && i < f->scripts.nr; i++)
+		pmbench_strvec_pushf(&x->cells, "%s:%s", t->name,
+				     f->scripts.v[i]);
+	if (t->note_key)
+		pmbench_result_env_set(r, t->note_key, t->note);
+	add_cells(x);
+	if (t->flags & PMBENCH_TASK_BASELINES)
+		add_baselines(x);
+	if (pmbench_control_enabled(o->control))
+		pmbench_result_add_cell(r, f->name, t->name, scenario,
+					PMBENCH_CONTROL_PM);
+	plan_progress(x);
+	if (o->runs_auto) {
+		x->k = pmbench_xcalloc(nr ? nr : 1, sizeof(*x->k));
+		x->cost_ns = pmbench_xcalloc(nr ? nr : 1, sizeof(*x->cost_ns));
+	}
+}
+
+/*
+ * Rounds `first` on: `warmup` warm-ups, then `runs` timed rounds, for
+ * the `who_nr` PMs of `who` (NULL: all). `waited` gets the file-system
+ * wait (the first schedule's).
+ */
+static int rounds_run(struct rounds *x, unsigned first, unsigned warmup,
+		      unsigned runs, const size_t *who, size_t who_nr,
+		      uint64_t *waited)
+{
+	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
+	const struct pmbench_bench_opts *o = x->o;
+	int ret;
+
+	s.ctx = x->ctx;
+	s.nr = who ? who_nr : x->nr;
+	s.warmup = warmup;
+	s.runs = runs;
+	s.first_round = first;
+	s.turn = turn;
+	s.round_done = round_done;
+	if (pmbench_control_enabled(o->control))
+		s.round_start = control_turn;
+	s.payload = x;
+	s.shard = o->shard;
+	s.shards = o->shards;
+	s.result = x->r;
+	s.waited_ns = waited;
+	x->who = who;
+	ret = pmbench_schedule_run(&s);
+	x->who = NULL;
+	return ret;
+}
+
+static void rounds_close(struct rounds *x)
+{
+	pmbench_strvec_release(&x->cells);
+	pmbench_strvec_release(&x->bare[0]);
+	pmbench_strvec_release(&x->bare[1]);
+	pmbench_strvec_release(&x->bare_env);
+	pmbench_buf_release(&x->group);
+	free(x->k);
+	free(x->cost_ns);
+	x->k = NULL;
+	x->cost_ns = NULL;
+}
+
+/* A task in a scenario with the fixed plan: --runs N. */
 static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		    const struct pmbench_bench_opts *o,
 		    const struct pmbench_fixture *f,
@@ -503,68 +691,14 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		    const struct pmbench_task *t, unsigned state,
 		    const char *scenario)
 {
-	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
 	struct rounds x;
-	int control = pmbench_control_enabled(o->control);
 	int ret;
 
-	memset(&x, 0, sizeof(x));
-	x.ctx = ctx;
-	x.r = r;
-	x.o = o;
-	x.f = f;
-	x.states = states;
-	x.nr = nr;
-	x.task = t;
-	x.state = state;
-	x.scenario = scenario;
-	pmbench_strvec_init(&x.cells);
-	pmbench_strvec_init(&x.bare[0]);
-	pmbench_strvec_init(&x.bare[1]);
-	pmbench_strvec_init(&x.bare_env);
-	pmbench_buf_init(&x.group);
-	pmbench_strvec_push(&x.cells, t->name);
-	for (size_t i = 0;
-	     t->flags & PMBENCH_TASK_FIXTURE_SCRIPTS && i < f->scripts.nr; i++)
-		pmbench_strvec_pushf(&x.cells, "%s:%s", t->name,
-				     f->scripts.v[i]);
-	if (t->note_key)
-		pmbench_result_env_set(r, t->note_key, t->note);
-	add_cells(&x);
-	if (t->flags & PMBENCH_TASK_BASELINES)
-		add_baselines(&x);
-	if (control)
-		pmbench_result_add_cell(r, f->name, t->name, scenario,
-					PMBENCH_CONTROL_PM);
-	plan_progress(&x);
-
-	s.ctx = ctx;
-	s.nr = nr;
-	s.warmup = o->warmup;
-	s.runs = o->runs;
-	s.turn = turn;
-	s.round_done = round_done;
-	if (control)
-		s.round_start = control_turn;
-	s.payload = &x;
-	s.shard = o->shard;
-	s.shards = o->shards;
-	s.result = r;
-	if (o->runs_auto) {
-		s.autostop = &o->autostop;
-		s.fixture = f->name;
-		s.task = t->name;
-		s.scenario = scenario;
-	}
-	ret = pmbench_schedule_run(&s);
+	rounds_open(&x, ctx, r, o, f, states, nr, t, state, scenario);
+	ret = rounds_run(&x, 0, o->warmup, o->runs, NULL, 0, NULL);
 	if (!ret && o->explain > 0 && t->explain)
 		ret = explain_runs(&x);
-
-	pmbench_strvec_release(&x.cells);
-	pmbench_strvec_release(&x.bare[0]);
-	pmbench_strvec_release(&x.bare[1]);
-	pmbench_strvec_release(&x.bare_env);
-	pmbench_buf_release(&x.group);
+	rounds_close(&x);
 	return ret;
 }
 
@@ -593,13 +727,22 @@ static void record_options(struct pmbench_result *r,
 	r->seed = o->seed;
 	r->shard = o->shard;
 	r->shards = o->shards;
+	free(r->baseline);
+	r->baseline = pmbench_xstrdup(
+		o->baseline
+			? o->baseline
+			: pmbench_pm_default_baseline(
+				  (const char *const *)o->pms.v, o->pms.nr));
 	for (size_t i = 0; o->arguments && i < o->arguments->nr; i++)
 		pmbench_strvec_push(&r->arguments, o->arguments->v[i]);
 	if (o->runs_auto) {
 		r->runs_auto = 1;
-		r->auto_target = o->autostop.target;
-		r->auto_min_runs = o->autostop.min_runs;
-		r->auto_budget_ns = o->autostop.budget_ns;
+		r->auto_target = o->budget.target;
+		r->auto_min_runs = o->budget.min_runs;
+		r->auto_budget_ns = o->budget.budget_ns;
+		r->auto_max_runs = o->budget.max_runs;
+		/* The most rounds a scenario ran, once they ran. */
+		r->runs = o->budget.min_runs;
 	}
 }
 
@@ -675,11 +818,89 @@ done:
 	return ret;
 }
 
-/* Check out the fixture and prime every PM once. */
+/*
+ * The Node the checked-out fixture runs under (node.h): chosen,
+ * installed if need be (outside any timed run), put in the context, and
+ * given to every PM and the fixture's record.
+ */
+static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		    const struct pmbench_bench_opts *o,
+		    const struct pmbench_fixture *f,
+		    struct pmbench_pmrun *states, size_t nr, struct node_use *u)
+{
+	struct pmbench_node_ask ask = PMBENCH_NODE_ASK_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	ctx->node_dir = u->pinned_dir;
+	ctx->node = u->pinned;
+	pmbench_node_ask_repo(&ask, f->source_dir, f->subdir);
+	pmbench_ctx_status(ctx, "%s: choosing its Node", f->name);
+	ret = pmbench_node_choose(&u->node, ctx, o->node, &ask, u->pinned_dir);
+	pmbench_node_ask_release(&ask);
+	if (ret < 0)
+		return ret;
+	ctx->node_dir = u->node.bin;
+	ctx->node = &u->node;
+	if (u->node.warning)
+		pmbench_ctx_warn(ctx, "%s: %s", f->name, u->node.warning);
+	pmbench_buf_addf(&b, "%s: %s",
+			 u->node.version ? u->node.version : "unknown",
+			 u->node.why);
+	r->fixtures[r->fixtures_nr - 1].node = pmbench_buf_detach(&b);
+	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
+	for (size_t i = 0; i < nr; i++)
+		pmbench_pmrun_use_node(&states[i], b.ptr);
+	pmbench_buf_release(&b);
+	return 0;
+}
+
+static int pm_config_defaults(const struct pmbench_bench_opts *o)
+{
+	return o->pm_config && !strcmp(o->pm_config, "defaults");
+}
+
+/*
+ * The PM configuration of `ps` on `f`: with --pm-config defaults no user
+ * file is passed on; what the files set of the table's keys is stated
+ * for every cell, and what changes the work is warned about.
+ */
+static void use_pm_config(struct pmbench_ctx *ctx,
+			  const struct pmbench_bench_opts *o,
+			  const struct pmbench_fixture *f,
+			  struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, w = PMBENCH_BUF_INIT;
+	char *line, *nl, *project;
+
+	if (pm_config_defaults(o)) {
+		free(ps->ws.npmrc);
+		ps->ws.npmrc = NULL;
+	}
+	pmbench_buf_path(&b, ps->ws.source, ps->ws.subdir);
+	project = pmbench_buf_detach(&b);
+	pmbench_pm_conf_scan(&b, &w, ps->pm, project, ps->ws.npmrc);
+	free(project);
+	if (!b.len)
+		pmbench_buf_adds(&b, "none set");
+	if (pm_config_defaults(o))
+		pmbench_buf_adds(&b, "; --pm-config defaults: no user file");
+	free(ps->pm_config);
+	ps->pm_config = pmbench_buf_detach(&b);
+	for (line = w.ptr; line && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		pmbench_ctx_warn(ctx, "%s on %s: %s", ps->pm->name, f->name,
+				 line);
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&w);
+}
+
+/* Check out the fixture, choose its Node and prime every PM once. */
 static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		     const struct pmbench_bench_opts *o,
 		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
-		     size_t nr)
+		     size_t nr, struct node_use *u)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
 	int ret;
@@ -690,6 +911,9 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
+	ret = use_node(ctx, r, o, f, states, nr, u);
+	if (ret < 0)
+		return ret;
 	tasks_of(&tasks, o);
 	/* The mirror's uplink is live for priming only (registry.h). */
 	ret = pmbench_registry_prime(ctx->registry, ctx);
@@ -700,9 +924,16 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		pmbench_workspace_init(&states[i].ws, states[i].pm,
 				       ctx->cache_dir, f->name, f->source_dir,
 				       f->subdir);
+		use_pm_config(ctx, o, f, &states[i]);
 		pmbench_pmrun_compose(&states[i], f, &o->env);
-		ret = pmbench_pmrun_prime_from(&states[i], o->timeout_ns,
-					       o->from_pm, o->from_lock);
+		ret = o->on_workspace
+			      ? o->on_workspace(f, &states[i], o->payload)
+			      : 0;
+		if (!ret)
+			ret = pmbench_pmrun_prime_from(&states[i],
+						       o->timeout_ns,
+						       o->from_pm,
+						       o->from_lock);
 		if (!ret && o->on_primed)
 			ret = o->on_primed(f, &states[i], o->payload);
 		/* What a task fetches beyond the priming (update's bump). */
@@ -728,54 +959,311 @@ done:
 	return ret;
 }
 
+/* A group of rounds: a task in a scenario (install) or on primed trees. */
+struct group {
+	const struct pmbench_task *task;
+	unsigned state;
+	const char *scenario;
+};
+
+#define TASK_STATE_NOTE                                                      \
+	"tasks other than install work in a fresh copy of each PM's primed " \
+	"tree (cache, lockfile and node_modules from its own install); the " \
+	"build output folder and node_modules/.vite, .cache and .tmp are "   \
+	"removed before every run, outside the timed window"
+
 /*
- * Every task asked for: those timed per scenario (install) first, each
- * scenario in turn, then those on the primed trees in the order given.
+ * Every task asked for, in order: those timed per scenario (install)
+ * first, each scenario in turn, then those on the primed trees in the
+ * order given. Returns how many (at most `max`).
  */
-static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			 const struct pmbench_bench_opts *o,
-			 struct pmbench_fixture *f,
-			 struct pmbench_pmrun *states, size_t nr)
+static size_t groups_of(struct group *out, size_t max, struct pmbench_result *r,
+			const struct pmbench_bench_opts *o)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
-	int ret = prime_all(ctx, r, o, f, states, nr);
+	size_t n = 0;
 
 	tasks_of(&tasks, o);
-	for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
+	for (size_t ti = 0; ti < tasks.nr; ti++) {
 		const struct pmbench_task *t = pmbench_task_get(tasks.v[ti]);
 
 		for (size_t si = 0; t && t->flags & PMBENCH_TASK_PER_SCENARIO &&
-				    si < o->scenarios_nr && !ret;
-		     si++) {
-			ret = run_task(ctx, r, o, f, states, nr, t,
-				       o->scenarios[si],
-				       pmbench_scenario_name(o->scenarios[si]));
-			save(ctx, r, o);
-		}
+				    si < o->scenarios_nr && n < max;
+		     si++)
+			out[n++] = (struct group){
+				.task = t,
+				.state = o->scenarios[si],
+				.scenario =
+					pmbench_scenario_name(o->scenarios[si]),
+			};
 	}
-	for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
+	for (size_t ti = 0; ti < tasks.nr && n < max; ti++) {
 		const struct pmbench_task *t = pmbench_task_get(tasks.v[ti]);
 
 		if (!t || t->flags & PMBENCH_TASK_PER_SCENARIO)
 			continue;
-		pmbench_result_env_set(r, "task_state",
-				       "tasks other than install work in a "
-				       "fresh copy of each PM's primed tree "
-				       "(cache, lockfile and node_modules from "
-				       "its own install); the build output "
-				       "folder and node_modules/.vite, .cache "
-				       "and .tmp are removed before every run, "
-				       "outside the timed window");
-		ret = run_task(ctx, r, o, f, states, nr, t, PRIMED_STATE,
-			       PMBENCH_TASK_SCENARIO);
-		save(ctx, r, o);
+		pmbench_result_env_set(r, "task_state", TASK_STATE_NOTE);
+		out[n++] = (struct group){ .task = t,
+					   .state = PRIMED_STATE,
+					   .scenario = PMBENCH_TASK_SCENARIO };
 	}
 	pmbench_strvec_release(&tasks);
+	return n;
+}
+
+/* The budget of a fixture: its groups' rounds, open together. */
+struct budget {
+	struct rounds *xs;
+	unsigned *rounds; /* timed rounds of each group */
+	size_t nr;
+	uint64_t start_ns;  /* the command's start */
+	uint64_t waited_ns; /* the file-system wait: not the budget's */
+	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
+};
+
+/*
+ * PM i of group x against the baseline: the widest relative half-width
+ * of its cells' paired ratios (-1: none yet); `out` gets whether it is
+ * the baseline and whether no ratio can come.
+ */
+static double pm_half(const struct rounds *x, size_t i,
+		      struct pmbench_schedule_cell *out)
+{
+	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
+	double worst = 0;
+
+	out->baseline = !strcmp(pm, base);
+	out->excluded = 0;
+	for (size_t k = 0; k < x->cells.nr && !out->excluded; k++) {
+		const char *t = x->cells.v[k], *fx = x->f->name;
+		struct pmbench_cell *c =
+			pmbench_result_find_cell(x->r, fx, t, x->scenario, pm);
+		struct pmbench_cell *b = pmbench_result_find_cell(
+			x->r, fx, t, x->scenario, base);
+		struct pmbench_interval iv;
+		size_t n;
+		int ret;
+
+		free(pmbench_cell_times(c, &n));
+		out->excluded = !n || !b || pmbench_cell_failures(c);
+		if (out->excluded || out->baseline)
+			continue;
+		/* The report's level, resamples and seed (model.c). */
+		ret = pmbench_cell_paired_ratio(
+			&iv, &n, c, b, 0.95, 10000,
+			x->r->seed + (size_t)(c - x->r->cells));
+		pmbench_error_clear();
+		if (ret <= 0 || !(iv.point > 0))
+			return -1;
+		if ((iv.hi - iv.lo) / 2 / iv.point > worst)
+			worst = (iv.hi - iv.lo) / 2 / iv.point;
+	}
+	return worst;
+}
+
+/* The allocation's view of every group's PMs; the control's cost. */
+static uint64_t budget_cells(struct budget *b)
+{
+	uint64_t control = 0;
+
+	for (size_t g = 0; g < b->nr; g++) {
+		const struct rounds *x = &b->xs[g];
+
+		if (x->control_ns > control)
+			control = x->control_ns;
+		for (size_t i = 0; i < x->nr; i++) {
+			struct pmbench_schedule_cell *c =
+				&b->cells[g * x->nr + i];
+
+			c->group = g;
+			c->half = pm_half(x, i, c);
+			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+			c->next = 0;
+		}
+	}
+	return control;
+}
+
+/* Further rounds where the intervals are widest, while the budget lasts. */
+static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
+{
+	size_t pms = b->xs[0].nr, *who = pmbench_xcalloc(pms, sizeof(*who));
+	int ret = 0;
+
+	while (!ret) {
+		uint64_t used = pmbench_now_ns() - b->start_ns - b->waited_ns;
+		uint64_t left = o->budget.budget_ns > used
+					? o->budget.budget_ns - used
+					: 0,
+			 w = 0;
+		uint64_t control = budget_cells(b);
+		long g = pmbench_schedule_allocate(b->cells, b->nr * pms,
+						   b->rounds, b->nr, control,
+						   &o->budget, left);
+		size_t n = 0;
+
+		if (g < 0)
+			break;
+		for (size_t i = 0; i < pms; i++)
+			if (b->cells[(size_t)g * pms + i].next)
+				who[n++] = i;
+		b->xs[g].total += (unsigned)n;
+		ret = rounds_run(&b->xs[g], o->warmup + b->rounds[g], 0, 1, who,
+				 n, &w);
+		b->waited_ns += w;
+		b->rounds[g]++;
+		save(b->xs[g].ctx, b->xs[g].r, o);
+	}
+	free(who);
+	return ret;
+}
+
+/* Why each cell's scenario stopped adding rounds (cell.stopped_by). */
+static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
+{
+	size_t pms = b->xs[0].nr;
+
+	budget_cells(b);
+	for (size_t g = 0; g < b->nr; g++) {
+		struct rounds *x = &b->xs[g];
+
+		for (size_t i = 0; i < pms; i++) {
+			const struct pmbench_schedule_cell *c =
+				&b->cells[g * pms + i];
+			const char *why = "time-budget";
+
+			if (c->excluded)
+				why = "failures";
+			else if (c->baseline ||
+				 (c->half >= 0 && c->half <= o->budget.target))
+				why = "precision";
+			else if (b->rounds[g] >= o->budget.max_runs)
+				why = "max-runs";
+			for (size_t k = 0; k < x->cells.nr; k++) {
+				struct pmbench_cell *cell =
+					pmbench_result_find_cell(
+						x->r, x->f->name, x->cells.v[k],
+						x->scenario,
+						x->states[i].pm->name);
+
+				free(cell->stopped_by);
+				cell->stopped_by = pmbench_xstrdup(why);
+			}
+		}
+		if (b->rounds[g] > x->r->runs)
+			x->r->runs = b->rounds[g];
+	}
+}
+
+/*
+ * The budget: every group's warm-ups and minimum rounds in order, then
+ * the rounds the allocation gives, then the reasons.
+ */
+static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
+{
+	int ret = 0;
+
+	for (size_t g = 0; g < b->nr && !ret; g++) {
+		uint64_t w = 0;
+
+		ret = rounds_run(&b->xs[g], 0, o->warmup, o->budget.min_runs,
+				 NULL, 0, &w);
+		b->waited_ns += w;
+		b->rounds[g] = o->budget.min_runs;
+		save(b->xs[g].ctx, b->xs[g].r, o);
+	}
+	if (!ret && b->nr)
+		ret = budget_spend(b, o);
+	if (b->nr)
+		budget_mark(b, o);
+	/* `--explain`: after the timed rounds, as with a fixed plan. */
+	for (size_t g = 0; g < b->nr && !ret && o->explain > 0; g++)
+		if (b->xs[g].task->explain)
+			ret = explain_runs(&b->xs[g]);
+	return ret;
+}
+
+/* Every group of a fixture: in order (--runs N), or by the budget. */
+static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			const struct pmbench_bench_opts *o,
+			struct pmbench_fixture *f, struct pmbench_pmrun *states,
+			size_t nr, uint64_t start_ns)
+{
+	struct group gs[16];
+	size_t n = groups_of(gs, PMBENCH_ARRAY_SIZE(gs), r, o);
+	struct budget b = { .nr = n, .start_ns = start_ns };
+	int ret = 0;
+
+	if (!o->runs_auto) {
+		for (size_t g = 0; g < n && !ret; g++) {
+			ret = run_task(ctx, r, o, f, states, nr, gs[g].task,
+				       gs[g].state, gs[g].scenario);
+			save(ctx, r, o);
+		}
+		return ret;
+	}
+	b.xs = pmbench_xcalloc(n ? n : 1, sizeof(*b.xs));
+	b.rounds = pmbench_xcalloc(n ? n : 1, sizeof(*b.rounds));
+	b.cells =
+		pmbench_xcalloc((n ? n : 1) * (nr ? nr : 1), sizeof(*b.cells));
+	for (size_t g = 0; g < n; g++)
+		rounds_open(&b.xs[g], ctx, r, o, f, states, nr, gs[g].task,
+			    gs[g].state, gs[g].scenario);
+	ret = budget_run(&b, o);
+	for (size_t g = 0; g < n; g++)
+		rounds_close(&b.xs[g]);
+	free(b.xs);
+	free(b.rounds);
+	free(b.cells);
+	return ret;
+}
+
+/* Prime, then every group of the fixture. */
+static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			 const struct pmbench_bench_opts *o,
+			 struct pmbench_fixture *f,
+			 struct pmbench_pmrun *states, size_t nr,
+			 uint64_t start_ns, struct node_use *u)
+{
+	int ret = prime_all(ctx, r, o, f, states, nr, u);
+
+	if (!ret)
+		ret = bench_groups(ctx, r, o, f, states, nr, start_ns);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < nr; i++)
 		pmbench_workspace_discard_all(&states[i].ws);
 	return 0;
+}
+
+static int check_pm_config(const struct pmbench_bench_opts *o)
+{
+	if (o->pm_config && strcmp(o->pm_config, "user") &&
+	    strcmp(o->pm_config, "defaults"))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--pm-config '%s' is neither 'user' "
+					  "nor 'defaults'",
+					  o->pm_config);
+	return 0;
+}
+
+/* The result says which configuration the PMs were given. */
+static void record_pm_config(struct pmbench_result *r,
+			     const struct pmbench_bench_opts *o)
+{
+	if (pm_config_defaults(o)) {
+		pmbench_result_env_set(r, "pm_config",
+				       "defaults: no user file passed on; "
+				       "each PM with its own defaults and the "
+				       "repo's own files");
+		pmbench_result_env_set(r, "npmrc",
+				       "none (--pm-config defaults)");
+	} else {
+		pmbench_result_env_set(r, "pm_config",
+				       "user: the user's ~/.npmrc passed on "
+				       "to every PM, with the repo's own "
+				       "files");
+	}
 }
 
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
@@ -784,6 +1272,10 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 {
 	struct pmbench_pmrun *states =
 		pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1, sizeof(*states));
+	struct node_use u = { .pinned_dir = ctx->node_dir,
+			      .pinned = ctx->node,
+			      .node = PMBENCH_NODE_INIT };
+	uint64_t start_ns = pmbench_now_ns();
 	size_t nr = 0;
 	int ret;
 
@@ -799,13 +1291,27 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			goto done;
 		}
 	}
+	if (o->baseline && pmbench_strvec_find(&o->pms, o->baseline) < 0) {
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'--baseline %s' is not one of the PMs "
+			"benchmarked; add it to --pm or name "
+			"one of them",
+			o->baseline);
+		goto done;
+	}
 	record_options(r, o);
-	ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
-				  o->pms_explicit);
+	ret = check_pm_config(o);
+	if (!ret)
+		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
+					  o->pms_explicit);
+	if (!ret)
+		record_pm_config(r, o);
 	if (ret < 0)
 		goto done;
 	for (size_t fi = 0; fi < fixtures_nr; fi++) {
-		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr);
+		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
+				    start_ns, &u);
 		if (ret < 0)
 			break;
 	}
@@ -824,5 +1330,8 @@ done:
 	for (size_t i = 0; i < o->pms.nr; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);
+	ctx->node_dir = u.pinned_dir;
+	ctx->node = u.pinned;
+	pmbench_node_release(&u.node);
 	return ret;
 }

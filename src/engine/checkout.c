@@ -7,6 +7,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/gen.h"
 
 /*
  * A fixture's scratch source tree (pmbench_fixture_checkout(),
@@ -530,7 +531,15 @@ int pmbench_fixture_checkout(struct pmbench_fixture *f, const char *cache_dir)
 	pmbench_buf_path(&source, cache.ptr, "work");
 	pmbench_buf_addf(&source, "/%s/source", f->name);
 
-	if (f->is_remote || !strncmp(f->repo, "file://", 7)) {
+	if (f->is_generated) {
+		struct pmbench_gen g;
+
+		ret = pmbench_gen_parse(&g, f->repo);
+		if (!ret)
+			ret = pmbench_fs_rmtree(source.ptr);
+		if (!ret)
+			ret = pmbench_gen_write(&g, source.ptr);
+	} else if (f->is_remote || !strncmp(f->repo, "file://", 7)) {
 		ret = checkout_git(&sha, f, cache.ptr, f->repo, f->repo,
 				   source.ptr);
 	} else {

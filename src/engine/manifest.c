@@ -9,6 +9,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/gen.h"
 #include "pmbench/pm.h"
 #include "pmbench/strvec.h"
 #include "pmbench/task.h"
@@ -853,6 +854,33 @@ done:
 	return ret;
 }
 
+/* A generated workspace: its name and canonical spelling (gen.h). */
+static int load_generated(struct pmbench_fixture *out, const char *spec)
+{
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	struct pmbench_buf name = PMBENCH_BUF_INIT, repo = PMBENCH_BUF_INIT;
+	struct pmbench_gen g;
+	int ret = pmbench_gen_parse(&g, spec);
+
+	if (ret < 0)
+		return ret;
+	init_vecs(&f);
+	pmbench_gen_names(&name, &repo, &g);
+	f.name = pmbench_buf_detach(&name);
+	f.repo = pmbench_buf_detach(&repo);
+	pmbench_buf_addf(&name,
+			 "A %s of %u packages pmbench writes from seed %llu: "
+			 "each asks for %d shared and %d own small "
+			 "dependencies and one earlier package",
+			 g.kind, g.packages, (unsigned long long)g.seed,
+			 PMBENCH_GEN_SHARED_DEPS, PMBENCH_GEN_OWN_DEPS);
+	f.description = pmbench_buf_detach(&name);
+	f.is_generated = 1;
+	*out = f;
+	pmbench_buf_release(&repo);
+	return 0;
+}
+
 int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
 			 const char *fixtures_dir)
 {
@@ -860,6 +888,10 @@ int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (pmbench_gen_is(arg)) {
+		ret = load_generated(out, arg);
+		goto done;
+	}
 	if (ends_with(arg, ".json") && pmbench_fs_isfile(arg)) {
 		ret = load_manifest(out, arg);
 		goto done;

@@ -258,7 +258,7 @@ static int check_own_rounds(const struct pmbench_result *r, const char *name)
 /* A timed sample of an input, to find rounds given twice. */
 struct round_ref {
 	const struct pmbench_cell *cell;
-	unsigned round;
+	unsigned round, repeat;
 	size_t input, cell_i, sample;
 };
 
@@ -284,6 +284,8 @@ static int by_cell_round(const void *pa, const void *pb)
 		return c;
 	if (a->round != b->round)
 		return a->round < b->round ? -1 : 1;
+	if (a->repeat != b->repeat)
+		return a->repeat < b->repeat ? -1 : 1;
 	if (a->input != b->input)
 		return a->input < b->input ? -1 : 1;
 	if (a->cell_i != b->cell_i)
@@ -347,6 +349,7 @@ static int check_duplicates(const struct pmbench_result *in,
 				refs[nr++] = (struct round_ref){
 					.cell = &in[i].cells[c],
 					.round = s->round,
+					.repeat = s->repeat,
 					.input = i,
 					.cell_i = c,
 					.sample = k,
@@ -357,7 +360,9 @@ static int check_duplicates(const struct pmbench_result *in,
 	for (size_t j = 1; j < nr && !ret; j++) {
 		const struct round_ref *a = &refs[j - 1], *b = &refs[j];
 
-		if (a->round != b->round || cmp_cells(a->cell, b->cell))
+		/* A repeat of a round (bench's budget) is no round twice. */
+		if (a->round != b->round || a->repeat != b->repeat ||
+		    cmp_cells(a->cell, b->cell))
 			continue;
 		if (a->input == b->input ||
 		    (in[a->input].shards && in[b->input].shards))
@@ -456,6 +461,9 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		to->scripts = dup_opt(c->scripts);
 		to->state = c->state;
 		to->note = dup_opt(c->note);
+		to->runtime = dup_opt(c->runtime);
+		to->node = dup_opt(c->node);
+		to->pm_config = dup_opt(c->pm_config);
 		pmbench_strvec_pushv(&to->command,
 				     (const char *const *)c->command.v);
 		pmbench_strvec_pushv(&to->env, (const char *const *)c->env.v);
@@ -553,24 +561,18 @@ int pmbench_merge(struct pmbench_result *out, const struct pmbench_result *in,
 unsigned *pmbench_cell_machines(const struct pmbench_cell *c, size_t *out_n,
 				size_t *out_distinct)
 {
-	unsigned *m =
-		pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1, sizeof(*m));
-	size_t n = 0, distinct = 0;
+	/* One per value pmbench_cell_times() gives: a round's. */
+	unsigned *m = pmbench_cell_round_machines(c, out_n);
+	size_t distinct = 0;
 
-	for (size_t i = 0; i < c->samples_nr; i++) {
-		const struct pmbench_sample *s = &c->samples[i];
+	for (size_t i = 0; i < *out_n; i++) {
 		size_t k;
 
-		/* The samples pmbench_cell_times() keeps. */
-		if (s->warmup || !s->ok)
-			continue;
-		for (k = 0; k < n && m[k] != s->machine; k++)
+		for (k = 0; k < i && m[k] != m[i]; k++)
 			;
-		if (k == n && s->machine)
+		if (k == i && m[i])
 			distinct++;
-		m[n++] = s->machine;
 	}
-	*out_n = n;
 	*out_distinct = distinct;
 	return m;
 }

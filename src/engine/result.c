@@ -124,16 +124,24 @@ pmbench_cell_waterfall(const struct pmbench_cell *c)
 static void drop_logs(struct pmbench_cell *c)
 {
 	size_t n = 0, kept = 0;
-	double *t = pmbench_cell_times(c, &n), median;
+	double *t, median;
 
-	median = n ? pmbench_stats_median(t, n) : 0;
-	free(t);
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		if (may_be_waterfall(&c->samples[i]))
 			kept++;
 		else
 			pmbench_phases_drop_log(c->samples[i].phases);
 	}
+	/*
+	 * The median only when a log must go: a cell read or merged from
+	 * files (thousands of samples, no logs) adds each sample without
+	 * computing it again.
+	 */
+	if (kept <= WATERFALL_LOGS_KEPT)
+		return;
+	t = pmbench_cell_times(c, &n);
+	median = n ? pmbench_stats_median(t, n) : 0;
+	free(t);
 	for (; kept > WATERFALL_LOGS_KEPT; kept--) {
 		struct pmbench_sample *far = NULL;
 		double d = -1;
@@ -164,6 +172,56 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 	return s;
 }
 
+/*
+ * Is sample i the first timed, successful one of its round? A round is
+ * a round number on one machine: whole runs merged from several
+ * machines share their numbers (merge.h).
+ */
+static int round_first(const struct pmbench_cell *c, size_t i)
+{
+	const struct pmbench_sample *s = &c->samples[i];
+
+	if (!s->ok || s->warmup)
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if (c->samples[j].ok && !c->samples[j].warmup &&
+		    c->samples[j].round == s->round &&
+		    c->samples[j].machine == s->machine)
+			return 0;
+	return 1;
+}
+
+enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
+					    unsigned round, unsigned machine,
+					    double *out, size_t *out_runs)
+{
+	double *v = pmbench_xmalloc(
+		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1, sizeof(*v)));
+	size_t n = 0, failed = 0, seen = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->warmup || s->round != round || s->machine != machine)
+			continue;
+		seen++;
+		if (s->ok)
+			v[n++] = (double)s->wall_ns / NS_PER_S;
+		else if (!s->interrupted)
+			failed++;
+	}
+	if (out)
+		*out = n ? pmbench_stats_median(v, n) : 0;
+	if (out_runs)
+		*out_runs = n;
+	free(v);
+	if (n)
+		return PMBENCH_ROUND_OK;
+	if (failed)
+		return PMBENCH_ROUND_FAILED;
+	return seen ? PMBENCH_ROUND_INTERRUPTED : PMBENCH_ROUND_NONE;
+}
+
 struct pmbench_explain_run *pmbench_cell_add_explain(struct pmbench_cell *c)
 {
 	struct pmbench_explain_run *e;
@@ -190,14 +248,130 @@ double *pmbench_cell_times(const struct pmbench_cell *c, size_t *out_n)
 
 	times = pmbench_xmalloc(pmbench_st_mult(
 		c->samples_nr ? c->samples_nr : 1, sizeof(*times)));
-	for (size_t i = 0; i < c->samples_nr; i++) {
-		const struct pmbench_sample *s = &c->samples[i];
-
-		if (s->ok && !s->warmup)
-			times[n++] = (double)s->wall_ns / NS_PER_S;
-	}
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (round_first(c, i))
+			pmbench_cell_round(c, c->samples[i].round,
+					   c->samples[i].machine, &times[n++],
+					   NULL);
 	*out_n = n;
 	return times;
+}
+
+unsigned *pmbench_cell_round_machines(const struct pmbench_cell *c,
+				      size_t *out_n)
+{
+	unsigned *m =
+		pmbench_xcalloc(c->samples_nr ? c->samples_nr : 1, sizeof(*m));
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++)
+		if (round_first(c, i))
+			m[n++] = c->samples[i].machine;
+	*out_n = n;
+	return m;
+}
+
+void pmbench_cell_runs_per_round(const struct pmbench_cell *c, size_t *out_min,
+				 size_t *out_max)
+{
+	size_t lo = 0, hi = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		size_t k;
+
+		if (!round_first(c, i))
+			continue;
+		pmbench_cell_round(c, c->samples[i].round,
+				   c->samples[i].machine, NULL, &k);
+		if (!lo || k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	*out_min = lo;
+	*out_max = hi;
+}
+
+/*
+ * Does every timed round of `x` have a partner in `y`? A round `y` did
+ * not run at all (bench's budget runs extra rounds for some PMs only, a
+ * round cut short by Ctrl-C) pairs nothing and breaks nothing; a round
+ * whose runs failed in either leaves the rounds incomplete.
+ */
+static int rounds_covered(const struct pmbench_cell *x,
+			  const struct pmbench_cell *y)
+{
+	for (size_t i = 0; i < x->samples_nr; i++) {
+		const struct pmbench_sample *s = &x->samples[i];
+		enum pmbench_round_state sx, sy;
+
+		if (s->warmup || s->interrupted)
+			continue;
+		sx = pmbench_cell_round(x, s->round, s->machine, NULL, NULL);
+		sy = pmbench_cell_round(y, s->round, s->machine, NULL, NULL);
+		if (sx == PMBENCH_ROUND_FAILED || sy == PMBENCH_ROUND_FAILED)
+			return 0;
+	}
+	return 1;
+}
+
+int pmbench_cell_pair_rounds(double **out_a, double **out_b, size_t *out_n,
+			     const struct pmbench_cell *a,
+			     const struct pmbench_cell *b)
+{
+	size_t n = 0;
+
+	*out_a = *out_b = NULL;
+	*out_n = 0;
+	if (!rounds_covered(a, b) || !rounds_covered(b, a))
+		return 0;
+	*out_a = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_a));
+	*out_b = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_b));
+	for (size_t i = 0; i < a->samples_nr; i++) {
+		const struct pmbench_sample *s = &a->samples[i];
+		int first = 1;
+
+		if (s->warmup || !s->ok)
+			continue;
+		/* Each round once: its first successful run stands for it. */
+		for (size_t j = 0; j < i && first; j++)
+			first = a->samples[j].warmup || !a->samples[j].ok ||
+				a->samples[j].round != s->round ||
+				a->samples[j].machine != s->machine;
+		if (!first ||
+		    pmbench_cell_round(b, s->round, s->machine, &(*out_b)[n],
+				       NULL) != PMBENCH_ROUND_OK)
+			continue;
+		pmbench_cell_round(a, s->round, s->machine, &(*out_a)[n], NULL);
+		n++;
+	}
+	if (n < 2) {
+		free(*out_a);
+		free(*out_b);
+		*out_a = *out_b = NULL;
+		return 0;
+	}
+	*out_n = n;
+	return 1;
+}
+
+int pmbench_cell_paired_ratio(struct pmbench_interval *out, size_t *out_n,
+			      const struct pmbench_cell *a,
+			      const struct pmbench_cell *b, double level,
+			      unsigned resamples, uint64_t seed)
+{
+	struct pmbench_rng rng;
+	double *ta, *tb;
+	int ret;
+
+	if (!pmbench_cell_pair_rounds(&ta, &tb, out_n, a, b))
+		return 0;
+	pmbench_rng_seed(&rng, seed);
+	ret = pmbench_stats_bootstrap_paired_ratio(out, ta, tb, *out_n, level,
+						   resamples, &rng);
+	free(ta);
+	free(tb);
+	return ret < 0 ? ret : 1;
 }
 
 void pmbench_sample_metric_set(struct pmbench_sample *s, const char *name,
@@ -342,6 +516,7 @@ pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 
 	PMBENCH_ALLOC_GROW(r->fixtures, r->fixtures_nr + 1, r->fixtures_alloc);
 	f = &r->fixtures[r->fixtures_nr++];
+	memset(f, 0, sizeof(*f));
 	f->name = dup_or_null(name);
 	/* The URL recorded, never its credentials (the plan id hashes it). */
 	f->repo = pmbench_text_redact_dup(repo);
@@ -485,6 +660,8 @@ const struct pmbench_result_field pmbench_result_option_fields[] = {
 	FIELD(pmbench_result, "auto_target", F_DOUBLE, auto_target, 0),
 	FIELD(pmbench_result, "auto_min_runs", F_UINT, auto_min_runs, 0),
 	FIELD(pmbench_result, "auto_time_budget_s", F_SECS, auto_budget_ns, 0),
+	FIELD(pmbench_result, "auto_max_runs", F_OPTUINT, auto_max_runs, 0),
+	FIELD(pmbench_result, "baseline", F_OPTSTR, baseline, 0),
 	FIELD_END,
 };
 
@@ -503,6 +680,7 @@ const struct pmbench_result_field pmbench_result_fixture_fields[] = {
 	FIELD(pmbench_result_fixture, "commit", F_STR, commit, 0),
 	FIELD(pmbench_result_fixture, "subdir", F_STR, subdir, 0),
 	FIELD(pmbench_result_fixture, "description", F_STR, description, 0),
+	FIELD(pmbench_result_fixture, "node", F_OPTSTR, node, 0),
 	FIELD_END,
 };
 
@@ -528,6 +706,8 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD_NAMES(pmbench_cell, "state", state, cell_states),
 	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
+	FIELD(pmbench_cell, "node", F_OPTSTR, node, 0),
+	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),
@@ -559,6 +739,7 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "failure", F_STR, failure, 0),
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
 	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
+	FIELD(pmbench_sample, "repeat", F_OPTUINT, repeat, 0),
 	FIELD_END,
 };
 

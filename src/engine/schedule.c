@@ -4,6 +4,8 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "pmbench/buf.h"
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
@@ -69,6 +71,8 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 		struct pmbench_buf note = PMBENCH_BUF_INIT;
 
 		ret = pmbench_workspace_await_reuse(s->ctx, &note);
+		if (s->waited_ns)
+			*s->waited_ns = pmbench_now_ns() - started;
 		if (note.len && s->result)
 			pmbench_result_env_set(s->result, "inode_reuse_wait",
 					       note.ptr);
@@ -219,4 +223,90 @@ int pmbench_schedule_auto_cells(struct pmbench_result *r,
 	free(times);
 	free(n);
 	return name != NULL;
+}
+
+unsigned pmbench_schedule_repeats(uint64_t cost_ns, uint64_t round_ns,
+				  uint64_t slowest_ns,
+				  const struct pmbench_schedule_budget *o)
+{
+	double k;
+
+	if (!cost_ns || !round_ns || !slowest_ns ||
+	    (double)cost_ns >
+		    PMBENCH_SCHEDULE_REPEAT_SHORT * (double)slowest_ns)
+		return 1;
+	k = 1 + floor(o->repeat_share * (double)round_ns / (double)cost_ns);
+	if (k > o->repeat_max)
+		k = o->repeat_max;
+	return k < 1 ? 1 : (unsigned)k;
+}
+
+/* Is cell `c` outside the target (or not known yet)? */
+static int unreached(const struct pmbench_schedule_cell *c, double target)
+{
+	return !c->baseline && !c->excluded &&
+	       (c->half < 0 || c->half > target);
+}
+
+/*
+ * The widest unreached half-width of group g relative to the target
+ * (HUGE_VAL for one not known), 0 when none; its extra round's cost.
+ */
+static double group_need(const struct pmbench_schedule_cell *cells, size_t nr,
+			 size_t g, uint64_t round_ns, double target,
+			 uint64_t *out_cost)
+{
+	double worst = 0;
+	int base = 0;
+
+	*out_cost = round_ns;
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_schedule_cell *c = &cells[i];
+		double w;
+
+		if (c->group != g)
+			continue;
+		if (c->baseline && !c->excluded) {
+			base = 1;
+			*out_cost += c->cost_ns;
+		}
+		if (!unreached(c, target))
+			continue;
+		*out_cost += c->cost_ns;
+		w = c->half < 0 ? HUGE_VAL : c->half / target;
+		if (w > worst)
+			worst = w;
+	}
+	/* Without the baseline's times no ratio can come. */
+	return base ? worst : 0;
+}
+
+long pmbench_schedule_allocate(struct pmbench_schedule_cell *cells, size_t nr,
+			       const unsigned *rounds, size_t groups,
+			       uint64_t round_ns,
+			       const struct pmbench_schedule_budget *o,
+			       uint64_t left_ns)
+{
+	long best = -1;
+	double best_w = 0;
+	uint64_t best_cost = 0;
+
+	for (size_t g = 0; g < groups; g++) {
+		uint64_t cost;
+		double w = group_need(cells, nr, g, round_ns, o->target, &cost);
+
+		if (!(w > 0) || rounds[g] >= o->max_runs || cost > left_ns)
+			continue;
+		if (best < 0 || w > best_w ||
+		    (w == best_w && cost < best_cost)) {
+			best = (long)g;
+			best_w = w;
+			best_cost = cost;
+		}
+	}
+	for (size_t i = 0; best >= 0 && i < nr; i++)
+		cells[i].next =
+			cells[i].group == (size_t)best && !cells[i].excluded &&
+			(cells[i].baseline || unreached(&cells[i], o->target));
+	return best;
 }

@@ -1,6 +1,9 @@
 #include "pmbench/common.h"
 
+#include <dirent.h>
+#include <poll.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
@@ -47,6 +50,7 @@ void pmbench_workspace_init(struct pmbench_workspace *ws,
 	pmbench_workspace_trash(&b, cache_dir);
 	ws->trash = pmbench_buf_detach(&b);
 	ws->templates = joined(ws->root, "templates");
+	ws->runtime = joined(ws->root, "runtime-cache");
 	ws->index = pmbench_fs_index_new();
 	/*
 	 * The user's ~/.npmrc carries the registry, CA file and nodedir
@@ -75,6 +79,7 @@ void pmbench_workspace_release(struct pmbench_workspace *ws)
 	free(ws->templates);
 	pmbench_fs_index_free(ws->index);
 	free(ws->npmrc);
+	free(ws->runtime);
 	memset(ws, 0, sizeof(*ws));
 }
 
@@ -150,9 +155,74 @@ static int mark_root(const struct pmbench_workspace *ws, const char *base)
 }
 
 /*
+ * Move the runtime caches (pmbench_pm_tmp_cache()) of the folder `from`
+ * into the folder `to` (made if need be), each replacing its namesake
+ * there: renames, on one file system.
+ */
+static int move_runtime(const struct pmbench_workspace *ws, const char *from,
+			const char *to)
+{
+	struct pmbench_buf a = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	DIR *d = opendir(from);
+	struct dirent *e;
+	int ret = 0;
+
+	while (d && !ret && (e = pmbench_fs_readdir(d))) {
+		if (!pmbench_pm_tmp_cache(ws->pm, e->d_name))
+			continue;
+		pmbench_buf_reset(&a);
+		pmbench_buf_path(&a, from, e->d_name);
+		pmbench_buf_reset(&b);
+		pmbench_buf_path(&b, to, e->d_name);
+		ret = pmbench_fs_mkdirp(to, 0755);
+		if (!ret)
+			ret = pmbench_fs_discard(b.ptr, ws->trash);
+		if (!ret && rename(a.ptr, b.ptr) < 0)
+			ret = pmbench_error_set("cannot move '%s' to '%s': %s",
+						a.ptr, b.ptr, strerror(errno));
+	}
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&a);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/*
+ * Before a run is prepared: the runtime caches lent to the last run's
+ * temp folder come back, with what that run added to them.
+ */
+static int take_runtime(struct pmbench_workspace *ws)
+{
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (ws->runtime_lent) {
+		pmbench_buf_path(&tmp, ws->cache, "tmp");
+		ret = move_runtime(ws, tmp.ptr, ws->runtime);
+	}
+	ws->runtime_lent = 0;
+	pmbench_buf_release(&tmp);
+	return ret;
+}
+
+/* A run whose cache is warm finds the runtime's caches warm too. */
+static int lend_runtime(struct pmbench_workspace *ws)
+{
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_path(&tmp, ws->cache, "tmp");
+	ret = move_runtime(ws, ws->runtime, tmp.ptr);
+	ws->runtime_lent = !ret;
+	pmbench_buf_release(&tmp);
+	return ret;
+}
+
+/*
  * The PM's temp folder (its TMPDIR, {cache}/tmp), empty: created before
- * every run and never part of the cache state, so nothing a run left in
- * it (locks, V8's compile cache) reaches the next one.
+ * every run, so nothing a run left in it (locks, shims) reaches the next
+ * one. The runtime's caches are lent to it after (lend_runtime()).
  */
 static int fresh_tmp(const struct pmbench_workspace *ws)
 {
@@ -195,11 +265,17 @@ static int fresh_copy(const struct pmbench_workspace *ws, const char *base)
 	return ret;
 }
 
-/* A fresh copy with every lockfile but `keep`, an empty cache and HOME. */
+/*
+ * A fresh copy with every lockfile but `keep`, an empty cache, HOME and
+ * runtime cache.
+ */
 static int prepare_fresh(struct pmbench_workspace *ws, const char *keep)
 {
 	int ret = fresh_copy(ws, ws->run);
 
+	ws->runtime_lent = 0;
+	if (!ret)
+		ret = pmbench_fs_discard(ws->runtime, ws->trash);
 	if (!ret)
 		ret = remove_lockfiles(ws, ws->run, keep);
 	if (!ret)
@@ -231,9 +307,17 @@ int pmbench_workspace_save_primed(struct pmbench_workspace *ws)
 	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
 	int ret;
 
-	/* The temp folder is no cache: the snapshot goes without it. */
+	/*
+	 * The temp folder is no cache: the snapshot goes without it, its
+	 * runtime caches to `runtime`, for the runs with a warm cache.
+	 */
 	pmbench_buf_path(&tmp, ws->cache, "tmp");
-	ret = pmbench_fs_discard(tmp.ptr, ws->trash);
+	ws->runtime_lent = 0;
+	ret = pmbench_fs_discard(ws->runtime, ws->trash);
+	if (!ret)
+		ret = move_runtime(ws, tmp.ptr, ws->runtime);
+	if (!ret)
+		ret = pmbench_fs_discard(tmp.ptr, ws->trash);
 	pmbench_buf_release(&tmp);
 	if (!ret)
 		ret = pmbench_fs_discard(ws->primed, ws->trash);
@@ -375,7 +459,8 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 	/* The cache is no part of the run copy: one template serves both. */
 	pmbench_buf_path(&tmpl, ws->templates,
 			 pmbench_scenario_name(state & ~C));
-	if (!pmbench_fs_isdir(tmpl.ptr))
+	ret = take_runtime(ws);
+	if (!ret && !pmbench_fs_isdir(tmpl.ptr))
 		ret = build_template(ws, state & ~C, tmpl.ptr);
 	/* The cache first: node_modules files may be hard links into it. */
 	if (!ret && (state & C)) {
@@ -388,6 +473,8 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state)
 	}
 	if (!ret)
 		ret = fresh_tmp(ws);
+	if (!ret && (state & C))
+		ret = lend_runtime(ws);
 	if (!ret)
 		ret = pmbench_fs_synctree(tmpl.ptr, ws->run, 0, links,
 					  ws->index, ws->trash);

@@ -104,22 +104,36 @@ static void w_range(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The rounds with a time, and, when a round's value is the median of
+ * several runs (bench's budget repeats a cheap PM), how many: "8 ×5"
+ * (rounds × runs in each), "8 ×3–5".
+ */
 static void w_runs(struct pmbench_doc_row *row, size_t k,
 		   const struct pmbench_report_cell *c)
 {
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t lo, hi;
+
+	pmbench_cell_runs_per_round(c->cell, &lo, &hi);
+	pmbench_buf_addf(&b, "%zu", c->n);
+	if (hi > 1 && lo != hi)
+		pmbench_buf_addf(&b, " ×%zu–%zu", lo, hi);
+	else if (hi > 1)
+		pmbench_buf_addf(&b, " ×%zu", hi);
 	if (c->failed && c->interrupted)
-		pmbench_doc_text(row, k, "%zu (+%zu failed, +%zu interrupted)",
-				 c->n, c->failed, c->interrupted);
+		pmbench_buf_addf(&b, " (+%zu failed, +%zu interrupted)",
+				 c->failed, c->interrupted);
 	else if (c->failed)
-		pmbench_doc_text(row, k, "%zu (+%zu failed)", c->n, c->failed);
+		pmbench_buf_addf(&b, " (+%zu failed)", c->failed);
 	else if (c->interrupted)
-		pmbench_doc_text(row, k, "%zu (+%zu interrupted)", c->n,
-				 c->interrupted);
-	else
-		pmbench_doc_text(row, k, "%zu", c->n);
+		pmbench_buf_addf(&b, " (+%zu interrupted)", c->interrupted);
+	pmbench_doc_text(row, k, "%s", b.ptr);
 	pmbench_doc_num(row, k, 0, (double)c->n);
 	pmbench_doc_num(row, k, 1, (double)c->failed);
 	pmbench_doc_num(row, k, 2, (double)c->interrupted);
+	pmbench_doc_num(row, k, 3, (double)(hi ? hi : 1));
+	pmbench_buf_release(&b);
 }
 
 static void w_outliers(struct pmbench_doc_row *row, size_t k,
@@ -250,6 +264,41 @@ static void w_paired(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The ratio to the baseline paired by round, and how wide it is against
+ * the target when there is one: "1.32x (1.28x–1.36x) ±3.0%", the
+ * baseline's own row "baseline".
+ */
+static void w_base(struct pmbench_doc_row *row, size_t k,
+		   const struct pmbench_report_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (c->is_baseline) {
+		pmbench_doc_text(row, k, "baseline");
+		pmbench_doc_num(row, k, 0, 1);
+		return;
+	}
+	if (!c->has_base)
+		return;
+	pmbench_report_add_ratio(&b, c->base.point);
+	pmbench_buf_adds(&b, " (");
+	pmbench_report_add_ratio(&b, c->base.lo);
+	pmbench_buf_adds(&b, "–");
+	pmbench_report_add_ratio(&b, c->base.hi);
+	pmbench_buf_addf(&b, ") ±%.*f%%", c->base_half < 0.1 ? 1 : 0,
+			 c->base_half * 100);
+	if (c->base_reached == 0)
+		pmbench_buf_adds(&b, " (not reached)");
+	pmbench_doc_text(row, k, "%s", b.ptr);
+	pmbench_doc_num(row, k, 0, c->base.point);
+	pmbench_doc_interval(row, k, 1, c->base.lo, c->base.hi);
+	pmbench_doc_num(row, k, 2, (double)c->base_n);
+	if (c->base_reached >= 0)
+		pmbench_doc_num(row, k, 3, c->base_reached);
+	pmbench_buf_release(&b);
+}
+
 /* Data only: the resolver-stall rule and the control's drift. */
 static void w_signals(struct pmbench_doc_row *row, size_t k,
 		      const struct pmbench_report_cell *c)
@@ -297,7 +346,8 @@ static const struct cell_column {
 	    DEF,
 	    { { "runs", COUNT, 0 },
 	      { "failed_runs", COUNT, 0 },
-	      { "interrupted_runs", COUNT, 0 } } },
+	      { "interrupted_runs", COUNT, 0 },
+	      { "runs_per_round", COUNT, 0 } } },
 	  w_runs,
 	  1 },
 	{ { "outliers", 0, { { "outliers", COUNT, 0 } } }, w_outliers, 1 },
@@ -328,6 +378,14 @@ static const struct cell_column {
 	      { "p", NUMBER, 0 },
 	      { "significant", FLAG, 0 } } },
 	  w_vs,
+	  1 },
+	{ { "vs baseline (paired 95% CI)",
+	    DEF,
+	    { { "baseline_ratio", NUMBER, 0 },
+	      { "baseline_ratio_ci95", NUMBER, INTERVAL },
+	      { "baseline_rounds", COUNT, 0 },
+	      { "target_reached", FLAG, 0 } } },
+	  w_base,
 	  1 },
 	{ { "paired vs fastest (95% CI)",
 	    0,

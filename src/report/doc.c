@@ -142,6 +142,7 @@ static void chart_release(struct pmbench_doc_chart *c)
 	free(c->caption);
 	free(c->title);
 	free(c->unit);
+	free(c->x_unit);
 }
 
 void pmbench_doc_release(struct pmbench_doc *d)
@@ -248,6 +249,16 @@ void pmbench_doc_code(struct pmbench_doc *d, unsigned audience,
 	/* A PM's output: its colours dropped, the rest escaped. */
 	pmbench_doc_add(d, PMBENCH_DOC_CODE, audience)->text =
 		pmbench_text_clean_dup(text, LINES | PMBENCH_TEXT_NO_ANSI);
+}
+
+void pmbench_doc_diff(struct pmbench_doc *d, unsigned audience,
+		      const char *text)
+{
+	struct pmbench_doc_block *b =
+		pmbench_doc_add(d, PMBENCH_DOC_CODE, audience);
+
+	b->text = pmbench_text_clean_dup(text, LINES);
+	b->id = pmbench_xstrdup("diff");
 }
 
 struct pmbench_doc_block *pmbench_doc_list(struct pmbench_doc *d,

@@ -103,6 +103,21 @@ static void close_section(struct html_writer *w)
 	w->in_section = 0;
 }
 
+/* Preformatted text; its `id` (a language: "diff") as its class. */
+static void html_code(struct pmbench_buf *out,
+		      const struct pmbench_doc_block *b)
+{
+	pmbench_buf_adds(out, "<pre");
+	if (b->id) {
+		pmbench_buf_adds(out, " class=\"");
+		esc(out, b->id);
+		pmbench_buf_adds(out, "\"");
+	}
+	pmbench_buf_adds(out, ">");
+	esc(out, b->text);
+	pmbench_buf_adds(out, "</pre>\n");
+}
+
 static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 {
 	struct pmbench_buf *out = w->out;
@@ -172,9 +187,7 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 		pmbench_fmt_chart(out, &b->chart, -1);
 		break;
 	case PMBENCH_DOC_CODE:
-		pmbench_buf_adds(out, "<pre>");
-		esc(out, b->text);
-		pmbench_buf_adds(out, "</pre>\n");
+		html_code(out, b);
 		break;
 	}
 }

@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "internal.h"
+#include "pmbench/gen.h"
 
 #define REPORT_SCHEMA  "pmbench-report"
 #define REPORT_VERSION 1
@@ -86,6 +87,31 @@ static void record(cJSON *o, const struct pmbench_doc_table *t,
 		add(o, "note", cJSON_CreateString(row->note));
 }
 
+/*
+ * A generated workspace's size as the parameter "packages" (a string,
+ * as hyperfine's --parameter-scan writes its values): the x of the
+ * curve a result of several sizes draws (kind_scale.c).
+ */
+static void generated_size(cJSON *params, const struct pmbench_result *r,
+			   const char *fixture)
+{
+	struct pmbench_gen g;
+	char n[16];
+
+	for (size_t i = 0; i < r->fixtures_nr; i++) {
+		if (strcmp(r->fixtures[i].name, fixture) ||
+		    !pmbench_gen_is(r->fixtures[i].repo))
+			continue;
+		if (pmbench_gen_parse(&g, r->fixtures[i].repo) < 0) {
+			pmbench_error_clear();
+			return;
+		}
+		snprintf(n, sizeof(n), "%u", g.packages);
+		add(params, "packages", cJSON_CreateString(n));
+		return;
+	}
+}
+
 static void hyperfine_cell(cJSON *results, const struct pmbench_report *rep,
 			   size_t i, const char *label)
 {
@@ -120,6 +146,7 @@ static void hyperfine_cell(cJSON *results, const struct pmbench_report *rep,
 	add(params, "task", cJSON_CreateString(c->cell->task));
 	add(params, "scenario", cJSON_CreateString(c->cell->scenario));
 	add(params, "fixture", cJSON_CreateString(c->cell->fixture));
+	generated_size(params, rep->result, c->cell->fixture);
 	if (label)
 		add(params, "result", cJSON_CreateString(label));
 	add(o, "parameters", params);

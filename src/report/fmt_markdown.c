@@ -21,7 +21,7 @@ static void md_cell(struct pmbench_buf *out, const char *s)
 }
 
 /* A fenced code block whose fence cannot occur in the text. */
-static void md_code(struct pmbench_buf *out, const char *text)
+static void md_code(struct pmbench_buf *out, const char *text, const char *lang)
 {
 	size_t fence = 3, run = 0;
 
@@ -32,7 +32,7 @@ static void md_code(struct pmbench_buf *out, const char *text)
 	}
 	for (size_t i = 0; i < fence; i++)
 		pmbench_buf_addch(out, '`');
-	pmbench_buf_addf(out, "\n%s", text);
+	pmbench_buf_addf(out, "%s\n%s", lang ? lang : "", text);
 	if (!*text || text[strlen(text) - 1] != '\n')
 		pmbench_buf_addch(out, '\n');
 	for (size_t i = 0; i < fence; i++)
@@ -135,7 +135,7 @@ static void md_block(struct pmbench_buf *out, const struct pmbench_doc_block *b)
 		md_table(out, &b->table);
 		break;
 	case PMBENCH_DOC_CODE:
-		md_code(out, b->text);
+		md_code(out, b->text, b->id);
 		break;
 	case PMBENCH_DOC_CHART:
 		break;

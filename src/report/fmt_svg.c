@@ -187,6 +187,8 @@ double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c)
 {
 	if (c->trend)
 		return pmbench_fmt_trend_height(c);
+	if (c->curve)
+		return pmbench_fmt_curve_height(c);
 	if (c->series.nr)
 		return pmbench_fmt_spans_height(c);
 	return (double)chart_rows(c) * ROW_H + AXIS_H;
@@ -286,6 +288,10 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 
 	if (c->trend) {
 		pmbench_fmt_trend(out, c, at_y);
+		return;
+	}
+	if (c->curve) {
+		pmbench_fmt_curve(out, c, at_y);
 		return;
 	}
 	if (c->series.nr) {

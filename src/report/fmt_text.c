@@ -210,18 +210,50 @@ static int choose(unsigned char *show, const struct pmbench_doc_table *t,
 	}
 	if (pick && term->columns)
 		named(show, t, term->columns);
+	/*
+	 * A column no row fills says nothing on a terminal: not shown (a
+	 * table of choices' default ones, and any column of a fixed table,
+	 * such as compare's phase column for results without phases).
+	 */
+	for (size_t k = 0; term && !term->wide && !term->columns &&
+			   (term->width || pick) && k < t->cols_nr;
+	     k++) {
+		int any = 0;
+
+		if (t->cols[k].flags & PMBENCH_DOC_TERM_KEEP)
+			continue;
+		for (size_t i = 0; i < t->rows_nr && !any; i++)
+			any = t->rows[i].cells[k].text &&
+			      *t->rows[i].cells[k].text;
+		if (!any)
+			show[k] = 0;
+	}
 	return pick && !term->columns;
 }
 
-/* The line length of the shown columns. */
-static size_t line_len(const struct text_writer *w, const size_t *width,
-		       const unsigned char *show, size_t cols_nr)
+/*
+ * The line length of the shown columns. The last one, left-aligned,
+ * wraps (table_line()): it needs room for its header only, 12 at least.
+ */
+static size_t line_len(const struct text_writer *w,
+		       const struct pmbench_doc_table *t, const size_t *width,
+		       const unsigned char *show)
 {
-	size_t len = pmbench_doc_display_len(w->indent), n = 0;
+	size_t len = pmbench_doc_display_len(w->indent), n = 0, last = 0;
+	size_t last_w = 0;
 
-	for (size_t k = 0; k < cols_nr; k++)
-		if (show[k])
+	for (size_t k = 0; k < t->cols_nr; k++)
+		if (show[k]) {
 			len += width[k] + (n++ ? 2 : 0);
+			last = k;
+		}
+	if (n && !(t->cols[last].flags & PMBENCH_DOC_RIGHT)) {
+		last_w = pmbench_doc_display_len(t->cols[last].header);
+		if (last_w < 12)
+			last_w = 12;
+		if (last_w < width[last])
+			len -= width[last] - last_w;
+	}
 	return len;
 }
 
@@ -236,7 +268,7 @@ static void drop_to_fit(const struct text_writer *w,
 	size_t max = w->term ? w->term->width : 0;
 
 	for (size_t k = t->cols_nr; max && k-- > 0;) {
-		if (line_len(w, width, show, t->cols_nr) <= max)
+		if (line_len(w, t, width, show) <= max)
 			return;
 		if (show[k] && !(t->cols[k].flags & PMBENCH_DOC_TERM_KEEP))
 			show[k] = 0;

@@ -55,6 +55,14 @@ void pmbench_fmt_trend(struct pmbench_buf *out,
 		       const struct pmbench_doc_chart *c, double at_y);
 
 /*
+ * A curve chart (`c->curve`): its height, and the chart drawn as
+ * pmbench_fmt_chart() draws the others (src/report/fmt_curve.c).
+ */
+double pmbench_fmt_curve_height(const struct pmbench_doc_chart *c);
+void pmbench_fmt_curve(struct pmbench_buf *out,
+		       const struct pmbench_doc_chart *c, double at_y);
+
+/*
  * A chart of spans (`c->series` set: stacked bars or a waterfall): its
  * height, and the chart drawn as pmbench_fmt_chart() draws the others
  * (src/report/fmt_spans.c).
@@ -138,6 +146,16 @@ void pmbench_kind_bench_sections(struct pmbench_doc *d,
  */
 void pmbench_kind_pairs(struct pmbench_doc *d,
 			const struct pmbench_report *rep);
+
+/*
+ * How the install time grows with a generated workspace (gen.h): when
+ * `rep` holds generated fixtures of one kind and seed at two or more
+ * sizes, per task and scenario a table of each PM's medians by size,
+ * the cost per package, a curve chart and the data, the table "scaling"
+ * (kind_scale.c). Returns how many sections it added.
+ */
+size_t pmbench_kind_scale(struct pmbench_doc *d,
+			  const struct pmbench_report *rep);
 
 /*
  * Where the time went in the scenario that starts at cell `g`

@@ -9,6 +9,8 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "pmbench/stats.h"
 
 #include "internal.h"
@@ -437,6 +439,54 @@ static void registry_requests(struct pmbench_doc *d,
 }
 
 /* One scenario: state, charts, table, sentences and warnings. */
+/*
+ * Under a budget: which PMs' paired ratios against the baseline reached
+ * the target, and for those that did not, how wide they are, why the
+ * rounds stopped and about how many rounds would reach it (the width
+ * shrinks as one over the square root of the rounds).
+ */
+static void target_line(struct pmbench_doc *d, const struct pmbench_report *rep,
+			size_t g)
+{
+	const struct pmbench_result *r = rep->result;
+	struct pmbench_buf yes = PMBENCH_BUF_INIT, no = PMBENCH_BUF_INIT;
+
+	if (!r->runs_auto || !(r->auto_target > 0) || !r->baseline)
+		return;
+	for (size_t i = g; i < rep->cells_nr; i++) {
+		const struct pmbench_report_cell *c = &rep->cells[i];
+		double need;
+
+		if (!pmbench_report_same_group(rep, g, i) || !c->has_base)
+			continue;
+		if (c->base_reached > 0) {
+			pmbench_buf_addf(&yes, "%s%s", yes.len ? ", " : "",
+					 c->cell->pm);
+			continue;
+		}
+		need = (double)c->base_n * (c->base_half / r->auto_target) *
+		       (c->base_half / r->auto_target);
+		pmbench_buf_addf(&no,
+				 "%s%s ±%.0f %% after %zu rounds (%s; about "
+				 "%.0f rounds would reach it)",
+				 no.len ? "; " : "", c->cell->pm,
+				 c->base_half * 100, c->base_n,
+				 c->cell->stopped_by ? c->cell->stopped_by
+						     : "stopped",
+				 ceil(need));
+	}
+	if (yes.len || no.len)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "target ±%.0f %% against %s (paired): "
+				 "%s%s%s%s%s",
+				 r->auto_target * 100, r->baseline,
+				 yes.len ? "reached by " : "", yes.ptr,
+				 yes.len && no.len ? "; " : "",
+				 no.len ? "not reached: " : "", no.ptr);
+	pmbench_buf_release(&yes);
+	pmbench_buf_release(&no);
+}
+
 static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		     size_t g)
 {
@@ -458,10 +508,7 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_kind_registry(&b, rep->result);
 	}
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
-	if (first->cell->stopped_by)
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "--runs auto stopped by: %s",
-				 first->cell->stopped_by);
+	target_line(d, rep, g);
 	time_chart(d, rep, g);
 	ratio_chart(d, rep, g);
 	t = pmbench_cell_table(d, PMBENCH_DOC_HUMAN, "cells");
@@ -500,6 +547,7 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		{ "lockfile", 0, { { NULL } } },
 		{ "dependency scripts", 0, { { NULL } } },
 		{ "scripts ran under", 0, { { NULL } } },
+		{ "configuration", 0, { { NULL } } },
 	};
 	static const struct pmbench_doc_column lines[] = {
 		{ "", 0, { { NULL } } },
@@ -533,6 +581,8 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		pmbench_doc_text(row, 1, "%s", lock);
 		pmbench_doc_text(row, 2, "%s", c->scripts ? c->scripts : "");
 		pmbench_doc_text(row, 3, "%s", c->runtime ? c->runtime : "");
+		pmbench_doc_text(row, 4, "%s",
+				 c->pm_config ? c->pm_config : "");
 		row = pmbench_doc_row(term);
 		pmbench_doc_text(row, 0, "%s", c->pm);
 		pmbench_doc_text(row, 1, "lockfile:");
@@ -542,6 +592,11 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 			pmbench_doc_text(row, 1, "runtime:");
 			pmbench_doc_text(row, 2, "scripts ran under %s",
 					 c->runtime);
+		}
+		if (c->pm_config) {
+			row = pmbench_doc_row(term);
+			pmbench_doc_text(row, 1, "config:");
+			pmbench_doc_text(row, 2, "%s", c->pm_config);
 		}
 		if (!c->scripts)
 			continue;
@@ -601,6 +656,11 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	for (size_t f = 0; f < fixtures.nr; f++)
 		matrix(out, rep, fixtures.v[f], &pms);
 	ratios(out, rep);
+	/* A curve's table is what CSV writes (every run is in the result). */
+	if (pmbench_kind_scale(out, rep)) {
+		free(out->csv);
+		out->csv = pmbench_xstrdup("scaling");
+	}
 	pmbench_kind_pairs(out, rep);
 	pmbench_kind_bench_sections(out, rep);
 	pmbench_kind_failures(out, r);

@@ -73,6 +73,10 @@ void pmbench_kind_legend(struct pmbench_doc *d, const struct pmbench_result *r,
 		pmbench_kind_registry(&v, r);
 		pmbench_doc_pair(kv, "registry", "%s", v.ptr);
 	}
+	/* The runtime's compile cache, warm or cold (results since). */
+	if (kv && pmbench_result_env_get(r, "runtime_cache"))
+		pmbench_doc_pair(kv, "compile cache", "%s",
+				 pmbench_result_env_get(r, "runtime_cache"));
 	pmbench_buf_release(&v);
 }
 

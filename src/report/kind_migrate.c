@@ -351,6 +351,30 @@ static void verdict_speed(struct pmbench_buf *b,
 	pmbench_buf_release(&s);
 }
 
+/* "; changed for pnpm: a, b (a choice: c over d)": the recipe's changes. */
+static void verdict_changes(struct pmbench_buf *b,
+			    const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_recipe *r = &e->recipe;
+	const char *sep = "";
+
+	if (!e->recipe_ran)
+		return;
+	pmbench_buf_addf(b, "; changed for %s: ", e->pm);
+	for (size_t i = 0; i < r->changes_nr; i++) {
+		if (!r->changes[i].applied)
+			continue;
+		pmbench_buf_addf(b, "%s%s", sep, r->changes[i].id);
+		sep = ", ";
+	}
+	if (!*sep)
+		pmbench_buf_adds(b, "nothing");
+	for (size_t i = 0; i < r->changes_nr; i++)
+		if (!r->changes[i].applied)
+			pmbench_buf_addf(b, " (%s instead: --choose %s)",
+					 r->changes[i].id, r->changes[i].id);
+}
+
 /* One verdict line: "bun: installs (lockfile: ...); resolves ...". */
 static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		    const struct pmbench_result *r,
@@ -364,10 +388,12 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		pmbench_buf_adds(b, "does not install: ");
 		pmbench_buf_add(b, e->prime_failure,
 				strcspn(e->prime_failure, "\n"));
+		verdict_changes(b, e);
 		return;
 	}
 	pmbench_buf_addf(b, "installs (lockfile: %s)",
 			 e->lockfile ? e->lockfile : "?");
+	verdict_changes(b, e);
 	if (src && src->scanned && e->scanned && src != e)
 		verdict_resolution(b, src, e);
 	verdict_tasks(b, src, e);
@@ -411,6 +437,43 @@ static void changes(struct pmbench_doc_block *list,
 	pmbench_resolution_diff_release(&d);
 }
 
+/*
+ * "changed for pnpm": each change its recipe made in pmbench's copy, as
+ * a diff the team can apply, then the alternatives of a choice it did
+ * not make, each with its diff too.
+ */
+static void recipe_changes(struct pmbench_doc *d,
+			   const struct pmbench_migrate_pm *e)
+{
+	const struct pmbench_recipe *r = &e->recipe;
+
+	if (!e->recipe_ran)
+		return;
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 3, "changed for %s", e->pm);
+	if (!r->changes_nr)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "nothing: %s takes the repo as it is", e->pm);
+	for (size_t i = 0; i < r->changes_nr; i++) {
+		const struct pmbench_recipe_change *c = &r->changes[i];
+
+		if (c->applied && c->choice)
+			pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+					 "%s: %s (a choice, %s: this one, the "
+					 "default)",
+					 c->id, c->what, c->choice);
+		else if (c->applied)
+			pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s: %s", c->id,
+					 c->what);
+		else
+			pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+					 "or instead (a choice, %s; not "
+					 "applied, --choose %s makes it): %s: "
+					 "%s",
+					 c->choice, c->id, c->id, c->what);
+		pmbench_doc_diff(d, PMBENCH_DOC_HUMAN, c->diff);
+	}
+}
+
 /* One target against the source: what changed, scripts, failures, speed. */
 static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 		    const struct pmbench_result *r,
@@ -424,6 +487,7 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 
 	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s against %s", e->pm,
 			    src->pm);
+	recipe_changes(d, e);
 	if (e->prime_failure) {
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", e->prime_failure);
 		return;
@@ -468,6 +532,7 @@ enum {
 	COL_PACKAGES,
 	COL_DIFF,
 	COL_BUILD,
+	COL_CHANGES,
 	COL_VERDICT,
 };
 
@@ -491,6 +556,10 @@ static const struct pmbench_doc_column target_cols[] = {
 			0,
 			{ { "build_files", PMBENCH_DOC_COUNT, 0 },
 			  { "build_bytes", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_CHANGES] = { NULL,
+			  0,
+			  { { "changes", PMBENCH_DOC_COUNT, 0 },
+			    { "changed_files_lines", PMBENCH_DOC_COUNT, 0 } } },
 	[COL_VERDICT] = { NULL, 0, { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
 };
 
@@ -522,6 +591,17 @@ static void target_row(struct pmbench_doc_table *t,
 	}
 	pmbench_doc_num(row, COL_BUILD, 0, (double)e->build_files.nr);
 	pmbench_doc_num(row, COL_BUILD, 1, (double)e->build_bytes);
+	if (e->recipe_ran) {
+		size_t n = 0, lines = 0;
+
+		for (size_t i = 0; i < e->recipe.changes_nr; i++) {
+			n += e->recipe.changes[i].applied;
+			if (e->recipe.changes[i].applied)
+				lines += e->recipe.changes[i].lines;
+		}
+		pmbench_doc_num(row, COL_CHANGES, 0, (double)n);
+		pmbench_doc_num(row, COL_CHANGES, 1, (double)lines);
+	}
 	verdict(&v, m, r, e);
 	pmbench_doc_str(row, COL_VERDICT, 0, v.ptr);
 	pmbench_buf_release(&v);
@@ -634,6 +714,26 @@ static cJSON *task_json(const struct pmbench_migrate_task *tk)
 	return x;
 }
 
+/* The recipe's changes of one PM as JSON: each with its diff. */
+static cJSON *changes_json(const struct pmbench_migrate_pm *e)
+{
+	cJSON *arr = must(cJSON_CreateArray());
+
+	for (size_t i = 0; i < e->recipe.changes_nr; i++) {
+		const struct pmbench_recipe_change *c = &e->recipe.changes[i];
+		cJSON *x = must(cJSON_CreateObject());
+
+		add_str(x, "id", c->id);
+		add_str(x, "what", c->what);
+		add_str(x, "choice", c->choice);
+		must(cJSON_AddBoolToObject(x, "applied", c->applied));
+		must(cJSON_AddNumberToObject(x, "lines", (double)c->lines));
+		add_str(x, "diff", c->diff);
+		add_item(arr, x);
+	}
+	return arr;
+}
+
 /* One PM's entry of "pms": its verdict and everything behind it. */
 static cJSON *pm_json(const struct pmbench_migrate *m,
 		      const struct pmbench_result *r,
@@ -670,6 +770,9 @@ static cJSON *pm_json(const struct pmbench_migrate *m,
 	must(cJSON_AddNumberToObject(o, "build_files",
 				     (double)e->build_files.nr));
 	must(cJSON_AddNumberToObject(o, "build_bytes", (double)e->build_bytes));
+	if (e->recipe_ran &&
+	    !cJSON_AddItemToObject(o, "changes", changes_json(e)))
+		pmbench_die("out of memory building JSON");
 	pmbench_buf_release(&v);
 	pmbench_strvec_release(&a);
 	pmbench_strvec_release(&z);
@@ -692,6 +795,10 @@ char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 	add_str(root, "detected_by", m->detected_by);
 	must(cJSON_AddBoolToObject(root, "all_ok",
 				   pmbench_migrate_all_ok(m, r)));
+	must(cJSON_AddBoolToObject(root, "recipes", !m->no_recipe));
+	arr = must(cJSON_AddArrayToObject(root, "choose"));
+	for (size_t i = 0; i < m->choose.nr; i++)
+		add_item(arr, cJSON_CreateString(m->choose.v[i]));
 	arr = must(cJSON_AddArrayToObject(root, "pms"));
 	for (size_t i = 0; i < m->pms_nr; i++)
 		add_item(arr, pm_json(m, r, src, &m->pms[i]));

@@ -101,6 +101,8 @@ static void fill_cell(struct pmbench_report_cell *rc,
 	memset(rc, 0, sizeof(*rc));
 	rc->cell = c;
 	rc->fastest = -1;
+	rc->baseline = -1;
+	rc->base_reached = -1;
 	if (pmbench_scenario_parse(&rc->state, c->scenario) < 0) {
 		pmbench_error_clear();
 		rc->state = 0;
@@ -168,66 +170,11 @@ int pmbench_report_group_start(const struct pmbench_report *rep, size_t i)
 	return 1;
 }
 
-/* A cell's sample of timed round `round`, or NULL. */
-static const struct pmbench_sample *in_round(const struct pmbench_cell *c,
-					     unsigned round)
-{
-	for (size_t i = 0; i < c->samples_nr; i++)
-		if (!c->samples[i].warmup && c->samples[i].round == round)
-			return &c->samples[i];
-	return NULL;
-}
-
-/* Does every timed round of `x` have a partner in `y`? */
-static int rounds_covered(const struct pmbench_cell *x,
-			  const struct pmbench_cell *y)
-{
-	for (size_t i = 0; i < x->samples_nr; i++) {
-		const struct pmbench_sample *s = &x->samples[i], *t;
-
-		if (s->warmup || s->interrupted)
-			continue;
-		t = in_round(y, s->round);
-		if (t && t->interrupted)
-			continue;
-		if (!t || !s->ok || !t->ok)
-			return 0;
-	}
-	return 1;
-}
-
 int pmbench_report_pair_rounds(double **out_a, double **out_b, size_t *out_n,
 			       const struct pmbench_cell *a,
 			       const struct pmbench_cell *b)
 {
-	size_t n = 0;
-
-	*out_a = *out_b = NULL;
-	*out_n = 0;
-	if (!rounds_covered(a, b) || !rounds_covered(b, a))
-		return 0;
-	*out_a = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_a));
-	*out_b = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_b));
-	for (size_t i = 0; i < a->samples_nr; i++) {
-		const struct pmbench_sample *s = &a->samples[i], *t;
-
-		if (s->warmup || !s->ok)
-			continue;
-		t = in_round(b, s->round);
-		if (!t || !t->ok)
-			continue;
-		(*out_a)[n] = (double)s->wall_ns / 1e9;
-		(*out_b)[n] = (double)t->wall_ns / 1e9;
-		n++;
-	}
-	if (n < 2) {
-		free(*out_a);
-		free(*out_b);
-		*out_a = *out_b = NULL;
-		return 0;
-	}
-	*out_n = n;
-	return 1;
+	return pmbench_cell_pair_rounds(out_a, out_b, out_n, a, b);
 }
 
 /* The paired ratio of cells a / b into *out; 1 if the rounds allow it. */
@@ -235,22 +182,13 @@ static int paired_ratio(struct pmbench_interval *out, size_t *out_n,
 			const struct pmbench_cell *a,
 			const struct pmbench_cell *b, uint64_t seed)
 {
-	struct pmbench_rng rng;
-	double *ta, *tb;
-	int ok = 0;
+	int ok = pmbench_cell_paired_ratio(out, out_n, a, b,
+					   PMBENCH_REPORT_LEVEL,
+					   PMBENCH_REPORT_RESAMPLES, seed);
 
-	if (!pmbench_report_pair_rounds(&ta, &tb, out_n, a, b))
-		return 0;
-	pmbench_rng_seed(&rng, seed);
-	if (!pmbench_stats_bootstrap_paired_ratio(
-		    out, ta, tb, *out_n, PMBENCH_REPORT_LEVEL,
-		    PMBENCH_REPORT_RESAMPLES, &rng))
-		ok = 1;
-	else
+	if (ok < 0)
 		pmbench_error_clear();
-	free(ta);
-	free(tb);
-	return ok;
+	return ok > 0;
 }
 
 /*
@@ -285,6 +223,45 @@ static void against_fastest(struct pmbench_report *rep, size_t j, size_t f)
 		c->vs.verdict = PMBENCH_VERDICT_SLOWER;
 	else
 		c->vs.verdict = PMBENCH_VERDICT_SAME;
+}
+
+/* Cell j against the baseline's cell b: the paired ratio and verdict. */
+static void against_baseline(struct pmbench_report *rep, size_t j, size_t b)
+{
+	struct pmbench_report_cell *c = &rep->cells[j];
+
+	c->baseline = (long)b;
+	c->is_baseline = j == b;
+	if (j == b || !c->n)
+		return;
+	c->has_base = paired_ratio(&c->base, &c->base_n, c->cell,
+				   rep->cells[b].cell, rep->result->seed + j);
+	if (!c->has_base)
+		return;
+	c->base_half = c->base.point > 0
+			       ? (c->base.hi - c->base.lo) / 2 / c->base.point
+			       : 0;
+	if (rep->result->runs_auto && rep->result->auto_target > 0)
+		c->base_reached = c->base_half <= rep->result->auto_target;
+	c->base_verdict = PMBENCH_VERDICT_SAME;
+	if (c->base_n < PMBENCH_REPORT_PAIRED_MIN_ROUNDS)
+		return;
+	if (c->base.hi < 1)
+		c->base_verdict = PMBENCH_VERDICT_FASTER;
+	else if (c->base.lo > 1)
+		c->base_verdict = PMBENCH_VERDICT_SLOWER;
+}
+
+/* The baseline's cell of the scenario starting at g, or -1. */
+static long baseline_of(const struct pmbench_report *rep, size_t g)
+{
+	const char *name = rep->result->baseline;
+
+	for (size_t j = g; name && j < rep->cells_nr; j++)
+		if (pmbench_report_same_group(rep, g, j) &&
+		    !strcmp(rep->cells[j].cell->pm, name) && rep->cells[j].n)
+			return (long)j;
+	return -1;
 }
 
 /* A cell that takes part in ratios: a PM (or a baseline) with times. */
@@ -350,7 +327,7 @@ void pmbench_report_init(struct pmbench_report *out,
 	 * drift control is no PM: never the fastest, never compared.
 	 */
 	for (size_t i = 0; i < out->cells_nr; i++) {
-		long best = -1;
+		long best = -1, base;
 
 		if (!pmbench_report_group_start(out, i))
 			continue;
@@ -376,6 +353,14 @@ void pmbench_report_init(struct pmbench_report *out,
 			against_fastest(out, j, (size_t)best);
 		}
 		pairs_of(out, i);
+		base = baseline_of(out, i);
+		for (size_t j = i; j < out->cells_nr; j++) {
+			if (!pmbench_report_same_group(out, i, j) ||
+			    !in_ratios(&out->cells[j]))
+				continue;
+			if (base >= 0)
+				against_baseline(out, j, (size_t)base);
+		}
 	}
 }
 

@@ -7,6 +7,7 @@
  */
 #include "pmbench/common.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
@@ -248,6 +249,9 @@ struct fake {
 	int noop;	   /* up to date and FAKEPM_NOOP set: nothing to do */
 	const char *linker_value;	 /* as given, or the default's */
 	struct pmbench_strvec installed; /* "name@version" */
+	/* $TMPDIR at the start: Node's compile cache there; other entries */
+	int tmp_compile_cache;
+	long tmp_others;
 };
 
 /* Keeps $FAKEPM_<NAME>_MEM_MB alive so the compiler cannot drop it. */
@@ -356,21 +360,53 @@ static int mkdirp(const struct fake *f, const char *path)
 }
 
 /*
- * What real PMs do on every start: leave a file in the temp folder
- * ($TMPDIR, else /tmp), as V8's compile cache and pnpm's store locks do.
- * The name says which fake wrote it; the file is left there.
+ * What $TMPDIR holds as the fake starts: Node's compile cache
+ * (node-compile-cache), and how many entries besides.
  */
-static int write_temp_file(const struct fake *f)
+static void look_at_tmp(struct fake *f, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!strcmp(e->d_name, "node-compile-cache"))
+			f->tmp_compile_cache = 1;
+		else
+			f->tmp_others++;
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * What real PMs do on every start: leave a file in the temp folder
+ * ($TMPDIR, else /tmp), as pnpm's store locks do. The name says which
+ * fake wrote it; the file is left there. With $TMPDIR set, also what
+ * Node's compile cache does: node-compile-cache/fakepm-<name>.
+ */
+static int write_temp_file(struct fake *f)
 {
 	const char *dir = env("TMPDIR");
 	struct pmbench_buf path = PMBENCH_BUF_INIT;
 	const char *tag = env("FAKEPM_TAG");
 	int ret;
 
+	if (dir)
+		look_at_tmp(f, dir);
 	pmbench_buf_addf(&path, "%s/pmbench-fakepm-%s%s%s-%ld",
 			 dir ? dir : "/tmp", tag ? tag : "", tag ? "-" : "",
 			 f->pm->name, (long)getpid());
 	ret = put_file(f, path.ptr, O_TRUNC, "fakepm\n", 7);
+	if (!ret && dir) {
+		pmbench_buf_reset(&path);
+		pmbench_buf_addf(&path, "%s/node-compile-cache", dir);
+		ret = mkdirp(f, path.ptr);
+		pmbench_buf_addf(&path, "/fakepm-%s", f->pm->name);
+		if (!ret)
+			ret = put_file(f, path.ptr, O_TRUNC, "cached\n", 7);
+	}
 	pmbench_buf_release(&path);
 	return ret;
 }
@@ -588,6 +624,19 @@ static int log_install(const struct fake *f)
 	cJSON_AddBoolToObject(root, "lockfile_only", f->lockfile_only);
 	add_str(root, "linker", f->linker_value);
 	cJSON_AddBoolToObject(root, "noop", f->noop);
+	cJSON_AddBoolToObject(root, "tmp_compile_cache", f->tmp_compile_cache);
+	cJSON_AddNumberToObject(root, "tmp_others", (double)f->tmp_others);
+	/* The user's configuration it was given, as the real one reads it. */
+	{
+		struct pmbench_buf rc = PMBENCH_BUF_INIT;
+		const char *home = env("HOME");
+
+		if (home)
+			pmbench_buf_path(&rc, home, ".npmrc");
+		cJSON_AddBoolToObject(root, "home_npmrc",
+				      home && access(rc.ptr, F_OK) == 0);
+		pmbench_buf_release(&rc);
+	}
 	add_str(root, "ci", getenv("CI"));
 	/* Which registry it was given, as the real PM would read it. */
 	add_str(root, "registry", getenv(f->pm->registry_env));
@@ -1871,8 +1920,31 @@ static int dispatch(struct fake *f)
 	return 2;
 }
 
+/*
+ * $FAKEPM_STAMPS: append "<start> <end>\n" to that file, the monotonic
+ * clock in nanoseconds at main()'s start and just before its return, so
+ * that a harness's own share of a timed run (spawn, exec, the wait for
+ * the exit) is its wall time less the fake's (ci/bench-overhead.sh).
+ */
+static void stamp(uint64_t start)
+{
+	const char *path = env("FAKEPM_STAMPS");
+	uint64_t end = pmbench_now_ns();
+	FILE *fp;
+
+	if (!path)
+		return;
+	fp = fopen(path, "a");
+	if (!fp)
+		return;
+	fprintf(fp, "%llu %llu\n", (unsigned long long)start,
+		(unsigned long long)end);
+	fclose(fp);
+}
+
 int main(int argc, char **argv)
 {
+	uint64_t start = pmbench_now_ns();
 	struct fake f = { .upper = PMBENCH_BUF_INIT,
 			  .cache = PMBENCH_BUF_INIT,
 			  .tgz = PMBENCH_BUF_INIT,
@@ -1939,5 +2011,6 @@ done:
 	pmbench_strvec_release(&f.installed);
 	if (fflush(stdout) == EOF && !ret)
 		ret = 1;
+	stamp(start);
 	return ret;
 }

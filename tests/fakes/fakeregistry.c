@@ -8,6 +8,11 @@
  * wiring and request counts are tested without Node or verdaccio. A path
  * containing "uplink" is one verdaccio lacks: it logs asking its uplink
  * for it, which answers when priming and fails (502) when sealed.
+ *
+ * `fakeregistry --serve DIR` is a static npm registry instead: it serves
+ * the files of DIR (a path naming a folder serves its index.json), with
+ * "{registry}" in JSON files replaced by its own URL, writes its port to
+ * DIR/port and logs every request to DIR/requests.log.
  */
 #include "pmbench/common.h"
 
@@ -17,6 +22,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
@@ -115,6 +121,124 @@ static void serve(int fd, const char *logpath)
 	log_line(logpath, line);
 }
 
+/* Serving DIR: the root and this server's URL. */
+static const char *serve_root;
+static char serve_url[64];
+
+/* The file for `url` below the root, into `out`; 0 when there is one. */
+static int serve_file(struct pmbench_buf *out, const char *url)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	char chunk[8192];
+	struct stat st;
+	size_t n;
+	FILE *fp;
+
+	if (strstr(url, ".."))
+		return -1;
+	pmbench_buf_addf(&path, "%s%s", serve_root, url);
+	if (stat(path.ptr, &st) == 0 && S_ISDIR(st.st_mode))
+		pmbench_buf_adds(&path, "/index.json");
+	fp = fopen(path.ptr, "r");
+	pmbench_buf_release(&path);
+	if (!fp)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		pmbench_buf_add(out, chunk, n);
+	fclose(fp);
+	return 0;
+}
+
+/* `text` with every "{registry}" made this server's URL. */
+static void fill_registry(struct pmbench_buf *out, const struct pmbench_buf *in)
+{
+	for (size_t i = 0; i < in->len; i++) {
+		if (!strncmp(in->ptr + i, "{registry}", 10)) {
+			pmbench_buf_adds(out, serve_url);
+			i += 9;
+		} else {
+			pmbench_buf_addch(out, in->ptr[i]);
+		}
+	}
+}
+
+static void serve_static(int fd)
+{
+	struct pmbench_buf body = PMBENCH_BUF_INIT, out = PMBENCH_BUF_INIT;
+	char req[8192], method[16] = "GET", url[2048] = "/", line[4200];
+	size_t got = 0;
+	int status = 200;
+
+	while (got < sizeof(req) - 1) {
+		ssize_t n = read(fd, req + got, sizeof(req) - 1 - got);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		req[got] = '\0';
+		if (strstr(req, "\r\n\r\n"))
+			break;
+	}
+	req[got] = '\0';
+	if (sscanf(req, "%15s %2047s", method, url) < 2)
+		return;
+	if (serve_file(&body, url) < 0)
+		status = 404;
+	else if (body.len && body.ptr[0] == '{')
+		fill_registry(&out, &body);
+	else
+		pmbench_buf_add(&out, body.ptr, body.len);
+	snprintf(line, sizeof(line), "%s %s %d\n", method, url, status);
+	pmbench_buf_reset(&body);
+	pmbench_buf_addf(&body, "%s/requests.log", serve_root);
+	log_line(body.ptr, line);
+	snprintf(line, sizeof(line),
+		 "HTTP/1.1 %d X\r\nContent-Length: %zu\r\n"
+		 "Connection: close\r\n\r\n",
+		 status, out.len);
+	if (write(fd, line, strlen(line)) < 0 ||
+	    (out.len && write(fd, out.ptr, out.len) < 0)) {
+		/* The client went away. */
+	}
+	pmbench_buf_release(&body);
+	pmbench_buf_release(&out);
+}
+
+static void serve_dir(const char *dir)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	char path[4200], tmp[4200], port[16];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	serve_root = dir;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 64) || getsockname(fd, (struct sockaddr *)&a, &len))
+		die("listen");
+	snprintf(serve_url, sizeof(serve_url), "http://127.0.0.1:%u",
+		 (unsigned)ntohs(a.sin_port));
+	snprintf(port, sizeof(port), "%u\n", (unsigned)ntohs(a.sin_port));
+	snprintf(path, sizeof(path), "%s/port", dir);
+	snprintf(tmp, sizeof(tmp), "%s/port.tmp", dir);
+	log_line(tmp, port);
+	if (rename(tmp, path) < 0)
+		die("rename");
+	for (;;) {
+		int c = accept(fd, NULL, NULL);
+
+		if (c < 0) {
+			if (errno == EINTR)
+				continue;
+			die("accept");
+		}
+		serve_static(c);
+		close(c);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct pmbench_buf conf = PMBENCH_BUF_INIT;
@@ -125,8 +249,13 @@ int main(int argc, char **argv)
 	FILE *fp;
 	size_t n;
 
+	if (argc == 3 && !strcmp(argv[1], "--serve")) {
+		serve_dir(argv[2]);
+		return 1;
+	}
 	if (argc != 3 || strcmp(argv[1], "--config")) {
-		fprintf(stderr, "usage: fakeregistry --config FILE\n");
+		fprintf(stderr, "usage: fakeregistry --config FILE | --serve "
+				"DIR\n");
 		return 2;
 	}
 	fp = fopen(argv[2], "r");

@@ -91,6 +91,8 @@ const char *h_setup(void)
 	 * for one (test_registry.c).
 	 */
 	setenv("PMBENCH_REGISTRY", "live", 1);
+	/* Nor Node installations: a port that refuses (test_node.c). */
+	setenv("PMBENCH_NODE_REGISTRY", "http://127.0.0.1:1/", 1);
 	/*
 	 * No drift control: each round would copy its 2,000 files. The
 	 * tests about it ask for it (h_with_control()), for one case.
@@ -115,6 +117,7 @@ void h_real_pms(void)
 	 * mirror, filled from the user's registry while priming.
 	 */
 	setenv("PMBENCH_REGISTRY", "local", 1);
+	unsetenv("PMBENCH_NODE_REGISTRY");
 	pmbench_buf_addf(&b, "%s/cache/toolchain", src ? src : ".");
 	setenv("PMBENCH_TOOLCHAIN_DIR", b.ptr, 1);
 	pmbench_buf_reset(&b);

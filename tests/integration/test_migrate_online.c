@@ -3,7 +3,7 @@
  * pinned toolchain and the npm registry (label "online"): a yarn.lock
  * that pins an older version than a fresh resolution picks, and the
  * real-sized react-vite dependency set of tests/data/react-vite moved
- * from npm to bun.
+ * from npm to bun, and the embedded workspace fixture moved to every PM.
  */
 #include "pmbench/common.h"
 
@@ -178,4 +178,103 @@ TEST(real_world_npm_to_bun)
 	pmbench_buf_release(&from);
 }
 
-CHECK_MAIN(CASE(yarn_lock_pins_an_old_version), CASE(real_world_npm_to_bun))
+/* A task of a PM's entry ("build", "test"), or NULL. */
+static const cJSON *task_entry(const cJSON *e, const char *name)
+{
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(e, "tasks"))
+	{
+		if (!strcmp(h_str(t, "name") ? h_str(t, "name") : "", name))
+			return t;
+	}
+	return NULL;
+}
+
+/* Whether the PM's recipe applied the change `id`. */
+static int applied(const cJSON *e, const char *id)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItem(e, "changes"))
+	{
+		if (!strcmp(h_str(c, "id"), id))
+			return cJSON_IsTrue(cJSON_GetObjectItem(c, "applied"));
+	}
+	return 0;
+}
+
+/*
+ * The embedded workspace fixture (issue 26): bench names the change that
+ * makes pnpm and yarn 1 install it as it is; migrate makes those changes
+ * in its copy and every target installs, builds and tests.
+ */
+TEST(workspace_fixture_every_pm)
+{
+	static const char *const targets[] = { "pnpm", "yarn", "yarn-berry",
+					       "bun",  "deno", NULL };
+	char report[4200];
+	const cJSON *e, *t;
+	struct h_run run;
+	cJSON *rep;
+
+	h_setup();
+	h_real_pms();
+	{
+		const char *args[] = { "bench",	    "workspaces", "--pm",
+				       "pnpm,yarn", "--runs",	  "1",
+				       "--warmup",  "0",	  "--timeout",
+				       "5m",	    NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	CHECK_CONTAINS(run.out.ptr, "ERR_PNPM_FETCH_404");
+	CHECK_CONTAINS(run.out.ptr, "linkWorkspacePackages: true");
+	CHECK_CONTAINS(run.out.ptr, "\"private\": true");
+	h_run_release(&run);
+
+	snprintf(report, sizeof(report), "%s/report.json", h_cache());
+	{
+		const char *args[] = {
+			"migrate",    "workspaces",
+			"--to",	      "pnpm,yarn,yarn-berry,bun,deno",
+			"--runs",     "1",
+			"--warmup",   "0",
+			"--scenario", "cache+lockfile",
+			"--task",     "build,test",
+			"--timeout",  "5m",
+			"--out",      report,
+			NULL
+		};
+
+		h_pmbench(&run, args, NULL);
+	}
+	fprintf(stderr, "%s\n", run.out.ptr);
+	rep = read_report(report);
+	CHECK(rep);
+	CHECK_STR(h_str(rep, "source_pm"), "npm");
+	for (size_t i = 0; targets[i]; i++) {
+		e = pm_entry(rep, targets[i]);
+		CHECK(e);
+		if (h_str(e, "install_failure"))
+			fprintf(stderr, "%s: %s\n", targets[i],
+				h_str(e, "install_failure"));
+		CHECK(!h_str(e, "install_failure"));
+		t = task_entry(e, "build");
+		CHECK(t && cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
+		/* Both packages' dist folders. */
+		CHECK(h_num(e, "build_files") >= 2);
+		t = task_entry(e, "test");
+		CHECK(t && cJSON_IsTrue(cJSON_GetObjectItem(t, "ok")));
+	}
+	CHECK(applied(pm_entry(rep, "pnpm"), "link-workspace-packages"));
+	CHECK(!applied(pm_entry(rep, "pnpm"), "workspace-protocol"));
+	CHECK(applied(pm_entry(rep, "yarn"), "private"));
+	CHECK_CONTAINS(run.out.ptr, "changed for pnpm");
+	cJSON_Delete(rep);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(yarn_lock_pins_an_old_version), CASE(real_world_npm_to_bun),
+	   CASE(workspace_fixture_every_pm))

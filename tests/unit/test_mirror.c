@@ -497,12 +497,16 @@ static void preload(struct world *w)
 	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 1);
 	CHECK_INT(bytes, strlen("corgi:/pkg"));
 
-	/* A 404 is not kept. */
-	CHECK_INT(pmbench_mirror_preload(w->m, "/missing", NULL, 0), 0);
+	/*
+	 * A 404 is kept too: the registry's answer that it has no such
+	 * package (pnpm asks for a workspace's own packages).
+	 */
+	CHECK_INT(pmbench_mirror_preload(w->m, "/missing-kept", NULL, 0), 1);
+	CHECK_INT(pmbench_mirror_preload(w->m, "/missing-kept", NULL, 0), 0);
 	CHECK_INT(backend_seen(&w->backend, &s), 2);
-	CHECK_STR(s.path, "/missing");
+	CHECK_STR(s.path, "/missing-kept");
 	CHECK_STR(s.encoding, "");
-	CHECK_INT(pmbench_mirror_kept(w->m, NULL), 1);
+	CHECK_INT(pmbench_mirror_kept(w->m, NULL), 2);
 	/* Preloading is not serving: nothing counted. */
 	CHECK_COUNTS(w, 0, 0, 0, 0, 0, 0);
 	w->passed = 1;
@@ -628,6 +632,13 @@ static void serve(struct world *w)
 	CHECK_STR(r->body.ptr, MISSING_BODY);
 	CHECK_INT(backend_seen(&w->backend, NULL), 8);
 	CHECK_COUNTS(w, 1, 0, 0, 1, 1, strlen(MISSING_BODY));
+	/* A 404 the preload kept: from memory, no failure of the mirror. */
+	CHECK_INT(ask(w->pm, w->port, "GET", "/missing-kept", full_plain, r),
+		  CURLE_OK);
+	CHECK_INT(r->status, 404);
+	CHECK_STR(r->body.ptr, MISSING_BODY);
+	CHECK_INT(backend_seen(&w->backend, NULL), 8);
+	CHECK_COUNTS(w, 1, 0, 0, 0, 0, strlen(MISSING_BODY));
 
 	/* 7. Only GET and HEAD; the backend not asked. */
 	CHECK_INT(ask(w->pm, w->port, "POST", "/pkg", full_plain, r), CURLE_OK);
@@ -1170,10 +1181,10 @@ static void halt(struct world *w)
 	pmbench_mirror_halt(w->m);
 	CHECK(!can_connect(w->port));
 	pmbench_mirror_halt(w->m);
-	/* Kept: both corgis, four full documents, the two tarballs. */
-	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 8);
+	/* Kept: both corgis, four full documents, the two tarballs, a 404. */
+	CHECK_INT(pmbench_mirror_kept(w->m, &bytes), 9);
 	CHECK_INT(bytes, 2 * strlen("corgi:/pkg") + 2 * strlen("full:/pkg") +
-				 strlen("full:/slow") +
+				 strlen(MISSING_BODY) + strlen("full:/slow") +
 				 strlen("full:/@scope%2fpkg?x=1") +
 				 strlen("tgz:" TARBALL) + BIG_LEN);
 }

@@ -158,7 +158,7 @@ TEST(values_land_where_the_rows_say)
 	CHECK_INT(parse(&cli, "bench", args, argv), 0);
 	CHECK_INT(o.edits, 3);
 	CHECK(o.runs_auto);
-	CHECK_NEAR(o.autostop.target, 0.025, 1e-12);
+	CHECK_NEAR(o.budget.target, 0.025, 1e-12);
 	CHECK_INT(o.control, 0);
 	CHECK_STR(o.out, "r.json");
 	CHECK_INT(o.seed, 7);
@@ -227,11 +227,14 @@ TEST(ci_cache_lands_in_its_own_options)
 /* Usage errors: -1, for an unknown option as for a bad value. */
 TEST(errors_are_usage_errors)
 {
-	static const char *const cases[][4] = {
+	static const char *const cases[][6] = {
 		{ "bench", "--bogus", NULL },
 		{ "bench", "--runs", NULL },
 		{ "bench", "--wide=yes", NULL },
-		{ "bench", "--target", "5", NULL },
+		/* A budget's knob with a fixed plan. */
+		{ "bench", "--runs", "5", "--target", "5", NULL },
+		{ "bench", "--budget", "0", NULL },
+		{ "bench", "--baseline", "cargo", NULL },
 		{ "bench", "--edits", "101", NULL },
 		{ "migrate", "--to", "cargo", NULL },
 		{ "migrate", ".", NULL },

@@ -584,6 +584,78 @@ TEST(variants_are_whole_pms)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * What the file system changes: pnpm and bun hard-link from their store,
+ * so overlayfs copies instead; npm does not link; a variant links as its
+ * base; tmpfs is a note for every PM.
+ */
+TEST(file_system_notes)
+{
+	const char *n = pmbench_pm_fs_note(pmbench_pm_get("pnpm"), "overlay");
+
+	CHECK(n && strstr(n, "pnpm/pnpm.io#914"));
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("bun"), "overlay") != NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("npm"), "overlay") == NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("pnpm"), "ext4") == NULL);
+	CHECK(pmbench_pm_fs_note(pmbench_pm_get("pnpm:hoisted"), "overlay") !=
+	      NULL);
+	CHECK(pmbench_pm_fs_note(NULL, "tmpfs") != NULL);
+	CHECK(pmbench_pm_fs_note(NULL, "ext4") == NULL);
+}
+
+/* Write `text` to dir/name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+	pmbench_buf_path(&p, dir, name);
+	CHECK_INT(pmbench_fs_write_atomic(p.ptr, text, strlen(text)), 0);
+	pmbench_buf_release(&p);
+}
+
+/*
+ * The configuration each PM reads: pnpm's pnpm-workspace.yaml, its
+ * package.json "pnpm" settings and .npmrc; bun's bunfig.toml; the user's
+ * npmrc only when passed; keys off the table are not stated; a setting
+ * that changes the work warns.
+ */
+TEST(configuration_files_stated)
+{
+	char dir[] = "/tmp/pmbench-conf-XXXXXX";
+	struct pmbench_buf out = PMBENCH_BUF_INIT, warn = PMBENCH_BUF_INIT;
+	struct pmbench_buf user = PMBENCH_BUF_INIT;
+
+	CHECK(mkdtemp(dir) != NULL);
+	put(dir, "pnpm-workspace.yaml",
+	    "packages:\n  - 'pkgs/*'\nnodeLinker: hoisted\n");
+	put(dir, "package.json",
+	    "{\"name\":\"x\",\"pnpm\":{\"sideEffectsCache\":false}}");
+	put(dir, ".npmrc", "package-import-method=copy\nfund=false\n");
+	put(dir, "bunfig.toml", "[install]\nlinker = \"isolated\"\n");
+	put(dir, "user.npmrc", "omit-lockfile-registry-resolved=true\n");
+	pmbench_pm_conf_scan(&out, &warn, pmbench_pm_get("pnpm"), dir, NULL);
+	CHECK_CONTAINS(out.ptr, "nodeLinker=hoisted (pnpm-workspace.yaml)");
+	CHECK_CONTAINS(out.ptr, "sideEffectsCache=false (package.json)");
+	CHECK_CONTAINS(out.ptr, "package-import-method=copy (.npmrc)");
+	CHECK(!strstr(out.ptr, "fund") && !strstr(out.ptr, "packages"));
+	CHECK_CONTAINS(warn.ptr, "pnpm copies packages");
+	pmbench_buf_reset(&out);
+	pmbench_buf_reset(&warn);
+	pmbench_buf_path(&user, dir, "user.npmrc");
+	pmbench_pm_conf_scan(&out, &warn, pmbench_pm_get("npm"), dir, NULL);
+	CHECK_INT((int)out.len, 0);
+	pmbench_pm_conf_scan(&out, &warn, pmbench_pm_get("npm"), dir, user.ptr);
+	CHECK_STR(out.ptr, "omit-lockfile-registry-resolved=true (~/.npmrc)");
+	CHECK_CONTAINS(warn.ptr, "no tarball URLs");
+	pmbench_buf_reset(&out);
+	pmbench_pm_conf_scan(&out, NULL, pmbench_pm_get("bun"), dir, NULL);
+	CHECK_STR(out.ptr, "install.linker=isolated (bunfig.toml)");
+	CHECK_INT(pmbench_fs_rmtree(dir), 0);
+	pmbench_buf_release(&out);
+	pmbench_buf_release(&warn);
+	pmbench_buf_release(&user);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct check_case cases[] = {
@@ -602,6 +674,8 @@ int main(int argc, char **argv)
 		CASE(hints_come_from_the_table),
 		CASE(routes),
 		CASE(variants_are_whole_pms),
+		CASE(file_system_notes),
+		CASE(configuration_files_stated),
 	};
 
 	if (pmbench_proc_init() < 0)

@@ -835,6 +835,100 @@ TEST(paired_only_with_complete_rounds)
 	pmbench_result_release(&r);
 }
 
+/*
+ * The sample's clean npm and bun cells, as cells of three generated
+ * workspaces (gen:workspace:N), each run's time N times 10 ms plus the
+ * sample's: the scaling section, its per-package slope and the curve.
+ */
+static int load_scaled(struct pmbench_result *r)
+{
+	static const unsigned sizes[] = { 1, 10, 50 };
+	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	cJSON *doc, *fx, *cells, *cell;
+	char *json;
+	int ret = -1;
+
+	pmbench_buf_path(&path, root ? root : ".",
+			 "tests/data/sample-result.json");
+	if (pmbench_fs_read_text(&text, path.ptr, 1u << 24) < 0 ||
+	    !(doc = cJSON_Parse(text.ptr)))
+		goto done;
+	fx = cJSON_CreateArray();
+	cells = cJSON_CreateArray();
+	for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(sizes); k++) {
+		char name[64], repo[64];
+		cJSON *f = cJSON_CreateObject(), *c, *sm;
+
+		snprintf(name, sizeof(name), "gen-workspace-%u", sizes[k]);
+		snprintf(repo, sizeof(repo), "gen:workspace:%u:1", sizes[k]);
+		cJSON_AddStringToObject(f, "name", name);
+		cJSON_AddStringToObject(f, "repo", repo);
+		cJSON_AddItemToArray(fx, f);
+		cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "cells"))
+		{
+			const char *pm =
+				cJSON_GetObjectItem(cell, "pm")->valuestring;
+			const char *sc = cJSON_GetObjectItem(cell, "scenario")
+						 ->valuestring;
+
+			if (strcmp(sc, "clean") ||
+			    (strcmp(pm, "npm") && strcmp(pm, "bun")))
+				continue;
+			c = cJSON_Duplicate(cell, 1);
+			cJSON_ReplaceItemInObject(c, "fixture",
+						  cJSON_CreateString(name));
+			cJSON_ArrayForEach(sm,
+					   cJSON_GetObjectItem(c, "samples"))
+			{
+				cJSON *w = cJSON_GetObjectItem(sm, "wall_s");
+
+				cJSON_SetNumberValue(
+					w, w->valuedouble + 0.01 * sizes[k]);
+			}
+			cJSON_AddItemToArray(cells, c);
+		}
+	}
+	cJSON_ReplaceItemInObject(doc, "fixtures", fx);
+	cJSON_ReplaceItemInObject(doc, "cells", cells);
+	json = cJSON_Print(doc);
+	ret = pmbench_result_from_json(r, json, "scaled");
+	free(json);
+	cJSON_Delete(doc);
+done:
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+TEST(scaling_curve)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	CHECK_INT(load_scaled(&r), 0);
+	t = render(&r, "markdown");
+	CHECK_CONTAINS(t, "scaling · install · clean: 1 to 50 workspace "
+			  "packages (gen:workspace, seed 1)");
+	/* Every run 10 ms more per package: the slope says so. */
+	CHECK_CONTAINS(t, "10.00 ms |");
+	free(t);
+	t = render(&r, "csv");
+	CHECK_CONTAINS(t, "fixture,generator,seed,task,scenario,pm,packages,"
+			  "median");
+	CHECK_CONTAINS(t, "gen-workspace-50,gen:workspace,1,install,clean,"
+			  "npm,50,");
+	free(t);
+	t = render(&r, "html");
+	CHECK_CONTAINS(t, "<path class=\"curve\"");
+	CHECK_INT(count(t, "<path class=\"curve\""), 2);
+	free(t);
+	t = render(&r, "json");
+	CHECK_CONTAINS(t, "\"packages\"");
+	free(t);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(no_outlier_warning_when_tight), CASE(too_few_runs_to_test),
@@ -843,4 +937,4 @@ CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
 	   CASE(leftover_processes_are_shown), CASE(format_names),
 	   CASE(resolver_stalls_warned_unless_local),
-	   CASE(paired_only_with_complete_rounds))
+	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve))

@@ -373,9 +373,120 @@ TEST(scenario_records_reason)
 	pmbench_result_release(&r);
 }
 
-CHECK_MAIN(CASE(order_rotates_and_warmups_come_first),
-	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
-	   CASE(cancellation_mid_round),
+/* The budget's repeats: a cheap PM runs k times, k from the costs. */
+TEST(repeats_from_costs)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	const uint64_t ms = 1000000;
+
+	/* A round of 10 s: 10 % is 1 s, so a 0.25 s turn runs 1 + 4. */
+	CHECK_INT(pmbench_schedule_repeats(250 * ms, 10000 * ms, 5000 * ms, &o),
+		  5);
+	/* Not short against the slowest (over a quarter): once. */
+	CHECK_INT(pmbench_schedule_repeats(2000 * ms, 10000 * ms, 5000 * ms,
+					   &o),
+		  1);
+	/* Very cheap: capped. */
+	CHECK_INT(pmbench_schedule_repeats(1 * ms, 10000 * ms, 5000 * ms, &o),
+		  PMBENCH_SCHEDULE_REPEAT_MAX);
+	/* Costs not known yet: once. */
+	CHECK_INT(pmbench_schedule_repeats(0, 10000 * ms, 5000 * ms, &o), 1);
+	/* The repeats add at most the share of the round. */
+	for (uint64_t c = 1; c < 3000; c += 7) {
+		unsigned k = pmbench_schedule_repeats(c * ms, 10000 * ms,
+						      5000 * ms, &o);
+
+		CHECK((double)(k - 1) * (double)c <= 0.10 * 10000 + 1e-9);
+	}
+}
+
+static struct pmbench_schedule_cell cell(size_t group, int baseline,
+					 double half, uint64_t cost)
+{
+	struct pmbench_schedule_cell c = { .group = group,
+					   .baseline = baseline,
+					   .half = half,
+					   .cost_ns = cost };
+
+	return c;
+}
+
+/* The widest ratio relative to the target gets the next round. */
+TEST(allocate_widest_first)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[6];
+	unsigned rounds[2] = { 3, 3 };
+
+	/* Group 0: within the target; group 1: one PM at +-30 %. */
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.05, 100);
+	c[2] = cell(0, 0, 0.08, 100);
+	c[3] = cell(1, 1, 0, 100);
+	c[4] = cell(1, 0, 0.30, 100);
+	c[5] = cell(1, 0, 0.04, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 6, rounds, 2, 10, &o, 1000), 1);
+	/* The baseline and the PM outside the target, no other. */
+	CHECK(!c[0].next && !c[1].next && !c[2].next);
+	CHECK(c[3].next && c[4].next && !c[5].next);
+
+	/* Both outside: the wider relative to the target wins. */
+	c[1].half = 0.50;
+	CHECK_INT(pmbench_schedule_allocate(c, 6, rounds, 2, 10, &o, 1000), 0);
+	CHECK(c[0].next && c[1].next && !c[2].next && !c[4].next);
+
+	/* A ratio not known yet counts as the widest. */
+	c[5].half = -1;
+	CHECK_INT(pmbench_schedule_allocate(c, 6, rounds, 2, 10, &o, 1000), 1);
+	CHECK(c[5].next && c[4].next && c[3].next);
+}
+
+/* No round when all are within the target, or none fits. */
+TEST(allocate_stops)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[4];
+	unsigned rounds[2] = { 3, 3 };
+
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.09, 100);
+	c[2] = cell(1, 1, 0, 100);
+	c[3] = cell(1, 0, 0.10, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), -1);
+	/* Outside, but the round (baseline + PM + control) does not fit. */
+	c[3].half = 0.5;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 209), -1);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 210), 1);
+	/* A scenario at its most rounds gets none. */
+	rounds[1] = o.max_runs;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), -1);
+	/* Excluded cells (no times) and a baseline without times: none. */
+	rounds[1] = 3;
+	c[3].excluded = 1;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), -1);
+	c[3].excluded = 0;
+	c[2].excluded = 1;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), -1);
+}
+
+/* A tie goes to the cheaper round. */
+TEST(allocate_tie_cheaper)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[4];
+	unsigned rounds[2] = { 3, 3 };
+
+	c[0] = cell(0, 1, 0, 500);
+	c[1] = cell(0, 0, 0.2, 500);
+	c[2] = cell(1, 1, 0, 100);
+	c[3] = cell(1, 0, 0.2, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 0, &o, 5000), 1);
+}
+
+CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
+	   CASE(allocate_widest_first), CASE(allocate_stops),
+	   CASE(allocate_tie_cheaper), CASE(rounds_numbered_from_the_first),
+	   CASE(an_error_stops_mid_round), CASE(cancellation_mid_round),
 	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults),
 	   CASE(min_runs_first), CASE(precision),
 	   CASE(one_loose_cell_keeps_going), CASE(failed_cells), CASE(names),

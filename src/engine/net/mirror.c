@@ -438,9 +438,14 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 	if (kind != 't')
 		accept = kind == 'c' ? CORGI_ACCEPT : FULL_ACCEPT;
 	status = fetch(m, path, accept, gzip, &f);
+	/*
+	 * A 404 is an answer too: the registry has no such package (pnpm
+	 * asks it for a workspace's own packages before it links them).
+	 */
 	if (!status)
 		ret = -1;
-	else if (status == 200 && keep(m, key.ptr, status, &f))
+	else if ((status == 200 || status == 404) &&
+		 keep(m, key.ptr, status, &f))
 		ret = 1;
 done:
 	fetched_release(&f);
@@ -584,7 +589,8 @@ static void count(struct pmbench_mirror *m, struct conn *c,
 		.fallback = fallback,
 	};
 	c->req_open = 1;
-	if (status >= 400)
+	/* A 404 the primings got as well is the registry's answer. */
+	if (status >= 400 && (fallback || status != 404))
 		m->counts.failed++;
 	m->counts.fallbacks += (unsigned)fallback;
 	m->counts.bytes += bytes;

@@ -87,8 +87,7 @@ static int bind_free(int *out_port, int keep)
 	return 0;
 }
 
-/* The registry the user's npm config names, asked in `scratch`. */
-static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
+char *pmbench_registry_upstream(struct pmbench_ctx *ctx, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -98,10 +97,7 @@ static char *ask_upstream(struct pmbench_ctx *ctx, const char *scratch)
 	 * debug log of every command there, and makes the folder if it
 	 * has none.
 	 */
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "npm", "config", "get",
-						    "registry", "--logs-max=0",
-						    NULL });
+	pmbench_pm_registry_query(&c.args);
 	pmbench_strvec_pushf(&c.args, "--cache=%s/npm-cache", scratch);
 	c.dir = scratch;
 	c.ctx = ctx;
@@ -309,7 +305,7 @@ static int setup(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	if (ret < 0)
 		goto done;
 	pmbench_ctx_status(ctx, "starting the local registry mirror");
-	reg->upstream = ask_upstream(ctx, b.ptr);
+	reg->upstream = pmbench_registry_upstream(ctx, b.ptr);
 	upstream_key(&key, reg->upstream);
 	pmbench_buf_reset(&b);
 	pmbench_buf_path(&b, ctx->cache_dir, "registry");

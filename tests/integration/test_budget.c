@@ -1,0 +1,199 @@
+/*
+ * The time budget: with fake PMs whose noise is scripted (a jitter
+ * knob), the noisy PM's paired ratio against the baseline gets more
+ * rounds than the quiet one's, and the table says which reached the
+ * target; `--runs N` keeps the fixed plan. Only counts and states are
+ * asserted, never times.
+ */
+#include "pmbench/common.h"
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/result.h"
+
+/* Timed rounds of a cell with a successful value. */
+static size_t rounds_of(const struct pmbench_result *r, const char *pm)
+{
+	const struct pmbench_cell *c =
+		pmbench_result_find_cell(r, "proj", "install", "clean", pm);
+	size_t n = 0;
+
+	free(c ? pmbench_cell_times(c, &n) : NULL);
+	return n;
+}
+
+static const char *stopped(const struct pmbench_result *r, const char *pm)
+{
+	const struct pmbench_cell *c =
+		pmbench_result_find_cell(r, "proj", "install", "clean", pm);
+
+	return c && c->stopped_by ? c->stopped_by : "";
+}
+
+/* npm the baseline; bun half its time, steady; pnpm with a wide jitter. */
+static void noisy_env(struct pmbench_strvec *env)
+{
+	pmbench_strvec_push(env, "FAKEPM_NPM_SLEEP_MS=400");
+	pmbench_strvec_push(env, "FAKEPM_BUN_SLEEP_MS=200");
+	pmbench_strvec_push(env, "FAKEPM_PNPM_SLEEP_MS=400");
+	pmbench_strvec_push(env, "FAKEPM_PNPM_JITTER_MS=800");
+}
+
+TEST(budget_goes_to_the_noisy_cell)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+	size_t noisy, quiet;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	noisy_env(&env);
+	{
+		const char *args[] = {
+			"bench",      "--pm",	    "npm,bun,pnpm",
+			"--scenario", "clean",	    "--budget",
+			"90s",	      "--max-runs", "10",
+			"--warmup",   "0",	    "--no-control",
+			"--out",      out,	    proj,
+			NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(r.runs_auto);
+	CHECK_STR(r.baseline, "npm");
+	noisy = rounds_of(&r, "pnpm");
+	quiet = rounds_of(&r, "bun");
+	fprintf(stderr, "rounds: pnpm %zu (%s), bun %zu (%s)\n", noisy,
+		stopped(&r, "pnpm"), quiet, stopped(&r, "bun"));
+	/* Every PM has the minimum rounds; the noisy one more. */
+	CHECK(quiet >= 3);
+	CHECK(noisy > 3);
+	CHECK(noisy >= quiet);
+	if (!strcmp(stopped(&r, "bun"), "precision"))
+		CHECK(noisy > quiet);
+	/* The baseline runs in every round the others run in. */
+	CHECK(rounds_of(&r, "npm") >= noisy);
+	CHECK(r.runs >= noisy);
+	/* The table says which ratios reached the target, and the runs. */
+	CHECK_CONTAINS(run.out.ptr, "target ±10 % against npm (paired)");
+	CHECK_CONTAINS(run.out.ptr, "baseline");
+	if (strcmp(stopped(&r, "pnpm"), "precision"))
+		CHECK_CONTAINS(run.out.ptr, "not reached: pnpm");
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+TEST(fixed_runs_keep_the_plan)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	noisy_env(&env);
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun,pnpm",
+				       "--scenario",
+				       "clean",
+				       "--runs",
+				       "3",
+				       "--warmup",
+				       "0",
+				       "--no-control",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(!r.runs_auto);
+	CHECK_INT(r.runs, 3);
+	for (size_t i = 0; i < r.cells_nr; i++) {
+		CHECK_INT(r.cells[i].samples_nr, 3);
+		CHECK(!r.cells[i].stopped_by);
+		for (size_t k = 0; k < r.cells[i].samples_nr; k++)
+			CHECK_INT(r.cells[i].samples[k].repeat, 0);
+	}
+	/* The baseline's column still: the ratios against npm. */
+	CHECK_STR(r.baseline, "npm");
+	CHECK(!strstr(run.out.ptr, "target ±"));
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+/* A baseline that is not benchmarked is a usage error naming it. */
+TEST(baseline_must_be_benchmarked)
+{
+	struct h_run run;
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench",	     "--pm",	 "npm,bun",
+				       "--baseline", "pnpm",	 "--runs",
+				       "1",	     "--warmup", "0",
+				       proj,	     NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK(run.exit_code != 0);
+	CHECK_CONTAINS(run.out.ptr, "'--baseline pnpm' is not one of the PMs");
+	h_run_release(&run);
+}
+
+/* --explain runs after the budget's rounds as after a fixed plan. */
+TEST(budget_then_explain)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_pushf(&env, "FAKEPM_TIMERS=%s/tests/data/pm-timers",
+			     getenv("PMBENCH_SOURCE_DIR"));
+	{
+		const char *args[] = {
+			"bench", "--pm",	 "npm,pnpm",  "--scenario",
+			"clean", "--budget",	 "1ms",	      "--warmup",
+			"0",	 "--no-control", "--explain", "--out",
+			out,	 proj,		 NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(r.runs_auto);
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(c && c->explain_nr >= 1 && c->explain[0].ok);
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
+	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain))

@@ -1,0 +1,134 @@
+/*
+ * The PM configuration stated and controllable: the user's ~/.npmrc
+ * setting omit-lockfile-registry-resolved=true is stated in npm's cells
+ * and warned about; --pm-config defaults passes no user file (npm's HOME
+ * gets no .npmrc, no warning) and says so; the repo's own .npmrc is
+ * stated in both; a wrong --pm-config is a one-line error.
+ */
+#include "pmbench/common.h"
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/result.h"
+
+/* bench npm once in cache+lockfile with --pm-config `mode` (or none). */
+static void bench_npm(struct h_run *run, struct pmbench_result *r,
+		      const char *proj, const char *mode)
+{
+	const char *out = h_write("result.json", "");
+	const char *args[] = { "bench",
+			       "--pm",
+			       "npm",
+			       "--scenario",
+			       "cache+lockfile",
+			       "--runs",
+			       "1",
+			       "--warmup",
+			       "0",
+			       "--out",
+			       out,
+			       proj,
+			       mode ? "--pm-config" : NULL,
+			       mode,
+			       NULL };
+
+	h_pmbench(run, args, NULL);
+	if (!run->exit_code)
+		CHECK_INT(pmbench_result_read(r, out), 0);
+}
+
+static const struct pmbench_cell *npm_cell(const struct pmbench_result *r)
+{
+	return pmbench_result_find_cell(r, "proj", "install", "cache+lockfile",
+					"npm");
+}
+
+/* Whether every run of the fake npm found a .npmrc in its HOME: 1, 0, -1. */
+static int npm_home_has_npmrc(void)
+{
+	cJSON *log = h_log_entries(), *mine = h_log_of(log, "npm"), *e;
+	int all = 1, none = 1;
+
+	cJSON_ArrayForEach(e, mine)
+	{
+		if (cJSON_IsTrue(
+			    cJSON_GetObjectItemCaseSensitive(e, "home_npmrc")))
+			none = 0;
+		else
+			all = 0;
+	}
+	cJSON_Delete(mine);
+	cJSON_Delete(log);
+	return all && !none ? 1 : none && !all ? 0 : -1;
+}
+
+TEST(user_npmrc_stated_and_warned)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	const char *proj;
+	struct h_run run;
+
+	h_setup();
+	proj = h_project("proj");
+	h_write("home/.npmrc", "omit-lockfile-registry-resolved=true\n");
+	h_write("proj/.npmrc", "legacy-peer-deps=true\n");
+	bench_npm(&run, &r, proj, NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "omit-lockfile-registry-resolved=true "
+				    "(~/.npmrc): npm's lockfile keeps no "
+				    "tarball URLs");
+	c = npm_cell(&r);
+	CHECK(c && c->pm_config);
+	CHECK_CONTAINS(c->pm_config,
+		       "omit-lockfile-registry-resolved=true (~/.npmrc)");
+	CHECK_CONTAINS(c->pm_config, "legacy-peer-deps=true (.npmrc)");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "pm_config"), "user");
+	CHECK_INT(npm_home_has_npmrc(), 1);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(defaults_pass_no_user_file)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	const char *proj;
+	struct h_run run;
+
+	h_setup();
+	proj = h_project("proj");
+	h_write("home/.npmrc", "omit-lockfile-registry-resolved=true\n");
+	h_write("proj/.npmrc", "legacy-peer-deps=true\n");
+	bench_npm(&run, &r, proj, "defaults");
+	CHECK_INT(run.exit_code, 0);
+	CHECK(!strstr(run.out.ptr, "omit-lockfile-registry-resolved"));
+	c = npm_cell(&r);
+	CHECK(c && c->pm_config);
+	CHECK(!strstr(c->pm_config, "omit-lockfile-registry-resolved"));
+	CHECK_CONTAINS(c->pm_config, "legacy-peer-deps=true (.npmrc)");
+	CHECK_CONTAINS(c->pm_config, "--pm-config defaults");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "pm_config"), "defaults");
+	CHECK_INT(npm_home_has_npmrc(), 0);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(wrong_mode_is_an_error)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *proj;
+	struct h_run run;
+
+	h_setup();
+	proj = h_project("proj");
+	bench_npm(&run, &r, proj, "mine");
+	CHECK(run.exit_code != 0);
+	CHECK_CONTAINS(run.out.ptr, "--pm-config 'mine' is neither 'user' "
+				    "nor 'defaults'");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(user_npmrc_stated_and_warned), CASE(defaults_pass_no_user_file),
+	   CASE(wrong_mode_is_an_error))
