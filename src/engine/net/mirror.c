@@ -444,6 +444,11 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 	 */
 	if (!status)
 		ret = -1;
+	/* Only a 200's body went to the store as it came: the 404's too. */
+	else if (status == 404 && store_flush(&f) < 0)
+		ret = pmbench_error_set("registry front: cannot write %s to "
+					"its answer file: %s",
+					path, strerror(f.failed));
 	else if ((status == 200 || status == 404) &&
 		 keep(m, key.ptr, status, &f))
 		ret = 1;
