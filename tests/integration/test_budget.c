@@ -76,7 +76,8 @@ TEST(budget_goes_to_the_noisy_cell)
 	CHECK(quiet >= 3);
 	CHECK(noisy > 3);
 	CHECK(noisy >= quiet);
-	if (!strcmp(stopped(&r, "bun"), "precision"))
+	/* bun stopped for precision before the cap: pnpm ran on. */
+	if (!strcmp(stopped(&r, "bun"), "precision") && quiet < 10)
 		CHECK(noisy > quiet);
 	/* The baseline runs in every round the others run in. */
 	CHECK(rounds_of(&r, "npm") >= noisy);
