@@ -1,6 +1,7 @@
 #ifndef PMBENCH_CONTROL_H
 #define PMBENCH_CONTROL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct pmbench_ctx;
@@ -55,5 +56,73 @@ int pmbench_control_is(const char *pm);
  */
 int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
 			struct pmbench_sample *s);
+
+/*
+ * The control before timing: the wait for a quiet file system
+ * (pmbench_workspace_await_reuse()) compares the control's file work
+ * with a reference of this machine and file system.
+ */
+
+/**
+ * Test knob, read by pmbench_control_files(): a comma-separated list of
+ * seconds ("0.9,0.9,0.1") that the process's successive calls report
+ * instead of what they measured (the work is still done); the last one
+ * stands for every later call. Tests only.
+ */
+#define PMBENCH_CONTROL_FILES_ENV "PMBENCH_TEST_CONTROL_FILES_S"
+
+/** Quiet controls a reference keeps (the newest). */
+#define PMBENCH_CONTROL_REF_KEEP 16
+
+/**
+ * The reference of the control's file work (copy and read back, the
+ * metric control_files_s) on the work folder's file system, kept in
+ * `<work_dir>/control/reference` for one machine and file system (its
+ * key: /etc/machine-id, the device number and the file system type): the
+ * file work of the last quiet controls, in seconds, oldest first.
+ */
+struct pmbench_control_ref {
+	char *key; /**< what it was measured on */
+	double quiet[PMBENCH_CONTROL_REF_KEEP];
+	size_t nr; /**< 0: no reference yet */
+};
+
+#define PMBENCH_CONTROL_REF_INIT \
+	{                        \
+		.key = NULL      \
+	}
+
+/**
+ * Read the reference of the work folder `work_dir` into `out` (released
+ * first). A missing or unreadable file, or one made on another machine
+ * or file system, is an empty reference (nr 0). Never fails.
+ */
+void pmbench_control_ref_load(struct pmbench_control_ref *out,
+			      const char *work_dir);
+
+/**
+ * The reference time, seconds: a low quantile (the 25th percentile) of
+ * the quiet controls kept, so that one slow control among them does not
+ * raise it and the machine's usual noise stays above it; 0 when empty.
+ */
+double pmbench_control_ref_value(const struct pmbench_control_ref *ref);
+
+/** Keep `files_s` as a quiet control (the oldest goes past the limit). */
+void pmbench_control_ref_add(struct pmbench_control_ref *ref, double files_s);
+
+/** Write the reference (atomically). Returns 0 or an error. */
+int pmbench_control_ref_save(const struct pmbench_control_ref *ref,
+			     const char *work_dir);
+
+void pmbench_control_ref_release(struct pmbench_control_ref *ref);
+
+/**
+ * The control's file work alone, once: copy the tree and read the copy
+ * back (no CPU loop), its time in seconds into `out_s`. The tree is made
+ * first if missing, untimed; the copy goes to the trash. Returns 0, an
+ * error of the file system (set), or PMBENCH_EINTERRUPTED.
+ */
+int pmbench_control_files(double *out_s, const struct pmbench_ctx *ctx,
+			  const char *work_dir);
 
 #endif

@@ -312,6 +312,27 @@ int pmbench_fs_discard(const char *path, const char *trash);
 int pmbench_fs_trash_empty(const char *trash);
 
 /**
+ * Hand what `trash` holds over for deletion elsewhere (a process of its
+ * own, pmbench_fs_trash_drain()): the folder is renamed to a new batch
+ * folder in `queue` (same file system) and made again, its record of the
+ * last large emptying moved back into it. Returns 1 when a batch was
+ * made, 0 when the trash held nothing but its record, or an error.
+ */
+int pmbench_fs_trash_handoff(const char *trash, const char *queue);
+
+/** How many batches `queue` holds (0 when it does not exist). */
+int pmbench_fs_trash_pending(const char *queue);
+
+/**
+ * Delete every batch in `queue`, also those handed over while it
+ * deletes, then record a large deletion in `trash` as
+ * pmbench_fs_trash_empty() does (synced first). `out_files`: the files
+ * and folders deleted. Returns 0 or an error.
+ */
+int pmbench_fs_trash_drain(const char *queue, const char *trash,
+			   uint64_t *out_files);
+
+/**
  * When the last large emptying of `trash` ended (its `when`, real time)
  * and how many files it deleted. Returns 1, or 0 when none is recorded.
  */

@@ -8,8 +8,8 @@
 
 /**
  * The local registry's front (registry.h): a small HTTP/1.1 server on
- * 127.0.0.1 that answers the timed runs from memory, with the very bytes
- * the sealed verdaccio behind it gave for the same request.
+ * 127.0.0.1 that answers the timed runs with the very bytes the sealed
+ * verdaccio behind it gave for the same request, kept in a file.
  *
  * Why: verdaccio renders every packument from its storage on every
  * request, in one Node process. On a 2-core machine it burned 1.0 s of
@@ -19,7 +19,10 @@
  *
  * What it keeps: per request kind (a tarball; an abbreviated or a full
  * packument, by the Accept header; gzip or not, by Accept-Encoding) the
- * status, Content-Type, Content-Encoding, ETag and body, filled before
+ * status, Content-Type, Content-Encoding and ETag in memory, and the body
+ * in one nameless file of the store folder (pmbench_mirror_set_store()),
+ * sent from there with sendfile(), so that pmbench's own memory does not
+ * grow with the fixture; filled before
  * the timed runs by pmbench_mirror_preload() with what the primings
  * asked for (a 404 too: the registry lacks the package, as pnpm finds
  * when it asks for a workspace's own packages; answered from memory, it
@@ -124,6 +127,14 @@ struct pmbench_mirror *pmbench_mirror_new(int backend_port, const char *host);
 
 /** Ask the backend at `port` from now on (it moved). */
 void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port);
+
+/**
+ * Keep the answers' bodies in a file made in the folder `dir` (copied;
+ * NULL: $TMPDIR, else /tmp) when the first one comes: a file without a
+ * name (O_TMPFILE), gone when the front is freed or pmbench ends, however
+ * it ends. Only before the first answer is kept.
+ */
+void pmbench_mirror_set_store(struct pmbench_mirror *m, const char *dir);
 
 /**
  * Fetch the answer to `GET path` with `accept` and (if `gzip`)

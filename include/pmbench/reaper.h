@@ -76,6 +76,20 @@ void pmbench_reaper_note_group(int slot, pid_t pgid);
 const char *pmbench_reaper_describe(void);
 
 /**
+ * For a process forked from the program that is to outlive it (the
+ * trash's deleter, deleter.h, the one process pmbench leaves running on
+ * purpose): move the calling process out of the program's cgroup, back
+ * into the one the program came from, so that the supervisor's
+ * `cgroup.kill` does not reach it. Call it in the forked child, before it
+ * forks again; the child must also leave the children's process groups
+ * (setsid()) and not carry the PMBENCH_RUN marker (a fork that does not
+ * exec carries none: the marker is only in the children's environment).
+ * Async-signal-safe. Returns 0 (also without a cgroup, or when called in
+ * the program itself), or -1 when the move failed.
+ */
+int pmbench_reaper_leave(void);
+
+/**
  * The normal end: leave the cgroup, have the supervisor stop whatever is
  * left and exit, and reap it. Also run at exit; calling it twice is
  * harmless, and it does nothing in a process forked from the program.

@@ -7,6 +7,7 @@
 #include "pmbench/buf.h"
 #include "cli.h"
 #include "pmbench/ctx.h"
+#include "pmbench/deleter.h"
 #include "pmbench/doc.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
@@ -104,27 +105,54 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
 }
 
+/* Delete the trash here and now: no process could be started for it. */
+static void empty_trash_here(const char *trash)
+{
+	/* Gigabytes of small files can take a minute: say so. */
+	pmbench_ctx_status(&pmbench_cli_ctx,
+			   "deleting the work copies set aside (%s)", trash);
+	if (pmbench_fs_trash_empty(trash) < 0) {
+		fprintf(stderr, "pmbench: warning: %s\n", pmbench_error_last());
+		pmbench_error_clear();
+	}
+	pmbench_ctx_done(&pmbench_cli_ctx);
+}
+
 /*
- * The trees the command discarded (pmbench_fs_discard()): deleted once
- * it is done, while pmbench still holds the folder. A stopped command
- * leaves them to the next one, which empties the trash first.
+ * The trees the command discarded (pmbench_fs_discard()): handed over,
+ * once it is done, to a process that deletes them after pmbench has
+ * returned (deleter.h), the one process it leaves running, so that the
+ * prompt comes back with the results. At the start of a command the same
+ * hands over what a stopped command left, and starts again a deletion
+ * that a killed deleter left. The next command's first timed run waits
+ * for the deleter (pmbench_workspace_await_reuse()).
  */
-static void empty_trash(void)
+static void empty_trash(int at_end)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	pid_t pid = pmbench_deleter_running(pmbench_config.cache_dir);
+	int ret;
 
+	/*
+	 * The last command's deletion still runs: at idle I/O priority it
+	 * waits for every other I/O, and this command's first timed run
+	 * will wait for it; from now on it goes at the normal priority.
+	 */
+	if (pid > 0 && !at_end)
+		pmbench_deleter_hurry(pid);
+	ret = pmbench_deleter_start(&pid, pmbench_config.cache_dir);
 	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
-	if (pmbench_fs_isdir(b.ptr)) {
-		/* Gigabytes of small files can take a minute: say so. */
-		pmbench_ctx_status(&pmbench_cli_ctx,
-				   "deleting the work copies set aside (%s)",
-				   b.ptr);
-		if (pmbench_fs_trash_empty(b.ptr) < 0) {
-			fprintf(stderr, "pmbench: warning: %s\n",
-				pmbench_error_last());
-			pmbench_error_clear();
-		}
-		pmbench_ctx_done(&pmbench_cli_ctx);
+	if (ret < 0) {
+		fprintf(stderr, "pmbench: warning: %s; deleting it now\n",
+			pmbench_error_last());
+		pmbench_error_clear();
+		if (pmbench_fs_isdir(b.ptr))
+			empty_trash_here(b.ptr);
+	} else if (ret > 0 && at_end) {
+		pmbench_ctx_note(&pmbench_cli_ctx,
+				 "deleting the work copies set aside in the "
+				 "background (pid %ld, idle I/O priority)",
+				 (long)pid);
 	}
 	pmbench_buf_release(&b);
 }
@@ -132,7 +160,7 @@ static void empty_trash(void)
 void pmbench_config_release(void)
 {
 	if (workdir.fd >= 0 && !pmbench_ctx_cancelled(&pmbench_cli_ctx))
-		empty_trash();
+		empty_trash(1);
 	pmbench_workdir_release(&workdir);
 	pmbench_cli_ctx.cache_dir = NULL;
 	pmbench_cli_ctx.toolchain_dir = NULL;
@@ -171,7 +199,7 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 		ret = pmbench_workdir_lock(&workdir, pmbench_config.cache_dir,
 					   what.ptr);
 	if (!ret)
-		empty_trash();
+		empty_trash(0);
 	if (ret < 0)
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 	pmbench_buf_release(&what);

@@ -59,6 +59,15 @@ const char *h_project(const char *rel);
  */
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env);
+
+/**
+ * For a pmbench run as `c`: when this program is no subreaper (the tests
+ * of the deleter, deleter.h, clear it so that the deleter escapes), walk
+ * pmbench's tree only at the exit, so that the clean-up does not take the
+ * deleter, the one process pmbench leaves running on purpose, for a
+ * leftover. h_pmbench() calls it.
+ */
+void h_spare_detached(struct pmbench_child *c);
 void h_run_release(struct h_run *r);
 
 /** Parse the fakes' log: an array of the JSON lines (caller deletes). */

@@ -1,18 +1,23 @@
 /*
- * A command started right after another: ext4 without a journal slows
- * file creation for up to 6 minutes after the first one's deletion, so
- * the second waits that out before its first timed run, says so and
- * records it in the result; --no-fs-wait times at once and says what it
- * did not wait for. The delay is forced with the test knob (seconds), so
- * the test behaves the same on any file system; a signal during the
+ * The wait before the first timed run: on a file system that reuses
+ * freed inodes late (ext4 without a journal; forced here with the test
+ * knob, seconds, so the test behaves the same on any file system),
+ * pmbench runs its control until three in a row are back within the
+ * margin of its reference, or the bound, and says what it waited; the
+ * first command on a file system makes the reference; --no-fs-wait times
+ * at once and says what it did not wait for. The control's figures are
+ * forced with their test knob (states, not times). A signal during the
  * wait stops pmbench as during a run.
  */
 #include "pmbench/common.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include "check.h"
 #include "harness.h"
+#include "pmbench/control.h"
+#include "pmbench/deleter.h"
 #include "pmbench/fs.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
@@ -28,9 +33,12 @@ static void push_args(struct pmbench_strvec *v, const char *proj,
 					  NULL });
 }
 
-/* `delay` seconds forced; "600!": and told not to wait for them. */
+/*
+ * `delay` seconds forced ("600!": and told not to wait for them), the
+ * control's file work reported as `files` (NULL: as measured).
+ */
 static void bench(struct h_run *run, const char *proj, const char *out,
-		  const char *delay)
+		  const char *delay, const char *files)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
@@ -40,6 +48,9 @@ static void bench(struct h_run *run, const char *proj, const char *out,
 		pmbench_strvec_push(&args, "--no-fs-wait");
 	pmbench_strvec_pushf(&env, "%s=%.*s", PMBENCH_FS_REUSE_DELAY_ENV,
 			     (int)strcspn(delay, "!"), delay);
+	if (files)
+		pmbench_strvec_pushf(&env, "%s=%s", PMBENCH_CONTROL_FILES_ENV,
+				     files);
 	h_pmbench(run, (const char *const *)args.v, &env);
 	pmbench_strvec_release(&args);
 	pmbench_strvec_release(&env);
@@ -53,62 +64,184 @@ static const char *wait_note(struct pmbench_result *r, const char *out)
 	return pmbench_result_env_get(r, "inode_reuse_wait");
 }
 
-TEST(second_command_waits_out_the_reuse_delay)
+/*
+ * The last command's deleter done (120 s at most), hurried as the next
+ * command would (at idle I/O priority it may wait for every other
+ * process's I/O); 1 if it is.
+ */
+static int deleter_done(void)
+{
+	pid_t pid;
+
+	for (int i = 0; i < 2400; i++) {
+		pid = pmbench_deleter_running(h_cache());
+		if (!pid)
+			return 1;
+		if (pid > 0)
+			pmbench_deleter_hurry(pid);
+		pmbench_sleep_ns(50 * 1000000ull);
+	}
+	return 0;
+}
+
+/*
+ * Without a subreaper the deleters are re-parented past this program,
+ * and no run's clean-up takes them for its own: they finish.
+ */
+static const char *setup(void)
+{
+	const char *sandbox = h_setup();
+
+	/* The wait runs the control: these tests are about it. */
+	h_with_control();
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	return sandbox;
+}
+
+TEST(first_command_makes_the_reference)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_control_ref ref = PMBENCH_CONTROL_REF_INIT;
+	struct h_run run;
+	const char *proj, *note;
+	char out[4200];
+
+	setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	/* A fresh cache: nothing deleted before, nothing to wait for. */
+	bench(&run, proj, out, "30", "0.1");
+	CHECK_INT(run.exit_code, 0);
+	CHECK(!strstr(run.out.ptr, "waiting"));
+	note = wait_note(&r, out);
+	CHECK(note && strstr(note, "pmbench's control had no reference on "
+				   "this file system: 3 controls made it "
+				   "0.100 s"));
+	pmbench_control_ref_load(&ref, h_cache());
+	CHECK_INT((int)ref.nr, 3);
+	CHECK(pmbench_control_ref_value(&ref) == 0.1);
+	h_run_release(&run);
+	CHECK(deleter_done());
+	pmbench_control_ref_release(&ref);
+	pmbench_result_release(&r);
+}
+
+/* Two commands: the reference, then the second's wait. */
+static void reference_then(int *out_ok, struct h_run *run, const char *proj,
+			   const char *out, const char *delay,
+			   const char *files)
+{
+	*out_ok = 0;
+	bench(run, proj, out, "30", "0.1");
+	CHECK_INT(run->exit_code, 0);
+	h_run_release(run);
+	/* Its trash (the control's 2,000-file copies) is deleted. */
+	CHECK(deleter_done());
+	bench(run, proj, out, delay, files);
+	CHECK_INT(run->exit_code, 0);
+	*out_ok = 1;
+}
+
+TEST(wait_ends_when_the_control_is_back)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj, *note, *waiting, *back, *first_run;
+	char out[4200];
+
+	setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	/* Slow twice, then back: the wait ends at the fifth control. */
+	H_CHECK_CALL(reference_then, &run, proj, out, "30",
+		     "0.9,0.9,0.1,0.1,0.1");
+	waiting = strstr(run.out.ptr,
+			 "waiting for the file system before timing: "
+			 "pmbench's control took 0.900 s against its "
+			 "reference 0.100 s; PMBENCH_TEST_INODE_REUSE_DELAY=30 "
+			 "slows file creation for up to 30 s after a deletion, "
+			 "and pmbench deleted ");
+	back = strstr(run.out.ptr, "for the file system: pmbench's control "
+				   "is back to 0.100 s (reference 0.100 s)");
+	first_run = strstr(run.out.ptr, " run 1/1");
+	CHECK(waiting && back && first_run);
+	CHECK(waiting < back && back < first_run);
+	CHECK_CONTAINS(run.out.ptr, "timing starts when 3 controls in a row "
+				    "are within 30 % of the reference, in 0:30 "
+				    "(m:ss) at most (--no-fs-wait skips this)");
+	note = wait_note(&r, out);
+	CHECK(note && strstr(note, "pmbench's control took 0.900 s at first "
+				   "and 0.100 s at the end against its "
+				   "reference 0.100 s (3 in a row within 30 % "
+				   "end the wait), 5 controls"));
+	CHECK(note && !strstr(note, "the bound"));
+	h_run_release(&run);
+	CHECK(deleter_done());
+	pmbench_result_release(&r);
+}
+
+TEST(wait_ends_at_the_bound)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
 	const char *proj, *note;
 	char out[4200];
-	const char *waiting, *first_run;
 
-	h_setup();
-	h_with_control();
+	setup();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	/* A fresh cache: nothing deleted before, nothing to wait for. */
-	bench(&run, proj, out, "3");
-	CHECK_INT(run.exit_code, 0);
+	/* Never back: timed after the bound, and said so. */
+	H_CHECK_CALL(reference_then, &run, proj, out, "1", "0.9");
+	CHECK_CONTAINS(run.out.ptr, "warning: the file system is still slow "
+				    "after ");
+	CHECK_CONTAINS(run.out.ptr, "pmbench's control took 0.900 s against "
+				    "its reference 0.100 s; timing anyway");
+	note = wait_note(&r, out);
+	CHECK(note && strstr(note, "waited the bound,"));
+	h_run_release(&run);
+	CHECK(deleter_done());
+	pmbench_result_release(&r);
+}
+
+TEST(quiet_file_system_waits_nothing)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	/* Back at once: three controls, no wait, nothing to say. */
+	H_CHECK_CALL(reference_then, &run, proj, out, "30", "0.12");
 	CHECK(!strstr(run.out.ptr, "waiting"));
 	CHECK(!wait_note(&r, out));
 	h_run_release(&run);
-
-	/* Its trash (the control's 2,000-file copies) was emptied at exit. */
-	bench(&run, proj, out, "3");
-	CHECK_INT(run.exit_code, 0);
-	CHECK_CONTAINS(run.out.ptr, "waiting 0:0");
-	CHECK_CONTAINS(run.out.ptr, "(m:ss) before timing: "
-				    "PMBENCH_TEST_INODE_REUSE_DELAY=3 slows "
-				    "file creation for up to 3 s after a "
-				    "deletion, and pmbench deleted ");
-	CHECK_CONTAINS(run.out.ptr, "(--no-fs-wait skips this)");
-	note = wait_note(&r, out);
-	CHECK(note && strstr(note, "before the first run"));
-	/* The wait comes before the first run (a state, not a time). */
-	waiting = strstr(run.out.ptr, "waiting 0:0");
-	first_run = strstr(run.out.ptr, " run 1/1");
-	CHECK(waiting && first_run && waiting < first_run);
-	h_run_release(&run);
+	CHECK(deleter_done());
 
 	/* Told not to wait: it does not, and says what it did not wait for. */
-	bench(&run, proj, out, "600!");
+	bench(&run, proj, out, "600!", "0.9");
 	CHECK_INT(run.exit_code, 0);
 	CHECK(!strstr(run.out.ptr, "waiting "));
 	CHECK_CONTAINS(run.out.ptr, "warning: timing at once (--no-fs-wait), "
 				    "though PMBENCH_TEST_INODE_REUSE_DELAY=600 "
 				    "slows file creation for up to 600 s");
-	note = wait_note(&r, out);
-	CHECK(note && strstr(note, "not waited (--no-fs-wait)"));
+	CHECK(wait_note(&r, out) &&
+	      strstr(wait_note(&r, out), "not waited (--no-fs-wait)"));
 	/* Once, though it runs two scenarios. */
 	CHECK(!strstr(strstr(run.out.ptr, "--no-fs-wait), though") + 1,
 		      "--no-fs-wait), though"));
 	h_run_release(&run);
+	CHECK(deleter_done());
 
-	/* Where the file system reuses inodes at once: no wait. */
-	bench(&run, proj, out, "0");
+	/* Where the file system reuses inodes at once: no control, no wait. */
+	bench(&run, proj, out, "0", "0.9");
 	CHECK_INT(run.exit_code, 0);
 	CHECK(!strstr(run.out.ptr, "waiting"));
 	CHECK(!wait_note(&r, out));
 	h_run_release(&run);
+	CHECK(deleter_done());
 	pmbench_result_release(&r);
 }
 
@@ -129,6 +262,7 @@ static void stop_in_the_wait(int *out_ok, const char *proj, const char *out,
 	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
 	push_args(&c.args, proj, out);
 	pmbench_strvec_pushf(&c.env, "%s=600", PMBENCH_FS_REUSE_DELAY_ENV);
+	pmbench_strvec_pushf(&c.env, "%s=5", PMBENCH_CONTROL_FILES_ENV);
 	CHECK_INT(pmbench_child_start(&c), 0);
 	for (int i = 0; i < 1200 && rc == 0; i++) {
 		rc = pmbench_child_pump(&c, 50 * 1000000ull);
@@ -144,6 +278,7 @@ static void stop_in_the_wait(int *out_ok, const char *proj, const char *out,
 	CHECK_INT(pmbench_fs_read(&kept, out, 1 << 20), 0);
 	CHECK_STR(kept.ptr, "{\"keep\":1}\n");
 	pmbench_buf_release(&kept);
+	CHECK(deleter_done());
 	*out_ok = 1;
 }
 
@@ -153,13 +288,13 @@ TEST(signal_during_the_wait_stops_pmbench)
 	const char *proj;
 	char out[4200];
 
-	h_setup();
-	h_with_control();
+	setup();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	bench(&run, proj, out, "0");
+	bench(&run, proj, out, "30", "0.1");
 	CHECK_INT(run.exit_code, 0);
 	h_run_release(&run);
+	CHECK(deleter_done());
 
 	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGTERM);
 	/* Ctrl-C and a closed terminal keep the user's file too. */
@@ -167,5 +302,7 @@ TEST(signal_during_the_wait_stops_pmbench)
 	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGHUP);
 }
 
-CHECK_MAIN(CASE(second_command_waits_out_the_reuse_delay),
+CHECK_MAIN(CASE(first_command_makes_the_reference),
+	   CASE(wait_ends_when_the_control_is_back),
+	   CASE(wait_ends_at_the_bound), CASE(quiet_file_system_waits_nothing),
 	   CASE(signal_during_the_wait_stops_pmbench))

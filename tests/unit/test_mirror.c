@@ -18,8 +18,10 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <dirent.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -1236,6 +1238,90 @@ TEST(front)
 	CHECK(w.pm);
 }
 
+/*
+ * The size of the file without a name that this process holds open in
+ * `dir` (the front's store), or -1 when it holds none.
+ */
+static long long nameless_in(const char *dir)
+{
+	char fd_path[64], target[4200];
+	long long size = -1;
+	struct stat st;
+
+	for (int fd = 3; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+		n = readlink(fd_path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (!strncmp(target, dir, strlen(dir)) &&
+		    target[strlen(dir)] == '/' && strstr(target, "(deleted)") &&
+		    !fstat(fd, &st))
+			size = (long long)st.st_size;
+	}
+	return size;
+}
+
+/*
+ * The bodies are kept in a file without a name in the store folder, not
+ * in memory, and served from it byte for byte; nothing is left in the
+ * folder, and the file is gone with the front.
+ */
+TEST(bodies_in_a_file)
+{
+	struct backend b;
+	struct pmbench_mirror *m = NULL;
+	struct reply r;
+	const char *dir = check_sandbox();
+	uint64_t bytes = 0;
+	CURL *pm = NULL;
+	int port = free_port(), rc = -1, kept = -1;
+	long long size = -1;
+	DIR *d;
+	struct dirent *de;
+	int entries = 0;
+
+	memset(&r, 0, sizeof(r));
+	pmbench_buf_init(&r.head);
+	pmbench_buf_init(&r.body);
+	CHECK_INT(curl_global_init(CURL_GLOBAL_DEFAULT), CURLE_OK);
+	if (backend_start(&b) == 0) {
+		m = pmbench_mirror_new(b.port, HOST);
+		pmbench_mirror_set_store(m, dir);
+		kept = pmbench_mirror_preload(m, BIG, "*/*", 0);
+		CHECK_INT(pmbench_mirror_preload(m, "/pkg", CORGI, 1), 1);
+		size = nameless_in(dir);
+		pmbench_mirror_kept(m, &bytes);
+		pm = curl_easy_init();
+		rc = pmbench_mirror_serve(m, port);
+		if (!rc && pm)
+			rc = ask(pm, port, "GET", BIG, NULL, &r);
+		pmbench_mirror_free(m);
+		backend_stop(&b);
+	}
+	if (pm)
+		curl_easy_cleanup(pm);
+	curl_global_cleanup();
+	CHECK_INT(kept, 1);
+	CHECK_INT(rc, 0);
+	CHECK_INT(r.status, 200);
+	CHECK(is_big(&r.body));
+	pmbench_buf_release(&r.head);
+	pmbench_buf_release(&r.body);
+	/* Both bodies, one after the other, in the one file. */
+	CHECK(bytes == BIG_LEN + strlen("corgi:/pkg"));
+	CHECK(size == (long long)bytes);
+	CHECK(nameless_in(dir) < 0);
+	d = opendir(dir);
+	CHECK(d);
+	while ((de = readdir(d)))
+		entries += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	CHECK_INT(entries, 0);
+}
+
 /* The backend gone while serving: 502, counted as a failed fallback. */
 TEST(backend_gone)
 {
@@ -1487,5 +1573,6 @@ TEST(is_tarball)
 	CHECK(!pmbench_mirror_is_tarball(""));
 }
 
-CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(backend_gone),
-	   CASE(caching_headers), CASE(connection_cap), CASE(timeouts))
+CHECK_MAIN(CASE(is_tarball), CASE(front), CASE(bodies_in_a_file),
+	   CASE(backend_gone), CASE(caching_headers), CASE(connection_cap),
+	   CASE(timeouts))

@@ -1,9 +1,17 @@
 /*
- * The local registry's front (mirror.h): answers from memory what the
- * sealed verdaccio answered, so that the timed runs do not measure
- * verdaccio's CPU. One thread, one poll() loop, non-blocking sockets,
- * with limits on what a client can make it hold (connections, input,
- * time) and a count of requests per connection's owner (peer.h).
+ * The local registry's front (mirror.h): answers what the sealed
+ * verdaccio answered, so that the timed runs do not measure verdaccio's
+ * CPU. One thread, one poll() loop, non-blocking sockets, with limits on
+ * what a client can make it hold (connections, input, time) and a count
+ * of requests per connection's owner (peer.h).
+ *
+ * The answers' bodies are kept in one file, not in memory: a nameless
+ * file in the store folder (O_TMPFILE, or one unlinked at once), gone
+ * when pmbench ends however it ends. An answer is an offset and a length
+ * into it, sent from the file's mapping, whose pages are unmapped again
+ * as soon as they are sent: they stay in the page cache, and pmbench's
+ * own memory does not grow with the fixture (the default bench's 369
+ * answers are 123 MB, most of it yarn 1's full packuments).
  */
 /* accept4() and pipe2(), for sockets and pipes born non-blocking. */
 #ifndef _GNU_SOURCE
@@ -20,6 +28,8 @@
 #include <signal.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -54,12 +64,16 @@
 #define CORGI		"application/vnd.npm.install-v1+json"
 #define FULL_ACCEPT	"application/json"
 #define CORGI_ACCEPT	CORGI "; q=1.0, application/json; q=0.8, */*"
+/* A fetched body is written to the store in pieces of this size. */
+#define STORE_CHUNK (64 * 1024)
+/* Sent from the store's mapping, its pages leave pmbench's memory. */
+#define MAP_DROP (16u << 20)
 
 struct entry {
 	char *key;
 	int status;
 	char *type, *encoding, *etag;
-	char *body;
+	uint64_t off; /* the body: at this offset of the store */
 	size_t len;
 	struct entry *next;
 };
@@ -74,7 +88,7 @@ struct conn {
 	uint64_t active;  /* the last byte in or out: eviction, stalls */
 	struct pmbench_buf out; /* status line and headers */
 	size_t out_off;
-	const char *body; /* an entry's, never owned */
+	uint64_t body_at; /* an entry's body, in the store */
 	size_t body_len, body_off;
 	int writing, close_after;
 	int eof; /* the client sent all it will: answer, then close */
@@ -91,6 +105,12 @@ struct pmbench_mirror {
 	struct entry *table[BUCKETS];
 	size_t kept;
 	uint64_t kept_bytes;
+	uint64_t store_end; /* the store's length */
+	char *store_dir;    /* where the store is made; NULL: TMPDIR */
+	int store;	    /* the answers' bodies (a nameless file), or -1 */
+	char *map;	    /* the store mapped (store_map()), or NULL */
+	size_t map_len;	    /* its length */
+	size_t map_sent;    /* sent from it since it was last dropped */
 	CURL *easy;
 
 	pthread_mutex_t lock; /* counts and log */
@@ -153,7 +173,6 @@ static void entry_free(struct entry *e)
 	free(e->type);
 	free(e->encoding);
 	free(e->etag);
-	free(e->body);
 	free(e);
 }
 
@@ -163,7 +182,7 @@ struct pmbench_mirror *pmbench_mirror_new(int backend_port, const char *host)
 
 	m->backend_port = backend_port;
 	m->host = pmbench_xstrdup(host);
-	m->listen_fd = m->wake[0] = m->wake[1] = -1;
+	m->listen_fd = m->wake[0] = m->wake[1] = m->store = -1;
 	m->peers = pmbench_xcalloc(1, sizeof(*m->peers));
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
@@ -174,16 +193,99 @@ void pmbench_mirror_set_backend(struct pmbench_mirror *m, int port)
 	m->backend_port = port;
 }
 
+void pmbench_mirror_set_store(struct pmbench_mirror *m, const char *dir)
+{
+	free(m->store_dir);
+	m->store_dir = dir ? pmbench_xstrdup(dir) : NULL;
+}
+
+/* A file without a name in `dir`: O_TMPFILE, else one unlinked at once. */
+static int nameless_file(const char *dir)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	pmbench_buf_path(&path, dir, ".pmbench-front-XXXXXX");
+	fd = mkostemp(path.ptr, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path.ptr);
+	pmbench_buf_release(&path);
+	return fd;
+}
+
+/* The store, made on first use. Returns 0 or an error. */
+static int open_store(struct pmbench_mirror *m)
+{
+	const char *dir = m->store_dir;
+
+	if (m->store >= 0)
+		return 0;
+	if (!dir || !*dir)
+		dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	m->store = nameless_file(dir);
+	if (m->store < 0)
+		return pmbench_error_set("registry front: cannot make a file "
+					 "for its answers in '%s': %s",
+					 dir, strerror(errno));
+	return 0;
+}
+
 /* --- asking the backend ------------------------------------------------ */
 
+/*
+ * An answer being fetched. A 200's body goes to the store (`fd`, from
+ * offset `at`) in pieces, any other's stays in `body`.
+ */
 struct fetched {
 	struct pmbench_buf body;
 	char *type, *encoding, *etag, *cache_control;
+	int fd;		  /* the store, or -1: keep the body in memory */
+	int to_store;	  /* the status line said 200 */
+	uint64_t at;	  /* where the body starts in the store */
+	uint64_t written; /* of it, so far */
+	int failed;	  /* errno of a failed write, or 0 */
 };
+
+#define FETCHED_INIT                                                        \
+	{                                                                   \
+		.body = PMBENCH_BUF_INIT, .fd = -1, .to_store = 0, .at = 0, \
+		.written = 0, .failed = 0                                   \
+	}
+
+/* Write the body's pending piece to the store. */
+static int store_flush(struct fetched *f)
+{
+	size_t done = 0;
+
+	while (done < f->body.len) {
+		ssize_t w = pwrite(f->fd, f->body.ptr + done,
+				   f->body.len - done,
+				   (off_t)(f->at + f->written + done));
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			f->failed = w < 0 ? errno : EIO;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	f->written += done;
+	pmbench_buf_reset(&f->body);
+	return 0;
+}
 
 static size_t on_body(char *p, size_t size, size_t n, void *data)
 {
-	pmbench_buf_add(&((struct fetched *)data)->body, p, size * n);
+	struct fetched *f = data;
+
+	pmbench_buf_add(&f->body, p, size * n);
+	if (f->to_store && f->body.len >= STORE_CHUNK && store_flush(f) < 0)
+		return 0; /* curl stops with CURLE_WRITE_ERROR */
 	return size * n;
 }
 
@@ -193,6 +295,13 @@ static size_t on_header(char *p, size_t size, size_t n, void *data)
 	size_t len = size * n;
 	char *v;
 
+	/* The status line comes first: a 200 is kept, in the store. */
+	if (len > 12 && !strncmp(p, "HTTP/", 5)) {
+		const char *sp = memchr(p, ' ', len);
+
+		f->to_store = f->fd >= 0 && sp && (size_t)(sp - p) + 4 <= len &&
+			      !strncmp(sp, " 200", 4);
+	}
 	if ((v = pmbench_httphead_value(p, len, "Content-Type"))) {
 		free(f->type);
 		f->type = v;
@@ -218,9 +327,27 @@ static void fetched_release(struct fetched *f)
 	free(f->cache_control);
 }
 
+/* Set `m->easy` up to GET `url` with `headers` into `f`. */
+static void fetch_setup(struct pmbench_mirror *m, const char *url,
+			struct curl_slist *headers, struct fetched *f)
+{
+	curl_easy_reset(m->easy);
+	curl_easy_setopt(m->easy, CURLOPT_URL, url);
+	curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(m->easy, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, FETCH_SECS);
+	curl_easy_setopt(m->easy, CURLOPT_PROTOCOLS_STR, "http");
+	curl_easy_setopt(m->easy, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(m->easy, CURLOPT_WRITEDATA, f);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(m->easy, CURLOPT_HEADERDATA, f);
+}
+
 /*
- * GET `path` from the backend as a PM would ask it. Returns the status
- * (0 when no answer came, with the reason set as the error).
+ * GET `path` from the backend as a PM would ask it; a 200's body goes to
+ * the store, from its end. Returns the status (0 when no answer came,
+ * with the reason set as the error).
  */
 static int fetch(struct pmbench_mirror *m, const char *path, const char *accept,
 		 int gzip, struct fetched *f)
@@ -236,7 +363,10 @@ static int fetch(struct pmbench_mirror *m, const char *path, const char *accept,
 		return pmbench_error_set("registry front: curl_easy_init "
 					 "failed"),
 		       0;
-	curl_easy_reset(m->easy);
+	if (open_store(m) < 0)
+		return 0;
+	f->fd = m->store;
+	f->at = m->store_end;
 	pmbench_buf_addf(&url, "http://127.0.0.1:%d%s", m->backend_port, path);
 	pmbench_buf_addf(&h, "Host: %s", m->host);
 	headers = curl_slist_append(headers, h.ptr);
@@ -245,24 +375,26 @@ static int fetch(struct pmbench_mirror *m, const char *path, const char *accept,
 	headers = curl_slist_append(headers, h.ptr);
 	if (gzip)
 		headers = curl_slist_append(headers, "Accept-Encoding: gzip");
-	curl_easy_setopt(m->easy, CURLOPT_URL, url.ptr);
-	curl_easy_setopt(m->easy, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(m->easy, CURLOPT_NOPROXY, "*");
-	curl_easy_setopt(m->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(m->easy, CURLOPT_TIMEOUT, FETCH_SECS);
-	curl_easy_setopt(m->easy, CURLOPT_PROTOCOLS_STR, "http");
-	curl_easy_setopt(m->easy, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(m->easy, CURLOPT_WRITEDATA, f);
-	curl_easy_setopt(m->easy, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(m->easy, CURLOPT_HEADERDATA, f);
+	fetch_setup(m, url.ptr, headers, f);
 	rc = curl_easy_perform(m->easy);
 	if (rc == CURLE_OK)
 		curl_easy_getinfo(m->easy, CURLINFO_RESPONSE_CODE, &status);
-	else
-		pmbench_error_set("registry front: GET %s from the mirror "
-				  "(127.0.0.1:%d): %s",
-				  path, m->backend_port,
-				  curl_easy_strerror(rc));
+	/* A 200 is kept: what is left of its body goes to the store too. */
+	f->to_store = status == 200;
+	if (f->to_store && f->body.len && store_flush(f) < 0)
+		rc = CURLE_WRITE_ERROR;
+	if (rc != CURLE_OK) {
+		status = 0;
+		if (f->failed)
+			pmbench_error_set("registry front: cannot write %s "
+					  "to its answer file: %s",
+					  path, strerror(f->failed));
+		else
+			pmbench_error_set("registry front: GET %s from the "
+					  "mirror (127.0.0.1:%d): %s",
+					  path, m->backend_port,
+					  curl_easy_strerror(rc));
+	}
 	curl_slist_free_all(headers);
 	pmbench_buf_release(&url);
 	pmbench_buf_release(&h);
@@ -280,9 +412,10 @@ static struct entry *keep(struct pmbench_mirror *m, const char *key, int status,
 	e->type = f->type;
 	e->encoding = f->encoding;
 	e->etag = f->etag;
-	e->len = f->body.len;
-	e->body = pmbench_buf_detach(&f->body);
+	e->off = f->at;
+	e->len = (size_t)f->written;
 	f->type = f->encoding = f->etag = NULL;
+	m->store_end += f->written;
 	e->next = m->table[b];
 	m->table[b] = e;
 	m->kept++;
@@ -294,7 +427,7 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 			   const char *accept, int gzip)
 {
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
-	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	struct fetched f = FETCHED_INIT;
 	char kind = kind_of(path, accept);
 	int status, ret = 0;
 
@@ -311,6 +444,11 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 	 */
 	if (!status)
 		ret = -1;
+	/* Only a 200's body went to the store as it came: the 404's too. */
+	else if (status == 404 && store_flush(&f) < 0)
+		ret = pmbench_error_set("registry front: cannot write %s to "
+					"its answer file: %s",
+					path, strerror(f.failed));
 	else if ((status == 200 || status == 404) &&
 		 keep(m, key.ptr, status, &f))
 		ret = 1;
@@ -324,7 +462,7 @@ done:
 static char *head_cache_control(struct pmbench_mirror *m, const char *url,
 				const char *accept)
 {
-	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	struct fetched f = FETCHED_INIT;
 	struct pmbench_buf h = PMBENCH_BUF_INIT;
 	struct curl_slist *headers = NULL;
 	char *value = NULL;
@@ -507,7 +645,7 @@ static void begin_answer(struct conn *c)
 	c->active = pmbench_now_ns();
 	c->writing = 1;
 	c->out_off = c->body_off = c->body_len = 0;
-	c->body = NULL;
+	c->body_at = 0;
 	c->cache_control = NULL;
 	pmbench_buf_reset(&c->out);
 }
@@ -538,8 +676,12 @@ static void refuse(struct pmbench_mirror *m, struct conn *c, int status,
 	c->eof = 1;
 }
 
-static void answer_entry(struct conn *c, const struct pmbench_httphead *r,
-			 const struct entry *e, int head)
+/*
+ * The head of the answer `e` (its body: `len` bytes) to `r` into `c`'s
+ * output. Returns 1 when the body is to follow.
+ */
+static int answer_head(struct conn *c, const struct pmbench_httphead *r,
+		       const struct entry *e, size_t len, int head)
 {
 	int not_modified = e->etag && r->if_none_match &&
 			   !strcmp(e->etag, r->if_none_match);
@@ -557,11 +699,18 @@ static void answer_entry(struct conn *c, const struct pmbench_httphead *r,
 		pmbench_buf_addf(&c->out, "Cache-Control: %s\r\n",
 				 c->cache_control);
 	if (!not_modified)
-		pmbench_buf_addf(&c->out, "Content-Length: %zu\r\n", e->len);
+		pmbench_buf_addf(&c->out, "Content-Length: %zu\r\n", len);
 	pmbench_buf_addf(&c->out, "Connection: %s\r\n\r\n",
 			 c->close_after ? "close" : "keep-alive");
-	if (!head && !not_modified) {
-		c->body = e->body;
+	return !head && !not_modified;
+}
+
+/* The answer `e`, kept: its head, then its body from the store. */
+static void answer_entry(struct conn *c, const struct pmbench_httphead *r,
+			 const struct entry *e, int head)
+{
+	if (answer_head(c, r, e, e->len, head)) {
+		c->body_at = e->off;
 		c->body_len = e->len;
 	}
 }
@@ -583,7 +732,7 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 			       const struct pmbench_httphead *r,
 			       const char *key, int gzip, int head)
 {
-	struct fetched f = { PMBENCH_BUF_INIT, NULL, NULL, NULL, NULL };
+	struct fetched f = FETCHED_INIT;
 	int status = fetch(m, r->path, r->accept, gzip, &f);
 	struct entry *e = NULL;
 
@@ -594,17 +743,17 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 		pmbench_error_clear();
 		count(m, c, r, 502, 0, 1);
 	} else {
-		struct entry failure = { NULL,	     status, f.type,
-					 f.encoding, f.etag, f.body.ptr,
-					 f.body.len, NULL };
+		struct entry failure = {
+			.status = status,
+			.type = f.type,
+			.encoding = f.encoding,
+			.etag = f.etag,
+		};
 
-		answer_entry(c, r, &failure, head);
-		if (c->body) {
-			pmbench_buf_add(&c->out, failure.body, failure.len);
-			c->body = NULL;
-			c->body_len = 0;
-		}
-		count(m, c, r, status, head ? 0 : failure.len, 1);
+		/* Not kept: its body goes after the head, from memory. */
+		if (answer_head(c, r, &failure, f.body.len, head))
+			pmbench_buf_add(&c->out, f.body.ptr, f.body.len);
+		count(m, c, r, status, head ? 0 : f.body.len, 1);
 	}
 	fetched_release(&f);
 	return e;
@@ -691,6 +840,61 @@ static void conn_close(struct pmbench_mirror *m, size_t i)
 	m->conns[i] = m->conns[--m->nconns];
 }
 
+/*
+ * The store mapped, all of it that is written (the serving thread's
+ * alone: a fallback while serving makes it longer), or NULL.
+ */
+static const char *store_map(struct pmbench_mirror *m)
+{
+	void *p;
+
+	if (m->map && m->map_len >= m->store_end)
+		return m->map;
+	if (m->map)
+		munmap(m->map, m->map_len);
+	m->map = NULL;
+	m->map_len = m->map_sent = 0;
+	p = mmap(NULL, (size_t)m->store_end, PROT_READ, MAP_SHARED, m->store,
+		 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	m->map = p;
+	m->map_len = (size_t)m->store_end;
+	return m->map;
+}
+
+/*
+ * Send what the socket takes of `c`'s body from the store's mapping.
+ * send() copies what it takes, and the pages stay in the page cache, so
+ * every MAP_DROP bytes sent the whole mapping is dropped from pmbench's
+ * resident memory (MADV_DONTNEED), which then holds at most that much of
+ * the store. Measured here (2026-12-04, 369 answers of 2 KB to 10 MB, a
+ * client in the same process): sendfile() spared the copy but cost 60 %
+ * more CPU per megabyte, a read into a buffer as much, and dropping the
+ * pages after every send() 8 us more per answer.
+ */
+static ssize_t send_body(struct pmbench_mirror *m, struct conn *c, size_t left)
+{
+	uint64_t at = c->body_at + c->body_off;
+	const char *map = store_map(m);
+	ssize_t n;
+
+	if (!map) {
+		off_t off = (off_t)at;
+
+		/* No mapping to be had: the kernel reads the file itself. */
+		return sendfile(c->fd, m->store, &off, left);
+	}
+	n = send(c->fd, map + at, left, MSG_NOSIGNAL);
+	if (n > 0)
+		m->map_sent += (size_t)n;
+	if (m->map_sent >= MAP_DROP) {
+		madvise(m->map, m->map_len, MADV_DONTNEED);
+		m->map_sent = 0;
+	}
+	return n;
+}
+
 /* Write what `c` can; 1 when the connection is to be closed. */
 static int flush(struct pmbench_mirror *m, struct conn *c)
 {
@@ -706,7 +910,7 @@ static int flush(struct pmbench_mirror *m, struct conn *c)
 			/* The head and the body in as few packets as can be. */
 			more = c->body_off < c->body_len ? MSG_MORE : 0;
 		} else if (c->body_off < c->body_len) {
-			p = c->body + c->body_off;
+			p = NULL;
 			left = c->body_len - c->body_off;
 		} else {
 			c->writing = 0;
@@ -716,7 +920,8 @@ static int flush(struct pmbench_mirror *m, struct conn *c)
 			next_request(m, c);
 			continue;
 		}
-		n = send(c->fd, p, left, MSG_NOSIGNAL | more);
+		n = p ? send(c->fd, p, left, MSG_NOSIGNAL | more)
+		      : send_body(m, c, left);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -1113,6 +1318,11 @@ void pmbench_mirror_free(struct pmbench_mirror *m)
 		}
 	if (m->easy)
 		curl_easy_cleanup(m->easy);
+	if (m->store >= 0)
+		close(m->store);
+	if (m->map)
+		munmap(m->map, m->map_len);
+	free(m->store_dir);
 	free(m->conns);
 	free(m->peers);
 	free(m->host);

@@ -344,6 +344,8 @@ static int setup(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 			 reg->relay ? pmbench_link_port(reg->relay)
 				    : reg->port);
 	reg->front = pmbench_mirror_new(reg->backend_port, b.ptr);
+	/* The answers' bodies: a file beside the mirror's storage. */
+	pmbench_mirror_set_store(reg->front, reg->dir);
 done:
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&key);
@@ -446,7 +448,7 @@ static int preload_front(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 
 		pmbench_ctx_event(ctx,
 				  "registry front: %zu answers (%.1f MB) from "
-				  "the primings, served from memory",
+				  "the primings, served from a file",
 				  kept, (double)bytes / 1e6);
 	}
 	return ret;
@@ -845,8 +847,8 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 			 "user's npm config names; primed with its uplink "
 			 "live, sealed for the timed runs (cached metadata "
 			 "not revalidated, no request leaves 127.0.0.1); "
-			 "the timed runs answered from memory by pmbench's "
-			 "front with the sealed mirror's own bytes, counting "
+			 "the timed runs answered by pmbench's front from "
+			 "a file of the sealed mirror's own bytes, counting "
 			 "only the requests of the PM's own processes",
 			 reg->version ? reg->version : "verdaccio");
 	pmbench_result_env_set(r, "registry_mirror", b.ptr);

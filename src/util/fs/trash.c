@@ -5,6 +5,7 @@
  */
 #include "pmbench/common.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -12,6 +13,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/fs.h"
+#include "pmbench/strvec.h"
 
 #include "internal.h"
 
@@ -114,6 +116,26 @@ static int write_stamp(const char *path, uint64_t n,
 	return ret;
 }
 
+/* Record `deleted` files removed now, or keep the old record. */
+static int record(const char *stamp, const char *dir, uint64_t deleted,
+		  uint64_t old, const struct timespec *when)
+{
+	int ret = 0;
+
+	/*
+	 * A large deletion is recorded once its inode tables are on disk
+	 * (syncfs): the file system's reuse delay runs from then.
+	 */
+	if (deleted >= MANY_REMOVALS) {
+		ret = pmbench_fs_settle(dir);
+		if (!ret)
+			ret = write_stamp(stamp, deleted, NULL);
+	} else if (old) {
+		ret = write_stamp(stamp, old, when);
+	}
+	return ret;
+}
+
 int pmbench_fs_trash_empty(const char *dir)
 {
 	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
@@ -131,17 +153,7 @@ int pmbench_fs_trash_empty(const char *dir)
 		goto done;
 	/* What went, but the old record itself. */
 	deleted = fs_removals() - before - (old != 0);
-	/*
-	 * A large deletion is recorded once its inode tables are on disk
-	 * (syncfs): the file system's reuse delay runs from then.
-	 */
-	if (deleted >= MANY_REMOVALS) {
-		ret = pmbench_fs_settle(dir);
-		if (!ret)
-			ret = write_stamp(stamp.ptr, deleted, NULL);
-	} else if (old) {
-		ret = write_stamp(stamp.ptr, old, &when);
-	}
+	ret = record(stamp.ptr, dir, deleted, old, &when);
 done:
 	pmbench_buf_release(&stamp);
 	return ret;
@@ -192,5 +204,130 @@ done:
 	pmbench_buf_release(&base);
 	pmbench_buf_release(&target);
 	pmbench_buf_release(&to);
+	return ret;
+}
+
+/* 1 if the folder `dir` holds anything but the record; 0 if not. */
+static int holds_more(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int more = 0;
+
+	if (!d)
+		return 0;
+	while (!more && (de = pmbench_fs_readdir(d)))
+		more = strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		       strcmp(de->d_name, TRASH_STAMP);
+	closedir(d);
+	return more;
+}
+
+int pmbench_fs_trash_handoff(const char *dir, const char *queue)
+{
+	struct pmbench_buf batch = PMBENCH_BUF_INIT, from = PMBENCH_BUF_INIT;
+	struct pmbench_buf to = PMBENCH_BUF_INIT;
+	int ret;
+
+	if (!holds_more(dir))
+		return 0;
+	ret = pmbench_fs_mkdirp(queue, 0755);
+	if (ret < 0)
+		goto done;
+	do {
+		pmbench_buf_reset(&batch);
+		pmbench_buf_addf(&batch, "%s/%ld.%lu", queue, (long)getpid(),
+				 ++trash.serial);
+	} while (pmbench_fs_exists(batch.ptr));
+	if (rename(dir, batch.ptr) < 0) {
+		ret = pmbench_error_set("cannot move '%s' to '%s': %s", dir,
+					batch.ptr, strerror(errno));
+		goto done;
+	}
+	trash.based = 0;
+	ret = pmbench_fs_mkdirp(dir, 0755);
+	/* The record stays where the next command's wait reads it. */
+	pmbench_buf_path(&from, batch.ptr, TRASH_STAMP);
+	pmbench_buf_path(&to, dir, TRASH_STAMP);
+	if (!ret && pmbench_fs_exists(from.ptr) && rename(from.ptr, to.ptr) < 0)
+		ret = pmbench_error_set("cannot move '%s' to '%s': %s",
+					from.ptr, to.ptr, strerror(errno));
+	if (!ret)
+		ret = 1;
+done:
+	pmbench_buf_release(&batch);
+	pmbench_buf_release(&from);
+	pmbench_buf_release(&to);
+	return ret;
+}
+
+int pmbench_fs_trash_pending(const char *queue)
+{
+	DIR *d = opendir(queue);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = pmbench_fs_readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* Delete the batches `queue` holds now; how many there were. */
+static int drain_once(const char *queue)
+{
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	DIR *d = opendir(queue);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT
+			       ? 0
+			       : pmbench_error_set("cannot read '%s': %s",
+						   queue, strerror(errno));
+	/* Batches only: the lock and anything else hidden stay. */
+	while ((de = pmbench_fs_readdir(d)))
+		if (de->d_name[0] != '.')
+			pmbench_strvec_push(&names, de->d_name);
+	closedir(d);
+	for (size_t i = 0; i < names.nr && !ret; i++) {
+		pmbench_buf_reset(&p);
+		pmbench_buf_path(&p, queue, names.v[i]);
+		ret = pmbench_fs_rmtree(p.ptr);
+	}
+	if (!ret)
+		ret = (int)names.nr;
+	pmbench_strvec_release(&names);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+int pmbench_fs_trash_drain(const char *queue, const char *dir,
+			   uint64_t *out_files)
+{
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+	struct timespec when;
+	uint64_t before = fs_removals(), old;
+	int ret;
+
+	*out_files = 0;
+	/* Batches handed over while it deleted are deleted too. */
+	do
+		ret = drain_once(queue);
+	while (ret > 0);
+	if (ret < 0)
+		goto done;
+	*out_files = fs_removals() - before;
+	ret = pmbench_fs_mkdirp(dir, 0755);
+	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
+	old = read_stamp(stamp.ptr, &when);
+	if (!ret)
+		ret = record(stamp.ptr, dir, *out_files, old, &when);
+done:
+	pmbench_buf_release(&stamp);
 	return ret;
 }

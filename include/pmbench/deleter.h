@@ -1,0 +1,75 @@
+#ifndef PMBENCH_DELETER_H
+#define PMBENCH_DELETER_H
+
+#include <sys/types.h>
+
+#include "pmbench/buf.h"
+
+/**
+ * The deleter: the one process pmbench leaves running when it returns.
+ *
+ * What a command set aside in its trash (pmbench_fs_discard()) is
+ * deleted after it: 500,000 files and 5.6 GB after the default bench,
+ * 39 s with the prompt held when pmbench deleted them itself. Instead,
+ * pmbench_deleter_start() hands the trash over as a batch of the queue
+ * folder `<work folder>/deleting/` (a rename) and starts a process that
+ * deletes it, the way `git gc --auto` detaches: forked twice (the first
+ * child leaves pmbench's cgroup, pmbench_reaper_leave(), and makes a
+ * session of its own, setsid(), before it forks the deleter and exits;
+ * pmbench is no subreaper meanwhile, so the deleter is re-parented to
+ * init, not to pmbench), at idle I/O priority (ioprio_set
+ * IOPRIO_CLASS_IDLE) and nice 19, its standard streams on /dev/null and
+ * every other descriptor closed (so neither the caller reading pmbench's
+ * output nor the reaper's pipe waits for it), named "pmb-deleter". So the
+ * reaper's sweep at pmbench's exit does not reach it: it is in none of
+ * the children's process groups, not in pmbench's cgroup, and carries no
+ * PMBENCH_RUN marker.
+ *
+ * It holds an exclusive flock on `deleting/.lock` while it deletes, and
+ * writes its pid there: the next pmbench sees a deletion in flight
+ * (pmbench_deleter_running()) and waits for it before its first timed run
+ * (pmbench_workspace_await_reuse()); two deleters never delete at once
+ * (a second one waits for the lock), and each deletes only what is in
+ * the queue when it looks, again until it is empty. The deleter tries the
+ * lock before it tells pmbench its pid, so once pmbench has returned the
+ * next command sees it (or the deleter before it) at work. When it is done it
+ * records a large deletion in the trash (pmbench_fs_trash_drain()), the
+ * record the next command's wait reads. A deleter that was killed
+ * leaves its batches in the queue, and the next command that takes the
+ * work folder starts a new one.
+ *
+ * PMBENCH_TEST_DELETER_HOLD=PATH (tests only) makes the deleter, once it
+ * holds the lock, wait until PATH exists before it deletes anything.
+ */
+
+/** The test knob (see above). */
+#define PMBENCH_DELETER_HOLD_ENV "PMBENCH_TEST_DELETER_HOLD"
+
+/** The queue folder of the work folder `cache_dir` into `out`. */
+void pmbench_deleter_queue(struct pmbench_buf *out, const char *cache_dir);
+
+/**
+ * Hand the trash of the work folder `cache_dir` over and start a deleter,
+ * when there is anything to delete (what this command set aside, or
+ * batches a killed deleter left) and no running deleter will delete it.
+ * Call it from the program's main thread, with no child running. Returns
+ * 1 with the deleter's pid in `out_pid`, 0 when none was needed (then
+ * `out_pid` is 0), or an error (the trash, or a batch, is left as it is:
+ * the caller may empty it itself).
+ */
+int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir);
+
+/**
+ * The pid of the deleter deleting in the work folder `cache_dir` now, or
+ * 0 when none holds its lock (-1: one holds it and has not written its pid
+ * yet).
+ */
+pid_t pmbench_deleter_running(const char *cache_dir);
+
+/**
+ * Someone waits for the deleter `pid`: give it the normal I/O priority
+ * back (best-effort; nice cannot be undone without privileges). 0 or -1.
+ */
+int pmbench_deleter_hurry(pid_t pid);
+
+#endif

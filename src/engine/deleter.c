@@ -1,0 +1,330 @@
+/*
+ * The deleter (deleter.h): the trash deleted in a process of its own
+ * after pmbench has returned the prompt.
+ *
+ * After the fork, the children call only async-signal-safe functions
+ * until the deleter has closed what it inherited; the deletion itself
+ * runs the file system module's code (malloc, opendir), which glibc keeps
+ * usable in a child forked from a single thread, and pmbench starts the
+ * deleter from its main thread with no thread of its own left running
+ * (the registry front and the relay are joined before the command ends).
+ */
+#define _GNU_SOURCE 1
+#include "pmbench/common.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/deleter.h"
+#include "pmbench/fs.h"
+#include "pmbench/reaper.h"
+#include "pmbench/workspace.h"
+
+#define QUEUE "deleting"
+#define LOCK  ".lock"
+
+/* linux/ioprio.h, which not every libc's headers carry. */
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_CLASS_BE	   2
+#define IOPRIO_CLASS_IDLE  3
+
+void pmbench_deleter_queue(struct pmbench_buf *out, const char *cache_dir)
+{
+	pmbench_buf_reset(out);
+	pmbench_buf_path(out, cache_dir, QUEUE);
+}
+
+static int set_ioprio(pid_t pid, int class, int level)
+{
+#ifdef SYS_ioprio_set
+	return (int)syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)pid,
+			    (class << IOPRIO_CLASS_SHIFT) | level);
+#else
+	(void)pid;
+	(void)class;
+	(void)level;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int pmbench_deleter_hurry(pid_t pid)
+{
+	return set_ioprio(pid, IOPRIO_CLASS_BE, 4);
+}
+
+/* The pid a lock file names ("pid N ..."), or 0. */
+static pid_t named_pid(int fd)
+{
+	char text[64];
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	long v = 0;
+
+	if (n <= 4 || strncmp(text, "pid ", 4))
+		return 0;
+	text[n] = '\0';
+	for (const char *p = text + 4; *p >= '0' && *p <= '9' && v < 1L << 30;
+	     p++)
+		v = v * 10 + (*p - '0');
+	return (pid_t)v;
+}
+
+pid_t pmbench_deleter_running(const char *cache_dir)
+{
+	struct pmbench_buf lock = PMBENCH_BUF_INIT;
+	pid_t pid = 0;
+	int fd;
+
+	pmbench_deleter_queue(&lock, cache_dir);
+	pmbench_buf_adds(&lock, "/" LOCK);
+	fd = open(lock.ptr, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	pmbench_buf_release(&lock);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		/* Held: by a deleter that has named itself, or is about to. */
+		if (errno == EWOULDBLOCK)
+			pid = named_pid(fd);
+		if (errno == EWOULDBLOCK && !pid)
+			pid = -1;
+	}
+	close(fd);
+	return pid;
+}
+
+/* ---- The deleter: a grandchild of pmbench, in a session of its own. ---- */
+
+/*
+ * Its standard streams on /dev/null and nothing else of pmbench's open
+ * but `*lock` (moved to 3, the lowest free); -1 if that cannot be.
+ */
+static int shed(int *lock)
+{
+	int null = open("/dev/null", O_RDWR);
+	unsigned from = 3;
+
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+	    dup2(null, 2) < 0)
+		return -1;
+	if (*lock >= 0 && *lock != 3) {
+		if (dup2(*lock, 3) < 0)
+			return -1;
+		close(*lock);
+		*lock = 3;
+	}
+	from += *lock >= 0;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, from, ~0u, 0u) == 0)
+		return 0;
+#endif
+	for (int fd = (int)from; fd < 65536; fd++)
+		close(fd);
+	return 0;
+}
+
+static void defaults(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_DFL;
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The test knob: wait for the file it names. */
+static void hold(const char *path)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	while (path && *path && access(path, F_OK) < 0)
+		nanosleep(&ts, NULL);
+}
+
+/* The queue's lock file, open; -1 if it cannot be. */
+static int open_lock(const char *queue)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	int fd;
+
+	pmbench_buf_path(&path, queue, LOCK);
+	fd = open(path.ptr, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	pmbench_buf_release(&path);
+	return fd;
+}
+
+/* The lock `fd` held: write this process's pid into it. */
+static int name_self(int fd)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	pmbench_buf_addf(&text,
+			 "pid %ld, deleting what pmbench set aside, "
+			 "since %lld\n",
+			 (long)getpid(), (long long)time(NULL));
+	if (ftruncate(fd, 0) < 0 ||
+	    pwrite(fd, text.ptr, text.len, 0) != (ssize_t)text.len)
+		ret = -1;
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+/*
+ * Try the lock, then tell pmbench this process's pid through `report`:
+ * so when pmbench returns, pmbench_deleter_running() already names this
+ * deleter (or the one before it, still deleting). Returns the lock's fd
+ * (-1 if it cannot be opened); `*locked` says whether it is held.
+ */
+static int lock_and_report(const char *queue, int report, int *locked)
+{
+	int fd = open_lock(queue);
+	pid_t self = getpid();
+
+	*locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		  name_self(fd) == 0;
+	if (write(report, &self, sizeof(self)) != (ssize_t)sizeof(self))
+		_exit(1);
+	close(report);
+	return fd;
+}
+
+/* Wait for a deleter before this one to finish; 0 once the lock is held. */
+static int take_lock(int fd)
+{
+	int ret;
+
+	do
+		ret = flock(fd, LOCK_EX);
+	while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -1 : name_self(fd);
+}
+
+PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
+					int report)
+{
+	uint64_t files = 0;
+	int fd, locked, ret = -1;
+
+	defaults();
+	fd = lock_and_report(queue, report, &locked);
+	if (shed(&fd) < 0)
+		_exit(1);
+	prctl(PR_SET_NAME, "pmb-deleter", 0, 0, 0);
+	if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
+		/* As fast as the rest, then: it still deletes. */
+	}
+	set_ioprio(0, IOPRIO_CLASS_IDLE, 0);
+	if (fd >= 0 && (locked || take_lock(fd) == 0)) {
+		hold(getenv(PMBENCH_DELETER_HOLD_ENV));
+		ret = pmbench_fs_trash_drain(queue, trash, &files);
+		/* Nobody's now: the lock is free as it closes. */
+		if (ftruncate(fd, 0) < 0)
+			ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	_exit(ret < 0 ? 1 : 0);
+}
+
+/*
+ * The first child: out of pmbench's cgroup and session, fork the deleter
+ * (which sends its pid through `report` once it has tried the lock) and
+ * exit.
+ */
+PMBENCH_NORETURN static void detach(int report, const char *queue,
+				    const char *trash)
+{
+	pid_t pid;
+
+	if (pmbench_reaper_leave() < 0 || setsid() < 0)
+		_exit(1);
+	pid = fork();
+	if (!pid)
+		delete_all(queue, trash, report);
+	_exit(pid < 0);
+}
+
+/* Fork the first child and read the deleter's pid; -1 on failure. */
+static pid_t spawn(const char *queue, const char *trash)
+{
+	sigset_t all, old;
+	int p[2], status, was = 0;
+	pid_t first, pid = -1;
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	/* Else the deleter would be re-parented to pmbench, not to init. */
+	if (prctl(PR_GET_CHILD_SUBREAPER, &was, 0, 0, 0) < 0)
+		was = 0;
+	if (was)
+		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	first = fork();
+	if (!first) {
+		close(p[0]);
+		detach(p[1], queue, trash);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(p[1]);
+	if (first > 0) {
+		while (waitpid(first, &status, 0) < 0 && errno == EINTR)
+			;
+		/* The deleter's pid, once it has tried the lock. */
+		while ((n = read(p[0], &pid, sizeof(pid))) < 0 &&
+		       errno == EINTR)
+			;
+		if (n != (ssize_t)sizeof(pid) || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			pid = -1;
+	}
+	if (was)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	close(p[0]);
+	return pid;
+}
+
+int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir)
+{
+	struct pmbench_buf queue = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
+	int ret;
+
+	*out_pid = 0;
+	pmbench_deleter_queue(&queue, cache_dir);
+	pmbench_workspace_trash(&trash, cache_dir);
+	ret = pmbench_fs_trash_handoff(trash.ptr, queue.ptr);
+	if (ret < 0)
+		goto done;
+	/* A running deleter deletes the queue until it is empty. */
+	if (!ret && (!pmbench_fs_trash_pending(queue.ptr) ||
+		     pmbench_deleter_running(cache_dir)))
+		goto done;
+	*out_pid = spawn(queue.ptr, trash.ptr);
+	if (*out_pid < 0) {
+		*out_pid = 0;
+		ret = pmbench_error_set("cannot start a process to delete "
+					"'%s': %s",
+					queue.ptr, strerror(errno));
+		goto done;
+	}
+	ret = 1;
+done:
+	pmbench_buf_release(&queue);
+	pmbench_buf_release(&trash);
+	return ret;
+}

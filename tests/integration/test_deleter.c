@@ -1,0 +1,264 @@
+/*
+ * The deleter: what a command set aside is deleted after pmbench has
+ * returned, by the one process pmbench leaves running (deleter.h). The
+ * test knob holds the deleter until a file exists, so that each test
+ * sees the states in order (no times): pmbench gone with its results
+ * while the deletion is held; the next command waiting for it before
+ * its first timed run; a killed deleter's batches deleted by the next
+ * command's.
+ */
+#include "pmbench/common.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/deleter.h"
+#include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+#include "pmbench/workspace.h"
+
+static char go[4200], out[4200];
+
+/* The bench's arguments: one run of one scenario with the control. */
+static void push_args(struct pmbench_strvec *v, const char *proj)
+{
+	pmbench_strvec_pushv(
+		v, (const char *const[]){ "bench", "--pm", "npm", "--scenario",
+					  "clean", "--runs", "1", "--warmup",
+					  "0", "--out", out, proj, NULL });
+}
+
+/* No wait for the file system; `hold`: its deleter waits for `go`. */
+static void push_env(struct pmbench_strvec *env, int hold)
+{
+	pmbench_strvec_pushf(env, "%s=0", PMBENCH_FS_REUSE_DELAY_ENV);
+	if (hold)
+		pmbench_strvec_pushf(env, "%s=%s", PMBENCH_DELETER_HOLD_ENV,
+				     go);
+}
+
+static void bench(struct h_run *run, const char *proj, int hold)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
+
+	push_args(&args, proj);
+	push_env(&env, hold);
+	h_pmbench(run, (const char *const *)args.v, &env);
+	pmbench_strvec_release(&args);
+	pmbench_strvec_release(&env);
+}
+
+static int pending(void)
+{
+	struct pmbench_buf q = PMBENCH_BUF_INIT;
+	int n;
+
+	pmbench_deleter_queue(&q, h_cache());
+	n = pmbench_fs_trash_pending(q.ptr);
+	pmbench_buf_release(&q);
+	return n;
+}
+
+/* The deleter done (120 s at most, hurried as the next command does). */
+static int deleter_done(void)
+{
+	pid_t pid;
+
+	for (int i = 0; i < 2400; i++) {
+		pid = pmbench_deleter_running(h_cache());
+		if (!pid)
+			return 1;
+		if (pid > 0)
+			pmbench_deleter_hurry(pid);
+		pmbench_sleep_ns(50 * 1000000ull);
+	}
+	return 0;
+}
+
+/*
+ * Without a subreaper the deleter is re-parented past this program (to
+ * init), as it is under a shell, and no run's clean-up takes it for its
+ * own.
+ */
+static const char *setup(void)
+{
+	const char *sandbox = h_setup();
+
+	/* Its 2,000-file copies make the trash a large deletion. */
+	h_with_control();
+	prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+	snprintf(go, sizeof(go), "%s/go", sandbox);
+	snprintf(out, sizeof(out), "%s/result.json", sandbox);
+	return sandbox;
+}
+
+/* Field `n` (1-based) of /proc/<pid>/stat, or -1. */
+static long stat_field(pid_t pid, int n)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char path[64];
+	const char *p;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (pmbench_fs_read(&b, path, 4096) == 0 && (p = strrchr(b.ptr, ')'))) {
+		/* Field 3 follows the name's ')'. */
+		for (int i = 3; i < n && p; i++)
+			p = strchr(p + 2, ' ');
+		if (p)
+			v = strtol(p + 1, NULL, 10);
+	}
+	pmbench_error_clear();
+	pmbench_buf_release(&b);
+	return v;
+}
+
+/* The deleter's pid as pmbench said it, or 0. */
+static pid_t said_pid(const char *text)
+{
+	const char *p = strstr(text, "in the background (pid ");
+
+	return p ? (pid_t)strtol(p + strlen("in the background (pid "), NULL,
+				 10)
+		 : 0;
+}
+
+TEST(prompt_returns_before_the_deletion_ends)
+{
+	struct h_run run;
+	struct pmbench_buf trash = PMBENCH_BUF_INIT, cg = PMBENCH_BUF_INIT;
+	const char *proj;
+	char path[64];
+	uint64_t files = 0;
+	pid_t pid;
+	long prio;
+
+	setup();
+	proj = h_project("proj");
+	bench(&run, proj, 1);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "results written");
+	CHECK_CONTAINS(run.out.ptr, "deleting the work copies set aside in "
+				    "the background (pid ");
+	pid = said_pid(run.out.ptr);
+	h_run_release(&run);
+	/* pmbench has returned; its deletion is held, not done. */
+	CHECK(pid > 0);
+	CHECK_INT(pmbench_deleter_running(h_cache()), pid);
+	CHECK(h_alive(pid));
+	CHECK(pending() >= 1);
+	/* Its own session, idle I/O priority, nice 19, out of any cgroup of
+	 * pmbench's. */
+	CHECK(getsid(pid) != getsid(0));
+	CHECK_INT(stat_field(pid, 19), 19);
+	prio = syscall(SYS_ioprio_get, 1, (int)pid);
+	CHECK_INT(prio >> 13, 3);
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
+	CHECK_INT(pmbench_fs_read(&cg, path, 4096), 0);
+	CHECK(!strstr(cg.ptr, "pmbench-"));
+	pmbench_buf_release(&cg);
+
+	/* Released: it deletes every batch and records the deletion. */
+	h_write("go", "");
+	CHECK(deleter_done());
+	CHECK(!h_alive(pid));
+	CHECK_INT(pending(), 0);
+	pmbench_workspace_trash(&trash, h_cache());
+	CHECK(pmbench_fs_trash_emptied(trash.ptr, NULL, &files));
+	CHECK(files >= 2000);
+	pmbench_buf_release(&trash);
+}
+
+TEST(next_command_waits_for_the_deleter)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj, *waiting, *first_run, *note;
+	char says[256];
+	pid_t pid;
+	int rc = 0;
+
+	setup();
+	proj = h_project("proj");
+	bench(&run, proj, 1);
+	CHECK_INT(run.exit_code, 0);
+	pid = said_pid(run.out.ptr);
+	h_run_release(&run);
+	CHECK(pid > 0 && pmbench_deleter_running(h_cache()) == pid);
+
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	push_args(&c.args, proj);
+	push_env(&c.env, 0);
+	snprintf(says, sizeof(says),
+		 "waiting for pmbench's deletion of what the last command set "
+		 "aside (pid %ld) to end before timing",
+		 (long)pid);
+	h_spare_detached(&c);
+	CHECK_INT(pmbench_child_start(&c), 0);
+	for (int i = 0; i < 2400 && rc == 0 && !strstr(c.tail.ptr, says); i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_CONTAINS(c.tail.ptr, says);
+	/* Waiting: no run timed, and the batch is still the deleter's. */
+	CHECK(!strstr(c.tail.ptr, " run 1/1"));
+	CHECK(pending() >= 1);
+	CHECK_INT(pmbench_deleter_running(h_cache()), pid);
+
+	h_write("go", "");
+	while (rc == 0)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(c.result.exit_code, 0);
+	waiting = strstr(c.tail.ptr, says);
+	first_run = strstr(c.tail.ptr, " run 1/1");
+	CHECK(waiting && first_run && waiting < first_run);
+	pmbench_child_release(&c);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	note = pmbench_result_env_get(&r, "inode_reuse_wait");
+	CHECK(note && strstr(note, "for pmbench's deletion of what the last "
+				   "command set aside"));
+	pmbench_result_release(&r);
+	CHECK(deleter_done());
+}
+
+TEST(killed_deleter_leaves_a_trash_the_next_command_finishes)
+{
+	struct h_run run;
+	const char *proj;
+	pid_t pid;
+	int left;
+
+	setup();
+	proj = h_project("proj");
+	bench(&run, proj, 1);
+	CHECK_INT(run.exit_code, 0);
+	pid = said_pid(run.out.ptr);
+	h_run_release(&run);
+	CHECK(pid > 0 && pmbench_deleter_running(h_cache()) == pid);
+	left = pending();
+	CHECK(left >= 1);
+
+	CHECK_INT(kill(pid, SIGKILL), 0);
+	for (int i = 0; i < 1200 && h_alive(pid); i++)
+		pmbench_sleep_ns(50 * 1000000ull);
+	CHECK(!h_alive(pid));
+	/* Nobody deletes now: its batches wait in the queue. */
+	CHECK_INT(pmbench_deleter_running(h_cache()), 0);
+	CHECK_INT(pending(), left);
+
+	/* The next command starts a deleter for them, and its own after. */
+	bench(&run, proj, 0);
+	CHECK_INT(run.exit_code, 0);
+	h_run_release(&run);
+	CHECK(deleter_done());
+	CHECK_INT(pending(), 0);
+}
+
+CHECK_MAIN(CASE(prompt_returns_before_the_deletion_ends),
+	   CASE(next_command_waits_for_the_deleter),
+	   CASE(killed_deleter_leaves_a_trash_the_next_command_finishes))
