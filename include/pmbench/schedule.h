@@ -103,8 +103,13 @@ struct pmbench_schedule_budget {
 	unsigned repeat_max; /**< runs of one PM in a round at most */
 };
 
-#define PMBENCH_SCHEDULE_BUDGET_TARGET	 0.10
-#define PMBENCH_SCHEDULE_BUDGET_MIN_RUNS 3
+#define PMBENCH_SCHEDULE_BUDGET_TARGET 0.10
+/*
+ * 5: the fewest rounds for a verdict from the paired interval (report.h's
+ * PMBENCH_REPORT_PAIRED_MIN_ROUNDS) and for Mann-Whitney to reach p <
+ * 0.05; with 3, a budget that reached its target gave "n.s." on an 18x.
+ */
+#define PMBENCH_SCHEDULE_BUDGET_MIN_RUNS 5
 #define PMBENCH_SCHEDULE_BUDGET_NS	 (5ull * 60ull * 1000000000ull)
 #define PMBENCH_SCHEDULE_REPEAT_SHARE	 0.10
 #define PMBENCH_SCHEDULE_REPEAT_MAX	 9

@@ -139,7 +139,7 @@ const struct pmbench_option pmbench_options[] = {
 	  CLI_AT(markdown, const char *), .complete = CPL_FILE },
 	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM, "N",
 	  "with a budget: at most this many rounds per scenario (default "
-	  "30; at least 3)",
+	  "30; at least 5)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.max_runs, unsigned),
 	  .min = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS, .max = 100000 },
 	{ "no-control", ARG_FLAG, CMD_BENCH, NULL,

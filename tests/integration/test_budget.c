@@ -10,6 +10,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/result.h"
+#include "pmbench/schedule.h"
 
 /* Timed rounds of a cell with a successful value. */
 static size_t rounds_of(const struct pmbench_result *r, const char *pm)
@@ -73,8 +74,8 @@ TEST(budget_goes_to_the_noisy_cell)
 	fprintf(stderr, "rounds: pnpm %zu (%s), bun %zu (%s)\n", noisy,
 		stopped(&r, "pnpm"), quiet, stopped(&r, "bun"));
 	/* Every PM has the minimum rounds; the noisy one more. */
-	CHECK(quiet >= 3);
-	CHECK(noisy > 3);
+	CHECK(quiet >= PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	CHECK(noisy > PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
 	CHECK(noisy >= quiet);
 	/* bun stopped for precision before the cap: pnpm ran on. */
 	if (!strcmp(stopped(&r, "bun"), "precision") && quiet < 10)

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/result.h"
+#include "pmbench/schedule.h"
 
 /*
  * In a fresh sandbox, `pmbench claim TEXT` on a small project with the
@@ -188,9 +189,9 @@ TEST(runs_auto_stops_for_each_reason)
 		     (const char *const[]){ "--target", "30", "--max-runs",
 					    "12", NULL },
 		     &env, "target ±30 % against npm (paired): reached by bun",
-		     "precision", 3);
+		     "precision", PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
 	CHECK_INT(r.runs_auto, 1);
-	CHECK_INT(r.auto_min_runs, 3);
+	CHECK_INT(r.auto_min_runs, PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
 	CHECK_NEAR(r.auto_target, 0.3, 1e-12);
 	pmbench_result_release(&r);
 
@@ -208,17 +209,18 @@ TEST(runs_auto_stops_for_each_reason)
 	H_CHECK_CALL(auto_stops, &r, proj, result,
 		     (const char *const[]){ "--target", "1", "--time-budget",
 					    "1ms", NULL },
-		     &env, NULL, "time-budget", 3);
+		     &env, NULL, "time-budget",
+		     PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
 	pmbench_result_release(&r);
 
 	/* Bad knobs are usage errors. */
 	{
-		const char *extra[] = { "--max-runs", "2", NULL };
+		const char *extra[] = { "--max-runs", "4", NULL };
 
 		bench_auto(&run, proj, result, extra, &env);
 		CHECK_INT(run.exit_code, 129);
 		CHECK_CONTAINS(run.out.ptr, "'--max-runs' must be a whole "
-					    "number from 3");
+					    "number from 5");
 		h_run_release(&run);
 	}
 	pmbench_strvec_release(&env);
