@@ -155,6 +155,31 @@ static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * Cell i's bar in `ch`: its median with its interval, the fastest's
+ * toned; NULL when it has no times (the bar's text then says why).
+ */
+static struct pmbench_doc_bar *median_bar(struct pmbench_doc_chart *ch,
+					  const struct pmbench_report *rep,
+					  size_t i)
+{
+	const struct pmbench_report_cell *c = &rep->cells[i];
+	struct pmbench_doc_bar *bar = pmbench_doc_bar(ch, c->cell->pm);
+
+	if (!c->n) {
+		pmbench_doc_bar_text(bar, "%s", pmbench_report_no_times(c));
+		return NULL;
+	}
+	bar->has_value = 1;
+	bar->value = c->wall.median;
+	bar->has_interval = c->has_ci;
+	bar->lo = c->median_ci.lo;
+	bar->hi = c->median_ci.hi;
+	bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
+					  : PMBENCH_DOC_PLAIN;
+	return bar;
+}
+
 /* Medians as bars, 95 % intervals as whiskers, every run as a dot. */
 static void time_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 		       size_t g)
@@ -173,19 +198,9 @@ static void time_chart(struct pmbench_doc *d, const struct pmbench_report *rep,
 
 		if (!pmbench_report_same_group(rep, g, i))
 			continue;
-		bar = pmbench_doc_bar(ch, c->cell->pm);
-		if (!c->n) {
-			pmbench_doc_bar_text(bar, "%s",
-					     pmbench_report_no_times(c));
+		bar = median_bar(ch, rep, i);
+		if (!bar)
 			continue;
-		}
-		bar->has_value = 1;
-		bar->value = c->wall.median;
-		bar->has_interval = c->has_ci;
-		bar->lo = c->median_ci.lo;
-		bar->hi = c->median_ci.hi;
-		bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
-						  : PMBENCH_DOC_PLAIN;
 		pmbench_doc_bar_dots(bar, c->times, c->n);
 		pmbench_buf_reset(&b);
 		pmbench_report_add_duration(&b, c->wall.median);
@@ -277,19 +292,9 @@ static void overview_bars(struct pmbench_doc_chart *ch,
 
 		if (!pmbench_report_same_group(rep, g, i))
 			continue;
-		bar = pmbench_doc_bar(ch, c->cell->pm);
-		if (!c->n) {
-			pmbench_doc_bar_text(bar, "%s",
-					     pmbench_report_no_times(c));
+		bar = median_bar(ch, rep, i);
+		if (!bar)
 			continue;
-		}
-		bar->has_value = 1;
-		bar->value = c->wall.median;
-		bar->has_interval = c->has_ci;
-		bar->lo = c->median_ci.lo;
-		bar->hi = c->median_ci.hi;
-		bar->tone = (long)i == c->fastest ? PMBENCH_DOC_BEST
-						  : PMBENCH_DOC_PLAIN;
 		pmbench_buf_reset(&b);
 		pmbench_report_add_duration(&b, c->wall.median);
 		pmbench_doc_bar_text(bar, "%s", b.ptr);
