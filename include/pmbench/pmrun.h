@@ -243,4 +243,12 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps);
 /** Free everything; `ps` is zeroed. */
 void pmbench_pmrun_release(struct pmbench_pmrun *ps);
 
+/**
+ * Copy into `cell` what the priming found out about `ps`: its priming
+ * failure, the lockfile it used, what its dependency scripts did, its
+ * note (each only when set).
+ */
+void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
+				 const struct pmbench_pmrun *ps);
+
 #endif

@@ -145,14 +145,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	const char *why = x->task->unsupported ? x->task->unsupported(&j)
 					       : NULL;
 
-	if (ps->prime_failure)
-		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
-	if (ps->lockfile)
-		cell->lockfile = pmbench_xstrdup(ps->lockfile);
-	if (ps->scripts)
-		cell->scripts = pmbench_xstrdup(ps->scripts);
-	if (ps->note)
-		cell->note = pmbench_xstrdup(ps->note);
+	pmbench_pmrun_describe_cell(cell, ps);
 	if (ps->runtime)
 		cell->runtime = pmbench_xstrdup(ps->runtime);
 	if (ps->node)

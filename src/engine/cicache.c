@@ -764,14 +764,7 @@ done:
 static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 		      const struct pmbench_strvec *argv)
 {
-	if (ps->prime_failure)
-		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
-	if (ps->lockfile)
-		cell->lockfile = pmbench_xstrdup(ps->lockfile);
-	if (ps->scripts)
-		cell->scripts = pmbench_xstrdup(ps->scripts);
-	if (ps->note)
-		cell->note = pmbench_xstrdup(ps->note);
+	pmbench_pmrun_describe_cell(cell, ps);
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&cell->command, argv->v[i]);
 	for (size_t i = 0; i < ps->env.nr; i++)

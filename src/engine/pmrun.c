@@ -1332,3 +1332,16 @@ int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_release(&scratch);
 	return ret;
 }
+
+void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
+				 const struct pmbench_pmrun *ps)
+{
+	if (ps->prime_failure)
+		cell->prime_failure = pmbench_xstrdup(ps->prime_failure);
+	if (ps->lockfile)
+		cell->lockfile = pmbench_xstrdup(ps->lockfile);
+	if (ps->scripts)
+		cell->scripts = pmbench_xstrdup(ps->scripts);
+	if (ps->note)
+		cell->note = pmbench_xstrdup(ps->note);
+}
