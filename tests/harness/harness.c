@@ -9,6 +9,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/control.h"
+#include "pmbench/deleter.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
@@ -594,4 +595,19 @@ void h_git_commit_all(char sha[41], const char *dir, const char *message)
 	git_index_free(index);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
+}
+
+int h_deleter_done(void)
+{
+	pid_t pid;
+
+	for (int i = 0; i < 2400; i++) {
+		pid = pmbench_deleter_running(h_cache());
+		if (!pid)
+			return 1;
+		if (pid > 0)
+			pmbench_deleter_hurry(pid);
+		pmbench_sleep_ns(50 * 1000000ull);
+	}
+	return 0;
 }

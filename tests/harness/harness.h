@@ -166,4 +166,11 @@ const cJSON *h_json_sample(const cJSON *result, const char *task,
  * it; the new commit's SHA goes into `sha` (41 bytes). Uses libgit2.
  */
 void h_git_commit_all(char sha[41], const char *dir, const char *message);
+/*
+ * The last command's deleter done (120 s at most), hurried as the next
+ * command would (at idle I/O priority it may wait for every other
+ * process's I/O); 1 if it is.
+ */
+int h_deleter_done(void);
+
 #endif

@@ -65,22 +65,6 @@ static int pending(void)
 	return n;
 }
 
-/* The deleter done (120 s at most, hurried as the next command does). */
-static int deleter_done(void)
-{
-	pid_t pid;
-
-	for (int i = 0; i < 2400; i++) {
-		pid = pmbench_deleter_running(h_cache());
-		if (!pid)
-			return 1;
-		if (pid > 0)
-			pmbench_deleter_hurry(pid);
-		pmbench_sleep_ns(50 * 1000000ull);
-	}
-	return 0;
-}
-
 /*
  * Without a subreaper the deleter is re-parented past this program (to
  * init), as it is under a shell, and no run's clean-up takes it for its
@@ -166,7 +150,7 @@ TEST(prompt_returns_before_the_deletion_ends)
 
 	/* Released: it deletes every batch and records the deletion. */
 	h_write("go", "");
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	CHECK(!h_alive(pid));
 	CHECK_INT(pending(), 0);
 	pmbench_workspace_trash(&trash, h_cache());
@@ -223,7 +207,7 @@ TEST(next_command_waits_for_the_deleter)
 	CHECK(note && strstr(note, "for pmbench's deletion of what the last "
 				   "command set aside"));
 	pmbench_result_release(&r);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 }
 
 TEST(killed_deleter_leaves_a_trash_the_next_command_finishes)
@@ -255,7 +239,7 @@ TEST(killed_deleter_leaves_a_trash_the_next_command_finishes)
 	bench(&run, proj, 0);
 	CHECK_INT(run.exit_code, 0);
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	CHECK_INT(pending(), 0);
 }
 

@@ -65,26 +65,6 @@ static const char *wait_note(struct pmbench_result *r, const char *out)
 }
 
 /*
- * The last command's deleter done (120 s at most), hurried as the next
- * command would (at idle I/O priority it may wait for every other
- * process's I/O); 1 if it is.
- */
-static int deleter_done(void)
-{
-	pid_t pid;
-
-	for (int i = 0; i < 2400; i++) {
-		pid = pmbench_deleter_running(h_cache());
-		if (!pid)
-			return 1;
-		if (pid > 0)
-			pmbench_deleter_hurry(pid);
-		pmbench_sleep_ns(50 * 1000000ull);
-	}
-	return 0;
-}
-
-/*
  * Without a subreaper the deleters are re-parented past this program,
  * and no run's clean-up takes them for its own: they finish.
  */
@@ -121,7 +101,7 @@ TEST(first_command_makes_the_reference)
 	CHECK_INT((int)ref.nr, 3);
 	CHECK(pmbench_control_ref_value(&ref) == 0.1);
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	pmbench_control_ref_release(&ref);
 	pmbench_result_release(&r);
 }
@@ -136,7 +116,7 @@ static void reference_then(int *out_ok, struct h_run *run, const char *proj,
 	CHECK_INT(run->exit_code, 0);
 	h_run_release(run);
 	/* Its trash (the control's 2,000-file copies) is deleted. */
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	bench(run, proj, out, delay, files);
 	CHECK_INT(run->exit_code, 0);
 	*out_ok = 1;
@@ -176,7 +156,7 @@ TEST(wait_ends_when_the_control_is_back)
 				   "end the wait), 5 controls"));
 	CHECK(note && !strstr(note, "the bound"));
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	pmbench_result_release(&r);
 }
 
@@ -199,7 +179,7 @@ TEST(wait_ends_at_the_bound)
 	note = wait_note(&r, out);
 	CHECK(note && strstr(note, "waited the bound,"));
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	pmbench_result_release(&r);
 }
 
@@ -218,7 +198,7 @@ TEST(quiet_file_system_waits_nothing)
 	CHECK(!strstr(run.out.ptr, "waiting"));
 	CHECK(!wait_note(&r, out));
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 
 	/* Told not to wait: it does not, and says what it did not wait for. */
 	bench(&run, proj, out, "600!", "0.9");
@@ -233,7 +213,7 @@ TEST(quiet_file_system_waits_nothing)
 	CHECK(!strstr(strstr(run.out.ptr, "--no-fs-wait), though") + 1,
 		      "--no-fs-wait), though"));
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 
 	/* Where the file system reuses inodes at once: no control, no wait. */
 	bench(&run, proj, out, "0", "0.9");
@@ -241,7 +221,7 @@ TEST(quiet_file_system_waits_nothing)
 	CHECK(!strstr(run.out.ptr, "waiting"));
 	CHECK(!wait_note(&r, out));
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	pmbench_result_release(&r);
 }
 
@@ -278,7 +258,7 @@ static void stop_in_the_wait(int *out_ok, const char *proj, const char *out,
 	CHECK_INT(pmbench_fs_read(&kept, out, 1 << 20), 0);
 	CHECK_STR(kept.ptr, "{\"keep\":1}\n");
 	pmbench_buf_release(&kept);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 	*out_ok = 1;
 }
 
@@ -294,7 +274,7 @@ TEST(signal_during_the_wait_stops_pmbench)
 	bench(&run, proj, out, "30", "0.1");
 	CHECK_INT(run.exit_code, 0);
 	h_run_release(&run);
-	CHECK(deleter_done());
+	CHECK(h_deleter_done());
 
 	H_CHECK_CALL(stop_in_the_wait, proj, out, SIGTERM);
 	/* Ctrl-C and a closed terminal keep the user's file too. */
