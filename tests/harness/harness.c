@@ -599,11 +599,17 @@ void h_git_commit_all(char sha[41], const char *dir, const char *message)
 
 int h_deleter_done(void)
 {
-	pid_t pid;
+	pid_t pid, seen = 0;
 
 	for (int i = 0; i < 2400; i++) {
 		pid = pmbench_deleter_running(h_cache());
-		if (!pid)
+		if (pid > 0)
+			seen = pid;
+		/*
+		 * Its lock is released as its files are closed, a moment
+		 * before the process is gone: wait for that too.
+		 */
+		if (!pid && !h_alive(seen))
 			return 1;
 		if (pid > 0)
 			pmbench_deleter_hurry(pid);

@@ -169,7 +169,7 @@ void h_git_commit_all(char sha[41], const char *dir, const char *message);
 /*
  * The last command's deleter done (120 s at most), hurried as the next
  * command would (at idle I/O priority it may wait for every other
- * process's I/O); 1 if it is.
+ * process's I/O), its process gone too; 1 if it is.
  */
 int h_deleter_done(void);
 
