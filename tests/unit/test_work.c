@@ -8,6 +8,9 @@
  */
 #include "pmbench/common.h"
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "pmbench/proc.h"
 
@@ -131,6 +134,51 @@ TEST(unavailable_is_said_and_uncounted)
 	CHECK_INT(r.work_counted, have);
 }
 
+/* Descriptors of this process that are perf events. */
+static int own_perf_events(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char path[300], link[64];
+	int n = 0;
+
+	while (d && (e = readdir(d)) != NULL) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len <= 0)
+			continue;
+		link[len] = '\0';
+		n += strstr(link, "perf_event") != NULL;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/*
+ * The kernel switches its hooks for task counters off a second after the
+ * last one closed, and on again (a synchronize_rcu()) inside the next
+ * child's window: pmbench holds one counter of its own from the probe on,
+ * between runs too. Switched off, it holds none.
+ */
+TEST(kernel_hooks_held_between_runs)
+{
+	const char *why = pmbench_proc_work_why(PMBENCH_WORK_TASK_CLOCK);
+	struct pmbench_child_result r;
+
+	if (forced_off() || why) {
+		CHECK_INT(own_perf_events(), 0);
+		return;
+	}
+	CHECK_INT(own_perf_events(), 1);
+	CHECK_INT(run_counted(&r, "exit 0"), 0);
+	CHECK(r.work_counted & (1u << PMBENCH_WORK_TASK_CLOCK));
+	/* The run's counters are closed; the held one is not. */
+	CHECK_INT(own_perf_events(), 1);
+}
+
 /* A program that cannot start is counted as nothing, and leaks nothing. */
 TEST(no_exec_no_count)
 {
@@ -162,6 +210,7 @@ int main(int argc, char **argv)
 		CASE(instructions_scale_with_work),
 		CASE(task_clock_scales_with_work),
 		CASE(unavailable_is_said_and_uncounted),
+		CASE(kernel_hooks_held_between_runs),
 		CASE(no_exec_no_count),
 		CASE(off_unless_asked),
 	};
