@@ -64,10 +64,11 @@ int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
  */
 
 /**
- * Test knob, read by pmbench_control_files(): a comma-separated list of
- * seconds ("0.9,0.9,0.1") that the process's successive calls report
- * instead of what they measured (the work is still done); the last one
- * stands for every later call. Tests only.
+ * Test knob, read by pmbench_control_files() and pmbench_control_run()
+ * (its metric control_files_s): a comma-separated list of seconds
+ * ("0.9,0.9,0.1") that the process's successive controls report as their
+ * file work instead of what they measured (the work is still done); the
+ * last one stands for every later call. Tests only.
  */
 #define PMBENCH_CONTROL_FILES_ENV "PMBENCH_TEST_CONTROL_FILES_S"
 

@@ -148,6 +148,19 @@ int pmbench_workspace_await_reuse(const struct pmbench_ctx *ctx,
 				  struct pmbench_buf *note);
 
 /**
+ * The first control of the rounds after that wait, `files_s` its file
+ * work: the wait's probe sees the control's own folders, and a file
+ * system still slowed where the runs write has been seen to pass it
+ * (the next control, in the first round, 3 to 7 times the reference).
+ * Once per process after a measured wait: when this control is beyond
+ * the margin of the reference, wait again as before timing, within what
+ * is left of the bound; `note` (may be NULL) gets a sentence when it
+ * waited. Returns 0 or PMBENCH_EINTERRUPTED.
+ */
+int pmbench_workspace_recheck_reuse(const struct pmbench_ctx *ctx,
+				    double files_s, struct pmbench_buf *note);
+
+/**
  * After the last timed run of a fixture: the primed snapshot, the run
  * copy and the PM's cache go to the trash. Errors are ignored (nothing of
  * the user's is at stake; the next run starts them afresh).
