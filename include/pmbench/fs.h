@@ -347,7 +347,7 @@ int pmbench_fs_trash_emptied(const char *trash, struct timespec *when,
 uint64_t pmbench_fs_trash_limit(uint64_t bytes);
 
 /** How often a discard had to empty the trash first (this process). */
-unsigned pmbench_fs_trash_forced(void);
+unsigned pmbench_fs_trash_forced(const char **why);
 
 /*
  * src/util/fs/reuse.c: what a deletion or a write leaves the next run.

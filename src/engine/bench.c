@@ -1297,6 +1297,8 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      .pinned = ctx->node,
 			      .node = PMBENCH_NODE_INIT };
 	uint64_t start_ns = pmbench_now_ns();
+	const char *why;
+	unsigned forced;
 	size_t nr = 0;
 	int ret;
 
@@ -1337,14 +1339,22 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			break;
 	}
 	/* The resets' deletions wait in the trash unless the disk is short. */
-	if (pmbench_fs_trash_forced()) {
-		pmbench_result_env_set(r, "trash_emptied_between_runs",
-				       "yes: the disk ran short, so some runs "
-				       "followed the deletion of earlier runs' "
-				       "trees");
-		pmbench_ctx_warn(ctx, "the disk ran short of space for the "
-				      "trash: some runs followed a large "
-				      "deletion of earlier runs' trees");
+	if ((forced = pmbench_fs_trash_forced(&why))) {
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+		pmbench_buf_addf(&b,
+				 "yes, %u time%s: the disk ran short, so some "
+				 "runs followed the deletion of earlier runs' "
+				 "trees (the last time, %s)",
+				 forced, forced == 1 ? "" : "s", why);
+		pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
+		pmbench_ctx_warn(ctx,
+				 "the disk ran short of space for the trash "
+				 "(%u time%s; the last time, %s): some runs "
+				 "followed a large deletion of earlier runs' "
+				 "trees",
+				 forced, forced == 1 ? "" : "s", why);
+		pmbench_buf_release(&b);
 	}
 done:
 	pmbench_ctx_done(ctx);

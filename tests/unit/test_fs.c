@@ -655,6 +655,7 @@ TEST(fs_discard)
 	struct stat before, after;
 	uint64_t limit;
 	unsigned forced;
+	const char *why = NULL;
 	char trash[4096];
 
 	check_sandbox();
@@ -696,10 +697,13 @@ TEST(fs_discard)
 	CHECK_INT(pmbench_fs_discard(P("work/a"), trash), 0);
 	/* ... and past the limit a discard empties the trash first. */
 	limit = pmbench_fs_trash_limit(0);
-	forced = pmbench_fs_trash_forced();
+	forced = pmbench_fs_trash_forced(NULL);
 	CHECK_INT(pmbench_fs_discard(P("work/b"), trash), 0);
 	CHECK_INT(count_entries(trash), 1);
-	CHECK_INT(pmbench_fs_trash_forced(), forced + 1);
+	CHECK_INT(pmbench_fs_trash_forced(&why), forced + 1);
+	/* It says what was in use against what was free. */
+	CHECK(strstr(why, " GB and ") && strstr(why, " free when the trash "
+						     "was last empty"));
 	pmbench_fs_trash_limit(limit);
 	CHECK(!pmbench_fs_exists(P("work/b")));
 

@@ -26,10 +26,13 @@ static struct {
 	uint64_t free_bytes, free_files, limit;
 	unsigned long serial;
 	unsigned forced; /* emptied by a discard, for lack of space */
+	char why[160];	 /* the last time, why */
 } trash = { .limit = (uint64_t)16 << 30 };
 
-unsigned pmbench_fs_trash_forced(void)
+unsigned pmbench_fs_trash_forced(const char **why)
 {
+	if (why)
+		*why = trash.why;
 	return trash.forced;
 }
 
@@ -55,8 +58,11 @@ static int trash_full(const char *dir)
 	/* A full disk: what the trash holds is needed now. */
 	sp.avail_bytes = bytes;
 	sp.total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-	if (pmbench_fs_space_full(&sp))
+	if (pmbench_fs_space_full(&sp)) {
+		snprintf(trash.why, sizeof(trash.why),
+			 "%.1f MB were left", (double)bytes / 1e6);
 		return 1;
+	}
 	if (!trash.based) {
 		trash.based = 1;
 		trash.free_bytes = bytes;
@@ -65,6 +71,12 @@ static int trash_full(const char *dir)
 	}
 	used = trash.free_bytes > bytes ? trash.free_bytes - bytes : 0;
 	used_files = trash.free_files > files ? trash.free_files - files : 0;
+	snprintf(trash.why, sizeof(trash.why),
+		 "%.1f GB and %llu inodes of the %.1f GB and %llu free when "
+		 "the trash was last empty were in use",
+		 (double)used / 1e9, (unsigned long long)used_files,
+		 (double)trash.free_bytes / 1e9,
+		 (unsigned long long)trash.free_files);
 	return used >= trash.limit || used > trash.free_bytes / 2 ||
 	       used_files > trash.free_files / 2;
 }
