@@ -44,41 +44,53 @@ uint64_t pmbench_fs_trash_limit(uint64_t bytes)
 	return old;
 }
 
-/* 1 when the trash must be emptied before it takes more. */
+/*
+ * 1 when the trash must be emptied before it takes more; then
+ * `trash.why` says why.
+ */
 static int trash_full(const char *dir)
 {
 	struct statvfs sv;
 	struct pmbench_fs_space sp;
 	uint64_t bytes, files, used, used_files;
 
-	if (statvfs(dir, &sv) < 0)
+	if (statvfs(dir, &sv) < 0) {
+		snprintf(trash.why, sizeof(trash.why),
+			 "its file system's free space is unknown: %s",
+			 strerror(errno));
 		return 1;
+	}
 	bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	files = (uint64_t)sv.f_favail;
 	/* A full disk: what the trash holds is needed now. */
 	sp.avail_bytes = bytes;
 	sp.total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
 	if (pmbench_fs_space_full(&sp)) {
-		snprintf(trash.why, sizeof(trash.why),
-			 "%.1f MB were left", (double)bytes / 1e6);
+		snprintf(trash.why, sizeof(trash.why), "%.1f MB were left",
+			 (double)bytes / 1e6);
 		return 1;
 	}
 	if (!trash.based) {
 		trash.based = 1;
 		trash.free_bytes = bytes;
 		trash.free_files = files;
+		snprintf(trash.why, sizeof(trash.why), "its limit is 0");
 		return trash.limit == 0;
 	}
 	used = trash.free_bytes > bytes ? trash.free_bytes - bytes : 0;
 	used_files = trash.free_files > files ? trash.free_files - files : 0;
+	if (used < trash.limit && used <= trash.free_bytes / 2 &&
+	    used_files <= trash.free_files / 2)
+		return 0;
 	snprintf(trash.why, sizeof(trash.why),
 		 "%.1f GB and %llu inodes of the %.1f GB and %llu free when "
-		 "the trash was last empty were in use",
+		 "the trash was last empty were in use (its limit: %.1f GB "
+		 "or half)",
 		 (double)used / 1e9, (unsigned long long)used_files,
 		 (double)trash.free_bytes / 1e9,
-		 (unsigned long long)trash.free_files);
-	return used >= trash.limit || used > trash.free_bytes / 2 ||
-	       used_files > trash.free_files / 2;
+		 (unsigned long long)trash.free_files,
+		 (double)trash.limit / 1e9);
+	return 1;
 }
 
 /* The record of the trash's last large emptying, inside it. */
