@@ -38,6 +38,7 @@ struct rounds {
 	const struct pmbench_task *task;
 	unsigned state;		     /* the state each run starts from */
 	const char *scenario;	     /* of the cells */
+	uint64_t rewaited_ns;	     /* the first round's wait: not timing */
 	struct pmbench_strvec cells; /* the task's, then its scripts' */
 	/* PMBENCH_TASK_BASELINES: runs without a PM, after each round. */
 	struct pmbench_strvec bare[2];
@@ -466,8 +467,11 @@ static int round_done(const struct pmbench_round *round, void *payload)
 static int recheck(struct rounds *x, double files_s)
 {
 	struct pmbench_buf note = PMBENCH_BUF_INIT, all = PMBENCH_BUF_INIT;
+	uint64_t t0 = pmbench_now_ns();
 	const char *was;
 	int ret = pmbench_workspace_recheck_reuse(x->ctx, files_s, &note);
+
+	x->rewaited_ns += pmbench_now_ns() - t0;
 
 	if (note.len) {
 		was = pmbench_result_env_get(x->r, "inode_reuse_wait");
@@ -661,7 +665,7 @@ rounds_open(struct rounds *x, struct pmbench_ctx *ctx, struct pmbench_result *r,
 /*
  * Rounds `first` on: `warmup` warm-ups, then `runs` timed rounds, for
  * the `who_nr` PMs of `who` (NULL: all). `waited` gets the file-system
- * wait (the first schedule's).
+ * waits (the first schedule's, before its rounds and in its first).
  */
 static int rounds_run(struct rounds *x, unsigned first, unsigned warmup,
 		      unsigned runs, const size_t *who, size_t who_nr,
@@ -688,6 +692,10 @@ static int rounds_run(struct rounds *x, unsigned first, unsigned warmup,
 	x->who = who;
 	ret = pmbench_schedule_run(&s);
 	x->who = NULL;
+	/* A wait again in the first round is the budget's no more. */
+	if (waited)
+		*waited += x->rewaited_ns;
+	x->rewaited_ns = 0;
 	return ret;
 }
 
