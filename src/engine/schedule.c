@@ -249,12 +249,29 @@ static int unreached(const struct pmbench_schedule_cell *c, double target)
 }
 
 /*
+ * Could more rounds bring cell `c` of a group at `rounds` rounds within
+ * the target, in `left_ns` at `cost_ns` a round? Its half-width shrinks
+ * as one over the square root of the rounds (the reports' "about N
+ * rounds would reach it"); one not known yet might.
+ */
+static int reachable(const struct pmbench_schedule_cell *c, unsigned rounds,
+		     uint64_t cost_ns, double target, uint64_t left_ns)
+{
+	double ratio = c->half / target;
+	double more = (double)rounds * (ratio * ratio - 1);
+
+	return c->half < 0 || more * (double)cost_ns <= (double)left_ns;
+}
+
+/*
  * The widest unreached half-width of group g relative to the target
  * (HUGE_VAL for one not known), 0 when none; its extra round's cost.
+ * With `left_ns`, only the cells the rest of the budget can bring within
+ * the target count.
  */
 static double group_need(const struct pmbench_schedule_cell *cells, size_t nr,
-			 size_t g, uint64_t round_ns, double target,
-			 uint64_t *out_cost)
+			 size_t g, unsigned rounds, uint64_t round_ns,
+			 double target, uint64_t left_ns, uint64_t *out_cost)
 {
 	double worst = 0;
 	int base = 0;
@@ -262,7 +279,6 @@ static double group_need(const struct pmbench_schedule_cell *cells, size_t nr,
 	*out_cost = round_ns;
 	for (size_t i = 0; i < nr; i++) {
 		const struct pmbench_schedule_cell *c = &cells[i];
-		double w;
 
 		if (c->group != g)
 			continue;
@@ -270,9 +286,17 @@ static double group_need(const struct pmbench_schedule_cell *cells, size_t nr,
 			base = 1;
 			*out_cost += c->cost_ns;
 		}
-		if (!unreached(c, target))
+		if (unreached(c, target))
+			*out_cost += c->cost_ns;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_schedule_cell *c = &cells[i];
+		double w;
+
+		if (c->group != g || !unreached(c, target) ||
+		    (left_ns &&
+		     !reachable(c, rounds, *out_cost, target, left_ns)))
 			continue;
-		*out_cost += c->cost_ns;
 		w = c->half < 0 ? HUGE_VAL : c->half / target;
 		if (w > worst)
 			worst = w;
@@ -291,17 +315,26 @@ long pmbench_schedule_allocate(struct pmbench_schedule_cell *cells, size_t nr,
 	double best_w = 0;
 	uint64_t best_cost = 0;
 
-	for (size_t g = 0; g < groups; g++) {
-		uint64_t cost;
-		double w = group_need(cells, nr, g, round_ns, o->target, &cost);
+	/*
+	 * First among the ratios the rest of the budget can bring within
+	 * the target; when none can, the widest of all.
+	 */
+	for (int pass = 0; pass < 2 && best < 0; pass++) {
+		for (size_t g = 0; g < groups; g++) {
+			uint64_t cost;
+			double w = group_need(cells, nr, g, rounds[g], round_ns,
+					      o->target, pass ? 0 : left_ns,
+					      &cost);
 
-		if (!(w > 0) || rounds[g] >= o->max_runs || cost > left_ns)
-			continue;
-		if (best < 0 || w > best_w ||
-		    (w == best_w && cost < best_cost)) {
-			best = (long)g;
-			best_w = w;
-			best_cost = cost;
+			if (!(w > 0) || rounds[g] >= o->max_runs ||
+			    cost > left_ns)
+				continue;
+			if (best < 0 || w > best_w ||
+			    (w == best_w && cost < best_cost)) {
+				best = (long)g;
+				best_w = w;
+				best_cost = cost;
+			}
 		}
 	}
 	for (size_t i = 0; best >= 0 && i < nr; i++)

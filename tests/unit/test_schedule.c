@@ -441,6 +441,33 @@ TEST(allocate_widest_first)
 	CHECK(c[5].next && c[4].next && c[3].next);
 }
 
+/*
+ * A ratio the rest of the budget cannot bring within the target yields
+ * to a narrower one it can; with budget enough, or none reachable, the
+ * widest goes first again.
+ */
+TEST(allocate_reachable_first)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[4];
+	unsigned rounds[2] = { 5, 5 };
+
+	o.target = 0.10;
+	/* Group 0: +-50 %, about 5 * (25 - 1) = 120 rounds of 210 more. */
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.50, 100);
+	/* Group 1: +-12 %, about 5 * (1.44 - 1) = 2.2 rounds more. */
+	c[2] = cell(1, 1, 0, 100);
+	c[3] = cell(1, 0, 0.12, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), 1);
+	CHECK(!c[0].next && !c[1].next && c[2].next && c[3].next);
+	/* Enough for 120 rounds of group 0: the widest again. */
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 0);
+	/* Neither reachable in what is left: the widest. */
+	c[3].half = 0.40;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), 0);
+}
+
 /* No round when all are within the target, or none fits. */
 TEST(allocate_stops)
 {
@@ -484,9 +511,10 @@ TEST(allocate_tie_cheaper)
 }
 
 CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
-	   CASE(allocate_widest_first), CASE(allocate_stops),
-	   CASE(allocate_tie_cheaper), CASE(rounds_numbered_from_the_first),
-	   CASE(an_error_stops_mid_round), CASE(cancellation_mid_round),
+	   CASE(allocate_widest_first), CASE(allocate_reachable_first),
+	   CASE(allocate_stops), CASE(allocate_tie_cheaper),
+	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
+	   CASE(cancellation_mid_round),
 	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults),
 	   CASE(min_runs_first), CASE(precision),
 	   CASE(one_loose_cell_keeps_going), CASE(failed_cells), CASE(names),
