@@ -1048,6 +1048,7 @@ struct budget {
 	uint64_t start_ns;  /* the command's start */
 	uint64_t waited_ns; /* the file-system wait: not the budget's */
 	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
+	double overrun; /* the extra rounds' wall over their estimate, >= 1 */
 };
 
 /*
@@ -1113,6 +1114,15 @@ static uint64_t budget_cells(struct budget *b)
 	return control;
 }
 
+/* An extra round took `wall_ns` against its estimate `est_ns`. */
+static void overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
+{
+	double r = est_ns ? (double)wall_ns / (double)est_ns : 1;
+
+	if (r > b->overrun)
+		b->overrun = r;
+}
+
 /* Further rounds where the intervals are widest, while the budget lasts. */
 static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 {
@@ -1125,21 +1135,30 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 					? o->budget.budget_ns - used
 					: 0,
 			 w = 0;
-		uint64_t control = budget_cells(b);
-		long g = pmbench_schedule_allocate(b->cells, b->nr * pms,
-						   b->rounds, b->nr, control,
-						   &o->budget, left);
+		uint64_t control = budget_cells(b), est = control, t0;
+		/*
+		 * The estimates are the PMs' last turns; a round costs more
+		 * (its control, the result saved): what is left is scaled by
+		 * how much more the extra rounds took so far.
+		 */
+		long g = pmbench_schedule_allocate(
+			b->cells, b->nr * pms, b->rounds, b->nr, control,
+			&o->budget, (uint64_t)((double)left / b->overrun));
 		size_t n = 0;
 
 		if (g < 0)
 			break;
 		for (size_t i = 0; i < pms; i++)
-			if (b->cells[(size_t)g * pms + i].next)
+			if (b->cells[(size_t)g * pms + i].next) {
 				who[n++] = i;
+				est += b->cells[(size_t)g * pms + i].cost_ns;
+			}
 		b->xs[g].total += (unsigned)n;
+		t0 = pmbench_now_ns();
 		ret = rounds_run(&b->xs[g], o->warmup + b->rounds[g], 0, 1, who,
 				 n, &w);
 		b->waited_ns += w;
+		overrun(b, pmbench_now_ns() - t0 - w, est);
 		b->rounds[g]++;
 		save(b->xs[g].ctx, b->xs[g].r, o);
 	}
@@ -1220,7 +1239,7 @@ static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
 {
 	struct group gs[16];
 	size_t n = groups_of(gs, PMBENCH_ARRAY_SIZE(gs), r, o);
-	struct budget b = { .nr = n, .start_ns = start_ns };
+	struct budget b = { .nr = n, .start_ns = start_ns, .overrun = 1 };
 	int ret = 0;
 
 	if (!o->runs_auto) {
