@@ -161,8 +161,9 @@ struct pmbench_schedule_cell {
  * cells that the rounds `left_ns` still buys could bring within the
  * target (a half-width shrinks as one over the square root of the
  * rounds), and all of them when none could: the budget is not spent on
- * a ratio it cannot reach while another it can waits. Sets `next` on the cells of
- * that round (the baseline and the unreached), clears it on every other.
+ * a ratio it cannot reach while another it can waits. Sets `next` on
+ * the cells of that round (the baseline and the unreached), clears it
+ * on every other.
  * Returns the group, or -1 when every ratio is within the target or no
  * round fits (nothing is set then).
  */

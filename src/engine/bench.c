@@ -472,7 +472,6 @@ static int recheck(struct rounds *x, double files_s)
 	int ret = pmbench_workspace_recheck_reuse(x->ctx, files_s, &note);
 
 	x->rewaited_ns += pmbench_now_ns() - t0;
-
 	if (note.len) {
 		was = pmbench_result_env_get(x->r, "inode_reuse_wait");
 		if (was)
@@ -1115,7 +1114,7 @@ static uint64_t budget_cells(struct budget *b)
 }
 
 /* An extra round took `wall_ns` against its estimate `est_ns`. */
-static void overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
+static void note_overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
 {
 	double r = est_ns ? (double)wall_ns / (double)est_ns : 1;
 
@@ -1158,7 +1157,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 		ret = rounds_run(&b->xs[g], o->warmup + b->rounds[g], 0, 1, who,
 				 n, &w);
 		b->waited_ns += w;
-		overrun(b, pmbench_now_ns() - t0 - w, est);
+		note_overrun(b, pmbench_now_ns() - t0 - w, est);
 		b->rounds[g]++;
 		save(b->xs[g].ctx, b->xs[g].r, o);
 	}

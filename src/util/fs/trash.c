@@ -44,6 +44,18 @@ uint64_t pmbench_fs_trash_limit(uint64_t bytes)
 	return old;
 }
 
+/* The trash must be emptied first, for the reason `fmt` says: 1. */
+static int full_because(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
+static int full_because(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(trash.why, sizeof(trash.why), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
 /*
  * 1 when the trash must be emptied before it takes more; then
  * `trash.why` says why.
@@ -54,43 +66,35 @@ static int trash_full(const char *dir)
 	struct pmbench_fs_space sp;
 	uint64_t bytes, files, used, used_files;
 
-	if (statvfs(dir, &sv) < 0) {
-		snprintf(trash.why, sizeof(trash.why),
-			 "its file system's free space is unknown: %s",
-			 strerror(errno));
-		return 1;
-	}
+	if (statvfs(dir, &sv) < 0)
+		return full_because("its file system's free space is "
+				    "unknown: %s",
+				    strerror(errno));
 	bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
 	files = (uint64_t)sv.f_favail;
 	/* A full disk: what the trash holds is needed now. */
 	sp.avail_bytes = bytes;
 	sp.total_bytes = (uint64_t)sv.f_blocks * sv.f_frsize;
-	if (pmbench_fs_space_full(&sp)) {
-		snprintf(trash.why, sizeof(trash.why), "%.1f MB were left",
-			 (double)bytes / 1e6);
-		return 1;
-	}
+	if (pmbench_fs_space_full(&sp))
+		return full_because("%.1f MB were left", (double)bytes / 1e6);
 	if (!trash.based) {
 		trash.based = 1;
 		trash.free_bytes = bytes;
 		trash.free_files = files;
-		snprintf(trash.why, sizeof(trash.why), "its limit is 0");
-		return trash.limit == 0;
+		return trash.limit ? 0 : full_because("its limit is 0");
 	}
 	used = trash.free_bytes > bytes ? trash.free_bytes - bytes : 0;
 	used_files = trash.free_files > files ? trash.free_files - files : 0;
 	if (used < trash.limit && used <= trash.free_bytes / 2 &&
 	    used_files <= trash.free_files / 2)
 		return 0;
-	snprintf(trash.why, sizeof(trash.why),
-		 "%.1f GB and %llu inodes of the %.1f GB and %llu free when "
-		 "the trash was last empty were in use (its limit: %.1f GB "
-		 "or half)",
-		 (double)used / 1e9, (unsigned long long)used_files,
-		 (double)trash.free_bytes / 1e9,
-		 (unsigned long long)trash.free_files,
-		 (double)trash.limit / 1e9);
-	return 1;
+	return full_because("%.1f GB and %llu inodes of the %.1f GB and %llu "
+			    "free when the trash was last empty were in use "
+			    "(its limit: %.1f GB or half)",
+			    (double)used / 1e9, (unsigned long long)used_files,
+			    (double)trash.free_bytes / 1e9,
+			    (unsigned long long)trash.free_files,
+			    (double)trash.limit / 1e9);
 }
 
 /* The record of the trash's last large emptying, inside it. */
