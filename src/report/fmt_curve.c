@@ -184,17 +184,7 @@ void pmbench_fmt_curve(struct pmbench_buf *out,
 	struct frame f = frame_of(c);
 	double h = pmbench_fmt_curve_height(c);
 
-	pmbench_buf_adds(out, "<svg class=\"chart ");
-	pmbench_fmt_xml_escape(out, c->name);
-	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", W, h);
-	if (at_y >= 0)
-		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
-	pmbench_buf_addf(out,
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
-			 W, h);
-	pmbench_fmt_xml_escape(out, c->title);
-	pmbench_buf_adds(out, "</title>\n");
+	pmbench_fmt_chart_open(out, c, NULL, h, at_y);
 	axes(out, c, &f);
 	for (size_t k = 0; k < n; k++)
 		series(out, c, &f, names[k], k);

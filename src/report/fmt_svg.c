@@ -50,6 +50,26 @@ void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s)
 	}
 }
 
+void pmbench_fmt_chart_open(struct pmbench_buf *out,
+			    const struct pmbench_doc_chart *c, const char *more,
+			    double h, double at_y)
+{
+	pmbench_buf_adds(out, "<svg class=\"chart ");
+	pmbench_fmt_xml_escape(out, c->name);
+	if (more)
+		pmbench_buf_adds(out, more);
+	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ",
+			 PMBENCH_CHART_W, h);
+	if (at_y >= 0)
+		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
+	pmbench_buf_addf(out,
+			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
+			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
+			 PMBENCH_CHART_W, h);
+	pmbench_fmt_xml_escape(out, c->title);
+	pmbench_buf_adds(out, "</title>\n");
+}
+
 static void add_num(struct pmbench_buf *out, double v)
 {
 	pmbench_buf_addf(out, "%.1f", v);
@@ -298,19 +318,7 @@ void pmbench_fmt_chart(struct pmbench_buf *out,
 		pmbench_fmt_spans(out, c, at_y);
 		return;
 	}
-	pmbench_buf_adds(out, "<svg class=\"chart ");
-	pmbench_fmt_xml_escape(out, c->name);
-	if (s.log)
-		pmbench_buf_adds(out, " log");
-	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", CHART_W, h);
-	if (at_y >= 0)
-		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
-	pmbench_buf_addf(out,
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
-			 CHART_W, h);
-	pmbench_fmt_xml_escape(out, c->title);
-	pmbench_buf_adds(out, "</title>\n");
+	pmbench_fmt_chart_open(out, c, s.log ? " log" : NULL, h, at_y);
 	axis(out, &s, rows, c->unit);
 	for (size_t i = 0; i < c->bars_nr; i++) {
 		if (c->bars[i].group)

@@ -148,17 +148,7 @@ void pmbench_fmt_trend(struct pmbench_buf *out,
 {
 	double max = top_of(c), h = pmbench_fmt_trend_height(c);
 
-	pmbench_buf_adds(out, "<svg class=\"chart ");
-	pmbench_fmt_xml_escape(out, c->name);
-	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ", W, h);
-	if (at_y >= 0)
-		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
-	pmbench_buf_addf(out,
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
-			 W, h);
-	pmbench_fmt_xml_escape(out, c->title);
-	pmbench_buf_adds(out, "</title>\n");
+	pmbench_fmt_chart_open(out, c, NULL, h, at_y);
 	axis(out, max, c->unit);
 	line(out, c, max);
 	for (size_t i = 0; i < c->bars_nr; i++)

@@ -32,6 +32,15 @@ void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
 #define PMBENCH_CHART_ROW_H   34
 #define PMBENCH_CHART_AXIS_H  28
 
+/*
+ * A chart's <svg> element opened, its <title> written: class "chart
+ * <name>" (and `more`, if not NULL), the chart's width, height `h`, at
+ * `at_y` inside a page's image when >= 0.
+ */
+void pmbench_fmt_chart_open(struct pmbench_buf *out,
+			    const struct pmbench_doc_chart *c, const char *more,
+			    double h, double at_y);
+
 /* The height of `c` drawn as SVG. */
 double pmbench_fmt_chart_height(const struct pmbench_doc_chart *c);
 
