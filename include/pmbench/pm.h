@@ -9,7 +9,7 @@ struct pmbench_pm_phases;
 
 /**
  * The package-manager table. Everything pmbench knows about one package
- * manager sits in one `struct pmbench_pm` entry in src/engine/pm.c: how its
+ * manager sits in one `struct pmbench_pm` entry in src/engine/pm/pm.c: how its
  * binary is found, how its version is asked, how it installs, which
  * lockfiles it writes and how they are told apart, its packageManager
  * name, its store folders and install state, where its caches go and how

@@ -10,8 +10,8 @@
  * phases a PM names when its timing output is switched on (npm
  * `--timing`, pnpm `--reporter=ndjson`, yarn 4's step lines, yarn 1 and
  * bun `--verbose`, deno's debug log), as each PM's table entry reads
- * them (`timer_parse` in src/engine/pm.c, the parsers in
- * src/engine/pmtimer.c).
+ * them (`timer_parse` in src/engine/pm/pm.c, the parsers in
+ * src/engine/pm/pmtimer.c).
  *
  * A parser reads a *transcript*: the PM's output, one line per line as
  * pmbench read it, each prefixed by when it arrived, in seconds after

@@ -13,7 +13,7 @@
 #include "pmbench/report_kind.h"
 #include "pmbench/stats.h"
 
-/* The job kinds, as the cells' scenario names end (src/engine/cicache.c). */
+/* The job kinds, as the cells' scenario names end (src/engine/run/cicache.c). */
 enum job_kind { JOB_MISS, JOB_HIT, JOB_CHANGED };
 
 static const char *const kind_names[] = { "miss", "hit", "lockfile-changed" };

@@ -48,7 +48,7 @@ struct fake_linker {
 
 /*
  * Every fact about one fake package manager. Like pmbench's own PM
- * table (src/engine/pm.c), which this one must not link: the fake is
+ * table (src/engine/pm/pm.c), which this one must not link: the fake is
  * built without sanitizers from util sources only.
  */
 struct fake_pm {

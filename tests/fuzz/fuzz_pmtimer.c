@@ -1,5 +1,5 @@
 /*
- * The readers of the PMs' own timers (src/engine/pmtimer.c), reached
+ * The readers of the PMs' own timers (src/engine/pm/pmtimer.c), reached
  * through the PM table as bench --explain reaches them, and the
  * transcript lines they read: a PM's output is text pmbench does not
  * control. Every PM's reader gets the whole input. Properties: every

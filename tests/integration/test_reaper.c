@@ -2,7 +2,7 @@
  * What a SIGKILLed pmbench leaves running: nothing. A dev run whose
  * server hands its port to a grandchild in a session of its own (the
  * fake server's grandchild mode) is killed with SIGKILL, which pmbench
- * cannot catch; its supervisor (src/engine/reaper.c) must then stop
+ * cannot catch; its supervisor (src/engine/measure/reaper.c) must then stop
  * every process pmbench started, by the cgroup where the machine lets
  * pmbench make one and by the process groups and the PMBENCH_RUN marker
  * everywhere. And on a normal exit the supervisor is gone when pmbench

@@ -1,5 +1,5 @@
 /*
- * What a repo asks of Node (src/engine/node.c), read as CI reads it:
+ * What a repo asks of Node (src/engine/node/node.c), read as CI reads it:
  * .nvmrc (comments and blank lines aside), .node-version, asdf's
  * .tool-versions, package.json volta.node then engines.node, the
  * project folder before the repo's root.

@@ -1,5 +1,5 @@
 /*
- * The PMs' own timers (include/pmbench/pmtimer.h, src/engine/pmtimer.c):
+ * The PMs' own timers (include/pmbench/pmtimer.h, src/engine/pm/pmtimer.c):
  * each PM's reader, reached through its table entry, on what the pinned
  * version really printed (tests/data/pm-timers/, see its README), on
  * output without arrival times, and on junk; the transcript format; and

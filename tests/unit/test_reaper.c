@@ -1,5 +1,5 @@
 /*
- * The reaper (src/engine/reaper.c). Each case forks a "program" that
+ * The reaper (src/engine/measure/reaper.c). Each case forks a "program" that
  * starts the reaper and one child through proc.c, as pmbench does, then
  * is either killed with SIGKILL or told to exit normally; the case checks
  * what is left. The test process itself starts no reaper and is no

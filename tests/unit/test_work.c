@@ -1,6 +1,6 @@
 /*
  * The work counters of a child's tree (PMBENCH_CHILD_COUNT_WORK,
- * src/engine/perfcount.c). CTest runs this program twice: as unit_work,
+ * src/engine/measure/perfcount.c). CTest runs this program twice: as unit_work,
  * where each counter this machine has is checked and each it lacks is
  * skipped with the reason, and as unit_work_off with
  * PMBENCH_PERF_EVENTS=off, where every counter must be unavailable, say

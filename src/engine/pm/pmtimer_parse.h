@@ -2,8 +2,8 @@
 #define PMBENCH_ENGINE_PMTIMER_PARSE_H
 
 /*
- * The readers of each PM's timers (src/engine/pmtimer.c), for the PM
- * table's `timer_parse` (src/engine/pm.c) only: elsewhere a PM's reader
+ * The readers of each PM's timers (src/engine/pm/pmtimer.c), for the PM
+ * table's `timer_parse` (src/engine/pm/pm.c) only: elsewhere a PM's reader
  * is reached through its table entry. Each reads a transcript
  * (pmtimer.h) of `len` bytes, which need not be NUL-terminated, into
  * `out` and returns how many phases it added. Any bytes are safe.
