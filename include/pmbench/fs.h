@@ -63,11 +63,22 @@ int pmbench_fs_isfile(const char *path);
 /**
  * Confine destructive operations: after this call pmbench_fs_rmtree() and
  * pmbench_fs_empty_dir() refuse any path that does not resolve to a place
- * strictly inside `root` (symlinks resolved). NULL lifts the restriction
- * (tests only); without a call there is none either. `root` must exist.
- * Returns 0, or an error if `root` cannot be resolved.
+ * strictly inside `root` (symlinks resolved), and pmbench's own writes
+ * (pmbench_fs_write_atomic(), pmbench_fs_copyfile(), the destination of
+ * pmbench_fs_copytree()) refuse one whose folder does not, unless it is
+ * in the folder of pmbench_fs_set_writable(): a symlink in a repo copy
+ * cannot lead them elsewhere. NULL lifts the restriction (tests only),
+ * and the writable folder with it; without a call there is none either.
+ * `root` must exist. Returns 0, or an error if `root` cannot be resolved.
  */
 int pmbench_fs_set_sandbox(const char *root);
+
+/**
+ * A second folder pmbench's own writes may go to (the toolchain, where
+ * Node is installed), deletions staying confined to the sandbox. It need
+ * not exist yet; NULL forgets it. Returns 0 or an error.
+ */
+int pmbench_fs_set_writable(const char *root);
 
 /**
  * rm -rf that never follows symlinks. A missing path is success. Refuses
@@ -131,9 +142,10 @@ enum pmbench_fs_copy_flags {
  * source file with more than one link whose (device, inode) was already
  * copied through the same map becomes a hard link to that copy (the map
  * stores absolute destination paths, so it works across calls).
- * Returns 0, PMBENCH_ENOTFOUND if `src` is missing, or PMBENCH_ERROR
- * with a message naming the failing path; on failure the partial copy at
- * `dst` is removed.
+ * Returns 0, PMBENCH_ENOTFOUND if `src` is missing, PMBENCH_EINVALID if
+ * `dst` is outside the sandbox (pmbench_fs_set_sandbox()), or
+ * PMBENCH_ERROR with a message naming the failing path; on failure the
+ * partial copy at `dst` is removed.
  */
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
@@ -212,7 +224,9 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
  * Write `data` to `path` atomically: a temporary file in the same
  * directory, fsync, then rename over `path` (mode 0644) and fsync the
  * directory. The temporary file is removed on failure. A symlink at
- * `path` is replaced, not written through.
+ * `path` is replaced, not written through. With a sandbox set
+ * (pmbench_fs_set_sandbox()), a `path` whose folder resolves outside it
+ * is refused with PMBENCH_EINVALID, nothing written.
  */
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
 
@@ -239,8 +253,8 @@ int pmbench_fs_check_output(const char *path);
 /**
  * Copy one regular file (mode kept, mtime not). `dst` is replaced
  * atomically through a temporary file in its folder (a symlink at `dst`
- * is replaced, not written through). PMBENCH_ENOTFOUND if `src` is
- * missing.
+ * is replaced, not written through), within the sandbox as by
+ * pmbench_fs_write_atomic(). PMBENCH_ENOTFOUND if `src` is missing.
  */
 int pmbench_fs_copyfile(const char *src, const char *dst);
 

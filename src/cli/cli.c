@@ -102,7 +102,10 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	ret = pmbench_ctx_init(&pmbench_cli_ctx);
 	if (ret < 0)
 		return ret;
-	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	ret = pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	/* Node versions a repo asks for are installed in the toolchain. */
+	return ret < 0 ? ret
+		       : pmbench_fs_set_writable(pmbench_config.toolchain_dir);
 }
 
 /* Delete the trash here and now: no process could be started for it. */

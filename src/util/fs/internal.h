@@ -67,6 +67,14 @@ int fs_deletion_target(struct pmbench_buf *parent, struct pmbench_buf *base,
 		       struct pmbench_buf *target, const char *path,
 		       int checked);
 
+/*
+ * Whether pmbench may write the entry `path` (replace it, not write
+ * through it): its canonical folder plus its final name strictly inside
+ * the sandbox, or inside the folder of pmbench_fs_set_writable(). Always
+ * 0 without a sandbox; else 0 or PMBENCH_EINVALID ("refusing to write").
+ */
+int fs_write_allowed(const char *path);
+
 /* Entries this process has removed so far (the trash records them). */
 uint64_t fs_removals(void);
 

@@ -30,12 +30,18 @@ struct temp_file {
 		.path = PMBENCH_BUF_INIT, .fd = -1 \
 	}
 
-static int temp_open(struct temp_file *t, const char *dst)
+/*
+ * `confined`: pmbench's own file, which must stay in its work folder
+ * (fs_write_allowed()); a file the user named goes where they said.
+ */
+static int temp_open(struct temp_file *t, const char *dst, int confined)
 {
 	const char *slash = strrchr(dst, '/');
 	const char *base = slash ? slash + 1 : dst;
 	int err;
 
+	if (confined && fs_write_allowed(dst) < 0)
+		return PMBENCH_EINVALID;
 	pmbench_buf_reset(&t->path);
 	pmbench_buf_add(&t->path, dst, (size_t)(base - dst));
 	pmbench_buf_addf(&t->path, ".%s.tmpXXXXXX", base);
@@ -99,10 +105,11 @@ static int fsync_parent(const char *path)
 	return ret;
 }
 
-int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
+static int write_atomic(const char *path, const void *data, size_t len,
+			int confined)
 {
 	struct temp_file t = TEMP_FILE_INIT;
-	int ret = temp_open(&t, path);
+	int ret = temp_open(&t, path, confined);
 
 	if (ret < 0)
 		goto done;
@@ -120,6 +127,11 @@ int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
 done:
 	temp_release(&t);
 	return ret;
+}
+
+int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	return write_atomic(path, data, len, 1);
 }
 
 /*
@@ -304,7 +316,7 @@ int pmbench_fs_write_output(const char *path, const void *data, size_t len)
 	if (!ret)
 		ret = kind == OUTPUT_THROUGH
 			      ? write_through(real.ptr, data, len)
-			      : pmbench_fs_write_atomic(real.ptr, data, len);
+			      : write_atomic(real.ptr, data, len, 0);
 	pmbench_buf_release(&real);
 	return ret;
 }
@@ -327,7 +339,7 @@ int pmbench_fs_copyfile(const char *src, const char *dst)
 					src);
 		goto done;
 	}
-	ret = temp_open(&t, dst);
+	ret = temp_open(&t, dst, 1);
 	if (ret < 0)
 		goto done;
 	if (fs_copy_data(in, t.fd, &failed_read) < 0) {
