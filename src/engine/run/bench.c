@@ -1313,6 +1313,28 @@ static void record_pm_config(struct pmbench_result *r,
 	}
 }
 
+/*
+ * Every fixture once: a fixture's work folder and its rounds in the
+ * result go by its name, so two of one name would mix their runs.
+ */
+static int check_fixtures(const struct pmbench_fixture *fixtures, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++) {
+			int same = pmbench_fixture_same(&fixtures[i],
+							&fixtures[j]);
+
+			if (same > 0)
+				return pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"fixture '%s' is given twice",
+					fixtures[i].name);
+			if (same < 0)
+				return same;
+		}
+	return 0;
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -1349,6 +1371,9 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			o->baseline);
 		goto done;
 	}
+	ret = check_fixtures(fixtures, fixtures_nr);
+	if (ret < 0)
+		goto done;
 	record_options(r, o);
 	ret = check_pm_config(o);
 	if (!ret)
