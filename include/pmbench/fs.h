@@ -211,8 +211,10 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * pmbench_fs_read() for a text file (a manifest, a result): a file holding
- * a NUL byte is refused with PMBENCH_EINVALID ("malformed JSON"), since
- * string parsers would silently stop there.
+ * a NUL byte is refused with PMBENCH_EINVALID, since string parsers would
+ * silently stop there ("malformed YAML": the kind named by the file's
+ * ending, .json, .yaml or .yml, .toml, .lock, else "text"), `out` as it
+ * was.
  */
 int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 

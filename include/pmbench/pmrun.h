@@ -171,10 +171,18 @@ int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
  * converts it first, or it cannot use it and resolves fresh; a failed
  * import falls back to a fresh resolution). `ps->lockfile` says which
  * way it went. With NULL names, or from_pm naming this PM, it is
- * pmbench_pmrun_prime().
+ * pmbench_pmrun_prime(). Nothing when the priming already failed
+ * (pmbench_pmrun_fail_priming()).
  */
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock);
+
+/**
+ * The priming of `ps` failed before its install (the repo could not be
+ * changed for this PM): `why` becomes `ps->prime_failure`, reported as a
+ * failed install is, and pmbench_pmrun_prime_from() leaves it so.
+ */
+void pmbench_pmrun_fail_priming(struct pmbench_pmrun *ps, const char *why);
 
 /**
  * After a priming that installed from a lockfile (`ps->primed_locked`):

@@ -1248,6 +1248,32 @@ TEST(fs_read)
 	CHECK_INT(b.len, 0);
 	CHECK_INT(pmbench_fs_read(&b, P("big"), SIZE_MAX), 0);
 	CHECK_INT(b.len, sizeof(big) - 1);
+
+	/* A NUL byte in a text file: refused, naming what it should be. */
+	{
+		static const char *const kinds[][2] = {
+			{ "a.json", "malformed JSON" },
+			{ ".yarnrc.yml", "malformed YAML" },
+			{ "pnpm-workspace.yaml", "malformed YAML" },
+			{ "bunfig.toml", "malformed TOML" },
+			{ "yarn.lock", "malformed lockfile" },
+			{ ".npmrc", "malformed text" },
+		};
+
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(kinds); i++) {
+			FILE *f = fopen(P(kinds[i][0]), "wb");
+
+			CHECK(f && fwrite("a\0b", 1, 3, f) == 3 && !fclose(f));
+			pmbench_buf_reset(&b);
+			pmbench_buf_adds(&b, "kept");
+			CHECK_INT(pmbench_fs_read_text(&b, P(kinds[i][0]), 100),
+				  PMBENCH_EINVALID);
+			CHECK_CONTAINS(pmbench_error_last(), kinds[i][1]);
+			CHECK_CONTAINS(pmbench_error_last(),
+				       "(the file contains a NUL byte)");
+			CHECK_STR(b.ptr, "kept");
+		}
+	}
 	pmbench_buf_release(&b);
 }
 

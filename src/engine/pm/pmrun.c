@@ -788,6 +788,8 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	int ret, ok;
 
 	memset(&s, 0, sizeof(s));
+	if (ps->prime_failure)
+		return 0;
 	if (from_pm && from_lock)
 		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
@@ -846,6 +848,14 @@ done:
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);
 	return ret;
+}
+
+void pmbench_pmrun_fail_priming(struct pmbench_pmrun *ps, const char *why)
+{
+	free(ps->prime_failure);
+	ps->prime_failure = pmbench_xstrdup(why);
+	pmbench_ctx_report(ps->ctx, primed(ps, -1), "%s: %s", ps->pm->name,
+			   why);
 }
 
 int pmbench_pmrun_prime_unlocked(struct pmbench_pmrun *ps, uint64_t timeout_ns,

@@ -248,6 +248,17 @@ int pmbench_migrate_on_workspace(const struct pmbench_fixture *f,
 				 ps->found.version,
 				 (const char *const *)m->choose.v);
 	e->recipe.prefix = NULL;
+	if (ret == PMBENCH_EINVALID) {
+		/* A file of the repo's it cannot read: this target fails. */
+		pmbench_buf_reset(&prefix);
+		pmbench_buf_addf(&prefix,
+				 "its recipe cannot change the repo: %s",
+				 pmbench_error_last());
+		pmbench_pmrun_fail_priming(ps, prefix.ptr);
+		pmbench_error_clear();
+		ret = 0;
+		goto done;
+	}
 	if (ret < 0) {
 		pmbench_error_set("cannot change the repo for %s: %s",
 				  ps->pm->name, pmbench_error_last());
