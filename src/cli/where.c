@@ -33,8 +33,8 @@ static int exe_dir(struct pmbench_buf *out)
 	slash = strrchr(out->ptr, '/');
 	if (!slash)
 		return -1;
-	pmbench_buf_setlen(out, slash > out->ptr ? (size_t)(slash - out->ptr)
-						 : 1);
+	pmbench_buf_setlen(out,
+			   slash > out->ptr ? (size_t)(slash - out->ptr) : 1);
 	return 0;
 }
 

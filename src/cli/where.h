@@ -28,7 +28,10 @@ struct pmbench_where {
 	int in_tree; /**< 1: a build tree's binary; 0: an installed one */
 };
 
-#define PMBENCH_WHERE_INIT { NULL, NULL, NULL, 0 }
+#define PMBENCH_WHERE_INIT          \
+	{                           \
+		NULL, NULL, NULL, 0 \
+	}
 
 /**
  * Fill `w` for the binary running (released first). The user's cache

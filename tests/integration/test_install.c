@@ -20,8 +20,8 @@
 static char tree[4200], inst[4200];
 
 /* Run the pmbench binary `bin` as h_pmbench() runs the built one. */
-static void run_bin(struct h_run *run, const char *bin,
-		    const char *const *args, const struct pmbench_strvec *env)
+static void run_bin(struct h_run *run, const char *bin, const char *const *args,
+		    const struct pmbench_strvec *env)
 {
 	char saved[4200];
 
@@ -103,10 +103,10 @@ static int install_here(void)
 	snprintf(inst, sizeof(inst), "%s", check_path("prefix"));
 	pmbench_buf_adds(&build, getenv("PMBENCH_BIN"));
 	pmbench_buf_setlen(&build, strrchr(build.ptr, '/') - build.ptr);
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      cmake ? cmake : "cmake",
-					      "--install", build.ptr,
-					      "--prefix", inst, NULL });
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ cmake ? cmake : "cmake",
+						    "--install", build.ptr,
+						    "--prefix", inst, NULL });
 	c.tail_max = 1u << 20;
 	ok = pmbench_child_run(&c) == 0 && c.result.exit_code == 0;
 	if (!ok)
@@ -177,9 +177,9 @@ TEST(installed_man_page_and_completion)
 
 	h_setup();
 	CHECK(install_here());
-	pmbench_strvec_pushv(&man.args, (const char *const[]){
-						"man", "-w", "pmbench-bench",
-						NULL });
+	pmbench_strvec_pushv(&man.args,
+			     (const char *const[]){ "man", "-w",
+						    "pmbench-bench", NULL });
 	pmbench_strvec_pushf(&man.env, "PATH=%s/bin:/usr/bin:/bin", inst);
 	pmbench_strvec_push(&man.env, "MANPATH");
 	man.tail_max = 1u << 16;
@@ -190,16 +190,16 @@ TEST(installed_man_page_and_completion)
 		CHECK_INT(pmbench_child_run(&man), 0);
 		CHECK_INT(man.result.exit_code, 0);
 		CHECK_CONTAINS(man.tail.ptr, inst);
-		CHECK_CONTAINS(man.tail.ptr,
-			       "/share/man/man1/pmbench-bench.1");
+		CHECK_CONTAINS(man.tail.ptr, "/share/man/man1/pmbench-bench.1");
 	}
 	pmbench_buf_addf(&script,
 			 ". %s/share/bash-completion/completions/pmbench\n"
 			 "COMP_WORDS=(pmbench bench --sc); COMP_CWORD=2\n"
 			 "_pmbench; echo \"${COMPREPLY[*]}\"\n",
 			 inst);
-	pmbench_strvec_pushv(&sh.args, (const char *const[]){
-					       "bash", "-c", script.ptr, NULL });
+	pmbench_strvec_pushv(&sh.args,
+			     (const char *const[]){ "bash", "-c", script.ptr,
+						    NULL });
 	sh.tail_max = 1u << 16;
 	CHECK_INT(pmbench_child_run(&sh), 0);
 	CHECK_INT(sh.result.exit_code, 0);
@@ -255,8 +255,7 @@ TEST(toolchain_from_any_cache_dir)
  * the script needs before it: `id` says uid 1000, `dpkg-query` finds
  * nothing, and there is no sudo, node or npm.
  */
-static void setup_names_packages(int *out, const char *script,
-				 const char *says)
+static void setup_names_packages(int *out, const char *script, const char *says)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf bin = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
@@ -275,15 +274,16 @@ static void setup_names_packages(int *out, const char *script,
 		if (!pmbench_fs_exists(b.ptr)) {
 			char target[64];
 
-			snprintf(target, sizeof(target), "/usr/bin/%s", real[i]);
+			snprintf(target, sizeof(target), "/usr/bin/%s",
+				 real[i]);
 			if (access(target, X_OK))
 				snprintf(target, sizeof(target), "/bin/%s",
 					 real[i]);
 			CHECK_INT(symlink(target, b.ptr), 0);
 		}
 	}
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "/bin/bash", script, NULL });
+	pmbench_strvec_pushv(&c.args, (const char *const[]){ "/bin/bash",
+							     script, NULL });
 	pmbench_strvec_pushf(&c.env, "PATH=%s", bin.ptr);
 	pmbench_buf_reset(&b);
 	pmbench_buf_path(&b, h_home(), "toolchain");
