@@ -109,7 +109,6 @@ void pmbench_where_find(struct pmbench_where *w)
 		pmbench_buf_adds(&dir, PMBENCH_INSTALL_BINDIR);
 	}
 	if (!source_tree(&b, dir.ptr)) {
-		w->in_tree = 1;
 		w->cache_dir = below(b.ptr, "cache");
 		w->fixtures_dir = below(b.ptr, "fixtures");
 		w->setup = below(b.ptr, "ci/setup");
@@ -132,5 +131,4 @@ void pmbench_where_release(struct pmbench_where *w)
 	w->cache_dir = NULL;
 	w->fixtures_dir = NULL;
 	w->setup = NULL;
-	w->in_tree = 0;
 }

@@ -25,12 +25,11 @@ struct pmbench_where {
 	char *fixtures_dir; /**< the default fixtures folder (absolute) */
 	/** The command that installs the pinned toolchain (absolute path). */
 	char *setup;
-	int in_tree; /**< 1: a build tree's binary; 0: an installed one */
 };
 
-#define PMBENCH_WHERE_INIT          \
-	{                           \
-		NULL, NULL, NULL, 0 \
+#define PMBENCH_WHERE_INIT       \
+	{                        \
+		NULL, NULL, NULL \
 	}
 
 /**
