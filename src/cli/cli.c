@@ -19,19 +19,16 @@
 #include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
-
-#ifndef PMBENCH_DEFAULT_CACHE_DIR
-#define PMBENCH_DEFAULT_CACHE_DIR "cache"
-#endif
-#ifndef PMBENCH_DEFAULT_FIXTURES_DIR
-#define PMBENCH_DEFAULT_FIXTURES_DIR "fixtures"
-#endif
+#include "where.h"
 
 struct pmbench_config pmbench_config;
 struct pmbench_ctx pmbench_cli_ctx = PMBENCH_CTX_INIT;
 
 /* The pinned Node's installation, the context's `node`. */
 static struct pmbench_node pinned_node = PMBENCH_NODE_INIT;
+
+/* The default folders of this binary (where.h). */
+static struct pmbench_where where = PMBENCH_WHERE_INIT;
 
 /* The work folder this process holds, once a command has taken it. */
 static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
@@ -71,20 +68,38 @@ static void pinned_node_set(void)
 	pmbench_buf_release(&b);
 }
 
-int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
+/*
+ * The pinned toolchain: $PMBENCH_TOOLCHAIN_DIR, else the work folder's
+ * toolchain/ when it has one, else the default work folder's (the one
+ * the setup script fills), so that any --cache-dir finds it.
+ */
+static char *toolchain_of(const char *cache_dir)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char *dir;
+
+	pmbench_buf_path(&b, cache_dir, "toolchain");
+	if (!pmbench_fs_isdir(b.ptr)) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_path(&b, where.cache_dir, "toolchain");
+	}
+	dir = pick(NULL, "PMBENCH_TOOLCHAIN_DIR", b.ptr);
+	pmbench_buf_release(&b);
+	return dir;
+}
+
+int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
+{
 	int ret;
 
 	pmbench_config_release();
+	pmbench_where_find(&where);
 	pmbench_config.cache_dir =
-		pick(cache_dir, "PMBENCH_CACHE_DIR", PMBENCH_DEFAULT_CACHE_DIR);
-	pmbench_config.fixtures_dir = pick(fixtures_dir, "PMBENCH_FIXTURES_DIR",
-					   PMBENCH_DEFAULT_FIXTURES_DIR);
-	pmbench_buf_path(&b, pmbench_config.cache_dir, "toolchain");
-	pmbench_config.toolchain_dir =
-		pick(NULL, "PMBENCH_TOOLCHAIN_DIR", b.ptr);
-	pmbench_buf_release(&b);
+		pick(cache_dir, "PMBENCH_CACHE_DIR", where.cache_dir);
+	pmbench_config.fixtures_dir =
+		pick(fixtures_dir, "PMBENCH_FIXTURES_DIR", where.fixtures_dir);
+	pmbench_config.toolchain_dir = toolchain_of(pmbench_config.cache_dir);
+	pmbench_cli_ctx.setup = where.setup;
 
 	ret = pmbench_fs_mkdirp(pmbench_config.cache_dir, 0755);
 	if (ret < 0) {
@@ -170,7 +185,9 @@ void pmbench_config_release(void)
 	pmbench_cli_ctx.fixtures_dir = NULL;
 	pmbench_cli_ctx.node_dir = NULL;
 	pmbench_cli_ctx.node = NULL;
+	pmbench_cli_ctx.setup = NULL;
 	pmbench_node_release(&pinned_node);
+	pmbench_where_release(&where);
 	free(pmbench_config.node_dir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
@@ -184,14 +201,14 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 	int trusted = 0, ret;
 
 	/*
-	 * The source tree's cache/ is pmbench's by definition: git ignores
-	 * it, its README.md says everything in it may be deleted, and
-	 * ci/setup puts the toolchain there before pmbench ever runs. It
-	 * gets the marker without being empty. Only an absolute built-in
-	 * path counts, never a folder relative to where pmbench runs.
+	 * The default work folder is pmbench's by definition: the source
+	 * tree's cache/ (git ignores it, its README.md says everything in
+	 * it may be deleted) or the user's cache folder's pmbench/, where
+	 * the setup script puts the toolchain before pmbench ever runs. It
+	 * gets the marker without being empty.
 	 */
-	if (PMBENCH_DEFAULT_CACHE_DIR[0] == '/') {
-		pmbench_fs_abspath(&def, PMBENCH_DEFAULT_CACHE_DIR);
+	if (where.cache_dir) {
+		pmbench_fs_abspath(&def, where.cache_dir);
 		trusted = !strcmp(def.ptr, pmbench_config.cache_dir);
 	}
 	pmbench_buf_adds(&what, "pmbench");

@@ -31,7 +31,8 @@ const struct pmbench_cli_command pmbench_cli_program = {
 		"\n"
 		"Environment: PMBENCH_CACHE_DIR and PMBENCH_FIXTURES_DIR (the "
 		"folders of the options below), PMBENCH_TOOLCHAIN_DIR (the "
-		"pinned PMs, Node and verdaccio; default: cache/toolchain), "
+		"pinned PMs, Node and verdaccio; default: the work folder's "
+		"toolchain/ if it has one, else the default work folder's), "
 		"PMBENCH_REGISTRY (local or live, as --registry), "
 		"PMBENCH_VERDACCIO (another verdaccio), COLUMNS (the "
 		"terminal table's width).",

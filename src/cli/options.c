@@ -60,8 +60,9 @@ const struct pmbench_option pmbench_options[] = {
 	  "--runs N fixes the plan instead)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
 	{ "cache-dir", ARG_PATH, CMD_MAIN, "DIR",
-	  "pmbench's work folder (default: the source tree's cache/, or "
-	  "$PMBENCH_CACHE_DIR)",
+	  "pmbench's work folder (default: $PMBENCH_CACHE_DIR, else the "
+	  "source tree's cache/, or installed $XDG_CACHE_HOME/pmbench, "
+	  "else ~/.cache/pmbench)",
 	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR },
 	{ "choose", ARG_CUSTOM, CMD_MIGRATE, "LIST",
 	  "recipe changes to make instead of their choice's default, "
@@ -106,8 +107,9 @@ const struct pmbench_option pmbench_options[] = {
 	  .flags = OPT_LOCAL, RUN_AT(explain, int),
 	  .value = PMBENCH_EXPLAIN_RUNS },
 	{ "fixtures-dir", ARG_PATH, CMD_MAIN, "DIR",
-	  "where manifests are looked up (default: the source tree's "
-	  "fixtures/, or $PMBENCH_FIXTURES_DIR)",
+	  "where manifests are looked up (default: $PMBENCH_FIXTURES_DIR, "
+	  "else the source tree's fixtures/, or installed "
+	  "<prefix>/share/pmbench/fixtures)",
 	  CLI_AT(fixtures_dir, const char *), .complete = CPL_DIR },
 	{ "format", ARG_FORMAT, TABLES | CMD_HISTORY, "F",
 	  "the report's format: {formats} (default: table)", .letter = 'f',

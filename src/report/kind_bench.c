@@ -98,16 +98,11 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 {
 	static const struct pmbench_doc_column cols[] = {
-		{ "fixture", 0, { { NULL } } },
-		{ "action", 0, { { NULL } } },
-		{ "scenario", 0, { { NULL } } },
-		{ "cache state", 0, { { NULL } } },
-		{ "fastest", 0, { { NULL } } },
-		{ "pm", 0, { { NULL } } },
-		{ "ratio", 0, { { NULL } } },
-		{ "95% CI", 0, { { NULL } } },
-		{ "p", 0, { { NULL } } },
-		{ "verdict", 0, { { NULL } } },
+		{ "fixture", 0, { { 0 } } },  { "action", 0, { { 0 } } },
+		{ "scenario", 0, { { 0 } } }, { "cache state", 0, { { 0 } } },
+		{ "fastest", 0, { { 0 } } },  { "pm", 0, { { 0 } } },
+		{ "ratio", 0, { { 0 } } },    { "95% CI", 0, { { 0 } } },
+		{ "p", 0, { { 0 } } },	      { "verdict", 0, { { 0 } } },
 	};
 	struct pmbench_doc_table *t = NULL;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -548,16 +543,16 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		 const char *fixture)
 {
 	static const struct pmbench_doc_column cols[] = {
-		{ "pm", 0, { { NULL } } },
-		{ "lockfile", 0, { { NULL } } },
-		{ "dependency scripts", 0, { { NULL } } },
-		{ "scripts ran under", 0, { { NULL } } },
-		{ "configuration", 0, { { NULL } } },
+		{ "pm", 0, { { 0 } } },
+		{ "lockfile", 0, { { 0 } } },
+		{ "dependency scripts", 0, { { 0 } } },
+		{ "scripts ran under", 0, { { 0 } } },
+		{ "configuration", 0, { { 0 } } },
 	};
 	static const struct pmbench_doc_column lines[] = {
-		{ "", 0, { { NULL } } },
-		{ "", 0, { { NULL } } },
-		{ "", 0, { { NULL } } },
+		{ "", 0, { { 0 } } },
+		{ "", 0, { { 0 } } },
+		{ "", 0, { { 0 } } },
 	};
 	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
 	struct pmbench_doc_table *t = NULL, *term = NULL;

@@ -2,7 +2,9 @@
 
 #include <ctype.h>
 #include <ftw.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -110,6 +112,33 @@ const char *check_sandbox_tmp(void)
 	snprintf(tmp_sandbox, sizeof(tmp_sandbox), "%s", tmpl);
 	snprintf(sandbox, sizeof(sandbox), "%s", tmpl);
 	return sandbox;
+}
+
+int check_run_unprivileged(int (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	if (geteuid())
+		return fn();
+	if (chown(check_path(""), 65534, 65534) < 0)
+		pmbench_die("chown: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		pmbench_die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 ||
+		    setuid(65534) < 0)
+			_exit(2);
+		int r = fn();
+
+		/* A failed CHECK in `fn` fails it too. */
+		_exit(r ? r : case_failed);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 const char *check_path(const char *name)

@@ -161,37 +161,6 @@ static size_t count_entries(const char *path)
 	return n;
 }
 
-/*
- * Run `fn` and return its result; as root, run it in a child that became
- * nobody (owning the case's sandbox), because root ignores permissions
- * and the case would prove nothing. The sandbox must be one nobody can
- * reach (check_sandbox_tmp()). Returns the child's exit status, or -1 if
- * it did not exit.
- */
-static int run_unprivileged(int (*fn)(void))
-{
-	int status;
-	pid_t pid;
-
-	if (geteuid())
-		return fn();
-	if (chown(check_path(""), 65534, 65534) < 0)
-		pmbench_die("chown: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		pmbench_die("fork: %s", strerror(errno));
-	if (!pid) {
-		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 ||
-		    setuid(65534) < 0)
-			_exit(2);
-		_exit(fn());
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 static int same_mtime(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -327,7 +296,7 @@ static int copy_locked_tree(void)
 TEST(fs_copytree_unprivileged)
 {
 	check_sandbox_tmp();
-	CHECK_INT(run_unprivileged(copy_locked_tree), 0);
+	CHECK_INT(check_run_unprivileged(copy_locked_tree), 0);
 }
 
 TEST(fs_copytree_hardlinks)
@@ -927,7 +896,7 @@ TEST(fs_rmtree_readonly)
 	int ret;
 
 	CHECK_INT(pmbench_fs_set_sandbox(check_sandbox_tmp()), 0);
-	ret = run_unprivileged(remove_locked_tree);
+	ret = check_run_unprivileged(remove_locked_tree);
 	pmbench_fs_set_sandbox(NULL);
 	CHECK_INT(ret, 0);
 	CHECK(!pmbench_fs_exists(P("t")));

@@ -7,7 +7,9 @@
  * A process's count takes in those of the children it has reaped (the
  * kernel adds them at the wait, like cutime), so a process seen before
  * and gone now has its last count taken off its parent's growth: each
- * byte counts once, and a reap is not taken for a write.
+ * byte counts once, and a reap is not taken for a write. The exited main
+ * process's last count, unreadable to a user (its /proc files are
+ * root's once it is a zombie), comes from its rusage.
  *
  * Lifecycle scripts: npm, yarn, pnpm and bun run a package's script with
  * npm_lifecycle_event and npm_package_name in its environment, which its
@@ -159,6 +161,25 @@ static int read_written(uint64_t *out, pid_t pid)
 	return 0;
 }
 
+/*
+ * What process `e` wrote when its /proc/PID/io cannot be read, from its
+ * `last` count. The kernel gives the files of a task without memory, a
+ * zombie, to root: a pmbench run by a user cannot read its exited main
+ * process's last count, which holds the writes of the children it
+ * reaped since the walk before. Its rusage (note_exit()) has the same
+ * count in 512-byte blocks.
+ */
+static uint64_t unreadable_written(const struct pmbench_child *c,
+				   const struct pmbench_proctrace_ent *e,
+				   uint64_t last)
+{
+	uint64_t ru = c->result.out_blocks * 512u;
+
+	if (e->pid != c->pid || !e->zombie || !c->result.exited)
+		return last;
+	return ru > last ? ru : last;
+}
+
 /* The value of `key` ("npm_lifecycle_event=") in an environ, or NULL. */
 static char *environ_get(const struct pmbench_buf *env, const char *key)
 {
@@ -296,7 +317,7 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 			p->seen_ns = rel;
 		cur[i] = p->written;
 		if (!t->lean && read_written(&cur[i], v[i].pid) < 0)
-			cur[i] = p->written;
+			cur[i] = unreadable_written(c, &v[i], p->written);
 	}
 	note_gone(t, rel);
 	for (size_t i = 0; i < n; i++) {

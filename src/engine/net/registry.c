@@ -240,10 +240,10 @@ static int wait_ready(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 			pmbench_child_tail_lines(&reg->child, 3, &tail);
 			ret = pmbench_error_set(
 				"the local registry mirror (verdaccio) did not "
-				"start on 127.0.0.1:%d%s%s; see ci/setup, or "
+				"start on 127.0.0.1:%d%s%s; see %s, or "
 				"use --registry live",
-				reg->child_port, tail.len ? ": " : "",
-				tail.ptr);
+				reg->child_port, tail.len ? ": " : "", tail.ptr,
+				pmbench_ctx_setup(ctx));
 			break;
 		}
 	}
@@ -269,9 +269,10 @@ static int start_child(struct pmbench_registry *reg, struct pmbench_ctx *ctx,
 		ret = pmbench_error_setc(
 			PMBENCH_ENOTFOUND,
 			"the local registry mirror needs verdaccio, not found "
-			"at '%s'; run ci/setup (it installs the version in "
-			"ci/toolchain.versions), or use --registry live",
-			bin.len ? bin.ptr : "<toolchain>/verdaccio");
+			"at '%s'; run '%s' (it installs the pinned "
+			"version), or use --registry live",
+			bin.len ? bin.ptr : "<toolchain>/verdaccio",
+			pmbench_ctx_setup(ctx));
 		goto done;
 	}
 	pmbench_strvec_push(&reg->child.args, bin.ptr);

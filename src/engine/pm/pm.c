@@ -1425,10 +1425,10 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	}
 	pmbench_error_setc(PMBENCH_ENOTFOUND,
 			   "%s not found (looked in %s/%s and on PATH%s); "
-			   "run 'ci/setup' to install the pinned toolchain",
+			   "run '%s' to install the pinned toolchain",
 			   pm->name, toolchain_dir ? toolchain_dir : "-",
-			   pm->toolchain_bin ? pm->toolchain_bin : "-",
-			   why.ptr);
+			   pm->toolchain_bin ? pm->toolchain_bin : "-", why.ptr,
+			   pmbench_ctx_setup(ctx));
 done:
 	pmbench_buf_release(&bin);
 	pmbench_buf_release(&why);

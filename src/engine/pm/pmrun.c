@@ -1217,8 +1217,9 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 	if (!nr)
 		return pmbench_error_setc(PMBENCH_ENOTFOUND,
 					  "no package manager found; run "
-					  "'ci/setup' to install the pinned "
-					  "toolchain");
+					  "'%s' to install the pinned "
+					  "toolchain",
+					  pmbench_ctx_setup(ctx));
 	return 0;
 }
 

@@ -860,11 +860,14 @@ static int read_pm_phase(struct pmbench_pm_phases *p, struct reader *rd,
 	lookup(&arrival, rd, o, "arrival", 0);
 	if (arrival && !cJSON_IsBool(arrival))
 		return bad_field(rd, "arrival", "must be true or false");
+	/* Stop at the first error (< 0): every number is set past it. */
 	ret = phase_num(&secs, rd, o, "seconds", 1);
-	if (!ret)
-		ret = phase_num(&start, rd, o, "start_s", 0);
-	if (!ret)
-		ret = phase_num(&count, rd, o, "count", 0);
+	if (ret < 0)
+		return ret;
+	ret = phase_num(&start, rd, o, "start_s", 0);
+	if (ret < 0)
+		return ret;
+	ret = phase_num(&count, rd, o, "count", 0);
 	if (ret < 0)
 		return ret;
 	if (!pmbench_pm_phases_add(
