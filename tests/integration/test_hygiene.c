@@ -106,10 +106,40 @@ static const char *hostile_project(void)
 	return check_path("hostile");
 }
 
+/*
+ * `bench --task run` of the script `script` of the project `dir`, once,
+ * through a manifest named `name`; the result's path into `out`.
+ */
+static void script_bench(struct h_run *run, char *out, size_t size,
+			 const char *name, const char *dir, const char *script)
+{
+	struct pmbench_buf man = PMBENCH_BUF_INIT, rel = PMBENCH_BUF_INIT;
+	char path[4200];
+
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"%s\", \"repo\": \"%s\", "
+			 "\"scripts\": [\"%s\"] }\n",
+			 name, dir, script);
+	pmbench_buf_addf(&rel, "%s.json", name);
+	snprintf(path, sizeof(path), "%s", h_write(rel.ptr, man.ptr));
+	pmbench_buf_reset(&rel);
+	pmbench_buf_addf(&rel, "%s-result.json", name);
+	snprintf(out, size, "%s", check_path(rel.ptr));
+	{
+		const char *args[] = { "bench", "--pm",	  "npm", "--task",
+				       "run",	"--runs", "1",	 "--warmup",
+				       "0",	"--out",  out,	 path,
+				       NULL };
+
+		h_pmbench(run, args, NULL);
+	}
+	pmbench_buf_release(&man);
+	pmbench_buf_release(&rel);
+}
+
 TEST(control_bytes_never_reach_the_terminal)
 {
 	struct h_run run;
-	struct pmbench_buf man = PMBENCH_BUF_INIT;
 	char path[4200], out[4200];
 
 	h_setup();
@@ -136,20 +166,8 @@ TEST(control_bytes_never_reach_the_terminal)
 	h_run_release(&run);
 
 	/* A script whose output is quoted in the failure: no escapes. */
-	pmbench_buf_addf(&man,
-			 "{ \"name\": \"hostile\", \"repo\": \"%s\", "
-			 "\"scripts\": [\"boom\"] }\n",
-			 hostile_project());
-	snprintf(path, sizeof(path), "%s", h_write("hostile.json", man.ptr));
-	snprintf(out, sizeof(out), "%s", check_path("hostile-result.json"));
-	{
-		const char *args[] = { "bench", "--pm",	  "npm", "--task",
-				       "run",	"--runs", "1",	 "--warmup",
-				       "0",	"--out",  out,	 path,
-				       NULL };
-
-		h_pmbench(&run, args, NULL);
-	}
+	script_bench(&run, out, sizeof(out), "hostile", hostile_project(),
+		     "boom");
 	CHECK_INT(run.exit_code, 2);
 	CHECK(terminal_safe(run.out.ptr));
 	CHECK_CONTAINS(run.out.ptr, "boom failed");
@@ -167,7 +185,60 @@ TEST(control_bytes_never_reach_the_terminal)
 	CHECK_CONTAINS(run.out.ptr, "\nboom failed\n");
 	CHECK(!strstr(run.out.ptr, "[31m"));
 	h_run_release(&run);
-	pmbench_buf_release(&man);
+}
+
+/* `report RESULT --format FORMAT`'s output into `out`; 0 on success. */
+static int report_of(struct pmbench_buf *out, const char *result,
+		     const char *format)
+{
+	const char *args[] = { "report", result, "--format", format, NULL };
+	struct h_run run;
+	int ret;
+
+	h_pmbench(&run, args, NULL);
+	ret = run.exit_code;
+	pmbench_buf_add(out, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	return ret;
+}
+
+/*
+ * A failing command's output is quoted in the result and the reports:
+ * the credentials a PM prints there, in every syntax of its settings,
+ * are not (issue 32: all five reached the JSON, HTML and Markdown).
+ */
+TEST(credentials_in_pm_output_are_never_recorded)
+{
+	struct pmbench_buf all = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char out[4200];
+
+	h_setup();
+	h_write("leaky/leak.sh",
+		"echo 'Authorization: Basic YWxpY2U6czNjcmV0' >&2\n"
+		"echo '_auth = s3cretA' >&2\n"
+		"echo '_auth=\"s3cretB\"' >&2\n"
+		"echo '{\"_authToken\": \"s3cretC\"}' >&2\n"
+		"echo 'npmAuthToken: s3cretD' >&2\n"
+		"exit 1\n");
+	h_write("leaky/package.json",
+		"{ \"name\": \"leaky\", \"version\": \"1.0.0\", "
+		"\"private\": true, \"scripts\": { \"leak\": \"sh "
+		"leak.sh\" } }\n");
+	script_bench(&run, out, sizeof(out), "leaky", check_path("leaky"),
+		     "leak");
+	CHECK_INT(run.exit_code, 2);
+	pmbench_buf_add(&all, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	CHECK_INT(pmbench_fs_read_text(&all, out, 1 << 24), 0);
+	CHECK_INT(report_of(&all, out, "html"), 0);
+	CHECK_INT(report_of(&all, out, "markdown"), 0);
+	/* The failure is there, its settings' values are not. */
+	CHECK_CONTAINS(all.ptr, "npmAuthToken: ***");
+	CHECK_CONTAINS(all.ptr, "Basic ***");
+	CHECK(!strstr(all.ptr, "YWxpY2U6czNjcmV0"));
+	CHECK(!strstr(all.ptr, "s3cret"));
+	pmbench_buf_release(&all);
 }
 
 /* pmbench with `args` (after the binary), one stream kept: 1 or 2. */
@@ -264,4 +335,5 @@ TEST(history_refuses_impossible_dates_on_stderr)
 
 CHECK_MAIN(CASE(credentials_are_never_shown),
 	   CASE(control_bytes_never_reach_the_terminal),
+	   CASE(credentials_in_pm_output_are_never_recorded),
 	   CASE(history_refuses_impossible_dates_on_stderr))
