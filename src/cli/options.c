@@ -19,6 +19,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
+#include "pmbench/text.h"
 
 /*
  * Where a row's value lands: member `f` of the configuration, which must
@@ -94,10 +95,14 @@ const struct pmbench_option pmbench_options[] = {
 	  RUN_AT(edits, unsigned), .min = 1, .max = 100 },
 	{ "env", ARG_ENV, CMD_BENCH | CMD_MIGRATE, "K=V",
 	  "set a variable for every PM (repeatable), e.g. "
-	  "CYPRESS_INSTALL_BINARY=0",
+	  "CYPRESS_INSTALL_BINARY=0; the result records its value only "
+	  "when it cannot be a credential (0, 1, true, false, ...), else "
+	  "NAME=***",
 	  RUN_AT(env, struct pmbench_strvec) },
 	{ "env", ARG_ENV, CMD_CI_CACHE, "K=V",
-	  "set a variable for every PM (repeatable)",
+	  "set a variable for every PM (repeatable); the result records "
+	  "its value only when it cannot be a credential (0, 1, true, "
+	  "false, ...), else NAME=***",
 	  CICACHE_AT(env, struct pmbench_strvec) },
 	{ "explain", ARG_FLAG, CMD_BENCH, NULL,
 	  "after each scenario's timed installs, 3 untimed ones per PM with "
@@ -738,20 +743,27 @@ static int bad_option(const struct pmbench_cli_opts *cli, int c,
 /*
  * An option as given, into the list a result records (and the bench's
  * options point at) and, for workflow, a bench option for the shards.
+ * The record has an `--env` value only when it cannot be a credential.
  */
 static void pass_on(struct pmbench_cli_opts *cli,
 		    const struct pmbench_option *o, const char *arg)
 {
-	struct pmbench_strvec *to[2] = { &cli->args, &cli->pass };
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
 
-	for (size_t i = 0; i < (o->cmds & cli->cmd->id ? 1 : 2); i++) {
-		if (arg)
-			pmbench_strvec_pushf(to[i], "--%s=%s", o->name, arg);
-		else
-			pmbench_strvec_pushf(to[i], "--%s", o->name);
-	}
+	if (arg && o->kind == ARG_ENV)
+		pmbench_text_env_record(&v, arg);
+	else if (arg)
+		pmbench_buf_adds(&v, arg);
+	if (arg)
+		pmbench_strvec_pushf(&cli->args, "--%s=%s", o->name, v.ptr);
+	else
+		pmbench_strvec_pushf(&cli->args, "--%s", o->name);
+	if (!(o->cmds & cli->cmd->id))
+		pmbench_strvec_pushf(&cli->pass, "--%s%s%s", o->name,
+				     arg ? "=" : "", arg ? arg : "");
 	if (cli->run)
 		cli->run->arguments = &cli->args;
+	pmbench_buf_release(&v);
 }
 
 /*

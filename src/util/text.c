@@ -402,6 +402,28 @@ int pmbench_text_has_secret(const char *s)
 	return ret;
 }
 
+void pmbench_text_env_record(struct pmbench_buf *out, const char *kv)
+{
+	static const char *const plain[] = {
+		"", "0", "1", "true", "false", "yes", "no", "on", "off", "none"
+	};
+	const char *eq = strchr(kv, '=');
+	size_t n;
+
+	if (!eq) {
+		pmbench_buf_adds(out, kv);
+		return;
+	}
+	n = strlen(eq + 1);
+	pmbench_buf_add(out, kv, (size_t)(eq - kv) + 1);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(plain); i++)
+		if (key_is(eq + 1, n, plain[i])) {
+			pmbench_buf_adds(out, eq + 1);
+			return;
+		}
+	pmbench_buf_adds(out, MASK);
+}
+
 /* ---- Escaping ----------------------------------------------------------- */
 
 /*

@@ -7,8 +7,11 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
 
 #define COMMIT "b6dc05b2e7239f7ee722afe18123600e0e59618d"
 
@@ -241,6 +244,82 @@ TEST(credentials_in_pm_output_are_never_recorded)
 	pmbench_buf_release(&all);
 }
 
+/*
+ * `--env` reaches the PMs as given, and the result records a value only
+ * when it cannot be a credential (issue 32: NODE_AUTH_TOKEN's value was
+ * in cells[].env and options.arguments, though inherited variables were
+ * recorded by name only).
+ */
+TEST(env_values_are_recorded_only_when_harmless)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf all = PMBENCH_BUF_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	cJSON *log, *e;
+	char out[4200];
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", check_path("env-result.json"));
+	{
+		const char *args[] = {
+			"bench",
+			"--pm",
+			"npm",
+			"--scenario",
+			"clean",
+			"--runs",
+			"1",
+			"--warmup",
+			"0",
+			"--env",
+			"NODE_AUTH_TOKEN=npm_s3cretS3cretS3cretS3cretS3cret",
+			"--env",
+			"FAKE_FIXTURE_ENV=s3cretValue",
+			"--env",
+			"CYPRESS_INSTALL_BINARY=0",
+			"--out",
+			out,
+			proj,
+			NULL
+		};
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	pmbench_buf_add(&all, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	/* The PM got the value. */
+	log = h_log_entries();
+	CHECK(cJSON_GetArraySize(log) >= 1);
+	cJSON_ArrayForEach(e, log)
+	{
+		CHECK_STR(h_str(cJSON_GetObjectItemCaseSensitive(e, "env"),
+				"FAKE_FIXTURE_ENV"),
+			  "s3cretValue");
+	}
+	cJSON_Delete(log);
+	/* The result records the names, and harmless values. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(c);
+	CHECK_STR(pmbench_env_get(&c->env, "NODE_AUTH_TOKEN"), "***");
+	CHECK_STR(pmbench_env_get(&c->env, "FAKE_FIXTURE_ENV"), "***");
+	CHECK_STR(pmbench_env_get(&c->env, "CYPRESS_INSTALL_BINARY"), "0");
+	CHECK(pmbench_strvec_find(&r.arguments, "--env=FAKE_FIXTURE_ENV=***") >=
+	      0);
+	CHECK(pmbench_strvec_find(&r.arguments,
+				  "--env=CYPRESS_INSTALL_BINARY=0") >= 0);
+	CHECK_INT(pmbench_fs_read_text(&all, out, 1 << 24), 0);
+	CHECK_INT(report_of(&all, out, "markdown"), 0);
+	CHECK_INT(report_of(&all, out, "html"), 0);
+	CHECK(!strstr(all.ptr, "s3cret"));
+	pmbench_result_release(&r);
+	pmbench_buf_release(&all);
+}
+
 /* pmbench with `args` (after the binary), one stream kept: 1 or 2. */
 static void one_stream(struct h_run *run, int fd, const char *a1,
 		       const char *a2)
@@ -336,4 +415,5 @@ TEST(history_refuses_impossible_dates_on_stderr)
 CHECK_MAIN(CASE(credentials_are_never_shown),
 	   CASE(control_bytes_never_reach_the_terminal),
 	   CASE(credentials_in_pm_output_are_never_recorded),
+	   CASE(env_values_are_recorded_only_when_harmless),
 	   CASE(history_refuses_impossible_dates_on_stderr))

@@ -171,6 +171,30 @@ TEST(redact_settings)
 	pmbench_buf_release(&b);
 }
 
+/* An --env value is recorded only when it cannot be a credential. */
+TEST(env_record)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static const char *const cases[][2] = {
+		{ "NODE_AUTH_TOKEN=npm_abc", "NODE_AUTH_TOKEN=***" },
+		{ "FOO=s3cret", "FOO=***" },
+		{ "NODE_OPTIONS=--max-old-space-size=4096",
+		  "NODE_OPTIONS=***" },
+		{ "CYPRESS_INSTALL_BINARY=0", "CYPRESS_INSTALL_BINARY=0" },
+		{ "CI=true", "CI=true" },
+		{ "BROWSER=None", "BROWSER=None" },
+		{ "EMPTY=", "EMPTY=" },
+		{ "PIN=1234", "PIN=***" },
+	};
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		pmbench_buf_reset(&b);
+		pmbench_text_env_record(&b, cases[i][0]);
+		CHECK_STR(b.ptr, cases[i][1]);
+	}
+	pmbench_buf_release(&b);
+}
+
 TEST(escape_controls)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT, c = PMBENCH_BUF_INIT;
@@ -297,5 +321,5 @@ TEST(engine_log_is_clean)
 }
 
 CHECK_MAIN(CASE(redact_userinfo), CASE(redact_tokens), CASE(redact_settings),
-	   CASE(escape_controls), CASE(escape_drops_ansi),
+	   CASE(env_record), CASE(escape_controls), CASE(escape_drops_ansi),
 	   CASE(clean_and_error_store), CASE(engine_log_is_clean))

@@ -12,6 +12,7 @@
 #include "pmbench/reaper.h"
 #include "pmbench/registry.h"
 #include "pmbench/resolution.h"
+#include "pmbench/text.h"
 
 #define TAIL_LINES 20
 
@@ -630,8 +631,10 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	for (size_t k = 0; k < fp_nr; k++)
 		for (size_t i = 0; i < fp[k]->env.nr; i++)
 			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
+	ps->env_given = ps->env.nr;
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	ps->env_given_end = ps->env.nr;
 	/* Last: in local mode the mirror is the registry, whatever else. */
 	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm);
 	free(ps->note);
@@ -1331,6 +1334,24 @@ int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	}
 	pmbench_buf_release(&scratch);
 	return ret;
+}
+
+void pmbench_pmrun_env_record(struct pmbench_strvec *out,
+			      const struct pmbench_strvec *env, size_t given,
+			      size_t given_end)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < env->nr; i++) {
+		if (i < given || i >= given_end) {
+			pmbench_strvec_push(out, env->v[i]);
+			continue;
+		}
+		pmbench_buf_reset(&b);
+		pmbench_text_env_record(&b, env->v[i]);
+		pmbench_strvec_push(out, b.ptr);
+	}
+	pmbench_buf_release(&b);
 }
 
 void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
