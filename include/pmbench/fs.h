@@ -210,11 +210,19 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same
- * directory, fsync, then rename over `path` (mode 0644) and fsync the
- * directory. The temporary file is removed on failure. A symlink at
- * `path` is replaced, not written through.
+ * directory, fsync, then rename over `path` and fsync the directory.
+ * The file keeps the mode of the regular file it replaces; a new one
+ * gets 0666 less the umask (pmbench_fs_umask()), as a shell's '>' would.
+ * The temporary file is removed on failure. A symlink at `path` is
+ * replaced, not written through.
  */
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * The process's umask, read once (the first call; later changes are not
+ * seen): what new files' modes are computed from.
+ */
+mode_t pmbench_fs_umask(void);
 
 /**
  * Write `data` to `path`, a file the user named (a result, a report):

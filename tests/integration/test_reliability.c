@@ -15,6 +15,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 
 #define RUN(run, ...)                                        \
@@ -261,6 +262,80 @@ TEST(out_symlink_is_followed)
 		CHECK_CONTAINS(text.ptr, "fixture,task,scenario,pm");
 		pmbench_buf_release(&text);
 	}
+}
+
+/* pmbench with `args` under the umask `mask` (octal); its exit code. */
+static int run_umask(const char *mask, const char *const *args)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int code = -1;
+
+	pmbench_strvec_pushv(
+		&c.args, (const char *const[]){
+				 "/bin/sh", "-c",
+				 "umask \"$0\" && exec \"$PMBENCH_BIN\" \"$@\"",
+				 mask, NULL });
+	pmbench_strvec_pushv(&c.args, args);
+	if (pmbench_child_run(&c) == 0 && !c.result.signal)
+		code = c.result.exit_code;
+	pmbench_child_release(&c);
+	return code;
+}
+
+static unsigned mode_of(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) < 0 ? 0u : (unsigned)(st.st_mode & 07777);
+}
+
+/*
+ * Results and reports are created with the user's umask, as a shell's
+ * '>' creates them (issue 32: 0644 under umask 077), and a file written
+ * over keeps its mode.
+ */
+TEST(outputs_are_created_with_the_umask)
+{
+	char proj[4200], out[4200], md[4200], csv[4200];
+
+	h_setup();
+	keep(proj, sizeof(proj), h_project("proj"));
+	keep(out, sizeof(out), check_path("private.json"));
+	keep(md, sizeof(md), check_path("private.md"));
+	keep(csv, sizeof(csv), h_write("shared.csv", "old\n"));
+	CHECK_INT(chmod(csv, 0640), 0);
+	{
+		const char *args[] = { "bench", "--pm",	  "npm", "--scenario",
+				       "clean", "--runs", "1",	 "--warmup",
+				       "0",	"--out",  out,	 "--report",
+				       md,	proj,	  NULL };
+
+		CHECK_INT(run_umask("077", args), 0);
+	}
+	CHECK_INT(mode_of(out), 0600);
+	CHECK_INT(mode_of(md), 0600);
+	{
+		const char *args[] = { "report", out, "--format", "csv",
+				       "--out",	 csv, NULL };
+
+		CHECK_INT(run_umask("077", args), 0);
+	}
+	CHECK_INT(mode_of(csv), 0640);
+	{
+		struct pmbench_buf text = PMBENCH_BUF_INIT;
+
+		CHECK_INT(pmbench_fs_read(&text, csv, 1u << 20), 0);
+		CHECK_CONTAINS(text.ptr, "fixture,task,scenario,pm");
+		pmbench_buf_release(&text);
+	}
+	CHECK_INT(unlink(md), 0);
+	{
+		const char *args[] = { "report", out, "--format", "markdown",
+				       "--out",	 md,  NULL };
+
+		CHECK_INT(run_umask("022", args), 0);
+	}
+	CHECK_INT(mode_of(md), 0644);
 }
 
 TEST(out_character_device_is_written_through)
@@ -703,6 +778,7 @@ CHECK_MAIN(CASE(bad_commit_keeps_the_previous_result),
 	   CASE(ctrl_c_while_priming_keeps_the_previous_result),
 	   CASE(readers_refuse_a_result_without_cells),
 	   CASE(out_symlink_is_followed),
+	   CASE(outputs_are_created_with_the_umask),
 	   CASE(out_character_device_is_written_through),
 	   CASE(out_fifo_and_folder_are_refused),
 	   CASE(failed_write_is_an_error),
