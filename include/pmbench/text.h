@@ -69,6 +69,13 @@ void pmbench_text_escape(struct pmbench_buf *out, const char *s, size_t len,
 			 unsigned flags);
 
 /**
+ * The length of the valid UTF-8 character at `s` (at most `n` bytes, n >
+ * 0), its code point in *cp; 0 if it is not one (an overlong form, a
+ * surrogate, beyond U+10FFFF, cut short).
+ */
+size_t pmbench_text_utf8(const char *s, size_t n, unsigned *cp);
+
+/**
  * pmbench_text_redact(), then pmbench_text_escape() with `flags`, again
  * until nothing changes: what user text becomes in a message. Cleaning
  * the result again changes nothing (the error store relies on it).

@@ -426,13 +426,9 @@ void pmbench_text_env_record(struct pmbench_buf *out, const char *kv)
 
 /* ---- Escaping ----------------------------------------------------------- */
 
-/*
- * The length of the valid UTF-8 character at `p` (at most `n` bytes),
- * its code point in *cp; 0 if it is not one (an overlong form, a
- * surrogate, beyond U+10FFFF, cut short).
- */
-static size_t utf8_len(const unsigned char *p, size_t n, unsigned *cp)
+size_t pmbench_text_utf8(const char *s, size_t n, unsigned *cp)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned c = p[0], min;
 	size_t len;
 
@@ -514,7 +510,7 @@ void pmbench_text_escape(struct pmbench_buf *out, const char *s, size_t len,
 			i++;
 			continue;
 		}
-		n = utf8_len(p + i, len - i, &cp);
+		n = pmbench_text_utf8(s + i, len - i, &cp);
 		if (!n)
 			add_escaped(out, p + i, 1);
 		else if (printable(cp, flags))
