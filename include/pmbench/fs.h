@@ -418,6 +418,13 @@ int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
  */
 int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
 
+/**
+ * 1 when the file system holding `path` is full (pmbench_fs_space_full()),
+ * `why` replaced by "disk full: 0.1 MB free on /mnt/small (tmpfs)"; 0
+ * when it is not, or cannot be told.
+ */
+int pmbench_fs_full(struct pmbench_buf *why, const char *path);
+
 /*
  * src/util/fs/mount.c: the file system under a path, and how it is
  * mounted.

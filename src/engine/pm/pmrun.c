@@ -216,20 +216,7 @@ struct watch {
  */
 static int disk_full(const struct pmbench_pmrun *ps, struct pmbench_buf *why)
 {
-	const char *dir = ps->ctx ? ps->ctx->cache_dir : NULL;
-	struct pmbench_fs_space sp;
-
-	if (!dir || pmbench_fs_space(&sp, dir) < 0) {
-		pmbench_error_clear();
-		return 0;
-	}
-	if (!pmbench_fs_space_full(&sp))
-		return 0;
-	pmbench_buf_reset(why);
-	pmbench_buf_addf(why, "disk full: %.1f MB free on ",
-			 (double)sp.avail_bytes / 1e6);
-	pmbench_fs_describe_mount(why, dir);
-	return 1;
+	return pmbench_fs_full(why, ps->ctx ? ps->ctx->cache_dir : NULL);
 }
 
 /*
@@ -1177,6 +1164,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   const char *scratch)
 {
 	size_t nr = 0;
+	int ret;
 
 	for (size_t i = 0; i < pms->nr; i++) {
 		const struct pmbench_pm *pm = pmbench_pm_get(pms->v[i]);
@@ -1188,12 +1176,14 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
-				    scratch) < 0) {
+		ret = pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
+				      scratch);
+		if (ret < 0) {
 			record_pm(r, pm, NULL);
-			if (pms_explicit) {
+			/* A full disk is no missing PM: it stops here. */
+			if (pms_explicit || ret != PMBENCH_ENOTFOUND) {
 				*out_nr = nr;
-				return PMBENCH_ENOTFOUND;
+				return ret;
 			}
 			pmbench_ctx_event(ctx, "skipping %s: %s", pm->name,
 					  pmbench_error_last());
