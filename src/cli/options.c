@@ -385,6 +385,16 @@ static int parse_count(unsigned *out, const struct pmbench_option *o,
 	return 0;
 }
 
+/*
+ * The bounds of the kinds, one rule for every option of a kind: what is
+ * shown as it was given (a budget as m:ss, a target as ±N %) and means
+ * something. A duration below a second ran as "0:00" while 0 was
+ * refused; a percentage of 0.0001 was shown as "±0 %".
+ */
+#define DURATION_MIN_NS 1000000000ull
+#define DURATION_MAX_NS (24ull * 3600 * 1000000000ull)
+#define PERCENT_MIN	0.1
+
 static int parse_percent(double *out, const struct pmbench_option *o,
 			 const char *arg)
 {
@@ -394,14 +404,26 @@ static int parse_percent(double *out, const struct pmbench_option *o,
 	errno = 0;
 	pct = strtod(arg, &end);
 	if (end == arg || (*end && strcmp(end, "%")) || errno ||
-	    !(pct > 0 && pct <= 100))
+	    !(pct >= PERCENT_MIN && pct <= 100))
 		return pmbench_error_setc(
 			PMBENCH_EINVALID,
-			"'--%s' must be a percentage above 0 "
-			"and at most 100, such as 5 or 2.5%%, "
-			"got '%s'",
-			o->name, arg);
+			"'--%s' must be a percentage from %g to 100, such as "
+			"5 or 2.5%%, got '%s'",
+			o->name, PERCENT_MIN, arg);
 	*out = pct / 100;
+	return 0;
+}
+
+static int parse_duration(uint64_t *out, const struct pmbench_option *o,
+			  const char *arg)
+{
+	if (pmbench_parse_duration(out, arg) < 0 || *out < DURATION_MIN_NS ||
+	    *out > DURATION_MAX_NS)
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'--%s' must be a duration from 1s to 24h, such as "
+			"90s or 15m, got '%s'",
+			o->name, arg);
 	return 0;
 }
 
@@ -504,13 +526,7 @@ static int apply(struct pmbench_cli_opts *cli, const struct pmbench_option *o,
 						  o->name, arg);
 		return 0;
 	case ARG_DURATION:
-		if (pmbench_parse_duration(p, arg) < 0 || !*(uint64_t *)p)
-			return pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"'--%s' must be a duration "
-				"such as 90s or 15m, got '%s'",
-				o->name, arg);
-		return 0;
+		return parse_duration(p, o, arg);
 	case ARG_PERCENT:
 		return parse_percent(p, o, arg);
 	case ARG_PMS:
