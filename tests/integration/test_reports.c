@@ -447,7 +447,41 @@ TEST(hostile_names_stay_text)
 	pmbench_buf_release(&mid);
 }
 
+/*
+ * compare with no cell in common is an error and writes nothing: an
+ * earlier file at -o stays as it was (issue 32: it was replaced).
+ */
+TEST(compare_without_common_cells_writes_nothing)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT, other = PMBENCH_BUF_INIT;
+	struct h_run r;
+	char path[4200], out[4200];
+
+	setup();
+	CHECK_INT(pmbench_fs_read_text(&text, sample, 1 << 22), 0);
+	replaced(&other, text.ptr, "\"vite-react\"", "\"other\"");
+	snprintf(path, sizeof(path), "%s", h_write("other.json", other.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("cmp.md", "earlier\n"));
+	{
+		const char *args[] = {
+			"compare", sample, path, "-o", out, NULL
+		};
+
+		CHECK_INT(run(&r, args), 1);
+	}
+	CHECK_CONTAINS(r.out.ptr, "have no cell (fixture, task, scenario, PM) "
+				  "in common");
+	CHECK(!strstr(r.out.ptr, "report written"));
+	h_run_release(&r);
+	pmbench_buf_reset(&text);
+	CHECK_INT(pmbench_fs_read_text(&text, out, 1 << 20), 0);
+	CHECK_STR(text.ptr, "earlier\n");
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&other);
+}
+
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
 	   CASE(interrupted_runs_are_left_out_and_said), CASE(compare),
 	   CASE(claim_from_result), CASE(claim_errors),
-	   CASE(hostile_names_stay_text))
+	   CASE(hostile_names_stay_text),
+	   CASE(compare_without_common_cells_writes_nothing))
