@@ -224,13 +224,21 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same
- * directory, fsync, then rename over `path` (mode 0644) and fsync the
- * directory. The temporary file is removed on failure. A symlink at
- * `path` is replaced, not written through. With a sandbox set
+ * directory, fsync, then rename over `path` and fsync the directory.
+ * The file keeps the mode of the regular file it replaces; a new one
+ * gets 0666 less the umask (pmbench_fs_umask()), as a shell's '>' would.
+ * The temporary file is removed on failure. A symlink at `path` is
+ * replaced, not written through. With a sandbox set
  * (pmbench_fs_set_sandbox()), a `path` whose folder resolves outside it
  * is refused with PMBENCH_EINVALID, nothing written.
  */
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * The process's umask, read once (the first call; later changes are not
+ * seen): what new files' modes are computed from.
+ */
+mode_t pmbench_fs_umask(void);
 
 /**
  * Write `data` to `path`, a file the user named (a result, a report):
@@ -425,6 +433,13 @@ int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
  * meets ENOSPC, or waits for space that never comes.
  */
 int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
+
+/**
+ * 1 when the file system holding `path` is full (pmbench_fs_space_full()),
+ * `why` replaced by "disk full: 0.1 MB free on /mnt/small (tmpfs)"; 0
+ * when it is not, or cannot be told.
+ */
+int pmbench_fs_full(struct pmbench_buf *why, const char *path);
 
 /*
  * src/util/fs/mount.c: the file system under a path, and how it is

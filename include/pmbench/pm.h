@@ -530,7 +530,10 @@ struct pmbench_pm_found {
  * The version is asked in `scratch_dir` (outside any project, so that a
  * packageManager field cannot switch the binary). Returns 0 or
  * PMBENCH_ENOTFOUND with a message saying where it looked and how to
- * install it. Cancelling `ctx` stops a version query.
+ * install it; another negative error when a binary could not be asked
+ * for pmbench's own reason (`scratch_dir`'s disk is full, its temp folder
+ * cannot be made, a spawn failed, Ctrl-C). Cancelling `ctx` stops a
+ * version query.
  */
 int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *path,

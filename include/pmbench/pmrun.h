@@ -28,9 +28,15 @@ struct pmbench_pmrun {
 	struct pmbench_workspace ws;
 	struct pmbench_strvec command; /**< argv of the install */
 	struct pmbench_strvec env;     /**< deltas for every command */
-	char *prime_failure;	       /**< why priming failed, or NULL */
-	char *lockfile; /**< which lockfile and where from, or NULL */
-	char *scripts;	/**< dependency lifecycle scripts, or NULL */
+	/**
+	 * `env`'s entries [env_given, env_given_end) are the user's
+	 * `--env`: recorded by pmbench_pmrun_env_record() as the rule of
+	 * pmbench_text_env_record() says.
+	 */
+	size_t env_given, env_given_end;
+	char *prime_failure; /**< why priming failed, or NULL */
+	char *lockfile;	     /**< which lockfile and where from, or NULL */
+	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
 	/**
 	 * What its cells cannot measure and why ("node_modules: n/a:
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
@@ -258,5 +264,20 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps);
  */
 void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 				 const struct pmbench_pmrun *ps);
+
+/**
+ * Append `env` to `out` as a result records it (a cell's `env`): its
+ * entries [given, given_end), the user's `--env`, with their values only
+ * when they cannot be a credential (pmbench_text_env_record()), the
+ * others, pmbench's own, as they are.
+ */
+void pmbench_pmrun_env_record(struct pmbench_strvec *out,
+			      const struct pmbench_strvec *env, size_t given,
+			      size_t given_end);
+
+/** pmbench_pmrun_env_record() of `ps->env`, its `--env` given by `ps`. */
+#define PMBENCH_PMRUN_ENV_RECORD(out, ps)                          \
+	pmbench_pmrun_env_record(out, &(ps)->env, (ps)->env_given, \
+				 (ps)->env_given_end)
 
 #endif

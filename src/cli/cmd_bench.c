@@ -192,11 +192,11 @@ static void budget_plan(FILE *out, const char *pre,
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_buf_add_clock(&b, (double)o->budget.budget_ns / 1e9);
+	pmbench_buf_add_clock_unit(&b, (double)o->budget.budget_ns / 1e9);
 	fprintf(out,
-		"\n%s  runs:      a budget of %s (m:ss): %u warm-up and %u "
+		"\n%s  runs:      a budget of %s: %u warm-up and %u "
 		"rounds in each of %u group%s, then rounds where a paired "
-		"ratio against %s is widest, until each is within ±%.0f %% "
+		"ratio against %s is widest, until each is within ±%g %% "
 		"(at most %u rounds)\n",
 		pre, b.ptr, o->warmup, o->budget.min_runs, groups,
 		groups == 1 ? "" : "s",

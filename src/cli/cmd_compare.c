@@ -57,7 +57,7 @@ int cmd_compare(int argc, char **argv)
 			"registries or links (see the legends): the changes "
 			"include the network\n",
 			pa, pb);
-	shown = pmbench_cli_show(&cli.output, &doc);
+	/* Nothing to compare is an error: no report, no --out file. */
 	if (!cmp.pairs_nr) {
 		fprintf(stderr,
 			"pmbench: error: '%s' and '%s' have no cell "
@@ -65,6 +65,7 @@ int cmd_compare(int argc, char **argv)
 			pa, pb);
 		goto done;
 	}
+	shown = pmbench_cli_show(&cli.output, &doc);
 	if (!shown)
 		code = PMBENCH_EXIT_OK;
 done:

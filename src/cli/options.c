@@ -19,6 +19,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
+#include "pmbench/text.h"
 
 /*
  * Where a row's value lands: member `f` of the configuration, which must
@@ -95,10 +96,14 @@ const struct pmbench_option pmbench_options[] = {
 	  RUN_AT(edits, unsigned), .min = 1, .max = 100 },
 	{ "env", ARG_ENV, CMD_BENCH | CMD_MIGRATE, "K=V",
 	  "set a variable for every PM (repeatable), e.g. "
-	  "CYPRESS_INSTALL_BINARY=0",
+	  "CYPRESS_INSTALL_BINARY=0; the result records its value only "
+	  "when it cannot be a credential (0, 1, true, false, ...), else "
+	  "NAME=***",
 	  RUN_AT(env, struct pmbench_strvec) },
 	{ "env", ARG_ENV, CMD_CI_CACHE, "K=V",
-	  "set a variable for every PM (repeatable)",
+	  "set a variable for every PM (repeatable); the result records "
+	  "its value only when it cannot be a credential (0, 1, true, "
+	  "false, ...), else NAME=***",
 	  CICACHE_AT(env, struct pmbench_strvec) },
 	{ "explain", ARG_FLAG, CMD_BENCH, NULL,
 	  "after each scenario's timed installs, 3 untimed ones per PM with "
@@ -382,6 +387,16 @@ static int parse_count(unsigned *out, const struct pmbench_option *o,
 	return 0;
 }
 
+/*
+ * The bounds of the kinds, one rule for every option of a kind: what is
+ * shown as it was given (a budget as m:ss, a target as ±N %) and means
+ * something. A duration below a second ran as "0:00" while 0 was
+ * refused; a percentage of 0.0001 was shown as "±0 %".
+ */
+#define DURATION_MIN_NS 1000000000ull
+#define DURATION_MAX_NS (24ull * 3600 * 1000000000ull)
+#define PERCENT_MIN	0.1
+
 static int parse_percent(double *out, const struct pmbench_option *o,
 			 const char *arg)
 {
@@ -391,14 +406,26 @@ static int parse_percent(double *out, const struct pmbench_option *o,
 	errno = 0;
 	pct = strtod(arg, &end);
 	if (end == arg || (*end && strcmp(end, "%")) || errno ||
-	    !(pct > 0 && pct <= 100))
+	    !(pct >= PERCENT_MIN && pct <= 100))
 		return pmbench_error_setc(
 			PMBENCH_EINVALID,
-			"'--%s' must be a percentage above 0 "
-			"and at most 100, such as 5 or 2.5%%, "
-			"got '%s'",
-			o->name, arg);
+			"'--%s' must be a percentage from %g to 100, such as "
+			"5 or 2.5%%, got '%s'",
+			o->name, PERCENT_MIN, arg);
 	*out = pct / 100;
+	return 0;
+}
+
+static int parse_duration(uint64_t *out, const struct pmbench_option *o,
+			  const char *arg)
+{
+	if (pmbench_parse_duration(out, arg) < 0 || *out < DURATION_MIN_NS ||
+	    *out > DURATION_MAX_NS)
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'--%s' must be a duration from 1s to 24h, such as "
+			"90s or 15m, got '%s'",
+			o->name, arg);
 	return 0;
 }
 
@@ -501,13 +528,7 @@ static int apply(struct pmbench_cli_opts *cli, const struct pmbench_option *o,
 						  o->name, arg);
 		return 0;
 	case ARG_DURATION:
-		if (pmbench_parse_duration(p, arg) < 0 || !*(uint64_t *)p)
-			return pmbench_error_setc(
-				PMBENCH_EINVALID,
-				"'--%s' must be a duration "
-				"such as 90s or 15m, got '%s'",
-				o->name, arg);
-		return 0;
+		return parse_duration(p, o, arg);
 	case ARG_PERCENT:
 		return parse_percent(p, o, arg);
 	case ARG_PMS:
@@ -740,20 +761,27 @@ static int bad_option(const struct pmbench_cli_opts *cli, int c,
 /*
  * An option as given, into the list a result records (and the bench's
  * options point at) and, for workflow, a bench option for the shards.
+ * The record has an `--env` value only when it cannot be a credential.
  */
 static void pass_on(struct pmbench_cli_opts *cli,
 		    const struct pmbench_option *o, const char *arg)
 {
-	struct pmbench_strvec *to[2] = { &cli->args, &cli->pass };
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
 
-	for (size_t i = 0; i < (o->cmds & cli->cmd->id ? 1 : 2); i++) {
-		if (arg)
-			pmbench_strvec_pushf(to[i], "--%s=%s", o->name, arg);
-		else
-			pmbench_strvec_pushf(to[i], "--%s", o->name);
-	}
+	if (arg && o->kind == ARG_ENV)
+		pmbench_text_env_record(&v, arg);
+	else if (arg)
+		pmbench_buf_adds(&v, arg);
+	if (arg)
+		pmbench_strvec_pushf(&cli->args, "--%s=%s", o->name, v.ptr);
+	else
+		pmbench_strvec_pushf(&cli->args, "--%s", o->name);
+	if (!(o->cmds & cli->cmd->id))
+		pmbench_strvec_pushf(&cli->pass, "--%s%s%s", o->name,
+				     arg ? "=" : "", arg ? arg : "");
 	if (cli->run)
 		cli->run->arguments = &cli->args;
+	pmbench_buf_release(&v);
 }
 
 /*

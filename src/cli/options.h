@@ -40,18 +40,20 @@ enum pmbench_cli_cmd {
 
 /** What an option's argument is, and so how it is checked. */
 enum pmbench_arg {
-	ARG_FLAG,     /**< none: stores `value` (an int) */
-	ARG_COUNT,    /**< a whole number from `min` to `max` (unsigned) */
-	ARG_U64,      /**< any whole number (uint64_t) */
-	ARG_DURATION, /**< such as 90s or 15m, above 0: nanoseconds (uint64_t) */
-	ARG_PERCENT,  /**< above 0, at most 100, '%' optional: a fraction */
-	ARG_STRING,   /**< any text (const char *) */
-	ARG_PATH,     /**< a file or folder name, not empty (const char *) */
-	ARG_PM,	      /**< one package manager or variant (const char *) */
-	ARG_PMS,      /**< comma-separated PMs (a strvec it replaces) */
-	ARG_ENV,      /**< NAME=VALUE, appended (a strvec) */
-	ARG_FORMAT,   /**< a report format (const struct pmbench_format *) */
-	ARG_CUSTOM,   /**< the row's `set` parses and lands it */
+	ARG_FLAG,  /**< none: stores `value` (an int) */
+	ARG_COUNT, /**< a whole number from `min` to `max` (unsigned) */
+	ARG_U64,   /**< any whole number (uint64_t) */
+	/** such as 90s or 15m, from 1 s to 24 h: nanoseconds (uint64_t) */
+	ARG_DURATION,
+	/** from 0.1 to 100, '%' optional: a fraction (double) */
+	ARG_PERCENT,
+	ARG_STRING, /**< any text (const char *) */
+	ARG_PATH,   /**< a file or folder name, not empty (const char *) */
+	ARG_PM,	    /**< one package manager or variant (const char *) */
+	ARG_PMS,    /**< comma-separated PMs (a strvec it replaces) */
+	ARG_ENV,    /**< NAME=VALUE, appended (a strvec) */
+	ARG_FORMAT, /**< a report format (const struct pmbench_format *) */
+	ARG_CUSTOM, /**< the row's `set` parses and lands it */
 };
 
 /** Which configuration an option's value lands in, at `at`. */

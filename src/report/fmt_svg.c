@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "pmbench/text.h"
 
 #define CHART_W PMBENCH_CHART_W
 #define LABEL_W PMBENCH_CHART_LABEL_W
@@ -17,9 +18,31 @@
 #define ROW_H	PMBENCH_CHART_ROW_H
 #define AXIS_H	PMBENCH_CHART_AXIS_H
 
+/*
+ * At `s`, a character beyond ASCII: copied when XML 1.0 allows it (its
+ * Char production), else U+FFFD: for U+FFFE, U+FFFF and a byte that is
+ * no UTF-8 (a result file read from anywhere can hold them). Returns
+ * the bytes it spans.
+ */
+static size_t xml_char(struct pmbench_buf *out, const char *s)
+{
+	unsigned cp;
+	size_t n = pmbench_text_utf8(s, strnlen(s, 4), &cp);
+
+	if (n && cp != 0xfffe && cp != 0xffff)
+		pmbench_buf_add(out, s, n);
+	else
+		pmbench_buf_adds(out, "\xef\xbf\xbd");
+	return n ? n : 1;
+}
+
 void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s)
 {
 	for (; s && *s; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			s += xml_char(out, s) - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&':
 			pmbench_buf_adds(out, "&amp;");

@@ -22,7 +22,11 @@ int pmbench_fmt_hyperfine(struct pmbench_buf *out,
 int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc);
 int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc);
 
-/* HTML and XML text: &, <, >, quotes escaped; control bytes dropped. */
+/*
+ * HTML and XML text: &, <, >, quotes escaped; control bytes a space;
+ * what XML 1.0 does not allow (U+FFFE, U+FFFF, bytes that are no UTF-8)
+ * U+FFFD.
+ */
 void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
 
 /* Chart geometry, the same in the page and in the standalone image. */

@@ -477,7 +477,7 @@ static void target_line(struct pmbench_doc *d, const struct pmbench_report *rep,
 	}
 	if (yes.len || no.len)
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "target ±%.0f %% against %s (paired): "
+				 "target ±%g %% against %s (paired): "
 				 "%s%s%s%s%s",
 				 r->auto_target * 100, r->baseline,
 				 yes.len ? "reached by " : "", yes.ptr,

@@ -429,6 +429,50 @@ int h_alive(long pid)
 	return state && state != 'Z' && state != 'X';
 }
 
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ran = 0;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skipped: mounting a tmpfs needs root\n");
+		return 0;
+	}
+	pmbench_strvec_pushv(&c->args, (const char *const[]){
+					       "unshare", "-m", "--propagation",
+					       "private", "sh", script, NULL });
+	pmbench_strvec_pushv(&c->args, args);
+	c->tail_max = 1u << 20;
+	if (pmbench_child_run(c) < 0) {
+		fprintf(stderr, "skipped: cannot run unshare: %s\n",
+			pmbench_error_last());
+		return 0;
+	}
+	pmbench_buf_path(&p, res, "started");
+	if (!pmbench_fs_exists(p.ptr) || c->result.exit_code == 77)
+		fprintf(stderr,
+			"skipped: no private mount namespace or tmpfs here "
+			"(exit %d): %s\n",
+			c->result.exit_code, c->tail.ptr);
+	else
+		ran = 1;
+	pmbench_buf_release(&p);
+	return ran;
+}
+
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_reset(out);
+	pmbench_buf_path(&p, dir, name);
+	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
 long h_read_pid(const char *path)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;

@@ -103,6 +103,19 @@ int h_alive(long pid);
 /** The pid written in the file at `path`, or -1 if there is none yet. */
 long h_read_pid(const char *path);
 
+/** The text of the file `name` in `dir` into `out` (replaced); 0 or error. */
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name);
+
+/**
+ * Run the shell script `script` with `args` in `c`, in a private mount
+ * namespace (nothing reaches the host's mount table, and its mounts go
+ * with it). The script writes "$res/started" first and exits 77 when it
+ * cannot mount. 1 when it ran, 0 when this machine cannot run it (not
+ * root, no unshare, no tmpfs: said on stderr, the test is skipped).
+ */
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args);
+
 /*
  * Checking helpers. CHECK returns from the function it is in, so a helper
  * that uses it is a void function taking `int *out` first: it sets *out

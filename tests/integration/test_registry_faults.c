@@ -227,19 +227,6 @@ static const char full_script[] =
 	"FAKEPM_NPM_MODE=fill bench priming\n"
 	"umount \"$mnt\"\n";
 
-/* The text of `name` in the folder `res` into `out` (replaced). */
-static int read_res(struct pmbench_buf *out, const char *res, const char *name)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	int ret;
-
-	pmbench_buf_reset(out);
-	pmbench_buf_path(&p, res, name);
-	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
-	pmbench_buf_release(&p);
-	return ret;
-}
-
 /* What both full-disk benches must say, `mnt` the tmpfs. */
 static void said_disk_full(int *out_ok, const char *res, const char *which,
 			   const char *mnt)
@@ -248,12 +235,12 @@ static void said_disk_full(int *out_ok, const char *res, const char *which,
 
 	*out_ok = 0;
 	pmbench_buf_addf(&want, "%s.rc", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	/* Ended by itself (not 124), a failed run or priming: 2. */
 	CHECK_STR(t.ptr, "2\n");
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "%s.out", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	fprintf(stderr, "--- disk full (%s):\n%s---\n", which, t.ptr);
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "MB free on %s (tmpfs)", mnt);
@@ -278,10 +265,6 @@ TEST(full_disk_stops_the_run_and_says_so)
 	char mnt[4200], script[4200], res[4200], proj[4200], cap[32], run[32];
 
 	h_setup();
-	if (geteuid() != 0) {
-		fprintf(stderr, "skipped: mounting a tmpfs needs root\n");
-		return;
-	}
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
 	snprintf(mnt, sizeof(mnt), "%s", check_path("small"));
 	snprintf(res, sizeof(res), "%s", check_path("res"));
@@ -290,30 +273,16 @@ TEST(full_disk_stops_the_run_and_says_so)
 	snprintf(script, sizeof(script), "%s", h_write("full.sh", full_script));
 	snprintf(cap, sizeof(cap), "%d", RUN_TIMEOUT_S / 10);
 	snprintf(run, sizeof(run), "%ds", RUN_TIMEOUT_S);
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      "unshare", "-m", "--propagation",
-					      "private", "sh", script, mnt,
-					      getenv("PMBENCH_BIN"), proj, res,
-					      cap, run, NULL });
-	c.tail_max = 1u << 20;
-	if (pmbench_child_run(&c) < 0) {
-		fprintf(stderr, "skipped: cannot run unshare: %s\n",
-			pmbench_error_last());
+	if (!h_unshared(&c, res, script,
+			(const char *const[]){ mnt, getenv("PMBENCH_BIN"), proj,
+					       res, cap, run, NULL }))
 		goto done;
-	}
-	if (read_res(&t, res, "started") < 0 || c.result.exit_code == 77) {
-		fprintf(stderr,
-			"skipped: no private mount namespace or tmpfs here "
-			"(exit %d): %s\n",
-			c.result.exit_code, c.tail.ptr);
-		goto done;
-	}
 	CHECK_INT(c.result.exit_code, 0);
 	H_CHECK_CALL(said_disk_full, res, "run", mnt);
 	H_CHECK_CALL(said_disk_full, res, "priming", mnt);
 
 	/* The timed run: failed, with the reason, never a time. */
-	CHECK_INT(read_res(&t, res, "run.out"), 0);
+	CHECK_INT(h_read_in(&t, res, "run.out"), 0);
 	CHECK_CONTAINS(t.ptr, "lockfile npm round 1/1 failed: disk full: ");
 	pmbench_buf_reset(&t);
 	pmbench_buf_path(&t, res, "run.json");

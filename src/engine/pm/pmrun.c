@@ -12,6 +12,7 @@
 #include "pmbench/reaper.h"
 #include "pmbench/registry.h"
 #include "pmbench/resolution.h"
+#include "pmbench/text.h"
 
 #define TAIL_LINES 20
 
@@ -215,20 +216,7 @@ struct watch {
  */
 static int disk_full(const struct pmbench_pmrun *ps, struct pmbench_buf *why)
 {
-	const char *dir = ps->ctx ? ps->ctx->cache_dir : NULL;
-	struct pmbench_fs_space sp;
-
-	if (!dir || pmbench_fs_space(&sp, dir) < 0) {
-		pmbench_error_clear();
-		return 0;
-	}
-	if (!pmbench_fs_space_full(&sp))
-		return 0;
-	pmbench_buf_reset(why);
-	pmbench_buf_addf(why, "disk full: %.1f MB free on ",
-			 (double)sp.avail_bytes / 1e6);
-	pmbench_fs_describe_mount(why, dir);
-	return 1;
+	return pmbench_fs_full(why, ps->ctx ? ps->ctx->cache_dir : NULL);
 }
 
 /*
@@ -630,8 +618,10 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	for (size_t k = 0; k < fp_nr; k++)
 		for (size_t i = 0; i < fp[k]->env.nr; i++)
 			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
+	ps->env_given = ps->env.nr;
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	ps->env_given_end = ps->env.nr;
 	/* Last: in local mode the mirror is the registry, whatever else. */
 	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm);
 	free(ps->note);
@@ -1184,6 +1174,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   const char *scratch)
 {
 	size_t nr = 0;
+	int ret;
 
 	for (size_t i = 0; i < pms->nr; i++) {
 		const struct pmbench_pm *pm = pmbench_pm_get(pms->v[i]);
@@ -1195,12 +1186,14 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
-				    scratch) < 0) {
+		ret = pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
+				      scratch);
+		if (ret < 0) {
 			record_pm(r, pm, NULL);
-			if (pms_explicit) {
+			/* A full disk is no missing PM: it stops here. */
+			if (pms_explicit || ret != PMBENCH_ENOTFOUND) {
 				*out_nr = nr;
-				return PMBENCH_ENOTFOUND;
+				return ret;
 			}
 			pmbench_ctx_event(ctx, "skipping %s: %s", pm->name,
 					  pmbench_error_last());
@@ -1342,6 +1335,24 @@ int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	}
 	pmbench_buf_release(&scratch);
 	return ret;
+}
+
+void pmbench_pmrun_env_record(struct pmbench_strvec *out,
+			      const struct pmbench_strvec *env, size_t given,
+			      size_t given_end)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < env->nr; i++) {
+		if (i < given || i >= given_end) {
+			pmbench_strvec_push(out, env->v[i]);
+			continue;
+		}
+		pmbench_buf_reset(&b);
+		pmbench_text_env_record(&b, env->v[i]);
+		pmbench_strvec_push(out, b.ptr);
+	}
+	pmbench_buf_release(&b);
 }
 
 void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,

@@ -187,12 +187,14 @@ static void add_baselines(struct rounds *x)
 {
 	const struct pmbench_fixture *f = x->f;
 	int node_run = node_has_run(x->ctx, x->r);
+	size_t given;
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
 	pmbench_pmrun_path(&x->bare_env, x->ctx, NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
+	given = x->bare_env.nr;
 	for (size_t i = 0; i < x->o->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, x->o->env.v[i]);
 	x->bare_nr = pmbench_task_baselines(x->bare, x->bare_pms, node_run);
@@ -207,8 +209,8 @@ static void add_baselines(struct rounds *x)
 
 		for (size_t i = 0; i < x->bare[b].nr; i++)
 			pmbench_strvec_push(&cell->command, x->bare[b].v[i]);
-		for (size_t i = 0; i < x->bare_env.nr; i++)
-			pmbench_strvec_push(&cell->env, x->bare_env.v[i]);
+		pmbench_pmrun_env_record(&cell->env, &x->bare_env, given,
+					 x->bare_env.nr);
 	}
 }
 

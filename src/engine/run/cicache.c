@@ -767,8 +767,7 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 	pmbench_pmrun_describe_cell(cell, ps);
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&cell->command, argv->v[i]);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, ps);
 }
 
 /* What the rounds of one kind of job share. */

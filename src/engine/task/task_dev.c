@@ -64,8 +64,7 @@ void pmbench_task_dev_describe(struct pmbench_cell *cell,
 			       const struct pmbench_task_job *j)
 {
 	/* The port differs per run: the first run's argv is the command. */
-	for (size_t i = 0; i < j->ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, j->ps);
 	pmbench_strvec_push(&cell->env, "PORT={port}");
 	pmbench_strvec_push(&cell->env, "HOST=127.0.0.1");
 	pmbench_strvec_push(&cell->env, "BROWSER=none");

@@ -7,6 +7,8 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -105,6 +107,53 @@ static int fsync_parent(const char *path)
 	return ret;
 }
 
+static mode_t umask_read;
+
+/*
+ * The process's umask, read once: from /proc/self/status, which changes
+ * nothing; else by setting it and back, before pmbench's threads create
+ * files (the first write is the main thread's).
+ */
+static void read_umask(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	unsigned mask;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Umask: %o", &mask) == 1) {
+			umask_read = (mode_t)mask & 0777;
+			fclose(f);
+			return;
+		}
+	if (f)
+		fclose(f);
+	umask_read = umask(022);
+	umask(umask_read);
+}
+
+mode_t pmbench_fs_umask(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, read_umask);
+	return umask_read;
+}
+
+/*
+ * The mode of a file written over `path`: an existing file's own, as a
+ * shell's '>' keeps it; a new one's from the user's umask, as open(2)
+ * gives it (0644 under umask 022, 0600 under 077), not mkstemp's 0600.
+ */
+static mode_t output_mode(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	return 0666 & ~pmbench_fs_umask();
+}
+
 static int write_atomic(const char *path, const void *data, size_t len,
 			int confined)
 {
@@ -114,8 +163,7 @@ static int write_atomic(const char *path, const void *data, size_t len,
 	if (ret < 0)
 		goto done;
 	if (fs_write_all(t.fd, data, len) < 0 ||
-	    fchmod(t.fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) < 0 ||
-	    fsync(t.fd) < 0) {
+	    fchmod(t.fd, output_mode(path)) < 0 || fsync(t.fd) < 0) {
 		ret = pmbench_error_set("cannot write '%s': %s", path,
 					strerror(errno));
 		goto done;
