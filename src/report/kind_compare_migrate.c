@@ -52,6 +52,7 @@ struct side {
 /* One check's text in A and in B, and its figures (a speed's). */
 struct check {
 	struct pmbench_buf a, b;
+	int differs;	  /* moved whatever the texts say (a resolution) */
 	int has_a, has_b; /* a speed: source / target and its interval */
 	struct pmbench_kind_speed sa, sb;
 };
@@ -68,7 +69,7 @@ static int moved(const struct check *k)
 {
 	if (k->has_a && k->has_b)
 		return pmbench_kind_speedup_moved(&k->sa, &k->sb) != 0;
-	return strcmp(k->a.ptr, k->b.ptr) != 0;
+	return k->differs || strcmp(k->a.ptr, k->b.ptr) != 0;
 }
 
 /* The check as a list item for people and a row for data. */
@@ -112,9 +113,13 @@ static void installs(struct pmbench_buf *b, const struct side *s)
 
 static void lockfile(struct pmbench_buf *b, const struct side *s)
 {
-	pmbench_buf_adds(b, !s->e	     ? "not a target"
-			    : s->e->lockfile ? s->e->lockfile
-					     : "?");
+	if (!s->e)
+		pmbench_buf_adds(b, "not a target");
+	else if (s->e->lockfile)
+		pmbench_buf_adds(b, s->e->lockfile);
+	else
+		pmbench_buf_adds(b, s->e->prime_failure ? "none (no install)"
+							: "?");
 }
 
 /* Against the source: migrate's words, or why there is nothing to say. */
@@ -215,22 +220,46 @@ static void speeds(struct pmbench_doc_block *list, struct pmbench_doc_table *t,
 	pmbench_buf_release(&name);
 }
 
-/* A check whose text each side's `fn` writes. */
+/*
+ * A check whose text each side's `fn` writes; `differs`: it moved
+ * whatever the texts say.
+ */
 static void text_check(struct pmbench_doc_block *list,
 		       struct pmbench_doc_table *t, const char *pm,
 		       const char *name,
 		       void (*fn)(struct pmbench_buf *, const struct side *),
-		       const struct side *a, const struct side *b,
+		       const struct side *a, const struct side *b, int differs,
 		       size_t *moves)
 {
 	struct check k;
 
 	check_init(&k);
+	k.differs = differs;
 	fn(&k.a, a);
 	fn(&k.b, b);
 	say(list, t, pm, name, &k, moves);
 	pmbench_buf_release(&k.a);
 	pmbench_buf_release(&k.b);
+}
+
+/* Whether both sides scanned what the target installed. */
+static int both_scanned(const struct side *a, const struct side *b)
+{
+	return a->e && b->e && a->e->scanned && b->e->scanned;
+}
+
+/* Whether the target resolves anything differently in B than in A. */
+static int resolves_otherwise(const struct side *a, const struct side *b)
+{
+	struct pmbench_resolution_diff diff = PMBENCH_RESOLUTION_DIFF_INIT;
+	int n;
+
+	if (!both_scanned(a, b))
+		return 0;
+	pmbench_resolution_diff(&diff, &a->e->res, &b->e->res);
+	n = diff.changes_nr > 0;
+	pmbench_resolution_diff_release(&diff);
+	return n;
 }
 
 /* What the target resolves differently in B than in A. */
@@ -240,7 +269,7 @@ static void resolved(struct pmbench_doc *d, const struct side *a,
 	struct pmbench_resolution_diff diff = PMBENCH_RESOLUTION_DIFF_INIT;
 	struct pmbench_doc_block *list;
 
-	if (!a->e || !b->e || !a->e->scanned || !b->e->scanned)
+	if (!both_scanned(a, b))
 		return;
 	pmbench_resolution_diff(&diff, &a->e->res, &b->e->res);
 	if (!diff.changes_nr)
@@ -281,9 +310,10 @@ static size_t target(struct pmbench_doc *d, struct pmbench_doc_table *t,
 	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s against %s", pm,
 			    b->m->source_pm);
 	list = pmbench_doc_list(d, PMBENCH_DOC_HUMAN);
-	text_check(list, t, pm, "installs", installs, a, b, &moves);
-	text_check(list, t, pm, "lockfile", lockfile, a, b, &moves);
-	text_check(list, t, pm, "versions", versions, a, b, &moves);
+	text_check(list, t, pm, "installs", installs, a, b, 0, &moves);
+	text_check(list, t, pm, "lockfile", lockfile, a, b, 0, &moves);
+	text_check(list, t, pm, "versions", versions, a, b,
+		   resolves_otherwise(a, b), &moves);
 	task_names(&tasks, a, b);
 	for (size_t i = 0; i < tasks.nr; i++) {
 		struct check k;
