@@ -4,7 +4,11 @@
  * installed, its parity tasks) and the install benchmark. One verdict
  * line per target first, then the details against the source, then the
  * benchmark as the bench kind shows it. Its JSON is the
- * "pmbench-migrate" report `migrate --out` writes.
+ * "pmbench-migrate" report `migrate --out` writes: the engine writes the
+ * model (src/engine/result/migrate_json.c), this kind the verdicts, and
+ * `report` makes this document again from the model read back. The
+ * speed and the words of a check are shared with compare and history
+ * (internal.h).
  */
 #include "pmbench/common.h"
 

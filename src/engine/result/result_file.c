@@ -127,7 +127,9 @@ static int read_kind(struct pmbench_result_file *out,
 	} else {
 		/* Its reader says a missing or another schema. */
 		ret = pmbench_result_from_cjson(&out->result, rd, root);
-		out->kind = kind_of(&out->result);
+		/* Only a whole one: a cell read half has no names. */
+		if (!ret)
+			out->kind = kind_of(&out->result);
 		out->version = out->result.schema_version;
 	}
 	if (!ret) {
