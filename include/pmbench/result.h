@@ -254,6 +254,15 @@ struct pmbench_result {
 	char *plan_id;	 /**< the plan's hash, or NULL */
 	struct pmbench_result_machine *machines; /**< a merge's, else none */
 	size_t machines_nr, machines_alloc;
+
+	/**
+	 * The result of a live `claim`: the claim it judged, as given
+	 * ("bun install is 20x faster than npm install"), and its
+	 * tolerance (0.10: ±10 %), so that `report` judges it again as
+	 * `claim` did; NULL for every other result.
+	 */
+	char *claim;
+	double claim_tolerance;
 };
 
 #define PMBENCH_RESULT_INIT                                                    \

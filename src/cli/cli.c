@@ -308,29 +308,6 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 	return ret;
 }
 
-int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
-{
-	int ret = pmbench_result_read(out, path);
-	int64_t when;
-
-	/* A date that does not exist is said, not believed. */
-	if (!ret && pmbench_result_created(&when, out, path) < 0) {
-		pmbench_cli_line(stderr, "pmbench: warning: %s",
-				 pmbench_error_last());
-		pmbench_error_clear();
-	}
-	if (!ret && !out->cells_nr) {
-		pmbench_result_release(out);
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "'%s' holds no measurements (its "
-					 "cells are empty): the run that wrote "
-					 "it ended before measuring anything; "
-					 "run it again",
-					 path);
-	}
-	return ret;
-}
-
 int pmbench_cli_save(const struct pmbench_result *r, const char *out)
 {
 	char *before;

@@ -60,6 +60,21 @@ const char *h_project(const char *rel);
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env);
 
+/** A pmbench run with its standard output and error apart. */
+struct h_split {
+	int exit_code;
+	struct pmbench_buf out, err;
+};
+
+/**
+ * h_pmbench() with standard output and standard error apart (stderr
+ * goes through a file of the sandbox), so that each can be checked on
+ * its own: what a command printed, byte for byte.
+ */
+void h_pmbench_split(struct h_split *s, const char *const *args,
+		     const struct pmbench_strvec *env);
+void h_split_release(struct h_split *s);
+
 /**
  * For a pmbench run as `c`: when this program is no subreaper (the tests
  * of the deleter, deleter.h, clear it so that the deleter escapes), walk
