@@ -505,6 +505,34 @@ void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
 	*out = 1;
 }
 
+void h_in_mount_ns(int *out, struct pmbench_child *c, const char *started,
+		   const char *const *argv)
+{
+	struct pmbench_buf last = PMBENCH_BUF_INIT;
+	const char *user = geteuid() ? " (as a user: unshare -rm)" : "";
+
+	*out = 0;
+	pmbench_strvec_pushv(
+		&c->args,
+		(const char *const[]){ "unshare", geteuid() ? "-rm" : "-m",
+				       "--propagation", "private", NULL });
+	pmbench_strvec_pushv(&c->args, argv);
+	if (c->tail_max < (1u << 20))
+		c->tail_max = 1u << 20;
+	if (pmbench_child_run(c) < 0)
+		SKIP("cannot run unshare: %s", pmbench_error_last());
+	if (!pmbench_fs_exists(started) || c->result.exit_code == 77) {
+		pmbench_child_tail_lines(c, 1, &last);
+		check_skip(__FILE__, __LINE__,
+			   "no private mount namespace or tmpfs here%s "
+			   "(exit %d): %s",
+			   user, c->result.exit_code, last.ptr);
+		pmbench_buf_release(&last);
+		return;
+	}
+	*out = 1;
+}
+
 cJSON *h_read_json(const char *path)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
