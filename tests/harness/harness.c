@@ -180,11 +180,83 @@ const char *h_project(const char *rel)
 	return path;
 }
 
+/* Whether this program is a subreaper (the deleter's tests clear it). */
+static int subreaper(void)
+{
+	int sub = 0;
+
+	return prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0 && sub;
+}
+
+/*
+ * The deleters among this program's children: with the program a
+ * subreaper, the one process pmbench leaves running on purpose comes
+ * here as an orphan (prctl name "pmb-deleter", deleter.c).
+ */
+static int own_deleters(void)
+{
+	struct pmbench_buf kids = PMBENCH_BUF_INIT, comm = PMBENCH_BUF_INIT;
+	char path[128];
+	const char *p;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		 (long)getpid(), (long)getpid());
+	if (pmbench_fs_read(&kids, path, 1u << 20) < 0)
+		kids.len = 0;
+	for (p = kids.ptr; p && *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		p = end;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		pmbench_buf_reset(&comm);
+		if (h_alive(pid) && !pmbench_fs_read(&comm, path, 64) &&
+		    !strcmp(comm.ptr, "pmb-deleter\n"))
+			n++;
+	}
+	pmbench_error_clear();
+	pmbench_buf_release(&kids);
+	pmbench_buf_release(&comm);
+	return n;
+}
+
+/*
+ * Run `c` (pmbench) to its exit or its timeout; what it left running
+ * then, but its deleters, into *left; then stop its tree and take the
+ * rest of its output.
+ */
+static void run_counting_leftovers(struct pmbench_child *c, int *left)
+{
+	uint64_t deadline = pmbench_now_ns() + c->timeout_ns;
+	int rc = 0;
+
+	*left = 0;
+	if (pmbench_child_start(c) < 0)
+		die_env(pmbench_error_last());
+	while (rc == 0 && pmbench_now_ns() < deadline)
+		rc = pmbench_child_pump(c, 200 * 1000000ull);
+	if (rc < 0)
+		die_env(pmbench_error_last());
+	if (rc == 1) {
+		*left = pmbench_child_leftovers(c);
+		if (subreaper())
+			*left -= own_deleters();
+	}
+	pmbench_child_kill_tree(c);
+	/* The writers are gone: the rest of the output, up to its end. */
+	for (int i = 0; i < 100 && c->out_fd >= 0; i++)
+		pmbench_child_pump(c, 0);
+}
+
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	const char *bin = getenv("PMBENCH_BIN");
+	int left;
 
 	if (!bin)
 		die_env("PMBENCH_BIN is not set (run through ctest)");
@@ -197,21 +269,24 @@ void h_pmbench(struct h_run *out, const char *const *args,
 	c.tail_max = 4u << 20;
 	c.timeout_ns = 1200ull * 1000000000ull;
 	h_spare_detached(&c);
-	if (pmbench_child_run(&c) < 0)
-		die_env(pmbench_error_last());
+	run_counting_leftovers(&c, &left);
 	out->exit_code = c.result.signal ? 128 + c.result.signal
 					 : c.result.exit_code;
 	pmbench_buf_add(&out->out, c.tail.ptr, c.tail.len);
 	if (out->exit_code != 0)
 		fprintf(stderr, "--- pmbench exited %d:\n%s\n---\n",
 			out->exit_code, out->out.ptr);
+	/* What pmbench left running was killed with its tree: a leak. */
+	if (left > 0)
+		check_fail(__FILE__, __LINE__,
+			   "pmbench %s left %d process(es) running "
+			   "(killed now)",
+			   args[0] ? args[0] : "", left);
 	pmbench_child_release(&c);
 }
 
 void h_spare_detached(struct pmbench_child *c)
 {
-	int sub = 0;
-
 	/*
 	 * Each walk of pmbench's tree remembers what it finds, and the
 	 * clean-up kills all of it: a walk in the milliseconds while the
@@ -220,7 +295,7 @@ void h_spare_detached(struct pmbench_child *c)
 	 * there: its parent is gone, and so is its group. With this
 	 * program a subreaper it comes here as an orphan, and is killed.
 	 */
-	if (prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0 && !sub)
+	if (!subreaper())
 		c->sample_ns = c->timeout_ns ? c->timeout_ns
 					     : 3600ull * 1000000000ull;
 }

@@ -56,6 +56,8 @@ const char *h_project(const char *rel);
 /**
  * Run pmbench with the NULL-terminated arguments (after the binary name)
  * and the extra environment deltas `env` (may be NULL). Output is kept.
+ * What pmbench leaves running is killed and fails the case (but its
+ * deleter, see h_spare_detached()).
  */
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env);
