@@ -47,7 +47,10 @@ style_log=$(mktemp)
 PMBENCH_TEST_SKIPS=$(mktemp)
 export PMBENCH_TEST_SKIPS
 trap 'rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS"' EXIT
-printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ] } ] }\n' \
+# "quiet": a timing test takes all of its slots, a test with the real PMs
+# one (tests/CMakeLists.txt, PMBENCH_QUIET_SLOTS): no timing test runs
+# beside another one, of any of the three builds, or beside the real PMs.
+printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ],\n    "quiet": [ { "id": "0", "slots": 4 } ] } ] }\n' \
 	$(($(nproc 2>/dev/null || echo 2) + 1)) >"$resources"
 { "$top/ci/style.sh" && "$top/ci/doclinks.sh"; } >"$style_log" 2>&1 &
 style_pid=$!

@@ -217,14 +217,45 @@ const char *check_write(const char *name, const char *text)
 	return p;
 }
 
+/*
+ * Whether the case `name` runs: the arguments name the cases to run (all
+ * when none does), and "-NAME" one to leave out (what another ctest test
+ * runs, tests/CMakeLists.txt).
+ */
 static int selected(const char *name, int argc, char **argv)
 {
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], name))
-			return 1;
-	return 0;
+	int some = 0, in = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-') {
+			if (!strcmp(argv[i] + 1, name))
+				return 0;
+			continue;
+		}
+		some = 1;
+		in |= !strcmp(argv[i], name);
+	}
+	return !some || in;
+}
+
+/* Every case the arguments name is one: a typo must not run nothing. */
+static int unknown_cases(const struct check_case *cases, size_t n, int argc,
+			 char **argv)
+{
+	int bad = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *want = argv[i] + (argv[i][0] == '-');
+		size_t k = 0;
+
+		while (k < n && strcmp(cases[k].name, want))
+			k++;
+		if (k == n) {
+			fprintf(stderr, "no case named '%s'\n", want);
+			bad = 1;
+		}
+	}
+	return bad;
 }
 
 int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
@@ -236,6 +267,8 @@ int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 
 		program = slash ? slash + 1 : argv[0];
 	}
+	if (unknown_cases(cases, n, argc, argv))
+		return 1;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t0;
 

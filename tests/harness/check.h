@@ -4,7 +4,8 @@
 /*
  * A small assertion header for pmbench's unit tests. Each test file
  * defines cases with TEST(name) and lists them in CHECK_MAIN(...). The
- * binary runs every case (or only those named on the command line) and
+ * binary runs every case (or only those named on the command line, and
+ * never one named as "-NAME"; a name that is no case is an error) and
  * exits 1 if any check failed; else CHECK_SKIP_CODE (ctest's
  * SKIP_RETURN_CODE: "Not Run (Skipped)") if a case was skipped
  * (SKIP(reason): what the machine or the user cannot give it); else 0.

@@ -10,6 +10,7 @@
 #include "pmbench/common.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -52,10 +53,11 @@ static int run_counted(struct pmbench_child_result *out, const char *script)
  * included, where rusage has only the waited ones: a shell whose busy
  * grandchild was orphaned (its parent exited at once, so nobody of the
  * tree reaps it) and which waits for it on a FIFO, forking nothing, is
- * charged a sliver by rusage and the loop's CPU time by task-clock. The
- * loop does a fixed amount of work: a loaded machine stretches the wall
- * time, not the CPU time it needs (a loop for 0.4 s of the wall got a
- * few milliseconds of a loaded CPU, under the 4 times the sliver).
+ * charged a sliver by rusage (15 to 30 ms under ASan) and the loop's CPU
+ * time by task-clock (a million rounds: about 0.9 s). The loop does a
+ * fixed amount of work: a loaded machine stretches the wall time, not
+ * the CPU time it needs (a loop for 0.4 s of the wall gets the less CPU
+ * the more loaded the machine is: it failed a loaded rehearsal).
  */
 TEST(task_clock_counts_the_unwaited)
 {
@@ -65,10 +67,11 @@ TEST(task_clock_counts_the_unwaited)
 
 	NEED_COUNTER(PMBENCH_WORK_TASK_CLOCK, "task-clock");
 	check_sandbox();
+	CHECK_INT(mkfifo(check_path("done.fifo"), 0600), 0);
 	pmbench_buf_addf(&script,
-			 "f='%s'; mkfifo \"$f\" || exit 1; "
-			 "( (i=0; while [ $i -lt 200000 ]; do i=$((i+1)); "
-			 "done; echo done > \"$f\") & ); read x < \"$f\"",
+			 "f='%s'; ( (i=0; while [ $i -lt 1000000 ]; do "
+			 "i=$((i+1)); done; echo done > \"$f\") & ); "
+			 "read x < \"$f\"",
 			 check_path("done.fifo"));
 	CHECK_INT(run_counted(&r, script.ptr), 0);
 	pmbench_buf_release(&script);
