@@ -608,6 +608,37 @@ void h_in_mount_ns(int *out, struct pmbench_child *c, const char *started,
 	*out = 1;
 }
 
+void h_serve_registry(int *out, struct pmbench_child *c, const char *dir,
+		      struct pmbench_buf *url)
+{
+	struct pmbench_buf port = PMBENCH_BUF_INIT, file = PMBENCH_BUF_INIT;
+
+	*out = 0;
+	pmbench_buf_path(&file, dir, "port");
+	pmbench_strvec_push(&c->args, getenv("PMBENCH_FAKEREGISTRY"));
+	pmbench_strvec_push(&c->args, "--serve");
+	pmbench_strvec_push(&c->args, dir);
+	CHECK_INT(pmbench_child_start(c), 0);
+	for (int i = 0; i < 500 && pmbench_fs_read(&port, file.ptr, 64) < 0;
+	     i++) {
+		pmbench_error_clear();
+		pmbench_sleep_ns(10000000ull);
+	}
+	CHECK(port.len > 0);
+	pmbench_buf_reset(url);
+	pmbench_buf_addf(url, "http://127.0.0.1:%ld/",
+			 strtol(port.ptr, NULL, 10));
+	pmbench_buf_release(&port);
+	pmbench_buf_release(&file);
+	*out = 1;
+}
+
+void h_stop_registry(struct pmbench_child *c)
+{
+	pmbench_child_kill_tree(c);
+	pmbench_child_release(c);
+}
+
 cJSON *h_read_json(const char *path)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;

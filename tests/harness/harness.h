@@ -167,6 +167,15 @@ void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);
 void h_in_mount_ns(int *out, struct pmbench_child *c, const char *started,
 		   const char *const *argv);
 
+/**
+ * Start the fake registry (fakeregistry --serve, tests/fakes/) on the
+ * folder `dir` as `c`, and wait for its port: its URL
+ * ("http://127.0.0.1:PORT/") into `url`. h_stop_registry() ends it.
+ */
+void h_serve_registry(int *out, struct pmbench_child *c, const char *dir,
+		      struct pmbench_buf *url);
+void h_stop_registry(struct pmbench_child *c);
+
 /** A JSON file parsed (caller deletes), or NULL. */
 cJSON *h_read_json(const char *path);
 
