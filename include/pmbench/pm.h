@@ -46,6 +46,15 @@ enum pmbench_pm_caps {
 	 * so). One entry has it.
 	 */
 	PMBENCH_PM_BASELINE = (1 << 1),
+	/**
+	 * Its CI install (`frozen_args`) deletes node_modules before it
+	 * installs, every time: a node_modules restored from a cache
+	 * saves it nothing (npm ci: "If a node_modules is already
+	 * present, it will be automatically removed before npm ci begins
+	 * its install"). The fake PM does what this says (the ci-cache
+	 * tests check it against the table).
+	 */
+	PMBENCH_PM_FROZEN_CLEARS = (1 << 2),
 };
 
 /**

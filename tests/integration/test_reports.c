@@ -480,8 +480,62 @@ TEST(compare_without_common_cells_writes_nothing)
 	pmbench_buf_release(&other);
 }
 
+/*
+ * bench --seed N: the result keeps N (the default 1 otherwise), every
+ * interval reported from it is drawn with it (the page says "seed N"),
+ * and the same file gives the same report, byte for byte.
+ */
+TEST(seed_is_kept_and_said)
+{
+	struct pmbench_result res = PMBENCH_RESULT_INIT;
+	struct h_run r, again;
+	const char *proj;
+	char out[4200], plain[4200];
+
+	setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("seeded.json", ""));
+	snprintf(plain, sizeof(plain), "%s", h_write("plain.json", ""));
+	{
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm",	     "--runs", "2",
+				       "--scenario", "clean",  "--seed",
+				       "424242",     "--out",  out,
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "bench",	 proj,	"--pm",	      "npm",
+				       "--runs", "2",	"--scenario", "clean",
+				       "--out",	 plain, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	CHECK_INT(pmbench_result_read(&res, out), 0);
+	CHECK_INT(res.seed, 424242);
+	pmbench_result_release(&res);
+	CHECK_INT(pmbench_result_read(&res, plain), 0);
+	CHECK_INT(res.seed, 1);
+	pmbench_result_release(&res);
+	{
+		const char *args[] = { "report", out, "--format", "markdown",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_INT(run(&again, args), 0);
+	}
+	CHECK_CONTAINS(r.out.ptr, "warm-up(s) per cell, seed 424242.");
+	CHECK_STR(r.out.ptr, again.out.ptr);
+	h_run_release(&r);
+	h_run_release(&again);
+}
+
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
 	   CASE(interrupted_runs_are_left_out_and_said), CASE(compare),
 	   CASE(claim_from_result), CASE(claim_errors),
 	   CASE(hostile_names_stay_text),
-	   CASE(compare_without_common_cells_writes_nothing))
+	   CASE(compare_without_common_cells_writes_nothing),
+	   CASE(seed_is_kept_and_said))

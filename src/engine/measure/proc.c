@@ -341,7 +341,23 @@ struct procent {
 	long threads;
 	uint64_t start; /* clock ticks after boot */
 	uint64_t cpu;	/* utime + stime, clock ticks */
+	/*
+	 * Where its environment starts (field 50, env_start): another
+	 * address after each exec (the stack is placed anew), 0 for a
+	 * zombie or where the kernel does not show it.
+	 */
+	uint64_t env_at;
 };
+
+/* Field `n` of a stat line (proc(5): 3 is the state) after its ')'. */
+static uint64_t stat_field(const char *rp, int n)
+{
+	const char *p = rp + 1;
+
+	for (int i = 3; i < n && p; i++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
 
 static int read_stat(struct procent *out, pid_t pid)
 {
@@ -379,6 +395,7 @@ static int read_stat(struct procent *out, pid_t pid)
 	out->pgid = (pid_t)pgid;
 	out->threads = threads;
 	out->start = (uint64_t)start;
+	out->env_at = stat_field(rp, 50);
 	return 0;
 }
 
@@ -834,12 +851,40 @@ static uint64_t statm_kib(pid_t pid)
 	return (uint64_t)resident * (uint64_t)page_kib;
 }
 
+/*
+ * What a zombie child of the program wrote, itself and every child it
+ * reaped, as the kernel gives it to the parent: waitid's rusage (WNOWAIT:
+ * it stays unreaped), whose block output is /proc/PID/io's write_bytes
+ * in 512-byte blocks, process by process. A zombie's io file is root's
+ * (mode 0400, no memory left to own it): for a normal user this is the
+ * only count of the bytes it wrote since the walk before. 0, or -1
+ * (not the program's child, not a zombie).
+ */
+static int zombie_written(pid_t pid, uint64_t *out)
+{
+	siginfo_t info;
+	struct rusage ru;
+	long r;
+
+	memset(&info, 0, sizeof(info));
+	memset(&ru, 0, sizeof(ru));
+	do {
+		r = syscall(SYS_waitid, P_PID, (id_t)pid, &info,
+			    WEXITED | WNOHANG | WNOWAIT, &ru);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0 || info.si_pid != pid || ru.ru_oublock < 0)
+		return -1;
+	*out = (uint64_t)ru.ru_oublock * 512u;
+	return 0;
+}
+
 /* Hand the walk `t` to the handle's trace (proctrace.h). */
 static void trace_walk(struct pmbench_child *c, const struct tree *t,
 		       uint64_t cpu0)
 {
 	struct pmbench_proctrace_ent *v =
 		pmbench_xcalloc(t->nr ? t->nr : 1, sizeof(*v));
+	pid_t self = getpid();
 
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct procent *e = &t->v[i].e;
@@ -849,8 +894,12 @@ static void trace_walk(struct pmbench_child *c, const struct tree *t,
 			.ppid = e->ppid,
 			.start = e->start,
 			.cpu = e->cpu,
+			.env_at = e->env_at,
 			.zombie = is_zombie(e),
 		};
+		/* The main process, and the orphans re-parented to us. */
+		if (v[i].zombie && e->ppid == self && !c->trace->lean)
+			v[i].waited = !zombie_written(e->pid, &v[i].written);
 	}
 	pmbench_proctrace_walk(c, v, t->nr, pmbench_now_ns(), cpu0);
 	free(v);

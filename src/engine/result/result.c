@@ -738,6 +738,7 @@ const struct pmbench_result_field pmbench_result_phases_fields[] = {
 	FIELD(pmbench_phases, "first_request_s", F_SECS, first_request_ns, 0),
 	FIELD(pmbench_phases, "last_response_s", F_SECS, last_response_ns, 0),
 	FIELD(pmbench_phases, "written_bytes", F_U64, written_bytes, 0),
+	FIELD(pmbench_phases, "written_partial", F_OPTUINT, written_partial, 0),
 	FIELD(pmbench_phases, "first_write_s", F_SECS, first_write_ns, 0),
 	FIELD(pmbench_phases, "last_write_s", F_SECS, last_write_ns, 0),
 	FIELD(pmbench_phases, "node_modules_s", F_SECS, node_modules_ns, 0),
