@@ -49,7 +49,8 @@ TAGS = ("struct", "union", "enum")
 
 
 def source_files():
-    out = subprocess.run(["git", "-C", TOP, "ls-files", "src", "include"],
+    out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached", "--others",
+                          "--exclude-standard", "src", "include"],
                          check=True, capture_output=True, text=True).stdout
     return sorted(f for f in out.split() if f.endswith((".c", ".h")))
 
