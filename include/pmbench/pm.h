@@ -350,13 +350,6 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 const struct pmbench_pm *pmbench_pm_get(const char *name);
 
 /**
- * Push the command that prints the registry the user's configuration
- * names (npm's `config get registry`: the .npmrc every PM reads), without
- * the debug log npm would write into the user's ~/.npm.
- */
-void pmbench_pm_registry_query(struct pmbench_strvec *args);
-
-/**
  * The default baseline among `pms` (names, variants allowed): the one
  * whose table entry has PMBENCH_PM_BASELINE, else its base's, else the
  * first name; NULL when `nr` is 0. Points into `pms`.

@@ -1462,10 +1462,3 @@ const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
 	}
 	return nr ? pms[0] : NULL;
 }
-
-void pmbench_pm_registry_query(struct pmbench_strvec *args)
-{
-	pmbench_strvec_pushv(
-		args, (const char *const[]){ "npm", "config", "get", "registry",
-					     "--logs-max=0", NULL });
-}

@@ -633,7 +633,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
 	/* Last: in local mode the mirror is the registry, whatever else. */
-	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm);
+	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm->registry_env);
 	free(ps->note);
 	ps->note = NULL;
 	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
