@@ -57,7 +57,7 @@ static void pinned_node_set(void)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir);
+	pmbench_node_pinned_dir(&b, pmbench_config.toolchain_dir);
 	free(pmbench_config.node_dir);
 	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
 	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;

@@ -190,7 +190,7 @@ static void add_baselines(struct rounds *x)
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
-	pmbench_pmrun_path(&x->bare_env, x->ctx, NULL);
+	pmbench_node_path_env(&x->bare_env, x->ctx, NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
 	for (size_t i = 0; i < x->o->env.nr; i++)
