@@ -124,14 +124,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       struct pmbench_child *c);
 
 /**
- * Mark `s` as the run in flight when pmbench was stopped: interrupted,
- * with "interrupted by SIGINT" (the signal that stopped pmbench) as its
- * line. See pmbench_sample_interrupt().
- */
-void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
-			     struct pmbench_sample *s);
-
-/**
  * After a successful install: the size and file count of the run copy's
  * node_modules into `s`, or, for a PM that makes none (Plug'n'Play),
  * `s->no_node_modules` set and no size.

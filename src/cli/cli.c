@@ -141,7 +141,7 @@ static void empty_trash(int at_end)
 	if (pid > 0 && !at_end)
 		pmbench_deleter_hurry(pid);
 	ret = pmbench_deleter_start(&pid, pmbench_config.cache_dir);
-	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
+	pmbench_workdir_trash(&b, pmbench_config.cache_dir);
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: warning: %s; deleting it now\n",
 			pmbench_error_last());

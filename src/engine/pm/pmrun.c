@@ -446,7 +446,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	pmbench_buf_release(&nm);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
-		pmbench_pmrun_interrupt(ps->ctx, s);
+		pmbench_sample_stopped(s, ps->ctx);
 	} else if (ret < 0) {
 		/* It could not even start: a failure, never a time. */
 		s->ok = 0;
@@ -463,17 +463,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	}
 	pmbench_buf_release(&w.why);
 	return ret;
-}
-
-void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
-			     struct pmbench_sample *s)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	pmbench_buf_addf(&b, "interrupted by %s",
-			 pmbench_proc_signal_name(pmbench_ctx_cancelled(ctx)));
-	pmbench_sample_interrupt(s, b.ptr);
-	pmbench_buf_release(&b);
 }
 
 int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,

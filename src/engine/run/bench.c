@@ -300,7 +300,7 @@ static int prepare_failed(const struct rounds *x,
 
 	if (pmbench_ctx_cancelled(ps->ctx)) {
 		/* A signal cut the copy short: the run is interrupted. */
-		pmbench_pmrun_interrupt(ps->ctx, s);
+		pmbench_sample_stopped(s, ps->ctx);
 		return PMBENCH_EINTERRUPTED;
 	}
 	if (x->task->flags & PMBENCH_TASK_PER_SCENARIO)
