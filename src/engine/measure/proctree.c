@@ -586,7 +586,7 @@ void proctree_reap_orphans(const struct tree *t, const struct pmbench_child *c)
 }
 
 void proctree_signal(const struct tree *t, const struct pmbench_child *c,
-			int sig)
+		     int sig)
 {
 	/*
 	 * The group first (children forked right now are in it), then
