@@ -17,14 +17,30 @@ for a in "$@"; do
 done
 "$top/ci/setup"
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+# Configure build folder $1 with the rest, warnings as errors (CI's
+# choice; a user's build keeps them warnings). A folder configured for
+# another source tree (this tree moved or copied, build/ with it) is one
+# CMake refuses: it holds only what the build makes, so it is made anew.
+configure() {
+	local dir=$1 home
+	shift
+	home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)
+	if [ -n "$home" ] && [ "$(cd "$home" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
+		echo "ci/build.sh: $dir/ was configured for $home (this tree was moved or copied): making it anew" >&2
+		rm -rf "$dir"
+	fi
+	cmake -S . -B "$dir" -DPMBENCH_ENABLE_WERROR=ON "$@" >/dev/null
+}
+
+configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"
 if [ $asan = 1 ]; then
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON >/dev/null
+	configure build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON
 	cmake --build build-asan -j"$jobs"
 fi
 if [ $tsan = 1 ]; then
-	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE_THREAD=ON >/dev/null
+	configure build-tsan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE_THREAD=ON
 	# The programs of the `threads` tests (tests/CMakeLists.txt); the
 	# integration test brings pmbench and the fakes.
 	cmake --build build-tsan -j"$jobs" --target test_common test_mirror \

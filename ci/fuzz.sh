@@ -29,24 +29,11 @@ esac
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-	targets=(fixture result claim package_json numbers text pmtimer)
+	targets=(fixture result migrate claim package_json numbers text pmtimer)
 fi
 
-# clang and its libFuzzer runtime, only needed here (ci/setup's apt logic).
-apt_packages=(clang libclang-rt-14-dev)
-missing=()
-for p in "${apt_packages[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "ci/fuzz.sh: installing ${missing[*]}" >&2
-	sudo=
-	[ "$(id -u)" = 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >/dev/null
-fi
+# clang and its libFuzzer runtime, only needed here.
+"$top/ci/setup" --packages clang libclang-rt-14-dev
 runtime=$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)
 if [ ! -f "$runtime" ]; then
 	echo "ci/fuzz.sh: clang has no libFuzzer runtime (Debian: libclang-rt-14-dev)" >&2

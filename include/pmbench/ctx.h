@@ -78,7 +78,7 @@ struct pmbench_ctx {
 	void *payload;		      /**< given to both callbacks */
 	/**
 	 * The folder of the `node` every PM and script runs under, put
-	 * first on their PATH (pmbench_pmrun_node_dir()), or NULL: the
+	 * first on their PATH (pmbench_node_pinned_dir()), or NULL: the
 	 * machine's PATH decides.
 	 */
 	const char *node_dir;
@@ -99,6 +99,11 @@ struct pmbench_ctx {
 	 * then only notes it); 0: wait that out first.
 	 */
 	int no_fs_wait;
+	/**
+	 * The command that installs the pinned toolchain (its path), for
+	 * the errors to name; NULL: "ci/setup" (pmbench_ctx_setup()).
+	 */
+	const char *setup;
 
 	/* Private. */
 	volatile sig_atomic_t cancel_sig;
@@ -115,6 +120,12 @@ struct pmbench_ctx {
  * Returns 0 or an error.
  */
 int pmbench_ctx_init(struct pmbench_ctx *ctx);
+
+/**
+ * The command that installs the pinned toolchain, for an error to name:
+ * the context's `setup`, else "ci/setup" (`ctx` may be NULL).
+ */
+const char *pmbench_ctx_setup(const struct pmbench_ctx *ctx);
 
 /** Close the pipe; the caller's strings are not owned. */
 void pmbench_ctx_release(struct pmbench_ctx *ctx);

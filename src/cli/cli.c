@@ -19,19 +19,16 @@
 #include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
-
-#ifndef PMBENCH_DEFAULT_CACHE_DIR
-#define PMBENCH_DEFAULT_CACHE_DIR "cache"
-#endif
-#ifndef PMBENCH_DEFAULT_FIXTURES_DIR
-#define PMBENCH_DEFAULT_FIXTURES_DIR "fixtures"
-#endif
+#include "where.h"
 
 struct pmbench_config pmbench_config;
 struct pmbench_ctx pmbench_cli_ctx = PMBENCH_CTX_INIT;
 
 /* The pinned Node's installation, the context's `node`. */
 static struct pmbench_node pinned_node = PMBENCH_NODE_INIT;
+
+/* The default folders of this binary (where.h). */
+static struct pmbench_where where = PMBENCH_WHERE_INIT;
 
 /* The work folder this process holds, once a command has taken it. */
 static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
@@ -57,7 +54,7 @@ static void pinned_node_set(void)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir);
+	pmbench_node_pinned_dir(&b, pmbench_config.toolchain_dir);
 	free(pmbench_config.node_dir);
 	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
 	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
@@ -71,20 +68,38 @@ static void pinned_node_set(void)
 	pmbench_buf_release(&b);
 }
 
-int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
+/*
+ * The pinned toolchain: $PMBENCH_TOOLCHAIN_DIR, else the work folder's
+ * toolchain/ when it has one, else the default work folder's (the one
+ * the setup script fills), so that any --cache-dir finds it.
+ */
+static char *toolchain_of(const char *cache_dir)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char *dir;
+
+	pmbench_buf_path(&b, cache_dir, "toolchain");
+	if (!pmbench_fs_isdir(b.ptr)) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_path(&b, where.cache_dir, "toolchain");
+	}
+	dir = pick(NULL, "PMBENCH_TOOLCHAIN_DIR", b.ptr);
+	pmbench_buf_release(&b);
+	return dir;
+}
+
+int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
+{
 	int ret;
 
 	pmbench_config_release();
+	pmbench_where_find(&where);
 	pmbench_config.cache_dir =
-		pick(cache_dir, "PMBENCH_CACHE_DIR", PMBENCH_DEFAULT_CACHE_DIR);
-	pmbench_config.fixtures_dir = pick(fixtures_dir, "PMBENCH_FIXTURES_DIR",
-					   PMBENCH_DEFAULT_FIXTURES_DIR);
-	pmbench_buf_path(&b, pmbench_config.cache_dir, "toolchain");
-	pmbench_config.toolchain_dir =
-		pick(NULL, "PMBENCH_TOOLCHAIN_DIR", b.ptr);
-	pmbench_buf_release(&b);
+		pick(cache_dir, "PMBENCH_CACHE_DIR", where.cache_dir);
+	pmbench_config.fixtures_dir =
+		pick(fixtures_dir, "PMBENCH_FIXTURES_DIR", where.fixtures_dir);
+	pmbench_config.toolchain_dir = toolchain_of(pmbench_config.cache_dir);
+	pmbench_cli_ctx.setup = where.setup;
 
 	ret = pmbench_fs_mkdirp(pmbench_config.cache_dir, 0755);
 	if (ret < 0) {
@@ -102,7 +117,10 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	ret = pmbench_ctx_init(&pmbench_cli_ctx);
 	if (ret < 0)
 		return ret;
-	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	ret = pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	/* Node versions a repo asks for are installed in the toolchain. */
+	return ret < 0 ? ret
+		       : pmbench_fs_set_writable(pmbench_config.toolchain_dir);
 }
 
 /* Delete the trash here and now: no process could be started for it. */
@@ -141,7 +159,7 @@ static void empty_trash(int at_end)
 	if (pid > 0 && !at_end)
 		pmbench_deleter_hurry(pid);
 	ret = pmbench_deleter_start(&pid, pmbench_config.cache_dir);
-	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
+	pmbench_workdir_trash(&b, pmbench_config.cache_dir);
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: warning: %s; deleting it now\n",
 			pmbench_error_last());
@@ -167,7 +185,9 @@ void pmbench_config_release(void)
 	pmbench_cli_ctx.fixtures_dir = NULL;
 	pmbench_cli_ctx.node_dir = NULL;
 	pmbench_cli_ctx.node = NULL;
+	pmbench_cli_ctx.setup = NULL;
 	pmbench_node_release(&pinned_node);
+	pmbench_where_release(&where);
 	free(pmbench_config.node_dir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
@@ -181,14 +201,14 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 	int trusted = 0, ret;
 
 	/*
-	 * The source tree's cache/ is pmbench's by definition: git ignores
-	 * it, its README.md says everything in it may be deleted, and
-	 * ci/setup puts the toolchain there before pmbench ever runs. It
-	 * gets the marker without being empty. Only an absolute built-in
-	 * path counts, never a folder relative to where pmbench runs.
+	 * The default work folder is pmbench's by definition: the source
+	 * tree's cache/ (git ignores it, its README.md says everything in
+	 * it may be deleted) or the user's cache folder's pmbench/, where
+	 * the setup script puts the toolchain before pmbench ever runs. It
+	 * gets the marker without being empty.
 	 */
-	if (PMBENCH_DEFAULT_CACHE_DIR[0] == '/') {
-		pmbench_fs_abspath(&def, PMBENCH_DEFAULT_CACHE_DIR);
+	if (where.cache_dir) {
+		pmbench_fs_abspath(&def, where.cache_dir);
 		trusted = !strcmp(def.ptr, pmbench_config.cache_dir);
 	}
 	pmbench_buf_adds(&what, "pmbench");
@@ -285,29 +305,6 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 	/* A folder or a FIFO is refused now, not after the whole run. */
 	if (!ret)
 		ret = pmbench_fs_check_output(*path);
-	return ret;
-}
-
-int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
-{
-	int ret = pmbench_result_read(out, path);
-	int64_t when;
-
-	/* A date that does not exist is said, not believed. */
-	if (!ret && pmbench_result_created(&when, out, path) < 0) {
-		pmbench_cli_line(stderr, "pmbench: warning: %s",
-				 pmbench_error_last());
-		pmbench_error_clear();
-	}
-	if (!ret && !out->cells_nr) {
-		pmbench_result_release(out);
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "'%s' holds no measurements (its "
-					 "cells are empty): the run that wrote "
-					 "it ended before measuring anything; "
-					 "run it again",
-					 path);
-	}
 	return ret;
 }
 

@@ -38,6 +38,11 @@ int pmbench_ctx_init(struct pmbench_ctx *ctx)
 	return 0;
 }
 
+const char *pmbench_ctx_setup(const struct pmbench_ctx *ctx)
+{
+	return ctx && ctx->setup ? ctx->setup : "ci/setup";
+}
+
 void pmbench_ctx_release(struct pmbench_ctx *ctx)
 {
 	for (int i = 0; i < 2; i++) {

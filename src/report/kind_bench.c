@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "pmbench/cicache.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 #include "pmbench/scenario.h"
 
 /* "14.493 s (13.640 s–14.763 s), 1 failed", or why there is no time. */
@@ -98,16 +99,11 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 {
 	static const struct pmbench_doc_column cols[] = {
-		{ "fixture", 0, { { NULL } } },
-		{ "action", 0, { { NULL } } },
-		{ "scenario", 0, { { NULL } } },
-		{ "cache state", 0, { { NULL } } },
-		{ "fastest", 0, { { NULL } } },
-		{ "pm", 0, { { NULL } } },
-		{ "ratio", 0, { { NULL } } },
-		{ "95% CI", 0, { { NULL } } },
-		{ "p", 0, { { NULL } } },
-		{ "verdict", 0, { { NULL } } },
+		{ "fixture", 0, { { 0 } } },  { "action", 0, { { 0 } } },
+		{ "scenario", 0, { { 0 } } }, { "cache state", 0, { { 0 } } },
+		{ "fastest", 0, { { 0 } } },  { "pm", 0, { { 0 } } },
+		{ "ratio", 0, { { 0 } } },    { "95% CI", 0, { { 0 } } },
+		{ "p", 0, { { 0 } } },	      { "verdict", 0, { { 0 } } },
 	};
 	struct pmbench_doc_table *t = NULL;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -482,7 +478,7 @@ static void target_line(struct pmbench_doc *d, const struct pmbench_report *rep,
 	}
 	if (yes.len || no.len)
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "target ±%.0f %% against %s (paired): "
+				 "target ±%g %% against %s (paired): "
 				 "%s%s%s%s%s",
 				 r->auto_target * 100, r->baseline,
 				 yes.len ? "reached by " : "", yes.ptr,
@@ -548,16 +544,16 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		 const char *fixture)
 {
 	static const struct pmbench_doc_column cols[] = {
-		{ "pm", 0, { { NULL } } },
-		{ "lockfile", 0, { { NULL } } },
-		{ "dependency scripts", 0, { { NULL } } },
-		{ "scripts ran under", 0, { { NULL } } },
-		{ "configuration", 0, { { NULL } } },
+		{ "pm", 0, { { 0 } } },
+		{ "lockfile", 0, { { 0 } } },
+		{ "dependency scripts", 0, { { 0 } } },
+		{ "scripts ran under", 0, { { 0 } } },
+		{ "configuration", 0, { { 0 } } },
 	};
 	static const struct pmbench_doc_column lines[] = {
-		{ "", 0, { { NULL } } },
-		{ "", 0, { { NULL } } },
-		{ "", 0, { { NULL } } },
+		{ "", 0, { { 0 } } },
+		{ "", 0, { { 0 } } },
+		{ "", 0, { { 0 } } },
 	};
 	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
 	struct pmbench_doc_table *t = NULL, *term = NULL;
@@ -674,6 +670,30 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	pmbench_sample_table(out, PMBENCH_DOC_DATA, r);
 	pmbench_strvec_release(&fixtures);
 	pmbench_strvec_release(&pms);
+}
+
+int pmbench_report_file(struct pmbench_doc *out,
+			const struct pmbench_result_file *f)
+{
+	switch (f->kind) {
+	case PMBENCH_RESULT_MIGRATE:
+		if (f->lacks)
+			return pmbench_error_setc(PMBENCH_EINVALID,
+						  "a migrate result of version "
+						  "%d lacks %s",
+						  f->version, f->lacks);
+		pmbench_report_migrate(out, &f->migrate, &f->result);
+		return 0;
+	case PMBENCH_RESULT_CLAIM:
+		return pmbench_kind_claim_again(out, &f->result);
+	case PMBENCH_RESULT_NONE:
+		return pmbench_error_setc(PMBENCH_EINVALID, "%s", f->what);
+	case PMBENCH_RESULT_BENCH:
+	case PMBENCH_RESULT_CICACHE:
+		break;
+	}
+	pmbench_report_result(out, &f->result);
+	return 0;
 }
 
 void pmbench_report_result(struct pmbench_doc *out,

@@ -285,6 +285,49 @@ void h_pmbench(struct h_run *out, const char *const *args,
 	pmbench_child_release(&c);
 }
 
+void h_pmbench_split(struct h_split *s, const char *const *args,
+		     const struct pmbench_strvec *env)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *bin = getenv("PMBENCH_BIN");
+	char errpath[4200];
+
+	if (!bin)
+		die_env("PMBENCH_BIN is not set (run through ctest)");
+	snprintf(errpath, sizeof(errpath), "%s", h_write("stderr.txt", ""));
+	pmbench_buf_init(&s->out);
+	pmbench_buf_init(&s->err);
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "/bin/sh", "-c",
+						    "exec \"$0\" \"$@\" "
+						    "2>\"$PMBENCH_TEST_ERR\"",
+						    NULL });
+	pmbench_strvec_push(&c.args, bin);
+	pmbench_strvec_pushv(&c.args, args);
+	pmbench_strvec_pushf(&c.env, "PMBENCH_TEST_ERR=%s", errpath);
+	for (size_t i = 0; env && i < env->nr; i++)
+		pmbench_strvec_push(&c.env, env->v[i]);
+	c.tail_max = 8u << 20;
+	c.timeout_ns = 1200ull * 1000000000ull;
+	h_spare_detached(&c);
+	if (pmbench_child_run(&c) < 0)
+		die_env(pmbench_error_last());
+	s->exit_code = c.result.signal ? 128 + c.result.signal
+				       : c.result.exit_code;
+	pmbench_buf_add(&s->out, c.tail.ptr, c.tail.len);
+	pmbench_fs_read_text(&s->err, errpath, 8u << 20);
+	if (s->exit_code)
+		fprintf(stderr, "--- pmbench exited %d:\n%s\n%s\n---\n",
+			s->exit_code, s->out.ptr, s->err.ptr);
+	pmbench_child_release(&c);
+}
+
+void h_split_release(struct h_split *s)
+{
+	pmbench_buf_release(&s->out);
+	pmbench_buf_release(&s->err);
+}
+
 void h_spare_detached(struct pmbench_child *c)
 {
 	/*
@@ -502,6 +545,35 @@ int h_alive(long pid)
 	if (rp)
 		sscanf(rp + 1, " %c", &state);
 	return state && state != 'Z' && state != 'X';
+}
+
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args)
+{
+	struct pmbench_buf started = PMBENCH_BUF_INIT;
+	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
+	int ok = 0;
+
+	pmbench_strvec_pushv(&argv,
+			     (const char *const[]){ "sh", script, NULL });
+	pmbench_strvec_pushv(&argv, args);
+	pmbench_buf_path(&started, res, "started");
+	h_in_mount_ns(&ok, c, started.ptr, (const char *const *)argv.v);
+	pmbench_strvec_release(&argv);
+	pmbench_buf_release(&started);
+	return ok;
+}
+
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_reset(out);
+	pmbench_buf_path(&p, dir, name);
+	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
+	pmbench_buf_release(&p);
+	return ret;
 }
 
 long h_read_pid(const char *path)

@@ -62,6 +62,21 @@ const char *h_project(const char *rel);
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env);
 
+/** A pmbench run with its standard output and error apart. */
+struct h_split {
+	int exit_code;
+	struct pmbench_buf out, err;
+};
+
+/**
+ * h_pmbench() with standard output and standard error apart (stderr
+ * goes through a file of the sandbox), so that each can be checked on
+ * its own: what a command printed, byte for byte.
+ */
+void h_pmbench_split(struct h_split *s, const char *const *args,
+		     const struct pmbench_strvec *env);
+void h_split_release(struct h_split *s);
+
 /**
  * For a pmbench run as `c`: when this program is no subreaper (the tests
  * of the deleter, deleter.h, clear it so that the deleter escapes), walk
@@ -104,6 +119,19 @@ int h_alive(long pid);
 
 /** The pid written in the file at `path`, or -1 if there is none yet. */
 long h_read_pid(const char *path);
+
+/** The text of the file `name` in `dir` into `out` (replaced); 0 or error. */
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name);
+
+/**
+ * Run the shell script `script` with `args` in `c`, in a private mount
+ * namespace (nothing reaches the host's mount table, and its mounts go
+ * with it). The script writes "$res/started" first and exits 77 when it
+ * cannot mount. 1 when it ran, 0 when this machine cannot run it (not
+ * no unshare, no tmpfs: the case is noted as skipped, h_in_mount_ns()).
+ */
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args);
 
 /*
  * Checking helpers. CHECK returns from the function it is in, so a helper

@@ -191,7 +191,7 @@ TEST(budget_then_explain)
 	{
 		const char *args[] = {
 			"bench", "--pm",	 "npm,pnpm",  "--scenario",
-			"clean", "--budget",	 "1ms",	      "--warmup",
+			"clean", "--budget",	 "1s",	      "--warmup",
 			"0",	 "--no-control", "--explain", "--out",
 			out,	 proj,		 NULL
 		};

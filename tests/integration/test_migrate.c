@@ -768,6 +768,48 @@ TEST(from_picks_its_own_lockfile)
 	h_run_release(&run);
 }
 
+/*
+ * Issue 32, item 8: a NUL byte in .yarnrc.yml aborted the whole migrate
+ * with "malformed JSON". yarn 4's recipe reads that file: yarn-berry
+ * fails, naming YAML, and pnpm is still evaluated and timed.
+ */
+TEST(unreadable_file_fails_one_target)
+{
+	const char *proj;
+	struct h_run run;
+	const cJSON *e;
+	cJSON *rep;
+
+	h_setup();
+	proj = npm_project(NULL);
+	{
+		static const char yarnrc[] = "enableTelemetry: false\n\0x\n";
+		const char *p = h_write("app/.yarnrc.yml", "");
+		FILE *f = fopen(p, "wb");
+
+		CHECK(f);
+		CHECK_INT(fwrite(yarnrc, 1, sizeof(yarnrc) - 1, f),
+			  sizeof(yarnrc) - 1);
+		CHECK_INT(fclose(f), 0);
+	}
+	migrate(&run, &rep, proj, "yarn-berry,pnpm", NULL);
+	CHECK_INT(run.exit_code, 2);
+	CHECK(rep);
+	e = pm_entry(rep, "yarn-berry");
+	CHECK_CONTAINS(h_str(e, "install_failure"),
+		       "its recipe cannot change the repo: '");
+	CHECK_CONTAINS(h_str(e, "install_failure"),
+		       "/.yarnrc.yml': malformed YAML (the file contains a "
+		       "NUL byte)");
+	CHECK_CONTAINS(h_str(e, "verdict"), "yarn-berry: does not install");
+	e = pm_entry(rep, "pnpm");
+	CHECK_CONTAINS(h_str(e, "verdict"), "pnpm: installs");
+	CHECK_CONTAINS(run.out.ptr, "pnpm run 2/2");
+	CHECK(!strstr(run.out.ptr, "malformed JSON"));
+	cJSON_Delete(rep);
+	h_run_release(&run);
+}
+
 TEST(cli_errors)
 {
 	struct h_run run;
@@ -835,6 +877,7 @@ TEST(cli_errors)
 }
 
 CHECK_MAIN(CASE(routes_from_the_source_lockfile),
+	   CASE(unreadable_file_fails_one_target),
 	   CASE(recipe_markdown_and_no_recipe),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),

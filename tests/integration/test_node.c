@@ -425,7 +425,30 @@ TEST(bad_integrity_installs_nothing)
 	pmbench_buf_release(&listing);
 }
 
+/*
+ * No toolchain, so no pinned Node: the fallback names the machine's
+ * (issue 32: it said "pinned default 20.20.2" for the machine's Node).
+ */
+TEST(fallback_without_a_toolchain_names_the_machines_node)
+{
+	struct h_run run;
+	const char *args[] = { "bench", "--pm",	    "npm", "--runs",
+			       "1",	"--warmup", "0",   "--scenario",
+			       "clean", NULL,	    NULL };
+
+	h_setup();
+	args[9] = asking("lts/argon\n");
+	h_pmbench(&run, args, NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, " (none pinned), as from .nvmrc: "
+				    "lts/argon cannot be had");
+	CHECK_CONTAINS(run.out.ptr, "warning: p: the machine's ");
+	CHECK(!strstr(run.out.ptr, "pinned default"));
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(pinned_node_runs_scripts_and_baselines),
 	   CASE(node_system_and_versions), CASE(nvmrc_installs_a_complete_node),
 	   CASE(missing_versions_fall_back_with_a_warning),
-	   CASE(bad_integrity_installs_nothing))
+	   CASE(bad_integrity_installs_nothing),
+	   CASE(fallback_without_a_toolchain_names_the_machines_node))

@@ -235,19 +235,6 @@ static const char full_script[] =
 	"FAKEPM_NPM_MODE=fill bench priming\n"
 	"umount \"$mnt\"\n";
 
-/* The text of `name` in the folder `res` into `out` (replaced). */
-static int read_res(struct pmbench_buf *out, const char *res, const char *name)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	int ret;
-
-	pmbench_buf_reset(out);
-	pmbench_buf_path(&p, res, name);
-	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
-	pmbench_buf_release(&p);
-	return ret;
-}
-
 /* What both full-disk benches must say, `mnt` the tmpfs. */
 static void said_disk_full(int *out_ok, const char *res, const char *which,
 			   const char *mnt)
@@ -256,12 +243,12 @@ static void said_disk_full(int *out_ok, const char *res, const char *which,
 
 	*out_ok = 0;
 	pmbench_buf_addf(&want, "%s.rc", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	/* Ended by itself (not 124), a failed run or priming: 2. */
 	CHECK_STR(t.ptr, "2\n");
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "%s.out", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	fprintf(stderr, "--- disk full (%s):\n%s---\n", which, t.ptr);
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "MB free on %s (tmpfs)", mnt);
@@ -284,7 +271,6 @@ TEST(full_disk_stops_the_run_and_says_so)
 	struct pmbench_buf t = PMBENCH_BUF_INIT;
 	const struct pmbench_cell *cell;
 	char mnt[4200], script[4200], res[4200], proj[4200], cap[32], run[32];
-	int ok = 0;
 
 	h_setup();
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
@@ -296,19 +282,16 @@ TEST(full_disk_stops_the_run_and_says_so)
 	/* A bench that outlives its own timeout is stopped (exit 124). */
 	snprintf(cap, sizeof(cap), "%d", 2 * RUN_TIMEOUT_S);
 	snprintf(run, sizeof(run), "%ds", RUN_TIMEOUT_S);
-	pmbench_buf_path(&t, res, "started");
-	h_in_mount_ns(&ok, &c, t.ptr,
-		      (const char *const[]){ "sh", script, mnt,
-					     getenv("PMBENCH_BIN"), proj, res,
-					     cap, run, NULL });
-	if (!ok)
+	if (!h_unshared(&c, res, script,
+			(const char *const[]){ mnt, getenv("PMBENCH_BIN"), proj,
+					       res, cap, run, NULL }))
 		goto done;
 	CHECK_INT(c.result.exit_code, 0);
 	H_CHECK_CALL(said_disk_full, res, "run", mnt);
 	H_CHECK_CALL(said_disk_full, res, "priming", mnt);
 
 	/* The timed run: failed, with the reason, never a time. */
-	CHECK_INT(read_res(&t, res, "run.out"), 0);
+	CHECK_INT(h_read_in(&t, res, "run.out"), 0);
 	CHECK_CONTAINS(t.ptr, "lockfile npm round 1/1 failed: disk full: ");
 	pmbench_buf_reset(&t);
 	pmbench_buf_path(&t, res, "run.json");

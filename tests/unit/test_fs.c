@@ -628,6 +628,70 @@ TEST(fs_rmtree_sandbox)
 	pmbench_buf_release(&real);
 }
 
+/*
+ * pmbench's own writes stay in the sandbox whatever links they meet: a
+ * folder on the way that leads outside is refused, a link at the name
+ * itself is replaced; the toolchain folder is writable too, and a file
+ * the user names goes where they said.
+ */
+TEST(fs_write_sandbox)
+{
+	struct stat st;
+
+	check_sandbox();
+	mk("work", 0755);
+	mk("outside", 0755);
+	mk("tools", 0755);
+	put("outside/keep", "precious", 0644);
+	sym("../outside", "work/pkg");
+	sym(P("outside"), "work/abs");
+	sym("../outside/keep", "work/file");
+	mk("src", 0755);
+	put("src/f", "copied", 0644);
+	CHECK_INT(pmbench_fs_set_sandbox(P("work")), 0);
+	CHECK_INT(pmbench_fs_write_atomic(P("work/pkg/keep"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "refusing to write '");
+	CHECK_CONTAINS(pmbench_error_last(), "outside pmbench's work folder");
+	CHECK_INT(pmbench_fs_write_atomic(P("work/abs/new"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_write_atomic(P("outside/keep"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_copyfile(P("src/f"), P("work/pkg/keep")),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_copytree(P("src"), P("work/abs/tree"), 0, NULL),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_write_atomic(P("tools/stamp"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+	CHECK(!pmbench_fs_exists(P("outside/new")));
+	CHECK(!pmbench_fs_exists(P("outside/tree")));
+
+	/* A link at the name is replaced, in the work folder. */
+	CHECK_INT(pmbench_fs_write_atomic(P("work/file"), "new", 3), 0);
+	CHECK_INT(lstat(P("work/file"), &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	CHECK_STR(slurp(P("work/file")), "new");
+	CHECK_STR(slurp(P("outside/keep")), "precious");
+	CHECK_INT(pmbench_fs_copytree(P("src"), P("work/tree"), 0, NULL), 0);
+
+	/* The toolchain's folder, and what the user names. */
+	CHECK_INT(pmbench_fs_set_writable(P("tools")), 0);
+	CHECK_INT(pmbench_fs_write_atomic(P("tools/stamp"), "x", 1), 0);
+	CHECK_INT(pmbench_fs_write_atomic(P("work/pkg/keep"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_write_output(P("outside/report"), "r", 1), 0);
+	CHECK_STR(slurp(P("outside/report")), "r");
+
+	/* No sandbox, no rule (and the writable folder forgotten). */
+	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
+	CHECK_INT(pmbench_fs_write_atomic(P("work/pkg/new"), "x", 1), 0);
+	CHECK_INT(pmbench_fs_set_sandbox(P("work")), 0);
+	CHECK_INT(pmbench_fs_write_atomic(P("tools/stamp"), "x", 1),
+		  PMBENCH_EINVALID);
+	CHECK_INT(pmbench_fs_set_sandbox(NULL), 0);
+}
+
 TEST(fs_discard)
 {
 	struct stat before, after;
@@ -1175,6 +1239,32 @@ TEST(fs_read)
 	CHECK_INT(b.len, 0);
 	CHECK_INT(pmbench_fs_read(&b, P("big"), SIZE_MAX), 0);
 	CHECK_INT(b.len, sizeof(big) - 1);
+
+	/* A NUL byte in a text file: refused, naming what it should be. */
+	{
+		static const char *const kinds[][2] = {
+			{ "a.json", "malformed JSON" },
+			{ ".yarnrc.yml", "malformed YAML" },
+			{ "pnpm-workspace.yaml", "malformed YAML" },
+			{ "bunfig.toml", "malformed TOML" },
+			{ "yarn.lock", "malformed lockfile" },
+			{ ".npmrc", "malformed text" },
+		};
+
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(kinds); i++) {
+			FILE *f = fopen(P(kinds[i][0]), "wb");
+
+			CHECK(f && fwrite("a\0b", 1, 3, f) == 3 && !fclose(f));
+			pmbench_buf_reset(&b);
+			pmbench_buf_adds(&b, "kept");
+			CHECK_INT(pmbench_fs_read_text(&b, P(kinds[i][0]), 100),
+				  PMBENCH_EINVALID);
+			CHECK_CONTAINS(pmbench_error_last(), kinds[i][1]);
+			CHECK_CONTAINS(pmbench_error_last(),
+				       "(the file contains a NUL byte)");
+			CHECK_STR(b.ptr, "kept");
+		}
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -1269,9 +1359,10 @@ TEST(fs_mount_record)
 CHECK_MAIN(CASE(fs_copytree_roundtrip), CASE(fs_copytree_unprivileged),
 	   CASE(fs_copytree_hardlinks), CASE(fs_synctree),
 	   CASE(fs_copytree_flags), CASE(fs_usage), CASE(fs_rmtree_sandbox),
-	   CASE(fs_discard), CASE(fs_trash_record), CASE(fs_inode_reuse_delay),
-	   CASE(fs_rmtree_readonly), CASE(fs_unprivileged_under_private_parent),
-	   CASE(fs_empty_dir), CASE(fs_write_atomic), CASE(fs_write_output),
-	   CASE(fs_copyfile), CASE(fs_find_dirs), CASE(fs_abspath),
-	   CASE(fs_realpath_is_inside), CASE(fs_read), CASE(fs_mkdirp_exists),
-	   CASE(fs_space), CASE(fs_mount_record))
+	   CASE(fs_write_sandbox), CASE(fs_discard), CASE(fs_trash_record),
+	   CASE(fs_inode_reuse_delay), CASE(fs_rmtree_readonly),
+	   CASE(fs_unprivileged_under_private_parent), CASE(fs_empty_dir),
+	   CASE(fs_write_atomic), CASE(fs_write_output), CASE(fs_copyfile),
+	   CASE(fs_find_dirs), CASE(fs_abspath), CASE(fs_realpath_is_inside),
+	   CASE(fs_read), CASE(fs_mkdirp_exists), CASE(fs_space),
+	   CASE(fs_mount_record))

@@ -997,7 +997,7 @@ static void pipelined(struct world *w)
 		if (poll(&p, 1, 1000) <= 0)
 			continue;
 		if ((p.revents & POLLOUT) && sent < n) {
-			ssize_t k = send(fd, PKG_REQUEST + off, len - off,
+			ssize_t k = send(fd, &PKG_REQUEST[off], len - off,
 					 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 			if (k > 0 && (off += (size_t)k) == len) {

@@ -28,19 +28,23 @@
 
 #define PACKAGE_JSON_MAX (16u << 20)
 
-static const struct pmbench_task_metric no_metrics[] = { { NULL } };
+/*
+ * Each list ends with { 0 }, the zero initializer, which no compiler
+ * takes for fields left out ({ NULL } was, for clang's -Wextra).
+ */
+static const struct pmbench_task_metric no_metrics[] = { { 0 } };
 
 static const struct pmbench_task_metric build_metrics[] = {
 	{ "output_bytes", PMBENCH_TASK_BYTES, "output", NULL },
 	{ "output_files", PMBENCH_TASK_COUNT, "output", "files" },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct pmbench_task_metric test_metrics[] = {
 	{ "tests_count", PMBENCH_TASK_COUNT, "tests", NULL },
 	{ "tests_passed_count", PMBENCH_TASK_COUNT, "passed", NULL },
 	{ "tests_failed_count", PMBENCH_TASK_COUNT, "failed", NULL },
-	{ NULL },
+	{ 0 },
 };
 
 /*
@@ -73,7 +77,7 @@ static const struct pmbench_task_metric dev_metrics[] = {
 	{ "probe_bytes", PMBENCH_TASK_BYTES, NULL, NULL },
 	{ "probe_duration_s", PMBENCH_TASK_SECONDS, NULL, NULL },
 	{ "probe_capped_count", PMBENCH_TASK_COUNT, NULL, NULL },
-	{ NULL },
+	{ 0 },
 };
 
 /*
@@ -92,7 +96,7 @@ static const struct pmbench_task_metric hmr_metrics[] = {
 	{ "stop_s", PMBENCH_TASK_SECONDS, NULL, NULL },
 	{ "stopped_processes_count", PMBENCH_TASK_COUNT, NULL, NULL },
 	{ "port_open_after_stop_count", PMBENCH_TASK_COUNT, NULL, NULL },
-	{ NULL },
+	{ 0 },
 };
 
 /* dev: the readiness table, then the probe's (with --probe). */
@@ -102,7 +106,7 @@ static const struct pmbench_task_column ready_cols[] = {
 	{ "first body", PMBENCH_TASK_SHOW_RANGE, "body_s" },
 	{ "runs", PMBENCH_TASK_SHOW_RUNS, NULL },
 	{ "stop", PMBENCH_TASK_SHOW_RANGE, "stop_s" },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct pmbench_task_column probe_cols[] = {
@@ -116,7 +120,7 @@ static const struct pmbench_task_column probe_cols[] = {
 	{ "mean", PMBENCH_TASK_SHOW_MEDIAN, "probe_latency_mean_s" },
 	{ "bytes in", PMBENCH_TASK_SHOW_MEDIAN, "probe_bytes" },
 	{ "status codes", PMBENCH_TASK_SHOW_FAMILY, "probe_status_" },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct pmbench_task_table dev_tables[] = {
@@ -133,7 +137,7 @@ static const struct pmbench_task_table dev_tables[] = {
 		.only_with = "probe_requests_count",
 		.columns = probe_cols,
 	},
-	{ NULL },
+	{ 0 },
 };
 
 /*
@@ -143,12 +147,12 @@ static const struct pmbench_task_table dev_tables[] = {
 static const struct pmbench_manifest_field build_fields[] = {
 	{ "script", PMBENCH_MANIFEST_STRING, "build" },
 	{ "output", PMBENCH_MANIFEST_FOLDER, NULL },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct pmbench_manifest_field test_fields[] = {
 	{ "script", PMBENCH_MANIFEST_STRING, "test" },
-	{ NULL },
+	{ 0 },
 };
 
 /* How the dev server is started: its script, arguments, ready line, URL. */
@@ -157,7 +161,7 @@ static const struct pmbench_manifest_field dev_fields[] = {
 	{ "args", PMBENCH_MANIFEST_TEXT, NULL },
 	{ "ready", PMBENCH_MANIFEST_STRING, NULL },
 	{ "path", PMBENCH_MANIFEST_URL_PATH, "/" },
-	{ NULL },
+	{ 0 },
 };
 
 /*
@@ -167,7 +171,7 @@ static const struct pmbench_manifest_field dev_fields[] = {
 static const struct pmbench_manifest_field hmr_fields[] = {
 	{ "file", PMBENCH_MANIFEST_FILE, NULL },
 	{ "path", PMBENCH_MANIFEST_URL_PATH, NULL },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct pmbench_manifest_section build_section = {
