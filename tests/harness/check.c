@@ -364,6 +364,10 @@ int check_run_unprivileged(int (*fn)(void))
 
 const char *check_path(const char *name)
 {
+	/* Without one, "/name": a test as root wrote into / (unit_proc). */
+	if (!sandbox[0])
+		pmbench_die("%s: check_path(\"%s\") before check_sandbox()",
+			    check_current, name);
 	if (snprintf(pathbuf, sizeof(pathbuf), "%s/%s", sandbox, name) >=
 	    (int)sizeof(pathbuf))
 		pmbench_die("test path too long");
@@ -442,6 +446,7 @@ int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 			continue;
 		check_current = cases[i].name;
 		case_failed = case_skipped = 0;
+		sandbox[0] = '\0';
 		pmbench_error_clear();
 		t0 = pmbench_now_ns();
 		cases[i].fn();
