@@ -554,7 +554,8 @@ int h_unshared(struct pmbench_child *c, const char *res, const char *script,
 	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
 	int ok = 0;
 
-	pmbench_strvec_pushv(&argv, (const char *const[]){ "sh", script, NULL });
+	pmbench_strvec_pushv(&argv,
+			     (const char *const[]){ "sh", script, NULL });
 	pmbench_strvec_pushv(&argv, args);
 	pmbench_buf_path(&started, res, "started");
 	h_in_mount_ns(&ok, c, started.ptr, (const char *const *)argv.v);
