@@ -49,10 +49,14 @@ struct pmbench_manifest_section {
 	const struct pmbench_manifest_field *fields;
 };
 
-/** A section as a manifest gave it. */
+/**
+ * A section of a fixture: every section a task declares is there, as
+ * the manifest gave it or (`given` 0) not at all.
+ */
 struct pmbench_fixture_section {
 	const struct pmbench_manifest_section *spec;
 	char **values; /**< one per field of spec, NULL where not given */
+	int given;     /**< the manifest has the section */
 };
 
 /**
@@ -184,6 +188,14 @@ const char *pmbench_fixture_get(const struct pmbench_fixture *f,
 
 /** Whether the manifest has the section `section` ("hmr"): 1 or 0. */
 int pmbench_fixture_has(const struct pmbench_fixture *f, const char *section);
+
+/**
+ * The section `key` of `f` (given by the manifest or not), or NULL when
+ * no task declares it or `f` was not loaded (pmbench_fixture_parse(),
+ * pmbench_fixture_load()).
+ */
+const struct pmbench_fixture_section *
+pmbench_fixture_section(const struct pmbench_fixture *f, const char *key);
 
 /** The per-PM entry for `pm`, or NULL. */
 const struct pmbench_fixture_pm *

@@ -151,7 +151,7 @@ int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
 
 /*
- * src/util/fs/sync.c: syncing a copy with its source, through an index.
+ * src/util/fs/index.c: the copy index.
  */
 
 /**
@@ -165,6 +165,22 @@ struct pmbench_fs_index;
 struct pmbench_fs_index *pmbench_fs_index_new(void);
 /** Free `idx`. NULL is fine. */
 void pmbench_fs_index_free(struct pmbench_fs_index *idx);
+
+/**
+ * Make the generation the synctree calls since the last commit noted the
+ * one trusted by the next calls (entries of trees not synced since are
+ * forgotten). Waits until the newest copy is 20 ms old, so that a change
+ * made after the commit cannot share its ctime on file systems whose
+ * timestamps are as coarse as the scheduler's tick.
+ */
+void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
+
+/** How many entries the trusted generation holds. */
+size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
+
+/*
+ * src/util/fs/sync.c: syncing a copy with its source, through an index.
+ */
 
 /**
  * Make `dst` what pmbench_fs_copytree(src, dst, flags, links) would
@@ -185,18 +201,6 @@ void pmbench_fs_index_free(struct pmbench_fs_index *idx);
 int pmbench_fs_synctree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links,
 			struct pmbench_fs_index *index, const char *trash);
-
-/**
- * Make the generation the synctree calls since the last commit noted the
- * one trusted by the next calls (entries of trees not synced since are
- * forgotten). Waits until the newest copy is 20 ms old, so that a change
- * made after the commit cannot share its ctime on file systems whose
- * timestamps are as coarse as the scheduler's tick.
- */
-void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
-
-/** How many entries the trusted generation holds. */
-size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
 
 /*
  * src/util/fs/io.c: reading a file whole.

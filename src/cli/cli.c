@@ -54,7 +54,7 @@ static void pinned_node_set(void)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir);
+	pmbench_node_pinned_dir(&b, pmbench_config.toolchain_dir);
 	free(pmbench_config.node_dir);
 	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
 	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
@@ -159,7 +159,7 @@ static void empty_trash(int at_end)
 	if (pid > 0 && !at_end)
 		pmbench_deleter_hurry(pid);
 	ret = pmbench_deleter_start(&pid, pmbench_config.cache_dir);
-	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
+	pmbench_workdir_trash(&b, pmbench_config.cache_dir);
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: warning: %s; deleting it now\n",
 			pmbench_error_last());

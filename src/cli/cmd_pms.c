@@ -6,6 +6,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmfind.h"
 
 int cmd_pms(int argc, char **argv)
 {

@@ -7,10 +7,10 @@
  * its argument, the commands that take it, its help line and where its
  * value lands; and one table of commands (commands.c) with their
  * descriptions and examples. From them come each command's array of
- * long options and its parsing (pmbench_cli_parse()), `pmbench help
- * COMMAND`, the man pages in docs/man/, the shell completions in completions/
- * (help.c, completion.c; written by pmbench-gendoc) and the bench options
- * `pmbench workflow` passes to its shards.
+ * long options and its parsing (pmbench_cli_parse(), parse.c), `pmbench
+ * help COMMAND`, the man pages in docs/man/, the shell completions in
+ * completions/ (help.c, completion.c; written by pmbench-gendoc) and the
+ * bench options `pmbench workflow` passes to its shards.
  */
 
 #include "pmbench/common.h"
@@ -247,6 +247,13 @@ int pmbench_cli_parse(struct pmbench_cli_opts *cli, const char *name, int argc,
 
 /** The exit code of pmbench_cli_parse()'s `ret` when not 0. */
 int pmbench_cli_parse_exit(int ret);
+
+/**
+ * Check `arg` as the kind of row `o` says and land it where the row
+ * says (a row of its own kind: its setter). Returns 0 or an error.
+ */
+int pmbench_cli_apply(struct pmbench_cli_opts *cli,
+		      const struct pmbench_option *o, const char *arg);
 
 /** Whether option `name` was given on the command line parsed. */
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name);

@@ -20,7 +20,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
-#include "pmbench/workspace.h"
+#include "pmbench/workdir.h"
 
 static char go[4200], out[4200];
 
@@ -161,7 +161,7 @@ TEST(prompt_returns_before_the_deletion_ends)
 	CHECK(h_deleter_done());
 	CHECK(!h_alive(pid));
 	CHECK_INT(pending(), 0);
-	pmbench_workspace_trash(&trash, h_cache());
+	pmbench_workdir_trash(&trash, h_cache());
 	CHECK(pmbench_fs_trash_emptied(trash.ptr, NULL, &files));
 	CHECK(files >= 2000);
 	pmbench_buf_release(&trash);

@@ -621,3 +621,38 @@ void pmbench_node_env(struct pmbench_strvec *env, const struct pmbench_node *n)
 	}
 	pmbench_buf_release(&p);
 }
+
+void pmbench_node_path_env(struct pmbench_strvec *env,
+			   const struct pmbench_ctx *ctx, const char *first)
+{
+	const char *path = getenv("PATH");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (ctx && ctx->node)
+		pmbench_node_path(&b, ctx->node);
+	else if (ctx && ctx->node_dir)
+		pmbench_buf_adds(&b, ctx->node_dir);
+	if (first)
+		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
+	if (!b.len) {
+		pmbench_buf_release(&b);
+		return;
+	}
+	pmbench_strvec_pushf(env, "PATH=%s%s%s", b.ptr, path ? ":" : "",
+			     path ? path : "");
+	pmbench_buf_release(&b);
+}
+
+void pmbench_node_pinned_dir(struct pmbench_buf *out, const char *toolchain_dir)
+{
+	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+
+	/* Not asked for its version: every command would pay for it. */
+	if (toolchain_dir) {
+		pmbench_buf_addf(&exe, "%s/%s/node", toolchain_dir,
+				 PMBENCH_NODE_TOOLCHAIN_BIN);
+		if (pmbench_fs_isfile(exe.ptr))
+			pmbench_buf_add(out, exe.ptr, exe.len - 5);
+	}
+	pmbench_buf_release(&exe);
+}

@@ -3,8 +3,10 @@
 #include <math.h>
 #include <time.h>
 
+#include "pmbench/ctx.h"
 #include "pmbench/date.h"
 #include "pmbench/phases.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/stats.h"
 #include "pmbench/strvec.h"
@@ -505,6 +507,17 @@ void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why)
 		free(s->failure);
 		s->failure = pmbench_xstrdup(why ? why : "interrupted");
 	}
+}
+
+void pmbench_sample_stopped(struct pmbench_sample *s,
+			    const struct pmbench_ctx *ctx)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "interrupted by %s",
+			 pmbench_proc_signal_name(pmbench_ctx_cancelled(ctx)));
+	pmbench_sample_interrupt(s, b.ptr);
+	pmbench_buf_release(&b);
 }
 
 struct pmbench_result_fixture *

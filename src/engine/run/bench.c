@@ -191,7 +191,7 @@ static void add_baselines(struct rounds *x)
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
-	pmbench_pmrun_path(&x->bare_env, x->ctx, NULL);
+	pmbench_node_path_env(&x->bare_env, x->ctx, NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
 	given = x->bare_env.nr;
@@ -302,7 +302,7 @@ static int prepare_failed(const struct rounds *x,
 
 	if (pmbench_ctx_cancelled(ps->ctx)) {
 		/* A signal cut the copy short: the run is interrupted. */
-		pmbench_pmrun_interrupt(ps->ctx, s);
+		pmbench_sample_stopped(s, ps->ctx);
 		return PMBENCH_EINTERRUPTED;
 	}
 	if (x->task->flags & PMBENCH_TASK_PER_SCENARIO)

@@ -549,7 +549,7 @@ int pmbench_dev_stop_and_check(struct pmbench_dev_run *d)
 	if (pmbench_ctx_cancelled(d->j->ps->ctx)) {
 		/* Stopped in flight: interrupted, whatever it measured. */
 		if (!s->interrupted)
-			pmbench_pmrun_interrupt(d->j->ps->ctx, s);
+			pmbench_sample_stopped(s, d->j->ps->ctx);
 		return PMBENCH_EINTERRUPTED;
 	}
 	return 0;

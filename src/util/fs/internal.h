@@ -147,8 +147,18 @@ typedef int (*fs_copy_entry_cb)(struct copy_ctx *ctx, int sdfd,
 int fs_copy_each_entry(struct copy_ctx *ctx, DIR *dir, int dfd, int depth,
 		       fs_copy_entry_cb fn);
 
-/* sync.c: note the copy `dt` of `st` in the index's next generation. */
+/* Two times the same to the nanosecond (a ctime as the index noted it). */
+static inline int fs_ts_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* index.c: note the copy `dt` of `st` in the index's next generation. */
 void fs_index_record(struct pmbench_fs_index *idx, const struct stat *dt,
 		     const struct stat *st);
+
+/* index.c: 1 if `dt` is, untouched, the copy of `st` the index noted. */
+int fs_index_trusts(const struct pmbench_fs_index *idx, const struct stat *dt,
+		    const struct stat *st);
 
 #endif
