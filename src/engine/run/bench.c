@@ -1051,18 +1051,21 @@ struct budget {
 };
 
 /*
- * PM i of group x against the baseline: the widest relative half-width
- * of its cells' paired ratios (-1: none yet); `out` gets whether it is
- * the baseline and whether no ratio can come.
+ * PM i of group x against the baseline, in `out`: the widest relative
+ * half-width of its cells' paired ratios (-1: none yet) and the least
+ * settled of their intervals (the one whose verdict needs the most
+ * rounds to be decided, of decided ones the widest), whether it is the
+ * baseline and whether no ratio can come.
  */
-static double pm_half(const struct rounds *x, size_t i,
-		      struct pmbench_schedule_cell *out)
+static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
+		     double margin, struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
-	double worst = 0;
+	double most = -1;
 
 	out->baseline = !strcmp(pm, base);
 	out->excluded = 0;
+	out->half = 0;
 	for (size_t k = 0; k < x->cells.nr && !out->excluded; k++) {
 		const char *t = x->cells.v[k], *fx = x->f->name;
 		struct pmbench_cell *c =
@@ -1070,6 +1073,7 @@ static double pm_half(const struct rounds *x, size_t i,
 		struct pmbench_cell *b = pmbench_result_find_cell(
 			x->r, fx, t, x->scenario, base);
 		struct pmbench_interval iv;
+		double half, need;
 		size_t n;
 		int ret;
 
@@ -1082,16 +1086,27 @@ static double pm_half(const struct rounds *x, size_t i,
 			&iv, &n, c, b, 0.95, 10000,
 			x->r->seed + (size_t)(c - x->r->cells));
 		pmbench_error_clear();
-		if (ret <= 0 || !(iv.point > 0))
-			return -1;
-		if ((iv.hi - iv.lo) / 2 / iv.point > worst)
-			worst = (iv.hi - iv.lo) / 2 / iv.point;
+		need = pmbench_schedule_verdict_need(iv.point, iv.lo, iv.hi,
+						     rounds, margin);
+		if (ret <= 0 || need < 0) {
+			out->half = -1;
+			return;
+		}
+		half = (iv.hi - iv.lo) / 2 / iv.point;
+		if (need > most || (need == most && half > out->half)) {
+			out->point = iv.point;
+			out->lo = iv.lo;
+			out->hi = iv.hi;
+			most = need;
+		}
+		if (half > out->half)
+			out->half = half;
 	}
-	return worst;
 }
 
 /* The allocation's view of every group's PMs; the control's cost. */
-static uint64_t budget_cells(struct budget *b)
+static uint64_t budget_cells(struct budget *b,
+			     const struct pmbench_bench_opts *o)
 {
 	uint64_t control = 0;
 
@@ -1105,7 +1120,7 @@ static uint64_t budget_cells(struct budget *b)
 				&b->cells[g * x->nr + i];
 
 			c->group = g;
-			c->half = pm_half(x, i, c);
+			pm_ratio(x, i, b->rounds[g], o->budget.margin, c);
 			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
@@ -1134,7 +1149,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 					? o->budget.budget_ns - used
 					: 0,
 			 w = 0;
-		uint64_t control = budget_cells(b), est = control, t0;
+		uint64_t control = budget_cells(b, o), est = control, t0;
 		/*
 		 * The estimates are the PMs' last turns; a round costs more
 		 * (its control, the result saved): what is left is scaled by
@@ -1170,7 +1185,7 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 {
 	size_t pms = b->xs[0].nr;
 
-	budget_cells(b);
+	budget_cells(b, o);
 	for (size_t g = 0; g < b->nr; g++) {
 		struct rounds *x = &b->xs[g];
 
@@ -1182,7 +1197,9 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 			if (c->excluded)
 				why = "failures";
 			else if (c->baseline ||
-				 (c->half >= 0 && c->half <= o->budget.target))
+				 (c->half >= 0 && c->half <= o->budget.target &&
+				  pmbench_schedule_decided(c->lo, c->hi,
+							   o->budget.margin)))
 				why = "precision";
 			else if (b->rounds[g] >= o->budget.max_runs)
 				why = "max-runs";
