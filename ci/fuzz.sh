@@ -29,7 +29,7 @@ esac
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-	targets=(fixture result claim package_json numbers text pmtimer)
+	targets=(fixture result migrate claim package_json numbers text pmtimer)
 fi
 
 # clang and its libFuzzer runtime, only needed here.

@@ -42,8 +42,15 @@ phase() { # name start
 # beside the builds, their output kept for the end.
 resources=$(mktemp)
 style_log=$(mktemp)
-trap 'rm -f "$resources" "$style_log"' EXIT
-printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ] } ] }\n' \
+# Each skipped case notes itself here (tests/harness/check.c): the list
+# printed at the end says which case of which test, and why.
+PMBENCH_TEST_SKIPS=$(mktemp)
+export PMBENCH_TEST_SKIPS
+trap 'rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS"' EXIT
+# "quiet": a timing test takes all of its slots, a test with the real PMs
+# one (tests/CMakeLists.txt, PMBENCH_QUIET_SLOTS): no timing test runs
+# beside another one, of any of the three builds, or beside the real PMs.
+printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ],\n    "quiet": [ { "id": "0", "slots": 4 } ] } ] }\n' \
 	$(($(nproc 2>/dev/null || echo 2) + 1)) >"$resources"
 { "$top/ci/style.sh" && "$top/ci/doclinks.sh"; } >"$style_log" 2>&1 &
 style_pid=$!
@@ -70,6 +77,15 @@ else
 	ctest --test-dir build-ci --output-on-failure -j"$jobs" \
 		--resource-spec-file "$resources" -LE nosan || status=1
 	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
+fi
+# The skips, each with its reason: ctest says only "Not Run (Skipped)".
+skips=$(sort -u "$PMBENCH_TEST_SKIPS")
+if [ -n "$skips" ]; then
+	printf '== skipped: %d case(s) (a test with one reports "Skipped")\n' \
+		"$(printf '%s\n' "$skips" | wc -l)"
+	printf '%s\n' "$skips" | awk -F '\t' '{ printf "  %s %s: %s\n", $1, $2, $3 }'
+else
+	echo "== skipped: none"
 fi
 echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1

@@ -16,6 +16,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmfind.h"
 #include "pmbench/proc.h"
 
 static struct pmbench_ctx ctx = PMBENCH_CTX_INIT;

@@ -55,6 +55,12 @@ char *pmbench_buf_detach(struct pmbench_buf *b);
  */
 void pmbench_buf_add_clock(struct pmbench_buf *b, double seconds);
 
+/**
+ * pmbench_buf_add_clock() and its unit: "1:05 (m:ss)", "1:02:03
+ * (h:mm:ss)".
+ */
+void pmbench_buf_add_clock_unit(struct pmbench_buf *b, double seconds);
+
 /** Join path parts with '/', avoiding doubled separators. */
 void pmbench_buf_path(struct pmbench_buf *b, const char *dir, const char *name);
 

@@ -108,17 +108,4 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f);
 
-/**
- * The lockfile-changed job's edit of `<project>/package.json`: the first
- * direct dependency (by name, in dependencies, then devDependencies) with
- * a plain version X.Y.Z (or ^X.Y.Z, ~X.Y.Z) gets the range "<X.Y.Z",
- * the newest release below the one locked: deterministic, and it always
- * changes the lockfile. `what` gets "name 1.2.3 -> <1.2.3 in
- * dependencies". Returns 0, or PMBENCH_EINVALID when no dependency has a
- * plain version (or package.json does not parse), or a read/write error.
- * The `update` task reuses it.
- */
-int pmbench_cicache_change_dependency(struct pmbench_buf *what,
-				      const char *project);
-
 #endif

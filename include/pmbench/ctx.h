@@ -78,7 +78,7 @@ struct pmbench_ctx {
 	void *payload;		      /**< given to both callbacks */
 	/**
 	 * The folder of the `node` every PM and script runs under, put
-	 * first on their PATH (pmbench_pmrun_node_dir()), or NULL: the
+	 * first on their PATH (pmbench_node_pinned_dir()), or NULL: the
 	 * machine's PATH decides.
 	 */
 	const char *node_dir;

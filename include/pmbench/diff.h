@@ -12,6 +12,15 @@
  * "\ No newline at end of file". The longest common subsequence of the
  * lines that differ is exact up to PMBENCH_DIFF_MAX_CELLS comparisons;
  * beyond, the differing middle is one hunk (still a correct patch).
+ *
+ * A diff shows no credential (what pmbench_text_redact() would change:
+ * `npmAuthToken: ...`, `//host/:_authToken=...`, a URL's password): a
+ * kept line holding one is never context, the hunk's context stops
+ * before it and a hunk ends there, so the diff still applies
+ * (`git apply --check`). Only a changed line holding one is shown
+ * redacted, and its hunk then cannot apply; and a change directly before
+ * such a line (not at the file's end) gets no trailing context, which
+ * `git apply --unidiff-zero` takes but plain `git apply` refuses.
  */
 
 /** The most line pairs the exact comparison looks at. */

@@ -49,10 +49,14 @@ struct pmbench_manifest_section {
 	const struct pmbench_manifest_field *fields;
 };
 
-/** A section as a manifest gave it. */
+/**
+ * A section of a fixture: every section a task declares is there, as
+ * the manifest gave it or (`given` 0) not at all.
+ */
 struct pmbench_fixture_section {
 	const struct pmbench_manifest_section *spec;
 	char **values; /**< one per field of spec, NULL where not given */
+	int given;     /**< the manifest has the section */
 };
 
 /**
@@ -128,6 +132,35 @@ int pmbench_fixture_load(struct pmbench_fixture *out, const char *arg,
 			 const char *fixtures_dir);
 
 /**
+ * Whether `a` and `b`, loaded by pmbench_fixture_load(), are one fixture
+ * given twice: 1 when they are (the same name, repo, commit, subdir and
+ * manifest file), 0 when they are two with different names, and
+ * PMBENCH_EINVALID when two different fixtures share a name, so that
+ * their work folders and results would mix (the message names both and
+ * the fix).
+ */
+int pmbench_fixture_same(const struct pmbench_fixture *a,
+			 const struct pmbench_fixture *b);
+
+/**
+ * Append to `out` the fixture name of the folder `path` (its last
+ * component, any bytes): ASCII letters, digits, '.', '_' and '-' kept,
+ * accented Latin letters (U+00C0 to U+017F) as their base letters, any
+ * other run of characters one '-', a '.' or '-' at the start '_', at
+ * most 100 bytes. Whenever that is not the component itself, '-' and 8
+ * hex digits of a hash of the component follow ("ü" is "u-2a3df3b2"), so
+ * two different folders do not share a name. "/" is "root".
+ */
+void pmbench_fixture_name_of(struct pmbench_buf *out, const char *path);
+
+/**
+ * pmbench_fixture_name_of() for the repository URL `url`, whose name is
+ * the part git would name its clone: trailing '/', spaces and "/.git"
+ * dropped, the part after the last '/' or ':', without ".git".
+ */
+void pmbench_fixture_name_of_url(struct pmbench_buf *out, const char *url);
+
+/**
  * Make the fixture's scratch source tree: clone `repo` once into
  * `<cache_dir>/repos/` as a bare repository (fetching only when the
  * commit is missing; with no commit, always fetching the origin's HEAD),
@@ -155,6 +188,14 @@ const char *pmbench_fixture_get(const struct pmbench_fixture *f,
 
 /** Whether the manifest has the section `section` ("hmr"): 1 or 0. */
 int pmbench_fixture_has(const struct pmbench_fixture *f, const char *section);
+
+/**
+ * The section `key` of `f` (given by the manifest or not), or NULL when
+ * no task declares it or `f` was not loaded (pmbench_fixture_parse(),
+ * pmbench_fixture_load()).
+ */
+const struct pmbench_fixture_section *
+pmbench_fixture_section(const struct pmbench_fixture *f, const char *key);
 
 /** The per-PM entry for `pm`, or NULL. */
 const struct pmbench_fixture_pm *

@@ -63,11 +63,22 @@ int pmbench_fs_isfile(const char *path);
 /**
  * Confine destructive operations: after this call pmbench_fs_rmtree() and
  * pmbench_fs_empty_dir() refuse any path that does not resolve to a place
- * strictly inside `root` (symlinks resolved). NULL lifts the restriction
- * (tests only); without a call there is none either. `root` must exist.
- * Returns 0, or an error if `root` cannot be resolved.
+ * strictly inside `root` (symlinks resolved), and pmbench's own writes
+ * (pmbench_fs_write_atomic(), pmbench_fs_copyfile(), the destination of
+ * pmbench_fs_copytree()) refuse one whose folder does not, unless it is
+ * in the folder of pmbench_fs_set_writable(): a symlink in a repo copy
+ * cannot lead them elsewhere. NULL lifts the restriction (tests only),
+ * and the writable folder with it; without a call there is none either.
+ * `root` must exist. Returns 0, or an error if `root` cannot be resolved.
  */
 int pmbench_fs_set_sandbox(const char *root);
+
+/**
+ * A second folder pmbench's own writes may go to (the toolchain, where
+ * Node is installed), deletions staying confined to the sandbox. It need
+ * not exist yet; NULL forgets it. Returns 0 or an error.
+ */
+int pmbench_fs_set_writable(const char *root);
 
 /**
  * rm -rf that never follows symlinks. A missing path is success. Refuses
@@ -131,15 +142,16 @@ enum pmbench_fs_copy_flags {
  * source file with more than one link whose (device, inode) was already
  * copied through the same map becomes a hard link to that copy (the map
  * stores absolute destination paths, so it works across calls).
- * Returns 0, PMBENCH_ENOTFOUND if `src` is missing, or PMBENCH_ERROR
- * with a message naming the failing path; on failure the partial copy at
- * `dst` is removed.
+ * Returns 0, PMBENCH_ENOTFOUND if `src` is missing, PMBENCH_EINVALID if
+ * `dst` is outside the sandbox (pmbench_fs_set_sandbox()), or
+ * PMBENCH_ERROR with a message naming the failing path; on failure the
+ * partial copy at `dst` is removed.
  */
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links);
 
 /*
- * src/util/fs/sync.c: syncing a copy with its source, through an index.
+ * src/util/fs/index.c: the copy index.
  */
 
 /**
@@ -153,6 +165,22 @@ struct pmbench_fs_index;
 struct pmbench_fs_index *pmbench_fs_index_new(void);
 /** Free `idx`. NULL is fine. */
 void pmbench_fs_index_free(struct pmbench_fs_index *idx);
+
+/**
+ * Make the generation the synctree calls since the last commit noted the
+ * one trusted by the next calls (entries of trees not synced since are
+ * forgotten). Waits until the newest copy is 20 ms old, so that a change
+ * made after the commit cannot share its ctime on file systems whose
+ * timestamps are as coarse as the scheduler's tick.
+ */
+void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
+
+/** How many entries the trusted generation holds. */
+size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
+
+/*
+ * src/util/fs/sync.c: syncing a copy with its source, through an index.
+ */
 
 /**
  * Make `dst` what pmbench_fs_copytree(src, dst, flags, links) would
@@ -174,18 +202,6 @@ int pmbench_fs_synctree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links,
 			struct pmbench_fs_index *index, const char *trash);
 
-/**
- * Make the generation the synctree calls since the last commit noted the
- * one trusted by the next calls (entries of trees not synced since are
- * forgotten). Waits until the newest copy is 20 ms old, so that a change
- * made after the commit cannot share its ctime on file systems whose
- * timestamps are as coarse as the scheduler's tick.
- */
-void pmbench_fs_index_commit(struct pmbench_fs_index *idx);
-
-/** How many entries the trusted generation holds. */
-size_t pmbench_fs_index_size(const struct pmbench_fs_index *idx);
-
 /*
  * src/util/fs/io.c: reading a file whole.
  */
@@ -199,8 +215,10 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * pmbench_fs_read() for a text file (a manifest, a result): a file holding
- * a NUL byte is refused with PMBENCH_EINVALID ("malformed JSON"), since
- * string parsers would silently stop there.
+ * a NUL byte is refused with PMBENCH_EINVALID, since string parsers would
+ * silently stop there ("malformed YAML": the kind named by the file's
+ * ending, .json, .yaml or .yml, .toml, .lock, else "text"), `out` as it
+ * was.
  */
 int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 
@@ -210,11 +228,21 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max);
 
 /**
  * Write `data` to `path` atomically: a temporary file in the same
- * directory, fsync, then rename over `path` (mode 0644) and fsync the
- * directory. The temporary file is removed on failure. A symlink at
- * `path` is replaced, not written through.
+ * directory, fsync, then rename over `path` and fsync the directory.
+ * The file keeps the mode of the regular file it replaces; a new one
+ * gets 0666 less the umask (pmbench_fs_umask()), as a shell's '>' would.
+ * The temporary file is removed on failure. A symlink at `path` is
+ * replaced, not written through. With a sandbox set
+ * (pmbench_fs_set_sandbox()), a `path` whose folder resolves outside it
+ * is refused with PMBENCH_EINVALID, nothing written.
  */
 int pmbench_fs_write_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * The process's umask, read once (the first call; later changes are not
+ * seen): what new files' modes are computed from.
+ */
+mode_t pmbench_fs_umask(void);
 
 /**
  * Write `data` to `path`, a file the user named (a result, a report):
@@ -239,8 +267,8 @@ int pmbench_fs_check_output(const char *path);
 /**
  * Copy one regular file (mode kept, mtime not). `dst` is replaced
  * atomically through a temporary file in its folder (a symlink at `dst`
- * is replaced, not written through). PMBENCH_ENOTFOUND if `src` is
- * missing.
+ * is replaced, not written through), within the sandbox as by
+ * pmbench_fs_write_atomic(). PMBENCH_ENOTFOUND if `src` is missing.
  */
 int pmbench_fs_copyfile(const char *src, const char *dst);
 
@@ -409,6 +437,13 @@ int pmbench_fs_space(struct pmbench_fs_space *out, const char *path);
  * meets ENOSPC, or waits for space that never comes.
  */
 int pmbench_fs_space_full(const struct pmbench_fs_space *sp);
+
+/**
+ * 1 when the file system holding `path` is full (pmbench_fs_space_full()),
+ * `why` replaced by "disk full: 0.1 MB free on /mnt/small (tmpfs)"; 0
+ * when it is not, or cannot be told.
+ */
+int pmbench_fs_full(struct pmbench_buf *why, const char *path);
 
 /*
  * src/util/fs/mount.c: the file system under a path, and how it is

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "pmbench/result.h"
+#include "pmbench/resultfile.h"
 #include "pmbench/strvec.h"
 
 /**
@@ -17,9 +18,14 @@ struct pmbench_history_entry {
 	char *path; /**< as found under the folder */
 	/** "2026-12-02": from `created`; "undated" without one */
 	char *date;
-	int dated;		      /**< 1: it has `created` */
-	int64_t when;		      /**< `created`, s since 1970 (UTC) */
-	struct pmbench_result result; /**< owned */
+	int dated;		       /**< 1: it has `created` */
+	int64_t when;		       /**< `created`, s since 1970 (UTC) */
+	enum pmbench_result_kind kind; /**< what wrote it (resultfile.h) */
+	/** its cells: a migrate result's benchmark; owned */
+	struct pmbench_result result;
+	/** a migrate result's source PM, its targets' baseline; owned */
+	char *source_pm;
+	uint64_t seed; /**< a migrate result's seed (its result's, before) */
 };
 
 struct pmbench_history {
@@ -40,8 +46,10 @@ struct pmbench_history {
 
 /**
  * Read every `*.json` file under `dir` (sub-folders too, to a depth of
- * 8, symlinks not followed) that is a pmbench result with cells; other
- * `.json` files go to `out->skipped` with the reader's reason, and so
+ * 8, symlinks not followed) that is a pmbench result with cells, of any
+ * kind (resultfile.h; a migrate result's benchmark with its source PM,
+ * also one an older pmbench wrote); other `.json` files go to
+ * `out->skipped` with what they are or the reader's reason, and so
  * does a result whose `created` is no real date (pmbench_result_created()
  * says what is wrong). Entries are ordered by `created`, then by path; a
  * result without it is "undated" and counts as oldest.

@@ -13,6 +13,10 @@
 struct pmbench_fixture;
 struct pmbench_pmrun;
 
+/** A migrate result's "schema", and the "version" this pmbench writes. */
+#define PMBENCH_MIGRATE_SCHEMA	"pmbench-migrate"
+#define PMBENCH_MIGRATE_VERSION 2
+
 /**
  * Migration evaluation: does a repo install, resolve, build and test the
  * same under other PMs, and how much faster. The benchmark itself is
@@ -127,6 +131,18 @@ const struct pmbench_cell *
 pmbench_migrate_task_cell(const struct pmbench_result *r, const char *task,
 			  const char *pm);
 
+/**
+ * The files that install scripts left in packages both PMs installed at
+ * one version ("name@version<TAB>file", pmbench_migrate_pm's
+ * `script_files`) under the source `src` alone, pushed to `src_only`,
+ * and under `e` alone, pushed to `tgt_only`: the number of packages
+ * they are in.
+ */
+size_t pmbench_migrate_script_differences(const struct pmbench_migrate_pm *src,
+					  const struct pmbench_migrate_pm *e,
+					  struct pmbench_strvec *src_only,
+					  struct pmbench_strvec *tgt_only);
+
 /** 1 if cell `c` (which may be NULL) primed and has a successful sample. */
 int pmbench_migrate_cell_ok(const struct pmbench_cell *c);
 
@@ -137,6 +153,24 @@ int pmbench_migrate_cell_ok(const struct pmbench_cell *c);
  */
 int pmbench_migrate_all_ok(const struct pmbench_migrate *m,
 			   const struct pmbench_result *r);
+
+/**
+ * The migrate result of `m` and `r` as JSON (docs/result-schema.md,
+ * "pmbench-migrate"): the model whole (each PM's lockfile route,
+ * install failure, scripts, what it installed, its parity tasks, build
+ * output, install-script files and recipe; the seed), `r` embedded as
+ * "result", and what is said of them for other readers: all_ok
+ * (pmbench_migrate_all_ok()), each target's resolution diff and
+ * install-script differences, and `verdicts`, one line per entry of
+ * m->pms (the report layer's; NULL, or an entry NULL: null). Strings are
+ * redacted (pmbench_text_redact()). pmbench_result_file_parse()
+ * (resultfile.h) reads it back into the same model, so that the report
+ * made from the file is the one made from memory. Ends in a newline;
+ * the caller frees it with free().
+ */
+char *pmbench_migrate_to_json(const struct pmbench_migrate *m,
+			      const struct pmbench_result *r,
+			      const char *const *verdicts);
 
 void pmbench_migrate_release(struct pmbench_migrate *m);
 

@@ -53,10 +53,18 @@ struct pmbench_monorepo {
  * (released first). A project without workspaces has none (listed_in
  * NULL, no packages): that is no error. Folders named node_modules and
  * those starting with '.' are never packages. Returns 0, or
- * PMBENCH_EINVALID when a package.json is not JSON (the message names
- * it).
+ * PMBENCH_EINVALID when a package.json is not JSON or a package's folder
+ * leads outside `project` (a symlink; the message names it).
  */
 int pmbench_monorepo_read(struct pmbench_monorepo *out, const char *project);
+
+/**
+ * Check that every workspace package of the project in `project` is
+ * inside it, symlinks resolved: 0, or PMBENCH_EINVALID naming the first
+ * that leads outside, where it leads and the fix. A package.json that is
+ * not JSON is no error here.
+ */
+int pmbench_monorepo_check(const char *project);
 
 /** The workspace package named `name`, or NULL. */
 const struct pmbench_monorepo_pkg *

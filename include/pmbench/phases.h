@@ -82,6 +82,12 @@ struct pmbench_phases {
 	/** the network window (0 and 0 without requests) */
 	uint64_t first_request_ns, last_response_ns;
 	uint64_t written_bytes; /**< by the tree (/proc/PID/io write_bytes) */
+	/**
+	 * Processes whose last count the exit's walk could not read
+	 * (struct pmbench_child_trace's written_unread): written_bytes is
+	 * then a floor. 0: complete.
+	 */
+	unsigned written_partial;
 	/** where the first and last write were seen (0 and 0 without) */
 	uint64_t first_write_ns, last_write_ns;
 	/** where node_modules was first seen changed (0: never) */

@@ -9,12 +9,13 @@ struct pmbench_pm_phases;
 
 /**
  * The package-manager table. Everything pmbench knows about one package
- * manager sits in one `struct pmbench_pm` entry in src/engine/pm/pm.c: how its
- * binary is found, how its version is asked, how it installs, which
- * lockfiles it writes and how they are told apart, its packageManager
- * name, its store folders and install state, where its caches go and how
- * they are redirected, how colour, progress, prompts and update checks
- * are turned off, how to read its failures and which traps they show.
+ * manager sits in one `struct pmbench_pm` entry in src/engine/pm/pm.c:
+ * how its binary is found and how its version is asked (pmfind.h does
+ * both), how it installs, which lockfiles it writes and how they are
+ * told apart, its packageManager name, its store folders and install
+ * state, where its caches go and how they are redirected, how colour,
+ * progress, prompts and update checks are turned off, how to read its
+ * failures and which traps they show.
  * Nothing outside pm.c knows a PM by name: it asks the table.
  *
  * A variant (`npm:linked`, `yarn-berry:pnp`) is one entry of the variant
@@ -46,6 +47,15 @@ enum pmbench_pm_caps {
 	 * so). One entry has it.
 	 */
 	PMBENCH_PM_BASELINE = (1 << 1),
+	/**
+	 * Its CI install (`frozen_args`) deletes node_modules before it
+	 * installs, every time: a node_modules restored from a cache
+	 * saves it nothing (npm ci: "If a node_modules is already
+	 * present, it will be automatically removed before npm ci begins
+	 * its install"). The fake PM does what this says (the ci-cache
+	 * tests check it against the table).
+	 */
+	PMBENCH_PM_FROZEN_CLEARS = (1 << 2),
 };
 
 /**
@@ -350,13 +360,6 @@ enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 const struct pmbench_pm *pmbench_pm_get(const char *name);
 
 /**
- * Push the command that prints the registry the user's configuration
- * names (npm's `config get registry`: the .npmrc every PM reads), without
- * the debug log npm would write into the user's ~/.npm.
- */
-void pmbench_pm_registry_query(struct pmbench_strvec *args);
-
-/**
  * The default baseline among `pms` (names, variants allowed): the one
  * whose table entry has PMBENCH_PM_BASELINE, else its base's, else the
  * first name; NULL when `nr` is 0. Points into `pms`.
@@ -507,36 +510,6 @@ void pmbench_pm_push_args(struct pmbench_strvec *out, const char *const *templ,
 void pmbench_pm_push_install(struct pmbench_strvec *out,
 			     const struct pmbench_pm *pm, int frozen,
 			     const char *cache);
-
-/** A PM found on this machine. */
-struct pmbench_pm_found {
-	const struct pmbench_pm *pm;
-	char *path;	    /**< absolute path of the binary */
-	char *version;	    /**< its version ("2.9.6"), see version_prefix */
-	const char *source; /**< "node", "toolchain" or "PATH" */
-};
-
-#define PMBENCH_PM_FOUND_INIT \
-	{                     \
-		.pm = NULL    \
-	}
-
-/**
- * Find `pm`: first its `node_bin` beside the Node in use (the context's
- * node_dir), then `<toolchain_dir>/<toolchain_bin>` (the toolchain
- * folder of `ctx`, which may be NULL: then none), then each of its
- * path_names on `path` (a PATH value), accepting the first binary whose
- * version answers within a minute and whose major version is in range.
- * The version is asked in `scratch_dir` (outside any project, so that a
- * packageManager field cannot switch the binary). Returns 0 or
- * PMBENCH_ENOTFOUND with a message saying where it looked and how to
- * install it. Cancelling `ctx` stops a version query.
- */
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
-		    const struct pmbench_pm *pm, const char *path,
-		    const char *scratch_dir);
-
-void pmbench_pm_found_release(struct pmbench_pm_found *f);
 
 /**
  * Parse the first "MAJOR[.MINOR[.PATCH]]" in `version` text (e.g.

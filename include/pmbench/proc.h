@@ -122,6 +122,7 @@ struct pmbench_trace_proc {
 	int script;
 	int mark;	    /* private: found by the current walk */
 	unsigned env_reads; /* private: reads of its environ so far */
+	uint64_t env_at;    /* private: its env_start at the last read */
 };
 
 /**
@@ -144,7 +145,12 @@ struct pmbench_child_trace {
 	struct pmbench_trace_proc *procs;
 	size_t procs_nr, procs_alloc;
 	uint64_t written; /**< the tree's bytes written so far */
-	uint64_t cpu_ns;  /**< pmbench's own CPU time in the traced walks */
+	/**
+	 * Processes whose count the exit's walk could not read (a zombie
+	 * not pmbench's own, another user's process): `written` is partial.
+	 */
+	unsigned written_unread;
+	uint64_t cpu_ns; /**< pmbench's own CPU time in the traced walks */
 	/** Extra reads off: walk and time as untraced (for measuring). */
 	int lean;
 	/**

@@ -10,7 +10,6 @@
 #include "pmbench/strvec.h"
 
 struct pmbench_ctx;
-struct pmbench_pm;
 struct pmbench_result;
 struct pmbench_sample;
 
@@ -133,12 +132,13 @@ int pmbench_registry_seal(struct pmbench_registry *reg,
 			  struct pmbench_ctx *ctx);
 
 /**
- * Append `pm`'s registry settings (its table's `registry_env`, with
- * {registry} filled) to `env`. Nothing unless the mirror runs.
+ * Append a PM's registry settings to `env`: `settings` is its table
+ * entry's `registry_env` ("npm_config_registry={registry}", ...; NULL:
+ * none), each with {registry} filled. Nothing unless the mirror runs.
  */
 void pmbench_registry_pm_env(const struct pmbench_registry *reg,
 			     struct pmbench_strvec *env,
-			     const struct pmbench_pm *pm);
+			     const char *const *settings);
 
 /**
  * Watch the verdaccio pmbench started, while a PM runs: whether it has

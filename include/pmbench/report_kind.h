@@ -61,6 +61,21 @@ void pmbench_report_history(struct pmbench_doc *out,
 void pmbench_report_result(struct pmbench_doc *out,
 			   const struct pmbench_result *r);
 
+struct pmbench_result_file;
+
+/**
+ * What the command that wrote the result file `f` showed (`report`): a
+ * bench or ci-cache result as pmbench_report_result() shows it, a claim
+ * result's claim judged again as `claim` judged it
+ * (pmbench_report_claim(), in the result's scenarios), a migrate result
+ * as `migrate` showed it (pmbench_report_migrate() of its model). `f`
+ * must outlive `out`. Returns 0, or PMBENCH_EINVALID with the error set
+ * when it cannot be shown as it was: a migrate result that lacks the
+ * model (resultfile.h's `lacks`), a claim that does not parse.
+ */
+int pmbench_report_file(struct pmbench_doc *out,
+			const struct pmbench_result_file *f);
+
 /**
  * A migration (`migrate`): one verdict line per target first, then the
  * details per target against the source, then the install benchmark of
@@ -133,6 +148,22 @@ void pmbench_report_compare_release(struct pmbench_report_compare *c);
  */
 void pmbench_report_compare(struct pmbench_doc *out,
 			    const struct pmbench_report_compare *c);
+
+/**
+ * Two migrate results (`compare`): `c` compares the results they embed
+ * (pmbench_report_compare_init()), `ma` and `mb` are their models. Per
+ * target (B's, then those only A had): whether it installs, how its
+ * lockfile was made, the versions it resolves against the source, each
+ * parity task and each timed scenario's speed against the source, in
+ * migrate's words for A and for B, each marked when it moved (a speed
+ * when its 95 % intervals do not overlap); what it resolves differently
+ * in B than in A; then the cells as pmbench_report_compare() shows them.
+ * CSV writes the table "moves" (pm, check, a, b, speedups, moved).
+ */
+void pmbench_report_compare_migrate(struct pmbench_doc *out,
+				    const struct pmbench_report_compare *c,
+				    const struct pmbench_migrate *ma,
+				    const struct pmbench_migrate *mb);
 
 /** A claim judged in one scenario of a result. */
 struct pmbench_report_judgement {

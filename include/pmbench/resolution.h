@@ -59,6 +59,20 @@ struct pmbench_resolution {
 int pmbench_resolution_scan(struct pmbench_resolution *out,
 			    const char *project);
 
+/**
+ * Append a copy of a package to `r` (one folder of it, `path`), out of
+ * order: pmbench_resolution_sort() sorts them after the last.
+ */
+void pmbench_resolution_add(struct pmbench_resolution *r, const char *name,
+			    const char *version, const char *path,
+			    int has_script);
+
+/**
+ * Sort `r` by name, then version, then path, and fold the copies of one
+ * name@version into its first entry (`copies`, `has_script` of any).
+ */
+void pmbench_resolution_sort(struct pmbench_resolution *r);
+
 /** The package name@version, or NULL. */
 const struct pmbench_package *
 pmbench_resolution_find(const struct pmbench_resolution *r, const char *name,

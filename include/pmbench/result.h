@@ -6,6 +6,7 @@
 #include "pmbench/pmtimer.h"
 #include "pmbench/strvec.h"
 
+struct pmbench_ctx;
 struct pmbench_phases;
 
 /**
@@ -254,6 +255,15 @@ struct pmbench_result {
 	char *plan_id;	 /**< the plan's hash, or NULL */
 	struct pmbench_result_machine *machines; /**< a merge's, else none */
 	size_t machines_nr, machines_alloc;
+
+	/**
+	 * The result of a live `claim`: the claim it judged, as given
+	 * ("bun install is 20x faster than npm install"), and its
+	 * tolerance (0.10: ±10 %), so that `report` judges it again as
+	 * `claim` did; NULL for every other result.
+	 */
+	char *claim;
+	double claim_tolerance;
 };
 
 #define PMBENCH_RESULT_INIT                                                    \
@@ -441,6 +451,14 @@ size_t pmbench_cell_leftover(const struct pmbench_cell *c, size_t *out_runs);
  * `why` a failure line already there is kept, else it is "interrupted".
  */
 void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why);
+
+/**
+ * Mark `s` as the run in flight when pmbench was stopped (`ctx`
+ * cancelled): pmbench_sample_interrupt() with "interrupted by SIGINT",
+ * the signal that stopped pmbench, as its line.
+ */
+void pmbench_sample_stopped(struct pmbench_sample *s,
+			    const struct pmbench_ctx *ctx);
 
 /**
  * Free what a sample holds (failure, tail, metrics), for a sample that

@@ -34,6 +34,13 @@ void pmbench_strvec_pop(struct pmbench_strvec *sv);
 long pmbench_strvec_find(const struct pmbench_strvec *sv, const char *s);
 /** Sort elements [from, nr) in strcmp order. */
 void pmbench_strvec_sort(struct pmbench_strvec *sv, size_t from);
+/**
+ * The elements of `a` that `b` lacks, both sorted (pmbench_strvec_sort()):
+ * their count, and each pushed to `out` unless it is NULL.
+ */
+size_t pmbench_strvec_missing(const struct pmbench_strvec *a,
+			      const struct pmbench_strvec *b,
+			      struct pmbench_strvec *out);
 /** Free every element and the array; `sv` is left initialised. */
 void pmbench_strvec_release(struct pmbench_strvec *sv);
 /** Split `s` at `sep`, pushing non-empty parts. */

@@ -47,6 +47,16 @@ char *pmbench_text_redact_dup(const char *s);
 int pmbench_text_has_secret(const char *s);
 
 /**
+ * Append the variable `kv` ("NAME=VALUE", as `--env` gives it) to `out`
+ * as a result or a report records it: with its value only when the value
+ * cannot be a credential (empty, or one of 0, 1, true, false, yes, no,
+ * on, off, none in any case), else as "NAME=***". Inherited variables
+ * are recorded by name only, for the same reason: a value can hold a
+ * registry token, whatever the variable is called.
+ */
+void pmbench_text_env_record(struct pmbench_buf *out, const char *kv);
+
+/**
  * Append the `len` bytes of `s` to `out` so that a terminal shows them
  * and does nothing else: valid UTF-8 text is kept; C0 controls, DEL, C1
  * controls (U+0080 to U+009F), the bidirectional overrides and isolates
@@ -57,6 +67,13 @@ int pmbench_text_has_secret(const char *s);
  */
 void pmbench_text_escape(struct pmbench_buf *out, const char *s, size_t len,
 			 unsigned flags);
+
+/**
+ * The length of the valid UTF-8 character at `s` (at most `n` bytes, n >
+ * 0), its code point in *cp; 0 if it is not one (an overlong form, a
+ * surrogate, beyond U+10FFFF, cut short).
+ */
+size_t pmbench_text_utf8(const char *s, size_t n, unsigned *cp);
 
 /**
  * pmbench_text_redact(), then pmbench_text_escape() with `flags`, again

@@ -3,6 +3,8 @@
 
 #include "pmbench/common.h"
 
+#include "pmbench/buf.h"
+
 /*
  * pmbench's work folder (the cache folder, --cache-dir): pmbench empties
  * and deletes what it keeps there, so it uses only a folder it made (the
@@ -47,5 +49,13 @@ int pmbench_workdir_lock(struct pmbench_workdir *w, const char *dir,
 
 /** Release the lock (if held); `w` is left as PMBENCH_WORKDIR_INIT. */
 void pmbench_workdir_release(struct pmbench_workdir *w);
+
+/**
+ * The trash folder of the work folder `dir` into `out` (reset first):
+ * every tree pmbench deletes during a measurement goes there
+ * (pmbench_fs_discard()) and is deleted when the command is done, so
+ * that no timed run creates its files among freshly freed inodes.
+ */
+void pmbench_workdir_trash(struct pmbench_buf *out, const char *dir);
 
 #endif

@@ -123,14 +123,6 @@ int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
 /** Remove the run copy (keeps the primed snapshot). */
 int pmbench_workspace_clean_run(struct pmbench_workspace *ws);
 
-/**
- * The trash folder of the cache folder `cache_dir` into `out` (reset
- * first): every tree pmbench deletes during a measurement goes there
- * (pmbench_fs_discard()) and is deleted when the command is done, so
- * that no timed run creates its files among freshly freed inodes.
- */
-void pmbench_workspace_trash(struct pmbench_buf *out, const char *cache_dir);
-
 struct pmbench_ctx;
 struct pmbench_buf;
 

@@ -54,7 +54,7 @@ static void pinned_node_set(void)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_pmrun_node_dir(&b, pmbench_config.toolchain_dir);
+	pmbench_node_pinned_dir(&b, pmbench_config.toolchain_dir);
 	free(pmbench_config.node_dir);
 	pmbench_config.node_dir = b.len ? pmbench_buf_detach(&b) : NULL;
 	pmbench_cli_ctx.node_dir = pmbench_config.node_dir;
@@ -117,7 +117,10 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir)
 	ret = pmbench_ctx_init(&pmbench_cli_ctx);
 	if (ret < 0)
 		return ret;
-	return pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	ret = pmbench_fs_set_sandbox(pmbench_config.cache_dir);
+	/* Node versions a repo asks for are installed in the toolchain. */
+	return ret < 0 ? ret
+		       : pmbench_fs_set_writable(pmbench_config.toolchain_dir);
 }
 
 /* Delete the trash here and now: no process could be started for it. */
@@ -156,7 +159,7 @@ static void empty_trash(int at_end)
 	if (pid > 0 && !at_end)
 		pmbench_deleter_hurry(pid);
 	ret = pmbench_deleter_start(&pid, pmbench_config.cache_dir);
-	pmbench_workspace_trash(&b, pmbench_config.cache_dir);
+	pmbench_workdir_trash(&b, pmbench_config.cache_dir);
 	if (ret < 0) {
 		fprintf(stderr, "pmbench: warning: %s; deleting it now\n",
 			pmbench_error_last());
@@ -302,29 +305,6 @@ int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 	/* A folder or a FIFO is refused now, not after the whole run. */
 	if (!ret)
 		ret = pmbench_fs_check_output(*path);
-	return ret;
-}
-
-int pmbench_cli_read_result(struct pmbench_result *out, const char *path)
-{
-	int ret = pmbench_result_read(out, path);
-	int64_t when;
-
-	/* A date that does not exist is said, not believed. */
-	if (!ret && pmbench_result_created(&when, out, path) < 0) {
-		pmbench_cli_line(stderr, "pmbench: warning: %s",
-				 pmbench_error_last());
-		pmbench_error_clear();
-	}
-	if (!ret && !out->cells_nr) {
-		pmbench_result_release(out);
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "'%s' holds no measurements (its "
-					 "cells are empty): the run that wrote "
-					 "it ended before measuring anything; "
-					 "run it again",
-					 path);
-	}
 	return ret;
 }
 

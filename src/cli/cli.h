@@ -125,14 +125,42 @@ int pmbench_cli_mkdir_parent(const char *path);
 int pmbench_cli_prepare_out(const char **path, struct pmbench_buf *buf,
 			    const char *prefix, const char *name);
 
+struct pmbench_result_file;
+
+/** Every kind of result (resultfile.h), for pmbench_cli_read_file(). */
+#define PMBENCH_CLI_EVERY_KIND                           \
+	(PMBENCH_RESULT_BENCH | PMBENCH_RESULT_CICACHE | \
+	 PMBENCH_RESULT_CLAIM | PMBENCH_RESULT_MIGRATE)
+
 /**
- * Read the result file `path` for report, compare or claim --from, as
- * pmbench_result_read() does; a result without cells (nothing measured)
- * is refused with PMBENCH_EINVALID naming the file. A `created` that is
- * no real date is a warning on stderr naming the file; nothing else is
- * printed.
+ * Read the result file `path` for `cmd` ("report", "compare", "claim
+ * --from", "merge"), which takes the kinds `takes` (a mask of
+ * enum pmbench_result_kind): pmbench_result_file_read(). A file of
+ * another kind, or no result at all, is refused with PMBENCH_EINVALID
+ * and one line naming the file, what it is and which commands take it
+ * ("'x.json' is a ci-cache result; report, compare and history read it,
+ * claim --from takes bench, claim and migrate results"); so is a result
+ * without cells (nothing measured). A `created` that is no real date is
+ * a warning on stderr naming the file; nothing else is printed.
  */
-int pmbench_cli_read_result(struct pmbench_result *out, const char *path);
+int pmbench_cli_read_file(struct pmbench_result_file *out, const char *path,
+			  const char *cmd, unsigned takes);
+
+/**
+ * pmbench_cli_read_file(), keeping the cells alone into `out`
+ * (PMBENCH_RESULT_INIT on error): a migrate result's benchmark.
+ */
+int pmbench_cli_read_cells(struct pmbench_result *out, const char *path,
+			   const char *cmd, unsigned takes);
+
+/**
+ * For `cmd` (report, compare), which renders a migrate result as
+ * `migrate` did: 0, or PMBENCH_EINVALID with one line when `f` is a
+ * migrate result an older pmbench wrote, naming the pmbench and schema
+ * versions that wrote it and the fields it lacks.
+ */
+int pmbench_cli_whole_migrate(const struct pmbench_result_file *f,
+			      const char *path, const char *cmd);
 
 /**
  * Write the final result `r` to `out` if it has a sample

@@ -192,11 +192,11 @@ static void budget_plan(FILE *out, const char *pre,
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_buf_add_clock(&b, (double)o->budget.budget_ns / 1e9);
+	pmbench_buf_add_clock_unit(&b, (double)o->budget.budget_ns / 1e9);
 	fprintf(out,
-		"\n%s  runs:      a budget of %s (m:ss): %u warm-up and %u "
+		"\n%s  runs:      a budget of %s: %u warm-up and %u "
 		"rounds in each of %u group%s, then rounds where a paired "
-		"ratio against %s is widest, until each is within ±%.0f %% "
+		"ratio against %s is widest, until each is within ±%g %% "
 		"(at most %u rounds)\n",
 		pre, b.ptr, o->warmup, o->budget.min_runs, groups,
 		groups == 1 ? "" : "s",
@@ -284,21 +284,58 @@ static void defaults(struct pmbench_bench_opts *o,
 	}
 }
 
-/* The fixtures named (`names`, `nr` of them), or the default one. */
-static int load_fixtures(struct pmbench_fixture **out, size_t *out_nr,
-			 char **names, size_t nr)
+/*
+ * Whether the fixture `f` (given as `arg`) was given before, among the
+ * `nr` at `kept`: 1, with a note, as a PM given twice in --pm is; -1,
+ * with the error, when it is another fixture of the same name.
+ */
+static int given_before(const struct pmbench_fixture *kept, size_t nr,
+			const struct pmbench_fixture *f, const char *arg)
 {
-	*out_nr = nr ? nr : 1;
-	*out = pmbench_xcalloc(*out_nr, sizeof(**out));
-	for (size_t i = 0; i < *out_nr; i++) {
-		const char *name = nr ? names[i] : DEFAULT_FIXTURE;
+	for (size_t i = 0; i < nr; i++) {
+		int same = pmbench_fixture_same(&kept[i], f);
 
-		if (pmbench_fixture_load(&(*out)[i], name,
-					 pmbench_config.fixtures_dir) < 0) {
+		if (same < 0) {
 			fprintf(stderr, "pmbench: error: %s\n",
 				pmbench_error_last());
 			return -1;
 		}
+		if (same) {
+			pmbench_cli_note_twice(arg, "the fixtures",
+					       "benchmarking");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The fixtures named (`names`, `nr` of them), or the default one. */
+static int load_fixtures(struct pmbench_fixture **out, size_t *out_nr,
+			 char **names, size_t nr)
+{
+	size_t want = nr ? nr : 1;
+
+	*out_nr = 0;
+	*out = pmbench_xcalloc(want, sizeof(**out));
+	for (size_t i = 0; i < want; i++) {
+		const char *name = nr ? names[i] : DEFAULT_FIXTURE;
+		struct pmbench_fixture *f = &(*out)[*out_nr];
+		int seen;
+
+		if (pmbench_fixture_load(f, name, pmbench_config.fixtures_dir) <
+		    0) {
+			fprintf(stderr, "pmbench: error: %s\n",
+				pmbench_error_last());
+			pmbench_fixture_release(f);
+			return -1;
+		}
+		seen = given_before(*out, *out_nr, f, name);
+		if (seen)
+			pmbench_fixture_release(f);
+		if (seen < 0)
+			return -1;
+		if (!seen)
+			(*out_nr)++;
 	}
 	return 0;
 }

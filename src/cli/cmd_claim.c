@@ -9,11 +9,15 @@
 #include "progress.h"
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 #include "pmbench/scenario.h"
 #include "pmbench/task.h"
 
 #define DEFAULT_FIXTURE "todo-api"
 #define DEFAULT_RUNS	10
+/* What --from takes: a migrate result's timed cells are its benchmark's. */
+#define JUDGED \
+	(PMBENCH_RESULT_BENCH | PMBENCH_RESULT_CLAIM | PMBENCH_RESULT_MIGRATE)
 
 /* The exit code of a judgement, with the error when nothing was judged. */
 static int verdict_code(const struct pmbench_report_claim *j)
@@ -96,6 +100,8 @@ static int run_claim(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		     const struct pmbench_claim *claim, const char *fixture,
 		     int *unsaved)
 {
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+
 	if (pmbench_cli_given(cli, "budget") ||
 	    pmbench_cli_given(cli, "time-budget"))
 		o->runs_auto = 1;
@@ -105,6 +111,10 @@ static int run_claim(struct pmbench_result *r, struct pmbench_bench_opts *o,
 		o->scenarios_nr = 4;
 	}
 	pmbench_progress_init(cli->tty);
+	/* The result says what it was run for: report judges it again. */
+	pmbench_claim_describe(&text, claim);
+	r->claim = pmbench_buf_detach(&text);
+	r->claim_tolerance = cli->tolerance;
 	return run_live(r, o, claim, fixture ? fixture : DEFAULT_FIXTURE,
 			unsaved);
 }
@@ -135,6 +145,15 @@ static int judge(const struct pmbench_result *r,
 	pmbench_doc_release(&doc);
 	pmbench_report_claim_release(&judged);
 	return code;
+}
+
+/* --from FILE: the cells claim judges; a migrate result's benchmark's. */
+static int read_from(struct pmbench_result *r, const char *path)
+{
+	return pmbench_cli_read_cells(r, path, "claim --from",
+				      PMBENCH_RESULT_BENCH |
+					      PMBENCH_RESULT_CLAIM |
+					      PMBENCH_RESULT_MIGRATE);
 }
 
 int cmd_claim(int argc, char **argv)
@@ -171,7 +190,7 @@ int cmd_claim(int argc, char **argv)
 	if (!cli.from && pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	if (cli.from)
-		ret = pmbench_cli_read_result(&r, cli.from);
+		ret = read_from(&r, cli.from);
 	else
 		ret = run_claim(&r, &o, &cli, &claim, fixture, &unsaved);
 	if (ret < 0) {

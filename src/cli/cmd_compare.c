@@ -4,6 +4,7 @@
 #include "options.h"
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 
 /* Whether both results used the same registry mode and link. */
 static int same_registry(const struct pmbench_result *a,
@@ -22,10 +23,64 @@ static int same_registry(const struct pmbench_result *a,
 	return 1;
 }
 
+/*
+ * Compare takes two results of one family: bench and claim results (the
+ * same cells), two ci-cache results, or two migrate results whole.
+ */
+static unsigned family(enum pmbench_result_kind k)
+{
+	return k == PMBENCH_RESULT_CLAIM ? PMBENCH_RESULT_BENCH : k;
+}
+
+static int read_pair(struct pmbench_result_file *a,
+		     struct pmbench_result_file *b, const char *pa,
+		     const char *pb)
+{
+	int ret =
+		pmbench_cli_read_file(a, pa, "compare", PMBENCH_CLI_EVERY_KIND);
+
+	if (!ret)
+		ret = pmbench_cli_read_file(b, pb, "compare",
+					    PMBENCH_CLI_EVERY_KIND);
+	if (!ret && family(a->kind) != family(b->kind))
+		ret = pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'%s' is %s and '%s' %s; compare takes "
+			"two results of one kind (bench and "
+			"claim results together)",
+			pa, a->what, pb, b->what);
+	if (!ret)
+		ret = pmbench_cli_whole_migrate(a, pa, "compare");
+	if (!ret)
+		ret = pmbench_cli_whole_migrate(b, pb, "compare");
+	return ret;
+}
+
+/* The comparison of `a` and `b` as a document: two migrations whole. */
+static void make_doc(struct pmbench_doc *doc,
+		     struct pmbench_report_compare *cmp,
+		     const struct pmbench_result_file *a, const char *pa,
+		     const struct pmbench_result_file *b, const char *pb)
+{
+	pmbench_report_compare_init(cmp, &a->result, pa, &b->result, pb);
+	if (a->kind == PMBENCH_RESULT_MIGRATE)
+		pmbench_report_compare_migrate(doc, cmp, &a->migrate,
+					       &b->migrate);
+	else
+		pmbench_report_compare(doc, cmp);
+	if (!same_registry(&a->result, &b->result))
+		fprintf(stderr,
+			"pmbench: warning: '%s' and '%s' used different "
+			"registries or links (see the legends): the changes "
+			"include the network\n",
+			pa, pb);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
-	struct pmbench_result a = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
+	struct pmbench_result_file fa = PMBENCH_RESULT_FILE_INIT;
+	struct pmbench_result_file fb = PMBENCH_RESULT_FILE_INIT;
 	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	const char *pa, *pb;
@@ -44,20 +99,13 @@ int cmd_compare(int argc, char **argv)
 	pa = argv[cli.optind];
 	pb = argv[cli.optind + 1];
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_read_result(&a, pa) < 0 ||
-	    pmbench_cli_read_result(&b, pb) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	if (read_pair(&fa, &fb, pa, pb) < 0) {
+		pmbench_cli_line(stderr, "pmbench: error: %s",
+				 pmbench_error_last());
 		goto done;
 	}
-	pmbench_report_compare_init(&cmp, &a, pa, &b, pb);
-	pmbench_report_compare(&doc, &cmp);
-	if (!same_registry(&a, &b))
-		fprintf(stderr,
-			"pmbench: warning: '%s' and '%s' used different "
-			"registries or links (see the legends): the changes "
-			"include the network\n",
-			pa, pb);
-	shown = pmbench_cli_show(&cli.output, &doc);
+	make_doc(&doc, &cmp, &fa, pa, &fb, pb);
+	/* Nothing to compare is an error: no report, no --out file. */
 	if (!cmp.pairs_nr) {
 		fprintf(stderr,
 			"pmbench: error: '%s' and '%s' have no cell "
@@ -65,13 +113,14 @@ int cmd_compare(int argc, char **argv)
 			pa, pb);
 		goto done;
 	}
+	shown = pmbench_cli_show(&cli.output, &doc);
 	if (!shown)
 		code = PMBENCH_EXIT_OK;
 done:
 	pmbench_doc_release(&doc);
 	pmbench_report_compare_release(&cmp);
-	pmbench_result_release(&a);
-	pmbench_result_release(&b);
+	pmbench_result_file_release(&fa);
+	pmbench_result_file_release(&fb);
 	pmbench_cli_opts_release(&cli);
 	return code;
 }

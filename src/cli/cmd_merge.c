@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "pmbench/resultfile.h"
 #include "options.h"
 #include "pmbench/merge.h"
 
@@ -89,9 +90,13 @@ static int merge_files(const char *out, char **files, size_t n, uint64_t seed,
 
 	for (; read < n; read++) {
 		in[read] = init;
-		if (pmbench_cli_read_result(&in[read], files[read]) < 0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
+		/* Shards: never a migrate result. */
+		if (pmbench_cli_read_cells(&in[read], files[read], "merge",
+					   PMBENCH_RESULT_BENCH |
+						   PMBENCH_RESULT_CICACHE |
+						   PMBENCH_RESULT_CLAIM) < 0) {
+			pmbench_cli_line(stderr, "pmbench: error: %s",
+					 pmbench_error_last());
 			goto done;
 		}
 	}

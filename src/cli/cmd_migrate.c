@@ -119,10 +119,7 @@ static int load_repo(struct pmbench_fixture *f, const char *arg)
 		pmbench_buf_add(&url, arg, (size_t)(at - arg));
 	else
 		pmbench_buf_adds(&url, arg);
-	slash = strrchr(url.ptr, '/');
-	pmbench_buf_adds(&name, slash ? slash + 1 : url.ptr);
-	if (name.len > 4 && !strcmp(name.ptr + name.len - 4, ".git"))
-		pmbench_buf_setlen(&name, name.len - 4);
+	pmbench_fixture_name_of_url(&name, url.ptr);
 	m = cJSON_CreateObject();
 	if (!m || !cJSON_AddStringToObject(m, "name", name.ptr) ||
 	    !cJSON_AddStringToObject(m, "repo", url.ptr) ||

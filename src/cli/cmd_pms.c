@@ -6,6 +6,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
+#include "pmbench/pmfind.h"
 
 int cmd_pms(int argc, char **argv)
 {
@@ -37,12 +38,16 @@ int cmd_pms(int argc, char **argv)
 		const struct pmbench_pm *pm = pmbench_pm_nth(i);
 		struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
 		struct pmbench_buf config = PMBENCH_BUF_INIT;
+		int found;
 
 		pmbench_pm_config(&config, pm);
-		if (pmbench_pm_find(&f, &pmbench_cli_ctx, pm, getenv("PATH"),
-				    scratch.ptr) < 0) {
+		found = pmbench_pm_find(&f, &pmbench_cli_ctx, pm,
+					getenv("PATH"), scratch.ptr);
+		if (found < 0) {
 			printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
-			       "missing", pmbench_error_last());
+			       found == PMBENCH_ENOTFOUND ? "missing"
+							  : "unknown",
+			       pmbench_error_last());
 		} else {
 			pmbench_cli_line(stdout, "%-*s %-12s %-10s %s%s%s%s", w,
 					 pm->name, f.version, f.source, f.path,

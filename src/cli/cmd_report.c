@@ -4,12 +4,14 @@
 #include "options.h"
 #include "pmbench/doc.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 
 int cmd_report(int argc, char **argv)
 {
 	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	const char *path;
 	int code;
 
 	code = pmbench_cli_parse(&cli, "report", argc, argv);
@@ -22,17 +24,22 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_cli_read_result(&r, argv[cli.optind]) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	path = argv[cli.optind];
+	/* Each kind as the command that wrote it showed it. */
+	if (pmbench_cli_read_file(&f, path, "report", PMBENCH_CLI_EVERY_KIND) <
+		    0 ||
+	    pmbench_cli_whole_migrate(&f, path, "report") < 0 ||
+	    pmbench_report_file(&doc, &f) < 0) {
+		pmbench_cli_line(stderr, "pmbench: error: %s",
+				 pmbench_error_last());
 		goto done;
 	}
-	pmbench_report_result(&doc, &r);
 	if (pmbench_cli_show(&cli.output, &doc) < 0)
 		goto done;
 	code = PMBENCH_EXIT_OK;
 done:
 	pmbench_doc_release(&doc);
-	pmbench_result_release(&r);
+	pmbench_result_file_release(&f);
 	pmbench_cli_opts_release(&cli);
 	return code;
 }

@@ -152,8 +152,16 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 		.summary = "Write a result's report, in any format",
 		.synopsis = "RESULT.json [options]",
 		.description =
-			"Write a report of a result file written by 'pmbench "
-			"bench' or 'pmbench ci-cache'.\n"
+			"Write the report of a result file again, as the "
+			"command that wrote it showed it: a result of "
+			"'pmbench bench' (or merge) or 'pmbench ci-cache' "
+			"its tables, a live 'pmbench claim' its claim judged "
+			"again, a 'pmbench migrate' report the migration, "
+			"byte for byte in every format. A migrate report of "
+			"an older pmbench, which lacks what that needs, is "
+			"refused in one line that names its version; so is "
+			"a file that is no result (a report's JSON, "
+			"hyperfine's).\n"
 			"\n"
 			"Formats:\n"
 			"{format_table}\n"
@@ -182,7 +190,16 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"median from A to B with its bootstrap 95% interval, "
 			"a Mann-Whitney test, and a verdict: faster, slower "
 			"or no significant difference. For upgrades (bun 1.1 "
-			"-> 1.4) and before/after experiments.",
+			"-> 1.4) and before/after experiments.\n"
+			"\n"
+			"A and B are of one kind: bench and claim results, "
+			"two ci-cache results, or two migrate reports, which "
+			"first say per target what moved from A to B "
+			"(whether it installs, its lockfile, the versions it "
+			"resolves against the source, each parity task, its "
+			"speed-up against the source per scenario) and what "
+			"it resolves differently, then compare the "
+			"benchmarks' cells.",
 		.examples = {
 			{ "Before and after an upgrade",
 			  "pmbench compare before.json after.json" },
@@ -205,10 +222,13 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"Check a claim such as \"bun install is 20x faster "
 			"than npm install\" (also \"N times\", \"slower "
 			"than\", \"as fast as\"; the task may be left out "
-			"and is then install). Reads --from RESULT.json, or "
-			"runs the two PMs on FIXTURE (default todo-api; live "
-			"runs time any task of 'pmbench bench --help'), and "
-			"gives a verdict per scenario:\n"
+			"and is then install). Reads --from RESULT.json (a "
+			"bench or claim result, or a migrate report's "
+			"benchmark), or runs the two PMs on FIXTURE (default "
+			"todo-api; live runs time any task of 'pmbench bench "
+			"--help', and their result records the claim, which "
+			"'pmbench report' judges again), and gives a verdict "
+			"per scenario:\n"
 			"  reproduced    the 95% interval of the measured "
 			"ratio lies within the\n"
 			"                claimed factor, give or take the "
@@ -275,7 +295,8 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 		.description =
 			"Pool the results of 'pmbench bench --shard K/N' (or "
 			"whole runs of one plan) into OUT.json, an ordinary "
-			"result for report, compare and claim. Refused, "
+			"result for report, compare and claim; a migrate "
+			"report is no shard and is refused. Refused, "
 			"naming the field, when the inputs differ in plan, "
 			"options, fixture commits or PM versions, give one "
 			"shard twice, or hold rounds that contradict the "
@@ -298,7 +319,7 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 		.id = CMD_HISTORY,
 		.fn = cmd_history,
 		.summary = "Medians over time per fixture, task, scenario "
-			   "and PM",
+			   "and PM; migrations' speed-ups",
 		.synopsis = "DIR [options]",
 		.description =
 			"Read every result file under DIR (sub-folders too: "
@@ -308,7 +329,14 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"with its 95% interval, and a change flagged where "
 			"'pmbench compare' would find one against the result "
 			"before (Mann-Whitney p < 0.05 and the ratio's "
-			"interval on one side of 1).\n"
+			"interval on one side of 1). Every kind of result is "
+			"read: ci-cache jobs are series of their own, a live "
+			"claim's cells join the bench series, and each "
+			"migrate report gives its targets' series: per date "
+			"the speed-up against the source (the source's "
+			"median over the target's, with its interval, as "
+			"migrate gives it), a change flagged where two in a "
+			"row do not overlap.\n"
 			"\n"
 			"The table shows one line per series; markdown, csv "
 			"and json every point; html a trend chart per "

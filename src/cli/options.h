@@ -7,10 +7,10 @@
  * its argument, the commands that take it, its help line and where its
  * value lands; and one table of commands (commands.c) with their
  * descriptions and examples. From them come each command's array of
- * long options and its parsing (pmbench_cli_parse()), `pmbench help
- * COMMAND`, the man pages in docs/man/, the shell completions in completions/
- * (help.c, completion.c; written by pmbench-gendoc) and the bench options
- * `pmbench workflow` passes to its shards.
+ * long options and its parsing (pmbench_cli_parse(), parse.c), `pmbench
+ * help COMMAND`, the man pages in docs/man/, the shell completions in
+ * completions/ (help.c, completion.c; written by pmbench-gendoc) and the
+ * bench options `pmbench workflow` passes to its shards.
  */
 
 #include "pmbench/common.h"
@@ -40,18 +40,20 @@ enum pmbench_cli_cmd {
 
 /** What an option's argument is, and so how it is checked. */
 enum pmbench_arg {
-	ARG_FLAG,     /**< none: stores `value` (an int) */
-	ARG_COUNT,    /**< a whole number from `min` to `max` (unsigned) */
-	ARG_U64,      /**< any whole number (uint64_t) */
-	ARG_DURATION, /**< such as 90s or 15m, above 0: nanoseconds (uint64_t) */
-	ARG_PERCENT,  /**< above 0, at most 100, '%' optional: a fraction */
-	ARG_STRING,   /**< any text (const char *) */
-	ARG_PATH,     /**< a file or folder name, not empty (const char *) */
-	ARG_PM,	      /**< one package manager or variant (const char *) */
-	ARG_PMS,      /**< comma-separated PMs (a strvec it replaces) */
-	ARG_ENV,      /**< NAME=VALUE, appended (a strvec) */
-	ARG_FORMAT,   /**< a report format (const struct pmbench_format *) */
-	ARG_CUSTOM,   /**< the row's `set` parses and lands it */
+	ARG_FLAG,  /**< none: stores `value` (an int) */
+	ARG_COUNT, /**< a whole number from `min` to `max` (unsigned) */
+	ARG_U64,   /**< any whole number (uint64_t) */
+	/** such as 90s or 15m, from 1 s to 24 h: nanoseconds (uint64_t) */
+	ARG_DURATION,
+	/** from 0.1 to 100, '%' optional: a fraction (double) */
+	ARG_PERCENT,
+	ARG_STRING, /**< any text (const char *) */
+	ARG_PATH,   /**< a file or folder name, not empty (const char *) */
+	ARG_PM,	    /**< one package manager or variant (const char *) */
+	ARG_PMS,    /**< comma-separated PMs (a strvec it replaces) */
+	ARG_ENV,    /**< NAME=VALUE, appended (a strvec) */
+	ARG_FORMAT, /**< a report format (const struct pmbench_format *) */
+	ARG_CUSTOM, /**< the row's `set` parses and lands it */
 };
 
 /** Which configuration an option's value lands in, at `at`. */
@@ -245,6 +247,13 @@ int pmbench_cli_parse(struct pmbench_cli_opts *cli, const char *name, int argc,
 
 /** The exit code of pmbench_cli_parse()'s `ret` when not 0. */
 int pmbench_cli_parse_exit(int ret);
+
+/**
+ * Check `arg` as the kind of row `o` says and land it where the row
+ * says (a row of its own kind: its setter). Returns 0 or an error.
+ */
+int pmbench_cli_apply(struct pmbench_cli_opts *cli,
+		      const struct pmbench_option *o, const char *arg);
 
 /** Whether option `name` was given on the command line parsed. */
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name);

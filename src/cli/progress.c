@@ -283,8 +283,8 @@ static void estimate(unsigned total)
 	/* Under a budget the budget is the estimate, not the primings. */
 	if (budget_s) {
 		pmbench_buf_adds(&b, "estimate: about ");
-		pmbench_buf_add_clock(&b, budget_s);
-		pmbench_buf_adds(&b, " (m:ss) in all: the time budget "
+		pmbench_buf_add_clock_unit(&b, budget_s);
+		pmbench_buf_adds(&b, " in all: the time budget "
 				     "(--budget), spent on the rounds where "
 				     "the ratios are widest; the first rounds "
 				     "of every scenario run even past it");
@@ -294,10 +294,10 @@ static void estimate(unsigned total)
 	}
 	mean = prime_sum / prime_nr;
 	pmbench_buf_adds(&b, "estimate: about ");
-	pmbench_buf_add_clock(&b,
-			      mean * total * (plan_groups ? plan_groups : 1));
+	pmbench_buf_add_clock_unit(&b, mean * total *
+					       (plan_groups ? plan_groups : 1));
 	pmbench_buf_addf(&b,
-			 " (m:ss): %u group%s of %u run%s, each about a "
+			 ": %u group%s of %u run%s, each about a "
 			 "priming (%.1f s) or less",
 			 plan_groups ? plan_groups : 1,
 			 plan_groups > 1 ? "s" : "", total,

@@ -1,22 +1,93 @@
 /*
  * Markdown: the title as the page's heading, sections as "##", pipe
  * tables, notes in bold, failures' output in fenced code blocks. Charts
- * are left out (a README links the svg format's image instead).
+ * are left out (a README links the svg format's image instead). Text
+ * from the document is text: nothing in it makes Markdown or HTML (a
+ * name with "\n# x" or "<img onerror>" in it is shown as it is).
  */
 #include "pmbench/common.h"
 
+#include <ctype.h>
+
 #include "internal.h"
 
-/* Text for a table cell: no newlines, '|' escaped. */
+/*
+ * Text inside a line: what makes emphasis, code, links, tables or HTML
+ * escaped ('<' and an entity's '&' as entities, the rest with a
+ * backslash); tabs and carriage returns as spaces.
+ */
+static void md_escape(struct pmbench_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i], next = i + 1 < n ? s[i + 1] : '\0';
+
+		if (c == '<')
+			pmbench_buf_adds(out, "&lt;");
+		else if (c == '&' &&
+			 (isalpha((unsigned char)next) || next == '#'))
+			pmbench_buf_adds(out, "&amp;");
+		else if (c == '\t' || c == '\r')
+			pmbench_buf_addch(out, ' ');
+		else if (strchr("`*[]|", c) ||
+			 (c == '\\' && ispunct((unsigned char)next)))
+			pmbench_buf_addf(out, "\\%c", c);
+		else
+			pmbench_buf_addch(out, c);
+	}
+}
+
+/* Does the marker at s[i] end there (a blank or the line's end next)? */
+static int md_ends(const char *s, size_t n, size_t i)
+{
+	return i + 1 >= n || s[i + 1] == ' ' || s[i + 1] == '\t';
+}
+
+/*
+ * The start of a line of text (`n` bytes): what would make it a block,
+ * a heading, a quote, a list item, a fence, a rule or a setext
+ * underline, escaped. Returns the bytes written so.
+ */
+static size_t md_start(struct pmbench_buf *out, const char *s, size_t n)
+{
+	size_t i = 0, d;
+
+	while (i < n && s[i] == ' ')
+		pmbench_buf_addch(out, s[i++]);
+	for (d = i; d < n && d - i < 10 && isdigit((unsigned char)s[d]); d++)
+		;
+	if (d > i && d < n && (s[d] == '.' || s[d] == ')') &&
+	    md_ends(s, n, d)) {
+		pmbench_buf_add(out, s + i, d - i);
+		pmbench_buf_addf(out, "\\%c", s[d]);
+		return d + 1;
+	}
+	if (i < n &&
+	    (strchr("#>", s[i]) || (strchr("-+*=_~", s[i]) &&
+				    (md_ends(s, n, i) || s[i + 1] == s[i])))) {
+		pmbench_buf_addf(out, "\\%c", s[i]);
+		return i + 1;
+	}
+	return i;
+}
+
+/* One line of text, escaped. */
+static void md_line(struct pmbench_buf *out, const char *s, size_t n)
+{
+	size_t used = md_start(out, s, n);
+
+	md_escape(out, s + used, n - used);
+}
+
+/* Text for a table cell, a heading or an item: its lines kept as <br>. */
 static void md_cell(struct pmbench_buf *out, const char *s)
 {
-	for (; s && *s && *s != '\n'; s++) {
-		if (*s == '|')
-			pmbench_buf_addch(out, '\\');
-		if (*s == '\r' || *s == '\t')
-			pmbench_buf_addch(out, ' ');
-		else
-			pmbench_buf_addch(out, *s);
+	for (const char *p = s; p && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		md_line(out, p, n);
+		p += n;
+		if (*p && *++p)
+			pmbench_buf_adds(out, "<br>");
 	}
 }
 
@@ -46,7 +117,7 @@ static void md_lines(struct pmbench_buf *out, const char *text)
 	for (const char *p = text; *p;) {
 		size_t n = strcspn(p, "\n");
 
-		pmbench_buf_add(out, p, n);
+		md_line(out, p, n);
 		p += n;
 		if (*p)
 			p++;

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "pmbench/text.h"
 
 #define CHART_W PMBENCH_CHART_W
 #define LABEL_W PMBENCH_CHART_LABEL_W
@@ -17,75 +18,9 @@
 #define ROW_H	PMBENCH_CHART_ROW_H
 #define AXIS_H	PMBENCH_CHART_AXIS_H
 
-void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			pmbench_buf_adds(out, "&amp;");
-			break;
-		case '<':
-			pmbench_buf_adds(out, "&lt;");
-			break;
-		case '>':
-			pmbench_buf_adds(out, "&gt;");
-			break;
-		case '"':
-			pmbench_buf_adds(out, "&quot;");
-			break;
-		case '\'':
-			pmbench_buf_adds(out, "&#39;");
-			break;
-		default:
-			/*
-			 * Control bytes other than tab and newline are not
-			 * allowed in HTML or XML text.
-			 */
-			if ((unsigned char)*s < 0x20 && *s != '\n' &&
-			    *s != '\t')
-				pmbench_buf_addch(out, ' ');
-			else
-				pmbench_buf_addch(out, *s);
-		}
-	}
-}
-
-void pmbench_fmt_chart_open(struct pmbench_buf *out,
-			    const struct pmbench_doc_chart *c, const char *more,
-			    double h, double at_y)
-{
-	pmbench_buf_adds(out, "<svg class=\"chart ");
-	pmbench_fmt_xml_escape(out, c->name);
-	if (more)
-		pmbench_buf_adds(out, more);
-	pmbench_buf_addf(out, "\" width=\"%d\" height=\"%.0f\" ",
-			 PMBENCH_CHART_W, h);
-	if (at_y >= 0)
-		pmbench_buf_addf(out, "x=\"0\" y=\"%.0f\" ", at_y);
-	pmbench_buf_addf(out,
-			 "viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			 "xmlns=\"http://www.w3.org/2000/svg\"><title>",
-			 PMBENCH_CHART_W, h);
-	pmbench_fmt_xml_escape(out, c->title);
-	pmbench_buf_adds(out, "</title>\n");
-}
-
 static void add_num(struct pmbench_buf *out, double v)
 {
 	pmbench_buf_addf(out, "%.1f", v);
-}
-
-double pmbench_fmt_tick_step(double max, unsigned ticks)
-{
-	double raw = max / ticks, p = pow(10, floor(log10(raw)));
-
-	if (raw / p < 1.5)
-		return p;
-	if (raw / p < 3.5)
-		return 2 * p;
-	if (raw / p < 7.5)
-		return 5 * p;
-	return 10 * p;
 }
 
 /* How values map to the plot: linear from 0, or log from `min`. */

@@ -22,7 +22,11 @@ int pmbench_fmt_hyperfine(struct pmbench_buf *out,
 int pmbench_fmt_html(struct pmbench_buf *out, const struct pmbench_doc *doc);
 int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc);
 
-/* HTML and XML text: &, <, >, quotes escaped; control bytes dropped. */
+/*
+ * HTML and XML text: &, <, >, quotes escaped; control bytes a space;
+ * what XML 1.0 does not allow (U+FFFE, U+FFFF, bytes that are no UTF-8)
+ * U+FFFD.
+ */
 void pmbench_fmt_xml_escape(struct pmbench_buf *out, const char *s);
 
 /* Chart geometry, the same in the page and in the standalone image. */
@@ -242,5 +246,144 @@ int pmbench_fmt_bmf(struct pmbench_buf *out, const struct pmbench_doc *doc);
 /* A timed cell's benchmark name: "todo-api/install/clean/npm [A]". */
 void pmbench_fmt_bench_name(struct pmbench_buf *out,
 			    const struct pmbench_cell *c, const char *label);
+
+/*
+ * The claim of a live claim's result `r` (its `claim`) judged in its
+ * scenarios with its tolerance, as `claim` judged it: the claim kind's
+ * document. 0, or the claim parser's error (kind_claim.c).
+ */
+int pmbench_kind_claim_again(struct pmbench_doc *out,
+			     const struct pmbench_result *r);
+
+struct pmbench_report_compare;
+
+/*
+ * A comparison's document begun: titled `title`, the table `csv` for
+ * CSV, both results attached, which is A and which B, and a warning when
+ * their registries differ (kind_compare.c).
+ */
+void pmbench_kind_compare_head(struct pmbench_doc *out,
+			       const struct pmbench_report_compare *c,
+			       const char *title, const char *csv);
+
+/*
+ * The cells of `c` compared, per scenario, then the cells one file
+ * alone has and both legends (kind_compare.c).
+ */
+void pmbench_kind_compare_cells(struct pmbench_doc *out,
+				const struct pmbench_report_compare *c);
+
+struct pmbench_migrate_pm;
+struct pmbench_migrate_task;
+struct pmbench_history;
+struct pmbench_history_entry;
+
+/* The version `r` found of `pm`, or "?" (kind_history.c). */
+const char *pmbench_kind_pm_version(const struct pmbench_result *r,
+				    const char *pm);
+
+/* The columns of history's table "history" (kind_history.c). */
+enum pmbench_history_col {
+	PMBENCH_HIST_FIXTURE,
+	PMBENCH_HIST_TASK,
+	PMBENCH_HIST_SCENARIO,
+	PMBENCH_HIST_PM,
+	PMBENCH_HIST_DATE,
+	PMBENCH_HIST_VERSION,
+	PMBENCH_HIST_MEDIAN,
+	PMBENCH_HIST_RUNS,
+	PMBENCH_HIST_CHANGE,
+	PMBENCH_HIST_FILE,
+	PMBENCH_HIST_AGAINST, /* a migration's source */
+	PMBENCH_HIST_SPEEDUP, /* a migration's target against its source */
+	PMBENCH_HIST_COLS
+};
+
+/* A new table "history" for `audience` (kind_history.c). */
+struct pmbench_doc_table *pmbench_kind_history_table(struct pmbench_doc *d,
+						     unsigned audience);
+
+/*
+ * A row of `t` with the series' names (`key`'s), the date and file of
+ * entry `e` and `version`; the caller adds the figures.
+ */
+struct pmbench_doc_row *pmbench_kind_history_row(
+	struct pmbench_doc_table *t, const struct pmbench_cell *key,
+	const struct pmbench_history_entry *e, const char *version);
+
+/*
+ * The series of a migration's target (`key`'s fixture, task, scenario
+ * and PM) against `source` over the migrate results of `h`: its
+ * speed-up per date, a change counted into *changes where two in a row
+ * have 95 % intervals that do not overlap (kind_history_migrate.c).
+ */
+void pmbench_kind_history_migrate(struct pmbench_doc *d,
+				  const struct pmbench_history *h,
+				  const struct pmbench_cell *key,
+				  const char *source, size_t *changes);
+
+/*
+ * What migrate's verdict says of target `e` against the source `src`
+ * (both scanned): "resolves the same 12 packages", or what moved, and
+ * the install scripts' differences (kind_migrate.c).
+ */
+void pmbench_kind_migrate_resolution(struct pmbench_buf *b,
+				     const struct pmbench_migrate_pm *src,
+				     const struct pmbench_migrate_pm *e);
+
+/*
+ * What migrate's verdict says of `e`'s parity task `t` against the
+ * source `src` (may be NULL): "build identical (12 files, 340.2 KiB)",
+ * "test FAILS (as under the source)", "lint: no script".
+ */
+void pmbench_kind_migrate_task(struct pmbench_buf *b,
+			       const struct pmbench_migrate_pm *src,
+			       const struct pmbench_migrate_pm *e,
+			       const struct pmbench_migrate_task *t);
+
+/* A migration target's speed against its source in one scenario. */
+struct pmbench_kind_speed {
+	struct pmbench_comparison cmp; /**< target / source */
+	/** The speed-up: source / target (above 1: the target is faster). */
+	struct pmbench_interval up;
+	size_t na, nz; /**< runs of the source, the target */
+};
+
+/*
+ * The speed of `pm` against `source` in the cells of `task` and
+ * `scenario` of `r`, as migrate computes it: the ratio of medians with
+ * its bootstrap interval (seeded with `seed`) and Mann-Whitney. Returns
+ * 1, or 0 when either has no cell or no successful run (kind_migrate.c).
+ */
+int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
+			       const struct pmbench_result *r,
+			       const char *source, uint64_t seed,
+			       const char *task, const char *scenario,
+			       const char *pm);
+
+/*
+ * "1.20x faster (npm/bun 1.20x, 95% CI 0.90x-1.55x, Mann-Whitney p=0.67,
+ * 2 and 2 runs...)": migrate's words for `s`; `brief` leaves out what a
+ * single run each cannot give.
+ */
+void pmbench_kind_speed_text(struct pmbench_buf *b,
+			     const struct pmbench_kind_speed *s,
+			     const char *source, const char *pm, int brief);
+
+/*
+ * Whether the speed-up moved from `a` to `b`: 1 up, -1 down, when both
+ * have an interval (two runs or more a side) and the two do not overlap;
+ * else 0 (kind_migrate.c).
+ */
+int pmbench_kind_speedup_moved(const struct pmbench_kind_speed *a,
+			       const struct pmbench_kind_speed *b);
+
+/*
+ * "1.20x faster (npm/bun 0.90x–1.55x)": the speed-up in short, its
+ * interval when both had two runs or more (history, compare).
+ */
+void pmbench_kind_speedup_text(struct pmbench_buf *b,
+			       const struct pmbench_kind_speed *s,
+			       const char *source, const char *pm);
 
 #endif

@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "pmbench/cicache.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 #include "pmbench/scenario.h"
 
 /* "14.493 s (13.640 s–14.763 s), 1 failed", or why there is no time. */
@@ -477,7 +478,7 @@ static void target_line(struct pmbench_doc *d, const struct pmbench_report *rep,
 	}
 	if (yes.len || no.len)
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "target ±%.0f %% against %s (paired): "
+				 "target ±%g %% against %s (paired): "
 				 "%s%s%s%s%s",
 				 r->auto_target * 100, r->baseline,
 				 yes.len ? "reached by " : "", yes.ptr,
@@ -669,6 +670,30 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	pmbench_sample_table(out, PMBENCH_DOC_DATA, r);
 	pmbench_strvec_release(&fixtures);
 	pmbench_strvec_release(&pms);
+}
+
+int pmbench_report_file(struct pmbench_doc *out,
+			const struct pmbench_result_file *f)
+{
+	switch (f->kind) {
+	case PMBENCH_RESULT_MIGRATE:
+		if (f->lacks)
+			return pmbench_error_setc(PMBENCH_EINVALID,
+						  "a migrate result of version "
+						  "%d lacks %s",
+						  f->version, f->lacks);
+		pmbench_report_migrate(out, &f->migrate, &f->result);
+		return 0;
+	case PMBENCH_RESULT_CLAIM:
+		return pmbench_kind_claim_again(out, &f->result);
+	case PMBENCH_RESULT_NONE:
+		return pmbench_error_setc(PMBENCH_EINVALID, "%s", f->what);
+	case PMBENCH_RESULT_BENCH:
+	case PMBENCH_RESULT_CICACHE:
+		break;
+	}
+	pmbench_report_result(out, &f->result);
+	return 0;
 }
 
 void pmbench_report_result(struct pmbench_doc *out,

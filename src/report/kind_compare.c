@@ -113,14 +113,6 @@ void pmbench_report_compare_release(struct pmbench_report_compare *c)
 
 /* ---- The document ------------------------------------------------------ */
 
-static const char *pm_version(const struct pmbench_result *r, const char *pm)
-{
-	for (size_t i = 0; i < r->found_nr; i++)
-		if (!strcmp(r->found[i].name, pm) && r->found[i].version)
-			return r->found[i].version;
-	return "?";
-}
-
 static void add_pct(struct pmbench_buf *b, double ratio)
 {
 	pmbench_buf_addf(b, "%+.1f%%", (ratio - 1) * 100);
@@ -252,8 +244,8 @@ static void pair_row(struct pmbench_doc_table *t,
 {
 	struct pmbench_doc_row *row = pmbench_doc_row(t);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *va = pm_version(c->a, p->b->pm);
-	const char *vb = pm_version(c->b, p->b->pm);
+	const char *va = pmbench_kind_pm_version(c->a, p->b->pm);
+	const char *vb = pmbench_kind_pm_version(c->b, p->b->pm);
 
 	pmbench_doc_str(row, COL_FIXTURE, 0, p->b->fixture);
 	pmbench_doc_str(row, COL_TASK, 0, p->b->task);
@@ -379,15 +371,14 @@ static void change_chart(struct pmbench_doc *d,
 	pmbench_buf_release(&b);
 }
 
-void pmbench_report_compare(struct pmbench_doc *out,
-			    const struct pmbench_report_compare *c)
+void pmbench_kind_compare_head(struct pmbench_doc *out,
+			       const struct pmbench_report_compare *c,
+			       const char *title, const char *csv)
 {
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	struct pmbench_doc_table *t = NULL;
-	struct pmbench_doc_block *list;
+	struct pmbench_buf ra = PMBENCH_BUF_INIT, rb = PMBENCH_BUF_INIT;
 
-	pmbench_doc_init(out, "compare", "pmbench comparison");
-	out->csv = pmbench_xstrdup("comparisons");
+	pmbench_doc_init(out, "compare", title);
+	out->csv = pmbench_xstrdup(csv);
 	pmbench_doc_attach(out, c->a, "A");
 	pmbench_doc_attach(out, c->b, "B");
 	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
@@ -395,20 +386,43 @@ void pmbench_report_compare(struct pmbench_doc *out,
 			 "change = median B / median A - 1; negative is faster",
 			 c->name_a, c->a->created ? c->a->created : "?",
 			 c->name_b, c->b->created ? c->b->created : "?");
-	if (!pmbench_kind_same_registry(c->a, c->b)) {
-		struct pmbench_buf ra = PMBENCH_BUF_INIT;
+	if (pmbench_kind_same_registry(c->a, c->b))
+		return;
+	pmbench_kind_registry(&ra, c->a);
+	pmbench_kind_registry(&rb, c->b);
+	pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_WARNING,
+			 "A and B used different registries (A: %s; "
+			 "B: %s): their install times differ by the "
+			 "network too, not only by the package "
+			 "managers",
+			 ra.ptr, rb.ptr);
+	pmbench_buf_release(&ra);
+	pmbench_buf_release(&rb);
+}
 
-		pmbench_kind_registry(&ra, c->a);
-		pmbench_kind_registry(&b, c->b);
-		pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_WARNING,
-				 "A and B used different registries (A: %s; "
-				 "B: %s): their install times differ by the "
-				 "network too, not only by the package "
-				 "managers",
-				 ra.ptr, b.ptr);
-		pmbench_buf_release(&ra);
-		pmbench_buf_reset(&b);
-	}
+/* The cells one file has and the other lacks. */
+static void only_one(struct pmbench_doc *out,
+		     const struct pmbench_report_compare *c)
+{
+	struct pmbench_doc_block *list;
+
+	if (!c->only_a.nr && !c->only_b.nr)
+		return;
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+			    "cells in one file only");
+	list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
+	for (size_t i = 0; i < c->only_a.nr; i++)
+		pmbench_doc_item(list, "only in A: %s", c->only_a.v[i]);
+	for (size_t i = 0; i < c->only_b.nr; i++)
+		pmbench_doc_item(list, "only in B: %s", c->only_b.v[i]);
+}
+
+void pmbench_kind_compare_cells(struct pmbench_doc *out,
+				const struct pmbench_report_compare *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t = NULL;
+
 	for (size_t i = 0; i < c->pairs_nr; i++) {
 		const struct pmbench_report_pair *p = &c->pairs[i];
 
@@ -434,16 +448,15 @@ void pmbench_report_compare(struct pmbench_doc *out,
 			moved_notes(out, c, g);
 		}
 	}
-	if (c->only_a.nr || c->only_b.nr) {
-		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
-				    "cells in one file only");
-		list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
-		for (size_t i = 0; i < c->only_a.nr; i++)
-			pmbench_doc_item(list, "only in A: %s", c->only_a.v[i]);
-		for (size_t i = 0; i < c->only_b.nr; i++)
-			pmbench_doc_item(list, "only in B: %s", c->only_b.v[i]);
-	}
+	only_one(out, c);
 	pmbench_kind_legend(out, c->a, "A");
 	pmbench_kind_legend(out, c->b, "B");
 	pmbench_buf_release(&b);
+}
+
+void pmbench_report_compare(struct pmbench_doc *out,
+			    const struct pmbench_report_compare *c)
+{
+	pmbench_kind_compare_head(out, c, "pmbench comparison", "comparisons");
+	pmbench_kind_compare_cells(out, c);
 }

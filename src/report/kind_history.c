@@ -10,6 +10,7 @@
 #include "pmbench/common.h"
 
 #include "internal.h"
+#include "pmbench/control.h"
 #include "pmbench/history.h"
 #include "pmbench/merge.h"
 #include "pmbench/report.h"
@@ -27,7 +28,8 @@ struct point {
 	struct pmbench_comparison cmp;
 };
 
-static const char *version_of(const struct pmbench_result *r, const char *pm)
+const char *pmbench_kind_pm_version(const struct pmbench_result *r,
+				    const char *pm)
 {
 	for (size_t i = 0; i < r->found_nr; i++)
 		if (!strcmp(r->found[i].name, pm) && r->found[i].version)
@@ -74,10 +76,11 @@ static size_t series(struct point **out, const struct pmbench_history *h,
 		struct point *p = &pts[n];
 		struct pmbench_rng rng;
 
-		if (!c)
+		/* A migration's times are its own: its series are ratios. */
+		if (!c || h->entries[i].kind == PMBENCH_RESULT_MIGRATE)
 			continue;
 		p->e = &h->entries[i];
-		p->version = version_of(r, key->pm);
+		p->version = pmbench_kind_pm_version(r, key->pm);
 		p->times = pmbench_cell_times(c, &p->n);
 		point_ci(p, c, r->seed);
 		if (n && p->n && pts[n - 1].n) {
@@ -174,63 +177,109 @@ static void term_line(struct pmbench_doc *d, const struct pmbench_cell *key,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * Every point's record, for data: a bench series' (the median and its
+ * change) and a migration's (its speed-up against `against`, the source);
+ * pages show a bench series' with this table and a migration's with a
+ * table of their own (kind_history_migrate.c).
+ */
 static const struct pmbench_doc_column cols[] = {
-	{ NULL, 0, { { "fixture", PMBENCH_DOC_TEXT, 0 } } },
-	{ NULL, 0, { { "task", PMBENCH_DOC_TEXT, 0 } } },
-	{ NULL, 0, { { "scenario", PMBENCH_DOC_TEXT, 0 } } },
-	{ NULL, 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
-	{ "date", 0, { { "date", PMBENCH_DOC_TEXT, 0 } } },
-	{ "version", 0, { { "version", PMBENCH_DOC_TEXT, 0 } } },
-	{ "median (95% CI)",
-	  PMBENCH_DOC_RIGHT,
-	  { { "median_s", PMBENCH_DOC_SECONDS, 0 },
-	    { "median_ci_s", PMBENCH_DOC_SECONDS, PMBENCH_DOC_INTERVAL } } },
-	{ "runs", PMBENCH_DOC_RIGHT, { { "runs", PMBENCH_DOC_COUNT, 0 } } },
-	{ "change",
-	  0,
-	  { { "change", PMBENCH_DOC_TEXT, 0 },
-	    { "ratio", PMBENCH_DOC_NUMBER, 0 },
-	    { "ratio_ci", PMBENCH_DOC_NUMBER, PMBENCH_DOC_INTERVAL },
-	    { "p", PMBENCH_DOC_NUMBER, 0 } } },
-	{ "file", 0, { { "file", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_FIXTURE] = { NULL,
+				   0,
+				   { { "fixture", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_TASK] = { NULL, 0, { { "task", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_SCENARIO] = { NULL,
+				    0,
+				    { { "scenario", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_PM] = { NULL, 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_DATE] = { "date", 0, { { "date", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_VERSION] = { "version",
+				   0,
+				   { { "version", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_MEDIAN] = { "median (95% CI)",
+				  PMBENCH_DOC_RIGHT,
+				  { { "median_s", PMBENCH_DOC_SECONDS, 0 },
+				    { "median_ci_s", PMBENCH_DOC_SECONDS,
+				      PMBENCH_DOC_INTERVAL } } },
+	[PMBENCH_HIST_RUNS] = { "runs",
+				PMBENCH_DOC_RIGHT,
+				{ { "runs", PMBENCH_DOC_COUNT, 0 } } },
+	[PMBENCH_HIST_CHANGE] = { "change",
+				  0,
+				  { { "change", PMBENCH_DOC_TEXT, 0 },
+				    { "ratio", PMBENCH_DOC_NUMBER, 0 },
+				    { "ratio_ci", PMBENCH_DOC_NUMBER,
+				      PMBENCH_DOC_INTERVAL },
+				    { "p", PMBENCH_DOC_NUMBER, 0 } } },
+	[PMBENCH_HIST_FILE] = { "file", 0, { { "file", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_AGAINST] = { NULL,
+				   0,
+				   { { "against", PMBENCH_DOC_TEXT, 0 } } },
+	[PMBENCH_HIST_SPEEDUP] = { NULL,
+				   0,
+				   { { "speedup", PMBENCH_DOC_NUMBER, 0 },
+				     { "speedup_ci", PMBENCH_DOC_NUMBER,
+				       PMBENCH_DOC_INTERVAL } } },
 };
+
+_Static_assert(PMBENCH_ARRAY_SIZE(cols) == PMBENCH_HIST_COLS,
+	       "a column of the history table per PMBENCH_HIST_*");
+
+struct pmbench_doc_table *pmbench_kind_history_table(struct pmbench_doc *d,
+						     unsigned audience)
+{
+	return pmbench_doc_table(d, audience, "history", cols,
+				 PMBENCH_ARRAY_SIZE(cols));
+}
+
+struct pmbench_doc_row *pmbench_kind_history_row(
+	struct pmbench_doc_table *t, const struct pmbench_cell *key,
+	const struct pmbench_history_entry *e, const char *version)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+
+	pmbench_doc_name(row, PMBENCH_HIST_FIXTURE, key->fixture);
+	pmbench_doc_name(row, PMBENCH_HIST_TASK, key->task);
+	pmbench_doc_name(row, PMBENCH_HIST_SCENARIO, key->scenario);
+	pmbench_doc_name(row, PMBENCH_HIST_PM, key->pm);
+	pmbench_doc_name(row, PMBENCH_HIST_DATE, e->date);
+	pmbench_doc_name(row, PMBENCH_HIST_VERSION, version);
+	pmbench_doc_name(row, PMBENCH_HIST_FILE, e->path);
+	return row;
+}
 
 static void table_row(struct pmbench_doc_table *t,
 		      const struct pmbench_cell *key, const struct point *p,
 		      const struct point *before)
 {
-	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	struct pmbench_doc_row *row =
+		pmbench_kind_history_row(t, key, p->e, p->version);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	pmbench_doc_name(row, 0, key->fixture);
-	pmbench_doc_name(row, 1, key->task);
-	pmbench_doc_name(row, 2, key->scenario);
-	pmbench_doc_name(row, 3, key->pm);
-	pmbench_doc_name(row, 4, p->e->date);
-	pmbench_doc_name(row, 5, p->version);
 	median_text(&b, p);
-	pmbench_doc_text(row, 6, "%s", b.ptr);
+	pmbench_doc_text(row, PMBENCH_HIST_MEDIAN, "%s", b.ptr);
 	if (p->n)
-		pmbench_doc_num(row, 6, 0, p->ci.point);
+		pmbench_doc_num(row, PMBENCH_HIST_MEDIAN, 0, p->ci.point);
 	if (p->n && p->has_ci)
-		pmbench_doc_interval(row, 6, 1, p->ci.lo, p->ci.hi);
-	pmbench_doc_text(row, 7, "%zu", p->n);
-	pmbench_doc_num(row, 7, 0, (double)p->n);
+		pmbench_doc_interval(row, PMBENCH_HIST_MEDIAN, 1, p->ci.lo,
+				     p->ci.hi);
+	pmbench_doc_text(row, PMBENCH_HIST_RUNS, "%zu", p->n);
+	pmbench_doc_num(row, PMBENCH_HIST_RUNS, 0, (double)p->n);
 	pmbench_buf_reset(&b);
 	change_text(&b, p, before);
-	pmbench_doc_text(row, 8, "%s", b.ptr);
-	pmbench_doc_str(row, 8, 0,
+	pmbench_doc_text(row, PMBENCH_HIST_CHANGE, "%s", b.ptr);
+	pmbench_doc_str(row, PMBENCH_HIST_CHANGE, 0,
 			changed(p) ? (p->cmp.verdict == PMBENCH_VERDICT_SLOWER
 					      ? "slower"
 					      : "faster")
 				   : "none");
 	if (p->has_cmp) {
-		pmbench_doc_num(row, 8, 1, p->cmp.ratio.point);
-		pmbench_doc_interval(row, 8, 2, p->cmp.ratio.lo,
-				     p->cmp.ratio.hi);
-		pmbench_doc_num(row, 8, 3, p->cmp.mwu.p);
+		pmbench_doc_num(row, PMBENCH_HIST_CHANGE, 1,
+				p->cmp.ratio.point);
+		pmbench_doc_interval(row, PMBENCH_HIST_CHANGE, 2,
+				     p->cmp.ratio.lo, p->cmp.ratio.hi);
+		pmbench_doc_num(row, PMBENCH_HIST_CHANGE, 3, p->cmp.mwu.p);
 	}
-	pmbench_doc_name(row, 9, p->e->path);
 	pmbench_buf_release(&b);
 }
 
@@ -263,14 +312,23 @@ static void trend_chart(struct pmbench_doc *d, const struct pmbench_cell *key,
 	pmbench_buf_release(&title);
 }
 
-/* Has a cell with these names been shown already (an earlier file)? */
+/*
+ * Has a cell with these names been shown already (an earlier file of
+ * the same family: a migration's or another's)?
+ */
 static int seen_before(const struct pmbench_history *h, size_t upto,
-		       const struct pmbench_cell *c)
+		       const struct pmbench_cell *c, const char *source)
 {
-	for (size_t i = 0; i < upto; i++)
-		if (pmbench_result_find_cell(&h->entries[i].result, c->fixture,
-					     c->task, c->scenario, c->pm))
+	for (size_t i = 0; i < upto; i++) {
+		const struct pmbench_history_entry *e = &h->entries[i];
+
+		if ((e->kind == PMBENCH_RESULT_MIGRATE) != !!source ||
+		    (source && strcmp(e->source_pm, source)))
+			continue;
+		if (pmbench_result_find_cell(&e->result, c->fixture, c->task,
+					     c->scenario, c->pm))
 			return 1;
+	}
 	return 0;
 }
 
@@ -285,13 +343,31 @@ static void one_series(struct pmbench_doc *d, const struct pmbench_history *h,
 	pmbench_doc_heading(d, PMBENCH_DOC_PAGE, 2, "%s · %s · %s · %s",
 			    key->fixture, key->task, key->scenario, key->pm);
 	trend_chart(d, key, pts, n);
-	t = pmbench_doc_table(d, PMBENCH_DOC_PAGE | PMBENCH_DOC_DATA, "history",
-			      cols, PMBENCH_ARRAY_SIZE(cols));
+	t = pmbench_kind_history_table(d, PMBENCH_DOC_PAGE | PMBENCH_DOC_DATA);
 	for (size_t i = 0; i < n; i++) {
 		table_row(t, key, &pts[i], i ? &pts[i - 1] : NULL);
 		*changes += changed(&pts[i]);
 	}
 	free_points(pts, n);
+}
+
+/*
+ * Whether cell `c` of entry `i` opens a series: the first of its names
+ * in the file and in the files of its family before; a migration's
+ * source opens none (its targets' series are against it).
+ */
+static int first_of(const struct pmbench_history *h, size_t i,
+		    const struct pmbench_cell *c)
+{
+	const struct pmbench_history_entry *e = &h->entries[i];
+	const char *source = e->kind == PMBENCH_RESULT_MIGRATE ? e->source_pm
+							       : NULL;
+
+	if (source && (!strcmp(c->pm, source) || pmbench_control_is(c->pm)))
+		return 0;
+	return !seen_before(h, i, c, source) &&
+	       pmbench_result_find_cell(&e->result, c->fixture, c->task,
+					c->scenario, c->pm) == c;
 }
 
 /* The dates the history spans: its first and last dated results. */
@@ -327,16 +403,33 @@ void pmbench_report_history(struct pmbench_doc *out,
 			 "before: Mann-Whitney p < 0.05 and the ratio's "
 			 "interval on one side of 1.",
 			 h->nr, dir, dates.ptr);
+	for (size_t i = 0; i < h->nr; i++)
+		if (h->entries[i].kind == PMBENCH_RESULT_MIGRATE) {
+			pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+					 "A migration's series is a target's "
+					 "speed-up against its source (the "
+					 "source's median over the target's, "
+					 "with its 95%% interval, as migrate "
+					 "gives it); a change is flagged where "
+					 "two migrations in a row have "
+					 "intervals that do not overlap.");
+			break;
+		}
 	for (size_t i = 0; i < h->nr; i++) {
-		const struct pmbench_result *r = &h->entries[i].result;
+		const struct pmbench_history_entry *e = &h->entries[i];
+		const struct pmbench_result *r = &e->result;
 
-		for (size_t c = 0; c < r->cells_nr; c++)
-			if (!seen_before(h, i, &r->cells[c]) &&
-			    pmbench_result_find_cell(
-				    r, r->cells[c].fixture, r->cells[c].task,
-				    r->cells[c].scenario,
-				    r->cells[c].pm) == &r->cells[c])
+		for (size_t c = 0; c < r->cells_nr; c++) {
+			if (!first_of(h, i, &r->cells[c]))
+				continue;
+			if (e->kind == PMBENCH_RESULT_MIGRATE)
+				pmbench_kind_history_migrate(out, h,
+							     &r->cells[c],
+							     e->source_pm,
+							     &changes);
+			else
 				one_series(out, h, &r->cells[c], &changes);
+		}
 	}
 	pmbench_doc_note(out, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
 			 "%zu significant change(s) flagged", changes);

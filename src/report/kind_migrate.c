@@ -4,17 +4,18 @@
  * installed, its parity tasks) and the install benchmark. One verdict
  * line per target first, then the details against the source, then the
  * benchmark as the bench kind shows it. Its JSON is the
- * "pmbench-migrate" report `migrate --out` writes.
+ * "pmbench-migrate" report `migrate --out` writes: the engine writes the
+ * model (src/engine/result/migrate_json.c), this kind the verdicts, and
+ * `report` makes this document again from the model read back. The
+ * speed and the words of a check are shared with compare and history
+ * (internal.h).
  */
 #include "pmbench/common.h"
-
-#include <cjson/cJSON.h>
 
 #include "internal.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
-#include "pmbench/text.h"
 
 /* Changes listed per target on the terminal; the JSON has them all. */
 #define CHANGES_SHOWN 12
@@ -42,27 +43,6 @@ static int cell_interrupted(const struct pmbench_cell *c)
 
 /* ---- Comparisons ------------------------------------------------------- */
 
-/* Entries of sorted `a` not in sorted `b`. */
-static size_t only_in(const struct pmbench_strvec *a,
-		      const struct pmbench_strvec *b,
-		      struct pmbench_strvec *out)
-{
-	size_t n = 0, j = 0;
-
-	for (size_t i = 0; i < a->nr; i++) {
-		int c = 1;
-
-		while (j < b->nr && (c = strcmp(b->v[j], a->v[i])) < 0)
-			j++;
-		if (j >= b->nr || c) {
-			if (out)
-				pmbench_strvec_push(out, a->v[i]);
-			n++;
-		}
-	}
-	return n;
-}
-
 static void add_size(struct pmbench_buf *b, double bytes)
 {
 	if (bytes >= 1024.0 * 1024.0)
@@ -76,8 +56,10 @@ static void describe_output(struct pmbench_buf *b, const char *task,
 			    const struct pmbench_migrate_pm *src,
 			    const struct pmbench_migrate_pm *e)
 {
-	size_t a = only_in(&src->build_files, &e->build_files, NULL);
-	size_t z = only_in(&e->build_files, &src->build_files, NULL);
+	size_t a = pmbench_strvec_missing(&src->build_files, &e->build_files,
+					  NULL);
+	size_t z = pmbench_strvec_missing(&e->build_files, &src->build_files,
+					  NULL);
 
 	if (!a && !z) {
 		pmbench_buf_addf(b, "%s identical (%zu file%s, ", task,
@@ -97,61 +79,102 @@ static void describe_output(struct pmbench_buf *b, const char *task,
 	pmbench_buf_adds(b, ")");
 }
 
-/* Packages whose install-script leftovers differ between the two. */
-static size_t script_differences(const struct pmbench_migrate_pm *src,
-				 const struct pmbench_migrate_pm *e,
-				 struct pmbench_strvec *src_only,
-				 struct pmbench_strvec *tgt_only)
+int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
+			       const struct pmbench_result *r,
+			       const char *source, uint64_t seed,
+			       const char *task, const char *scenario,
+			       const char *pm)
 {
-	struct pmbench_strvec a = PMBENCH_STRVEC_INIT, z = PMBENCH_STRVEC_INIT;
-	struct pmbench_strvec pkgs = PMBENCH_STRVEC_INIT;
-	size_t n;
+	const struct pmbench_cell *cs = NULL, *ct = NULL;
+	struct pmbench_rng rng;
+	double *a, *z;
+	int ok = 0;
 
-	only_in(&src->script_files, &e->script_files, &a);
-	only_in(&e->script_files, &src->script_files, &z);
-	/*
-	 * Only packages both installed at one version: the others are in the
-	 * resolution diff.
-	 */
-	for (int side = 0; side < 2; side++) {
-		struct pmbench_strvec *files = side ? &z : &a;
-		struct pmbench_strvec *to = side ? tgt_only : src_only;
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
 
-		for (size_t i = 0; i < files->nr; i++) {
-			const char *tab = strchr(files->v[i], '\t');
-			struct pmbench_buf id = PMBENCH_BUF_INIT;
-			const char *at;
-
-			if (!tab)
-				continue;
-			pmbench_buf_add(&id, files->v[i],
-					(size_t)(tab - files->v[i]));
-			at = strrchr(id.ptr, '@');
-			if (at && at != id.ptr) {
-				struct pmbench_buf name = PMBENCH_BUF_INIT;
-
-				pmbench_buf_add(&name, id.ptr,
-						(size_t)(at - id.ptr));
-				if (pmbench_resolution_find(&src->res, name.ptr,
-							    at + 1) &&
-				    pmbench_resolution_find(&e->res, name.ptr,
-							    at + 1)) {
-					pmbench_strvec_push(to, files->v[i]);
-					if (pmbench_strvec_find(&pkgs, id.ptr) <
-					    0)
-						pmbench_strvec_push(&pkgs,
-								    id.ptr);
-				}
-				pmbench_buf_release(&name);
-			}
-			pmbench_buf_release(&id);
-		}
+		if (strcmp(c->task, task) || strcmp(c->scenario, scenario))
+			continue;
+		if (!strcmp(c->pm, source))
+			cs = c;
+		else if (!strcmp(c->pm, pm))
+			ct = c;
 	}
-	n = pkgs.nr;
-	pmbench_strvec_release(&a);
-	pmbench_strvec_release(&z);
-	pmbench_strvec_release(&pkgs);
-	return n;
+	if (!cs || !ct)
+		return 0;
+	a = pmbench_cell_times(cs, &out->na);
+	z = pmbench_cell_times(ct, &out->nz);
+	pmbench_rng_seed(&rng, seed);
+	if (out->na && out->nz &&
+	    !pmbench_stats_compare(&out->cmp, z, out->nz, a, out->na, 0.95,
+				   BOOTSTRAP_RESAMPLES, 0.05, &rng)) {
+		ok = 1;
+		out->up.point = 1.0 / out->cmp.ratio.point;
+		out->up.lo = 1.0 / out->cmp.ratio.hi;
+		out->up.hi = 1.0 / out->cmp.ratio.lo;
+	}
+	pmbench_error_clear();
+	free(a);
+	free(z);
+	return ok;
+}
+
+void pmbench_kind_speed_text(struct pmbench_buf *b,
+			     const struct pmbench_kind_speed *s,
+			     const char *source, const char *pm, int brief)
+{
+	const struct pmbench_comparison *cmp = &s->cmp;
+	size_t na = s->na, nz = s->nz;
+
+	/* With 3 runs against 3 the test cannot say "significant". */
+	if (na >= 2 && nz >= 2 && cmp->verdict == PMBENCH_VERDICT_SAME &&
+	    pmbench_stats_mwu_min_p(na, nz) < 0.05)
+		pmbench_buf_adds(b, "no significant difference, ");
+	/* cmp->ratio is target / source: show it as "N x faster/slower". */
+	if (cmp->ratio.point <= 1.0)
+		pmbench_buf_addf(b, "%.2fx faster", 1.0 / cmp->ratio.point);
+	else
+		pmbench_buf_addf(b, "%.2fx slower", cmp->ratio.point);
+	if (na >= 2 && nz >= 2)
+		pmbench_buf_addf(b,
+				 " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
+				 "Mann-Whitney p=%.2g, %zu and %zu runs%s)",
+				 source, pm, 1.0 / cmp->ratio.point,
+				 1.0 / cmp->ratio.hi, 1.0 / cmp->ratio.lo,
+				 cmp->mwu.p, na, nz,
+				 pmbench_stats_mwu_min_p(na, nz) >= 0.05
+					 ? ": too few runs for the test to "
+					   "reach p < 0.05, use --runs 5"
+					 : "");
+	else if (!brief)
+		pmbench_buf_adds(b, " (one run each: no interval)");
+}
+
+/* Two runs a side or more: the interval says something. */
+static int has_interval(const struct pmbench_kind_speed *s)
+{
+	return s->na >= 2 && s->nz >= 2;
+}
+
+int pmbench_kind_speedup_moved(const struct pmbench_kind_speed *a,
+			       const struct pmbench_kind_speed *b)
+{
+	if (!has_interval(a) || !has_interval(b))
+		return 0;
+	return b->up.lo > a->up.hi ? 1 : b->up.hi < a->up.lo ? -1 : 0;
+}
+
+void pmbench_kind_speedup_text(struct pmbench_buf *b,
+			       const struct pmbench_kind_speed *s,
+			       const char *source, const char *pm)
+{
+	if (s->up.point >= 1.0)
+		pmbench_buf_addf(b, "%.2fx faster", s->up.point);
+	else
+		pmbench_buf_addf(b, "%.2fx slower", 1.0 / s->up.point);
+	if (has_interval(s))
+		pmbench_buf_addf(b, " (%s/%s %.2fx–%.2fx)", source, pm,
+				 s->up.lo, s->up.hi);
 }
 
 /*
@@ -165,66 +188,19 @@ static int speed(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		 const struct pmbench_result *r, const char *task,
 		 const char *scenario, const char *pm, int brief)
 {
-	const struct pmbench_cell *cs = NULL, *ct = NULL;
-	struct pmbench_comparison cmp;
-	struct pmbench_rng rng;
-	double *a, *z;
-	size_t na, nz;
-	int ok = 0;
+	struct pmbench_kind_speed s;
 
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		const struct pmbench_cell *c = &r->cells[i];
-
-		if (strcmp(c->task, task) || strcmp(c->scenario, scenario))
-			continue;
-		if (!strcmp(c->pm, m->source_pm))
-			cs = c;
-		else if (!strcmp(c->pm, pm))
-			ct = c;
-	}
-	if (!cs || !ct)
+	if (!pmbench_kind_migrate_speed(&s, r, m->source_pm, m->seed, task,
+					scenario, pm))
 		return 0;
-	a = pmbench_cell_times(cs, &na);
-	z = pmbench_cell_times(ct, &nz);
-	pmbench_rng_seed(&rng, m->seed);
-	if (!na || !nz ||
-	    pmbench_stats_compare(&cmp, z, nz, a, na, 0.95, BOOTSTRAP_RESAMPLES,
-				  0.05, &rng) < 0)
-		goto done;
-	ok = 1;
 	pmbench_buf_addf(b, "%s %s: ", task, scenario);
-	/* With 3 runs against 3 the test cannot say "significant". */
-	if (na >= 2 && nz >= 2 && cmp.verdict == PMBENCH_VERDICT_SAME &&
-	    pmbench_stats_mwu_min_p(na, nz) < 0.05)
-		pmbench_buf_adds(b, "no significant difference, ");
-	/* cmp.ratio is target / source: show it as "N x faster/slower". */
-	if (cmp.ratio.point <= 1.0)
-		pmbench_buf_addf(b, "%.2fx faster", 1.0 / cmp.ratio.point);
-	else
-		pmbench_buf_addf(b, "%.2fx slower", cmp.ratio.point);
-	if (na >= 2 && nz >= 2)
-		pmbench_buf_addf(b,
-				 " (%s/%s %.2fx, 95%% CI %.2fx-%.2fx, "
-				 "Mann-Whitney p=%.2g, %zu and %zu runs%s)",
-				 m->source_pm, pm, 1.0 / cmp.ratio.point,
-				 1.0 / cmp.ratio.hi, 1.0 / cmp.ratio.lo,
-				 cmp.mwu.p, na, nz,
-				 pmbench_stats_mwu_min_p(na, nz) >= 0.05
-					 ? ": too few runs for the test to "
-					   "reach p < 0.05, use --runs 5"
-					 : "");
-	else if (!brief)
-		pmbench_buf_adds(b, " (one run each: no interval)");
-done:
-	free(a);
-	free(z);
-	return ok;
+	pmbench_kind_speed_text(b, &s, m->source_pm, pm, brief);
+	return 1;
 }
 
-/* "; resolves the same 12 packages", or what changed, and scripts. */
-static void verdict_resolution(struct pmbench_buf *b,
-			       const struct pmbench_migrate_pm *src,
-			       const struct pmbench_migrate_pm *e)
+void pmbench_kind_migrate_resolution(struct pmbench_buf *b,
+				     const struct pmbench_migrate_pm *src,
+				     const struct pmbench_migrate_pm *e)
 {
 	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
 	struct pmbench_strvec x = PMBENCH_STRVEC_INIT, y = PMBENCH_STRVEC_INIT;
@@ -241,11 +217,11 @@ static void verdict_resolution(struct pmbench_buf *b,
 		patch += !strcmp(l, "patch");
 	}
 	if (!d.changed && !d.only_source && !d.only_target)
-		pmbench_buf_addf(b, "; resolves the same %zu package%s",
+		pmbench_buf_addf(b, "resolves the same %zu package%s",
 				 d.identical, d.identical == 1 ? "" : "s");
 	else
 		pmbench_buf_addf(b,
-				 "; %zu package%s resolve%s to other "
+				 "%zu package%s resolve%s to other "
 				 "versions (%zu major, %zu minor, %zu "
 				 "patch), %zu only under %s, %zu only "
 				 "under %s, %zu identical",
@@ -253,7 +229,7 @@ static void verdict_resolution(struct pmbench_buf *b,
 				 d.changed == 1 ? "s" : "", major, minor, patch,
 				 d.only_source, src->pm, d.only_target, e->pm,
 				 d.identical);
-	if (script_differences(src, e, &x, &y))
+	if (pmbench_migrate_script_differences(src, e, &x, &y))
 		pmbench_buf_addf(b,
 				 "; install scripts differ: their "
 				 "packages hold %zu file%s only under "
@@ -265,32 +241,38 @@ static void verdict_resolution(struct pmbench_buf *b,
 	pmbench_strvec_release(&y);
 }
 
-/* "; build identical (...); test ok": the parity tasks. */
+void pmbench_kind_migrate_task(struct pmbench_buf *b,
+			       const struct pmbench_migrate_pm *src,
+			       const struct pmbench_migrate_pm *e,
+			       const struct pmbench_migrate_task *t)
+{
+	const struct pmbench_migrate_task *st =
+		pmbench_migrate_task_get(src, t->name);
+
+	if (!t->ran)
+		pmbench_buf_addf(b, "%s: no script", t->name);
+	else if (t->interrupted)
+		pmbench_buf_addf(b, "%s interrupted", t->name);
+	else if (!t->ok)
+		pmbench_buf_addf(b, "%s FAILS%s", t->name,
+				 st && !st->ok ? " (as under the source)" : "");
+	else if (pmbench_task_cell_has(t->name, PMBENCH_TASK_OUTPUT) && src &&
+		 src != e && st && st->ok)
+		describe_output(b, t->name, src, e);
+	else
+		pmbench_buf_addf(b, "%s ok", t->name);
+}
+
+/* "; build identical (...); test ok": the parity tasks that ran. */
 static void verdict_tasks(struct pmbench_buf *b,
 			  const struct pmbench_migrate_pm *src,
 			  const struct pmbench_migrate_pm *e)
 {
 	for (size_t i = 0; i < e->tasks_nr; i++) {
-		const struct pmbench_migrate_task *t = &e->tasks[i];
-		const struct pmbench_migrate_task *st =
-			pmbench_migrate_task_get(src, t->name);
-
-		if (!t->ran)
+		if (!e->tasks[i].ran)
 			continue;
 		pmbench_buf_adds(b, "; ");
-		if (t->interrupted) {
-			pmbench_buf_addf(b, "%s interrupted", t->name);
-		} else if (!t->ok) {
-			pmbench_buf_addf(
-				b, "%s FAILS%s", t->name,
-				st && !st->ok ? " (as under the source)" : "");
-		} else if (pmbench_task_cell_has(t->name,
-						 PMBENCH_TASK_OUTPUT) &&
-			   src && src != e && st && st->ok) {
-			describe_output(b, t->name, src, e);
-		} else {
-			pmbench_buf_addf(b, "%s ok", t->name);
-		}
+		pmbench_kind_migrate_task(b, src, e, &e->tasks[i]);
 	}
 }
 
@@ -394,8 +376,10 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 	pmbench_buf_addf(b, "installs (lockfile: %s)",
 			 e->lockfile ? e->lockfile : "?");
 	verdict_changes(b, e);
-	if (src && src->scanned && e->scanned && src != e)
-		verdict_resolution(b, src, e);
+	if (src && src->scanned && e->scanned && src != e) {
+		pmbench_buf_adds(b, "; ");
+		pmbench_kind_migrate_resolution(b, src, e);
+	}
 	verdict_tasks(b, src, e);
 	for (size_t i = 0; i < r->tasks.nr; i++)
 		if (pmbench_task_cell_has(r->tasks.v[i], PMBENCH_TASK_SERVER))
@@ -494,7 +478,7 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 	}
 	list = pmbench_doc_list(d, PMBENCH_DOC_HUMAN);
 	changes(list, src, e);
-	script_differences(src, e, &x, &y);
+	pmbench_migrate_script_differences(src, e, &x, &y);
 	for (size_t k = 0; k < x.nr && k < CHANGES_SHOWN; k++)
 		pmbench_doc_item(list, "install-script file only under %s: %s",
 				 src->pm, x.v[k]);
@@ -646,173 +630,20 @@ void pmbench_report_migrate(struct pmbench_doc *out,
 	pmbench_buf_release(&b);
 }
 
-static cJSON *must(cJSON *item)
-{
-	if (!item)
-		pmbench_die("out of memory building JSON");
-	return item;
-}
-
-/* Strings quote PM output and URLs: credentials never reach the file. */
-static void add_str(cJSON *o, const char *key, const char *s)
-{
-	char *r = pmbench_text_redact_dup(s);
-
-	must(r ? cJSON_AddStringToObject(o, key, r)
-	       : cJSON_AddNullToObject(o, key));
-	free(r);
-}
-
-static void add_item(cJSON *arr, cJSON *item)
-{
-	if (!cJSON_AddItemToArray(arr, must(item)))
-		pmbench_die("out of memory building JSON");
-}
-
-static cJSON *diff_json(const struct pmbench_migrate_pm *src,
-			const struct pmbench_migrate_pm *e)
-{
-	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
-	cJSON *o = must(cJSON_CreateObject()), *arr;
-
-	pmbench_resolution_diff(&d, &src->res, &e->res);
-	must(cJSON_AddNumberToObject(o, "identical", (double)d.identical));
-	must(cJSON_AddNumberToObject(o, "changed", (double)d.changed));
-	must(cJSON_AddNumberToObject(o, "only_source", (double)d.only_source));
-	must(cJSON_AddNumberToObject(o, "only_target", (double)d.only_target));
-	arr = must(cJSON_AddArrayToObject(o, "changes"));
-	for (size_t i = 0; i < d.changes_nr; i++) {
-		const struct pmbench_change *c = &d.changes[i];
-		cJSON *x = must(cJSON_CreateObject());
-
-		add_str(x, "kind",
-			c->kind == PMBENCH_CHANGE_VERSION ? "version"
-			: c->kind == PMBENCH_CHANGE_ONLY_SOURCE
-				? "only_source"
-				: "only_target");
-		add_str(x, "name", c->name);
-		add_str(x, "from", c->from);
-		add_str(x, "to", c->to);
-		add_str(x, "level", c->level);
-		add_item(arr, x);
-	}
-	pmbench_resolution_diff_release(&d);
-	return o;
-}
-
-/* A parity task as JSON. */
-static cJSON *task_json(const struct pmbench_migrate_task *tk)
-{
-	cJSON *x = must(cJSON_CreateObject());
-
-	add_str(x, "name", tk->name);
-	must(cJSON_AddBoolToObject(x, "ran", tk->ran));
-	must(cJSON_AddBoolToObject(x, "ok", tk->ok));
-	must(cJSON_AddBoolToObject(x, "interrupted", tk->interrupted));
-	add_str(x, "failure", tk->failure);
-	must(cJSON_AddNumberToObject(x, "wall_s", tk->wall_s));
-	return x;
-}
-
-/* The recipe's changes of one PM as JSON: each with its diff. */
-static cJSON *changes_json(const struct pmbench_migrate_pm *e)
-{
-	cJSON *arr = must(cJSON_CreateArray());
-
-	for (size_t i = 0; i < e->recipe.changes_nr; i++) {
-		const struct pmbench_recipe_change *c = &e->recipe.changes[i];
-		cJSON *x = must(cJSON_CreateObject());
-
-		add_str(x, "id", c->id);
-		add_str(x, "what", c->what);
-		add_str(x, "choice", c->choice);
-		must(cJSON_AddBoolToObject(x, "applied", c->applied));
-		must(cJSON_AddNumberToObject(x, "lines", (double)c->lines));
-		add_str(x, "diff", c->diff);
-		add_item(arr, x);
-	}
-	return arr;
-}
-
-/* One PM's entry of "pms": its verdict and everything behind it. */
-static cJSON *pm_json(const struct pmbench_migrate *m,
-		      const struct pmbench_result *r,
-		      const struct pmbench_migrate_pm *src,
-		      const struct pmbench_migrate_pm *e)
-{
-	cJSON *o = must(cJSON_CreateObject()), *t, *x;
-	struct pmbench_buf v = PMBENCH_BUF_INIT;
-	struct pmbench_strvec a = PMBENCH_STRVEC_INIT;
-	struct pmbench_strvec z = PMBENCH_STRVEC_INIT;
-
-	add_str(o, "pm", e->pm);
-	must(cJSON_AddBoolToObject(o, "source", e == src));
-	verdict(&v, m, r, e);
-	add_str(o, "verdict", v.ptr);
-	add_str(o, "lockfile", e->lockfile);
-	add_str(o, "install_failure", e->prime_failure);
-	add_str(o, "scripts", e->scripts);
-	must(cJSON_AddNumberToObject(o, "packages", (double)e->res.nr));
-	if (src && e != src && src->scanned && e->scanned) {
-		if (!cJSON_AddItemToObject(o, "resolution", diff_json(src, e)))
-			pmbench_die("out of memory building JSON");
-		script_differences(src, e, &a, &z);
-		x = must(cJSON_AddArrayToObject(o, "script_files_only_source"));
-		for (size_t k = 0; k < a.nr; k++)
-			add_item(x, cJSON_CreateString(a.v[k]));
-		x = must(cJSON_AddArrayToObject(o, "script_files_only_target"));
-		for (size_t k = 0; k < z.nr; k++)
-			add_item(x, cJSON_CreateString(z.v[k]));
-	}
-	t = must(cJSON_AddArrayToObject(o, "tasks"));
-	for (size_t k = 0; k < e->tasks_nr; k++)
-		add_item(t, task_json(&e->tasks[k]));
-	must(cJSON_AddNumberToObject(o, "build_files",
-				     (double)e->build_files.nr));
-	must(cJSON_AddNumberToObject(o, "build_bytes", (double)e->build_bytes));
-	if (e->recipe_ran &&
-	    !cJSON_AddItemToObject(o, "changes", changes_json(e)))
-		pmbench_die("out of memory building JSON");
-	pmbench_buf_release(&v);
-	pmbench_strvec_release(&a);
-	pmbench_strvec_release(&z);
-	return o;
-}
-
 char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 				  const struct pmbench_result *r)
 {
-	const struct pmbench_migrate_pm *src =
-		pmbench_migrate_get(m, m->source_pm);
-	cJSON *root = must(cJSON_CreateObject()), *arr, *res;
-	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	char *rjson, *text;
+	struct pmbench_strvec verdicts = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	char *json;
 
-	add_str(root, "schema", "pmbench-migrate");
-	must(cJSON_AddNumberToObject(root, "version", 1));
-	add_str(root, "source_pm", m->source_pm);
-	add_str(root, "source_lockfile", m->source_lock);
-	add_str(root, "detected_by", m->detected_by);
-	must(cJSON_AddBoolToObject(root, "all_ok",
-				   pmbench_migrate_all_ok(m, r)));
-	must(cJSON_AddBoolToObject(root, "recipes", !m->no_recipe));
-	arr = must(cJSON_AddArrayToObject(root, "choose"));
-	for (size_t i = 0; i < m->choose.nr; i++)
-		add_item(arr, cJSON_CreateString(m->choose.v[i]));
-	arr = must(cJSON_AddArrayToObject(root, "pms"));
-	for (size_t i = 0; i < m->pms_nr; i++)
-		add_item(arr, pm_json(m, r, src, &m->pms[i]));
-	rjson = pmbench_result_to_json(r);
-	res = cJSON_Parse(rjson);
-	free(rjson);
-	if (!res || !cJSON_AddItemToObject(root, "result", res))
-		pmbench_die("out of memory building JSON");
-	text = cJSON_Print(root);
-	if (!text)
-		pmbench_die("out of memory printing JSON");
-	pmbench_buf_adds(&out, text);
-	pmbench_buf_addch(&out, '\n');
-	cJSON_free(text);
-	cJSON_Delete(root);
-	return pmbench_buf_detach(&out);
+	for (size_t i = 0; i < m->pms_nr; i++) {
+		pmbench_buf_reset(&v);
+		verdict(&v, m, r, &m->pms[i]);
+		pmbench_strvec_push(&verdicts, v.ptr);
+	}
+	json = pmbench_migrate_to_json(m, r, (const char *const *)verdicts.v);
+	pmbench_strvec_release(&verdicts);
+	pmbench_buf_release(&v);
+	return json;
 }

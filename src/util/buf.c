@@ -120,6 +120,12 @@ void pmbench_buf_add_clock(struct pmbench_buf *b, double seconds)
 		pmbench_buf_addf(b, "%lu:%02lu", s / 60, s % 60);
 }
 
+void pmbench_buf_add_clock_unit(struct pmbench_buf *b, double seconds)
+{
+	pmbench_buf_add_clock(b, seconds);
+	pmbench_buf_adds(b, seconds + 0.5 >= 3600 ? " (h:mm:ss)" : " (m:ss)");
+}
+
 void pmbench_buf_path(struct pmbench_buf *b, const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);

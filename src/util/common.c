@@ -1,98 +1,11 @@
+/*
+ * What every layer shares (common.h): allocation that never fails, the
+ * overflow-checked sizes, the fatal error, the clock and the parsers of
+ * whole numbers and durations. The last error is error.c's.
+ */
 #include "pmbench/common.h"
 
 #include <time.h>
-
-#include "pmbench/buf.h"
-#include "pmbench/text.h"
-
-/*
- * The last error message, one per thread, as libgit2 keeps
- * git_error_last(): the registry front and the link relay run in threads
- * of pmbench (mirror.h, link.h), and an error one of them sets or clears
- * must not change, or race with, what the main thread is reporting.
- */
-static _Thread_local char error_msg[2048];
-static _Thread_local int error_isset;
-
-static void error_vset(const char *fmt, va_list ap) PMBENCH_PRINTF(1, 0);
-
-/*
- * Store `msg` as the message, made fit to print: messages quote user data
- * (names from manifests, URLs, paths, a PM's output), so credentials are
- * redacted and terminal controls escaped here, once for every caller. A
- * long message is cut at a character's start.
- */
-static void error_store(const char *msg)
-{
-	struct pmbench_buf clean = PMBENCH_BUF_INIT;
-	size_t len;
-
-	pmbench_text_clean(&clean, msg, 0);
-	len = clean.len;
-	if (len >= sizeof(error_msg)) {
-		len = sizeof(error_msg) - 1;
-		while (len && ((unsigned char)clean.ptr[len] & 0xc0) == 0x80)
-			len--;
-	}
-	memcpy(error_msg, clean.ptr, len);
-	error_msg[len] = '\0';
-	error_isset = 1;
-	pmbench_buf_release(&clean);
-}
-
-static void error_vset(const char *fmt, va_list ap)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	pmbench_buf_vaddf(&b, fmt, ap);
-	error_store(b.ptr);
-	pmbench_buf_release(&b);
-}
-
-int pmbench_error_set(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	error_vset(fmt, ap);
-	va_end(ap);
-	return PMBENCH_ERROR;
-}
-
-int pmbench_error_setc(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	error_vset(fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-void pmbench_error_prefix(const char *fmt, ...)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	pmbench_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	/* The old message is clean already; cleaning twice is once. */
-	pmbench_buf_addf(&b, ": %s", pmbench_error_last());
-	error_store(b.ptr);
-	pmbench_buf_release(&b);
-}
-
-const char *pmbench_error_last(void)
-{
-	return error_isset ? error_msg : "unknown error";
-}
-
-void pmbench_error_clear(void)
-{
-	error_isset = 0;
-	error_msg[0] = '\0';
-}
 
 PMBENCH_NORETURN static void die_oom(size_t n)
 {
@@ -159,19 +72,34 @@ size_t pmbench_st_add(size_t a, size_t b)
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 	PMBENCH_PRINTF(2, 0);
 
+/*
+ * "pmbench: <prefix><message>" on stderr in one write, so lines from two
+ * sources never interleave. Formatted with the C library alone: buf.c
+ * dies through here.
+ */
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static const char head[] = "pmbench: ";
+	size_t at = sizeof(head) - 1 + strlen(prefix);
+	va_list again;
+	char *line;
+	int n;
 
-	/* One write per message, so lines from two sources never interleave. */
-	pmbench_buf_adds(&b, "pmbench: ");
-	pmbench_buf_adds(&b, prefix);
-	pmbench_buf_vaddf(&b, fmt, ap);
-	pmbench_buf_addch(&b, '\n');
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	line = malloc(at + (n > 0 ? (size_t)n : 0) + 2);
 	fflush(stdout);
-	fputs(b.ptr, stderr);
+	if (!line || n < 0) {
+		fprintf(stderr, "%s%s%s\n", head, prefix, fmt);
+	} else {
+		snprintf(line, at + 1, "%s%s", head, prefix);
+		vsnprintf(line + at, (size_t)n + 1, fmt, ap);
+		memcpy(line + at + n, "\n", 2);
+		fputs(line, stderr);
+	}
 	fflush(stderr);
-	pmbench_buf_release(&b);
+	free(line);
 }
 
 void pmbench_die(const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pmbench/diff.h"
+#include "pmbench/text.h"
 
 #define CONTEXT 3
 
@@ -131,6 +132,30 @@ static void range(struct pmbench_buf *out, char sign, size_t first,
 		pmbench_buf_addf(out, ",%zu", count);
 }
 
+/* Does line `l` hold a credential (pmbench_text_redact() changes it)? */
+static int secret_line(const struct line *l)
+{
+	char *text = pmbench_xstrndup(l->p, l->len);
+	int ret = pmbench_text_has_secret(text);
+
+	free(text);
+	return ret;
+}
+
+/* A changed line, its credentials replaced (the hunk then cannot apply). */
+static void add_line(struct pmbench_buf *out, const struct line *l, int secret)
+{
+	char *text;
+
+	if (!secret) {
+		pmbench_buf_add(out, l->p, l->len);
+		return;
+	}
+	text = pmbench_xstrndup(l->p, l->len);
+	pmbench_text_redact(out, text);
+	free(text);
+}
+
 /* One hunk: the script's lines [from, to), a before and b before it. */
 static void hunk(struct pmbench_buf *out, const struct script *s, size_t from,
 		 size_t to, size_t a_at, size_t b_at)
@@ -150,16 +175,49 @@ static void hunk(struct pmbench_buf *out, const struct script *s, size_t from,
 		const struct line *l = s->v[k].l;
 
 		pmbench_buf_addch(out, s->v[k].kind);
-		pmbench_buf_add(out, l->p, l->len);
+		add_line(out, l, s->v[k].kind != ' ' && secret_line(l));
 		pmbench_buf_addch(out, '\n');
 		if (!l->nl)
 			pmbench_buf_adds(out, "\\ No newline at end of file\n");
 	}
 }
 
+/*
+ * Which kept lines of `s` hold a credential: a hunk never shows them as
+ * context, it stops before them (its change is applied all the same,
+ * git apply matching the context it is given).
+ */
+static char *hidden_lines(const struct script *s)
+{
+	char *hide = pmbench_xcalloc(s->nr + 1, 1);
+
+	for (size_t k = 0; k < s->nr; k++)
+		hide[k] = s->v[k].kind == ' ' && secret_line(s->v[k].l);
+	return hide;
+}
+
+/*
+ * The last change of the hunk whose first change is `first`: changes
+ * closer than twice the context share a hunk, unless a hidden line lies
+ * between them.
+ */
+static size_t hunk_last(const struct script *s, const char *hide, size_t first)
+{
+	size_t last = first;
+
+	for (size_t x = first; x < s->nr && x <= last + 2 * CONTEXT; x++) {
+		if (hide[x])
+			break;
+		if (s->v[x].kind != ' ')
+			last = x;
+	}
+	return last;
+}
+
 /* The hunks of `s`; returns how many lines changed. */
 static size_t hunks(struct pmbench_buf *out, const struct script *s)
 {
+	char *hide = hidden_lines(s);
 	size_t changed = 0, a_at = 0, b_at = 0, k = 0;
 
 	while (k < s->nr) {
@@ -169,13 +227,15 @@ static size_t hunks(struct pmbench_buf *out, const struct script *s)
 			k++;
 		if (k == s->nr)
 			break;
-		first = last = k;
-		/* Changes closer than twice the context share a hunk. */
-		for (size_t x = k; x < s->nr && x <= last + 2 * CONTEXT; x++)
-			if (s->v[x].kind != ' ')
-				last = x;
-		from = first > CONTEXT ? first - CONTEXT : 0;
-		to = last + 1 + CONTEXT < s->nr ? last + 1 + CONTEXT : s->nr;
+		first = k;
+		last = hunk_last(s, hide, first);
+		for (from = first;
+		     from + CONTEXT > first && from > 0 && !hide[from - 1];
+		     from--)
+			;
+		for (to = last + 1;
+		     to < last + 1 + CONTEXT && to < s->nr && !hide[to]; to++)
+			;
 		/* Where the hunk starts in a and in b. */
 		for (size_t x = 0; x < from; x++) {
 			a_at += s->v[x].kind != '+';
@@ -187,6 +247,7 @@ static size_t hunks(struct pmbench_buf *out, const struct script *s)
 		a_at = b_at = 0;
 		k = to;
 	}
+	free(hide);
 	return changed;
 }
 

@@ -73,6 +73,26 @@ void pmbench_strvec_sort(struct pmbench_strvec *sv, size_t from)
 		qsort(sv->v + from, sv->nr - from, sizeof(*sv->v), cmp_str);
 }
 
+size_t pmbench_strvec_missing(const struct pmbench_strvec *a,
+			      const struct pmbench_strvec *b,
+			      struct pmbench_strvec *out)
+{
+	size_t n = 0, j = 0;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		int c = 1;
+
+		while (j < b->nr && (c = strcmp(b->v[j], a->v[i])) < 0)
+			j++;
+		if (j >= b->nr || c) {
+			if (out)
+				pmbench_strvec_push(out, a->v[i]);
+			n++;
+		}
+	}
+	return n;
+}
+
 void pmbench_strvec_release(struct pmbench_strvec *sv)
 {
 	if (sv->alloc) {

@@ -132,13 +132,18 @@ struct prefix {
 };
 
 static const struct prefix prefixes[] = {
-	{ "ghp_", 20, "" },	      { "gho_", 20, "" },
-	{ "ghu_", 20, "" },	      { "ghs_", 20, "" },
-	{ "ghr_", 20, "" },	      { "github_pat_", 20, "_" },
-	{ "glpat-", 16, "_-" },	      { "npm_", 30, "" },
-	{ "_authToken=", 1, NULL },   { "_auth=", 1, NULL },
-	{ "_password=", 1, NULL },    { "Bearer ", 8, "._~+/=-_" },
+	{ "ghp_", 20, "" },
+	{ "gho_", 20, "" },
+	{ "ghu_", 20, "" },
+	{ "ghs_", 20, "" },
+	{ "ghr_", 20, "" },
+	{ "github_pat_", 20, "_" },
+	{ "glpat-", 16, "_-" },
+	{ "npm_", 30, "" },
+	{ "Bearer ", 8, "._~+/=-_" },
 	{ "bearer ", 8, "._~+/=-_" },
+	/* A PEM private key, as npm's `key` setting holds one. */
+	{ "PRIVATE KEY-----", 16, "+/=\\\n" },
 };
 
 /* How many characters of a prefixed token follow at `s`. */
@@ -146,16 +151,6 @@ static size_t token_len(const char *s, const struct prefix *p)
 {
 	size_t n = 0;
 
-	/*
-	 * A setting's value: up to white space, a quote or what separates
-	 * a query's parameters, where a parameter's value ends too.
-	 */
-	if (!p->also) {
-		while (s[n] && !url_stop((unsigned char)s[n]) &&
-		       !param_sep((unsigned char)s[n]))
-			n++;
-		return n;
-	}
 	while (s[n] && (is_alnum((unsigned char)s[n]) ||
 			(s[n] != '\0' && strchr(p->also, s[n]))))
 		n++;
@@ -185,6 +180,132 @@ static size_t prefixed(struct pmbench_buf *out, const char *s, size_t i)
 		return plen + n;
 	}
 	return 0;
+}
+
+/*
+ * The settings that hold a credential, in the PMs' configuration files
+ * (.npmrc, .yarnrc, .yarnrc.yml, bunfig.toml), their environment
+ * variables and HTTP headers; compared in lower case with '-' as '_'.
+ * npm, pnpm, yarn 1, bun and deno read .npmrc's `_auth`, `_authToken`,
+ * `_password` (also as `//host/:_authToken`, `npm_config__auth`), npm its
+ * `otp`; yarn 4 `npmAuthToken`, `npmAuthIdent` (YARN_NPM_AUTH_TOKEN,
+ * YARN_NPM_AUTH_IDENT); bun's bunfig `token` and `password`; deno
+ * DENO_AUTH_TOKENS; actions/setup-node NODE_AUTH_TOKEN.
+ */
+static const char *const secret_keys[] = {
+	"_auth",	"_authtoken", "_password",     "npmauthtoken",
+	"npmauthident", "token",      "password",      "passwd",
+	"secret",	"otp",	      "authorization",
+};
+static const char *const secret_key_ends[] = {
+	"_auth",   "_authtoken", "_password", "_passwd",	"_token",
+	"_tokens", "_secret",	 "_ident",    "_authorization", "_otp",
+};
+
+static int key_char(unsigned char c)
+{
+	return is_word(c) || c == '-';
+}
+
+/* Is `key` (`n` bytes) equal to `want` in lower case, '-' as '_'? */
+static int key_is(const char *key, size_t n, const char *want)
+{
+	if (strlen(want) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = lower((unsigned char)key[i]);
+
+		if ((c == '-' ? '_' : c) != (unsigned char)want[i])
+			return 0;
+	}
+	return 1;
+}
+
+static int secret_key(const char *key, size_t n)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(secret_keys); i++)
+		if (key_is(key, n, secret_keys[i]))
+			return 1;
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(secret_key_ends); i++) {
+		size_t e = strlen(secret_key_ends[i]);
+
+		if (n > e && key_is(key + n - e, e, secret_key_ends[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Where a setting's value ends: a URL's end, or a list's separator. */
+static size_t value_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !url_stop((unsigned char)s[n]) &&
+	       !strchr(",;&})]", s[n]))
+		n++;
+	return n;
+}
+
+/* Is the `n` bytes at `s` an HTTP authentication scheme ("Basic")? */
+static int scheme(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum((unsigned char)s[i]))
+			return 0;
+	return n > 0;
+}
+
+/*
+ * At `s + i`, after a secret setting's name, its closing quote and its
+ * separator ('=' or ':', or yarn 1's blank between two quoted words):
+ * where the value starts, or 0 if there is no separator.
+ */
+static size_t after_separator(const char *s, size_t i)
+{
+	size_t j = i;
+	int quoted = s[j] == '"' || s[j] == '\'';
+
+	j += quoted;
+	while (s[j] == ' ' || s[j] == '\t')
+		j++;
+	if (s[j] == '=' || s[j] == ':') {
+		j++;
+		while (s[j] == ' ' || s[j] == '\t')
+			j++;
+	} else if (!quoted || j == i + 1 || (s[j] != '"' && s[j] != '\'')) {
+		return 0;
+	}
+	return j + (s[j] == '"' || s[j] == '\'');
+}
+
+/*
+ * At `s + i`, the start of a word: a setting whose name says it holds a
+ * credential (`_authToken=`, `"npmAuthToken": "`, `NODE_AUTH_TOKEN=`,
+ * `Authorization: Basic `), its value replaced. Returns the bytes used.
+ */
+static size_t setting(struct pmbench_buf *out, const char *s, size_t i)
+{
+	size_t k = 0, v, n;
+
+	while (key_char((unsigned char)s[i + k]))
+		k++;
+	if (!k || !secret_key(s + i, k))
+		return 0;
+	v = after_separator(s, i + k);
+	if (!v)
+		return 0;
+	n = value_len(s + v);
+	/* A header's scheme stays: "Basic ***", as "Bearer ***". */
+	if (k >= 13 && key_is(s + i + k - 13, 13, "authorization") &&
+	    s[v + n] == ' ' && value_len(s + v + n + 1) && scheme(s + v, n)) {
+		v += n + 1;
+		n = value_len(s + v);
+	}
+	if (!n || (n == strlen(MASK) && !strncmp(s + v, MASK, n)))
+		return 0;
+	pmbench_buf_add(out, s + i, v - i);
+	pmbench_buf_adds(out, MASK);
+	return v + n - i;
 }
 
 /* One pass over a whole text: `out` gets what `s` becomes. */
@@ -243,6 +364,8 @@ static void redact_once(struct pmbench_buf *out, const char *s, unsigned flags)
 			used = param(out, s, i);
 		} else if (!i || !is_word((unsigned char)s[i - 1])) {
 			used = prefixed(out, s, i);
+			if (!used)
+				used = setting(out, s, i);
 		}
 		if (used) {
 			i += used;
@@ -279,15 +402,33 @@ int pmbench_text_has_secret(const char *s)
 	return ret;
 }
 
+void pmbench_text_env_record(struct pmbench_buf *out, const char *kv)
+{
+	static const char *const plain[] = {
+		"", "0", "1", "true", "false", "yes", "no", "on", "off", "none"
+	};
+	const char *eq = strchr(kv, '=');
+	size_t n;
+
+	if (!eq) {
+		pmbench_buf_adds(out, kv);
+		return;
+	}
+	n = strlen(eq + 1);
+	pmbench_buf_add(out, kv, (size_t)(eq - kv) + 1);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(plain); i++)
+		if (key_is(eq + 1, n, plain[i])) {
+			pmbench_buf_adds(out, eq + 1);
+			return;
+		}
+	pmbench_buf_adds(out, MASK);
+}
+
 /* ---- Escaping ----------------------------------------------------------- */
 
-/*
- * The length of the valid UTF-8 character at `p` (at most `n` bytes),
- * its code point in *cp; 0 if it is not one (an overlong form, a
- * surrogate, beyond U+10FFFF, cut short).
- */
-static size_t utf8_len(const unsigned char *p, size_t n, unsigned *cp)
+size_t pmbench_text_utf8(const char *s, size_t n, unsigned *cp)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned c = p[0], min;
 	size_t len;
 
@@ -369,7 +510,7 @@ void pmbench_text_escape(struct pmbench_buf *out, const char *s, size_t len,
 			i++;
 			continue;
 		}
-		n = utf8_len(p + i, len - i, &cp);
+		n = pmbench_text_utf8(s + i, len - i, &cp);
 		if (!n)
 			add_escaped(out, p + i, 1);
 		else if (printable(cp, flags))

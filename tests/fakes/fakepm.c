@@ -70,6 +70,11 @@ struct fake_pm {
 	/* CI mode: a command word (npm ci) or an option. */
 	const char *frozen_word;
 	const char *frozen_options[3];
+	/*
+	 * Its CI mode deletes node_modules first, every time (npm ci), as
+	 * pmbench's table says (PMBENCH_PM_FROZEN_CLEARS): never a no-op.
+	 */
+	int frozen_clears;
 	/* Lockfile only (pmbench's resolve task), or NULL: it has none. */
 	const char *lockfile_only;
 	/* The question actions/setup-node asks for its cache folder. */
@@ -106,6 +111,7 @@ static const struct fake_pm pms[] = {
 		.install_words = { "install", "ci", "i", NULL },
 		.run_word = "run",
 		.frozen_word = "ci",
+		.frozen_clears = 1,
 		.lockfile_only = "--package-lock-only",
 		.cache_query = { "config", "get", "cache", NULL },
 		.linker_env = "npm_config_install_strategy",
@@ -585,6 +591,23 @@ static void scribble(const struct fake *f)
 }
 
 /* Append one JSON line describing what we found to $FAKEPM_LOG. */
+/* package.json's "packageManager" as the PM found it (corepack reads it). */
+static void add_package_manager(cJSON *root)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	cJSON *pkg = NULL;
+	const cJSON *v;
+
+	if (read_file(&text, "package.json") == 0)
+		pkg = cJSON_Parse(text.ptr);
+	v = cJSON_GetObjectItemCaseSensitive(pkg, "packageManager");
+	if (cJSON_IsString(v))
+		cJSON_AddStringToObject(root, "package_manager",
+					v->valuestring);
+	cJSON_Delete(pkg);
+	pmbench_buf_release(&text);
+}
+
 static int log_install(const struct fake *f)
 {
 	struct pmbench_strvec extra = PMBENCH_STRVEC_INIT;
@@ -620,6 +643,7 @@ static int log_install(const struct fake *f)
 		add_digest(root, "cache_digest",
 			   f->cache.len ? f->cache.ptr : "/nowhere");
 	}
+	add_package_manager(root);
 	cJSON_AddBoolToObject(root, "frozen", f->frozen);
 	cJSON_AddBoolToObject(root, "lockfile_only", f->lockfile_only);
 	add_str(root, "linker", f->linker_value);
@@ -1430,7 +1454,8 @@ static int jitter_ms(const struct fake *f, uint64_t *out)
 /*
  * With $FAKEPM_NOOP or $FAKEPM_<NAME>_NOOP set, an install that finds its
  * own lockfile and a complete node_modules (its marker and left-pad) has
- * nothing to do, like a real PM whose node_modules matches the lockfile.
+ * nothing to do, like a real PM whose node_modules matches the lockfile;
+ * but a CI install that deletes node_modules first (npm ci) always does.
  */
 static int up_to_date(const struct fake *f)
 {
@@ -1438,6 +1463,8 @@ static int up_to_date(const struct fake *f)
 	int ret;
 
 	if (!env("FAKEPM_NOOP") && !pm_env(f, "NOOP"))
+		return 0;
+	if (f->frozen && f->pm->frozen_clears)
 		return 0;
 	package_dir(&index, f, "left-pad", "1.3.0");
 	pmbench_buf_adds(&index, "/index.js");
@@ -1578,6 +1605,28 @@ static void print_timers(const struct fake *f)
 	pmbench_buf_release(&path);
 }
 
+static int rm_entry(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* What npm ci does first: node_modules deleted, whatever it held. */
+static int clear_node_modules(const struct fake *f)
+{
+	if (!exists("node_modules"))
+		return 0;
+	if (nftw("node_modules", rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		fprintf(stderr, "fake %s: cannot delete node_modules: %s\n",
+			f->pm->name, strerror(errno));
+		return -1;
+	}
+	printf("fake %s: deleted the existing node_modules\n", f->pm->name);
+	return 0;
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
@@ -1608,6 +1657,8 @@ static int do_install(struct fake *f)
 		ret = 0;
 		goto done;
 	}
+	if (f->frozen && f->pm->frozen_clears && clear_node_modules(f) < 0)
+		goto done;
 	if (!strcmp(mode, "fail")) {
 		fprintf(stderr,
 			"fake %s ERR! code EFAKE\n"

@@ -1,6 +1,7 @@
 #include "pmbench/common.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
 #include <sys/stat.h>
@@ -13,7 +14,7 @@
 
 int check_failures;
 const char *check_current;
-static int case_failed;
+static int case_failed, case_skipped;
 static char sandbox[4096];
 /* A check_sandbox_tmp() folder to remove when the case ends, or "". */
 static char tmp_sandbox[4096];
@@ -32,6 +33,87 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	case_failed = 1;
+}
+
+/* Note a skip in the file ci/test.sh lists at the end, if it named one. */
+static void note_skip(const char *reason)
+{
+	const char *path = getenv("PMBENCH_TEST_SKIPS");
+	const char *test = getenv("PMBENCH_TEST_NAME");
+	char line[1024];
+	int fd, n;
+
+	if (!path || !*path)
+		return;
+	n = snprintf(line, sizeof(line), "%s\t%s\t%s\n",
+		     test && *test ? test : program, check_current, reason);
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(line)) {
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	/* One write: the programs ctest runs at once append to one file. */
+	if (fd < 0 || write(fd, line, (size_t)n) != n)
+		fprintf(stderr, "cannot note the skip in '%s': %s\n", path,
+			strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+void check_skip(const char *file, int line, const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	for (char *p = reason; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = ' ';
+	fprintf(stderr, "skip %s (%s:%d): %s\n", check_current, file, line,
+		reason);
+	if (!case_failed && !case_skipped)
+		note_skip(reason);
+	case_skipped = 1;
+}
+
+int check_skipped(void)
+{
+	return case_skipped;
+}
+
+int check_failed(void)
+{
+	return case_failed;
+}
+
+int check_unprivileged(int (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	if (geteuid())
+		return fn();
+	if (chown(check_path(""), 65534, 65534) < 0)
+		pmbench_die("chown: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		pmbench_die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 ||
+		    setuid(65534) < 0)
+			_exit(CHECK_SKIP_CODE);
+		status = fn();
+		fflush(NULL);
+		_exit(status);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 static int rm_entry(const char *path, const struct stat *st, int type,
@@ -162,32 +244,65 @@ const char *check_write(const char *name, const char *text)
 	return p;
 }
 
+/*
+ * Whether the case `name` runs: the arguments name the cases to run (all
+ * when none does), and "-NAME" one to leave out (what another ctest test
+ * runs, tests/CMakeLists.txt).
+ */
 static int selected(const char *name, int argc, char **argv)
 {
-	if (argc < 2)
-		return 1;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], name))
-			return 1;
-	return 0;
+	int some = 0, in = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '-') {
+			if (!strcmp(argv[i] + 1, name))
+				return 0;
+			continue;
+		}
+		some = 1;
+		in |= !strcmp(argv[i], name);
+	}
+	return !some || in;
+}
+
+/* Every case the arguments name is one: a typo must not run nothing. */
+static int unknown_cases(const struct check_case *cases, size_t n, int argc,
+			 char **argv)
+{
+	int bad = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *want = argv[i] + (argv[i][0] == '-');
+		size_t k = 0;
+
+		while (k < n && strcmp(cases[k].name, want))
+			k++;
+		if (k == n) {
+			fprintf(stderr, "no case named '%s'\n", want);
+			bad = 1;
+		}
+	}
+	return bad;
 }
 
 int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 {
-	size_t ran = 0, failed = 0;
+	size_t ran = 0, failed = 0, skipped = 0;
 
 	if (argc > 0 && argv[0] && *argv[0]) {
 		const char *slash = strrchr(argv[0], '/');
 
 		program = slash ? slash + 1 : argv[0];
 	}
+	if (unknown_cases(cases, n, argc, argv))
+		return 1;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t0;
 
 		if (!selected(cases[i].name, argc, argv))
 			continue;
 		check_current = cases[i].name;
-		case_failed = 0;
+		case_failed = case_skipped = 0;
 		pmbench_error_clear();
 		t0 = pmbench_now_ns();
 		cases[i].fn();
@@ -196,13 +311,20 @@ int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 		ran++;
 		if (case_failed)
 			failed++;
+		else if (case_skipped)
+			skipped++;
 		/* The time says which case to make faster; never checked. */
 		fprintf(stderr, "%s %s (%.2f s)\n",
-			case_failed ? "not ok" : "ok", cases[i].name,
-			(double)(pmbench_now_ns() - t0) / 1e9);
+			case_failed    ? "not ok"
+			: case_skipped ? "skipped"
+				       : "ok",
+			cases[i].name, (double)(pmbench_now_ns() - t0) / 1e9);
 	}
-	printf("%zu passed, %zu failed\n", ran - failed, failed);
-	return failed || !ran ? 1 : 0;
+	printf("%zu passed, %zu failed, %zu skipped\n", ran - failed - skipped,
+	       failed, skipped);
+	if (failed || !ran)
+		return 1;
+	return skipped ? CHECK_SKIP_CODE : 0;
 }
 
 /* ---- Readers of what pmbench writes ------------------------------------ */

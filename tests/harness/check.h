@@ -4,9 +4,12 @@
 /*
  * A small assertion header for pmbench's unit tests. Each test file
  * defines cases with TEST(name) and lists them in CHECK_MAIN(...). The
- * binary runs every case (or only those named on the command line) and
- * exits non-zero if any check failed. check_sandbox() gives each case a
- * fresh, empty folder of its own.
+ * binary runs every case (or only those named on the command line, and
+ * never one named as "-NAME"; a name that is no case is an error) and
+ * exits 1 if any check failed; else CHECK_SKIP_CODE (ctest's
+ * SKIP_RETURN_CODE: "Not Run (Skipped)") if a case was skipped
+ * (SKIP(reason): what the machine or the user cannot give it); else 0.
+ * check_sandbox() gives each case a fresh, empty folder of its own.
  */
 #include "pmbench/common.h"
 
@@ -22,6 +25,37 @@ extern const char *check_current;
 
 void check_fail(const char *file, int line, const char *fmt, ...)
 	PMBENCH_PRINTF(3, 4);
+
+/*
+ * The exit code of a program with a skipped case and no failed one
+ * (tests/CMakeLists.txt gives it to ctest as SKIP_RETURN_CODE).
+ */
+#define CHECK_SKIP_CODE 77
+
+/**
+ * Skip the running case: prints "skip CASE: reason" and, when
+ * PMBENCH_TEST_SKIPS names a file (ci/test.sh sets it), appends
+ * "TEST<tab>CASE<tab>reason" to it (TEST: PMBENCH_TEST_NAME, the ctest
+ * name, else the program's). SKIP() then returns from the case. A case
+ * that failed before stays failed.
+ */
+void check_skip(const char *file, int line, const char *fmt, ...)
+	PMBENCH_PRINTF(3, 4);
+/** 1 once the running case skipped (a helper's SKIP ends its caller too). */
+int check_skipped(void);
+/** 1 once a check of the running case failed. */
+int check_failed(void);
+
+/**
+ * Run `fn` as a user other than root: as is when the program is not
+ * root; as root, in a child that became nobody (65534), after the case's
+ * sandbox (which must be one nobody can reach: check_sandbox_tmp()) was
+ * given to nobody, because root ignores permissions and reads every
+ * process's /proc files. Returns fn's result (the child's exit status),
+ * -1 if the child did not exit, or CHECK_SKIP_CODE if it could not
+ * become nobody (a container without the capability).
+ */
+int check_unprivileged(int (*fn)(void));
 /** A fresh empty folder for the running case; valid until the next call. */
 const char *check_sandbox(void);
 /**
@@ -73,6 +107,12 @@ int check_xml_parse(struct pmbench_buf *root, struct pmbench_buf *text,
 	{                          \
 #name, test_##name \
 	}
+
+#define SKIP(...)                                            \
+	do {                                                 \
+		check_skip(__FILE__, __LINE__, __VA_ARGS__); \
+		return;                                      \
+	} while (0)
 
 #define CHECK(cond)                                                  \
 	do {                                                         \

@@ -180,11 +180,83 @@ const char *h_project(const char *rel)
 	return path;
 }
 
+/* Whether this program is a subreaper (the deleter's tests clear it). */
+static int subreaper(void)
+{
+	int sub = 0;
+
+	return prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0 && sub;
+}
+
+/*
+ * The deleters among this program's children: with the program a
+ * subreaper, the one process pmbench leaves running on purpose comes
+ * here as an orphan (prctl name "pmb-deleter", deleter.c).
+ */
+static int own_deleters(void)
+{
+	struct pmbench_buf kids = PMBENCH_BUF_INIT, comm = PMBENCH_BUF_INIT;
+	char path[128];
+	const char *p;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		 (long)getpid(), (long)getpid());
+	if (pmbench_fs_read(&kids, path, 1u << 20) < 0)
+		kids.len = 0;
+	for (p = kids.ptr; p && *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		p = end;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		pmbench_buf_reset(&comm);
+		if (h_alive(pid) && !pmbench_fs_read(&comm, path, 64) &&
+		    !strcmp(comm.ptr, "pmb-deleter\n"))
+			n++;
+	}
+	pmbench_error_clear();
+	pmbench_buf_release(&kids);
+	pmbench_buf_release(&comm);
+	return n;
+}
+
+/*
+ * Run `c` (pmbench) to its exit or its timeout; what it left running
+ * then, but its deleters, into *left; then stop its tree and take the
+ * rest of its output.
+ */
+static void run_counting_leftovers(struct pmbench_child *c, int *left)
+{
+	uint64_t deadline = pmbench_now_ns() + c->timeout_ns;
+	int rc = 0;
+
+	*left = 0;
+	if (pmbench_child_start(c) < 0)
+		die_env(pmbench_error_last());
+	while (rc == 0 && pmbench_now_ns() < deadline)
+		rc = pmbench_child_pump(c, 200 * 1000000ull);
+	if (rc < 0)
+		die_env(pmbench_error_last());
+	if (rc == 1) {
+		*left = pmbench_child_leftovers(c);
+		if (subreaper())
+			*left -= own_deleters();
+	}
+	pmbench_child_kill_tree(c);
+	/* The writers are gone: the rest of the output, up to its end. */
+	for (int i = 0; i < 100 && c->out_fd >= 0; i++)
+		pmbench_child_pump(c, 0);
+}
+
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	const char *bin = getenv("PMBENCH_BIN");
+	int left;
 
 	if (!bin)
 		die_env("PMBENCH_BIN is not set (run through ctest)");
@@ -197,21 +269,67 @@ void h_pmbench(struct h_run *out, const char *const *args,
 	c.tail_max = 4u << 20;
 	c.timeout_ns = 1200ull * 1000000000ull;
 	h_spare_detached(&c);
-	if (pmbench_child_run(&c) < 0)
-		die_env(pmbench_error_last());
+	run_counting_leftovers(&c, &left);
 	out->exit_code = c.result.signal ? 128 + c.result.signal
 					 : c.result.exit_code;
 	pmbench_buf_add(&out->out, c.tail.ptr, c.tail.len);
 	if (out->exit_code != 0)
 		fprintf(stderr, "--- pmbench exited %d:\n%s\n---\n",
 			out->exit_code, out->out.ptr);
+	/* What pmbench left running was killed with its tree: a leak. */
+	if (left > 0)
+		check_fail(__FILE__, __LINE__,
+			   "pmbench %s left %d process(es) running "
+			   "(killed now)",
+			   args[0] ? args[0] : "", left);
 	pmbench_child_release(&c);
+}
+
+void h_pmbench_split(struct h_split *s, const char *const *args,
+		     const struct pmbench_strvec *env)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *bin = getenv("PMBENCH_BIN");
+	char errpath[4200];
+
+	if (!bin)
+		die_env("PMBENCH_BIN is not set (run through ctest)");
+	snprintf(errpath, sizeof(errpath), "%s", h_write("stderr.txt", ""));
+	pmbench_buf_init(&s->out);
+	pmbench_buf_init(&s->err);
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "/bin/sh", "-c",
+						    "exec \"$0\" \"$@\" "
+						    "2>\"$PMBENCH_TEST_ERR\"",
+						    NULL });
+	pmbench_strvec_push(&c.args, bin);
+	pmbench_strvec_pushv(&c.args, args);
+	pmbench_strvec_pushf(&c.env, "PMBENCH_TEST_ERR=%s", errpath);
+	for (size_t i = 0; env && i < env->nr; i++)
+		pmbench_strvec_push(&c.env, env->v[i]);
+	c.tail_max = 8u << 20;
+	c.timeout_ns = 1200ull * 1000000000ull;
+	h_spare_detached(&c);
+	if (pmbench_child_run(&c) < 0)
+		die_env(pmbench_error_last());
+	s->exit_code = c.result.signal ? 128 + c.result.signal
+				       : c.result.exit_code;
+	pmbench_buf_add(&s->out, c.tail.ptr, c.tail.len);
+	pmbench_fs_read_text(&s->err, errpath, 8u << 20);
+	if (s->exit_code)
+		fprintf(stderr, "--- pmbench exited %d:\n%s\n%s\n---\n",
+			s->exit_code, s->out.ptr, s->err.ptr);
+	pmbench_child_release(&c);
+}
+
+void h_split_release(struct h_split *s)
+{
+	pmbench_buf_release(&s->out);
+	pmbench_buf_release(&s->err);
 }
 
 void h_spare_detached(struct pmbench_child *c)
 {
-	int sub = 0;
-
 	/*
 	 * Each walk of pmbench's tree remembers what it finds, and the
 	 * clean-up kills all of it: a walk in the milliseconds while the
@@ -220,7 +338,7 @@ void h_spare_detached(struct pmbench_child *c)
 	 * there: its parent is gone, and so is its group. With this
 	 * program a subreaper it comes here as an orphan, and is killed.
 	 */
-	if (prctl(PR_GET_CHILD_SUBREAPER, &sub, 0, 0, 0) == 0 && !sub)
+	if (!subreaper())
 		c->sample_ns = c->timeout_ns ? c->timeout_ns
 					     : 3600ull * 1000000000ull;
 }
@@ -429,6 +547,35 @@ int h_alive(long pid)
 	return state && state != 'Z' && state != 'X';
 }
 
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args)
+{
+	struct pmbench_buf started = PMBENCH_BUF_INIT;
+	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
+	int ok = 0;
+
+	pmbench_strvec_pushv(&argv,
+			     (const char *const[]){ "sh", script, NULL });
+	pmbench_strvec_pushv(&argv, args);
+	pmbench_buf_path(&started, res, "started");
+	h_in_mount_ns(&ok, c, started.ptr, (const char *const *)argv.v);
+	pmbench_strvec_release(&argv);
+	pmbench_buf_release(&started);
+	return ok;
+}
+
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_reset(out);
+	pmbench_buf_path(&p, dir, name);
+	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
+	pmbench_buf_release(&p);
+	return ret;
+}
+
 long h_read_pid(const char *path)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -503,6 +650,65 @@ void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile)
 	*out = 0;
 	H_CHECK_CALL(h_signal, c, pidfile, SIGINT);
 	*out = 1;
+}
+
+void h_in_mount_ns(int *out, struct pmbench_child *c, const char *started,
+		   const char *const *argv)
+{
+	struct pmbench_buf last = PMBENCH_BUF_INIT;
+	const char *user = geteuid() ? " (as a user: unshare -rm)" : "";
+
+	*out = 0;
+	pmbench_strvec_pushv(
+		&c->args,
+		(const char *const[]){ "unshare", geteuid() ? "-rm" : "-m",
+				       "--propagation", "private", NULL });
+	pmbench_strvec_pushv(&c->args, argv);
+	if (c->tail_max < (1u << 20))
+		c->tail_max = 1u << 20;
+	if (pmbench_child_run(c) < 0)
+		SKIP("cannot run unshare: %s", pmbench_error_last());
+	if (!pmbench_fs_exists(started) || c->result.exit_code == 77) {
+		pmbench_child_tail_lines(c, 1, &last);
+		check_skip(__FILE__, __LINE__,
+			   "no private mount namespace or tmpfs here%s "
+			   "(exit %d): %s",
+			   user, c->result.exit_code, last.ptr);
+		pmbench_buf_release(&last);
+		return;
+	}
+	*out = 1;
+}
+
+void h_serve_registry(int *out, struct pmbench_child *c, const char *dir,
+		      struct pmbench_buf *url)
+{
+	struct pmbench_buf port = PMBENCH_BUF_INIT, file = PMBENCH_BUF_INIT;
+
+	*out = 0;
+	pmbench_buf_path(&file, dir, "port");
+	pmbench_strvec_push(&c->args, getenv("PMBENCH_FAKEREGISTRY"));
+	pmbench_strvec_push(&c->args, "--serve");
+	pmbench_strvec_push(&c->args, dir);
+	CHECK_INT(pmbench_child_start(c), 0);
+	for (int i = 0; i < 500 && pmbench_fs_read(&port, file.ptr, 64) < 0;
+	     i++) {
+		pmbench_error_clear();
+		pmbench_sleep_ns(10000000ull);
+	}
+	CHECK(port.len > 0);
+	pmbench_buf_reset(url);
+	pmbench_buf_addf(url, "http://127.0.0.1:%ld/",
+			 strtol(port.ptr, NULL, 10));
+	pmbench_buf_release(&port);
+	pmbench_buf_release(&file);
+	*out = 1;
+}
+
+void h_stop_registry(struct pmbench_child *c)
+{
+	pmbench_child_kill_tree(c);
+	pmbench_child_release(c);
 }
 
 cJSON *h_read_json(const char *path)

@@ -56,9 +56,26 @@ const char *h_project(const char *rel);
 /**
  * Run pmbench with the NULL-terminated arguments (after the binary name)
  * and the extra environment deltas `env` (may be NULL). Output is kept.
+ * What pmbench leaves running is killed and fails the case (but its
+ * deleter, see h_spare_detached()).
  */
 void h_pmbench(struct h_run *out, const char *const *args,
 	       const struct pmbench_strvec *env);
+
+/** A pmbench run with its standard output and error apart. */
+struct h_split {
+	int exit_code;
+	struct pmbench_buf out, err;
+};
+
+/**
+ * h_pmbench() with standard output and standard error apart (stderr
+ * goes through a file of the sandbox), so that each can be checked on
+ * its own: what a command printed, byte for byte.
+ */
+void h_pmbench_split(struct h_split *s, const char *const *args,
+		     const struct pmbench_strvec *env);
+void h_split_release(struct h_split *s);
 
 /**
  * For a pmbench run as `c`: when this program is no subreaper (the tests
@@ -103,22 +120,37 @@ int h_alive(long pid);
 /** The pid written in the file at `path`, or -1 if there is none yet. */
 long h_read_pid(const char *path);
 
+/** The text of the file `name` in `dir` into `out` (replaced); 0 or error. */
+int h_read_in(struct pmbench_buf *out, const char *dir, const char *name);
+
+/**
+ * Run the shell script `script` with `args` in `c`, in a private mount
+ * namespace (nothing reaches the host's mount table, and its mounts go
+ * with it). The script writes "$res/started" first and exits 77 when it
+ * cannot mount. 1 when it ran, 0 when this machine cannot run it (not
+ * no unshare, no tmpfs: the case is noted as skipped, h_in_mount_ns()).
+ */
+int h_unshared(struct pmbench_child *c, const char *res, const char *script,
+	       const char *const *args);
+
 /*
  * Checking helpers. CHECK returns from the function it is in, so a helper
  * that uses it is a void function taking `int *out` first: it sets *out
  * to 0 on entry and to 1 as its last statement. A failed CHECK inside
  * has reported which check failed and leaves *out at 0; H_CHECK_CALL
- * then fails the calling case too, naming the call, and returns from it.
+ * then fails the calling case too, naming the call, and returns from it
+ * (a SKIP inside skips the caller: it returns, failing nothing).
  */
-#define H_CHECK_CALL(fn, ...)                                         \
-	do {                                                          \
-		int h_ok_ = 0;                                        \
-		fn(&h_ok_, __VA_ARGS__);                              \
-		if (!h_ok_) {                                         \
-			check_fail(__FILE__, __LINE__, "%s(%s)", #fn, \
-				   #__VA_ARGS__);                     \
-			return;                                       \
-		}                                                     \
+#define H_CHECK_CALL(fn, ...)                                                 \
+	do {                                                                  \
+		int h_ok_ = 0;                                                \
+		fn(&h_ok_, __VA_ARGS__);                                      \
+		if (!h_ok_) {                                                 \
+			if (!check_skipped())                                 \
+				check_fail(__FILE__, __LINE__, "%s(%s)", #fn, \
+					   #__VA_ARGS__);                     \
+			return;                                               \
+		}                                                             \
 	} while (0)
 
 /**
@@ -150,6 +182,27 @@ void h_signal(int *out, struct pmbench_child *c, const char *pidfile, int sig);
 
 /** h_signal() with SIGINT: Ctrl-C. */
 void h_interrupt(int *out, struct pmbench_child *c, const char *pidfile);
+
+/**
+ * Run `argv` (a script of the test's that mounts something) in a mount
+ * namespace of its own, with private propagation, as `c` (the caller
+ * releases it): as root `unshare -m`; as another user `unshare -rm`, in
+ * a user namespace of its own where the user is root, which may mount a
+ * tmpfs. The script must first create the file `started` and exit 77
+ * when it cannot mount. Skips the case, saying why, where the machine
+ * allows neither (no unshare, no user namespaces, no tmpfs).
+ */
+void h_in_mount_ns(int *out, struct pmbench_child *c, const char *started,
+		   const char *const *argv);
+
+/**
+ * Start the fake registry (fakeregistry --serve, tests/fakes/) on the
+ * folder `dir` as `c`, and wait for its port: its URL
+ * ("http://127.0.0.1:PORT/") into `url`. h_stop_registry() ends it.
+ */
+void h_serve_registry(int *out, struct pmbench_child *c, const char *dir,
+		      struct pmbench_buf *url);
+void h_stop_registry(struct pmbench_child *c);
 
 /** A JSON file parsed (caller deletes), or NULL. */
 cJSON *h_read_json(const char *path);

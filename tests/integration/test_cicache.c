@@ -1,7 +1,8 @@
 /*
  * ci-cache with fake package managers: the store strategy restores the
  * cache the fake then finds warm, the node_modules strategy makes the
- * install a no-op, frozen installs are frozen, sizes and times reach the
+ * install a no-op but for npm ci (which deletes node_modules first, as
+ * the PM table says and each fake does), frozen installs are frozen, sizes and times reach the
  * JSON and the table, failures are results, bad options are one line,
  * and nothing is written outside pmbench's work folders.
  */
@@ -12,6 +13,8 @@
 #include "check.h"
 #include "fields.h"
 #include "harness.h"
+#include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 
@@ -180,50 +183,113 @@ TEST(store_restores_a_warm_cache)
 	h_run_release(&run);
 }
 
+/*
+ * The node_modules strategy: the restored node_modules makes pnpm's
+ * frozen install a no-op; npm ci deletes it first, every time (npm's
+ * documentation, docs/ci-cache.md and the PM table's
+ * PMBENCH_PM_FROZEN_CLEARS), so for npm it is restored and still
+ * installed. States from the fakes' log, no times (a time ratio here
+ * failed under load, outside the timing label).
+ */
 TEST(node_modules_makes_the_install_a_noop)
 {
-	static const char *const env[] = { "FAKEPM_NOOP=1",
-					   "FAKEPM_NPM_SLEEP_MS=300",
-					   "FAKEPM_PNPM_SLEEP_MS=300", NULL };
+	static const char *const env[] = { "FAKEPM_NOOP=1", NULL };
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
-	cJSON *log, *mine;
+	cJSON *log;
 
 	h_setup();
 	H_CHECK_CALL(run_ci, &r, &run, "node_modules", "2", env, 0);
 	log = h_log_entries();
-	mine = h_log_of(log, "npm");
-	/* prime, miss, 2 hits, changed. */
-	CHECK_INT(cJSON_GetArraySize(mine), 5);
-	CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "node_modules"));
-	CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "noop"));
-	for (int i = 2; i < 4; i++) {
-		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "node_modules"));
-		CHECK(h_flag(cJSON_GetArrayItem(mine, i), "noop"));
-		/* Only node_modules was cached. */
-		CHECK(!h_flag(cJSON_GetArrayItem(mine, i), "cache_warm"));
-	}
-	cJSON_Delete(mine);
-	cJSON_Delete(log);
 	for (int p = 0; p < 2; p++) {
 		const char *pm = p ? "pnpm" : "npm";
+		cJSON *mine = h_log_of(log, pm);
 		const struct pmbench_cell *hit =
 			cell(&r, "node_modules/gzip-6", pm);
 		const struct pmbench_cell *miss =
 			cell(&r, "node_modules/gzip-6/miss", pm);
 
+		/* prime, miss, 2 hits, changed. */
+		CHECK_INT(cJSON_GetArraySize(mine), 5);
+		CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "node_modules"));
+		CHECK(!h_flag(cJSON_GetArrayItem(mine, 1), "noop"));
+		for (int i = 2; i < 4; i++) {
+			const cJSON *e = cJSON_GetArrayItem(mine, i);
+
+			CHECK(h_flag(e, "frozen"));
+			CHECK(h_flag(e, "node_modules"));
+			/* pnpm has nothing to do; npm ci deletes it. */
+			CHECK_INT(h_flag(e, "noop"), p == 1);
+			/* Only node_modules was cached. */
+			CHECK(!h_flag(e, "cache_warm"));
+		}
+		cJSON_Delete(mine);
 		CHECK(hit && miss && hit->samples_nr == 2);
 		CHECK(hit->samples[0].ok && hit->samples[1].ok);
-		/* A no-op against a 300 ms install: a ratio, not a time. */
-		CHECK(h_metric(&hit->samples[0], "install_s") * 2 <
-		      h_metric(&miss->samples[0], "install_s"));
-		CHECK(h_metric(&hit->samples[1], "install_s") * 2 <
-		      h_metric(&miss->samples[0], "install_s"));
+		CHECK(h_metric(&hit->samples[0], "install_s") > 0);
 		CHECK(hit->samples[0].nm_files >= 3);
 	}
+	cJSON_Delete(log);
 	CHECK_CONTAINS(run.out.ptr, "node_modules/gzip-6");
 	pmbench_result_release(&r);
 	h_run_release(&run);
+}
+
+/*
+ * Each fake's CI install (the table's frozen_args) on a complete
+ * node_modules, no-ops allowed: it deletes node_modules first (a file
+ * put there is gone, the install is done again) exactly where pmbench's
+ * table says the PM does (PMBENCH_PM_FROZEN_CLEARS), and is a no-op
+ * everywhere else.
+ */
+static void ci_install_as_the_table_says(int *out, const struct pmbench_pm *pm)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT, keep = PMBENCH_BUF_INIT;
+	int clears = !!(pm->caps & PMBENCH_PM_FROZEN_CLEARS), has_nm = 0;
+
+	*out = 0;
+	pmbench_buf_addf(&dir, "%s", h_project(pm->name));
+	for (int frozen = 0; frozen < 2; frozen++) {
+		c = (struct pmbench_child)PMBENCH_CHILD_INIT;
+		pmbench_strvec_push(&c.args, pm->name);
+		pmbench_strvec_pushv(&c.args, frozen ? pm->frozen_args
+						     : pm->install_args);
+		pmbench_strvec_push(&c.env, "FAKEPM_NOOP=1");
+		c.dir = dir.ptr;
+		/* Plug'n'Play (yarn 4's default) makes no node_modules. */
+		pmbench_buf_reset(&keep);
+		pmbench_buf_path(&keep, dir.ptr, "node_modules");
+		has_nm = pmbench_fs_isdir(keep.ptr);
+		if (frozen && has_nm) {
+			pmbench_buf_reset(&keep);
+			pmbench_buf_path(&keep, dir.ptr,
+					 "node_modules/put-there");
+			CHECK_INT(pmbench_fs_write_atomic(keep.ptr, "x", 1), 0);
+		}
+		CHECK_INT(pmbench_child_run(&c), 0);
+		CHECK_INT(c.result.exit_code, 0);
+		if (frozen) {
+			fprintf(stderr, "%s %s: %s", pm->name,
+				pm->frozen_args[0], c.tail.ptr);
+			CHECK_INT(strstr(c.tail.ptr, "already up to date") ==
+					  NULL,
+				  clears);
+			if (has_nm)
+				CHECK_INT(pmbench_fs_exists(keep.ptr), !clears);
+		}
+		pmbench_child_release(&c);
+	}
+	pmbench_buf_release(&dir);
+	pmbench_buf_release(&keep);
+	*out = 1;
+}
+
+TEST(fakes_ci_install_as_the_table_says)
+{
+	h_setup();
+	for (size_t i = 0; i < pmbench_pms_nr; i++)
+		H_CHECK_CALL(ci_install_as_the_table_says, &pmbench_pms[i]);
 }
 
 TEST(failed_jobs_are_results)
@@ -483,6 +549,7 @@ TEST(gnu_tar_archiver_as_actions_cache)
 
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
+	   CASE(fakes_ci_install_as_the_table_says),
 	   CASE(failed_jobs_are_results),
 	   CASE(frozen_install_without_lockfile_fails),
 	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),

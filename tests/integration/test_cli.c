@@ -274,10 +274,8 @@ TEST(man_page_renders)
 					   NULL };
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
 
-	if (access("/usr/bin/groff", X_OK) || access("/usr/bin/man", X_OK)) {
-		fprintf(stderr, "man_page_renders: no groff or man, skipped\n");
-		return;
-	}
+	if (access("/usr/bin/groff", X_OK) || access("/usr/bin/man", X_OK))
+		SKIP("no /usr/bin/groff or /usr/bin/man to render with");
 	/* No warning from groff. */
 	CHECK_INT(run_shell(&out, "groff", groff), 0);
 	CHECK_STR(out.ptr, "");

@@ -31,52 +31,6 @@ static void setup(void)
 		 root ? root : ".");
 }
 
-/* A pmbench run with its standard output and error apart. */
-struct split {
-	int exit_code;
-	struct pmbench_buf out, err;
-};
-
-static void split_release(struct split *s)
-{
-	pmbench_buf_release(&s->out);
-	pmbench_buf_release(&s->err);
-}
-
-/*
- * Run pmbench with `args` through sh, standard error into a file of the
- * sandbox, so each stream can be checked on its own.
- */
-static void run_split(struct split *s, const char *const *args)
-{
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	char errpath[4200];
-	const char *bin = getenv("PMBENCH_BIN");
-
-	snprintf(errpath, sizeof(errpath), "%s", h_write("stderr.txt", ""));
-	pmbench_buf_init(&s->out);
-	pmbench_buf_init(&s->err);
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "/bin/sh", "-c",
-						    "exec \"$0\" \"$@\" "
-						    "2>\"$PMBENCH_TEST_ERR\"",
-						    NULL });
-	pmbench_strvec_push(&c.args, bin ? bin : "pmbench");
-	pmbench_strvec_pushv(&c.args, args);
-	pmbench_strvec_pushf(&c.env, "PMBENCH_TEST_ERR=%s", errpath);
-	c.tail_max = 8u << 20;
-	c.timeout_ns = 600ull * 1000000000ull;
-	if (pmbench_child_run(&c) < 0)
-		pmbench_die("%s", pmbench_error_last());
-	s->exit_code = c.result.exit_code;
-	pmbench_buf_add(&s->out, c.tail.ptr, c.tail.len);
-	pmbench_fs_read_text(&s->err, errpath, 8u << 20);
-	if (s->exit_code)
-		fprintf(stderr, "--- pmbench exited %d:\n%s\n%s\n---\n",
-			s->exit_code, s->out.ptr, s->err.ptr);
-	pmbench_child_release(&c);
-}
-
 static char *read_file(const char *path)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -111,7 +65,7 @@ static long csv_column(const struct pmbench_strvec *header, const char *key)
 
 TEST(bench_as_markdown_and_to_files)
 {
-	struct split s;
+	struct h_split s;
 	struct pmbench_strvec *rows = NULL;
 	size_t nr = 0;
 	char result[4200], svg[4200], csv[4200];
@@ -131,7 +85,7 @@ TEST(bench_as_markdown_and_to_files)
 				       "--format", "markdown",	 "--out",
 				       result,	   proj,	 NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK(!strncmp(s.out.ptr, "# pmbench results\n", 18));
 		CHECK_CONTAINS(s.out.ptr, "| action | cache | lockfile | "
@@ -143,7 +97,7 @@ TEST(bench_as_markdown_and_to_files)
 		CHECK(!strstr(s.out.ptr, "pmbench: "));
 		CHECK_CONTAINS(s.err.ptr, "pmbench: results written to");
 		CHECK(!strstr(s.err.ptr, "| action |"));
-		split_release(&s);
+		h_split_release(&s);
 	}
 	{
 		/* The format from the file's name; the table on stdout. */
@@ -153,7 +107,7 @@ TEST(bench_as_markdown_and_to_files)
 				       "--report", svg,		 "--out",
 				       result,	   proj,	 NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK_CONTAINS(s.out.ptr, "proj · install · clean\n"
 					  "  (cache empty, lockfile absent, "
@@ -162,7 +116,7 @@ TEST(bench_as_markdown_and_to_files)
 		t = read_file(svg);
 		H_CHECK_CALL(check_svg, t, "proj · install · clean");
 		free(t);
-		split_release(&s);
+		h_split_release(&s);
 	}
 	snprintf(csv, sizeof(csv), "%s", check_path("r/runs.txt"));
 	{
@@ -170,7 +124,7 @@ TEST(bench_as_markdown_and_to_files)
 		const char *args[] = { "report", result, "--format", "csv",
 				       "--out",	 csv,	 NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK_STR(s.out.ptr, "");
 		t = read_file(csv);
@@ -181,13 +135,13 @@ TEST(bench_as_markdown_and_to_files)
 		CHECK(csv_column(&rows[0], "leftover") == 19);
 		check_csv_free(rows, nr);
 		free(t);
-		split_release(&s);
+		h_split_release(&s);
 	}
 }
 
 TEST(cicache_as_html)
 {
-	struct split s;
+	struct h_split s;
 	struct pmbench_strvec *rows = NULL;
 	size_t nr = 0;
 	char result[4200];
@@ -205,7 +159,7 @@ TEST(cicache_as_html)
 			result,	      proj,	    NULL
 		};
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK(!strncmp(s.out.ptr, "<!DOCTYPE html>", 15));
 		CHECK_CONTAINS(s.out.ptr, "<h1>ci-cache: proj</h1>");
@@ -215,27 +169,27 @@ TEST(cicache_as_html)
 		CHECK_CONTAINS(s.out.ptr, "<svg class=\"chart time\"");
 		CHECK(!strstr(s.out.ptr, "<script"));
 		CHECK_CONTAINS(s.err.ptr, "pmbench: results written to");
-		split_release(&s);
+		h_split_release(&s);
 	}
 	{
 		/* report knows a ci-cache result: its jobs as CSV. */
 		const char *args[] = { "report", result, "--format", "csv",
 				       NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK_INT(check_csv_parse(&rows, &nr, s.out.ptr), 0);
 		CHECK_INT(nr, 1 + 5);
 		CHECK_STR(rows[0].v[1], "strategy");
 		CHECK(csv_column(&rows[0], "keyed_total_s") > 0);
 		check_csv_free(rows, nr);
-		split_release(&s);
+		h_split_release(&s);
 	}
 }
 
 TEST(migrate_as_json)
 {
-	struct split s;
+	struct h_split s;
 	char json[4200], md[4200], app[4200];
 	cJSON *root;
 	char *t;
@@ -259,7 +213,7 @@ TEST(migrate_as_json)
 				       "--out",	     json,
 				       NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		root = cJSON_Parse(s.out.ptr);
 		CHECK(root);
@@ -276,7 +230,7 @@ TEST(migrate_as_json)
 		CHECK_STR(t, s.out.ptr);
 		free(t);
 		CHECK_CONTAINS(s.err.ptr, "pmbench: report written to");
-		split_release(&s);
+		h_split_release(&s);
 	}
 	{
 		const char *args[] = { "migrate",    app,
@@ -288,7 +242,7 @@ TEST(migrate_as_json)
 				       "--report",   md,
 				       NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		/* The verdicts on the terminal, Markdown in the file. */
 		CHECK(!strncmp(s.out.ptr, "Migration from npm", 18));
@@ -297,7 +251,7 @@ TEST(migrate_as_json)
 		CHECK_CONTAINS(t, "\n- bun: installs");
 		CHECK_CONTAINS(t, "## app · install · cache+lockfile");
 		free(t);
-		split_release(&s);
+		h_split_release(&s);
 	}
 }
 
@@ -321,7 +275,7 @@ static const char *slower_copy(void)
 
 TEST(compare_as_csv)
 {
-	struct split s;
+	struct h_split s;
 	struct pmbench_strvec *rows = NULL;
 	size_t nr = 0;
 	const char *b;
@@ -336,7 +290,7 @@ TEST(compare_as_csv)
 		const char *args[] = { "compare",  sample, b,
 				       "--format", "csv",  NULL };
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK_INT(check_csv_parse(&rows, &nr, s.out.ptr), 0);
 		CHECK_INT(nr, 1 + 6);
@@ -355,7 +309,7 @@ TEST(compare_as_csv)
 		CHECK_NEAR(strtod(rows[1].v[ratio], NULL), 1, 1e-9);
 		CHECK_STR(rows[6].v[note], "no successful runs in A and B");
 		check_csv_free(rows, nr);
-		split_release(&s);
+		h_split_release(&s);
 	}
 	snprintf(html, sizeof(html), "%s", check_path("c.html"));
 	{
@@ -364,7 +318,7 @@ TEST(compare_as_csv)
 			"compare", sample, b, "--out", html, NULL
 		};
 
-		run_split(&s, args);
+		h_pmbench_split(&s, args, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK_STR(s.out.ptr, "");
 		t = read_file(html);
@@ -372,7 +326,7 @@ TEST(compare_as_csv)
 		CHECK_CONTAINS(t, "<svg class=\"chart ratio log\"");
 		CHECK_CONTAINS(t, "+50.0%");
 		free(t);
-		split_release(&s);
+		h_split_release(&s);
 	}
 }
 
@@ -381,7 +335,7 @@ TEST(claim_and_report_in_every_format)
 	static const char *const formats[] = { "table", "markdown",  "csv",
 					       "json",	"hyperfine", "html",
 					       "svg" };
-	struct split s;
+	struct h_split s;
 	cJSON *root;
 
 	setup();
@@ -395,11 +349,11 @@ TEST(claim_and_report_in_every_format)
 			NULL
 		};
 
-		run_split(&s, rep);
+		h_pmbench_split(&s, rep, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK(s.out.len > 100);
-		split_release(&s);
-		run_split(&s, claim);
+		h_split_release(&s);
+		h_pmbench_split(&s, claim, NULL);
 		CHECK_INT(s.exit_code, 0);
 		CHECK(s.out.len > 100);
 		if (!strcmp(formats[i], "json")) {
@@ -412,7 +366,7 @@ TEST(claim_and_report_in_every_format)
 		} else if (!strcmp(formats[i], "svg")) {
 			H_CHECK_CALL(check_svg, s.out.ptr, "clean");
 		}
-		split_release(&s);
+		h_split_release(&s);
 	}
 }
 

@@ -260,15 +260,12 @@ TEST(other_port_fails_at_once_with_both_urls)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
-	uint64_t t0 = pmbench_now_ns();
-	double took;
 
 	h_setup();
 	/* A plain folder: no manifest, the ready line says the URL. */
 	CHECK_INT(hmr_bench(&r, &run, hmr_project("--mode other-port", 0, NULL),
 			    "dev,hmr", "2", "120s"),
 		  0);
-	took = (double)(pmbench_now_ns() - t0) / 1e9;
 	CHECK_INT(run.exit_code, 2);
 	for (int i = 0; i < 4; i++) {
 		const struct pmbench_sample *s = sample_of(
@@ -278,9 +275,10 @@ TEST(other_port_fails_at_once_with_both_urls)
 		CHECK_CONTAINS(s->failure, "says it serves http://localhost:");
 		CHECK_CONTAINS(s->failure, "pmbench polls http://127.0.0.1:");
 		CHECK_CONTAINS(s->failure, "\"dev.args\"");
+		/* At once: for what it said, not by the 120 s timeout. */
+		CHECK(!strstr(s->failure, "timed out"));
 	}
-	/* Four failed runs well within one run's 120 s timeout. */
-	CHECK(took < 60);
+	CHECK(!strstr(run.out.ptr, "timed out"));
 	H_CHECK_CALL(nothing_left, &r, "hmr");
 	pmbench_result_release(&r);
 	h_run_release(&run);

@@ -7,8 +7,11 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
 
 #define COMMIT "b6dc05b2e7239f7ee722afe18123600e0e59618d"
 
@@ -106,10 +109,40 @@ static const char *hostile_project(void)
 	return check_path("hostile");
 }
 
+/*
+ * `bench --task run` of the script `script` of the project `dir`, once,
+ * through a manifest named `name`; the result's path into `out`.
+ */
+static void script_bench(struct h_run *run, char *out, size_t size,
+			 const char *name, const char *dir, const char *script)
+{
+	struct pmbench_buf man = PMBENCH_BUF_INIT, rel = PMBENCH_BUF_INIT;
+	char path[4200];
+
+	pmbench_buf_addf(&man,
+			 "{ \"name\": \"%s\", \"repo\": \"%s\", "
+			 "\"scripts\": [\"%s\"] }\n",
+			 name, dir, script);
+	pmbench_buf_addf(&rel, "%s.json", name);
+	snprintf(path, sizeof(path), "%s", h_write(rel.ptr, man.ptr));
+	pmbench_buf_reset(&rel);
+	pmbench_buf_addf(&rel, "%s-result.json", name);
+	snprintf(out, size, "%s", check_path(rel.ptr));
+	{
+		const char *args[] = { "bench", "--pm",	  "npm", "--task",
+				       "run",	"--runs", "1",	 "--warmup",
+				       "0",	"--out",  out,	 path,
+				       NULL };
+
+		h_pmbench(run, args, NULL);
+	}
+	pmbench_buf_release(&man);
+	pmbench_buf_release(&rel);
+}
+
 TEST(control_bytes_never_reach_the_terminal)
 {
 	struct h_run run;
-	struct pmbench_buf man = PMBENCH_BUF_INIT;
 	char path[4200], out[4200];
 
 	h_setup();
@@ -136,20 +169,8 @@ TEST(control_bytes_never_reach_the_terminal)
 	h_run_release(&run);
 
 	/* A script whose output is quoted in the failure: no escapes. */
-	pmbench_buf_addf(&man,
-			 "{ \"name\": \"hostile\", \"repo\": \"%s\", "
-			 "\"scripts\": [\"boom\"] }\n",
-			 hostile_project());
-	snprintf(path, sizeof(path), "%s", h_write("hostile.json", man.ptr));
-	snprintf(out, sizeof(out), "%s", check_path("hostile-result.json"));
-	{
-		const char *args[] = { "bench", "--pm",	  "npm", "--task",
-				       "run",	"--runs", "1",	 "--warmup",
-				       "0",	"--out",  out,	 path,
-				       NULL };
-
-		h_pmbench(&run, args, NULL);
-	}
+	script_bench(&run, out, sizeof(out), "hostile", hostile_project(),
+		     "boom");
 	CHECK_INT(run.exit_code, 2);
 	CHECK(terminal_safe(run.out.ptr));
 	CHECK_CONTAINS(run.out.ptr, "boom failed");
@@ -167,7 +188,136 @@ TEST(control_bytes_never_reach_the_terminal)
 	CHECK_CONTAINS(run.out.ptr, "\nboom failed\n");
 	CHECK(!strstr(run.out.ptr, "[31m"));
 	h_run_release(&run);
-	pmbench_buf_release(&man);
+}
+
+/* `report RESULT --format FORMAT`'s output into `out`; 0 on success. */
+static int report_of(struct pmbench_buf *out, const char *result,
+		     const char *format)
+{
+	const char *args[] = { "report", result, "--format", format, NULL };
+	struct h_run run;
+	int ret;
+
+	h_pmbench(&run, args, NULL);
+	ret = run.exit_code;
+	pmbench_buf_add(out, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	return ret;
+}
+
+/*
+ * A failing command's output is quoted in the result and the reports:
+ * the credentials a PM prints there, in every syntax of its settings,
+ * are not (issue 32: all five reached the JSON, HTML and Markdown).
+ */
+TEST(credentials_in_pm_output_are_never_recorded)
+{
+	struct pmbench_buf all = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char out[4200];
+
+	h_setup();
+	h_write("leaky/leak.sh",
+		"echo 'Authorization: Basic YWxpY2U6czNjcmV0' >&2\n"
+		"echo '_auth = s3cretA' >&2\n"
+		"echo '_auth=\"s3cretB\"' >&2\n"
+		"echo '{\"_authToken\": \"s3cretC\"}' >&2\n"
+		"echo 'npmAuthToken: s3cretD' >&2\n"
+		"exit 1\n");
+	h_write("leaky/package.json",
+		"{ \"name\": \"leaky\", \"version\": \"1.0.0\", "
+		"\"private\": true, \"scripts\": { \"leak\": \"sh "
+		"leak.sh\" } }\n");
+	script_bench(&run, out, sizeof(out), "leaky", check_path("leaky"),
+		     "leak");
+	CHECK_INT(run.exit_code, 2);
+	pmbench_buf_add(&all, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	CHECK_INT(pmbench_fs_read_text(&all, out, 1 << 24), 0);
+	CHECK_INT(report_of(&all, out, "html"), 0);
+	CHECK_INT(report_of(&all, out, "markdown"), 0);
+	/* The failure is there, its settings' values are not. */
+	CHECK_CONTAINS(all.ptr, "npmAuthToken: ***");
+	CHECK_CONTAINS(all.ptr, "Basic ***");
+	CHECK(!strstr(all.ptr, "YWxpY2U6czNjcmV0"));
+	CHECK(!strstr(all.ptr, "s3cret"));
+	pmbench_buf_release(&all);
+}
+
+/*
+ * `--env` reaches the PMs as given, and the result records a value only
+ * when it cannot be a credential (issue 32: NODE_AUTH_TOKEN's value was
+ * in cells[].env and options.arguments, though inherited variables were
+ * recorded by name only).
+ */
+TEST(env_values_are_recorded_only_when_harmless)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf all = PMBENCH_BUF_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	cJSON *log, *e;
+	char out[4200];
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", check_path("env-result.json"));
+	{
+		const char *args[] = {
+			"bench",
+			"--pm",
+			"npm",
+			"--scenario",
+			"clean",
+			"--runs",
+			"1",
+			"--warmup",
+			"0",
+			"--env",
+			"NODE_AUTH_TOKEN=npm_s3cretS3cretS3cretS3cretS3cret",
+			"--env",
+			"FAKE_FIXTURE_ENV=s3cretValue",
+			"--env",
+			"CYPRESS_INSTALL_BINARY=0",
+			"--out",
+			out,
+			proj,
+			NULL
+		};
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	pmbench_buf_add(&all, run.out.ptr, run.out.len);
+	h_run_release(&run);
+	/* The PM got the value. */
+	log = h_log_entries();
+	CHECK(cJSON_GetArraySize(log) >= 1);
+	cJSON_ArrayForEach(e, log)
+	{
+		CHECK_STR(h_str(cJSON_GetObjectItemCaseSensitive(e, "env"),
+				"FAKE_FIXTURE_ENV"),
+			  "s3cretValue");
+	}
+	cJSON_Delete(log);
+	/* The result records the names, and harmless values. */
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "npm");
+	CHECK(c);
+	CHECK_STR(pmbench_env_get(&c->env, "NODE_AUTH_TOKEN"), "***");
+	CHECK_STR(pmbench_env_get(&c->env, "FAKE_FIXTURE_ENV"), "***");
+	CHECK_STR(pmbench_env_get(&c->env, "CYPRESS_INSTALL_BINARY"), "0");
+	CHECK(pmbench_strvec_find(&r.arguments, "--env=FAKE_FIXTURE_ENV=***") >=
+	      0);
+	CHECK(pmbench_strvec_find(&r.arguments,
+				  "--env=CYPRESS_INSTALL_BINARY=0") >= 0);
+	CHECK_INT(pmbench_fs_read_text(&all, out, 1 << 24), 0);
+	CHECK_INT(report_of(&all, out, "markdown"), 0);
+	CHECK_INT(report_of(&all, out, "html"), 0);
+	CHECK(!strstr(all.ptr, "s3cret"));
+	pmbench_result_release(&r);
+	pmbench_buf_release(&all);
 }
 
 /* pmbench with `args` (after the binary), one stream kept: 1 or 2. */
@@ -264,4 +414,6 @@ TEST(history_refuses_impossible_dates_on_stderr)
 
 CHECK_MAIN(CASE(credentials_are_never_shown),
 	   CASE(control_bytes_never_reach_the_terminal),
+	   CASE(credentials_in_pm_output_are_never_recorded),
+	   CASE(env_values_are_recorded_only_when_harmless),
 	   CASE(history_refuses_impossible_dates_on_stderr))

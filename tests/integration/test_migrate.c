@@ -37,24 +37,39 @@ static const char *npm_project(const char *build)
 	return path;
 }
 
-/* Run migrate; parse its JSON report into *out (caller deletes). */
-static void migrate(struct h_run *run, cJSON **out, const char *proj,
-		    const char *to, const struct pmbench_strvec *env)
+/*
+ * Run migrate with the environment deltas `env` and the options `extra`
+ * (NULL-terminated; either may be NULL); parse its JSON report into
+ * *out (caller deletes).
+ */
+static void migrate_with(struct h_run *run, cJSON **out, const char *proj,
+			 const char *to, const struct pmbench_strvec *env,
+			 const char *const *extra)
 {
 	char report[4200];
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
-	const char *args[] = {
-		"migrate", proj,       "--to", to,	     "--runs",
-		"2",	   "--warmup", "0",    "--scenario", "cache+lockfile",
-		"--out",   report,     NULL
-	};
+	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
 
 	snprintf(report, sizeof(report), "%s/migrate.json", h_cache());
-	h_pmbench(run, args, env);
+	pmbench_strvec_pushv(
+		&args, (const char *const[]){ "migrate", proj, "--to", to,
+					      "--runs", "2", "--warmup", "0",
+					      "--scenario", "cache+lockfile",
+					      "--out", report, NULL });
+	if (extra)
+		pmbench_strvec_pushv(&args, extra);
+	h_pmbench(run, (const char *const *)args.v, env);
 	*out = NULL;
 	if (!pmbench_fs_read(&text, report, 1u << 24))
 		*out = cJSON_Parse(text.ptr);
 	pmbench_buf_release(&text);
+	pmbench_strvec_release(&args);
+}
+
+static void migrate(struct h_run *run, cJSON **out, const char *proj,
+		    const char *to, const struct pmbench_strvec *env)
+{
+	migrate_with(run, out, proj, to, env, NULL);
 }
 
 static const cJSON *pm_entry(const cJSON *report, const char *pm)
@@ -568,6 +583,84 @@ TEST(user_checkout_untouched)
 	pmbench_buf_release(&after);
 }
 
+/*
+ * The package.json "packageManager" each of `pm`'s logged installs saw
+ * ("-" for none), in `out`.
+ */
+static void package_managers_of(struct pmbench_strvec *out, const char *pm)
+{
+	cJSON *all = h_log_entries(), *mine = h_log_of(all, pm);
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, mine)
+	{
+		const char *v = h_str(e, "package_manager");
+
+		pmbench_strvec_push(out, v ? v : "-");
+	}
+	cJSON_Delete(mine);
+	cJSON_Delete(all);
+}
+
+/*
+ * By default pnpm gets the repo changed by its recipe (the package.json
+ * its installs read names pnpm in "packageManager"), the report says what
+ * changed, and --markdown FILE writes the report there too, in Markdown;
+ * with --no-recipe pnpm gets the repo as it is: no change, none said.
+ */
+TEST(recipe_markdown_and_no_recipe)
+{
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf md = PMBENCH_BUF_INIT;
+	struct h_run run;
+	const char *proj, *mdpath;
+	cJSON *rep;
+	const cJSON *e;
+
+	h_setup();
+	proj = npm_project(NULL);
+	mdpath = h_write("report.md", "");
+	migrate_with(&run, &rep, proj, "pnpm", NULL,
+		     (const char *const[]){ "--markdown", mdpath, NULL });
+	CHECK_INT(run.exit_code, 0);
+	CHECK(rep);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(rep, "recipes")));
+	e = pm_entry(rep, "pnpm");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(e, "changes")) >= 1);
+	CHECK_CONTAINS(run.out.ptr, "changed for pnpm");
+	package_managers_of(&seen, "pnpm");
+	CHECK(seen.nr >= 1);
+	for (size_t i = 0; i < seen.nr; i++)
+		CHECK(!strncmp(seen.v[i], "pnpm@", 5));
+	pmbench_strvec_release(&seen);
+	CHECK_INT(pmbench_fs_read(&md, mdpath, 1u << 24), 0);
+	CHECK(!strncmp(md.ptr, "# ", 2));
+	CHECK_CONTAINS(md.ptr, "Migration from npm");
+	CHECK_CONTAINS(md.ptr, "### changed for pnpm");
+	CHECK_CONTAINS(md.ptr, "\n|");
+	cJSON_Delete(rep);
+	h_run_release(&run);
+
+	h_setup();
+	proj = npm_project(NULL);
+	migrate_with(&run, &rep, proj, "pnpm", NULL,
+		     (const char *const[]){ "--no-recipe", NULL });
+	CHECK_INT(run.exit_code, 0);
+	CHECK(rep);
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(rep, "recipes")));
+	e = pm_entry(rep, "pnpm");
+	CHECK(e && !cJSON_GetObjectItem(e, "changes"));
+	CHECK(!strstr(run.out.ptr, "changed for pnpm"));
+	package_managers_of(&seen, "pnpm");
+	CHECK(seen.nr >= 1);
+	for (size_t i = 0; i < seen.nr; i++)
+		CHECK_STR(seen.v[i], "-");
+	pmbench_strvec_release(&seen);
+	cJSON_Delete(rep);
+	h_run_release(&run);
+	pmbench_buf_release(&md);
+}
+
 TEST(detects_yarn_flavours_and_workspaces)
 {
 	struct h_run run;
@@ -675,6 +768,48 @@ TEST(from_picks_its_own_lockfile)
 	h_run_release(&run);
 }
 
+/*
+ * Issue 32, item 8: a NUL byte in .yarnrc.yml aborted the whole migrate
+ * with "malformed JSON". yarn 4's recipe reads that file: yarn-berry
+ * fails, naming YAML, and pnpm is still evaluated and timed.
+ */
+TEST(unreadable_file_fails_one_target)
+{
+	const char *proj;
+	struct h_run run;
+	const cJSON *e;
+	cJSON *rep;
+
+	h_setup();
+	proj = npm_project(NULL);
+	{
+		static const char yarnrc[] = "enableTelemetry: false\n\0x\n";
+		const char *p = h_write("app/.yarnrc.yml", "");
+		FILE *f = fopen(p, "wb");
+
+		CHECK(f);
+		CHECK_INT(fwrite(yarnrc, 1, sizeof(yarnrc) - 1, f),
+			  sizeof(yarnrc) - 1);
+		CHECK_INT(fclose(f), 0);
+	}
+	migrate(&run, &rep, proj, "yarn-berry,pnpm", NULL);
+	CHECK_INT(run.exit_code, 2);
+	CHECK(rep);
+	e = pm_entry(rep, "yarn-berry");
+	CHECK_CONTAINS(h_str(e, "install_failure"),
+		       "its recipe cannot change the repo: '");
+	CHECK_CONTAINS(h_str(e, "install_failure"),
+		       "/.yarnrc.yml': malformed YAML (the file contains a "
+		       "NUL byte)");
+	CHECK_CONTAINS(h_str(e, "verdict"), "yarn-berry: does not install");
+	e = pm_entry(rep, "pnpm");
+	CHECK_CONTAINS(h_str(e, "verdict"), "pnpm: installs");
+	CHECK_CONTAINS(run.out.ptr, "pnpm run 2/2");
+	CHECK(!strstr(run.out.ptr, "malformed JSON"));
+	cJSON_Delete(rep);
+	h_run_release(&run);
+}
+
 TEST(cli_errors)
 {
 	struct h_run run;
@@ -742,6 +877,8 @@ TEST(cli_errors)
 }
 
 CHECK_MAIN(CASE(routes_from_the_source_lockfile),
+	   CASE(unreadable_file_fails_one_target),
+	   CASE(recipe_markdown_and_no_recipe),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),

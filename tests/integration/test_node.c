@@ -283,32 +283,13 @@ static void registry_files(int corrupt)
 /* Start the fake registry on reg/ and point pmbench at it. */
 static void start_registry(int *out, struct pmbench_child *c)
 {
-	struct pmbench_buf port = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
+	struct pmbench_buf url = PMBENCH_BUF_INIT;
 
 	*out = 0;
-	pmbench_strvec_push(&c->args, getenv("PMBENCH_FAKEREGISTRY"));
-	pmbench_strvec_push(&c->args, "--serve");
-	pmbench_strvec_push(&c->args, check_path("reg"));
-	CHECK_INT(pmbench_child_start(c), 0);
-	for (int i = 0;
-	     i < 500 && pmbench_fs_read(&port, check_path("reg/port"), 64) < 0;
-	     i++) {
-		pmbench_error_clear();
-		usleep(10000);
-	}
-	CHECK(port.len > 0);
-	pmbench_buf_addf(&url, "http://127.0.0.1:%ld/",
-			 strtol(port.ptr, NULL, 10));
+	H_CHECK_CALL(h_serve_registry, c, check_path("reg"), &url);
 	setenv("PMBENCH_NODE_REGISTRY", url.ptr, 1);
-	pmbench_buf_release(&port);
 	pmbench_buf_release(&url);
 	*out = 1;
-}
-
-static void stop_registry(struct pmbench_child *c)
-{
-	pmbench_child_kill_tree(c);
-	pmbench_child_release(c);
 }
 
 /* A project that asks for `nvmrc` in its .nvmrc. */
@@ -380,7 +361,7 @@ TEST(nvmrc_installs_a_complete_node)
 		       "from .nvmrc: 20 -> 20.3.0 (installed earlier)");
 	CHECK_INT(requests("GET "), 5);
 	pmbench_result_release(&r);
-	stop_registry(&reg);
+	h_stop_registry(&reg);
 	pmbench_buf_release(&p);
 }
 
@@ -421,7 +402,7 @@ TEST(missing_versions_fall_back_with_a_warning)
 			       ->node,
 		       "from package.json engines.node: >=18 <21 -> 20.3.0");
 	pmbench_result_release(&r);
-	stop_registry(&reg);
+	h_stop_registry(&reg);
 }
 
 TEST(bad_integrity_installs_nothing)
@@ -440,11 +421,34 @@ TEST(bad_integrity_installs_nothing)
 	h_listing(&listing, check_path("no-toolchain"));
 	CHECK(!strstr(listing.ptr, "20.3.0"));
 	pmbench_result_release(&r);
-	stop_registry(&reg);
+	h_stop_registry(&reg);
 	pmbench_buf_release(&listing);
+}
+
+/*
+ * No toolchain, so no pinned Node: the fallback names the machine's
+ * (issue 32: it said "pinned default 20.20.2" for the machine's Node).
+ */
+TEST(fallback_without_a_toolchain_names_the_machines_node)
+{
+	struct h_run run;
+	const char *args[] = { "bench", "--pm",	    "npm", "--runs",
+			       "1",	"--warmup", "0",   "--scenario",
+			       "clean", NULL,	    NULL };
+
+	h_setup();
+	args[9] = asking("lts/argon\n");
+	h_pmbench(&run, args, NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, " (none pinned), as from .nvmrc: "
+				    "lts/argon cannot be had");
+	CHECK_CONTAINS(run.out.ptr, "warning: p: the machine's ");
+	CHECK(!strstr(run.out.ptr, "pinned default"));
+	h_run_release(&run);
 }
 
 CHECK_MAIN(CASE(pinned_node_runs_scripts_and_baselines),
 	   CASE(node_system_and_versions), CASE(nvmrc_installs_a_complete_node),
 	   CASE(missing_versions_fall_back_with_a_warning),
-	   CASE(bad_integrity_installs_nothing))
+	   CASE(bad_integrity_installs_nothing),
+	   CASE(fallback_without_a_toolchain_names_the_machines_node))

@@ -3,7 +3,8 @@
  * setting omit-lockfile-registry-resolved=true is stated in npm's cells
  * and warned about; --pm-config defaults passes no user file (npm's HOME
  * gets no .npmrc, no warning) and says so; the repo's own .npmrc is
- * stated in both; a wrong --pm-config is a one-line error.
+ * stated in both; a wrong --pm-config is a one-line error; a file too
+ * large to read is said to be unread.
  */
 #include "pmbench/common.h"
 
@@ -130,5 +131,43 @@ TEST(wrong_mode_is_an_error)
 	h_run_release(&run);
 }
 
+/*
+ * Issue 32, item 8: a 100 MB .npmrc beginning ignore-scripts=true read
+ * "none set". A file over the 1 MiB pmbench reads is said to be unread,
+ * in the warning and in the cell; one the user's HOME holds too.
+ */
+TEST(too_large_a_file_is_stated)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf big = PMBENCH_BUF_INIT;
+	const struct pmbench_cell *c;
+	const char *proj;
+	struct h_run run;
+
+	h_setup();
+	proj = h_project("proj");
+	pmbench_buf_adds(&big, "ignore-scripts=true\n");
+	while (big.len <= (1u << 20))
+		pmbench_buf_adds(&big, "# padding padding padding padding\n");
+	h_write("proj/.npmrc", big.ptr);
+	h_write("home/.npmrc", big.ptr);
+	bench_npm(&run, &r, proj, NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "pmbench: warning: npm on proj: .npmrc not "
+				    "read: larger than 1 MiB (");
+	CHECK_CONTAINS(run.out.ptr, "what it sets is not stated, and the PM "
+				    "reads it");
+	CHECK_CONTAINS(run.out.ptr, "npm on proj: ~/.npmrc not read: larger");
+	c = npm_cell(&r);
+	CHECK(c && c->pm_config);
+	CHECK(!strstr(c->pm_config, "none set"));
+	CHECK_CONTAINS(c->pm_config, ".npmrc not read: larger than 1 MiB "
+				     "(1048580 bytes); ~/.npmrc not read: "
+				     "larger than 1 MiB (1048580 bytes)");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	pmbench_buf_release(&big);
+}
+
 CHECK_MAIN(CASE(user_npmrc_stated_and_warned), CASE(defaults_pass_no_user_file),
-	   CASE(wrong_mode_is_an_error))
+	   CASE(wrong_mode_is_an_error), CASE(too_large_a_file_is_stated))

@@ -2,7 +2,8 @@
  * Progress on a terminal, under a pseudo-terminal (forkpty): one bar per
  * group of runs with the PM, runs done, the running median and an ETA
  * that is never negative and ends at 100 %; no line per run. Off a
- * terminal: one line per run, as before. The plan comes first, and an
+ * terminal: one line per run, as before, unless --progress asks for the
+ * bars. The plan comes first, and an
  * estimate once the primings are done; --dry-run prints the plan alone.
  */
 #include "pmbench/common.h"
@@ -167,6 +168,30 @@ TEST(lines_off_a_terminal)
 	h_run_release(&run);
 }
 
+/* --progress off a terminal: the bars all the same, no line per run. */
+TEST(progress_forces_the_bars_off_a_terminal)
+{
+	struct h_run run;
+	const char *proj;
+
+	h_setup();
+	proj = h_project("proj");
+	{
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm",	     "--runs", "2",
+				       "--scenario", "clean",  "--progress",
+				       NULL };
+
+		h_pmbench(&run, args, NULL);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK(!strstr(run.out.ptr, "proj clean npm run 1/2: "));
+	CHECK_CONTAINS(run.out.ptr, "█");
+	CHECK_CONTAINS(run.out.ptr, "proj · install · clean: 100%, 3 runs in ");
+	CHECK_CONTAINS(run.out.ptr, "vs fastest");
+	h_run_release(&run);
+}
+
 TEST(dry_run_prints_the_plan)
 {
 	struct h_run run;
@@ -203,4 +228,5 @@ TEST(dry_run_prints_the_plan)
 }
 
 CHECK_MAIN(CASE(bars_on_a_terminal), CASE(lines_off_a_terminal),
+	   CASE(progress_forces_the_bars_off_a_terminal),
 	   CASE(dry_run_prints_the_plan))

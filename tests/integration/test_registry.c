@@ -21,6 +21,7 @@
 #include "pmbench/result.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 
 static char pidfile[4200];
@@ -236,6 +237,69 @@ TEST(shipped_yarn_lock_urls_point_at_the_mirror)
 	pmbench_result_release(&r);
 	h_run_release(&run);
 	pmbench_strvec_release(&env);
+}
+
+/*
+ * --registry live: the PMs reach the user's registry as the user's
+ * config names it (npm_config_registry), a static registry on 127.0.0.1
+ * standing in for registry.npmjs.org; pmbench starts no mirror and
+ * points no PM anywhere, and the result says the registry was live. The
+ * option wins over PMBENCH_REGISTRY=local.
+ */
+TEST(live_is_the_users_registry)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf url = PMBENCH_BUF_INIT, log = PMBENCH_BUF_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+	cJSON *all, *npm;
+	const cJSON *e;
+	int alive, asked = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	h_write("reg/left-pad/index.json", "{\"name\":\"left-pad\"}\n");
+	H_CHECK_CALL(h_serve_registry, &reg, check_path("reg"), &url);
+	mirror_env(&env);
+	pmbench_strvec_pushf(&env, "npm_config_registry=%s", url.ptr);
+	pmbench_strvec_push(&env, "FAKEPM_NPM_FETCH=/left-pad");
+	{
+		const char *args[] = { "bench", "--registry", "live",  "--pm",
+				       "npm",	"--scenario", "clean", "--runs",
+				       "1",	"--warmup",   "0",     "--out",
+				       out,	proj,	      NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	h_stop_registry(&reg);
+	CHECK_INT(run.exit_code, 0);
+	/* No mirror was started. */
+	CHECK_INT(mirrors(&alive), 0);
+	/* Every install asked the user's registry, and got its answer. */
+	all = h_log_entries();
+	npm = h_log_of(all, "npm");
+	CHECK_INT(cJSON_GetArraySize(npm), 2);
+	cJSON_ArrayForEach(e, npm) CHECK_STR(h_str(e, "registry"), url.ptr);
+	cJSON_Delete(npm);
+	cJSON_Delete(all);
+	CHECK_INT(pmbench_fs_read(&log, check_path("reg/requests.log"),
+				  1u << 20),
+		  0);
+	for (const char *p = log.ptr; (p = strstr(p, "/left-pad")); p++)
+		asked++;
+	CHECK_INT(asked, 2);
+	CHECK(!strstr(run.out.ptr, "WARN"));
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_STR(pmbench_result_env_get(&r, "network"), "live npm registry");
+	pmbench_result_release(&r);
+	pmbench_buf_release(&url);
+	pmbench_buf_release(&log);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
 }
 
 TEST(link_needs_the_mirror)
@@ -503,7 +567,8 @@ TEST(other_programs_requests_through_the_link)
 	H_CHECK_CALL(others_apart, "1ms,1gbit");
 }
 
-CHECK_MAIN(CASE(every_pm_gets_the_mirror_and_nothing_is_left),
+CHECK_MAIN(CASE(live_is_the_users_registry),
+	   CASE(every_pm_gets_the_mirror_and_nothing_is_left),
 	   CASE(a_link_puts_a_relay_in_front),
 	   CASE(shipped_yarn_lock_urls_point_at_the_mirror),
 	   CASE(link_needs_the_mirror), CASE(failed_runs_leave_no_mirror),

@@ -23,7 +23,13 @@
 #include "check.h"
 #include "harness.h"
 
-#define RUN_TIMEOUT_S 600
+/*
+ * The runs' timeout (--timeout): far above what a fake run takes on a
+ * loaded machine, well below ctest's 600 s for the whole test, so that
+ * a pmbench that waits for it says "timed out" and the case fails on
+ * that, not on ctest's timeout.
+ */
+#define RUN_TIMEOUT_S 120
 
 static char pidfile[4200];
 
@@ -87,15 +93,16 @@ static int start_until_installs(struct pmbench_child *c, int n)
 }
 
 /*
- * Pump `c` until it ends, for at most a tenth of the run timeout: 1 if
- * it ended (its seconds since `t0` into *out_s), 0 if not; then it is
- * stopped with SIGTERM, so that it stops its own children (a SIGKILL
- * at the test's exit would leave them).
+ * Pump `c` until it ends: 1 if it did (its seconds since `t0` into
+ * *out_s, for the log), 0 if it outlived even twice its runs' timeout;
+ * then it is stopped with SIGTERM, so that it stops its own children (a
+ * SIGKILL at the test's exit would leave them). No time is asserted:
+ * that it ended at once, not by its timeout, is in what it says (the
+ * cases check that it never says "timed out").
  */
-static int ends_within_bound(struct pmbench_child *c, uint64_t t0,
-			     double *out_s)
+static int ends_by_itself(struct pmbench_child *c, uint64_t t0, double *out_s)
 {
-	uint64_t bound = (uint64_t)RUN_TIMEOUT_S * 1000000000ull / 10;
+	uint64_t bound = 2ull * RUN_TIMEOUT_S * 1000000000ull;
 	int rc = 0;
 
 	while (rc == 0 && pmbench_now_ns() - t0 < bound)
@@ -146,7 +153,7 @@ TEST(mirror_killed_while_priming_is_said_at_once)
 	CHECK(pid > 0 && h_alive(pid));
 	t0 = pmbench_now_ns();
 	CHECK_INT(kill((pid_t)pid, SIGKILL), 0);
-	CHECK(ends_within_bound(&c, t0, &took));
+	CHECK(ends_by_itself(&c, t0, &took));
 	fprintf(stderr, "dead mirror: said %.2f s after the kill\n", took);
 	CHECK_INT(c.result.exit_code, 1);
 	snprintf(want, sizeof(want),
@@ -190,8 +197,9 @@ TEST(mirror_killed_while_sealed_lets_the_runs_go_on)
 	pid = mirror_pid(2);
 	CHECK(pid > 0);
 	CHECK_INT(kill((pid_t)pid, SIGKILL), 0);
-	CHECK(ends_within_bound(&c, pmbench_now_ns(), &took));
+	CHECK(ends_by_itself(&c, pmbench_now_ns(), &took));
 	CHECK_INT(c.result.exit_code, 0);
+	CHECK(!strstr(c.tail.ptr, "timed out"));
 	CHECK_CONTAINS(c.tail.ptr, "warning: the sealed registry mirror "
 				   "(verdaccio, pid ");
 	CHECK_CONTAINS(c.tail.ptr, "the front still answers what the "
@@ -208,8 +216,8 @@ TEST(mirror_killed_while_sealed_lets_the_runs_go_on)
 /*
  * The full-disk script: a tmpfs in a private mount namespace holds the
  * work folder; npm fills it (in its timed run, then in its priming)
- * and waits for space, as bun did. Each bench has `timeout` a tenth of
- * the run timeout around it (exit 124 if that ends it).
+ * and waits for space, as bun did. Each bench has `timeout` twice the
+ * run timeout around it (exit 124 if that ends it).
  */
 static const char full_script[] =
 	"set -u\n"
@@ -227,19 +235,6 @@ static const char full_script[] =
 	"FAKEPM_NPM_MODE=fill bench priming\n"
 	"umount \"$mnt\"\n";
 
-/* The text of `name` in the folder `res` into `out` (replaced). */
-static int read_res(struct pmbench_buf *out, const char *res, const char *name)
-{
-	struct pmbench_buf p = PMBENCH_BUF_INIT;
-	int ret;
-
-	pmbench_buf_reset(out);
-	pmbench_buf_path(&p, res, name);
-	ret = pmbench_fs_read(out, p.ptr, 1u << 20);
-	pmbench_buf_release(&p);
-	return ret;
-}
-
 /* What both full-disk benches must say, `mnt` the tmpfs. */
 static void said_disk_full(int *out_ok, const char *res, const char *which,
 			   const char *mnt)
@@ -248,12 +243,12 @@ static void said_disk_full(int *out_ok, const char *res, const char *which,
 
 	*out_ok = 0;
 	pmbench_buf_addf(&want, "%s.rc", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	/* Ended by itself (not 124), a failed run or priming: 2. */
 	CHECK_STR(t.ptr, "2\n");
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "%s.out", which);
-	CHECK_INT(read_res(&t, res, want.ptr), 0);
+	CHECK_INT(h_read_in(&t, res, want.ptr), 0);
 	fprintf(stderr, "--- disk full (%s):\n%s---\n", which, t.ptr);
 	pmbench_buf_reset(&want);
 	pmbench_buf_addf(&want, "MB free on %s (tmpfs)", mnt);
@@ -278,42 +273,25 @@ TEST(full_disk_stops_the_run_and_says_so)
 	char mnt[4200], script[4200], res[4200], proj[4200], cap[32], run[32];
 
 	h_setup();
-	if (geteuid() != 0) {
-		fprintf(stderr, "skipped: mounting a tmpfs needs root\n");
-		return;
-	}
 	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
 	snprintf(mnt, sizeof(mnt), "%s", check_path("small"));
 	snprintf(res, sizeof(res), "%s", check_path("res"));
 	CHECK_INT(mkdir(mnt, 0755), 0);
 	CHECK_INT(mkdir(res, 0755), 0);
 	snprintf(script, sizeof(script), "%s", h_write("full.sh", full_script));
-	snprintf(cap, sizeof(cap), "%d", RUN_TIMEOUT_S / 10);
+	/* A bench that outlives its own timeout is stopped (exit 124). */
+	snprintf(cap, sizeof(cap), "%d", 2 * RUN_TIMEOUT_S);
 	snprintf(run, sizeof(run), "%ds", RUN_TIMEOUT_S);
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      "unshare", "-m", "--propagation",
-					      "private", "sh", script, mnt,
-					      getenv("PMBENCH_BIN"), proj, res,
-					      cap, run, NULL });
-	c.tail_max = 1u << 20;
-	if (pmbench_child_run(&c) < 0) {
-		fprintf(stderr, "skipped: cannot run unshare: %s\n",
-			pmbench_error_last());
+	if (!h_unshared(&c, res, script,
+			(const char *const[]){ mnt, getenv("PMBENCH_BIN"), proj,
+					       res, cap, run, NULL }))
 		goto done;
-	}
-	if (read_res(&t, res, "started") < 0 || c.result.exit_code == 77) {
-		fprintf(stderr,
-			"skipped: no private mount namespace or tmpfs here "
-			"(exit %d): %s\n",
-			c.result.exit_code, c.tail.ptr);
-		goto done;
-	}
 	CHECK_INT(c.result.exit_code, 0);
 	H_CHECK_CALL(said_disk_full, res, "run", mnt);
 	H_CHECK_CALL(said_disk_full, res, "priming", mnt);
 
 	/* The timed run: failed, with the reason, never a time. */
-	CHECK_INT(read_res(&t, res, "run.out"), 0);
+	CHECK_INT(h_read_in(&t, res, "run.out"), 0);
 	CHECK_CONTAINS(t.ptr, "lockfile npm round 1/1 failed: disk full: ");
 	pmbench_buf_reset(&t);
 	pmbench_buf_path(&t, res, "run.json");

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 
 #define RUN(run, ...)                                        \
@@ -263,6 +264,80 @@ TEST(out_symlink_is_followed)
 	}
 }
 
+/* pmbench with `args` under the umask `mask` (octal); its exit code. */
+static int run_umask(const char *mask, const char *const *args)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int code = -1;
+
+	pmbench_strvec_pushv(
+		&c.args, (const char *const[]){
+				 "/bin/sh", "-c",
+				 "umask \"$0\" && exec \"$PMBENCH_BIN\" \"$@\"",
+				 mask, NULL });
+	pmbench_strvec_pushv(&c.args, args);
+	if (pmbench_child_run(&c) == 0 && !c.result.signal)
+		code = c.result.exit_code;
+	pmbench_child_release(&c);
+	return code;
+}
+
+static unsigned mode_of(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) < 0 ? 0u : (unsigned)(st.st_mode & 07777);
+}
+
+/*
+ * Results and reports are created with the user's umask, as a shell's
+ * '>' creates them (issue 32: 0644 under umask 077), and a file written
+ * over keeps its mode.
+ */
+TEST(outputs_are_created_with_the_umask)
+{
+	char proj[4200], out[4200], md[4200], csv[4200];
+
+	h_setup();
+	keep(proj, sizeof(proj), h_project("proj"));
+	keep(out, sizeof(out), check_path("private.json"));
+	keep(md, sizeof(md), check_path("private.md"));
+	keep(csv, sizeof(csv), h_write("shared.csv", "old\n"));
+	CHECK_INT(chmod(csv, 0640), 0);
+	{
+		const char *args[] = { "bench", "--pm",	  "npm", "--scenario",
+				       "clean", "--runs", "1",	 "--warmup",
+				       "0",	"--out",  out,	 "--report",
+				       md,	proj,	  NULL };
+
+		CHECK_INT(run_umask("077", args), 0);
+	}
+	CHECK_INT(mode_of(out), 0600);
+	CHECK_INT(mode_of(md), 0600);
+	{
+		const char *args[] = { "report", out, "--format", "csv",
+				       "--out",	 csv, NULL };
+
+		CHECK_INT(run_umask("077", args), 0);
+	}
+	CHECK_INT(mode_of(csv), 0640);
+	{
+		struct pmbench_buf text = PMBENCH_BUF_INIT;
+
+		CHECK_INT(pmbench_fs_read(&text, csv, 1u << 20), 0);
+		CHECK_CONTAINS(text.ptr, "fixture,task,scenario,pm");
+		pmbench_buf_release(&text);
+	}
+	CHECK_INT(unlink(md), 0);
+	{
+		const char *args[] = { "report", out, "--format", "markdown",
+				       "--out",	 md,  NULL };
+
+		CHECK_INT(run_umask("022", args), 0);
+	}
+	CHECK_INT(mode_of(md), 0644);
+}
+
 TEST(out_character_device_is_written_through)
 {
 	struct stat st;
@@ -383,75 +458,111 @@ TEST(failed_write_is_an_error)
 	CHECK(S_ISCHR(st.st_mode));
 }
 
+/* A project, a mount point, a folder for results and a script. */
+struct small_disk {
+	char proj[4200], mnt[4200], res[4200], script[4200];
+};
+
+/* `d` made in the case's sandbox, its script `text`; 0 or -1. */
+static int small_disk(struct small_disk *d, const char *text)
+{
+	keep(d->proj, sizeof(d->proj), h_project("proj"));
+	keep(d->mnt, sizeof(d->mnt), check_path("small"));
+	keep(d->res, sizeof(d->res), check_path("res"));
+	keep(d->script, sizeof(d->script), h_write("full.sh", text));
+	return mkdir(d->mnt, 0755) < 0 || mkdir(d->res, 0755) < 0 ? -1 : 0;
+}
+
 /*
- * A full disk: a 64 KiB tmpfs in a private mount namespace (so nothing
- * reaches the host's mount table, and the mount goes with the namespace)
- * holding an earlier result, filled up; bench --out there must fail with
- * the table printed and the earlier file intact byte for byte.
+ * A full work folder is no missing PM (issue 32: "npm not found ...; run
+ * 'ci/setup'"): a 16 MiB tmpfs, its work folder made, then filled up.
+ */
+TEST(full_work_folder_is_said)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	struct small_disk d;
+
+	h_setup();
+	CHECK_INT(
+		small_disk(
+			&d,
+			"set -u\n"
+			"mnt=$1 bin=$2 proj=$3 res=$4\n"
+			": > \"$res/started\"\n"
+			"mount -t tmpfs -o size=16m pmbench-test \"$mnt\" || "
+			"exit 77\n"
+			"export PMBENCH_CACHE_DIR=\"$mnt/cache\"\n"
+			"\"$bin\" pms > /dev/null 2>&1\n"
+			"dd if=/dev/zero of=\"$mnt/fill\" bs=4096 2>/dev/null\n"
+			"\"$bin\" bench --pm npm --scenario clean --runs 1 "
+			"--warmup 0 --no-progress \"$proj\" > \"$res/out\" 2>&1\n"
+			"echo $? > \"$res/rc\"\n"
+			"umount \"$mnt\"\n"),
+		0);
+	if (!h_unshared(&c, d.res, d.script,
+			(const char *const[]){ d.mnt, getenv("PMBENCH_BIN"),
+					       d.proj, d.res, NULL }))
+		goto done;
+	CHECK_INT(h_read_in(&v, d.res, "rc"), 0);
+	CHECK_STR(v.ptr, "1\n");
+	CHECK_INT(h_read_in(&v, d.res, "out"), 0);
+	CHECK_CONTAINS(v.ptr, "pmbench: error: cannot ask '");
+	CHECK_CONTAINS(v.ptr, "its version: disk full: ");
+	CHECK(!strstr(v.ptr, "not found"));
+	CHECK(!strstr(v.ptr, "ci/setup"));
+done:
+	pmbench_child_release(&c);
+	pmbench_buf_release(&v);
+}
+
+/*
+ * A full disk: a 64 KiB tmpfs in a private mount namespace holding an
+ * earlier result, filled up; bench --out there must fail with the table
+ * printed and the earlier file intact byte for byte.
  */
 TEST(disk_full_keeps_the_previous_result)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf bytes = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	char good[4200], mnt[4200], script[4200], res[4200], proj[4200];
+	struct small_disk d;
+	char good[4200];
 
 	h_setup();
-	if (geteuid() != 0) {
-		fprintf(stderr, "skipped: mounting a tmpfs needs root\n");
-		return;
-	}
 	good_result(good, sizeof(good), "good.json", &bytes);
-	keep(proj, sizeof(proj), h_project("proj"));
-	keep(mnt, sizeof(mnt), check_path("small"));
-	keep(res, sizeof(res), check_path("res"));
-	CHECK_INT(mkdir(mnt, 0755), 0);
-	CHECK_INT(mkdir(res, 0755), 0);
-	keep(script, sizeof(script),
-	     h_write("full.sh",
-		     "set -u\n"
-		     "mnt=$1 bin=$2 good=$3 proj=$4 res=$5\n"
-		     ": > \"$res/started\"\n"
-		     "mount -t tmpfs -o size=64k pmbench-test \"$mnt\" || "
-		     "exit 77\n"
-		     "cp \"$good\" \"$mnt/good.json\"\n"
-		     "dd if=/dev/zero of=\"$mnt/fill\" bs=1024 2>/dev/null\n"
-		     "\"$bin\" bench --pm npm --scenario clean --runs 1 "
-		     "--warmup 0 --no-progress --out \"$mnt/good.json\" "
-		     "\"$proj\" > \"$res/out\" 2>&1\n"
-		     "echo $? > \"$res/rc\"\n"
-		     "if cmp -s \"$good\" \"$mnt/good.json\"; then "
-		     "echo intact > \"$res/cmp\"; else "
-		     "echo changed > \"$res/cmp\"; fi\n"
-		     "ls -A \"$mnt\" > \"$res/ls\"\n"
-		     "umount \"$mnt\"\n"));
-	pmbench_strvec_pushv(&c.args, (const char *const[]){
-					      "unshare", "-m", "--propagation",
-					      "private", "sh", script, mnt,
-					      getenv("PMBENCH_BIN"), good, proj,
-					      res, NULL });
-	c.tail_max = 1u << 20;
-	if (pmbench_child_run(&c) < 0) {
-		fprintf(stderr, "skipped: cannot run unshare: %s\n",
-			pmbench_error_last());
+	CHECK_INT(
+		small_disk(
+			&d,
+			"set -u\n"
+			"mnt=$1 bin=$2 good=$3 proj=$4 res=$5\n"
+			": > \"$res/started\"\n"
+			"mount -t tmpfs -o size=64k pmbench-test \"$mnt\" || "
+			"exit 77\n"
+			"cp \"$good\" \"$mnt/good.json\"\n"
+			"dd if=/dev/zero of=\"$mnt/fill\" bs=1024 2>/dev/null\n"
+			"\"$bin\" bench --pm npm --scenario clean --runs 1 "
+			"--warmup 0 --no-progress --out \"$mnt/good.json\" "
+			"\"$proj\" > \"$res/out\" 2>&1\n"
+			"echo $? > \"$res/rc\"\n"
+			"if cmp -s \"$good\" \"$mnt/good.json\"; then "
+			"echo intact > \"$res/cmp\"; else "
+			"echo changed > \"$res/cmp\"; fi\n"
+			"ls -A \"$mnt\" > \"$res/ls\"\n"
+			"umount \"$mnt\"\n"),
+		0);
+	if (!h_unshared(&c, d.res, d.script,
+			(const char *const[]){ d.mnt, getenv("PMBENCH_BIN"),
+					       good, d.proj, d.res, NULL }))
 		goto done;
-	}
-	pmbench_buf_path(&text, res, "started");
-	if (!pmbench_fs_exists(text.ptr) || c.result.exit_code == 77) {
-		fprintf(stderr,
-			"skipped: no private mount namespace or tmpfs here "
-			"(exit %d): %s\n",
-			c.result.exit_code, c.tail.ptr);
-		goto done;
-	}
 	CHECK_INT(c.result.exit_code, 0);
 	pmbench_buf_reset(&text);
-	pmbench_buf_path(&text, res, "rc");
+	pmbench_buf_path(&text, d.res, "rc");
 	{
 		struct pmbench_buf v = PMBENCH_BUF_INIT, o = PMBENCH_BUF_INIT;
 
 		CHECK_INT(pmbench_fs_read(&v, text.ptr, 64), 0);
 		pmbench_buf_reset(&text);
-		pmbench_buf_path(&text, res, "out");
+		pmbench_buf_path(&text, d.res, "out");
 		CHECK_INT(pmbench_fs_read(&o, text.ptr, 1u << 20), 0);
 		fprintf(stderr, "--- bench on a full disk:\n%s---\n", o.ptr);
 		CHECK_STR(v.ptr, "1\n");
@@ -460,13 +571,13 @@ TEST(disk_full_keeps_the_previous_result)
 		CHECK(!strstr(o.ptr, "results written"));
 		pmbench_buf_reset(&v);
 		pmbench_buf_reset(&text);
-		pmbench_buf_path(&text, res, "cmp");
+		pmbench_buf_path(&text, d.res, "cmp");
 		CHECK_INT(pmbench_fs_read(&v, text.ptr, 64), 0);
 		CHECK_STR(v.ptr, "intact\n");
 		/* No temporary file was left on the full disk. */
 		pmbench_buf_reset(&v);
 		pmbench_buf_reset(&text);
-		pmbench_buf_path(&text, res, "ls");
+		pmbench_buf_path(&text, d.res, "ls");
 		CHECK_INT(pmbench_fs_read(&v, text.ptr, 4096), 0);
 		CHECK_STR(v.ptr, "fill\ngood.json\n");
 		pmbench_buf_release(&v);
@@ -478,7 +589,7 @@ done:
 		struct pmbench_buf mounts = PMBENCH_BUF_INIT;
 
 		if (!pmbench_fs_read(&mounts, "/proc/self/mountinfo", 1u << 22))
-			CHECK(!strstr(mounts.ptr, mnt));
+			CHECK(!strstr(mounts.ptr, d.mnt));
 		pmbench_buf_release(&mounts);
 	}
 	pmbench_child_release(&c);
@@ -703,9 +814,10 @@ CHECK_MAIN(CASE(bad_commit_keeps_the_previous_result),
 	   CASE(ctrl_c_while_priming_keeps_the_previous_result),
 	   CASE(readers_refuse_a_result_without_cells),
 	   CASE(out_symlink_is_followed),
+	   CASE(outputs_are_created_with_the_umask),
 	   CASE(out_character_device_is_written_through),
 	   CASE(out_fifo_and_folder_are_refused),
 	   CASE(failed_write_is_an_error),
 	   CASE(disk_full_keeps_the_previous_result),
-	   CASE(one_run_per_work_folder), CASE(foreign_cache_dir_is_left_alone),
-	   CASE(duplicates_are_noted))
+	   CASE(full_work_folder_is_said), CASE(one_run_per_work_folder),
+	   CASE(foreign_cache_dir_is_left_alone), CASE(duplicates_are_noted))

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 
 static char sample[4200];
@@ -375,6 +376,166 @@ TEST(claim_errors)
 	}
 }
 
+/* `text` with every `from` replaced by `to`, into `out`. */
+static void replaced(struct pmbench_buf *out, const char *text,
+		     const char *from, const char *to)
+{
+	const char *p = text, *at;
+
+	while ((at = strstr(p, from))) {
+		pmbench_buf_add(out, p, (size_t)(at - p));
+		pmbench_buf_adds(out, to);
+		p = at + strlen(from);
+	}
+	pmbench_buf_adds(out, p);
+}
+
+/* `report RESULT --format FORMAT --out OUT`; its exit code. */
+static int report_to(const char *result, const char *format, const char *out)
+{
+	const char *args[] = { "report", result, "--format", format,
+			       "--out",	 out,	 NULL };
+	struct h_run r;
+	int code = run(&r, args);
+
+	h_run_release(&r);
+	return code;
+}
+
+/*
+ * A result file is user input: a fixture name with U+FFFE, U+FFFF, a
+ * line break, a heading, HTML and a table's '|' in it, and a value of
+ * two lines. The SVG is well-formed XML (xmllint), the Markdown shows
+ * them as text: no heading, no tag, no cell cut short (issue 32).
+ */
+TEST(hostile_names_stay_text)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT, evil = PMBENCH_BUF_INIT;
+	struct pmbench_buf mid = PMBENCH_BUF_INIT;
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	char path[4200], svg[4200], md[4200];
+
+	setup();
+	CHECK_INT(pmbench_fs_read_text(&text, sample, 1 << 22), 0);
+	replaced(&mid, text.ptr, "\"vite-react\"",
+		 "\"evil\\ufffe\\uffff\\n# pwned <img src=x "
+		 "onerror=alert(1)> | cell\"");
+	replaced(&evil, mid.ptr, "\"environment\":\t{",
+		 "\"environment\":\t{\"two_lines\": \"first\\n- second | "
+		 "third\", ");
+	snprintf(path, sizeof(path), "%s", h_write("evil.json", evil.ptr));
+	snprintf(svg, sizeof(svg), "%s", check_path("evil.svg"));
+	snprintf(md, sizeof(md), "%s", check_path("evil.md"));
+	CHECK_INT(report_to(path, "svg", svg), 0);
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "xmllint", "--noout", svg,
+						    NULL });
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 0);
+	CHECK_INT(report_to(path, "markdown", md), 0);
+	pmbench_buf_reset(&text);
+	CHECK_INT(pmbench_fs_read_text(&text, md, 1 << 22), 0);
+	CHECK(!strstr(text.ptr, "\n# pwned"));
+	CHECK(!strstr(text.ptr, "<img"));
+	CHECK_CONTAINS(text.ptr, "\n\\# pwned &lt;img src=x onerror=alert(1)> "
+				 "\\| cell");
+	CHECK_CONTAINS(text.ptr,
+		       "| two_lines | first<br>\\- second \\| third |");
+	pmbench_child_release(&c);
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&evil);
+	pmbench_buf_release(&mid);
+}
+
+/*
+ * compare with no cell in common is an error and writes nothing: an
+ * earlier file at -o stays as it was (issue 32: it was replaced).
+ */
+TEST(compare_without_common_cells_writes_nothing)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT, other = PMBENCH_BUF_INIT;
+	struct h_run r;
+	char path[4200], out[4200];
+
+	setup();
+	CHECK_INT(pmbench_fs_read_text(&text, sample, 1 << 22), 0);
+	replaced(&other, text.ptr, "\"vite-react\"", "\"other\"");
+	snprintf(path, sizeof(path), "%s", h_write("other.json", other.ptr));
+	snprintf(out, sizeof(out), "%s", h_write("cmp.md", "earlier\n"));
+	{
+		const char *args[] = {
+			"compare", sample, path, "-o", out, NULL
+		};
+
+		CHECK_INT(run(&r, args), 1);
+	}
+	CHECK_CONTAINS(r.out.ptr, "have no cell (fixture, task, scenario, PM) "
+				  "in common");
+	CHECK(!strstr(r.out.ptr, "report written"));
+	h_run_release(&r);
+	pmbench_buf_reset(&text);
+	CHECK_INT(pmbench_fs_read_text(&text, out, 1 << 20), 0);
+	CHECK_STR(text.ptr, "earlier\n");
+	pmbench_buf_release(&text);
+	pmbench_buf_release(&other);
+}
+
+/*
+ * bench --seed N: the result keeps N (the default 1 otherwise), every
+ * interval reported from it is drawn with it (the page says "seed N"),
+ * and the same file gives the same report, byte for byte.
+ */
+TEST(seed_is_kept_and_said)
+{
+	struct pmbench_result res = PMBENCH_RESULT_INIT;
+	struct h_run r, again;
+	const char *proj;
+	char out[4200], plain[4200];
+
+	setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("seeded.json", ""));
+	snprintf(plain, sizeof(plain), "%s", h_write("plain.json", ""));
+	{
+		const char *args[] = { "bench",	     proj,     "--pm",
+				       "npm",	     "--runs", "2",
+				       "--scenario", "clean",  "--seed",
+				       "424242",     "--out",  out,
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	{
+		const char *args[] = { "bench",	 proj,	"--pm",	      "npm",
+				       "--runs", "2",	"--scenario", "clean",
+				       "--out",	 plain, NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		h_run_release(&r);
+	}
+	CHECK_INT(pmbench_result_read(&res, out), 0);
+	CHECK_INT(res.seed, 424242);
+	pmbench_result_release(&res);
+	CHECK_INT(pmbench_result_read(&res, plain), 0);
+	CHECK_INT(res.seed, 1);
+	pmbench_result_release(&res);
+	{
+		const char *args[] = { "report", out, "--format", "markdown",
+				       NULL };
+
+		CHECK_INT(run(&r, args), 0);
+		CHECK_INT(run(&again, args), 0);
+	}
+	CHECK_CONTAINS(r.out.ptr, "warm-up(s) per cell, seed 424242.");
+	CHECK_STR(r.out.ptr, again.out.ptr);
+	h_run_release(&r);
+	h_run_release(&again);
+}
+
 CHECK_MAIN(CASE(report_formats_to_files), CASE(report_errors),
 	   CASE(interrupted_runs_are_left_out_and_said), CASE(compare),
-	   CASE(claim_from_result), CASE(claim_errors))
+	   CASE(claim_from_result), CASE(claim_errors),
+	   CASE(hostile_names_stay_text),
+	   CASE(compare_without_common_cells_writes_nothing),
+	   CASE(seed_is_kept_and_said))

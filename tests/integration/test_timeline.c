@@ -168,10 +168,13 @@ TEST(scripted_timeline)
 }
 
 /*
- * The same timeline with the script taking twice as long: compare names
- * the scripts as the phase that moved, in its table and its CSV (and in
- * a sentence when the time's change is significant, which a loaded
- * machine may deny).
+ * The same timeline with the script taking three times as long: compare
+ * names the scripts as the phase that moved, in its table, its CSV and
+ * its sentence. The change (0.6 s of about 1.4 s) is larger than what a
+ * loaded machine adds to a run (up to 0.15 s at a load of 20 on 2 cores),
+ * so it is always significant (with the script twice as long, +0.3 s, a
+ * loaded machine could deny it, and the sentence was checked only when
+ * there was one).
  */
 TEST(compare_names_the_phase_that_moved)
 {
@@ -184,7 +187,7 @@ TEST(compare_names_the_phase_that_moved)
 	snprintf(a, sizeof(a), "%s", h_write("a.json", ""));
 	snprintf(b, sizeof(b), "%s", h_write("b.json", ""));
 	H_CHECK_CALL(bench, proj, a, TIMELINE("300"), "5");
-	H_CHECK_CALL(bench, proj, b, TIMELINE("600"), "5");
+	H_CHECK_CALL(bench, proj, b, TIMELINE("900"), "5");
 	{
 		const char *args[] = { "compare", a, b, NULL };
 
@@ -192,10 +195,8 @@ TEST(compare_names_the_phase_that_moved)
 	}
 	CHECK_INT(run.exit_code, 0);
 	CHECK_CONTAINS(run.out.ptr, "phase moved most");
-	CHECK_CONTAINS(run.out.ptr, "scripts 0.");
-	if (strstr(run.out.ptr, "npm: slower"))
-		CHECK_CONTAINS(run.out.ptr, "npm: slower; the phase that "
-					    "moved most: scripts 0.");
+	CHECK_CONTAINS(run.out.ptr, "npm: slower; the phase that moved "
+				    "most: scripts 0.");
 	h_run_release(&run);
 	{
 		const char *args[] = {

@@ -103,8 +103,11 @@ static const cJSON *step(const cJSON *wf, const char *job, const char *id)
 	return NULL;
 }
 
-/* The step's script with the matrix values put in, as Actions would. */
-static char *script(const cJSON *s, const char *shard)
+/*
+ * The step's script with the matrix values put in, as Actions would
+ * (`pm` for matrix.pm, which only --pm-matrix makes; NULL: none).
+ */
+static char *script(const cJSON *s, const char *shard, const char *pm)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const char *p = str(s, "run");
@@ -113,6 +116,9 @@ static char *script(const cJSON *s, const char *shard)
 		if (!strncmp(p, "${{ matrix.shard }}", 19)) {
 			pmbench_buf_adds(&b, shard);
 			p += 19;
+		} else if (pm && !strncmp(p, "${{ matrix.pm }}", 16)) {
+			pmbench_buf_adds(&b, pm);
+			p += 16;
 		} else if (!strncmp(p, "${{ matrix.fixture }}", 21)) {
 			pmbench_buf_adds(&b, "todo-api");
 			p += 21;
@@ -150,7 +156,7 @@ static void run_shards(const cJSON *bench)
 
 		snprintf(shard, sizeof(shard), "%d", k + 1);
 		snprintf(temp, sizeof(temp), "runner-%d", k + 1);
-		text[k] = script(bench, shard);
+		text[k] = script(bench, shard, NULL);
 		sh(&c[k], text[k], temp);
 		CHECK_INT(pmbench_child_start(&c[k]), 0);
 	}
@@ -174,7 +180,7 @@ static void run_shards(const cJSON *bench)
 static void run_step(const cJSON *s)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	char *text = script(s, "");
+	char *text = script(s, "", NULL);
 
 	sh(&c, text, "runner-merge");
 	CHECK_INT(pmbench_child_run(&c), 0);
@@ -430,6 +436,126 @@ TEST(bench_options_reach_the_shards)
 	}
 }
 
+/* One job of the shard matrix, (`shard`, `pm`), on a runner of its own. */
+static void run_job(const cJSON *bench, const char *shard, const char *pm)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	char *text = script(bench, shard, pm);
+	char temp[64];
+
+	snprintf(temp, sizeof(temp), "runner-%s-%s", pm, shard);
+	sh(&c, text, temp);
+	CHECK_INT(pmbench_child_run(&c), 0);
+	if (c.result.exit_code)
+		fprintf(stderr, "job %s %s:\n%s\n", pm, shard, c.tail.ptr);
+	CHECK_INT(c.result.exit_code, 0);
+	pmbench_child_release(&c);
+	free(text);
+}
+
+/*
+ * --pm-matrix: a job per PM and shard, each bench of one PM, its result
+ * named by the PM; the merge makes one result per fixture and PM, which
+ * holds that PM's shards only.
+ */
+TEST(pm_matrix_gives_each_pm_its_jobs)
+{
+	static const char *const pms[] = { "npm", "bun" };
+	const char *args[] = {
+		"workflow",    "github-actions", "--pm", "npm,bun",
+		"--pm-matrix", "--shards",	 "2",	 "--runs",
+		"2",	       "--warmup",	 "0",	 "--scenario",
+		"clean",       "todo-api",	 NULL
+	};
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(args, at("pm-matrix.yml"));
+	if (!wf)
+		return;
+	CHECK_INT(cJSON_GetArraySize(get(wf, "jobs.shard.strategy.matrix.pm")),
+		  2);
+	CHECK_STR(str(wf, "jobs.shard.strategy.matrix.pm.1"), "bun");
+	CHECK_CONTAINS(str(step(wf, "shard", "bench"), "run"),
+		       "--pm ${{ matrix.pm }} --shard ${{ matrix.shard }}/2");
+	CHECK_INT(pmbench_fs_mkdirp(at("build"), 0755), 0);
+	CHECK_INT(symlink(getenv("PMBENCH_BIN"), at("build/pmbench")), 0);
+	CHECK_INT(pmbench_fs_mkdirp(at("shards"), 0755), 0);
+	for (int p = 0; p < 2; p++)
+		for (int k = 1; k <= 2; k++) {
+			char shard[4], from[64], to[64];
+
+			snprintf(shard, sizeof(shard), "%d", k);
+			run_job(step(wf, "shard", "bench"), shard, pms[p]);
+			snprintf(from, sizeof(from),
+				 "results/todo-api-%s-%d.json", pms[p], k);
+			snprintf(to, sizeof(to), "shards/todo-api-%s-%d.json",
+				 pms[p], k);
+			CHECK_INT(pmbench_fs_copyfile(at(from), at(to)), 0);
+		}
+	run_step(step(wf, "merge", "merge"));
+	for (int p = 0; p < 2; p++) {
+		struct pmbench_result m = PMBENCH_RESULT_INIT;
+		char merged[64], report[64];
+
+		snprintf(merged, sizeof(merged), "merged/todo-api-%s.json",
+			 pms[p]);
+		snprintf(report, sizeof(report), "report/todo-api-%s.html",
+			 pms[p]);
+		CHECK_INT(pmbench_result_read(&m, at(merged)), 0);
+		CHECK_INT(m.shards, 2);
+		CHECK_INT(m.cells_nr, 1);
+		CHECK_STR(m.cells[0].pm, pms[p]);
+		CHECK_INT(m.cells[0].samples_nr, 2);
+		CHECK(pmbench_fs_isfile(at(report)));
+		pmbench_result_release(&m);
+	}
+	cJSON_Delete(wf);
+}
+
+/*
+ * --container IMAGE: both jobs in that image, which runs as root (no
+ * sudo); --container none: on the runner itself, with sudo, no
+ * container key; the default is debian:12.
+ */
+TEST(container_sets_where_the_jobs_run)
+{
+	const char *image[] = { "workflow",    "github-actions",
+				"--container", "node:22-bookworm",
+				"todo-api",    NULL };
+	const char *none[] = { "workflow", "github-actions", "--container",
+			       "none",	   "todo-api",	     NULL };
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(image, at("image.yml"));
+	if (!wf)
+		return;
+	CHECK_STR(str(wf, "jobs.shard.container"), "node:22-bookworm");
+	CHECK_STR(str(wf, "jobs.merge.container"), "node:22-bookworm");
+	CHECK(!strstr(str(step(wf, "shard", "deps"), "run"), "sudo apt-get"));
+	cJSON_Delete(wf);
+	wf = generate(none, at("none.yml"));
+	if (!wf)
+		return;
+	CHECK(!get(wf, "jobs.shard.container"));
+	CHECK(!get(wf, "jobs.merge.container"));
+	CHECK_CONTAINS(str(step(wf, "shard", "deps"), "run"),
+		       "sudo apt-get update");
+	CHECK_CONTAINS(str(step(wf, "merge", "deps"), "run"),
+		       "sudo DEBIAN_FRONTEND=noninteractive apt-get install");
+	cJSON_Delete(wf);
+	{
+		const char *bad[] = { "workflow", "github-actions",
+				      "--container", "debian 12", NULL };
+
+		H_CHECK_CALL(h_expect, bad, NULL, 129,
+			     "an image such as debian:12");
+	}
+}
+
 CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
+	   CASE(pm_matrix_gives_each_pm_its_jobs),
+	   CASE(container_sets_where_the_jobs_run),
 	   CASE(docs_example_is_current), CASE(workflow_refuses),
 	   CASE(bench_options_reach_the_shards))

@@ -158,6 +158,13 @@ TEST(buf_add_clock)
 		pmbench_buf_add_clock(&b, cases[i].s);
 		CHECK_STR(b.ptr + 2, cases[i].want);
 	}
+	/* Its unit, from the clock's own rounding. */
+	pmbench_buf_reset(&b);
+	pmbench_buf_add_clock_unit(&b, 3599.4);
+	CHECK_STR(b.ptr, "59:59 (m:ss)");
+	pmbench_buf_reset(&b);
+	pmbench_buf_add_clock_unit(&b, 3599.6);
+	CHECK_STR(b.ptr, "1:00:00 (h:mm:ss)");
 	pmbench_buf_release(&b);
 }
 

@@ -320,13 +320,22 @@ TEST(crafted_archives_refused)
 		pmbench_buf_release(&abs);
 	}
 	{
-		const struct crafted e[] = { { 'f', "/tmp/pmbench-evil",
-					       NULL } };
+		/*
+		 * An absolute path outside the sandbox: in a folder of /tmp
+		 * made for it, so that the name surely names nothing yet.
+		 */
+		char dir[] = "/tmp/pmbench-evil-XXXXXX", evil[64];
+		const struct crafted e[] = { { 'f', evil, NULL } };
+		int was_refused, made;
 
-		if (!pmbench_fs_exists("/tmp/pmbench-evil")) {
-			CHECK(refused("/tmp/pmbench-evil", e, 1));
-			CHECK(!pmbench_fs_exists("/tmp/pmbench-evil"));
-		}
+		CHECK(mkdtemp(dir));
+		snprintf(evil, sizeof(evil), "%s/evil", dir);
+		was_refused = refused(evil, e, 1);
+		made = pmbench_fs_exists(evil);
+		unlink(evil);
+		rmdir(dir);
+		CHECK(was_refused);
+		CHECK(!made);
 	}
 	{
 		/* A symlink out of the destination, then a file through it. */

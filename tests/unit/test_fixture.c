@@ -416,6 +416,81 @@ TEST(parse_bad_name)
 		       "got 'a/b'");
 	CHECK_CONTAINS(parse_error("{ \"name\": \"\", \"repo\": \"r\" }"),
 		       "field 'name' must be 1 to 100");
+	/* results/-x-<time>.json would read as an option. */
+	CHECK_CONTAINS(parse_error("{ \"name\": \"-x\", \"repo\": \"r\" }"),
+		       "not start with '.' or '-', got '-x'");
+}
+
+/* The name of `path` (a folder) or, when `url`, of a repository URL. */
+static const char *name_of(const char *path, int url)
+{
+	static struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_fixture f = PMBENCH_FIXTURE_INIT;
+	struct pmbench_buf json = PMBENCH_BUF_INIT;
+
+	pmbench_buf_reset(&b);
+	if (url)
+		pmbench_fixture_name_of_url(&b, path);
+	else
+		pmbench_fixture_name_of(&b, path);
+	/* Every name made is one a manifest may have. */
+	pmbench_buf_addf(&json, "{ \"name\": \"%s\", \"repo\": \"r\" }", b.ptr);
+	if (pmbench_fixture_parse(&f, json.ptr, "x.json") < 0)
+		pmbench_buf_adds(&b, " (refused as a manifest's name)");
+	pmbench_fixture_release(&f);
+	pmbench_buf_release(&json);
+	return b.ptr;
+}
+
+/*
+ * Issue 32, items 6 and 7: a folder named 'ü' was the fixture '--'; a
+ * URL with a trailing slash had an empty name.
+ */
+TEST(names_of_folders_and_urls)
+{
+	CHECK_STR(name_of("/x/app", 0), "app");
+	CHECK_STR(name_of("/x/app/", 0), "app");
+	CHECK_STR(name_of("/x/my.app_2-b", 0), "my.app_2-b");
+	CHECK_STR(name_of("/x/\xc3\xbc", 0), "u-119dd44a");
+	CHECK_STR(name_of("/x/caf\xc3\xa9", 0), "cafe-a82b5049");
+	CHECK_STR(name_of("/x/Stra\xc3\x9f"
+			  "e",
+			  0),
+		  "Strasse-1dc32e38");
+	CHECK_STR(name_of("/x/\xe6\x97\xa5\xe6\x9c\xac", 0),
+		  "fixture-9f26ee51");
+	CHECK_STR(name_of("/x/-rf", 0), "_rf-2a6775c8");
+	CHECK_STR(name_of("/x/.app", 0), "_app-ace4ef90");
+	CHECK_STR(name_of("/", 0), "root");
+	/* Two folders that read alike are two fixtures. */
+	CHECK(strcmp(name_of("/x/a b", 0), "a-b"));
+	CHECK_STR(name_of("/x/a b", 0), "a-b-10a3f9f2");
+	/* A long name is cut, and its hash kept. */
+	{
+		struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+		pmbench_buf_adds(&p, "/x/");
+		for (int i = 0; i < 120; i++)
+			pmbench_buf_adds(&p, "\xc3\xbc");
+		CHECK_INT(strlen(name_of(p.ptr, 0)), 100);
+		CHECK_INT(strspn(name_of(p.ptr, 0), "u"), 91);
+		pmbench_buf_reset(&p);
+		pmbench_buf_adds(&p, "/x/");
+		for (int i = 0; i < 120; i++)
+			pmbench_buf_addch(&p, 'a');
+		CHECK_INT(strlen(name_of(p.ptr, 0)), 100);
+		CHECK_INT(name_of(p.ptr, 0)[91], '-');
+		pmbench_buf_release(&p);
+	}
+
+	/* As git names a clone. */
+	CHECK_STR(name_of("file:///p/repo/", 1), "repo");
+	CHECK_STR(name_of("file:///p/repo//", 1), "repo");
+	CHECK_STR(name_of("https://host/o/repo.git", 1), "repo");
+	CHECK_STR(name_of("https://host/o/repo/.git/", 1), "repo");
+	CHECK_STR(name_of("git@host:o/repo.git", 1), "repo");
+	CHECK_STR(name_of("git@host:repo.git", 1), "repo");
+	CHECK_STR(name_of("https://host/o/\xc3\xbc.git", 1), "u-119dd44a");
 }
 
 TEST(parse_bad_commit)
@@ -639,27 +714,31 @@ TEST(bare_path)
 
 	CHECK_INT(pmbench_fixture_load(&f, sp("my app"), sp("fixtures")), 0);
 	CHECK_INT(f.is_bare_path, 1);
-	CHECK_STR(f.name, "my-app");
+	/* The space is no name's: the hash of "my app" tells it apart. */
+	CHECK_STR(f.name, "my-app-aaadca38");
 	CHECK_STR(f.repo, sp("my app"));
 	CHECK(f.manifest_path == NULL);
 	CHECK_STR(pmbench_fixture_get(&f, "build", "script"), "build");
 
 	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), 0);
 	CHECK(f.resolved_commit == NULL);
-	CHECK_STR(f.source_dir, sp("cache/work/my-app/source"));
+	CHECK_STR(f.source_dir, sp("cache/work/my-app-aaadca38/source"));
 	CHECK_STR(f.project_dir, f.source_dir);
-	CHECK_STR(slurp(sp("cache/work/my-app/source/src/index.js")),
+	CHECK_STR(slurp(sp("cache/work/my-app-aaadca38/source/src/index.js")),
 		  "console.log(1)\n");
-	CHECK_STR(slurp(sp("cache/work/my-app/source/.npmrc")), "x=1\n");
-	CHECK(!pmbench_fs_exists(sp("cache/work/my-app/source/.git")));
-	CHECK(!pmbench_fs_exists(sp("cache/work/my-app/source/node_modules")));
+	CHECK_STR(slurp(sp("cache/work/my-app-aaadca38/source/.npmrc")),
+		  "x=1\n");
+	CHECK(!pmbench_fs_exists(sp("cache/work/my-app-aaadca38/source/.git")));
 	CHECK(!pmbench_fs_exists(
-		sp("cache/work/my-app/source/src/node_modules")));
+		sp("cache/work/my-app-aaadca38/source/node_modules")));
+	CHECK(!pmbench_fs_exists(
+		sp("cache/work/my-app-aaadca38/source/src/node_modules")));
 
 	/* A second checkout replaces the copy. */
-	put("cache/work/my-app/source/stray", "x");
+	put("cache/work/my-app-aaadca38/source/stray", "x");
 	CHECK_INT(pmbench_fixture_checkout(&f, sp("cache")), 0);
-	CHECK(!pmbench_fs_exists(sp("cache/work/my-app/source/stray")));
+	CHECK(!pmbench_fs_exists(
+		sp("cache/work/my-app-aaadca38/source/stray")));
 
 	after = fingerprint("my app");
 	CHECK_STR(after, before);
@@ -1031,11 +1110,12 @@ TEST(no_package_json)
 
 CHECK_MAIN(CASE(parse_full), CASE(parse_minimal_defaults),
 	   CASE(parse_malformed_json), CASE(parse_missing_fields),
-	   CASE(parse_bad_name), CASE(parse_bad_commit),
-	   CASE(parse_unknown_field), CASE(parse_bad_subdir),
-	   CASE(parse_bad_env), CASE(parse_bad_pm), CASE(load_by_name),
-	   CASE(load_errors), CASE(bare_path), CASE(manifest_plain_folder),
-	   CASE(clone_pinned_commit), CASE(clone_reused),
-	   CASE(fetch_new_commit), CASE(local_head), CASE(file_url),
-	   CASE(commit_not_in_repo), CASE(clone_fails), CASE(subdir_missing),
-	   CASE(subdir_symlink_escape), CASE(no_package_json))
+	   CASE(parse_bad_name), CASE(names_of_folders_and_urls),
+	   CASE(parse_bad_commit), CASE(parse_unknown_field),
+	   CASE(parse_bad_subdir), CASE(parse_bad_env), CASE(parse_bad_pm),
+	   CASE(load_by_name), CASE(load_errors), CASE(bare_path),
+	   CASE(manifest_plain_folder), CASE(clone_pinned_commit),
+	   CASE(clone_reused), CASE(fetch_new_commit), CASE(local_head),
+	   CASE(file_url), CASE(commit_not_in_repo), CASE(clone_fails),
+	   CASE(subdir_missing), CASE(subdir_symlink_escape),
+	   CASE(no_package_json))

@@ -13,6 +13,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/format.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/resultfile.h"
 #include "pmbench/strvec.h"
 
 static int load_sample(struct pmbench_result *r)
@@ -414,6 +415,247 @@ TEST(migrate_in_every_format)
 	pmbench_result_release(&r);
 }
 
+/* A parity task of `e`. */
+static void add_task(struct pmbench_migrate_pm *e, const char *name, int ok,
+		     const char *failure)
+{
+	struct pmbench_migrate_task *t;
+
+	PMBENCH_ALLOC_GROW(e->tasks, e->tasks_nr + 1, e->tasks_alloc);
+	t = &e->tasks[e->tasks_nr++];
+	memset(t, 0, sizeof(*t));
+	t->name = pmbench_xstrdup(name);
+	t->ran = 1;
+	t->ok = ok;
+	t->failure = failure ? pmbench_xstrdup(failure) : NULL;
+	t->wall_s = 1.25;
+}
+
+/* What `e` installed: "name@version" words, and that it was scanned. */
+static void installed(struct pmbench_migrate_pm *e, const char *const *pkgs)
+{
+	for (; *pkgs; pkgs++) {
+		const char *at = strrchr(*pkgs, '@');
+		char *name = pmbench_xstrndup(*pkgs, (size_t)(at - *pkgs));
+
+		pmbench_resolution_add(&e->res, name, at + 1, "node_modules",
+				       !strcmp(name, "esbuild"));
+		free(name);
+	}
+	pmbench_resolution_sort(&e->res);
+	e->scanned = 1;
+}
+
+/* A recipe change of `e`: applied, or an alternative of `choice`. */
+static void change(struct pmbench_migrate_pm *e, const char *id,
+		   const char *choice, int applied)
+{
+	struct pmbench_recipe_change *c;
+
+	PMBENCH_ALLOC_GROW(e->recipe.changes, e->recipe.changes_nr + 1,
+			   e->recipe.changes_alloc);
+	c = &e->recipe.changes[e->recipe.changes_nr++];
+	memset(c, 0, sizeof(*c));
+	c->id = pmbench_xstrdup(id);
+	c->what = pmbench_xstrdup("what it does <and why>");
+	c->choice = choice ? pmbench_xstrdup(choice) : NULL;
+	c->applied = applied;
+	c->diff = pmbench_xstrdup("--- a/package.json\n+++ b/package.json\n"
+				  "@@ -1 +1 @@\n-{}\n+{\"private\": true}\n");
+	c->lines = 2;
+	e->recipe_ran = 1;
+}
+
+/*
+ * make_migration() with everything a report says: what each PM
+ * installed (a version moved, one package only under bun), build
+ * output, install-script files, parity tasks, bun's recipe.
+ */
+static void make_rich_migration(struct pmbench_migrate *m)
+{
+	static const char *const npm[] = { "esbuild@0.28.2", "react@18.2.0",
+					   "zod@3.24.1", NULL };
+	static const char *const bun[] = { "esbuild@0.28.2", "react@18.3.1",
+					   "zod@3.24.1", "@types/node@20.0.0",
+					   NULL };
+	struct pmbench_migrate_pm *src, *e;
+
+	make_migration(m);
+	m->seed = 7;
+	pmbench_strvec_push(&m->tasks, "build");
+	pmbench_strvec_push(&m->tasks, "test");
+	src = &m->pms[0];
+	e = &m->pms[1];
+	installed(src, npm);
+	installed(e, bun);
+	for (int k = 0; k < 2; k++) {
+		struct pmbench_migrate_pm *x = k ? e : src;
+
+		pmbench_strvec_push(&x->build_files, "dist/app.js 4096");
+		pmbench_strvec_push(&x->build_files,
+				    k ? "dist/b.js 9" : "dist/a.js 7");
+		x->build_bytes = k ? 4105 : 4103;
+		pmbench_strvec_push(&x->script_files,
+				    "esbuild@0.28.2\tbin/esbuild");
+		add_task(x, "build", 1, NULL);
+		add_task(x, "test", !k,
+			 k ? "exit 1: 1 of 3 tests failed" : NULL);
+	}
+	pmbench_strvec_push(&src->script_files, "esbuild@0.28.2\tinstall.log");
+	/* Both lists are sorted, as the engine makes them. */
+	for (int k = 0; k < 2; k++) {
+		pmbench_strvec_sort(&(k ? e : src)->build_files, 0);
+		pmbench_strvec_sort(&(k ? e : src)->script_files, 0);
+	}
+	change(e, "private", NULL, 1);
+	change(e, "workspace-protocol", "linking", 0);
+}
+
+/*
+ * A migration written as its JSON report and read back (resultfile.h)
+ * is the same model: every format writes the same bytes from either,
+ * and the JSON read back is written again byte for byte.
+ */
+TEST(migrate_read_back_in_every_format)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
+	struct pmbench_doc a = PMBENCH_DOC_INIT, b = PMBENCH_DOC_INIT;
+	char *json;
+
+	CHECK_INT(load_sample(&r), 0);
+	make_rich_migration(&m);
+	json = pmbench_report_migrate_json(&m, &r);
+	CHECK_INT(pmbench_result_file_parse(&f, json, "m.json"), 0);
+	CHECK_INT(f.kind, PMBENCH_RESULT_MIGRATE);
+	CHECK_INT(f.version, PMBENCH_MIGRATE_VERSION);
+	CHECK(!f.lacks);
+	CHECK_INT(f.migrate.pms[1].res.nr, 4);
+	pmbench_report_migrate(&a, &m, &r);
+	pmbench_report_migrate(&b, &f.migrate, &f.result);
+	for (size_t i = 0; i < pmbench_formats_nr; i++) {
+		char *x = write_as(pmbench_formats[i].name, &a);
+		char *y = write_as(pmbench_formats[i].name, &b);
+
+		size_t k = 0, line = 1, start = 0;
+
+		for (; x[k] && x[k] == y[k]; k++)
+			if (x[k] == '\n') {
+				line++;
+				start = k + 1;
+			}
+		if (x[k] || y[k])
+			check_fail(__FILE__, __LINE__,
+				   "%s differs at line %zu:\n%.*s\n%.*s",
+				   pmbench_formats[i].name, line,
+				   (int)strcspn(x + start, "\n"), x + start,
+				   (int)strcspn(y + start, "\n"), y + start);
+		free(x);
+		free(y);
+	}
+	CHECK_STR(b.json, json);
+	CHECK_CONTAINS(json, "\"react\":\t[\"18.2.0\"]");
+	free(json);
+	pmbench_doc_release(&a);
+	pmbench_doc_release(&b);
+	pmbench_result_file_release(&f);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+}
+
+/* A field of CSV row `row` under `key` of the header `head`. */
+static const char *csv_at(const struct pmbench_strvec *head,
+			  const struct pmbench_strvec *row, const char *key)
+{
+	long k = pmbench_strvec_find(head, key);
+
+	return k < 0 || (size_t)k >= row->nr ? "(none)" : row->v[k];
+}
+
+/* The moves row of `pm` and `check` in CSV rows `rows`, or NULL. */
+static const struct pmbench_strvec *move_row(const struct pmbench_strvec *rows,
+					     size_t nr, const char *pm,
+					     const char *check)
+{
+	for (size_t i = 1; i < nr; i++)
+		if (!strcmp(csv_at(rows, &rows[i], "pm"), pm) &&
+		    !strcmp(csv_at(rows, &rows[i], "check"), check))
+			return &rows[i];
+	return NULL;
+}
+
+/*
+ * Two migrations: in B pnpm installs, bun's test passes, its build
+ * output and a version move, and bun is 1.5 times slower in every run.
+ */
+TEST(compare_two_migrations)
+{
+	struct pmbench_result ra = PMBENCH_RESULT_INIT,
+			      rb = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate ma = PMBENCH_MIGRATE_INIT;
+	struct pmbench_migrate mb = PMBENCH_MIGRATE_INIT;
+	struct pmbench_report_compare c = PMBENCH_REPORT_COMPARE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_strvec *rows = NULL;
+	const struct pmbench_strvec *row;
+	size_t nr = 0;
+	char *t;
+
+	CHECK_INT(load_sample(&ra), 0);
+	CHECK_INT(load_slower(&rb), 0);
+	make_rich_migration(&ma);
+	make_rich_migration(&mb);
+	free(mb.pms[2].prime_failure);
+	mb.pms[2].prime_failure = NULL;
+	mb.pms[1].tasks[1].ok = 1;
+	free(mb.pms[1].res.pkgs[2].version); /* react */
+	mb.pms[1].res.pkgs[2].version = pmbench_xstrdup("19.0.0");
+	mb.pms[1].build_bytes = 5000;
+	pmbench_report_compare_init(&c, &ra, "a.json", &rb, "b.json");
+	pmbench_report_compare_migrate(&doc, &c, &ma, &mb);
+	EVERY_FORMAT(&doc);
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "bun against npm\n");
+	CHECK_CONTAINS(t, "installs: no: 'pnpm install' exited 1 <&> -> yes "
+			  "(moved)");
+	CHECK_CONTAINS(t, "test: test FAILS -> test ok (moved)");
+	CHECK_CONTAINS(t, "bun resolves differently in B than in A: 1 other "
+			  "versions, 0 only in A, 0 only in B");
+	CHECK_CONTAINS(t, "react 18.3.1 -> 19.0.0 (major)");
+	/* Then the cells, as compare shows two results. */
+	CHECK_CONTAINS(t, "vite-react · install · clean");
+	free(t);
+	t = write_as("csv", &doc);
+	CHECK_INT(check_csv_parse(&rows, &nr, t), 0);
+	CHECK_STR(csv_at(rows, &rows[0], "moved"), "moved");
+	row = move_row(rows, nr, "bun", "installs");
+	CHECK(row);
+	CHECK_STR(csv_at(rows, row, "a"), "yes");
+	CHECK_STR(csv_at(rows, row, "moved"), "0");
+	row = move_row(rows, nr, "bun", "build");
+	CHECK(row);
+	CHECK_CONTAINS(csv_at(rows, row, "b"), "build differs");
+	CHECK_STR(csv_at(rows, row, "moved"), "1");
+	row = move_row(rows, nr, "pnpm", "versions");
+	CHECK(row);
+	CHECK_STR(csv_at(rows, row, "a"), "not scanned (no install)");
+	/* Every bun run 1.5 times longer: its speed-up a third lower. */
+	row = move_row(rows, nr, "bun", "install clean");
+	CHECK(row);
+	CHECK_NEAR(atof(csv_at(rows, row, "speedup_a")) /
+			   atof(csv_at(rows, row, "speedup_b")),
+		   1.5, 1e-9);
+	check_csv_free(rows, nr);
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_report_compare_release(&c);
+	pmbench_migrate_release(&ma);
+	pmbench_migrate_release(&mb);
+	pmbench_result_release(&ra);
+	pmbench_result_release(&rb);
+}
+
 /* A format that has nothing to show says so instead of writing. */
 TEST(nothing_to_chart)
 {
@@ -483,4 +725,6 @@ TEST(readers_catch_broken_files)
 CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(one_field_table), CASE(cicache_in_every_format),
 	   CASE(compare_in_every_format), CASE(claim_in_every_format),
-	   CASE(migrate_in_every_format), CASE(nothing_to_chart))
+	   CASE(migrate_in_every_format),
+	   CASE(migrate_read_back_in_every_format),
+	   CASE(compare_two_migrations), CASE(nothing_to_chart))

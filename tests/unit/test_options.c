@@ -174,6 +174,24 @@ TEST(values_land_where_the_rows_say)
 	pmbench_cli_opts_release(&cli);
 }
 
+/* The kinds' bounds are taken at both ends. */
+TEST(bounds_are_inclusive)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	const char *args[] = { "--budget",  "24h", "--target", "0.1",
+			       "--timeout", "1s",  NULL };
+	char *argv[16];
+
+	cli.run = &o;
+	CHECK_INT(parse(&cli, "bench", args, argv), 0);
+	CHECK_INT(o.budget.budget_ns, 24ull * 3600 * 1000000000ull);
+	CHECK_NEAR(o.budget.target, 0.001, 1e-12);
+	CHECK_INT(o.timeout_ns, 1000000000ull);
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
 /* migrate runs PMs, so it takes --no-progress as the others do. */
 TEST(migrate_takes_the_progress_options)
 {
@@ -234,6 +252,18 @@ TEST(errors_are_usage_errors)
 		/* A budget's knob with a fixed plan. */
 		{ "bench", "--runs", "5", "--target", "5", NULL },
 		{ "bench", "--budget", "0", NULL },
+		/*
+		 * The kinds' bounds (issue 32: 1e-9 ran as "0:00", 1e9 was
+		 * "277777:46:40 (m:ss)", a target of 0.0001 "±0 %").
+		 */
+		{ "bench", "--budget", "1e-9", NULL },
+		{ "bench", "--budget", "0.5s", NULL },
+		{ "bench", "--budget", "1e9", NULL },
+		{ "bench", "--budget", "25h", NULL },
+		{ "bench", "--timeout", "999ms", NULL },
+		{ "bench", "--target", "0.0001", NULL },
+		{ "bench", "--target", "0.09%", NULL },
+		{ "claim", "--tolerance", "100.5", NULL },
 		{ "bench", "--baseline", "cargo", NULL },
 		{ "bench", "--edits", "101", NULL },
 		{ "migrate", "--to", "cargo", NULL },
@@ -301,7 +331,7 @@ TEST(workflow_passes_bench_options_on)
 
 CHECK_MAIN(CASE(table_is_sorted), CASE(same_name_same_option),
 	   CASE(help_names_every_option), CASE(exit_codes_from_the_enum),
-	   CASE(values_land_where_the_rows_say),
+	   CASE(values_land_where_the_rows_say), CASE(bounds_are_inclusive),
 	   CASE(migrate_takes_the_progress_options),
 	   CASE(ci_cache_lands_in_its_own_options),
 	   CASE(errors_are_usage_errors),

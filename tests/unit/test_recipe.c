@@ -13,6 +13,7 @@
 #include "pmbench/jsonedit.h"
 #include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
+#include "pmbench/proc.h"
 #include "pmbench/recipe.h"
 
 /* A fresh copy of fixtures/apps/workspaces in the sandbox, as `name`. */
@@ -74,6 +75,84 @@ TEST(diff_is_a_patch)
 	CHECK_INT(pmbench_diff_unified(&out, "n", "a", "b"), 2);
 	CHECK_CONTAINS(out.ptr, "\\ No newline at end of file");
 	pmbench_buf_release(&out);
+}
+
+/*
+ * Whether `diff` applies to `before` (the file `name`) with `git apply
+ * --check`, as a team would apply it; 1 if it does.
+ */
+static int git_applies(const char *name, const char *before, const char *diff)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT, p = PMBENCH_BUF_INIT;
+	int ok;
+
+	pmbench_buf_adds(&dir, check_path("apply"));
+	pmbench_buf_path(&p, dir.ptr, name);
+	if (pmbench_fs_mkdirp(dir.ptr, 0755) < 0 ||
+	    pmbench_fs_write_atomic(p.ptr, before, strlen(before)) < 0)
+		return 0;
+	pmbench_buf_reset(&p);
+	pmbench_buf_path(&p, dir.ptr, "change.diff");
+	if (pmbench_fs_write_atomic(p.ptr, diff, strlen(diff)) < 0)
+		return 0;
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "git", "apply", "--check",
+						    "change.diff", NULL });
+	c.dir = dir.ptr;
+	ok = pmbench_child_run(&c) == 0 && c.result.exit_code == 0;
+	if (!ok)
+		fprintf(stderr, "git apply --check:\n%s\n%s", diff,
+			c.tail.ptr ? c.tail.ptr : "");
+	pmbench_child_release(&c);
+	pmbench_buf_release(&dir);
+	pmbench_buf_release(&p);
+	return ok;
+}
+
+/*
+ * A diff shows no credential (issue 32: a .yarnrc.yml's npmAuthIdent and
+ * npmAuthToken were context lines on stdout, in the result and in the
+ * reports), and still applies: a line holding one is never context.
+ */
+TEST(diff_hides_credentials_and_applies)
+{
+	static const char *const before[] = {
+		"enableTelemetry: false\n"
+		"npmScopes:\n"
+		"  acme:\n"
+		"    npmAuthIdent: \"alice:s3cret\"\n"
+		"    npmAuthToken: \"abc123def456abc123def456\"\n"
+		"npmAuthToken: npm_0123456789abcdefghijABCDEFGHIJklmnop\n",
+		"a: 1\n_auth=Zm9vOmJhcg==\nnodeLinker: pnp\nb: 2\nc: 3\n"
+		"d: 4\ne: 5\n//r.example/:_authToken=xyz\nf: 6\ng: 7\n",
+	};
+	static const char *const after[] = {
+		NULL,
+		"a: 1\n_auth=Zm9vOmJhcg==\nnodeLinker: node-modules\nb: 2\n"
+		"c: 3\nd: 4\ne: 5\n//r.example/:_authToken=xyz\nf: 6\nG: 7\n",
+	};
+	struct pmbench_buf out = PMBENCH_BUF_INIT, a = PMBENCH_BUF_INIT;
+
+	check_sandbox();
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(before); i++) {
+		pmbench_buf_reset(&a);
+		pmbench_buf_adds(&a, after[i] ? after[i] : before[i]);
+		if (!after[i])
+			pmbench_buf_adds(&a, "nodeLinker: node-modules\n");
+		pmbench_buf_reset(&out);
+		CHECK(pmbench_diff_unified(&out, ".yarnrc.yml", before[i],
+					   a.ptr) > 0);
+		CHECK(!strstr(out.ptr, "s3cret") && !strstr(out.ptr, "abc123"));
+		CHECK(!strstr(out.ptr, "npm_0") && !strstr(out.ptr, "Zm9v"));
+		CHECK(!strstr(out.ptr, "xyz") && !strstr(out.ptr, "***"));
+		CHECK(git_applies(".yarnrc.yml", before[i], out.ptr));
+	}
+	/* The credential between two changes parts their hunks. */
+	CHECK_CONTAINS(out.ptr, "@@ -3,4 +3,4 @@\n-nodeLinker: pnp\n");
+	CHECK_CONTAINS(out.ptr, "@@ -9,2 +9,2 @@\n f: 6\n-g: 7\n+G: 7\n");
+	pmbench_buf_release(&out);
+	pmbench_buf_release(&a);
 }
 
 TEST(json_edits_keep_the_layout)
@@ -313,7 +392,8 @@ TEST(generated_workspace_is_deterministic)
 	pmbench_buf_release(&spec);
 }
 
-CHECK_MAIN(CASE(diff_is_a_patch), CASE(json_edits_keep_the_layout),
+CHECK_MAIN(CASE(diff_is_a_patch), CASE(diff_hides_credentials_and_applies),
+	   CASE(json_edits_keep_the_layout),
 	   CASE(workspace_fixture_is_read_with_its_internal_dependencies),
 	   CASE(pnpm_recipe_states_its_choice), CASE(other_recipes),
 	   CASE(failure_names_the_fix),

@@ -78,7 +78,7 @@ TEST(redact_tokens)
 		{ "http://h/p?key=1&monkey=2&sig=3",
 		  "http://h/p?key=***&monkey=2&sig=***" },
 		/* A query outside a URL is text. */
-		{ "why?token=1", "why?token=1" },
+		{ "why?key=1", "why?key=1" },
 		{ "//registry.npmjs.org/:_authToken=npm_abc \"_auth=Zm9v\"",
 		  "//registry.npmjs.org/:_authToken=*** \"_auth=***\"" },
 		{ "Authorization: Bearer eyJhbGciOi.J9x-y_z",
@@ -92,9 +92,12 @@ TEST(redact_tokens)
 		/* Words that only look alike stay. */
 		{ "npm_config_cache=/x ghp_short my_ghp_0123456789abcdefghij",
 		  "npm_config_cache=/x ghp_short my_ghp_0123456789abcdefghij" },
-		/* A token runs to the word's end, or it is none. */
+		/*
+		 * A token runs to the word's end, or it is none; the word
+		 * is a setting's name ending in "_authToken".
+		 */
 		{ "ghp_0123456789abcdefghijABCDEFGHIJklmn_authToken=x",
-		  "ghp_0123456789abcdefghijABCDEFGHIJklmn_authToken=x" },
+		  "ghp_0123456789abcdefghijABCDEFGHIJklmn_authToken=***" },
 		{ "Bearer of news", "Bearer of news" },
 	};
 
@@ -103,9 +106,92 @@ TEST(redact_tokens)
 		CHECK(stable(cases[i][0]));
 	}
 	CHECK(pmbench_text_has_secret("https://a:b@h/"));
+	CHECK(pmbench_text_has_secret("npmAuthIdent: alice:s3cret"));
+	CHECK(!pmbench_text_has_secret("npmAuthToken: ***"));
 	CHECK(!pmbench_text_has_secret("https://h/"));
 	CHECK(!pmbench_text_has_secret("https://***@h/"));
 	CHECK(pmbench_text_redact_dup(NULL) == NULL);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * Settings that hold a credential, by their name, in every syntax the
+ * PMs' files, variables and headers use (issue 32: a failing PM printed
+ * all five of the first ones into the result and the reports).
+ */
+TEST(redact_settings)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static const char *const cases[][2] = {
+		{ "Authorization: Basic YWxpY2U6czNjcmV0",
+		  "Authorization: Basic ***" },
+		{ "_auth = v", "_auth = ***" },
+		{ "_auth=\"v\"", "_auth=\"***\"" },
+		{ "{\"_authToken\": \"v\"}", "{\"_authToken\": \"***\"}" },
+		{ "npmAuthToken: v", "npmAuthToken: ***" },
+		{ "    npmAuthIdent: \"alice:s3cret\"",
+		  "    npmAuthIdent: \"***\"" },
+		{ "npmAuthIdent: alice:s3cret", "npmAuthIdent: ***" },
+		{ "//r.example/:_password=cGFzcw==",
+		  "//r.example/:_password=***" },
+		/* yarn 1's .yarnrc: two quoted words. */
+		{ "\"//r.example/:_authToken\" \"abc\"",
+		  "\"//r.example/:_authToken\" \"***\"" },
+		/* bunfig.toml's inline tables. */
+		{ "\"@o\" = { token = \"$t\", url = \"https://r/\" }",
+		  "\"@o\" = { token = \"***\", url = \"https://r/\" }" },
+		{ "{ username = \"u\", password = \"pw\" }",
+		  "{ username = \"u\", password = \"***\" }" },
+		/* Variables: npm's, yarn's, deno's, setup-node's, headers. */
+		{ "NPM_CONFIG__AUTH=x YARN_NPM_AUTH_IDENT=a:b",
+		  "NPM_CONFIG__AUTH=*** YARN_NPM_AUTH_IDENT=***" },
+		{ "DENO_AUTH_TOKENS=a1b2@deno.land NODE_AUTH_TOKEN=t1",
+		  "DENO_AUTH_TOKENS=*** NODE_AUTH_TOKEN=***" },
+		{ "npm-otp: 123456 X-Auth-Token:abc",
+		  "npm-otp: *** X-Auth-Token:***" },
+		{ "Proxy-Authorization: Bearer abc.def",
+		  "Proxy-Authorization: Bearer ***" },
+		{ "key=\"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBg\\n"
+		  "-----END PRIVATE KEY-----\"",
+		  "key=\"-----BEGIN PRIVATE KEY-----***-----END PRIVATE "
+		  "KEY-----\"" },
+		/* Names that only look alike, and no value: text. */
+		{ "my_authTokenizer=1 tokens: 3 _auth=", "my_authTokenizer=1 "
+							 "tokens: 3 _auth=" },
+		{ "Unexpected token: } and the password prompt",
+		  "Unexpected token: } and the password prompt" },
+		{ "npm_config_cache=/x username=u", "npm_config_cache=/x "
+						    "username=u" },
+	};
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		CHECK_STR(redacted(&b, cases[i][0]), cases[i][1]);
+		CHECK(stable(cases[i][0]));
+	}
+	pmbench_buf_release(&b);
+}
+
+/* An --env value is recorded only when it cannot be a credential. */
+TEST(env_record)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	static const char *const cases[][2] = {
+		{ "NODE_AUTH_TOKEN=npm_abc", "NODE_AUTH_TOKEN=***" },
+		{ "FOO=s3cret", "FOO=***" },
+		{ "NODE_OPTIONS=--max-old-space-size=4096",
+		  "NODE_OPTIONS=***" },
+		{ "CYPRESS_INSTALL_BINARY=0", "CYPRESS_INSTALL_BINARY=0" },
+		{ "CI=true", "CI=true" },
+		{ "BROWSER=None", "BROWSER=None" },
+		{ "EMPTY=", "EMPTY=" },
+		{ "PIN=1234", "PIN=***" },
+	};
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		pmbench_buf_reset(&b);
+		pmbench_text_env_record(&b, cases[i][0]);
+		CHECK_STR(b.ptr, cases[i][1]);
+	}
 	pmbench_buf_release(&b);
 }
 
@@ -234,6 +320,6 @@ TEST(engine_log_is_clean)
 	pmbench_buf_release(&b);
 }
 
-CHECK_MAIN(CASE(redact_userinfo), CASE(redact_tokens), CASE(escape_controls),
-	   CASE(escape_drops_ansi), CASE(clean_and_error_store),
-	   CASE(engine_log_is_clean))
+CHECK_MAIN(CASE(redact_userinfo), CASE(redact_tokens), CASE(redact_settings),
+	   CASE(env_record), CASE(escape_controls), CASE(escape_drops_ansi),
+	   CASE(clean_and_error_store), CASE(engine_log_is_clean))

@@ -840,13 +840,10 @@ static int run_extract(struct extract *x, const char *archive,
 {
 	struct pmbench_buf name = PMBENCH_BUF_INIT;
 	struct archive_entry *e;
-	mode_t mask;
 	int ret, r;
 
 	x->archive = archive;
-	mask = umask(0);
-	umask(mask);
-	x->umask = mask;
+	x->umask = pmbench_fs_umask();
 	ret = open_dests(x, maps, maps_nr, confine, identity);
 	if (!ret)
 		ret = open_archive(&x->in, archive, x->st);

@@ -19,8 +19,7 @@
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
-#include "pmbench/workspace.h"
-#include "pmbench/pmrun.h"
+#include "pmbench/workdir.h"
 #include "pmbench/result.h"
 
 /* 40 folders of 50 files: a small package's worth of entries each. */
@@ -270,14 +269,14 @@ int pmbench_control_run(const struct pmbench_ctx *ctx, const char *work_dir,
 
 	pmbench_buf_addf(&dir, "%s/control", work_dir);
 	pmbench_buf_addf(&copy, "%s/copy", dir.ptr);
-	pmbench_workspace_trash(&trash, work_dir);
+	pmbench_workdir_trash(&trash, work_dir);
 	if (ensure_tree(&tree, dir.ptr) < 0 ||
 	    pmbench_fs_discard(copy.ptr, trash.ptr) < 0) {
 		failed(s, pmbench_error_last());
 		goto done;
 	}
 	if (pmbench_ctx_cancelled(ctx)) {
-		pmbench_pmrun_interrupt(ctx, s);
+		pmbench_sample_stopped(s, ctx);
 		ret = PMBENCH_EINTERRUPTED;
 		goto done;
 	}
@@ -458,7 +457,7 @@ int pmbench_control_files(double *out_s, const struct pmbench_ctx *ctx,
 	*out_s = 0;
 	pmbench_buf_addf(&dir, "%s/control", work_dir);
 	pmbench_buf_addf(&copy, "%s/copy", dir.ptr);
-	pmbench_workspace_trash(&trash, work_dir);
+	pmbench_workdir_trash(&trash, work_dir);
 	ret = ensure_tree(&tree, dir.ptr);
 	if (!ret)
 		ret = pmbench_fs_discard(copy.ptr, trash.ptr);

@@ -26,7 +26,7 @@
 #include "pmbench/deleter.h"
 #include "pmbench/fs.h"
 #include "pmbench/reaper.h"
-#include "pmbench/workspace.h"
+#include "pmbench/workdir.h"
 
 #define QUEUE "deleting"
 #define LOCK  ".lock"
@@ -306,7 +306,7 @@ int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir)
 
 	*out_pid = 0;
 	pmbench_deleter_queue(&queue, cache_dir);
-	pmbench_workspace_trash(&trash, cache_dir);
+	pmbench_workdir_trash(&trash, cache_dir);
 	ret = pmbench_fs_trash_handoff(trash.ptr, queue.ptr);
 	if (ret < 0)
 		goto done;

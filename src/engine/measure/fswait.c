@@ -22,6 +22,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/deleter.h"
 #include "pmbench/fs.h"
+#include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
 
 /* A control at most this share above the reference is a quiet one. */
@@ -151,7 +152,7 @@ static void find_delay(struct fswait *w)
 
 	w->delay = pmbench_fs_inode_reuse_delay(w->ctx->cache_dir, &w->why);
 	w->ago = -1;
-	pmbench_workspace_trash(&trash, w->ctx->cache_dir);
+	pmbench_workdir_trash(&trash, w->ctx->cache_dir);
 	if (w->delay &&
 	    pmbench_fs_trash_emptied(trash.ptr, &w->stamp, &files)) {
 		clock_gettime(CLOCK_REALTIME, &now);

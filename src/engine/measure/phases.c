@@ -369,6 +369,7 @@ struct pmbench_phases *pmbench_phases_of_run(const struct pmbench_child *c,
 	pmbench_phases_compute(ph, &in);
 	ph->samples = (unsigned)t->points_nr;
 	ph->sampler_cpu_ns = t->cpu_ns;
+	ph->written_partial = t->written_unread;
 	return ph;
 }
 

@@ -7,18 +7,31 @@
  * A process's count takes in those of the children it has reaped (the
  * kernel adds them at the wait, like cutime), so a process seen before
  * and gone now has its last count taken off its parent's growth: each
- * byte counts once, and a reap is not taken for a write. The exited main
- * process's last count, unreadable to a user (its /proc files are
- * root's once it is a zombie), comes from its rusage.
+ * byte counts once, and a reap is not taken for a write.
+ *
+ * A zombie's io file is root's (mode 0400): for a normal user the walks
+ * cannot read it. A zombie whose parent is in the tree is read again
+ * through its parent once reaped. The main process at the exit's walk,
+ * and the orphans re-parented to pmbench, are zombies of pmbench's own:
+ * their count is what waitid's rusage gives the parent, its block
+ * output (write_bytes in 512-byte blocks, per process: at most 511 bytes
+ * short per process, never more than the file says). What that leaves
+ * out at the exit's walk (a zombie whose parent is a leftover, another
+ * user's process, an orphan re-parented to init when pmbench is no
+ * subreaper) is counted in written_unread: the figure is then partial.
  *
  * Lifecycle scripts: npm, yarn, pnpm and bun run a package's script with
  * npm_lifecycle_event and npm_package_name in its environment, which its
  * own children inherit. /proc/PID/environ is read when a walk first
  * finds a process (it is readable for the program's own children), and
- * again at the next walks while it names no event, up to ENV_READS: a
- * process found between its fork and its exec still has its parent's
- * environment. What the main process itself has (pmbench run from an
- * npm script) is not a script.
+ * again after each exec while it names no event: a process found between
+ * its fork and its exec still has its parent's environment. An exec
+ * shows as a new env_start in /proc/PID/stat (the new stack is placed
+ * anew); where the kernel shows none, the next walks read it again up to
+ * ENV_READS. (Re-read at the next four walks only, a script whose exec
+ * came more than 100 ms after its fork, a shell's wait on a loaded
+ * machine, was never seen.) What the main process itself has (pmbench
+ * run from an npm script) is not a script.
  */
 #define _GNU_SOURCE 1
 #include "pmbench/common.h"
@@ -35,7 +48,10 @@
 #define TRACE_PROCS_MAX 8192
 /* Most of an environment read. */
 #define ENVIRON_MAX (1u << 20)
-/* Reads of a process's environ while it names no event (100 ms). */
+/*
+ * Reads of a process's environ while it names no event (100 ms), where
+ * the kernel does not show when it execs.
+ */
 #define ENV_READS 4
 
 uint64_t pmbench_proctrace_cpu(void)
@@ -135,7 +151,10 @@ static int read_proc(struct pmbench_buf *out, pid_t pid, const char *name,
 	return n < 0 ? -1 : 0;
 }
 
-/* write_bytes of /proc/PID/io into *out; 0, or -1 (gone, not ours). */
+/*
+ * write_bytes of /proc/PID/io into *out; 0, PMBENCH_ENOTFOUND (gone), or
+ * -1 (not ours to read: another user's process, a zombie).
+ */
 static int read_written(uint64_t *out, pid_t pid)
 {
 	char path[64], buf[512];
@@ -146,38 +165,21 @@ static int read_written(uint64_t *out, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return errno == ENOENT ? PMBENCH_ENOTFOUND : -1;
 	do {
 		n = read(fd, buf, sizeof(buf) - 1);
 	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == ESRCH)
+		n = PMBENCH_ENOTFOUND;
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return n == PMBENCH_ENOTFOUND ? PMBENCH_ENOTFOUND : -1;
 	buf[n] = '\0';
 	p = strstr(buf, "\nwrite_bytes: ");
 	if (!p)
 		return -1;
 	*out = strtoull(p + 14, NULL, 10);
 	return 0;
-}
-
-/*
- * What process `e` wrote when its /proc/PID/io cannot be read, from its
- * `last` count. The kernel gives the files of a task without memory, a
- * zombie, to root: a pmbench run by a user cannot read its exited main
- * process's last count, which holds the writes of the children it
- * reaped since the walk before. Its rusage (note_exit()) has the same
- * count in 512-byte blocks.
- */
-static uint64_t unreadable_written(const struct pmbench_child *c,
-				   const struct pmbench_proctrace_ent *e,
-				   uint64_t last)
-{
-	uint64_t ru = c->result.out_blocks * 512u;
-
-	if (e->pid != c->pid || !e->zombie || !c->result.exited)
-		return last;
-	return ru > last ? ru : last;
 }
 
 /* The value of `key` ("npm_lifecycle_event=") in an environ, or NULL. */
@@ -218,15 +220,23 @@ static struct pmbench_trace_proc *find(struct pmbench_child_trace *t, pid_t pid,
 	return NULL;
 }
 
-/* Read the lifecycle variables of `p`'s environ, once more. */
+/*
+ * Read the lifecycle variables of `p`'s environ (`e` as the walk found
+ * it): when first found, and again when it exec'd since the last read.
+ */
 static void read_env(const struct pmbench_child_trace *t,
-		     struct pmbench_trace_proc *p)
+		     struct pmbench_trace_proc *p,
+		     const struct pmbench_proctrace_ent *e)
 {
 	struct pmbench_buf env = PMBENCH_BUF_INIT;
 
-	if (t->lean || p->event || p->env_reads >= ENV_READS)
+	if (t->lean || p->event)
+		return;
+	if (p->env_reads &&
+	    (e->env_at ? e->env_at == p->env_at : p->env_reads >= ENV_READS))
 		return;
 	p->env_reads++;
+	p->env_at = e->env_at;
 	if (!read_proc(&env, p->pid, "environ", ENVIRON_MAX)) {
 		free(p->package);
 		p->event = environ_get(&env, "npm_lifecycle_event=");
@@ -251,7 +261,7 @@ static struct pmbench_trace_proc *add(struct pmbench_child *c,
 	p->start_tick = e->start;
 	p->start_ns =
 		e->start > c->t0_tick ? (e->start - c->t0_tick) * tick_ns() : 0;
-	read_env(t, p);
+	read_env(t, p, e);
 	return p;
 }
 
@@ -287,6 +297,33 @@ static void note_gone(struct pmbench_child_trace *t, uint64_t rel)
 	}
 }
 
+/*
+ * The count of `e` (whose record is `p`) now: its io file; else, for a
+ * zombie of the program's own, what waitid gave the parent (its file is
+ * root's); else the count last read. At the exit's walk (`last`) a count
+ * that could not be read is one the trace never gets: the tree's figure
+ * is partial, and says so.
+ */
+static uint64_t written_now(struct pmbench_child_trace *t,
+			    const struct pmbench_trace_proc *p,
+			    const struct pmbench_proctrace_ent *e, int last)
+{
+	uint64_t n = 0;
+	int r;
+
+	if (t->lean)
+		return p->written;
+	r = read_written(&n, e->pid);
+	if (!r)
+		return n;
+	if (e->waited)
+		return e->written > p->written ? e->written : p->written;
+	/* Gone since the walk: its parent reaped it, and holds its count. */
+	if (last && r != PMBENCH_ENOTFOUND)
+		t->written_unread++;
+	return p->written;
+}
+
 void pmbench_proctrace_walk(struct pmbench_child *c,
 			    const struct pmbench_proctrace_ent *v, size_t n,
 			    uint64_t now, uint64_t cpu0)
@@ -306,7 +343,7 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 		if (!p)
 			p = add(c, &v[i]);
 		else
-			read_env(t, p);
+			read_env(t, p, &v[i]);
 		of[i] = p ? (size_t)(p - t->procs) : SIZE_MAX;
 		if (!p)
 			continue;
@@ -315,9 +352,7 @@ void pmbench_proctrace_walk(struct pmbench_child *c,
 		p->cpu_ns = v[i].cpu * tick_ns();
 		if (!v[i].zombie)
 			p->seen_ns = rel;
-		cur[i] = p->written;
-		if (!t->lean && read_written(&cur[i], v[i].pid) < 0)
-			cur[i] = unreadable_written(c, &v[i], p->written);
+		cur[i] = written_now(t, p, &v[i], c->result.exited);
 	}
 	note_gone(t, rel);
 	for (size_t i = 0; i < n; i++) {

@@ -19,7 +19,16 @@ struct pmbench_proctrace_ent {
 	pid_t pid, ppid;
 	uint64_t start; /* clock ticks after boot */
 	uint64_t cpu;	/* utime + stime, clock ticks */
+	/* its environment's address: another one after each exec; 0: unknown */
+	uint64_t env_at;
 	int zombie;
+	/*
+	 * A zombie of the program's own (the main process, an orphan
+	 * re-parented to it): `written` is what waitid's rusage says it and
+	 * the children it reaped wrote (512-byte blocks).
+	 */
+	int waited;
+	uint64_t written;
 };
 
 /*

@@ -17,7 +17,6 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/mirror.h"
-#include "pmbench/pm.h"
 #include "pmbench/probe.h"
 #include "pmbench/registry.h"
 #include "pmbench/result.h"
@@ -87,17 +86,22 @@ static int bind_free(int *out_port, int keep)
 	return 0;
 }
 
+/* What asks npm for the registry the user's configuration names. */
+static const char *const upstream_query[] = {
+	"npm", "config", "get", "registry", "--logs-max=0", NULL,
+};
+
 char *pmbench_registry_upstream(struct pmbench_ctx *ctx, const char *scratch)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	/*
-	 * The user's config is read, their ~/.npm left alone: npm writes a
-	 * debug log of every command there, and makes the folder if it
-	 * has none.
+	 * The user's config is read (the .npmrc every PM reads), their
+	 * ~/.npm left alone: npm writes a debug log of every command there
+	 * (--logs-max=0), and makes the folder if it has none.
 	 */
-	pmbench_pm_registry_query(&c.args);
+	pmbench_strvec_pushv(&c.args, upstream_query);
 	pmbench_strvec_pushf(&c.args, "--cache=%s/npm-cache", scratch);
 	c.dir = scratch;
 	c.ctx = ctx;
@@ -541,13 +545,13 @@ int pmbench_registry_watch(struct pmbench_registry *reg,
 
 void pmbench_registry_pm_env(const struct pmbench_registry *reg,
 			     struct pmbench_strvec *env,
-			     const struct pmbench_pm *pm)
+			     const char *const *settings)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	if (!reg || reg->mode != PMBENCH_REGISTRY_LOCAL || !reg->url)
 		return;
-	for (const char *const *t = pm->registry_env; t && *t; t++) {
+	for (const char *const *t = settings; t && *t; t++) {
 		const char *hole = strstr(*t, "{registry}");
 
 		pmbench_buf_reset(&b);

@@ -499,6 +499,29 @@ static int resolve(struct pmbench_buf *out_why, char **out_bin,
 	return ret;
 }
 
+/*
+ * The pinned Node into `out`, as what `label` asks for cannot be had
+ * (`why`), said in its warning. Without a toolchain nothing is pinned:
+ * the machine's Node runs, and is named so.
+ */
+static void fall_back(struct pmbench_node *out,
+		      const struct pmbench_node *pinned, const char *label,
+		      const char *why)
+{
+	struct pmbench_buf said = PMBENCH_BUF_INIT;
+
+	if (pinned->bin)
+		pmbench_buf_addf(&said, "pinned default %s",
+				 bare(pinned->version));
+	else
+		pmbench_buf_addf(&said, "the machine's %s (none pinned)",
+				 pinned->version ? bare(pinned->version)
+						 : "Node");
+	pmbench_buf_addf(&said, ", as %s cannot be had (%s)", label, why);
+	pmbench_node_describe(out, pinned->bin, said.ptr);
+	out->warning = pmbench_buf_detach(&said);
+}
+
 /* --node's or the repo's spec, `label` naming it ("--node 22"). */
 static int choose_spec(struct pmbench_node *out, struct pmbench_ctx *ctx,
 		       const char *label, const char *spec,
@@ -535,11 +558,7 @@ static int choose_spec(struct pmbench_node *out, struct pmbench_ctx *ctx,
 					 why.ptr);
 		goto done;
 	}
-	pmbench_buf_reset(&said);
-	pmbench_buf_addf(&said, "pinned default %s, as %s cannot be had (%s)",
-			 bare(pinned->version), label, why.ptr);
-	pmbench_node_describe(out, pinned->bin, said.ptr);
-	out->warning = pmbench_buf_detach(&said);
+	fall_back(out, pinned, label, why.ptr);
 	pmbench_error_clear();
 	ret = 0;
 done:
@@ -601,4 +620,39 @@ void pmbench_node_env(struct pmbench_strvec *env, const struct pmbench_node *n)
 					     n->prefix);
 	}
 	pmbench_buf_release(&p);
+}
+
+void pmbench_node_path_env(struct pmbench_strvec *env,
+			   const struct pmbench_ctx *ctx, const char *first)
+{
+	const char *path = getenv("PATH");
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (ctx && ctx->node)
+		pmbench_node_path(&b, ctx->node);
+	else if (ctx && ctx->node_dir)
+		pmbench_buf_adds(&b, ctx->node_dir);
+	if (first)
+		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
+	if (!b.len) {
+		pmbench_buf_release(&b);
+		return;
+	}
+	pmbench_strvec_pushf(env, "PATH=%s%s%s", b.ptr, path ? ":" : "",
+			     path ? path : "");
+	pmbench_buf_release(&b);
+}
+
+void pmbench_node_pinned_dir(struct pmbench_buf *out, const char *toolchain_dir)
+{
+	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+
+	/* Not asked for its version: every command would pay for it. */
+	if (toolchain_dir) {
+		pmbench_buf_addf(&exe, "%s/%s/node", toolchain_dir,
+				 PMBENCH_NODE_TOOLCHAIN_BIN);
+		if (pmbench_fs_isfile(exe.ptr))
+			pmbench_buf_add(out, exe.ptr, exe.len - 5);
+	}
+	pmbench_buf_release(&exe);
 }

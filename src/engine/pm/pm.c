@@ -1,3 +1,10 @@
+/*
+ * The PM table (pm.h): one entry per package manager and one per
+ * variant, as data, like curl's tool_writeout.c variables[], and the
+ * questions asked of it: a PM by name, by lockfile or by packageManager
+ * field, its folder, environment and arguments, its hints. Finding a
+ * PM's binary on this machine is pmfind.c's.
+ */
 #include "pmbench/common.h"
 
 #include <ctype.h>
@@ -5,12 +12,9 @@
 #include <unistd.h>
 
 #include "pmbench/fs.h"
-#include "pmbench/ctx.h"
 #include "pmbench/monorepo.h"
 #include "pmbench/pm.h"
-#include "pmbench/pmrun.h"
 #include "pmbench/conf.h"
-#include "pmbench/proc.h"
 #include "pmbench/recipe.h"
 #include "pmtimer_parse.h"
 
@@ -310,7 +314,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.name = "npm",
 		.conf = &npm_conf,
 		.title = "npm",
-		.caps = PMBENCH_PM_BASELINE,
+		.caps = PMBENCH_PM_BASELINE | PMBENCH_PM_FROZEN_CLEARS,
 		/*
 		 * The Node installation's own (ci/toolchain.versions pins
 		 * it with the Node); the machine's on PATH for its Node.
@@ -902,7 +906,8 @@ static void variants_init(void)
 		pm->command_name = pmbench_pm_command_name(b);
 		pm->base = b->name;
 		pm->variant = v;
-		pm->caps = v->caps;
+		/* Its CI install is its base's: it clears as the base does. */
+		pm->caps = v->caps | (b->caps & PMBENCH_PM_FROZEN_CLEARS);
 		pm->linker = v->linker;
 		if (v->stores)
 			pm->stores = v->stores;
@@ -1291,160 +1296,6 @@ int pmbench_pm_version_major(const char *version)
 	return (int)strtol(p, NULL, 10);
 }
 
-/*
- * The version in the first line of a PM's answer: after the table's
- * prefix ("deno "), its first word ("2.9.6" of "2.9.6 (stable, ...)").
- */
-static void version_word(struct pmbench_buf *line, const struct pmbench_pm *pm)
-{
-	const char *p = line->ptr;
-	size_t n = pm->version_prefix ? strlen(pm->version_prefix) : 0;
-	char *word;
-
-	if (n && !strncmp(p, pm->version_prefix, n))
-		p += n;
-	while (*p == ' ')
-		p++;
-	if (!*p)
-		return;
-	word = pmbench_xstrndup(p, strcspn(p, " \t"));
-	pmbench_buf_reset(line);
-	pmbench_buf_adds(line, word);
-	free(word);
-}
-
-/* Ask a candidate binary for its version; 0 and the version, or -1. */
-static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
-			 const char *bin, const struct pmbench_pm *pm,
-			 const char *scratch)
-{
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
-	int ret = -1;
-
-	pmbench_strvec_push(&c.args, bin);
-	pmbench_strvec_pushv(&c.args, pm->version_args);
-	pmbench_pm_env(&c.env, pm, scratch);
-	/* Under the Node it will run under (a JS bin's shebang). */
-	pmbench_pmrun_path(&c.env, ctx, NULL);
-	c.dir = scratch;
-	c.ctx = ctx;
-	c.timeout_ns = 60ull * 1000000000ull;
-	/* Its TMPDIR ({cache}/tmp) must exist: some write there at once. */
-	pmbench_buf_path(&tmp, scratch, "tmp");
-	if (pmbench_fs_mkdirp(tmp.ptr, 0755) < 0) {
-		pmbench_error_clear();
-		goto done;
-	}
-	if (pmbench_child_run(&c) < 0 || c.result.exit_code != 0)
-		goto done;
-	pmbench_child_tail_lines(&c, 64, out);
-	/* Keep the first line only ("deno 2.9.6 (stable, ...)"). */
-	pmbench_buf_setlen(out, strcspn(out->ptr, "\n"));
-	pmbench_buf_rtrim(out);
-	version_word(out, pm);
-	if (out->len)
-		ret = 0;
-done:
-	pmbench_child_release(&c);
-	pmbench_buf_release(&tmp);
-	return ret;
-}
-
-static int accept_candidate(struct pmbench_pm_found *out,
-			    const struct pmbench_ctx *ctx,
-			    const struct pmbench_pm *pm, const char *bin,
-			    const char *source, const char *scratch,
-			    struct pmbench_buf *why)
-{
-	struct pmbench_buf v = PMBENCH_BUF_INIT;
-	int major, ret = -1;
-
-	if (query_version(&v, ctx, bin, pm, scratch) < 0) {
-		pmbench_buf_addf(why, "; '%s' did not answer --version", bin);
-		goto done;
-	}
-	major = pmbench_pm_version_major(v.ptr);
-	if (major < pm->major_min || major > pm->major_max) {
-		pmbench_buf_addf(why, "; '%s' is version %s", bin, v.ptr);
-		goto done;
-	}
-	out->pm = pm;
-	out->path = pmbench_xstrdup(bin);
-	out->version = pmbench_buf_detach(&v);
-	out->source = source;
-	ret = 0;
-done:
-	pmbench_buf_release(&v);
-	return ret;
-}
-
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
-		    const struct pmbench_pm *pm, const char *path,
-		    const char *scratch_dir)
-{
-	const char *toolchain_dir = ctx ? ctx->toolchain_dir : NULL;
-	struct pmbench_buf bin = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
-	int ret = PMBENCH_ENOTFOUND;
-
-	/* npm as a Node installation has it, beside the Node in use. */
-	if (pm->node_bin && ctx && ctx->node_dir) {
-		struct pmbench_buf cand = PMBENCH_BUF_INIT;
-
-		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);
-		if (pmbench_fs_isfile(cand.ptr) &&
-		    !accept_candidate(out, ctx, pm, cand.ptr, "node",
-				      scratch_dir, &why)) {
-			pmbench_buf_release(&cand);
-			ret = 0;
-			goto done;
-		}
-		pmbench_buf_release(&cand);
-	}
-	if (pm->toolchain_bin && toolchain_dir) {
-		struct pmbench_buf cand = PMBENCH_BUF_INIT;
-
-		pmbench_buf_path(&cand, toolchain_dir, pm->toolchain_bin);
-		ret = pmbench_proc_which(&bin, cand.ptr, NULL);
-		pmbench_buf_release(&cand);
-		if (!ret && !accept_candidate(out, ctx, pm, bin.ptr,
-					      "toolchain", scratch_dir, &why)) {
-			ret = 0;
-			goto done;
-		}
-		ret = PMBENCH_ENOTFOUND;
-	}
-	for (const char *const *n = pm->path_names; *n; n++) {
-		if (pmbench_proc_which(&bin, *n, path) < 0)
-			continue;
-		if (!accept_candidate(out, ctx, pm, bin.ptr, "PATH",
-				      scratch_dir, &why)) {
-			ret = 0;
-			goto done;
-		}
-	}
-	pmbench_error_setc(PMBENCH_ENOTFOUND,
-			   "%s not found (looked in %s/%s and on PATH%s); "
-			   "run '%s' to install the pinned toolchain",
-			   pm->name, toolchain_dir ? toolchain_dir : "-",
-			   pm->toolchain_bin ? pm->toolchain_bin : "-", why.ptr,
-			   pmbench_ctx_setup(ctx));
-done:
-	pmbench_buf_release(&bin);
-	pmbench_buf_release(&why);
-	return ret;
-}
-
-void pmbench_pm_found_release(struct pmbench_pm_found *f)
-{
-	free(f->path);
-	free(f->version);
-	f->pm = NULL;
-	f->path = NULL;
-	f->version = NULL;
-	f->source = NULL;
-}
-
 const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
 {
 	/* The entry itself first: "npm" before "npm:linked". */
@@ -1461,11 +1312,4 @@ const char *pmbench_pm_default_baseline(const char *const *pms, size_t nr)
 			return pms[i];
 	}
 	return nr ? pms[0] : NULL;
-}
-
-void pmbench_pm_registry_query(struct pmbench_strvec *args)
-{
-	pmbench_strvec_pushv(
-		args, (const char *const[]){ "npm", "config", "get", "registry",
-					     "--logs-max=0", NULL });
 }

@@ -7,6 +7,8 @@
  */
 #include "pmbench/common.h"
 
+#include <sys/stat.h>
+
 #include <cjson/cJSON.h>
 
 #include "pmbench/conf.h"
@@ -37,22 +39,55 @@ static void parse_json(struct pmbench_conf *c, const char *text,
 	cJSON_Delete(root);
 }
 
-/* The settings of one file into `c`; 0 if it is not there. */
-static int read_file(struct pmbench_conf *c,
+/*
+ * The settings of one file into `c`: 1, or 0 if it is not there, or -1
+ * when it is but cannot be read, `why` (replaced) saying why.
+ */
+static int read_file(struct pmbench_conf *c, struct pmbench_buf *why,
 		     const struct pmbench_pm_conf_file *f, const char *path)
 {
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
-	int ok = pmbench_fs_isfile(path) &&
-		 pmbench_fs_read(&text, path, CONF_MAX_BYTES) >= 0;
+	struct stat st;
+	int ok = 1;
 
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	pmbench_buf_reset(why);
+	if ((uintmax_t)st.st_size > CONF_MAX_BYTES)
+		pmbench_buf_addf(why, "larger than 1 MiB (%jd bytes)",
+				 (intmax_t)st.st_size);
+	else if (pmbench_fs_read(&text, path, CONF_MAX_BYTES) < 0)
+		/* "cannot read '<path>': <reason>": the reason. */
+		pmbench_buf_adds(
+			why, strstr(pmbench_error_last(), "': ")
+				     ? strstr(pmbench_error_last(), "': ") + 3
+				     : pmbench_error_last());
 	pmbench_error_clear();
-	if (ok && f->format < 0)
+	if (why->len)
+		ok = -1;
+	else if (f->format < 0)
 		parse_json(c, text.ptr, f->member);
-	else if (ok)
+	else
 		pmbench_conf_parse(c, (enum pmbench_conf_format)f->format,
 				   text.ptr, text.len);
 	pmbench_buf_release(&text);
 	return ok;
+}
+
+/*
+ * The file `where` that could not be read (`why`), in `out` and as a
+ * warning: what it sets is unknown, though the PM reads it.
+ */
+static void state_unread(struct pmbench_buf *out, struct pmbench_buf *warnings,
+			 const char *where, const char *why)
+{
+	pmbench_buf_addf(out, "%s%s not read: %s", out->len ? "; " : "", where,
+			 why);
+	if (warnings)
+		pmbench_buf_addf(warnings,
+				 "%s not read: %s; what it sets is not "
+				 "stated, and the PM reads it\n",
+				 where, why);
 }
 
 /* The warning `key`=`value` earns, or NULL. */
@@ -97,7 +132,7 @@ void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
 			  const char *user_npmrc)
 {
 	const struct pmbench_pm_conf *conf = pm->conf;
-	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	struct pmbench_buf path = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
 
 	for (const struct pmbench_pm_conf_file *f = conf ? conf->files : NULL;
 	     f && f->path; f++) {
@@ -111,9 +146,16 @@ void pmbench_pm_conf_scan(struct pmbench_buf *out, struct pmbench_buf *warnings,
 			pmbench_buf_adds(&path, user_npmrc);
 		else
 			pmbench_buf_path(&path, project, f->path);
-		if (read_file(&c, f, path.ptr))
+		switch (read_file(&c, &why, f, path.ptr)) {
+		case 1:
 			state_keys(out, warnings, conf, &c, f->path);
+			break;
+		case -1:
+			state_unread(out, warnings, f->path, why.ptr);
+			break;
+		}
 		pmbench_conf_release(&c);
 	}
 	pmbench_buf_release(&path);
+	pmbench_buf_release(&why);
 }

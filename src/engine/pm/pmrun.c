@@ -3,15 +3,16 @@
 #include <time.h>
 
 #include "pmbench/ctx.h"
+#include "pmbench/environment.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/node.h"
 #include "pmbench/phases.h"
 #include "pmbench/pmrun.h"
-#include "pmbench/reaper.h"
 #include "pmbench/registry.h"
 #include "pmbench/resolution.h"
+#include "pmbench/text.h"
 
 #define TAIL_LINES 20
 
@@ -215,20 +216,7 @@ struct watch {
  */
 static int disk_full(const struct pmbench_pmrun *ps, struct pmbench_buf *why)
 {
-	const char *dir = ps->ctx ? ps->ctx->cache_dir : NULL;
-	struct pmbench_fs_space sp;
-
-	if (!dir || pmbench_fs_space(&sp, dir) < 0) {
-		pmbench_error_clear();
-		return 0;
-	}
-	if (!pmbench_fs_space_full(&sp))
-		return 0;
-	pmbench_buf_reset(why);
-	pmbench_buf_addf(why, "disk full: %.1f MB free on ",
-			 (double)sp.avail_bytes / 1e6);
-	pmbench_fs_describe_mount(why, dir);
-	return 1;
+	return pmbench_fs_full(why, ps->ctx ? ps->ctx->cache_dir : NULL);
 }
 
 /*
@@ -446,7 +434,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	pmbench_buf_release(&nm);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		/* pmbench was stopped: not the PM's failure, and no time. */
-		pmbench_pmrun_interrupt(ps->ctx, s);
+		pmbench_sample_stopped(s, ps->ctx);
 	} else if (ret < 0) {
 		/* It could not even start: a failure, never a time. */
 		s->ok = 0;
@@ -463,17 +451,6 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	}
 	pmbench_buf_release(&w.why);
 	return ret;
-}
-
-void pmbench_pmrun_interrupt(const struct pmbench_ctx *ctx,
-			     struct pmbench_sample *s)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	pmbench_buf_addf(&b, "interrupted by %s",
-			 pmbench_proc_signal_name(pmbench_ctx_cancelled(ctx)));
-	pmbench_sample_interrupt(s, b.ptr);
-	pmbench_buf_release(&b);
 }
 
 int pmbench_pmrun_install(struct pmbench_pmrun *ps, uint64_t timeout_ns,
@@ -622,7 +599,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	if (slash)
 		pmbench_buf_add(&b, ps->found.path,
 				(size_t)(slash - ps->found.path));
-	pmbench_pmrun_path(&ps->env, ps->ctx, slash ? b.ptr : NULL);
+	pmbench_node_path_env(&ps->env, ps->ctx, slash ? b.ptr : NULL);
 	/* Its headers for node-gyp; the manifest and --env may say else. */
 	pmbench_node_env(&ps->env, ps->ctx ? ps->ctx->node : NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
@@ -630,10 +607,12 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	for (size_t k = 0; k < fp_nr; k++)
 		for (size_t i = 0; i < fp[k]->env.nr; i++)
 			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
+	ps->env_given = ps->env.nr;
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
+	ps->env_given_end = ps->env.nr;
 	/* Last: in local mode the mirror is the registry, whatever else. */
-	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm);
+	pmbench_registry_pm_env(reg_of(ps), &ps->env, ps->pm->registry_env);
 	free(ps->note);
 	ps->note = NULL;
 	if (ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES) {
@@ -788,6 +767,8 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	int ret, ok;
 
 	memset(&s, 0, sizeof(s));
+	if (ps->prime_failure)
+		return 0;
 	if (from_pm && from_lock)
 		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
@@ -846,6 +827,14 @@ done:
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);
 	return ret;
+}
+
+void pmbench_pmrun_fail_priming(struct pmbench_pmrun *ps, const char *why)
+{
+	free(ps->prime_failure);
+	ps->prime_failure = pmbench_xstrdup(why);
+	pmbench_ctx_report(ps->ctx, primed(ps, -1), "%s: %s", ps->pm->name,
+			   why);
 }
 
 int pmbench_pmrun_prime_unlocked(struct pmbench_pmrun *ps, uint64_t timeout_ns,
@@ -914,145 +903,6 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-void pmbench_pmrun_path(struct pmbench_strvec *env,
-			const struct pmbench_ctx *ctx, const char *first)
-{
-	const char *path = getenv("PATH");
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	if (ctx && ctx->node)
-		pmbench_node_path(&b, ctx->node);
-	else if (ctx && ctx->node_dir)
-		pmbench_buf_adds(&b, ctx->node_dir);
-	if (first)
-		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
-	if (!b.len) {
-		pmbench_buf_release(&b);
-		return;
-	}
-	pmbench_strvec_pushf(env, "PATH=%s%s%s", b.ptr, path ? ":" : "",
-			     path ? path : "");
-	pmbench_buf_release(&b);
-}
-
-void pmbench_pmrun_node_dir(struct pmbench_buf *out, const char *toolchain_dir)
-{
-	struct pmbench_buf exe = PMBENCH_BUF_INIT;
-
-	/* Not asked for its version: every command would pay for it. */
-	if (toolchain_dir) {
-		pmbench_buf_addf(&exe, "%s/%s/node", toolchain_dir,
-				 PMBENCH_NODE_TOOLCHAIN_BIN);
-		if (pmbench_fs_isfile(exe.ptr))
-			pmbench_buf_add(out, exe.ptr, exe.len - 5);
-	}
-	pmbench_buf_release(&exe);
-}
-
-static void record_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			const char *scratch)
-{
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	struct pmbench_buf v = PMBENCH_BUF_INIT, path = PMBENCH_BUF_INIT;
-
-	pmbench_strvec_push(&c.args, "node");
-	pmbench_strvec_push(&c.args, "--version");
-	pmbench_pmrun_path(&c.env, ctx, NULL);
-	c.dir = scratch;
-	c.ctx = ctx;
-	c.timeout_ns = 30ull * 1000000000ull;
-	if (!pmbench_child_run(&c) && c.result.exit_code == 0) {
-		pmbench_child_tail_lines(&c, 1, &v);
-		pmbench_result_env_set(r, "node_version", v.ptr);
-	} else {
-		pmbench_result_env_set(r, "node_version", "not found");
-	}
-	if (!pmbench_proc_which(&path, "node",
-				pmbench_env_get(&c.env, "PATH")
-					? pmbench_env_get(&c.env, "PATH")
-					: getenv("PATH")))
-		pmbench_result_env_set(r, "node_path", path.ptr);
-	pmbench_result_env_set(r, "node_source",
-			       ctx->node_dir
-				       ? "the pinned toolchain's, first on "
-					 "every PM's PATH, unless --node "
-					 "or the repo asks for another "
-					 "(each fixture's and cell's "
-					 "'node' says which and why)"
-				       : "the machine's PATH (none "
-					 "pinned)");
-	pmbench_child_release(&c);
-	pmbench_buf_release(&v);
-	pmbench_buf_release(&path);
-}
-
-extern char **environ;
-
-/*
- * How names are resolved: a resolver that drops some of many parallel
- * lookups makes glibc wait its 5 s timeout, which shows as install times
- * in whole multiples of 5 s. Addresses are not recorded, only counts.
- */
-static void record_resolver(struct pmbench_result *r)
-{
-	struct pmbench_buf text = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
-	unsigned servers = 0;
-	const char *line;
-
-	if (pmbench_fs_read(&text, "/etc/resolv.conf", 1u << 16) < 0) {
-		pmbench_error_clear();
-		pmbench_result_env_set(r, "resolver", "no /etc/resolv.conf");
-		goto done;
-	}
-	line = text.ptr;
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-
-		if (!strncmp(line, "nameserver", 10))
-			servers++;
-		else if (!strncmp(line, "options", 7))
-			pmbench_buf_addf(&b, "%s%.*s", b.len ? "; " : "",
-					 (int)(n > 120 ? 120 : n), line);
-		line += n;
-		if (*line == '\n')
-			line++;
-	}
-	pmbench_buf_reset(&text);
-	pmbench_buf_addf(&text, "%u nameserver%s; %s", servers,
-			 servers == 1 ? "" : "s",
-			 b.len ? b.ptr
-			       : "no options (5 s timeout, A and AAAA "
-				 "queries in parallel)");
-	pmbench_result_env_set(r, "resolver", text.ptr);
-done:
-	pmbench_buf_release(&text);
-	pmbench_buf_release(&b);
-}
-
-/*
- * Which of the caller's variables reached the PMs and may change what
- * they do. Names only: values can hold registry tokens.
- */
-static void record_inherited(struct pmbench_result *r)
-{
-	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	for (char **e = environ; e && *e; e++) {
-		pmbench_buf_reset(&b);
-		pmbench_buf_add(&b, *e, strcspn(*e, "="));
-		if (pmbench_pm_env_related(b.ptr))
-			pmbench_strvec_push(&names, b.ptr);
-	}
-	pmbench_strvec_sort(&names, 0);
-	pmbench_buf_reset(&b);
-	pmbench_strvec_join(&b, &names, " ");
-	pmbench_result_env_set(r, "inherited_pm_vars",
-			       names.nr ? b.ptr : "none");
-	pmbench_strvec_release(&names);
-	pmbench_buf_release(&b);
-}
-
 /* The result's record of `pm`, found or not; a variant's configuration. */
 static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
 		      const struct pmbench_pm_found *found)
@@ -1118,30 +968,6 @@ void pmbench_pmrun_use_node(struct pmbench_pmrun *ps, const char *scratch)
 }
 
 /*
- * The file system under the work folder, where every run happens:
- * "filesystem" in the result, and what it changes for any run.
- */
-static void record_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r)
-{
-	struct pmbench_fs_mount m = PMBENCH_FS_MOUNT_INIT;
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *note;
-
-	if (!ctx || !ctx->cache_dir || pmbench_fs_mount(&m, ctx->cache_dir)) {
-		pmbench_result_env_set(r, "filesystem", "unknown");
-		goto done;
-	}
-	pmbench_fs_mount_describe(&b, &m);
-	pmbench_result_env_set(r, "filesystem", b.ptr);
-	note = pmbench_pm_fs_note(NULL, m.type.ptr);
-	if (note)
-		pmbench_result_env_set(r, "filesystem_note", note);
-done:
-	pmbench_fs_mount_release(&m);
-	pmbench_buf_release(&b);
-}
-
-/*
  * Where the work folder's file system changes what `pm` does (pnpm's
  * hard links on overlayfs): a warning, and a line of the result's
  * "filesystem_pms".
@@ -1174,6 +1000,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   const char *scratch)
 {
 	size_t nr = 0;
+	int ret;
 
 	for (size_t i = 0; i < pms->nr; i++) {
 		const struct pmbench_pm *pm = pmbench_pm_get(pms->v[i]);
@@ -1185,12 +1012,14 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		if (pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
-				    scratch) < 0) {
+		ret = pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
+				      scratch);
+		if (ret < 0) {
 			record_pm(r, pm, NULL);
-			if (pms_explicit) {
+			/* A full disk is no missing PM: it stops here. */
+			if (pms_explicit || ret != PMBENCH_ENOTFOUND) {
 				*out_nr = nr;
-				return PMBENCH_ENOTFOUND;
+				return ret;
 			}
 			pmbench_ctx_event(ctx, "skipping %s: %s", pm->name,
 					  pmbench_error_last());
@@ -1213,105 +1042,6 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 	return 0;
 }
 
-/*
- * How the work counters count, or why they do not: into the result, and
- * said once on stderr when instructions cannot be counted.
- */
-static void record_work_env(struct pmbench_ctx *ctx, struct pmbench_result *r)
-{
-	const char *why = pmbench_proc_work_why(PMBENCH_WORK_INSTRUCTIONS);
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-	if (why) {
-		pmbench_buf_addf(&b, "not counted: %s", why);
-		pmbench_ctx_note(ctx, "CPU instructions are not counted: %s",
-				 why);
-	} else {
-		pmbench_buf_addf(
-			&b,
-			"perf_event_open instructions%s of the PM's "
-			"whole process tree (inherited by every "
-			"child), from its exec to the last process's "
-			"exit",
-			pmbench_proc_work_user_only(PMBENCH_WORK_INSTRUCTIONS)
-				? ":u (user space only: "
-				  "perf_event_paranoid forbids "
-				  "more)"
-				: "");
-	}
-	pmbench_result_env_set(r, "instructions", b.ptr);
-	pmbench_buf_reset(&b);
-	why = pmbench_proc_work_why(PMBENCH_WORK_TASK_CLOCK);
-	if (why)
-		pmbench_buf_addf(&b, "not counted: %s", why);
-	else
-		pmbench_buf_adds(&b, "perf_event_open task-clock of the PM's "
-				     "whole process tree: CPU time, kernel "
-				     "included, of every process, waited for "
-				     "or not (rusage has only those waited "
-				     "for)");
-	pmbench_result_env_set(r, "task_clock", b.ptr);
-	pmbench_buf_release(&b);
-}
-
-void pmbench_pmrun_record_env(struct pmbench_ctx *ctx, struct pmbench_result *r,
-			      const char *scratch)
-{
-	record_filesystem(ctx, r);
-	pmbench_result_env_set(r, "timer", "CLOCK_MONOTONIC, spawn to exit");
-	pmbench_result_env_set(r, "cpu_time",
-			       "wait4 rusage of the PM and "
-			       "the descendants it waited for");
-	pmbench_result_env_set(r, "max_rss",
-			       "ru_maxrss: the largest single process");
-	record_work_env(ctx, r);
-	pmbench_result_env_set(r, "tree_rss",
-			       "peak of the summed RSS (/proc/<pid>/statm) of "
-			       "the PM's process tree, sampled every 25 ms "
-			       "from 25 ms on");
-	pmbench_result_env_set(r, "network",
-			       ctx && ctx->registry &&
-					       ctx->registry->mode ==
-						       PMBENCH_REGISTRY_LOCAL
-				       ? "local registry mirror on 127.0.0.1 "
-					 "(registry_mirror, link)"
-				       : "live npm registry");
-	pmbench_registry_record(ctx ? ctx->registry : NULL, r);
-	pmbench_result_env_set(r, "run_order",
-			       "rounds interleave the PMs; the order rotates "
-			       "by one each round");
-	pmbench_result_env_set(r, "between_runs",
-			       "the file system is synced (syncfs) before "
-			       "every timed run; trees removed by a reset go "
-			       "to a trash folder, deleted after the last run, "
-			       "so that no run creates files among inodes "
-			       "freed moments before");
-	pmbench_result_env_set(r, "process_cleanup", pmbench_reaper_describe());
-	pmbench_result_env_set(r, "runtime_cache",
-			       "Node's compile cache (and yarn 1's "
-			       "v8-compile-cache) in the PM's temp folder: "
-			       "warm where the PM's cache is warm and in "
-			       "task runs, kept from run to run; cold in the "
-			       "others; locks and the rest of the temp folder "
-			       "removed before every run");
-	{
-		const char *home = getenv("HOME");
-		struct pmbench_buf p = PMBENCH_BUF_INIT;
-
-		if (home)
-			pmbench_buf_path(&p, home, ".npmrc");
-		pmbench_result_env_set(r, "npmrc",
-				       home && pmbench_fs_isfile(p.ptr)
-					       ? "the user's ~/.npmrc, copied "
-						 "into each PM's own HOME"
-					       : "none");
-		pmbench_buf_release(&p);
-	}
-	record_inherited(r);
-	record_resolver(r);
-	record_node(ctx, r, scratch);
-}
-
 int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			struct pmbench_pmrun *states, size_t *out_nr,
 			const struct pmbench_strvec *pms, int pms_explicit)
@@ -1326,12 +1056,30 @@ int pmbench_pmrun_start(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_path(&scratch, ctx->cache_dir, "tmp");
 	ret = pmbench_fs_mkdirp(scratch.ptr, 0755);
 	if (!ret) {
-		pmbench_pmrun_record_env(ctx, r, scratch.ptr);
+		pmbench_environment_record(ctx, r, scratch.ptr);
 		ret = pmbench_pmrun_find_all(ctx, states, out_nr, r, pms,
 					     pms_explicit, scratch.ptr);
 	}
 	pmbench_buf_release(&scratch);
 	return ret;
+}
+
+void pmbench_pmrun_env_record(struct pmbench_strvec *out,
+			      const struct pmbench_strvec *env, size_t given,
+			      size_t given_end)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < env->nr; i++) {
+		if (i < given || i >= given_end) {
+			pmbench_strvec_push(out, env->v[i]);
+			continue;
+		}
+		pmbench_buf_reset(&b);
+		pmbench_text_env_record(&b, env->v[i]);
+		pmbench_strvec_push(out, b.ptr);
+	}
+	pmbench_buf_release(&b);
 }
 
 void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,

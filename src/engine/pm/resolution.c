@@ -23,21 +23,29 @@ struct scan {
 	size_t root_len; /* strip this much of a path to make it relative */
 };
 
+void pmbench_resolution_add(struct pmbench_resolution *r, const char *name,
+			    const char *version, const char *path,
+			    int has_script)
+{
+	struct pmbench_package *p;
+
+	PMBENCH_ALLOC_GROW(r->pkgs, r->nr + 1, r->alloc);
+	p = &r->pkgs[r->nr++];
+	p->name = pmbench_xstrdup(name);
+	p->version = pmbench_xstrdup(version);
+	p->path = pmbench_xstrdup(path);
+	p->has_script = has_script;
+	p->copies = 1;
+}
+
 static void add_package(struct scan *sc, const char *dir, const char *name,
 			const char *version, int has_script)
 {
-	struct pmbench_package *p;
 	const char *rel = dir + sc->root_len;
 
 	while (*rel == '/')
 		rel++;
-	PMBENCH_ALLOC_GROW(sc->out->pkgs, sc->out->nr + 1, sc->out->alloc);
-	p = &sc->out->pkgs[sc->out->nr++];
-	p->name = pmbench_xstrdup(name);
-	p->version = pmbench_xstrdup(version);
-	p->path = pmbench_xstrdup(rel);
-	p->has_script = has_script;
-	p->copies = 1;
+	pmbench_resolution_add(sc->out, name, version, rel, has_script);
 }
 
 /* Does this package.json name a script that runs at install time? */
@@ -186,8 +194,7 @@ static int cmp_package(const void *a, const void *b)
 	return c;
 }
 
-/* Sort, then fold the copies of one name@version into its first entry. */
-static void fold(struct pmbench_resolution *r)
+void pmbench_resolution_sort(struct pmbench_resolution *r)
 {
 	size_t w = 0;
 
@@ -485,7 +492,7 @@ int pmbench_resolution_scan(struct pmbench_resolution *out, const char *project)
 	}
 	if (!ret)
 		scan_pnp(&sc, project);
-	fold(out);
+	pmbench_resolution_sort(out);
 	pmbench_strvec_release(&dirs);
 	pmbench_buf_release(&p);
 	return ret;

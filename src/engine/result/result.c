@@ -3,8 +3,10 @@
 #include <math.h>
 #include <time.h>
 
+#include "pmbench/ctx.h"
 #include "pmbench/date.h"
 #include "pmbench/phases.h"
+#include "pmbench/proc.h"
 #include "pmbench/result.h"
 #include "pmbench/stats.h"
 #include "pmbench/strvec.h"
@@ -507,6 +509,17 @@ void pmbench_sample_interrupt(struct pmbench_sample *s, const char *why)
 	}
 }
 
+void pmbench_sample_stopped(struct pmbench_sample *s,
+			    const struct pmbench_ctx *ctx)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "interrupted by %s",
+			 pmbench_proc_signal_name(pmbench_ctx_cancelled(ctx)));
+	pmbench_sample_interrupt(s, b.ptr);
+	pmbench_buf_release(&b);
+}
+
 struct pmbench_result_fixture *
 pmbench_result_add_fixture(struct pmbench_result *r, const char *name,
 			   const char *repo, const char *commit,
@@ -572,6 +585,7 @@ void pmbench_result_release(struct pmbench_result *r)
 		return;
 	release_fields(r, pmbench_result_root_fields);
 	release_fields(r, pmbench_result_shard_fields);
+	release_fields(r, pmbench_result_claim_fields);
 	release_fields(r, pmbench_result_option_fields);
 	for (size_t i = 0; i < r->env_nr; i++) {
 		free(r->env[i].key);
@@ -620,26 +634,6 @@ void pmbench_result_stamp(struct pmbench_result *r)
 /* ---- The field tables --------------------------------------------------- */
 
 /* See result_fields.h; the JSON form is docs/result-schema.md. */
-#define FIELD(s, k, t, member, req)                                            \
-	{                                                                      \
-		.key = (k), .type = (t), .offset = offsetof(struct s, member), \
-		.required = (req), .unless = NO_UNLESS                         \
-	}
-#define FIELD_UNLESS(s, k, t, member, flag)                                    \
-	{                                                                      \
-		.key = (k), .type = (t), .offset = offsetof(struct s, member), \
-		.unless = offsetof(struct s, flag)                             \
-	}
-#define FIELD_NAMES(s, k, member, n)                                       \
-	{                                                                  \
-		.key = (k), .type = F_OPTNAME,                             \
-		.offset = offsetof(struct s, member), .unless = NO_UNLESS, \
-		.names = (n)                                               \
-	}
-#define FIELD_END           \
-	{                   \
-		.key = NULL \
-	}
 
 const struct pmbench_result_field pmbench_result_root_fields[] = {
 	FIELD(pmbench_result, "pmbench_version", F_STR, pmbench_version, 0),
@@ -757,6 +751,7 @@ const struct pmbench_result_field pmbench_result_phases_fields[] = {
 	FIELD(pmbench_phases, "first_request_s", F_SECS, first_request_ns, 0),
 	FIELD(pmbench_phases, "last_response_s", F_SECS, last_response_ns, 0),
 	FIELD(pmbench_phases, "written_bytes", F_U64, written_bytes, 0),
+	FIELD(pmbench_phases, "written_partial", F_OPTUINT, written_partial, 0),
 	FIELD(pmbench_phases, "first_write_s", F_SECS, first_write_ns, 0),
 	FIELD(pmbench_phases, "last_write_s", F_SECS, last_write_ns, 0),
 	FIELD(pmbench_phases, "node_modules_s", F_SECS, node_modules_ns, 0),
@@ -777,6 +772,12 @@ const struct pmbench_result_field pmbench_result_shard_fields[] = {
 	FIELD(pmbench_result, "plan_id", F_OPTSTR, plan_id, 0),
 	FIELD(pmbench_result, "shard", F_OPTUINT, shard, 0),
 	FIELD(pmbench_result, "of", F_OPTUINT, shards, 0),
+	FIELD_END,
+};
+
+const struct pmbench_result_field pmbench_result_claim_fields[] = {
+	FIELD(pmbench_result, "text", F_STR, claim, 1),
+	FIELD(pmbench_result, "tolerance", F_DOUBLE, claim_tolerance, 1),
 	FIELD_END,
 };
 

@@ -58,10 +58,34 @@ struct pmbench_result_field {
 #define RESULT_CMEMBER(base, f, type) \
 	((const type *)(const void *)((const char *)(base) + (f)->offset))
 
+/* A field of `struct s` (`req`: required), read and written as `t`. */
+#define FIELD(s, k, t, member, req)                                            \
+	{                                                                      \
+		.key = (k), .type = (t), .offset = offsetof(struct s, member), \
+		.required = (req), .unless = NO_UNLESS                         \
+	}
+#define FIELD_UNLESS(s, k, t, member, flag)                                    \
+	{                                                                      \
+		.key = (k), .type = (t), .offset = offsetof(struct s, member), \
+		.unless = offsetof(struct s, flag)                             \
+	}
+#define FIELD_NAMES(s, k, member, n)                                       \
+	{                                                                  \
+		.key = (k), .type = F_OPTNAME,                             \
+		.offset = offsetof(struct s, member), .unless = NO_UNLESS, \
+		.names = (n)                                               \
+	}
+#define FIELD_END           \
+	{                   \
+		.key = NULL \
+	}
+
 /* The top level after "schema" and "version" (struct pmbench_result). */
 extern const struct pmbench_result_field pmbench_result_root_fields[];
 /* A shard's or a merge's fields at the top level, after "created". */
 extern const struct pmbench_result_field pmbench_result_shard_fields[];
+/* A live claim's "claim" (struct pmbench_result's claim and tolerance). */
+extern const struct pmbench_result_field pmbench_result_claim_fields[];
 /* "options" (struct pmbench_result). */
 extern const struct pmbench_result_field pmbench_result_option_fields[];
 /* "package_managers" (struct pmbench_result_pm). */

@@ -12,6 +12,7 @@
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
 
+#include "json_io.h"
 #include "result_fields.h"
 
 /*
@@ -29,7 +30,7 @@
  * cJSON reports allocation failure by returning NULL from every builder;
  * out-of-memory is fatal for us, so each call goes through this check.
  */
-static cJSON *must(cJSON *item)
+cJSON *pmbench_json_must(cJSON *item)
 {
 	if (!item)
 		pmbench_die("out of memory building JSON");
@@ -37,44 +38,45 @@ static cJSON *must(cJSON *item)
 }
 
 /*
- * Every string of a result file goes through here or add_strvec(): they
- * quote URLs, commands and PM output, so credentials are redacted (the
- * redaction of a redacted text is itself, so a file read and written
- * again is the same bytes).
+ * Every string of a result file goes through here or
+ * pmbench_json_add_strvec(): they quote URLs, commands and PM output, so
+ * credentials are redacted (the redaction of a redacted text is itself,
+ * so a file read and written again is the same bytes).
  */
-static void add_str(cJSON *obj, const char *key, const char *s)
+void pmbench_json_add_str(cJSON *obj, const char *key, const char *s)
 {
 	char *r = pmbench_text_redact_dup(s);
 
 	if (r)
-		must(cJSON_AddStringToObject(obj, key, r));
+		pmbench_json_must(cJSON_AddStringToObject(obj, key, r));
 	else
-		must(cJSON_AddNullToObject(obj, key));
+		pmbench_json_must(cJSON_AddNullToObject(obj, key));
 	free(r);
 }
 
 static void add_num(cJSON *obj, const char *key, double v)
 {
-	must(cJSON_AddNumberToObject(obj, key, v));
+	pmbench_json_must(cJSON_AddNumberToObject(obj, key, v));
 }
 
-static void add_strvec(cJSON *obj, const char *key,
-		       const struct pmbench_strvec *sv)
+void pmbench_json_add_strvec(cJSON *obj, const char *key,
+			     const struct pmbench_strvec *sv)
 {
-	cJSON *arr = must(cJSON_AddArrayToObject(obj, key));
+	cJSON *arr = pmbench_json_must(cJSON_AddArrayToObject(obj, key));
 
 	for (size_t i = 0; i < sv->nr; i++) {
 		char *r = pmbench_text_redact_dup(sv->v[i]);
 
-		if (!cJSON_AddItemToArray(arr, must(cJSON_CreateString(r))))
+		if (!cJSON_AddItemToArray(
+			    arr, pmbench_json_must(cJSON_CreateString(r))))
 			pmbench_die("out of memory building JSON");
 		free(r);
 	}
 }
 
-static cJSON *add_to_array(cJSON *arr)
+cJSON *pmbench_json_add_object(cJSON *arr)
 {
-	cJSON *obj = must(cJSON_CreateObject());
+	cJSON *obj = pmbench_json_must(cJSON_CreateObject());
 
 	if (!cJSON_AddItemToArray(arr, obj))
 		pmbench_die("out of memory building JSON");
@@ -91,20 +93,22 @@ static void write_field(cJSON *o, const void *base,
 		return;
 	switch (f->type) {
 	case F_STR:
-		add_str(o, f->key, *RESULT_CMEMBER(base, f, char *));
+		pmbench_json_add_str(o, f->key,
+				     *RESULT_CMEMBER(base, f, char *));
 		break;
 	case F_OPTSTR:
 		if (*RESULT_CMEMBER(base, f, char *))
-			add_str(o, f->key, *RESULT_CMEMBER(base, f, char *));
+			pmbench_json_add_str(o, f->key,
+					     *RESULT_CMEMBER(base, f, char *));
 		break;
 	case F_BOOL:
-		must(cJSON_AddBoolToObject(
+		pmbench_json_must(cJSON_AddBoolToObject(
 			o, f->key, *RESULT_CMEMBER(base, f, int) ? 1 : 0));
 		break;
 	case F_FLAG:
 		/* Absent means false: files without it read as before. */
 		if (*RESULT_CMEMBER(base, f, int))
-			must(cJSON_AddTrueToObject(o, f->key));
+			pmbench_json_must(cJSON_AddTrueToObject(o, f->key));
 		break;
 	case F_INT:
 		add_num(o, f->key, *RESULT_CMEMBER(base, f, int));
@@ -146,27 +150,29 @@ static void write_field(cJSON *o, const void *base,
 		add_num(o, f->key, *RESULT_CMEMBER(base, f, double));
 		break;
 	case F_STRVEC:
-		add_strvec(o, f->key,
-			   RESULT_CMEMBER(base, f, struct pmbench_strvec));
+		pmbench_json_add_strvec(o, f->key,
+					RESULT_CMEMBER(base, f,
+						       struct pmbench_strvec));
 		break;
 	case F_OPTNAME:
 		if (*RESULT_CMEMBER(base, f, int))
-			add_str(o, f->key,
+			pmbench_json_add_str(
+				o, f->key,
 				f->names[*RESULT_CMEMBER(base, f, int)]);
 		break;
 	}
 }
 
-static void write_fields(cJSON *o, const void *base,
-			 const struct pmbench_result_field *f)
+void pmbench_json_write_fields(cJSON *o, const void *base,
+			       const struct pmbench_result_field *f)
 {
 	for (; f->key; f++)
 		write_field(o, base, f);
 }
 
-static void add_item(cJSON *arr, cJSON *item)
+void pmbench_json_add_item(cJSON *arr, cJSON *item)
 {
-	if (!cJSON_AddItemToArray(arr, must(item)))
+	if (!cJSON_AddItemToArray(arr, pmbench_json_must(item)))
 		pmbench_die("out of memory building JSON");
 }
 
@@ -176,34 +182,38 @@ static void add_item(cJSON *arr, cJSON *item)
  */
 static void write_request(cJSON *arr, const struct pmbench_phase_request *r)
 {
-	cJSON *a = must(cJSON_CreateArray());
+	cJSON *a = pmbench_json_must(cJSON_CreateArray());
 	char kind[2] = { r->kind, '\0' };
 
-	add_item(arr, a);
-	add_item(a, cJSON_CreateNumber((double)r->start_ns / NS_PER_S));
-	add_item(a, cJSON_CreateNumber((double)r->end_ns / NS_PER_S));
-	add_item(a, cJSON_CreateNumber((double)r->bytes));
-	add_item(a, cJSON_CreateString(kind));
-	add_item(a, cJSON_CreateNumber(r->status));
-	add_item(a, cJSON_CreateNumber(r->fallback ? 1 : 0));
+	pmbench_json_add_item(arr, a);
+	pmbench_json_add_item(
+		a, cJSON_CreateNumber((double)r->start_ns / NS_PER_S));
+	pmbench_json_add_item(a,
+			      cJSON_CreateNumber((double)r->end_ns / NS_PER_S));
+	pmbench_json_add_item(a, cJSON_CreateNumber((double)r->bytes));
+	pmbench_json_add_item(a, cJSON_CreateString(kind));
+	pmbench_json_add_item(a, cJSON_CreateNumber(r->status));
+	pmbench_json_add_item(a, cJSON_CreateNumber(r->fallback ? 1 : 0));
 }
 
 /* A sample's "phases"; its request log only when `with_log`. */
 static void write_phases(cJSON *so, const struct pmbench_phases *ph,
 			 int with_log)
 {
-	cJSON *o = must(cJSON_AddObjectToObject(so, "phases")), *arr;
+	cJSON *o = pmbench_json_must(cJSON_AddObjectToObject(so, "phases")),
+	      *arr;
 
-	write_fields(o, ph, pmbench_result_phases_fields);
+	pmbench_json_write_fields(o, ph, pmbench_result_phases_fields);
 	if (ph->scripts_nr) {
-		arr = must(cJSON_AddArrayToObject(o, "scripts"));
+		arr = pmbench_json_must(cJSON_AddArrayToObject(o, "scripts"));
 		for (size_t i = 0; i < ph->scripts_nr; i++)
-			write_fields(add_to_array(arr), &ph->scripts[i],
-				     pmbench_result_script_fields);
+			pmbench_json_write_fields(pmbench_json_add_object(arr),
+						  &ph->scripts[i],
+						  pmbench_result_script_fields);
 	}
 	if (!with_log || !ph->log_nr)
 		return;
-	arr = must(cJSON_AddArrayToObject(o, "requests_log"));
+	arr = pmbench_json_must(cJSON_AddArrayToObject(o, "requests_log"));
 	for (size_t i = 0; i < ph->log_nr; i++)
 		write_request(arr, &ph->log[i]);
 }
@@ -211,21 +221,22 @@ static void write_phases(cJSON *so, const struct pmbench_phases *ph,
 /* The phases a PM's timers named, each as {name, kind, seconds, ...}. */
 static void write_pm_phases(cJSON *o, const struct pmbench_pm_phases *p)
 {
-	cJSON *arr = must(cJSON_AddArrayToObject(o, "phases"));
+	cJSON *arr = pmbench_json_must(cJSON_AddArrayToObject(o, "phases"));
 
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct pmbench_pm_phase *ph = &p->v[i];
-		cJSON *po = add_to_array(arr);
+		cJSON *po = pmbench_json_add_object(arr);
 
-		add_str(po, "name", ph->name);
-		add_str(po, "kind", pmbench_pm_phase_kind_name(ph->kind));
+		pmbench_json_add_str(po, "name", ph->name);
+		pmbench_json_add_str(po, "kind",
+				     pmbench_pm_phase_kind_name(ph->kind));
 		add_num(po, "seconds", ph->seconds);
 		if (ph->start >= 0)
 			add_num(po, "start_s", ph->start);
 		if (ph->count >= 0)
 			add_num(po, "count", ph->count);
 		if (ph->flags & PMBENCH_PMPHASE_ARRIVAL)
-			must(cJSON_AddTrueToObject(po, "arrival"));
+			pmbench_json_must(cJSON_AddTrueToObject(po, "arrival"));
 	}
 }
 
@@ -236,15 +247,15 @@ static void write_explain(cJSON *o, const struct pmbench_cell *c)
 
 	if (!c->explain_nr)
 		return;
-	arr = must(cJSON_AddArrayToObject(o, "explain"));
+	arr = pmbench_json_must(cJSON_AddArrayToObject(o, "explain"));
 	for (size_t i = 0; i < c->explain_nr; i++) {
 		const struct pmbench_explain_run *e = &c->explain[i];
-		cJSON *eo = add_to_array(arr);
+		cJSON *eo = pmbench_json_add_object(arr);
 
-		must(cJSON_AddBoolToObject(eo, "ok", e->ok));
+		pmbench_json_must(cJSON_AddBoolToObject(eo, "ok", e->ok));
 		add_num(eo, "wall_s", (double)e->wall_ns / NS_PER_S);
 		if (e->failure)
-			add_str(eo, "failure", e->failure);
+			pmbench_json_add_str(eo, "failure", e->failure);
 		write_pm_phases(eo, &e->phases);
 	}
 }
@@ -252,18 +263,19 @@ static void write_explain(cJSON *o, const struct pmbench_cell *c)
 static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 {
 	const struct pmbench_sample *waterfall = pmbench_cell_waterfall(c);
-	cJSON *o = add_to_array(arr);
+	cJSON *o = pmbench_json_add_object(arr);
 	cJSON *samples;
 
-	write_fields(o, c, pmbench_result_cell_fields);
-	samples = must(cJSON_AddArrayToObject(o, "samples"));
+	pmbench_json_write_fields(o, c, pmbench_result_cell_fields);
+	samples = pmbench_json_must(cJSON_AddArrayToObject(o, "samples"));
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
-		cJSON *so = add_to_array(samples), *m;
+		cJSON *so = pmbench_json_add_object(samples), *m;
 
-		write_fields(so, s, pmbench_result_sample_fields);
+		pmbench_json_write_fields(so, s, pmbench_result_sample_fields);
 		if (s->metrics_nr) {
-			m = must(cJSON_AddObjectToObject(so, "metrics"));
+			m = pmbench_json_must(
+				cJSON_AddObjectToObject(so, "metrics"));
 			for (size_t k = 0; k < s->metrics_nr; k++)
 				add_num(m, s->metrics[k].name,
 					s->metrics[k].value);
@@ -274,47 +286,67 @@ static void write_cell(cJSON *arr, const struct pmbench_cell *c)
 	write_explain(o, c);
 }
 
-char *pmbench_result_to_json(const struct pmbench_result *r)
+/* The claim a live `claim` judged, when it is one's result. */
+static void write_claim(cJSON *root, const struct pmbench_result *r)
 {
-	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	cJSON *root = must(cJSON_CreateObject());
+	if (r->claim)
+		pmbench_json_write_fields(
+			pmbench_json_must(
+				cJSON_AddObjectToObject(root, "claim")),
+			r, pmbench_result_claim_fields);
+}
+
+cJSON *pmbench_result_to_cjson(const struct pmbench_result *r)
+{
+	cJSON *root = pmbench_json_must(cJSON_CreateObject());
 	cJSON *o, *arr;
-	char *text;
 
-	add_str(root, "schema", PMBENCH_RESULT_SCHEMA);
+	pmbench_json_add_str(root, "schema", PMBENCH_RESULT_SCHEMA);
 	add_num(root, "version", PMBENCH_RESULT_VERSION);
-	write_fields(root, r, pmbench_result_root_fields);
-	write_fields(root, r, pmbench_result_shard_fields);
+	pmbench_json_write_fields(root, r, pmbench_result_root_fields);
+	pmbench_json_write_fields(root, r, pmbench_result_shard_fields);
+	write_claim(root, r);
 
-	o = must(cJSON_AddObjectToObject(root, "options"));
-	write_fields(o, r, pmbench_result_option_fields);
+	o = pmbench_json_must(cJSON_AddObjectToObject(root, "options"));
+	pmbench_json_write_fields(o, r, pmbench_result_option_fields);
 
-	o = must(cJSON_AddObjectToObject(root, "environment"));
+	o = pmbench_json_must(cJSON_AddObjectToObject(root, "environment"));
 	for (size_t i = 0; i < r->env_nr; i++)
-		add_str(o, r->env[i].key, r->env[i].value);
+		pmbench_json_add_str(o, r->env[i].key, r->env[i].value);
 
-	arr = must(cJSON_AddArrayToObject(root, "package_managers"));
+	arr = pmbench_json_must(
+		cJSON_AddArrayToObject(root, "package_managers"));
 	for (size_t i = 0; i < r->found_nr; i++)
-		write_fields(add_to_array(arr), &r->found[i],
-			     pmbench_result_pm_fields);
+		pmbench_json_write_fields(pmbench_json_add_object(arr),
+					  &r->found[i],
+					  pmbench_result_pm_fields);
 
-	arr = must(cJSON_AddArrayToObject(root, "fixtures"));
+	arr = pmbench_json_must(cJSON_AddArrayToObject(root, "fixtures"));
 	for (size_t i = 0; i < r->fixtures_nr; i++)
-		write_fields(add_to_array(arr), &r->fixtures[i],
-			     pmbench_result_fixture_fields);
+		pmbench_json_write_fields(pmbench_json_add_object(arr),
+					  &r->fixtures[i],
+					  pmbench_result_fixture_fields);
 
 	if (r->machines_nr) {
-		arr = must(cJSON_AddArrayToObject(root, "machines"));
+		arr = pmbench_json_must(
+			cJSON_AddArrayToObject(root, "machines"));
 		for (size_t i = 0; i < r->machines_nr; i++)
-			write_fields(add_to_array(arr), &r->machines[i],
-				     pmbench_result_machine_fields);
+			pmbench_json_write_fields(
+				pmbench_json_add_object(arr), &r->machines[i],
+				pmbench_result_machine_fields);
 	}
 
-	arr = must(cJSON_AddArrayToObject(root, "cells"));
+	arr = pmbench_json_must(cJSON_AddArrayToObject(root, "cells"));
 	for (size_t i = 0; i < r->cells_nr; i++)
 		write_cell(arr, &r->cells[i]);
+	return root;
+}
 
-	text = cJSON_Print(root);
+char *pmbench_json_print(cJSON *root)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	char *text = cJSON_Print(root);
+
 	if (!text)
 		pmbench_die("out of memory printing JSON");
 	/* Our callers free with free(), and a text file ends in a newline. */
@@ -323,6 +355,11 @@ char *pmbench_result_to_json(const struct pmbench_result *r)
 	cJSON_free(text);
 	cJSON_Delete(root);
 	return pmbench_buf_detach(&out);
+}
+
+char *pmbench_result_to_json(const struct pmbench_result *r)
+{
+	return pmbench_json_print(pmbench_result_to_cjson(r));
 }
 
 int pmbench_result_write(const struct pmbench_result *r, const char *path)
@@ -337,19 +374,8 @@ int pmbench_result_write(const struct pmbench_result *r, const char *path)
 
 /* ---- Reading ----------------------------------------------------------- */
 
-/*
- * Where the reader is, for error messages: the origin (a file name) and
- * the path of the object being read, such as "cells[2].samples[4]".
- */
-struct reader {
-	const char *origin;
-	struct pmbench_buf where;
-};
-
-/* An EINVALID error naming the file and the field `key` (may be NULL). */
-PMBENCH_PRINTF(3, 4)
-static int bad_field(const struct reader *rd, const char *key, const char *fmt,
-		     ...)
+int pmbench_json_bad_field(const struct pmbench_json_reader *rd,
+			   const char *key, const char *fmt, ...)
 {
 	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	va_list ap;
@@ -371,8 +397,8 @@ static int bad_field(const struct reader *rd, const char *key, const char *fmt,
  * field is absent. Returns 1 if present, 0 if absent and optional, or
  * PMBENCH_EINVALID if absent and required.
  */
-static int lookup(const cJSON **out, const struct reader *rd, const cJSON *obj,
-		  const char *key, int required)
+int pmbench_json_lookup(const cJSON **out, const struct pmbench_json_reader *rd,
+			const cJSON *obj, const char *key, int required)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -390,36 +416,39 @@ static int lookup(const cJSON **out, const struct reader *rd, const cJSON *obj,
 }
 
 /* A number that must be a whole number within [lo, hi]. */
-static int whole(double *out, const struct reader *rd, const cJSON *item,
-		 const char *key, double lo, double hi)
+int pmbench_json_whole(double *out, const struct pmbench_json_reader *rd,
+		       const cJSON *item, const char *key, double lo, double hi)
 {
 	double v = item->valuedouble;
 
 	if (!cJSON_IsNumber(item))
-		return bad_field(rd, key, "must be a number");
+		return pmbench_json_bad_field(rd, key, "must be a number");
 	if (!isfinite(v) || v != floor(v) || v < lo || v > hi)
-		return bad_field(rd, key,
-				 "must be a whole number from %.0f to %.0f", lo,
-				 hi);
+		return pmbench_json_bad_field(
+			rd, key, "must be a whole number from %.0f to %.0f", lo,
+			hi);
 	*out = v;
 	return 0;
 }
 
-static int read_strvec(struct pmbench_strvec *out, const struct reader *rd,
-		       const cJSON *arr, const char *key)
+int pmbench_json_read_strvec(struct pmbench_strvec *out,
+			     const struct pmbench_json_reader *rd,
+			     const cJSON *arr, const char *key)
 {
 	const cJSON *item;
 	int i = 0;
 
 	if (!cJSON_IsArray(arr))
-		return bad_field(rd, key, "must be an array of strings");
+		return pmbench_json_bad_field(rd, key,
+					      "must be an array of strings");
 	cJSON_ArrayForEach(item, arr)
 	{
 		if (!cJSON_IsString(item) || !item->valuestring)
-			return bad_field(rd, key,
-					 "must hold only strings (item %d is "
-					 "not one)",
-					 i);
+			return pmbench_json_bad_field(
+				rd, key,
+				"must hold only strings (item %d is "
+				"not one)",
+				i);
 		pmbench_strvec_push(out, item->valuestring);
 		i++;
 	}
@@ -442,8 +471,8 @@ static int printable(double v)
 #define U64_MAX_DOUBLE 18446744073709549568.0
 
 /* An F_OPTNAME field: one of its names, as the index of that name. */
-static int read_name(int *out, const struct reader *rd, const cJSON *item,
-		     const struct pmbench_result_field *f)
+static int read_name(int *out, const struct pmbench_json_reader *rd,
+		     const cJSON *item, const struct pmbench_result_field *f)
 {
 	struct pmbench_buf known = PMBENCH_BUF_INIT;
 	int ret;
@@ -456,17 +485,18 @@ static int read_name(int *out, const struct reader *rd, const cJSON *item,
 		}
 	for (int i = 0; f->names[i]; i++)
 		pmbench_buf_addf(&known, "%s'%s'", i ? ", " : "", f->names[i]);
-	ret = bad_field(rd, f->key, "must be one of %s", known.ptr);
+	ret = pmbench_json_bad_field(rd, f->key, "must be one of %s",
+				     known.ptr);
 	pmbench_buf_release(&known);
 	return ret;
 }
 
-static int read_field(void *base, const struct reader *rd, const cJSON *o,
-		      const struct pmbench_result_field *f)
+static int read_field(void *base, const struct pmbench_json_reader *rd,
+		      const cJSON *o, const struct pmbench_result_field *f)
 {
 	const cJSON *item;
 	double v = 0;
-	int ret = lookup(&item, rd, o, f->key, f->required);
+	int ret = pmbench_json_lookup(&item, rd, o, f->key, f->required);
 
 	if (ret <= 0)
 		return ret;
@@ -474,7 +504,8 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 	case F_STR:
 	case F_OPTSTR:
 		if (!cJSON_IsString(item) || !item->valuestring)
-			return bad_field(rd, f->key, "must be a string");
+			return pmbench_json_bad_field(rd, f->key,
+						      "must be a string");
 		free(*RESULT_MEMBER(base, f, char *));
 		*RESULT_MEMBER(base, f, char *) =
 			pmbench_xstrdup(item->valuestring);
@@ -482,23 +513,26 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 	case F_BOOL:
 	case F_FLAG:
 		if (!cJSON_IsBool(item))
-			return bad_field(rd, f->key, "must be true or false");
+			return pmbench_json_bad_field(rd, f->key,
+						      "must be true or false");
 		*RESULT_MEMBER(base, f, int) = cJSON_IsTrue(item) ? 1 : 0;
 		return 0;
 	case F_INT:
-		ret = whole(&v, rd, item, f->key, INT_MIN, INT_MAX);
+		ret = pmbench_json_whole(&v, rd, item, f->key, INT_MIN,
+					 INT_MAX);
 		if (!ret)
 			*RESULT_MEMBER(base, f, int) = (int)v;
 		return ret;
 	case F_UINT:
 	case F_OPTUINT:
-		ret = whole(&v, rd, item, f->key, 0, UINT_MAX);
+		ret = pmbench_json_whole(&v, rd, item, f->key, 0, UINT_MAX);
 		if (!ret)
 			*RESULT_MEMBER(base, f, unsigned) = (unsigned)v;
 		return ret;
 	case F_U64:
 	case F_OPTU64:
-		ret = whole(&v, rd, item, f->key, 0, U64_MAX_DOUBLE);
+		ret = pmbench_json_whole(&v, rd, item, f->key, 0,
+					 U64_MAX_DOUBLE);
 		if (!ret)
 			*RESULT_MEMBER(base, f, uint64_t) = (uint64_t)v;
 		return ret;
@@ -511,9 +545,10 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		 */
 		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
 		    v * NS_PER_S > 9.2e18)
-			return bad_field(rd, f->key,
-					 "must be a number of seconds from 0 "
-					 "to 9.2e9");
+			return pmbench_json_bad_field(
+				rd, f->key,
+				"must be a number of seconds from 0 "
+				"to 9.2e9");
 		*RESULT_MEMBER(base, f, uint64_t) =
 			(uint64_t)llround(v * NS_PER_S);
 		return 0;
@@ -524,23 +559,25 @@ static int read_field(void *base, const struct reader *rd, const cJSON *o,
 		 * as null: a different file.
 		 */
 		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
-			return bad_field(rd, f->key,
-					 "must be a finite number from -1e308 "
-					 "to 1e308");
+			return pmbench_json_bad_field(
+				rd, f->key,
+				"must be a finite number from -1e308 "
+				"to 1e308");
 		*RESULT_MEMBER(base, f, double) = item->valuedouble;
 		return 0;
 	case F_STRVEC:
-		return read_strvec(RESULT_MEMBER(base, f,
-						 struct pmbench_strvec),
-				   rd, item, f->key);
+		return pmbench_json_read_strvec(
+			RESULT_MEMBER(base, f, struct pmbench_strvec), rd, item,
+			f->key);
 	case F_OPTNAME:
 		return read_name(RESULT_MEMBER(base, f, int), rd, item, f);
 	}
 	return 0;
 }
 
-static int read_fields(void *base, const struct reader *rd, const cJSON *o,
-		       const struct pmbench_result_field *fields)
+int pmbench_json_read_fields(void *base, const struct pmbench_json_reader *rd,
+			     const cJSON *o,
+			     const struct pmbench_result_field *fields)
 {
 	int ret = 0;
 
@@ -552,27 +589,29 @@ static int read_fields(void *base, const struct reader *rd, const cJSON *o,
 /*
  * The array `key` of `obj`, or NULL (and 0) when absent and optional.
  */
-static int get_array(const cJSON **out, const struct reader *rd,
-		     const cJSON *obj, const char *key, int required)
+int pmbench_json_get_array(const cJSON **out,
+			   const struct pmbench_json_reader *rd,
+			   const cJSON *obj, const char *key, int required)
 {
-	int ret = lookup(out, rd, obj, key, required);
+	int ret = pmbench_json_lookup(out, rd, obj, key, required);
 
 	if (ret <= 0)
 		return ret;
 	if (!cJSON_IsArray(*out))
-		return bad_field(rd, key, "must be an array");
+		return pmbench_json_bad_field(rd, key, "must be an array");
 	return 0;
 }
 
-static int get_object(const cJSON **out, const struct reader *rd,
-		      const cJSON *obj, const char *key)
+int pmbench_json_get_object(const cJSON **out,
+			    const struct pmbench_json_reader *rd,
+			    const cJSON *obj, const char *key)
 {
-	int ret = lookup(out, rd, obj, key, 0);
+	int ret = pmbench_json_lookup(out, rd, obj, key, 0);
 
 	if (ret <= 0)
 		return ret;
 	if (!cJSON_IsObject(*out))
-		return bad_field(rd, key, "must be an object");
+		return pmbench_json_bad_field(rd, key, "must be an object");
 	return 0;
 }
 
@@ -581,32 +620,46 @@ static int get_object(const cJSON **out, const struct reader *rd,
  * the reader's path (restore it with pmbench_buf_setlen() to `*old_len`)
  * and it must be an object.
  */
-static int enter(size_t *old_len, struct reader *rd, const cJSON *item,
-		 const char *key, int i)
+int pmbench_json_enter(size_t *old_len, struct pmbench_json_reader *rd,
+		       const cJSON *item, const char *key, int i)
 {
 	*old_len = rd->where.len;
 	if (rd->where.len)
 		pmbench_buf_addch(&rd->where, '.');
 	pmbench_buf_addf(&rd->where, "%s[%d]", key, i);
 	if (!cJSON_IsObject(item))
-		return bad_field(rd, NULL, "must be an object");
+		return pmbench_json_bad_field(rd, NULL, "must be an object");
 	return 0;
 }
 
-static int read_environment(struct pmbench_result *r, struct reader *rd,
-			    const cJSON *root)
+/*
+ * Step into the object `key`: its name is appended to the reader's path;
+ * returns the length to restore with pmbench_buf_setlen().
+ */
+static size_t step_in(struct pmbench_json_reader *rd, const char *key)
+{
+	size_t old = rd->where.len;
+
+	pmbench_buf_addf(&rd->where, "%s%s", old ? "." : "", key);
+	return old;
+}
+
+static int read_environment(struct pmbench_result *r,
+			    struct pmbench_json_reader *rd, const cJSON *root)
 {
 	const cJSON *env, *item;
-	int ret = get_object(&env, rd, root, "environment");
+	int ret = pmbench_json_get_object(&env, rd, root, "environment");
 
 	if (ret < 0 || !env)
 		return ret;
 	cJSON_ArrayForEach(item, env)
 	{
 		if (!cJSON_IsString(item) || !item->valuestring) {
-			pmbench_buf_adds(&rd->where, "environment");
-			ret = bad_field(rd, item->string, "must be a string");
-			pmbench_buf_reset(&rd->where);
+			size_t old = step_in(rd, "environment");
+
+			ret = pmbench_json_bad_field(rd, item->string,
+						     "must be a string");
+			pmbench_buf_setlen(&rd->where, old);
 			return ret;
 		}
 		pmbench_result_env_set(r, item->string, item->valuestring);
@@ -614,39 +667,33 @@ static int read_environment(struct pmbench_result *r, struct reader *rd,
 	return 0;
 }
 
-static int read_options(struct pmbench_result *r, struct reader *rd,
-			const cJSON *root)
+/*
+ * The object `key` of `root`, when there is one, read with the table
+ * `fields` into `r`: "options", a live claim's "claim".
+ */
+static int read_object(struct pmbench_result *r, struct pmbench_json_reader *rd,
+		       const cJSON *root, const char *key,
+		       const struct pmbench_result_field *fields)
 {
 	const cJSON *o;
-	int ret = get_object(&o, rd, root, "options");
+	int ret = pmbench_json_get_object(&o, rd, root, key);
+	size_t old;
 
 	if (ret < 0 || !o)
 		return ret;
-	pmbench_buf_adds(&rd->where, "options");
-	ret = read_fields(r, rd, o, pmbench_result_option_fields);
-	pmbench_buf_reset(&rd->where);
+	old = step_in(rd, key);
+	ret = pmbench_json_read_fields(r, rd, o, fields);
+	pmbench_buf_setlen(&rd->where, old);
 	return ret;
 }
 
-/*
- * An array of objects, such as "cells": for each element, `add` appends
- * a new zeroed one at position `i` to `owner` and returns it, the table
- * `fields` is read into it, then `more` (when not NULL) reads what the
- * table does not hold.
- */
-struct objects {
-	const char *key;
-	int required;
-	void *(*add)(void *owner, int i);
-	const struct pmbench_result_field *fields;
-	int (*more)(void *elem, struct reader *rd, const cJSON *item);
-};
-
-static int read_objects(void *owner, struct reader *rd, const cJSON *obj,
-			const struct objects *spec)
+int pmbench_json_read_objects(void *owner, struct pmbench_json_reader *rd,
+			      const cJSON *obj,
+			      const struct pmbench_json_objects *spec)
 {
 	const cJSON *arr, *item;
-	int ret = get_array(&arr, rd, obj, spec->key, spec->required);
+	int ret = pmbench_json_get_array(&arr, rd, obj, spec->key,
+					 spec->required);
 	int i = 0;
 
 	if (ret < 0 || !arr)
@@ -656,11 +703,11 @@ static int read_objects(void *owner, struct reader *rd, const cJSON *obj,
 		void *elem;
 		size_t old;
 
-		ret = enter(&old, rd, item, spec->key, i);
+		ret = pmbench_json_enter(&old, rd, item, spec->key, i);
 		if (ret < 0)
 			return ret;
 		elem = spec->add(owner, i);
-		ret = read_fields(elem, rd, item, spec->fields);
+		ret = pmbench_json_read_fields(elem, rd, item, spec->fields);
 		if (!ret && spec->more)
 			ret = spec->more(elem, rd, item);
 		if (ret < 0)
@@ -672,10 +719,11 @@ static int read_objects(void *owner, struct reader *rd, const cJSON *obj,
 }
 
 /* "metrics": an object of printable numbers, optional. */
-static int read_metrics(void *sample, struct reader *rd, const cJSON *o)
+static int read_metrics(void *sample, struct pmbench_json_reader *rd,
+			const cJSON *o)
 {
 	const cJSON *m, *item;
-	int ret = get_object(&m, rd, o, "metrics");
+	int ret = pmbench_json_get_object(&m, rd, o, "metrics");
 
 	if (ret < 0 || !m)
 		return ret;
@@ -683,10 +731,11 @@ static int read_metrics(void *sample, struct reader *rd, const cJSON *o)
 	{
 		if (!item->string || !cJSON_IsNumber(item) ||
 		    !printable(item->valuedouble))
-			return bad_field(rd, "metrics",
-					 "must hold only finite numbers from "
-					 "-1e308 to 1e308 ('%s' is not one)",
-					 item->string ? item->string : "?");
+			return pmbench_json_bad_field(
+				rd, "metrics",
+				"must hold only finite numbers from "
+				"-1e308 to 1e308 ('%s' is not one)",
+				item->string ? item->string : "?");
 		pmbench_sample_metric_set(sample, item->string,
 					  item->valuedouble);
 	}
@@ -705,7 +754,7 @@ static void *add_script(void *phases, int i)
 	return s;
 }
 
-static const struct objects script_array = {
+static const struct pmbench_json_objects script_array = {
 	.key = "scripts",
 	.add = add_script,
 	.fields = pmbench_result_script_fields,
@@ -750,11 +799,11 @@ static int read_request(struct pmbench_phase_request *out, const cJSON *a)
 	return 0;
 }
 
-static int read_log(struct pmbench_phases *ph, struct reader *rd,
+static int read_log(struct pmbench_phases *ph, struct pmbench_json_reader *rd,
 		    const cJSON *o)
 {
 	const cJSON *arr, *item;
-	int ret = get_array(&arr, rd, o, "requests_log", 0), i = 0;
+	int ret = pmbench_json_get_array(&arr, rd, o, "requests_log", 0), i = 0;
 
 	if (ret < 0 || !arr)
 		return ret;
@@ -762,11 +811,12 @@ static int read_log(struct pmbench_phases *ph, struct reader *rd,
 	{
 		PMBENCH_ALLOC_GROW(ph->log, ph->log_nr + 1, ph->log_alloc);
 		if (read_request(&ph->log[ph->log_nr], item) < 0)
-			return bad_field(rd, "requests_log",
-					 "item %d must be [start_s, end_s, "
-					 "bytes, kind (c, f, t or o), status, "
-					 "fallback (0 or 1)]",
-					 i);
+			return pmbench_json_bad_field(
+				rd, "requests_log",
+				"item %d must be [start_s, end_s, "
+				"bytes, kind (c, f, t or o), status, "
+				"fallback (0 or 1)]",
+				i);
 		ph->log_nr++;
 		i++;
 	}
@@ -774,12 +824,12 @@ static int read_log(struct pmbench_phases *ph, struct reader *rd,
 }
 
 /* "phases": optional; results before them have none. */
-static int read_phases(struct pmbench_sample *s, struct reader *rd,
+static int read_phases(struct pmbench_sample *s, struct pmbench_json_reader *rd,
 		       const cJSON *o)
 {
 	const cJSON *po;
 	size_t old = rd->where.len;
-	int ret = get_object(&po, rd, o, "phases");
+	int ret = pmbench_json_get_object(&po, rd, o, "phases");
 
 	if (ret < 0 || !po)
 		return ret;
@@ -787,9 +837,11 @@ static int read_phases(struct pmbench_sample *s, struct reader *rd,
 	if (rd->where.len)
 		pmbench_buf_addch(&rd->where, '.');
 	pmbench_buf_adds(&rd->where, "phases");
-	ret = read_fields(s->phases, rd, po, pmbench_result_phases_fields);
+	ret = pmbench_json_read_fields(s->phases, rd, po,
+				       pmbench_result_phases_fields);
 	if (!ret)
-		ret = read_objects(s->phases, rd, po, &script_array);
+		ret = pmbench_json_read_objects(s->phases, rd, po,
+						&script_array);
 	if (!ret)
 		ret = read_log(s->phases, rd, po);
 	if (!ret)
@@ -798,7 +850,8 @@ static int read_phases(struct pmbench_sample *s, struct reader *rd,
 }
 
 /* What a sample holds besides its fields: metrics and phases. */
-static int read_sample_more(void *sample, struct reader *rd, const cJSON *o)
+static int read_sample_more(void *sample, struct pmbench_json_reader *rd,
+			    const cJSON *o)
 {
 	int ret = read_metrics(sample, rd, o);
 
@@ -814,7 +867,7 @@ static void *add_sample(void *cell, int i)
 	return s;
 }
 
-static const struct objects sample_array = {
+static const struct pmbench_json_objects sample_array = {
 	.key = "samples",
 	.add = add_sample,
 	.fields = pmbench_result_sample_fields,
@@ -822,44 +875,47 @@ static const struct objects sample_array = {
 };
 
 /* An optional number of a phase; -1 when absent. */
-static int phase_num(double *out, const struct reader *rd, const cJSON *o,
-		     const char *key, int required)
+static int phase_num(double *out, const struct pmbench_json_reader *rd,
+		     const cJSON *o, const char *key, int required)
 {
 	const cJSON *item;
-	int ret = lookup(&item, rd, o, key, required);
+	int ret = pmbench_json_lookup(&item, rd, o, key, required);
 
 	*out = -1;
 	if (ret <= 0)
 		return ret;
 	if (!cJSON_IsNumber(item) || !printable(item->valuedouble) ||
 	    item->valuedouble < 0)
-		return bad_field(rd, key, "must be a number from 0 to 1e308");
+		return pmbench_json_bad_field(
+			rd, key, "must be a number from 0 to 1e308");
 	*out = item->valuedouble;
 	return 0;
 }
 
-static int read_pm_phase(struct pmbench_pm_phases *p, struct reader *rd,
-			 const cJSON *o)
+static int read_pm_phase(struct pmbench_pm_phases *p,
+			 struct pmbench_json_reader *rd, const cJSON *o)
 {
 	const cJSON *name, *kind, *arrival;
 	double start, secs, count;
 	int k = PMBENCH_PMPHASE_OTHER;
-	int ret = lookup(&name, rd, o, "name", 1);
+	int ret = pmbench_json_lookup(&name, rd, o, "name", 1);
 
 	if (ret < 0)
 		return ret;
 	if (!cJSON_IsString(name) || !*name->valuestring)
-		return bad_field(rd, "name", "must be a string");
-	if (lookup(&kind, rd, o, "kind", 0) > 0) {
+		return pmbench_json_bad_field(rd, "name", "must be a string");
+	if (pmbench_json_lookup(&kind, rd, o, "kind", 0) > 0) {
 		if (!cJSON_IsString(kind))
-			return bad_field(rd, "kind", "must be a string");
+			return pmbench_json_bad_field(rd, "kind",
+						      "must be a string");
 		k = pmbench_pm_phase_kind_get(kind->valuestring);
 		if (k < 0)
 			k = PMBENCH_PMPHASE_OTHER;
 	}
-	lookup(&arrival, rd, o, "arrival", 0);
+	pmbench_json_lookup(&arrival, rd, o, "arrival", 0);
 	if (arrival && !cJSON_IsBool(arrival))
-		return bad_field(rd, "arrival", "must be true or false");
+		return pmbench_json_bad_field(rd, "arrival",
+					      "must be true or false");
 	/* Stop at the first error (< 0): every number is set past it. */
 	ret = phase_num(&secs, rd, o, "seconds", 1);
 	if (ret < 0)
@@ -873,16 +929,18 @@ static int read_pm_phase(struct pmbench_pm_phases *p, struct reader *rd,
 	if (!pmbench_pm_phases_add(
 		    p, name->valuestring, k, start, secs, count,
 		    cJSON_IsTrue(arrival) ? PMBENCH_PMPHASE_ARRIVAL : 0))
-		return bad_field(rd, "seconds", "must be at most a year");
+		return pmbench_json_bad_field(rd, "seconds",
+					      "must be at most a year");
 	return 0;
 }
 
 /* "phases" of an `--explain` run. */
-static int read_explain_phases(void *run, struct reader *rd, const cJSON *o)
+static int read_explain_phases(void *run, struct pmbench_json_reader *rd,
+			       const cJSON *o)
 {
 	struct pmbench_explain_run *e = run;
 	const cJSON *arr, *item;
-	int ret = get_array(&arr, rd, o, "phases", 0), i = 0;
+	int ret = pmbench_json_get_array(&arr, rd, o, "phases", 0), i = 0;
 
 	cJSON_ArrayForEach(item, arr)
 	{
@@ -890,7 +948,7 @@ static int read_explain_phases(void *run, struct reader *rd, const cJSON *o)
 
 		if (ret < 0)
 			break;
-		ret = enter(&old, rd, item, "phases", i++);
+		ret = pmbench_json_enter(&old, rd, item, "phases", i++);
 		if (!ret)
 			ret = read_pm_phase(&e->phases, rd, item);
 		if (!ret)
@@ -919,7 +977,7 @@ static void *add_explain(void *cell, int i)
 	return pmbench_cell_add_explain(cell);
 }
 
-static const struct objects explain_array = {
+static const struct pmbench_json_objects explain_array = {
 	.key = "explain",
 	.add = add_explain,
 	.fields = explain_fields,
@@ -931,13 +989,14 @@ static const struct objects explain_array = {
  * before cells had a "state", an unsupported cell is told by what the
  * writer put in its note: no sample and a note "n/a: ...".
  */
-static int read_samples(void *cell, struct reader *rd, const cJSON *o)
+static int read_samples(void *cell, struct pmbench_json_reader *rd,
+			const cJSON *o)
 {
 	struct pmbench_cell *c = cell;
-	int ret = read_objects(cell, rd, o, &sample_array);
+	int ret = pmbench_json_read_objects(cell, rd, o, &sample_array);
 
 	if (!ret)
-		ret = read_objects(cell, rd, o, &explain_array);
+		ret = pmbench_json_read_objects(cell, rd, o, &explain_array);
 	if (!ret && !cJSON_GetObjectItemCaseSensitive(o, "state") &&
 	    !c->samples_nr && c->note && !strncmp(c->note, "n/a", 3))
 		c->state = PMBENCH_CELL_UNSUPPORTED;
@@ -962,7 +1021,7 @@ static void *add_cell(void *result, int i)
 	return c;
 }
 
-static const struct objects cell_array = {
+static const struct pmbench_json_objects cell_array = {
 	.key = "cells",
 	.required = 1,
 	.add = add_cell,
@@ -982,7 +1041,7 @@ static void *add_pm(void *result, int i)
 	return p;
 }
 
-static const struct objects pm_array = {
+static const struct pmbench_json_objects pm_array = {
 	.key = "package_managers",
 	.add = add_pm,
 	.fields = pmbench_result_pm_fields,
@@ -994,7 +1053,7 @@ static void *add_fixture(void *result, int i)
 	return pmbench_result_add_fixture(result, NULL, NULL, NULL, NULL, NULL);
 }
 
-static const struct objects fixture_array = {
+static const struct pmbench_json_objects fixture_array = {
 	.key = "fixtures",
 	.add = add_fixture,
 	.fields = pmbench_result_fixture_fields,
@@ -1012,7 +1071,7 @@ static void *add_machine(void *result, int i)
 	return m;
 }
 
-static const struct objects machine_array = {
+static const struct pmbench_json_objects machine_array = {
 	.key = "machines",
 	.add = add_machine,
 	.fields = pmbench_result_machine_fields,
@@ -1020,7 +1079,7 @@ static const struct objects machine_array = {
 
 /* Every sample's machine is one of "machines". */
 static int check_machines(const struct pmbench_result *r,
-			  const struct reader *rd)
+			  const struct pmbench_json_reader *rd)
 {
 	for (size_t i = 0; i < r->cells_nr; i++)
 		for (size_t k = 0; k < r->cells[i].samples_nr; k++)
@@ -1028,78 +1087,76 @@ static int check_machines(const struct pmbench_result *r,
 				return pmbench_error_setc(
 					PMBENCH_EINVALID,
 					"'%s': field "
-					"'cells[%zu].samples[%zu].machine' "
+					"'%s%scells[%zu].samples[%zu].machine' "
 					"is %u, but 'machines' has %zu",
-					rd->origin, i, k,
+					rd->origin, rd->where.ptr,
+					rd->where.len ? "." : "", i, k,
 					r->cells[i].samples[k].machine,
 					r->machines_nr);
 	return 0;
 }
 
 /* Check "schema" and "version" before anything else is trusted. */
-static int read_header(struct pmbench_result *r, struct reader *rd,
+static int read_header(struct pmbench_result *r, struct pmbench_json_reader *rd,
 		       const cJSON *root)
 {
 	const cJSON *item;
 	double version = 0;
 	int ret;
 
-	ret = lookup(&item, rd, root, "schema", 1);
+	ret = pmbench_json_lookup(&item, rd, root, "schema", 1);
 	if (ret < 0)
 		return ret;
 	if (!cJSON_IsString(item) || !item->valuestring)
-		return bad_field(rd, "schema", "must be the string '%s'",
-				 PMBENCH_RESULT_SCHEMA);
+		return pmbench_json_bad_field(rd, "schema",
+					      "must be the string '%s'",
+					      PMBENCH_RESULT_SCHEMA);
 	if (strcmp(item->valuestring, PMBENCH_RESULT_SCHEMA))
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'%s': field 'schema' is '%s', not "
-					  "'%s'",
-					  rd->origin, item->valuestring,
-					  PMBENCH_RESULT_SCHEMA);
-	ret = lookup(&item, rd, root, "version", 1);
+		return pmbench_json_bad_field(rd, "schema", "is '%s', not '%s'",
+					      item->valuestring,
+					      PMBENCH_RESULT_SCHEMA);
+	ret = pmbench_json_lookup(&item, rd, root, "version", 1);
 	if (ret < 0)
 		return ret;
-	ret = whole(&version, rd, item, "version", 1, INT_MAX);
+	ret = pmbench_json_whole(&version, rd, item, "version", 1, INT_MAX);
 	if (ret < 0)
 		return ret;
 	if (version > PMBENCH_RESULT_VERSION)
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'%s': field 'version' is %.0f, "
-					  "newer than the %d this pmbench "
-					  "reads",
-					  rd->origin, version,
-					  PMBENCH_RESULT_VERSION);
+		return pmbench_json_bad_field(rd, "version",
+					      "is %.0f, newer than the %d this "
+					      "pmbench reads",
+					      version, PMBENCH_RESULT_VERSION);
 	r->schema_version = (int)version;
 	return 0;
 }
 
-static int read_root(struct pmbench_result *r, struct reader *rd,
-		     const cJSON *root)
+int pmbench_result_from_cjson(struct pmbench_result *r,
+			      struct pmbench_json_reader *rd, const cJSON *root)
 {
-	int ret;
+	int ret = read_header(r, rd, root);
 
-	if (!cJSON_IsObject(root))
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'%s': not a pmbench result (the "
-					  "top level is not a JSON object)",
-					  rd->origin);
-	ret = read_header(r, rd, root);
 	if (!ret)
-		ret = read_fields(r, rd, root, pmbench_result_root_fields);
+		ret = pmbench_json_read_fields(r, rd, root,
+					       pmbench_result_root_fields);
 	if (!ret)
-		ret = read_fields(r, rd, root, pmbench_result_shard_fields);
+		ret = pmbench_json_read_fields(r, rd, root,
+					       pmbench_result_shard_fields);
 	if (!ret)
-		ret = read_objects(r, rd, root, &machine_array);
+		ret = read_object(r, rd, root, "claim",
+				  pmbench_result_claim_fields);
 	if (!ret)
-		ret = read_options(r, rd, root);
+		ret = pmbench_json_read_objects(r, rd, root, &machine_array);
+	if (!ret)
+		ret = read_object(r, rd, root, "options",
+				  pmbench_result_option_fields);
 	if (!ret)
 		ret = read_environment(r, rd, root);
 	if (!ret)
-		ret = read_objects(r, rd, root, &pm_array);
+		ret = pmbench_json_read_objects(r, rd, root, &pm_array);
 	if (!ret)
-		ret = read_objects(r, rd, root, &fixture_array);
+		ret = pmbench_json_read_objects(r, rd, root, &fixture_array);
 	if (!ret)
-		ret = read_objects(r, rd, root, &cell_array);
+		ret = pmbench_json_read_objects(r, rd, root, &cell_array);
 	if (!ret)
 		ret = check_machines(r, rd);
 	return ret;
@@ -1120,31 +1177,38 @@ static void line_col(int *line, int *col, const char *text, const char *pos)
 	}
 }
 
+int pmbench_json_parse(cJSON **out, const char *json, const char *origin)
+{
+	const char *end = NULL;
+	int line, col;
+
+	*out = cJSON_ParseWithOpts(json, &end, 1);
+	if (*out)
+		return 0;
+	line_col(&line, &col, json, end ? end : json);
+	return pmbench_error_setc(PMBENCH_EINVALID,
+				  "'%s': malformed JSON at line %d, column %d",
+				  origin, line, col);
+}
+
 int pmbench_result_from_json(struct pmbench_result *out, const char *json,
 			     const char *origin)
 {
 	struct pmbench_result init = PMBENCH_RESULT_INIT;
-	struct reader rd = { .where = PMBENCH_BUF_INIT };
-	const char *end = NULL;
+	struct pmbench_json_reader rd = { .where = PMBENCH_BUF_INIT };
 	cJSON *root = NULL;
-	int ret = 0;
+	int ret;
 
 	*out = init;
 	rd.origin = origin ? origin : "(string)";
-	root = cJSON_ParseWithOpts(json, &end, 1);
-	if (!root) {
-		int line, col;
-
-		line_col(&line, &col, json, end ? end : json);
+	ret = pmbench_json_parse(&root, json, rd.origin);
+	if (!ret && !cJSON_IsObject(root))
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "'%s': malformed JSON at line %d, "
-					 "column %d",
-					 rd.origin, line, col);
-		goto done;
-	}
-	ret = read_root(out, &rd, root);
-
-done:
+					 "'%s': not a pmbench result (the "
+					 "top level is not a JSON object)",
+					 rd.origin);
+	if (!ret)
+		ret = pmbench_result_from_cjson(out, &rd, root);
 	if (ret < 0)
 		pmbench_result_release(out);
 	cJSON_Delete(root);

@@ -187,12 +187,14 @@ static void add_baselines(struct rounds *x)
 {
 	const struct pmbench_fixture *f = x->f;
 	int node_run = node_has_run(x->ctx, x->r);
+	size_t given;
 
 	pmbench_strvec_pushv(&x->bare_env, pmbench_ci_vars);
 	/* The bare runs use the Node the PMs run under. */
-	pmbench_pmrun_path(&x->bare_env, x->ctx, NULL);
+	pmbench_node_path_env(&x->bare_env, x->ctx, NULL);
 	for (size_t i = 0; i < f->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, f->env.v[i]);
+	given = x->bare_env.nr;
 	for (size_t i = 0; i < x->o->env.nr; i++)
 		pmbench_strvec_push(&x->bare_env, x->o->env.v[i]);
 	x->bare_nr = pmbench_task_baselines(x->bare, x->bare_pms, node_run);
@@ -207,8 +209,8 @@ static void add_baselines(struct rounds *x)
 
 		for (size_t i = 0; i < x->bare[b].nr; i++)
 			pmbench_strvec_push(&cell->command, x->bare[b].v[i]);
-		for (size_t i = 0; i < x->bare_env.nr; i++)
-			pmbench_strvec_push(&cell->env, x->bare_env.v[i]);
+		pmbench_pmrun_env_record(&cell->env, &x->bare_env, given,
+					 x->bare_env.nr);
 	}
 }
 
@@ -300,7 +302,7 @@ static int prepare_failed(const struct rounds *x,
 
 	if (pmbench_ctx_cancelled(ps->ctx)) {
 		/* A signal cut the copy short: the run is interrupted. */
-		pmbench_pmrun_interrupt(ps->ctx, s);
+		pmbench_sample_stopped(s, ps->ctx);
 		return PMBENCH_EINTERRUPTED;
 	}
 	if (x->task->flags & PMBENCH_TASK_PER_SCENARIO)
@@ -1330,6 +1332,28 @@ static void record_pm_config(struct pmbench_result *r,
 	}
 }
 
+/*
+ * Every fixture once: a fixture's work folder and its rounds in the
+ * result go by its name, so two of one name would mix their runs.
+ */
+static int check_fixtures(const struct pmbench_fixture *fixtures, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++) {
+			int same = pmbench_fixture_same(&fixtures[i],
+							&fixtures[j]);
+
+			if (same > 0)
+				return pmbench_error_setc(
+					PMBENCH_EINVALID,
+					"fixture '%s' is given twice",
+					fixtures[i].name);
+			if (same < 0)
+				return same;
+		}
+	return 0;
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -1366,6 +1390,9 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			o->baseline);
 		goto done;
 	}
+	ret = check_fixtures(fixtures, fixtures_nr);
+	if (ret < 0)
+		goto done;
 	record_options(r, o);
 	ret = check_pm_config(o);
 	if (!ret)

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/change.h"
 #include "pmbench/cicache.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
@@ -424,107 +425,6 @@ static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 	return ret;
 }
 
-/* A plain version "1.2.3", "^1.2.3", "~1.2.3", "=1.2.3" or "v1.2.3". */
-static const char *plain_version(const char *range)
-{
-	const char *p = range;
-	int dots = 0;
-
-	if (*p == '^' || *p == '~' || *p == '=' || *p == 'v')
-		p++;
-	if (!(*p >= '0' && *p <= '9'))
-		return NULL;
-	for (const char *q = p; *q; q++) {
-		if (*q == '.')
-			dots++;
-		else if (!(*q >= '0' && *q <= '9'))
-			return NULL;
-	}
-	return dots == 2 ? p : NULL;
-}
-
-/*
- * The "lockfile changed" edit: the first direct dependency (by name, in
- * dependencies, then devDependencies) with a plain version X.Y.Z (or
- * ^X.Y.Z, ~X.Y.Z) gets the range "<X.Y.Z": the newest release below the
- * one locked. A raise would need a newer release to exist; a release
- * below the pinned one always does, and which one it is does not change
- * when new versions are published, so the edit is deterministic and
- * always changes the lockfile (one package to fetch, the rest from the
- * stale cache). `what` says what was changed.
- */
-static int change_dependency(struct pmbench_buf *what, const char *project)
-{
-	static const char *const sections[] = { "dependencies",
-						"devDependencies" };
-	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
-	cJSON *json = NULL;
-	char *printed = NULL;
-	int ret;
-
-	pmbench_buf_path(&path, project, "package.json");
-	ret = pmbench_fs_read_text(&text, path.ptr, 16u << 20);
-	if (ret)
-		goto done;
-	json = cJSON_Parse(text.ptr);
-	if (!json) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID, "cannot parse '%s'",
-					 path.ptr);
-		goto done;
-	}
-	for (size_t s = 0; s < PMBENCH_ARRAY_SIZE(sections); s++) {
-		cJSON *deps =
-			cJSON_GetObjectItemCaseSensitive(json, sections[s]);
-		cJSON *best = NULL, *d;
-
-		cJSON_ArrayForEach(d, deps)
-		{
-			if (!cJSON_IsString(d) || !d->string ||
-			    !plain_version(d->valuestring))
-				continue;
-			if (!best || strcmp(d->string, best->string) < 0)
-				best = d;
-		}
-		if (best) {
-			struct pmbench_buf range = PMBENCH_BUF_INIT;
-
-			pmbench_buf_addf(&range, "<%s",
-					 plain_version(best->valuestring));
-			pmbench_buf_addf(what, "%s %s -> %s in %s",
-					 best->string, best->valuestring,
-					 range.ptr, sections[s]);
-			cJSON_SetValuestring(best, range.ptr);
-			pmbench_buf_release(&range);
-			printed = cJSON_Print(json);
-			if (!printed)
-				pmbench_die("out of memory printing JSON");
-			pmbench_buf_reset(&text);
-			pmbench_buf_adds(&text, printed);
-			pmbench_buf_addch(&text, '\n');
-			ret = pmbench_fs_write_atomic(path.ptr, text.ptr,
-						      text.len);
-			goto done;
-		}
-	}
-	ret = pmbench_error_setc(PMBENCH_EINVALID,
-				 "'%s' has no dependency with a plain version "
-				 "(X.Y.Z, ^X.Y.Z or ~X.Y.Z) to change",
-				 path.ptr);
-done:
-	if (printed)
-		cJSON_free(printed);
-	cJSON_Delete(json);
-	pmbench_buf_release(&path);
-	pmbench_buf_release(&text);
-	return ret;
-}
-
-int pmbench_cicache_change_dependency(struct pmbench_buf *what,
-				      const char *project)
-{
-	return change_dependency(what, project);
-}
-
 static void fail_sample(struct pmbench_sample *s, const char *fmt, ...)
 	PMBENCH_PRINTF(2, 3);
 
@@ -712,7 +612,7 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 		goto done;
 	}
 	if (kind == JOB_CHANGED) {
-		ret = change_dependency(&what, ps->ws.run_project);
+		ret = pmbench_change_dependency(&what, ps->ws.run_project);
 		if (ret < 0) {
 			fail_sample(s, "cannot change a dependency: %s",
 				    pmbench_error_last());
@@ -750,7 +650,7 @@ done:
 		 * with EINTR): the job is interrupted, not failed.
 		 */
 		if (!s->interrupted)
-			pmbench_pmrun_interrupt(x->ctx, s);
+			pmbench_sample_stopped(s, x->ctx);
 		ret = PMBENCH_EINTERRUPTED;
 	}
 	job_metrics(s, &m, x, c, kind);
@@ -767,8 +667,7 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 	pmbench_pmrun_describe_cell(cell, ps);
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&cell->command, argv->v[i]);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, ps);
 }
 
 /* What the rounds of one kind of job share. */

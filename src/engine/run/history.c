@@ -19,45 +19,64 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* Why the file at `path` is no history point, or 0 when it is one. */
+static int unplaced(struct pmbench_history *h,
+		    const struct pmbench_result_file *f, int ret,
+		    const char *path)
+{
+	/* The reader's message names the file already. */
+	if (ret < 0)
+		pmbench_strvec_push(&h->skipped, pmbench_error_last());
+	else if (f->kind == PMBENCH_RESULT_NONE)
+		pmbench_strvec_pushf(&h->skipped, "'%s': %s", path, f->what);
+	else if (!f->result.cells_nr)
+		pmbench_strvec_pushf(&h->skipped, "'%s': no cells", path);
+	else
+		return 0;
+	pmbench_error_clear();
+	return 1;
+}
+
 static void add_file(struct pmbench_history *h, const char *path)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
+	struct pmbench_result init = PMBENCH_RESULT_INIT;
 	struct pmbench_history_entry *e;
-	int ret = pmbench_result_read(&r, path);
+	int ret = pmbench_result_file_read(&f, path);
 	int64_t when;
 
-	if (ret < 0 || !r.cells_nr) {
-		/* The reader's message names the file already. */
-		if (ret < 0)
-			pmbench_strvec_push(&h->skipped, pmbench_error_last());
-		else
-			pmbench_strvec_pushf(&h->skipped, "'%s': no cells",
-					     path);
-		pmbench_error_clear();
-		pmbench_result_release(&r);
-		return;
-	}
+	if (unplaced(h, &f, ret, path))
+		goto done;
 	/*
 	 * A date that does not exist can neither order, label nor bound a
 	 * history: the result is left out, saying why.
 	 */
-	ret = pmbench_result_created(&when, &r, path);
+	ret = pmbench_result_created(&when, &f.result, path);
 	if (ret < 0) {
 		pmbench_strvec_pushf(&h->skipped,
 				     "%s; correct it to place the result",
 				     pmbench_error_last());
 		pmbench_error_clear();
-		pmbench_result_release(&r);
-		return;
+		goto done;
 	}
 	PMBENCH_ALLOC_GROW(h->entries, h->nr + 1, h->alloc);
 	e = &h->entries[h->nr++];
+	memset(e, 0, sizeof(*e));
 	e->path = pmbench_xstrdup(path);
 	e->when = when;
 	e->dated = ret == 1;
-	e->date = e->dated ? pmbench_xstrndup(r.created, 10)
+	e->date = e->dated ? pmbench_xstrndup(f.result.created, 10)
 			   : pmbench_xstrdup("undated");
-	e->result = r;
+	e->kind = f.kind;
+	e->result = f.result;
+	f.result = init;
+	if (f.kind == PMBENCH_RESULT_MIGRATE) {
+		e->source_pm = pmbench_xstrdup(f.migrate.source_pm);
+		/* Version 1 had none: its result's is the one it used. */
+		e->seed = f.version >= 2 ? f.migrate.seed : e->result.seed;
+	}
+done:
+	pmbench_result_file_release(&f);
 }
 
 /* Names sorted, so the order does not depend on the file system. */
@@ -117,10 +136,12 @@ int pmbench_history_load(struct pmbench_history *out, const char *dir)
 					  dir);
 	walk(out, dir, 0);
 	if (!out->nr)
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'%s' holds no pmbench result "
-					  "(*.json with cells)",
-					  dir);
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"'%s' holds no pmbench result "
+			"(*.json with cells: bench, ci-cache, "
+			"claim or migrate)",
+			dir);
 	qsort(out->entries, out->nr, sizeof(*out->entries), by_created);
 	return 0;
 }
@@ -132,6 +153,7 @@ void pmbench_history_release(struct pmbench_history *h)
 	for (size_t i = 0; i < h->nr; i++) {
 		free(h->entries[i].path);
 		free(h->entries[i].date);
+		free(h->entries[i].source_pm);
 		pmbench_result_release(&h->entries[i].result);
 	}
 	free(h->entries);

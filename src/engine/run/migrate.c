@@ -248,6 +248,17 @@ int pmbench_migrate_on_workspace(const struct pmbench_fixture *f,
 				 ps->found.version,
 				 (const char *const *)m->choose.v);
 	e->recipe.prefix = NULL;
+	if (ret == PMBENCH_EINVALID) {
+		/* A file of the repo's it cannot read: this target fails. */
+		pmbench_buf_reset(&prefix);
+		pmbench_buf_addf(&prefix,
+				 "its recipe cannot change the repo: %s",
+				 pmbench_error_last());
+		pmbench_pmrun_fail_priming(ps, prefix.ptr);
+		pmbench_error_clear();
+		ret = 0;
+		goto done;
+	}
 	if (ret < 0) {
 		pmbench_error_set("cannot change the repo for %s: %s",
 				  ps->pm->name, pmbench_error_last());
@@ -461,6 +472,65 @@ done:
 	pmbench_buf_release(&p);
 	pmbench_buf_release(&prefix);
 	return ret;
+}
+
+/* The package of "name@version<TAB>file" in both resolutions, or 0. */
+static int in_both(struct pmbench_buf *id, const char *file,
+		   const struct pmbench_migrate_pm *src,
+		   const struct pmbench_migrate_pm *e)
+{
+	const char *tab = strchr(file, '\t'), *at;
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	int both = 0;
+
+	pmbench_buf_reset(id);
+	if (!tab)
+		return 0;
+	pmbench_buf_add(id, file, (size_t)(tab - file));
+	at = strrchr(id->ptr, '@');
+	if (at && at != id->ptr) {
+		pmbench_buf_add(&name, id->ptr, (size_t)(at - id->ptr));
+		both = pmbench_resolution_find(&src->res, name.ptr, at + 1) &&
+		       pmbench_resolution_find(&e->res, name.ptr, at + 1);
+	}
+	pmbench_buf_release(&name);
+	return both;
+}
+
+size_t pmbench_migrate_script_differences(const struct pmbench_migrate_pm *src,
+					  const struct pmbench_migrate_pm *e,
+					  struct pmbench_strvec *src_only,
+					  struct pmbench_strvec *tgt_only)
+{
+	struct pmbench_strvec a = PMBENCH_STRVEC_INIT, z = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec pkgs = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf id = PMBENCH_BUF_INIT;
+	size_t n;
+
+	pmbench_strvec_missing(&src->script_files, &e->script_files, &a);
+	pmbench_strvec_missing(&e->script_files, &src->script_files, &z);
+	/*
+	 * Only packages both installed at one version: the others are in the
+	 * resolution diff.
+	 */
+	for (int side = 0; side < 2; side++) {
+		struct pmbench_strvec *files = side ? &z : &a;
+		struct pmbench_strvec *to = side ? tgt_only : src_only;
+
+		for (size_t i = 0; i < files->nr; i++) {
+			if (!in_both(&id, files->v[i], src, e))
+				continue;
+			pmbench_strvec_push(to, files->v[i]);
+			if (pmbench_strvec_find(&pkgs, id.ptr) < 0)
+				pmbench_strvec_push(&pkgs, id.ptr);
+		}
+	}
+	n = pkgs.nr;
+	pmbench_strvec_release(&a);
+	pmbench_strvec_release(&z);
+	pmbench_strvec_release(&pkgs);
+	pmbench_buf_release(&id);
+	return n;
 }
 
 const struct pmbench_migrate_pm *

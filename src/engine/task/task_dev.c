@@ -64,8 +64,7 @@ void pmbench_task_dev_describe(struct pmbench_cell *cell,
 			       const struct pmbench_task_job *j)
 {
 	/* The port differs per run: the first run's argv is the command. */
-	for (size_t i = 0; i < j->ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, j->ps);
 	pmbench_strvec_push(&cell->env, "PORT={port}");
 	pmbench_strvec_push(&cell->env, "HOST=127.0.0.1");
 	pmbench_strvec_push(&cell->env, "BROWSER=none");
@@ -550,7 +549,7 @@ int pmbench_dev_stop_and_check(struct pmbench_dev_run *d)
 	if (pmbench_ctx_cancelled(d->j->ps->ctx)) {
 		/* Stopped in flight: interrupted, whatever it measured. */
 		if (!s->interrupted)
-			pmbench_pmrun_interrupt(d->j->ps->ctx, s);
+			pmbench_sample_stopped(s, d->j->ps->ctx);
 		return PMBENCH_EINTERRUPTED;
 	}
 	return 0;

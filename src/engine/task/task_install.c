@@ -16,8 +16,7 @@ void pmbench_task_install_describe(struct pmbench_cell *cell,
 {
 	for (size_t i = 0; i < j->ps->command.nr; i++)
 		pmbench_strvec_push(&cell->command, j->ps->command.v[i]);
-	for (size_t i = 0; i < j->ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, j->ps);
 }
 
 int pmbench_task_install_prepare(const struct pmbench_task_job *j)

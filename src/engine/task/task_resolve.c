@@ -38,8 +38,7 @@ void pmbench_task_resolve_describe(struct pmbench_cell *cell,
 	if (pmbench_task_resolve_unsupported(j))
 		return;
 	resolve_argv(&cell->command, j);
-	for (size_t i = 0; i < j->ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, j->ps);
 }
 
 int pmbench_task_resolve_run(const struct pmbench_task_job *j,

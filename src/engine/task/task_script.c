@@ -63,8 +63,7 @@ void pmbench_task_script_describe(struct pmbench_cell *cell,
 {
 	pmbench_task_run_argv(&cell->command, j->ps,
 			      j->task->script(j->f, j->cell), NULL);
-	for (size_t i = 0; i < j->ps->env.nr; i++)
-		pmbench_strvec_push(&cell->env, j->ps->env.v[i]);
+	PMBENCH_PMRUN_ENV_RECORD(&cell->env, j->ps);
 }
 
 int pmbench_task_run_prepare(const struct pmbench_task_job *j)

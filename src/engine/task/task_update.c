@@ -2,13 +2,13 @@
  * The update task (pnpm's "update" action): on a fresh copy of the PM's
  * primed tree (cache, lockfile and node_modules), one dependency is
  * bumped outside the timed window the way ci-cache's lockfile-changed
- * job does it (pmbench_cicache_change_dependency(): deterministic, and
- * the lockfile must change), then the PM's ordinary, non-frozen install
+ * job does it (pmbench_change_dependency(): deterministic, and the
+ * lockfile must change), then the PM's ordinary, non-frozen install
  * is timed: it re-resolves that dependency, fetches it and relinks.
  */
 #include "pmbench/common.h"
 
-#include "pmbench/cicache.h"
+#include "pmbench/change.h"
 #include "pmbench/ctx.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
@@ -42,8 +42,7 @@ int pmbench_task_update_prime(struct pmbench_pmrun *ps, uint64_t timeout_ns)
 		&ps->ws, PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE |
 				 PMBENCH_STATE_NODE_MODULES);
 	if (!ret)
-		ret = pmbench_cicache_change_dependency(&what,
-							ps->ws.run_project);
+		ret = pmbench_change_dependency(&what, ps->ws.run_project);
 	if (!ret)
 		ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
 	if (ret == PMBENCH_EINTERRUPTED || pmbench_ctx_cancelled(ps->ctx)) {
@@ -70,8 +69,7 @@ int pmbench_task_update_prepare(const struct pmbench_task_job *j)
 	int ret = pmbench_task_primed_prepare(j);
 
 	if (!ret)
-		ret = pmbench_cicache_change_dependency(&what,
-							j->ps->ws.run_project);
+		ret = pmbench_change_dependency(&what, j->ps->ws.run_project);
 	pmbench_buf_release(&what);
 	return ret;
 }

@@ -241,6 +241,9 @@ int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 
 	pmbench_buf_adds(&ctx.src, src);
 	pmbench_fs_abspath(&ctx.dst, dst);
+	ret = fs_write_allowed(ctx.dst.ptr);
+	if (ret < 0)
+		goto done;
 	if (!strcmp(ctx.dst.ptr, "/") || lstat(ctx.dst.ptr, &st) == 0) {
 		ret = pmbench_error_set("cannot copy '%s' to '%s': it already "
 					"exists",

@@ -67,6 +67,14 @@ int fs_deletion_target(struct pmbench_buf *parent, struct pmbench_buf *base,
 		       struct pmbench_buf *target, const char *path,
 		       int checked);
 
+/*
+ * Whether pmbench may write the entry `path` (replace it, not write
+ * through it): its canonical folder plus its final name strictly inside
+ * the sandbox, or inside the folder of pmbench_fs_set_writable(). Always
+ * 0 without a sandbox; else 0 or PMBENCH_EINVALID ("refusing to write").
+ */
+int fs_write_allowed(const char *path);
+
 /* Entries this process has removed so far (the trash records them). */
 uint64_t fs_removals(void);
 
@@ -139,8 +147,18 @@ typedef int (*fs_copy_entry_cb)(struct copy_ctx *ctx, int sdfd,
 int fs_copy_each_entry(struct copy_ctx *ctx, DIR *dir, int dfd, int depth,
 		       fs_copy_entry_cb fn);
 
-/* sync.c: note the copy `dt` of `st` in the index's next generation. */
+/* Two times the same to the nanosecond (a ctime as the index noted it). */
+static inline int fs_ts_eq(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+/* index.c: note the copy `dt` of `st` in the index's next generation. */
 void fs_index_record(struct pmbench_fs_index *idx, const struct stat *dt,
 		     const struct stat *st);
+
+/* index.c: 1 if `dt` is, untouched, the copy of `st` the index noted. */
+int fs_index_trusts(const struct pmbench_fs_index *idx, const struct stat *dt,
+		    const struct stat *st);
 
 #endif

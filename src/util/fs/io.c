@@ -143,6 +143,25 @@ done:
 	return ret;
 }
 
+/* What the file `path` holds, by its name's ending, for messages. */
+static const char *text_kind(const char *path)
+{
+	static const char *const kinds[][2] = {
+		{ ".json", "JSON" },	 { ".yaml", "YAML" },
+		{ ".yml", "YAML" },	 { ".toml", "TOML" },
+		{ ".lock", "lockfile" },
+	};
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(kinds); i++) {
+		size_t k = strlen(kinds[i][0]);
+
+		if (n >= k && !strcmp(path + n - k, kinds[i][0]))
+			return kinds[i][1];
+	}
+	return "text";
+}
+
 int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
 {
 	size_t start = out->len;
@@ -150,10 +169,12 @@ int pmbench_fs_read_text(struct pmbench_buf *out, const char *path, size_t max)
 
 	if (ret < 0)
 		return ret;
-	if (strlen(out->ptr + start) != out->len - start)
+	if (strlen(out->ptr + start) != out->len - start) {
+		pmbench_buf_setlen(out, start);
 		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'%s': malformed JSON (the file "
+					  "'%s': malformed %s (the file "
 					  "contains a NUL byte)",
-					  path);
+					  path, text_kind(path));
+	}
 	return 0;
 }

@@ -7,6 +7,8 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,12 +32,18 @@ struct temp_file {
 		.path = PMBENCH_BUF_INIT, .fd = -1 \
 	}
 
-static int temp_open(struct temp_file *t, const char *dst)
+/*
+ * `confined`: pmbench's own file, which must stay in its work folder
+ * (fs_write_allowed()); a file the user named goes where they said.
+ */
+static int temp_open(struct temp_file *t, const char *dst, int confined)
 {
 	const char *slash = strrchr(dst, '/');
 	const char *base = slash ? slash + 1 : dst;
 	int err;
 
+	if (confined && fs_write_allowed(dst) < 0)
+		return PMBENCH_EINVALID;
 	pmbench_buf_reset(&t->path);
 	pmbench_buf_add(&t->path, dst, (size_t)(base - dst));
 	pmbench_buf_addf(&t->path, ".%s.tmpXXXXXX", base);
@@ -99,16 +107,63 @@ static int fsync_parent(const char *path)
 	return ret;
 }
 
-int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
+static mode_t umask_read;
+
+/*
+ * The process's umask, read once: from /proc/self/status, which changes
+ * nothing; else by setting it and back, before pmbench's threads create
+ * files (the first write is the main thread's).
+ */
+static void read_umask(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	unsigned mask;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Umask: %o", &mask) == 1) {
+			umask_read = (mode_t)mask & 0777;
+			fclose(f);
+			return;
+		}
+	if (f)
+		fclose(f);
+	umask_read = umask(022);
+	umask(umask_read);
+}
+
+mode_t pmbench_fs_umask(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, read_umask);
+	return umask_read;
+}
+
+/*
+ * The mode of a file written over `path`: an existing file's own, as a
+ * shell's '>' keeps it; a new one's from the user's umask, as open(2)
+ * gives it (0644 under umask 022, 0600 under 077), not mkstemp's 0600.
+ */
+static mode_t output_mode(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return st.st_mode & 07777;
+	return 0666 & ~pmbench_fs_umask();
+}
+
+static int write_atomic(const char *path, const void *data, size_t len,
+			int confined)
 {
 	struct temp_file t = TEMP_FILE_INIT;
-	int ret = temp_open(&t, path);
+	int ret = temp_open(&t, path, confined);
 
 	if (ret < 0)
 		goto done;
 	if (fs_write_all(t.fd, data, len) < 0 ||
-	    fchmod(t.fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) < 0 ||
-	    fsync(t.fd) < 0) {
+	    fchmod(t.fd, output_mode(path)) < 0 || fsync(t.fd) < 0) {
 		ret = pmbench_error_set("cannot write '%s': %s", path,
 					strerror(errno));
 		goto done;
@@ -120,6 +175,11 @@ int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
 done:
 	temp_release(&t);
 	return ret;
+}
+
+int pmbench_fs_write_atomic(const char *path, const void *data, size_t len)
+{
+	return write_atomic(path, data, len, 1);
 }
 
 /*
@@ -304,7 +364,7 @@ int pmbench_fs_write_output(const char *path, const void *data, size_t len)
 	if (!ret)
 		ret = kind == OUTPUT_THROUGH
 			      ? write_through(real.ptr, data, len)
-			      : pmbench_fs_write_atomic(real.ptr, data, len);
+			      : write_atomic(real.ptr, data, len, 0);
 	pmbench_buf_release(&real);
 	return ret;
 }
@@ -327,7 +387,7 @@ int pmbench_fs_copyfile(const char *src, const char *dst)
 					src);
 		goto done;
 	}
-	ret = temp_open(&t, dst);
+	ret = temp_open(&t, dst, 1);
 	if (ret < 0)
 		goto done;
 	if (fs_copy_data(in, t.fd, &failed_read) < 0) {

@@ -2,6 +2,8 @@
  * Removal, confined to pmbench's work folder (the sandbox). Everything
  * goes through directory file descriptors opened with O_NOFOLLOW, so that
  * a symlink swapped in during the walk is unlinked rather than followed.
+ * The same rule confines pmbench's own writes (fs_write_allowed()), with
+ * the toolchain folder as a second place they may go.
  */
 #include "pmbench/common.h"
 
@@ -15,6 +17,8 @@
 
 /* The resolved sandbox root; empty when no sandbox is set. */
 static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
+/* A folder pmbench may write in but not delete in; empty when none. */
+static struct pmbench_buf writable_root = PMBENCH_BUF_INIT;
 
 /*
  * Split `path` (given by the caller) into a canonical parent folder and a
@@ -23,7 +27,7 @@ static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
  * left empty for "/".
  */
 static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
-			const char *path)
+			const char *path, const char *verb)
 {
 	struct pmbench_buf raw = PMBENCH_BUF_INIT;
 	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
@@ -33,7 +37,7 @@ static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
 
 	if (!*path) {
 		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "cannot delete an empty path");
+					 "cannot %s an empty path", verb);
 		goto done;
 	}
 	pmbench_buf_adds(&raw, path);
@@ -80,6 +84,7 @@ int pmbench_fs_set_sandbox(const char *root)
 
 	if (!root) {
 		pmbench_buf_release(&sandbox_root);
+		pmbench_buf_release(&writable_root);
 		return 0;
 	}
 	real = realpath(root, NULL);
@@ -93,34 +98,45 @@ int pmbench_fs_set_sandbox(const char *root)
 	return 0;
 }
 
+int pmbench_fs_set_writable(const char *root)
+{
+	pmbench_buf_reset(&writable_root);
+	return root ? fs_resolve_prefix(&writable_root, root) : 0;
+}
+
 /*
- * The sandbox rule for a canonical `target`: strictly inside the root, or
- * equal to it when `allow_root`. "/" is never allowed.
+ * The sandbox rule for a canonical `target`, which pmbench would `verb`
+ * ("delete", "write"): strictly inside the root, or equal to it when
+ * `allow_root`. "/" is never allowed.
  */
-static int sandbox_allows(const char *path, const char *target, int allow_root)
+static int sandbox_allows(const char *verb, const char *path,
+			  const char *target, int allow_root)
 {
 	const char *root = sandbox_root.ptr;
 
 	if (!strcmp(target, "/"))
 		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is the "
+					  "refusing to %s '%s': it is the "
 					  "root folder",
-					  path);
+					  verb, path);
 	if (!sandbox_root.len)
 		return 0;
 	if (!strcmp(target, root)) {
 		if (allow_root)
 			return 0;
 		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is "
+					  "refusing to %s '%s': it is "
 					  "pmbench's work folder '%s' itself",
-					  path, root);
+					  verb, path, root);
 	}
 	if (!fs_strictly_inside(root, target))
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "refusing to delete '%s': it is "
-					  "outside pmbench's work folder '%s'",
-					  path, root);
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"refusing to %s '%s': it is "
+			"outside pmbench's work folder '%s'%s",
+			verb, path, root,
+			strcmp(verb, "write") ? ""
+					      : " (a symlink leads there?)");
 	return 0;
 }
 
@@ -285,19 +301,49 @@ done:
 	return ret;
 }
 
-int fs_deletion_target(struct pmbench_buf *parent, struct pmbench_buf *base,
-		       struct pmbench_buf *target, const char *path,
-		       int checked)
+/* fs_deletion_target() for pmbench to `verb` the entry `path`. */
+static int confined_target(struct pmbench_buf *parent, struct pmbench_buf *base,
+			   struct pmbench_buf *target, const char *path,
+			   int checked, const char *verb)
 {
-	int ret = split_target(parent, base, path);
+	int ret = split_target(parent, base, path, verb);
 
 	if (ret < 0)
 		return ret;
 	if (!base->len)
-		return sandbox_allows(path, "/", 0);
+		return sandbox_allows(verb, path, "/", 0);
 	pmbench_buf_reset(target);
 	pmbench_buf_path(target, parent->ptr, base->ptr);
-	return checked ? sandbox_allows(path, target->ptr, 0) : 0;
+	return checked ? sandbox_allows(verb, path, target->ptr, 0) : 0;
+}
+
+int fs_deletion_target(struct pmbench_buf *parent, struct pmbench_buf *base,
+		       struct pmbench_buf *target, const char *path,
+		       int checked)
+{
+	return confined_target(parent, base, target, path, checked, "delete");
+}
+
+int fs_write_allowed(const char *path)
+{
+	struct pmbench_buf parent = PMBENCH_BUF_INIT;
+	struct pmbench_buf base = PMBENCH_BUF_INIT;
+	struct pmbench_buf target = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	/* Without a sandbox (tests, gendoc) there is nothing to resolve. */
+	if (sandbox_root.len)
+		ret = confined_target(&parent, &base, &target, path, 1,
+				      "write");
+	if (ret < 0 && target.len && writable_root.len &&
+	    fs_strictly_inside(writable_root.ptr, target.ptr)) {
+		pmbench_error_clear();
+		ret = 0;
+	}
+	pmbench_buf_release(&target);
+	pmbench_buf_release(&base);
+	pmbench_buf_release(&parent);
+	return ret;
 }
 
 uint64_t fs_removals(void)
@@ -356,7 +402,7 @@ int pmbench_fs_empty_dir(const char *path)
 	ret = fs_resolve_prefix(&target, path);
 	if (ret < 0)
 		goto done;
-	ret = sandbox_allows(path, target.ptr, 1);
+	ret = sandbox_allows("delete", path, target.ptr, 1);
 	if (ret < 0)
 		goto done;
 	fd = open_dir_writable(AT_FDCWD, target.ptr);

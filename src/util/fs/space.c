@@ -33,3 +33,20 @@ int pmbench_fs_space_full(const struct pmbench_fs_space *sp)
 		floor = sp->total_bytes / 100;
 	return sp->avail_bytes < floor;
 }
+
+int pmbench_fs_full(struct pmbench_buf *why, const char *path)
+{
+	struct pmbench_fs_space sp;
+
+	if (!path || pmbench_fs_space(&sp, path) < 0) {
+		pmbench_error_clear();
+		return 0;
+	}
+	if (!pmbench_fs_space_full(&sp))
+		return 0;
+	pmbench_buf_reset(why);
+	pmbench_buf_addf(why, "disk full: %.1f MB free on ",
+			 (double)sp.avail_bytes / 1e6);
+	pmbench_fs_describe_mount(why, path);
+	return 1;
+}

@@ -44,7 +44,7 @@ static void keep(const struct capture *cap, const char *label)
 		return;
 	pmbench_buf_addf(&path, "%s/%s.txt", dir, label);
 	if (pmbench_fs_mkdirp(dir, 0755) < 0 ||
-	    pmbench_fs_write_atomic(path.ptr, cap->transcript.ptr,
+	    pmbench_fs_write_output(path.ptr, cap->transcript.ptr,
 				    cap->transcript.len) < 0)
 		pmbench_error_clear();
 	pmbench_buf_release(&path);

@@ -1,7 +1,9 @@
 /*
- * libcurl against a local dev server. Every handle is confined to plain
- * HTTP on 127.0.0.1: no proxy from the environment, no redirects, no
- * other protocol, so a probe can never leave the machine.
+ * 127.0.0.1 probed: a port free or open (a dev server's, the registry
+ * mirror's), and libcurl against a local dev server, its readiness and
+ * its load. Every handle is confined to plain HTTP on 127.0.0.1: no
+ * proxy from the environment, no redirects, no other protocol, so a
+ * probe can never leave the machine.
  */
 #include "pmbench/common.h"
 
