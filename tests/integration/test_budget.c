@@ -321,6 +321,41 @@ TEST(minimum_that_cannot_fit)
 	h_run_release(&run);
 }
 
+/*
+ * migrate spends the same budget as bench: its estimate before the
+ * first timed round, then the rounds the budget gives (before, a fixed
+ * 5 and no --budget).
+ */
+TEST(migrate_spends_the_budget)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
+	char report[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	noisy_env(&env, 100);
+	{
+		const char *args[] = {
+			"migrate",  proj,   "--to",	  "pnpm",
+			"--from",   "npm",  "--scenario", "cache+lockfile",
+			"--budget", "10s",  "--max-runs", "8",
+			"--out",    report, NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "estimate: about ");
+	CHECK_CONTAINS(run.out.ptr, "1 group: cache+lockfile 5 rounds of ");
+	CHECK_CONTAINS(run.out.ptr, "estimate after the first rounds: ");
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
 	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
-	   CASE(estimate_holds), CASE(minimum_that_cannot_fit))
+	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
+	   CASE(migrate_spends_the_budget))
