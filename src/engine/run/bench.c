@@ -1374,7 +1374,7 @@ static void budget_estimate(struct budget *b,
 
 	budget_plan(b, o, costs, need_ns, &plan);
 	pmbench_buf_add_clock_unit(&w, (double)(b->end_at - b->start_ns) / 1e9);
-	pmbench_buf_adds(&w, " in all, waits aside (budget ");
+	pmbench_buf_adds(&w, " in all, the waits so far included (budget ");
 	pmbench_buf_add_clock(&w, (double)o->budget.budget_ns / 1e9);
 	pmbench_buf_adds(&w, "): ");
 	plan_words(&w, b, costs);
