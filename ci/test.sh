@@ -79,14 +79,7 @@ else
 	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
-skips=$(sort -u "$PMBENCH_TEST_SKIPS")
-if [ -n "$skips" ]; then
-	printf '== skipped: %d case(s) (a test with one reports "Skipped")\n' \
-		"$(printf '%s\n' "$skips" | wc -l)"
-	printf '%s\n' "$skips" | awk -F '\t' '{ printf "  %s %s: %s\n", $1, $2, $3 }'
-else
-	echo "== skipped: none"
-fi
+"$top/ci/skips.sh" "$PMBENCH_TEST_SKIPS"
 echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1
 cat "$style_log"

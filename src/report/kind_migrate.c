@@ -458,6 +458,14 @@ static void recipe_changes(struct pmbench_doc *d,
 	}
 }
 
+/* What `e`'s dependency scripts did, or why that is not known. */
+static const char *scripts_said(const struct pmbench_migrate_pm *e)
+{
+	if (e->scripts)
+		return e->scripts;
+	return e->prime_failure ? "not known: it did not install" : "not known";
+}
+
 /* One target against the source: what changed, scripts, failures, speed. */
 static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 		    const struct pmbench_result *r,
@@ -485,10 +493,8 @@ static void details(struct pmbench_doc *d, const struct pmbench_migrate *m,
 	for (size_t k = 0; k < y.nr && k < CHANGES_SHOWN; k++)
 		pmbench_doc_item(list, "install-script file only under %s: %s",
 				 e->pm, y.v[k]);
-	pmbench_doc_item(list, "scripts: %s: %s", src->pm,
-			 src->scripts ? src->scripts : "?");
-	pmbench_doc_item(list, "scripts: %s: %s", e->pm,
-			 e->scripts ? e->scripts : "?");
+	pmbench_doc_item(list, "scripts: %s: %s", src->pm, scripts_said(src));
+	pmbench_doc_item(list, "scripts: %s: %s", e->pm, scripts_said(e));
 	for (size_t k = 0; k < e->tasks_nr; k++)
 		if (e->tasks[k].ran && !e->tasks[k].ok)
 			pmbench_doc_item(list, "%s %s: %s", e->tasks[k].name,

@@ -12,14 +12,14 @@
 #include "harness.h"
 #include "pmbench/result.h"
 
-/* bench npm once in cache+lockfile with --pm-config `mode` (or none). */
-static void bench_npm(struct h_run *run, struct pmbench_result *r,
-		      const char *proj, const char *mode)
+/* bench `pm` once in cache+lockfile with --pm-config `mode` (or none). */
+static void bench_pm(struct h_run *run, struct pmbench_result *r,
+		     const char *pm, const char *proj, const char *mode)
 {
 	const char *out = h_write("result.json", "");
 	const char *args[] = { "bench",
 			       "--pm",
-			       "npm",
+			       pm,
 			       "--scenario",
 			       "cache+lockfile",
 			       "--runs",
@@ -36,6 +36,12 @@ static void bench_npm(struct h_run *run, struct pmbench_result *r,
 	h_pmbench(run, args, NULL);
 	if (!run->exit_code)
 		CHECK_INT(pmbench_result_read(r, out), 0);
+}
+
+static void bench_npm(struct h_run *run, struct pmbench_result *r,
+		      const char *proj, const char *mode)
+{
+	bench_pm(run, r, "npm", proj, mode);
 }
 
 static const struct pmbench_cell *npm_cell(const struct pmbench_result *r)
@@ -169,5 +175,42 @@ TEST(too_large_a_file_is_stated)
 	pmbench_buf_release(&big);
 }
 
+/*
+ * A NUL byte in .yarnrc.yml: yarn 4 refuses the file, and so does the
+ * recipe (issue 32, item 8), so its settings are not stated as if read
+ * (the line after the NUL read "nodeLinker=pnp (.yarnrc.yml)"): the file
+ * is said to be unread, naming YAML, in the warning and in the cell.
+ */
+TEST(nul_byte_is_stated)
+{
+	static const char yarnrc[] = "enableTelemetry: false\n\0"
+				     "nodeLinker: pnp\n";
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	const char *proj;
+	struct h_run run;
+	FILE *f;
+
+	h_setup();
+	proj = h_project("proj");
+	f = fopen(h_write("proj/.yarnrc.yml", ""), "wb");
+	CHECK(f);
+	CHECK_INT(fwrite(yarnrc, 1, sizeof(yarnrc) - 1, f), sizeof(yarnrc) - 1);
+	CHECK_INT(fclose(f), 0);
+	bench_pm(&run, &r, "yarn-berry", proj, NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "pmbench: warning: yarn-berry on proj: "
+				    ".yarnrc.yml not read: malformed YAML (the "
+				    "file contains a NUL byte)");
+	c = pmbench_result_find_cell(&r, "proj", "install", "cache+lockfile",
+				     "yarn-berry");
+	CHECK(c && c->pm_config);
+	CHECK(!strstr(c->pm_config, "nodeLinker"));
+	CHECK_CONTAINS(c->pm_config, ".yarnrc.yml not read: malformed YAML");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(user_npmrc_stated_and_warned), CASE(defaults_pass_no_user_file),
-	   CASE(wrong_mode_is_an_error), CASE(too_large_a_file_is_stated))
+	   CASE(wrong_mode_is_an_error), CASE(too_large_a_file_is_stated),
+	   CASE(nul_byte_is_stated))

@@ -656,6 +656,33 @@ TEST(compare_two_migrations)
 	pmbench_result_release(&rb);
 }
 
+/*
+ * A source that did not install: what its scripts did is not known, and
+ * said so (issue 32: "scripts: yarn: ?").
+ */
+TEST(migrate_from_a_failed_source)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	make_migration(&m);
+	free(m.pms[0].scripts);
+	m.pms[0].scripts = NULL;
+	m.pms[0].prime_failure = pmbench_xstrdup("'npm ci' exited 1");
+	pmbench_report_migrate(&doc, &m, &r);
+	t = write_as("markdown", &doc);
+	CHECK_CONTAINS(t, "- scripts: npm: not known: it did not install\n");
+	CHECK_CONTAINS(t, "- scripts: bun: runs dependency install scripts\n");
+	CHECK(!strstr(t, ": ?"));
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+}
+
 /* A format that has nothing to show says so instead of writing. */
 TEST(nothing_to_chart)
 {
@@ -727,4 +754,5 @@ CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(compare_in_every_format), CASE(claim_in_every_format),
 	   CASE(migrate_in_every_format),
 	   CASE(migrate_read_back_in_every_format),
-	   CASE(compare_two_migrations), CASE(nothing_to_chart))
+	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
+	   CASE(nothing_to_chart))

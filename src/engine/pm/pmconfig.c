@@ -56,8 +56,14 @@ static int read_file(struct pmbench_conf *c, struct pmbench_buf *why,
 	if ((uintmax_t)st.st_size > CONF_MAX_BYTES)
 		pmbench_buf_addf(why, "larger than 1 MiB (%jd bytes)",
 				 (intmax_t)st.st_size);
-	else if (pmbench_fs_read(&text, path, CONF_MAX_BYTES) < 0)
-		/* "cannot read '<path>': <reason>": the reason. */
+	else if ((f->format == PMBENCH_CONF_INI ? pmbench_fs_read
+						: pmbench_fs_read_text)(
+			 &text, path, CONF_MAX_BYTES) < 0)
+		/*
+		 * "cannot read '<path>': <reason>": the reason. A NUL byte
+		 * makes YAML, TOML, JSON and yarn 1's files malformed to their
+		 * PMs (npm's ini takes it as part of a value).
+		 */
 		pmbench_buf_adds(
 			why, strstr(pmbench_error_last(), "': ")
 				     ? strstr(pmbench_error_last(), "': ") + 3
