@@ -33,9 +33,9 @@ struct pmbench_pm;
  * the PM configuration `pm_config` (may be NULL); the reasons go into
  * `why`, "; " between them. A pure function. Returns enum pmbench_check.
  */
-int pmbench_state_check(struct pmbench_buf *why,
-			const struct pmbench_sample *s, unsigned state,
-			const struct pmbench_pm *pm, const char *pm_config);
+int pmbench_state_check(struct pmbench_buf *why, const struct pmbench_sample *s,
+			unsigned state, const struct pmbench_pm *pm,
+			const char *pm_config);
 
 /** pmbench_state_check() into the sample's state_check and state_why. */
 void pmbench_state_check_sample(struct pmbench_sample *s, unsigned state,

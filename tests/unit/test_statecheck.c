@@ -97,6 +97,13 @@ TEST(lockfile_resolves_nothing)
 	if (pmbench_pm_get("pnpm:hoisted"))
 		CHECK_INT(check(&why, &s, "lockfile", "pnpm:hoisted"),
 			  PMBENCH_CHECK_KNOWN);
+	/* npm's only with the setting that omits the tarball URLs. */
+	CHECK_INT(check(&why, &s, "lockfile", "npm"), PMBENCH_CHECK_FAIL);
+	CHECK_INT(pmbench_state_check(&why, &s, PMBENCH_STATE_LOCKFILE,
+				      pmbench_pm_get("npm"),
+				      "omit-lockfile-registry-resolved=true "
+				      "(~/.npmrc)"),
+		  PMBENCH_CHECK_KNOWN);
 	/* The lockfile changed: resolved again, whatever the PM. */
 	pmbench_sample_metric_set(&s, "lockfile_changed_count", 1);
 	CHECK_INT(check(&why, &s, "lockfile", "pnpm"), PMBENCH_CHECK_FAIL);
@@ -142,8 +149,8 @@ static void cell_of(struct pmbench_result *r, const char *pm, size_t n,
 
 TEST(wrong_state_is_no_time)
 {
-	struct pmbench_result r = PMBENCH_RESULT_INIT, back =
-							   PMBENCH_RESULT_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT,
+			      back = PMBENCH_RESULT_INIT;
 	double *a, *b;
 	size_t n;
 	char *json;
@@ -178,5 +185,4 @@ TEST(wrong_state_is_no_time)
 
 CHECK_MAIN(CASE(empty_cache_downloads_every_tarball),
 	   CASE(warm_cache_downloads_nothing), CASE(lockfile_resolves_nothing),
-	   CASE(unchecked_without_the_mirror),
-	   CASE(wrong_state_is_no_time))
+	   CASE(unchecked_without_the_mirror), CASE(wrong_state_is_no_time))

@@ -17,9 +17,9 @@ struct verdict {
 };
 
 /* The documented exception of `pm` to `rule` under `pm_config`, or NULL. */
-static const struct pmbench_pm_known *
-known_of(const struct pmbench_pm *pm, enum pmbench_check_rule rule,
-	 const char *pm_config)
+static const struct pmbench_pm_known *known_of(const struct pmbench_pm *pm,
+					       enum pmbench_check_rule rule,
+					       const char *pm_config)
 {
 	const struct pmbench_pm_known *k = pm ? pm->known : NULL;
 
@@ -60,17 +60,19 @@ static void check_registry(struct verdict *v, const struct pmbench_sample *s,
 	pmbench_sample_metric_get(s, "tree_tarballs_count", &need);
 	if (!(state & (PMBENCH_STATE_CACHE | PMBENCH_STATE_NODE_MODULES)) &&
 	    tgz < need) {
-		pmbench_buf_addf(&b,
-				 "warm: %.0f of the tree's %.0f tarballs "
-				 "downloaded with an empty cache: the PM read a "
-				 "cache pmbench did not clear",
-				 tgz, need);
+		pmbench_buf_addf(
+			&b,
+			"warm: %.0f of the tree's %.0f tarballs "
+			"downloaded with an empty cache: the PM read a "
+			"cache pmbench did not clear",
+			tgz, need);
 		broken(v, pm, PMBENCH_RULE_COLD_TARBALLS, pm_config, b.ptr);
 	}
 	pmbench_buf_reset(&b);
 	if ((state & PMBENCH_STATE_CACHE) &&
 	    !(state & PMBENCH_STATE_NODE_MODULES) && tgz > 0) {
-		pmbench_buf_addf(&b, "%.0f tarball%s downloaded with a warm cache",
+		pmbench_buf_addf(&b,
+				 "%.0f tarball%s downloaded with a warm cache",
 				 tgz, tgz == 1 ? "" : "s");
 		broken(v, pm, PMBENCH_RULE_WARM_TARBALLS, pm_config, b.ptr);
 	}
@@ -101,9 +103,9 @@ static void check_files(struct verdict *v, const struct pmbench_sample *s,
 	}
 }
 
-int pmbench_state_check(struct pmbench_buf *why,
-			const struct pmbench_sample *s, unsigned state,
-			const struct pmbench_pm *pm, const char *pm_config)
+int pmbench_state_check(struct pmbench_buf *why, const struct pmbench_sample *s,
+			unsigned state, const struct pmbench_pm *pm,
+			const char *pm_config)
 {
 	struct verdict v = { PMBENCH_BUF_INIT, PMBENCH_BUF_INIT, 0 };
 	int ret = PMBENCH_CHECK_PASS;
