@@ -241,6 +241,32 @@ void pmbench_kind_migrate_resolution(struct pmbench_buf *b,
 	pmbench_strvec_release(&y);
 }
 
+/*
+ * A build that exited 0 and wrote no file: what the source's did says
+ * whether that is a check-only build or a failure.
+ */
+static void no_output(struct pmbench_buf *b,
+		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_pm *e,
+		      const struct pmbench_migrate_task *t,
+		      const struct pmbench_migrate_task *st)
+{
+	if (!src || src == e || (st && st->ok && st->no_output))
+		pmbench_buf_addf(b,
+				 "%s ok, writes no file%s%s: a check-only "
+				 "build",
+				 t->name, src && src != e ? ", nor under " : "",
+				 src && src != e ? src->pm : "");
+	else if (st && st->ok)
+		pmbench_buf_addf(b,
+				 "%s FAILS: it exited 0 but wrote no file "
+				 "(under %s it wrote %zu)",
+				 t->name, src->pm, src->build_files.nr);
+	else
+		pmbench_buf_addf(b, "%s ok, writes no file (%s's %s fails)",
+				 t->name, src->pm, t->name);
+}
+
 void pmbench_kind_migrate_task(struct pmbench_buf *b,
 			       const struct pmbench_migrate_pm *src,
 			       const struct pmbench_migrate_pm *e,
@@ -251,6 +277,8 @@ void pmbench_kind_migrate_task(struct pmbench_buf *b,
 
 	if (!t->ran)
 		pmbench_buf_addf(b, "%s: no script", t->name);
+	else if (t->ok && t->no_output)
+		no_output(b, src, e, t, st);
 	else if (t->interrupted)
 		pmbench_buf_addf(b, "%s interrupted", t->name);
 	else if (!t->ok)

@@ -285,6 +285,47 @@ TEST(failing_target_and_failing_build)
 }
 
 /*
+ * A build that exits 0 and writes no file (a type-check) is no failure
+ * when the source's writes none either; it is one when the source's
+ * writes files (issue 37).
+ */
+TEST(build_without_output)
+{
+	const cJSON *e, *t;
+	struct h_run run;
+	cJSON *rep;
+
+	h_setup();
+	migrate(&run, &rep, npm_project("true"), "bun", NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK(rep);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(rep, "all_ok")));
+	e = pm_entry(rep, "bun");
+	CHECK(!strstr(h_str(e, "verdict"), "FAILS"));
+	CHECK_CONTAINS(h_str(e, "verdict"), "build ok, writes no file, nor "
+					    "under npm: a check-only build");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "no_output")));
+	cJSON_Delete(rep);
+	h_run_release(&run);
+
+	/* Only the fake npm's tree makes the build write its file. */
+	h_setup();
+	migrate(&run, &rep,
+		npm_project("if test -e node_modules/.fakepm-npm; then mkdir "
+			    "-p dist && echo built > dist/app.js; fi"),
+		"bun", NULL);
+	CHECK_INT(run.exit_code, 2);
+	CHECK(rep);
+	e = pm_entry(rep, "bun");
+	CHECK_CONTAINS(h_str(e, "verdict"), "build FAILS: it exited 0 but "
+					    "wrote no file (under npm it "
+					    "wrote 1)");
+	cJSON_Delete(rep);
+	h_run_release(&run);
+}
+
+/*
  * When every target fails its priming, migrate says so at once and times
  * nothing (no run of the source's), unless --time-source asks for it.
  */
@@ -882,7 +923,7 @@ CHECK_MAIN(CASE(routes_from_the_source_lockfile),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
-	   CASE(failing_target_and_failing_build),
+	   CASE(failing_target_and_failing_build), CASE(build_without_output),
 	   CASE(stops_when_no_target_installs), CASE(test_and_lint_parity),
 	   CASE(dev_server_parity), CASE(user_checkout_untouched),
 	   CASE(detects_yarn_flavours_and_workspaces),
