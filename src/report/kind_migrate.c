@@ -637,6 +637,8 @@ void pmbench_report_migrate(struct pmbench_doc *out,
 	out->json = pmbench_report_migrate_json(m, r);
 	out->csv = pmbench_xstrdup("targets");
 	rep = pmbench_doc_attach(out, r, NULL);
+	free(pmbench_kind_migrate_decision(out, m, r));
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Evidence");
 	list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
 	for (size_t i = 0; i < m->pms_nr; i++) {
 		pmbench_buf_reset(&b);
@@ -671,6 +673,7 @@ char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 		pmbench_strvec_push(&verdicts, v.ptr);
 	}
 	json = pmbench_migrate_to_json(m, r, (const char *const *)verdicts.v);
+	json = pmbench_kind_migrate_decision_json(json, m, r);
 	pmbench_strvec_release(&verdicts);
 	pmbench_buf_release(&v);
 	return json;
