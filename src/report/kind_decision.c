@@ -23,16 +23,17 @@ enum { COL_TARGET, COL_INSTALLS, COL_VERSIONS, COL_BUILD, COL_TESTS, COL_DEV };
 /* What the verdict sentence needs of one target's row. */
 struct decision_row {
 	const struct pmbench_migrate_pm *e;
-	int blocked;	/* a check fails where the source's passed */
-	int faster;	/* significantly faster in some timed cell */
-	int slower;	/* significantly slower in some timed cell */
+	int blocked;	 /* a check fails where the source's passed */
+	int faster;	 /* significantly faster in some timed cell */
+	int slower;	 /* significantly slower in some timed cell */
 	double log_gain; /* sum of log speed-ups over the install cells */
 	size_t gains;
 	struct pmbench_buf says; /* "same 771 versions, build identical, ..." */
 };
 
 /* "3 moved (1 major, 2 patch)" or "same 771": the resolution diff. */
-static void versions(struct pmbench_buf *b, const struct pmbench_migrate_pm *src,
+static void versions(struct pmbench_buf *b,
+		     const struct pmbench_migrate_pm *src,
 		     const struct pmbench_migrate_pm *e)
 {
 	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
@@ -294,7 +295,8 @@ static void decision_row(struct pmbench_doc_table *t, struct decision_row *d,
 	pmbench_doc_name(row, COL_TARGET, d->e->pm);
 	if (d->e->prime_failure) {
 		d->blocked = 1;
-		pmbench_doc_row_note(row, COL_INSTALLS, "does not install: %.*s",
+		pmbench_doc_row_note(row, COL_INSTALLS,
+				     "does not install: %.*s",
 				     (int)strcspn(d->e->prime_failure, "\n"),
 				     d->e->prime_failure);
 		goto done;
@@ -355,8 +357,7 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 	const struct decision_row *d = best(rows, n);
 
 	if (!n)
-		pmbench_buf_addf(out, "No target: %s was the only PM.",
-				 source);
+		pmbench_buf_addf(out, "No target: %s was the only PM.", source);
 	else if (!d)
 		pmbench_buf_addf(out,
 				 "Stay on %s: no target passes every check "
@@ -364,8 +365,7 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 				 "not install).",
 				 source, source);
 	else if (d->faster && !d->slower)
-		pmbench_buf_addf(out, "Move to %s: %s.", d->e->pm,
-				 d->says.ptr);
+		pmbench_buf_addf(out, "Move to %s: %s.", d->e->pm, d->says.ptr);
 	else if (d->faster)
 		pmbench_buf_addf(out,
 				 "%s passes every check but is faster in some "
@@ -383,9 +383,9 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 static struct pmbench_doc_column *columns(const struct pmbench_strvec *cells,
 					  struct pmbench_strvec *heads)
 {
-	static const char *const fixed[] = { "target", "installs",
+	static const char *const fixed[] = { "target",	       "installs",
 					     "versions moved", "build",
-					     "tests", "dev server" };
+					     "tests",	       "dev server" };
 	size_t n = PMBENCH_ARRAY_SIZE(fixed) + cells->nr + 1;
 	struct pmbench_doc_column *c = pmbench_xcalloc(n, sizeof(*c));
 
@@ -486,7 +486,8 @@ char *pmbench_kind_migrate_decision_json(char *json,
 	sentence = pmbench_kind_migrate_decision(&d, m, r);
 	o = cJSON_AddObjectToObject(root, "decision");
 	if (!o || !cJSON_AddStringToObject(o, "verdict", sentence) ||
-	    !cJSON_AddItemToObject(o, "targets", rows_json(&d.blocks[1]->table)))
+	    !cJSON_AddItemToObject(o, "targets",
+				   rows_json(&d.blocks[1]->table)))
 		pmbench_die("out of memory building JSON");
 	text = cJSON_Print(root);
 	if (!text)
