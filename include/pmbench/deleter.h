@@ -60,6 +60,14 @@ void pmbench_deleter_queue(struct pmbench_buf *out, const char *cache_dir);
 int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir);
 
 /**
+ * The memory of the process's arguments (argv[0] to the end of the last
+ * one), which the deleter overwrites with what it does, so that `ps`
+ * shows "pmbench-deleter: deleting ..." and not the command that started
+ * it. main() calls it once; without it only the short name is set.
+ */
+void pmbench_deleter_title_area(char **argv, int argc);
+
+/**
  * The pid of the deleter deleting in the work folder `cache_dir` now, or
  * 0 when none holds its lock (-1: one holds it and has not written its pid
  * yet).

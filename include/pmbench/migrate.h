@@ -35,6 +35,12 @@ struct pmbench_migrate_task {
 	int interrupted; /**< pmbench was stopped while it ran (not ok) */
 	char *failure;	 /**< one line when !ok */
 	double wall_s;
+	/**
+	 * An output task (build) that exited 0 and wrote no file: ok when
+	 * the source's wrote none either (a check-only build), a failure
+	 * when the source's wrote some (pmbench_migrate_task_failed()).
+	 */
+	int no_output;
 };
 
 /** What one PM did with the repo (the source PM comes first). */
@@ -145,6 +151,14 @@ size_t pmbench_migrate_script_differences(const struct pmbench_migrate_pm *src,
 
 /** 1 if cell `c` (which may be NULL) primed and has a successful sample. */
 int pmbench_migrate_cell_ok(const struct pmbench_cell *c);
+
+/**
+ * Whether the parity task `t` of a target fails where the source's task
+ * `st` (may be NULL) did not: it failed, or it wrote no output where the
+ * source's wrote some.
+ */
+int pmbench_migrate_task_failed(const struct pmbench_migrate_task *t,
+				const struct pmbench_migrate_task *st);
 
 /**
  * 1 if every target installed and every task that succeeded under the

@@ -101,6 +101,8 @@ struct pmbench_report_cell {
 	size_t outliers;		   /**< runs flagged by modified z */
 	/** of them, those far enough to matter (PMBENCH_REPORT_OUTLIER_FAR) */
 	size_t outliers_far;
+	/** the farthest of them from the median, as a fraction of it */
+	double outlier_farthest;
 	int slow_first;		  /**< the first timed run is a high outlier */
 	double user, sys;	  /**< means, seconds */
 	double max_rss, tree_rss; /**< means, KiB */

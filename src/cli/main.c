@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "options.h"
 #include "pmbench/ctx.h"
+#include "pmbench/deleter.h"
 #include "pmbench/proc.h"
 #include "pmbench/reaper.h"
 
@@ -174,6 +175,7 @@ int main(int argc, char **argv)
 	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	int code;
 
+	pmbench_deleter_title_area(argv, argc);
 	if (setup_process() < 0) {
 		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
 		return PMBENCH_EXIT_ERROR;

@@ -342,6 +342,26 @@ void pmbench_kind_migrate_task(struct pmbench_buf *b,
 			       const struct pmbench_migrate_task *t);
 
 /* A migration target's speed against its source in one scenario. */
+/*
+ * migrate's decision (kind_decision.c): a heading, a table with one row
+ * per target (installs, versions moved, build, tests, dev server, each
+ * timed cell's speed against the source, what the team changes) and a
+ * paragraph of one sentence of verdict, appended to `out`. Returns the
+ * sentence (the caller frees it).
+ */
+struct pmbench_migrate;
+char *pmbench_kind_migrate_decision(struct pmbench_doc *out,
+				    const struct pmbench_migrate *m,
+				    const struct pmbench_result *r);
+
+/*
+ * `json`, migrate's JSON (consumed), with "decision": {"verdict": the
+ * sentence, "targets": each row of the table, header to text}.
+ */
+char *pmbench_kind_migrate_decision_json(char *json,
+					 const struct pmbench_migrate *m,
+					 const struct pmbench_result *r);
+
 struct pmbench_kind_speed {
 	struct pmbench_comparison cmp; /**< target / source */
 	/** The speed-up: source / target (above 1: the target is faster). */

@@ -187,6 +187,24 @@ void pmbench_kind_failures(struct pmbench_doc *d,
 	}
 }
 
+/*
+ * "--runs auto (target ±10%, at most 30 rounds a scenario; the most a
+ * scenario ran: 5 rounds)": the budget as it was set, then what it
+ * spent (`runs` is the most rounds a scenario ran, not a cap).
+ */
+static void auto_budget(struct pmbench_buf *b, const struct pmbench_result *r)
+{
+	pmbench_buf_addf(b, "--runs auto (target ±%g%%", r->auto_target * 100);
+	if (r->auto_budget_ns)
+		pmbench_buf_addf(b, ", budget %.0f s",
+				 (double)r->auto_budget_ns / 1e9);
+	if (r->auto_max_runs)
+		pmbench_buf_addf(b, ", at most %u rounds a scenario",
+				 r->auto_max_runs);
+	pmbench_buf_addf(b, "; the most a scenario ran: %u round%s)", r->runs,
+			 r->runs == 1 ? "" : "s");
+}
+
 void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
 			  const char *more)
 {
@@ -196,10 +214,7 @@ void pmbench_kind_created(struct pmbench_doc *d, const struct pmbench_result *r,
 			 r->created ? r->created : "(unknown)",
 			 r->pmbench_version ? r->pmbench_version : "?");
 	if (r->runs_auto)
-		pmbench_buf_addf(&b,
-				 "--runs auto (target ±%g%%, at most %u "
-				 "runs)",
-				 r->auto_target * 100, r->runs);
+		auto_budget(&b, r);
 	else if (r->shard)
 		pmbench_buf_addf(&b,
 				 "shard %u of %u: %u of the plan's %u timed "

@@ -241,6 +241,32 @@ void pmbench_kind_migrate_resolution(struct pmbench_buf *b,
 	pmbench_strvec_release(&y);
 }
 
+/*
+ * A build that exited 0 and wrote no file: what the source's did says
+ * whether that is a check-only build or a failure.
+ */
+static void no_output(struct pmbench_buf *b,
+		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_pm *e,
+		      const struct pmbench_migrate_task *t,
+		      const struct pmbench_migrate_task *st)
+{
+	if (!src || src == e || (st && st->ok && st->no_output))
+		pmbench_buf_addf(b,
+				 "%s ok, writes no file%s%s: a check-only "
+				 "build",
+				 t->name, src && src != e ? ", nor under " : "",
+				 src && src != e ? src->pm : "");
+	else if (st && st->ok)
+		pmbench_buf_addf(b,
+				 "%s FAILS: it exited 0 but wrote no file "
+				 "(under %s it wrote %zu)",
+				 t->name, src->pm, src->build_files.nr);
+	else
+		pmbench_buf_addf(b, "%s ok, writes no file (%s's %s fails)",
+				 t->name, src->pm, t->name);
+}
+
 void pmbench_kind_migrate_task(struct pmbench_buf *b,
 			       const struct pmbench_migrate_pm *src,
 			       const struct pmbench_migrate_pm *e,
@@ -251,6 +277,8 @@ void pmbench_kind_migrate_task(struct pmbench_buf *b,
 
 	if (!t->ran)
 		pmbench_buf_addf(b, "%s: no script", t->name);
+	else if (t->ok && t->no_output)
+		no_output(b, src, e, t, st);
 	else if (t->interrupted)
 		pmbench_buf_addf(b, "%s interrupted", t->name);
 	else if (!t->ok)
@@ -615,6 +643,8 @@ void pmbench_report_migrate(struct pmbench_doc *out,
 	out->json = pmbench_report_migrate_json(m, r);
 	out->csv = pmbench_xstrdup("targets");
 	rep = pmbench_doc_attach(out, r, NULL);
+	free(pmbench_kind_migrate_decision(out, m, r));
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Evidence");
 	list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
 	for (size_t i = 0; i < m->pms_nr; i++) {
 		pmbench_buf_reset(&b);
@@ -649,6 +679,7 @@ char *pmbench_report_migrate_json(const struct pmbench_migrate *m,
 		pmbench_strvec_push(&verdicts, v.ptr);
 	}
 	json = pmbench_migrate_to_json(m, r, (const char *const *)verdicts.v);
+	json = pmbench_kind_migrate_decision_json(json, m, r);
 	pmbench_strvec_release(&verdicts);
 	pmbench_buf_release(&v);
 	return json;

@@ -61,8 +61,15 @@ static void count_far(struct pmbench_report_cell *rc)
 	flags = pmbench_xcalloc(rc->n, 1);
 	pmbench_stats_outliers(flags, rc->times, rc->n,
 			       PMBENCH_REPORT_OUTLIER_Z);
-	for (size_t i = 0; i < rc->n; i++)
-		rc->outliers_far += flags[i] && far(rc, rc->times[i]);
+	for (size_t i = 0; i < rc->n; i++) {
+		double d = fabs(rc->times[i] - rc->wall.median);
+
+		if (!flags[i] || !far(rc, rc->times[i]))
+			continue;
+		rc->outliers_far++;
+		if (d / rc->wall.median > rc->outlier_farthest)
+			rc->outlier_farthest = d / rc->wall.median;
+	}
 	rc->slow_first = rc->n >= 3 && flags[0] && far(rc, rc->times[0]) &&
 			 rc->times[0] > rc->wall.median;
 	free(flags);

@@ -190,10 +190,13 @@ static void add_warning(struct pmbench_doc *d, unsigned audience,
 				     "others (a cold cache? add --warmup)");
 	else if (c->outliers_far)
 		pmbench_buf_addf(&b,
-				 "%zu run%s more than %.0f%% off the median",
+				 "%zu outlier run%s (modified z-score above "
+				 "%.1f), %s%.0f%% off the median",
 				 c->outliers_far,
 				 c->outliers_far == 1 ? "" : "s",
-				 PMBENCH_REPORT_OUTLIER_FAR * 100);
+				 PMBENCH_REPORT_OUTLIER_Z,
+				 c->outliers_far == 1 ? "" : "the farthest ",
+				 c->outlier_farthest * 100);
 	add_drift(&b, c);
 	if (b.len)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,

@@ -144,6 +144,12 @@ TEST(prompt_returns_before_the_deletion_ends)
 	CHECK_INT(stat_field(pid, 19), 19);
 	prio = syscall(SYS_ioprio_get, 1, (int)pid);
 	CHECK_INT(prio >> 13, 3);
+	/* `ps` says what it does, not the command that started it. */
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+	CHECK_INT(pmbench_fs_read(&cg, path, 4096), 0);
+	CHECK(!strncmp(cg.ptr, "pmbench-deleter: deleting", 25));
+	CHECK(!strstr(cg.ptr, "bench --"));
+	pmbench_buf_reset(&cg);
 	snprintf(path, sizeof(path), "/proc/%ld/cgroup", (long)pid);
 	CHECK_INT(pmbench_fs_read(&cg, path, 4096), 0);
 	CHECK(!strstr(cg.ptr, "pmbench-"));

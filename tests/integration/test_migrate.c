@@ -192,6 +192,37 @@ TEST(failed_import_falls_back_to_fresh)
 	h_run_release(&run);
 }
 
+/*
+ * The decision opens the terminal output, before the evidence: a row per
+ * target with the versions moved and the speed as a number and a word,
+ * and one sentence; the JSON has the same as "decision" (issue 37).
+ */
+static void decision_first(const struct h_run *run, const cJSON *rep)
+{
+	const char *dec = strstr(run->out.ptr, "Decision");
+	const cJSON *d = cJSON_GetObjectItem(rep, "decision"), *row;
+	char first[31];
+
+	CHECK(dec);
+	CHECK(dec < strstr(run->out.ptr, "Evidence"));
+	CHECK(dec < strstr(run->out.ptr, "bun against npm"));
+	CHECK_CONTAINS(dec, "versions moved");
+	CHECK_CONTAINS(dec, "1 moved (1 minor), 1 added, 0 gone");
+	CHECK_CONTAINS(dec, "same 4");
+	CHECK(d);
+	/* Its first words (the terminal wraps the rest). */
+	CHECK(strlen(h_str(d, "verdict")) > 30);
+	snprintf(first, sizeof(first), "%s", h_str(d, "verdict"));
+	CHECK_CONTAINS(dec, first);
+	row = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "targets"), 0);
+	CHECK_STR(h_str(row, "target"), "bun");
+	CHECK_STR(h_str(row, "versions moved"),
+		  "1 moved (1 minor), 1 added, 0 gone");
+	CHECK(strstr(h_str(row, "install cache+lockfile"), "faster") ||
+	      strstr(h_str(row, "install cache+lockfile"), "slower") ||
+	      strstr(h_str(row, "install cache+lockfile"), "no difference"));
+}
+
 TEST(resolution_diff_and_skipped_scripts)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
@@ -230,6 +261,7 @@ TEST(resolution_diff_and_skipped_scripts)
 					    "versions (0 major, 1 minor");
 	CHECK_CONTAINS(run.out.ptr, "old 1.1.0 -> 1.3.0 (minor)");
 	CHECK_CONTAINS(run.out.ptr, "extra 0.1.0 only under bun");
+	decision_first(&run, rep);
 
 	e = pm_entry(rep, "pnpm");
 	res = cJSON_GetObjectItem(e, "resolution");
@@ -282,6 +314,54 @@ TEST(failing_target_and_failing_build)
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	pmbench_strvec_release(&env);
+}
+
+/*
+ * A build that exits 0 and writes no file (a type-check) is no failure
+ * when the source's writes none either; it is one when the source's
+ * writes files (issue 37).
+ */
+TEST(build_without_output)
+{
+	const cJSON *e, *t;
+	struct h_run run;
+	cJSON *rep;
+
+	h_setup();
+	migrate(&run, &rep, npm_project("true"), "bun", NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK(rep);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(rep, "all_ok")));
+	e = pm_entry(rep, "bun");
+	CHECK(!strstr(h_str(e, "verdict"), "FAILS"));
+	CHECK_CONTAINS(h_str(e, "verdict"), "build ok, writes no file, nor "
+					    "under npm: a check-only build");
+	t = cJSON_GetArrayItem(cJSON_GetObjectItem(e, "tasks"), 0);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(t, "no_output")));
+	cJSON_Delete(rep);
+	h_run_release(&run);
+
+	/* Only the fake npm's tree makes the build write its file. */
+	h_setup();
+	migrate(&run, &rep,
+		npm_project("if test -e node_modules/.fakepm-npm; then mkdir "
+			    "-p dist && echo built > dist/app.js; fi"),
+		"bun", NULL);
+	CHECK_INT(run.exit_code, 2);
+	CHECK(rep);
+	e = pm_entry(rep, "bun");
+	CHECK_CONTAINS(h_str(e, "verdict"), "build FAILS: it exited 0 but "
+					    "wrote no file (under npm it "
+					    "wrote 1)");
+	/* The decision says so and moves nobody. */
+	e = cJSON_GetObjectItem(rep, "decision");
+	CHECK_STR(
+		h_str(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "targets"), 0),
+		      "build"),
+		"FAILS");
+	CHECK_CONTAINS(h_str(e, "verdict"), "Stay on npm: no target passes");
+	cJSON_Delete(rep);
+	h_run_release(&run);
 }
 
 /*
@@ -882,7 +962,7 @@ CHECK_MAIN(CASE(routes_from_the_source_lockfile),
 	   CASE(ctrl_c_during_a_parity_task),
 	   CASE(failed_import_falls_back_to_fresh),
 	   CASE(resolution_diff_and_skipped_scripts),
-	   CASE(failing_target_and_failing_build),
+	   CASE(failing_target_and_failing_build), CASE(build_without_output),
 	   CASE(stops_when_no_target_installs), CASE(test_and_lint_parity),
 	   CASE(dev_server_parity), CASE(user_checkout_untouched),
 	   CASE(detects_yarn_flavours_and_workspaces),

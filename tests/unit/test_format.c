@@ -391,7 +391,7 @@ TEST(migrate_in_every_format)
 {
 	static const char *const head =
 		"Migration from npm (it ships package-lock.json)\n\n"
-		"(source) npm: installs";
+		"Decision\n";
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
@@ -402,7 +402,11 @@ TEST(migrate_in_every_format)
 	pmbench_report_migrate(&doc, &m, &r);
 	EVERY_FORMAT(&doc);
 	t = write_as("table", &doc);
+	/* The decision first, the verdict lines after it as evidence. */
 	CHECK(!strncmp(t, head, strlen(head)));
+	CHECK_CONTAINS(t,
+		       "  pnpm    does not install: 'pnpm install' exited 1");
+	CHECK_CONTAINS(t, "\nEvidence\n    (source) npm: installs");
 	CHECK_CONTAINS(t, "pnpm: does not install: 'pnpm install' exited 1");
 	CHECK_CONTAINS(t, "\nbun against npm\n");
 	CHECK_CONTAINS(t, "vite-react · install · clean");

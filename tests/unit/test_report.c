@@ -170,7 +170,9 @@ TEST(outlier_warning)
 		s->wall_ns = (uint64_t)(t[i] * 1e9);
 	}
 	text = render(&r, "table");
-	CHECK_CONTAINS(text, "warning: npm: 1 run more than 1% off the median");
+	/* An outlier by its z-score, and how far: not "every run 1 % off". */
+	CHECK_CONTAINS(text, "warning: npm: 1 outlier run (modified z-score "
+			     "above 3.5), 248% off the median");
 	/* One line per cell, after the findings. */
 	CHECK(!strstr(strstr(text, "warning: npm") + 1, "warning"));
 	CHECK(strstr(text, "warning: npm") > strstr(text, "  npm  "));
@@ -205,6 +207,38 @@ TEST(no_outlier_warning_when_tight)
 	}
 	text = render(&r, "table");
 	CHECK(!strstr(text, "warning"));
+	free(text);
+	pmbench_result_release(&r);
+}
+
+/*
+ * The budget's header says the cap it had and the rounds it spent, not
+ * the rounds spent as "at most N runs" (issue 37).
+ */
+TEST(auto_budget_header)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *c;
+	char *text;
+
+	c = pmbench_result_add_cell(&r, "f", "install", "clean", "npm");
+	for (unsigned i = 0; i < 5; i++) {
+		struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+		s->ok = 1;
+		s->round = i;
+		s->wall_ns = 1000000000u + i * 1000000u;
+	}
+	r.runs_auto = 1;
+	r.auto_target = 0.10;
+	r.auto_max_runs = 30;
+	r.auto_budget_ns = 600000000000u;
+	r.runs = 5;
+	text = render(&r, "html");
+	CHECK_CONTAINS(text, "--runs auto (target ±10%, budget 600 s, at most "
+			     "30 rounds a scenario; the most a scenario ran: 5 "
+			     "rounds)");
+	CHECK(!strstr(text, "at most 5 runs"));
 	free(text);
 	pmbench_result_release(&r);
 }
@@ -986,9 +1020,9 @@ TEST(state_check_in_every_format)
 
 CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
-	   CASE(no_outlier_warning_when_tight), CASE(too_few_runs_to_test),
-	   CASE(drift_warning), CASE(markdown), CASE(csv_round_trip),
-	   CASE(hyperfine_json), CASE(html),
+	   CASE(no_outlier_warning_when_tight), CASE(auto_budget_header),
+	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),
+	   CASE(csv_round_trip), CASE(hyperfine_json), CASE(html),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
 	   CASE(leftover_processes_are_shown), CASE(format_names),
 	   CASE(resolver_stalls_warned_unless_local),

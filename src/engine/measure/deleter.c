@@ -213,6 +213,36 @@ static int take_lock(int fd)
 	return ret < 0 ? -1 : name_self(fd);
 }
 
+/* The arguments' memory, set by main(): where `ps` reads the command. */
+static char *title_area;
+static size_t title_len;
+
+void pmbench_deleter_title_area(char **argv, int argc)
+{
+	if (argc < 1 || !argv[0])
+		return;
+	title_area = argv[0];
+	title_len =
+		(size_t)(argv[argc - 1] + strlen(argv[argc - 1]) + 1 - argv[0]);
+}
+
+/* Say what this process does in `ps` (async-signal-safe: no malloc). */
+static void retitle(const char *queue)
+{
+	static const char what[] = "pmbench-deleter: deleting what pmbench "
+				   "set aside in ";
+	size_t n = 0;
+
+	prctl(PR_SET_NAME, "pmb-deleter", 0, 0, 0);
+	if (!title_area || title_len < 2)
+		return;
+	memset(title_area, 0, title_len);
+	for (size_t i = 0; what[i] && n < title_len - 1; i++)
+		title_area[n++] = what[i];
+	for (size_t i = 0; queue[i] && n < title_len - 1; i++)
+		title_area[n++] = queue[i];
+}
+
 PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
 					int report)
 {
@@ -223,7 +253,7 @@ PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
 	fd = lock_and_report(queue, report, &locked);
 	if (shed(&fd) < 0)
 		_exit(1);
-	prctl(PR_SET_NAME, "pmb-deleter", 0, 0, 0);
+	retitle(queue);
 	if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
 		/* As fast as the rest, then: it still deletes. */
 	}

@@ -65,6 +65,7 @@ static const struct pmbench_result_field task_fields[] = {
 	FIELD(pmbench_migrate_task, "interrupted", F_BOOL, interrupted, 0),
 	FIELD(pmbench_migrate_task, "failure", F_STR, failure, 0),
 	FIELD(pmbench_migrate_task, "wall_s", F_DOUBLE, wall_s, 0),
+	FIELD(pmbench_migrate_task, "no_output", F_BOOL, no_output, 0),
 	FIELD_END,
 };
 

@@ -1,0 +1,503 @@
+/*
+ * migrate's decision on one screen: a table with one row per target
+ * (installs, versions that moved, build, tests, dev server, each timed
+ * scenario's speed against the source as one number and a word, what
+ * the team changes) and one sentence of verdict, which open the
+ * migrate document before the paragraphs of evidence (kind_migrate.c).
+ */
+#include "pmbench/common.h"
+
+#include <ctype.h>
+#include <math.h>
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+#include "pmbench/report_kind.h"
+#include "pmbench/stats.h"
+#include "pmbench/task.h"
+
+/* The fixed columns; the speed columns follow COL_DEV. */
+enum { COL_TARGET, COL_INSTALLS, COL_VERSIONS, COL_BUILD, COL_TESTS, COL_DEV };
+
+/* What the verdict sentence needs of one target's row. */
+struct decision_row {
+	const struct pmbench_migrate_pm *e;
+	int blocked;	 /* a check fails where the source's passed */
+	int faster;	 /* significantly faster in some timed cell */
+	int slower;	 /* significantly slower in some timed cell */
+	double log_gain; /* sum of log speed-ups over the install cells */
+	size_t gains;
+	struct pmbench_buf says; /* "same 771 versions, build identical, ..." */
+};
+
+/* "3 moved (1 major, 2 patch)" or "same 771": the resolution diff. */
+static void versions(struct pmbench_buf *b,
+		     const struct pmbench_migrate_pm *src,
+		     const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_resolution_diff d = PMBENCH_RESOLUTION_DIFF_INIT;
+	size_t lv[3] = { 0, 0, 0 };
+	static const char *const names[3] = { "major", "minor", "patch" };
+	const char *sep = " (";
+
+	pmbench_resolution_diff(&d, &src->res, &e->res);
+	for (size_t i = 0; i < d.changes_nr; i++)
+		for (size_t k = 0; k < 3 && d.changes[i].level; k++)
+			lv[k] += !strcmp(d.changes[i].level, names[k]);
+	if (!d.changed && !d.only_source && !d.only_target)
+		pmbench_buf_addf(b, "same %zu", d.identical);
+	else
+		pmbench_buf_addf(b, "%zu moved", d.changed);
+	for (size_t k = 0; k < 3; k++)
+		if (lv[k]) {
+			pmbench_buf_addf(b, "%s%zu %s", sep, lv[k], names[k]);
+			sep = ", ";
+		}
+	if (*sep == ',')
+		pmbench_buf_adds(b, ")");
+	if (d.only_target || d.only_source)
+		pmbench_buf_addf(b, ", %zu added, %zu gone", d.only_target,
+				 d.only_source);
+	pmbench_resolution_diff_release(&d);
+}
+
+/*
+ * `path` with its hash-like parts ("index-BdT5x9Kq.js", "main.3f2a1b.js":
+ * a run of 6 or more letters and digits holding a digit, between dots
+ * or dashes) set to "#", into `out`.
+ */
+static void unhashed(struct pmbench_buf *out, const char *path)
+{
+	pmbench_buf_reset(out);
+	while (*path) {
+		size_t n = strcspn(path, ".-/ "), digits = 0;
+
+		for (size_t i = 0; i < n; i++)
+			digits += isdigit((unsigned char)path[i]) != 0;
+		if (n >= 6 && digits && digits < n)
+			pmbench_buf_adds(out, "#");
+		else
+			pmbench_buf_add(out, path, n);
+		path += n;
+		if (*path)
+			pmbench_buf_add(out, path++, 1);
+	}
+}
+
+/* The files of `v` with hashes set apart, sorted. */
+static void unhashed_all(struct pmbench_strvec *out,
+			 const struct pmbench_strvec *v)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < v->nr; i++) {
+		unhashed(&b, v->v[i]);
+		pmbench_strvec_push(out, b.ptr);
+	}
+	pmbench_strvec_sort(out, 0);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * The build in a word: "identical" (every file by name and size), "same
+ * files" (the same once hashed names are set apart), "differs".
+ */
+static const char *build_word(const struct pmbench_migrate_pm *src,
+			      const struct pmbench_migrate_pm *e)
+{
+	struct pmbench_strvec a = PMBENCH_STRVEC_INIT, z = PMBENCH_STRVEC_INIT;
+	const char *w = "differs";
+
+	if (!pmbench_strvec_missing(&src->build_files, &e->build_files, NULL) &&
+	    !pmbench_strvec_missing(&e->build_files, &src->build_files, NULL))
+		return "identical";
+	unhashed_all(&a, &src->build_files);
+	unhashed_all(&z, &e->build_files);
+	if (a.nr == z.nr && !pmbench_strvec_missing(&a, &z, NULL) &&
+	    !pmbench_strvec_missing(&z, &a, NULL))
+		w = "same files, hashed names differ";
+	pmbench_strvec_release(&a);
+	pmbench_strvec_release(&z);
+	return w;
+}
+
+/* The word of parity task `t` of `e`, and whether it blocks the move. */
+static void task_word(struct pmbench_buf *b, struct decision_row *d,
+		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_task *t)
+{
+	const struct pmbench_migrate_task *st =
+		pmbench_migrate_task_get(src, t->name);
+	int output = pmbench_task_cell_has(t->name, PMBENCH_TASK_OUTPUT);
+
+	if (b->len)
+		pmbench_buf_adds(b, ", ");
+	if (!output)
+		pmbench_buf_addf(b, "%s ", t->name);
+	if (pmbench_migrate_task_failed(t, st)) {
+		d->blocked = 1;
+		pmbench_buf_adds(b, "FAILS");
+	} else if (!t->ok) {
+		pmbench_buf_addf(b, "fails as under %s", src->pm);
+	} else if (t->no_output) {
+		pmbench_buf_adds(b, "no file written, as under the source");
+	} else if (output && st && st->ok) {
+		pmbench_buf_adds(b, build_word(src, d->e));
+	} else {
+		pmbench_buf_adds(b, "passes");
+	}
+}
+
+/* The build and the other parity tasks of `e` into their columns. */
+static void tasks(struct pmbench_doc_row *row, struct decision_row *d,
+		  const struct pmbench_migrate_pm *src)
+{
+	struct pmbench_buf build = PMBENCH_BUF_INIT, rest = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < d->e->tasks_nr; i++) {
+		const struct pmbench_migrate_task *t = &d->e->tasks[i];
+
+		if (!t->ran)
+			continue;
+		task_word(pmbench_task_cell_has(t->name, PMBENCH_TASK_OUTPUT)
+				  ? &build
+				  : &rest,
+			  d, src, t);
+	}
+	pmbench_doc_text(row, COL_BUILD, "%s", build.len ? build.ptr : "-");
+	pmbench_doc_text(row, COL_TESTS, "%s", rest.len ? rest.ptr : "-");
+	if (build.len)
+		pmbench_buf_addf(&d->says, "; build: %s", build.ptr);
+	if (rest.len)
+		pmbench_buf_addf(&d->says, "; %s", rest.ptr);
+	pmbench_buf_release(&build);
+	pmbench_buf_release(&rest);
+}
+
+/*
+ * "15.2x faster ±9%": the speed-up of `e` over the source in one timed
+ * cell, its interval as one relative half-width, and the shared verdict
+ * as a word. Returns 0 when there is nothing to compare.
+ */
+static int speed_word(struct pmbench_buf *b, struct decision_row *d,
+		      const struct pmbench_migrate *m,
+		      const struct pmbench_result *r, const char *task,
+		      const char *scenario)
+{
+	struct pmbench_kind_speed s;
+	double up, half;
+
+	if (!pmbench_kind_migrate_speed(&s, r, m->source_pm, m->seed, task,
+					scenario, d->e->pm))
+		return 0;
+	up = s.up.point;
+	half = fmax(s.up.hi - up, up - s.up.lo) / up * 100;
+	if (s.cmp.verdict == PMBENCH_VERDICT_FASTER)
+		pmbench_buf_addf(b, "%.2fx faster", up);
+	else if (s.cmp.verdict == PMBENCH_VERDICT_SLOWER)
+		pmbench_buf_addf(b, "%.2fx slower", 1.0 / up);
+	else
+		pmbench_buf_addf(b, "no difference (%.2fx)", up);
+	if (s.na >= 2 && s.nz >= 2)
+		pmbench_buf_addf(b, " ±%.0f%%", half);
+	else
+		pmbench_buf_adds(b, " (1 run)");
+	d->faster |= s.cmp.verdict == PMBENCH_VERDICT_FASTER;
+	d->slower |= s.cmp.verdict == PMBENCH_VERDICT_SLOWER;
+	if (!strcmp(task, pmbench_task_default()->name) && up > 0) {
+		d->log_gain += log(up);
+		d->gains++;
+	}
+	return 1;
+}
+
+/* The timed cells, "task\tscenario": install's scenarios, then tasks. */
+static void timed_cells(struct pmbench_strvec *out,
+			const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->scenarios.nr; i++)
+		pmbench_strvec_pushf(out, "%s\t%s",
+				     pmbench_task_default()->name,
+				     r->scenarios.v[i]);
+	for (size_t i = 0; i < r->tasks.nr; i++)
+		if (!pmbench_task_cell_has(r->tasks.v[i],
+					   PMBENCH_TASK_PER_SCENARIO))
+			pmbench_strvec_pushf(out, "%s\t%s", r->tasks.v[i],
+					     PMBENCH_TASK_SCENARIO);
+}
+
+/* The dev server: answers or not, as under the source. */
+static void dev_word(struct pmbench_doc_row *row, struct decision_row *d,
+		     const struct pmbench_migrate *m,
+		     const struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < r->tasks.nr; i++) {
+		const char *t = r->tasks.v[i];
+
+		if (!pmbench_task_cell_has(t, PMBENCH_TASK_SERVER))
+			continue;
+		if (pmbench_migrate_cell_ok(
+			    pmbench_migrate_task_cell(r, t, d->e->pm))) {
+			pmbench_buf_addf(&b, "%s%s answers", b.len ? ", " : "",
+					 t);
+		} else if (pmbench_migrate_cell_ok(pmbench_migrate_task_cell(
+				   r, t, m->source_pm))) {
+			d->blocked = 1;
+			pmbench_buf_addf(&b, "%s%s FAILS", b.len ? ", " : "",
+					 t);
+		}
+	}
+	pmbench_doc_text(row, COL_DEV, "%s", b.len ? b.ptr : "-");
+	if (b.len)
+		pmbench_buf_addf(&d->says, "; %s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/* "nothing" or "2 changes, 14 lines (see "changed for bun")". */
+static void changes_word(struct pmbench_buf *b,
+			 const struct pmbench_migrate_pm *e)
+{
+	size_t n = 0, lines = 0;
+
+	if (!e->recipe_ran) {
+		pmbench_buf_adds(b, "not asked (--no-recipe)");
+		return;
+	}
+	for (size_t i = 0; i < e->recipe.changes_nr; i++)
+		if (e->recipe.changes[i].applied) {
+			n++;
+			lines += e->recipe.changes[i].lines;
+		}
+	if (!n)
+		pmbench_buf_adds(b, "nothing");
+	else
+		pmbench_buf_addf(b,
+				 "%zu change%s, %zu line%s: diff under "
+				 "\"changed for %s\"",
+				 n, n == 1 ? "" : "s", lines,
+				 lines == 1 ? "" : "s", e->pm);
+}
+
+/* One target's row; its words for the verdict into `d`. */
+static void decision_row(struct pmbench_doc_table *t, struct decision_row *d,
+			 const struct pmbench_migrate *m,
+			 const struct pmbench_result *r,
+			 const struct pmbench_strvec *cells)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_doc_name(row, COL_TARGET, d->e->pm);
+	if (d->e->prime_failure) {
+		d->blocked = 1;
+		pmbench_doc_row_note(row, COL_INSTALLS,
+				     "does not install: %.*s",
+				     (int)strcspn(d->e->prime_failure, "\n"),
+				     d->e->prime_failure);
+		goto done;
+	}
+	pmbench_doc_text(row, COL_INSTALLS, "yes");
+	pmbench_buf_adds(&d->says, "installs");
+	if (src->scanned && d->e->scanned) {
+		versions(&b, src, d->e);
+		pmbench_doc_text(row, COL_VERSIONS, "%s", b.ptr);
+		pmbench_buf_addf(&d->says, "; versions: %s", b.ptr);
+	}
+	tasks(row, d, src);
+	dev_word(row, d, m, r);
+	for (size_t i = 0; i < cells->nr; i++) {
+		const char *tab = strchr(cells->v[i], '\t');
+		char *task = pmbench_xstrndup(cells->v[i],
+					      (size_t)(tab - cells->v[i]));
+
+		pmbench_buf_reset(&b);
+		if (speed_word(&b, d, m, r, task, tab + 1)) {
+			pmbench_doc_text(row, COL_DEV + 1 + i, "%s", b.ptr);
+			pmbench_buf_addf(&d->says, "; %s: %s", tab + 1, b.ptr);
+		}
+		free(task);
+	}
+	pmbench_buf_reset(&b);
+	changes_word(&b, d->e);
+	pmbench_doc_text(row, COL_DEV + 1 + cells->nr, "%s", b.ptr);
+	pmbench_buf_addf(&d->says, "; to change: %s", b.ptr);
+done:
+	pmbench_buf_release(&b);
+}
+
+/* The target the verdict names: every check passed, the most gain. */
+static const struct decision_row *best(const struct decision_row *rows,
+				       size_t n)
+{
+	const struct decision_row *b = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct decision_row *d = &rows[i];
+		double g = d->gains ? d->log_gain / (double)d->gains : 0;
+
+		if (d->blocked)
+			continue;
+		if (!b || d->faster > b->faster ||
+		    (d->faster == b->faster &&
+		     g > (b->gains ? b->log_gain / (double)b->gains : 0)))
+			b = d;
+	}
+	return b;
+}
+
+/* The one sentence of verdict, from the rows. */
+static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
+		     size_t n, const char *source)
+{
+	const struct decision_row *d = best(rows, n);
+
+	if (!n)
+		pmbench_buf_addf(out, "No target: %s was the only PM.", source);
+	else if (!d)
+		pmbench_buf_addf(out,
+				 "Stay on %s: no target passes every check "
+				 "%s passes (the rows that say FAILS or do "
+				 "not install).",
+				 source, source);
+	else if (d->faster && !d->slower)
+		pmbench_buf_addf(out, "Move to %s: %s.", d->e->pm, d->says.ptr);
+	else if (d->faster)
+		pmbench_buf_addf(out,
+				 "%s passes every check but is faster in some "
+				 "cells and slower in others: %s.",
+				 d->e->pm, d->says.ptr);
+	else
+		pmbench_buf_addf(out,
+				 "Stay on %s unless another reason moves you: "
+				 "%s passes every check but is not measurably "
+				 "faster: %s.",
+				 source, d->e->pm, d->says.ptr);
+}
+
+/* The table's columns: the fixed ones, one per timed cell, the changes. */
+static struct pmbench_doc_column *columns(const struct pmbench_strvec *cells,
+					  struct pmbench_strvec *heads)
+{
+	static const char *const fixed[] = { "target",	       "installs",
+					     "versions moved", "build",
+					     "tests",	       "dev server" };
+	size_t n = PMBENCH_ARRAY_SIZE(fixed) + cells->nr + 1;
+	struct pmbench_doc_column *c = pmbench_xcalloc(n, sizeof(*c));
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fixed); i++)
+		c[i].header = fixed[i];
+	c[COL_TARGET].fields[0].key = "pm";
+	for (size_t i = 0; i < cells->nr; i++) {
+		const char *tab = strchr(cells->v[i], '\t');
+
+		if (!strncmp(cells->v[i], pmbench_task_default()->name,
+			     (size_t)(tab - cells->v[i])))
+			pmbench_strvec_pushf(heads, "install %s", tab + 1);
+		else
+			pmbench_strvec_pushf(heads, "%.*s",
+					     (int)(tab - cells->v[i]),
+					     cells->v[i]);
+	}
+	for (size_t i = 0; i < cells->nr; i++)
+		c[COL_DEV + 1 + i].header = heads->v[i];
+	c[n - 1].header = "what you change";
+	return c;
+}
+
+char *pmbench_kind_migrate_decision(struct pmbench_doc *out,
+				    const struct pmbench_migrate *m,
+				    const struct pmbench_result *r)
+{
+	struct pmbench_strvec cells = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	struct pmbench_doc_column *cols;
+	struct pmbench_doc_table *t;
+	struct decision_row *rows;
+	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	size_t n = 0;
+
+	timed_cells(&cells, r);
+	cols = columns(&cells, &heads);
+	rows = pmbench_xcalloc(m->pms_nr ? m->pms_nr : 1, sizeof(*rows));
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Decision");
+	t = pmbench_doc_table(out, PMBENCH_DOC_HUMAN, "decision", cols,
+			      COL_DEV + 2 + cells.nr);
+	for (size_t i = 0; i < m->pms_nr; i++) {
+		if (!strcmp(m->pms[i].pm, m->source_pm))
+			continue;
+		rows[n].e = &m->pms[i];
+		decision_row(t, &rows[n], m, r, &cells);
+		n++;
+	}
+	sentence(&v, rows, n, m->source_pm);
+	pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "%s", v.ptr);
+	for (size_t i = 0; i < n; i++)
+		pmbench_buf_release(&rows[i].says);
+	free(rows);
+	free(cols);
+	pmbench_strvec_release(&cells);
+	pmbench_strvec_release(&heads);
+	return pmbench_buf_detach(&v);
+}
+
+/* The decision table's rows as objects, each header to its text. */
+static cJSON *rows_json(const struct pmbench_doc_table *t)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; arr && i < t->rows_nr; i++) {
+		const struct pmbench_doc_row *row = &t->rows[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o || !cJSON_AddItemToArray(arr, o))
+			pmbench_die("out of memory building JSON");
+		for (size_t k = 0; k < t->cols_nr; k++) {
+			const char *text = row->cells[k].text;
+
+			if (row->note && k == row->note_from)
+				text = row->note;
+			if (text && !cJSON_AddStringToObject(
+					    o, t->cols[k].header, text))
+				pmbench_die("out of memory building JSON");
+		}
+	}
+	if (!arr)
+		pmbench_die("out of memory building JSON");
+	return arr;
+}
+
+char *pmbench_kind_migrate_decision_json(char *json,
+					 const struct pmbench_migrate *m,
+					 const struct pmbench_result *r)
+{
+	struct pmbench_doc d = PMBENCH_DOC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	cJSON *root = cJSON_Parse(json), *o;
+	char *sentence, *text;
+
+	if (!root)
+		return json;
+	pmbench_doc_init(&d, "migrate", "decision");
+	sentence = pmbench_kind_migrate_decision(&d, m, r);
+	o = cJSON_AddObjectToObject(root, "decision");
+	if (!o || !cJSON_AddStringToObject(o, "verdict", sentence) ||
+	    !cJSON_AddItemToObject(o, "targets",
+				   rows_json(&d.blocks[1]->table)))
+		pmbench_die("out of memory building JSON");
+	text = cJSON_Print(root);
+	if (!text)
+		pmbench_die("out of memory printing JSON");
+	pmbench_buf_adds(&b, text);
+	pmbench_buf_addch(&b, '\n');
+	cJSON_free(text);
+	cJSON_Delete(root);
+	free(sentence);
+	free(json);
+	pmbench_doc_release(&d);
+	return pmbench_buf_detach(&b);
+}
