@@ -65,8 +65,7 @@ int pmbench_pm_release_ensure(struct pmbench_ctx *ctx,
  * registry has, oldest first (by semver; pre-releases left out), into
  * `out`.
  */
-int pmbench_pm_release_list(struct pmbench_strvec *out,
-			    struct pmbench_ctx *ctx,
+int pmbench_pm_release_list(struct pmbench_strvec *out, struct pmbench_ctx *ctx,
 			    const struct pmbench_pm *pm);
 
 /**

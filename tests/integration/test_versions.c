@@ -68,13 +68,14 @@ static void registry_files(int corrupt)
 		release(&sri, v[i]);
 		if (corrupt && !strcmp(v[i], "9.15.0"))
 			release(&other, "9.1.0");
-		pmbench_buf_addf(&b,
-				 "%s\"%s\":{\"version\":\"%s\",\"bin\":{"
-				 "\"pnpm\":\"bin/pnpm.cjs\"},\"engines\":{"
-				 "\"node\":\">=18.12\"},\"dist\":{"
-				 "\"tarball\":\"{registry}/pnpm/-/pnpm-%s.tgz\","
-				 "\"integrity\":\"%s\"}}",
-				 i ? "," : "", v[i], v[i], v[i], sri.ptr);
+		pmbench_buf_addf(
+			&b,
+			"%s\"%s\":{\"version\":\"%s\",\"bin\":{"
+			"\"pnpm\":\"bin/pnpm.cjs\"},\"engines\":{"
+			"\"node\":\">=18.12\"},\"dist\":{"
+			"\"tarball\":\"{registry}/pnpm/-/pnpm-%s.tgz\","
+			"\"integrity\":\"%s\"}}",
+			i ? "," : "", v[i], v[i], v[i], sri.ptr);
 	}
 	if (corrupt) {
 		char src[4200];
@@ -172,9 +173,8 @@ TEST(a_range_installs_its_newest_release_once)
 	H_CHECK_CALL(bench, &r, "pnpm@9,pnpm", 0,
 		     "installed pnpm 9.15.0 (for pnpm@9)");
 	/* Two cells: the release asked for, and the pinned one. */
-	CHECK(pmbench_result_find_cell(&r, "p", "run",
-				       "cache+lockfile+node_modules",
-				       "pnpm@9"));
+	CHECK(pmbench_result_find_cell(
+		&r, "p", "run", "cache+lockfile+node_modules", "pnpm@9"));
 	CHECK(pmbench_result_find_cell(&r, "p", "run",
 				       "cache+lockfile+node_modules", "pnpm"));
 	p = found(&r, "pnpm@9");
@@ -270,11 +270,12 @@ TEST(the_repo_names_its_own_version)
 	registry_files(0);
 	H_CHECK_CALL(start_registry, &reg);
 	corepack_hash(&hash, "9.15.0");
-	pmbench_buf_addf(&pkg,
-			 "{\"name\":\"p\",\"packageManager\":\"pnpm@9.15.0+%s\","
-			 "\"devEngines\":{\"packageManager\":{\"name\":"
-			 "\"pnpm\",\"version\":\"9.1.0\"}}}",
-			 hash.ptr);
+	pmbench_buf_addf(
+		&pkg,
+		"{\"name\":\"p\",\"packageManager\":\"pnpm@9.15.0+%s\","
+		"\"devEngines\":{\"packageManager\":{\"name\":"
+		"\"pnpm\",\"version\":\"9.1.0\"}}}",
+		hash.ptr);
 	H_CHECK_CALL(bench_on, &r, "pnpm,npm", pkg.ptr, 0,
 		     "pnpm: pnpm 9.15.0, as the repo's packageManager field "
 		     "says");
@@ -351,7 +352,8 @@ TEST(two_pmbench_at_once_install_once)
 	CHECK(waitpid(pid, &status, WNOHANG) == 0);
 	CHECK_INT(requests("GET "), 0);
 	/* The holder installs it meanwhile; the waiter then takes it. */
-	h_write("no-toolchain/versions/pnpm@9.15.0/bin/pnpm.cjs", "#!/bin/sh\n");
+	h_write("no-toolchain/versions/pnpm@9.15.0/bin/pnpm.cjs",
+		"#!/bin/sh\n");
 	h_write("no-toolchain/versions/pnpm@9.15.0/.pmbench-pm",
 		"{\"version\": \"9.15.0\", \"bin\": \"bin/pnpm.cjs\"}");
 	close(fd);

@@ -150,8 +150,7 @@ static int stamped(const char *dir, const char *name)
 }
 
 /* The newest stamped folder of the versions folder `dir` that matches. */
-static char *newest_match(const char *dir, const char *base,
-			  const char *range)
+static char *newest_match(const char *dir, const char *base, const char *range)
 {
 	struct pmbench_semver best = { .major = 0 }, v;
 	DIR *d = opendir(dir);
@@ -368,8 +367,7 @@ static int lay_out(struct pmbench_ctx *ctx, const char *partial,
 	pmbench_buf_addf(&label, "%s %s", pmbench_pm_base(pm)->name,
 			 p->tarball.version);
 	/* The extraction makes the folder: a failed download leaves none. */
-	ret = pmbench_npm_unpack(ctx, &p->tarball, partial, confine,
-				 label.ptr);
+	ret = pmbench_npm_unpack(ctx, &p->tarball, partial, confine, label.ptr);
 	pmbench_buf_path(&bin, partial, p->bin);
 	if (!ret && !pmbench_fs_isfile(bin.ptr))
 		ret = pmbench_error_set("%s has no '%s' in its package",
@@ -437,8 +435,9 @@ static int lock_versions(int *fd, const struct pmbench_ctx *ctx,
 		ret = pmbench_error_set("cannot open '%s': %s", p.ptr,
 					strerror(errno));
 	if (!ret && flock(*fd, LOCK_EX | LOCK_NB) < 0) {
-		pmbench_ctx_status(ctx, "waiting for another pmbench "
-					"installing %s",
+		pmbench_ctx_status(ctx,
+				   "waiting for another pmbench "
+				   "installing %s",
 				   base);
 		while (flock(*fd, LOCK_EX) < 0 && errno == EINTR &&
 		       !pmbench_ctx_cancelled(ctx))
@@ -504,8 +503,8 @@ done:
 	if (ret) {
 		char *why = pmbench_xstrdup(pmbench_error_last());
 
-		ret = pmbench_error_setc(ret, "cannot install %s: %s",
-					 pm->name, why);
+		ret = pmbench_error_setc(ret, "cannot install %s: %s", pm->name,
+					 why);
 		free(why);
 	}
 	if (fd >= 0)
@@ -515,8 +514,7 @@ done:
 	return ret;
 }
 
-int pmbench_pm_release_list(struct pmbench_strvec *out,
-			    struct pmbench_ctx *ctx,
+int pmbench_pm_release_list(struct pmbench_strvec *out, struct pmbench_ctx *ctx,
 			    const struct pmbench_pm *pm)
 {
 	char *registry = pmbench_node_registry_url(ctx);
@@ -611,9 +609,9 @@ static int ask_engines(struct pmbench_pm_ask *out, const cJSON *pkg)
 		const char *name = pmbench_pms[i].package_manager;
 		const char *range = name ? json_str(eng, name) : NULL;
 
-		if (!range || (i && pmbench_pms[i - 1].package_manager &&
-			       !strcmp(pmbench_pms[i - 1].package_manager,
-				       name)))
+		if (!range ||
+		    (i && pmbench_pms[i - 1].package_manager &&
+		     !strcmp(pmbench_pms[i - 1].package_manager, name)))
 			continue;
 		pmbench_buf_reset(&spec);
 		pmbench_buf_reset(&field);
