@@ -577,6 +577,15 @@ void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
 			pmbench_strvec_push(out, fp[k]->flags.v[i]);
 }
 
+/* The PM's environment; the repo's older release reads it elsewhere. */
+static void push_env(struct pmbench_pmrun *ps)
+{
+	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
+	if (ps->release)
+		pmbench_pm_push_args(&ps->env, ps->release->version_env,
+				     ps->ws.cache);
+}
+
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
 			   const struct pmbench_strvec *extra_env)
@@ -592,11 +601,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_pm_push_install(&ps->command, ps->pm, 0, ps->ws.cache);
 	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
-	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
-	/* The repo's older release reads its settings elsewhere. */
-	if (ps->release)
-		pmbench_pm_push_args(&ps->env, ps->release->version_env,
-				     ps->ws.cache);
+	push_env(ps);
 	/*
 	 * The pinned Node first, then the PM's folder: scripts that call
 	 * the PM again get the same binary.
@@ -1104,6 +1109,16 @@ static void warn_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_release(&b);
 }
 
+/* `pm` found, a release asked for installed first. */
+static int find_one(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
+		    const struct pmbench_pm *pm, const char *scratch)
+{
+	int ret = pmbench_pm_release_ensure(ctx, pm);
+
+	return ret ? ret
+		   : pmbench_pm_find(out, ctx, pm, getenv("PATH"), scratch);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -1123,10 +1138,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		ret = pmbench_pm_release_ensure(ctx, pm);
-		if (!ret)
-			ret = pmbench_pm_find(&ps->found, ctx, pm,
-					      getenv("PATH"), scratch);
+		ret = find_one(&ps->found, ctx, pm, scratch);
 		if (ret < 0) {
 			record_pm(r, pm, NULL);
 			/* A full disk is no missing PM: it stops here. */
