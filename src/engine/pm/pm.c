@@ -946,6 +946,9 @@ struct versioned {
 
 static struct versioned *versioned_list;
 
+/* A release asked for is looked for on no PATH (static: it outlives us). */
+static const char *const no_path_names[] = { NULL };
+
 /*
  * What pnpm before 11 reads for pnpm_config_* (npm_config_*): the same
  * neutralisation of the packageManager field and of build-script exits.
@@ -996,7 +999,7 @@ static const struct pmbench_pm *versioned_build(const struct pmbench_pm *plain,
 		/* Found in the versions folder only (pmversion.h). */
 		v->pm.node_bin = NULL;
 		v->pm.toolchain_bin = NULL;
-		v->pm.path_names = L(NULL);
+		v->pm.path_names = no_path_names;
 		if (!strcmp(v->pm.base, "pnpm") &&
 		    pmbench_pm_version_major(version) < 11)
 			v->pm.version_env = pnpm_legacy_env;
