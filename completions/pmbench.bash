@@ -135,6 +135,10 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"pms --versions")
+		_pmbench_words 'npm yarn yarn-berry pnpm bun deno'
+		return
+		;;
 	"migrate --baseline")
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
 		return
@@ -535,7 +539,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	pms)
-		opts='--help -h'
+		opts='--help -h --versions'
 		;;
 	migrate)
 		opts='--baseline --budget --choose --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --task --time-source --timeout --to --warmup --wide'

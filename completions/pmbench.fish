@@ -56,6 +56,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from bench' -l wide -d 'every col
 complete -c pmbench -n '__fish_seen_subcommand_from fixtures' -s h -l help -d 'this help'
 
 complete -c pmbench -n '__fish_seen_subcommand_from pms' -s h -l help -d 'this help'
+complete -c pmbench -n '__fish_seen_subcommand_from pms' -l versions -x -a 'npm yarn yarn-berry pnpm bun deno' -d 'the releases of PM the registry has'
 
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
 complete -c pmbench -n '__fish_seen_subcommand_from migrate' -l budget -x -d 'the whole command\'s time budget after the first rounds, further rounds go where a verdict against the baseline is still open, then where a paired ratio is widest, until all are within --target'

@@ -367,7 +367,30 @@ struct pmbench_pm {
 	 */
 	int (*timer_parse)(struct pmbench_pm_phases *out,
 			   const char *transcript, size_t len);
+	/**
+	 * A version asked for with the name (`pnpm@9`, `pnpm@9.15.0:hoisted`:
+	 * the version before the variant; pmbench_pm_get() builds the
+	 * entry): the range after '@' ("9", "^9.1", "9.15.0"), installed
+	 * from the registry into the toolchain's versions/ folder
+	 * (pmversion.h) and found there only; PMBENCH_PM_PINNED for
+	 * `<pm>@pinned`, the pinned one even where the repo names its own.
+	 * NULL: none asked.
+	 */
+	const char *version;
+	/** The entry without the version ("pnpm:hoisted"), or NULL. */
+	const char *unversioned;
+	/** Its folder name ('@' kept, ':' made '_'), or NULL: as a PM's. */
+	const char *folder;
+	/**
+	 * For an older major of a versioned entry: the environment that
+	 * release reads instead of `env`'s (pnpm before 11 reads npm_config_*,
+	 * not pnpm_config_*), pushed after it; NULL: none.
+	 */
+	const char *const *version_env;
 };
+
+/** The version of `<pm>@pinned`. */
+#define PMBENCH_PM_PINNED "pinned"
 
 /** Every PM but the variants, in the default order. */
 extern const struct pmbench_pm pmbench_pms[];
@@ -388,8 +411,21 @@ enum pmbench_pm_route {
 enum pmbench_pm_route pmbench_pm_route(const struct pmbench_pm *pm,
 				       const char *from);
 
-/** Look a PM or a variant up by name; NULL if there is none. */
+/**
+ * Look a PM or a variant up by name; NULL if there is none. A name may
+ * carry a version between the PM and the variant: `<pm>@<range>` or
+ * `<pm>@<range>:<what>` (`pnpm@9`, `pnpm@9.15.0:hoisted`, `pnpm@pinned`),
+ * an entry of its own built on first ask (struct pmbench_pm's
+ * `version`).
+ */
 const struct pmbench_pm *pmbench_pm_get(const char *name);
+
+/**
+ * Like pmbench_pm_get(), with an error saying what is wrong with the
+ * name (an unknown PM, a version that is no range, yarn 2+ spelled
+ * `yarn@`): 0, or PMBENCH_EINVALID.
+ */
+int pmbench_pm_lookup(const struct pmbench_pm **out, const char *name);
 
 /**
  * The default baseline among `pms` (names, variants allowed): the one

@@ -26,6 +26,18 @@ struct pmbench_pmrun {
 	struct pmbench_ctx *ctx; /**< where it works; cancellation */
 	const struct pmbench_pm *pm;
 	struct pmbench_pm_found found;
+	/**
+	 * The release the repo names of this PM, run instead of the pinned
+	 * one (pmbench_pmrun_use_repo_pm()), and the pinned one it stands
+	 * in for (restored for the next fixture); NULL and empty: none.
+	 */
+	const struct pmbench_pm *release;
+	struct pmbench_pm_found pinned;
+	/**
+	 * The version it ran at and why ("9.15.0: the repo's packageManager
+	 * field (pnpm@9.15.0)"), for every cell.
+	 */
+	char *pm_version;
 	struct pmbench_workspace ws;
 	struct pmbench_strvec command; /**< argv of the install */
 	struct pmbench_strvec env;     /**< deltas for every command */
@@ -251,5 +263,21 @@ void pmbench_pmrun_env_record(struct pmbench_strvec *out,
 #define PMBENCH_PMRUN_ENV_RECORD(out, ps)                          \
 	pmbench_pmrun_env_record(out, &(ps)->env, (ps)->env_given, \
 				 (ps)->env_given_end)
+
+struct pmbench_pm_ask;
+
+/**
+ * For the fixture about to run: when the repo names a version of `ps`'s
+ * PM (`ask`, pmbench_pm_ask_repo()) and `ps` was asked for without one
+ * (`pnpm`, `pnpm:hoisted`; not `pnpm@9` or `pnpm@pinned`), install that
+ * release (outside any timed run), check corepack's hash against it, and
+ * run it instead of the pinned one; a range the pinned one satisfies
+ * keeps it. Otherwise (and first) the pinned one is back. Sets
+ * `pm_version`. Returns 0, or an error naming the field (a hash that
+ * does not match is refused; a release that cannot be had).
+ */
+int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
+			      const struct pmbench_pm_ask *ask,
+			      const char *scratch);
 
 #endif

@@ -157,6 +157,12 @@ struct pmbench_cell {
 	 */
 	char *runtime;
 	/**
+	 * The version its PM ran at and why: "9.15.0: the repo's
+	 * packageManager field (pnpm@9.15.0)", "9.15.9: --pm pnpm@9",
+	 * "12.23.0: pinned (toolchain)"; NULL in an older result.
+	 */
+	char *pm_version;
+	/**
 	 * Which Node it ran under and why: "v20.19.5: from .nvmrc: 20 ->
 	 * 20.19.5 (from the registry)", "v24.22.3: pinned default 24.22.3
 	 * (the repo asks for none)"; NULL: an older result.

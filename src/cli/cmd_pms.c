@@ -1,3 +1,8 @@
+/*
+ * `pmbench pms`: each PM and variant found, its version and path, the
+ * releases installed in the toolchain's versions folder, and with
+ * --versions PM the releases the registry has.
+ */
 #include "pmbench/common.h"
 
 #include "pmbench/buf.h"
@@ -7,6 +12,50 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmfind.h"
+#include "pmbench/pmversion.h"
+
+/* --versions PM: the registry's releases, the installed ones marked. */
+static int list_versions(const char *name)
+{
+	struct pmbench_strvec all = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec have = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+	const struct pmbench_pm *pm;
+	int ret = pmbench_pm_lookup(&pm, name);
+
+	if (!ret)
+		ret = pmbench_pm_release_list(&all, &pmbench_cli_ctx, pm);
+	if (ret < 0)
+		return pmbench_cli_fail(ret);
+	pmbench_pm_release_installed(&have, pmbench_cli_ctx.toolchain_dir);
+	for (size_t i = 0; i < all.nr; i++) {
+		pmbench_buf_reset(&key);
+		pmbench_buf_addf(&key, "%s@%s", pmbench_pm_base(pm)->name,
+				 all.v[i]);
+		printf("%s@%s%s\n", pmbench_pm_base(pm)->name, all.v[i],
+		       pmbench_strvec_find(&have, key.ptr) >= 0
+			       ? "  (installed)"
+			       : "");
+	}
+	pmbench_strvec_release(&all);
+	pmbench_strvec_release(&have);
+	pmbench_buf_release(&key);
+	return PMBENCH_EXIT_OK;
+}
+
+/* The releases installed in the versions folder, one a line. */
+static void list_installed(int w)
+{
+	struct pmbench_strvec have = PMBENCH_STRVEC_INIT;
+
+	pmbench_pm_release_installed(&have, pmbench_cli_ctx.toolchain_dir);
+	for (size_t i = 0; i < have.nr; i++)
+		pmbench_cli_line(stdout, "%-*s %-12s %-10s %s/versions/%s", w,
+				 have.v[i], strchr(have.v[i], '@') + 1,
+				 "versions", pmbench_cli_ctx.toolchain_dir,
+				 have.v[i]);
+	pmbench_strvec_release(&have);
+}
 
 int cmd_pms(int argc, char **argv)
 {
@@ -27,6 +76,10 @@ int cmd_pms(int argc, char **argv)
 	if (pmbench_fs_mkdirp(scratch.ptr, 0755) < 0) {
 		pmbench_buf_release(&scratch);
 		return pmbench_cli_fail(PMBENCH_ERROR);
+	}
+	if (cli.versions) {
+		pmbench_buf_release(&scratch);
+		return list_versions(cli.versions);
 	}
 	/* The name column as wide as the longest name in the table. */
 	for (size_t i = 0; pmbench_pm_nth(i); i++)
@@ -57,6 +110,7 @@ int cmd_pms(int argc, char **argv)
 		pmbench_buf_release(&config);
 		pmbench_pm_found_release(&f);
 	}
+	list_installed(w);
 	pmbench_buf_release(&scratch);
 	return code;
 }

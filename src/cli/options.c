@@ -201,12 +201,13 @@ const struct pmbench_option pmbench_options[] = {
 	  .letter = 'o', CLI_AT(output.path, const char *),
 	  .complete = CPL_FILE },
 	{ "pm", ARG_PMS, CMD_BENCH, "LIST",
-	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
-	  "every PM found",
+	  "comma-separated: {pms}, or variants ('pmbench pms'), each at a "
+	  "version if need be (pnpm@9.15.0, pnpm@9, pnpm@9:hoisted, "
+	  "pnpm@pinned); default: every PM found",
 	  RUN_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
 	{ "pm", ARG_PMS, CMD_CI_CACHE, "LIST",
-	  "comma-separated: {pms}, or variants ('pmbench pms'); default: "
-	  "every PM found",
+	  "comma-separated: {pms}, or variants ('pmbench pms'), each at a "
+	  "version if need be (pnpm@9); default: every PM found",
 	  CICACHE_AT(pms, struct pmbench_strvec), .complete = CPL_PMS },
 	{ "pm-config", ARG_STRING, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE,
 	  "user|defaults",
@@ -319,7 +320,8 @@ const struct pmbench_option pmbench_options[] = {
 	  "per install, e.g. 90s, 15m (default 15m)",
 	  CICACHE_AT(timeout_ns, uint64_t) },
 	{ "to", ARG_PMS, CMD_MIGRATE, "LIST",
-	  "the target PMs (required): {pms}, or variants ('pmbench pms')",
+	  "the target PMs (required): {pms}, or variants ('pmbench pms'), "
+	  "each at a version if need be (bun@1.1)",
 	  .flags = OPT_REQUIRED, CLI_AT(to, struct pmbench_strvec),
 	  .complete = CPL_PMS },
 	{ "tolerance", ARG_PERCENT, CMD_CLAIM, "PCT",
@@ -327,6 +329,12 @@ const struct pmbench_option pmbench_options[] = {
 	  CLI_AT(tolerance, double) },
 	{ "version", ARG_FLAG, CMD_MAIN, NULL, "print pmbench's version",
 	  CLI_AT(version, int), .value = 1 },
+	{ "versions", ARG_STRING, CMD_PMS, "PM",
+	  "the releases of PM the registry has (the npm registry of your "
+	  "npm config, or $PMBENCH_NODE_REGISTRY), oldest first, those "
+	  "installed marked",
+	  CLI_AT(versions, const char *), .complete = CPL_WORDS,
+	  .values = "npm yarn yarn-berry pnpm bun deno" },
 	{ "warmup", ARG_COUNT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
 	  "untimed runs before the timed ones (default 1)",
 	  RUN_AT(warmup, unsigned), .min = 0, .max = 100000 },
@@ -431,6 +439,15 @@ static int check_pm(const struct pmbench_option *o, const char *name)
 	struct pmbench_buf known = PMBENCH_BUF_INIT;
 	int ret;
 
+	const struct pmbench_pm *pm;
+
+	if (strchr(name, '@')) {
+		if (pmbench_pm_lookup(&pm, name) < 0)
+			return pmbench_error_setc(PMBENCH_EINVALID, "--%s: %s",
+						  o->name,
+						  pmbench_error_last());
+		return 0;
+	}
 	if (pmbench_pm_get(name))
 		return 0;
 	pmbench_pm_join_names(&known, ", ", PMBENCH_PM_JOIN_OR);

@@ -205,6 +205,7 @@ struct pmbench_cli_opts {
 	const char *cron;
 	int pm_matrix;
 	const char *history_dir;
+	const char *versions; /**< pms --versions PM */
 	/** workflow: the bench options given, "--name[=value]", in order */
 	struct pmbench_strvec pass;
 	/** every option given, "--name[=value]", in order: a result records it */

@@ -545,6 +545,7 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 {
 	static const struct pmbench_doc_column cols[] = {
 		{ "pm", 0, { { 0 } } },
+		{ "version", 0, { { 0 } } },
 		{ "lockfile", 0, { { 0 } } },
 		{ "dependency scripts", 0, { { 0 } } },
 		{ "scripts ran under", 0, { { 0 } } },
@@ -579,15 +580,22 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 		}
 		row = pmbench_doc_row(t);
 		pmbench_doc_text(row, 0, "%s", c->pm);
-		pmbench_doc_text(row, 1, "%s", lock);
-		pmbench_doc_text(row, 2, "%s", c->scripts ? c->scripts : "");
-		pmbench_doc_text(row, 3, "%s", c->runtime ? c->runtime : "");
-		pmbench_doc_text(row, 4, "%s",
+		pmbench_doc_text(row, 1, "%s",
+				 c->pm_version ? c->pm_version : "");
+		pmbench_doc_text(row, 2, "%s", lock);
+		pmbench_doc_text(row, 3, "%s", c->scripts ? c->scripts : "");
+		pmbench_doc_text(row, 4, "%s", c->runtime ? c->runtime : "");
+		pmbench_doc_text(row, 5, "%s",
 				 c->pm_config ? c->pm_config : "");
 		row = pmbench_doc_row(term);
 		pmbench_doc_text(row, 0, "%s", c->pm);
 		pmbench_doc_text(row, 1, "lockfile:");
 		pmbench_doc_text(row, 2, "%s", lock);
+		if (c->pm_version) {
+			row = pmbench_doc_row(term);
+			pmbench_doc_text(row, 1, "version:");
+			pmbench_doc_text(row, 2, "%s", c->pm_version);
+		}
 		if (c->runtime) {
 			row = pmbench_doc_row(term);
 			pmbench_doc_text(row, 1, "runtime:");

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "check.h"
 #include "harness.h"
 #include "pmbench/control.h"
@@ -13,6 +16,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
+#include "pmbench/sha512.h"
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
@@ -822,4 +826,41 @@ int h_deleter_done(void)
 		pmbench_sleep_ns(50 * 1000000ull);
 	}
 	return 0;
+}
+
+void h_make_tgz(struct pmbench_buf *sri, const char *path,
+		const struct h_tgz_entry *entries, size_t nr)
+{
+	struct archive *a = archive_write_new();
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	struct pmbench_sha512 s;
+	unsigned char d[64];
+
+	archive_write_set_format_pax_restricted(a);
+	archive_write_add_filter_gzip(a);
+	if (archive_write_open_filename(a, path) != ARCHIVE_OK)
+		pmbench_die("cannot write '%s'", path);
+	for (size_t i = 0; i < nr; i++) {
+		struct archive_entry *e = archive_entry_new();
+		size_t n = strlen(entries[i].text);
+
+		archive_entry_set_pathname(e, entries[i].name);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, entries[i].mode);
+		archive_entry_set_size(e, (la_int64_t)n);
+		archive_write_header(a, e);
+		archive_write_data(a, entries[i].text, n);
+		archive_entry_free(e);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+	if (pmbench_fs_read(&data, path, 1u << 24) < 0)
+		pmbench_die("cannot read '%s'", path);
+	pmbench_sha512_init(&s);
+	pmbench_sha512_update(&s, data.ptr, data.len);
+	pmbench_sha512_final(&s, d);
+	pmbench_buf_reset(sri);
+	pmbench_buf_adds(sri, "sha512-");
+	pmbench_base64(sri, d, sizeof(d));
+	pmbench_buf_release(&data);
 }

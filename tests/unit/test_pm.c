@@ -9,6 +9,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/pmversion.h"
 #include "pmbench/proc.h"
 
 TEST(table_is_complete)
@@ -107,6 +108,107 @@ TEST(find_checks_the_version)
 	snprintf(path, sizeof(path), "%s/yarn", sb);
 	CHECK_STR(f.path, path);
 	pmbench_pm_found_release(&f);
+}
+
+/* One spelling of a PM at a version, the version before the variant. */
+TEST(versions_are_spelled_with_the_name)
+{
+	const struct pmbench_pm *pm = pmbench_pm_get("pnpm@9.15.0:hoisted");
+	const struct pmbench_pm *plain = pmbench_pm_get("pnpm");
+
+	CHECK(pm);
+	CHECK_STR(pm->name, "pnpm@9.15.0:hoisted");
+	CHECK_STR(pm->version, "9.15.0");
+	CHECK_STR(pm->unversioned, "pnpm:hoisted");
+	CHECK_STR(pm->base, "pnpm");
+	CHECK(pmbench_pm_base(pm) == plain);
+	CHECK(pm->variant && !strcmp(pm->variant->name, "pnpm:hoisted"));
+	/* No ':' in its folder; '@' kept, so two versions differ. */
+	CHECK_STR(pmbench_pm_folder(pm), "pnpm@9.15.0_hoisted");
+	CHECK(pmbench_pm_get("pnpm@9.15.0:hoisted") == pm);
+	CHECK(!pm->toolchain_bin && !pm->node_bin && !pm->path_names[0]);
+	/* pnpm before 11 reads npm_config_*: the same settings given so. */
+	CHECK(pm->version_env);
+	CHECK(!pmbench_pm_get("pnpm@12")->version_env);
+	/* Ranges are versions too; the pinned one keeps its places. */
+	CHECK(pmbench_pm_get("pnpm@^9.1"));
+	CHECK(pmbench_pm_get("bun@1.1"));
+	CHECK(pmbench_pm_get("yarn-berry@3"));
+	CHECK(pmbench_pm_get("npm@10"));
+	pm = pmbench_pm_get("pnpm@pinned");
+	CHECK(pm && pm->toolchain_bin && !pm->version_env);
+	CHECK_STR(pm->version, PMBENCH_PM_PINNED);
+	/* What is wrong with a name is said. */
+	CHECK_INT(pmbench_pm_lookup(&pm, "pnpm@nine"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "'nine' in 'pnpm@nine' is no "
+					     "version or range");
+	CHECK_INT(pmbench_pm_lookup(&pm, "yarn@3"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "write yarn-berry@3");
+	CHECK_INT(pmbench_pm_lookup(&pm, "pnmp@9"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "unknown package manager 'pnmp'");
+	CHECK(!pmbench_pm_get("pnpm@9:nolinker"));
+	CHECK(!pmbench_pm_get("pnpm@"));
+	CHECK(!pmbench_pm_get("pnpm@9/../../x"));
+	pmbench_error_clear();
+}
+
+/* An installed release: its stamp, in a folder named <pm>@<version>. */
+static void installed(const char *name, const char *version)
+{
+	char p[256], text[512];
+
+	snprintf(p, sizeof(p), "tc/versions/%s/bin", name);
+	pmbench_fs_mkdirp(check_path(p), 0755);
+	snprintf(p, sizeof(p), "tc/versions/%s/bin/pm.js", name);
+	check_write(p, "#!/bin/sh\necho fake\n");
+	chmod(check_path(p), 0755);
+	snprintf(p, sizeof(p), "tc/versions/%s/.pmbench-pm", name);
+	snprintf(text, sizeof(text),
+		 "{\"version\": \"%s\", \"bin\": \"bin/pm.js\"}", version);
+	check_write(p, text);
+}
+
+/* The newest installed release in the range, found without a registry. */
+TEST(installed_releases_are_found_by_range)
+{
+	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
+	struct pmbench_strvec have = PMBENCH_STRVEC_INIT;
+	char tc[4200];
+
+	check_sandbox();
+	snprintf(tc, sizeof(tc), "%s", check_path("tc"));
+	installed("pnpm@9.1.0", "9.1.0");
+	installed("pnpm@9.15.0", "9.15.0");
+	installed("pnpm@10.2.0", "10.2.0");
+	/* No stamp: a half-made folder is not a release. */
+	pmbench_fs_mkdirp(check_path("tc/versions/pnpm@9.20.0"), 0755);
+	CHECK_INT(pmbench_pm_release_find(&rel, tc, pmbench_pm_get("pnpm@9"),
+					  NULL),
+		  0);
+	CHECK_STR(rel.version, "9.15.0");
+	CHECK_CONTAINS(rel.bin, "versions/pnpm@9.15.0/bin/pm.js");
+	pmbench_pm_release_release(&rel);
+	CHECK_INT(pmbench_pm_release_find(&rel, tc,
+					  pmbench_pm_get("pnpm@9.1.0"), NULL),
+		  0);
+	CHECK_STR(rel.version, "9.1.0");
+	pmbench_pm_release_release(&rel);
+	/* The variant's release is its base's. */
+	CHECK_INT(pmbench_pm_release_find(
+			  &rel, tc, pmbench_pm_get("pnpm@10:hoisted"), NULL),
+		  0);
+	CHECK_STR(rel.version, "10.2.0");
+	pmbench_pm_release_release(&rel);
+	CHECK_INT(pmbench_pm_release_find(&rel, tc, pmbench_pm_get("pnpm@8"),
+					  NULL),
+		  1);
+	CHECK_INT(pmbench_pm_release_find(&rel, tc, pmbench_pm_get("npm@9"),
+					  NULL),
+		  1);
+	pmbench_pm_release_installed(&have, tc);
+	CHECK_INT(have.nr, 3);
+	CHECK_STR(have.v[0], "pnpm@10.2.0");
+	pmbench_strvec_release(&have);
 }
 
 TEST(toolchain_comes_first)
@@ -665,6 +767,8 @@ int main(int argc, char **argv)
 		CASE(version_major),
 		CASE(find_checks_the_version),
 		CASE(toolchain_comes_first),
+		CASE(versions_are_spelled_with_the_name),
+		CASE(installed_releases_are_found_by_range),
 		CASE(failure_line_names_the_cause),
 		CASE(lockfiles_are_told_apart_by_the_table),
 		CASE(all_lockfiles_from_the_table),

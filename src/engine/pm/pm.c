@@ -16,6 +16,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/conf.h"
 #include "pmbench/recipe.h"
+#include "pmbench/semver.h"
 #include "pmtimer_parse.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -960,7 +961,8 @@ static void variants_init(void)
 	variants_ready = 1;
 }
 
-const struct pmbench_pm *pmbench_pm_get(const char *name)
+/* A PM or variant by its exact name, no version. */
+static const struct pmbench_pm *plain_get(const char *name)
 {
 	const struct pmbench_pm *pm = base_get(name);
 
@@ -968,6 +970,148 @@ const struct pmbench_pm *pmbench_pm_get(const char *name)
 	for (size_t i = 0; !pm && i < VARIANTS_NR; i++)
 		if (!strcmp(variant_pms[i].name, name))
 			pm = &variant_pms[i];
+	return pm;
+}
+
+/*
+ * Versioned entries ("pnpm@9", "pnpm@9:hoisted"), built on first ask and
+ * kept for the process (pointers to them live as long as the table's).
+ */
+struct versioned {
+	struct pmbench_pm pm;
+	char *name, *unversioned, *version, *folder;
+	struct versioned *next;
+};
+
+static struct versioned *versioned_list;
+
+/* A release asked for is looked for on no PATH (static: it outlives us). */
+static const char *const no_path_names[] = { NULL };
+
+/*
+ * What pnpm before 11 reads for pnpm_config_* (npm_config_*): the same
+ * neutralisation of the packageManager field and of build-script exits.
+ */
+static const char *const pnpm_legacy_env[] = {
+	"npm_config_store_dir={cache}/pnpm-store",
+	"npm_config_cache_dir={cache}/pnpm-cache",
+	"npm_config_state_dir={cache}/pnpm-state",
+	"npm_config_strict_dep_builds=false",
+	"npm_config_manage_package_manager_versions=false",
+	"npm_config_package_manager_strict=false",
+	"npm_config_package_manager_strict_version=false",
+	"npm_config_confirm_modules_purge=false",
+	NULL,
+};
+
+/* Whether `range` is a version range pmbench reads ("9", "^9.1", "1.1.x"). */
+static int range_ok(const char *range)
+{
+	struct pmbench_semver v = { .major = 1 };
+
+	if (!*range || strlen(range) > 64 ||
+	    range[strspn(range, "0123456789.xX*^~<>=| -")])
+		return 0;
+	return pmbench_semver_satisfies(range, &v) >= 0;
+}
+
+static const struct pmbench_pm *versioned_build(const struct pmbench_pm *plain,
+						const char *name,
+						const char *version)
+{
+	struct versioned *v = pmbench_xcalloc(1, sizeof(*v));
+
+	v->pm = *plain;
+	v->name = pmbench_xstrdup(name);
+	v->unversioned = pmbench_xstrdup(plain->name);
+	v->version = pmbench_xstrdup(version);
+	v->folder = pmbench_xstrdup(name);
+	for (char *c = v->folder; *c; c++)
+		if (*c == ':')
+			*c = '_';
+	v->pm.name = v->name;
+	v->pm.unversioned = v->unversioned;
+	v->pm.version = v->version;
+	v->pm.folder = v->folder;
+	v->pm.base = plain->base ? plain->base : plain->name;
+	if (strcmp(version, PMBENCH_PM_PINNED)) {
+		/* Found in the versions folder only (pmversion.h). */
+		v->pm.node_bin = NULL;
+		v->pm.toolchain_bin = NULL;
+		v->pm.path_names = no_path_names;
+		if (!strcmp(v->pm.base, "pnpm") &&
+		    pmbench_pm_version_major(version) < 11)
+			v->pm.version_env = pnpm_legacy_env;
+	}
+	v->next = versioned_list;
+	versioned_list = v;
+	return &v->pm;
+}
+
+/* "pnpm@9:hoisted" split into "pnpm:hoisted" and "9", checked. */
+static int versioned_lookup(const struct pmbench_pm **out, const char *name)
+{
+	const char *at = strchr(name, '@');
+	const char *colon = strchr(at, ':');
+	char *version = pmbench_xstrndup(
+		at + 1, colon ? (size_t)(colon - at - 1) : strlen(at + 1));
+	struct pmbench_buf plain = PMBENCH_BUF_INIT;
+	const struct pmbench_pm *pm;
+	int ret = 0;
+
+	pmbench_buf_add(&plain, name, (size_t)(at - name));
+	if (colon)
+		pmbench_buf_adds(&plain, colon);
+	pm = plain_get(plain.ptr);
+	if (!pm)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "unknown package manager '%s' in "
+					 "'%s'; 'pmbench pms' lists them",
+					 plain.ptr, name);
+	else if (strcmp(version, PMBENCH_PM_PINNED) && !range_ok(version))
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "'%s' in '%s' is no version or range; "
+					 "write it as %s@9.15.0, %s@9 or "
+					 "%s@pinned",
+					 version, name, pm->name, pm->name,
+					 pm->name);
+	else if (!strcmp(pm->name, "yarn") &&
+		 pmbench_pm_version_major(version) > 1)
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "'%s': yarn 2 and later are "
+					 "yarn-berry; write yarn-berry@%s",
+					 name, version);
+	else
+		*out = versioned_build(pm, name, version);
+	free(version);
+	pmbench_buf_release(&plain);
+	return ret;
+}
+
+int pmbench_pm_lookup(const struct pmbench_pm **out, const char *name)
+{
+	*out = plain_get(name);
+	if (*out)
+		return 0;
+	if (!strchr(name, '@'))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "unknown package manager '%s'", name);
+	for (struct versioned *v = versioned_list; v; v = v->next)
+		if (!strcmp(v->name, name)) {
+			*out = &v->pm;
+			return 0;
+		}
+	return versioned_lookup(out, name);
+}
+
+const struct pmbench_pm *pmbench_pm_get(const char *name)
+{
+	const struct pmbench_pm *pm = NULL;
+
+	if (pmbench_pm_lookup(&pm, name) < 0) {
+		pmbench_error_clear();
+		return NULL;
+	}
 	return pm;
 }
 
@@ -1014,6 +1158,8 @@ const struct pmbench_pm *pmbench_pm_base(const struct pmbench_pm *pm)
 
 const char *pmbench_pm_folder(const struct pmbench_pm *pm)
 {
+	if (pm->folder)
+		return pm->folder;
 	if (pm->variant)
 		return variant_folders[pm->variant - variants];
 	return pm->name;
@@ -1310,6 +1456,7 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_strvec_pushv(env, pmbench_ci_vars);
 	pmbench_pm_push_args(env, common_env, cache);
 	pmbench_pm_push_args(env, pm->env, cache);
+	pmbench_pm_push_args(env, pm->version_env, cache);
 	if (pm->variant)
 		pmbench_pm_push_args(env, pm->variant->env, cache);
 }

@@ -10,6 +10,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/node.h"
 #include "pmbench/pmfind.h"
+#include "pmbench/pmversion.h"
 #include "pmbench/proc.h"
 
 /*
@@ -32,6 +33,12 @@ static void version_word(struct pmbench_buf *line, const struct pmbench_pm *pm)
 	pmbench_buf_reset(line);
 	pmbench_buf_adds(line, word);
 	free(word);
+}
+
+/* Whether `pm` is a release asked for, not the pinned one. */
+static int versioned(const struct pmbench_pm *pm)
+{
+	return pm->version && strcmp(pm->version, PMBENCH_PM_PINNED);
 }
 
 /* Did exec refuse the binary itself (missing, not executable)? */
@@ -127,7 +134,9 @@ static int accept_candidate(struct pmbench_pm_found *out,
 	}
 	ret = 1;
 	major = pmbench_pm_version_major(v.ptr);
-	if (major < pm->major_min || major > pm->major_max) {
+	/* A release asked for is what it is (the versions folder's). */
+	if (!versioned(pm) &&
+	    (major < pm->major_min || major > pm->major_max)) {
 		pmbench_buf_addf(why, "; '%s' is version %s", bin, v.ptr);
 		goto done;
 	}
@@ -141,6 +150,33 @@ done:
 	return ret;
 }
 
+/*
+ * A release asked for (`pnpm@9`): the newest installed one in its range,
+ * from the toolchain's versions folder only.
+ */
+static int find_release(struct pmbench_pm_found *out,
+			const struct pmbench_ctx *ctx,
+			const struct pmbench_pm *pm, const char *scratch_dir)
+{
+	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	const char *tc = ctx ? ctx->toolchain_dir : NULL;
+	int ret = pmbench_pm_release_find(&rel, tc, pm, NULL);
+
+	if (!ret)
+		ret = accept_candidate(out, ctx, pm, rel.bin, "versions",
+				       scratch_dir, &why);
+	if (ret > 0)
+		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
+					 "%s not found (no release in %s/"
+					 "versions satisfies '%s'%s)",
+					 pm->name, tc ? tc : "-", pm->version,
+					 why.ptr);
+	pmbench_pm_release_release(&rel);
+	pmbench_buf_release(&why);
+	return ret;
+}
+
 int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *path,
 		    const char *scratch_dir)
@@ -150,6 +186,8 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	struct pmbench_buf cand = PMBENCH_BUF_INIT;
 	int ret = 1;
 
+	if (versioned(pm))
+		return find_release(out, ctx, pm, scratch_dir);
 	/* npm as a Node installation has it, beside the Node in use. */
 	if (pm->node_bin && ctx && ctx->node_dir) {
 		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);

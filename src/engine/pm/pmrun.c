@@ -10,8 +10,10 @@
 #include "pmbench/node.h"
 #include "pmbench/phases.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/pmversion.h"
 #include "pmbench/registry.h"
 #include "pmbench/resolution.h"
+#include "pmbench/semver.h"
 #include "pmbench/text.h"
 
 #define TAIL_LINES 20
@@ -575,6 +577,15 @@ void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
 			pmbench_strvec_push(out, fp[k]->flags.v[i]);
 }
 
+/* The PM's environment; the repo's older release reads it elsewhere. */
+static void push_env(struct pmbench_pmrun *ps)
+{
+	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
+	if (ps->release)
+		pmbench_pm_push_args(&ps->env, ps->release->version_env,
+				     ps->ws.cache);
+}
+
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
 			   const struct pmbench_strvec *extra_env)
@@ -590,7 +601,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_pm_push_install(&ps->command, ps->pm, 0, ps->ws.cache);
 	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
-	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
+	push_env(ps);
 	/*
 	 * The pinned Node first, then the PM's folder: scripts that call
 	 * the PM again get the same binary.
@@ -901,7 +912,9 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 	free(ps->runtime);
 	free(ps->node);
 	free(ps->pm_config);
+	free(ps->pm_version);
 	pmbench_pm_found_release(&ps->found);
+	pmbench_pm_found_release(&ps->pinned);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
 	memset(ps, 0, sizeof(*ps));
@@ -922,6 +935,108 @@ static void record_pm(struct pmbench_result *r, const struct pmbench_pm *pm,
 	if (config.len)
 		p->config = pmbench_buf_detach(&config);
 	pmbench_buf_release(&config);
+}
+
+/*
+ * What the PM runs at and why, for every cell: "9.15.9: --pm pnpm@9",
+ * "12.23.0: pinned (toolchain)", or `why` ("the repo's packageManager
+ * field (pnpm@9.15.0)").
+ */
+static void version_note(struct pmbench_pmrun *ps, const char *why)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *v = ps->found.version ? ps->found.version : "?";
+
+	if (why)
+		pmbench_buf_addf(&b, "%s: %s", v, why);
+	else if (ps->pm->version && strcmp(ps->pm->version, PMBENCH_PM_PINNED))
+		pmbench_buf_addf(&b, "%s: --pm %s", v, ps->pm->name);
+	else
+		pmbench_buf_addf(&b, "%s: pinned (%s)", v, ps->found.source);
+	free(ps->pm_version);
+	ps->pm_version = pmbench_buf_detach(&b);
+}
+
+/* The pinned binary back in place of the last fixture's release. */
+static void restore_pinned(struct pmbench_pmrun *ps)
+{
+	if (ps->pinned.path) {
+		pmbench_pm_found_release(&ps->found);
+		ps->found = ps->pinned;
+		memset(&ps->pinned, 0, sizeof(ps->pinned));
+	}
+	ps->release = NULL;
+}
+
+/* The repo's release of `ps`'s PM, installed and found, into `found`. */
+static int find_repo_release(struct pmbench_pm_found *found,
+			     struct pmbench_pmrun *ps,
+			     const struct pmbench_pm *want,
+			     const struct pmbench_pm_ask *ask,
+			     const char *scratch)
+{
+	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
+	int ret = pmbench_pm_release_ensure(ps->ctx, want);
+
+	if (!ret &&
+	    pmbench_pm_release_find(&rel, ps->ctx->toolchain_dir, want, NULL))
+		ret = pmbench_error_set("%s vanished from the versions folder",
+					want->name);
+	if (!ret)
+		ret = pmbench_pm_release_check_hash(&rel, ask);
+	if (!ret)
+		ret = pmbench_pm_find(found, ps->ctx, want, NULL, scratch);
+	pmbench_pm_release_release(&rel);
+	return ret;
+}
+
+/* Whether the pinned `version` satisfies the range `range`. */
+static int pinned_satisfies(const char *range, const char *version)
+{
+	struct pmbench_semver v;
+
+	return version && !pmbench_semver_parse(&v, version) &&
+	       pmbench_semver_satisfies(range, &v) == 1;
+}
+
+int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
+			      const struct pmbench_pm_ask *ask,
+			      const char *scratch)
+{
+	struct pmbench_pm_found found = PMBENCH_PM_FOUND_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const struct pmbench_pm *want = NULL;
+	int ret = 0;
+
+	restore_pinned(ps);
+	version_note(ps, NULL);
+	if (!ask->pm || ps->pm->version || pmbench_pm_base(ps->pm) != ask->pm)
+		return 0;
+	pmbench_buf_addf(&b, "%s %s", ask->source, ask->version);
+	if (pinned_satisfies(ask->version, ps->found.version)) {
+		pmbench_buf_adds(&b, " (the pinned one satisfies it)");
+		version_note(ps, b.ptr);
+		goto done;
+	}
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(&b, "%s@%s", ask->pm->name, ask->version);
+	ret = pmbench_pm_lookup(&want, b.ptr);
+	if (!ret)
+		ret = find_repo_release(&found, ps, want, ask, scratch);
+	if (ret)
+		goto done;
+	ps->pinned = ps->found;
+	ps->found = found;
+	ps->release = want;
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(&b, "%s (%s)", ask->source, want->name);
+	version_note(ps, b.ptr);
+	pmbench_ctx_event(ps->ctx, "%s: %s %s, as %s says", ps->pm->name,
+			  pmbench_pm_command_name(ps->pm), found.version,
+			  ask->source);
+done:
+	pmbench_buf_release(&b);
+	return ret;
 }
 
 /* "node v24.22.3" (the Node every PM runs under) or "bun 1.4.5". */
@@ -948,6 +1063,7 @@ void pmbench_pmrun_use_node(struct pmbench_pmrun *ps, const char *scratch)
 	struct pmbench_pm_found found = PMBENCH_PM_FOUND_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
+	restore_pinned(ps);
 	pmbench_buf_addf(&b, "%s: %s",
 			 n && n->version ? n->version : "the machine's",
 			 n && n->why ? n->why : "no Node chosen");
@@ -997,6 +1113,16 @@ static void warn_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_release(&b);
 }
 
+/* `pm` found, a release asked for installed first. */
+static int find_one(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
+		    const struct pmbench_pm *pm, const char *scratch)
+{
+	int ret = pmbench_pm_release_ensure(ctx, pm);
+
+	return ret ? ret
+		   : pmbench_pm_find(out, ctx, pm, getenv("PATH"), scratch);
+}
+
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 			   struct pmbench_pmrun *states, size_t *out_nr,
 			   struct pmbench_result *r,
@@ -1016,8 +1142,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		ret = pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
-				      scratch);
+		ret = find_one(&ps->found, ctx, pm, scratch);
 		if (ret < 0) {
 			record_pm(r, pm, NULL);
 			/* A full disk is no missing PM: it stops here. */
@@ -1031,6 +1156,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 		}
 		ps->ctx = ctx;
 		ps->pm = pm;
+		version_note(ps, NULL);
 		set_runtime(ps, r);
 		record_pm(r, pm, &ps->found);
 		warn_filesystem(ctx, r, pm);
@@ -1097,4 +1223,6 @@ void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 		cell->scripts = pmbench_xstrdup(ps->scripts);
 	if (ps->note)
 		cell->note = pmbench_xstrdup(ps->note);
+	if (ps->pm_version)
+		cell->pm_version = pmbench_xstrdup(ps->pm_version);
 }

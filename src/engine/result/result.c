@@ -726,6 +726,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD_NAMES(pmbench_cell, "state", state, cell_states),
 	FIELD(pmbench_cell, "note", F_OPTSTR, note, 0),
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
+	FIELD(pmbench_cell, "pm_version", F_OPTSTR, pm_version, 0),
 	FIELD(pmbench_cell, "node", F_OPTSTR, node, 0),
 	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),

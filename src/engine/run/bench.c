@@ -18,6 +18,7 @@
 #include "pmbench/node.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/pmversion.h"
 #include "pmbench/proc.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
@@ -855,6 +856,44 @@ done:
 }
 
 /*
+ * The release of its own PM the checked-out repo names (pmversion.h),
+ * run instead of the pinned one for this fixture, and recorded as the
+ * version that PM was found at.
+ */
+static int use_repo_pm(struct pmbench_result *r,
+		       const struct pmbench_fixture *f,
+		       struct pmbench_pmrun *states, size_t nr,
+		       const char *scratch)
+{
+	struct pmbench_pm_ask ask = PMBENCH_PM_ASK_INIT;
+	int ret = 0;
+
+	pmbench_pm_ask_repo(&ask, f->source_dir, f->subdir);
+	for (size_t i = 0; i < nr && !ret; i++) {
+		struct pmbench_result_pm *p = NULL;
+
+		ret = pmbench_pmrun_use_repo_pm(&states[i], &ask, scratch);
+		for (size_t k = 0; !ret && k < r->found_nr && !p; k++)
+			if (!strcmp(r->found[k].name, states[i].pm->name))
+				p = &r->found[k];
+		if (p && states[i].found.version) {
+			free(p->version);
+			free(p->path);
+			p->version = pmbench_xstrdup(states[i].found.version);
+			p->path = pmbench_xstrdup(states[i].found.path);
+		}
+	}
+	if (ret < 0) {
+		char *why = pmbench_xstrdup(pmbench_error_last());
+
+		ret = pmbench_error_setc(ret, "%s: %s", f->name, why);
+		free(why);
+	}
+	pmbench_pm_ask_release(&ask);
+	return ret;
+}
+
+/*
  * The Node the checked-out fixture runs under (node.h): chosen,
  * installed if need be (outside any timed run), put in the context, and
  * given to every PM and the fixture's record.
@@ -887,8 +926,9 @@ static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
 	for (size_t i = 0; i < nr; i++)
 		pmbench_pmrun_use_node(&states[i], b.ptr);
+	ret = use_repo_pm(r, f, states, nr, b.ptr);
 	pmbench_buf_release(&b);
-	return 0;
+	return ret;
 }
 
 static int pm_config_defaults(const struct pmbench_bench_opts *o)

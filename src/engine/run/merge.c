@@ -463,6 +463,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		to->state = c->state;
 		to->note = dup_opt(c->note);
 		to->runtime = dup_opt(c->runtime);
+		to->pm_version = dup_opt(c->pm_version);
 		to->node = dup_opt(c->node);
 		to->pm_config = dup_opt(c->pm_config);
 		pmbench_strvec_pushv(&to->command,

@@ -1,0 +1,369 @@
+/*
+ * A PM at a version asked for (`--pm pnpm@9`, pmversion.h), from a fake
+ * static registry serving fake pnpm releases (a shell script that runs
+ * the fake PM saying that version): the newest release in the range is
+ * installed into the toolchain's versions folder and benched as a cell
+ * of its own; a second bench asks the registry nothing; a range the
+ * registry lacks, or a tarball that does not match its integrity, is an
+ * error that names it and leaves nothing installed; two pmbench at once
+ * install it once (the lock).
+ */
+#include "pmbench/common.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/ctx.h"
+#include "pmbench/fs.h"
+#include "pmbench/pmversion.h"
+#include "pmbench/proc.h"
+#include "pmbench/result.h"
+#include "pmbench/sha512.h"
+
+/* A fake pnpm release `v` as reg/pnpm/-/pnpm-<v>.tgz; its integrity. */
+static void release(struct pmbench_buf *sri, const char *v)
+{
+	struct pmbench_buf sh = PMBENCH_BUF_INIT, pkg = PMBENCH_BUF_INIT;
+	char path[256];
+
+	pmbench_buf_addf(&sh,
+			 "#!/bin/sh\nFAKEPM_NAME=pnpm FAKEPM_VERSION_PNPM=%s "
+			 "exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
+			 v);
+	pmbench_buf_addf(&pkg,
+			 "{\"name\":\"pnpm\",\"version\":\"%s\",\"bin\":"
+			 "{\"pnpm\":\"bin/pnpm.cjs\"}}",
+			 v);
+	{
+		const struct h_tgz_entry e[] = {
+			{ "package/package.json", pkg.ptr, 0644 },
+			/* Not executable in the tarball: pmbench makes it. */
+			{ "package/bin/pnpm.cjs", sh.ptr, 0644 },
+		};
+
+		snprintf(path, sizeof(path), "reg/pnpm/-/pnpm-%s.tgz", v);
+		h_make_tgz(sri, check_path(path), e, PMBENCH_ARRAY_SIZE(e));
+	}
+	pmbench_buf_release(&sh);
+	pmbench_buf_release(&pkg);
+}
+
+/*
+ * The registry's pnpm: 9.1.0, 9.15.0 and 10.0.0 (`corrupt`: 9.15.0's
+ * tarball changed after its integrity was taken).
+ */
+static void registry_files(int corrupt)
+{
+	static const char *const v[] = { "9.1.0", "9.15.0", "10.0.0" };
+	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	struct pmbench_buf other = PMBENCH_BUF_INIT;
+
+	h_write("reg/pnpm/-/.keep", "");
+	pmbench_buf_adds(&b, "{\"name\":\"pnpm\",\"versions\":{");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(v); i++) {
+		release(&sri, v[i]);
+		if (corrupt && !strcmp(v[i], "9.15.0"))
+			release(&other, "9.1.0");
+		pmbench_buf_addf(
+			&b,
+			"%s\"%s\":{\"version\":\"%s\",\"bin\":{"
+			"\"pnpm\":\"bin/pnpm.cjs\"},\"engines\":{"
+			"\"node\":\">=18.12\"},\"dist\":{"
+			"\"tarball\":\"{registry}/pnpm/-/pnpm-%s.tgz\","
+			"\"integrity\":\"%s\"}}",
+			i ? "," : "", v[i], v[i], v[i], sri.ptr);
+	}
+	if (corrupt) {
+		char src[4200];
+
+		snprintf(src, sizeof(src), "%s",
+			 check_path("reg/pnpm/-/pnpm-9.1.0.tgz"));
+		pmbench_fs_copyfile(src,
+				    check_path("reg/pnpm/-/pnpm-9.15.0.tgz"));
+	}
+	pmbench_buf_adds(&b, "}}");
+	h_write("reg/pnpm/index.json", b.ptr);
+	pmbench_buf_release(&sri);
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&other);
+}
+
+static void start_registry(int *out, struct pmbench_child *c)
+{
+	struct pmbench_buf url = PMBENCH_BUF_INIT;
+
+	*out = 0;
+	H_CHECK_CALL(h_serve_registry, c, check_path("reg"), &url);
+	setenv("PMBENCH_NODE_REGISTRY", url.ptr, 1);
+	pmbench_buf_release(&url);
+	*out = 1;
+}
+
+static int requests(const char *what)
+{
+	struct pmbench_buf log = PMBENCH_BUF_INIT;
+	int n = 0;
+
+	if (pmbench_fs_read(&log, check_path("reg/requests.log"), 1u << 20) < 0)
+		pmbench_error_clear();
+	for (const char *p = log.ptr; (p = strstr(p, what)); p++)
+		n++;
+	pmbench_buf_release(&log);
+	return n;
+}
+
+/*
+ * `bench --task run --pm <pms>` on the project p (its package.json `pkg`,
+ * or a plain one): exit `exit_code`, `says` in the output.
+ */
+static void bench_on(int *out, struct pmbench_result *r, const char *pms,
+		     const char *pkg, int exit_code, const char *says)
+{
+	struct h_run run;
+	char out_path[4200], proj[4200];
+
+	*out = 0;
+	snprintf(out_path, sizeof(out_path), "%s", h_write("result.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_project("p"));
+	if (pkg)
+		h_write("p/package.json", pkg);
+	h_pmbench(&run,
+		  (const char *const[]){ "bench", "--pm", pms, "--task", "run",
+					 "--runs", "1", "--warmup", "0",
+					 "--out", out_path, proj, NULL },
+		  NULL);
+	CHECK_INT(run.exit_code, exit_code);
+	if (says)
+		CHECK_CONTAINS(run.out.ptr, says);
+	if (exit_code == 0)
+		CHECK_INT(pmbench_result_read(r, out_path), 0);
+	h_run_release(&run);
+	*out = 1;
+}
+
+static void bench(int *out, struct pmbench_result *r, const char *pms,
+		  int exit_code, const char *says)
+{
+	bench_on(out, r, pms, NULL, exit_code, says);
+}
+
+static const struct pmbench_result_pm *found(const struct pmbench_result *r,
+					     const char *name)
+{
+	for (size_t i = 0; i < r->found_nr; i++)
+		if (!strcmp(r->found[i].name, name))
+			return &r->found[i];
+	return NULL;
+}
+
+TEST(a_range_installs_its_newest_release_once)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf listing = PMBENCH_BUF_INIT;
+	const struct pmbench_result_pm *p;
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(bench, &r, "pnpm@9,pnpm", 0,
+		     "installed pnpm 9.15.0 (for pnpm@9)");
+	/* Two cells: the release asked for, and the pinned one. */
+	CHECK(pmbench_result_find_cell(
+		&r, "p", "run", "cache+lockfile+node_modules", "pnpm@9"));
+	CHECK(pmbench_result_find_cell(&r, "p", "run",
+				       "cache+lockfile+node_modules", "pnpm"));
+	p = found(&r, "pnpm@9");
+	CHECK(p && p->version && p->path);
+	CHECK_STR(p->version, "9.15.0");
+	CHECK_CONTAINS(p->path, "no-toolchain/versions/pnpm@9.15.0/bin/"
+				"pnpm.cjs");
+	CHECK_STR(found(&r, "pnpm")->version, "12.0.0-fake");
+	CHECK(pmbench_fs_isfile(check_path("no-toolchain/versions/"
+					   "pnpm@9.15.0/.pmbench-pm")));
+	h_listing(&listing, check_path("no-toolchain/versions"));
+	CHECK(!strstr(listing.ptr, ".partial"));
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.15.0.tgz"), 1);
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.1.0.tgz"), 0);
+	pmbench_result_release(&r);
+	/* Installed: the next bench asks the registry nothing. */
+	H_CHECK_CALL(bench, &r, "pnpm@9.15", 0, NULL);
+	CHECK_STR(found(&r, "pnpm@9.15")->version, "9.15.0");
+	CHECK_INT(requests("GET "), 2);
+	pmbench_result_release(&r);
+	/* A range nothing installed satisfies is fetched: 9.1.0 exactly. */
+	H_CHECK_CALL(bench, &r, "pnpm@9.1.0", 0, NULL);
+	CHECK_STR(found(&r, "pnpm@9.1.0")->version, "9.1.0");
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+	pmbench_buf_release(&listing);
+}
+
+TEST(what_the_registry_lacks_or_garbles_is_an_error)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf listing = PMBENCH_BUF_INIT;
+
+	h_setup();
+	registry_files(1);
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(bench, &r, "pnpm@8", 1,
+		     "cannot install pnpm@8: the registry has no pnpm release "
+		     "that satisfies '8' (newest: 10.0.0)");
+	H_CHECK_CALL(bench, &r, "pnpm@9", 1, "does not match its integrity");
+	h_listing(&listing, check_path("no-toolchain"));
+	CHECK(!strstr(listing.ptr, "pnpm@9.15.0"));
+	/* The other releases are whole. */
+	H_CHECK_CALL(bench, &r, "pnpm@10", 0, NULL);
+	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+	pmbench_buf_release(&listing);
+}
+
+/* The version the cells of `pm` ran at, and why. */
+static const char *ran_at(const struct pmbench_result *r, const char *pm)
+{
+	const struct pmbench_cell *c = pmbench_result_find_cell(
+		r, "p", "run", "cache+lockfile+node_modules", pm);
+
+	return c && c->pm_version ? c->pm_version : "(none)";
+}
+
+/* corepack's hash of the registry's tarball of `v`: "sha512.<hex>". */
+static void corepack_hash(struct pmbench_buf *out, const char *v)
+{
+	struct pmbench_buf data = PMBENCH_BUF_INIT;
+	struct pmbench_sha512 s;
+	unsigned char d[64];
+	char path[256];
+
+	snprintf(path, sizeof(path), "reg/pnpm/-/pnpm-%s.tgz", v);
+	if (pmbench_fs_read(&data, check_path(path), 1u << 24) < 0)
+		pmbench_die("cannot read '%s'", path);
+	pmbench_sha512_init(&s);
+	pmbench_sha512_update(&s, data.ptr, data.len);
+	pmbench_sha512_final(&s, d);
+	pmbench_buf_adds(out, "sha512.");
+	for (size_t i = 0; i < sizeof(d); i++)
+		pmbench_buf_addf(out, "%02x", d[i]);
+	pmbench_buf_release(&data);
+}
+
+/*
+ * The repo's own version of its own PM, read as corepack and the PMs
+ * read it: packageManager (its hash checked), then devEngines, then
+ * engines.<pm>; the other PMs stay pinned, and pnpm@pinned overrides.
+ */
+TEST(the_repo_names_its_own_version)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, hash = PMBENCH_BUF_INIT;
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	corepack_hash(&hash, "9.15.0");
+	pmbench_buf_addf(
+		&pkg,
+		"{\"name\":\"p\",\"packageManager\":\"pnpm@9.15.0+%s\","
+		"\"devEngines\":{\"packageManager\":{\"name\":"
+		"\"pnpm\",\"version\":\"9.1.0\"}}}",
+		hash.ptr);
+	H_CHECK_CALL(bench_on, &r, "pnpm,npm", pkg.ptr, 0,
+		     "pnpm: pnpm 9.15.0, as the repo's packageManager field "
+		     "says");
+	CHECK_STR(ran_at(&r, "pnpm"), "9.15.0: the repo's packageManager "
+				      "field (pnpm@9.15.0)");
+	CHECK_STR(ran_at(&r, "npm"), "11.0.0-fake: pinned (PATH)");
+	CHECK_STR(found(&r, "pnpm")->version, "9.15.0");
+	pmbench_result_release(&r);
+	/* pnpm@pinned: the pinned one all the same. */
+	H_CHECK_CALL(bench_on, &r, "pnpm@pinned", pkg.ptr, 0, NULL);
+	CHECK_CONTAINS(ran_at(&r, "pnpm@pinned"), "12.0.0-fake: pinned");
+	pmbench_result_release(&r);
+	/* A hash that is not the registry's tarball's: refused, one line. */
+	pmbench_buf_reset(&pkg);
+	pmbench_buf_addf(&pkg, "{\"packageManager\":\"pnpm@9.1.0+%s\"}",
+			 hash.ptr);
+	H_CHECK_CALL(bench_on, &r, "pnpm", pkg.ptr, 1,
+		     "error: p: the repo's packageManager field names pnpm "
+		     "9.1.0 with hash sha512.");
+	/* devEngines without packageManager, before engines. */
+	H_CHECK_CALL(bench_on, &r, "pnpm",
+		     "{\"devEngines\":{\"packageManager\":[{\"name\":"
+		     "\"pnpm\",\"version\":\"9.1.0\"}]},\"engines\":{"
+		     "\"pnpm\":\"^10\"}}",
+		     0, NULL);
+	CHECK_STR(ran_at(&r, "pnpm"), "9.1.0: the repo's "
+				      "devEngines.packageManager (pnpm@9.1.0)");
+	pmbench_result_release(&r);
+	/* engines.pnpm, a range: the newest release in it. */
+	H_CHECK_CALL(bench_on, &r, "pnpm",
+		     "{\"engines\":{\"pnpm\":\"^10\",\"node\":\">=18\"}}", 0,
+		     NULL);
+	CHECK_STR(ran_at(&r, "pnpm"), "10.0.0: the repo's engines.pnpm "
+				      "(pnpm@^10)");
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&hash);
+}
+
+/*
+ * The lock: while another pmbench holds versions/.lock-pnpm, an install
+ * waits and asks the registry nothing; then it installs once.
+ */
+TEST(two_pmbench_at_once_install_once)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_ctx ctx = PMBENCH_CTX_INIT;
+	char tc[4200], cache[4200];
+	int fd, status = -1;
+	pid_t pid;
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(tc, sizeof(tc), "%s", check_path("no-toolchain"));
+	snprintf(cache, sizeof(cache), "%s", check_path("cache"));
+	pmbench_fs_mkdirp(check_path("no-toolchain/versions"), 0755);
+	fd = open(check_path("no-toolchain/versions/.lock-pnpm"),
+		  O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	ctx.toolchain_dir = tc;
+	ctx.cache_dir = cache;
+	pid = fork();
+	if (pid == 0) {
+		/* Its copy of the held lock's file must not hold it too. */
+		close(fd);
+		_exit(pmbench_pm_release_ensure(&ctx, pmbench_pm_get("pnpm@9"))
+			      ? 1
+			      : 0);
+	}
+	usleep(500 * 1000);
+	/* Still waiting: nothing asked, nothing installed. */
+	CHECK(waitpid(pid, &status, WNOHANG) == 0);
+	CHECK_INT(requests("GET "), 0);
+	/* The holder installs it meanwhile; the waiter then takes it. */
+	h_write("no-toolchain/versions/pnpm@9.15.0/bin/pnpm.cjs",
+		"#!/bin/sh\n");
+	h_write("no-toolchain/versions/pnpm@9.15.0/.pmbench-pm",
+		"{\"version\": \"9.15.0\", \"bin\": \"bin/pnpm.cjs\"}");
+	close(fd);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_INT(requests("GET "), 0);
+	h_stop_registry(&reg);
+}
+
+CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
+	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
+	   CASE(the_repo_names_its_own_version),
+	   CASE(two_pmbench_at_once_install_once))
