@@ -3,19 +3,21 @@
 # (build-asan/); with --tsan, the ThreadSanitizer build (build-tsan/) of
 # only what the tests labelled `threads` need (the registry front and the
 # link relay run in threads of pmbench). Runs ci/setup first so a fresh
-# machine has everything.
+# machine has everything; with --no-toolchain, only its Debian packages
+# (ci/test.sh installs the toolchain beside the builds).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-asan=0 tsan=0
+asan=0 tsan=0 setup=()
 for a in "$@"; do
 	case $a in
 	--asan) asan=1 ;;
 	--tsan) tsan=1 ;;
-	*) echo "usage: ci/build.sh [--asan] [--tsan]" >&2; exit 129 ;;
+	--no-toolchain) setup=(--no-toolchain) ;;
+	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain]" >&2; exit 129 ;;
 	esac
 done
-"$top/ci/setup"
+"$top/ci/setup" "${setup[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Configure build folder $1 with the rest, warnings as errors (CI's

@@ -46,7 +46,14 @@ style_log=$(mktemp)
 # printed at the end says which case of which test, and why.
 PMBENCH_TEST_SKIPS=$(mktemp)
 export PMBENCH_TEST_SKIPS
-trap 'rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS"' EXIT
+prep_pid= prep_log=$(mktemp)
+cleanup() {
+	# The toolchain's install, if the builds beside it failed: its own
+	# process group (npm and its children with it).
+	[ -z "$prep_pid" ] || kill -TERM -- "-$prep_pid" 2>/dev/null || true
+	rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS" "$prep_log"
+}
+trap cleanup EXIT
 # "quiet": a timing test takes all of its slots, a test with the real PMs
 # one (tests/CMakeLists.txt, PMBENCH_QUIET_SLOTS): no timing test runs
 # beside another one, of any of the three builds, or beside the real PMs.
@@ -65,8 +72,26 @@ if [ "$quick" = 1 ]; then
 		-LE "online|registry|timing|slow" || status=1
 	phase "quick tests (build/)" "$t1"
 else
-	"$top/ci/build.sh" --asan --tsan
+	# The Debian packages first (the builds need them), then the
+	# toolchain, which waits on the network, beside the builds, which
+	# keep the CPU busy: on a fresh machine its install took about
+	# 120 s before the builds (tests/README.md).
+	"$top/ci/setup" --no-toolchain
+	setsid -w bash -c 't=$(date +%s); "$1/ci/setup" &&
+		printf "== toolchain (ci/setup, beside the builds): %d s\n" $(($(date +%s) - t))' \
+		setup "$top" >"$prep_log" 2>&1 </dev/null &
+	prep_pid=$!
+	"$top/ci/build.sh" --no-toolchain --asan --tsan
 	phase "builds (build/, build-asan/ and build-tsan/)" "$t0"
+	prep_status=0
+	wait "$prep_pid" || prep_status=$?
+	prep_pid=
+	cat "$prep_log"
+	if [ "$prep_status" != 0 ]; then
+		echo "ci/test.sh: the toolchain's install failed (above): run ci/setup" >&2
+		exit 1
+	fi
+	phase "builds and toolchain" "$t0"
 	t1=$(stamp)
 	mkdir -p build-ci
 	printf 'subdirs("%s" "%s" "%s")\n' "$top/build" "$top/build-asan" \
@@ -79,14 +104,7 @@ else
 	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
-skips=$(sort -u "$PMBENCH_TEST_SKIPS")
-if [ -n "$skips" ]; then
-	printf '== skipped: %d case(s) (a test with one reports "Skipped")\n' \
-		"$(printf '%s\n' "$skips" | wc -l)"
-	printf '%s\n' "$skips" | awk -F '\t' '{ printf "  %s %s: %s\n", $1, $2, $3 }'
-else
-	echo "== skipped: none"
-fi
+"$top/ci/skips.sh" "$PMBENCH_TEST_SKIPS"
 echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1
 cat "$style_log"

@@ -139,6 +139,10 @@ _pmbench()
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
 		return
 		;;
+	"migrate --budget")
+		COMPREPLY=()
+		return
+		;;
 	"migrate --choose")
 		_pmbench_words 'link-workspace-packages workspace-protocol' list
 		return
@@ -167,6 +171,10 @@ _pmbench()
 		_pmbench_files -f
 		return
 		;;
+	"migrate --max-runs")
+		COMPREPLY=()
+		return
+		;;
 	"migrate --node")
 		_pmbench_words 'system'
 		return
@@ -188,7 +196,7 @@ _pmbench()
 		return
 		;;
 	"migrate --runs")
-		COMPREPLY=()
+		_pmbench_words 'auto'
 		return
 		;;
 	"migrate --scenario")
@@ -196,6 +204,10 @@ _pmbench()
 		return
 		;;
 	"migrate --seed")
+		COMPREPLY=()
+		return
+		;;
+	"migrate --target")
 		COMPREPLY=()
 		return
 		;;
@@ -526,7 +538,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	migrate)
-		opts='--baseline --choose --columns --env --format -f --from --help -h --link --markdown --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --budget --choose --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'

@@ -63,6 +63,8 @@ struct pmbench_progress {
 	/** A finished run's or priming's wall time, s; < 0: it failed. */
 	double seconds;
 	int priming; /**< 1: about a priming install, not a run */
+	/** The whole command's time left by the budget's plan; 0: none. */
+	double eta_s;
 };
 
 typedef void (*pmbench_progress_cb)(const struct pmbench_progress *p,

@@ -74,6 +74,33 @@ struct pmbench_pm_fs_note {
 	const char *note; /**< for the result and a warning */
 };
 
+/** The rules of a run's state check (statecheck.h). */
+enum pmbench_check_rule {
+	/** an empty cache downloads every tarball the tree needs */
+	PMBENCH_RULE_COLD_TARBALLS,
+	/** a warm cache downloads no tarball */
+	PMBENCH_RULE_WARM_TARBALLS,
+	/** with a lockfile, no packument is asked for */
+	PMBENCH_RULE_LOCK_PACKUMENTS,
+	/** with a lockfile, the lockfile is the same after the run */
+	PMBENCH_RULE_LOCK_CHANGED,
+};
+
+/**
+ * A documented way a PM breaks one rule of the state check: the check
+ * says "known" with `why` and `source` instead of failing.
+ */
+struct pmbench_pm_known {
+	enum pmbench_check_rule rule;
+	/**
+	 * A part of the cell's PM configuration (pmbench_pm_conf_scan()'s
+	 * "key=value") it needs, or NULL: always.
+	 */
+	const char *config;
+	const char *why;    /**< what the PM does and why, measured */
+	const char *source; /**< the PM's docs or source that say it */
+};
+
 /** A configuration file a PM reads (struct pmbench_pm_conf). */
 struct pmbench_pm_conf_file {
 	/** In the project ("pnpm-workspace.yaml"), or "~/.npmrc": HOME's. */
@@ -262,6 +289,11 @@ struct pmbench_pm {
 	const struct pmbench_pm_fs_note *fs_notes;
 	/** The configuration it reads and what changes the work. */
 	const struct pmbench_pm_conf *conf;
+	/**
+	 * Its documented exceptions to the state check, ending with a NULL
+	 * `why`; NULL: none.
+	 */
+	const struct pmbench_pm_known *known;
 	/**
 	 * ci-cache's store strategy: the question actions/setup-node asks
 	 * for the folder it caches (NULL: setup-node has none for it), and

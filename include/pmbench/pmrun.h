@@ -66,6 +66,12 @@ struct pmbench_pmrun {
 	 * the registry for what the priming never fetched.
 	 */
 	int primed_locked;
+	/**
+	 * The tarballs the tree needs: those the priming install asked the
+	 * mirror for, from an empty cache (0: not counted); each install
+	 * run records it for its state check (statecheck.h).
+	 */
+	double tree_tarballs;
 };
 
 /**

@@ -28,6 +28,22 @@ struct pmbench_metric {
 	double value; /**< finite */
 };
 
+/**
+ * Whether a run was in the state its scenario asks for (statecheck.h):
+ * not checked (a task that is no install, a run without the mirror's
+ * counts, an older result), as asked, different in a way the PM's
+ * table documents, or not the state asked.
+ */
+enum pmbench_check {
+	PMBENCH_CHECK_NONE = 0,
+	PMBENCH_CHECK_PASS,
+	PMBENCH_CHECK_KNOWN,
+	PMBENCH_CHECK_FAIL,
+};
+
+/** "pass", "known", "fail"; NULL for PMBENCH_CHECK_NONE (or no check). */
+const char *pmbench_check_name(int check);
+
 /** One timed (or warm-up) run. */
 struct pmbench_sample {
 	unsigned round;	  /**< 0-based round index, warm-ups included */
@@ -82,6 +98,13 @@ struct pmbench_sample {
 	 * request log a cell (the waterfall): see pmbench_cell_waterfall().
 	 */
 	struct pmbench_phases *phases;
+	/** Its state check (enum pmbench_check; JSON `state_check`). */
+	int state_check;
+	/**
+	 * Why it is not PASS, one line ("resolved again: 113 packument
+	 * requests with the lockfile"), else NULL (`state_why`).
+	 */
+	char *state_why;
 };
 
 /**
@@ -424,6 +447,22 @@ double *pmbench_cell_metric_values(const struct pmbench_cell *c,
  */
 void pmbench_cell_metric_names(const struct pmbench_cell *c,
 			       struct pmbench_strvec *out);
+
+/**
+ * 1 when the cell is "not the state asked": it has a successful timed
+ * run and every one of them failed its state check (PMBENCH_CHECK_FAIL).
+ * Its runs are then no times: pmbench_cell_times(), pmbench_cell_round()
+ * and the pairs leave them out, as the budget and the reports do.
+ */
+int pmbench_cell_wrong_state(const struct pmbench_cell *c);
+
+/**
+ * The successful timed runs of `c` whose state check is `check`, and
+ * the first such run's `state_why` into *out_why (may be NULL; NULL
+ * when none has one).
+ */
+size_t pmbench_cell_checks(const struct pmbench_cell *c, int check,
+			   const char **out_why);
 
 /** Number of failed non-warm-up samples (interrupted ones are not). */
 size_t pmbench_cell_failures(const struct pmbench_cell *c);

@@ -17,7 +17,9 @@
  *
  * The JSON pmbench writes that is no result (a report's
  * "pmbench-report", hyperfine's export, the dashboards' formats) is
- * told too, so that a command can say what it was given.
+ * told too, and so is a file that is no JSON (empty, a report in
+ * another format: HTML, SVG, a table, markdown or CSV), so that a
+ * command can say what it was given.
  */
 
 /** The kind of a result file; a mask of them says what a command takes. */
@@ -62,7 +64,8 @@ const char *pmbench_result_kind_name(enum pmbench_result_kind k);
  * `out` (PMBENCH_RESULT_FILE_INIT, or released): a result of any kind,
  * or kind NONE with `what` saying what it is. Returns 0, or
  * PMBENCH_EINVALID with a one-line message naming `origin` and the field
- * when it is malformed JSON, a result with a field that is missing or of
+ * when it is malformed JSON (text that opens with '{' or '['; any other
+ * is kind NONE), a result with a field that is missing or of
  * the wrong type (pmbench_result_from_json()), or a version newer than
  * this pmbench reads. On error `out` is released.
  */

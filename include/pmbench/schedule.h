@@ -85,16 +85,26 @@ struct pmbench_schedule_auto {
 	}
 
 /**
- * bench's time budget (`--budget`; `--runs auto` is its old spelling):
- * every scenario runs its warm-ups and `min_runs` rounds, then further
- * rounds go where a PM's paired ratio against the baseline is widest
- * relative to `target` (pmbench_schedule_allocate()), until every ratio
- * is within it, a scenario has `max_runs` rounds, or the budget is
- * spent. Within a round, a PM whose turn is short against the round's
- * slowest runs several times (pmbench_schedule_repeats()).
+ * The time budget (`--budget`, the default of bench, migrate and
+ * ci-cache; `--runs auto` is its old spelling). It counts from the
+ * command's start and holds everything but the file-system waits: the
+ * primings, every scenario's first rounds (warm-ups) and `min_runs`
+ * rounds, then further rounds (pmbench_schedule_allocate()): first where
+ * a PM's verdict against the baseline is still open, then where its
+ * paired ratio is wider than `target`, until every verdict is decided
+ * and every ratio within the target, a scenario has `max_runs` rounds,
+ * or the budget is spent. The plan is made from what a round cost once
+ * every scenario's first rounds ran (pmbench_schedule_plan_make()).
+ * Within a round, a PM whose turn is short against the round's slowest
+ * runs several times (pmbench_schedule_repeats()).
  */
 struct pmbench_schedule_budget {
-	double target;	    /**< half-width of the paired ratio, relative */
+	double target; /**< half-width of the paired ratio, relative */
+	/**
+	 * The equivalence margin: a ratio whose interval lies within
+	 * [1 / (1 + margin), 1 + margin] is decided as "the same".
+	 */
+	double margin;
 	unsigned min_runs;  /**< rounds every scenario runs first */
 	unsigned max_runs;  /**< rounds of a scenario at most */
 	uint64_t budget_ns; /**< the whole command's, from its start */
@@ -104,6 +114,7 @@ struct pmbench_schedule_budget {
 };
 
 #define PMBENCH_SCHEDULE_BUDGET_TARGET 0.10
+#define PMBENCH_SCHEDULE_BUDGET_MARGIN 0.10
 /*
  * 5: the fewest rounds for a verdict from the paired interval (report.h's
  * PMBENCH_REPORT_PAIRED_MIN_ROUNDS) and for Mann-Whitney to reach p <
@@ -119,6 +130,7 @@ struct pmbench_schedule_budget {
 #define PMBENCH_SCHEDULE_BUDGET_INIT                           \
 	{                                                      \
 		.target = PMBENCH_SCHEDULE_BUDGET_TARGET,      \
+		.margin = PMBENCH_SCHEDULE_BUDGET_MARGIN,      \
 		.min_runs = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS,  \
 		.max_runs = PMBENCH_SCHEDULE_AUTO_MAX_RUNS,    \
 		.budget_ns = PMBENCH_SCHEDULE_BUDGET_NS,       \
@@ -138,40 +150,152 @@ unsigned pmbench_schedule_repeats(uint64_t cost_ns, uint64_t round_ns,
 				  uint64_t slowest_ns,
 				  const struct pmbench_schedule_budget *o);
 
+/**
+ * Whether a paired ratio's 95 % interval [lo, hi] decides its verdict:
+ * wholly above 1, wholly below 1, or wholly within the equivalence
+ * margin [1 / (1 + margin), 1 + margin]. 0 when lo is not above 0.
+ */
+int pmbench_schedule_decided(double lo, double hi, double margin);
+
+/**
+ * The rounds more (a fraction) that would decide the verdict of a paired
+ * ratio `point` whose interval after `rounds` rounds is [lo, hi]: 0 when
+ * it is decided; else rounds * ((h / d)^2 - 1), at least 1, where h is
+ * the interval's half-width and d the distance from the point to the
+ * farther of the edges it could clear (1, or the margin's edge on its
+ * side), both in log scale, since an interval narrows as one over the
+ * square root of the rounds (claims.md's "runs needed"). -1 when the
+ * interval is not known (point or lo not above 0).
+ */
+double pmbench_schedule_verdict_need(double point, double lo, double hi,
+				     unsigned rounds, double margin);
+
+/**
+ * The rounds more (a fraction) that would bring a relative half-width
+ * `half` after `rounds` rounds within `target`: rounds * ((half /
+ * target)^2 - 1), 0 when it is within, -1 when `half` < 0 (not known).
+ */
+double pmbench_schedule_target_need(double half, unsigned rounds,
+				    double target);
+
 /** One cell (a PM of a scenario) as the budget's allocation sees it. */
 struct pmbench_schedule_cell {
 	size_t group;	  /**< its scenario: cells of one pair by round */
 	int baseline;	  /**< the baseline: in every extra round */
 	int excluded;	  /**< no ratio can come (no times, failures) */
 	double half;	  /**< paired ratio's relative half-width; < 0: none */
+	double point;	  /**< the paired ratio (when half >= 0) */
+	double lo, hi;	  /**< its 95 % interval (when half >= 0) */
 	uint64_t cost_ns; /**< its turn in a round, repeats included */
 	int next;	  /**< out: takes part in the next round */
 };
 
 /**
  * The budget's rule, a pure function: which scenario gets the next
- * round, and who runs in it. A cell is unreached when it is neither the
- * baseline nor excluded and its `half` is above o->target or not known
- * (< 0). Among the groups (0 to groups - 1) with an unreached cell and
- * fewer than o->max_runs rounds (`rounds[g]`) whose extra round fits in
- * `left_ns` (its cost: `round_ns`, the control's, plus the turns of the
- * baseline and the unreached cells), the one whose widest unreached
- * half-width is largest relative to the target (unknown counts as
- * widest; a tie goes to the cheaper round), counting first only the
- * cells that the rounds `left_ns` still buys could bring within the
- * target (a half-width shrinks as one over the square root of the
- * rounds), and all of them when none could: the budget is not spent on
- * a ratio it cannot reach while another it can waits. Sets `next` on
- * the cells of that round (the baseline and the unreached), clears it
- * on every other.
- * Returns the group, or -1 when every ratio is within the target or no
- * round fits (nothing is set then).
+ * round, and who runs in it. A cell (neither the baseline nor excluded)
+ * is *open* when its interval is not known or does not decide its
+ * verdict (pmbench_schedule_decided()), *wide* when its half-width is
+ * not known or above o->target. Groups (0 to groups - 1) with fewer than
+ * o->max_runs rounds (`rounds[g]`) are looked at in four passes, the
+ * first that finds one wins:
+ *  1. open cells that the rounds `left_ns` buys, within max_runs, could
+ *     decide (pmbench_schedule_verdict_need());
+ *  2. wide cells that could come within the target in the same way;
+ *  3. any open cell; 4. any wide cell.
+ * A pass looks at a group's round only when it fits in `left_ns` (its
+ * cost: `round_ns`, the control's and the rest, plus the turns of the
+ * baseline and of the cells it runs: the open ones in passes 1 and 3,
+ * the open and the wide in passes 2 and 4). In the open passes the
+ * group whose open cell needs the least time to decide goes first (a
+ * cell not known yet first of all), in the wide passes the one whose
+ * widest cell is widest relative to the target; a tie goes to the
+ * cheaper round. So rounds go where a verdict is still open before they
+ * narrow a settled one, and never to what they cannot reach while
+ * another they can waits. Sets `next` on the cells of that round (the
+ * baseline and those the pass runs) and clears it on every other.
+ * Returns the group, or -1 when every verdict is decided and every
+ * ratio within the target, or no round fits (nothing is set then).
  */
 long pmbench_schedule_allocate(struct pmbench_schedule_cell *cells, size_t nr,
 			       const unsigned *rounds, size_t groups,
 			       uint64_t round_ns,
 			       const struct pmbench_schedule_budget *o,
 			       uint64_t left_ns);
+
+/**
+ * About how long the rounds still need to settle every cell (decide its
+ * verdict, bring it within the target), in the allocation's terms: per
+ * group, the most rounds one of its open or wide cells needs (at most
+ * up to o->max_runs) at the cost of its round (as in
+ * pmbench_schedule_allocate()), summed. UINT64_MAX when a cell is not
+ * known yet.
+ */
+uint64_t pmbench_schedule_need_ns(const struct pmbench_schedule_cell *cells,
+				  size_t nr, const unsigned *rounds,
+				  size_t groups, uint64_t round_ns,
+				  const struct pmbench_schedule_budget *o);
+
+/** What the budget's plan knows of a group of rounds (a scenario). */
+struct pmbench_schedule_costs {
+	uint64_t round_ns; /**< a round of every PM, measured */
+	uint64_t first_ns; /**< what its first rounds took (warm-ups) */
+	unsigned done;	   /**< timed rounds run */
+	/** rounds it runs at least (the budget's minimum, or --runs N) */
+	unsigned min;
+	/** rounds it may run at most: min for a fixed plan */
+	unsigned max;
+};
+
+/** The plan: what is left to run, and what the whole command takes. */
+struct pmbench_schedule_plan {
+	uint64_t min_ns;   /**< the rounds to `min` not run yet */
+	uint64_t extra_ns; /**< what further rounds are expected to take */
+	/** the whole command: used + min_ns + tail + extra_ns */
+	uint64_t end_ns;
+	/** the smallest budget that holds the minimum: used + min + tail */
+	uint64_t fit_ns;
+	int fits; /**< fit_ns is within the budget */
+};
+
+/**
+ * The plan, a pure function of the groups' measured costs: `used_ns` of
+ * the budget spent so far, `tail_ns` what runs after the rounds, the
+ * budget `budget_ns` (0: none, a fixed plan) and `need_ns` the time
+ * the rounds still need to settle every cell
+ * (pmbench_schedule_need_ns(); UINT64_MAX: not known, the further
+ * rounds then fill the budget). Further rounds take what is left of the
+ * budget after the minimum and the tail, at most `need_ns` and at most
+ * every group's rounds up to `max`.
+ */
+void pmbench_schedule_plan_make(struct pmbench_schedule_plan *out,
+				const struct pmbench_schedule_costs *g,
+				size_t nr, uint64_t used_ns, uint64_t tail_ns,
+				uint64_t budget_ns, uint64_t need_ns);
+
+/**
+ * What would fit a budget `budget_ns` in a run of its own with fewer
+ * scenarios: the groups in `keep` (set or cleared), the cheapest first,
+ * while each group's first rounds and minimum rounds (from its costs as
+ * measured now) fit after `fixed_ns` (what came before any group: the
+ * primings). Returns how many groups were kept (0: not even one fits).
+ */
+size_t pmbench_schedule_fit_groups(int *keep,
+				   const struct pmbench_schedule_costs *g,
+				   size_t nr, uint64_t fixed_ns,
+				   uint64_t budget_ns);
+
+/**
+ * The same with fewer PMs: `pm_ns[g * pms + i]` is PM i's turn in
+ * group g (repeats included); the costliest PMs are left out first,
+ * never PM `base`, their share of each round and of `fixed_ns` (taken as
+ * the same for every PM) off. `keep` gets the PMs kept. Returns how many
+ * (0 when even the baseline and one other do not fit, or pms < 2).
+ */
+size_t pmbench_schedule_fit_pms(int *keep,
+				const struct pmbench_schedule_costs *g,
+				size_t nr, const uint64_t *pm_ns, size_t pms,
+				size_t base, uint64_t fixed_ns,
+				uint64_t budget_ns);
 
 /** A schedule: who takes part, how many rounds, what each turn does. */
 struct pmbench_schedule {

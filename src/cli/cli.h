@@ -143,8 +143,8 @@ struct pmbench_result_file;
 /**
  * Read the result file `path` for `cmd` ("report", "compare", "claim
  * --from", "merge"), which takes the kinds `takes` (a mask of
- * enum pmbench_result_kind): pmbench_result_file_read(). A file of
- * another kind, or no result at all, is refused with PMBENCH_EINVALID
+ * enum pmbench_result_kind): pmbench_result_file_read(). A folder, a
+ * file of another kind, or no result at all, is refused with PMBENCH_EINVALID
  * and one line naming the file, what it is and which commands take it
  * ("'x.json' is a ci-cache result; report, compare and history read it,
  * claim --from takes bench, claim and migrate results"); so is a result
@@ -153,6 +153,14 @@ struct pmbench_result_file;
  */
 int pmbench_cli_read_file(struct pmbench_result_file *out, const char *path,
 			  const char *cmd, unsigned takes);
+
+/**
+ * For `history`: 0 when `path` is a folder or nothing, else
+ * PMBENCH_EINVALID with one line saying what the file is and which
+ * commands read it ("'m.json' is a migrate result, not a folder; report,
+ * compare and claim --from read it, history reads a folder of results").
+ */
+int pmbench_cli_history_folder(const char *path);
 
 /**
  * pmbench_cli_read_file(), keeping the cells alone into `out`

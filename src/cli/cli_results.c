@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "pmbench/buf.h"
+#include "pmbench/fs.h"
 #include "pmbench/result.h"
 #include "pmbench/resultfile.h"
 
@@ -92,10 +93,55 @@ static int refuse(const struct pmbench_result_file *f, const char *path,
 	return ret;
 }
 
+/* The one line for a folder given to `cmd`, which takes one file. */
+static int folder_given(const char *path, const char *cmd, unsigned takes)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_addf(&b,
+			 "'%s' is a folder; history reads a folder of "
+			 "results, %s takes the files of ",
+			 path, cmd);
+	add_kinds(&b, takes);
+	ret = pmbench_error_setc(PMBENCH_EINVALID, "%s", b.ptr);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+int pmbench_cli_history_folder(const char *path)
+{
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	/* A missing one is the history's to say. */
+	if (!pmbench_fs_exists(path) || pmbench_fs_isdir(path))
+		return 0;
+	pmbench_buf_addf(&b, "'%s' is ", path);
+	if (pmbench_result_file_read(&f, path) < 0 ||
+	    f.kind == PMBENCH_RESULT_NONE) {
+		pmbench_buf_addf(&b, "%s; history reads a folder of the ",
+				 f.what ? f.what : "a file");
+		add_kinds(&b, PMBENCH_CLI_EVERY_KIND);
+		pmbench_buf_adds(&b, " pmbench writes");
+	} else {
+		pmbench_buf_addf(&b, "%s, not a folder; ", f.what);
+		add_readers(&b, f.kind, "history");
+		pmbench_buf_adds(&b, ", history reads a folder of results");
+	}
+	pmbench_error_clear();
+	ret = pmbench_error_setc(PMBENCH_EINVALID, "%s", b.ptr);
+	pmbench_buf_release(&b);
+	pmbench_result_file_release(&f);
+	return ret;
+}
+
 int pmbench_cli_read_file(struct pmbench_result_file *out, const char *path,
 			  const char *cmd, unsigned takes)
 {
-	int ret = pmbench_result_file_read(out, path);
+	int ret = pmbench_fs_isdir(path) ? folder_given(path, cmd, takes)
+					 : pmbench_result_file_read(out, path);
 	int64_t when;
 
 	if (!ret && !(out->kind & takes))

@@ -27,7 +27,8 @@ int cmd_history(int argc, char **argv)
 		goto done;
 	}
 	code = PMBENCH_EXIT_ERROR;
-	if (pmbench_history_load(&h, argv[cli.optind]) < 0) {
+	if (pmbench_cli_history_folder(argv[cli.optind]) < 0 ||
+	    pmbench_history_load(&h, argv[cli.optind]) < 0) {
 		pmbench_cli_error(NULL);
 		goto done;
 	}

@@ -54,11 +54,12 @@ const struct pmbench_option pmbench_options[] = {
 	  "the fastest (default: npm in bench, the source PM in migrate, "
 	  "the claim's second PM in claim)",
 	  RUN_AT(baseline, const char *), .complete = CPL_PMS },
-	{ "budget", ARG_DURATION, CMD_BENCH | CMD_CLAIM, "DUR",
+	{ "budget", ARG_DURATION, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "DUR",
 	  "the whole command's time budget: after the first rounds, "
-	  "further rounds go where a paired ratio against the baseline is "
-	  "widest, until all are within --target (bench's default: 5m; "
-	  "--runs N fixes the plan instead)",
+	  "further rounds go where a verdict against the baseline is still "
+	  "open, then where a paired ratio is widest, until all are within "
+	  "--target (bench's and migrate's default: 5m; --runs N fixes the "
+	  "plan instead)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
 	{ "cache-dir", ARG_PATH, CMD_MAIN, "DIR",
 	  "pmbench's work folder (default: $PMBENCH_CACHE_DIR, else the "
@@ -144,7 +145,7 @@ const struct pmbench_option pmbench_options[] = {
 	  "also write the report as Markdown (as --format markdown "
 	  "--report FILE does)",
 	  CLI_AT(markdown, const char *), .complete = CPL_FILE },
-	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM, "N",
+	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
 	  "with a budget: at most this many rounds per scenario (default "
 	  "30; at least 5)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.max_runs, unsigned),
@@ -255,9 +256,11 @@ const struct pmbench_option pmbench_options[] = {
 	  "--budget, --target and --max-runs",
 	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
 	  .complete = CPL_WORDS, .values = "auto" },
-	{ "runs", ARG_COUNT, CMD_MIGRATE, "N",
-	  "timed runs per PM and scenario (default 5)", RUN_AT(runs, unsigned),
-	  .min = 1, .max = 100000 },
+	{ "runs", ARG_CUSTOM, CMD_MIGRATE, "N|auto",
+	  "timed rounds per scenario, a fixed plan; without it, or 'auto', "
+	  "--budget spends the rounds",
+	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
+	  .complete = CPL_WORDS, .values = "auto" },
 	{ "scenario", ARG_CUSTOM, CMD_BENCH, "LIST",
 	  "comma-separated scenarios, 'all' or 'default'; a scenario is "
 	  "'clean' or cache, lockfile, node_modules joined by '+' (default: "
@@ -289,7 +292,7 @@ const struct pmbench_option pmbench_options[] = {
 	  "(default: all four)",
 	  .set = pmbench_cli_set_strategies, .complete = CPL_WORDS,
 	  .values = "none store node_modules store+node_modules" },
-	{ "target", ARG_PERCENT, CMD_BENCH | CMD_CLAIM, "PCT",
+	{ "target", ARG_PERCENT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "PCT",
 	  "with a budget: the half-width of each PM's paired ratio against "
 	  "the baseline, in % of the ratio (default 10)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.target, double) },

@@ -161,14 +161,15 @@ static void pass_on(struct pmbench_cli_opts *cli,
 }
 
 /*
- * Whether the rounds are the budget's: bench's default unless '--runs
- * N'; elsewhere (claim) only with '--runs auto' or '--budget'.
+ * Whether the rounds are the budget's: bench's and migrate's default
+ * unless '--runs N'; elsewhere (claim) only with '--runs auto' or
+ * '--budget'.
  */
 static int budgeted(const struct pmbench_cli_opts *cli)
 {
 	if (cli->run->runs_auto)
 		return 1;
-	if (cli->cmd->id == CMD_BENCH)
+	if (cli->cmd->id == CMD_BENCH || cli->cmd->id == CMD_MIGRATE)
 		return !pmbench_cli_given(cli, "runs");
 	return pmbench_cli_given(cli, "budget") ||
 	       pmbench_cli_given(cli, "time-budget");

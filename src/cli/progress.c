@@ -35,6 +35,7 @@ static struct {
 	char *pm;   /* running now */
 	unsigned done, total;
 	uint64_t start_ns;
+	double eta_s; /* the engine's, of the whole command; 0: none */
 	struct pm_times *pms;
 	size_t pms_nr, pms_alloc;
 } group;
@@ -174,9 +175,15 @@ static void add_seconds(struct pmbench_buf *b, double s)
 		pmbench_buf_addf(b, "%.3f s", s);
 }
 
-/* Seconds left in the group: from its runs so far, else the primings. */
+/*
+ * Seconds left: the budget's plan of the whole command when the engine
+ * gives it, else the group's, from its runs so far, else the primings.
+ */
 static double eta(void)
 {
+	if (group.eta_s > 0)
+		return group.eta_s;
+
 	double elapsed = (double)(now_ns() - group.start_ns) / 1e9;
 	unsigned left = group.total > group.done ? group.total - group.done : 0;
 
@@ -275,18 +282,9 @@ static void estimate(unsigned total)
 	if (estimated || (!prime_nr && !budget_s))
 		return;
 	estimated = 1;
-	/* Under a budget the budget is the estimate, not the primings. */
-	if (budget_s) {
-		pmbench_buf_adds(&b, "estimate: about ");
-		pmbench_buf_add_clock_unit(&b, budget_s);
-		pmbench_buf_adds(&b, " in all: the time budget "
-				     "(--budget), spent on the rounds where "
-				     "the ratios are widest; the first rounds "
-				     "of every scenario run even past it");
-		line("", b.ptr);
-		pmbench_buf_release(&b);
+	/* Under a budget the engine's plan says it, from the warm-ups. */
+	if (budget_s)
 		return;
-	}
 	mean = prime_sum / prime_nr;
 	pmbench_buf_adds(&b, "estimate: about ");
 	pmbench_buf_add_clock_unit(&b, mean * total *
@@ -312,6 +310,7 @@ static void group_report(const struct pmbench_progress *p)
 	}
 	group.done = p->done;
 	group.total = p->total;
+	group.eta_s = p->eta_s;
 	if (p->pm && (!group.pm || strcmp(group.pm, p->pm))) {
 		free(group.pm);
 		group.pm = pmbench_xstrdup(p->pm);

@@ -55,14 +55,46 @@ static void dur(struct pmbench_buf *b, struct pmbench_doc_row *row, size_t k,
 	pmbench_doc_num(row, k, f, seconds);
 }
 
+/*
+ * The median, marked when runs were not in the state asked ("✗") or
+ * differed from it as the PM documents ("*"): the line under the
+ * scenario says why (pmbench_report_cell_notes()).
+ */
 static void w_median(struct pmbench_doc_row *row, size_t k,
 		     const struct pmbench_report_cell *c)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	dur(&b, row, k, 0, c->wall.median);
+	if (pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, NULL))
+		pmbench_buf_adds(&b, " ✗");
+	else if (pmbench_cell_checks(c->cell, PMBENCH_CHECK_KNOWN, NULL))
+		pmbench_buf_adds(&b, " *");
 	pmbench_doc_text(row, k, "%s", b.ptr);
 	pmbench_buf_release(&b);
+}
+
+/*
+ * Data only: the state check of the cell's runs (statecheck.h): "pass",
+ * "known", "fail" (some runs), "wrong_state" (every run: no time), or
+ * nothing when no run was checked; and the runs of each.
+ */
+static void w_state(struct pmbench_doc_row *row, size_t k,
+		    const struct pmbench_report_cell *c)
+{
+	size_t fail = pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, NULL);
+	size_t known = pmbench_cell_checks(c->cell, PMBENCH_CHECK_KNOWN, NULL);
+	size_t pass = pmbench_cell_checks(c->cell, PMBENCH_CHECK_PASS, NULL);
+
+	if (!fail && !known && !pass)
+		return;
+	pmbench_doc_str(row, k, 0,
+			pmbench_cell_wrong_state(c->cell) ? "wrong_state"
+			: fail				  ? "fail"
+			: known				  ? "known"
+							  : "pass");
+	pmbench_doc_num(row, k, 1, (double)fail);
+	pmbench_doc_num(row, k, 2, (double)known);
 }
 
 static void w_ci(struct pmbench_doc_row *row, size_t k,
@@ -402,6 +434,13 @@ static const struct cell_column {
 	  w_signals,
 	  1 },
 	{ { NULL, 0, { { "leftover_processes", COUNT, 0 } } }, w_leftover, 0 },
+	{ { NULL,
+	    0,
+	    { { "state_check", TEXT, 0 },
+	      { "state_failed_runs", COUNT, 0 },
+	      { "state_known_runs", COUNT, 0 } } },
+	  w_state,
+	  0 },
 };
 
 void pmbench_format_column_names(struct pmbench_buf *out)
@@ -483,6 +522,10 @@ static void no_times_note(struct pmbench_doc_row *row,
 				     c->failed, c->failed, line_len(why), why);
 	else if (c->cell->state == PMBENCH_CELL_UNSUPPORTED)
 		pmbench_doc_row_note(row, FIRST_FIGURE, "%s", c->cell->note);
+	else if (pmbench_cell_wrong_state(c->cell))
+		pmbench_doc_row_note(row, FIRST_FIGURE,
+				     "not the state asked: no time to "
+				     "compare (see below)");
 	else if (c->interrupted)
 		/* pmbench was stopped during its first run. */
 		pmbench_doc_row_note(row, FIRST_FIGURE,
@@ -547,6 +590,8 @@ enum sample_var {
 	S_PHASE_EXIT,
 	S_WRITTEN,
 	S_REQUESTS,
+	S_STATE_CHECK,
+	S_STATE_WHY,
 };
 
 /*
@@ -585,6 +630,8 @@ static const struct {
 	{ "phase_exit_s", SECONDS, S_PHASE_EXIT },
 	{ "written_bytes", COUNT, S_WRITTEN },
 	{ "registry_requests", COUNT, S_REQUESTS },
+	{ "state_check", TEXT, S_STATE_CHECK },
+	{ "state_why", TEXT, S_STATE_WHY },
 };
 
 /* A phase's figure of a sample (only when it has phases). */
@@ -653,6 +700,10 @@ static const char *sample_str(enum sample_var var, const struct pmbench_cell *c,
 		return c->pm;
 	case S_FAILURE:
 		return s->failure;
+	case S_STATE_CHECK:
+		return pmbench_check_name(s->state_check);
+	case S_STATE_WHY:
+		return s->state_why;
 	default:
 		return NULL;
 	}

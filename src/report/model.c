@@ -395,6 +395,8 @@ const char *pmbench_report_no_times(const struct pmbench_report_cell *c)
 	/* A PM without the task's mode (resolve: yarn 1): no time. */
 	if (c->cell->state == PMBENCH_CELL_UNSUPPORTED)
 		return "n/a";
+	if (pmbench_cell_wrong_state(c->cell))
+		return "not the state asked";
 	return c->interrupted ? "interrupted" : "not run";
 }
 

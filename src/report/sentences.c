@@ -248,6 +248,38 @@ static void add_control(struct pmbench_doc *d, unsigned audience,
 				 : "");
 }
 
+/*
+ * The state check (statecheck.h), one line: a cell not in the state
+ * asked, runs that failed it, or a documented difference.
+ */
+static void add_state_check(struct pmbench_doc *d, unsigned audience,
+			    const struct pmbench_report_cell *c)
+{
+	const char *why;
+	size_t fail = pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, &why);
+	size_t known;
+
+	if (pmbench_cell_wrong_state(c->cell)) {
+		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+				 "%s: not the state asked (%s): every run "
+				 "failed the state check: %s; no time to "
+				 "compare",
+				 c->cell->pm, c->cell->scenario, why);
+		return;
+	}
+	if (fail) {
+		pmbench_doc_note(
+			d, audience, PMBENCH_DOC_WARNING,
+			"%s ✗: %zu of %zu runs not the state asked: %s",
+			c->cell->pm, fail, c->n, why);
+		return;
+	}
+	known = pmbench_cell_checks(c->cell, PMBENCH_CHECK_KNOWN, &why);
+	if (known)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE, "%s *: %s",
+				 c->cell->pm, why);
+}
+
 void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 			       const struct pmbench_report_cell *c)
 {
@@ -257,6 +289,7 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 		add_control(d, audience, c);
 		return;
 	}
+	add_state_check(d, audience, c);
 	add_stalls(d, audience, c);
 	add_warning(d, audience, c);
 	if (c->n && c->n < 5)

@@ -56,6 +56,20 @@ int check_failed(void);
  * become nobody (a container without the capability).
  */
 int check_unprivileged(int (*fn)(void));
+/**
+ * Run `fn` as nobody (65534) in a cgroup v2 folder delegated to it, as
+ * systemd's Delegate= gives a user one: made in the test's own cgroup,
+ * the folder and its cgroup.procs, cgroup.subtree_control and
+ * cgroup.threads nobody's, the child moved into it before it becomes
+ * nobody; the case's sandbox (check_sandbox_tmp()) given to nobody too.
+ * The folder is removed after: one fn left non-empty (a cgroup or a
+ * process of its own still in it after 10 s) fails the case. Returns
+ * fn's result, -1 if the child did not exit, or CHECK_SKIP_CODE with
+ * the reason in `why` where no cgroup can be delegated (no cgroup v2
+ * hierarchy, no cgroup made). Not root, fn runs as is where the user's
+ * own cgroup is theirs (a systemd session's), else it is skipped.
+ */
+int check_delegated(int (*fn)(void), char *why, size_t why_size);
 /** A fresh empty folder for the running case; valid until the next call. */
 const char *check_sandbox(void);
 /**

@@ -208,5 +208,154 @@ TEST(budget_then_explain)
 	h_run_release(&run);
 }
 
+/* The seconds of the estimate line `which` ("estimate: about 1:05"), or -1. */
+static double estimate_of(const char *out, const char *which)
+{
+	const char *at = strstr(out, which);
+	unsigned a = 0, b = 0, c = 0;
+	int n;
+
+	if (!at)
+		return -1;
+	n = sscanf(at + strlen(which), "%u:%u:%u", &a, &b, &c);
+	if (n == 3)
+		return a * 3600.0 + b * 60.0 + c;
+	return n == 2 ? a * 60.0 + b : -1;
+}
+
+/*
+ * The estimate printed before the first timed round, from the warm-ups,
+ * holds within ±15 % of the whole command's wall time (a ratio: the
+ * test's label is timing), and the rounds stayed within the budget
+ * +10 %. pnpm's jitter keeps its verdict open, so the budget is spent.
+ */
+TEST(estimate_holds)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
+	double est, again, wall;
+	uint64_t t0;
+
+	h_setup();
+	proj = h_project("proj");
+	noisy_env(&env, 300);
+	t0 = pmbench_now_ns();
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun,pnpm",
+				       "--scenario",
+				       "clean,lockfile",
+				       "--budget",
+				       "40s",
+				       "--max-runs",
+				       "200",
+				       "--no-control",
+				       proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	wall = (double)(pmbench_now_ns() - t0) / 1e9;
+	CHECK_INT(run.exit_code, 0);
+	est = estimate_of(run.out.ptr, "estimate: about ");
+	again = estimate_of(run.out.ptr, "estimate after the first rounds: "
+					 "about ");
+	fprintf(stderr,
+		"estimate %.0f s, after the first rounds %.0f s, "
+		"wall %.1f s\n",
+		est, again, wall);
+	CHECK_CONTAINS(run.out.ptr, "2 groups: clean 5 rounds of ");
+	CHECK(est > 0 && again > 0);
+	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
+	CHECK(again >= 0.85 * wall && again <= 1.15 * wall);
+	CHECK(wall <= 1.10 * 40 + 5);
+	CHECK(!strstr(run.out.ptr, "cannot hold"));
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+/*
+ * A budget the first rounds cannot fit: said before the first timed
+ * round with what would fit, then what was asked runs (every scenario's
+ * minimum rounds).
+ */
+TEST(minimum_that_cannot_fit)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	noisy_env(&env, 200);
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun,pnpm",
+				       "--scenario",
+				       "clean,lockfile",
+				       "--budget",
+				       "2s",
+				       "--no-control",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "the budget cannot hold the first rounds: "
+				    "5 of every group need about ");
+	CHECK_CONTAINS(run.out.ptr, "what would fit: --budget ");
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_INT(rounds_of(&r, "pnpm"), PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	CHECK_INT(rounds_of(&r, "bun"), PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+/*
+ * migrate spends the same budget as bench: its estimate before the
+ * first timed round, then the rounds the budget gives (before, a fixed
+ * 5 and no --budget).
+ */
+TEST(migrate_spends_the_budget)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
+	char report[4200];
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	noisy_env(&env, 100);
+	{
+		const char *args[] = {
+			"migrate",  proj,   "--to",	  "pnpm",
+			"--from",   "npm",  "--scenario", "cache+lockfile",
+			"--budget", "10s",  "--max-runs", "8",
+			"--out",    report, NULL
+		};
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "estimate: about ");
+	CHECK_CONTAINS(run.out.ptr, "1 group: cache+lockfile 5 rounds of ");
+	CHECK_CONTAINS(run.out.ptr, "estimate after the first rounds: ");
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
-	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain))
+	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
+	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
+	   CASE(migrate_spends_the_budget))

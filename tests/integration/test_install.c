@@ -174,6 +174,7 @@ TEST(installed_man_page_and_completion)
 {
 	struct pmbench_child man = PMBENCH_CHILD_INIT, sh = PMBENCH_CHILD_INIT;
 	struct pmbench_buf script = PMBENCH_BUF_INIT;
+	int no_man = access("/usr/bin/man", X_OK) < 0;
 
 	h_setup();
 	CHECK(install_here());
@@ -183,10 +184,7 @@ TEST(installed_man_page_and_completion)
 	pmbench_strvec_pushf(&man.env, "PATH=%s/bin:/usr/bin:/bin", inst);
 	pmbench_strvec_push(&man.env, "MANPATH");
 	man.tail_max = 1u << 16;
-	if (access("/usr/bin/man", X_OK)) {
-		fprintf(stderr, "installed_man_page_and_completion: no man, "
-				"its part skipped\n");
-	} else {
+	if (!no_man) {
 		CHECK_INT(pmbench_child_run(&man), 0);
 		CHECK_INT(man.result.exit_code, 0);
 		CHECK_CONTAINS(man.tail.ptr, inst);
@@ -207,6 +205,9 @@ TEST(installed_man_page_and_completion)
 	pmbench_child_release(&man);
 	pmbench_child_release(&sh);
 	pmbench_buf_release(&script);
+	/* The completion was checked; the man page was not. */
+	if (no_man)
+		SKIP("no /usr/bin/man: the installed man page not looked up");
 }
 
 /*

@@ -471,16 +471,43 @@ TEST(report_judges_a_claim_result_again)
 TEST(a_file_a_command_does_not_take_is_one_line)
 {
 	const char *v1 = old_migration();
-	char cc[4200], hf[4200];
+	char cc[4200], hf[4200], md[4200], html[4200], empty[4200];
+	char folder[4200];
 
 	h_setup();
 	write_kept(cc, sizeof(cc), "cc.json", CICACHE_RESULT);
 	write_kept(hf, sizeof(hf), "hf.json", "{\"results\": []}\n");
+	write_kept(md, sizeof(md), "r/report.md", "# bench: f\n");
+	write_kept(html, sizeof(html), "r/report.html",
+		   "<!DOCTYPE html>\n<html lang=\"en\">\n");
+	write_kept(empty, sizeof(empty), "r/empty.json", "");
+	snprintf(folder, sizeof(folder), "%s", html);
+	*strrchr(folder, '/') = '\0';
 	{
 		struct {
 			const char *args[6];
 			const char *says;
 		} cases[] = {
+			/* Not JSON, a folder, a file to history: said. */
+			{ { "report", md, NULL },
+			  "report.md' is text, not JSON (a report in the "
+			  "table, markdown or csv format is not read again" },
+			{ { "compare", html, cc, NULL },
+			  "report.html' is an HTML report (--format html), "
+			  "not a result; report, compare, claim --from, "
+			  "history and merge read the bench, ci-cache, claim "
+			  "and migrate results pmbench writes" },
+			{ { "claim", "bun is as fast as npm", "--from", empty,
+			    NULL },
+			  "empty.json' is an empty file, not a result" },
+			{ { "report", folder, NULL },
+			  "/r' is a folder; history reads a folder of "
+			  "results, report takes the files of bench, "
+			  "ci-cache, claim and migrate results" },
+			{ { "history", v1, NULL },
+			  "is a migrate result, not a folder; report, compare "
+			  "and claim --from read it, history reads a folder "
+			  "of results" },
 			{ { "claim", "bun is as fast as npm", "--from", cc,
 			    NULL },
 			  "cc.json' is a ci-cache result; report, compare, "

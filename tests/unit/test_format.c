@@ -705,6 +705,59 @@ TEST(nothing_to_chart)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * A report in any format given where a result is read is told for what
+ * it is, never read as a result nor refused as broken JSON (issue 38:
+ * 'r.html': malformed JSON at line 1, column 1); so is an empty file.
+ * A result cut short is malformed JSON, where it breaks.
+ */
+TEST(a_report_is_told_from_a_result)
+{
+	static const struct {
+		const char *text, *what;
+	} others[] = {
+		{ "", "an empty file, not a result" },
+		{ " \n\t\n", "an empty file, not a result" },
+		{ "\xef\xbb\xbf<html>", "an HTML report (--format html)" },
+		{ "<?xml version=\"1.0\"?>\n<!-- x -->\n<svg/>",
+		  "an SVG report (--format svg)" },
+		{ "<?xml version=\"1.0\"?>\n<feed/>", "text, not JSON" },
+	};
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
+
+	CHECK_INT(load_sample(&r), 0);
+	pmbench_report_bench(&doc, &r);
+	for (size_t i = 0; i < pmbench_formats_nr; i++) {
+		char *t = write_as(pmbench_formats[i].name, &doc);
+
+		if (pmbench_result_file_parse(&f, t, "r") < 0)
+			check_fail(__FILE__, __LINE__, "%s: %s",
+				   pmbench_formats[i].name,
+				   pmbench_error_last());
+		else if (f.kind != PMBENCH_RESULT_NONE || !f.what)
+			check_fail(__FILE__, __LINE__, "%s read as %s",
+				   pmbench_formats[i].name, f.what);
+		pmbench_result_file_release(&f);
+		free(t);
+	}
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(others); i++) {
+		CHECK_INT(pmbench_result_file_parse(&f, others[i].text, "r"),
+			  0);
+		CHECK_INT(f.kind, PMBENCH_RESULT_NONE);
+		CHECK_CONTAINS(f.what, others[i].what);
+		pmbench_result_file_release(&f);
+	}
+	CHECK_INT(pmbench_result_file_parse(&f, "\n {\"schema\": \"pm", "r"),
+		  PMBENCH_EINVALID);
+	CHECK_STR(pmbench_error_last(), "'r': malformed JSON at line 2, "
+					"column 14");
+	pmbench_error_clear();
+	pmbench_doc_release(&doc);
+	pmbench_result_release(&r);
+}
+
 /* The readers above catch what they are there to catch. */
 TEST(readers_catch_broken_files)
 {
@@ -755,4 +808,4 @@ CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(migrate_in_every_format),
 	   CASE(migrate_read_back_in_every_format),
 	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
-	   CASE(nothing_to_chart))
+	   CASE(nothing_to_chart), CASE(a_report_is_told_from_a_result))

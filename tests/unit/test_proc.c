@@ -238,9 +238,11 @@ TEST(leftovers_per_handle)
 TEST(sibling_handle_survives)
 {
 	struct pmbench_child a = PMBENCH_CHILD_INIT, b = PMBENCH_CHILD_INIT;
-	const char *bpid = check_path("b.pid");
+	const char *bpid;
 	pid_t grandchild;
 
+	check_sandbox();
+	bpid = check_path("b.pid");
 	sh(&a, "sleep 100 & setsid sleep 100 & wait");
 	sh(&b, "sleep 100 & echo $! > \"$0\"; exec sleep 100");
 	pmbench_strvec_push(&b.args, bpid);
@@ -309,10 +311,12 @@ TEST(orphans_attributed)
 {
 	struct pmbench_child a = PMBENCH_CHILD_INIT, b = PMBENCH_CHILD_INIT;
 	struct pmbench_child q = PMBENCH_CHILD_INIT;
-	const char *seen = check_path("seen.pid"),
-		   *unseen = check_path("unseen.pid");
+	char seen[4200], unseen[4200];
 	pid_t orphan;
 
+	check_sandbox();
+	snprintf(seen, sizeof(seen), "%s", check_path("seen.pid"));
+	snprintf(unseen, sizeof(unseen), "%s", check_path("unseen.pid"));
 	sh(&b, "exec sleep 100");
 	CHECK_INT(pmbench_child_start(&b), 0);
 	pmbench_sleep_ns(30000000);
@@ -354,9 +358,11 @@ TEST(orphans_attributed)
 TEST(group_without_subreaper)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	const char *path = check_path("left.pid");
+	const char *path;
 	pid_t left;
 
+	check_sandbox();
+	path = check_path("left.pid");
 	CHECK_INT(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
 	sh(&c, "sleep 100 >/dev/null 2>&1 & echo $! > \"$0\"; exit 0");
 	pmbench_strvec_push(&c.args, path);

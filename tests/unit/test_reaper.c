@@ -33,6 +33,12 @@
 		}                                                  \
 	} while (0)
 
+/*
+ * 1 in a case's child that runs as another user in the sandbox its parent
+ * made: prog_start() keeps it (nobody may not remove the folder).
+ */
+static int sandbox_kept;
+
 /* A program that started the reaper, as the test sees it. */
 struct prog {
 	pid_t pid;
@@ -140,7 +146,8 @@ static void prog_start(int *out, struct prog *p, const char *script,
 	*out = 0;
 	memset(p, 0, sizeof(*p));
 	p->ctl = -1;
-	check_sandbox();
+	if (!sandbox_kept)
+		check_sandbox();
 	CHECK(!pipe2(ctl, O_CLOEXEC) && !pipe2(rep, O_CLOEXEC));
 	fflush(NULL);
 	p->pid = fork();
@@ -306,20 +313,23 @@ TEST(sigkill_stops_group_member_without_marker)
 
 /*
  * A cleared environment in a session of its own: only the cgroup finds
- * it. Where pmbench can make none (not root, and no cgroup delegated to
- * the user), the case is skipped with the reaper's reason.
+ * it, so SIGKILL stops it only where pmbench made one. *out: 1 when the
+ * case ran (its checks passed), 0 when one failed; `describe` gets the
+ * reaper's description (whether it made a cgroup, else why not).
  */
-TEST(sigkill_stops_unmarked_session_with_cgroup)
+static void unmarked_session(int *out, char *describe, size_t n)
 {
 	char pidf[4096];
 	struct prog p;
 	pid_t esc;
 	int ok;
 
+	*out = 0;
 	CALL(prog_start, &p,
 	     "env -i setsid /bin/sleep 300 </dev/null >/dev/null 2>&1 & "
 	     "echo $! > \"$0\"; echo started; exec sleep 300",
 	     NULL);
+	snprintf(describe, n, "%s", p.describe);
 	snprintf(pidf, sizeof(pidf), "%s", check_path("esc.pid"));
 	esc = read_pid(pidf);
 	CHECK(esc > 0 && alive(esc));
@@ -327,7 +337,8 @@ TEST(sigkill_stops_unmarked_session_with_cgroup)
 		prog_exit(&p);
 		stop(esc);
 		prog_release(&p);
-		SKIP("%s", strstr(p.describe, "no cgroup"));
+		*out = 1;
+		return;
 	}
 	prog_kill(&p);
 	ok = gone(esc);
@@ -335,6 +346,50 @@ TEST(sigkill_stops_unmarked_session_with_cgroup)
 	CHECK(ok);
 	CHECK(gone(p.sup));
 	prog_release(&p);
+	*out = 1;
+}
+
+/* Where pmbench can make no cgroup (not root, and none delegated to the
+ * user), the case is skipped with the reaper's reason. */
+TEST(sigkill_stops_unmarked_session_with_cgroup)
+{
+	char describe[512];
+
+	CALL(unmarked_session, describe, sizeof(describe));
+	if (strstr(describe, "no cgroup"))
+		SKIP("%s", strstr(describe, "no cgroup"));
+}
+
+/* As nobody in a cgroup delegated to it: pmbench makes its own below. */
+static int delegated_status(void)
+{
+	char describe[512] = "";
+	int ok = 0;
+
+	sandbox_kept = 1;
+	unmarked_session(&ok, describe, sizeof(describe));
+	sandbox_kept = 0;
+	fprintf(stderr, "uid %d: %s\n", (int)geteuid(), describe);
+	return !ok || check_failed() || strstr(describe, "no cgroup");
+}
+
+/*
+ * The cgroup's path as a normal user, where root can delegate a cgroup
+ * to nobody (as systemd's Delegate= does for a user's session): pmbench
+ * makes its cgroup in the one it was given, SIGKILL stops the unmarked
+ * session through it, and the supervisor removes it (else the delegated
+ * folder stays busy and the case fails).
+ */
+TEST(sigkill_stops_unmarked_session_in_a_delegated_cgroup)
+{
+	char why[512];
+	int ret;
+
+	check_sandbox_tmp();
+	ret = check_delegated(delegated_status, why, sizeof(why));
+	if (ret == CHECK_SKIP_CODE)
+		SKIP("no cgroup delegated to a normal user here: %s", why);
+	CHECK_INT(ret, 0);
 }
 
 /*
@@ -397,5 +452,6 @@ CHECK_MAIN(CASE(children_carry_the_marker),
 	   CASE(sigkill_stops_an_escaped_session_without_cgroup),
 	   CASE(sigkill_stops_group_member_without_marker),
 	   CASE(sigkill_stops_unmarked_session_with_cgroup),
+	   CASE(sigkill_stops_unmarked_session_in_a_delegated_cgroup),
 	   CASE(normal_exit_stops_what_is_left),
 	   CASE(supervisor_ignores_terminal_signals), CASE(no_reaper_no_marker))

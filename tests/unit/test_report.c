@@ -404,13 +404,17 @@ TEST(csv_round_trip)
 	for (size_t i = 0; i < r.cells_nr; i++)
 		total += r.cells[i].samples_nr;
 	CHECK_INT(nr, total + 1);
-	CHECK_INT(rows[0].nr, 27);
+	CHECK_INT(rows[0].nr, 29);
 	CHECK_STR(rows[0].v[0], "fixture");
 	CHECK_STR(rows[0].v[7], "wall_s");
 	CHECK_STR(rows[0].v[17], "failure");
 	/* The phases last, empty for runs without (an older result). */
 	CHECK_STR(rows[0].v[20], "phase_startup_s");
 	CHECK_STR(rows[0].v[26], "registry_requests");
+	/* The state check last: empty for a run not checked. */
+	CHECK_STR(rows[0].v[27], "state_check");
+	CHECK_STR(rows[0].v[28], "state_why");
+	CHECK_STR(rows[1].v[27], "");
 	CHECK_STR(rows[1].v[20], "");
 	for (size_t i = 0; i < r.cells_nr; i++) {
 		const struct pmbench_cell *c = &r.cells[i];
@@ -419,7 +423,7 @@ TEST(csv_round_trip)
 			const struct pmbench_sample *x = &c->samples[s];
 			double wall = strtod(rows[k].v[7], NULL);
 
-			CHECK_INT(rows[k].nr, 27);
+			CHECK_INT(rows[k].nr, 29);
 			CHECK_STR(rows[k].v[2], c->scenario);
 			CHECK_STR(rows[k].v[3], c->pm);
 			CHECK_INT(strtol(rows[k].v[4], NULL, 10), x->round);
@@ -929,6 +933,57 @@ TEST(scaling_curve)
 	pmbench_result_release(&r);
 }
 
+/*
+ * The state check in every format: bun's clean runs all failed it (a
+ * cell not in the state asked: no time, no ratio), one of pnpm's did
+ * (a mark beside the median and the reason under the scenario).
+ */
+TEST(state_check_in_every_format)
+{
+	static const char *const formats[] = { "table", "markdown", "html",
+					       "csv", "json" };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *pnpm, *bun;
+
+	CHECK_INT(load(&r), 0);
+	pnpm = &r.cells[1];
+	bun = &r.cells[2];
+	for (size_t i = 0; i < bun->samples_nr; i++) {
+		bun->samples[i].state_check = PMBENCH_CHECK_FAIL;
+		bun->samples[i].state_why =
+			pmbench_xstrdup("warm: 0 of the tree's 89 tarballs");
+	}
+	for (size_t i = 0; i < pnpm->samples_nr; i++)
+		pnpm->samples[i].state_check = PMBENCH_CHECK_PASS;
+	pnpm->samples[pnpm->samples_nr - 1].state_check = PMBENCH_CHECK_FAIL;
+	pnpm->samples[pnpm->samples_nr - 1].state_why =
+		pmbench_xstrdup("resolved again: the lockfile changed");
+	for (size_t f = 0; f < PMBENCH_ARRAY_SIZE(formats); f++) {
+		char *t = render(&r, formats[f]);
+
+		/* hyperfine's export: the timed cells, with their counts. */
+		if (!strcmp(formats[f], "json")) {
+			CHECK_CONTAINS(t, "\"state_failed_runs\":\t1");
+			CHECK(!strstr(t, "bun install (clean"));
+			free(t);
+			continue;
+		}
+		CHECK_CONTAINS(t, "warm: 0 of the tree");
+		if (strcmp(formats[f], "csv"))
+			CHECK_CONTAINS(t, "not the state asked");
+		if (!strcmp(formats[f], "table") ||
+		    !strcmp(formats[f], "markdown")) {
+			CHECK_CONTAINS(t, "pnpm ✗: 1 of");
+			CHECK_CONTAINS(t, "the lockfile changed");
+			CHECK(count(t, " s ✗") >= 1);
+		}
+		if (!strcmp(formats[f], "csv"))
+			CHECK_CONTAINS(t, ",fail,warm: 0 of the tree");
+		free(t);
+	}
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(no_outlier_warning_when_tight), CASE(too_few_runs_to_test),
@@ -937,4 +992,5 @@ CHECK_MAIN(CASE(statistics), CASE(table),
 	   CASE(interrupted_runs_are_neither_times_nor_failures),
 	   CASE(leftover_processes_are_shown), CASE(format_names),
 	   CASE(resolver_stalls_warned_unless_local),
-	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve))
+	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve),
+	   CASE(state_check_in_every_format))

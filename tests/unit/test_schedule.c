@@ -1,5 +1,7 @@
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "check.h"
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
@@ -400,12 +402,33 @@ TEST(repeats_from_costs)
 	}
 }
 
+/*
+ * A cell at ratio 3 (its verdict decided unless it is wider than +-66 %)
+ * with relative half-width `half`, or one whose ratio is not known yet.
+ */
 static struct pmbench_schedule_cell cell(size_t group, int baseline,
 					 double half, uint64_t cost)
 {
 	struct pmbench_schedule_cell c = { .group = group,
 					   .baseline = baseline,
 					   .half = half,
+					   .point = 3,
+					   .lo = 3 * (1 - half),
+					   .hi = 3 * (1 + half),
+					   .cost_ns = cost };
+
+	return c;
+}
+
+/* A cell at ratio `point` with the interval [lo, hi]. */
+static struct pmbench_schedule_cell ratio(size_t group, double point, double lo,
+					  double hi, uint64_t cost)
+{
+	struct pmbench_schedule_cell c = { .group = group,
+					   .half = (hi - lo) / 2 / point,
+					   .point = point,
+					   .lo = lo,
+					   .hi = hi,
 					   .cost_ns = cost };
 
 	return c;
@@ -435,10 +458,13 @@ TEST(allocate_widest_first)
 	CHECK_INT(pmbench_schedule_allocate(c, 6, rounds, 2, 10, &o, 1000), 0);
 	CHECK(c[0].next && c[1].next && !c[2].next && !c[4].next);
 
-	/* A ratio not known yet counts as the widest. */
+	/*
+	 * A ratio not known yet goes first; its verdict is open, so its
+	 * round is for it (and the baseline): the settled +-30 % waits.
+	 */
 	c[5].half = -1;
 	CHECK_INT(pmbench_schedule_allocate(c, 6, rounds, 2, 10, &o, 1000), 1);
-	CHECK(c[5].next && c[4].next && c[3].next);
+	CHECK(c[5].next && !c[4].next && c[3].next);
 }
 
 /*
@@ -461,7 +487,10 @@ TEST(allocate_reachable_first)
 	c[3] = cell(1, 0, 0.12, 100);
 	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 1000), 1);
 	CHECK(!c[0].next && !c[1].next && c[2].next && c[3].next);
+	/* Not within --max-runs (30) either. */
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 1);
 	/* Enough for 120 rounds of group 0: the widest again. */
+	o.max_runs = 200;
 	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 0);
 	/* Neither reachable in what is left: the widest. */
 	c[3].half = 0.40;
@@ -510,9 +539,197 @@ TEST(allocate_tie_cheaper)
 	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 0, &o, 5000), 1);
 }
 
+/*
+ * A verdict is decided on one side of 1 or within the margin; the rounds
+ * its need says would decide it, an interval narrowed as one over the
+ * square root of the rounds, do.
+ */
+TEST(verdicts_and_their_need)
+{
+	const double points[] = { 0.5, 0.93, 0.99, 1.0, 1.03, 1.06, 1.2, 15 };
+	const double halves[] = { 0.06, 0.1, 0.2, 0.5 };
+
+	CHECK(pmbench_schedule_decided(1.05, 1.2, 0.1));
+	CHECK(pmbench_schedule_decided(0.8, 0.95, 0.1));
+	CHECK(pmbench_schedule_decided(0.95, 1.08, 0.1));
+	CHECK(!pmbench_schedule_decided(0.95, 1.15, 0.1));
+	CHECK(!pmbench_schedule_decided(0.85, 1.05, 0.1));
+	CHECK(!pmbench_schedule_decided(0, 1.05, 0.1));
+	CHECK_NEAR(pmbench_schedule_verdict_need(1.1, 1.05, 1.2, 5, 0.1), 0, 0);
+	CHECK_NEAR(pmbench_schedule_verdict_need(1, 0, 1.2, 5, 0.1), -1, 0);
+	/* 1.00 (0.85-1.15) after 5: (0.151 / log 1.1)^2 = 2.51 -> 7.6. */
+	CHECK_NEAR(pmbench_schedule_verdict_need(1, 0.85, 1.15, 5, 0.1), 7.57,
+		   0.02);
+	/* 1.30 (0.90-1.90): to clear 1, (0.374 / 0.262)^2 -> 5.1. */
+	CHECK_NEAR(pmbench_schedule_verdict_need(1.3, 0.9, 1.9, 5, 0.1), 5.13,
+		   0.02);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(points); i++) {
+		for (size_t k = 0; k < PMBENCH_ARRAY_SIZE(halves); k++) {
+			double c = log(points[i]), h = halves[k];
+			double need = pmbench_schedule_verdict_need(
+				points[i], exp(c - h), exp(c + h), 5, 0.1);
+			double h2 = h * sqrt(5 / (5 + need)) * 0.999;
+
+			CHECK(need >= 0);
+			CHECK(pmbench_schedule_decided(exp(c - h2), exp(c + h2),
+						       0.1));
+		}
+	}
+	CHECK_NEAR(pmbench_schedule_target_need(0.2, 5, 0.1), 15, 1e-9);
+	CHECK_NEAR(pmbench_schedule_target_need(0.1, 5, 0.1), 0, 0);
+	CHECK_NEAR(pmbench_schedule_target_need(-1, 5, 0.1), -1, 0);
+}
+
+/*
+ * An interval that crosses 1 and the margin gets rounds before a 15x at
+ * +-18 %, and its round runs the open cell alone with the baseline; the
+ * narrowing comes once no verdict is open.
+ */
+TEST(allocate_open_verdicts_first)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[5];
+	unsigned rounds[2] = { 5, 5 };
+
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = ratio(0, 15, 15 * 0.82, 15 * 1.18, 100);
+	c[2] = cell(1, 1, 0, 100);
+	/* 1.15 (0.97-1.36): about 2.3 rounds more. */
+	c[3] = ratio(1, 1.15, 0.97, 1.36, 100);
+	c[4] = ratio(1, 15, 15 * 0.78, 15 * 1.22, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 5, rounds, 2, 10, &o, 10000), 1);
+	CHECK(!c[0].next && !c[1].next && c[2].next && c[3].next && !c[4].next);
+	/* Decided (within the margin): the widest ratio's round, with all. */
+	c[3] = ratio(1, 1.02, 0.95, 1.08, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 5, rounds, 2, 10, &o, 10000), 1);
+	CHECK(c[2].next && !c[3].next && c[4].next);
+	c[4].half = 0.09;
+	CHECK_INT(pmbench_schedule_allocate(c, 5, rounds, 2, 10, &o, 10000), 0);
+	CHECK(c[0].next && c[1].next && !c[2].next);
+}
+
+/*
+ * An open verdict the rest of the budget cannot decide yields to a
+ * ratio it can narrow; with budget enough it goes first again. Of two
+ * open verdicts, the one that needs the least time goes first.
+ */
+TEST(allocate_open_reachable_and_nearest)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[4];
+	unsigned rounds[2] = { 5, 5 };
+
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.12, 100);
+	c[2] = cell(1, 1, 0, 100);
+	/* 1.04 (0.80-1.35): about 5 * ((0.26 / 0.056)^2 - 1) = 102 more. */
+	c[3] = ratio(1, 1.04, 0.8, 1.35, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 2000), 0);
+	rounds[1] = 4;
+	o.max_runs = 200;
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 1);
+	/* Both open: 7.6 rounds of 210 against 1 round of 210. */
+	c[1] = ratio(0, 1, 0.85, 1.15, 100);
+	c[3] = ratio(1, 1.1, 0.98, 1.3, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 1);
+	c[3] = ratio(1, 1.0, 0.8, 1.25, 100);
+	CHECK_INT(pmbench_schedule_allocate(c, 4, rounds, 2, 10, &o, 30000), 0);
+}
+
+/* The time the rounds still need: the most one cell needs, per group. */
+TEST(need_from_the_cells)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[4];
+	unsigned rounds[2] = { 5, 5 };
+
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.2, 100); /* 15 rounds more */
+	c[2] = cell(1, 1, 0, 100);
+	c[3] = cell(1, 0, 0.05, 100); /* settled */
+	CHECK(pmbench_schedule_need_ns(c, 4, rounds, 2, 10, &o) == 15 * 210);
+	/* At most up to max_runs. */
+	rounds[0] = o.max_runs - 3;
+	CHECK(pmbench_schedule_need_ns(c, 4, rounds, 2, 10, &o) == 3 * 210);
+	c[3].half = -1;
+	CHECK(pmbench_schedule_need_ns(c, 4, rounds, 2, 10, &o) == UINT64_MAX);
+	c[3].half = 0.05;
+	c[1].half = 0.05;
+	CHECK(pmbench_schedule_need_ns(c, 4, rounds, 2, 10, &o) == 0);
+}
+
+/* The plan from recorded costs: the minimum first, then the budget. */
+TEST(plan_from_costs)
+{
+	struct pmbench_schedule_costs g[2] = {
+		{ .round_ns = 10, .first_ns = 12, .min = 5, .max = 30 },
+		{ .round_ns = 20,
+		  .first_ns = 25,
+		  .done = 1,
+		  .min = 5,
+		  .max = 30 },
+	};
+	struct pmbench_schedule_plan p;
+
+	/* 5 * 10 + 4 * 20 = 130 of minimum, after 100, tail 7. */
+	pmbench_schedule_plan_make(&p, g, 2, 100, 7, 900, UINT64_MAX);
+	CHECK(p.min_ns == 130 && p.fit_ns == 237 && p.fits);
+	CHECK(p.extra_ns == 663 && p.end_ns == 900);
+	/* What the cells still need, if less. */
+	pmbench_schedule_plan_make(&p, g, 2, 100, 7, 1000, 60);
+	CHECK(p.extra_ns == 60 && p.end_ns == 297);
+	/* Every group to its max_runs, if less: 25 * 10 + 25 * 20. */
+	pmbench_schedule_plan_make(&p, g, 2, 100, 7, 100000, UINT64_MAX);
+	CHECK(p.extra_ns == 750);
+	/* The minimum does not fit: it runs anyway. */
+	pmbench_schedule_plan_make(&p, g, 2, 100, 7, 200, UINT64_MAX);
+	CHECK(!p.fits && p.end_ns == 237 && p.extra_ns == 0);
+	/* A fixed plan: no budget, the rounds to min alone. */
+	g[0].max = g[0].min;
+	g[1].max = g[1].min;
+	pmbench_schedule_plan_make(&p, g, 2, 100, 0, 0, UINT64_MAX);
+	CHECK(p.fits && p.end_ns == 230);
+}
+
+/* What would fit: the cheapest scenarios, or without the costliest PMs. */
+TEST(what_would_fit)
+{
+	/* Fresh: 12 + 50 = 62, 25 + 80 = 105, 5 + 25 = 30. */
+	struct pmbench_schedule_costs g[3] = {
+		{ .round_ns = 10, .first_ns = 12, .min = 5, .max = 30 },
+		{ .round_ns = 20,
+		  .first_ns = 25,
+		  .done = 1,
+		  .min = 5,
+		  .max = 30 },
+		{ .round_ns = 5, .first_ns = 5, .min = 5, .max = 30 },
+	};
+	/* Three PMs, the second the costliest. */
+	const uint64_t pm_ns[] = { 2, 6, 1, 4, 12, 2, 1, 3, 0 };
+	int keep[3];
+
+	CHECK_INT(pmbench_schedule_fit_groups(keep, g, 3, 40, 200), 2);
+	CHECK(keep[0] && !keep[1] && keep[2]);
+	CHECK_INT(pmbench_schedule_fit_groups(keep, g, 3, 40, 60), 0);
+	CHECK_INT(pmbench_schedule_fit_groups(keep, g, 3, 40, 1000), 3);
+	/* All: 30 + 197 = 227; without PM 1: 20 + 62 * .4 + 105 * .4 + 30 * .4 */
+	CHECK_INT(pmbench_schedule_fit_pms(keep, g, 3, pm_ns, 3, 0, 30, 1000),
+		  3);
+	CHECK_INT(pmbench_schedule_fit_pms(keep, g, 3, pm_ns, 3, 0, 30, 120),
+		  2);
+	CHECK(keep[0] && !keep[1] && keep[2]);
+	/* The baseline is never left out; one PM alone is no comparison. */
+	CHECK_INT(pmbench_schedule_fit_pms(keep, g, 3, pm_ns, 3, 1, 30, 120),
+		  0);
+	CHECK_INT(pmbench_schedule_fit_pms(keep, g, 3, pm_ns, 3, 0, 30, 10), 0);
+}
+
 CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
 	   CASE(allocate_widest_first), CASE(allocate_reachable_first),
 	   CASE(allocate_stops), CASE(allocate_tie_cheaper),
+	   CASE(verdicts_and_their_need), CASE(allocate_open_verdicts_first),
+	   CASE(allocate_open_reachable_and_nearest), CASE(need_from_the_cells),
+	   CASE(plan_from_costs), CASE(what_would_fit),
 	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
 	   CASE(cancellation_mid_round),
 	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults),

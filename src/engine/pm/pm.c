@@ -267,6 +267,43 @@ static const struct pmbench_pm_conf pnpm_conf = {
 		  "them" }),
 };
 
+/*
+ * pnpm 11 and later check every lockfile entry against minimumReleaseAge
+ * (1440 minutes by default) before they fetch a tarball, and ask the
+ * registry for each package's packument for its publish times: todo-api's
+ * lockfile scenario asked for 113 packuments with the default and 0 with
+ * minimum-release-age=0 (2026-12-05, pnpm 12.23.0, a logging proxy: see
+ * docs/state-check.md). No resolution: the lockfile stays as it was.
+ */
+static const struct pmbench_pm_known pnpm_known[] = {
+	{ PMBENCH_RULE_LOCK_PACKUMENTS, NULL,
+	  "pnpm checks every locked version against minimumReleaseAge (1 day "
+	  "by default since pnpm 11) and reads its publish time from the "
+	  "packument; the lockfile is not resolved again",
+	  "https://pnpm.io/settings#minimumreleaseage, pnpm/pnpm#11583" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/*
+ * npm with omit-lockfile-registry-resolved=true (a user's ~/.npmrc):
+ * todo-api's lockfile and cache+lockfile runs asked for 89 packuments
+ * and, with a warm cache, 89 tarballs (2026-12-05, bench todo-api --runs
+ * 3, npm of Node 24's toolchain).
+ */
+static const struct pmbench_pm_known npm_known[] = {
+	{ PMBENCH_RULE_LOCK_PACKUMENTS, "omit-lockfile-registry-resolved=true",
+	  "the lockfile names no tarball URL: npm asks the registry for each "
+	  "locked package's packument to find it",
+	  "https://docs.npmjs.com/cli/using-npm/config"
+	  "#omit-lockfile-registry-resolved" },
+	{ PMBENCH_RULE_WARM_TARBALLS, "omit-lockfile-registry-resolved=true",
+	  "the lockfile names no tarball URL: npm resolves each one again "
+	  "and downloads it, its cache notwithstanding",
+	  "https://docs.npmjs.com/cli/using-npm/config"
+	  "#omit-lockfile-registry-resolved" },
+	{ 0, NULL, NULL, NULL },
+};
+
 static const struct pmbench_pm_conf bun_conf = {
 	.files = CONF_FILES({ "bunfig.toml", PMBENCH_CONF_TOML, NULL },
 			    NPMRC_FILES),
@@ -312,6 +349,7 @@ static int yarn_classic_lock(const char *head)
 const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "npm",
+		.known = npm_known,
 		.conf = &npm_conf,
 		.title = "npm",
 		.caps = PMBENCH_PM_BASELINE | PMBENCH_PM_FROZEN_CLEARS,
@@ -560,6 +598,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	{
 		.name = "pnpm",
 		.conf = &pnpm_conf,
+		.known = pnpm_known,
 		.title = "pnpm",
 		.npm_package = "pnpm",
 		.toolchain_bin = "pnpm/node_modules/.bin/pnpm",

@@ -810,6 +810,9 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	}
 	ps->primed_locked =
 		describe_lockfile(&b, ps, route, shipped, from_lock, &how, &c);
+	ps->tree_tarballs = 0;
+	pmbench_sample_metric_get(&s, "registry_tarball_requests",
+				  &ps->tree_tarballs);
 	if (ps->registry_note)
 		pmbench_buf_addf(&b,
 				 "; tarball URLs pointed at the local "
@@ -889,6 +892,7 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
 	ps->registry_note = NULL;
 	ps->primed_locked = 0;
+	ps->tree_tarballs = 0;
 }
 
 void pmbench_pmrun_release(struct pmbench_pmrun *ps)

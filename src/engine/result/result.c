@@ -174,16 +174,45 @@ struct pmbench_sample *pmbench_cell_add_sample(struct pmbench_cell *c)
 	return s;
 }
 
+size_t pmbench_cell_checks(const struct pmbench_cell *c, int check,
+			   const char **out_why)
+{
+	size_t n = 0;
+
+	if (out_why)
+		*out_why = NULL;
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (!s->ok || s->warmup || s->state_check != check)
+			continue;
+		if (out_why && !*out_why)
+			*out_why = s->state_why;
+		n++;
+	}
+	return n;
+}
+
+int pmbench_cell_wrong_state(const struct pmbench_cell *c)
+{
+	size_t ok = 0;
+
+	for (size_t i = 0; i < c->samples_nr; i++)
+		ok += c->samples[i].ok && !c->samples[i].warmup;
+	return ok && pmbench_cell_checks(c, PMBENCH_CHECK_FAIL, NULL) == ok;
+}
+
 /*
  * Is sample i the first timed, successful one of its round? A round is
  * a round number on one machine: whole runs merged from several
- * machines share their numbers (merge.h).
+ * machines share their numbers (merge.h). A cell not in the state asked
+ * has none (pmbench_cell_wrong_state()).
  */
 static int round_first(const struct pmbench_cell *c, size_t i)
 {
 	const struct pmbench_sample *s = &c->samples[i];
 
-	if (!s->ok || s->warmup)
+	if (!s->ok || s->warmup || pmbench_cell_wrong_state(c))
 		return 0;
 	for (size_t j = 0; j < i; j++)
 		if (c->samples[j].ok && !c->samples[j].warmup &&
@@ -200,6 +229,7 @@ enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
 	double *v = pmbench_xmalloc(
 		pmbench_st_mult(c->samples_nr ? c->samples_nr : 1, sizeof(*v)));
 	size_t n = 0, failed = 0, seen = 0;
+	int wrong = pmbench_cell_wrong_state(c);
 
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
@@ -207,7 +237,10 @@ enum pmbench_round_state pmbench_cell_round(const struct pmbench_cell *c,
 		if (s->warmup || s->round != round || s->machine != machine)
 			continue;
 		seen++;
-		if (s->ok)
+		/* Not the state asked: a run, but no time. */
+		if (s->ok && wrong)
+			failed++;
+		else if (s->ok)
 			v[n++] = (double)s->wall_ns / NS_PER_S;
 		else if (!s->interrupted)
 			failed++;
@@ -331,16 +364,9 @@ int pmbench_cell_pair_rounds(double **out_a, double **out_b, size_t *out_n,
 	*out_b = pmbench_xcalloc(a->samples_nr + 1, sizeof(**out_b));
 	for (size_t i = 0; i < a->samples_nr; i++) {
 		const struct pmbench_sample *s = &a->samples[i];
-		int first = 1;
 
-		if (s->warmup || !s->ok)
-			continue;
 		/* Each round once: its first successful run stands for it. */
-		for (size_t j = 0; j < i && first; j++)
-			first = a->samples[j].warmup || !a->samples[j].ok ||
-				a->samples[j].round != s->round ||
-				a->samples[j].machine != s->machine;
-		if (!first ||
+		if (!round_first(a, i) ||
 		    pmbench_cell_round(b, s->round, s->machine, &(*out_b)[n],
 				       NULL) != PMBENCH_ROUND_OK)
 			continue;
@@ -415,7 +441,7 @@ double *pmbench_cell_metric_values(const struct pmbench_cell *c,
 	for (size_t i = 0; i < c->samples_nr; i++) {
 		const struct pmbench_sample *s = &c->samples[i];
 
-		if (s->ok && !s->warmup &&
+		if (s->ok && !s->warmup && !pmbench_cell_wrong_state(c) &&
 		    pmbench_sample_metric_get(s, name, &v[n]))
 			n++;
 	}
@@ -708,6 +734,22 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD_END,
 };
 
+/* A sample's "state_check": written only when it was checked. */
+static const char *const check_names[] = {
+	[PMBENCH_CHECK_NONE] = "none",
+	[PMBENCH_CHECK_PASS] = "pass",
+	[PMBENCH_CHECK_KNOWN] = "known",
+	[PMBENCH_CHECK_FAIL] = "fail",
+	NULL,
+};
+
+const char *pmbench_check_name(int check)
+{
+	if (check <= PMBENCH_CHECK_NONE || check > PMBENCH_CHECK_FAIL)
+		return NULL;
+	return check_names[check];
+}
+
 const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "round", F_UINT, round, 0),
 	FIELD(pmbench_sample, "warmup", F_BOOL, warmup, 0),
@@ -734,6 +776,8 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "tail", F_STR, tail, 0),
 	FIELD(pmbench_sample, "machine", F_OPTUINT, machine, 0),
 	FIELD(pmbench_sample, "repeat", F_OPTUINT, repeat, 0),
+	FIELD_NAMES(pmbench_sample, "state_check", state_check, check_names),
+	FIELD(pmbench_sample, "state_why", F_OPTSTR, state_why, 0),
 	FIELD_END,
 };
 

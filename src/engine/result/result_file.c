@@ -6,6 +6,8 @@
  */
 #include "pmbench/common.h"
 
+#include <strings.h>
+
 #include "pmbench/buf.h"
 #include "pmbench/cicache.h"
 #include "pmbench/fs.h"
@@ -105,6 +107,40 @@ static char *no_result(const cJSON *root)
 	return b.len ? pmbench_buf_detach(&b) : NULL;
 }
 
+/* Whether `text` begins with `word`, in any case. */
+static int begins(const char *text, const char *word)
+{
+	return !strncasecmp(text, word, strlen(word));
+}
+
+/*
+ * What the text `json` is when it cannot be JSON (past blanks and a
+ * byte order mark, it opens with neither '{' nor '['), or NULL: nothing,
+ * or a report pmbench printed in a format but JSON, which is not read
+ * again (its result file is).
+ */
+static char *no_json(const char *json)
+{
+	const char *p = json + strspn(json, " \t\r\n");
+	const char *what;
+
+	if (begins(p, "\xef\xbb\xbf"))
+		p += 3;
+	if (*p == '{' || *p == '[')
+		return NULL;
+	if (!*p)
+		what = "an empty file, not a result";
+	else if (begins(p, "<!doctype html") || begins(p, "<html"))
+		what = "an HTML report (--format html), not a result";
+	else if (begins(p, "<svg") || (begins(p, "<?xml") && strstr(p, "<svg")))
+		what = "an SVG report (--format svg), not a result";
+	else
+		what = "text, not JSON (a report in the table, markdown or "
+		       "csv format is not read again, the result file it was "
+		       "made from is)";
+	return pmbench_xstrdup(what);
+}
+
 /* The object `root`, told by its "schema". */
 static int read_kind(struct pmbench_result_file *out,
 		     struct pmbench_json_reader *rd, const cJSON *root)
@@ -152,8 +188,9 @@ int pmbench_result_file_parse(struct pmbench_result_file *out, const char *json,
 
 	*out = init;
 	rd.origin = origin ? origin : "(string)";
-	ret = pmbench_json_parse(&root, json, rd.origin);
-	if (!ret)
+	out->what = no_json(json);
+	ret = out->what ? 0 : pmbench_json_parse(&root, json, rd.origin);
+	if (!ret && !out->what)
 		ret = read_kind(out, &rd, root);
 	if (ret < 0)
 		pmbench_result_file_release(out);

@@ -7,6 +7,8 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
+
 #include "pmbench/bench.h"
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
@@ -60,6 +62,8 @@ struct rounds {
 	uint64_t control_ns, control_at; /* its cost, when it last ended */
 	const size_t *who;
 	unsigned timed;
+	/* The budget's plan: when the command ends (monotonic; 0: none). */
+	const uint64_t *end_at;
 };
 
 /* The Node of the fixture being run, and the pinned one to go back to. */
@@ -233,6 +237,8 @@ static struct pmbench_progress progress_of(const struct rounds *x,
 	p.pm = pm;
 	p.done = x->done;
 	p.total = x->total;
+	if (x->end_at && *x->end_at > pmbench_now_ns())
+		p.eta_s = (double)(*x->end_at - pmbench_now_ns()) / 1e9;
 	return p;
 }
 
@@ -1050,21 +1056,28 @@ struct budget {
 	uint64_t waited_ns; /* the file-system wait: not the budget's */
 	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
 	double overrun; /* the extra rounds' wall over their estimate, >= 1 */
+	/* Per group: its warm-ups' wall, its minimum rounds' (waits aside). */
+	uint64_t *first_ns, *min_ns;
+	uint64_t primed_ns; /* the budget's time before the first round */
+	uint64_t end_at;    /* the plan's end (monotonic), for the ETA */
 };
 
 /*
- * PM i of group x against the baseline: the widest relative half-width
- * of its cells' paired ratios (-1: none yet); `out` gets whether it is
- * the baseline and whether no ratio can come.
+ * PM i of group x against the baseline, in `out`: the widest relative
+ * half-width of its cells' paired ratios (-1: none yet) and the least
+ * settled of their intervals (the one whose verdict needs the most
+ * rounds to be decided, of decided ones the widest), whether it is the
+ * baseline and whether no ratio can come.
  */
-static double pm_half(const struct rounds *x, size_t i,
-		      struct pmbench_schedule_cell *out)
+static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
+		     double margin, struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
-	double worst = 0;
+	double most = -1;
 
 	out->baseline = !strcmp(pm, base);
 	out->excluded = 0;
+	out->half = 0;
 	for (size_t k = 0; k < x->cells.nr && !out->excluded; k++) {
 		const char *t = x->cells.v[k], *fx = x->f->name;
 		struct pmbench_cell *c =
@@ -1072,6 +1085,7 @@ static double pm_half(const struct rounds *x, size_t i,
 		struct pmbench_cell *b = pmbench_result_find_cell(
 			x->r, fx, t, x->scenario, base);
 		struct pmbench_interval iv;
+		double half, need;
 		size_t n;
 		int ret;
 
@@ -1084,16 +1098,27 @@ static double pm_half(const struct rounds *x, size_t i,
 			&iv, &n, c, b, 0.95, 10000,
 			x->r->seed + (size_t)(c - x->r->cells));
 		pmbench_error_clear();
-		if (ret <= 0 || !(iv.point > 0))
-			return -1;
-		if ((iv.hi - iv.lo) / 2 / iv.point > worst)
-			worst = (iv.hi - iv.lo) / 2 / iv.point;
+		need = pmbench_schedule_verdict_need(iv.point, iv.lo, iv.hi,
+						     rounds, margin);
+		if (ret <= 0 || need < 0) {
+			out->half = -1;
+			return;
+		}
+		half = (iv.hi - iv.lo) / 2 / iv.point;
+		if (need > most || (need == most && half > out->half)) {
+			out->point = iv.point;
+			out->lo = iv.lo;
+			out->hi = iv.hi;
+			most = need;
+		}
+		if (half > out->half)
+			out->half = half;
 	}
-	return worst;
 }
 
 /* The allocation's view of every group's PMs; the control's cost. */
-static uint64_t budget_cells(struct budget *b)
+static uint64_t budget_cells(struct budget *b,
+			     const struct pmbench_bench_opts *o)
 {
 	uint64_t control = 0;
 
@@ -1107,7 +1132,7 @@ static uint64_t budget_cells(struct budget *b)
 				&b->cells[g * x->nr + i];
 
 			c->group = g;
-			c->half = pm_half(x, i, c);
+			pm_ratio(x, i, b->rounds[g], o->budget.margin, c);
 			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
@@ -1124,6 +1149,22 @@ static void note_overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
 		b->overrun = r;
 }
 
+/*
+ * The ETA while rounds are spent: what the cells still need (as the
+ * allocation sees them, scaled by the overrun), at most what is left.
+ */
+static void budget_eta(struct budget *b, const struct pmbench_bench_opts *o,
+		       uint64_t control, uint64_t left)
+{
+	uint64_t need = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
+						 b->rounds, b->nr, control,
+						 &o->budget);
+	double more = (double)need * b->overrun;
+
+	b->end_at = pmbench_now_ns() +
+		    (more < (double)left ? (uint64_t)more : left);
+}
+
 /* Further rounds where the intervals are widest, while the budget lasts. */
 static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 {
@@ -1136,7 +1177,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 					? o->budget.budget_ns - used
 					: 0,
 			 w = 0;
-		uint64_t control = budget_cells(b), est = control, t0;
+		uint64_t control = budget_cells(b, o), est = control, t0;
 		/*
 		 * The estimates are the PMs' last turns; a round costs more
 		 * (its control, the result saved): what is left is scaled by
@@ -1149,6 +1190,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 
 		if (g < 0)
 			break;
+		budget_eta(b, o, control, left);
 		for (size_t i = 0; i < pms; i++)
 			if (b->cells[(size_t)g * pms + i].next) {
 				who[n++] = i;
@@ -1172,7 +1214,7 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 {
 	size_t pms = b->xs[0].nr;
 
-	budget_cells(b);
+	budget_cells(b, o);
 	for (size_t g = 0; g < b->nr; g++) {
 		struct rounds *x = &b->xs[g];
 
@@ -1184,7 +1226,9 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 			if (c->excluded)
 				why = "failures";
 			else if (c->baseline ||
-				 (c->half >= 0 && c->half <= o->budget.target))
+				 (c->half >= 0 && c->half <= o->budget.target &&
+				  pmbench_schedule_decided(c->lo, c->hi,
+							   o->budget.margin)))
 				why = "precision";
 			else if (b->rounds[g] >= o->budget.max_runs)
 				why = "max-runs";
@@ -1204,25 +1248,205 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 }
 
+/* The budget's time spent so far (waits aside). */
+static uint64_t budget_used(const struct budget *b)
+{
+	uint64_t spent = pmbench_now_ns() - b->start_ns;
+
+	return spent > b->waited_ns ? spent - b->waited_ns : 0;
+}
+
 /*
- * The budget: every group's warm-ups and minimum rounds in order, then
- * the rounds the allocation gives, then the reasons.
+ * Group g's costs as measured: a round from its minimum rounds once
+ * they ran, before from its warm-up (each PM's turn times its repeats,
+ * the rest of the round as the warm-up took it).
  */
-static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
+static struct pmbench_schedule_costs
+group_costs(const struct budget *b, size_t g,
+	    const struct pmbench_bench_opts *o)
+{
+	const struct rounds *x = &b->xs[g];
+	struct pmbench_schedule_costs c = { .first_ns = b->first_ns[g],
+					    .done = b->rounds[g],
+					    .min = o->budget.min_runs,
+					    .max = o->budget.max_runs };
+	uint64_t turns = 0, once = 0;
+
+	for (size_t i = 0; i < x->nr; i++) {
+		once += x->cost_ns[i];
+		turns += x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+	}
+	if (b->rounds[g])
+		c.round_ns = b->min_ns[g] / b->rounds[g];
+	else if (b->first_ns[g] > once)
+		c.round_ns = b->first_ns[g] - once + turns;
+	else
+		c.round_ns = turns + x->control_ns;
+	return c;
+}
+
+/* The plan from what the rounds cost so far; sets b->end_at. */
+static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
+			struct pmbench_schedule_costs *costs, uint64_t need_ns,
+			struct pmbench_schedule_plan *plan)
+{
+	for (size_t g = 0; g < b->nr; g++)
+		costs[g] = group_costs(b, g, o);
+	pmbench_schedule_plan_make(plan, costs, b->nr, budget_used(b), 0,
+				   o->budget.budget_ns, need_ns);
+	b->end_at = b->start_ns + b->waited_ns + plan->end_ns;
+}
+
+/* "4 groups: clean 5 rounds of 9.1 s, ...", what will run. */
+static void plan_words(struct pmbench_buf *out, const struct budget *b,
+		       const struct pmbench_schedule_costs *costs)
+{
+	pmbench_buf_addf(out, "%zu group%s: ", b->nr, b->nr == 1 ? "" : "s");
+	for (size_t g = 0; g < b->nr; g++) {
+		unsigned more = costs[g].min > costs[g].done
+					? costs[g].min - costs[g].done
+					: 0;
+
+		pmbench_buf_addf(out, "%s%s %u round%s of %.1f s",
+				 g ? ", " : "",
+				 label(&b->xs[g], b->xs[g].task->name), more,
+				 more == 1 ? "" : "s",
+				 (double)costs[g].round_ns / 1e9);
+	}
+}
+
+/* Where the minimum does not fit the budget: what would, in words. */
+static void what_would_fit(struct pmbench_buf *out, const struct budget *b,
+			   const struct pmbench_bench_opts *o,
+			   const struct pmbench_schedule_costs *costs,
+			   const struct pmbench_schedule_plan *plan)
+{
+	size_t pms = b->xs[0].nr, base = 0, n;
+	uint64_t *pm_ns = pmbench_xcalloc(b->nr * pms, sizeof(*pm_ns));
+	int *keep = pmbench_xcalloc(b->nr > pms ? b->nr : pms, sizeof(*keep));
+
+	pmbench_buf_addf(out, "--budget %.0fm",
+			 ceil((double)plan->fit_ns / 60e9));
+	n = pmbench_schedule_fit_groups(keep, costs, b->nr, b->primed_ns,
+					o->budget.budget_ns);
+	for (size_t g = 0, first = 1; n && g < b->nr; g++)
+		if (keep[g]) {
+			pmbench_buf_addf(out, "%s%s",
+					 first ? ", or --scenario " : ",",
+					 b->xs[g].scenario);
+			first = 0;
+		}
+	for (size_t g = 0; g < b->nr; g++)
+		for (size_t i = 0; i < pms; i++) {
+			const struct rounds *x = &b->xs[g];
+
+			pm_ns[g * pms + i] =
+				x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+			if (!strcmp(x->states[i].pm->name, x->r->baseline))
+				base = i;
+		}
+	n = pmbench_schedule_fit_pms(keep, costs, b->nr, pm_ns, pms, base,
+				     b->primed_ns, o->budget.budget_ns);
+	for (size_t i = 0, first = 1; n && i < pms; i++)
+		if (keep[i]) {
+			pmbench_buf_addf(out, "%s%s",
+					 first ? ", or --pm " : ",",
+					 b->xs[0].states[i].pm->name);
+			first = 0;
+		}
+	free(pm_ns);
+	free(keep);
+}
+
+/*
+ * Before the first timed round, from the warm-ups: the estimate of the
+ * whole command, in words, and where the minimum cannot fit the budget,
+ * a warning with what would.
+ */
+static void budget_estimate(struct budget *b,
+			    const struct pmbench_bench_opts *o,
+			    const char *when, uint64_t need_ns)
+{
+	struct pmbench_schedule_costs costs[16];
+	struct pmbench_schedule_plan plan;
+	struct pmbench_buf w = PMBENCH_BUF_INIT, fit = PMBENCH_BUF_INIT;
+	struct pmbench_ctx *ctx = b->xs[0].ctx;
+
+	budget_plan(b, o, costs, need_ns, &plan);
+	pmbench_buf_add_clock_unit(&w, (double)(b->end_at - b->start_ns) / 1e9);
+	pmbench_buf_adds(&w, " in all, the waits so far included (budget ");
+	pmbench_buf_add_clock(&w, (double)o->budget.budget_ns / 1e9);
+	pmbench_buf_adds(&w, "): ");
+	plan_words(&w, b, costs);
+	pmbench_buf_adds(&w, ", then ");
+	pmbench_buf_add_clock(&w, (double)plan.extra_ns / 1e9);
+	pmbench_ctx_event(ctx,
+			  "estimate%s: about %s of further rounds where a "
+			  "verdict is open or a ratio wider than ±%.0f %%",
+			  when, w.ptr, o->budget.target * 100);
+	if (!plan.fits && !*when) {
+		pmbench_buf_reset(&w);
+		pmbench_buf_add_clock_unit(&w, (double)plan.fit_ns / 1e9);
+		what_would_fit(&fit, b, o, costs, &plan);
+		pmbench_ctx_warn(ctx,
+				 "the budget cannot hold the first rounds: %u "
+				 "of every group need about %s; what would "
+				 "fit: %s; running what was asked",
+				 o->budget.min_runs, w.ptr, fit.ptr);
+	}
+	pmbench_buf_release(&w);
+	pmbench_buf_release(&fit);
+}
+
+/* Every group's warm-ups (their cost measured), then the estimate. */
+static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 {
 	int ret = 0;
 
+	b->primed_ns = budget_used(b);
 	for (size_t g = 0; g < b->nr && !ret; g++) {
-		uint64_t w = 0;
+		uint64_t w = 0, t0 = pmbench_now_ns();
 
-		ret = rounds_run(&b->xs[g], 0, o->warmup, o->budget.min_runs,
+		b->xs[g].end_at = &b->end_at;
+		if (o->warmup)
+			ret = rounds_run(&b->xs[g], 0, o->warmup, 0, NULL, 0,
+					 &w);
+		b->waited_ns += w;
+		b->first_ns[g] = pmbench_now_ns() - t0 - w;
+	}
+	if (!ret && o->warmup)
+		budget_estimate(b, o, "", UINT64_MAX);
+	return ret;
+}
+
+/*
+ * The budget: every group's warm-ups, the estimate, every group's
+ * minimum rounds, then the rounds the allocation gives, then the
+ * reasons.
+ */
+static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
+{
+	int ret = budget_warmups(b, o);
+
+	for (size_t g = 0; g < b->nr && !ret; g++) {
+		uint64_t w = 0, t0 = pmbench_now_ns();
+
+		ret = rounds_run(&b->xs[g], o->warmup, 0, o->budget.min_runs,
 				 NULL, 0, &w);
 		b->waited_ns += w;
+		b->min_ns[g] = pmbench_now_ns() - t0 - w;
 		b->rounds[g] = o->budget.min_runs;
 		save(b->xs[g].ctx, b->xs[g].r, o);
 	}
-	if (!ret && b->nr)
+	if (!ret && b->nr) {
+		uint64_t control = budget_cells(b, o);
+
+		budget_estimate(b, o, " after the first rounds",
+				pmbench_schedule_need_ns(
+					b->cells, b->nr * b->xs[0].nr,
+					b->rounds, b->nr, control, &o->budget));
 		ret = budget_spend(b, o);
+	}
 	if (b->nr)
 		budget_mark(b, o);
 	/* `--explain`: after the timed rounds, as with a fixed plan. */
@@ -1255,6 +1479,8 @@ static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	b.rounds = pmbench_xcalloc(n ? n : 1, sizeof(*b.rounds));
 	b.cells =
 		pmbench_xcalloc((n ? n : 1) * (nr ? nr : 1), sizeof(*b.cells));
+	b.first_ns = pmbench_xcalloc(n ? n : 1, sizeof(*b.first_ns));
+	b.min_ns = pmbench_xcalloc(n ? n : 1, sizeof(*b.min_ns));
 	for (size_t g = 0; g < n; g++)
 		rounds_open(&b.xs[g], ctx, r, o, f, states, nr, gs[g].task,
 			    gs[g].state, gs[g].scenario);
@@ -1264,6 +1490,8 @@ static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	free(b.xs);
 	free(b.rounds);
 	free(b.cells);
+	free(b.first_ns);
+	free(b.min_ns);
 	return ret;
 }
 

@@ -131,9 +131,10 @@ static int by_created(const void *pa, const void *pb)
 int pmbench_history_load(struct pmbench_history *out, const char *dir)
 {
 	if (!pmbench_fs_isdir(dir))
-		return pmbench_error_setc(PMBENCH_ENOTFOUND,
-					  "'%s' is not a folder of results",
-					  dir);
+		return pmbench_error_setc(
+			PMBENCH_ENOTFOUND, "'%s' is not a folder of results%s",
+			dir,
+			pmbench_fs_exists(dir) ? "" : " (it does not exist)");
 	walk(out, dir, 0);
 	if (!out->nr)
 		return pmbench_error_setc(

@@ -8,7 +8,10 @@
 #include "pmbench/explain.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
+#include "pmbench/fs.h"
 #include "pmbench/scenario.h"
+#include "pmbench/statecheck.h"
+#include "pmbench/workspace.h"
 #include "task_ops.h"
 
 void pmbench_task_install_describe(struct pmbench_cell *cell,
@@ -24,15 +27,65 @@ int pmbench_task_install_prepare(const struct pmbench_task_job *j)
 	return pmbench_workspace_prepare(&j->ps->ws, j->state);
 }
 
+/* The run copy's own lockfile into `out` (empty without one). */
+static void read_lockfile(struct pmbench_buf *out,
+			  const struct pmbench_pmrun *ps)
+{
+	const char *lock = pmbench_workspace_run_lockfile(&ps->ws);
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+
+	pmbench_buf_reset(out);
+	if (lock) {
+		pmbench_buf_path(&p, ps->ws.run_project, lock);
+		if (pmbench_fs_read(out, p.ptr, SIZE_MAX) < 0)
+			pmbench_error_clear();
+	}
+	pmbench_buf_release(&p);
+}
+
+/*
+ * What the state check needs beside the mirror's counts (statecheck.h):
+ * the tarballs the tree needs, whether the lockfile changed; then the
+ * check.
+ */
+static void check_state(const struct pmbench_task_job *j,
+			struct pmbench_sample *s,
+			const struct pmbench_buf *before)
+{
+	struct pmbench_buf after = PMBENCH_BUF_INIT;
+
+	if (!s->ok)
+		return;
+	if (j->ps->tree_tarballs > 0)
+		pmbench_sample_metric_set(s, "tree_tarballs_count",
+					  j->ps->tree_tarballs);
+	if (j->state & PMBENCH_STATE_LOCKFILE) {
+		read_lockfile(&after, j->ps);
+		pmbench_sample_metric_set(s, "lockfile_changed_count",
+					  after.len != before->len ||
+						  memcmp(after.ptr, before->ptr,
+							 after.len));
+	}
+	pmbench_state_check_sample(s, j->state, j->ps->pm, j->ps->pm_config);
+	pmbench_buf_release(&after);
+}
+
 int pmbench_task_install_run(const struct pmbench_task_job *j,
 			     struct pmbench_sample *s,
 			     struct pmbench_strvec *argv_out)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	int ret = pmbench_pmrun_install(j->ps, j->timeout_ns, s, &c);
+	struct pmbench_buf before = PMBENCH_BUF_INIT;
+	int ret;
 
 	(void)argv_out; /* the cell's command, always */
+	if (j->state & PMBENCH_STATE_LOCKFILE)
+		read_lockfile(&before, j->ps);
+	ret = pmbench_pmrun_install(j->ps, j->timeout_ns, s, &c);
+	if (!ret)
+		check_state(j, s, &before);
 	pmbench_child_release(&c);
+	pmbench_buf_release(&before);
 	return ret;
 }
 
