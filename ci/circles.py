@@ -27,7 +27,8 @@ one of its rooms does).
   ci/circles.py --check    exit 1 when rooms of two concerns stand in one
                            circle (the test 'circles')
 
-It reads the C files that git tracks under src/ and include/ as text,
+It reads the C files under src/ and include/ (those git tracks, and new
+ones it does not ignore) as text,
 with a lexer that knows comments, literals, braces and the preprocessor
 lines it must skip; it follows no #if.
 """
@@ -49,10 +50,19 @@ TAGS = ("struct", "union", "enum")
 
 
 def source_files():
-    out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached", "--others",
-                          "--exclude-standard", "src", "include"],
-                         check=True, capture_output=True, text=True).stdout
-    return sorted(f for f in out.split() if f.endswith((".c", ".h")))
+    """The C files under src/ and include/: those git tracks or would
+    track, or, outside a git checkout, every one."""
+    try:
+        out = subprocess.run(["git", "-C", TOP, "ls-files", "--cached",
+                              "--others", "--exclude-standard", "src",
+                              "include"], check=True, capture_output=True,
+                             text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = [os.path.relpath(os.path.join(d, n), TOP)
+               for base in ("src", "include")
+               for d, _, names in os.walk(os.path.join(TOP, base))
+               for n in names]
+    return sorted(f for f in out if f.endswith((".c", ".h")))
 
 
 def strip(text):

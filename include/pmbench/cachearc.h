@@ -201,21 +201,6 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 			     const struct pmbench_cachearc_map *maps,
 			     size_t maps_nr, const char *confine);
 
-/**
- * Read all of `archive` and refuse it exactly as
- * pmbench_cachearc_extract() would, writing nothing but the map folders:
- * what runs before another program extracts it. As that program may
- * follow symlinks, also refused: an entry or hard-link target whose path
- * runs through a symlink the archive makes (anywhere in it), or through
- * a symlink or file already on disk below a map. `out` (may be NULL)
- * gets what the archive holds. Returns 0, PMBENCH_EINVALID, or
- * PMBENCH_ERROR.
- */
-int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
-			   const char *archive,
-			   const struct pmbench_cachearc_map *maps,
-			   size_t maps_nr, const char *confine);
-
 /** libarchive's version with its libraries' ("libarchive 3.6.2 ..."). */
 const char *pmbench_cachearc_libarchive_version(void);
 
@@ -268,12 +253,12 @@ int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
 
 /**
  * Restore with GNU tar below `dir`, each map's folder being
- * "<dir>/<map name>". libarchive reads the whole archive first
- * (pmbench_cachearc_check(), `out->check_ns`) and a refused archive is
- * never given to tar; then tar runs (`out->tar_ns`, fork to reap), with
- * `c` choosing the decompressor. `out` may be NULL. Returns 0,
- * PMBENCH_EINVALID (refused, or a map not at "<dir>/<name>"),
- * PMBENCH_EINTERRUPTED, or PMBENCH_ERROR.
+ * "<dir>/<map name>". libarchive reads the whole archive first, refusing
+ * what pmbench_cachearc_extract() refuses (`out->check_ns`), and a
+ * refused archive is never given to tar; then tar runs (`out->tar_ns`,
+ * fork to reap), with `c` choosing the decompressor. `out` may be NULL.
+ * Returns 0, PMBENCH_EINVALID (refused, or a map not at
+ * "<dir>/<name>"), PMBENCH_EINTERRUPTED, or PMBENCH_ERROR.
  */
 int pmbench_cachearc_tar_extract(struct pmbench_cachearc_stats *out,
 				 const char *archive,

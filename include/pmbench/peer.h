@@ -60,7 +60,4 @@ enum pmbench_peer {
  */
 enum pmbench_peer pmbench_peer_of(int fd, struct pmbench_peer_cache *cache);
 
-/** "child", "self", "other" or "unknown". */
-const char *pmbench_peer_name(enum pmbench_peer peer);
-
 #endif

@@ -120,9 +120,6 @@ int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
 int pmbench_workspace_node_modules(const struct pmbench_workspace *ws,
 				   uint64_t *out_bytes, uint64_t *out_files);
 
-/** Remove the run copy (keeps the primed snapshot). */
-int pmbench_workspace_clean_run(struct pmbench_workspace *ws);
-
 struct pmbench_ctx;
 struct pmbench_buf;
 

@@ -221,10 +221,16 @@ int pmbench_cli_take_workdir(int argc, char **argv)
 	if (!ret)
 		empty_trash(0);
 	if (ret < 0)
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 	pmbench_buf_release(&what);
 	pmbench_buf_release(&def);
 	return ret < 0 ? -1 : 0;
+}
+
+void pmbench_cli_error(const char *what)
+{
+	pmbench_cli_line(stderr, "pmbench: error: %s%s%s", what ? what : "",
+			 what ? ": " : "", pmbench_error_last());
 }
 
 int pmbench_cli_fail(int code)
@@ -234,14 +240,13 @@ int pmbench_cli_fail(int code)
 	    pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
 		/* An error after a stop signal is its doing (EINTR). */
 		if (code != PMBENCH_EINTERRUPTED)
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
+			pmbench_cli_error(NULL);
 		fprintf(stderr, "pmbench: interrupted by %s\n",
 			pmbench_proc_signal_name(
 				pmbench_ctx_cancelled(&pmbench_cli_ctx)));
 		return PMBENCH_EXIT_INTERRUPTED;
 	}
-	fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+	pmbench_cli_error(NULL);
 	return PMBENCH_EXIT_ERROR;
 }
 
@@ -365,7 +370,7 @@ int pmbench_cli_check_output(const struct pmbench_cli_output *o)
 	if (!ret)
 		ret = pmbench_fs_check_output(o->path);
 	if (ret < 0)
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -418,7 +423,7 @@ static int show_as(const struct pmbench_format *f, const char *path,
 	/* What comes on stderr next must not cut a line of it. */
 	fflush(stdout);
 	if (ret < 0)
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 	pmbench_buf_release(&text);
 	return ret < 0 ? -1 : 0;
 }

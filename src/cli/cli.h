@@ -80,6 +80,14 @@ int pmbench_cli_take_workdir(int argc, char **argv);
  */
 int pmbench_cli_fail(int code);
 
+/**
+ * Print the thread's last error (pmbench_error_last()) as one line to
+ * stderr: "pmbench: error: <what>: <error>", or without "<what>: " when
+ * `what` is NULL, made fit to print as pmbench_cli_line() does. The
+ * one place src/cli prints an error the engine set.
+ */
+void pmbench_cli_error(const char *what);
+
 struct pmbench_buf;
 struct pmbench_result;
 struct pmbench_strvec;

@@ -21,8 +21,7 @@ int pmbench_cli_registry_init(void)
 
 	if (mode && *mode &&
 	    pmbench_registry_parse_mode(&pmbench_cli_registry.mode, mode) < 0) {
-		fprintf(stderr, "pmbench: error: PMBENCH_REGISTRY: %s\n",
-			pmbench_error_last());
+		pmbench_cli_error("PMBENCH_REGISTRY");
 		return -1;
 	}
 	if (verdaccio && *verdaccio)
@@ -34,7 +33,7 @@ int pmbench_cli_registry_init(void)
 int pmbench_cli_registry_stop(int code)
 {
 	if (pmbench_registry_stop(&pmbench_cli_registry) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		if (code == 0 || code == PMBENCH_EXIT_FAILED_RUNS)
 			code = PMBENCH_EXIT_ERROR;
 	}

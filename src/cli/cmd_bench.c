@@ -296,8 +296,7 @@ static int given_before(const struct pmbench_fixture *kept, size_t nr,
 		int same = pmbench_fixture_same(&kept[i], f);
 
 		if (same < 0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
+			pmbench_cli_error(NULL);
 			return -1;
 		}
 		if (same) {
@@ -324,8 +323,7 @@ static int load_fixtures(struct pmbench_fixture **out, size_t *out_nr,
 
 		if (pmbench_fixture_load(f, name, pmbench_config.fixtures_dir) <
 		    0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
+			pmbench_cli_error(NULL);
 			pmbench_fixture_release(f);
 			return -1;
 		}
@@ -350,7 +348,7 @@ static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 	int code = PMBENCH_EXIT_ERROR, ret, shown = 0;
 
 	if (pmbench_cli_prepare_out(&o->out, &out, "", fixtures[0].name) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	if (pmbench_cli_check_output(&cli->output) < 0)

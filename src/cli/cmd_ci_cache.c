@@ -128,7 +128,7 @@ static int run(struct pmbench_cicache_opts *o, struct pmbench_cli_opts *cli,
 	int code = PMBENCH_EXIT_ERROR, ret, shown = 0;
 
 	if (pmbench_cli_prepare_out(&o->out, &out, "ci-cache-", f->name) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	if (pmbench_cli_check_output(&cli->output) < 0)
@@ -180,7 +180,7 @@ int cmd_ci_cache(int argc, char **argv)
 		&f, cli.optind < argc ? argv[cli.optind] : DEFAULT_FIXTURE,
 		pmbench_config.fixtures_dir);
 	if (ret < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	loaded = 1;

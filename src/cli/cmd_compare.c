@@ -100,8 +100,7 @@ int cmd_compare(int argc, char **argv)
 	pb = argv[cli.optind + 1];
 	code = PMBENCH_EXIT_ERROR;
 	if (read_pair(&fa, &fb, pa, pb) < 0) {
-		pmbench_cli_line(stderr, "pmbench: error: %s",
-				 pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	make_doc(&doc, &cmp, &fa, pa, &fb, pb);

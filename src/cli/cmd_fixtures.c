@@ -24,8 +24,7 @@ int cmd_fixtures(int argc, char **argv)
 
 		if (pmbench_fixture_load(&f, list.v[i],
 					 pmbench_config.fixtures_dir) < 0) {
-			fprintf(stderr, "pmbench: error: %s\n",
-				pmbench_error_last());
+			pmbench_cli_error(NULL);
 			code = PMBENCH_EXIT_ERROR;
 			continue;
 		}

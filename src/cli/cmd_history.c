@@ -29,7 +29,7 @@ int cmd_history(int argc, char **argv)
 	code = PMBENCH_EXIT_ERROR;
 	if (pmbench_cli_history_folder(argv[cli.optind]) < 0 ||
 	    pmbench_history_load(&h, argv[cli.optind]) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	/* Warnings are no part of the report: on stderr, before it. */

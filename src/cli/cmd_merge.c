@@ -95,18 +95,17 @@ static int merge_files(const char *out, char **files, size_t n, uint64_t seed,
 					   PMBENCH_RESULT_BENCH |
 						   PMBENCH_RESULT_CICACHE |
 						   PMBENCH_RESULT_CLAIM) < 0) {
-			pmbench_cli_line(stderr, "pmbench: error: %s",
-					 pmbench_error_last());
+			pmbench_cli_error(NULL);
 			goto done;
 		}
 	}
 	if (pmbench_merge(&r, in, (const char *const *)files, n) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	warn_missing(in, n);
 	if (pmbench_result_write(&r, out) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	print_machines(&r);

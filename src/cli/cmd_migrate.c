@@ -234,8 +234,11 @@ static int prepare(struct pmbench_migrate *m, struct pmbench_fixture *f,
 		ret = pmbench_migrate_detect(m, f->project_dir, cli->from);
 	pmbench_progress_clear();
 	if (ret < 0) {
-		pmbench_cli_line(stderr, "pmbench: error: '%s': %s", repo,
-				 pmbench_error_last());
+		struct pmbench_buf what = PMBENCH_BUF_INIT;
+
+		pmbench_buf_addf(&what, "'%s'", repo);
+		pmbench_cli_error(what.ptr);
+		pmbench_buf_release(&what);
 		return PMBENCH_EXIT_ERROR;
 	}
 	pmbench_progress_event("%s: migrating from %s (%s)", f->name,
@@ -274,7 +277,7 @@ static int report(struct pmbench_cli_opts *cli, struct pmbench_doc *doc,
 	if (md.path && pmbench_cli_show(&md, doc) < 0)
 		shown = -1;
 	if (write_file(out, doc->json) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		return -2;
 	}
 	fprintf(stderr, "pmbench: report written to '%s'\n", out);
@@ -330,7 +333,7 @@ static int check_outputs(struct pmbench_cli_opts *cli, struct pmbench_buf *out,
 	else
 		pmbench_cli_default_out(out, "migrate-", name);
 	if (check_out(out->ptr) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		return -1;
 	}
 	if (pmbench_cli_check_output(&md) < 0 ||

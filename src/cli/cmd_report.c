@@ -30,8 +30,7 @@ int cmd_report(int argc, char **argv)
 		    0 ||
 	    pmbench_cli_whole_migrate(&f, path, "report") < 0 ||
 	    pmbench_report_file(&doc, &f) < 0) {
-		pmbench_cli_line(stderr, "pmbench: error: %s",
-				 pmbench_error_last());
+		pmbench_cli_error(NULL);
 		goto done;
 	}
 	if (pmbench_cli_show(&cli.output, &doc) < 0)

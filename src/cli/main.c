@@ -157,7 +157,7 @@ static int run(const struct pmbench_cli_opts *cli, int argc, char **argv)
 		return PMBENCH_EXIT_USAGE;
 	}
 	if (pmbench_config_resolve(cli->cache_dir, cli->fixtures_dir) < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		return PMBENCH_EXIT_ERROR;
 	}
 	if (pmbench_cli_registry_init() < 0)
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 
 	pmbench_deleter_title_area(argv, argc);
 	if (setup_process() < 0) {
-		fprintf(stderr, "pmbench: error: %s\n", pmbench_error_last());
+		pmbench_cli_error(NULL);
 		return PMBENCH_EXIT_ERROR;
 	}
 	code = pmbench_cli_parse(&cli, "pmbench", argc, argv);

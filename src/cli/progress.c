@@ -70,11 +70,6 @@ void pmbench_progress_budget(double seconds)
 	budget_s = seconds;
 }
 
-int pmbench_progress_is_tty(void)
-{
-	return is_tty;
-}
-
 /* The width of the terminal on stderr, 80 if it cannot tell. */
 static size_t term_width(void)
 {

@@ -34,9 +34,6 @@ void pmbench_progress_event(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 /** Clear the status line. */
 void pmbench_progress_clear(void);
 
-/** 1 if progress redraws a terminal line. */
-int pmbench_progress_is_tty(void);
-
 /**
  * The engine context's progress callback: a status redraws the status
  * line, an event prints a line, the end clears the status line.

@@ -107,6 +107,28 @@ TEST(help_names_every_option)
 	pmbench_buf_release(&want);
 }
 
+/*
+ * Every command takes --help: those in the table, and one added after
+ * the last (its bit above CMD_WORKFLOW's), which a row naming the
+ * commands up to the last would leave out.
+ */
+TEST(every_command_takes_help)
+{
+	const struct pmbench_cli_command later = {
+		.name = "later",
+		.id = (unsigned)CMD_WORKFLOW << 1,
+	};
+	const struct pmbench_option *help = NULL;
+
+	for (size_t i = 0; i < pmbench_options_nr; i++)
+		if (!strcmp(pmbench_options[i].name, "help"))
+			help = &pmbench_options[i];
+	CHECK(help != NULL);
+	for (size_t k = 0; k < COMMANDS_NR; k++)
+		CHECK(pmbench_cli_takes(command(k), help));
+	CHECK(pmbench_cli_takes(&later, help));
+}
+
 /* The exit codes of pmbench's help come from the enum's list: all of them. */
 TEST(exit_codes_from_the_enum)
 {
@@ -330,9 +352,9 @@ TEST(workflow_passes_bench_options_on)
 }
 
 CHECK_MAIN(CASE(table_is_sorted), CASE(same_name_same_option),
-	   CASE(help_names_every_option), CASE(exit_codes_from_the_enum),
-	   CASE(values_land_where_the_rows_say), CASE(bounds_are_inclusive),
-	   CASE(migrate_takes_the_progress_options),
+	   CASE(help_names_every_option), CASE(every_command_takes_help),
+	   CASE(exit_codes_from_the_enum), CASE(values_land_where_the_rows_say),
+	   CASE(bounds_are_inclusive), CASE(migrate_takes_the_progress_options),
 	   CASE(ci_cache_lands_in_its_own_options),
 	   CASE(errors_are_usage_errors),
 	   CASE(workflow_passes_bench_options_on))

@@ -66,10 +66,10 @@ const char *pmbench_cachearc_errmsg(struct archive *a);
 
 /*
  * Read all of `archive`, refusing what pmbench_cachearc_extract() refuses,
- * and write each entry below its map (`write`) or only check it as
- * pmbench_cachearc_check() does. With `identity`, each map's folder must
- * also be "<confine>/<map name>", as GNU tar writes every entry below one
- * folder. `out` is zeroed first; NULL when not wanted.
+ * and write each entry below its map (`write`) or only check it (what
+ * runs before GNU tar extracts it). With `identity`, each map's folder
+ * must also be "<confine>/<map name>", as GNU tar writes every entry
+ * below one folder. `out` is zeroed first; NULL when not wanted.
  */
 int pmbench_cachearc_read(struct pmbench_cachearc_stats *out,
 			  const char *archive,

@@ -930,15 +930,6 @@ int pmbench_cachearc_extract(struct pmbench_cachearc_stats *out,
 				     1);
 }
 
-int pmbench_cachearc_check(struct pmbench_cachearc_stats *out,
-			   const char *archive,
-			   const struct pmbench_cachearc_map *maps,
-			   size_t maps_nr, const char *confine)
-{
-	return pmbench_cachearc_read(out, archive, maps, maps_nr, confine, 0,
-				     0);
-}
-
 int pmbench_cachearc_scan(struct pmbench_cachearc_stats *st,
 			  const char *archive)
 {

@@ -25,20 +25,6 @@
 /* Processes below pmbench looked at, at most (a PM tree has a few). */
 #define TREE_MAX 1024
 
-const char *pmbench_peer_name(enum pmbench_peer peer)
-{
-	switch (peer) {
-	case PMBENCH_PEER_CHILD:
-		return "child";
-	case PMBENCH_PEER_SELF:
-		return "self";
-	case PMBENCH_PEER_OTHER:
-		return "other";
-	default:
-		return "unknown";
-	}
-}
-
 /*
  * Ask the kernel for the socket whose source is `peer` and destination
  * `self` (the other end of ours). Its inode, or 0 when there is none or
