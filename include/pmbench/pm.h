@@ -209,12 +209,28 @@ struct pmbench_pm_variant {
 	const char *runtime;
 };
 
+/**
+ * A PM published as a binary per platform: for machine `machine`
+ * (uname's "x86_64"), the npm package `package` of the same version holds
+ * the binary at `bin` inside it.
+ */
+struct pmbench_pm_platform {
+	const char *machine;
+	const char *package;
+	const char *bin;
+};
+
 struct pmbench_pm {
 	const char *name;  /**< "npm", "yarn", "yarn-berry", ... */
 	const char *title; /**< for humans: "yarn 1 (classic)" */
 	/** What the world calls its binary, if not `name` ("yarn"). */
 	const char *command_name;
-	const char *npm_package;   /**< what ci/setup installs, or NULL */
+	const char *npm_package; /**< what ci/setup installs, or NULL */
+	/**
+	 * Its binary per platform, ending with { 0 }, or NULL: it runs its
+	 * package's own `bin` under Node (a release installed on request).
+	 */
+	const struct pmbench_pm_platform *platforms;
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
 	/**
 	 * Its binary as a Node installation has it, in the folder of the

@@ -745,6 +745,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		.conf = &bun_conf,
 		.title = "bun",
 		.npm_package = "bun",
+		.platforms =
+			(const struct pmbench_pm_platform[]){
+				{ "x86_64", "@oven/bun-linux-x64", "bin/bun" },
+				{ "aarch64", "@oven/bun-linux-aarch64",
+				  "bin/bun" },
+				{ 0 } },
 		.toolchain_bin = "bun/node_modules/.bin/bun",
 		.path_names = L("bun"),
 		.major_min = 1,
@@ -798,6 +804,11 @@ const struct pmbench_pm pmbench_pms[] = {
 		.conf = &deno_conf,
 		.title = "deno (npm compatibility)",
 		.npm_package = "deno",
+		.platforms =
+			(const struct pmbench_pm_platform[]){
+				{ "x86_64", "@deno/linux-x64-glibc", "deno" },
+				{ "aarch64", "@deno/linux-arm64-glibc", "deno" },
+				{ 0 } },
 		.toolchain_bin = "deno/node_modules/.bin/deno",
 		.path_names = L("deno"),
 		.major_min = 2,

@@ -28,45 +28,27 @@
 #define STAMP_MAX (64u << 10)
 
 /*
- * The PMs published as a binary per platform: the package whose
- * optionalDependencies name them, the package for this machine and its
- * binary inside. The others run their package's own `bin` under Node.
+ * The platform package of `base` for this machine (its table entry's
+ * platforms), or NULL: none needed, or none for this machine.
  */
-struct platform {
-	const char *pm;
-	const char *machine; /* uname's: "x86_64" */
-	const char *package;
-	const char *bin;
-};
-
-static const struct platform platforms[] = {
-	{ "bun", "x86_64", "@oven/bun-linux-x64", "bin/bun" },
-	{ "bun", "aarch64", "@oven/bun-linux-aarch64", "bin/bun" },
-	{ "deno", "x86_64", "@deno/linux-x64-glibc", "deno" },
-	{ "deno", "aarch64", "@deno/linux-arm64-glibc", "deno" },
-};
-
-/* The platform package of `base` for this machine, or NULL: none needed. */
-static const struct platform *platform_of(const char *base)
+static const struct pmbench_pm_platform *
+platform_of(const struct pmbench_pm *base)
 {
 	struct utsname u;
 
-	if (uname(&u) < 0)
+	if (!base->platforms || uname(&u) < 0)
 		return NULL;
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(platforms); i++)
-		if (!strcmp(platforms[i].pm, base) &&
-		    !strcmp(platforms[i].machine, u.machine))
-			return &platforms[i];
+	for (const struct pmbench_pm_platform *p = base->platforms; p->machine;
+	     p++)
+		if (!strcmp(p->machine, u.machine))
+			return p;
 	return NULL;
 }
 
 /* Whether `base` needs a platform package pmbench has none for here. */
-static int platform_missing(const char *base)
+static int platform_missing(const struct pmbench_pm *base)
 {
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(platforms); i++)
-		if (!strcmp(platforms[i].pm, base))
-			return !platform_of(base);
-	return 0;
+	return base->platforms && !platform_of(base);
 }
 
 /* The package a PM's releases are published as ("@yarnpkg/cli-dist"). */
@@ -298,7 +280,7 @@ static int plan_make(struct plan *out, struct pmbench_ctx *ctx,
 		     const char *registry, const struct pmbench_pm *pm)
 {
 	const struct pmbench_pm *base = pmbench_pm_base(pm);
-	const struct platform *plat = platform_of(base->name);
+	const struct pmbench_pm_platform *plat = platform_of(base);
 	cJSON *root = NULL;
 	char *version = NULL;
 	int ret;
@@ -478,7 +460,7 @@ int pmbench_pm_release_ensure(struct pmbench_ctx *ctx,
 {
 	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
 	struct pmbench_buf versions = PMBENCH_BUF_INIT;
-	const char *base = pmbench_pm_base(pm)->name;
+	const struct pmbench_pm *base = pmbench_pm_base(pm);
 	int fd = -1, ret = 0;
 
 	if (!pm->version || !strcmp(pm->version, PMBENCH_PM_PINNED))
@@ -492,11 +474,11 @@ int pmbench_pm_release_ensure(struct pmbench_ctx *ctx,
 	else if (platform_missing(base))
 		ret = pmbench_error_set("pmbench knows no %s package for "
 					"this machine",
-					base);
+					base->name);
 	if (ret)
 		goto done;
 	pmbench_buf_path(&versions, ctx->toolchain_dir, "versions");
-	ret = lock_versions(&fd, ctx, versions.ptr, base);
+	ret = lock_versions(&fd, ctx, versions.ptr, base->name);
 	if (!ret)
 		ret = ensure_locked(ctx, versions.ptr, pm);
 done:
