@@ -976,10 +976,9 @@ static int find_repo_release(struct pmbench_pm_found *found,
 			     const char *scratch)
 {
 	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
-	int ret = pmbench_pm_release_ensure(ps->ctx, want);
+	int ret = 0;
 
-	if (!ret &&
-	    pmbench_pm_release_find(&rel, ps->ctx->toolchain_dir, want, NULL))
+	if (pmbench_pm_release_find(&rel, ps->ctx->toolchain_dir, want, NULL))
 		ret = pmbench_error_set("%s vanished from the versions folder",
 					want->name);
 	if (!ret)
@@ -1021,6 +1020,26 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 	pmbench_buf_reset(&b);
 	pmbench_buf_addf(&b, "%s@%s", ask->pm->name, ask->version);
 	ret = pmbench_pm_lookup(&want, b.ptr);
+	if (!ret && pmbench_pm_release_ensure(ps->ctx, want) < 0) {
+		/*
+		 * Not to be had (offline, a registry that lacks it): the
+		 * pinned one is timed, and every cell says so, as the repo's
+		 * Node falls back. A release that is had but whose hash
+		 * differs stays an error (find_repo_release()).
+		 */
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b,
+				 "pinned (%s): %s says %s@%s, which cannot be "
+				 "had: %s",
+				 ps->found.source, ask->source, ask->pm->name,
+				 ask->version, pmbench_error_last());
+		pmbench_error_clear();
+		version_note(ps, b.ptr);
+		pmbench_ctx_warn(ps->ctx, "%s: %s; the pinned %s is timed",
+				 ps->pm->name, b.ptr + strcspn(b.ptr, ":") + 2,
+				 ps->found.version);
+		goto done;
+	}
 	if (!ret)
 		ret = find_repo_release(&found, ps, want, ask, scratch);
 	if (ret)
