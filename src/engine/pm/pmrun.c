@@ -1027,17 +1027,18 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 		 * Node falls back. A release that is had but whose hash
 		 * differs stays an error (find_repo_release()).
 		 */
-		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b,
-				 "pinned (%s): %s says %s@%s, which cannot be "
-				 "had: %s",
-				 ps->found.source, ask->source, ask->pm->name,
-				 ask->version, pmbench_error_last());
+		struct pmbench_buf why = PMBENCH_BUF_INIT;
+
+		pmbench_buf_addf(&why, "%s says %s, which cannot be had: %s",
+				 ask->source, b.ptr, pmbench_error_last());
 		pmbench_error_clear();
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "pinned (%s): %s", ps->found.source,
+				 why.ptr);
 		version_note(ps, b.ptr);
 		pmbench_ctx_warn(ps->ctx, "%s: %s; the pinned %s is timed",
-				 ps->pm->name, b.ptr + strcspn(b.ptr, ":") + 2,
-				 ps->found.version);
+				 ps->pm->name, why.ptr, ps->found.version);
+		pmbench_buf_release(&why);
 		goto done;
 	}
 	if (!ret)
