@@ -335,33 +335,6 @@ const char *check_sandbox_tmp(void)
 	return sandbox;
 }
 
-int check_run_unprivileged(int (*fn)(void))
-{
-	int status;
-	pid_t pid;
-
-	if (geteuid())
-		return fn();
-	if (chown(check_path(""), 65534, 65534) < 0)
-		pmbench_die("chown: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		pmbench_die("fork: %s", strerror(errno));
-	if (!pid) {
-		if (setgroups(0, NULL) < 0 || setgid(65534) < 0 ||
-		    setuid(65534) < 0)
-			_exit(2);
-		int r = fn();
-
-		/* A failed CHECK in `fn` fails it too. */
-		_exit(r ? r : case_failed);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 const char *check_path(const char *name)
 {
 	/* Without one, "/name": a test as root wrote into / (unit_proc). */

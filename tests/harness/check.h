@@ -79,15 +79,6 @@ const char *check_sandbox(void);
  * (root's home is 0700). Removed when the case ends.
  */
 const char *check_sandbox_tmp(void);
-/**
- * Run `fn` and return its result; as root, run it in a child that became
- * nobody (owning the case's sandbox), because root ignores permissions
- * and reads what a user cannot, and the case would prove nothing for a
- * user. The sandbox must be one nobody can reach (check_sandbox_tmp()).
- * Returns the child's exit status (1 if a CHECK in `fn` failed there),
- * or -1 if it did not exit.
- */
-int check_run_unprivileged(int (*fn)(void));
 /** Path of a file inside the case's sandbox (static buffer, one at a time). */
 const char *check_path(const char *name);
 /** Write `text` to a file inside the sandbox; returns its path (static). */
