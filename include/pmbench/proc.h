@@ -198,12 +198,6 @@ struct pmbench_child_result {
 	uint64_t sys_ns;
 	uint64_t max_rss_kib; /**< ru_maxrss: the largest single process */
 	/**
-	 * ru_oublock: the 512-byte blocks the child and its waited
-	 * descendants wrote into the page cache (/proc/PID/io's
-	 * write_bytes >> 9, the kernel's own count).
-	 */
-	uint64_t out_blocks;
-	/**
 	 * pmbench's own peak RSS when it spawned the child. The child
 	 * shares pmbench's memory until its exec (a vfork-style spawn), and
 	 * the kernel carries that memory's peak into the child's ru_maxrss:

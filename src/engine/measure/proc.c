@@ -498,7 +498,6 @@ static int note_exit(struct pmbench_child *c)
 	c->result.sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
 			   (uint64_t)ru.ru_stime.tv_usec * 1000u;
 	c->result.max_rss_kib = (uint64_t)ru.ru_maxrss;
-	c->result.out_blocks = (uint64_t)ru.ru_oublock;
 	if (info.si_code == CLD_EXITED) {
 		c->result.exit_code = info.si_status;
 	} else {
