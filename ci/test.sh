@@ -107,7 +107,11 @@ else
 		--resource-spec-file "$resources" -L early \
 		>"$early_log" 2>&1 </dev/null &
 	early_pid=$!
-	"$top/ci/build.sh" --no-toolchain --sanitizers-only --asan --tsan
+	# At the lowest CPU priority: the real PMs first. In a rehearsal at
+	# load 25-30 (other jobs) npm's priming of react-vite passed its
+	# 10 minutes beside these builds at normal priority.
+	nice -n 19 "$top/ci/build.sh" --no-toolchain --sanitizers-only \
+		--asan --tsan
 	phase "sanitizer builds (build-asan/, build-tsan/), beside the real PMs" "$t1"
 	early_status=0
 	wait "$early_pid" || early_status=$?
