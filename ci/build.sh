@@ -4,20 +4,23 @@
 # only what the tests labelled `threads` need (the registry front and the
 # link relay run in threads of pmbench). Runs ci/setup first so a fresh
 # machine has everything; with --no-toolchain, only its Debian packages
-# (ci/test.sh installs the toolchain beside the builds).
+# (ci/test.sh installs the toolchain beside the builds); with
+# --sanitizers-only, neither ci/setup nor build/, only the sanitizer
+# builds asked for (ci/test.sh builds them beside the online tests).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-asan=0 tsan=0 setup=()
+asan=0 tsan=0 setup=() main=1
 for a in "$@"; do
 	case $a in
 	--asan) asan=1 ;;
 	--tsan) tsan=1 ;;
 	--no-toolchain) setup=(--no-toolchain) ;;
-	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain]" >&2; exit 129 ;;
+	--sanitizers-only) main=0 ;;
+	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--sanitizers-only]" >&2; exit 129 ;;
 	esac
 done
-"$top/ci/setup" "${setup[@]}"
+[ $main = 0 ] || "$top/ci/setup" "${setup[@]}"
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Configure build folder $1 with the rest, warnings as errors (CI's
@@ -35,8 +38,10 @@ configure() {
 	cmake -S . -B "$dir" -DPMBENCH_ENABLE_WERROR=ON "$@" >/dev/null
 }
 
-configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$jobs"
+if [ $main = 1 ]; then
+	configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build -j"$jobs"
+fi
 if [ $asan = 1 ]; then
 	configure build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON
 	cmake --build build-asan -j"$jobs"

@@ -5,16 +5,18 @@
 # but the online, registry and benchmark-smoke ones under ASan and UBSan
 # (their names start with "asan:"), and the tests of pmbench's threads
 # (label `threads`: the registry front, the link relay, the per-thread
-# error state) under ThreadSanitizer ("tsan:"), all in one ctest. The
-# style and link checks run beside the builds.
+# error state) under ThreadSanitizer ("tsan:"). build/ first; then the
+# tests with the real PMs that compare no times (label early) beside the
+# sanitizer builds; then every other test of the three builds in one
+# ctest. The style and link checks run beside the builds.
 #
 #   ci/test.sh           the whole suite
 #   ci/test.sh --quick   the edit loop: the normal build, the unit tests
 #                        and the integration tests that are neither
 #                        online, registry, timing nor slow
 #
-# One ctest over the three build trees (build-ci/ lists them) is one
-# scheduler: -j6 (CTEST_JOBS), as most tests wait on sleeps, child
+# The last ctest, over the three build trees (build-ci/ lists them), is
+# one scheduler: -j6 (CTEST_JOBS), as most tests wait on sleeps, child
 # processes and the disk, not on the CPU, and a resource spec of one
 # slot of "cores" per core plus one, which the tests with the real PMs
 # and the timing tests take (tests/CMakeLists.txt says how and why).
@@ -46,12 +48,15 @@ style_log=$(mktemp)
 # printed at the end says which case of which test, and why.
 PMBENCH_TEST_SKIPS=$(mktemp)
 export PMBENCH_TEST_SKIPS
-prep_pid= prep_log=$(mktemp)
+prep_pid= prep_log=$(mktemp) early_pid= early_log=$(mktemp)
 cleanup() {
-	# The toolchain's install, if the builds beside it failed: its own
-	# process group (npm and its children with it).
+	# The toolchain's install, if the builds beside it failed, and the
+	# real PMs' tests, if the sanitizer builds beside them failed: each
+	# its own process group (npm and its children with it).
 	[ -z "$prep_pid" ] || kill -TERM -- "-$prep_pid" 2>/dev/null || true
-	rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS" "$prep_log"
+	[ -z "$early_pid" ] || kill -TERM -- "-$early_pid" 2>/dev/null || true
+	rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS" "$prep_log" \
+		"$early_log"
 }
 trap cleanup EXIT
 # "quiet": a timing test takes all of its slots, a test with the real PMs
@@ -73,16 +78,15 @@ if [ "$quick" = 1 ]; then
 	phase "quick tests (build/)" "$t1"
 else
 	# The Debian packages first (the builds need them), then the
-	# toolchain, which waits on the network, beside the builds, which
-	# keep the CPU busy: on a fresh machine its install took about
-	# 120 s before the builds (tests/README.md).
+	# toolchain, which waits on the network, beside build/'s build,
+	# which keeps the CPU busy (on a fresh machine 84 s, hidden).
 	"$top/ci/setup" --no-toolchain
 	setsid -w bash -c 't=$(date +%s); "$1/ci/setup" &&
-		printf "== toolchain (ci/setup, beside the builds): %d s\n" $(($(date +%s) - t))' \
+		printf "== toolchain (ci/setup, beside the build): %d s\n" $(($(date +%s) - t))' \
 		setup "$top" >"$prep_log" 2>&1 </dev/null &
 	prep_pid=$!
-	"$top/ci/build.sh" --no-toolchain --asan --tsan
-	phase "builds (build/, build-asan/ and build-tsan/)" "$t0"
+	"$top/ci/build.sh" --no-toolchain
+	phase "build (build/)" "$t0"
 	prep_status=0
 	wait "$prep_pid" || prep_status=$?
 	prep_pid=
@@ -91,7 +95,30 @@ else
 		echo "ci/test.sh: the toolchain's install failed (above): run ci/setup" >&2
 		exit 1
 	fi
-	phase "builds and toolchain" "$t0"
+	phase "build/ and toolchain" "$t0"
+	# The tests with the real PMs that compare no times (label early:
+	# online or registry, not timing) wait on the network and the PMs
+	# for minutes: they run now, beside the sanitizer builds, and no
+	# timing test runs beside them (those run after, in the one ctest
+	# below). tests/README.md gives the critical path.
+	t1=$(stamp)
+	rm -f build/Testing/Temporary/CTestCostData.txt
+	setsid -w ctest --test-dir build --output-on-failure -j3 \
+		--resource-spec-file "$resources" -L early \
+		>"$early_log" 2>&1 </dev/null &
+	early_pid=$!
+	# At the lowest CPU priority: the real PMs first. In a rehearsal at
+	# load 25-30 (other jobs) npm's priming of react-vite passed its
+	# 10 minutes beside these builds at normal priority.
+	nice -n 19 "$top/ci/build.sh" --no-toolchain --sanitizers-only \
+		--asan --tsan
+	phase "sanitizer builds (build-asan/, build-tsan/), beside the real PMs" "$t1"
+	early_status=0
+	wait "$early_pid" || early_status=$?
+	early_pid=
+	cat "$early_log"
+	[ "$early_status" = 0 ] || status=1
+	phase "the real PMs' tests (build/, label early), one ctest" "$t1"
 	t1=$(stamp)
 	mkdir -p build-ci
 	printf 'subdirs("%s" "%s" "%s")\n' "$top/build" "$top/build-asan" \
@@ -100,8 +127,8 @@ else
 	# COST gives (ctest would otherwise average its measured times in).
 	rm -f build-ci/Testing/Temporary/CTestCostData.txt
 	ctest --test-dir build-ci --output-on-failure -j"$jobs" \
-		--resource-spec-file "$resources" -LE nosan || status=1
-	phase "tests (build/, build-asan/ and build-tsan/, one ctest)" "$t1"
+		--resource-spec-file "$resources" -LE "nosan|early" || status=1
+	phase "the other tests (build/, build-asan/ and build-tsan/), one ctest" "$t1"
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
 "$top/ci/skips.sh" "$PMBENCH_TEST_SKIPS"

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The suite's schedule, checked: the rules tests/CMakeLists.txt
+(pmbench_schedule) sets, read back from what ctest would run.
+
+  ci/schedule.py BUILD_DIR    prints every test that takes a resource
+  ci/schedule.py --check BUILD_DIR
+                              exits 1, naming the test, when one breaks
+                              a rule:
+
+- a test labelled timing takes every slot of "quiet" (the most any test
+  asks) and the lock "timing": no timing test runs beside another one
+  or beside the real PMs (issue 39), whatever its other labels;
+- a test with the real PMs (online, registry) takes a slot of "quiet"
+  and one of "cores";
+- the label early (ci/test.sh runs those tests beside the sanitizer
+  builds, before any timing test) is on the real PMs' tests that compare
+  no times, and on no other test.
+"""
+import json
+import subprocess
+import sys
+
+
+def tests(build):
+    out = subprocess.run(["ctest", "--test-dir", build,
+                          "--show-only=json-v1"], check=True,
+                         capture_output=True, text=True).stdout
+    for t in json.loads(out)["tests"]:
+        props = {p["name"]: p["value"] for p in t.get("properties", [])}
+        slots = {}
+        for group in props.get("RESOURCE_GROUPS", []):
+            for r in group["requirements"]:
+                slots[r[".type"]] = slots.get(r[".type"], 0) + r["slots"]
+        yield (t["name"], set(props.get("LABELS", [])), slots,
+               props.get("RESOURCE_LOCK", []), props.get("COST", 0))
+
+
+def broken(name, labels, slots, locks, quiet_max):
+    real = bool(labels & {"online", "registry"})
+    if "timing" in labels:
+        if slots.get("quiet", 0) != quiet_max or "timing" not in locks:
+            return ("labelled timing, takes %d of %d slots of quiet "
+                    "(locks %s): it could run beside the real PMs or "
+                    "another timing test" %
+                    (slots.get("quiet", 0), quiet_max, locks))
+    elif real and (not slots.get("quiet") or not slots.get("cores")):
+        return "runs the real PMs without a slot of quiet and of cores"
+    if ("early" in labels) != (real and "timing" not in labels):
+        return ("labelled %s: early is for the real PMs' tests that "
+                "compare no times" % ",".join(sorted(labels)))
+    return None
+
+
+def main(argv):
+    check = "--check" in argv
+    args = [a for a in argv if a != "--check"]
+    if len(args) != 1:
+        print("usage: ci/schedule.py [--check] BUILD_DIR", file=sys.stderr)
+        return 2
+    all_tests = list(tests(args[0]))
+    quiet_max = max((s.get("quiet", 0) for _, _, s, _, _ in all_tests),
+                    default=0)
+    bad = 0
+    for name, labels, slots, locks, cost in all_tests:
+        why = broken(name, labels, slots, locks, quiet_max)
+        if why:
+            bad += 1
+            print("%s: %s" % (name, why), file=sys.stderr)
+        elif not check and slots:
+            print("%-50s cost %6.0f %s" % (name, cost, slots))
+    if bad:
+        print("ci/schedule.py: %d test(s) break the schedule's rules "
+              "(tests/CMakeLists.txt, pmbench_schedule)" % bad,
+              file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
