@@ -317,6 +317,62 @@ TEST(the_repo_names_its_own_version)
 }
 
 /*
+ * yarn berry's committed release: .yarnrc.yml's yarnPath is what yarn
+ * runs, so the yarn-berry cells run that file (committed without its x
+ * bit here), whatever packageManager says, and ask no registry; the
+ * other PMs stay pinned. A yarnPath out of the repo, or naming a file
+ * the repo lacks, leaves the pinned yarn timed.
+ */
+TEST(yarn_runs_the_release_the_repo_commits)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *pkg = "{\"name\":\"p\",\"packageManager\":"
+			  "\"yarn@3.8.7\"}";
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	h_write("p/.yarn/releases/yarn-3.6.4.cjs",
+		"#!/bin/sh\nFAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
+		"3.6.4 exec \"$PMBENCH_FAKEPM\" \"$@\"\n");
+	h_write("p/.yarnrc.yml", "nodeLinker: node-modules\n"
+				 "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry,pnpm", pkg, 0,
+		     "yarn-berry: yarn 3.6.4, as the repo's .yarnrc.yml "
+		     "yarnPath (.yarn/releases/yarn-3.6.4.cjs) says");
+	CHECK_STR(ran_at(&r, "yarn-berry"),
+		  "3.6.4: the repo's .yarnrc.yml yarnPath "
+		  "(.yarn/releases/yarn-3.6.4.cjs)");
+	CHECK_STR(found(&r, "yarn-berry")->version, "3.6.4");
+	CHECK_CONTAINS(found(&r, "yarn-berry")->path,
+		       ".yarn/releases/yarn-3.6.4.cjs");
+	CHECK_STR(ran_at(&r, "pnpm"), "12.0.0-fake: pinned (PATH)");
+	/* packageManager's yarn@3.8.7 was not fetched: yarnPath wins. */
+	CHECK_INT(requests("GET "), 0);
+	pmbench_result_release(&r);
+	/* yarn-berry@pinned: the pinned yarn all the same. */
+	H_CHECK_CALL(bench_on, &r, "yarn-berry@pinned", pkg, 0, NULL);
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry@pinned"), "4.18.1: pinned");
+	pmbench_result_release(&r);
+	/* Out of the repo: not followed. */
+	h_write("p/.yarnrc.yml", "yarnPath: ../yarn-3.6.4.cjs\n");
+	h_write("yarn-3.6.4.cjs", "#!/bin/sh\nexit 1\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry", "{\"name\":\"p\"}", 0, NULL);
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry"), "4.18.1: pinned");
+	pmbench_result_release(&r);
+	/* A file the repo lacks: the pinned yarn, and the output says so. */
+	h_write("p/.yarnrc.yml", "yarnPath: .yarn/releases/yarn-9.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry", "{\"name\":\"p\"}", 0,
+		     "names a file the repo lacks; the pinned 4.18.1 is "
+		     "timed");
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry"), "4.18.1: pinned (PATH): "
+						 "the repo's .yarnrc.yml");
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+}
+
+/*
  * The lock: while another pmbench holds versions/.lock-pnpm, an install
  * waits and asks the registry nothing; then it installs once.
  */
@@ -366,4 +422,5 @@ TEST(two_pmbench_at_once_install_once)
 CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
 	   CASE(the_repo_names_its_own_version),
+	   CASE(yarn_runs_the_release_the_repo_commits),
 	   CASE(two_pmbench_at_once_install_once))
