@@ -373,6 +373,46 @@ TEST(yarn_runs_the_release_the_repo_commits)
 }
 
 /*
+ * A claim about versions ("pnpm 9 install is as fast as pnpm 10
+ * install"): claim installs exactly those releases, times them, and its
+ * verdict names the releases it judged.
+ */
+TEST(a_claim_judges_the_versions_it_names)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	char out_path[4200], proj[4200];
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(out_path, sizeof(out_path), "%s", h_write("claim.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_project("p"));
+	h_pmbench(&run,
+		  (const char *const[]){
+			  "claim",
+			  "pnpm 9 install is as fast as pnpm 10 install", proj,
+			  "--scenario", "clean", "--runs", "2", "--warmup", "0",
+			  "--tolerance", "50", "--out", out_path,
+			  "--no-progress", NULL },
+		  NULL);
+	CHECK_CONTAINS(run.out.ptr, "installed pnpm 9.15.0 (for pnpm@9)");
+	CHECK_CONTAINS(run.out.ptr, "installed pnpm 10.0.0 (for pnpm@10)");
+	CHECK_CONTAINS(run.out.ptr, "pnpm@9 install is ");
+	CHECK_CONTAINS(run.out.ptr, "versions judged: pnpm@9 ran 9.15.0, "
+				    "pnpm@10 ran 10.0.0");
+	CHECK_INT(pmbench_result_read(&r, out_path), 0);
+	CHECK_STR(found(&r, "pnpm@9")->version, "9.15.0");
+	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	/* Nothing else was installed: the 9.1.0 tarball was not asked. */
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.1.0.tgz"), 0);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	h_stop_registry(&reg);
+}
+
+/*
  * The lock: while another pmbench holds versions/.lock-pnpm, an install
  * waits and asks the registry nothing; then it installs once.
  */
@@ -423,4 +463,5 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
 	   CASE(the_repo_names_its_own_version),
 	   CASE(yarn_runs_the_release_the_repo_commits),
+	   CASE(a_claim_judges_the_versions_it_names),
 	   CASE(two_pmbench_at_once_install_once))
