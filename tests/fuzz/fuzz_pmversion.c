@@ -23,8 +23,8 @@
 
 static struct pmbench_buf root = PMBENCH_BUF_INIT;
 
-static const char *const files[] = { "sub/package.json", "sub",
-				     "package.json", ".yarnrc.yml" };
+static const char *const files[] = { "sub/package.json", "sub", "package.json",
+				     ".yarnrc.yml" };
 
 static void path_of(struct pmbench_buf *out, const char *name)
 {

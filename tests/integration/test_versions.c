@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
@@ -413,6 +414,50 @@ TEST(a_claim_judges_the_versions_it_names)
 }
 
 /*
+ * migrate's source is the repo's own release: a pnpm repo whose
+ * packageManager names pnpm 9.15.0 is migrated --to npm, and the "before"
+ * it measures is pnpm 9.15.0, not the pinned pnpm.
+ */
+TEST(migrate_measures_the_repo_release_as_its_source)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char report[4200], proj[4200];
+	cJSON *rep = NULL;
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_project("p"));
+	h_write("p/package.json",
+		"{\"name\":\"p\",\"packageManager\":\"pnpm@9.15.0\","
+		"\"dependencies\":{\"left-pad\":\"1.3.0\"}}");
+	h_write("p/pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+	h_pmbench(&run,
+		  (const char *const[]){
+			  "migrate", proj, "--to", "npm", "--runs", "1",
+			  "--warmup", "0", "--scenario", "cache+lockfile",
+			  "--out", report, "--no-progress", NULL },
+		  NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "pnpm: pnpm 9.15.0, as the repo's "
+				    "packageManager field says");
+	CHECK_INT(pmbench_fs_read(&text, report, 1u << 24), 0);
+	rep = cJSON_Parse(text.ptr);
+	CHECK(rep);
+	CHECK_STR(h_str(rep, "source_pm"), "pnpm");
+	CHECK_CONTAINS(text.ptr, "9.15.0: the repo's packageManager field "
+				 "(pnpm@9.15.0)");
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.15.0.tgz"), 1);
+	cJSON_Delete(rep);
+	pmbench_buf_release(&text);
+	h_run_release(&run);
+	h_stop_registry(&reg);
+}
+
+/*
  * The lock: while another pmbench holds versions/.lock-pnpm, an install
  * waits and asks the registry nothing; then it installs once.
  */
@@ -464,4 +509,5 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(the_repo_names_its_own_version),
 	   CASE(yarn_runs_the_release_the_repo_commits),
 	   CASE(a_claim_judges_the_versions_it_names),
+	   CASE(migrate_measures_the_repo_release_as_its_source),
 	   CASE(two_pmbench_at_once_install_once))
