@@ -29,7 +29,8 @@ esac
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-	targets=(fixture result migrate claim package_json numbers text pmtimer)
+	targets=(fixture result migrate claim package_json numbers text pmtimer
+		pmversion)
 fi
 
 # clang and its libFuzzer runtime, only needed here.

@@ -43,6 +43,17 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *path,
 		    const char *scratch_dir);
 
+/**
+ * `pm` as the binary `bin` (a repo's committed release: yarn berry's
+ * yarnPath), asked its version as pmbench_pm_find() asks a candidate and
+ * recorded as found in `source`. Returns 0, PMBENCH_ENOTFOUND naming
+ * `bin` and why it was not taken, or another negative error.
+ */
+int pmbench_pm_find_at(struct pmbench_pm_found *out,
+		       const struct pmbench_ctx *ctx,
+		       const struct pmbench_pm *pm, const char *bin,
+		       const char *source, const char *scratch_dir);
+
 void pmbench_pm_found_release(struct pmbench_pm_found *f);
 
 #endif

@@ -81,6 +81,13 @@ struct pmbench_pm_ask {
 	char *version;		     /**< "9.15.0", or a range ("^9") */
 	char *hash;		     /**< corepack's "sha512.<hex>", or NULL */
 	char *source;		     /**< "the repo's packageManager field" */
+	/**
+	 * yarn berry's committed release: `.yarnrc.yml`'s yarnPath
+	 * (absolute, inside the repo), or NULL; it wins over the fields
+	 * above for yarn-berry, as yarn itself runs it whatever they say.
+	 */
+	char *yarn_path;
+	char *yarn_path_source; /**< "the repo's .yarnrc.yml yarnPath (...)" */
 };
 
 #define PMBENCH_PM_ASK_INIT \
@@ -96,8 +103,10 @@ void pmbench_pm_ask_release(struct pmbench_pm_ask *a);
  * folder then at the root: package.json `packageManager` (corepack's
  * field, "pnpm@9.15.0+sha512.<hex>": yarn 1 or yarn-berry by the
  * major), `devEngines.packageManager` ({name, version}, or a list whose
- * first counts), `engines.<pm>` (a range). Nothing found leaves `out`
- * empty. Returns 0 (unreadable files count as absent).
+ * first counts), `engines.<pm>` (a range); and apart from these,
+ * `.yarnrc.yml`'s `yarnPath` (the project folder's, else the root's),
+ * kept when it stays inside the repo. Nothing found leaves `out` empty.
+ * Returns 0 (unreadable files count as absent).
  */
 int pmbench_pm_ask_repo(struct pmbench_pm_ask *out, const char *root,
 			const char *subdir);

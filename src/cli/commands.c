@@ -222,7 +222,10 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"Check a claim such as \"bun install is 20x faster "
 			"than npm install\" (also \"N times\", \"slower "
 			"than\", \"as fast as\"; the task may be left out "
-			"and is then install). Reads --from RESULT.json (a "
+			"and is then install; a version may follow a PM, "
+			"\"bun 1.1 install is 10x faster than npm 10 "
+			"install\", and those releases are installed and "
+			"timed). Reads --from RESULT.json (a "
 			"bench or claim result, or a migrate report's "
 			"benchmark), or runs the two PMs on FIXTURE (default "
 			"todo-api; live runs time any task of 'pmbench bench "
@@ -244,6 +247,9 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			{ "Judge a result file",
 			  "pmbench claim 'bun install is 20x faster than npm "
 			  "install' --from result.json" },
+			{ "A claim about versions, run live",
+			  "pmbench claim 'bun 1.1 install is 10x faster than "
+			  "npm 10 install' --scenario clean" },
 			{ "Run it live until settled, for 10 minutes at most",
 			  "pmbench claim 'pnpm is 2x faster than npm' --runs "
 			  "auto --time-budget 10m" },

@@ -249,6 +249,35 @@ static void judgement_row(struct pmbench_doc_table *t,
 		pmbench_doc_num(row, COL_NEEDED, 0, (double)s->j.runs_needed);
 }
 
+/* "10.9.4" of a cell's pm_version "10.9.4: --pm npm@10", or "?". */
+static void ran_version(struct pmbench_buf *out, const struct pmbench_cell *c)
+{
+	const char *v = c ? c->pm_version : NULL;
+
+	if (v)
+		pmbench_buf_add(out, v, strcspn(v, ":"));
+	else
+		pmbench_buf_adds(out, "?");
+}
+
+/* The releases judged, when the claim names a version of either PM. */
+static void versions_judged(struct pmbench_doc *d,
+			    const struct pmbench_claim *c,
+			    const struct pmbench_report_judgement *s)
+{
+	struct pmbench_buf a = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+
+	if (!strchr(c->pm_a, '@') && !strchr(c->pm_b, '@'))
+		return;
+	ran_version(&a, s->a);
+	ran_version(&b, s->b);
+	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+			 "versions judged: %s ran %s, %s ran %s", c->pm_a,
+			 a.ptr, c->pm_b, b.ptr);
+	pmbench_buf_release(&a);
+	pmbench_buf_release(&b);
+}
+
 /* One scenario: its verdict, or why there is none. */
 static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 		     const struct pmbench_report_judgement *s)
@@ -280,6 +309,7 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 				 : "",
 			 s->j.p < 0.001 ? "<" : "=",
 			 s->j.p < 0.001 ? 0.001 : s->j.p, s->na, s->nb);
+	versions_judged(d, c, s);
 	if (s->j.paired)
 		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
 				 "(interval paired by round over %zu rounds: "

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
@@ -317,6 +318,146 @@ TEST(the_repo_names_its_own_version)
 }
 
 /*
+ * yarn berry's committed release: .yarnrc.yml's yarnPath is what yarn
+ * runs, so the yarn-berry cells run that file (committed without its x
+ * bit here), whatever packageManager says, and ask no registry; the
+ * other PMs stay pinned. A yarnPath out of the repo, or naming a file
+ * the repo lacks, leaves the pinned yarn timed.
+ */
+TEST(yarn_runs_the_release_the_repo_commits)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *pkg = "{\"name\":\"p\",\"packageManager\":"
+			  "\"yarn@3.8.7\"}";
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	h_write("p/.yarn/releases/yarn-3.6.4.cjs",
+		"#!/bin/sh\nFAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
+		"3.6.4 exec \"$PMBENCH_FAKEPM\" \"$@\"\n");
+	h_write("p/.yarnrc.yml", "nodeLinker: node-modules\n"
+				 "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry,pnpm", pkg, 0,
+		     "yarn-berry: yarn 3.6.4, as the repo's .yarnrc.yml "
+		     "yarnPath (.yarn/releases/yarn-3.6.4.cjs) says");
+	CHECK_STR(ran_at(&r, "yarn-berry"),
+		  "3.6.4: the repo's .yarnrc.yml yarnPath "
+		  "(.yarn/releases/yarn-3.6.4.cjs)");
+	CHECK_STR(found(&r, "yarn-berry")->version, "3.6.4");
+	CHECK_CONTAINS(found(&r, "yarn-berry")->path,
+		       ".yarn/releases/yarn-3.6.4.cjs");
+	CHECK_STR(ran_at(&r, "pnpm"), "12.0.0-fake: pinned (PATH)");
+	/* packageManager's yarn@3.8.7 was not fetched: yarnPath wins. */
+	CHECK_INT(requests("GET "), 0);
+	pmbench_result_release(&r);
+	/* yarn-berry@pinned: the pinned yarn all the same. */
+	H_CHECK_CALL(bench_on, &r, "yarn-berry@pinned", pkg, 0, NULL);
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry@pinned"), "4.18.1: pinned");
+	pmbench_result_release(&r);
+	/* Out of the repo: not followed. */
+	h_write("p/.yarnrc.yml", "yarnPath: ../yarn-3.6.4.cjs\n");
+	h_write("yarn-3.6.4.cjs", "#!/bin/sh\nexit 1\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry", "{\"name\":\"p\"}", 0, NULL);
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry"), "4.18.1: pinned");
+	pmbench_result_release(&r);
+	/* A file the repo lacks: the pinned yarn, and the output says so. */
+	h_write("p/.yarnrc.yml", "yarnPath: .yarn/releases/yarn-9.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry", "{\"name\":\"p\"}", 0,
+		     "names a file the repo lacks; the pinned 4.18.1 is "
+		     "timed");
+	CHECK_CONTAINS(ran_at(&r, "yarn-berry"), "4.18.1: pinned (PATH): "
+						 "the repo's .yarnrc.yml");
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+}
+
+/*
+ * A claim about versions ("pnpm 9 install is as fast as pnpm 10
+ * install"): claim installs exactly those releases, times them, and its
+ * verdict names the releases it judged.
+ */
+TEST(a_claim_judges_the_versions_it_names)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	char out_path[4200], proj[4200];
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(out_path, sizeof(out_path), "%s", h_write("claim.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_project("p"));
+	h_pmbench(&run,
+		  (const char *const[]){
+			  "claim",
+			  "pnpm 9 install is as fast as pnpm 10 install", proj,
+			  "--scenario", "clean", "--runs", "2", "--warmup", "0",
+			  "--tolerance", "50", "--out", out_path,
+			  "--no-progress", NULL },
+		  NULL);
+	CHECK_CONTAINS(run.out.ptr, "installed pnpm 9.15.0 (for pnpm@9)");
+	CHECK_CONTAINS(run.out.ptr, "installed pnpm 10.0.0 (for pnpm@10)");
+	CHECK_CONTAINS(run.out.ptr, "pnpm@9 install is ");
+	CHECK_CONTAINS(run.out.ptr, "versions judged: pnpm@9 ran 9.15.0, "
+				    "pnpm@10 ran 10.0.0");
+	CHECK_INT(pmbench_result_read(&r, out_path), 0);
+	CHECK_STR(found(&r, "pnpm@9")->version, "9.15.0");
+	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	/* Nothing else was installed: the 9.1.0 tarball was not asked. */
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.1.0.tgz"), 0);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	h_stop_registry(&reg);
+}
+
+/*
+ * migrate's source is the repo's own release: a pnpm repo whose
+ * packageManager names pnpm 9.15.0 is migrated --to npm, and the "before"
+ * it measures is pnpm 9.15.0, not the pinned pnpm.
+ */
+TEST(migrate_measures_the_repo_release_as_its_source)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	struct h_run run;
+	char report[4200], proj[4200];
+	cJSON *rep = NULL;
+
+	h_setup();
+	registry_files(0);
+	H_CHECK_CALL(start_registry, &reg);
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_project("p"));
+	h_write("p/package.json",
+		"{\"name\":\"p\",\"packageManager\":\"pnpm@9.15.0\","
+		"\"dependencies\":{\"left-pad\":\"1.3.0\"}}");
+	h_write("p/pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+	h_pmbench(&run,
+		  (const char *const[]){
+			  "migrate", proj, "--to", "npm", "--runs", "1",
+			  "--warmup", "0", "--scenario", "cache+lockfile",
+			  "--out", report, "--no-progress", NULL },
+		  NULL);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "pnpm: pnpm 9.15.0, as the repo's "
+				    "packageManager field says");
+	CHECK_INT(pmbench_fs_read(&text, report, 1u << 24), 0);
+	rep = cJSON_Parse(text.ptr);
+	CHECK(rep);
+	CHECK_STR(h_str(rep, "source_pm"), "pnpm");
+	CHECK_CONTAINS(text.ptr, "9.15.0: the repo's packageManager field "
+				 "(pnpm@9.15.0)");
+	CHECK_INT(requests("GET /pnpm/-/pnpm-9.15.0.tgz"), 1);
+	cJSON_Delete(rep);
+	pmbench_buf_release(&text);
+	h_run_release(&run);
+	h_stop_registry(&reg);
+}
+
+/*
  * The lock: while another pmbench holds versions/.lock-pnpm, an install
  * waits and asks the registry nothing; then it installs once.
  */
@@ -366,4 +507,7 @@ TEST(two_pmbench_at_once_install_once)
 CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
 	   CASE(the_repo_names_its_own_version),
+	   CASE(yarn_runs_the_release_the_repo_commits),
+	   CASE(a_claim_judges_the_versions_it_names),
+	   CASE(migrate_measures_the_repo_release_as_its_source),
 	   CASE(two_pmbench_at_once_install_once))

@@ -63,6 +63,44 @@ TEST(parse_variants)
 	pmbench_claim_release(&c);
 }
 
+/* Versions: "bun 1.1" is the PM bun@1.1, installed and timed as such. */
+TEST(parse_versions)
+{
+	struct pmbench_claim c = PMBENCH_CLAIM_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	CHECK_INT(parse(&c, "bun 1.1 install is 10x faster than npm 10 "
+			    "install"),
+		  0);
+	CHECK_STR(c.pm_a, "bun@1.1");
+	CHECK_STR(c.task_a, "install");
+	CHECK_STR(c.pm_b, "npm@10");
+	CHECK_STR(c.task_b, "install");
+	pmbench_claim_describe(&b, &c);
+	CHECK_STR(b.ptr, "bun@1.1 install is 10x faster than npm@10 install");
+	pmbench_claim_release(&c);
+	/* At the end, as a range, with a variant, or spelled with '@'. */
+	CHECK_INT(parse(&c, "pnpm:hoisted ^9 is 2x slower than pnpm 10.1"), 0);
+	CHECK_STR(c.pm_a, "pnpm@^9:hoisted");
+	CHECK_STR(c.task_a, "install");
+	CHECK_STR(c.pm_b, "pnpm@10.1");
+	pmbench_claim_release(&c);
+	CHECK_INT(parse(&c, "pnpm@9 is as fast as pnpm 12"), 0);
+	CHECK_STR(c.pm_a, "pnpm@9");
+	CHECK_STR(c.pm_b, "pnpm@12");
+	pmbench_claim_release(&c);
+	/* Two versions of one PM are two sides; one version twice is not. */
+	CHECK_INT(parse(&c, "pnpm 9 is as fast as pnpm 9"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "the same package manager");
+	/* yarn 2+ is yarn-berry, said in the claim's one line. */
+	CHECK_INT(parse(&c, "yarn 3 is 2x faster than npm"), PMBENCH_EINVALID);
+	CHECK_CONTAINS(pmbench_error_last(), "cannot read the claim 'yarn 3 "
+					     "is 2x faster than npm': ");
+	CHECK_CONTAINS(pmbench_error_last(), "yarn-berry@3");
+	CHECK(!c.pm_a && !c.pm_b);
+	pmbench_buf_release(&b);
+}
+
 TEST(parse_errors)
 {
 	struct pmbench_claim c = PMBENCH_CLAIM_INIT;
@@ -191,5 +229,6 @@ TEST(judge_inconclusive)
 		  "inconclusive");
 }
 
-CHECK_MAIN(CASE(parse_faster), CASE(parse_variants), CASE(parse_errors),
-	   CASE(judge_reproduced_and_not), CASE(judge_inconclusive))
+CHECK_MAIN(CASE(parse_faster), CASE(parse_variants), CASE(parse_versions),
+	   CASE(parse_errors), CASE(judge_reproduced_and_not),
+	   CASE(judge_inconclusive))

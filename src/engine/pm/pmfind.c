@@ -220,6 +220,22 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 	return ret;
 }
 
+int pmbench_pm_find_at(struct pmbench_pm_found *out,
+		       const struct pmbench_ctx *ctx,
+		       const struct pmbench_pm *pm, const char *bin,
+		       const char *source, const char *scratch_dir)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	int ret =
+		accept_candidate(out, ctx, pm, bin, source, scratch_dir, &why);
+
+	if (ret > 0)
+		ret = pmbench_error_setc(PMBENCH_ENOTFOUND, "%s is no %s%s",
+					 bin, pm->name, why.ptr);
+	pmbench_buf_release(&why);
+	return ret;
+}
+
 void pmbench_pm_found_release(struct pmbench_pm_found *f)
 {
 	free(f->path);

@@ -1,5 +1,6 @@
 #include "pmbench/common.h"
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include "pmbench/ctx.h"
@@ -998,6 +999,62 @@ static int pinned_satisfies(const char *range, const char *version)
 	       pmbench_semver_satisfies(range, &v) == 1;
 }
 
+/*
+ * yarn berry's committed release (yarnPath), run instead of the pinned
+ * yarn as yarn itself would run it, under the cell's Node (its shebang),
+ * whatever packageManager says. A release committed without its x bit
+ * (yarn runs it through node) is made executable in pmbench's scratch
+ * tree of the repo; one the repo lacks leaves the pinned yarn timed, said.
+ */
+static int use_yarn_path(struct pmbench_pmrun *ps,
+			 const struct pmbench_pm_ask *ask, const char *scratch)
+{
+	struct pmbench_pm_found found = PMBENCH_PM_FOUND_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(ask->yarn_path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		pmbench_buf_addf(&b,
+				 "pinned (%s): %s names a file the repo "
+				 "lacks",
+				 ps->found.source, ask->yarn_path_source);
+		version_note(ps, b.ptr);
+		pmbench_ctx_warn(ps->ctx,
+				 "%s: %s names a file the repo lacks; "
+				 "the pinned %s is timed",
+				 ps->pm->name, ask->yarn_path_source,
+				 ps->found.version);
+		goto done;
+	}
+	if (!(st.st_mode & S_IXUSR) &&
+	    chmod(ask->yarn_path, (st.st_mode & 07777) | 0111) < 0) {
+		ret = pmbench_error_set("cannot make '%s' executable: %s",
+					ask->yarn_path, strerror(errno));
+		goto done;
+	}
+	ret = pmbench_pm_find_at(&found, ps->ctx, ps->pm, ask->yarn_path,
+				 "yarnPath", scratch);
+	if (ret)
+		goto done;
+	ps->pinned = ps->found;
+	ps->found = found;
+	version_note(ps, ask->yarn_path_source);
+	pmbench_ctx_event(ps->ctx, "%s: yarn %s, as %s says", ps->pm->name,
+			  found.version, ask->yarn_path_source);
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/* Whether `ps` runs yarn berry as the repo would: its yarnPath applies. */
+static int takes_yarn_path(const struct pmbench_pmrun *ps,
+			   const struct pmbench_pm_ask *ask)
+{
+	return ask->yarn_path && !ps->pm->version &&
+	       !strcmp(pmbench_pm_base(ps->pm)->name, "yarn-berry");
+}
+
 int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 			      const struct pmbench_pm_ask *ask,
 			      const char *scratch)
@@ -1009,6 +1066,8 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 
 	restore_pinned(ps);
 	version_note(ps, NULL);
+	if (takes_yarn_path(ps, ask))
+		return use_yarn_path(ps, ask, scratch);
 	if (!ask->pm || ps->pm->version || pmbench_pm_base(ps->pm) != ask->pm)
 		return 0;
 	pmbench_buf_addf(&b, "%s %s", ask->source, ask->version);

@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "pmbench/conf.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/pmversion.h"
@@ -537,6 +538,8 @@ void pmbench_pm_ask_release(struct pmbench_pm_ask *a)
 	free(a->version);
 	free(a->hash);
 	free(a->source);
+	free(a->yarn_path);
+	free(a->yarn_path_source);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -632,18 +635,60 @@ static int ask_package_json(struct pmbench_pm_ask *out, const char *dir)
 	return ret;
 }
 
+/*
+ * yarn berry's yarnPath in `dir`/.yarnrc.yml, relative to `dir` and
+ * inside `root`: 0 and `out`'s yarn_path, or 1.
+ */
+static int ask_yarn_path(struct pmbench_pm_ask *out, const char *dir,
+			 const char *root)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	struct pmbench_conf c = PMBENCH_CONF_INIT;
+	const char *rel;
+	int ret = 1;
+
+	pmbench_buf_path(&p, dir, ".yarnrc.yml");
+	if (pmbench_fs_read_text(&text, p.ptr, 1u << 20) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	pmbench_conf_parse(&c, PMBENCH_CONF_YAML, text.ptr, text.len);
+	rel = pmbench_conf_get(&c, "yarnPath");
+	if (!rel || !*rel || rel[0] == '/')
+		goto done;
+	pmbench_buf_reset(&p);
+	pmbench_buf_path(&p, dir, rel);
+	if (pmbench_fs_is_inside(root, p.ptr) != 1) {
+		pmbench_error_clear();
+		goto done;
+	}
+	out->yarn_path = pmbench_buf_detach(&p);
+	pmbench_buf_reset(&text);
+	pmbench_buf_addf(&text, "the repo's .yarnrc.yml yarnPath (%s)", rel);
+	out->yarn_path_source = pmbench_buf_detach(&text);
+	ret = 0;
+done:
+	pmbench_conf_release(&c);
+	pmbench_buf_release(&p);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
 int pmbench_pm_ask_repo(struct pmbench_pm_ask *out, const char *root,
 			const char *subdir)
 {
 	struct pmbench_buf dir = PMBENCH_BUF_INIT;
-	int ret = 1;
+	int ret = 1, yarn = 1;
 
 	if (subdir && *subdir && strcmp(subdir, ".")) {
 		pmbench_buf_path(&dir, root, subdir);
 		ret = ask_package_json(out, dir.ptr);
+		yarn = ask_yarn_path(out, dir.ptr, root);
 	}
 	if (ret)
 		ret = ask_package_json(out, root);
+	if (yarn)
+		ask_yarn_path(out, root, root);
 	pmbench_buf_release(&dir);
 	return 0;
 }

@@ -54,12 +54,52 @@ static int bad(const char *text, const char *what)
 {
 	return pmbench_error_setc(PMBENCH_EINVALID,
 				  "cannot read the claim '%s': %s; write it "
-				  "as '<pm> <task> is <N>x faster than <pm> "
-				  "<task>' (or 'slower than', 'as fast as')",
+				  "as '<pm> [<version>] <task> is <N>x faster "
+				  "than <pm> [<version>] <task>' (or 'slower "
+				  "than', 'as fast as')",
 				  text, what);
 }
 
-/* "<pm> [<task>]" at words[*i]. */
+/* Whether a claim's word is a version or a range ("10", "1.1", "^9"). */
+static int version_word(const char *w)
+{
+	w += strspn(w, "^~=v");
+	return isdigit((unsigned char)*w);
+}
+
+/*
+ * "<pm> <version>" as one PM name ("bun 1.1": "bun@1.1"; "pnpm:hoisted 9":
+ * "pnpm@9:hoisted") into *pm, the version word taken: 0, or an error.
+ */
+static int versioned(char **pm, const struct pmbench_strvec *w, size_t *i,
+		     const char *text)
+{
+	const char *name = w->v[*i], *colon = strchr(name, ':');
+	const struct pmbench_pm *entry;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (strchr(name, '@') || *i + 1 >= w->nr || !version_word(w->v[*i + 1]))
+		goto done;
+	pmbench_buf_add(&b, name,
+			colon ? (size_t)(colon - name) : strlen(name));
+	pmbench_buf_addf(&b, "@%s%s", w->v[*i + 1], colon ? colon : "");
+	if (pmbench_pm_lookup(&entry, b.ptr) < 0) {
+		char *why = pmbench_xstrdup(pmbench_error_last());
+
+		ret = bad(text, why);
+		free(why);
+		goto done;
+	}
+	free(*pm);
+	*pm = pmbench_buf_detach(&b);
+	(*i)++;
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/* "<pm> [<version>] [<task>]" at words[*i]. */
 static int side(char **pm, char **task, const struct pmbench_strvec *w,
 		size_t *i, const char *text)
 {
@@ -80,7 +120,11 @@ static int side(char **pm, char **task, const struct pmbench_strvec *w,
 		ret = bad(text, msg.ptr);
 		goto done;
 	}
-	*pm = pmbench_xstrdup(w->v[(*i)++]);
+	*pm = pmbench_xstrdup(w->v[*i]);
+	ret = versioned(pm, w, i, text);
+	if (ret < 0)
+		goto done;
+	(*i)++;
 	if (*i < w->nr && pmbench_task_get(w->v[*i])) {
 		*task = pmbench_xstrdup(w->v[(*i)++]);
 	} else if (*i < w->nr && strcmp(w->v[*i], "is")) {
