@@ -1,3 +1,8 @@
+/*
+ * The in-memory result (result.h): its environment entries, cells and
+ * samples, their checks, releasing it, and the field tables the JSON
+ * writer and reader share (result_fields.h).
+ */
 #include "pmbench/common.h"
 
 #include <math.h>

@@ -1,3 +1,7 @@
+/*
+ * A result as JSON: the writer and the reader of its field tables, the
+ * checks of every value read, and the redaction of what is written.
+ */
 #include "pmbench/common.h"
 
 #include <limits.h>
