@@ -118,8 +118,8 @@ struct pmbench_ctx {
 	}
 
 /**
- * Make the context usable: its wake pipe (close-on-exec, non-blocking).
- * Returns 0 or an error.
+ * Make the context usable: the libraries (pmbench_ctx_libraries()) and
+ * its wake pipe (close-on-exec, non-blocking). Returns 0 or an error.
  */
 int pmbench_ctx_init(struct pmbench_ctx *ctx);
 
@@ -128,6 +128,16 @@ int pmbench_ctx_init(struct pmbench_ctx *ctx);
  * the context's `setup`, else "ci/setup" (`ctx` may be NULL).
  */
 const char *pmbench_ctx_setup(const struct pmbench_ctx *ctx);
+
+/**
+ * Initialise libcurl and libgit2 for the process, the first call only
+ * (thread-safe; cleaned up at exit): every use of either in the engine
+ * comes after it. pmbench_ctx_init() calls it, before any thread of the
+ * engine starts; the entry points that take no context (a fixture's
+ * checkout, a probe, the registry front) call it too. Returns 0 or an
+ * error (the same each call).
+ */
+int pmbench_ctx_libraries(void);
 
 /** Close the pipe; the caller's strings are not owned. */
 void pmbench_ctx_release(struct pmbench_ctx *ctx);

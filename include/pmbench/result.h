@@ -282,6 +282,13 @@ struct pmbench_result {
 	unsigned shard;	 /**< K of a shard's result, else 0 */
 	unsigned shards; /**< N (a merge keeps it), else 0 */
 	char *plan_id;	 /**< the plan's hash, or NULL */
+	/**
+	 * the options given that change what is measured, "name=value" in
+	 * the option table's order, as the plan id hashes them (an --env
+	 * value only when it cannot be a credential); `merge` names the one
+	 * that differs
+	 */
+	struct pmbench_strvec plan_options;
 	struct pmbench_result_machine *machines; /**< a merge's, else none */
 	size_t machines_nr, machines_alloc;
 
@@ -295,11 +302,13 @@ struct pmbench_result {
 	double claim_tolerance;
 };
 
-#define PMBENCH_RESULT_INIT                                                    \
-	{                                                                      \
-		.schema_version = PMBENCH_RESULT_VERSION,                      \
-		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT,  \
-		.tasks = PMBENCH_STRVEC_INIT, .arguments = PMBENCH_STRVEC_INIT \
+#define PMBENCH_RESULT_INIT                                                   \
+	{                                                                     \
+		.schema_version = PMBENCH_RESULT_VERSION,                     \
+		.pms = PMBENCH_STRVEC_INIT, .scenarios = PMBENCH_STRVEC_INIT, \
+		.tasks = PMBENCH_STRVEC_INIT,                                 \
+		.arguments = PMBENCH_STRVEC_INIT,                             \
+		.plan_options = PMBENCH_STRVEC_INIT                           \
 	}
 
 /**

@@ -1,3 +1,8 @@
+/*
+ * The cli's shared pieces: the configuration resolved (cache and
+ * fixtures folders), the work folder taken, the one error printer and
+ * the usage errors.
+ */
 #include "pmbench/common.h"
 
 #include <sys/ioctl.h>

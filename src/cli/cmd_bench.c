@@ -135,26 +135,6 @@ static int check_shard(const struct pmbench_bench_opts *o)
 }
 
 /*
- * The plan's id (plan.h), with the options that change what is measured
- * but are not in the result otherwise; a shard also records its machine.
- */
-static void mark_plan(struct pmbench_result *r,
-		      const struct pmbench_bench_opts *o)
-{
-	struct pmbench_strvec extra = PMBENCH_STRVEC_INIT;
-
-	for (size_t i = 0; i < o->env.nr; i++)
-		pmbench_strvec_pushf(&extra, "env=%s", o->env.v[i]);
-	if (o->probe_requests)
-		pmbench_strvec_pushf(&extra, "probe=%u,%u", o->probe_requests,
-				     o->probe_concurrency);
-	pmbench_plan_set_id(r, &extra);
-	if (o->shards)
-		pmbench_plan_host_hash(r);
-	pmbench_strvec_release(&extra);
-}
-
-/*
  * The primings a scenario without a lockfile adds (bench.c's
  * prime_unlocked()), known in full only once the fixture is checked out:
  * said in the plan, and their time after the primings.
@@ -354,7 +334,7 @@ static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 	if (pmbench_cli_check_output(&cli->output) < 0)
 		goto done;
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, o, fixtures, fixtures_nr);
-	mark_plan(&r, o);
+	pmbench_cli_mark_plan(&r, cli);
 	if (r.cells_nr) {
 		pmbench_report_bench(&doc, &r);
 		shown = pmbench_cli_show(&cli->output, &doc);

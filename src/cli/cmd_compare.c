@@ -1,3 +1,6 @@
+/*
+ * `pmbench compare`: two results' cells side by side.
+ */
 #include "pmbench/common.h"
 
 #include "cli.h"

@@ -1,3 +1,6 @@
+/*
+ * `pmbench fixtures`: the fixture manifests found, listed.
+ */
 #include "pmbench/common.h"
 
 #include "cli.h"

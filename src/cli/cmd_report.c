@@ -1,3 +1,6 @@
+/*
+ * `pmbench report`: a result file shown again, in any format.
+ */
 #include "pmbench/common.h"
 
 #include "cli.h"

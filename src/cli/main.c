@@ -1,3 +1,7 @@
+/*
+ * pmbench's main(): the program's own options, the signals, the
+ * registry, and the command run.
+ */
 #include "pmbench/common.h"
 
 #include <fcntl.h>

@@ -65,7 +65,8 @@ const struct pmbench_option pmbench_options[] = {
 	  "pmbench's work folder (default: $PMBENCH_CACHE_DIR, else the "
 	  "source tree's cache/, or installed $XDG_CACHE_HOME/pmbench, "
 	  "else ~/.cache/pmbench)",
-	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR },
+	  CLI_AT(cache_dir, const char *), .complete = CPL_DIR,
+	  .flags = OPT_UNMEASURED },
 	{ "choose", ARG_CUSTOM, CMD_MIGRATE, "LIST",
 	  "recipe changes to make instead of their choice's default, "
 	  "comma-separated: workspace-protocol (pnpm: internal "
@@ -74,7 +75,7 @@ const struct pmbench_option pmbench_options[] = {
 	  .values = "link-workspace-packages workspace-protocol" },
 	{ "columns", ARG_CUSTOM, TABLES, "LIST",
 	  "the terminal table's columns, comma-separated: {columns}",
-	  .flags = OPT_LOCAL, .set = pmbench_cli_set_columns,
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, .set = pmbench_cli_set_columns,
 	  .complete = CPL_COLUMNS },
 	{ "compression", ARG_CUSTOM, CMD_CI_CACHE, "LIST",
 	  "none, gzip[:1-9], zstd[:1-19], comma-separated (default: zstd, "
@@ -90,7 +91,8 @@ const struct pmbench_option pmbench_options[] = {
 	  .set = pmbench_cli_set_cron },
 	{ "dry-run", ARG_FLAG, CMD_BENCH, NULL,
 	  "print the plan (fixtures, PMs, scenarios, runs) and exit",
-	  .flags = OPT_LOCAL, CLI_AT(dry_run, int), .value = 1 },
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(dry_run, int),
+	  .value = 1 },
 	{ "edits", ARG_COUNT, CMD_BENCH, "N",
 	  "with the hmr task: edits per run (default 5); the median is the "
 	  "run's sample",
@@ -116,10 +118,11 @@ const struct pmbench_option pmbench_options[] = {
 	  "where manifests are looked up (default: $PMBENCH_FIXTURES_DIR, "
 	  "else the source tree's fixtures/, or installed "
 	  "<prefix>/share/pmbench/fixtures)",
-	  CLI_AT(fixtures_dir, const char *), .complete = CPL_DIR },
+	  CLI_AT(fixtures_dir, const char *), .complete = CPL_DIR,
+	  .flags = OPT_UNMEASURED },
 	{ "format", ARG_FORMAT, TABLES | CMD_HISTORY, "F",
 	  "the report's format: {formats} (default: table)", .letter = 'f',
-	  .flags = OPT_LOCAL,
+	  .flags = OPT_LOCAL | OPT_UNMEASURED,
 	  CLI_AT(output.format, const struct pmbench_format *),
 	  .complete = CPL_FORMAT },
 	{ "from", ARG_PATH, CMD_CLAIM, "FILE",
@@ -129,7 +132,8 @@ const struct pmbench_option pmbench_options[] = {
 	  "the repo's PM (default: told by its lockfile, else its "
 	  "packageManager field)",
 	  CLI_AT(from, const char *), .complete = CPL_PM },
-	{ "help", ARG_FLAG, ALL_CMDS, NULL, "this help", .letter = 'h' },
+	{ "help", ARG_FLAG, ALL_CMDS, NULL, "this help", .letter = 'h',
+	  .flags = OPT_UNMEASURED },
 	{ "history-dir", ARG_CUSTOM, CMD_WORKFLOW, "DIR",
 	  "commit the merged results into DIR/<date>/ and add 'pmbench "
 	  "history DIR' to the summary",
@@ -144,7 +148,8 @@ const struct pmbench_option pmbench_options[] = {
 	{ "markdown", ARG_PATH, CMD_MIGRATE, "FILE",
 	  "also write the report as Markdown (as --format markdown "
 	  "--report FILE does)",
-	  CLI_AT(markdown, const char *), .complete = CPL_FILE },
+	  CLI_AT(markdown, const char *), .complete = CPL_FILE,
+	  .flags = OPT_UNMEASURED },
 	{ "max-runs", ARG_COUNT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
 	  "with a budget: at most this many rounds per scenario (default "
 	  "30; at least 5)",
@@ -165,7 +170,7 @@ const struct pmbench_option pmbench_options[] = {
 	{ "no-progress", ARG_FLAG, RUNS_PMS, NULL,
 	  "one line per step instead of the progress bars (the default "
 	  "when standard error is not a terminal)",
-	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 0 },
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 0 },
 	{ "no-recipe", ARG_FLAG, CMD_MIGRATE, NULL,
 	  "give every target the repo as it is (no recipe: no "
 	  "pnpm-workspace.yaml, \"private\", packageManager, ...)",
@@ -179,28 +184,31 @@ const struct pmbench_option pmbench_options[] = {
 	{ "out", ARG_PATH, CMD_BENCH, "FILE",
 	  "the result file, rewritten after each scenario (default: "
 	  "cache/results/<fixture>-<time>.json)",
-	  .letter = 'o', .flags = OPT_LOCAL, RUN_AT(out, const char *),
-	  .complete = CPL_FILE },
+	  .letter = 'o', .flags = OPT_LOCAL | OPT_UNMEASURED,
+	  RUN_AT(out, const char *), .complete = CPL_FILE },
 	{ "out", ARG_PATH, CMD_CI_CACHE, "FILE",
 	  "the result file (default: "
 	  "cache/results/ci-cache-<fixture>-<time>.json)",
-	  .letter = 'o', CICACHE_AT(out, const char *), .complete = CPL_FILE },
+	  .letter = 'o', CICACHE_AT(out, const char *), .complete = CPL_FILE,
+	  .flags = OPT_UNMEASURED },
 	{ "out", ARG_PATH, CMD_CLAIM, "FILE",
 	  "where a live run's result goes (default: "
 	  "cache/results/claim-<fixture>-<time>.json)",
-	  .letter = 'o', RUN_AT(out, const char *), .complete = CPL_FILE },
+	  .letter = 'o', RUN_AT(out, const char *), .complete = CPL_FILE,
+	  .flags = OPT_UNMEASURED },
 	{ "out", ARG_PATH, CMD_MERGE, "FILE", "the merged result (required)",
-	  .letter = 'o', .flags = OPT_REQUIRED, CLI_AT(out, const char *),
-	  .complete = CPL_FILE },
+	  .letter = 'o', .flags = OPT_REQUIRED | OPT_UNMEASURED,
+	  CLI_AT(out, const char *), .complete = CPL_FILE },
 	{ "out", ARG_PATH, CMD_MIGRATE, "FILE",
 	  "the JSON report (default: "
 	  "cache/results/migrate-<name>-<time>.json)",
-	  .letter = 'o', CLI_AT(out, const char *), .complete = CPL_FILE },
+	  .letter = 'o', CLI_AT(out, const char *), .complete = CPL_FILE,
+	  .flags = OPT_UNMEASURED },
 	{ "out", ARG_PATH, READS_RESULTS, "FILE",
 	  "write to FILE instead of standard output, in the format its "
 	  "name says ({extensions}) unless --format does",
 	  .letter = 'o', CLI_AT(output.path, const char *),
-	  .complete = CPL_FILE },
+	  .complete = CPL_FILE, .flags = OPT_UNMEASURED },
 	{ "pm", ARG_PMS, CMD_BENCH, "LIST",
 	  "comma-separated: {pms}, or variants ('pmbench pms'), each at a "
 	  "version if need be (pnpm@9.15.0, pnpm@9, pnpm@9:hoisted, "
@@ -227,7 +235,7 @@ const struct pmbench_option pmbench_options[] = {
 	{ "progress", ARG_FLAG, RUNS_PMS, NULL,
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
-	  .flags = OPT_LOCAL, CLI_AT(tty, int), .value = 1 },
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 1 },
 	{ "registry", ARG_CUSTOM, RUNS_PMS, "MODE",
 	  "local (default): a verdaccio mirror on 127.0.0.1, filled while "
 	  "priming, sealed for the timed runs; live: your npm config's "
@@ -238,10 +246,11 @@ const struct pmbench_option pmbench_options[] = {
 	  "also write the report to FILE, in the format its name says "
 	  "({extensions}) unless --format does; the table still goes to "
 	  "standard output",
-	  .flags = OPT_LOCAL, CLI_AT(output.path, const char *),
-	  .complete = CPL_FILE },
-	{ "report", ARG_PATH, READS_RESULTS, "FILE", "the same as --out",
+	  .flags = OPT_LOCAL | OPT_UNMEASURED,
 	  CLI_AT(output.path, const char *), .complete = CPL_FILE },
+	{ "report", ARG_PATH, READS_RESULTS, "FILE", "the same as --out",
+	  CLI_AT(output.path, const char *), .complete = CPL_FILE,
+	  .flags = OPT_UNMEASURED },
 	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABEL",
 	  "runs-on (default ubuntu-latest)", .set = pmbench_cli_set_runner },
 	{ "runs", ARG_CUSTOM, CMD_BENCH, "N|auto",
@@ -279,12 +288,12 @@ const struct pmbench_option pmbench_options[] = {
 	  RUN_AT(seed, uint64_t) },
 	{ "seed", ARG_U64, CMD_MERGE, "N",
 	  "the seed of the intervals printed (default: the result's)",
-	  CLI_AT(seed, uint64_t) },
+	  CLI_AT(seed, uint64_t), .flags = OPT_UNMEASURED },
 	{ "shard", ARG_CUSTOM, CMD_BENCH, "K/N",
 	  "run only shard K of N: every Nth timed round, from the Kth "
 	  "(warm-ups in every shard); merge the N results with 'pmbench "
 	  "merge'",
-	  .flags = OPT_LOCAL, .set = pmbench_cli_set_shard },
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, .set = pmbench_cli_set_shard },
 	{ "shards", ARG_COUNT, CMD_WORKFLOW, "N",
 	  "shards per fixture (default 3; at most --runs)",
 	  CLI_AT(shards, unsigned), .min = 1, .max = 256 },
@@ -327,22 +336,24 @@ const struct pmbench_option pmbench_options[] = {
 	  .complete = CPL_PMS },
 	{ "tolerance", ARG_PERCENT, CMD_CLAIM, "PCT",
 	  "how far from N still counts as N (default 10)",
-	  CLI_AT(tolerance, double) },
+	  CLI_AT(tolerance, double), .flags = OPT_UNMEASURED },
 	{ "version", ARG_FLAG, CMD_MAIN, NULL, "print pmbench's version",
-	  CLI_AT(version, int), .value = 1 },
+	  CLI_AT(version, int), .value = 1, .flags = OPT_UNMEASURED },
 	{ "versions", ARG_STRING, CMD_PMS, "PM",
 	  "the releases of PM the registry has (the npm registry of your "
 	  "npm config, or $PMBENCH_NODE_REGISTRY), oldest first, those "
 	  "installed marked",
 	  CLI_AT(versions, const char *), .complete = CPL_WORDS,
-	  .values = "npm yarn yarn-berry pnpm bun deno" },
+	  .values = "npm yarn yarn-berry pnpm bun deno",
+	  .flags = OPT_UNMEASURED },
 	{ "warmup", ARG_COUNT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
 	  "untimed runs before the timed ones (default 1)",
 	  RUN_AT(warmup, unsigned), .min = 0, .max = 100000 },
 	{ "wide", ARG_FLAG, TABLES, NULL,
 	  "every column, as wide as they are (else the table fits $COLUMNS "
 	  "or the terminal, 80 at least, 100 off one)",
-	  .flags = OPT_LOCAL, CLI_AT(output.wide, int), .value = 1 },
+	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(output.wide, int),
+	  .value = 1 },
 };
 
 const size_t pmbench_options_nr = PMBENCH_ARRAY_SIZE(pmbench_options);
@@ -366,6 +377,7 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
 	pmbench_strvec_release(&cli->choose);
 	pmbench_strvec_release(&cli->pass);
 	pmbench_strvec_release(&cli->args);
+	pmbench_strvec_release(&cli->measured);
 }
 
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name)

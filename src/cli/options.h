@@ -70,6 +70,13 @@ enum pmbench_option_flags {
 	OPT_AUTO_KNOB = (1 << 1),
 	/** the command cannot go on without it */
 	OPT_REQUIRED = (1 << 2),
+	/**
+	 * it does not change what is measured (where results go, how they
+	 * are shown, which shard runs): left out of the plan id. Every other
+	 * row is in it (pmbench_cli_plan_options()), so a new option is in
+	 * the plan unless its row says otherwise.
+	 */
+	OPT_UNMEASURED = (1 << 3),
 };
 
 /** What a shell completes for an option's value. */
@@ -210,6 +217,12 @@ struct pmbench_cli_opts {
 	struct pmbench_strvec pass;
 	/** every option given, "--name[=value]", in order: a result records it */
 	struct pmbench_strvec args;
+	/**
+	 * the options given that change what is measured (no
+	 * OPT_UNMEASURED), "name=value" as given, credentials and all: the
+	 * plan's (pmbench_cli_plan_options())
+	 */
+	struct pmbench_strvec measured;
 	/* pmbench's own */
 	const char *cache_dir;
 	const char *fixtures_dir;
@@ -226,6 +239,7 @@ struct pmbench_cli_opts {
 		.choose = PMBENCH_STRVEC_INIT, .runner = "ubuntu-latest", \
 		.container = "debian:12", .job_timeout = 60,              \
 		.pass = PMBENCH_STRVEC_INIT, .args = PMBENCH_STRVEC_INIT, \
+		.measured = PMBENCH_STRVEC_INIT,                          \
 	}
 
 void pmbench_cli_opts_release(struct pmbench_cli_opts *cli);
@@ -255,6 +269,27 @@ int pmbench_cli_parse_exit(int ret);
  */
 int pmbench_cli_apply(struct pmbench_cli_opts *cli,
 		      const struct pmbench_option *o, const char *arg);
+
+/**
+ * The plan's options (plan.h): of every row the command takes that
+ * changes what is measured (no OPT_UNMEASURED), in the table's order, the
+ * values given, as given: "name=value" lines to `hashed` (every value)
+ * and to `shown` (an `--env` value only when it cannot be a credential).
+ * An option not given is in neither: its default is the plan's.
+ */
+void pmbench_cli_plan_options(const struct pmbench_cli_opts *cli,
+			      struct pmbench_strvec *hashed,
+			      struct pmbench_strvec *shown);
+
+struct pmbench_result;
+
+/**
+ * Set the plan of `r`, a bench's result, from its own options and the
+ * plan's options of `cli`: its id (plan.h) and `plan_options` (those
+ * shown); a shard also records its machine (hashed).
+ */
+void pmbench_cli_mark_plan(struct pmbench_result *r,
+			   const struct pmbench_cli_opts *cli);
 
 /** Whether option `name` was given on the command line parsed. */
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name);

@@ -157,6 +157,9 @@ static void pass_on(struct pmbench_cli_opts *cli,
 				     arg ? "=" : "", arg ? arg : "");
 	if (cli->run)
 		cli->run->arguments = &cli->args;
+	if (!(o->flags & OPT_UNMEASURED))
+		pmbench_strvec_pushf(&cli->measured, "%s=%s", o->name,
+				     arg ? arg : "(given)");
 	pmbench_buf_release(&v);
 }
 

@@ -1,11 +1,63 @@
+/*
+ * The engine's context (ctx.h): its wake pipe and cancelling, its log
+ * and progress callbacks, and the libraries the engine shares, libcurl
+ * and libgit2, initialised here once for the process.
+ */
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
+
+#include <curl/curl.h>
+#include <git2.h>
 
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
 #include "pmbench/text.h"
+
+/* ---- libcurl and libgit2, once -------------------------------------------- */
+
+static pthread_once_t libraries_once = PTHREAD_ONCE_INIT;
+static char libraries_error[256];
+
+static void libraries_cleanup(void)
+{
+	git_libgit2_shutdown();
+	curl_global_cleanup();
+}
+
+static void libraries_init(void)
+{
+	CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+	const git_error *e;
+
+	if (rc != CURLE_OK) {
+		snprintf(libraries_error, sizeof(libraries_error),
+			 "cannot initialise libcurl: %s",
+			 curl_easy_strerror(rc));
+		return;
+	}
+	if (git_libgit2_init() < 0) {
+		e = git_error_last();
+		snprintf(libraries_error, sizeof(libraries_error),
+			 "cannot initialise libgit2: %s",
+			 e && e->message ? e->message : "unknown error");
+		curl_global_cleanup();
+		return;
+	}
+	atexit(libraries_cleanup);
+}
+
+int pmbench_ctx_libraries(void)
+{
+	pthread_once(&libraries_once, libraries_init);
+	if (libraries_error[0])
+		return pmbench_error_set("%s", libraries_error);
+	return 0;
+}
+
+/* ---- The context -------------------------------------------------------- */
 
 static int cloexec_nonblock(int fd)
 {
@@ -21,7 +73,12 @@ static int cloexec_nonblock(int fd)
 
 int pmbench_ctx_init(struct pmbench_ctx *ctx)
 {
+	int ret;
+
 	ctx->cancel_sig = 0;
+	ret = pmbench_ctx_libraries();
+	if (ret < 0)
+		return ret;
 	if (ctx->wake[0] >= 0)
 		return 0;
 	if (pipe(ctx->wake) < 0)

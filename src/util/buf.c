@@ -1,3 +1,7 @@
+/*
+ * A growable byte buffer, always NUL-terminated (buf.h): adding
+ * bytes, text and formatted text, resetting, detaching.
+ */
 #include "pmbench/common.h"
 
 #include <ctype.h>

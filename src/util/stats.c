@@ -1,3 +1,8 @@
+/*
+ * The statistics of samples (stats.h): sorting, medians and quantiles,
+ * summaries, the seeded random generator and the bootstrap intervals the
+ * reports and the budget are built on.
+ */
 #include "pmbench/common.h"
 
 #include <limits.h>

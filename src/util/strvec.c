@@ -1,3 +1,7 @@
+/*
+ * A growable, NULL-terminated vector of owned strings (strvec.h):
+ * pushing, formatting, splitting, finding, sorting, releasing.
+ */
 #include "pmbench/common.h"
 
 #include "pmbench/buf.h"

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "pmbench/buf.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fixture.h"
 #include "pmbench/pm.h"
 #include "pmbench/fs.h"
@@ -20,22 +21,11 @@
 
 static char sandbox_dir[4096];
 
-static void lg2_shutdown(void)
-{
-	git_libgit2_shutdown();
-}
-
 /* A fresh sandbox that is also the fs module's sandbox. */
 static const char *setup(void)
 {
-	static int ready;
-
-	if (!ready) {
-		if (git_libgit2_init() < 0)
-			pmbench_die("cannot initialise libgit2");
-		atexit(lg2_shutdown);
-		ready = 1;
-	}
+	if (pmbench_ctx_libraries() < 0)
+		pmbench_die("%s", pmbench_error_last());
 	snprintf(sandbox_dir, sizeof(sandbox_dir), "%s", check_sandbox());
 	if (pmbench_fs_set_sandbox(sandbox_dir) < 0)
 		pmbench_die("%s", pmbench_error_last());
@@ -1108,14 +1098,35 @@ TEST(no_package_json)
 	pmbench_fixture_release(&f);
 }
 
-CHECK_MAIN(CASE(parse_full), CASE(parse_minimal_defaults),
-	   CASE(parse_malformed_json), CASE(parse_missing_fields),
-	   CASE(parse_bad_name), CASE(names_of_folders_and_urls),
-	   CASE(parse_bad_commit), CASE(parse_unknown_field),
-	   CASE(parse_bad_subdir), CASE(parse_bad_env), CASE(parse_bad_pm),
-	   CASE(load_by_name), CASE(load_errors), CASE(bare_path),
-	   CASE(manifest_plain_folder), CASE(clone_pinned_commit),
-	   CASE(clone_reused), CASE(fetch_new_commit), CASE(local_head),
-	   CASE(file_url), CASE(commit_not_in_repo), CASE(clone_fails),
-	   CASE(subdir_missing), CASE(subdir_symlink_escape),
-	   CASE(no_package_json))
+/*
+ * The context initialises libgit2 (and libcurl) once, before anything
+ * of the engine uses it: pmbench_ctx_init() in a process where nothing
+ * did leaves libgit2 initialised once, and again changes nothing (issue
+ * 34: each user had its own static). The first case, so that nothing
+ * else initialised it before.
+ */
+TEST(context_initialises_the_libraries)
+{
+	struct pmbench_ctx ctx = PMBENCH_CTX_INIT;
+
+	CHECK_INT(pmbench_ctx_init(&ctx), 0);
+	/* git_libgit2_init() says how many initialisations there are now. */
+	CHECK_INT(git_libgit2_init(), 2);
+	git_libgit2_shutdown();
+	CHECK_INT(pmbench_ctx_libraries(), 0);
+	CHECK_INT(git_libgit2_init(), 2);
+	git_libgit2_shutdown();
+	pmbench_ctx_release(&ctx);
+}
+
+CHECK_MAIN(CASE(context_initialises_the_libraries), CASE(parse_full),
+	   CASE(parse_minimal_defaults), CASE(parse_malformed_json),
+	   CASE(parse_missing_fields), CASE(parse_bad_name),
+	   CASE(names_of_folders_and_urls), CASE(parse_bad_commit),
+	   CASE(parse_unknown_field), CASE(parse_bad_subdir),
+	   CASE(parse_bad_env), CASE(parse_bad_pm), CASE(load_by_name),
+	   CASE(load_errors), CASE(bare_path), CASE(manifest_plain_folder),
+	   CASE(clone_pinned_commit), CASE(clone_reused),
+	   CASE(fetch_new_commit), CASE(local_head), CASE(file_url),
+	   CASE(commit_not_in_repo), CASE(clone_fails), CASE(subdir_missing),
+	   CASE(subdir_symlink_escape), CASE(no_package_json))

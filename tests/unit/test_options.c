@@ -9,9 +9,13 @@
 #include <math.h>
 
 #include "check.h"
+#include "cli.h"
 #include "options.h"
 #include "pmbench/bench.h"
 #include "pmbench/cicache.h"
+#include "pmbench/merge.h"
+#include "pmbench/registry.h"
+#include "pmbench/result.h"
 #include "pmbench/strvec.h"
 
 static const struct pmbench_cli_command *command(size_t i)
@@ -351,10 +355,134 @@ TEST(workflow_passes_bench_options_on)
 	pmbench_cli_opts_release(&cli);
 }
 
+/*
+ * Shard `k` of 2 of a bench run of `args`: its plan as bench marks it,
+ * from the options whose rows do not say OPT_UNMEASURED.
+ */
+static void shard_of(struct pmbench_result *r, unsigned k,
+		     const char *const *args)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	struct pmbench_registry saved = pmbench_cli_registry;
+	char *argv[32];
+
+	cli.run = &o;
+	CHECK_INT(parse(&cli, "bench", args, argv), 0);
+	pmbench_strvec_push(&r->pms, "npm");
+	r->runs = 4;
+	r->shard = k;
+	r->shards = 2;
+	pmbench_cli_mark_plan(r, &cli);
+	pmbench_cli_registry = saved;
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+/* pmbench_merge() of shard 1 run with `a` and shard 2 run with `b`. */
+static int merge_of(const char *const *a, const char *const *b)
+{
+	struct pmbench_result in[2] = { PMBENCH_RESULT_INIT,
+					PMBENCH_RESULT_INIT };
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *names[] = { "a.json", "b.json" };
+	int ret;
+
+	shard_of(&in[0], 1, a);
+	shard_of(&in[1], 2, b);
+	ret = pmbench_merge(&m, in, names, 2);
+	pmbench_result_release(&m);
+	pmbench_result_release(&in[0]);
+	pmbench_result_release(&in[1]);
+	return ret;
+}
+
+/*
+ * Shards run with different options that change what is measured are
+ * not one plan: merge refuses them in one line naming the option (issue
+ * 34: shards of the default Node and of --node system merged, rc 0).
+ */
+TEST(merge_names_the_option_plans_differ_in)
+{
+	static const struct {
+		const char *opt, *value, *said;
+	} cases[] = {
+		{ "--node", "system",
+		  "different --node ('system' against "
+		  "'(default)')" },
+		{ "--pm-config", "defaults", "different --pm-config" },
+		{ "--link", "50ms,200mbit",
+		  "different --link ('50ms,200mbit'" },
+		{ "--edits", "3", "different --edits ('3' against" },
+		{ "--explain", NULL, "different --explain ('(given)' against" },
+		{ "--env", "TOKEN=s3cret", "different --env ('TOKEN=***'" },
+	};
+	const char *none[] = { NULL };
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(cases); i++) {
+		const char *a[] = { cases[i].opt, cases[i].value, NULL };
+
+		CHECK_INT(merge_of(a, none), PMBENCH_EINVALID);
+		CHECK_CONTAINS(pmbench_error_last(), cases[i].said);
+		CHECK(!strchr(pmbench_error_last(), '\n'));
+		CHECK(!strstr(pmbench_error_last(), "s3cret"));
+	}
+	/* Both given, each its own value. */
+	{
+		const char *a[] = { "--node", "20", NULL };
+		const char *b[] = { "--node=22", NULL };
+
+		CHECK_INT(merge_of(a, b), PMBENCH_EINVALID);
+		CHECK_CONTAINS(pmbench_error_last(),
+			       "different --node ('20' against '22')");
+	}
+}
+
+/*
+ * Options that do not change what is measured (their rows say
+ * OPT_UNMEASURED) leave the plan alone, and so does the options' order.
+ */
+TEST(merge_takes_shards_that_differ_in_how_they_show)
+{
+	const char *a[] = { "--format", "json", "--no-progress", "-o", "a.json",
+			    "--node",	"20",	"--edits",	 "3",  NULL };
+	const char *b[] = { "--edits=3",  "--wide", "--report", "r.md",
+			    "--progress", "--node", "20",	NULL };
+
+	CHECK_INT(merge_of(a, b), 0);
+}
+
+/* A result keeps its plan's options, credentials left out, and reads back. */
+TEST(plan_options_read_back)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result back = PMBENCH_RESULT_INIT;
+	const char *args[] = { "--env", "TOKEN=s3cret", "--node", "system",
+			       "-o",	"r.json",	NULL };
+	char *json;
+
+	shard_of(&r, 1, args);
+	CHECK_INT(r.plan_options.nr, 2);
+	CHECK_STR(r.plan_options.v[0], "env=TOKEN=***");
+	CHECK_STR(r.plan_options.v[1], "node=system");
+	json = pmbench_result_to_json(&r);
+	CHECK(!strstr(json, "s3cret"));
+	CHECK_INT(pmbench_result_from_json(&back, json, "r.json"), 0);
+	CHECK_INT(back.plan_options.nr, 2);
+	CHECK_STR(back.plan_options.v[1], "node=system");
+	CHECK_STR(back.plan_id, r.plan_id);
+	free(json);
+	pmbench_result_release(&back);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(table_is_sorted), CASE(same_name_same_option),
 	   CASE(help_names_every_option), CASE(every_command_takes_help),
 	   CASE(exit_codes_from_the_enum), CASE(values_land_where_the_rows_say),
 	   CASE(bounds_are_inclusive), CASE(migrate_takes_the_progress_options),
 	   CASE(ci_cache_lands_in_its_own_options),
 	   CASE(errors_are_usage_errors),
-	   CASE(workflow_passes_bench_options_on))
+	   CASE(workflow_passes_bench_options_on),
+	   CASE(merge_names_the_option_plans_differ_in),
+	   CASE(merge_takes_shards_that_differ_in_how_they_show),
+	   CASE(plan_options_read_back))

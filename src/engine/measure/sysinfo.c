@@ -1,3 +1,7 @@
+/*
+ * What a result records of the machine itself (the CPU, its count, the
+ * kernel, the memory, ...): pmbench_result_collect_sysinfo().
+ */
 #include "pmbench/common.h"
 
 #include <sys/utsname.h>

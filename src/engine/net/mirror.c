@@ -37,6 +37,7 @@
 
 #include "httphead.h"
 #include "pmbench/buf.h"
+#include "pmbench/ctx.h"
 #include "pmbench/mirror.h"
 #include "pmbench/peer.h"
 
@@ -429,8 +430,10 @@ int pmbench_mirror_preload(struct pmbench_mirror *m, const char *path,
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
 	struct fetched f = FETCHED_INIT;
 	char kind = kind_of(path, accept);
-	int status, ret = 0;
+	int status, ret = pmbench_ctx_libraries();
 
+	if (ret < 0)
+		return ret;
 	make_key(&key, kind, gzip, path);
 	if (find(m, key.ptr))
 		goto done;
@@ -1196,6 +1199,10 @@ int pmbench_mirror_serve(struct pmbench_mirror *m, int port)
 
 	if (m->serving)
 		return 0;
+	/* libcurl before the thread that uses it. */
+	e = pmbench_ctx_libraries();
+	if (e < 0)
+		return e;
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return pmbench_error_set("registry front: socket: %s",

@@ -15,25 +15,9 @@
 #include <curl/curl.h>
 
 #include "pmbench/buf.h"
+#include "pmbench/ctx.h"
 #include "pmbench/probe.h"
 #include "pmbench/stats.h"
-
-static int curl_ready;
-
-static int curl_setup(void)
-{
-	CURLcode rc;
-
-	if (curl_ready)
-		return 0;
-	rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-	if (rc != CURLE_OK)
-		return pmbench_error_set("cannot initialise libcurl: %s",
-					 curl_easy_strerror(rc));
-	atexit(curl_global_cleanup);
-	curl_ready = 1;
-	return 0;
-}
 
 int pmbench_probe_check_url(const char *url)
 {
@@ -202,7 +186,7 @@ int pmbench_ready_poll_new(struct pmbench_ready_poll **out, const char *url,
 	ret = pmbench_probe_check_url(url);
 	if (ret < 0)
 		return ret;
-	ret = curl_setup();
+	ret = pmbench_ctx_libraries();
 	if (ret < 0)
 		return ret;
 	p = pmbench_xcalloc(1, sizeof(*p));
@@ -553,7 +537,7 @@ int pmbench_probe_run(struct pmbench_probe_stats *out, const char *url,
 		return pmbench_error_setc(PMBENCH_EINVALID,
 					  "a probe needs at least one request "
 					  "and a concurrency of one");
-	ret = curl_setup();
+	ret = pmbench_ctx_libraries();
 	if (ret < 0)
 		return ret;
 	pr.url = url;

@@ -31,23 +31,6 @@
 #define STAMP	      ".pmbench-node"
 #define NS	      1000000000ull
 
-static int curl_ready;
-
-static int curl_setup(void)
-{
-	CURLcode rc;
-
-	if (curl_ready)
-		return 0;
-	rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-	if (rc != CURLE_OK)
-		return pmbench_error_set("cannot initialise libcurl: %s",
-					 curl_easy_strerror(rc));
-	atexit(curl_global_cleanup);
-	curl_ready = 1;
-	return 0;
-}
-
 /* One download: into memory or a file, hashed, with progress. */
 struct fetch {
 	struct pmbench_ctx *ctx;
@@ -120,7 +103,7 @@ static int get(struct fetch *f, const char *url, const char *accept)
 	CURLcode rc;
 	int ret;
 
-	ret = curl_setup();
+	ret = pmbench_ctx_libraries();
 	if (ret < 0)
 		return ret;
 	h = curl_easy_init();

@@ -1,3 +1,8 @@
+/*
+ * The in-memory result (result.h): its environment entries, cells and
+ * samples, their checks, releasing it, and the field tables the JSON
+ * writer and reader share (result_fields.h).
+ */
 #include "pmbench/common.h"
 
 #include <math.h>
@@ -466,7 +471,7 @@ static void release_fields(void *base, const struct pmbench_result_field *f)
 	for (; f->key; f++) {
 		if (f->type == F_STR || f->type == F_OPTSTR)
 			free(*RESULT_MEMBER(base, f, char *));
-		else if (f->type == F_STRVEC)
+		else if (f->type == F_STRVEC || f->type == F_OPTSTRVEC)
 			pmbench_strvec_release(
 				RESULT_MEMBER(base, f, struct pmbench_strvec));
 	}
@@ -815,6 +820,7 @@ const struct pmbench_result_field pmbench_result_script_fields[] = {
 
 const struct pmbench_result_field pmbench_result_shard_fields[] = {
 	FIELD(pmbench_result, "plan_id", F_OPTSTR, plan_id, 0),
+	FIELD(pmbench_result, "plan_options", F_OPTSTRVEC, plan_options, 0),
 	FIELD(pmbench_result, "shard", F_OPTUINT, shard, 0),
 	FIELD(pmbench_result, "of", F_OPTUINT, shards, 0),
 	FIELD_END,

@@ -30,6 +30,8 @@ enum pmbench_result_field_type {
 	F_STARTED, /* double Unix time, written to the microsecond */
 	F_DOUBLE,  /* double, written as it is */
 	F_STRVEC,  /* struct pmbench_strvec, an array of strings */
+	/* struct pmbench_strvec, left out when empty (fields added later) */
+	F_OPTSTRVEC,
 	F_OPTUINT, /* unsigned, left out when 0 (fields added later) */
 	/*
 	 * An enum (int-sized), written as its name in `names` and left out

@@ -1,3 +1,7 @@
+/*
+ * A result as JSON: the writer and the reader of its field tables, the
+ * checks of every value read, and the redaction of what is written.
+ */
 #include "pmbench/common.h"
 
 #include <limits.h>
@@ -149,6 +153,10 @@ static void write_field(cJSON *o, const void *base,
 	case F_DOUBLE:
 		add_num(o, f->key, *RESULT_CMEMBER(base, f, double));
 		break;
+	case F_OPTSTRVEC:
+		if (!RESULT_CMEMBER(base, f, struct pmbench_strvec)->nr)
+			break;
+		/* fall through */
 	case F_STRVEC:
 		pmbench_json_add_strvec(o, f->key,
 					RESULT_CMEMBER(base, f,
@@ -566,6 +574,7 @@ static int read_field(void *base, const struct pmbench_json_reader *rd,
 		*RESULT_MEMBER(base, f, double) = item->valuedouble;
 		return 0;
 	case F_STRVEC:
+	case F_OPTSTRVEC:
 		return pmbench_json_read_strvec(
 			RESULT_MEMBER(base, f, struct pmbench_strvec), rd, item,
 			f->key);

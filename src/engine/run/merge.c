@@ -156,6 +156,65 @@ static int check_versions(const struct pmbench_result *a, const char *na,
 	return ret;
 }
 
+/* The values of option `name` in `opts` ("name=value"), comma-joined. */
+static void option_values(struct pmbench_buf *out,
+			  const struct pmbench_strvec *opts, const char *name,
+			  size_t len)
+{
+	for (size_t i = 0; i < opts->nr; i++)
+		if (!strncmp(opts->v[i], name, len) && opts->v[i][len] == '=')
+			pmbench_buf_addf(out, "%s%s", out->len ? ", " : "",
+					 opts->v[i] + len + 1);
+	if (!out->len)
+		pmbench_buf_adds(out, "(default)");
+}
+
+/*
+ * Whether option `e` ("name=value", of a's or b's plan_options) has the
+ * same values in both; else refused, naming it.
+ */
+static int same_option(const char *e, const struct pmbench_result *a,
+		       const char *na, const struct pmbench_result *b,
+		       const char *nb)
+{
+	struct pmbench_buf x = PMBENCH_BUF_INIT, y = PMBENCH_BUF_INIT;
+	size_t len = strcspn(e, "=");
+	int ret = 0;
+
+	option_values(&x, &a->plan_options, e, len);
+	option_values(&y, &b->plan_options, e, len);
+	if (strcmp(x.ptr, y.ptr))
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "cannot merge '%s' and '%s': they ran "
+					 "with different --%.*s ('%s' against "
+					 "'%s'): not shards of one plan; run "
+					 "each shard with the same options",
+					 na, nb, (int)len, e, x.ptr, y.ptr);
+	pmbench_buf_release(&x);
+	pmbench_buf_release(&y);
+	return ret;
+}
+
+/*
+ * The plans' ids: when they differ, the option that does, named from
+ * the options each recorded, else the ids.
+ */
+static int check_plan(const struct pmbench_result *a, const char *na,
+		      const struct pmbench_result *b, const char *nb)
+{
+	int ret = 0;
+
+	if (same_str(a->plan_id, b->plan_id))
+		return 0;
+	for (size_t i = 0; i < a->plan_options.nr && !ret; i++)
+		ret = same_option(a->plan_options.v[i], a, na, b, nb);
+	for (size_t i = 0; i < b->plan_options.nr && !ret; i++)
+		ret = same_option(b->plan_options.v[i], a, na, b, nb);
+	if (!ret)
+		ret = refuse("plan_id", na, a->plan_id, nb, b->plan_id);
+	return ret;
+}
+
 /* Every input against the first, then no shard twice. */
 static int check_all(const struct pmbench_result *in, const char *const *names,
 		     size_t n)
@@ -170,9 +229,8 @@ static int check_all(const struct pmbench_result *in, const char *const *names,
 		if (!ret)
 			ret = check_versions(&in[0], names[0], &in[i],
 					     names[i]);
-		if (!ret && !same_str(in[0].plan_id, in[i].plan_id))
-			ret = refuse("plan_id", names[0], in[0].plan_id,
-				     names[i], in[i].plan_id);
+		if (!ret)
+			ret = check_plan(&in[0], names[0], &in[i], names[i]);
 	}
 	for (size_t i = 0; i < n && !ret; i++)
 		for (size_t j = i + 1; j < n && !ret; j++)
@@ -510,6 +568,8 @@ static void copy_header(struct pmbench_result *out,
 	out->seed = r->seed;
 	out->shards = r->shards;
 	out->plan_id = dup_opt(r->plan_id);
+	pmbench_strvec_pushv(&out->plan_options,
+			     (const char *const *)r->plan_options.v);
 	for (size_t i = 0; i < r->env_nr; i++)
 		pmbench_result_env_set(out, r->env[i].key, r->env[i].value);
 	for (size_t i = 0; i < r->found_nr; i++) {
