@@ -146,7 +146,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l progress -d 'th
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l registry -x -a 'local live' -d 'local'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l report -r -F -d 'also write the report to FILE, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l runs -x -d 'hit jobs per PM and strategy'
-complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l strategy -x -a 'none store node_modules store+node_modules' -d 'none, store, node_modules, store+node_modules, comma-separated'
+complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l strategy -x -a 'none store node_modules store+node_modules toolchain store+toolchain store+node_modules+toolchain' -d 'none, or store, node_modules and toolchain'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l timeout -x -d 'per install, e.g. 90s, 15m'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l wide -d 'every column, as wide as they are'
 
