@@ -753,11 +753,13 @@ static void job_event(const struct run *x, const struct pmbench_pmrun *ps,
 	scenario_of(&b, c, kind);
 	if (s->ok)
 		pmbench_ctx_event(x->ctx,
-				  "%s %s %s round %u: restore %.2f s, install "
-				  "%.2f s, save %.2f s, archive %.2f MB",
+				  "%s %s %s round %u: setup %.2f s, restore "
+				  "%.2f s, install %.2f s, save %.2f s, "
+				  "archive %.2f MB",
 				  x->f->name, ps->pm->name, b.ptr, round + 1,
-				  secs(m->restore_ns), secs(m->install_ns),
-				  secs(m->save_ns), m->archive_bytes / 1e6);
+				  secs(m->setup_ns), secs(m->restore_ns),
+				  secs(m->install_ns), secs(m->save_ns),
+				  m->archive_bytes / 1e6);
 	else
 		pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
 				  x->f->name, ps->pm->name, b.ptr, round + 1,

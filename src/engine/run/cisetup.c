@@ -74,12 +74,11 @@ static void setup_child(struct pmbench_child *c, const struct pmbench_pmrun *ps,
 
 	setup_spec(&spec, ps);
 	pmbench_strvec_push(&c->args, npm);
-	pmbench_strvec_pushv(&c->args,
-			     (const char *const[]){ "install", "--global",
-						    "--prefix", prefix,
-						    "--cache", cache,
-						    "--no-audit", "--no-fund",
-						    "--loglevel=error", NULL });
+	pmbench_strvec_pushv(
+		&c->args,
+		(const char *const[]){ "install", "--global", "--prefix",
+				       prefix, "--cache", cache, "--no-audit",
+				       "--no-fund", "--loglevel=error", NULL });
 	pmbench_strvec_push(&c->args, spec.ptr);
 	for (size_t i = 0; i < ps->env.nr; i++)
 		pmbench_strvec_push(&c->env, ps->env.v[i]);
@@ -132,13 +131,15 @@ int pmbench_cisetup_install(uint64_t *ns, struct pmbench_buf *why,
 		goto done;
 	*ns = c.result.wall_ns;
 	if (c.result.exit_code || c.result.signal) {
-		pmbench_buf_addf(why, "setup `npm install --global` exited %d: %s",
+		pmbench_buf_addf(why,
+				 "setup `npm install --global` exited %d: %s",
 				 c.result.exit_code, c.tail.ptr);
 		pmbench_buf_rtrim(why);
 		ret = 1;
 	} else if (!setup_landed(ps, prefix.ptr)) {
-		pmbench_buf_addf(why, "setup: npm exited 0 but '%s' holds no "
-				      "lib/node_modules/%s",
+		pmbench_buf_addf(why,
+				 "setup: npm exited 0 but '%s' holds no "
+				 "lib/node_modules/%s",
 				 prefix.ptr, package_of(ps->pm));
 		ret = 1;
 	}
