@@ -4,17 +4,20 @@
 # only what the tests labelled `threads` need (the registry front and the
 # link relay run in threads of pmbench). Runs ci/setup first so a fresh
 # machine has everything; with --no-toolchain, only its Debian packages
-# (ci/test.sh installs the toolchain beside the builds).
+# (ci/test.sh installs the toolchain beside the builds). With
+# --pmbench-only, build/ gets the pmbench program alone, not the tests
+# (what a workflow's job runs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-asan=0 tsan=0 setup=()
+asan=0 tsan=0 setup=() target=()
 for a in "$@"; do
 	case $a in
 	--asan) asan=1 ;;
 	--tsan) tsan=1 ;;
 	--no-toolchain) setup=(--no-toolchain) ;;
-	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain]" >&2; exit 129 ;;
+	--pmbench-only) target=(--target pmbench) ;;
+	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--pmbench-only]" >&2; exit 129 ;;
 	esac
 done
 "$top/ci/setup" "${setup[@]}"
@@ -36,7 +39,7 @@ configure() {
 }
 
 configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$jobs"
+cmake --build build -j"$jobs" "${target[@]}"
 if [ $asan = 1 ]; then
 	configure build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON
 	cmake --build build-asan -j"$jobs"

@@ -178,7 +178,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l pm-config -x -a
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l pm-matrix -d 'one job per PM of --pm too'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l probe -x -d 'with the dev task N HTTP requests to the ready server, C at once'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l registry -x -a 'local live' -d 'local'
-complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runner -x -d 'runs-on'
+complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runner -x -d 'runs-on a label, or several comma-separated'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runs -x -a 'auto' -d 'timed rounds per scenario, a fixed plan'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l scenario -x -a 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' -d 'comma-separated scenarios, \'all\' or \'default\''
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l seed -x -d 'the seed of the statistics\' resampling'

@@ -242,8 +242,10 @@ const struct pmbench_option pmbench_options[] = {
 	  .complete = CPL_FILE },
 	{ "report", ARG_PATH, READS_RESULTS, "FILE", "the same as --out",
 	  CLI_AT(output.path, const char *), .complete = CPL_FILE },
-	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABEL",
-	  "runs-on (default ubuntu-latest)", .set = pmbench_cli_set_runner },
+	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABELS",
+	  "runs-on: a label, or several comma-separated (a runner with every "
+	  "one; default ubuntu-latest)",
+	  .set = pmbench_cli_set_runner },
 	{ "runs", ARG_CUSTOM, CMD_BENCH, "N|auto",
 	  "timed rounds per scenario, a fixed plan (with --shard: default "
 	  "5); without it, or 'auto', --budget spends the rounds",
