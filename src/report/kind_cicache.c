@@ -483,9 +483,9 @@ void pmbench_report_cicache(struct pmbench_doc *out,
 			 "install + save\n"
 			 "+transfer = total + download (before restore) + "
 			 "upload (after save)\n"
-			 "keyed CI  = download + restore + install (+ save + "
-			 "upload when the key\n            missed: a CI cache "
-			 "skips the upload on an exact key hit)");
+			 "keyed CI  = download + setup + restore + install (+ "
+			 "save + upload when\n            the key missed: a CI "
+			 "cache skips the upload on an exact key hit)");
 	for (size_t p = 0; p < pms.nr; p++) {
 		const struct job_row *best = best_of(rows, nrows, pms.v[p]);
 		struct pmbench_doc_table *t;
