@@ -408,32 +408,21 @@ static void history_steps(struct pmbench_buf *b, const struct wf *w)
 		w->o->history_dir, w->o->history_dir);
 }
 
-static void merge_job(struct pmbench_buf *b, const struct wf *w)
+/*
+ * The merge step: per fixture (and PM) merge its shards and report. A
+ * fixture whose every shard failed has no file to merge (the glob would
+ * stay literal): it is named in the summary, the others go on, and the
+ * step fails at the end.
+ */
+static void merge_step(struct pmbench_buf *b, const struct wf *w)
 {
-	pmbench_buf_adds(b, "  merge:\n"
-			    "    name: merge and report\n"
-			    "    needs: shard\n"
-			    "    if: ${{ !cancelled() }}\n");
-	job_start(b, w, 30);
-	pmbench_buf_adds(b, "    steps:\n");
-	setup_steps(b, w, 0);
-	pmbench_buf_adds(b, "      - uses: actions/download-artifact@v4\n"
-			    "        with:\n"
-			    "          pattern: pmbench-*\n"
-			    "          path: shards\n"
-			    "          merge-multiple: true\n"
-			    "      - name: Merge the shards and report\n"
+	pmbench_buf_adds(b, "      - name: Merge the shards and report\n"
 			    "        id: merge\n"
 			    "        run: |\n"
 			    "          mkdir -p merged report\n"
 			    "          missing=0\n"
 			    "          for key in");
 	merge_keys(b, w);
-	/*
-	 * A fixture whose every shard failed has no file to merge: the glob
-	 * would stay literal. Say so and go on with the others; the step
-	 * fails at the end.
-	 */
 	pmbench_buf_adds(
 		b, "; do\n"
 		   "            set -- shards/\"$key\"-[0-9]*.json\n"
@@ -451,15 +440,33 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 		   "            build/pmbench report \"merged/$key.json\" "
 		   "--format html --out \"report/$key.html\"\n"
 		   "          done\n"
-		   "          exit \"$missing\"\n"
-		   "      - name: Upload the reports and merged results\n"
-		   "        if: ${{ !cancelled() }}\n"
-		   "        uses: actions/upload-artifact@v4\n"
-		   "        with:\n"
-		   "          name: pmbench-report\n"
-		   "          path: |\n"
-		   "            report/\n"
-		   "            merged/\n");
+		   "          exit \"$missing\"\n");
+}
+
+static void merge_job(struct pmbench_buf *b, const struct wf *w)
+{
+	pmbench_buf_adds(b, "  merge:\n"
+			    "    name: merge and report\n"
+			    "    needs: shard\n"
+			    "    if: ${{ !cancelled() }}\n");
+	job_start(b, w, 30);
+	pmbench_buf_adds(b, "    steps:\n");
+	setup_steps(b, w, 0);
+	pmbench_buf_adds(b, "      - uses: actions/download-artifact@v4\n"
+			    "        with:\n"
+			    "          pattern: pmbench-*\n"
+			    "          path: shards\n"
+			    "          merge-multiple: true\n");
+	merge_step(b, w);
+	pmbench_buf_adds(b, "      - name: Upload the reports and merged "
+			    "results\n"
+			    "        if: ${{ !cancelled() }}\n"
+			    "        uses: actions/upload-artifact@v4\n"
+			    "        with:\n"
+			    "          name: pmbench-report\n"
+			    "          path: |\n"
+			    "            report/\n"
+			    "            merged/\n");
 	if (w->o->history_dir)
 		history_steps(b, w);
 }
