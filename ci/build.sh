@@ -7,17 +7,20 @@
 # (ci/test.sh installs the toolchain beside the builds); with
 # --sanitizers-only, neither ci/setup nor build/, only the sanitizer
 # builds asked for (ci/test.sh builds them beside the online tests).
+# With --pmbench-only, build/ gets the pmbench program alone, not the
+# tests (what a workflow's job runs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-asan=0 tsan=0 setup=() main=1
+asan=0 tsan=0 setup=() main=1 target=()
 for a in "$@"; do
 	case $a in
 	--asan) asan=1 ;;
 	--tsan) tsan=1 ;;
 	--no-toolchain) setup=(--no-toolchain) ;;
 	--sanitizers-only) main=0 ;;
-	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--sanitizers-only]" >&2; exit 129 ;;
+	--pmbench-only) target=(--target pmbench) ;;
+	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--sanitizers-only] [--pmbench-only]" >&2; exit 129 ;;
 	esac
 done
 [ $main = 0 ] || "$top/ci/setup" "${setup[@]}"
@@ -40,7 +43,7 @@ configure() {
 
 if [ $main = 1 ]; then
 	configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-	cmake --build build -j"$jobs"
+	cmake --build build -j"$jobs" "${target[@]}"
 fi
 if [ $asan = 1 ]; then
 	configure build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON

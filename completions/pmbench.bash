@@ -392,7 +392,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --strategy")
-		_pmbench_words 'none store node_modules store+node_modules' list
+		_pmbench_words 'none store node_modules store+node_modules toolchain store+toolchain store+node_modules+toolchain' list
 		return
 		;;
 	"ci-cache --timeout")

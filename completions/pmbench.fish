@@ -146,7 +146,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l progress -d 'th
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l registry -x -a 'local live' -d 'local'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l report -r -F -d 'also write the report to FILE, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l runs -x -d 'hit jobs per PM and strategy'
-complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l strategy -x -a 'none store node_modules store+node_modules' -d 'none, store, node_modules, store+node_modules, comma-separated'
+complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l strategy -x -a 'none store node_modules store+node_modules toolchain store+toolchain store+node_modules+toolchain' -d 'none, or store, node_modules and toolchain'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l timeout -x -d 'per install, e.g. 90s, 15m'
 complete -c pmbench -n '__fish_seen_subcommand_from ci-cache' -l wide -d 'every column, as wide as they are'
 
@@ -178,7 +178,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l pm-config -x -a
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l pm-matrix -d 'one job per PM of --pm too'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l probe -x -d 'with the dev task N HTTP requests to the ready server, C at once'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l registry -x -a 'local live' -d 'local'
-complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runner -x -d 'runs-on'
+complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runner -x -d 'runs-on a label, or several comma-separated'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l runs -x -a 'auto' -d 'timed rounds per scenario, a fixed plan'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l scenario -x -a 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' -d 'comma-separated scenarios, \'all\' or \'default\''
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l seed -x -d 'the seed of the statistics\' resampling'

@@ -30,10 +30,22 @@ struct pmbench_fixture;
  *   package.json, installing non-frozen with the old (stale) archive;
  *   "none/lockfile-changed" is its no-cache baseline.
  *
- * A sample's wall time is the job's restore + install + save; its user,
+ * Every job starts by getting the PM as CI does (the setup step): npm
+ * comes with Node (preinstalled, as on the runner images: nothing to
+ * do); any other PM is installed per job with `npm install --global
+ * <package>@<version>` from the mirror into a fresh prefix with an empty
+ * npm cache, or, with the toolchain strategy, that prefix is restored
+ * from its own archive (keyed on the PM's version: the miss job installs
+ * and saves it, the hit and lockfile-changed jobs restore it).
+ *
+ * A sample's wall time is the job's setup + restore + install + save
+ * (the toolchain archive's save included); its user,
  * sys, RSS, exit and failure fields are the install's. Metrics (seconds
  * and bytes): restore_s (with GNU tar: the tar process only),
- * restore_check_s (GNU tar: libarchive's check before it), install_s,
+ * restore_check_s (GNU tar: libarchive's check before it), setup_s
+ * (the setup step: 0 for a preinstalled PM), setup_bytes (the toolchain
+ * archive it restored), setup_save_s and setup_archive_bytes (the
+ * toolchain archive the miss job saved), install_s,
  * save_s, archive_bytes and raw_bytes
  * (the archive the job saved, compressed and as an uncompressed tar),
  * files_count, restore_bytes (the archive it restored), download_s and
@@ -47,15 +59,17 @@ struct pmbench_fixture;
 
 /** What a strategy caches. "none" is 0. */
 enum pmbench_cicache_flags {
-	PMBENCH_CICACHE_STORE = (1 << 0),	/**< the PM's cache folders */
-	PMBENCH_CICACHE_NODE_MODULES = (1 << 1) /**< node_modules + state */
+	PMBENCH_CICACHE_STORE = (1 << 0),	 /**< the PM's cache folders */
+	PMBENCH_CICACHE_NODE_MODULES = (1 << 1), /**< node_modules + state */
+	/** the PM itself: the prefix of its `npm install --global` */
+	PMBENCH_CICACHE_TOOLCHAIN = (1 << 2)
 };
 
 /** What `pmbench ci-cache` was asked to do. */
 struct pmbench_cicache_opts {
 	struct pmbench_strvec pms; /**< PM names, in run order */
 	int pms_explicit;	   /**< --pm given: a missing PM is an error */
-	unsigned strategies[4];
+	unsigned strategies[8];
 	size_t strategies_nr;
 	struct pmbench_cachearc_compression compressions[8];
 	size_t compressions_nr;
@@ -79,13 +93,13 @@ struct pmbench_cicache_opts {
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);
 
 /**
- * Parse "none", "store", "node_modules" or "store+node_modules" (either
- * order). Returns 0 or PMBENCH_EINVALID with a message saying what is
- * accepted.
+ * Parse "none", or "store", "node_modules" and "toolchain" joined by '+'
+ * (any order, each once). Returns 0 or PMBENCH_EINVALID with a message
+ * saying what is accepted.
  */
 int pmbench_cicache_parse_strategy(unsigned *out, const char *s);
 
-/** "none", "store", "node_modules", "store+node_modules" (static). */
+/** "none", "store", ..., "store+node_modules+toolchain" (static). */
 const char *pmbench_cicache_strategy_name(unsigned strategy);
 
 /**

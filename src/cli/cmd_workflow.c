@@ -14,6 +14,7 @@
 #include "options.h"
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
+#include "pmbench/pm.h"
 #include "pmbench/strvec.h"
 #include "pmbench/text.h"
 
@@ -114,12 +115,21 @@ static int check_history_dir(const char *v)
 int pmbench_cli_set_runner(struct pmbench_cli_opts *cli,
 			   const struct pmbench_option *o, const char *arg)
 {
+	struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+	int ok;
+
 	(void)o;
 	cli->runner = arg;
-	return plain(arg, "_.-") ? 0
-				 : refuse("--runner", arg,
-					  "a runner label such as "
-					  "ubuntu-latest");
+	pmbench_strvec_split(&v, arg, ',');
+	ok = v.nr > 0 && strlen(arg) > 0 && arg[strlen(arg) - 1] != ',';
+	for (size_t i = 0; i < v.nr && ok; i++)
+		ok = plain(v.v[i], "_.-");
+	pmbench_strvec_release(&v);
+	return ok ? 0
+		  : refuse("--runner", arg,
+			   "runner labels such as ubuntu-latest, or "
+			   "self-hosted,linux,x64 (a runner with all of "
+			   "them)");
 }
 
 int pmbench_cli_set_container(struct pmbench_cli_opts *cli,
@@ -190,7 +200,18 @@ static void header(struct pmbench_buf *b, const struct wf *w)
 static void job_start(struct pmbench_buf *b, const struct wf *w,
 		      unsigned timeout)
 {
-	pmbench_buf_addf(b, "    runs-on: %s\n", w->o->runner);
+	if (strchr(w->o->runner, ',')) {
+		struct pmbench_strvec v = PMBENCH_STRVEC_INIT;
+
+		/* Every label: a runner that has them all. */
+		pmbench_strvec_split(&v, w->o->runner, ',');
+		pmbench_buf_adds(b, "    runs-on: ");
+		yaml_list(b, &v);
+		pmbench_buf_addch(b, '\n');
+		pmbench_strvec_release(&v);
+	} else {
+		pmbench_buf_addf(b, "    runs-on: %s\n", w->o->runner);
+	}
 	if (w->o->container)
 		pmbench_buf_addf(b, "    container: %s\n", w->o->container);
 	pmbench_buf_addf(b, "    timeout-minutes: %u\n", timeout);
@@ -198,9 +219,13 @@ static void job_start(struct pmbench_buf *b, const struct wf *w,
 
 /*
  * git before the checkout: without it actions/checkout downloads a
- * tarball, and the history step could not commit.
+ * tarball, and the history step could not commit. A job that runs PMs
+ * (`toolchain`) restores the toolchain ci/setup installs from a cache
+ * keyed on its pinned versions (ci/setup then installs nothing); the
+ * merge job needs none. Either builds pmbench alone, not the tests.
  */
-static void setup_steps(struct pmbench_buf *b, const struct wf *w)
+static void setup_steps(struct pmbench_buf *b, const struct wf *w,
+			int toolchain)
 {
 	const char *sudo = w->o->container ? "" : "sudo ";
 
@@ -213,13 +238,25 @@ static void setup_steps(struct pmbench_buf *b, const struct wf *w)
 		"          %sDEBIAN_FRONTEND=noninteractive apt-get install "
 		"-y -qq --no-install-recommends nodejs npm git sudo "
 		"ca-certificates\n"
-		"      - uses: actions/checkout@v4\n"
-		"      - name: Build pmbench (ci/setup installs the rest)\n"
-		"        id: build\n"
-		"        env:\n"
-		"          PMBENCH_SETUP_BROWSER: '0'\n"
-		"        run: ci/build.sh\n",
+		"      - uses: actions/checkout@v4\n",
 		sudo, sudo);
+	if (toolchain)
+		pmbench_buf_adds(b, "      - name: Restore the toolchain\n"
+				    "        id: toolchain\n"
+				    "        uses: actions/cache@v4\n"
+				    "        with:\n"
+				    "          path: cache/toolchain\n"
+				    "          key: pmbench-toolchain-${{ "
+				    "runner.os }}-${{ "
+				    "hashFiles('ci/toolchain.versions') }}\n");
+	pmbench_buf_addf(b,
+			 "      - name: Build pmbench (ci/setup installs the "
+			 "rest)\n"
+			 "        id: build\n"
+			 "        env:\n"
+			 "          PMBENCH_SETUP_BROWSER: '0'\n"
+			 "        run: ci/build.sh --pmbench-only%s\n",
+			 toolchain ? "" : " --no-toolchain");
 }
 
 /* The result name of a job: fixture-shard, or fixture-pm-shard. */
@@ -227,8 +264,30 @@ static void key_expr(struct pmbench_buf *b, const struct wf *w)
 {
 	pmbench_buf_adds(b, "${{ matrix.fixture }}-");
 	if (w->o->pm_matrix)
-		pmbench_buf_adds(b, "${{ matrix.pm }}-");
+		pmbench_buf_adds(b, "${{ matrix.pm_key }}-");
 	pmbench_buf_adds(b, "${{ matrix.shard }}");
+}
+
+/* A PM's name as artifact names and paths may hold it: "npm_linked". */
+static const char *pm_key(const char *name)
+{
+	const struct pmbench_pm *pm = pmbench_pm_get(name);
+
+	return pm ? pmbench_pm_folder(pm) : name;
+}
+
+/*
+ * The matrix's include: each PM's key, since upload-artifact refuses a
+ * ':' (a variant's "npm:linked") in an artifact's name and path.
+ */
+static void pm_keys(struct pmbench_buf *b, const struct wf *w)
+{
+	pmbench_buf_adds(b, "        include:\n");
+	for (size_t p = 0; p < w->pms->nr; p++)
+		pmbench_buf_addf(b,
+				 "          - pm: '%s'\n"
+				 "            pm_key: '%s'\n",
+				 w->pms->v[p], pm_key(w->pms->v[p]));
 }
 
 /*
@@ -286,8 +345,11 @@ static void shard_job(struct pmbench_buf *b, const struct wf *w)
 	pmbench_buf_adds(b, "\n        shard: [");
 	for (unsigned k = 1; k <= w->o->shards; k++)
 		pmbench_buf_addf(b, "%s%u", k > 1 ? ", " : "", k);
-	pmbench_buf_adds(b, "]\n    steps:\n");
-	setup_steps(b, w);
+	pmbench_buf_adds(b, "]\n");
+	if (w->o->pm_matrix)
+		pm_keys(b, w);
+	pmbench_buf_adds(b, "    steps:\n");
+	setup_steps(b, w, 1);
 	pmbench_buf_adds(b, "      - name: Run the shard\n"
 			    "        id: bench\n"
 			    "        run: |\n"
@@ -314,7 +376,7 @@ static void merge_keys(struct pmbench_buf *b, const struct wf *w)
 		}
 		for (size_t p = 0; p < w->pms->nr; p++)
 			pmbench_buf_addf(b, " %s-%s", w->fixtures.v[f],
-					 w->pms->v[p]);
+					 pm_key(w->pms->v[p]));
 	}
 }
 
@@ -346,6 +408,41 @@ static void history_steps(struct pmbench_buf *b, const struct wf *w)
 		w->o->history_dir, w->o->history_dir);
 }
 
+/*
+ * The merge step: per fixture (and PM) merge its shards and report. A
+ * fixture whose every shard failed has no file to merge (the glob would
+ * stay literal): it is named in the summary, the others go on, and the
+ * step fails at the end.
+ */
+static void merge_step(struct pmbench_buf *b, const struct wf *w)
+{
+	pmbench_buf_adds(b, "      - name: Merge the shards and report\n"
+			    "        id: merge\n"
+			    "        run: |\n"
+			    "          mkdir -p merged report\n"
+			    "          missing=0\n"
+			    "          for key in");
+	merge_keys(b, w);
+	pmbench_buf_adds(
+		b, "; do\n"
+		   "            set -- shards/\"$key\"-[0-9]*.json\n"
+		   "            if [ ! -e \"$1\" ]; then\n"
+		   "              echo \"pmbench: no shard of $key left a "
+		   "result: see its shard jobs\" | tee -a "
+		   "\"$GITHUB_STEP_SUMMARY\" >&2\n"
+		   "              missing=1\n"
+		   "              continue\n"
+		   "            fi\n"
+		   "            build/pmbench merge -o \"merged/$key.json\" "
+		   "\"$@\"\n"
+		   "            build/pmbench report \"merged/$key.json\" "
+		   "--format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
+		   "            build/pmbench report \"merged/$key.json\" "
+		   "--format html --out \"report/$key.html\"\n"
+		   "          done\n"
+		   "          exit \"$missing\"\n");
+}
+
 static void merge_job(struct pmbench_buf *b, const struct wf *w)
 {
 	pmbench_buf_adds(b, "  merge:\n"
@@ -354,35 +451,22 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 			    "    if: ${{ !cancelled() }}\n");
 	job_start(b, w, 30);
 	pmbench_buf_adds(b, "    steps:\n");
-	setup_steps(b, w);
+	setup_steps(b, w, 0);
 	pmbench_buf_adds(b, "      - uses: actions/download-artifact@v4\n"
 			    "        with:\n"
 			    "          pattern: pmbench-*\n"
 			    "          path: shards\n"
-			    "          merge-multiple: true\n"
-			    "      - name: Merge the shards and report\n"
-			    "        id: merge\n"
-			    "        run: |\n"
-			    "          mkdir -p merged report\n"
-			    "          for key in");
-	merge_keys(b, w);
-	pmbench_buf_adds(
-		b, "; do\n"
-		   "            build/pmbench merge -o \"merged/$key.json\" "
-		   "shards/\"$key\"-[0-9]*.json\n"
-		   "            build/pmbench report \"merged/$key.json\" "
-		   "--format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
-		   "            build/pmbench report \"merged/$key.json\" "
-		   "--format html --out \"report/$key.html\"\n"
-		   "          done\n"
-		   "      - name: Upload the reports and merged results\n"
-		   "        if: ${{ !cancelled() }}\n"
-		   "        uses: actions/upload-artifact@v4\n"
-		   "        with:\n"
-		   "          name: pmbench-report\n"
-		   "          path: |\n"
-		   "            report/\n"
-		   "            merged/\n");
+			    "          merge-multiple: true\n");
+	merge_step(b, w);
+	pmbench_buf_adds(b, "      - name: Upload the reports and merged "
+			    "results\n"
+			    "        if: ${{ !cancelled() }}\n"
+			    "        uses: actions/upload-artifact@v4\n"
+			    "        with:\n"
+			    "          name: pmbench-report\n"
+			    "          path: |\n"
+			    "            report/\n"
+			    "            merged/\n");
 	if (w->o->history_dir)
 		history_steps(b, w);
 }

@@ -251,8 +251,10 @@ const struct pmbench_option pmbench_options[] = {
 	{ "report", ARG_PATH, READS_RESULTS, "FILE", "the same as --out",
 	  CLI_AT(output.path, const char *), .complete = CPL_FILE,
 	  .flags = OPT_UNMEASURED },
-	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABEL",
-	  "runs-on (default ubuntu-latest)", .set = pmbench_cli_set_runner },
+	{ "runner", ARG_CUSTOM, CMD_WORKFLOW, "LABELS",
+	  "runs-on: a label, or several comma-separated (a runner with every "
+	  "one; default ubuntu-latest)",
+	  .set = pmbench_cli_set_runner },
 	{ "runs", ARG_CUSTOM, CMD_BENCH, "N|auto",
 	  "timed rounds per scenario, a fixed plan (with --shard: default "
 	  "5); without it, or 'auto', --budget spends the rounds",
@@ -298,10 +300,12 @@ const struct pmbench_option pmbench_options[] = {
 	  "shards per fixture (default 3; at most --runs)",
 	  CLI_AT(shards, unsigned), .min = 1, .max = 256 },
 	{ "strategy", ARG_CUSTOM, CMD_CI_CACHE, "LIST",
-	  "none, store, node_modules, store+node_modules, comma-separated "
-	  "(default: all four)",
+	  "none, or store, node_modules and toolchain (the PM itself) "
+	  "joined by '+', comma-separated (default: none, store, "
+	  "node_modules, store+node_modules)",
 	  .set = pmbench_cli_set_strategies, .complete = CPL_WORDS,
-	  .values = "none store node_modules store+node_modules" },
+	  .values = "none store node_modules store+node_modules toolchain "
+		    "store+toolchain store+node_modules+toolchain" },
 	{ "target", ARG_PERCENT, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "PCT",
 	  "with a budget: the half-width of each PM's paired ratio against "
 	  "the baseline, in % of the ratio (default 10)",

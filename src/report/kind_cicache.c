@@ -24,18 +24,28 @@ struct job_row {
 	char *label;
 	enum job_kind kind;
 	size_t n, failed, interrupted;
-	double restore, install, save, archive, raw, xfer, keyed;
+	double setup, restore, install, save, archive, raw, xfer, keyed;
 	struct pmbench_summary total;
 };
 
-static double metric_median(const struct pmbench_cell *c, const char *name)
+/*
+ * The median of a metric over the cell's jobs, or `none` when no job has
+ * it.
+ */
+static double metric_median_or(const struct pmbench_cell *c, const char *name,
+			       double none)
 {
 	size_t n;
 	double *v = pmbench_cell_metric_values(c, name, &n);
-	double m = pmbench_stats_median(v, n);
+	double m = n ? pmbench_stats_median(v, n) : none;
 
 	free(v);
 	return m;
+}
+
+static double metric_median(const struct pmbench_cell *c, const char *name)
+{
+	return metric_median_or(c, name, 0);
 }
 
 static void add_secs(struct pmbench_buf *b, double s)
@@ -84,6 +94,8 @@ static void row_fill(struct job_row *w, const struct pmbench_cell *c)
 	free(t);
 	w->failed = pmbench_cell_failures(c);
 	w->interrupted = pmbench_cell_interrupted(c);
+	/* NaN: a result from before the setup step. */
+	w->setup = metric_median_or(c, "setup_s", NAN);
 	w->restore = metric_median(c, "restore_s");
 	w->install = metric_median(c, "install_s");
 	w->save = metric_median(c, "save_s");
@@ -101,6 +113,7 @@ enum {
 	COL_STRATEGY,
 	COL_JOB,
 	COL_N,
+	COL_SETUP,
 	COL_RESTORE,
 	COL_INSTALL,
 	COL_SAVE,
@@ -124,6 +137,7 @@ static const struct pmbench_doc_column job_cols[] = {
 		    { { "jobs", PMBENCH_DOC_COUNT, 0 },
 		      { "failed_jobs", PMBENCH_DOC_COUNT, 0 },
 		      { "interrupted_jobs", PMBENCH_DOC_COUNT, 0 } } },
+	[COL_SETUP] = { "setup", R, { { "setup_s", SECONDS, 0 } } },
 	[COL_RESTORE] = { "restore", R, { { "restore_s", SECONDS, 0 } } },
 	[COL_INSTALL] = { "install", R, { { "install_s", SECONDS, 0 } } },
 	[COL_SAVE] = { "save", R, { { "save_s", SECONDS, 0 } } },
@@ -193,12 +207,13 @@ static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 	pmbench_doc_num(row, COL_N, 1, (double)w->failed);
 	pmbench_doc_num(row, COL_N, 2, (double)w->interrupted);
 	if (!w->n) {
-		pmbench_doc_row_note(row, COL_RESTORE, "%s",
+		pmbench_doc_row_note(row, COL_SETUP, "%s",
 				     w->failed	      ? "every job failed"
 				     : w->interrupted ? "every job interrupted"
 						      : "no job ran");
 		goto done;
 	}
+	secs_cell(row, COL_SETUP, !isnan(w->setup), w->setup);
 	secs_cell(row, COL_RESTORE, has_arc && w->kind != JOB_MISS, w->restore);
 	secs_cell(row, COL_INSTALL, 1, w->install);
 	secs_cell(row, COL_SAVE, has_arc, w->save);
@@ -263,7 +278,8 @@ static void pm_chart(struct pmbench_doc *d, const struct job_row *rows,
 {
 	struct pmbench_doc_chart *ch = pmbench_doc_chart(
 		d, PMBENCH_DOC_PAGE, "time",
-		"Total of each job (restore + install + save): median (bar), "
+		"Total of each job (setup + restore + install + save): median "
+		"(bar), "
 		"every job (dots)",
 		"Total CI job time per strategy, seconds", " s");
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
@@ -339,6 +355,51 @@ static void pm_notes(struct pmbench_doc *d, const struct job_row *rows,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The cold job of `pm`: its jobs without any cache ("none"), else its
+ * first miss job; NULL without one that succeeded or with no setup step
+ * recorded (an older result).
+ */
+static const struct job_row *cold_of(const struct job_row *rows, size_t n,
+				     const char *pm)
+{
+	const struct job_row *cold = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct job_row *w = &rows[i];
+
+		if (strcmp(w->cell->pm, pm) || !w->n || isnan(w->setup) ||
+		    w->kind == JOB_CHANGED)
+			continue;
+		if (!strcmp(w->label, "none"))
+			return w;
+		if (!cold && w->kind == JOB_MISS)
+			cold = w;
+	}
+	return cold;
+}
+
+/* "pnpm 1.20 s of 4.00 s (30%)": the setup step's share of a cold job. */
+static void setup_shares(struct pmbench_buf *b, const struct job_row *rows,
+			 size_t n, const struct pmbench_strvec *pms)
+{
+	for (size_t p = 0; p < pms->nr; p++) {
+		const struct job_row *cold = cold_of(rows, n, pms->v[p]);
+
+		if (!cold)
+			continue;
+		pmbench_buf_addf(b, "%s%s ", b->len ? ", " : "", pms->v[p]);
+		add_secs(b, cold->setup);
+		pmbench_buf_adds(b, " of ");
+		add_secs(b, cold->total.median);
+		pmbench_buf_addf(b, " (%.0f%%)",
+				 cold->total.median > 0
+					 ? 100.0 * cold->setup /
+						   cold->total.median
+					 : 0.0);
+	}
+}
+
 static void summary(struct pmbench_doc *d, const struct job_row *rows, size_t n,
 		    const struct pmbench_strvec *pms, const char *change)
 {
@@ -370,6 +431,13 @@ static void summary(struct pmbench_doc *d, const struct job_row *rows, size_t n,
 		pmbench_doc_pair(kv, "fastest PM overall", "%s with %s (%s)",
 				 best_all->cell->pm, best_all->label, b.ptr);
 	}
+	pmbench_buf_reset(&b);
+	setup_shares(&b, rows, n, pms);
+	if (b.len)
+		pmbench_doc_pair(kv,
+				 "getting the PM (setup) in a cold job "
+				 "(no cache), medians",
+				 "%s", b.ptr);
 	if (change)
 		pmbench_doc_pair(kv, "lockfile-changed jobs",
 				 "%s, installed non-frozen with the old "
@@ -411,11 +479,13 @@ void pmbench_report_cicache(struct pmbench_doc *out,
 			    "transfer modelled at %s/s:",
 			    rows[0].cell->fixture, b.ptr);
 	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+			 "total     = setup (getting the PM) + restore + "
+			 "install + save\n"
 			 "+transfer = total + download (before restore) + "
 			 "upload (after save)\n"
-			 "keyed CI  = download + restore + install (+ save + "
-			 "upload when the key\n            missed: a CI cache "
-			 "skips the upload on an exact key hit)");
+			 "keyed CI  = download + setup + restore + install (+ "
+			 "save + upload when\n            the key missed: a CI "
+			 "cache skips the upload on an exact key hit)");
 	for (size_t p = 0; p < pms.nr; p++) {
 		const struct job_row *best = best_of(rows, nrows, pms.v[p]);
 		struct pmbench_doc_table *t;
@@ -424,6 +494,11 @@ void pmbench_report_cicache(struct pmbench_doc *out,
 		ci_command(&b, rows, nrows, pms.v[p]);
 		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
 				    "%s (CI install: %s)", pms.v[p], b.ptr);
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "ci_cache_setup_%s", pms.v[p]);
+		if (pmbench_result_env_get(r, b.ptr))
+			pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "setup: %s",
+					 pmbench_result_env_get(r, b.ptr));
 		pm_chart(out, rows, nrows, pms.v[p], best);
 		t = pmbench_doc_table(out, PMBENCH_DOC_ALL, "jobs", job_cols,
 				      PMBENCH_ARRAY_SIZE(job_cols));

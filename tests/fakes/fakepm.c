@@ -1916,6 +1916,94 @@ static int is_cache_query(const struct fake *f)
 	return 1;
 }
 
+/* The value after option `name` ("--prefix P"), or NULL. */
+static const char *option_value(const struct fake *f, const char *name)
+{
+	for (int i = 1; i + 1 < f->argc; i++)
+		if (!strcmp(f->argv[i], name))
+			return f->argv[i + 1];
+	return NULL;
+}
+
+static int has_word(const struct fake *f, const char *word)
+{
+	for (int i = 1; i < f->argc; i++)
+		if (!strcmp(f->argv[i], word))
+			return 1;
+	return 0;
+}
+
+/*
+ * npm's `install --global --prefix P [--cache C] PKG@V`, as ci-cache's
+ * setup step runs it: $FAKEPM_NPM_GLOBAL_MS (default 5) of work, then
+ * P/lib/node_modules/PKG/package.json and P/bin/<PKG's last part>; one
+ * JSON line to $FAKEPM_GLOBAL_LOG (spec, prefix, cache, the registry
+ * of npm_config_registry). $FAKEPM_NPM_GLOBAL=fail: exits 1 instead.
+ */
+static int do_global(struct fake *f)
+{
+	const char *prefix = option_value(f, "--prefix");
+	const char *spec = f->argv[f->argc - 1],
+		   *log = env("FAKEPM_GLOBAL_LOG");
+	const char *at = strrchr(spec, '@'), *base;
+	struct pmbench_buf pkg = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	uint64_t ms;
+	int ret = 1;
+
+	if (!prefix || !at || at == spec || pm_env_ms(f, "GLOBAL_MS", 5, &ms))
+		goto done;
+	if (log) {
+		cJSON *o = cJSON_CreateObject();
+		char *line;
+
+		cJSON_AddStringToObject(o, "spec", spec);
+		cJSON_AddStringToObject(o, "prefix", prefix);
+		cJSON_AddStringToObject(o, "cache",
+					option_value(f, "--cache")
+						? option_value(f, "--cache")
+						: "");
+		cJSON_AddStringToObject(o, "registry",
+					env("npm_config_registry")
+						? env("npm_config_registry")
+						: "");
+		line = cJSON_PrintUnformatted(o);
+		pmbench_buf_addf(&b, "%s\n", line);
+		ret = put_file(f, log, O_APPEND, b.ptr, b.len) < 0;
+		free(line);
+		cJSON_Delete(o);
+		if (ret)
+			goto done;
+	}
+	ret = 1;
+	if (env("FAKEPM_NPM_GLOBAL") &&
+	    !strcmp(env("FAKEPM_NPM_GLOBAL"), "fail")) {
+		fprintf(stderr, "npm ERR! 404 Not Found - GET %s\n", spec);
+		goto done;
+	}
+	pmbench_sleep_ns(pmbench_st_mult(ms, 1000000));
+	pmbench_buf_add(&pkg, spec, (size_t)(at - spec));
+	base = strrchr(pkg.ptr, '/') ? strrchr(pkg.ptr, '/') + 1 : pkg.ptr;
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(&b, "%s/lib/node_modules/%s", prefix, pkg.ptr);
+	if (mkdirp(f, b.ptr) < 0)
+		goto done;
+	pmbench_buf_adds(&b, "/package.json");
+	if (put_file(f, b.ptr, O_TRUNC, "{}\n", 3) < 0)
+		goto done;
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(&b, "%s/bin", prefix);
+	if (mkdirp(f, b.ptr) < 0)
+		goto done;
+	pmbench_buf_addf(&b, "/%s", base);
+	ret = put_file(f, b.ptr, O_TRUNC, "#!/bin/sh\n", 10) < 0;
+done:
+	if (ret && !prefix)
+		fprintf(stderr, "fake npm: install --global needs --prefix\n");
+	pmbench_buf_release(&pkg);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
 static int dispatch(struct fake *f)
 {
 	const struct fake_pm *pm = f->pm;
@@ -1940,6 +2028,9 @@ static int dispatch(struct fake *f)
 	}
 	w = next_word(f, 1);
 	word = w < f->argc ? f->argv[w] : NULL;
+	if (word && !strcmp(pm->name, "npm") && !strcmp(word, "install") &&
+	    has_word(f, "--global"))
+		return do_global(f);
 	f->frozen = is_frozen(f, word);
 	for (i = 1; pm->lockfile_only && i < f->argc; i++)
 		if (!strcmp(f->argv[i], pm->lockfile_only))

@@ -144,9 +144,10 @@ TEST(store_restores_a_warm_cache)
 			CHECK(h_metric(s, "save_s") > 0);
 			CHECK(h_metric(s, "download_s") > 0);
 			CHECK(h_metric(s, "upload_s") > 0);
-			/* The job's total is its three parts. */
+			/* The job's total is its parts. */
 			CHECK_NEAR((double)s->wall_ns / 1e9,
-				   h_metric(s, "restore_s") +
+				   h_metric(s, "setup_s") +
+					   h_metric(s, "restore_s") +
 					   h_metric(s, "install_s") +
 					   h_metric(s, "save_s"),
 				   1e-6);
@@ -313,6 +314,107 @@ TEST(failed_jobs_are_results)
 	c = cell(&r, "store/gzip-6", "pnpm");
 	CHECK(c && c->samples_nr == 2 && c->samples[0].ok);
 	CHECK_CONTAINS(run.out.ptr, "install failed on purpose");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/* How many lines of the fake npm's global-install log name `spec`. */
+static int global_installs(const char *path, const char *spec)
+{
+	struct pmbench_buf log = PMBENCH_BUF_INIT;
+	int n = 0;
+
+	if (!pmbench_fs_read(&log, path, 1u << 20))
+		for (const char *p = log.ptr; (p = strstr(p, spec)); p++)
+			n++;
+	pmbench_buf_release(&log);
+	return n;
+}
+
+/*
+ * The setup step: npm comes with Node (nothing to do, 0 s); pnpm is
+ * installed with `npm install --global pnpm@<its version>` by every job
+ * but the toolchain strategy's hits and lockfile-changed job, which
+ * restore the prefix the miss job saved. The setup is part of the job's
+ * total, and the table says its share of a cold job.
+ */
+TEST(setup_step_gets_the_pm)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	char logenv[4300], logpath[4200];
+	const char *env[] = { logenv, NULL };
+
+	h_setup();
+	snprintf(logpath, sizeof(logpath), "%s", h_write("global.log", ""));
+	snprintf(logenv, sizeof(logenv), "FAKEPM_GLOBAL_LOG=%s", logpath);
+	H_CHECK_CALL(run_ci, &r, &run, "none,store+toolchain", "2", env, 0);
+	/* Priming, none's 2 hits and changed job, the toolchain's miss. */
+	CHECK_INT(global_installs(logpath, "\"spec\":\"pnpm@"), 5);
+	CHECK_INT(global_installs(logpath, "\"spec\":\"npm@"), 0);
+	for (int k = 0; k < 4; k++) {
+		static const char *const sc[] = {
+			"none", "store+toolchain/gzip-6/miss",
+			"store+toolchain/gzip-6",
+			"store+toolchain/gzip-6/lockfile-changed"
+		};
+
+		c = cell(&r, sc[k], "npm");
+		CHECK(c && c->samples_nr && c->samples[0].ok);
+		for (size_t i = 0; c && i < c->samples_nr; i++)
+			CHECK_INT((long long)h_metric(&c->samples[i],
+						      "setup_s"),
+				  0);
+		c = cell(&r, sc[k], "pnpm");
+		CHECK(c && c->samples_nr && c->samples[0].ok);
+		for (size_t i = 0; c && i < c->samples_nr; i++) {
+			const struct pmbench_sample *s = &c->samples[i];
+
+			CHECK(h_metric(s, "setup_s") > 0);
+			/* Restored from the toolchain archive after the miss. */
+			CHECK((h_metric(s, "setup_bytes") > 0) == (k >= 2));
+			CHECK((h_metric(s, "setup_save_s") >= 0) == (k >= 1));
+			CHECK((h_metric(s, "setup_archive_bytes") > 0) ==
+			      (k == 1));
+			/* Only the toolchain strategy saves a toolchain. */
+			CHECK_NEAR((double)s->wall_ns / 1e9,
+				   h_metric(s, "setup_s") +
+					   (k ? h_metric(s, "setup_save_s")
+					      : 0) +
+					   h_metric(s, "restore_s") +
+					   h_metric(s, "install_s") +
+					   h_metric(s, "save_s"),
+				   1e-6);
+		}
+	}
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_setup_npm"),
+		       "preinstalled");
+	CHECK_CONTAINS(pmbench_result_env_get(&r, "ci_cache_setup_pnpm"),
+		       "`npm install --global pnpm@");
+	CHECK_CONTAINS(run.out.ptr, "getting the PM (setup) in a cold job");
+	CHECK_CONTAINS(run.out.ptr, "setup: `npm install --global pnpm@");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/* A setup that fails fails the job, with npm's words; npm needs none. */
+TEST(failed_setup_is_a_failed_job)
+{
+	static const char *const env[] = { "FAKEPM_NPM_GLOBAL=fail", NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	H_CHECK_CALL(run_ci, &r, &run, "none", "1", env, 2);
+	c = cell(&r, "none", "pnpm");
+	CHECK(c && c->samples_nr == 1 && !c->samples[0].ok);
+	CHECK_CONTAINS(c->samples[0].failure,
+		       "setup `npm install --global` exited 1");
+	CHECK_CONTAINS(c->samples[0].failure, "404 Not Found");
+	c = cell(&r, "none", "npm");
+	CHECK(c && c->samples_nr == 1 && c->samples[0].ok);
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
@@ -550,7 +652,8 @@ TEST(gnu_tar_archiver_as_actions_cache)
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
 	   CASE(fakes_ci_install_as_the_table_says),
-	   CASE(failed_jobs_are_results),
+	   CASE(failed_jobs_are_results), CASE(setup_step_gets_the_pm),
+	   CASE(failed_setup_is_a_failed_job),
 	   CASE(frozen_install_without_lockfile_fails),
 	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),

@@ -105,7 +105,8 @@ static const cJSON *step(const cJSON *wf, const char *job, const char *id)
 
 /*
  * The step's script with the matrix values put in, as Actions would
- * (`pm` for matrix.pm, which only --pm-matrix makes; NULL: none).
+ * (`pm` for matrix.pm and, as its include says, matrix.pm_key, which
+ * only --pm-matrix makes; NULL: none).
  */
 static char *script(const cJSON *s, const char *shard, const char *pm)
 {
@@ -116,6 +117,11 @@ static char *script(const cJSON *s, const char *shard, const char *pm)
 		if (!strncmp(p, "${{ matrix.shard }}", 19)) {
 			pmbench_buf_adds(&b, shard);
 			p += 19;
+		} else if (pm && !strncmp(p, "${{ matrix.pm_key }}", 20)) {
+			/* The matrix's include: the PM's folder name. */
+			for (const char *q = pm; *q; q++)
+				pmbench_buf_addch(&b, *q == ':' ? '_' : *q);
+			p += 20;
 		} else if (pm && !strncmp(p, "${{ matrix.pm }}", 16)) {
 			pmbench_buf_adds(&b, pm);
 			p += 16;
@@ -208,14 +214,25 @@ static void check_shape(const cJSON *wf)
 	CHECK_INT(get(wf, "jobs.shard.strategy.matrix.shard.2")->valueint, 3);
 	CHECK_STR(str(wf, "jobs.shard.steps.0.id"), "deps");
 	CHECK_STR(str(wf, "jobs.shard.steps.1.uses"), "actions/checkout@v4");
-	CHECK_STR(str(step(wf, "shard", "build"), "run"), "ci/build.sh");
+	/* pmbench alone, the toolchain from a cache (the merge needs none). */
+	CHECK_STR(str(step(wf, "shard", "build"), "run"),
+		  "ci/build.sh --pmbench-only");
+	CHECK_STR(str(step(wf, "merge", "build"), "run"),
+		  "ci/build.sh --pmbench-only --no-toolchain");
+	CHECK_STR(str(step(wf, "shard", "toolchain"), "uses"),
+		  "actions/cache@v4");
+	CHECK_STR(str(step(wf, "shard", "toolchain"), "with.path"),
+		  "cache/toolchain");
+	CHECK_CONTAINS(str(step(wf, "shard", "toolchain"), "with.key"),
+		       "hashFiles('ci/toolchain.versions')");
+	CHECK(!step(wf, "merge", "toolchain"));
 	CHECK_CONTAINS(str(step(wf, "shard", "deps"), "run"),
 		       "apt-get install");
 	CHECK_CONTAINS(str(step(wf, "shard", "bench"), "run"),
 		       "bench --no-progress --pm npm,bun --runs 3 --warmup 0 "
 		       "--scenario clean --env 'A=b c' --shard "
 		       "${{ matrix.shard }}/3");
-	CHECK_STR(str(wf, "jobs.shard.steps.4.uses"),
+	CHECK_STR(str(wf, "jobs.shard.steps.5.uses"),
 		  "actions/upload-artifact@v4");
 	CHECK_STR(str(wf, "jobs.merge.needs"), "shard");
 	CHECK_STR(str(wf, "jobs.merge.steps.3.uses"),
@@ -554,8 +571,134 @@ TEST(container_sets_where_the_jobs_run)
 	}
 }
 
+/*
+ * --runner with several labels: runs-on lists them all (a runner with
+ * every label); a label with a space, or an empty one, is refused.
+ */
+TEST(runner_takes_several_labels)
+{
+	const char *args[] = { "workflow", "github-actions",
+			       "--runner", "self-hosted,linux,x64",
+			       "todo-api", NULL };
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(args, at("labels.yml"));
+	if (!wf)
+		return;
+	for (int j = 0; j < 2; j++) {
+		const char *job = j ? "jobs.merge.runs-on"
+				    : "jobs.shard.runs-on";
+		char path[64];
+
+		CHECK_INT(cJSON_GetArraySize(get(wf, job)), 3);
+		snprintf(path, sizeof(path), "%s.2", job);
+		CHECK_STR(str(wf, path), "x64");
+	}
+	cJSON_Delete(wf);
+	for (int k = 0; k < 2; k++) {
+		const char *bad[] = { "workflow", "github-actions", "--runner",
+				      k ? "linux," : "self hosted,linux",
+				      NULL };
+
+		H_CHECK_CALL(h_expect, bad, NULL, 129,
+			     "runner labels such as ubuntu-latest");
+	}
+}
+
+/*
+ * A variant in --pm-matrix ("npm:linked"): upload-artifact refuses ':'
+ * in names and paths, so the matrix gives each PM a key without one,
+ * which the artifact, the result's path and the merge loop use.
+ */
+TEST(pm_matrix_variant_has_no_colon_in_artifacts)
+{
+	const char *args[] = { "workflow",    "github-actions",
+			       "--pm",	      "npm,npm:linked",
+			       "--pm-matrix", "todo-api",
+			       NULL };
+	const cJSON *up, *inc;
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(args, at("variant.yml"));
+	if (!wf)
+		return;
+	inc = get(wf, "jobs.shard.strategy.matrix.include");
+	CHECK_INT(cJSON_GetArraySize(inc), 2);
+	CHECK_STR(str(inc, "1.pm"), "npm:linked");
+	CHECK_STR(str(inc, "1.pm_key"), "npm_linked");
+	up = get(wf, "jobs.shard.steps.5");
+	CHECK_STR(str(up, "uses"), "actions/upload-artifact@v4");
+	CHECK_STR(str(up, "with.name"),
+		  "pmbench-${{ matrix.fixture }}-${{ matrix.pm_key }}-${{ "
+		  "matrix.shard }}");
+	CHECK(!strchr(str(up, "with.path"), ':'));
+	CHECK_CONTAINS(str(step(wf, "shard", "bench"), "run"),
+		       "--pm ${{ matrix.pm }}");
+	CHECK_CONTAINS(str(step(wf, "merge", "merge"), "run"),
+		       "for key in todo-api-npm todo-api-npm_linked; do");
+	cJSON_Delete(wf);
+}
+
+/*
+ * Every shard of one fixture failed: the merge step says so in the job
+ * summary, still merges and reports the other fixture, and fails.
+ */
+TEST(merge_step_when_a_fixture_has_no_shard)
+{
+	const char *args[] = { "workflow",   "github-actions",
+			       "--pm",	     "npm",
+			       "--shards",   "1",
+			       "--runs",     "1",
+			       "--warmup",   "0",
+			       "--scenario", "clean",
+			       "todo-api",   "vite-react-ts",
+			       NULL };
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	char *merge;
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(args, at("missing.yml"));
+	if (!wf)
+		return;
+	CHECK_INT(pmbench_fs_mkdirp(at("build"), 0755), 0);
+	CHECK_INT(symlink(getenv("PMBENCH_BIN"), at("build/pmbench")), 0);
+	/* todo-api's one shard ran; vite-react-ts's failed, nothing left. */
+	merge = script(step(wf, "shard", "bench"), "1", NULL);
+	sh(&c, merge, "runner-1");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 0);
+	pmbench_child_release(&c);
+	free(merge);
+	CHECK_INT(pmbench_fs_mkdirp(at("shards"), 0755), 0);
+	CHECK_INT(pmbench_fs_copyfile(at("results/todo-api-1.json"),
+				      at("shards/todo-api-1.json")),
+		  0);
+	c = (struct pmbench_child)PMBENCH_CHILD_INIT;
+	merge = script(step(wf, "merge", "merge"), "", NULL);
+	sh(&c, merge, "runner-merge");
+	CHECK_INT(pmbench_child_run(&c), 0);
+	CHECK_INT(c.result.exit_code, 1);
+	CHECK(pmbench_fs_isfile(at("merged/todo-api.json")));
+	CHECK(pmbench_fs_isfile(at("report/todo-api.html")));
+	CHECK_CONTAINS(c.tail.ptr, "no shard of vite-react-ts left a result");
+	CHECK_INT(pmbench_fs_read_text(&text, at("summary.md"), 1 << 20), 0);
+	CHECK_CONTAINS(text.ptr, "no shard of vite-react-ts left a result");
+	CHECK(!strstr(c.tail.ptr, "[0-9]"));
+	pmbench_child_release(&c);
+	pmbench_buf_release(&text);
+	free(merge);
+	cJSON_Delete(wf);
+}
+
 CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
 	   CASE(pm_matrix_gives_each_pm_its_jobs),
 	   CASE(container_sets_where_the_jobs_run),
+	   CASE(runner_takes_several_labels),
+	   CASE(pm_matrix_variant_has_no_colon_in_artifacts),
+	   CASE(merge_step_when_a_fixture_has_no_shard),
 	   CASE(docs_example_is_current), CASE(workflow_refuses),
 	   CASE(bench_options_reach_the_shards))

@@ -18,10 +18,14 @@
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
+#include "cisetup.h"
 
 #define TASK PMBENCH_CICACHE_TASK
 #define S    PMBENCH_CICACHE_STORE
 #define NM   PMBENCH_CICACHE_NODE_MODULES
+#define TC   PMBENCH_CICACHE_TOOLCHAIN
+/* What the job's cache archive holds (the toolchain has its own). */
+#define CACHES (S | NM)
 
 enum job_kind { JOB_MISS, JOB_HIT, JOB_CHANGED };
 
@@ -35,10 +39,18 @@ void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o)
 
 const char *pmbench_cicache_strategy_name(unsigned strategy)
 {
-	static const char *const names[] = { "none", "store", "node_modules",
-					     "store+node_modules" };
+	static const char *const names[] = {
+		"none",
+		"store",
+		"node_modules",
+		"store+node_modules",
+		"toolchain",
+		"store+toolchain",
+		"node_modules+toolchain",
+		"store+node_modules+toolchain",
+	};
 
-	return names[strategy & 3];
+	return names[strategy & 7];
 }
 
 int pmbench_cicache_parse_strategy(unsigned *out, const char *s)
@@ -56,6 +68,7 @@ int pmbench_cicache_parse_strategy(unsigned *out, const char *s)
 	for (size_t i = 0; i < parts.nr && !bad; i++) {
 		unsigned bit = !strcmp(parts.v[i], "store")	     ? S
 			       : !strcmp(parts.v[i], "node_modules") ? NM
+			       : !strcmp(parts.v[i], "toolchain")    ? TC
 								     : 0;
 
 		bad = !bit || (st & bit);
@@ -65,8 +78,9 @@ int pmbench_cicache_parse_strategy(unsigned *out, const char *s)
 	if (bad)
 		return pmbench_error_setc(PMBENCH_EINVALID,
 					  "unknown strategy '%s'; use none, "
-					  "store, node_modules or "
-					  "store+node_modules",
+					  "or store, node_modules and "
+					  "toolchain joined by '+' "
+					  "(store+toolchain)",
 					  s);
 	*out = st;
 	return 0;
@@ -131,6 +145,7 @@ static void config_release(struct config *c)
 struct slot {
 	char *archive; /* the miss job's archive, once saved */
 	uint64_t archive_bytes;
+	char *toolchain; /* the miss job's toolchain archive, once saved */
 };
 
 static void scenario_of(struct pmbench_buf *out, const struct config *c,
@@ -165,6 +180,7 @@ struct run {
 	char *change;		       /* what the lockfile-changed job edits */
 	char **store;		       /* per PM: the store strategy's folder */
 	char *work;		       /* realpath of pmbench's cache folder */
+	struct pmbench_pm_found npm;   /* what installs the other PMs */
 };
 
 /*
@@ -354,72 +370,65 @@ static void to_maps(struct pmbench_cachearc_map *maps,
 }
 
 /*
- * Save the strategy's trees into `path` with the chosen archiver (in
+ * Save the trees `names`/`paths` into `path` with the chosen archiver (in
  * process, or GNU tar as actions/cache runs it). `*ns` gets the save's
  * time.
  */
 static int save_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
-			struct run *x, size_t pi, const struct config *c,
-			const char *path)
+			const struct run *x, const struct pmbench_strvec *names,
+			const struct pmbench_strvec *paths,
+			const struct config *c, const char *path)
 {
-	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
-	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
 	struct pmbench_cachearc_map *maps = NULL;
 	struct pmbench_buf dir = PMBENCH_BUF_INIT;
 	int ret;
 
-	/* The folder question is asked before the timed save. */
-	ret = save_maps(&names, &paths, x, pi, c->strategy);
 	pmbench_buf_add(&dir, path, (size_t)(strrchr(path, '/') - path));
-	if (!ret)
-		ret = pmbench_fs_mkdirp(dir.ptr, 0755);
+	ret = pmbench_fs_mkdirp(dir.ptr, 0755);
 	if (!ret) {
 		struct pmbench_cachearc_job job = {
 			.archiver = x->o->archiver,
-			.maps_nr = names.nr,
+			.maps_nr = names->nr,
 			.dir = x->work,
 			.comp = &c->comp,
 		};
 
-		maps = pmbench_xcalloc(names.nr ? names.nr : 1, sizeof(*maps));
-		to_maps(maps, &names, &paths);
+		maps = pmbench_xcalloc(names->nr ? names->nr : 1,
+				       sizeof(*maps));
+		to_maps(maps, names, paths);
 		job.maps = maps;
 		ret = pmbench_cachearc_save(st, ns, path, &job);
 	}
 	free(maps);
-	pmbench_strvec_release(&names);
-	pmbench_strvec_release(&paths);
 	pmbench_buf_release(&dir);
 	return ret;
 }
 
 /*
- * Restore `path` into the PM's cache folder and run copy. `*ns` gets the
- * restore's time: with GNU tar the tar process only, as a CI job runs
- * nothing else; libarchive's check before it goes to `*check_ns`.
+ * Restore `path` into the places `maps` name. `*ns` gets the restore's
+ * time: with GNU tar the tar process only, as a CI job runs nothing
+ * else; libarchive's check before it goes to `*check_ns`.
  */
 static int restore_archive(struct pmbench_cachearc_stats *st, uint64_t *ns,
 			   uint64_t *check_ns, const struct run *x,
-			   const struct pmbench_pmrun *ps,
-			   const struct config *c, const char *path)
+			   const struct pmbench_cachearc_map *maps,
+			   size_t maps_nr, const struct config *c,
+			   const char *path)
 {
-	const struct pmbench_cachearc_map maps[] = {
-		{ work_rel(x, ps->ws.cache), ps->ws.cache },
-		{ work_rel(x, ps->ws.run), ps->ws.run },
-	};
 	const struct pmbench_cachearc_job job = {
 		.archiver = x->o->archiver,
 		.maps = maps,
-		.maps_nr = PMBENCH_ARRAY_SIZE(maps),
+		.maps_nr = maps_nr,
 		.dir = x->work,
 		.comp = &c->comp,
 	};
 	int ret;
 
-	if (!maps[0].name || !maps[1].name)
-		return pmbench_error_set("'%s' is not in pmbench's cache "
-					 "folder",
-					 ps->ws.root);
+	for (size_t i = 0; i < maps_nr; i++)
+		if (!maps[i].name)
+			return pmbench_error_set("'%s' is not in pmbench's "
+						 "cache folder",
+						 maps[i].path);
 	ret = pmbench_cachearc_restore(st, ns, path, &job);
 	*check_ns = st->check_ns;
 	return ret;
@@ -459,7 +468,9 @@ static void save_result(const struct run *x)
 
 /* What one job measured. */
 struct job_measures {
+	uint64_t setup_ns, setup_save_ns;
 	uint64_t restore_ns, install_ns, save_ns, check_ns;
+	double setup_bytes, setup_archive_bytes;
 	double restore_bytes, archive_bytes, raw_bytes, files;
 };
 
@@ -472,6 +483,11 @@ static int job_restore(struct job_measures *m, struct run *x, size_t pi,
 		       size_t ci, struct pmbench_sample *s)
 {
 	const struct slot *slot = &x->slots[ci * x->nr + pi];
+	const struct pmbench_pmrun *ps = &x->states[pi];
+	const struct pmbench_cachearc_map maps[] = {
+		{ work_rel(x, ps->ws.cache), ps->ws.cache },
+		{ work_rel(x, ps->ws.run), ps->ws.run },
+	};
 	struct pmbench_cachearc_stats st;
 	int ret;
 
@@ -479,8 +495,9 @@ static int job_restore(struct job_measures *m, struct run *x, size_t pi,
 		fail_sample(s, "no archive to restore: the miss job failed");
 		return 1;
 	}
-	ret = restore_archive(&st, &m->restore_ns, &m->check_ns, x,
-			      &x->states[pi], &x->configs[ci], slot->archive);
+	ret = restore_archive(&st, &m->restore_ns, &m->check_ns, x, maps,
+			      PMBENCH_ARRAY_SIZE(maps), &x->configs[ci],
+			      slot->archive);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		fail_sample(s, "interrupted");
 		return ret;
@@ -506,10 +523,16 @@ static int job_save(struct job_measures *m, struct run *x, size_t pi, size_t ci,
 	struct slot *slot = &x->slots[ci * x->nr + pi];
 	struct pmbench_cachearc_stats st;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
 	int ret;
 
 	archive_path(&b, ps, c, kind == JOB_MISS ? "" : "job-");
-	ret = save_archive(&st, &m->save_ns, x, pi, c, b.ptr);
+	/* The folder question is asked before the timed save. */
+	ret = save_maps(&names, &paths, x, pi, c->strategy);
+	if (!ret)
+		ret = save_archive(&st, &m->save_ns, x, &names, &paths, c,
+				   b.ptr);
 	if (ret == PMBENCH_EINTERRUPTED) {
 		fail_sample(s, "interrupted");
 		goto done;
@@ -531,6 +554,150 @@ static int job_save(struct job_measures *m, struct run *x, size_t pi, size_t ci,
 	}
 done:
 	pmbench_buf_release(&b);
+	pmbench_strvec_release(&names);
+	pmbench_strvec_release(&paths);
+	return ret;
+}
+
+/* The PM's setup folder (its prefix and npm cache): beside the run copy. */
+static void setup_root(struct pmbench_buf *out, const struct pmbench_pmrun *ps)
+{
+	pmbench_buf_path(out, ps->ws.root, "ci-setup");
+}
+
+/* The toolchain archive of the setup prefix, as one map. */
+static void toolchain_map(struct pmbench_cachearc_map *map,
+			  struct pmbench_buf *prefix, const struct run *x,
+			  const struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf root = PMBENCH_BUF_INIT;
+
+	setup_root(&root, ps);
+	pmbench_cisetup_prefix(prefix, root.ptr);
+	map->path = prefix->ptr;
+	map->name = work_rel(x, prefix->ptr);
+	pmbench_buf_release(&root);
+}
+
+/*
+ * The setup step with the toolchain strategy, after the miss job: the
+ * prefix the miss job installed, restored from its archive into a fresh
+ * setup folder. Returns as job_restore() does.
+ */
+static int toolchain_restore(struct job_measures *m, const struct run *x,
+			     const struct pmbench_pmrun *ps,
+			     const struct config *c, const struct slot *slot,
+			     struct pmbench_sample *s)
+{
+	struct pmbench_buf prefix = PMBENCH_BUF_INIT, root = PMBENCH_BUF_INIT;
+	struct pmbench_cachearc_map map;
+	struct pmbench_cachearc_stats st;
+	uint64_t check_ns = 0;
+	int ret = 1;
+
+	if (!slot->toolchain) {
+		fail_sample(s, "no toolchain archive to restore: the miss job "
+			       "failed");
+		goto done;
+	}
+	setup_root(&root, ps);
+	toolchain_map(&map, &prefix, x, ps);
+	ret = pmbench_fs_discard(root.ptr, ps->ws.trash);
+	if (!ret)
+		ret = pmbench_fs_mkdirp(prefix.ptr, 0755);
+	if (!ret)
+		ret = restore_archive(&st, &m->setup_ns, &check_ns, x, &map, 1,
+				      c, slot->toolchain);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(s, "interrupted");
+	} else if (ret < 0) {
+		fail_sample(s, "toolchain restore failed: %s",
+			    pmbench_error_last());
+		ret = 1;
+	} else {
+		m->setup_bytes = (double)st.archive_bytes;
+	}
+done:
+	pmbench_buf_release(&prefix);
+	pmbench_buf_release(&root);
+	return ret;
+}
+
+/*
+ * The job's first step, getting the PM as CI does (cisetup.c): nothing
+ * for a preinstalled PM; with the toolchain strategy after the miss job,
+ * its prefix restored; else the PM installed with npm. Returns as
+ * job_restore() does.
+ */
+static int job_setup(struct job_measures *m, struct run *x, size_t pi,
+		     size_t ci, enum job_kind kind, struct pmbench_sample *s)
+{
+	const struct pmbench_pmrun *ps = &x->states[pi];
+	const struct config *c = &x->configs[ci];
+	struct pmbench_buf root = PMBENCH_BUF_INIT, why = PMBENCH_BUF_INIT;
+	int ret;
+
+	if (pmbench_cisetup_preinstalled(ps->pm))
+		return 0;
+	if ((c->strategy & TC) && kind != JOB_MISS)
+		return toolchain_restore(m, x, ps, c,
+					 &x->slots[ci * x->nr + pi], s);
+	setup_root(&root, ps);
+	ret = pmbench_cisetup_install(&m->setup_ns, &why, ps, x->npm.path,
+				      root.ptr, x->o->timeout_ns);
+	if (ret == PMBENCH_EINTERRUPTED)
+		fail_sample(s, "interrupted");
+	else if (ret < 0)
+		fail_sample(s, "setup failed: %s", pmbench_error_last());
+	else if (ret > 0)
+		fail_sample(s, "%s", why.ptr);
+	pmbench_buf_release(&root);
+	pmbench_buf_release(&why);
+	return ret < 0 && ret != PMBENCH_EINTERRUPTED ? 1 : ret;
+}
+
+/*
+ * The miss job of the toolchain strategy saves the setup's prefix, the
+ * archive later jobs restore instead of installing the PM. Returns as
+ * job_restore() does.
+ */
+static int toolchain_save(struct job_measures *m, struct run *x, size_t pi,
+			  size_t ci, struct pmbench_sample *s)
+{
+	const struct pmbench_pmrun *ps = &x->states[pi];
+	const struct config *c = &x->configs[ci];
+	struct slot *slot = &x->slots[ci * x->nr + pi];
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec paths = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf prefix = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	struct pmbench_cachearc_map map;
+	struct pmbench_cachearc_stats st;
+	int ret;
+
+	toolchain_map(&map, &prefix, x, ps);
+	pmbench_strvec_push(&names, map.name ? map.name : "");
+	pmbench_strvec_push(&paths, map.path);
+	archive_path(&b, ps, c, "toolchain-");
+	ret = map.name ? save_archive(&st, &m->setup_save_ns, x, &names, &paths,
+				      c, b.ptr)
+		       : pmbench_error_set("'%s' is not in pmbench's cache "
+					   "folder",
+					   map.path);
+	if (ret == PMBENCH_EINTERRUPTED) {
+		fail_sample(s, "interrupted");
+	} else if (ret < 0) {
+		fail_sample(s, "toolchain save failed: %s",
+			    pmbench_error_last());
+		ret = 1;
+	} else {
+		m->setup_archive_bytes = (double)st.archive_bytes;
+		free(slot->toolchain);
+		slot->toolchain = pmbench_buf_detach(&b);
+	}
+	pmbench_strvec_release(&names);
+	pmbench_strvec_release(&paths);
+	pmbench_buf_release(&prefix);
+	pmbench_buf_release(&b);
 	return ret;
 }
 
@@ -540,13 +707,22 @@ static void job_metrics(struct pmbench_sample *s, const struct job_measures *m,
 			enum job_kind kind)
 {
 	const double bw = x->o->bandwidth;
-	double download_s = m->restore_bytes / bw;
-	double upload_s = m->archive_bytes / bw;
+	double download_s = (m->restore_bytes + m->setup_bytes) / bw;
+	double upload_s = (m->archive_bytes + m->setup_archive_bytes) / bw;
+	uint64_t saves_ns = m->save_ns + m->setup_save_ns;
 
-	s->wall_ns = m->restore_ns + m->install_ns + m->save_ns;
+	s->wall_ns = m->setup_ns + m->restore_ns + m->install_ns + saves_ns;
+	pmbench_sample_metric_set(s, "setup_s", secs(m->setup_ns));
+	if (c->strategy & TC) {
+		pmbench_sample_metric_set(s, "setup_bytes", m->setup_bytes);
+		pmbench_sample_metric_set(s, "setup_save_s",
+					  secs(m->setup_save_ns));
+		pmbench_sample_metric_set(s, "setup_archive_bytes",
+					  m->setup_archive_bytes);
+	}
 	pmbench_sample_metric_set(s, "restore_s", secs(m->restore_ns));
-	if (pmbench_cachearc_checks_first(x->o->archiver) && c->strategy &&
-	    kind != JOB_MISS)
+	if (pmbench_cachearc_checks_first(x->o->archiver) &&
+	    (c->strategy & CACHES) && kind != JOB_MISS)
 		pmbench_sample_metric_set(s, "restore_check_s",
 					  secs(m->check_ns));
 	pmbench_sample_metric_set(s, "install_s", secs(m->install_ns));
@@ -559,10 +735,11 @@ static void job_metrics(struct pmbench_sample *s, const struct job_measures *m,
 	pmbench_sample_metric_set(s, "upload_s", upload_s);
 	pmbench_sample_metric_set(s, "transfer_total_s",
 				  secs(s->wall_ns) + download_s + upload_s);
+	/* The toolchain's key (the PM's version) misses only once. */
 	pmbench_sample_metric_set(
 		s, "keyed_total_s",
-		download_s + secs(m->restore_ns + m->install_ns) +
-			(kind == JOB_HIT ? 0 : secs(m->save_ns) + upload_s));
+		download_s + secs(m->setup_ns + m->restore_ns + m->install_ns) +
+			(kind == JOB_HIT ? 0 : secs(saves_ns) + upload_s));
 }
 
 /* Say how the job went. */
@@ -576,11 +753,13 @@ static void job_event(const struct run *x, const struct pmbench_pmrun *ps,
 	scenario_of(&b, c, kind);
 	if (s->ok)
 		pmbench_ctx_event(x->ctx,
-				  "%s %s %s round %u: restore %.2f s, install "
-				  "%.2f s, save %.2f s, archive %.2f MB",
+				  "%s %s %s round %u: setup %.2f s, restore "
+				  "%.2f s, install %.2f s, save %.2f s, "
+				  "archive %.2f MB",
 				  x->f->name, ps->pm->name, b.ptr, round + 1,
-				  secs(m->restore_ns), secs(m->install_ns),
-				  secs(m->save_ns), m->archive_bytes / 1e6);
+				  secs(m->setup_ns), secs(m->restore_ns),
+				  secs(m->install_ns), secs(m->save_ns),
+				  m->archive_bytes / 1e6);
 	else
 		pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
 				  x->f->name, ps->pm->name, b.ptr, round + 1,
@@ -622,7 +801,12 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 		if (!x->change)
 			x->change = pmbench_xstrdup(what.ptr);
 	}
-	if (c->strategy && kind != JOB_MISS) {
+	ret = job_setup(&m, x, pi, ci, kind, s);
+	if (ret) {
+		ret = ret < 0 ? ret : 0;
+		goto done;
+	}
+	if ((c->strategy & CACHES) && kind != JOB_MISS) {
 		ret = job_restore(&m, x, pi, ci, s);
 		if (ret) {
 			ret = ret < 0 ? ret : 0;
@@ -638,11 +822,13 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 	if (!s->ok)
 		goto done;
 	pmbench_pmrun_measure_node_modules(ps, s);
-	if (c->strategy) {
+	if (c->strategy & CACHES)
 		ret = job_save(&m, x, pi, ci, kind, s);
-		if (ret > 0)
-			ret = 0;
-	}
+	if (!ret && (c->strategy & TC) && kind == JOB_MISS &&
+	    !pmbench_cisetup_preinstalled(ps->pm))
+		ret = toolchain_save(&m, x, pi, ci, s);
+	if (ret > 0)
+		ret = 0;
 done:
 	if (pmbench_ctx_cancelled(x->ctx)) {
 		/*
@@ -819,6 +1005,59 @@ static int record(struct pmbench_result *r,
 	return record_archiver(r, o);
 }
 
+/*
+ * Before the mirror is sealed: how each PM's setup step gets it, in the
+ * environment, and that setup once, untimed, so that the mirror holds
+ * what a job's setup fetches (a failure warns; every job's setup then
+ * fails with its reason).
+ */
+static int prime_setup(struct run *x, struct pmbench_pmrun *ps)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT, key = PMBENCH_BUF_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	uint64_t ns;
+	int ret = 0;
+
+	pmbench_cisetup_describe(&b, ps);
+	pmbench_buf_addf(&key, "ci_cache_setup_%s", ps->pm->name);
+	pmbench_result_env_set(x->r, key.ptr, b.ptr);
+	if (!pmbench_cisetup_preinstalled(ps->pm) && !ps->prime_failure) {
+		pmbench_buf_reset(&b);
+		setup_root(&b, ps);
+		ret = pmbench_cisetup_install(&ns, &why, ps, x->npm.path, b.ptr,
+					      x->o->timeout_ns);
+		if (ret > 0)
+			pmbench_ctx_warn(x->ctx, "%s: %s", ps->pm->name,
+					 why.ptr);
+		ret = ret > 0 ? 0 : ret;
+	}
+	pmbench_buf_release(&b);
+	pmbench_buf_release(&key);
+	pmbench_buf_release(&why);
+	return ret;
+}
+
+/* npm, which installs every other PM in the setup step, if one needs it. */
+static int find_npm(struct run *x)
+{
+	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
+	int need = 0, ret = 0;
+
+	for (size_t i = 0; i < x->nr; i++)
+		need |= !pmbench_cisetup_preinstalled(x->states[i].pm);
+	if (!need)
+		return 0;
+	pmbench_buf_path(&scratch, x->ctx->cache_dir, "tmp");
+	ret = pmbench_pm_find(&x->npm, x->ctx, pmbench_pm_get("npm"),
+			      getenv("PATH"), scratch.ptr);
+	if (ret < 0)
+		ret = pmbench_error_set("ci-cache's setup step installs the "
+					"PMs with npm: %s",
+					pmbench_error_last());
+	pmbench_buf_release(&scratch);
+	return ret;
+}
+
 static int run_fixture(struct run *x)
 {
 	const struct pmbench_cicache_opts *o = x->o;
@@ -860,6 +1099,8 @@ static int run_fixture(struct run *x)
 		/* The lockfile-changed job fetches a release no priming did. */
 		if (!ret && o->lockfile_changed)
 			ret = pmbench_task_update_prime(ps, o->timeout_ns);
+		if (!ret)
+			ret = prime_setup(x, ps);
 		if (ret < 0)
 			return ret;
 	}
@@ -947,6 +1188,7 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	x.o = o;
 	x.r = r;
 	x.f = f;
+	x.npm = (struct pmbench_pm_found)PMBENCH_PM_FOUND_INIT;
 	x.states = pmbench_xcalloc(pms_nr, sizeof(*x.states));
 	x.frozen = pmbench_xcalloc(pms_nr, sizeof(*x.frozen));
 	for (size_t i = 0; i < pms_nr; i++)
@@ -967,6 +1209,8 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (!ret)
 		ret = pmbench_pmrun_start(ctx, r, x.states, &x.nr, &o->pms,
 					  o->pms_explicit);
+	if (!ret)
+		ret = find_npm(&x);
 	if (ret < 0)
 		goto done;
 	/* The caller writes the final result (pmbench_cli_finish()). */
@@ -980,8 +1224,11 @@ done:
 	}
 	free(x.store);
 	free(x.work);
-	for (size_t i = 0; i < x.configs_nr * pms_nr; i++)
+	pmbench_pm_found_release(&x.npm);
+	for (size_t i = 0; i < x.configs_nr * pms_nr; i++) {
 		free(x.slots[i].archive);
+		free(x.slots[i].toolchain);
+	}
 	for (size_t i = 0; i < x.configs_nr; i++)
 		config_release(&x.configs[i]);
 	free(x.configs);
