@@ -3,8 +3,9 @@
  * on purpose against the local mirror: one that keeps a cache outside
  * what pmbench resets is "warm" in `clean`; one that resolves again with
  * its lockfile in place (asks for packuments, rewrites the lockfile) is
- * "resolved again" in `lockfile`; and the same fake without the knob
- * passes both, so the check tells the two apart.
+ * "resolved again" in `lockfile`; one that writes into node_modules
+ * in place is said to, with what it wrote; and the same fake without
+ * the knob passes each, so the check tells them apart.
  */
 #include "pmbench/common.h"
 
@@ -19,11 +20,11 @@ static void bench(struct h_run *run, const char *proj, const char *out,
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
-	const char *args[] = { "bench",	     "--pm",	   "npm",
-			       "--scenario", scenario,	   "--runs",
-			       "2",	     "--warmup",   "0",
-			       "--no-control", "--out",	   out,
-			       proj,	     NULL };
+	const char *args[] = {
+		"bench",  "--pm", "npm",      "--scenario", scenario,
+		"--runs", "2",	  "--warmup", "0",	    "--no-control",
+		"--out",  out,	  proj,	      NULL
+	};
 
 	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
 	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
@@ -118,5 +119,23 @@ TEST(a_relock_is_resolved_again_in_lockfile)
 		"state check: resolved again: ");
 }
 
+TEST(a_write_into_node_modules_in_place_is_said)
+{
+	const char *const none[] = { NULL };
+	const char *const writes[] = { "FAKEPM_NPM_TIMELINE=write:4:0", NULL };
+
+	/* Everything in place: the fake checks and writes nothing. */
+	h_setup();
+	case_of("cache+lockfile+node_modules", none, PMBENCH_CHECK_PASS, NULL,
+		NULL);
+	h_setup();
+	case_of("cache+lockfile+node_modules", writes, PMBENCH_CHECK_FAIL,
+		"1 entry written into node_modules "
+		"(node_modules/.fakepm-timeline)",
+		"npm: not the state asked (cache+lockfile+node_modules): "
+		"every run failed the state check:");
+}
+
 CHECK_MAIN(CASE(a_hidden_cache_is_warm_in_clean),
-	   CASE(a_relock_is_resolved_again_in_lockfile))
+	   CASE(a_relock_is_resolved_again_in_lockfile),
+	   CASE(a_write_into_node_modules_in_place_is_said))
