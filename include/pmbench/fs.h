@@ -301,6 +301,18 @@ struct pmbench_fs_usage {
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
 /**
+ * What was written in the tree at `root`/`rel` after `since`: the
+ * entries whose ctime is later (data or status written, made, renamed
+ * into place; a folder with an entry added or removed), without
+ * following symlinks. How many into *out_count; the paths of the first
+ * `keep`, relative to `root`, pushed onto `names`. A missing tree: 0
+ * and PMBENCH_ENOTFOUND.
+ */
+int pmbench_fs_changed_since(uint64_t *out_count, struct pmbench_strvec *names,
+			     size_t keep, const char *root, const char *rel,
+			     const struct timespec *since);
+
+/**
  * Push onto `out` the path, relative to `root`, of every directory named
  * `name` below `root`, without descending into the matches or into
  * symlinks, nor into `.git` (finds each workspace's node_modules). The

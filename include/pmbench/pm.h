@@ -84,6 +84,8 @@ enum pmbench_check_rule {
 	PMBENCH_RULE_LOCK_PACKUMENTS,
 	/** with a lockfile, the lockfile is the same after the run */
 	PMBENCH_RULE_LOCK_CHANGED,
+	/** with node_modules in place, nothing is written into it */
+	PMBENCH_RULE_NM_UNTOUCHED,
 };
 
 /**

@@ -105,6 +105,13 @@ struct pmbench_sample {
 	 * requests with the lockfile"), else NULL (`state_why`).
 	 */
 	char *state_why;
+	/**
+	 * In a scenario with node_modules in place: the first paths the run
+	 * wrote there (relative to the run copy, ", " between them; the
+	 * count is the metric node_modules_written_count), else NULL
+	 * (`node_modules_written`).
+	 */
+	char *nm_written;
 };
 
 /**

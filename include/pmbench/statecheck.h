@@ -6,6 +6,9 @@
 
 struct pmbench_pm;
 
+/** How many of the paths written into node_modules a sample keeps. */
+#define PMBENCH_NM_WRITTEN_KEEP 3
+
 /**
  * The state check of one install run (issue 36): was the run in the
  * state its scenario asks for? From what pmbench records of every run:

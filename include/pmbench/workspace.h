@@ -114,6 +114,17 @@ pmbench_workspace_primed_lockfile(const struct pmbench_workspace *ws);
 int pmbench_workspace_prepare(struct pmbench_workspace *ws, unsigned state);
 
 /**
+ * What was written into the run copy's node_modules folders after
+ * `since` (pmbench_fs_changed_since()): how many entries into
+ * *out_count, the first `keep` paths (relative to the run copy) onto
+ * `names`. Without node_modules: 0.
+ */
+int pmbench_workspace_node_modules_written(const struct pmbench_workspace *ws,
+					   const struct timespec *since,
+					   size_t keep, uint64_t *out_count,
+					   struct pmbench_strvec *names);
+
+/**
  * Sum the disk usage of every node_modules folder of the run copy (hard
  * links counted once across them).
  */

@@ -328,9 +328,17 @@ static int read_file(struct pmbench_buf *out, const char *path)
 static int put_file(const struct fake *f, const char *path, int how,
 		    const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | how, 0644);
+	struct pmbench_buf had = PMBENCH_BUF_INIT;
+	int fd, same;
 	ssize_t n = -1;
 
+	/* What is already there is left alone, as a PM that checks first. */
+	same = how == O_TRUNC && read_file(&had, path) == 0 && had.len == len &&
+	       !memcmp(had.ptr, data, len);
+	pmbench_buf_release(&had);
+	if (same)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | how, 0644);
 	if (fd >= 0) {
 		while ((n = write(fd, data, len)) < 0 && errno == EINTR)
 			;
@@ -342,6 +350,18 @@ static int put_file(const struct fake *f, const char *path, int how,
 	fprintf(stderr, "fake %s: cannot write '%s': %s\n", f->pm->name, path,
 		n >= 0 ? "short write" : strerror(errno));
 	return -1;
+}
+
+/* 1 if `path` is a symlink to `target`. */
+static int link_is(const char *path, const char *target)
+{
+	char got[4096];
+	ssize_t n = readlink(path, got, sizeof(got) - 1);
+
+	if (n < 0)
+		return 0;
+	got[n] = '\0';
+	return !strcmp(got, target);
 }
 
 static int mkdirp(const struct fake *f, const char *path)
@@ -753,8 +773,9 @@ static int link_top(const struct fake *f, const char *name, const char *dir)
 	}
 	/* `dir` starts with "node_modules/". */
 	pmbench_buf_adds(&to, dir + 13);
-	if (!ret && ((unlink(link.ptr) < 0 && errno != ENOENT) ||
-		     symlink(to.ptr, link.ptr) < 0)) {
+	if (!ret && !link_is(link.ptr, to.ptr) &&
+	    ((unlink(link.ptr) < 0 && errno != ENOENT) ||
+	     symlink(to.ptr, link.ptr) < 0)) {
 		fprintf(stderr, "fake %s: cannot link '%s': %s\n", f->pm->name,
 			link.ptr, strerror(errno));
 		ret = -1;
@@ -800,14 +821,37 @@ static int install_package(struct fake *f, struct pmbench_buf *dir,
  * The install's products: cache entry, lockfile and a tiny node_modules
  * (or, for Plug'n'Play, unplugged packages; write_pnp() maps them).
  */
+/*
+ * $FAKEPM_<NAME>_RELOCK=1: an install that finds its own lockfile
+ * resolves again anyway: it asks for $FAKEPM_<NAME>_FETCH_FRESH and
+ * writes a lockfile that differs from the one it found.
+ */
+static int relocks(const struct fake *f)
+{
+	const char *v = pm_env(f, "RELOCK");
+
+	return v && !strcmp(v, "1");
+}
+
+/*
+ * The own lockfile's text; relocking, the marker is followed by
+ * " (relocked <pid>)", so that every such install changes it.
+ */
+static void lock_text(const struct fake *f, struct pmbench_buf *out)
+{
+	pmbench_buf_addf(out, "%s%s", f->pm->lock_head, f->marker.ptr);
+	if (relocks(f))
+		pmbench_buf_addf(out, " (relocked %ld)", (long)getpid());
+	pmbench_buf_adds(out, f->pm->lock_tail);
+}
+
 /* Lockfile only: the own lockfile, and nothing else. */
 static int write_lockfile(struct fake *f)
 {
 	struct pmbench_buf data = PMBENCH_BUF_INIT;
 	int ret;
 
-	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
-			 f->pm->lock_tail);
+	lock_text(f, &data);
 	ret = put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len);
 	pmbench_buf_release(&data);
 	return ret;
@@ -826,8 +870,7 @@ static int write_outputs(struct fake *f, int with_lockfile)
 	     put_file(f, f->tgz.ptr, O_TRUNC, data.ptr, data.len) < 0))
 		goto done;
 	pmbench_buf_reset(&data);
-	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
-			 f->pm->lock_tail);
+	lock_text(f, &data);
 	if (with_lockfile &&
 	    put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len) < 0)
 		goto done;
@@ -853,6 +896,7 @@ static int write_outputs(struct fake *f, int with_lockfile)
 	if (put_file(f, dir.ptr, O_TRUNC, data.ptr, data.len) < 0)
 		goto done;
 	if (!pnp &&
+	    !link_is("node_modules/.bin/left-pad", "../left-pad/index.js") &&
 	    ((unlink("node_modules/.bin/left-pad") < 0 && errno != ENOENT) ||
 	     symlink("../left-pad/index.js", "node_modules/.bin/left-pad") <
 		     0)) {
@@ -1020,8 +1064,7 @@ static int do_import(const struct fake *f)
 			f->pm->name);
 		goto done;
 	}
-	pmbench_buf_addf(&data, "%s%s%s", f->pm->lock_head, f->marker.ptr,
-			 f->pm->lock_tail);
+	lock_text(f, &data);
 	if (put_file(f, f->pm->lockfile, O_TRUNC, data.ptr, data.len) < 0)
 		goto done;
 	printf("fake %s: imported the lockfile\n", f->pm->name);
@@ -1175,7 +1218,7 @@ static int fetch_all(const struct fake *f)
 
 	if (all)
 		pmbench_strvec_split(&paths, all, ',');
-	if (fresh && !own_lockfile(f)) {
+	if (fresh && (!own_lockfile(f) || relocks(f))) {
 		struct pmbench_strvec more = PMBENCH_STRVEC_INIT;
 
 		pmbench_strvec_split(&more, fresh, ',');
@@ -1228,6 +1271,61 @@ static int timeline_fetch(const struct fake *f, uint64_t n, int tarballs)
 		}
 	}
 	return 0;
+}
+
+/* ---- What a state check sees (issue 36) ------------------------------ */
+
+/*
+ * $FAKEPM_<NAME>_HIDDEN_CACHE: a cache folder that none of the PM's
+ * cache variables name (as bun's cache that outlived the prepare step):
+ * `<dir>/fakepm-<name>.tgz` into `out`, or 0 without the knob.
+ */
+static int hidden_tgz(const struct fake *f, struct pmbench_buf *out)
+{
+	const char *dir = pm_env(f, "HIDDEN_CACHE");
+
+	if (dir)
+		pmbench_buf_addf(out, "%s/fakepm-%s.tgz", dir, f->pm->name);
+	return dir != NULL;
+}
+
+/* Cold: no cache entry where the PM's variables say, nor a hidden one. */
+static int cache_cold(const struct fake *f)
+{
+	struct pmbench_buf hidden = PMBENCH_BUF_INIT;
+	int cold = !f->tgz.len || !exists(f->tgz.ptr);
+
+	if (cold && hidden_tgz(f, &hidden))
+		cold = !exists(hidden.ptr);
+	pmbench_buf_release(&hidden);
+	return cold;
+}
+
+/* The hidden cache's entry, written by every install that writes. */
+static int write_hidden(const struct fake *f)
+{
+	struct pmbench_buf hidden = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (hidden_tgz(f, &hidden) &&
+	    (mkdirp(f, pm_env(f, "HIDDEN_CACHE")) < 0 ||
+	     put_file(f, hidden.ptr, O_TRUNC, "hidden\n", 7) < 0))
+		ret = -1;
+	pmbench_buf_release(&hidden);
+	return ret;
+}
+
+/*
+ * $FAKEPM_<NAME>_TARBALLS=N: a cold install (cache_cold()) downloads N
+ * tarballs (as the timeline's `tgz:N`), a warm one none.
+ */
+static int fetch_tarballs(const struct fake *f, int cold)
+{
+	uint64_t n;
+
+	if (pm_env_ms(f, "TARBALLS", 0, &n) < 0)
+		return -2;
+	return cold ? timeline_fetch(f, n, 1) : 0;
 }
 
 /* `kib` KiB into node_modules/.fakepm-timeline, spread over `ms`. */
@@ -1631,7 +1729,7 @@ static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
 	uint64_t sleep_ms, cold_ms, mem_mb, jitter;
-	int cold = !f->tgz.len || !exists(f->tgz.ptr), ret = 1;
+	int cold = cache_cold(f), ret = 1;
 
 	if (!f->linker) {
 		fprintf(stderr, "fake %s: unknown linker '%s'\n", name,
@@ -1711,7 +1809,9 @@ static int do_install(struct fake *f)
 		goto done;
 	if (fetch_all(f) < 0)
 		goto done;
-	ret = timeline(f);
+	ret = fetch_tarballs(f, cold);
+	if (!ret)
+		ret = timeline(f);
 	if (ret < 0) {
 		ret = ret == -2 ? 2 : 1;
 		goto done;
@@ -1753,7 +1853,8 @@ static int do_install(struct fake *f)
 	}
 	/* A frozen install never writes the lockfile. */
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
-	    write_extra_packages(f) < 0 || write_pnp(f) < 0)
+	    write_extra_packages(f) < 0 || write_pnp(f) < 0 ||
+	    write_hidden(f) < 0)
 		goto done;
 	print_timers(f);
 	printf("fake %s: added 3 packages\n", name);

@@ -112,6 +112,34 @@ TEST(lockfile_resolves_nothing)
 	pmbench_buf_release(&why);
 }
 
+TEST(node_modules_in_place_is_not_written)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct pmbench_sample s;
+
+	run_of(&s, 0, 0, 89);
+	pmbench_sample_metric_set(&s, "node_modules_written_count", 0);
+	CHECK_INT(check(&why, &s, "cache+lockfile+node_modules", "npm"),
+		  PMBENCH_CHECK_PASS);
+	/* Four entries written, the first three named. */
+	pmbench_sample_metric_set(&s, "node_modules_written_count", 4);
+	s.nm_written = pmbench_xstrdup("node_modules/.package-lock.json, "
+				       "node_modules/a, node_modules/b");
+	CHECK_INT(check(&why, &s, "cache+lockfile+node_modules", "yarn"),
+		  PMBENCH_CHECK_FAIL);
+	CHECK_STR(why.ptr, "4 entries written into node_modules "
+			   "(node_modules/.package-lock.json, node_modules/a, "
+			   "node_modules/b, ...)");
+	/* npm's hidden lockfile: documented, with its source. */
+	CHECK_INT(check(&why, &s, "cache+lockfile+node_modules", "npm"),
+		  PMBENCH_CHECK_KNOWN);
+	CHECK_CONTAINS(why.ptr, "known: npm rewrites its hidden lockfile");
+	/* Without node_modules in place, writing it is the install. */
+	CHECK_INT(check(&why, &s, "cache+lockfile", "npm"), PMBENCH_CHECK_PASS);
+	pmbench_sample_release(&s);
+	pmbench_buf_release(&why);
+}
+
 TEST(unchecked_without_the_mirror)
 {
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
@@ -184,5 +212,6 @@ TEST(wrong_state_is_no_time)
 }
 
 CHECK_MAIN(CASE(empty_cache_downloads_every_tarball),
+	   CASE(node_modules_in_place_is_not_written),
 	   CASE(warm_cache_downloads_nothing), CASE(lockfile_resolves_nothing),
 	   CASE(unchecked_without_the_mirror), CASE(wrong_state_is_no_time))

@@ -282,6 +282,24 @@ static const struct pmbench_pm_known pnpm_known[] = {
 	  "by default since pnpm 11) and reads its publish time from the "
 	  "packument; the lockfile is not resolved again",
 	  "https://pnpm.io/settings#minimumreleaseage, pnpm/pnpm#11583" },
+	{ PMBENCH_RULE_NM_UNTOUCHED, NULL,
+	  "pnpm rewrites its workspace state, "
+	  "node_modules/.pnpm-workspace-state-v1.json, on every install, an "
+	  "up-to-date one too (measured with pnpm 12, 2026-12-05)",
+	  "pnpm/pnpm, workspace/state" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/*
+ * deno's documented differences from the state check's rules (statecheck.h).
+ */
+static const struct pmbench_pm_known deno_known[] = {
+	{ PMBENCH_RULE_NM_UNTOUCHED, NULL,
+	  "deno adds or removes an entry of node_modules/.deno, its own "
+	  "bookkeeping, on every install, an up-to-date one too (measured "
+	  "with deno 2, 2026-12-05)",
+	  "https://docs.deno.com/runtime/fundamentals/node/"
+	  "#node_modules" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -302,6 +320,11 @@ static const struct pmbench_pm_known npm_known[] = {
 	  "and downloads it, its cache notwithstanding",
 	  "https://docs.npmjs.com/cli/using-npm/config"
 	  "#omit-lockfile-registry-resolved" },
+	{ PMBENCH_RULE_NM_UNTOUCHED, NULL,
+	  "npm rewrites its hidden lockfile, node_modules/.package-lock.json, "
+	  "on every install, an up-to-date one too (measured, 2026-12-05)",
+	  "https://docs.npmjs.com/cli/configuring-npm/package-lock-json"
+	  "#hidden-lockfiles" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -801,6 +824,7 @@ const struct pmbench_pm pmbench_pms[] = {
 	},
 	{
 		.name = "deno",
+		.known = deno_known,
 		.conf = &deno_conf,
 		.title = "deno (npm compatibility)",
 		.npm_package = "deno",

@@ -103,6 +103,31 @@ static void check_files(struct verdict *v, const struct pmbench_sample *s,
 	}
 }
 
+/* The node_modules rule: nothing written into it when in place. */
+static void check_node_modules(struct verdict *v,
+			       const struct pmbench_sample *s, unsigned state,
+			       const struct pmbench_pm *pm,
+			       const char *pm_config)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	double n;
+
+	if (!(state & PMBENCH_STATE_NODE_MODULES) ||
+	    !pmbench_sample_metric_get(s, "node_modules_written_count", &n))
+		return;
+	v->judged = 1;
+	if (n > 0) {
+		pmbench_buf_addf(&b, "%.0f entr%s written into node_modules", n,
+				 n == 1 ? "y" : "ies");
+		if (s->nm_written)
+			pmbench_buf_addf(&b, " (%s%s)", s->nm_written,
+					 n > PMBENCH_NM_WRITTEN_KEEP ? ", ..."
+								     : "");
+		broken(v, pm, PMBENCH_RULE_NM_UNTOUCHED, pm_config, b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
 int pmbench_state_check(struct pmbench_buf *why, const struct pmbench_sample *s,
 			unsigned state, const struct pmbench_pm *pm,
 			const char *pm_config)
@@ -112,6 +137,7 @@ int pmbench_state_check(struct pmbench_buf *why, const struct pmbench_sample *s,
 
 	check_registry(&v, s, state, pm, pm_config);
 	check_files(&v, s, state, pm, pm_config);
+	check_node_modules(&v, s, state, pm, pm_config);
 	if (v.failed.len) {
 		ret = PMBENCH_CHECK_FAIL;
 		pmbench_buf_add(why, v.failed.ptr, v.failed.len);

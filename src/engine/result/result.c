@@ -784,6 +784,7 @@ const struct pmbench_result_field pmbench_result_sample_fields[] = {
 	FIELD(pmbench_sample, "repeat", F_OPTUINT, repeat, 0),
 	FIELD_NAMES(pmbench_sample, "state_check", state_check, check_names),
 	FIELD(pmbench_sample, "state_why", F_OPTSTR, state_why, 0),
+	FIELD(pmbench_sample, "node_modules_written", F_OPTSTR, nm_written, 0),
 	FIELD_END,
 };
 

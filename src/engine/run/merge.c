@@ -498,6 +498,7 @@ static void copy_sample(struct pmbench_cell *to, const struct pmbench_sample *s,
 	d->failure = dup_opt(s->failure);
 	d->tail = dup_opt(s->tail);
 	d->state_why = dup_opt(s->state_why);
+	d->nm_written = dup_opt(s->nm_written);
 	d->metrics = NULL;
 	d->metrics_nr = d->metrics_alloc = 0;
 	for (size_t k = 0; k < s->metrics_nr; k++)

@@ -44,13 +44,41 @@ static void read_lockfile(struct pmbench_buf *out,
 }
 
 /*
+ * With node_modules in place: what the run wrote there after `since`
+ * (the metric node_modules_written_count, the first paths).
+ */
+static void record_written(const struct pmbench_task_job *j,
+			   struct pmbench_sample *s,
+			   const struct timespec *since)
+{
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	uint64_t n = 0;
+
+	if (pmbench_workspace_node_modules_written(&j->ps->ws, since,
+						   PMBENCH_NM_WRITTEN_KEEP, &n,
+						   &names) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	pmbench_sample_metric_set(s, "node_modules_written_count", (double)n);
+	free(s->nm_written);
+	pmbench_strvec_join(&b, &names, ", ");
+	s->nm_written = names.nr ? pmbench_buf_detach(&b) : NULL;
+done:
+	pmbench_strvec_release(&names);
+	pmbench_buf_release(&b);
+}
+
+/*
  * What the state check needs beside the mirror's counts (statecheck.h):
  * the tarballs the tree needs, whether the lockfile changed; then the
  * check.
  */
 static void check_state(const struct pmbench_task_job *j,
 			struct pmbench_sample *s,
-			const struct pmbench_buf *before)
+			const struct pmbench_buf *before,
+			const struct timespec *since)
 {
 	struct pmbench_buf after = PMBENCH_BUF_INIT;
 
@@ -66,6 +94,8 @@ static void check_state(const struct pmbench_task_job *j,
 						  memcmp(after.ptr, before->ptr,
 							 after.len));
 	}
+	if (j->state & PMBENCH_STATE_NODE_MODULES)
+		record_written(j, s, since);
 	pmbench_state_check_sample(s, j->state, j->ps->pm, j->ps->pm_config);
 	pmbench_buf_release(&after);
 }
@@ -76,14 +106,17 @@ int pmbench_task_install_run(const struct pmbench_task_job *j,
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf before = PMBENCH_BUF_INIT;
+	struct timespec since;
 	int ret;
 
 	(void)argv_out; /* the cell's command, always */
 	if (j->state & PMBENCH_STATE_LOCKFILE)
 		read_lockfile(&before, j->ps);
+	/* The file systems' clock: what the prepare wrote is not later. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &since);
 	ret = pmbench_pmrun_install(j->ps, j->timeout_ns, s, &c);
 	if (!ret)
-		check_state(j, s, &before);
+		check_state(j, s, &before, &since);
 	pmbench_child_release(&c);
 	pmbench_buf_release(&before);
 	return ret;

@@ -46,7 +46,26 @@ struct usage_ctx {
 	struct pmbench_fs_usage *out;
 	struct pmbench_fs_linkmap *seen;
 	struct pmbench_buf path;
+	/* pmbench_fs_changed_since(): NULL for the usage alone */
+	const struct timespec *since;
+	struct pmbench_strvec *names;
+	size_t keep, skip; /* names kept; the root's length in `path` */
+	uint64_t changed;
 };
+
+/* An entry changed after ctx->since: counted, its name kept. */
+static void note_changed(struct usage_ctx *ctx, const struct stat *st)
+{
+	const struct timespec *t = &st->st_ctim;
+
+	if (!ctx->since || t->tv_sec < ctx->since->tv_sec ||
+	    (t->tv_sec == ctx->since->tv_sec &&
+	     t->tv_nsec <= ctx->since->tv_nsec))
+		return;
+	if (ctx->names && ctx->changed < ctx->keep)
+		pmbench_strvec_push(ctx->names, ctx->path.ptr + ctx->skip);
+	ctx->changed++;
+}
 
 static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
 {
@@ -60,6 +79,7 @@ static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
 					ctx->path.ptr, strerror(errno));
 		goto done;
 	}
+	note_changed(ctx, &st);
 	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
 		/* Another link to an inode already counted. */
 		if (fs_link_find(ctx->seen, st.st_dev, st.st_ino))
@@ -105,7 +125,8 @@ done:
 
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
 {
-	struct usage_ctx ctx = { out, NULL, PMBENCH_BUF_INIT };
+	struct usage_ctx ctx = { out, NULL, PMBENCH_BUF_INIT, NULL, NULL, 0,
+				 0,   0 };
 	struct stat st;
 	int ret;
 
@@ -119,6 +140,32 @@ int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
 	ret = usage_walk(&ctx, AT_FDCWD, path);
 	if (ret < 0)
 		memset(out, 0, sizeof(*out));
+	pmbench_buf_release(&ctx.path);
+	pmbench_fs_linkmap_free(ctx.seen);
+	return ret;
+}
+
+int pmbench_fs_changed_since(uint64_t *out_count, struct pmbench_strvec *names,
+			     size_t keep, const char *root, const char *rel,
+			     const struct timespec *since)
+{
+	struct pmbench_fs_usage u;
+	struct usage_ctx ctx = { &u, NULL, PMBENCH_BUF_INIT, since, names, keep,
+				 0,  0 };
+	int ret;
+
+	memset(&u, 0, sizeof(u));
+	ctx.seen = pmbench_fs_linkmap_new();
+	pmbench_buf_adds(&ctx.path, root);
+	ctx.skip = ctx.path.len + 1;
+	fs_path_push(&ctx.path, rel);
+	ret = usage_walk(&ctx, AT_FDCWD, ctx.path.ptr);
+	if (ret < 0 && !pmbench_fs_exists(ctx.path.ptr)) {
+		pmbench_error_clear();
+		ret = pmbench_error_setc(PMBENCH_ENOTFOUND, "no folder '%s'",
+					 ctx.path.ptr);
+	}
+	*out_count = ret < 0 ? 0 : ctx.changed;
 	pmbench_buf_release(&ctx.path);
 	pmbench_fs_linkmap_free(ctx.seen);
 	return ret;
