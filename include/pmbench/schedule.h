@@ -6,6 +6,7 @@
 
 struct pmbench_ctx;
 struct pmbench_result;
+struct pmbench_cell;
 
 /**
  * Rounds: the one loop that times installs, tasks and ci-cache jobs.
@@ -296,6 +297,74 @@ size_t pmbench_schedule_fit_pms(int *keep,
 				size_t nr, const uint64_t *pm_ns, size_t pms,
 				size_t base, uint64_t fixed_ns,
 				uint64_t budget_ns);
+
+/**
+ * Whether a command's rounds are the budget's (the one rule, for every
+ * command that runs rounds): with `--runs auto` or `--budget` given;
+ * else the command's default (`by_default`: bench, migrate and ci-cache,
+ * not claim) unless `--runs N` fixes the plan or the run is a shard
+ * (`sharded`: a shard's rounds are fixed).
+ */
+int pmbench_schedule_budgeted(int by_default, int runs_given, int runs_auto,
+			      int budget_given, int sharded);
+
+/**
+ * Cell `c` judged against the baseline's cell `b` (NULL: none) after
+ * `rounds` rounds, into `out` (whose `baseline` says whether c is the
+ * baseline's; set its half to 0 and `*most` to -1 before the first of a
+ * PM's cells): `excluded` when c has no successful time, a failure or no
+ * baseline; else its paired ratio's relative half-width (the widest of
+ * the PM's cells) and interval (the one whose verdict needs the most
+ * rounds, `*most`). Returns 1 when nothing more can be learnt of the PM
+ * (excluded, or its interval not known: half -1), else 0.
+ */
+int pmbench_schedule_judge(struct pmbench_schedule_cell *out, double *most,
+			   const struct pmbench_cell *c,
+			   const struct pmbench_cell *b, unsigned rounds,
+			   double margin, uint64_t seed);
+
+/**
+ * Why a cell's group stopped adding rounds, recorded in the cell's
+ * "stopped_by" (pmbench_schedule_stop_name()): FAILURES when excluded,
+ * PRECISION for the baseline or a decided verdict within the target,
+ * MAX_RUNS at o->max_runs rounds, else TIME_BUDGET.
+ */
+enum pmbench_schedule_stop
+pmbench_schedule_why(const struct pmbench_schedule_cell *c, unsigned rounds,
+		     const struct pmbench_schedule_budget *o);
+
+/**
+ * The budget's knobs in the result (runs_auto, auto_*), and its minimum
+ * rounds as `runs` until the rounds ran.
+ */
+void pmbench_schedule_record(struct pmbench_result *r,
+			     const struct pmbench_schedule_budget *o);
+
+/** A budgeted command's groups and PMs, as its words name them. */
+struct pmbench_schedule_names {
+	const char *const *labels; /**< per group, in the plan's words */
+	const char *const *groups; /**< per group, as its option names it */
+	const char *group_option;  /**< "--scenario", "--strategy" */
+	const char *const *pms;	   /**< per PM */
+	size_t pms_nr;
+	size_t base;	       /**< the baseline's index in pms */
+	const uint64_t *pm_ns; /**< group-major: PM i's turn in group g */
+	uint64_t fixed_ns;     /**< the budget's time before any group */
+};
+
+/**
+ * Say the plan (`end_ns`: the whole command, from its start): "estimate`when`:
+ * about M:SS in all ...: N groups: LABEL K rounds of S s, ..., then M:SS
+ * of further rounds ..." as an event; before the first rounds (`when`
+ * empty), when the minimum does not fit, a warning with what would
+ * (pmbench_schedule_fit_groups() and _fit_pms(), as options).
+ */
+void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
+			  const struct pmbench_schedule_plan *plan,
+			  uint64_t end_ns,
+			  const struct pmbench_schedule_costs *g, size_t nr,
+			  const struct pmbench_schedule_names *n,
+			  const struct pmbench_schedule_budget *o);
 
 /** A schedule: who takes part, how many rounds, what each turn does. */
 struct pmbench_schedule {
