@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
@@ -475,8 +476,73 @@ TEST(ci_cache_minimum_that_cannot_fit)
 	h_run_release(&run);
 }
 
+/*
+ * migrate's estimate is worded as what runs (issue 33 saw "1 group of 18
+ * runs" and three groups ran): its default scenarios to two PMs, "2
+ * groups: clean 5 rounds of ..., cache+lockfile 5 rounds of ...", each
+ * group then in the result with at least its 5 rounds and no other
+ * timed group; the estimate within ±15 % of the wall time (timing).
+ */
+TEST(migrate_says_what_runs)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const cJSON *c, *smp;
+	cJSON *rep;
+	struct h_run run;
+	const char *proj;
+	char report[4200];
+	double est, wall;
+	uint64_t t0;
+	size_t groups = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	noisy_env(&env, 300);
+	t0 = pmbench_now_ns();
+	{
+		const char *args[] = { "migrate",  proj,     "--to",
+				       "pnpm,bun", "--from", "npm",
+				       "--budget", "30s",    "--max-runs",
+				       "200",	   "--out",  report,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	wall = (double)(pmbench_now_ns() - t0) / 1e9;
+	CHECK_INT(run.exit_code, 0);
+	est = estimate_of(run.out.ptr, "estimate: about ");
+	fprintf(stderr, "estimate %.0f s, wall %.1f s\n", est, wall);
+	CHECK_CONTAINS(run.out.ptr, "2 groups: clean 5 rounds of ");
+	CHECK_CONTAINS(run.out.ptr, ", cache+lockfile 5 rounds of ");
+	rep = h_read_json(report);
+	cJSON_ArrayForEach(
+		c, cJSON_GetObjectItemCaseSensitive(
+			   cJSON_GetObjectItemCaseSensitive(rep, "result"),
+			   "cells"))
+	{
+		const char *sc = h_str(c, "scenario");
+		size_t n = 0;
+
+		cJSON_ArrayForEach(
+			smp, cJSON_GetObjectItemCaseSensitive(c, "samples"))
+			n += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				smp, "warmup"));
+		if (strcmp(h_str(c, "pm"), "npm") || !n)
+			continue;
+		CHECK(!strcmp(sc, "clean") || !strcmp(sc, "cache+lockfile"));
+		CHECK(n >= PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+		groups++;
+	}
+	CHECK_INT(groups, 2);
+	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
+	cJSON_Delete(rep);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
 	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
 	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
 	   CASE(migrate_spends_the_budget), CASE(ci_cache_spends_the_budget),
-	   CASE(ci_cache_minimum_that_cannot_fit))
+	   CASE(ci_cache_minimum_that_cannot_fit), CASE(migrate_says_what_runs))

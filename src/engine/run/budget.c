@@ -66,9 +66,8 @@ pmbench_schedule_why(const struct pmbench_schedule_cell *c, unsigned rounds,
 {
 	if (c->excluded)
 		return PMBENCH_SCHEDULE_FAILURES;
-	if (c->baseline ||
-	    (c->half >= 0 && c->half <= o->target &&
-	     pmbench_schedule_decided(c->lo, c->hi, o->margin)))
+	if (c->baseline || (c->half >= 0 && c->half <= o->target &&
+			    pmbench_schedule_decided(c->lo, c->hi, o->margin)))
 		return PMBENCH_SCHEDULE_PRECISION;
 	if (rounds >= o->max_runs)
 		return PMBENCH_SCHEDULE_MAX_RUNS;
@@ -117,10 +116,13 @@ static void fit_words(struct pmbench_buf *out,
 		      uint64_t budget_ns)
 {
 	size_t pms = n->pms_nr;
-	int *keep = pmbench_xcalloc(nr > pms ? nr : pms ? pms : 1,
+	int *keep = pmbench_xcalloc(nr > pms ? nr
+				    : pms    ? pms
+					     : 1,
 				    sizeof(*keep));
 
-	pmbench_buf_addf(out, "--budget %.0fm", ceil((double)plan->fit_ns / 60e9));
+	pmbench_buf_addf(out, "--budget %.0fm",
+			 ceil((double)plan->fit_ns / 60e9));
 	if (pmbench_schedule_fit_groups(keep, g, nr, n->fixed_ns, budget_ns))
 		kept_words(out, n->group_option, n->groups, keep, nr);
 	if (pmbench_schedule_fit_pms(keep, g, nr, n->pm_ns, pms, n->base,
