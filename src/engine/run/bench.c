@@ -1504,6 +1504,56 @@ static int check_fixtures(const struct pmbench_fixture *fixtures, size_t nr)
 	return 0;
 }
 
+/* What the options say that cannot run: tasks, baseline, fixtures. */
+static int check_opts(const struct pmbench_bench_opts *o,
+		      const struct pmbench_fixture *fixtures,
+		      size_t fixtures_nr)
+{
+	for (size_t i = 0; i < o->tasks.nr; i++) {
+		if (!pmbench_task_get(o->tasks.v[i])) {
+			struct pmbench_buf b = PMBENCH_BUF_INIT;
+			int ret;
+
+			pmbench_task_list(&b, 0);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "'%s' is not a task; use %s",
+						 o->tasks.v[i], b.ptr);
+			pmbench_buf_release(&b);
+			return ret;
+		}
+	}
+	if (o->baseline && pmbench_strvec_find(&o->pms, o->baseline) < 0)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'--baseline %s' is not one of the "
+					  "PMs benchmarked; add it to --pm or "
+					  "name one of them",
+					  o->baseline);
+	return check_fixtures(fixtures, fixtures_nr);
+}
+
+/* The resets' deletions wait in the trash unless the disk is short. */
+static void note_trash(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *why;
+	unsigned forced = pmbench_fs_trash_forced(&why);
+
+	if (!forced)
+		return;
+	pmbench_buf_addf(&b,
+			 "yes, %u time%s: the disk ran short, so some runs "
+			 "followed the deletion of earlier runs' trees (the "
+			 "last time, %s)",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
+	pmbench_ctx_warn(ctx,
+			 "the disk ran short of space for the trash (%u "
+			 "time%s; the last time, %s): some runs followed a "
+			 "large deletion of earlier runs' trees",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_buf_release(&b);
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -1514,33 +1564,9 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      .pinned = ctx->node,
 			      .node = PMBENCH_NODE_INIT };
 	uint64_t start_ns = pmbench_now_ns();
-	const char *why;
-	unsigned forced;
 	size_t nr = 0;
-	int ret;
+	int ret = check_opts(o, fixtures, fixtures_nr);
 
-	for (size_t i = 0; i < o->tasks.nr; i++) {
-		if (!pmbench_task_get(o->tasks.v[i])) {
-			struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-			pmbench_task_list(&b, 0);
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "'%s' is not a task; use %s",
-						 o->tasks.v[i], b.ptr);
-			pmbench_buf_release(&b);
-			goto done;
-		}
-	}
-	if (o->baseline && pmbench_strvec_find(&o->pms, o->baseline) < 0) {
-		ret = pmbench_error_setc(
-			PMBENCH_EINVALID,
-			"'--baseline %s' is not one of the PMs "
-			"benchmarked; add it to --pm or name "
-			"one of them",
-			o->baseline);
-		goto done;
-	}
-	ret = check_fixtures(fixtures, fixtures_nr);
 	if (ret < 0)
 		goto done;
 	record_options(r, o);
@@ -1548,34 +1574,13 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (!ret)
 		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
 					  o->pms_explicit);
-	if (!ret)
-		record_pm_config(r, o);
 	if (ret < 0)
 		goto done;
-	for (size_t fi = 0; fi < fixtures_nr; fi++) {
+	record_pm_config(r, o);
+	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);
-		if (ret < 0)
-			break;
-	}
-	/* The resets' deletions wait in the trash unless the disk is short. */
-	if ((forced = pmbench_fs_trash_forced(&why))) {
-		struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-		pmbench_buf_addf(&b,
-				 "yes, %u time%s: the disk ran short, so some "
-				 "runs followed the deletion of earlier runs' "
-				 "trees (the last time, %s)",
-				 forced, forced == 1 ? "" : "s", why);
-		pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
-		pmbench_ctx_warn(ctx,
-				 "the disk ran short of space for the trash "
-				 "(%u time%s; the last time, %s): some runs "
-				 "followed a large deletion of earlier runs' "
-				 "trees",
-				 forced, forced == 1 ? "" : "s", why);
-		pmbench_buf_release(&b);
-	}
+	note_trash(ctx, r);
 done:
 	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < o->pms.nr; i++)
