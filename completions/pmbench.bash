@@ -351,6 +351,10 @@ _pmbench()
 		COMPREPLY=()
 		return
 		;;
+	"ci-cache --budget")
+		COMPREPLY=()
+		return
+		;;
 	"ci-cache --columns")
 		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
 		return
@@ -368,6 +372,10 @@ _pmbench()
 		return
 		;;
 	"ci-cache --link")
+		COMPREPLY=()
+		return
+		;;
+	"ci-cache --max-runs")
 		COMPREPLY=()
 		return
 		;;
@@ -393,6 +401,10 @@ _pmbench()
 		;;
 	"ci-cache --strategy")
 		_pmbench_words 'none store node_modules store+node_modules toolchain store+toolchain store+node_modules+toolchain' list
+		return
+		;;
+	"ci-cache --target")
+		COMPREPLY=()
 		return
 		;;
 	"ci-cache --timeout")
@@ -554,7 +566,7 @@ _pmbench()
 		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
-		opts='--archiver --bandwidth --columns --compression --env --format -f --help -h --link --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --timeout --wide'
+		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --target --timeout --wide'
 		;;
 	merge)
 		opts='--help -h --out -o --seed'

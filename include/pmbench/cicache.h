@@ -5,6 +5,7 @@
 
 #include "pmbench/cachearc.h"
 #include "pmbench/result.h"
+#include "pmbench/schedule.h"
 
 /** The task name of every ci-cache cell. */
 #define PMBENCH_CICACHE_TASK "ci-cache"
@@ -73,7 +74,13 @@ struct pmbench_cicache_opts {
 	size_t strategies_nr;
 	struct pmbench_cachearc_compression compressions[8];
 	size_t compressions_nr;
-	unsigned runs;		   /**< hit jobs per PM and strategy */
+	unsigned runs; /**< hit jobs per PM and strategy */
+	/**
+	 * The budget spends the hit rounds (the default; `--runs N` fixes
+	 * them): see pmbench_cicache_run().
+	 */
+	int runs_auto;
+	struct pmbench_schedule_budget budget;
 	int lockfile_changed;	   /**< run the lockfile-changed job */
 	uint64_t timeout_ns;	   /**< per install */
 	double bandwidth;	   /**< bytes per second, > 0 */
@@ -88,6 +95,7 @@ struct pmbench_cicache_opts {
 		.pms = PMBENCH_STRVEC_INIT, .runs = 3, .lockfile_changed = 1, \
 		.bandwidth = 100e6, .env = PMBENCH_STRVEC_INIT,               \
 		.archiver = PMBENCH_CACHEARC_LIBARCHIVE,                      \
+		.budget = PMBENCH_SCHEDULE_BUDGET_INIT,                       \
 	}
 
 void pmbench_cicache_opts_release(struct pmbench_cicache_opts *o);

@@ -6,6 +6,7 @@
 
 struct pmbench_ctx;
 struct pmbench_result;
+struct pmbench_cell;
 
 /**
  * Rounds: the one loop that times installs, tasks and ci-cache jobs.
@@ -13,9 +14,8 @@ struct pmbench_result;
  * machine that drifts hits every participant alike; the order rotates by
  * one each round (npm bun pnpm, bun pnpm npm, ...), so none always pays
  * for being first (a cold connection) or last. Warm-up rounds come
- * first. With `--runs auto` the timed rounds go on until the rule of
- * pmbench_schedule_auto_check() says stop, asked after every complete
- * timed round.
+ * first. Under the time budget the command's engine calls it for a
+ * few rounds at a time, as pmbench_schedule_allocate() says.
  *
  *	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
  *
@@ -46,43 +46,23 @@ typedef int (*pmbench_schedule_turn_cb)(size_t who,
 					void *payload);
 
 /**
- * Called after every participant has had its turn in a round (before the
- * `--runs auto` check). A negative return stops as for a turn.
+ * Called after every participant has had its turn in a round. A
+ * negative return stops as for a turn.
  */
 typedef int (*pmbench_schedule_round_cb)(const struct pmbench_round *round,
 					 void *payload);
 
-/** Why `--runs auto` stopped a schedule (or that it goes on). */
+/**
+ * Why the budget stopped adding rounds to a cell's group (its
+ * "stopped_by", pmbench_schedule_stop_name()), or that it goes on.
+ */
 enum pmbench_schedule_stop {
 	PMBENCH_SCHEDULE_CONTINUE = 0,
-	PMBENCH_SCHEDULE_PRECISION,   /**< every interval is narrow enough */
-	PMBENCH_SCHEDULE_MAX_RUNS,    /**< the maximum number of runs */
-	PMBENCH_SCHEDULE_TIME_BUDGET, /**< the scenario's time budget */
-	PMBENCH_SCHEDULE_FAILURES     /**< no cell has a successful run */
+	PMBENCH_SCHEDULE_PRECISION,   /**< its verdict decided, within target */
+	PMBENCH_SCHEDULE_MAX_RUNS,    /**< the group's rounds at most */
+	PMBENCH_SCHEDULE_TIME_BUDGET, /**< the budget was spent */
+	PMBENCH_SCHEDULE_FAILURES     /**< no ratio can come (failures) */
 };
-
-/** The knobs of `--runs auto`. */
-struct pmbench_schedule_auto {
-	/** target relative half-width of the median's 95 % interval */
-	double target;
-	unsigned min_runs;  /**< never stop on precision or time before this */
-	unsigned max_runs;  /**< stop at this many timed rounds */
-	uint64_t budget_ns; /**< stop once a scenario has taken this long */
-	uint64_t seed;	    /**< seed of the bootstrap */
-};
-
-#define PMBENCH_SCHEDULE_AUTO_TARGET	0.05
-#define PMBENCH_SCHEDULE_AUTO_MIN_RUNS	5
-#define PMBENCH_SCHEDULE_AUTO_MAX_RUNS	30
-#define PMBENCH_SCHEDULE_AUTO_BUDGET_NS (10ull * 60ull * 1000000000ull)
-
-#define PMBENCH_SCHEDULE_AUTO_INIT                                      \
-	{                                                               \
-		.target = PMBENCH_SCHEDULE_AUTO_TARGET,                 \
-		.min_runs = PMBENCH_SCHEDULE_AUTO_MIN_RUNS,             \
-		.max_runs = PMBENCH_SCHEDULE_AUTO_MAX_RUNS,             \
-		.budget_ns = PMBENCH_SCHEDULE_AUTO_BUDGET_NS, .seed = 1 \
-	}
 
 /**
  * The time budget (`--budget`, the default of bench, migrate and
@@ -121,6 +101,7 @@ struct pmbench_schedule_budget {
  * 0.05; with 3, a budget that reached its target gave "n.s." on an 18x.
  */
 #define PMBENCH_SCHEDULE_BUDGET_MIN_RUNS 5
+#define PMBENCH_SCHEDULE_BUDGET_MAX_RUNS 30
 #define PMBENCH_SCHEDULE_BUDGET_NS	 (5ull * 60ull * 1000000000ull)
 #define PMBENCH_SCHEDULE_REPEAT_SHARE	 0.10
 #define PMBENCH_SCHEDULE_REPEAT_MAX	 9
@@ -132,7 +113,7 @@ struct pmbench_schedule_budget {
 		.target = PMBENCH_SCHEDULE_BUDGET_TARGET,      \
 		.margin = PMBENCH_SCHEDULE_BUDGET_MARGIN,      \
 		.min_runs = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS,  \
-		.max_runs = PMBENCH_SCHEDULE_AUTO_MAX_RUNS,    \
+		.max_runs = PMBENCH_SCHEDULE_BUDGET_MAX_RUNS,  \
 		.budget_ns = PMBENCH_SCHEDULE_BUDGET_NS,       \
 		.repeat_share = PMBENCH_SCHEDULE_REPEAT_SHARE, \
 		.repeat_max = PMBENCH_SCHEDULE_REPEAT_MAX      \
@@ -297,13 +278,81 @@ size_t pmbench_schedule_fit_pms(int *keep,
 				size_t base, uint64_t fixed_ns,
 				uint64_t budget_ns);
 
+/**
+ * Whether a command's rounds are the budget's (the one rule, for every
+ * command that runs rounds): with `--runs auto` or `--budget` given;
+ * else the command's default (`by_default`: bench, migrate and ci-cache,
+ * not claim) unless `--runs N` fixes the plan or the run is a shard
+ * (`sharded`: a shard's rounds are fixed).
+ */
+int pmbench_schedule_budgeted(int by_default, int runs_given, int runs_auto,
+			      int budget_given, int sharded);
+
+/**
+ * Cell `c` judged against the baseline's cell `b` (NULL: none) after
+ * `rounds` rounds, into `out` (whose `baseline` says whether c is the
+ * baseline's; set its half to 0 and `*most` to -1 before the first of a
+ * PM's cells): `excluded` when c has no successful time, a failure or no
+ * baseline; else its paired ratio's relative half-width (the widest of
+ * the PM's cells) and interval (the one whose verdict needs the most
+ * rounds, `*most`). Returns 1 when nothing more can be learnt of the PM
+ * (excluded, or its interval not known: half -1), else 0.
+ */
+int pmbench_schedule_judge(struct pmbench_schedule_cell *out, double *most,
+			   const struct pmbench_cell *c,
+			   const struct pmbench_cell *b, unsigned rounds,
+			   double margin, uint64_t seed);
+
+/**
+ * Why a cell's group stopped adding rounds, recorded in the cell's
+ * "stopped_by" (pmbench_schedule_stop_name()): FAILURES when excluded,
+ * PRECISION for the baseline or a decided verdict within the target,
+ * MAX_RUNS at o->max_runs rounds, else TIME_BUDGET.
+ */
+enum pmbench_schedule_stop
+pmbench_schedule_why(const struct pmbench_schedule_cell *c, unsigned rounds,
+		     const struct pmbench_schedule_budget *o);
+
+/**
+ * The budget's knobs in the result (runs_auto, auto_*), and its minimum
+ * rounds as `runs` until the rounds ran.
+ */
+void pmbench_schedule_record(struct pmbench_result *r,
+			     const struct pmbench_schedule_budget *o);
+
+/** A budgeted command's groups and PMs, as its words name them. */
+struct pmbench_schedule_names {
+	const char *const *labels; /**< per group, in the plan's words */
+	const char *const *groups; /**< per group, as its option names it */
+	const char *group_option;  /**< "--scenario", "--strategy" */
+	const char *const *pms;	   /**< per PM */
+	size_t pms_nr;
+	size_t base;	       /**< the baseline's index in pms */
+	const uint64_t *pm_ns; /**< group-major: PM i's turn in group g */
+	uint64_t fixed_ns;     /**< the budget's time before any group */
+};
+
+/**
+ * Say the plan (`end_ns`: the whole command, from its start): "estimate`when`:
+ * about M:SS in all ...: N groups: LABEL K rounds of S s, ..., then M:SS
+ * of further rounds ..." as an event; before the first rounds (`when`
+ * empty), when the minimum does not fit, a warning with what would
+ * (pmbench_schedule_fit_groups() and _fit_pms(), as options).
+ */
+void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
+			  const struct pmbench_schedule_plan *plan,
+			  uint64_t end_ns,
+			  const struct pmbench_schedule_costs *g, size_t nr,
+			  const struct pmbench_schedule_names *n,
+			  const struct pmbench_schedule_budget *o);
+
 /** A schedule: who takes part, how many rounds, what each turn does. */
 struct pmbench_schedule {
 	/** Cancellation, checked before every turn; may be NULL. */
 	const struct pmbench_ctx *ctx;
 	size_t nr;	 /**< participants */
 	unsigned warmup; /**< warm-up rounds first */
-	unsigned runs;	 /**< timed rounds (at most, with autostop) */
+	unsigned runs;	 /**< timed rounds */
 	/**
 	 * The number of the first round: rounds are numbered from it and
 	 * rotate as if the earlier ones had run (ci-cache's hit jobs follow
@@ -315,22 +364,11 @@ struct pmbench_schedule {
 	void *payload;
 
 	/**
-	 * `--runs auto`: when `autostop` is not NULL, after every complete
-	 * timed round pmbench_schedule_auto_cells() judges the cells of
-	 * (`fixture`, `task`, `scenario`) of `result` and stops the
-	 * schedule when it says so (recording why in those cells).
-	 */
-	const struct pmbench_schedule_auto *autostop;
-	/**
-	 * The result; may be NULL without `autostop`. Before the first
-	 * round the schedule waits out the file system's inode reuse delay
+	 * The result; may be NULL. Before the first round the schedule waits out the file system's inode reuse delay
 	 * after pmbench's last large deletion (`ctx` needed), noted in its
 	 * environment as "inode_reuse_wait".
 	 */
 	struct pmbench_result *result;
-	const char *fixture;
-	const char *task;
-	const char *scenario;
 
 	/**
 	 * `--shard K/N`: with `shards` > 0 only the timed rounds i (0-based
@@ -338,7 +376,7 @@ struct pmbench_schedule {
 	 * in the whole plan, so N shards together have the plan's rounds;
 	 * every shard runs all the warm-ups (its machine's own). Within a
 	 * shard the order rotates by its own rounds, starting at shard - 1,
-	 * so each machine sees every order. Not with `autostop`.
+	 * so each machine sees every order.
 	 */
 	unsigned shard;
 	unsigned shards;
@@ -375,50 +413,15 @@ size_t pmbench_schedule_order(size_t k, unsigned number, size_t nr);
  * Run the schedule: warm-up rounds, then timed rounds, each giving every
  * participant one turn in the rotating order. Stops early when the
  * context is cancelled before a turn (PMBENCH_EINTERRUPTED), when a
- * callback returns a negative value (that value), or when `--runs auto`
- * says stop (0). Returns 0 when it ran to its end.
+ * callback returns a negative value (that value). Returns 0 when it ran
+ * to its end.
  */
 int pmbench_schedule_run(const struct pmbench_schedule *s);
-
-/**
- * The `--runs auto` rule after `rounds` timed rounds of a scenario that
- * has run for `elapsed_ns`, a pure function of the samples so far.
- * `times[i][0..n[i])` are the successful times of cell i (any unit);
- * cells with n[i] == 0 (every run failed) are left out of the precision
- * test. In this order:
- *  - fewer than min_runs rounds: CONTINUE;
- *  - no cell has a time: FAILURES;
- *  - every cell with times has at least 3 of them and the half-width of
- *    its median's bootstrap 95 % interval (2000 resamples, seeded with
- *    `seed`) is at most target * median: PRECISION;
- *  - rounds >= max_runs: MAX_RUNS;
- *  - elapsed_ns >= budget_ns: TIME_BUDGET;
- *  - else CONTINUE.
- * `out_worst`, if not NULL, gets the largest relative half-width found (0
- * when none was computed).
- */
-enum pmbench_schedule_stop
-pmbench_schedule_auto_check(const struct pmbench_schedule_auto *o,
-			    const double *const *times, const size_t *n,
-			    size_t cells, unsigned rounds, uint64_t elapsed_ns,
-			    double *out_worst);
 
 /**
  * The name recorded in a cell's "stopped_by": "precision", "max-runs",
  * "time-budget", "failures", or NULL for CONTINUE.
  */
 const char *pmbench_schedule_stop_name(enum pmbench_schedule_stop stop);
-
-/**
- * Run pmbench_schedule_auto_check() on the cells of one (fixture, task,
- * scenario) of `r` (cells whose PM was not primed left out) and, when it
- * says stop, record the reason in each of those cells' `stopped_by`.
- * Returns 1 to stop, 0 to go on.
- */
-int pmbench_schedule_auto_cells(struct pmbench_result *r,
-				const struct pmbench_schedule_auto *o,
-				const char *fixture, const char *task,
-				const char *scenario, unsigned rounds,
-				uint64_t elapsed_ns);
 
 #endif

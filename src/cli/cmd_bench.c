@@ -241,14 +241,12 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 }
 
 /*
- * What the options left to the defaults: without '--runs N' (and but
- * for a shard, which needs its rounds fixed) the budget spends rounds.
+ * What the options left to the defaults (whether the budget spends the
+ * rounds was decided with the options: parse.c).
  */
 static void defaults(struct pmbench_bench_opts *o,
 		     const struct pmbench_cli_opts *cli)
 {
-	if (!pmbench_cli_given(cli, "runs") && !o->shards)
-		o->runs_auto = 1;
 	if (pmbench_cli_given(cli, "time-budget"))
 		fprintf(stderr,
 			"pmbench: note: '--time-budget' is now '--budget', the "

@@ -102,9 +102,6 @@ static int run_claim(struct pmbench_result *r, struct pmbench_bench_opts *o,
 {
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
 
-	if (pmbench_cli_given(cli, "budget") ||
-	    pmbench_cli_given(cli, "time-budget"))
-		o->runs_auto = 1;
 	if (!o->scenarios_nr) {
 		memcpy(o->scenarios, pmbench_scenarios_default,
 		       sizeof(pmbench_scenarios_default));

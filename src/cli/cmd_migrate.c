@@ -371,9 +371,6 @@ int cmd_migrate(int argc, char **argv)
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	pmbench_progress_init(cli.tty);
-	/* Without '--runs N' the budget spends the rounds, as in bench. */
-	if (!pmbench_cli_given(&cli, "runs"))
-		o.runs_auto = 1;
 	if (o.runs_auto)
 		pmbench_progress_budget((double)o.budget.budget_ns / 1e9);
 	/* The parity tasks are the engine's from here. */

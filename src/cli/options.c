@@ -61,6 +61,12 @@ const struct pmbench_option pmbench_options[] = {
 	  "--target (bench's and migrate's default: 5m; --runs N fixes the "
 	  "plan instead)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
+	{ "budget", ARG_DURATION, CMD_CI_CACHE, "DUR",
+	  "the whole command's time budget (default 5m): after every "
+	  "strategy's first jobs and 5 hit rounds, further hit rounds go "
+	  "where a PM's verdict against the first PM is still open, then "
+	  "where a paired ratio is widest; --runs N fixes the plan instead",
+	  .flags = OPT_AUTO_KNOB, CICACHE_AT(budget.budget_ns, uint64_t) },
 	{ "cache-dir", ARG_PATH, CMD_MAIN, "DIR",
 	  "pmbench's work folder (default: $PMBENCH_CACHE_DIR, else the "
 	  "source tree's cache/, or installed $XDG_CACHE_HOME/pmbench, "
@@ -154,6 +160,11 @@ const struct pmbench_option pmbench_options[] = {
 	  "with a budget: at most this many rounds per scenario (default "
 	  "30; at least 5)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.max_runs, unsigned),
+	  .min = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS, .max = 100000 },
+	{ "max-runs", ARG_COUNT, CMD_CI_CACHE, "N",
+	  "with a budget: at most this many hit rounds per strategy "
+	  "(default 30; at least 5)",
+	  .flags = OPT_AUTO_KNOB, CICACHE_AT(budget.max_runs, unsigned),
 	  .min = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS, .max = 100000 },
 	{ "no-control", ARG_FLAG, CMD_BENCH, NULL,
 	  "skip the drift control: pmbench's own fixed work, timed every "
@@ -261,7 +272,8 @@ const struct pmbench_option pmbench_options[] = {
 	  .min = 1, .max = 100000, .set = pmbench_cli_set_runs,
 	  .complete = CPL_WORDS, .values = "auto" },
 	{ "runs", ARG_COUNT, CMD_CI_CACHE, "N",
-	  "hit jobs per PM and strategy (default 3)",
+	  "hit jobs per PM and strategy, a fixed plan; without it --budget "
+	  "spends the hit rounds",
 	  CICACHE_AT(runs, unsigned), .min = 1, .max = 10000 },
 	{ "runs", ARG_CUSTOM, CMD_CLAIM, "N|auto",
 	  "timed runs when running (default 10); 'auto' as in bench, with "
@@ -310,6 +322,10 @@ const struct pmbench_option pmbench_options[] = {
 	  "with a budget: the half-width of each PM's paired ratio against "
 	  "the baseline, in % of the ratio (default 10)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.target, double) },
+	{ "target", ARG_PERCENT, CMD_CI_CACHE, "PCT",
+	  "with a budget: the half-width of each PM's paired ratio against "
+	  "the first PM, in % of the ratio (default 10)",
+	  .flags = OPT_AUTO_KNOB, CICACHE_AT(budget.target, double) },
 	{ "task", ARG_CUSTOM, CMD_BENCH, "LIST",
 	  "comma-separated tasks, listed above (default: install); all but "
 	  "install work in each PM's own primed tree",

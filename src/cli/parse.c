@@ -11,6 +11,7 @@
 
 #include "options.h"
 #include "pmbench/bench.h"
+#include "pmbench/cicache.h"
 #include "pmbench/registry.h"
 #include "pmbench/text.h"
 
@@ -164,18 +165,20 @@ static void pass_on(struct pmbench_cli_opts *cli,
 }
 
 /*
- * Whether the rounds are the budget's: bench's and migrate's default
- * unless '--runs N'; elsewhere (claim) only with '--runs auto' or
- * '--budget'.
+ * Whether the rounds are the budget's (pmbench_schedule_budgeted()):
+ * bench's, migrate's and ci-cache's default unless '--runs N' (or a
+ * shard); claim's only with '--runs auto' or '--budget'.
  */
 static int budgeted(const struct pmbench_cli_opts *cli)
 {
-	if (cli->run->runs_auto)
-		return 1;
-	if (cli->cmd->id == CMD_BENCH || cli->cmd->id == CMD_MIGRATE)
-		return !pmbench_cli_given(cli, "runs");
-	return pmbench_cli_given(cli, "budget") ||
-	       pmbench_cli_given(cli, "time-budget");
+	unsigned by_default = CMD_BENCH | CMD_MIGRATE | CMD_CI_CACHE;
+
+	return pmbench_schedule_budgeted(
+		(cli->cmd->id & by_default) != 0,
+		pmbench_cli_given(cli, "runs"), cli->run && cli->run->runs_auto,
+		pmbench_cli_given(cli, "budget") ||
+			pmbench_cli_given(cli, "time-budget"),
+		cli->run && cli->run->shards);
 }
 
 /* What the options say together, once they are all read. */
@@ -210,6 +213,11 @@ static int check_after(struct pmbench_cli_opts *cli)
 	}
 	ret = msg.len ? usage_fail(cli, msg.ptr) : 0;
 	pmbench_buf_release(&msg);
+	/* Said here once for every command: the engine reads the flag. */
+	if (cli->run)
+		cli->run->runs_auto = budgeted(cli);
+	if (cli->cicache)
+		cli->cicache->runs_auto = budgeted(cli);
 	return ret;
 }
 

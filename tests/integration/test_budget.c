@@ -8,6 +8,7 @@
 #include "pmbench/common.h"
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
@@ -355,7 +356,193 @@ TEST(migrate_spends_the_budget)
 	h_run_release(&run);
 }
 
+/*
+ * ci-cache for npm, bun and pnpm (noisy_env) with the strategies
+ * `strategies` under `budget`, into `out`; `run` gets what it said.
+ */
+static void ci_budget(struct h_run *run, const char *strategies,
+		      const char *budget, unsigned npm_ms, const char *out)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *proj = h_project("proj");
+
+	noisy_env(&env, npm_ms);
+	{
+		const char *args[] = {
+			"ci-cache",	 proj,	       "--pm",
+			"npm,bun,pnpm",	 "--strategy", strategies,
+			"--compression", "gzip",       "--budget",
+			budget,		 "--max-runs", "200",
+			"--out",	 out,	       NULL
+		};
+
+		h_pmbench(run, args, &env);
+	}
+	pmbench_strvec_release(&env);
+}
+
+/* Hit jobs of a ci-cache cell with a successful time. */
+static size_t ci_rounds(const struct pmbench_result *r, const char *sc,
+			const char *pm)
+{
+	const struct pmbench_cell *c =
+		pmbench_result_find_cell(r, "proj", "ci-cache", sc, pm);
+	size_t n = 0;
+
+	free(c ? pmbench_cell_times(c, &n) : NULL);
+	return n;
+}
+
+/*
+ * ci-cache spends the budget as bench does (before, a fixed 3 hit jobs):
+ * the estimate after every strategy's first jobs, worded as what will
+ * run, within ±15 % of the wall time (a ratio: timing), the command
+ * within its budget +10 %, every strategy's minimum hit rounds, further
+ * rounds to the open verdict (pnpm's jitter) before the settled one
+ * (bun, steady at half npm's time), and why each stopped.
+ */
+TEST(ci_cache_spends_the_budget)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	char out[4200];
+	double est, again, wall;
+	uint64_t t0;
+	size_t bun, pnpm;
+
+	h_setup();
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	t0 = pmbench_now_ns();
+	ci_budget(&run, "none,store", "40s", 300, out);
+	wall = (double)(pmbench_now_ns() - t0) / 1e9;
+	CHECK_INT(run.exit_code, 0);
+	est = estimate_of(run.out.ptr, "estimate: about ");
+	again = estimate_of(run.out.ptr, "estimate after the first rounds: "
+					 "about ");
+	fprintf(stderr,
+		"estimate %.0f s, after the first rounds %.0f s, "
+		"wall %.1f s\n",
+		est, again, wall);
+	CHECK_CONTAINS(run.out.ptr, "2 groups: none 4 rounds of ");
+	CHECK_CONTAINS(run.out.ptr, ", store/gzip-6 4 rounds of ");
+	CHECK(!strstr(run.out.ptr, "cannot hold"));
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK(r.runs_auto);
+	bun = ci_rounds(&r, "none", "bun");
+	pnpm = ci_rounds(&r, "none", "pnpm");
+	fprintf(stderr, "none: bun %zu, pnpm %zu rounds\n", bun, pnpm);
+	CHECK(bun >= PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	CHECK(ci_rounds(&r, "store/gzip-6", "npm") >=
+	      PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	CHECK(pnpm > bun);
+	CHECK_INT(ci_rounds(&r, "store/gzip-6/miss", "npm"), 1);
+	CHECK_INT(ci_rounds(&r, "none/lockfile-changed", "pnpm"), 1);
+	CHECK_STR(pmbench_result_find_cell(&r, "proj", "ci-cache", "none",
+					   "npm")
+			  ->stopped_by,
+		  "precision");
+	CHECK(est > 0 && again > 0);
+	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
+	CHECK(again >= 0.85 * wall && again <= 1.15 * wall);
+	CHECK(wall <= 1.10 * 40 + 5);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/*
+ * ci-cache under a budget its first rounds cannot fit: said before the
+ * rounds with what would fit (a budget, fewer strategies or PMs), then
+ * what was asked runs: every strategy's minimum hit rounds.
+ */
+TEST(ci_cache_minimum_that_cannot_fit)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	char out[4200];
+
+	h_setup();
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	ci_budget(&run, "none,store", "2s", 100, out);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "the budget cannot hold the first rounds: "
+				    "5 of every group need about ");
+	CHECK_CONTAINS(run.out.ptr, "what would fit: --budget ");
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_INT(ci_rounds(&r, "none", "pnpm"),
+		  PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	CHECK_INT(ci_rounds(&r, "store/gzip-6", "bun"),
+		  PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/*
+ * migrate's estimate is worded as what runs (issue 33 saw "1 group of 18
+ * runs" and three groups ran): its default scenarios to two PMs, "2
+ * groups: clean 5 rounds of ..., cache+lockfile 5 rounds of ...", each
+ * group then in the result with at least its 5 rounds and no other
+ * timed group; the estimate within ±15 % of the wall time (timing).
+ */
+TEST(migrate_says_what_runs)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const cJSON *c, *smp;
+	cJSON *rep;
+	struct h_run run;
+	const char *proj;
+	char report[4200];
+	double est, wall;
+	uint64_t t0;
+	size_t groups = 0;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
+	noisy_env(&env, 300);
+	t0 = pmbench_now_ns();
+	{
+		const char *args[] = { "migrate",  proj,     "--to",
+				       "pnpm,bun", "--from", "npm",
+				       "--budget", "30s",    "--max-runs",
+				       "200",	   "--out",  report,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	wall = (double)(pmbench_now_ns() - t0) / 1e9;
+	CHECK_INT(run.exit_code, 0);
+	est = estimate_of(run.out.ptr, "estimate: about ");
+	fprintf(stderr, "estimate %.0f s, wall %.1f s\n", est, wall);
+	CHECK_CONTAINS(run.out.ptr, "2 groups: clean 5 rounds of ");
+	CHECK_CONTAINS(run.out.ptr, ", cache+lockfile 5 rounds of ");
+	rep = h_read_json(report);
+	cJSON_ArrayForEach(
+		c, cJSON_GetObjectItemCaseSensitive(
+			   cJSON_GetObjectItemCaseSensitive(rep, "result"),
+			   "cells"))
+	{
+		const char *sc = h_str(c, "scenario");
+		size_t n = 0;
+
+		cJSON_ArrayForEach(
+			smp, cJSON_GetObjectItemCaseSensitive(c, "samples"))
+			n += !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+				smp, "warmup"));
+		if (strcmp(h_str(c, "pm"), "npm") || !n)
+			continue;
+		CHECK(!strcmp(sc, "clean") || !strcmp(sc, "cache+lockfile"));
+		CHECK(n >= PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
+		groups++;
+	}
+	CHECK_INT(groups, 2);
+	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
+	cJSON_Delete(rep);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
 	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
 	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
-	   CASE(migrate_spends_the_budget))
+	   CASE(migrate_spends_the_budget), CASE(ci_cache_spends_the_budget),
+	   CASE(ci_cache_minimum_that_cannot_fit), CASE(migrate_says_what_runs))

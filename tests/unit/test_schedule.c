@@ -11,31 +11,18 @@
 /*
  * The scheduler with a fake participant that logs its turns: the
  * rotating order, warm-ups first, round numbering, errors and
- * cancellation in the middle of a round, and --runs auto; then the
- * stopping rule of --runs auto on hand-made samples: which criterion
- * stops, in which order, and how the reason lands in the cells.
+ * cancellation in the middle of a round; then the budget's rules on
+ * hand-made figures: whether a command is budgeted, why a cell stopped,
+ * repeats, the allocation, the plan from recorded costs, what would fit.
  */
-
-static const double tight[] = { 1.00, 1.01, 0.99, 1.00, 1.02, 0.98 };
-static const double loose[] = { 1.0, 2.0, 0.5, 1.5, 3.0, 0.8 };
-
-static struct pmbench_schedule_auto opts(void)
-{
-	struct pmbench_schedule_auto o = PMBENCH_SCHEDULE_AUTO_INIT;
-
-	o.budget_ns = 1000;
-	return o;
-}
 
 /* A fake participant: logs "round:who" (w for a warm-up) per turn. */
 struct fake {
 	struct pmbench_buf log;
 	struct pmbench_ctx *ctx;
-	unsigned cancel_round;	  /* cancel during this round's turn of... */
-	size_t cancel_who;	  /* ...this participant (if ctx) */
-	int fail_round;		  /* -5 on this round's first turn, or -1 */
-	struct pmbench_result *r; /* add a sample to cell `who` of it */
-	const double *times;
+	unsigned cancel_round; /* cancel during this round's turn of... */
+	size_t cancel_who;     /* ...this participant (if ctx) */
+	int fail_round;	       /* -5 on this round's first turn, or -1 */
 };
 
 static int fake_turn(size_t who, const struct pmbench_round *round,
@@ -45,15 +32,6 @@ static int fake_turn(size_t who, const struct pmbench_round *round,
 
 	pmbench_buf_addf(&f->log, "%u%s:%zu(%u/%u) ", round->number,
 			 round->warmup ? "w" : "", who, round->nth, round->of);
-	if (f->r) {
-		struct pmbench_sample *s =
-			pmbench_cell_add_sample(&f->r->cells[who]);
-
-		s->round = round->number;
-		s->warmup = round->warmup;
-		s->ok = 1;
-		s->wall_ns = (uint64_t)(f->times[round->nth % 6] * 1e9);
-	}
 	if (f->fail_round >= 0 && round->number == (unsigned)f->fail_round)
 		return -5;
 	if (f->ctx && round->number == f->cancel_round && who == f->cancel_who)
@@ -159,147 +137,6 @@ TEST(cancellation_mid_round)
 	pmbench_buf_release(&f.log);
 }
 
-/* --runs auto through the loop: cells 0..nr-1 of `r` get the samples. */
-static void auto_run(int *out, struct pmbench_result *r, const double *t,
-		     unsigned max_runs, unsigned *out_rounds)
-{
-	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
-	struct pmbench_schedule_auto a = PMBENCH_SCHEDULE_AUTO_INIT;
-	struct fake f;
-
-	*out = 0;
-	pmbench_result_add_cell(r, "f", "install", "clean", "npm");
-	pmbench_result_add_cell(r, "f", "install", "clean", "bun");
-	/* Another scenario's cell, which the rule must not look at. */
-	pmbench_result_add_cell(r, "f", "install", "lockfile", "npm");
-	fake_init(&f, &s, 2);
-	f.r = r;
-	f.times = t;
-	a.max_runs = max_runs;
-	s.warmup = 1;
-	s.runs = max_runs;
-	s.autostop = &a;
-	s.result = r;
-	s.fixture = "f";
-	s.task = "install";
-	s.scenario = "clean";
-	CHECK_INT(pmbench_schedule_run(&s), 0);
-	/* Every round is complete: a turn per participant, then `|`. */
-	*out_rounds = 0;
-	for (const char *p = f.log.ptr; (p = strchr(p, '|')); p++)
-		(*out_rounds)++;
-	CHECK_INT(r->cells[0].samples_nr, *out_rounds);
-	CHECK_INT(r->cells[1].samples_nr, *out_rounds);
-	CHECK(!r->cells[2].stopped_by);
-	pmbench_buf_release(&f.log);
-	*out = 1;
-}
-
-TEST(runs_auto_stops_after_a_complete_round)
-{
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_result r2 = PMBENCH_RESULT_INIT;
-	unsigned rounds = 0;
-	int ok = 0;
-
-	/* Tight times: precise at the minimum, 5 timed rounds + warm-up. */
-	auto_run(&ok, &r, tight, 30, &rounds);
-	CHECK(ok);
-	CHECK_INT(rounds, 6);
-	CHECK_STR(r.cells[0].stopped_by, "precision");
-	CHECK_STR(r.cells[1].stopped_by, "precision");
-	pmbench_result_release(&r);
-
-	/* Loose times never get precise: the maximum stops them. */
-	auto_run(&ok, &r2, loose, 7, &rounds);
-	CHECK(ok);
-	CHECK_INT(rounds, 8);
-	CHECK_STR(r2.cells[0].stopped_by, "max-runs");
-	pmbench_result_release(&r2);
-}
-
-TEST(defaults)
-{
-	struct pmbench_schedule_auto o = PMBENCH_SCHEDULE_AUTO_INIT;
-
-	CHECK_NEAR(o.target, 0.05, 0);
-	CHECK_INT(o.min_runs, 5);
-	CHECK_INT(o.max_runs, 30);
-	CHECK(o.budget_ns == 600ull * 1000000000ull);
-}
-
-TEST(min_runs_first)
-{
-	struct pmbench_schedule_auto o = opts();
-	const double *x[] = { tight };
-	size_t n[] = { 4 };
-	double worst = -1;
-
-	/* Even past the budget, fewer than min_runs rounds go on. */
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 1, 4, 5000, &worst),
-		  PMBENCH_SCHEDULE_CONTINUE);
-	CHECK(worst == 0);
-}
-
-TEST(precision)
-{
-	struct pmbench_schedule_auto o = opts();
-	const double *x[] = { tight, tight };
-	size_t n[] = { 6, 6 };
-	double worst = -1;
-
-	/*
-	 * Median 1.00; a resampled median of six values lies in [0.99,
-	 * 1.01] nearly always, so the half-width is at most 0.015.
-	 */
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 0, &worst),
-		  PMBENCH_SCHEDULE_PRECISION);
-	CHECK(worst > 0 && worst <= 0.02);
-	/* A stricter target than the data allow: not precise. */
-	o.target = 0.001;
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 0, NULL),
-		  PMBENCH_SCHEDULE_CONTINUE);
-}
-
-TEST(one_loose_cell_keeps_going)
-{
-	struct pmbench_schedule_auto o = opts();
-	const double *x[] = { tight, loose };
-	size_t n[] = { 6, 6 };
-	double worst = 0;
-
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 0, &worst),
-		  PMBENCH_SCHEDULE_CONTINUE);
-	CHECK(worst > 0.05);
-	/* Then max runs, then the time budget, in that order. */
-	o.max_runs = 6;
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 5000, NULL),
-		  PMBENCH_SCHEDULE_MAX_RUNS);
-	o.max_runs = 30;
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 1000, NULL),
-		  PMBENCH_SCHEDULE_TIME_BUDGET);
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 999, NULL),
-		  PMBENCH_SCHEDULE_CONTINUE);
-}
-
-TEST(failed_cells)
-{
-	struct pmbench_schedule_auto o = opts();
-	const double *x[] = { tight, NULL };
-	size_t n[] = { 6, 0 };
-	size_t none[] = { 0, 0 };
-	size_t two[] = { 2, 0 };
-
-	/* A cell whose runs all fail does not block the others. */
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, n, 2, 6, 0, NULL),
-		  PMBENCH_SCHEDULE_PRECISION);
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, none, 2, 6, 0, NULL),
-		  PMBENCH_SCHEDULE_FAILURES);
-	/* Two successes are too few to call precise. */
-	CHECK_INT(pmbench_schedule_auto_check(&o, x, two, 2, 6, 0, NULL),
-		  PMBENCH_SCHEDULE_CONTINUE);
-}
-
 TEST(names)
 {
 	CHECK_STR(pmbench_schedule_stop_name(PMBENCH_SCHEDULE_PRECISION),
@@ -313,65 +150,63 @@ TEST(names)
 	CHECK(!pmbench_schedule_stop_name(PMBENCH_SCHEDULE_CONTINUE));
 }
 
-static void add_times(struct pmbench_cell *c, const double *t, size_t n)
+/*
+ * The one rule of whether a command is budgeted: --runs auto or --budget
+ * always; else the command's default unless --runs N or a shard.
+ */
+TEST(budgeted_said_once)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct pmbench_sample *s = pmbench_cell_add_sample(c);
-
-		s->round = (unsigned)i;
-		s->ok = 1;
-		s->wall_ns = (uint64_t)(t[i] * 1e9);
-	}
+	/* by_default, runs_given, runs_auto, budget_given, sharded */
+	CHECK_INT(pmbench_schedule_budgeted(1, 0, 0, 0, 0), 1);
+	CHECK_INT(pmbench_schedule_budgeted(1, 1, 0, 0, 0), 0);
+	CHECK_INT(pmbench_schedule_budgeted(1, 0, 0, 0, 1), 0);
+	CHECK_INT(pmbench_schedule_budgeted(1, 1, 1, 0, 0), 1);
+	CHECK_INT(pmbench_schedule_budgeted(0, 0, 0, 0, 0), 0);
+	CHECK_INT(pmbench_schedule_budgeted(0, 0, 0, 1, 0), 1);
+	CHECK_INT(pmbench_schedule_budgeted(0, 1, 1, 0, 0), 1);
 }
 
-TEST(scenario_records_reason)
+/* Why a cell's group stopped adding rounds, and the reason's JSON. */
+TEST(stop_reasons)
 {
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c = {
+		.half = 0.05, .point = 2.0, .lo = 1.9, .hi = 2.1
+	};
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_schedule_auto o = opts();
-	struct pmbench_cell *c;
+	struct pmbench_result back = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *cell;
+	char *json;
 
-	c = pmbench_result_add_cell(&r, "f", "install", "clean", "npm");
-	add_times(c, tight, 6);
-	c = pmbench_result_add_cell(&r, "f", "install", "clean", "bun");
-	add_times(c, loose, 6);
-	c = pmbench_result_add_cell(&r, "f", "install", "lockfile", "npm");
-	add_times(c, tight, 6);
-
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
-					      6, 0),
-		  0);
-	CHECK(!r.cells[0].stopped_by && !r.cells[1].stopped_by);
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install", "clean",
-					      6, 2000),
-		  1);
-	CHECK_STR(r.cells[0].stopped_by, "time-budget");
-	CHECK_STR(r.cells[1].stopped_by, "time-budget");
-	CHECK(!r.cells[2].stopped_by);
-	CHECK_INT(pmbench_schedule_auto_cells(&r, &o, "f", "install",
-					      "lockfile", 6, 0),
-		  1);
-	CHECK_STR(r.cells[2].stopped_by, "precision");
-
-	/* The reason survives the JSON round trip. */
-	{
-		struct pmbench_result back = PMBENCH_RESULT_INIT;
-		char *json;
-
-		r.runs_auto = 1;
-		r.auto_target = 0.05;
-		r.auto_min_runs = 5;
-		r.auto_budget_ns = 600ull * 1000000000ull;
-		json = pmbench_result_to_json(&r);
-		CHECK_INT(pmbench_result_from_json(&back, json, NULL), 0);
-		free(json);
-		CHECK_STR(back.cells[0].stopped_by, "time-budget");
-		CHECK_STR(back.cells[2].stopped_by, "precision");
-		CHECK_INT(back.runs_auto, 1);
-		CHECK_NEAR(back.auto_target, 0.05, 0);
-		CHECK_INT(back.auto_min_runs, 5);
-		CHECK(back.auto_budget_ns == r.auto_budget_ns);
-		pmbench_result_release(&back);
-	}
+	CHECK_INT(pmbench_schedule_why(&c, 5, &o), PMBENCH_SCHEDULE_PRECISION);
+	/* Decided but wider than the target; open; at the cap. */
+	c.half = 0.2;
+	CHECK_INT(pmbench_schedule_why(&c, 5, &o),
+		  PMBENCH_SCHEDULE_TIME_BUDGET);
+	c.half = 0.05;
+	c.lo = 0.95;
+	CHECK_INT(pmbench_schedule_why(&c, 5, &o),
+		  PMBENCH_SCHEDULE_TIME_BUDGET);
+	CHECK_INT(pmbench_schedule_why(&c, o.max_runs, &o),
+		  PMBENCH_SCHEDULE_MAX_RUNS);
+	c.baseline = 1;
+	CHECK_INT(pmbench_schedule_why(&c, 5, &o), PMBENCH_SCHEDULE_PRECISION);
+	c.excluded = 1;
+	CHECK_INT(pmbench_schedule_why(&c, 5, &o), PMBENCH_SCHEDULE_FAILURES);
+	/* The reason and the knobs survive the JSON round trip. */
+	cell = pmbench_result_add_cell(&r, "f", "install", "clean", "npm");
+	cell->stopped_by = pmbench_xstrdup(
+		pmbench_schedule_stop_name(PMBENCH_SCHEDULE_TIME_BUDGET));
+	pmbench_schedule_record(&r, &o);
+	json = pmbench_result_to_json(&r);
+	CHECK_INT(pmbench_result_from_json(&back, json, NULL), 0);
+	free(json);
+	CHECK_STR(back.cells[0].stopped_by, "time-budget");
+	CHECK_INT(back.runs_auto, 1);
+	CHECK_NEAR(back.auto_target, o.target, 0);
+	CHECK_INT(back.auto_min_runs, 5);
+	CHECK(back.auto_budget_ns == o.budget_ns);
+	pmbench_result_release(&back);
 	pmbench_result_release(&r);
 }
 
@@ -731,8 +566,5 @@ CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
 	   CASE(allocate_open_reachable_and_nearest), CASE(need_from_the_cells),
 	   CASE(plan_from_costs), CASE(what_would_fit),
 	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
-	   CASE(cancellation_mid_round),
-	   CASE(runs_auto_stops_after_a_complete_round), CASE(defaults),
-	   CASE(min_runs_first), CASE(precision),
-	   CASE(one_loose_cell_keeps_going), CASE(failed_cells), CASE(names),
-	   CASE(scenario_records_reason))
+	   CASE(cancellation_mid_round), CASE(names), CASE(budgeted_said_once),
+	   CASE(stop_reasons))

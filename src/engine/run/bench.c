@@ -772,15 +772,8 @@ static void record_options(struct pmbench_result *r,
 				  (const char *const *)o->pms.v, o->pms.nr));
 	for (size_t i = 0; o->arguments && i < o->arguments->nr; i++)
 		pmbench_strvec_push(&r->arguments, o->arguments->v[i]);
-	if (o->runs_auto) {
-		r->runs_auto = 1;
-		r->auto_target = o->budget.target;
-		r->auto_min_runs = o->budget.min_runs;
-		r->auto_budget_ns = o->budget.budget_ns;
-		r->auto_max_runs = o->budget.max_runs;
-		/* The most rounds a scenario ran, once they ran. */
-		r->runs = o->budget.min_runs;
-	}
+	if (o->runs_auto)
+		pmbench_schedule_record(r, &o->budget);
 }
 
 /*
@@ -1103,11 +1096,8 @@ struct budget {
 };
 
 /*
- * PM i of group x against the baseline, in `out`: the widest relative
- * half-width of its cells' paired ratios (-1: none yet) and the least
- * settled of their intervals (the one whose verdict needs the most
- * rounds to be decided, of decided ones the widest), whether it is the
- * baseline and whether no ratio can come.
+ * PM i of group x against the baseline, in `out`: its cells judged
+ * (pmbench_schedule_judge()), the least settled of them kept.
  */
 static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
 		     double margin, struct pmbench_schedule_cell *out)
@@ -1118,41 +1108,18 @@ static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
 	out->baseline = !strcmp(pm, base);
 	out->excluded = 0;
 	out->half = 0;
-	for (size_t k = 0; k < x->cells.nr && !out->excluded; k++) {
+	for (size_t k = 0; k < x->cells.nr; k++) {
 		const char *t = x->cells.v[k], *fx = x->f->name;
 		struct pmbench_cell *c =
 			pmbench_result_find_cell(x->r, fx, t, x->scenario, pm);
-		struct pmbench_cell *b = pmbench_result_find_cell(
-			x->r, fx, t, x->scenario, base);
-		struct pmbench_interval iv;
-		double half, need;
-		size_t n;
-		int ret;
 
-		free(pmbench_cell_times(c, &n));
-		out->excluded = !n || !b || pmbench_cell_failures(c);
-		if (out->excluded || out->baseline)
-			continue;
-		/* The report's level, resamples and seed (model.c). */
-		ret = pmbench_cell_paired_ratio(
-			&iv, &n, c, b, 0.95, 10000,
-			x->r->seed + (size_t)(c - x->r->cells));
-		pmbench_error_clear();
-		need = pmbench_schedule_verdict_need(iv.point, iv.lo, iv.hi,
-						     rounds, margin);
-		if (ret <= 0 || need < 0) {
-			out->half = -1;
+		if (pmbench_schedule_judge(
+			    out, &most, c,
+			    pmbench_result_find_cell(x->r, fx, t, x->scenario,
+						     base),
+			    rounds, margin,
+			    x->r->seed + (size_t)(c - x->r->cells)))
 			return;
-		}
-		half = (iv.hi - iv.lo) / 2 / iv.point;
-		if (need > most || (need == most && half > out->half)) {
-			out->point = iv.point;
-			out->lo = iv.lo;
-			out->hi = iv.hi;
-			most = need;
-		}
-		if (half > out->half)
-			out->half = half;
 	}
 }
 
@@ -1259,19 +1226,10 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 		struct rounds *x = &b->xs[g];
 
 		for (size_t i = 0; i < pms; i++) {
-			const struct pmbench_schedule_cell *c =
-				&b->cells[g * pms + i];
-			const char *why = "time-budget";
+			const char *why = pmbench_schedule_stop_name(
+				pmbench_schedule_why(&b->cells[g * pms + i],
+						     b->rounds[g], &o->budget));
 
-			if (c->excluded)
-				why = "failures";
-			else if (c->baseline ||
-				 (c->half >= 0 && c->half <= o->budget.target &&
-				  pmbench_schedule_decided(c->lo, c->hi,
-							   o->budget.margin)))
-				why = "precision";
-			else if (b->rounds[g] >= o->budget.max_runs)
-				why = "max-runs";
 			for (size_t k = 0; k < x->cells.nr; k++) {
 				struct pmbench_cell *cell =
 					pmbench_result_find_cell(
@@ -1337,71 +1295,10 @@ static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 	b->end_at = b->start_ns + b->waited_ns + plan->end_ns;
 }
 
-/* "4 groups: clean 5 rounds of 9.1 s, ...", what will run. */
-static void plan_words(struct pmbench_buf *out, const struct budget *b,
-		       const struct pmbench_schedule_costs *costs)
-{
-	pmbench_buf_addf(out, "%zu group%s: ", b->nr, b->nr == 1 ? "" : "s");
-	for (size_t g = 0; g < b->nr; g++) {
-		unsigned more = costs[g].min > costs[g].done
-					? costs[g].min - costs[g].done
-					: 0;
-
-		pmbench_buf_addf(out, "%s%s %u round%s of %.1f s",
-				 g ? ", " : "",
-				 label(&b->xs[g], b->xs[g].task->name), more,
-				 more == 1 ? "" : "s",
-				 (double)costs[g].round_ns / 1e9);
-	}
-}
-
-/* Where the minimum does not fit the budget: what would, in words. */
-static void what_would_fit(struct pmbench_buf *out, const struct budget *b,
-			   const struct pmbench_bench_opts *o,
-			   const struct pmbench_schedule_costs *costs,
-			   const struct pmbench_schedule_plan *plan)
-{
-	size_t pms = b->xs[0].nr, base = 0, n;
-	uint64_t *pm_ns = pmbench_xcalloc(b->nr * pms, sizeof(*pm_ns));
-	int *keep = pmbench_xcalloc(b->nr > pms ? b->nr : pms, sizeof(*keep));
-
-	pmbench_buf_addf(out, "--budget %.0fm",
-			 ceil((double)plan->fit_ns / 60e9));
-	n = pmbench_schedule_fit_groups(keep, costs, b->nr, b->primed_ns,
-					o->budget.budget_ns);
-	for (size_t g = 0, first = 1; n && g < b->nr; g++)
-		if (keep[g]) {
-			pmbench_buf_addf(out, "%s%s",
-					 first ? ", or --scenario " : ",",
-					 b->xs[g].scenario);
-			first = 0;
-		}
-	for (size_t g = 0; g < b->nr; g++)
-		for (size_t i = 0; i < pms; i++) {
-			const struct rounds *x = &b->xs[g];
-
-			pm_ns[g * pms + i] =
-				x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
-			if (!strcmp(x->states[i].pm->name, x->r->baseline))
-				base = i;
-		}
-	n = pmbench_schedule_fit_pms(keep, costs, b->nr, pm_ns, pms, base,
-				     b->primed_ns, o->budget.budget_ns);
-	for (size_t i = 0, first = 1; n && i < pms; i++)
-		if (keep[i]) {
-			pmbench_buf_addf(out, "%s%s",
-					 first ? ", or --pm " : ",",
-					 b->xs[0].states[i].pm->name);
-			first = 0;
-		}
-	free(pm_ns);
-	free(keep);
-}
-
 /*
- * Before the first timed round, from the warm-ups: the estimate of the
- * whole command, in words, and where the minimum cannot fit the budget,
- * a warning with what would.
+ * The estimate of the whole command from what the rounds cost so far,
+ * in words, and before the first timed round, where the minimum cannot
+ * fit the budget, a warning with what would.
  */
 static void budget_estimate(struct budget *b,
 			    const struct pmbench_bench_opts *o,
@@ -1409,33 +1306,35 @@ static void budget_estimate(struct budget *b,
 {
 	struct pmbench_schedule_costs costs[16];
 	struct pmbench_schedule_plan plan;
-	struct pmbench_buf w = PMBENCH_BUF_INIT, fit = PMBENCH_BUF_INIT;
-	struct pmbench_ctx *ctx = b->xs[0].ctx;
+	size_t pms = b->xs[0].nr;
+	const char **words = pmbench_xcalloc(2 * b->nr + pms, sizeof(*words));
+	uint64_t *pm_ns = pmbench_xcalloc(b->nr * pms, sizeof(*pm_ns));
+	struct pmbench_schedule_names n = { .labels = words,
+					    .groups = words + b->nr,
+					    .group_option = "--scenario",
+					    .pms = words + 2 * b->nr,
+					    .pms_nr = pms,
+					    .pm_ns = pm_ns,
+					    .fixed_ns = b->primed_ns };
 
-	budget_plan(b, o, costs, need_ns, &plan);
-	pmbench_buf_add_clock_unit(&w, (double)(b->end_at - b->start_ns) / 1e9);
-	pmbench_buf_adds(&w, " in all, the waits so far included (budget ");
-	pmbench_buf_add_clock(&w, (double)o->budget.budget_ns / 1e9);
-	pmbench_buf_adds(&w, "): ");
-	plan_words(&w, b, costs);
-	pmbench_buf_adds(&w, ", then ");
-	pmbench_buf_add_clock(&w, (double)plan.extra_ns / 1e9);
-	pmbench_ctx_event(ctx,
-			  "estimate%s: about %s of further rounds where a "
-			  "verdict is open or a ratio wider than ±%.0f %%",
-			  when, w.ptr, o->budget.target * 100);
-	if (!plan.fits && !*when) {
-		pmbench_buf_reset(&w);
-		pmbench_buf_add_clock_unit(&w, (double)plan.fit_ns / 1e9);
-		what_would_fit(&fit, b, o, costs, &plan);
-		pmbench_ctx_warn(ctx,
-				 "the budget cannot hold the first rounds: %u "
-				 "of every group need about %s; what would "
-				 "fit: %s; running what was asked",
-				 o->budget.min_runs, w.ptr, fit.ptr);
+	for (size_t g = 0; g < b->nr; g++) {
+		const struct rounds *x = &b->xs[g];
+
+		words[g] = label(x, x->task->name);
+		words[b->nr + g] = x->scenario;
+		for (size_t i = 0; i < pms; i++) {
+			words[2 * b->nr + i] = x->states[i].pm->name;
+			pm_ns[g * pms + i] =
+				x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+			if (!strcmp(x->states[i].pm->name, x->r->baseline))
+				n.base = i;
+		}
 	}
-	pmbench_buf_release(&w);
-	pmbench_buf_release(&fit);
+	budget_plan(b, o, costs, need_ns, &plan);
+	pmbench_schedule_say(b->xs[0].ctx, when, &plan, b->end_at - b->start_ns,
+			     costs, b->nr, &n, &o->budget);
+	free(words);
+	free(pm_ns);
 }
 
 /* Every group's warm-ups (their cost measured), then the estimate. */
@@ -1605,6 +1504,56 @@ static int check_fixtures(const struct pmbench_fixture *fixtures, size_t nr)
 	return 0;
 }
 
+/* What the options say that cannot run: tasks, baseline, fixtures. */
+static int check_opts(const struct pmbench_bench_opts *o,
+		      const struct pmbench_fixture *fixtures,
+		      size_t fixtures_nr)
+{
+	for (size_t i = 0; i < o->tasks.nr; i++) {
+		if (!pmbench_task_get(o->tasks.v[i])) {
+			struct pmbench_buf b = PMBENCH_BUF_INIT;
+			int ret;
+
+			pmbench_task_list(&b, 0);
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "'%s' is not a task; use %s",
+						 o->tasks.v[i], b.ptr);
+			pmbench_buf_release(&b);
+			return ret;
+		}
+	}
+	if (o->baseline && pmbench_strvec_find(&o->pms, o->baseline) < 0)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "'--baseline %s' is not one of the "
+					  "PMs benchmarked; add it to --pm or "
+					  "name one of them",
+					  o->baseline);
+	return check_fixtures(fixtures, fixtures_nr);
+}
+
+/* The resets' deletions wait in the trash unless the disk is short. */
+static void note_trash(struct pmbench_ctx *ctx, struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *why;
+	unsigned forced = pmbench_fs_trash_forced(&why);
+
+	if (!forced)
+		return;
+	pmbench_buf_addf(&b,
+			 "yes, %u time%s: the disk ran short, so some runs "
+			 "followed the deletion of earlier runs' trees (the "
+			 "last time, %s)",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
+	pmbench_ctx_warn(ctx,
+			 "the disk ran short of space for the trash (%u "
+			 "time%s; the last time, %s): some runs followed a "
+			 "large deletion of earlier runs' trees",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_buf_release(&b);
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -1615,33 +1564,9 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			      .pinned = ctx->node,
 			      .node = PMBENCH_NODE_INIT };
 	uint64_t start_ns = pmbench_now_ns();
-	const char *why;
-	unsigned forced;
 	size_t nr = 0;
-	int ret;
+	int ret = check_opts(o, fixtures, fixtures_nr);
 
-	for (size_t i = 0; i < o->tasks.nr; i++) {
-		if (!pmbench_task_get(o->tasks.v[i])) {
-			struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-			pmbench_task_list(&b, 0);
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "'%s' is not a task; use %s",
-						 o->tasks.v[i], b.ptr);
-			pmbench_buf_release(&b);
-			goto done;
-		}
-	}
-	if (o->baseline && pmbench_strvec_find(&o->pms, o->baseline) < 0) {
-		ret = pmbench_error_setc(
-			PMBENCH_EINVALID,
-			"'--baseline %s' is not one of the PMs "
-			"benchmarked; add it to --pm or name "
-			"one of them",
-			o->baseline);
-		goto done;
-	}
-	ret = check_fixtures(fixtures, fixtures_nr);
 	if (ret < 0)
 		goto done;
 	record_options(r, o);
@@ -1649,34 +1574,13 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (!ret)
 		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
 					  o->pms_explicit);
-	if (!ret)
-		record_pm_config(r, o);
 	if (ret < 0)
 		goto done;
-	for (size_t fi = 0; fi < fixtures_nr; fi++) {
+	record_pm_config(r, o);
+	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);
-		if (ret < 0)
-			break;
-	}
-	/* The resets' deletions wait in the trash unless the disk is short. */
-	if ((forced = pmbench_fs_trash_forced(&why))) {
-		struct pmbench_buf b = PMBENCH_BUF_INIT;
-
-		pmbench_buf_addf(&b,
-				 "yes, %u time%s: the disk ran short, so some "
-				 "runs followed the deletion of earlier runs' "
-				 "trees (the last time, %s)",
-				 forced, forced == 1 ? "" : "s", why);
-		pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
-		pmbench_ctx_warn(ctx,
-				 "the disk ran short of space for the trash "
-				 "(%u time%s; the last time, %s): some runs "
-				 "followed a large deletion of earlier runs' "
-				 "trees",
-				 forced, forced == 1 ? "" : "s", why);
-		pmbench_buf_release(&b);
-	}
+	note_trash(ctx, r);
 done:
 	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < o->pms.nr; i++)

@@ -181,6 +181,8 @@ struct run {
 	char **store;		       /* per PM: the store strategy's folder */
 	char *work;		       /* realpath of pmbench's cache folder */
 	struct pmbench_pm_found npm;   /* what installs the other PMs */
+	struct budget *b;	       /* the budget's, or NULL (--runs N) */
+	uint64_t start_ns;	       /* the command's start */
 };
 
 /*
@@ -856,20 +858,49 @@ static void fill_cell(struct pmbench_cell *cell, const struct pmbench_pmrun *ps,
 	PMBENCH_PMRUN_ENV_RECORD(&cell->env, ps);
 }
 
+/*
+ * The budget of a run (--runs N aside): a group of rounds per config,
+ * its hit jobs, judged PM against the baseline (the first PM primed) as
+ * bench judges a scenario's.
+ */
+struct budget {
+	unsigned *rounds;   /* hit rounds of each config */
+	uint64_t *turn_ns;  /* configs_nr * nr: each PM's last job */
+	uint64_t *first_ns; /* per config: its miss job and first hit round */
+	uint64_t *min_ns;   /* per config: its hit rounds to the minimum */
+	uint64_t *tail_ns;  /* per config: its lockfile-changed job, about */
+	struct pmbench_schedule_cell *cells; /* configs_nr * nr */
+	uint64_t waited_ns; /* the file-system waits: not the budget's */
+	uint64_t primed_ns; /* the budget's time before the first job */
+	double overrun;	    /* the extra rounds' wall over their estimate */
+	size_t base;	    /* the baseline's index */
+};
+
+/* A PM's job took `ns` (its checkout, restore, install and save). */
+static void budget_turn(struct run *x, size_t ci, size_t pi, uint64_t ns)
+{
+	if (x->b)
+		x->b->turn_ns[ci * x->nr + pi] = ns;
+}
+
 /* What the rounds of one kind of job share. */
 struct jobs {
 	struct run *x;
 	size_t ci;
 	enum job_kind kind;
 	const char *scenario;
+	const size_t *who; /* the PMs of the rounds (NULL: all) */
 };
 
-static int job_turn(size_t i, const struct pmbench_round *round, void *payload)
+static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 {
 	struct jobs *j = payload;
 	struct run *x = j->x;
+	size_t i = j->who ? j->who[k] : k;
 	struct pmbench_cell *cell;
 	struct pmbench_sample *s;
+	uint64_t t0 = pmbench_now_ns();
+	int ret;
 
 	if (x->states[i].prime_failure)
 		return 0;
@@ -879,15 +910,19 @@ static int job_turn(size_t i, const struct pmbench_round *round, void *payload)
 	cell = pmbench_result_find_cell(x->r, x->f->name, TASK, j->scenario,
 					x->states[i].pm->name);
 	s = pmbench_cell_add_sample(cell);
-	return one_job(x, i, j->ci, j->kind, round->number, s);
+	ret = one_job(x, i, j->ci, j->kind, round->number, s);
+	budget_turn(x, j->ci, i, pmbench_now_ns() - t0);
+	return ret;
 }
 
 /*
  * Run `kind` jobs of config `ci` for `rounds` rounds numbered from
- * `first_round`, PMs interleaved and rotating as in bench.
+ * `first_round`, PMs interleaved and rotating as in bench: the `n` PMs of
+ * `who`, or all (NULL). `waited` (or NULL) gets the file-system wait.
  */
 static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
-		    unsigned first_round, unsigned rounds)
+		    unsigned first_round, unsigned rounds, const size_t *who,
+		    size_t n, uint64_t *waited)
 {
 	struct pmbench_buf sc = PMBENCH_BUF_INIT;
 	struct pmbench_schedule s = PMBENCH_SCHEDULE_INIT;
@@ -895,26 +930,30 @@ static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 	int ret;
 
 	scenario_of(&sc, &x->configs[ci], kind);
-	pmbench_strvec_push(&x->r->scenarios, sc.ptr);
-	for (size_t i = 0; i < x->nr; i++) {
-		struct pmbench_cell *cell = pmbench_result_add_cell(
-			x->r, x->f->name, TASK, sc.ptr, x->states[i].pm->name);
-
-		fill_cell(cell, &x->states[i],
-			  kind == JOB_CHANGED ? &x->states[i].command
-					      : &x->frozen[i]);
+	/* The budget's later rounds add samples to the cells made first. */
+	if (pmbench_strvec_find(&x->r->scenarios, sc.ptr) < 0) {
+		pmbench_strvec_push(&x->r->scenarios, sc.ptr);
+		for (size_t i = 0; i < x->nr; i++)
+			fill_cell(pmbench_result_add_cell(
+					  x->r, x->f->name, TASK, sc.ptr,
+					  x->states[i].pm->name),
+				  &x->states[i],
+				  kind == JOB_CHANGED ? &x->states[i].command
+						      : &x->frozen[i]);
 	}
 	j.x = x;
 	j.ci = ci;
 	j.kind = kind;
 	j.scenario = sc.ptr;
+	j.who = who;
 	s.ctx = x->ctx;
 	s.result = x->r;
-	s.nr = x->nr;
+	s.nr = who ? n : x->nr;
 	s.runs = rounds;
 	s.first_round = first_round;
 	s.turn = job_turn;
 	s.payload = &j;
+	s.waited_ns = waited;
 	ret = pmbench_schedule_run(&s);
 	pmbench_buf_release(&sc);
 	return ret;
@@ -970,6 +1009,8 @@ static int record(struct pmbench_result *r,
 		pmbench_strvec_push(&r->pms, o->pms.v[i]);
 	pmbench_strvec_push(&r->tasks, TASK);
 	r->runs = o->runs;
+	if (o->runs_auto)
+		pmbench_schedule_record(r, &o->budget);
 	r->warmup = 0;
 	r->timeout_ns = o->timeout_ns;
 	r->seed = 1;
@@ -1058,6 +1099,326 @@ static int find_npm(struct run *x)
 	return ret;
 }
 
+/* Every config's jobs in turn, `--runs N` hit rounds each. */
+static int fixed_jobs(struct run *x)
+{
+	const struct pmbench_cicache_opts *o = x->o;
+	int ret = 0;
+
+	for (size_t ci = 0; ci < x->configs_nr && !ret; ci++) {
+		unsigned first = x->configs[ci].strategy ? 1 : 0;
+
+		if (first)
+			ret = run_jobs(x, ci, JOB_MISS, 0, 1, NULL, 0, NULL);
+		if (!ret)
+			ret = run_jobs(x, ci, JOB_HIT, first, o->runs, NULL, 0,
+				       NULL);
+		if (!ret && o->lockfile_changed)
+			ret = run_jobs(x, ci, JOB_CHANGED, o->runs + 1, 1, NULL,
+				       0, NULL);
+		save_result(x);
+	}
+	return ret;
+}
+
+/* The budget's time spent so far (waits aside). */
+static uint64_t budget_used(const struct run *x)
+{
+	uint64_t spent = pmbench_now_ns() - x->start_ns;
+
+	return spent > x->b->waited_ns ? spent - x->b->waited_ns : 0;
+}
+
+/* Rounds of config ci's `kind` jobs, timed without the waits. */
+static int budget_rounds(struct run *x, size_t ci, enum job_kind kind,
+			 unsigned first, unsigned rounds, const size_t *who,
+			 size_t n, uint64_t *ns)
+{
+	uint64_t w = 0, t0 = pmbench_now_ns();
+	int ret = run_jobs(x, ci, kind, first, rounds, who, n, &w);
+
+	x->b->waited_ns += w;
+	*ns = pmbench_now_ns() - t0 - w;
+	save_result(x);
+	return ret;
+}
+
+/*
+ * Every config's first jobs: the miss job (not for "none") and the first
+ * hit round, their cost measured; the lockfile-changed job costs about
+ * what the miss job did (a whole install), for "none" a hit round.
+ */
+static int budget_first(struct run *x)
+{
+	struct budget *b = x->b;
+	int ret = 0;
+
+	b->primed_ns = budget_used(x);
+	for (size_t ci = 0; ci < x->configs_nr && !ret; ci++) {
+		uint64_t miss = 0, hit = 0;
+		unsigned first = x->configs[ci].strategy ? 1 : 0;
+
+		if (first)
+			ret = budget_rounds(x, ci, JOB_MISS, 0, 1, NULL, 0,
+					    &miss);
+		if (!ret)
+			ret = budget_rounds(x, ci, JOB_HIT, first, 1, NULL, 0,
+					    &hit);
+		b->rounds[ci] = 1;
+		b->first_ns[ci] = miss + hit;
+		b->min_ns[ci] = hit;
+		if (x->o->lockfile_changed)
+			b->tail_ns[ci] = first ? miss : hit;
+	}
+	return ret;
+}
+
+/* The number of config ci's next hit round (after its miss job's 0). */
+static unsigned next_round(const struct run *x, size_t ci)
+{
+	return (x->configs[ci].strategy ? 1 : 0) + x->b->rounds[ci];
+}
+
+/* Config ci's costs as measured: a hit round from its rounds so far. */
+static struct pmbench_schedule_costs budget_costs(const struct run *x,
+						  size_t ci)
+{
+	const struct budget *b = x->b;
+
+	return (struct pmbench_schedule_costs){
+		.round_ns = b->rounds[ci] ? b->min_ns[ci] / b->rounds[ci] : 0,
+		.first_ns = b->first_ns[ci],
+		.done = b->rounds[ci],
+		.min = x->o->budget.min_runs,
+		.max = x->o->budget.max_runs
+	};
+}
+
+/* The lockfile-changed jobs still to run, about. */
+static uint64_t budget_tail(const struct run *x)
+{
+	uint64_t tail = 0;
+
+	for (size_t ci = 0; ci < x->configs_nr; ci++)
+		tail += x->b->tail_ns[ci];
+	return tail;
+}
+
+/* The allocation's view of every config's PMs (hit cells). */
+static void budget_cells(struct run *x)
+{
+	struct budget *b = x->b;
+	struct pmbench_buf sc = PMBENCH_BUF_INIT;
+	const char *base = x->states[b->base].pm->name;
+
+	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+		pmbench_buf_reset(&sc);
+		scenario_of(&sc, &x->configs[ci], JOB_HIT);
+		for (size_t i = 0; i < x->nr; i++) {
+			struct pmbench_schedule_cell *c =
+				&b->cells[ci * x->nr + i];
+			struct pmbench_cell *cell = pmbench_result_find_cell(
+				x->r, x->f->name, TASK, sc.ptr,
+				x->states[i].pm->name);
+			double most = -1;
+
+			memset(c, 0, sizeof(*c));
+			c->group = ci;
+			c->baseline = i == b->base;
+			pmbench_schedule_judge(
+				c, &most, cell,
+				pmbench_result_find_cell(x->r, x->f->name, TASK,
+							 sc.ptr, base),
+				b->rounds[ci], x->o->budget.margin,
+				x->r->seed + (size_t)(cell - x->r->cells));
+			c->cost_ns = b->turn_ns[ci * x->nr + i];
+		}
+	}
+	pmbench_buf_release(&sc);
+}
+
+/* The plan from what the rounds cost so far, said (`when`: see bench). */
+static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
+{
+	struct budget *b = x->b;
+	struct pmbench_schedule_costs *costs =
+		pmbench_xcalloc(x->configs_nr, sizeof(*costs));
+	const char **words =
+		pmbench_xcalloc(2 * x->configs_nr + x->nr, sizeof(*words));
+	struct pmbench_schedule_names n = { .labels = words,
+					    .groups = words + x->configs_nr,
+					    .group_option = "--strategy",
+					    .pms = words + 2 * x->configs_nr,
+					    .pms_nr = x->nr,
+					    .base = b->base,
+					    .pm_ns = b->turn_ns,
+					    .fixed_ns = b->primed_ns };
+	struct pmbench_schedule_plan plan;
+
+	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+		costs[ci] = budget_costs(x, ci);
+		words[ci] = x->configs[ci].label;
+		words[x->configs_nr + ci] =
+			pmbench_cicache_strategy_name(x->configs[ci].strategy);
+	}
+	for (size_t i = 0; i < x->nr; i++)
+		words[2 * x->configs_nr + i] = x->states[i].pm->name;
+	pmbench_schedule_plan_make(&plan, costs, x->configs_nr, budget_used(x),
+				   budget_tail(x), x->o->budget.budget_ns,
+				   need_ns);
+	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns + b->waited_ns,
+			     costs, x->configs_nr, &n, &x->o->budget);
+	free(costs);
+	free(words);
+}
+
+/* Every config's hit rounds up to the minimum. */
+static int budget_min(struct run *x)
+{
+	struct budget *b = x->b;
+	unsigned min = x->o->budget.min_runs;
+	int ret = 0;
+
+	for (size_t ci = 0; ci < x->configs_nr && !ret; ci++) {
+		uint64_t ns = 0;
+
+		if (b->rounds[ci] >= min)
+			continue;
+		ret = budget_rounds(x, ci, JOB_HIT, next_round(x, ci),
+				    min - b->rounds[ci], NULL, 0, &ns);
+		b->min_ns[ci] += ns;
+		b->rounds[ci] = min;
+	}
+	return ret;
+}
+
+/* Further hit rounds where a verdict is open, while the budget lasts. */
+static int budget_spend(struct run *x)
+{
+	struct budget *b = x->b;
+	size_t *who = pmbench_xcalloc(x->nr, sizeof(*who));
+	int ret = 0;
+
+	while (!ret) {
+		uint64_t used = budget_used(x) + budget_tail(x), est = 0, ns;
+		uint64_t left = x->o->budget.budget_ns > used
+					? x->o->budget.budget_ns - used
+					: 0;
+		long g;
+		size_t n = 0;
+
+		budget_cells(x);
+		g = pmbench_schedule_allocate(
+			b->cells, x->configs_nr * x->nr, b->rounds,
+			x->configs_nr, 0, &x->o->budget,
+			(uint64_t)((double)left / b->overrun));
+		if (g < 0)
+			break;
+		for (size_t i = 0; i < x->nr; i++)
+			if (b->cells[(size_t)g * x->nr + i].next) {
+				who[n++] = i;
+				est += b->cells[(size_t)g * x->nr + i].cost_ns;
+			}
+		ret = budget_rounds(x, (size_t)g, JOB_HIT,
+				    next_round(x, (size_t)g), 1, who, n, &ns);
+		if (est && (double)ns / (double)est > b->overrun)
+			b->overrun = (double)ns / (double)est;
+		b->rounds[g]++;
+	}
+	free(who);
+	return ret;
+}
+
+/* Why each config's hit cells stopped adding rounds; the most rounds. */
+static void budget_mark(struct run *x)
+{
+	struct budget *b = x->b;
+	struct pmbench_buf sc = PMBENCH_BUF_INIT;
+
+	budget_cells(x);
+	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+		pmbench_buf_reset(&sc);
+		scenario_of(&sc, &x->configs[ci], JOB_HIT);
+		for (size_t i = 0; i < x->nr; i++) {
+			struct pmbench_cell *cell = pmbench_result_find_cell(
+				x->r, x->f->name, TASK, sc.ptr,
+				x->states[i].pm->name);
+
+			free(cell->stopped_by);
+			cell->stopped_by = pmbench_xstrdup(
+				pmbench_schedule_stop_name(pmbench_schedule_why(
+					&b->cells[ci * x->nr + i],
+					b->rounds[ci], &x->o->budget)));
+		}
+		if (b->rounds[ci] > x->r->runs)
+			x->r->runs = b->rounds[ci];
+	}
+	pmbench_buf_release(&sc);
+}
+
+/*
+ * The budget's jobs: every config's first jobs, the estimate (and the
+ * warning when the minimum cannot fit), the hit rounds to the minimum,
+ * the estimate again, the rounds the allocation gives, then every
+ * config's lockfile-changed job.
+ */
+static int budget_run(struct run *x)
+{
+	struct budget *b = x->b;
+	int ret = budget_first(x);
+
+	if (!ret)
+		budget_estimate(x, "", UINT64_MAX);
+	if (!ret)
+		ret = budget_min(x);
+	if (!ret) {
+		budget_cells(x);
+		budget_estimate(x, " after the first rounds",
+				pmbench_schedule_need_ns(
+					b->cells, x->configs_nr * x->nr,
+					b->rounds, x->configs_nr, 0,
+					&x->o->budget));
+		ret = budget_spend(x);
+	}
+	budget_mark(x);
+	for (size_t ci = 0; ci < x->configs_nr && !ret; ci++) {
+		uint64_t ns;
+
+		if (x->o->lockfile_changed)
+			ret = budget_rounds(x, ci, JOB_CHANGED,
+					    next_round(x, ci), 1, NULL, 0, &ns);
+	}
+	return ret;
+}
+
+/* The budget's state for the run's configs and PMs, then its jobs. */
+static int budget_jobs(struct run *x)
+{
+	size_t cn = x->configs_nr ? x->configs_nr : 1;
+	size_t cells = pmbench_st_mult(cn, x->nr ? x->nr : 1);
+	struct budget b = { .overrun = 1 };
+	int ret;
+
+	b.rounds = pmbench_xcalloc(cn, sizeof(*b.rounds));
+	b.turn_ns = pmbench_xcalloc(cells, sizeof(*b.turn_ns));
+	b.first_ns = pmbench_xcalloc(cn, sizeof(*b.first_ns));
+	b.min_ns = pmbench_xcalloc(cn, sizeof(*b.min_ns));
+	b.tail_ns = pmbench_xcalloc(cn, sizeof(*b.tail_ns));
+	b.cells = pmbench_xcalloc(cells, sizeof(*b.cells));
+	while (b.base + 1 < x->nr && x->states[b.base].prime_failure)
+		b.base++;
+	x->b = &b;
+	ret = budget_run(x);
+	x->b = NULL;
+	free(b.rounds);
+	free(b.turn_ns);
+	free(b.first_ns);
+	free(b.min_ns);
+	free(b.tail_ns);
+	free(b.cells);
+	return ret;
+}
+
 static int run_fixture(struct run *x)
 {
 	const struct pmbench_cicache_opts *o = x->o;
@@ -1109,22 +1470,9 @@ static int run_fixture(struct run *x)
 		return ret;
 	/* What sealing learnt (the upstream's caching headers). */
 	pmbench_registry_record(x->ctx->registry, x->r);
-	for (size_t ci = 0; ci < x->configs_nr; ci++) {
-		const struct config *c = &x->configs[ci];
-
-		if (c->strategy) {
-			ret = run_jobs(x, ci, JOB_MISS, 0, 1);
-			if (!ret)
-				ret = run_jobs(x, ci, JOB_HIT, 1, o->runs);
-		} else {
-			ret = run_jobs(x, ci, JOB_HIT, 0, o->runs);
-		}
-		if (!ret && o->lockfile_changed)
-			ret = run_jobs(x, ci, JOB_CHANGED, o->runs + 1, 1);
-		save_result(x);
-		if (ret < 0)
-			return ret;
-	}
+	ret = x->o->runs_auto ? budget_jobs(x) : fixed_jobs(x);
+	if (ret < 0)
+		return ret;
 	if (x->change)
 		pmbench_result_env_set(x->r, "ci_cache_lockfile_change",
 				       x->change);
@@ -1184,6 +1532,7 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	int ret;
 
 	memset(&x, 0, sizeof(x));
+	x.start_ns = pmbench_now_ns();
 	x.ctx = ctx;
 	x.o = o;
 	x.r = r;

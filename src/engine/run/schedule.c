@@ -1,20 +1,18 @@
 /*
- * Rounds, rotation, warm-ups and `--runs auto`: the one loop that times
- * installs, tasks and ci-cache jobs, and the rule that ends it early.
+ * Rounds, rotation and warm-ups: the one loop that times installs, tasks
+ * and ci-cache jobs; and the budget's pure rules: a PM's repeats, when a
+ * verdict is decided, which group gets the next round, the plan from
+ * measured costs and what would fit.
  */
 #include "pmbench/common.h"
 
 #include <math.h>
 
 #include "pmbench/buf.h"
-#include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
-#include "pmbench/stats.h"
 #include "pmbench/workspace.h"
-
-#define RESAMPLES 2000
 
 size_t pmbench_schedule_order(size_t k, unsigned number, size_t nr)
 {
@@ -79,7 +77,6 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 		pmbench_buf_release(&note);
 		if (ret < 0)
 			return ret;
-		started = pmbench_now_ns();
 	}
 	for (unsigned i = 0; i < total; i++) {
 		struct pmbench_round round;
@@ -102,66 +99,8 @@ int pmbench_schedule_run(const struct pmbench_schedule *s)
 		ret = one_round(s, &round, rot);
 		if (ret < 0)
 			return ret;
-		/* --runs auto: `runs` is the maximum. */
-		if (s->autostop && !round.warmup &&
-		    pmbench_schedule_auto_cells(
-			    s->result, s->autostop, s->fixture, s->task,
-			    s->scenario, round.nth, pmbench_now_ns() - started))
-			break;
 	}
 	return 0;
-}
-
-enum pmbench_schedule_stop
-pmbench_schedule_auto_check(const struct pmbench_schedule_auto *o,
-			    const double *const *times, const size_t *n,
-			    size_t cells, unsigned rounds, uint64_t elapsed_ns,
-			    double *out_worst)
-{
-	double worst = 0;
-	int any = 0, precise = 1;
-
-	if (out_worst)
-		*out_worst = 0;
-	if (rounds < o->min_runs)
-		return PMBENCH_SCHEDULE_CONTINUE;
-	for (size_t i = 0; i < cells; i++) {
-		struct pmbench_interval iv;
-		struct pmbench_rng rng;
-		double half;
-
-		if (!n[i])
-			continue;
-		any = 1;
-		if (n[i] < 3) {
-			precise = 0;
-			continue;
-		}
-		/* The same seed for every cell and round: reproducible. */
-		pmbench_rng_seed(&rng, o->seed);
-		if (pmbench_stats_bootstrap_median(&iv, times[i], n[i], 0.95,
-						   RESAMPLES, &rng) < 0 ||
-		    !(iv.point > 0)) {
-			precise = 0;
-			continue;
-		}
-		half = (iv.hi - iv.lo) / 2 / iv.point;
-		if (half > worst)
-			worst = half;
-		if (half > o->target)
-			precise = 0;
-	}
-	if (out_worst)
-		*out_worst = worst;
-	if (!any)
-		return PMBENCH_SCHEDULE_FAILURES;
-	if (precise)
-		return PMBENCH_SCHEDULE_PRECISION;
-	if (rounds >= o->max_runs)
-		return PMBENCH_SCHEDULE_MAX_RUNS;
-	if (elapsed_ns >= o->budget_ns)
-		return PMBENCH_SCHEDULE_TIME_BUDGET;
-	return PMBENCH_SCHEDULE_CONTINUE;
 }
 
 const char *pmbench_schedule_stop_name(enum pmbench_schedule_stop stop)
@@ -179,50 +118,6 @@ const char *pmbench_schedule_stop_name(enum pmbench_schedule_stop stop)
 		break;
 	}
 	return NULL;
-}
-
-static int in_scenario(const struct pmbench_cell *c, const char *fixture,
-		       const char *task, const char *scenario)
-{
-	return !strcmp(c->fixture, fixture) && !strcmp(c->task, task) &&
-	       !strcmp(c->scenario, scenario);
-}
-
-int pmbench_schedule_auto_cells(struct pmbench_result *r,
-				const struct pmbench_schedule_auto *o,
-				const char *fixture, const char *task,
-				const char *scenario, unsigned rounds,
-				uint64_t elapsed_ns)
-{
-	size_t cells = r->cells_nr ? r->cells_nr : 1, nr = 0;
-	double **times = pmbench_xcalloc(cells, sizeof(*times));
-	size_t *n = pmbench_xcalloc(cells, sizeof(*n));
-	enum pmbench_schedule_stop stop;
-	const char *name;
-
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		/* The drift control is no PM: it does not stop anything. */
-		if (!in_scenario(&r->cells[i], fixture, task, scenario) ||
-		    r->cells[i].prime_failure ||
-		    pmbench_control_is(r->cells[i].pm))
-			continue;
-		times[nr] = pmbench_cell_times(&r->cells[i], &n[nr]);
-		nr++;
-	}
-	stop = pmbench_schedule_auto_check(o, (const double *const *)times, n,
-					   nr, rounds, elapsed_ns, NULL);
-	name = pmbench_schedule_stop_name(stop);
-	for (size_t i = 0; name && i < r->cells_nr; i++) {
-		if (!in_scenario(&r->cells[i], fixture, task, scenario))
-			continue;
-		free(r->cells[i].stopped_by);
-		r->cells[i].stopped_by = pmbench_xstrdup(name);
-	}
-	for (size_t i = 0; i < nr; i++)
-		free(times[i]);
-	free(times);
-	free(n);
-	return name != NULL;
 }
 
 unsigned pmbench_schedule_repeats(uint64_t cost_ns, uint64_t round_ns,

@@ -1,0 +1,178 @@
+/*
+ * What the budget's commands (bench, migrate, ci-cache) share beyond the
+ * pure allocation of schedule.c: whether a command is budgeted, a cell
+ * judged against the baseline, why a cell stopped adding rounds, and the
+ * plan said in words (the estimate, the warning with what would fit).
+ */
+#include "pmbench/common.h"
+
+#include <math.h>
+
+#include "pmbench/buf.h"
+#include "pmbench/ctx.h"
+#include "pmbench/result.h"
+#include "pmbench/schedule.h"
+#include "pmbench/stats.h"
+
+int pmbench_schedule_budgeted(int by_default, int runs_given, int runs_auto,
+			      int budget_given, int sharded)
+{
+	if (runs_auto || budget_given)
+		return 1;
+	return by_default && !runs_given && !sharded;
+}
+
+int pmbench_schedule_judge(struct pmbench_schedule_cell *out, double *most,
+			   const struct pmbench_cell *c,
+			   const struct pmbench_cell *b, unsigned rounds,
+			   double margin, uint64_t seed)
+{
+	struct pmbench_interval iv;
+	double half, need;
+	size_t n = 0;
+	int ret;
+
+	free(c ? pmbench_cell_times(c, &n) : NULL);
+	out->excluded = !n || !b || c->prime_failure ||
+			pmbench_cell_failures(c);
+	if (out->excluded)
+		return 1;
+	if (out->baseline)
+		return 0;
+	/* The report's level, resamples and seed (model.c). */
+	ret = pmbench_cell_paired_ratio(&iv, &n, c, b, 0.95, 10000, seed);
+	pmbench_error_clear();
+	need = pmbench_schedule_verdict_need(iv.point, iv.lo, iv.hi, rounds,
+					     margin);
+	if (ret <= 0 || need < 0) {
+		out->half = -1;
+		return 1;
+	}
+	half = (iv.hi - iv.lo) / 2 / iv.point;
+	if (need > *most || (need == *most && half > out->half)) {
+		out->point = iv.point;
+		out->lo = iv.lo;
+		out->hi = iv.hi;
+		*most = need;
+	}
+	if (half > out->half)
+		out->half = half;
+	return 0;
+}
+
+enum pmbench_schedule_stop
+pmbench_schedule_why(const struct pmbench_schedule_cell *c, unsigned rounds,
+		     const struct pmbench_schedule_budget *o)
+{
+	if (c->excluded)
+		return PMBENCH_SCHEDULE_FAILURES;
+	if (c->baseline || (c->half >= 0 && c->half <= o->target &&
+			    pmbench_schedule_decided(c->lo, c->hi, o->margin)))
+		return PMBENCH_SCHEDULE_PRECISION;
+	if (rounds >= o->max_runs)
+		return PMBENCH_SCHEDULE_MAX_RUNS;
+	return PMBENCH_SCHEDULE_TIME_BUDGET;
+}
+
+/* "4 groups: clean 5 rounds of 9.1 s, ...", what will run. */
+static void plan_words(struct pmbench_buf *out,
+		       const struct pmbench_schedule_costs *g, size_t nr,
+		       const struct pmbench_schedule_names *n)
+{
+	pmbench_buf_addf(out, "%zu group%s: ", nr, nr == 1 ? "" : "s");
+	for (size_t i = 0; i < nr; i++) {
+		unsigned more = g[i].min > g[i].done ? g[i].min - g[i].done : 0;
+
+		pmbench_buf_addf(out, "%s%s %u round%s of %.1f s",
+				 i ? ", " : "", n->labels[i], more,
+				 more == 1 ? "" : "s",
+				 (double)g[i].round_ns / 1e9);
+	}
+}
+
+/* ", or --scenario a,b": the names kept, each once; nothing if none. */
+static void kept_words(struct pmbench_buf *out, const char *option,
+		       const char *const *names, const int *keep, size_t nr)
+{
+	const char *last = NULL;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!keep[i] || (last && !strcmp(last, names[i])))
+			continue;
+		if (last)
+			pmbench_buf_adds(out, ",");
+		else
+			pmbench_buf_addf(out, ", or %s ", option);
+		pmbench_buf_adds(out, names[i]);
+		last = names[i];
+	}
+}
+
+/* Where the minimum does not fit the budget: what would, in words. */
+static void fit_words(struct pmbench_buf *out,
+		      const struct pmbench_schedule_plan *plan,
+		      const struct pmbench_schedule_costs *g, size_t nr,
+		      const struct pmbench_schedule_names *n,
+		      uint64_t budget_ns)
+{
+	size_t pms = n->pms_nr;
+	int *keep = pmbench_xcalloc(nr > pms ? nr
+				    : pms    ? pms
+					     : 1,
+				    sizeof(*keep));
+
+	pmbench_buf_addf(out, "--budget %.0fm",
+			 ceil((double)plan->fit_ns / 60e9));
+	if (pmbench_schedule_fit_groups(keep, g, nr, n->fixed_ns, budget_ns))
+		kept_words(out, n->group_option, n->groups, keep, nr);
+	if (pmbench_schedule_fit_pms(keep, g, nr, n->pm_ns, pms, n->base,
+				     n->fixed_ns, budget_ns))
+		kept_words(out, "--pm", n->pms, keep, pms);
+	free(keep);
+}
+
+void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
+			  const struct pmbench_schedule_plan *plan,
+			  uint64_t end_ns,
+			  const struct pmbench_schedule_costs *g, size_t nr,
+			  const struct pmbench_schedule_names *n,
+			  const struct pmbench_schedule_budget *o)
+{
+	struct pmbench_buf w = PMBENCH_BUF_INIT, fit = PMBENCH_BUF_INIT;
+
+	pmbench_buf_add_clock_unit(&w, (double)end_ns / 1e9);
+	pmbench_buf_adds(&w, " in all, the waits so far included (budget ");
+	pmbench_buf_add_clock(&w, (double)o->budget_ns / 1e9);
+	pmbench_buf_adds(&w, "): ");
+	plan_words(&w, g, nr, n);
+	pmbench_buf_adds(&w, ", then ");
+	pmbench_buf_add_clock(&w, (double)plan->extra_ns / 1e9);
+	pmbench_ctx_event(ctx,
+			  "estimate%s: about %s of further rounds where a "
+			  "verdict is open or a ratio wider than ±%.0f %%",
+			  when, w.ptr, o->target * 100);
+	if (!plan->fits && !*when) {
+		pmbench_buf_reset(&w);
+		pmbench_buf_add_clock_unit(&w, (double)plan->fit_ns / 1e9);
+		fit_words(&fit, plan, g, nr, n, o->budget_ns);
+		pmbench_ctx_warn(ctx,
+				 "the budget cannot hold the first rounds: %u "
+				 "of every group need about %s; what would "
+				 "fit: %s; running what was asked",
+				 o->min_runs, w.ptr, fit.ptr);
+	}
+	pmbench_buf_release(&w);
+	pmbench_buf_release(&fit);
+}
+
+void pmbench_schedule_record(struct pmbench_result *r,
+			     const struct pmbench_schedule_budget *o)
+{
+	r->runs_auto = 1;
+	r->auto_target = o->target;
+	r->auto_min_runs = o->min_runs;
+	r->auto_budget_ns = o->budget_ns;
+	r->auto_max_runs = o->max_runs;
+	/* The most rounds a scenario ran, once they ran. */
+	r->runs = o->min_runs;
+}
