@@ -293,7 +293,8 @@ TEST(other_plans_refused_machines_shown)
 	/* Shard 2 of a plan with another --env. */
 	run_one(2, "3", "--env=PMBENCH_TEST_OTHER=1", "other-%u.json");
 	check_refused(a, in_box(x, sizeof(x), "other-%u.json", 2), c,
-		      "field 'plan_id' differs");
+		      "different --env ('(default)' against "
+		      "'PMBENCH_TEST_OTHER=1')");
 	/* Shard 2 of a plan with other runs. */
 	run_one(2, "4", NULL, "runs-%u.json");
 	check_refused(a, in_box(x, sizeof(x), "runs-%u.json", 2), c,
