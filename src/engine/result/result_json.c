@@ -87,33 +87,13 @@ cJSON *pmbench_json_add_object(cJSON *arr)
 	return obj;
 }
 
-static void write_field(cJSON *o, const void *base,
-			const struct pmbench_result_field *f)
+/* A field of one of the number kinds. */
+static void write_number(cJSON *o, const void *base,
+			 const struct pmbench_result_field *f)
 {
 	double started;
 
-	if (f->unless != NO_UNLESS &&
-	    *(const int *)(const void *)((const char *)base + f->unless))
-		return;
 	switch (f->type) {
-	case F_STR:
-		pmbench_json_add_str(o, f->key,
-				     *RESULT_CMEMBER(base, f, char *));
-		break;
-	case F_OPTSTR:
-		if (*RESULT_CMEMBER(base, f, char *))
-			pmbench_json_add_str(o, f->key,
-					     *RESULT_CMEMBER(base, f, char *));
-		break;
-	case F_BOOL:
-		pmbench_json_must(cJSON_AddBoolToObject(
-			o, f->key, *RESULT_CMEMBER(base, f, int) ? 1 : 0));
-		break;
-	case F_FLAG:
-		/* Absent means false: files without it read as before. */
-		if (*RESULT_CMEMBER(base, f, int))
-			pmbench_json_must(cJSON_AddTrueToObject(o, f->key));
-		break;
 	case F_INT:
 		add_num(o, f->key, *RESULT_CMEMBER(base, f, int));
 		break;
@@ -153,6 +133,36 @@ static void write_field(cJSON *o, const void *base,
 	case F_DOUBLE:
 		add_num(o, f->key, *RESULT_CMEMBER(base, f, double));
 		break;
+	default:
+		break;
+	}
+}
+
+static void write_field(cJSON *o, const void *base,
+			const struct pmbench_result_field *f)
+{
+	if (f->unless != NO_UNLESS &&
+	    *(const int *)(const void *)((const char *)base + f->unless))
+		return;
+	switch (f->type) {
+	case F_STR:
+		pmbench_json_add_str(o, f->key,
+				     *RESULT_CMEMBER(base, f, char *));
+		break;
+	case F_OPTSTR:
+		if (*RESULT_CMEMBER(base, f, char *))
+			pmbench_json_add_str(o, f->key,
+					     *RESULT_CMEMBER(base, f, char *));
+		break;
+	case F_BOOL:
+		pmbench_json_must(cJSON_AddBoolToObject(
+			o, f->key, *RESULT_CMEMBER(base, f, int) ? 1 : 0));
+		break;
+	case F_FLAG:
+		/* Absent means false: files without it read as before. */
+		if (*RESULT_CMEMBER(base, f, int))
+			pmbench_json_must(cJSON_AddTrueToObject(o, f->key));
+		break;
 	case F_OPTSTRVEC:
 		if (!RESULT_CMEMBER(base, f, struct pmbench_strvec)->nr)
 			break;
@@ -167,6 +177,9 @@ static void write_field(cJSON *o, const void *base,
 			pmbench_json_add_str(
 				o, f->key,
 				f->names[*RESULT_CMEMBER(base, f, int)]);
+		break;
+	default:
+		write_number(o, base, f);
 		break;
 	}
 }
@@ -499,6 +512,48 @@ static int read_name(int *out, const struct pmbench_json_reader *rd,
 	return ret;
 }
 
+/* A field of seconds or of a real number, checked to read back. */
+static int read_real(void *base, const struct pmbench_json_reader *rd,
+		     const cJSON *item, const struct pmbench_result_field *f)
+{
+	double v;
+
+	switch (f->type) {
+	case F_SECS:
+		v = item->valuedouble;
+		/*
+		 * llround() must not overflow: about 292 years is plenty.
+		 * The limit itself is allowed, as a count just below it is
+		 * written as 9200000000 s.
+		 */
+		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
+		    v * NS_PER_S > 9.2e18)
+			return pmbench_json_bad_field(
+				rd, f->key,
+				"must be a number of seconds from 0 "
+				"to 9.2e9");
+		*RESULT_MEMBER(base, f, uint64_t) =
+			(uint64_t)llround(v * NS_PER_S);
+		return 0;
+	case F_STARTED:
+	case F_DOUBLE:
+		/*
+		 * cJSON reads 1e999 as infinity, which it would write back
+		 * as null: a different file.
+		 */
+		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
+			return pmbench_json_bad_field(
+				rd, f->key,
+				"must be a finite number from -1e308 "
+				"to 1e308");
+		*RESULT_MEMBER(base, f, double) = item->valuedouble;
+		return 0;
+	default:
+		break;
+	}
+	return 0;
+}
+
 static int read_field(void *base, const struct pmbench_json_reader *rd,
 		      const cJSON *o, const struct pmbench_result_field *f)
 {
@@ -545,34 +600,9 @@ static int read_field(void *base, const struct pmbench_json_reader *rd,
 			*RESULT_MEMBER(base, f, uint64_t) = (uint64_t)v;
 		return ret;
 	case F_SECS:
-		v = item->valuedouble;
-		/*
-		 * llround() must not overflow: about 292 years is plenty.
-		 * The limit itself is allowed, as a count just below it is
-		 * written as 9200000000 s.
-		 */
-		if (!cJSON_IsNumber(item) || !isfinite(v) || v < 0 ||
-		    v * NS_PER_S > 9.2e18)
-			return pmbench_json_bad_field(
-				rd, f->key,
-				"must be a number of seconds from 0 "
-				"to 9.2e9");
-		*RESULT_MEMBER(base, f, uint64_t) =
-			(uint64_t)llround(v * NS_PER_S);
-		return 0;
 	case F_STARTED:
 	case F_DOUBLE:
-		/*
-		 * cJSON reads 1e999 as infinity, which it would write back
-		 * as null: a different file.
-		 */
-		if (!cJSON_IsNumber(item) || !printable(item->valuedouble))
-			return pmbench_json_bad_field(
-				rd, f->key,
-				"must be a finite number from -1e308 "
-				"to 1e308");
-		*RESULT_MEMBER(base, f, double) = item->valuedouble;
-		return 0;
+		return read_real(base, rd, item, f);
 	case F_STRVEC:
 	case F_OPTSTRVEC:
 		return pmbench_json_read_strvec(
