@@ -1,3 +1,5 @@
+/* The bench command: its options' setters, checks and its run. */
+
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"

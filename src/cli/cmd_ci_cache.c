@@ -1,3 +1,5 @@
+/* The ci-cache command: its options' setters and its run. */
+
 #include "pmbench/common.h"
 
 #include "pmbench/buf.h"

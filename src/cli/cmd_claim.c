@@ -1,3 +1,5 @@
+/* The claim command: a claim read, measured or judged from a result. */
+
 #include "pmbench/common.h"
 
 #include "pmbench/bench.h"

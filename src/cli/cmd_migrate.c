@@ -1,3 +1,5 @@
+/* The migrate command: its options' setters and its run. */
+
 #include "pmbench/common.h"
 
 #include <cjson/cJSON.h>

@@ -1,3 +1,9 @@
+/*
+ * Running one PM on one fixture: its run state (workspace, environment
+ * and config composed, the release it runs), priming its cache and
+ * lockfile, one timed exec with its measures, and a failure's reason.
+ */
+
 #include "pmbench/common.h"
 
 #include <sys/stat.h>

@@ -1,3 +1,9 @@
+/*
+ * What a PM resolved: the packages and versions of its installed tree
+ * (read from node_modules and the lockfiles), their install scripts, and
+ * the differences between two PMs' trees that migrate reports.
+ */
+
 #include "pmbench/common.h"
 
 #include <dirent.h>

@@ -1,3 +1,9 @@
+/*
+ * ci-cache's engine: simulated CI jobs per PM and strategy (setup,
+ * restore, install in CI mode, save), their miss, hit and
+ * lockfile-changed rounds, spent by the budget or fixed by --runs.
+ */
+
 #include "pmbench/common.h"
 
 #include <math.h>

@@ -1,3 +1,9 @@
+/*
+ * Claims: the grammar of "X install is 20x faster than Y install" (PMs,
+ * versions, tasks, the factor), and the verdict on a claim from a
+ * measured ratio and its interval.
+ */
+
 #include "pmbench/common.h"
 
 #include <ctype.h>

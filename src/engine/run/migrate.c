@@ -1,3 +1,9 @@
+/*
+ * migrate's engine: the repo's own PM detected, each target's install,
+ * tasks and resolved tree compared with the source's, and what a
+ * migration has to change.
+ */
+
 #include "pmbench/common.h"
 
 #include <dirent.h>
