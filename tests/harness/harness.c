@@ -228,6 +228,46 @@ static int own_deleters(void)
 }
 
 /*
+ * Name what pmbench left running in its process group `pgid`, so that a
+ * leak says what leaked (pid, name, state, parent, command line).
+ */
+static void say_leftovers(pid_t pgid)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[300], state = '?';
+		long pid = strtol(e->d_name, NULL, 10), ppid = 0, pgrp = 0;
+		const char *close;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		pmbench_buf_reset(&b);
+		if (pmbench_fs_read(&b, path, 4096) < 0 ||
+		    !(close = strrchr(b.ptr, ')')) ||
+		    sscanf(close + 1, " %c %ld %ld", &state, &ppid, &pgrp) !=
+			    3 ||
+		    pgrp != (long)pgid)
+			continue;
+		fprintf(stderr,
+			"leftover: pid %ld %.*s state %c ppid %ld:", pid,
+			(int)(close - b.ptr + 1), b.ptr, state, ppid);
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+		pmbench_buf_reset(&b);
+		if (!pmbench_fs_read(&b, path, 4096))
+			for (size_t i = 0; i < b.len; i++)
+				fputc(b.ptr[i] ? b.ptr[i] : ' ', stderr);
+		fputc('\n', stderr);
+	}
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&b);
+}
+
+/*
  * Run `c` (pmbench) to its exit or its timeout; what it left running
  * then, but its deleters, into *left; then stop its tree and take the
  * rest of its output.
@@ -265,6 +305,8 @@ static void run_counting_leftovers(struct pmbench_child *c, int *left)
 			}
 			*left -= d;
 		}
+		if (*left > 0)
+			say_leftovers(c->pid);
 	}
 	pmbench_child_kill_tree(c);
 	/* The writers are gone: the rest of the output, up to its end. */
