@@ -257,8 +257,14 @@ struct pmbench_pm {
 	 * (the resolve task). NULL: the PM has no such mode (yarn 1).
 	 */
 	const char *const *resolve_args;
-	const char *const *run_args;  /**< "run" / "task" before the script */
-	int run_dashdash;	      /**< needs "--" before script arguments */
+	const char *const *run_args; /**< "run" / "task" before the script */
+	int run_dashdash;	     /**< needs "--" before script arguments */
+	/**
+	 * Runs the release a repo commits and names in .yarnrc.yml's
+	 * yarnPath, as yarn berry does:
+	 * https://yarnpkg.com/configuration/yarnrc#yarnPath
+	 */
+	int yarn_path;
 	const char *const *lockfiles; /**< first: the one it writes */
 	/**
 	 * Whether a file named like one of `lockfiles` is this PM's, from

@@ -547,6 +547,7 @@ const struct pmbench_pm pmbench_pms[] = {
 		.resolve_args = L("install", "--mode=update-lockfile"),
 		.run_args = L("run"),
 		.run_dashdash = 0,
+		.yarn_path = 1,
 		.lockfiles = L("yarn.lock"),
 		.lockfile_sniff = yarn_berry_lock,
 		.root_file = "yarn.lock",

@@ -1058,7 +1058,7 @@ static int takes_yarn_path(const struct pmbench_pmrun *ps,
 			   const struct pmbench_pm_ask *ask)
 {
 	return ask->yarn_path && !ps->pm->version &&
-	       !strcmp(pmbench_pm_base(ps->pm)->name, "yarn-berry");
+	       pmbench_pm_base(ps->pm)->yarn_path;
 }
 
 int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
