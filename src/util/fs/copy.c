@@ -31,34 +31,52 @@ static int record_at(struct copy_ctx *ctx, int ddfd, const char *dname,
 	return 0;
 }
 
-int fs_copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
-		    const char *sname, int ddfd, const char *dname)
+/* Give the copy open as `fd` the mode and times of `st`. */
+static int set_mode_and_times(const struct copy_ctx *ctx, int fd,
+			      const struct stat *st)
 {
 	struct timespec times[2];
+
+	times[0] = st->st_atim;
+	times[1] = st->st_mtim;
+	if (fchmod(fd, st->st_mode & 07777) < 0 || futimens(fd, times) < 0)
+		return pmbench_error_set("cannot set the mode or time of '%s': "
+					 "%s",
+					 ctx->dst.ptr, strerror(errno));
+	return 0;
+}
+
+/*
+ * A file hard-linked in the source whose inode was copied before: link
+ * `dname` to that first copy. Returns 1 when linked, 0 when the data must
+ * be copied (no first copy, or it cannot take the link), or an error.
+ */
+static int link_to_first_copy(struct copy_ctx *ctx, const struct stat *st,
+			      int ddfd, const char *dname)
+{
+	struct linkent *e = fs_link_find(ctx->links, st->st_dev, st->st_ino);
+
+	if (!e)
+		return 0;
+	if (!linkat(AT_FDCWD, e->path, ddfd, dname, 0))
+		return 1;
+	/*
+	 * The first copy may be gone or on another file system, or have too
+	 * many links: copy again and link to the new one.
+	 */
+	if (errno == ENOENT || errno == EXDEV || errno == EMLINK ||
+	    errno == EPERM)
+		return 0;
+	return pmbench_error_set("cannot link '%s' to '%s': %s", ctx->dst.ptr,
+				 e->path, strerror(errno));
+}
+
+/* Copy the data, mode and times of the regular file `sname` to `dname`. */
+static int copy_file_data(struct copy_ctx *ctx, const struct stat *st, int sdfd,
+			  const char *sname, int ddfd, const char *dname)
+{
 	int in = -1, out = -1, failed_read, ret = 0;
-	int linked = ctx->links && st->st_nlink > 1;
 
-	if ((ctx->flags & PMBENCH_FS_COPY_LINK) &&
-	    !linkat(sdfd, sname, ddfd, dname, 0))
-		goto recorded;
-	if (linked) {
-		struct linkent *e =
-			fs_link_find(ctx->links, st->st_dev, st->st_ino);
-
-		if (e && !linkat(AT_FDCWD, e->path, ddfd, dname, 0))
-			goto recorded;
-		/*
-		 * The first copy may be gone or on another file system, or
-		 * have too many links: copy again and link to the new one.
-		 */
-		if (e && errno != ENOENT && errno != EXDEV && errno != EMLINK &&
-		    errno != EPERM) {
-			ret = pmbench_error_set("cannot link '%s' to '%s': %s",
-						ctx->dst.ptr, e->path,
-						strerror(errno));
-			goto done;
-		}
-	}
 	in = openat(sdfd, sname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (in < 0) {
 		ret = pmbench_error_set("cannot read '%s': %s", ctx->src.ptr,
@@ -80,25 +98,13 @@ int fs_copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 			strerror(errno));
 		goto done;
 	}
-	times[0] = st->st_atim;
-	times[1] = st->st_mtim;
-	if (fchmod(out, st->st_mode & 07777) < 0 || futimens(out, times) < 0) {
-		ret = pmbench_error_set("cannot set the mode or time of '%s': "
-					"%s",
-					ctx->dst.ptr, strerror(errno));
+	ret = set_mode_and_times(ctx, out, st);
+	if (ret < 0)
 		goto done;
-	}
-	if (close(out) < 0) {
-		out = -1;
+	if (close(out) < 0)
 		ret = pmbench_error_set("cannot write '%s': %s", ctx->dst.ptr,
 					strerror(errno));
-		goto done;
-	}
 	out = -1;
-	if (linked)
-		fs_link_put(ctx->links, st->st_dev, st->st_ino, ctx->dst.ptr);
-recorded:
-	ret = record_at(ctx, ddfd, dname, st);
 
 done:
 	if (out >= 0)
@@ -106,6 +112,30 @@ done:
 	if (in >= 0)
 		close(in);
 	return ret;
+}
+
+int fs_copy_regular(struct copy_ctx *ctx, const struct stat *st, int sdfd,
+		    const char *sname, int ddfd, const char *dname)
+{
+	int linked = ctx->links && st->st_nlink > 1;
+	int ret;
+
+	if ((ctx->flags & PMBENCH_FS_COPY_LINK) &&
+	    !linkat(sdfd, sname, ddfd, dname, 0))
+		return record_at(ctx, ddfd, dname, st);
+	if (linked) {
+		ret = link_to_first_copy(ctx, st, ddfd, dname);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return record_at(ctx, ddfd, dname, st);
+	}
+	ret = copy_file_data(ctx, st, sdfd, sname, ddfd, dname);
+	if (ret < 0)
+		return ret;
+	if (linked)
+		fs_link_put(ctx->links, st->st_dev, st->st_ino, ctx->dst.ptr);
+	return record_at(ctx, ddfd, dname, st);
 }
 
 static int copy_symlink(struct copy_ctx *ctx, const struct stat *st, int sdfd,
@@ -128,14 +158,10 @@ static int copy_symlink(struct copy_ctx *ctx, const struct stat *st, int sdfd,
 
 int fs_copy_finish_dir(struct copy_ctx *ctx, const struct stat *st, int dfd)
 {
-	struct timespec times[2];
+	int ret = set_mode_and_times(ctx, dfd, st);
 
-	times[0] = st->st_atim;
-	times[1] = st->st_mtim;
-	if (fchmod(dfd, st->st_mode & 07777) < 0 || futimens(dfd, times) < 0)
-		return pmbench_error_set("cannot set the mode or time of '%s': "
-					 "%s",
-					 ctx->dst.ptr, strerror(errno));
+	if (ret < 0)
+		return ret;
 	return record_at(ctx, dfd, "", st);
 }
 
@@ -227,6 +253,32 @@ int fs_copy_entry(struct copy_ctx *ctx, int sdfd, const char *sname, int ddfd,
 	return 0;
 }
 
+/*
+ * Before a copy of `src` to the absolute `ctx->dst`: the destination may
+ * be written and does not exist yet, and the source exists.
+ */
+static int check_copy_ends(const struct copy_ctx *ctx, const char *src,
+			   const char *dst)
+{
+	struct stat st;
+	int ret = fs_write_allowed(ctx->dst.ptr);
+
+	if (ret < 0)
+		return ret;
+	if (!strcmp(ctx->dst.ptr, "/") || lstat(ctx->dst.ptr, &st) == 0)
+		return pmbench_error_set("cannot copy '%s' to '%s': it already "
+					 "exists",
+					 src, dst);
+	if (errno != ENOENT)
+		return pmbench_error_set("cannot copy '%s' to '%s': %s", src,
+					 dst, strerror(errno));
+	if (lstat(src, &st) < 0)
+		return pmbench_error_setc(
+			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
+			"cannot copy '%s': %s", src, strerror(errno));
+	return 0;
+}
+
 int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 			struct pmbench_fs_linkmap *links)
 {
@@ -236,31 +288,13 @@ int pmbench_fs_copytree(const char *src, const char *dst, unsigned flags,
 				.dst = PMBENCH_BUF_INIT };
 	struct pmbench_buf parent = PMBENCH_BUF_INIT;
 	struct pmbench_buf msg = PMBENCH_BUF_INIT;
-	struct stat st;
 	int ret = 0, started = 0;
 
 	pmbench_buf_adds(&ctx.src, src);
 	pmbench_fs_abspath(&ctx.dst, dst);
-	ret = fs_write_allowed(ctx.dst.ptr);
+	ret = check_copy_ends(&ctx, src, dst);
 	if (ret < 0)
 		goto done;
-	if (!strcmp(ctx.dst.ptr, "/") || lstat(ctx.dst.ptr, &st) == 0) {
-		ret = pmbench_error_set("cannot copy '%s' to '%s': it already "
-					"exists",
-					src, dst);
-		goto done;
-	}
-	if (errno != ENOENT) {
-		ret = pmbench_error_set("cannot copy '%s' to '%s': %s", src,
-					dst, strerror(errno));
-		goto done;
-	}
-	if (lstat(src, &st) < 0) {
-		ret = pmbench_error_setc(
-			errno == ENOENT ? PMBENCH_ENOTFOUND : PMBENCH_ERROR,
-			"cannot copy '%s': %s", src, strerror(errno));
-		goto done;
-	}
 	fs_dirname(&parent, ctx.dst.ptr);
 	ret = pmbench_fs_mkdirp(parent.ptr, 0755);
 	if (ret < 0)
