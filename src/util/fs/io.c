@@ -36,13 +36,13 @@ int fs_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int fs_copy_data(int in, int out, int *failed_read)
-{
-	char *chunk = NULL;
-	int ret = -1;
-
-	*failed_read = 0;
 #if defined(__linux__)
+/*
+ * Copy with copy_file_range(2). Returns 1 when all was copied, 0 when
+ * read() and write() should take over, or -1 with errno set.
+ */
+static int copy_in_kernel(int in, int out)
+{
 	for (int first = 1;; first = 0) {
 		ssize_t n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
 
@@ -50,10 +50,8 @@ int fs_copy_data(int in, int out, int *failed_read)
 			continue;
 		if (n > 0)
 			continue;
-		if (!n && !first) {
-			ret = 0;
-			goto done;
-		}
+		if (!n && !first)
+			return 1;
 		/*
 		 * Nothing copied on the first call may be a file system
 		 * (procfs, some FUSE) that does not support it; the offsets
@@ -63,11 +61,18 @@ int fs_copy_data(int in, int out, int *failed_read)
 		    errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != ENOTSUP && errno != EBADF && errno != EPERM &&
 		    errno != ETXTBSY)
-			goto done;
-		break;
+			return -1;
+		return 0;
 	}
+}
 #endif
-	chunk = pmbench_xmalloc(COPY_CHUNK);
+
+/* Copy with read(2) and write(2), a chunk at a time. */
+static int copy_by_chunks(int in, int out, int *failed_read)
+{
+	char *chunk = pmbench_xmalloc(COPY_CHUNK);
+	int ret = -1;
+
 	for (;;) {
 		ssize_t n = read(in, chunk, COPY_CHUNK);
 
@@ -89,6 +94,54 @@ done:
 	return ret;
 }
 
+int fs_copy_data(int in, int out, int *failed_read)
+{
+	*failed_read = 0;
+#if defined(__linux__)
+	switch (copy_in_kernel(in, out)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	}
+#endif
+	return copy_by_chunks(in, out, failed_read);
+}
+
+/*
+ * Append what is left of `fd` to `out` (which held `start` bytes before),
+ * refusing more than `max` bytes in all: never reads more than one byte
+ * past the limit.
+ */
+static int read_capped(struct pmbench_buf *out, int fd, size_t start,
+		       size_t max, const char *path)
+{
+	for (;;) {
+		size_t left = max - (out->len - start);
+		size_t room;
+		ssize_t n;
+
+		pmbench_buf_grow(out, 8192);
+		room = out->alloc - out->len - 1;
+		if (room - 1 > left)
+			room = left + 1;
+		n = read(fd, out->ptr + out->len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return pmbench_error_set("cannot read '%s': %s", path,
+						 strerror(errno));
+		if (!n)
+			return 0;
+		out->len += (size_t)n;
+		out->ptr[out->len] = '\0';
+		if (out->len - start > max)
+			return pmbench_error_set("cannot read '%s': it is "
+						 "larger than %zu bytes",
+						 path, max);
+	}
+}
+
 int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max)
 {
 	size_t start = out->len;
@@ -105,35 +158,7 @@ int pmbench_fs_read(struct pmbench_buf *out, const char *path, size_t max)
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uintmax_t)st.st_size <= max)
 		pmbench_buf_grow(out, (size_t)st.st_size);
-	for (;;) {
-		size_t left = max - (out->len - start);
-		size_t room;
-		ssize_t n;
-
-		pmbench_buf_grow(out, 8192);
-		room = out->alloc - out->len - 1;
-		/* Never read more than one byte past the limit. */
-		if (room - 1 > left)
-			room = left + 1;
-		n = read(fd, out->ptr + out->len, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = pmbench_error_set("cannot read '%s': %s", path,
-						strerror(errno));
-			goto done;
-		}
-		if (!n)
-			break;
-		out->len += (size_t)n;
-		out->ptr[out->len] = '\0';
-		if (out->len - start > max) {
-			ret = pmbench_error_set("cannot read '%s': it is "
-						"larger than %zu bytes",
-						path, max);
-			goto done;
-		}
-	}
+	ret = read_capped(out, fd, start, max, path);
 
 done:
 	if (ret < 0)
