@@ -21,6 +21,34 @@ static struct pmbench_buf sandbox_root = PMBENCH_BUF_INIT;
 static struct pmbench_buf writable_root = PMBENCH_BUF_INIT;
 
 /*
+ * split_target() of a path `raw` whose final component is empty, "." or
+ * "..": it names a folder through them, so resolve all of it and split
+ * the canonical result.
+ */
+static int split_resolved(struct pmbench_buf *parent, struct pmbench_buf *base,
+			  const char *raw)
+{
+	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
+	const char *last;
+	size_t len;
+	int ret = fs_resolve_prefix(&resolved, raw);
+
+	if (ret < 0)
+		goto done;
+	last = strrchr(resolved.ptr, '/');
+	pmbench_buf_adds(base, last + 1);
+	len = (size_t)(last - resolved.ptr);
+	pmbench_buf_setlen(&resolved, len ? len : 1);
+	pmbench_buf_release(parent);
+	*parent = resolved;
+	pmbench_buf_init(&resolved);
+
+done:
+	pmbench_buf_release(&resolved);
+	return ret;
+}
+
+/*
  * Split `path` (given by the caller) into a canonical parent folder and a
  * final component. The parent is resolved through symlinks, the final
  * component is not, so that a symlink is itself the target. `base` is
@@ -30,16 +58,14 @@ static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
 			const char *path, const char *verb)
 {
 	struct pmbench_buf raw = PMBENCH_BUF_INIT;
-	struct pmbench_buf resolved = PMBENCH_BUF_INIT;
+	struct pmbench_buf folder = PMBENCH_BUF_INIT;
 	const char *last;
 	size_t len;
 	int ret = 0;
 
-	if (!*path) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "cannot %s an empty path", verb);
-		goto done;
-	}
+	if (!*path)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "cannot %s an empty path", verb);
 	pmbench_buf_adds(&raw, path);
 	len = raw.len;
 	while (len > 1 && raw.ptr[len - 1] == '/')
@@ -49,31 +75,20 @@ static int split_target(struct pmbench_buf *parent, struct pmbench_buf *base,
 	last = last ? last + 1 : raw.ptr;
 	pmbench_buf_reset(base);
 	if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) {
-		/* Names a folder through "." or "..": resolve all of it. */
-		ret = fs_resolve_prefix(&resolved, raw.ptr);
-		if (ret < 0)
-			goto done;
-		last = strrchr(resolved.ptr, '/');
-		pmbench_buf_adds(base, last + 1);
-		len = (size_t)(last - resolved.ptr);
-		pmbench_buf_setlen(&resolved, len ? len : 1);
-		pmbench_buf_release(parent);
-		*parent = resolved;
-		pmbench_buf_init(&resolved);
+		ret = split_resolved(parent, base, raw.ptr);
 		goto done;
 	}
 	pmbench_buf_adds(base, last);
 	if (last == raw.ptr)
-		pmbench_buf_adds(&resolved, ".");
+		pmbench_buf_adds(&folder, ".");
 	else if (last - 1 == raw.ptr)
-		pmbench_buf_adds(&resolved, "/");
+		pmbench_buf_adds(&folder, "/");
 	else
-		pmbench_buf_add(&resolved, raw.ptr,
-				(size_t)(last - 1 - raw.ptr));
-	ret = fs_resolve_prefix(parent, resolved.ptr);
+		pmbench_buf_add(&folder, raw.ptr, (size_t)(last - 1 - raw.ptr));
+	ret = fs_resolve_prefix(parent, folder.ptr);
 
 done:
-	pmbench_buf_release(&resolved);
+	pmbench_buf_release(&folder);
 	pmbench_buf_release(&raw);
 	return ret;
 }
@@ -195,11 +210,48 @@ static int open_dir_writable(int dfd, const char *name)
 	return fd;
 }
 
+/*
+ * One readdir() pass of remove_children() over `dir`, an open copy of the
+ * folder `fd`: *removed counts the entries it removed.
+ */
+static int remove_pass(DIR *dir, int fd, struct pmbench_buf *path,
+		       size_t *removed)
+{
+	size_t base = path->len;
+	struct dirent *de;
+	int ret = 0;
+
+	*removed = 0;
+	for (;;) {
+		de = pmbench_fs_readdir(dir);
+		if (!de)
+			break;
+		fs_path_push(path, de->d_name);
+		/*
+		 * The common case, a known non-directory, takes one syscall;
+		 * anything else goes the careful way.
+		 */
+		if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN ||
+		    (unlinkat(fd, de->d_name, 0) < 0 && errno != ENOENT)) {
+			ret = remove_at(fd, de->d_name, path);
+			if (ret < 0)
+				return ret;
+		}
+		pmbench_buf_setlen(path, base);
+		(*removed)++;
+		removals++;
+	}
+	if (errno)
+		return pmbench_error_set("cannot read the folder '%s': %s",
+					 path->ptr, strerror(errno));
+	return 0;
+}
+
 /* Remove every entry of the open directory `fd` (which stays ours). */
 static int remove_children(int fd, struct pmbench_buf *path)
 {
 	DIR *dir = NULL;
-	size_t base = path->len;
+	size_t base = path->len, removed;
 	int dup_fd, ret = 0;
 
 	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
@@ -217,36 +269,8 @@ static int remove_children(int fd, struct pmbench_buf *path)
 	 * readdir(), so read it again until a pass finds nothing.
 	 */
 	for (;;) {
-		size_t removed = 0;
-		struct dirent *de;
-
-		for (;;) {
-			de = pmbench_fs_readdir(dir);
-			if (!de)
-				break;
-			fs_path_push(path, de->d_name);
-			/*
-			 * The common case, a known non-directory, takes one
-			 * syscall; anything else goes the careful way.
-			 */
-			if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN ||
-			    (unlinkat(fd, de->d_name, 0) < 0 &&
-			     errno != ENOENT)) {
-				ret = remove_at(fd, de->d_name, path);
-				if (ret < 0)
-					goto done;
-			}
-			pmbench_buf_setlen(path, base);
-			removed++;
-			removals++;
-		}
-		if (errno) {
-			ret = pmbench_error_set("cannot read the folder "
-						"'%s': %s",
-						path->ptr, strerror(errno));
-			goto done;
-		}
-		if (!removed)
+		ret = remove_pass(dir, fd, path, &removed);
+		if (ret < 0 || !removed)
 			break;
 		rewinddir(dir);
 	}
