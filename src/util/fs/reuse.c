@@ -25,22 +25,20 @@
 /* ext2, ext3 and ext4 share the magic; the ext4 driver mounts all three. */
 #define EXT4_SUPER_MAGIC 0xEF53
 
-unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
-					 unsigned long fs_type, dev_t dev,
-					 struct pmbench_buf *why)
+/*
+ * The kernel name ("vda1", "dm-0") of the block device `dev` under `root`
+ * into `out` (replaced), what /sys and jbd2 use: 0, or -1 when it has
+ * none or is not mounted by the ext4 driver.
+ */
+static int ext4_device_name(struct pmbench_buf *out, const char *root,
+			    dev_t dev)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT;
 	char link[PATH_MAX];
 	const char *name;
-	unsigned delay = 0;
 	ssize_t n;
-	DIR *d = NULL;
-	struct dirent *de;
-	size_t len;
+	int ret = -1;
 
-	if (fs_type != EXT4_SUPER_MAGIC)
-		goto done;
-	/* The device's kernel name ("vda1", "dm-0"): what /sys and jbd2 use. */
 	pmbench_buf_addf(&p, "%s/sys/dev/block/%u:%u", root, major(dev),
 			 minor(dev));
 	n = readlink(p.ptr, link, sizeof(link) - 1);
@@ -48,20 +46,58 @@ unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
 		goto done;
 	link[n] = '\0';
 	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
-	len = strlen(name);
 	pmbench_buf_reset(&p);
 	pmbench_buf_addf(&p, "%s/sys/fs/ext4/%s", root, name);
-	if (!len || !pmbench_fs_isdir(p.ptr))
+	if (!*name || !pmbench_fs_isdir(p.ptr))
 		goto done;
-	/* Each mounted journal is an entry "<device>-<journal inode>". */
-	pmbench_buf_reset(&p);
+	pmbench_buf_reset(out);
+	pmbench_buf_adds(out, name);
+	ret = 0;
+
+done:
+	pmbench_buf_release(&p);
+	return ret;
+}
+
+/*
+ * Whether the device `name` has a journal: each mounted journal is an
+ * entry "<device>-<journal inode>" in /proc/fs/jbd2. Without jbd2 we
+ * cannot tell, and say it has one.
+ */
+static int has_journal(const char *root, const char *name)
+{
+	struct pmbench_buf p = PMBENCH_BUF_INIT;
+	size_t len = strlen(name);
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
 	pmbench_buf_addf(&p, "%s/proc/fs/jbd2", root);
 	d = opendir(p.ptr);
+	pmbench_buf_release(&p);
 	if (!d)
-		goto done; /* no jbd2 here: cannot tell */
-	while ((de = pmbench_fs_readdir(d)))
-		if (!strncmp(de->d_name, name, len) && de->d_name[len] == '-')
-			goto done;
+		return 1;
+	while (!found) {
+		de = pmbench_fs_readdir(d);
+		if (!de)
+			break;
+		found = !strncmp(de->d_name, name, len) &&
+			de->d_name[len] == '-';
+	}
+	closedir(d);
+	return found;
+}
+
+unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
+					 unsigned long fs_type, dev_t dev,
+					 struct pmbench_buf *why)
+{
+	struct pmbench_buf name = PMBENCH_BUF_INIT;
+	unsigned delay = 0;
+
+	if (fs_type != EXT4_SUPER_MAGIC || ext4_device_name(&name, root, dev) ||
+	    has_journal(root, name.ptr))
+		goto done;
 	/*
 	 * fs/ext4/ialloc.c: RECENTCY_MIN + RECENTCY_DIRTY. Creating files
 	 * dirties the inode table blocks the deleted inodes share, so the
@@ -69,11 +105,9 @@ unsigned pmbench_fs_inode_reuse_delay_at(const char *root,
 	 */
 	delay = 360;
 	if (why)
-		pmbench_buf_addf(why, "ext4 without a journal (%s)", name);
+		pmbench_buf_addf(why, "ext4 without a journal (%s)", name.ptr);
 done:
-	if (d)
-		closedir(d);
-	pmbench_buf_release(&p);
+	pmbench_buf_release(&name);
 	return delay;
 }
 
