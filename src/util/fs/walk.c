@@ -67,40 +67,40 @@ static void note_changed(struct usage_ctx *ctx, const struct stat *st)
 	ctx->changed++;
 }
 
-static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
+static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name);
+
+/*
+ * Add the entry `st` to the usage. Returns 1 when it is another link to
+ * an inode already counted, else 0.
+ */
+static int count_entry(struct usage_ctx *ctx, const struct stat *st)
 {
-	struct stat st;
+	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1) {
+		if (fs_link_find(ctx->seen, st->st_dev, st->st_ino))
+			return 1;
+		fs_link_put(ctx->seen, st->st_dev, st->st_ino, NULL);
+	}
+	ctx->out->disk_bytes += (uint64_t)st->st_blocks * 512;
+	ctx->out->apparent_bytes += (uint64_t)st->st_size;
+	if (S_ISREG(st->st_mode))
+		ctx->out->files++;
+	else if (S_ISLNK(st->st_mode))
+		ctx->out->symlinks++;
+	else if (S_ISDIR(st->st_mode))
+		ctx->out->dirs++;
+	return 0;
+}
+
+/* usage_walk() of each entry of the folder `name` in `dfd`. */
+static int usage_walk_dir(struct usage_ctx *ctx, int dfd, const char *name)
+{
 	size_t len = ctx->path.len;
-	DIR *dir = NULL;
+	DIR *dir = fs_opendir_at(dfd, name, DIR_OPEN_FLAGS);
 	int ret = 0;
 
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		ret = pmbench_error_set("cannot measure '%s': %s",
-					ctx->path.ptr, strerror(errno));
-		goto done;
-	}
-	note_changed(ctx, &st);
-	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
-		/* Another link to an inode already counted. */
-		if (fs_link_find(ctx->seen, st.st_dev, st.st_ino))
-			goto done;
-		fs_link_put(ctx->seen, st.st_dev, st.st_ino, NULL);
-	}
-	ctx->out->disk_bytes += (uint64_t)st.st_blocks * 512;
-	ctx->out->apparent_bytes += (uint64_t)st.st_size;
-	if (S_ISREG(st.st_mode))
-		ctx->out->files++;
-	else if (S_ISLNK(st.st_mode))
-		ctx->out->symlinks++;
-	if (!S_ISDIR(st.st_mode))
-		goto done;
-	ctx->out->dirs++;
-	dir = fs_opendir_at(dfd, name, DIR_OPEN_FLAGS);
-	if (!dir) {
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					ctx->path.ptr, strerror(errno));
-		goto done;
-	}
+	if (!dir)
+		return pmbench_error_set("cannot read the folder '%s': %s",
+					 ctx->path.ptr, strerror(errno));
 	for (;;) {
 		struct dirent *de;
 
@@ -118,9 +118,21 @@ static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
 					ctx->path.ptr, strerror(errno));
 
 done:
-	if (dir)
-		closedir(dir);
+	closedir(dir);
 	return ret;
+}
+
+static int usage_walk(struct usage_ctx *ctx, int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return pmbench_error_set("cannot measure '%s': %s",
+					 ctx->path.ptr, strerror(errno));
+	note_changed(ctx, &st);
+	if (count_entry(ctx, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	return usage_walk_dir(ctx, dfd, name);
 }
 
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path)
@@ -176,6 +188,26 @@ int pmbench_fs_changed_since(uint64_t *out_count, struct pmbench_strvec *names,
  */
 
 /*
+ * Whether the entry `de` of `dir` is a folder: 1, or 0 (also when it is
+ * gone meanwhile), or an error (`path` is its folder's, for the message).
+ */
+static int entry_is_dir(DIR *dir, const struct dirent *de,
+			struct pmbench_buf *path)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+	if (!fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+		return S_ISDIR(st.st_mode);
+	if (errno == ENOENT)
+		return 0;
+	fs_path_push(path, de->d_name);
+	return pmbench_error_set("cannot read '%s': %s", path->ptr,
+				 strerror(errno));
+}
+
+/*
  * Walk the folder `dname` in `dfd`; `rel` is its path relative to the
  * root (empty for the root, which alone may be reached through a symlink)
  * and `path` its full path, for messages.
@@ -191,40 +223,23 @@ static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
 	dir = fs_opendir_at(dfd, dname,
 			    rel_len ? DIR_OPEN_FLAGS
 				    : O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!dir) {
-		ret = pmbench_error_setc(errno == ENOENT && !rel_len
-						 ? PMBENCH_ENOTFOUND
-						 : PMBENCH_ERROR,
-					 "cannot read the folder '%s': %s",
-					 path->ptr, strerror(errno));
-		goto done;
-	}
+	if (!dir)
+		return pmbench_error_setc(errno == ENOENT && !rel_len
+						  ? PMBENCH_ENOTFOUND
+						  : PMBENCH_ERROR,
+					  "cannot read the folder '%s': %s",
+					  path->ptr, strerror(errno));
 	for (;;) {
-		struct dirent *de;
-		int isdir;
+		struct dirent *de = pmbench_fs_readdir(dir);
 
-		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
-		if (de->d_type == DT_UNKNOWN) {
-			struct stat st;
-
-			if (fstatat(dirfd(dir), de->d_name, &st,
-				    AT_SYMLINK_NOFOLLOW) < 0) {
-				if (errno == ENOENT)
-					continue;
-				fs_path_push(path, de->d_name);
-				ret = pmbench_error_set("cannot read '%s': %s",
-							path->ptr,
-							strerror(errno));
-				goto done;
-			}
-			isdir = S_ISDIR(st.st_mode);
-		} else {
-			isdir = de->d_type == DT_DIR;
-		}
-		if (!isdir)
+		ret = entry_is_dir(dir, de, path);
+		if (ret < 0)
+			goto done;
+		if (!ret)
 			continue;
+		ret = 0;
 		fs_path_push(rel, de->d_name);
 		fs_path_push(path, de->d_name);
 		if (!strcmp(de->d_name, name))
@@ -237,15 +252,14 @@ static int find_walk(struct pmbench_strvec *found, int dfd, const char *dname,
 		if (ret < 0)
 			goto done;
 	}
-	if (errno)
-		ret = pmbench_error_set("cannot read the folder '%s': %s",
-					path->ptr, strerror(errno));
+	ret = errno ? pmbench_error_set("cannot read the folder '%s': %s",
+					path->ptr, strerror(errno))
+		    : 0;
 
 done:
 	pmbench_buf_setlen(rel, rel_len);
 	pmbench_buf_setlen(path, path_len);
-	if (dir)
-		closedir(dir);
+	closedir(dir);
 	return ret;
 }
 
