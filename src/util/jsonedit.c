@@ -259,57 +259,64 @@ static void layout(struct pmbench_buf *lead, struct pmbench_buf *sep,
 	pmbench_buf_adds(sep, ": ");
 }
 
+/*
+ * Write into `out` the text `s` with the member `key`: `value` added to
+ * the object `o`, after its member `after` or its last one, laid out as
+ * its first member is.
+ */
+static void add_member(struct pmbench_buf *out, const struct object *o,
+		       const char *s, const char *key, const char *value)
+{
+	struct pmbench_buf lead = PMBENCH_BUF_INIT, sep = PMBENCH_BUF_INIT;
+	size_t at = o->after_end ? o->after_end
+		    : o->members ? o->last_end
+				 : o->open + 1;
+
+	layout(&lead, &sep, o, s);
+	pmbench_buf_add(out, s, at);
+	if (o->members)
+		pmbench_buf_addch(out, ',');
+	pmbench_buf_add(out, lead.ptr, lead.len);
+	pmbench_json_quote(out, key);
+	pmbench_buf_add(out, sep.ptr, sep.len);
+	pmbench_buf_adds(out, value);
+	if (!o->members) {
+		/* The closing brace on a line of its own. */
+		pmbench_buf_addch(out, '\n');
+		line_indent(out, s, o->open);
+		at = o->close;
+	}
+	pmbench_buf_adds(out, s + at);
+	pmbench_buf_release(&lead);
+	pmbench_buf_release(&sep);
+}
+
 int pmbench_json_set(struct pmbench_buf *json, const char *const *path,
 		     const char *value, const char *after)
 {
-	struct pmbench_buf out = PMBENCH_BUF_INIT, lead = PMBENCH_BUF_INIT;
-	struct pmbench_buf sep = PMBENCH_BUF_INIT;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
 	const char *key = NULL;
 	struct object o;
-	size_t at;
 	int ret = walk(&o, json->ptr, path, after);
 
 	for (size_t d = 0; path[d]; d++)
 		key = path[d];
-	if (ret <= 0 || !key) {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 ret < 0 ? "not JSON"
-						 : "no object to add '%s' to",
-					 key ? key : "");
-		goto done;
-	}
+	if (ret <= 0 || !key)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  ret < 0 ? "not JSON"
+						  : "no object to add '%s' to",
+					  key ? key : "");
 	if (o.found) {
 		pmbench_buf_add(&out, json->ptr, o.found_start);
 		pmbench_buf_adds(&out, value);
 		pmbench_buf_adds(&out, json->ptr + o.found_end);
 	} else {
-		layout(&lead, &sep, &o, json->ptr);
-		at = o.after_end ? o.after_end
-		     : o.members ? o.last_end
-				 : o.open + 1;
-		pmbench_buf_add(&out, json->ptr, at);
-		if (o.members)
-			pmbench_buf_addch(&out, ',');
-		pmbench_buf_add(&out, lead.ptr, lead.len);
-		pmbench_json_quote(&out, key);
-		pmbench_buf_add(&out, sep.ptr, sep.len);
-		pmbench_buf_adds(&out, value);
-		if (!o.members) {
-			/* The closing brace on a line of its own. */
-			pmbench_buf_addch(&out, '\n');
-			line_indent(&out, json->ptr, o.open);
-			at = o.close;
-		}
-		pmbench_buf_adds(&out, json->ptr + at);
+		add_member(&out, &o, json->ptr, key, value);
 	}
 	pmbench_buf_reset(json);
 	pmbench_buf_add(json, out.ptr, out.len);
-	ret = 0;
-done:
 	pmbench_buf_release(&out);
-	pmbench_buf_release(&lead);
-	pmbench_buf_release(&sep);
-	return ret;
+	return 0;
 }
 
 void pmbench_json_quote(struct pmbench_buf *out, const char *s)
