@@ -520,24 +520,17 @@ static void mwu_exact(double *le, double *ge, size_t na, size_t nb, size_t u)
 	free(cur);
 }
 
-int pmbench_stats_mann_whitney(struct pmbench_mwu *out, const double *a,
-			       size_t na, const double *b, size_t nb)
+/*
+ * The rank sum of `a` in the pooled samples `a` and `b` (n = na + nb
+ * values, midranks for ties); *ties gets midranks()'s tie correction.
+ */
+static double rank_sum(double *ties, const double *a, size_t na,
+		       const double *b, size_t nb, size_t n)
 {
-	struct ranked *r = NULL;
-	double *ranks = NULL;
-	double ra = 0, ties, mu, var, dev, nn, da, db;
-	size_t n;
-	int err = 0;
+	struct ranked *r = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*r)));
+	double *ranks = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*ranks)));
+	double ra = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (!na || !nb) {
-		err = pmbench_error_set("Mann-Whitney needs two non-empty "
-					"samples");
-		goto done;
-	}
-	n = pmbench_st_add(na, nb);
-	r = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*r)));
-	ranks = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*ranks)));
 	for (size_t i = 0; i < na; i++) {
 		r[i].v = a[i];
 		r[i].i = i;
@@ -546,24 +539,46 @@ int pmbench_stats_mann_whitney(struct pmbench_mwu *out, const double *a,
 		r[na + i].v = b[i];
 		r[na + i].i = na + i;
 	}
-	ties = midranks(ranks, r, n);
+	*ties = midranks(ranks, r, n);
 	for (size_t i = 0; i < na; i++)
 		ra += ranks[i];
-	da = (double)na;
-	db = (double)nb;
-	nn = (double)n;
-	out->u = ra - da * (da + 1) / 2;
+	free(r);
+	free(ranks);
+	return ra;
+}
 
-	mu = da * db / 2;
-	var = da * db / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
-	dev = fabs(out->u - mu) - 0.5;
+/*
+ * The normal approximation of U's two-sided p, with the tie correction
+ * and a continuity correction of 0.5: out->z and out->p.
+ */
+static void mwu_normal(struct pmbench_mwu *out, size_t na, size_t nb,
+		       double ties)
+{
+	double da = (double)na, db = (double)nb, nn = da + db;
+	double mu = da * db / 2;
+	double var = da * db / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
+	double dev = fabs(out->u - mu) - 0.5;
+
 	if (dev < 0)
 		dev = 0;
 	if (var > 0 && dev > 0)
 		out->z = (out->u < mu ? -dev : dev) / sqrt(var);
 	/* Two-sided normal tail, 2 (1 - Phi(|z|)), without cancellation. */
 	out->p = erfc(fabs(out->z) / sqrt(2.0));
+}
 
+int pmbench_stats_mann_whitney(struct pmbench_mwu *out, const double *a,
+			       size_t na, const double *b, size_t nb)
+{
+	double ra, ties, da = (double)na;
+
+	memset(out, 0, sizeof(*out));
+	if (!na || !nb)
+		return pmbench_error_set("Mann-Whitney needs two non-empty "
+					 "samples");
+	ra = rank_sum(&ties, a, na, b, nb, pmbench_st_add(na, nb));
+	out->u = ra - da * (da + 1) / 2;
+	mwu_normal(out, na, nb, ties);
 	if (ties == 0 && na <= PMBENCH_STATS_MWU_EXACT_MAX &&
 	    nb <= PMBENCH_STATS_MWU_EXACT_MAX) {
 		double le, ge;
@@ -575,11 +590,7 @@ int pmbench_stats_mann_whitney(struct pmbench_mwu *out, const double *a,
 	}
 	if (out->p > 1)
 		out->p = 1;
-
-done:
-	free(r);
-	free(ranks);
-	return err;
+	return 0;
 }
 
 size_t pmbench_stats_outliers(unsigned char *flags, const double *x, size_t n,
@@ -932,6 +943,34 @@ static void group_blocks(struct blocks *g, const unsigned *block, size_t n)
 	free(done);
 }
 
+/*
+ * `resamples` medians of block resamples of `x` into `stat`: each draws
+ * g->nr blocks with replacement and pools all their values.
+ */
+static void resample_blocks(double *stat, const double *x, size_t n,
+			    const struct blocks *g, unsigned resamples,
+			    struct pmbench_rng *rng)
+{
+	/* A resample's pool has at most n * blocks values (blocks differ). */
+	double *pool = pmbench_xmalloc(
+		pmbench_st_mult(pmbench_st_mult(n, g->nr), sizeof(*pool)));
+
+	for (unsigned r = 0; r < resamples; r++) {
+		size_t k = 0;
+
+		for (size_t d = 0; d < g->nr; d++) {
+			size_t b = pmbench_rng_below(rng, g->nr);
+			size_t from = g->start[b], m = g->start[b + 1] - from;
+
+			for (size_t i = 0; i < m; i++)
+				pool[k++] = x[g->idx[from + pmbench_rng_below(
+								    rng, m)]];
+		}
+		stat[r] = median_inplace(pool, k);
+	}
+	free(pool);
+}
+
 int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
 					  size_t *out_blocks, const double *x,
 					  const unsigned *block, size_t n,
@@ -939,7 +978,7 @@ int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
 					  struct pmbench_rng *rng)
 {
 	struct blocks g = { NULL, NULL, 0 };
-	double *pool = NULL, *stat = NULL;
+	double *stat = NULL;
 	int err;
 
 	if (out_blocks)
@@ -958,30 +997,13 @@ int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
 	out->lo = out->hi = out->point;
 	if (n == 1)
 		goto done;
-
-	/* A resample's pool has at most n * blocks values (blocks differ). */
-	pool = pmbench_xmalloc(
-		pmbench_st_mult(pmbench_st_mult(n, g.nr), sizeof(*pool)));
 	stat = pmbench_xmalloc(pmbench_st_mult(resamples, sizeof(*stat)));
-	for (unsigned r = 0; r < resamples; r++) {
-		size_t k = 0;
-
-		for (size_t d = 0; d < g.nr; d++) {
-			size_t b = pmbench_rng_below(rng, g.nr);
-			size_t from = g.start[b], m = g.start[b + 1] - from;
-
-			for (size_t i = 0; i < m; i++)
-				pool[k++] = x[g.idx[from +
-						    pmbench_rng_below(rng, m)]];
-		}
-		stat[r] = median_inplace(pool, k);
-	}
+	resample_blocks(stat, x, n, &g, resamples, rng);
 	percentile_interval(out, stat, resamples, level);
 
 done:
 	free(g.idx);
 	free(g.start);
-	free(pool);
 	free(stat);
 	return err;
 }
