@@ -638,37 +638,42 @@ double pmbench_stats_norm_cdf(double z)
  * modified Lentz method (Numerical Recipes, betacf). It converges fast for
  * x < (a + 1) / (a + b + 2); callers swap the arguments otherwise.
  */
+/* The smallest magnitude the Lentz method lets a denominator take. */
+#define LENTZ_TINY 1e-300
+
+/*
+ * One step of the modified Lentz method with the partial numerator `aa`:
+ * updates *c and *d and returns the factor the fraction is multiplied by.
+ */
+static double lentz_step(double *c, double *d, double aa)
+{
+	*d = 1 + aa * *d;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double qab = a + b, qap = a + 1, qam = a - 1;
 	double c = 1, d = 1 - qab * x / qap, h;
 
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
 	d = 1 / d;
 	h = d;
 	for (int m = 1; m <= 100000; m++) {
-		double m2 = 2.0 * m, aa, del;
+		double m2 = 2.0 * m, del;
 
-		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz_step(&c, &d,
+				m * (b - m) * x / ((qam + m2) * (a + m2)));
+		del = lentz_step(&c, &d,
+				 -(a + m) * (qab + m) * x /
+					 ((a + m2) * (qap + m2)));
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
