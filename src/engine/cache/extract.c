@@ -283,25 +283,47 @@ static void entry_times(struct timespec t[2], int *has, struct archive_entry *e)
 		t[1].tv_nsec = UTIME_OMIT;
 }
 
-static int write_file(struct extract *x, const char *name, int dir,
-		      const char *base, struct archive_entry *e, mode_t mode)
+/*
+ * Create the file `base` in `dir` with the permission bits of `mode`,
+ * replacing what is there (never through a symlink). Returns the
+ * descriptor, or -1 with errno set.
+ */
+static int create_file(int dir, const char *base, mode_t mode)
 {
-	struct timespec t[2];
-	int64_t size = archive_entry_size(e), end = 0;
-	int fd, has_time, ret = 0;
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(dir, base, flags, mode & 0777);
 
-	fd = openat(dir, base,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    mode & 0777);
 	if (fd < 0 && errno == EEXIST && !clear_place(dir, base))
-		fd = openat(dir, base,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				    O_CLOEXEC,
-			    mode & 0777);
-	if (fd < 0)
-		return pmbench_error_set("cannot extract '%s' from '%s': %s",
-					 name, x->archive, strerror(errno));
-	while (!ret && size > 0) {
+		fd = openat(dir, base, flags, mode & 0777);
+	return fd;
+}
+
+/* pwrite(2) all of `data` at `*off`, which moves past it: 0, or -1. */
+static int pwrite_all(int fd, const void *data, size_t n, la_int64_t *off)
+{
+	while (n > 0) {
+		ssize_t w = pwrite(fd, data, n, (off_t)*off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		data = (const char *)data + w;
+		n -= (size_t)w;
+		*off += w;
+	}
+	return 0;
+}
+
+/*
+ * The data of the current entry `name` (`size` bytes) into `fd`, block
+ * by block at the offsets the archive gives, holes left as holes.
+ */
+static int write_data(struct extract *x, const char *name, int fd, int64_t size)
+{
+	int64_t end = 0;
+
+	while (size > 0) {
 		const void *data;
 		size_t n;
 		la_int64_t off;
@@ -309,34 +331,34 @@ static int write_file(struct extract *x, const char *name, int dir,
 
 		if (r == ARCHIVE_EOF)
 			break;
-		if (r < ARCHIVE_WARN) {
-			ret = pmbench_error_set(
+		if (r < ARCHIVE_WARN)
+			return pmbench_error_set(
 				"cannot read '%s' from '%s': %s", name,
 				x->archive, pmbench_cachearc_errmsg(x->in));
-			break;
-		}
-		while (n > 0) {
-			ssize_t w = pwrite(fd, data, n, (off_t)off);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				ret = pmbench_error_set(
-					"cannot extract '%s' from '%s': %s",
-					name, x->archive, strerror(errno));
-				break;
-			}
-			data = (const char *)data + w;
-			n -= (size_t)w;
-			off += w;
-		}
+		if (pwrite_all(fd, data, n, &off) < 0)
+			return pmbench_error_set(
+				"cannot extract '%s' from '%s': %s", name,
+				x->archive, strerror(errno));
 		if (off > end)
 			end = off;
 	}
 	/* A sparse file's last hole. */
-	if (!ret && end < size && ftruncate(fd, (off_t)size) < 0)
-		ret = pmbench_error_set("cannot extract '%s' from '%s': %s",
-					name, x->archive, strerror(errno));
+	if (end < size && ftruncate(fd, (off_t)size) < 0)
+		return pmbench_error_set("cannot extract '%s' from '%s': %s",
+					 name, x->archive, strerror(errno));
+	return 0;
+}
+
+static int write_file(struct extract *x, const char *name, int dir,
+		      const char *base, struct archive_entry *e, mode_t mode)
+{
+	struct timespec t[2];
+	int fd = create_file(dir, base, mode), has_time, ret;
+
+	if (fd < 0)
+		return pmbench_error_set("cannot extract '%s' from '%s': %s",
+					 name, x->archive, strerror(errno));
+	ret = write_data(x, name, fd, archive_entry_size(e));
 	if (!ret && (mode & ~x->umask) != mode && fchmod(fd, mode) < 0)
 		ret = pmbench_error_set("cannot set the mode of '%s': %s", name,
 					strerror(errno));
@@ -515,6 +537,30 @@ static int put_symlink(struct extract *x, const char *name,
 }
 
 /*
+ * A hard-link entry, written as `base` in the folder `dir`: a link to
+ * `hbase` in the folder `hdir_len` bytes of `hrel` below the map `hd`.
+ */
+static int put_hardlink(struct extract *x, const char *name,
+			struct archive_entry *e, int dir, const char *base,
+			const struct dest *hd, const char *hrel,
+			size_t hdir_len, const char *hbase)
+{
+	int hdir = walk_to(&x->lw, hd, hrel, hdir_len, 0);
+
+	if (hdir < 0)
+		return walk_error(x, name, hdir, "its hard-link target");
+	if (linkat(hdir, hbase, dir, base, 0) < 0 &&
+	    (errno != EEXIST || clear_place(dir, base) < 0 ||
+	     linkat(hdir, hbase, dir, base, 0) < 0))
+		return pmbench_error_set("cannot extract '%s' from '%s': a "
+					 "hard link to '%s': %s",
+					 name, x->archive,
+					 archive_entry_hardlink(e),
+					 strerror(errno));
+	return 0;
+}
+
+/*
  * One entry, already checked for its name and type: written below its
  * map, or (check only) its folders on disk checked and its names noted
  * for the symlink check at the end.
@@ -528,7 +574,7 @@ static int put_entry(struct extract *x, const char *name,
 	size_t dir_len = 0, hdir_len = 0;
 	int type = archive_entry_filetype(e);
 	mode_t mode = archive_entry_perm(e) & 01777;
-	int dir, hdir, is_dir = !hd && type == AE_IFDIR;
+	int dir, is_dir = !hd && type == AE_IFDIR;
 
 	if (!rel_len && !is_dir)
 		return refuse(x, name,
@@ -551,21 +597,9 @@ static int put_entry(struct extract *x, const char *name,
 	dir = walk_to(&x->w, d, rel, dir_len, 1);
 	if (dir < 0)
 		return walk_error(x, name, dir, "its folder");
-	if (hd) {
-		hdir = walk_to(&x->lw, hd, hrel, hdir_len, 0);
-		if (hdir < 0)
-			return walk_error(x, name, hdir,
-					  "its hard-link target");
-		if (linkat(hdir, hbase, dir, base, 0) < 0 &&
-		    (errno != EEXIST || clear_place(dir, base) < 0 ||
-		     linkat(hdir, hbase, dir, base, 0) < 0))
-			return pmbench_error_set(
-				"cannot extract '%s' from '%s': a hard link "
-				"to '%s': %s",
-				name, x->archive, archive_entry_hardlink(e),
-				strerror(errno));
-		return 0;
-	}
+	if (hd)
+		return put_hardlink(x, name, e, dir, base, hd, hrel, hdir_len,
+				    hbase);
 	if (type == AE_IFDIR)
 		return write_dir(x, name, dir, base, d, rel, e, mode);
 	if (type == AE_IFLNK)
@@ -639,6 +673,35 @@ static int open_below(int dir, const char *rel)
 }
 
 /*
+ * The map `d`'s folder, resolved to `real` after mkdir: still inside
+ * `confine` (whose real path is `conf`) and, with `identity`, exactly
+ * "<conf>/<map name>".
+ */
+static int check_dest_real(const struct extract *x, const struct dest *d,
+			   const char *confine, const struct pmbench_buf *conf,
+			   const struct pmbench_buf *real, int identity)
+{
+	if (pmbench_fs_is_inside(confine, real->ptr) != 1 ||
+	    strncmp(real->ptr, conf->ptr, conf->len) ||
+	    real->ptr[conf->len] != '/')
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "refusing to extract '%s' into '%s': "
+					  "not inside pmbench's work folder "
+					  "'%s'",
+					  x->archive, real->ptr, confine);
+	if (identity &&
+	    (real->len != conf->len + 1 + d->name_len ||
+	     strncmp(real->ptr + conf->len + 1, d->name, d->name_len)))
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"cannot extract '%s' with GNU tar: '%.*s' would go to "
+			"'%s/%.*s', not to '%s'",
+			x->archive, (int)d->name_len, d->name, conf->ptr,
+			(int)d->name_len, d->name, real->ptr);
+	return 0;
+}
+
+/*
  * One map of open_dests(): created, resolved, checked to be inside
  * `confine` (whose real path is `conf`, open as `conf_fd`) and opened.
  */
@@ -668,27 +731,9 @@ static int open_dest(struct extract *x, struct dest *d,
 	while (d->name_len > 1 && map->name[d->name_len - 1] == '/')
 		d->name_len--;
 	/* Whatever mkdir went through must still be inside. */
-	if (pmbench_fs_is_inside(confine, real.ptr) != 1 ||
-	    strncmp(real.ptr, conf->ptr, conf->len) ||
-	    real.ptr[conf->len] != '/') {
-		ret = pmbench_error_setc(PMBENCH_EINVALID,
-					 "refusing to extract '%s' into '%s': "
-					 "not inside pmbench's work folder "
-					 "'%s'",
-					 x->archive, real.ptr, confine);
+	ret = check_dest_real(x, d, confine, conf, &real, identity);
+	if (ret)
 		goto done;
-	}
-	if (identity &&
-	    (real.len != conf->len + 1 + d->name_len ||
-	     strncmp(real.ptr + conf->len + 1, d->name, d->name_len))) {
-		ret = pmbench_error_setc(
-			PMBENCH_EINVALID,
-			"cannot extract '%s' with GNU tar: '%.*s' would go to "
-			"'%s/%.*s', not to '%s'",
-			x->archive, (int)d->name_len, d->name, conf->ptr,
-			(int)d->name_len, d->name, real.ptr);
-		goto done;
-	}
 	d->root = pmbench_xstrdup(real.ptr);
 	d->fd = open_below(conf_fd, real.ptr + conf->len + 1);
 	if (d->fd < 0)
@@ -829,6 +874,27 @@ static int place_entry(struct extract *x, const char *name,
 	return ret;
 }
 
+/* The entry `e`, named `name`: placed, then written or checked. */
+static int extract_entry(struct extract *x, struct archive_entry *e,
+			 const char *name)
+{
+	const char *rel = "", *hrel = "";
+	const struct dest *d = NULL, *hd = NULL;
+	size_t rel_len = 0, hrel_len = 0;
+	int ret = place_entry(x, name, e, &d, &rel, &rel_len, &hd, &hrel,
+			      &hrel_len);
+
+	if (!ret)
+		ret = put_entry(x, name, e, d, rel, rel_len, hd, hrel,
+				hrel_len);
+	if (ret)
+		return ret;
+	x->st->entries++;
+	if (archive_entry_filetype(e) == AE_IFREG && !archive_entry_hardlink(e))
+		x->st->files++;
+	return 0;
+}
+
 /*
  * Read every entry of `archive`, refusing what may not be extracted, and
  * write it below its map (`x->write`) or only check it. Stops at the
@@ -848,11 +914,6 @@ static int run_extract(struct extract *x, const char *archive,
 	if (!ret)
 		ret = open_archive(&x->in, archive, x->st);
 	while (!ret) {
-		const char *hard, *rel = "", *hrel = "";
-		const struct dest *d = NULL, *hd = NULL;
-		size_t rel_len = 0, hrel_len = 0;
-		int type;
-
 		r = archive_read_next_header(x->in, &e);
 		if (r == ARCHIVE_EOF)
 			break;
@@ -864,19 +925,7 @@ static int run_extract(struct extract *x, const char *archive,
 		pmbench_buf_reset(&name);
 		if (archive_entry_pathname(e))
 			pmbench_buf_adds(&name, archive_entry_pathname(e));
-		hard = archive_entry_hardlink(e);
-		type = archive_entry_filetype(e);
-		ret = place_entry(x, name.ptr, e, &d, &rel, &rel_len, &hd,
-				  &hrel, &hrel_len);
-		if (ret)
-			break;
-		ret = put_entry(x, name.ptr, e, d, rel, rel_len, hd, hrel,
-				hrel_len);
-		if (ret)
-			break;
-		x->st->entries++;
-		if (type == AE_IFREG && !hard)
-			x->st->files++;
+		ret = extract_entry(x, e, name.ptr);
 	}
 	if (!ret)
 		x->st->raw_bytes = (uint64_t)archive_filter_bytes(x->in, 0);
