@@ -103,12 +103,66 @@ static int add_children(struct writer *w, const char *path, const char *name,
 	return ret;
 }
 
+/*
+ * The archive entry `*out` of `path` (stat `st`), named `name`: its
+ * metadata as pmbench stores it, and a symlink's target.
+ */
+static int new_entry(struct archive_entry **out, const char *path,
+		     const char *name, const struct stat *st)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	*out = e;
+	archive_entry_copy_stat(e, st);
+	archive_entry_set_pathname(e, name);
+	/*
+	 * Whole seconds and no atime/ctime: sub-second times would cost a
+	 * pax extended header per file, doubling the headers.
+	 */
+	archive_entry_set_mtime(e, st->st_mtime, 0);
+	archive_entry_unset_atime(e);
+	archive_entry_unset_ctime(e);
+	archive_entry_unset_birthtime(e);
+	if (!S_ISREG(st->st_mode))
+		archive_entry_set_size(e, 0);
+	if (S_ISLNK(st->st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+		if (n < 0)
+			return pmbench_error_set("cannot read the link '%s': "
+						 "%s",
+						 path, strerror(errno));
+		target[n] = '\0';
+		archive_entry_set_symlink(e, target);
+	}
+	return 0;
+}
+
+/* Write the header of `e` (`path` named `name`, stat `st`) and its data. */
+static int write_entry(struct writer *w, const char *path, const char *name,
+		       const struct stat *st, struct archive_entry *e)
+{
+	int regular = S_ISREG(st->st_mode) && !archive_entry_hardlink(e);
+
+	if (archive_write_header(w->a, e) < ARCHIVE_WARN)
+		return pmbench_error_set("cannot write '%s' into '%s': %s",
+					 name, w->archive,
+					 pmbench_cachearc_errmsg(w->a));
+	w->st->entries++;
+	if (regular)
+		w->st->files++;
+	if (regular && archive_entry_size(e) > 0)
+		return write_data(w, path, e);
+	return 0;
+}
+
 static int add_path(struct writer *w, const char *path, const char *name,
 		    int depth)
 {
 	struct archive_entry *e = NULL, *spare = NULL;
 	struct stat st;
-	int ret = 0, is_dir;
+	int ret = 0;
 
 	if (depth > 256)
 		return pmbench_error_set("'%s' is nested too deeply", path);
@@ -120,56 +174,18 @@ static int add_path(struct writer *w, const char *path, const char *name,
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
 	    !S_ISLNK(st.st_mode))
 		return 0; /* sockets, fifos, devices: not cache content */
-	is_dir = S_ISDIR(st.st_mode);
-	e = archive_entry_new();
-	archive_entry_copy_stat(e, &st);
-	archive_entry_set_pathname(e, name);
-	/*
-	 * Whole seconds and no atime/ctime: sub-second times would cost a
-	 * pax extended header per file, doubling the headers.
-	 */
-	archive_entry_set_mtime(e, st.st_mtime, 0);
-	archive_entry_unset_atime(e);
-	archive_entry_unset_ctime(e);
-	archive_entry_unset_birthtime(e);
-	if (!S_ISREG(st.st_mode))
-		archive_entry_set_size(e, 0);
-	if (S_ISLNK(st.st_mode)) {
-		char target[4096];
-		ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-		if (n < 0) {
-			ret = pmbench_error_set("cannot read the link '%s': %s",
-						path, strerror(errno));
-			goto done;
-		}
-		target[n] = '\0';
-		archive_entry_set_symlink(e, target);
-	}
+	ret = new_entry(&e, path, name, &st);
+	if (ret)
+		goto done;
 	/*
 	 * A file with several links is stored once; the later names become
 	 * hard-link entries (no data) to the first.
 	 */
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		archive_entry_linkify(w->links, &e, &spare);
-	if (e) {
-		int regular_data = S_ISREG(st.st_mode) &&
-				   !archive_entry_hardlink(e) &&
-				   archive_entry_size(e) > 0;
-
-		if (archive_write_header(w->a, e) < ARCHIVE_WARN) {
-			ret = pmbench_error_set(
-				"cannot write '%s' into '%s': %s", name,
-				w->archive, pmbench_cachearc_errmsg(w->a));
-			goto done;
-		}
-		w->st->entries++;
-		if (S_ISREG(st.st_mode) && !archive_entry_hardlink(e))
-			w->st->files++;
-		if (regular_data)
-			ret = write_data(w, path, e);
-	}
-	if (!ret && is_dir)
+	if (e)
+		ret = write_entry(w, path, name, &st, e);
+	if (!ret && S_ISDIR(st.st_mode))
 		ret = add_children(w, path, name, depth);
 done:
 	if (e)
@@ -202,6 +218,32 @@ static int set_filter(struct archive *a,
 					       level);
 }
 
+/*
+ * Set up the writer `w` for a pax tar with the compression `c`, and open
+ * it on `tmp` (the temporary name of `archive`).
+ */
+static int writer_open(struct writer *w, const char *archive, const char *tmp,
+		       const struct pmbench_cachearc_compression *c)
+{
+	w->a = archive_write_new();
+	w->buf = pmbench_xmalloc(PMBENCH_CACHEARC_IO_CHUNK);
+	if (!w->a)
+		pmbench_die("out of memory creating an archive");
+	if (archive_write_set_format_pax_restricted(w->a) < ARCHIVE_WARN ||
+	    set_filter(w->a, c) < ARCHIVE_WARN)
+		return pmbench_error_set("cannot set up '%s': %s", archive,
+					 pmbench_cachearc_errmsg(w->a));
+	archive_write_set_bytes_in_last_block(w->a, 1);
+	w->links = archive_entry_linkresolver_new();
+	if (!w->links)
+		pmbench_die("out of memory creating an archive");
+	archive_entry_linkresolver_set_strategy(w->links, archive_format(w->a));
+	if (archive_write_open_filename(w->a, tmp) < ARCHIVE_WARN)
+		return pmbench_error_set("cannot create '%s': %s", tmp,
+					 pmbench_cachearc_errmsg(w->a));
+	return 0;
+}
+
 int pmbench_cachearc_create(struct pmbench_cachearc_stats *out,
 			    const char *archive,
 			    const struct pmbench_cachearc_map *maps,
@@ -215,39 +257,18 @@ int pmbench_cachearc_create(struct pmbench_cachearc_stats *out,
 
 	memset(out, 0, sizeof(*out));
 	pmbench_buf_addf(&tmp, "%s.tmp.%ld", archive, (long)getpid());
-	w.a = archive_write_new();
-	w.buf = pmbench_xmalloc(PMBENCH_CACHEARC_IO_CHUNK);
-	if (!w.a)
-		pmbench_die("out of memory creating an archive");
-	if (archive_write_set_format_pax_restricted(w.a) < ARCHIVE_WARN ||
-	    set_filter(w.a, c) < ARCHIVE_WARN) {
-		ret = pmbench_error_set("cannot set up '%s': %s", archive,
-					pmbench_cachearc_errmsg(w.a));
+	ret = writer_open(&w, archive, tmp.ptr, c);
+	if (ret)
 		goto done;
-	}
-	archive_write_set_bytes_in_last_block(w.a, 1);
-	w.links = archive_entry_linkresolver_new();
-	if (!w.links)
-		pmbench_die("out of memory creating an archive");
-	archive_entry_linkresolver_set_strategy(w.links, archive_format(w.a));
-	if (archive_write_open_filename(w.a, tmp.ptr) < ARCHIVE_WARN) {
-		ret = pmbench_error_set("cannot create '%s': %s", tmp.ptr,
-					pmbench_cachearc_errmsg(w.a));
-		goto done;
-	}
 	opened = 1;
 	for (size_t i = 0; i < maps_nr && !ret; i++)
 		ret = add_path(&w, maps[i].path, maps[i].name, 0);
-	if (!ret) {
-		if (archive_write_close(w.a) < ARCHIVE_WARN) {
-			ret = pmbench_error_set("cannot write '%s': %s",
-						archive,
-						pmbench_cachearc_errmsg(w.a));
-			goto done;
-		}
-		/* Filter 0 is the uncompressed tar stream. */
+	if (!ret && archive_write_close(w.a) < ARCHIVE_WARN)
+		ret = pmbench_error_set("cannot write '%s': %s", archive,
+					pmbench_cachearc_errmsg(w.a));
+	/* Filter 0 is the uncompressed tar stream. */
+	if (!ret)
 		out->raw_bytes = (uint64_t)archive_filter_bytes(w.a, 0);
-	}
 	if (!ret && rename(tmp.ptr, archive) < 0)
 		ret = pmbench_error_set("cannot rename '%s' to '%s': %s",
 					tmp.ptr, archive, strerror(errno));
