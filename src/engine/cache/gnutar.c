@@ -167,12 +167,38 @@ int pmbench_cachearc_tar_version(struct pmbench_buf *out,
 	return ret;
 }
 
+/*
+ * The manifest GNU tar reads the paths from, as actions/cache writes it:
+ * one a line. A path with a newline or one tar would take for an option
+ * is refused.
+ */
+static int write_manifest(const char *manifest,
+			  const struct pmbench_strvec *paths)
+{
+	struct pmbench_buf list = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < paths->nr; i++) {
+		if (strchr(paths->v[i], '\n') || paths->v[i][0] == '-') {
+			ret = pmbench_error_setc(PMBENCH_EINVALID,
+						 "cannot list '%s' for GNU tar",
+						 paths->v[i]);
+			goto done;
+		}
+		pmbench_buf_addf(&list, "%s\n", paths->v[i]);
+	}
+	ret = pmbench_fs_write_atomic(manifest, list.ptr, list.len);
+done:
+	pmbench_buf_release(&list);
+	return ret;
+}
+
 int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
 				const char *archive, const char *dir,
 				const struct pmbench_strvec *paths,
 				const struct pmbench_cachearc_compression *c)
 {
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT, list = PMBENCH_BUF_INIT;
+	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
 	struct pmbench_buf manifest = PMBENCH_BUF_INIT;
 	struct pmbench_buf folder = PMBENCH_BUF_INIT;
 	struct pmbench_strvec argv = PMBENCH_STRVEC_INIT;
@@ -187,17 +213,7 @@ int pmbench_cachearc_tar_create(struct pmbench_cachearc_stats *out,
 		pmbench_buf_add(&folder, archive, (size_t)(slash - archive));
 	else
 		pmbench_buf_adds(&folder, ".");
-	/* actions/cache lists the paths in a manifest, one a line. */
-	for (size_t i = 0; i < paths->nr; i++) {
-		if (strchr(paths->v[i], '\n') || paths->v[i][0] == '-') {
-			ret = pmbench_error_setc(PMBENCH_EINVALID,
-						 "cannot list '%s' for GNU tar",
-						 paths->v[i]);
-			goto done;
-		}
-		pmbench_buf_addf(&list, "%s\n", paths->v[i]);
-	}
-	ret = pmbench_fs_write_atomic(manifest.ptr, list.ptr, list.len);
+	ret = write_manifest(manifest.ptr, paths);
 	if (ret)
 		goto done;
 	pmbench_cachearc_tar_create_args(&argv, tmp.ptr, dir, manifest.ptr, c);
@@ -214,7 +230,6 @@ done:
 	if (ret)
 		unlink(tmp.ptr);
 	pmbench_buf_release(&tmp);
-	pmbench_buf_release(&list);
 	pmbench_buf_release(&manifest);
 	pmbench_buf_release(&folder);
 	pmbench_strvec_release(&argv);
