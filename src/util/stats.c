@@ -269,25 +269,37 @@ static void percentile_interval(struct pmbench_interval *out, double *stat,
 	out->hi = pmbench_stats_quantile(stat, nstat, (1 + level) / 2);
 }
 
+/*
+ * What a bootstrap of the median of `x` starts with: its arguments
+ * checked, the point estimate, and the interval set to that point.
+ * Returns 1 when there is nothing to resample (one value), 0 to go on,
+ * or an error.
+ */
+static int median_point(struct pmbench_interval *out, const double *x, size_t n,
+			double level, unsigned resamples)
+{
+	int err = check_level(level, resamples);
+
+	if (err)
+		return err;
+	if (!n)
+		return pmbench_error_set("cannot bootstrap an empty sample");
+	out->point = pmbench_stats_median(x, n);
+	out->lo = out->hi = out->point;
+	return n == 1;
+}
+
 int pmbench_stats_bootstrap_median(struct pmbench_interval *out,
 				   const double *x, size_t n, double level,
 				   unsigned resamples, struct pmbench_rng *rng)
 {
 	double *scratch = NULL, *stat = NULL;
-	int err;
+	int err = median_point(out, x, n, level, resamples);
 
-	err = check_level(level, resamples);
-	if (err)
-		goto done;
-	if (!n) {
-		err = pmbench_error_set("cannot bootstrap an empty sample");
+	if (err) {
+		err = err < 0 ? err : 0;
 		goto done;
 	}
-	out->point = pmbench_stats_median(x, n);
-	out->lo = out->hi = out->point;
-	if (n == 1)
-		goto done;
-
 	scratch = pmbench_xmalloc(pmbench_st_mult(n, sizeof(*scratch)));
 	stat = pmbench_xmalloc(pmbench_st_mult(resamples, sizeof(*stat)));
 	for (unsigned r = 0; r < resamples; r++)
@@ -988,20 +1000,16 @@ int pmbench_stats_bootstrap_median_blocks(struct pmbench_interval *out,
 
 	if (out_blocks)
 		*out_blocks = 0;
-	err = check_level(level, resamples);
-	if (err)
+	err = median_point(out, x, n, level, resamples);
+	if (err < 0)
 		goto done;
-	if (!n) {
-		err = pmbench_error_set("cannot bootstrap an empty sample");
-		goto done;
-	}
 	group_blocks(&g, block, n);
 	if (out_blocks)
 		*out_blocks = g.nr;
-	out->point = pmbench_stats_median(x, n);
-	out->lo = out->hi = out->point;
-	if (n == 1)
+	if (err) {
+		err = 0;
 		goto done;
+	}
 	stat = pmbench_xmalloc(pmbench_st_mult(resamples, sizeof(*stat)));
 	resample_blocks(stat, x, n, &g, resamples, rng);
 	percentile_interval(out, stat, resamples, level);
