@@ -125,7 +125,7 @@ struct pmbench_task_job {
 	uint64_t timeout_ns; /**< of the timed run */
 	/**
 	 * The options of the benchmark (never NULL), where a task finds
-	 * its own (struct pmbench_task's `options`): dev's --probe, hmr's
+	 * its knobs (struct pmbench_task's `knobs`): dev's --probe, hmr's
 	 * --edits.
 	 */
 	const struct pmbench_bench_opts *opts;
@@ -185,6 +185,43 @@ struct pmbench_task_table {
 	const struct pmbench_task_column *columns;
 };
 
+/** How a task knob's value is written on the command line. */
+enum pmbench_task_knob_kind {
+	/** a whole number within values[0]'s bounds */
+	PMBENCH_TASK_KNOB_COUNT,
+	/**
+	 * "N[,C]": whole numbers, comma-separated, each within the bounds
+	 * of its value; the second may be left out (its default)
+	 */
+	PMBENCH_TASK_KNOB_COUNTS,
+};
+
+/** One number of a knob: its bounds, its default, where it lands. */
+struct pmbench_task_knob_value {
+	const char *what; /**< its name in messages: "N", "C" */
+	unsigned min, max;
+	/** its default (PMBENCH_BENCH_OPTS_INIT's): 0 and below min: none */
+	unsigned def;
+	/** where the task reads it: an unsigned of struct pmbench_bench_opts */
+	size_t at;
+};
+
+/**
+ * A knob of a task's own: a long option of `bench` (and workflow's
+ * shards) that only this task reads, in the job's `opts`. The cli's
+ * option table generates its row from it (name, argument, help, bounds)
+ * and parses it with pmbench_task_knob_set(); `bench` refuses it without
+ * the task; the plan id covers it as every measuring option.
+ */
+struct pmbench_task_knob {
+	const char *name; /**< the long option: "edits" for --edits */
+	enum pmbench_task_knob_kind kind;
+	const char *arg;  /**< the value's name in help: "N", "N[,C]" */
+	const char *help; /**< what it does, for its row's help line */
+	/** COUNT: values[0]; COUNTS: both */
+	struct pmbench_task_knob_value values[2];
+};
+
 /** A task: one entry of the table. */
 struct pmbench_task {
 	const char *name;    /**< "install", "test", ... */
@@ -202,11 +239,11 @@ struct pmbench_task {
 	 */
 	const struct pmbench_manifest_section *const *sections;
 	/**
-	 * The long options (the cli's option table) that only it uses,
-	 * ending with NULL, or NULL: `bench` refuses them without the
-	 * task. The job finds their values in `opts`.
+	 * Its knobs, the long options that only it uses, ending with a
+	 * NULL name, or NULL: none. `bench` refuses them without the task;
+	 * the job finds their values in `opts`.
 	 */
-	const char *const *options;
+	const struct pmbench_task_knob *knobs;
 	unsigned flags; /**< enum pmbench_task_flags */
 	/** Its metrics, ending with a NULL name (never NULL itself). */
 	const struct pmbench_task_metric *metrics;
@@ -307,6 +344,23 @@ pmbench_task_metric(const struct pmbench_task *t, const char *name);
  * is test's. NULL for other names ("ci-cache").
  */
 const struct pmbench_task *pmbench_task_of_cell(const char *cell);
+
+/**
+ * Parse `arg` as knob `k` says into `o`, where its task reads it.
+ * Returns 0, or PMBENCH_EINVALID with a one-line error naming the
+ * option and its bounds ("'--edits' must be a whole number from 1 to
+ * 100, got '0'").
+ */
+int pmbench_task_knob_set(struct pmbench_bench_opts *o,
+			  const struct pmbench_task_knob *k, const char *arg);
+
+/**
+ * Append the bounds and defaults of knob `k` to `out`, as its help and
+ * its errors say them: "1 to 100, default 5"; "N: 1 to 1000000, C: 1 to
+ * 256, default 1".
+ */
+void pmbench_task_knob_bounds(struct pmbench_buf *out,
+			      const struct pmbench_task_knob *k);
 
 /**
  * Append the names of the tasks that have any bit of `flags` (0: all

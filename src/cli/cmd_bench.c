@@ -50,31 +50,6 @@ int pmbench_cli_set_tasks(struct pmbench_cli_opts *cli,
 	return ret;
 }
 
-/* --probe REQUESTS[,CONCURRENCY] */
-int pmbench_cli_set_probe(struct pmbench_cli_opts *cli,
-			  const struct pmbench_option *o, const char *arg)
-{
-	const char *comma = strchr(arg, ',');
-	char *n = pmbench_xstrndup(arg,
-				   comma ? (size_t)(comma - arg) : strlen(arg));
-	uint64_t req = 0, conc = 1;
-	int ok = !pmbench_parse_u64(&req, n) && req >= 1 && req <= 1000000;
-
-	if (ok && comma)
-		ok = !pmbench_parse_u64(&conc, comma + 1) && conc >= 1 &&
-		     conc <= 256;
-	free(n);
-	if (!ok)
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "'--%s' takes REQUESTS[,CONCURRENCY] "
-					  "(1 to 1000000 requests, 1 to 256 at "
-					  "once), got '%s'",
-					  o->name, arg);
-	cli->run->probe_requests = (unsigned)req;
-	cli->run->probe_concurrency = (unsigned)conc;
-	return 0;
-}
-
 /* --shard K/N */
 int pmbench_cli_set_shard(struct pmbench_cli_opts *cli,
 			  const struct pmbench_option *o, const char *arg)
@@ -84,33 +59,35 @@ int pmbench_cli_set_shard(struct pmbench_cli_opts *cli,
 					arg);
 }
 
-/* Whether a task of --task takes the option `name` (its entry's). */
+/* Whether a task of --task has the knob `name`. */
 static int asked_takes(const struct pmbench_strvec *tasks, const char *name)
 {
 	for (size_t i = 0; i < tasks->nr; i++) {
 		const struct pmbench_task *t = pmbench_task_get(tasks->v[i]);
 
-		for (const char *const *o = t ? t->options : NULL; o && *o; o++)
-			if (!strcmp(*o, name))
+		for (const struct pmbench_task_knob *k = t ? t->knobs : NULL;
+		     k && k->name; k++)
+			if (!strcmp(k->name, name))
 				return 1;
 	}
 	return 0;
 }
 
-/* An option of a task's own (--probe: dev's) needs that task. */
+/* A task's knob (--probe: dev's) needs that task. */
 int pmbench_cli_check_bench(const struct pmbench_cli_opts *cli)
 {
 	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
 		const struct pmbench_task *t = &pmbench_tasks[i];
 
-		for (const char *const *o = t->options; o && *o; o++)
-			if (pmbench_cli_given(cli, *o) &&
-			    !asked_takes(&cli->run->tasks, *o))
+		for (const struct pmbench_task_knob *k = t->knobs; k && k->name;
+		     k++)
+			if (pmbench_cli_given(cli, k->name) &&
+			    !asked_takes(&cli->run->tasks, k->name))
 				return pmbench_cli_usage_error(
 					cli->cmd->name,
 					"'--%s' needs the %s task; add "
 					"'--task %s'",
-					*o, t->name, t->name);
+					k->name, t->name, t->name);
 	}
 	return 0;
 }

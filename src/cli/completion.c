@@ -140,8 +140,8 @@ static void option_words(struct pmbench_buf *out,
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 
 		if (!pmbench_cli_takes(c, o))
 			continue;
@@ -184,10 +184,12 @@ static void bash(struct pmbench_buf *out)
 		"\t\tesac\n\tdone\n"
 		"\tcase \"$cmd $prev\" in\n");
 	for (size_t k = 0; k <= pmbench_cli_commands_nr; k++)
-		for (size_t i = 0; i < pmbench_options_nr; i++)
-			if (pmbench_cli_takes(nth(k), &pmbench_options[i]) &&
-			    takes_value(&pmbench_options[i]))
-				bash_value(out, nth(k), &pmbench_options[i]);
+		for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+			if (pmbench_cli_takes(nth(k),
+					      &pmbench_cli_options()[i]) &&
+			    takes_value(&pmbench_cli_options()[i]))
+				bash_value(out, nth(k),
+					   &pmbench_cli_options()[i]);
 	pmbench_buf_adds(out, "\tesac\n\tcase $cmd in\n\t\"\")\n\t\topts='");
 	option_words(out, &pmbench_cli_program);
 	pmbench_buf_adds(out, "'\n\t\tif [[ $cur != -* ]]; then\n"
@@ -249,9 +251,9 @@ static void zsh_option(struct pmbench_buf *out, const struct pmbench_option *o)
 static void zsh_options(struct pmbench_buf *out,
 			const struct pmbench_cli_command *c)
 {
-	for (size_t i = 0; i < pmbench_options_nr; i++)
-		if (pmbench_cli_takes(c, &pmbench_options[i]))
-			zsh_option(out, &pmbench_options[i]);
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+		if (pmbench_cli_takes(c, &pmbench_cli_options()[i]))
+			zsh_option(out, &pmbench_cli_options()[i]);
 }
 
 static void zsh(struct pmbench_buf *out)
@@ -349,9 +351,11 @@ static void fish(struct pmbench_buf *out)
 		else
 			pmbench_buf_adds(&cond, none.ptr);
 		pmbench_buf_addch(out, '\n');
-		for (size_t i = 0; i < pmbench_options_nr; i++)
-			if (pmbench_cli_takes(nth(k), &pmbench_options[i]))
-				fish_option(out, cond.ptr, &pmbench_options[i]);
+		for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+			if (pmbench_cli_takes(nth(k),
+					      &pmbench_cli_options()[i]))
+				fish_option(out, cond.ptr,
+					    &pmbench_cli_options()[i]);
 	}
 	pmbench_buf_release(&none);
 	pmbench_buf_release(&cond);

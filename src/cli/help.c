@@ -294,8 +294,8 @@ static void help_options(struct pmbench_buf *out,
 {
 	struct pmbench_buf l = PMBENCH_BUF_INIT, h = PMBENCH_BUF_INIT;
 
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 
 		if (!shown(c, o, own))
 			continue;
@@ -412,8 +412,8 @@ static void man_options(struct pmbench_buf *out,
 {
 	struct pmbench_buf h = PMBENCH_BUF_INIT;
 
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 
 		if (!shown(c, o, own))
 			continue;

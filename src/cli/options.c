@@ -3,10 +3,13 @@
  * option, the kind of its argument, the commands that take it, its help
  * line and where its value lands. Here too, how a value of each kind is
  * checked and landed (pmbench_cli_apply()) and the setters of the rows
- * of no generic kind; the parser that reads the table is parse.c.
+ * of no generic kind; the rows the task knobs generate (task.h) join
+ * them in pmbench_cli_options(). The parser that reads the table is
+ * parse.c.
  */
 #include "pmbench/common.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "options.h"
@@ -18,6 +21,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
+#include "pmbench/task.h"
 #include "pmbench/text.h"
 
 /*
@@ -38,8 +42,12 @@
 /* Every command, those after the last one named too. */
 #define ALL_CMDS (~0u)
 
-/* Sorted by name (a test checks it); see options.h. */
-const struct pmbench_option pmbench_options[] = {
+/*
+ * Sorted by name (a test checks it); see options.h. The task knobs'
+ * rows are not here: pmbench_cli_options() generates them from the task
+ * table.
+ */
+static const struct pmbench_option rows[] = {
 	{ "archiver", ARG_CUSTOM, CMD_CI_CACHE, "NAME",
 	  "libarchive (in process, the default) or gnu-tar (tar and "
 	  "zstdmt/unzstd as actions/cache runs them)",
@@ -99,10 +107,6 @@ const struct pmbench_option pmbench_options[] = {
 	  "print the plan (fixtures, PMs, scenarios, runs) and exit",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(dry_run, int),
 	  .value = 1 },
-	{ "edits", ARG_COUNT, CMD_BENCH, "N",
-	  "with the hmr task: edits per run (default 5); the median is the "
-	  "run's sample",
-	  RUN_AT(edits, unsigned), .min = 1, .max = 100 },
 	{ "env", ARG_ENV, CMD_BENCH | CMD_MIGRATE, "K=V",
 	  "set a variable for every PM (repeatable), e.g. "
 	  "CYPRESS_INSTALL_BINARY=0; the result records its value only "
@@ -239,10 +243,6 @@ const struct pmbench_option pmbench_options[] = {
 	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "one job per PM of --pm too (each PM its own plan)",
 	  CLI_AT(pm_matrix, int), .value = 1 },
-	{ "probe", ARG_CUSTOM, CMD_BENCH, "N[,C]",
-	  "with the dev task: N HTTP requests to the ready server, C at "
-	  "once (default 1; 127.0.0.1 only, 60 s cap)",
-	  .set = pmbench_cli_set_probe },
 	{ "progress", ARG_FLAG, RUNS_PMS, NULL,
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
@@ -376,10 +376,81 @@ const struct pmbench_option pmbench_options[] = {
 	  .value = 1 },
 };
 
-const size_t pmbench_options_nr = PMBENCH_ARRAY_SIZE(pmbench_options);
-
-_Static_assert(PMBENCH_ARRAY_SIZE(pmbench_options) <= PMBENCH_CLI_OPTIONS_MAX,
+_Static_assert(PMBENCH_ARRAY_SIZE(rows) <= PMBENCH_CLI_OPTIONS_MAX,
 	       "raise PMBENCH_CLI_OPTIONS_MAX");
+
+/* ---- The table: the rows above and the task knobs' -------------------- */
+
+static struct pmbench_option table[PMBENCH_CLI_OPTIONS_MAX];
+static size_t table_nr;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The row knob `k` of task `t` generates: bench's (and so its shards'),
+ * measured, its help "with the <task> task: <help> (<bounds>)".
+ */
+static struct pmbench_option knob_row(const struct pmbench_task *t,
+				      const struct pmbench_task_knob *k)
+{
+	struct pmbench_buf help = PMBENCH_BUF_INIT;
+	struct pmbench_option o = { .name = k->name,
+				    .kind = ARG_KNOB,
+				    .cmds = CMD_BENCH,
+				    .arg = k->arg,
+				    .in = IN_RUN,
+				    .at = k->values[0].at,
+				    .min = k->values[0].min,
+				    .max = k->values[0].max,
+				    .knob = k };
+
+	pmbench_buf_addf(&help, "with the %s task: %s (", t->name, k->help);
+	pmbench_task_knob_bounds(&help, k);
+	pmbench_buf_adds(&help, ")");
+	o.help = pmbench_buf_detach(&help);
+	return o;
+}
+
+/* Row `o` into the table, after the rows of names up to its own. */
+static void insert_row(const struct pmbench_option *o)
+{
+	size_t at = table_nr;
+
+	if (table_nr == PMBENCH_CLI_OPTIONS_MAX)
+		pmbench_die("raise PMBENCH_CLI_OPTIONS_MAX");
+	while (at && strcmp(table[at - 1].name, o->name) > 0)
+		at--;
+	memmove(&table[at + 1], &table[at], (table_nr - at) * sizeof(*table));
+	table[at] = *o;
+	table_nr++;
+}
+
+static void build_table(void)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(rows); i++)
+		insert_row(&rows[i]);
+	for (size_t i = 0; i < pmbench_tasks_nr; i++) {
+		const struct pmbench_task *t = &pmbench_tasks[i];
+
+		for (const struct pmbench_task_knob *k = t->knobs; k && k->name;
+		     k++) {
+			struct pmbench_option o = knob_row(t, k);
+
+			insert_row(&o);
+		}
+	}
+}
+
+const struct pmbench_option *pmbench_cli_options(void)
+{
+	pthread_once(&table_once, build_table);
+	return table;
+}
+
+size_t pmbench_cli_options_nr(void)
+{
+	pthread_once(&table_once, build_table);
+	return table_nr;
+}
 
 int pmbench_cli_takes(const struct pmbench_cli_command *c,
 		      const struct pmbench_option *o)
@@ -402,8 +473,8 @@ void pmbench_cli_opts_release(struct pmbench_cli_opts *cli)
 
 int pmbench_cli_given(const struct pmbench_cli_opts *cli, const char *name)
 {
-	for (size_t i = 0; i < pmbench_options_nr; i++)
-		if (cli->given[i] && !strcmp(pmbench_options[i].name, name))
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+		if (cli->given[i] && !strcmp(table[i].name, name))
 			return 1;
 	return 0;
 }
@@ -588,6 +659,8 @@ int pmbench_cli_apply(struct pmbench_cli_opts *cli,
 				o->name, arg);
 		pmbench_strvec_push(p, arg);
 		return 0;
+	case ARG_KNOB:
+		return pmbench_task_knob_set(cli->run, o->knob, arg);
 	case ARG_FORMAT:
 		*(const struct pmbench_format **)p = pmbench_format_get(arg);
 		return *(const struct pmbench_format **)p ? 0

@@ -21,6 +21,7 @@
 
 struct pmbench_bench_opts;
 struct pmbench_cicache_opts;
+struct pmbench_task_knob;
 
 /** The commands, as the bits of an option's `cmds`. */
 enum pmbench_cli_cmd {
@@ -54,6 +55,8 @@ enum pmbench_arg {
 	ARG_ENV,    /**< NAME=VALUE, appended (a strvec) */
 	ARG_FORMAT, /**< a report format (const struct pmbench_format *) */
 	ARG_CUSTOM, /**< the row's `set` parses and lands it */
+	/** a task's knob (task.h): its row generated from the entry */
+	ARG_KNOB,
 };
 
 /** Which configuration an option's value lands in, at `at`. */
@@ -124,12 +127,20 @@ struct pmbench_option {
 	pmbench_option_set_cb set; /**< ARG_CUSTOM: the parser */
 	enum pmbench_cli_complete complete;
 	const char *values; /**< CPL_WORDS: the words, space-separated */
+	/** ARG_KNOB: the task knob it is generated from */
+	const struct pmbench_task_knob *knob;
 };
 
-extern const struct pmbench_option pmbench_options[];
-extern const size_t pmbench_options_nr;
+/**
+ * The option table: options.c's rows and a row generated from each task
+ * knob (task.h: name, argument, bounds, default, help "with the <task>
+ * task: ..."), all sorted by name. Built on the first call; the same
+ * rows, at the same addresses, for the whole run.
+ */
+const struct pmbench_option *pmbench_cli_options(void);
+size_t pmbench_cli_options_nr(void);
 
-/** The most rows the table may have (the size of `given`). */
+/** The most rows the table may have, knobs' too (the size of `given`). */
 #define PMBENCH_CLI_OPTIONS_MAX 128
 
 /** Flags of a command. */
@@ -312,8 +323,6 @@ int pmbench_cli_set_columns(struct pmbench_cli_opts *cli,
 			    const struct pmbench_option *o, const char *arg);
 /* cmd_bench.c */
 int pmbench_cli_set_tasks(struct pmbench_cli_opts *cli,
-			  const struct pmbench_option *o, const char *arg);
-int pmbench_cli_set_probe(struct pmbench_cli_opts *cli,
 			  const struct pmbench_option *o, const char *arg);
 int pmbench_cli_set_shard(struct pmbench_cli_opts *cli,
 			  const struct pmbench_option *o, const char *arg);

@@ -24,10 +24,10 @@ int pmbench_cli_parse_exit(int ret)
 static const struct pmbench_option *
 by_letter(const struct pmbench_cli_command *c, int letter)
 {
-	for (size_t i = 0; i < pmbench_options_nr; i++)
-		if (pmbench_options[i].letter == letter &&
-		    pmbench_cli_takes(c, &pmbench_options[i]))
-			return &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+		if (pmbench_cli_options()[i].letter == letter &&
+		    pmbench_cli_takes(c, &pmbench_cli_options()[i]))
+			return &pmbench_cli_options()[i];
 	return NULL;
 }
 
@@ -55,8 +55,8 @@ static void build(struct option *longopts, char *shortopts,
 		shortopts[s++] = '+';
 	/* Tell a missing value (':') from an unknown option ('?'). */
 	shortopts[s++] = ':';
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 		int has_arg = o->arg ? required_argument : no_argument;
 
 		if (!pmbench_cli_takes(c, o) && !kept_local(c, o))
@@ -94,11 +94,11 @@ static size_t prefixed(struct pmbench_buf *out,
 	if (strncmp(word, "--", 2))
 		return 0;
 	n = strcspn(word + 2, "=");
-	for (size_t i = 0; i < pmbench_options_nr; i++)
-		if (!strncmp(pmbench_options[i].name, word + 2, n) &&
-		    pmbench_cli_takes(c, &pmbench_options[i]))
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+		if (!strncmp(pmbench_cli_options()[i].name, word + 2, n) &&
+		    pmbench_cli_takes(c, &pmbench_cli_options()[i]))
 			pmbench_buf_addf(out, "%s--%s", found++ ? ", " : "",
-					 pmbench_options[i].name);
+					 pmbench_cli_options()[i].name);
 	return found;
 }
 
@@ -110,7 +110,7 @@ static int bad_option(const struct pmbench_cli_opts *cli, int c,
 	struct pmbench_buf msg = PMBENCH_BUF_INIT, near = PMBENCH_BUF_INIT;
 
 	if (optopt >= 256)
-		o = &pmbench_options[optopt - 256];
+		o = &pmbench_cli_options()[optopt - 256];
 	else if (optopt)
 		o = by_letter(cli->cmd, optopt);
 	if (o && c == ':')
@@ -187,8 +187,8 @@ static int check_after(struct pmbench_cli_opts *cli)
 	struct pmbench_buf msg = PMBENCH_BUF_INIT;
 	int ret;
 
-	for (size_t i = 0; i < pmbench_options_nr && !msg.len; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr() && !msg.len; i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 
 		if (!pmbench_cli_takes(cli->cmd, o))
 			continue;
@@ -250,7 +250,7 @@ int pmbench_cli_parse(struct pmbench_cli_opts *cli, const char *name, int argc,
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		const struct pmbench_option *o =
-			c >= 256	       ? &pmbench_options[c - 256]
+			c >= 256	       ? &pmbench_cli_options()[c - 256]
 			: c == '?' || c == ':' ? NULL
 					       : by_letter(cli->cmd, c);
 
@@ -267,7 +267,7 @@ int pmbench_cli_parse(struct pmbench_cli_opts *cli, const char *name, int argc,
 			return help(cli);
 		if (pmbench_cli_apply(cli, o, optarg) < 0)
 			return usage_fail(cli, pmbench_error_last());
-		cli->given[o - pmbench_options] = 1;
+		cli->given[o - pmbench_cli_options()] = 1;
 		pass_on(cli, o, optarg);
 	}
 	cli->optind = optind;

@@ -44,8 +44,8 @@ void pmbench_cli_plan_options(const struct pmbench_cli_opts *cli,
 			      struct pmbench_strvec *hashed,
 			      struct pmbench_strvec *shown)
 {
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 
 		if (!(o->flags & OPT_UNMEASURED) &&
 		    pmbench_cli_takes(cli->cmd, o))

@@ -412,7 +412,8 @@ TEST(probe_needs_dev_and_sane_numbers)
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "bench", "--task", "dev", "--probe",
 					    "10,0", proj, NULL },
-		     NULL, 129, "REQUESTS[,CONCURRENCY]");
+		     NULL, 129,
+		     "'--probe' takes N[,C] (N: 1 to 1000000; C: 1 to 256");
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "bench", "--task", "deploy", proj,
 					    NULL },

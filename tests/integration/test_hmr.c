@@ -315,8 +315,7 @@ TEST(bad_hmr_fields_are_one_line_errors)
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "bench", "--task", "hmr", "--edits",
 					    "0", NULL },
-		     NULL, 129,
-		     "'--edits' must be a whole number from 1 to 100");
+		     NULL, 129, "'--edits' takes N (1 to 100, default 5)");
 	H_CHECK_CALL(h_expect,
 		     (const char *const[]){ "bench", "--task", "dev", "--edits",
 					    "3", NULL },

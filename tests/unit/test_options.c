@@ -17,6 +17,7 @@
 #include "pmbench/registry.h"
 #include "pmbench/result.h"
 #include "pmbench/strvec.h"
+#include "pmbench/task.h"
 
 static const struct pmbench_cli_command *command(size_t i)
 {
@@ -28,14 +29,14 @@ static const struct pmbench_cli_command *command(size_t i)
 /* Sorted by name (the parser's lookups and the help's order). */
 TEST(table_is_sorted)
 {
-	for (size_t i = 1; i < pmbench_options_nr; i++) {
-		if (strcmp(pmbench_options[i - 1].name,
-			   pmbench_options[i].name) > 0)
+	for (size_t i = 1; i < pmbench_cli_options_nr(); i++) {
+		if (strcmp(pmbench_cli_options()[i - 1].name,
+			   pmbench_cli_options()[i].name) > 0)
 			fprintf(stderr, "'%s' before '%s'\n",
-				pmbench_options[i - 1].name,
-				pmbench_options[i].name);
-		CHECK(strcmp(pmbench_options[i - 1].name,
-			     pmbench_options[i].name) <= 0);
+				pmbench_cli_options()[i - 1].name,
+				pmbench_cli_options()[i].name);
+		CHECK(strcmp(pmbench_cli_options()[i - 1].name,
+			     pmbench_cli_options()[i].name) <= 0);
 	}
 }
 
@@ -46,8 +47,8 @@ TEST(table_is_sorted)
  */
 TEST(same_name_same_option)
 {
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *o = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *o = &pmbench_cli_options()[i];
 		int taken = 0;
 
 		for (size_t k = 0; k < COMMANDS_NR; k++)
@@ -58,21 +59,22 @@ TEST(same_name_same_option)
 		CHECK((o->kind == ARG_FLAG) == !o->arg ||
 		      o->kind == ARG_CUSTOM);
 		for (size_t j = i + 1;
-		     j < pmbench_options_nr &&
-		     !strcmp(pmbench_options[j].name, o->name);
+		     j < pmbench_cli_options_nr() &&
+		     !strcmp(pmbench_cli_options()[j].name, o->name);
 		     j++) {
-			CHECK_INT(pmbench_options[j].letter, o->letter);
-			CHECK(!pmbench_options[j].arg == !o->arg);
-			CHECK(!(pmbench_options[j].cmds & o->cmds));
+			CHECK_INT(pmbench_cli_options()[j].letter, o->letter);
+			CHECK(!pmbench_cli_options()[j].arg == !o->arg);
+			CHECK(!(pmbench_cli_options()[j].cmds & o->cmds));
 		}
 	}
 	for (size_t k = 0; k < COMMANDS_NR; k++)
-		for (size_t i = 0; i < pmbench_options_nr; i++)
-			for (size_t j = i + 1; j < pmbench_options_nr; j++) {
+		for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+			for (size_t j = i + 1; j < pmbench_cli_options_nr();
+			     j++) {
 				const struct pmbench_option *a =
-					&pmbench_options[i];
+					&pmbench_cli_options()[i];
 				const struct pmbench_option *b =
-					&pmbench_options[j];
+					&pmbench_cli_options()[j];
 
 				if (!pmbench_cli_takes(command(k), a) ||
 				    !pmbench_cli_takes(command(k), b))
@@ -91,12 +93,13 @@ TEST(help_names_every_option)
 		pmbench_buf_reset(&b);
 		pmbench_cli_help(&b, command(k));
 		CHECK(!strchr(b.ptr, '{'));
-		for (size_t i = 0; i < pmbench_options_nr; i++) {
-			if (!pmbench_cli_takes(command(k), &pmbench_options[i]))
+		for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+			if (!pmbench_cli_takes(command(k),
+					       &pmbench_cli_options()[i]))
 				continue;
 			pmbench_buf_reset(&want);
 			pmbench_buf_addf(&want, "--%s",
-					 pmbench_options[i].name);
+					 pmbench_cli_options()[i].name);
 			CHECK_CONTAINS(b.ptr, want.ptr);
 		}
 		/* No line of it wider than 80 columns, but the tables'. */
@@ -124,9 +127,9 @@ TEST(every_command_takes_help)
 	};
 	const struct pmbench_option *help = NULL;
 
-	for (size_t i = 0; i < pmbench_options_nr; i++)
-		if (!strcmp(pmbench_options[i].name, "help"))
-			help = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+		if (!strcmp(pmbench_cli_options()[i].name, "help"))
+			help = &pmbench_cli_options()[i];
 	CHECK(help != NULL);
 	for (size_t k = 0; k < COMMANDS_NR; k++)
 		CHECK(pmbench_cli_takes(command(k), help));
@@ -198,6 +201,114 @@ TEST(values_land_where_the_rows_say)
 	CHECK_STR(argv[cli.optind], "fixture");
 	pmbench_bench_opts_release(&o);
 	pmbench_cli_opts_release(&cli);
+}
+
+/* Where value `v` of a task knob lands in `o`. */
+static unsigned *knob_at(struct pmbench_bench_opts *o,
+			 const struct pmbench_task_knob_value *v)
+{
+	return (unsigned *)((char *)o + v->at);
+}
+
+/* Value `i` of knob `k` set to `n` (the others at their minimum). */
+static void knob_arg(char *out, size_t size, const struct pmbench_task_knob *k,
+		     size_t i, long long n)
+{
+	if (k->kind == PMBENCH_TASK_KNOB_COUNT)
+		snprintf(out, size, "%lld", n);
+	else if (!i)
+		snprintf(out, size, "%lld,%u", n, k->values[1].min);
+	else
+		snprintf(out, size, "%u,%lld", k->values[0].min, n);
+}
+
+/*
+ * Each value of knob `k` (row `row`): its bounds taken at both ends,
+ * one past either refused in one line that names the option and its
+ * bounds, nothing landed then.
+ */
+static void check_knob_values(const struct pmbench_option *row,
+			      const struct pmbench_task_knob *k,
+			      const char *bounds)
+{
+	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
+	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
+	size_t nr = k->kind == PMBENCH_TASK_KNOB_COUNTS ? 2 : 1;
+	char arg[64], name[40];
+
+	cli.run = &o;
+	snprintf(name, sizeof(name), "'--%s'", k->name);
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_task_knob_value *v = &k->values[i];
+		long long bad[] = { (long long)v->min - 1,
+				    (long long)v->max + 1 };
+
+		knob_arg(arg, sizeof(arg), k, i, v->max);
+		CHECK_INT(pmbench_cli_apply(&cli, row, arg), 0);
+		CHECK_INT(*knob_at(&o, v), v->max);
+		knob_arg(arg, sizeof(arg), k, i, v->min);
+		CHECK_INT(pmbench_cli_apply(&cli, row, arg), 0);
+		CHECK_INT(*knob_at(&o, v), v->min);
+		for (size_t b = 0; b < 2; b++) {
+			knob_arg(arg, sizeof(arg), k, i, bad[b]);
+			CHECK_INT(pmbench_cli_apply(&cli, row, arg),
+				  PMBENCH_EINVALID);
+			CHECK(strstr(pmbench_error_last(), name));
+			CHECK(strstr(pmbench_error_last(), bounds));
+			CHECK(!strchr(pmbench_error_last(), '\n'));
+			CHECK_INT(*knob_at(&o, v), v->min);
+		}
+	}
+	pmbench_bench_opts_release(&o);
+	pmbench_cli_opts_release(&cli);
+}
+
+/*
+ * Every task knob has the row it generates: bench's, measured (so in
+ * the plan id), its bounds those of the entry, its help naming the task
+ * and the bounds; its default is bench's; bad values are refused
+ * naming the knob and its bounds.
+ */
+TEST(task_knobs_have_their_rows)
+{
+	struct pmbench_bench_opts init = PMBENCH_BENCH_OPTS_INIT;
+	size_t knobs = 0;
+
+	for (size_t t = 0; t < pmbench_tasks_nr; t++)
+		for (const struct pmbench_task_knob *k = pmbench_tasks[t].knobs;
+		     k && k->name; k++) {
+			struct pmbench_buf bounds = PMBENCH_BUF_INIT;
+			const struct pmbench_option *row = NULL;
+
+			for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
+				if (!strcmp(pmbench_cli_options()[i].name,
+					    k->name))
+					row = &pmbench_cli_options()[i];
+			CHECK(row != NULL);
+			if (!row)
+				continue;
+			knobs++;
+			CHECK_INT(row->kind, ARG_KNOB);
+			CHECK(row->knob == k);
+			CHECK(row->cmds & CMD_BENCH);
+			CHECK(!(row->flags & (OPT_UNMEASURED | OPT_LOCAL)));
+			CHECK_INT(row->min, k->values[0].min);
+			CHECK_INT(row->max, k->values[0].max);
+			CHECK_STR(row->arg, k->arg);
+			pmbench_task_knob_bounds(&bounds, k);
+			CHECK(strstr(row->help, bounds.ptr));
+			CHECK(strstr(row->help, pmbench_tasks[t].name));
+			for (size_t i = 0; i < 2; i++)
+				if (k->values[i].def >= k->values[i].min &&
+				    k->values[i].def)
+					CHECK_INT(*knob_at(&init,
+							   &k->values[i]),
+						  k->values[i].def);
+			check_knob_values(row, k, bounds.ptr);
+			pmbench_buf_release(&bounds);
+		}
+	CHECK_INT(knobs, 2); /* --probe, --edits */
+	pmbench_bench_opts_release(&init);
 }
 
 /* The kinds' bounds are taken at both ends. */
@@ -334,8 +445,8 @@ TEST(workflow_passes_bench_options_on)
 		pmbench_cli_command_get("workflow");
 	char *argv[16];
 
-	for (size_t i = 0; i < pmbench_options_nr; i++) {
-		const struct pmbench_option *b = &pmbench_options[i];
+	for (size_t i = 0; i < pmbench_cli_options_nr(); i++) {
+		const struct pmbench_option *b = &pmbench_cli_options()[i];
 
 		if (b->cmds & CMD_BENCH)
 			CHECK(pmbench_cli_takes(wf, b) ==
@@ -479,7 +590,8 @@ TEST(plan_options_read_back)
 CHECK_MAIN(CASE(table_is_sorted), CASE(same_name_same_option),
 	   CASE(help_names_every_option), CASE(every_command_takes_help),
 	   CASE(exit_codes_from_the_enum), CASE(values_land_where_the_rows_say),
-	   CASE(bounds_are_inclusive), CASE(migrate_takes_the_progress_options),
+	   CASE(task_knobs_have_their_rows), CASE(bounds_are_inclusive),
+	   CASE(migrate_takes_the_progress_options),
 	   CASE(ci_cache_lands_in_its_own_options),
 	   CASE(errors_are_usage_errors),
 	   CASE(workflow_passes_bench_options_on),

@@ -278,8 +278,8 @@ TEST(owned)
 	CHECK_INT(defaults, 1);
 	CHECK(pmbench_task_get("dev")->tables);
 	CHECK(!pmbench_task_get("hmr")->tables);
-	CHECK_STR(pmbench_task_get("dev")->options[0], "probe");
-	CHECK_STR(pmbench_task_get("hmr")->options[0], "edits");
+	CHECK_STR(pmbench_task_get("dev")->knobs[0].name, "probe");
+	CHECK_STR(pmbench_task_get("hmr")->knobs[0].name, "edits");
 
 	/* build's output: the manifest's, else a usual folder if asked. */
 	check_sandbox();

@@ -289,32 +289,32 @@ static int fd_above_stdio(int fd)
 }
 
 /*
- * What the child starts with, outside the timed window: the environment,
- * the program's path, /dev/null and the output pipe (its read end into
- * c->out_fd). `envp` and `exe` own what `sp` points to.
+ * The child's environment into `envp`: ours with its deltas, then the
+ * reaper's marker, last, so that the caller's deltas cannot drop it.
  */
-static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
-			 struct pmbench_strvec *envp, struct pmbench_buf *exe,
-			 int *devnull, int *out_w)
+static void spawn_env(struct pmbench_strvec *envp,
+		      const struct pmbench_child *c)
 {
 	struct pmbench_strvec delta = PMBENCH_STRVEC_INIT;
 	const char *marker = pmbench_reaper_marker();
-	int outp[2] = { -1, -1 };
 
-	/* The reaper's marker last: the caller's deltas cannot drop it. */
 	for (size_t i = 0; i < c->env.nr; i++)
 		pmbench_strvec_push(&delta, c->env.v[i]);
 	if (marker)
 		pmbench_strvec_push(&delta, marker);
 	pmbench_env_apply(envp, environ, &delta);
 	pmbench_strvec_release(&delta);
-	if (pmbench_proc_which(exe, c->args.v[0],
-			       pmbench_env_get(envp, "PATH")) < 0) {
-		c->result.spawn_errno = ENOENT;
-		return pmbench_error_setc(PMBENCH_ENOTFOUND,
-					  "cannot run '%s': not found on PATH",
-					  c->args.v[0]);
-	}
+}
+
+/*
+ * The child's standard input, /dev/null, into `devnull`, and unless it
+ * passes its output through, the output pipe: its read end into
+ * c->out_fd (non-blocking), its write end into `out_w`.
+ */
+static int open_stdio(struct pmbench_child *c, int *devnull, int *out_w)
+{
+	int outp[2] = { -1, -1 };
+
 	*devnull = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
 	if (*devnull >= 0 && !(c->flags & PMBENCH_CHILD_PASSTHROUGH) &&
 	    !pipe2(outp, O_CLOEXEC)) {
@@ -337,6 +337,31 @@ static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
 			     (c->out_fd < 0 || *out_w < 0)))
 		return pmbench_error_set("cannot set up '%s': %s", c->args.v[0],
 					 strerror(errno));
+	return 0;
+}
+
+/*
+ * What the child starts with, outside the timed window: the environment,
+ * the program's path, /dev/null and the output pipe (its read end into
+ * c->out_fd). `envp` and `exe` own what `sp` points to.
+ */
+static int prepare_spawn(struct spawn *sp, struct pmbench_child *c,
+			 struct pmbench_strvec *envp, struct pmbench_buf *exe,
+			 int *devnull, int *out_w)
+{
+	int ret;
+
+	spawn_env(envp, c);
+	if (pmbench_proc_which(exe, c->args.v[0],
+			       pmbench_env_get(envp, "PATH")) < 0) {
+		c->result.spawn_errno = ENOENT;
+		return pmbench_error_setc(PMBENCH_ENOTFOUND,
+					  "cannot run '%s': not found on PATH",
+					  c->args.v[0]);
+	}
+	ret = open_stdio(c, devnull, out_w);
+	if (ret < 0)
+		return ret;
 	memset(sp, 0, sizeof(*sp));
 	sp->exe = exe->ptr;
 	sp->argv = c->args.v;
@@ -384,64 +409,59 @@ static void child_reset(struct pmbench_child *c)
 		c->tail_max = DEFAULT_TAIL_MAX;
 }
 
-int pmbench_child_start(struct pmbench_child *c)
+/* A free slot of the process tree into `slot`, for a child with a program. */
+static int claim_slot(const struct pmbench_child *c, int *slot)
 {
-	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
-	struct pmbench_buf exe = PMBENCH_BUF_INIT;
-	struct pmbench_perf_spawn perf;
-	struct spawn sp;
-	int devnull = -1, out_w = -1, pidfd = -1, perf_sock = -1, slot, ret;
-	uint64_t t0_tick;
-	pid_t pid = -1;
+	if (!c->args.nr)
+		return pmbench_error_set("no program to run");
+	*slot = proctree_slot_free();
+	if (*slot < 0)
+		return pmbench_error_set("cannot run '%s': %d children already "
+					 "run at once",
+					 c->args.v[0], MAX_LIVE);
+	return 0;
+}
 
-	child_reset(c);
-	if (c->trace)
-		pmbench_proctrace_begin(c->trace);
-	if (!c->args.nr) {
-		ret = pmbench_error_set("no program to run");
-		goto done;
-	}
-	slot = proctree_slot_free();
-	if (slot < 0) {
-		ret = pmbench_error_set("cannot run '%s': %d children already "
-					"run at once",
-					c->args.v[0], MAX_LIVE);
-		goto done;
-	}
-	ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
-	if (ret < 0)
-		goto done;
+/*
+ * The spawn itself, the time starting: the floor of our own peak RSS,
+ * t0 and its tick, then the clone (with the work counter when the child
+ * counts its work). The child's pid and pidfd into `pid` and `pidfd`.
+ */
+static int launch(struct pmbench_child *c, struct spawn *sp, pid_t *pid,
+		  int *pidfd)
+{
+	struct pmbench_perf_spawn perf;
+	int perf_sock = -1, ret;
+
 	if (c->flags & PMBENCH_CHILD_COUNT_WORK) {
 		pmbench_perf_prepare(&perf, &perf_sock);
-		sp.perf = &perf;
+		sp->perf = &perf;
 	}
-
 	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
-	t0_tick = proctree_ticks();
-	c->t0_tick = t0_tick;
-	ret = spawn_child(&pid, &pidfd, &sp);
-	if (sp.perf) {
+	c->t0_tick = proctree_ticks();
+	ret = spawn_child(pid, pidfd, sp);
+	if (sp->perf) {
 		int e = errno;
 
 		pmbench_perf_adopt(c->work_fd, &perf, perf_sock);
 		c->work_armed = 1;
 		errno = e;
+		sp->perf = NULL;
 	}
-	if (ret < 0) {
-		ret = pmbench_error_set("cannot start '%s': %s", c->args.v[0],
-					strerror(errno));
-		goto done;
-	}
-	if (sp.err) {
-		close_fd(&pidfd);
-		ret = spawn_failed(c, pid, sp.err);
-		goto done;
-	}
+	if (ret < 0)
+		return pmbench_error_set("cannot start '%s': %s", c->args.v[0],
+					 strerror(errno));
+	return 0;
+}
+
+/* The child runs: its pid and pidfd, its slot in the tree, its first walk. */
+static void started(struct pmbench_child *c, pid_t pid, int pidfd, int slot)
+{
 	c->pid = pid;
 	/* Before Linux 5.2 clone gives none; 5.3 has pidfd_open. */
 	c->pidfd = pidfd >= 0 ? pidfd : proctree_pidfd(pid);
-	proctree_slot_add(c, slot, t0_tick);
+	proctree_slot_add(c, slot, c->t0_tick);
 	/*
 	 * The first walk one interval in: never at the start, where the
 	 * tree is only our own copy on its way to exec, and not early in
@@ -450,7 +470,32 @@ int pmbench_child_start(struct pmbench_child *c)
 	 * may preempt the PM and cost it a time slice.
 	 */
 	c->next_sample = c->t0 + c->sample_ns;
-	ret = 0;
+}
+
+int pmbench_child_start(struct pmbench_child *c)
+{
+	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf exe = PMBENCH_BUF_INIT;
+	struct spawn sp;
+	int devnull = -1, out_w = -1, pidfd = -1, slot = -1, ret;
+	pid_t pid = -1;
+
+	child_reset(c);
+	if (c->trace)
+		pmbench_proctrace_begin(c->trace);
+	ret = claim_slot(c, &slot);
+	if (!ret)
+		ret = prepare_spawn(&sp, c, &envp, &exe, &devnull, &out_w);
+	if (!ret)
+		ret = launch(c, &sp, &pid, &pidfd);
+	if (ret < 0)
+		goto done;
+	if (sp.err) {
+		close_fd(&pidfd);
+		ret = spawn_failed(c, pid, sp.err);
+		goto done;
+	}
+	started(c, pid, pidfd, slot);
 done:
 	if (ret < 0)
 		close_fd(&c->out_fd);

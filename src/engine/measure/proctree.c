@@ -110,7 +110,7 @@ int proctree_pidfd(pid_t pid)
 #endif
 }
 
-static void signal_pidfd(int pidfd, pid_t pid, int sig)
+void proctree_signal_pid(int pidfd, pid_t pid, int sig)
 {
 #ifdef SYS_pidfd_send_signal
 	if (pidfd >= 0) {
@@ -597,7 +597,7 @@ void proctree_signal(const struct tree *t, const struct pmbench_child *c,
 		kill(-c->pid, sig);
 	for (size_t i = 0; i < t->nr; i++)
 		if (!is_zombie(&t->v[i].e))
-			signal_pidfd(t->v[i].pidfd, t->v[i].e.pid, sig);
+			proctree_signal_pid(t->v[i].pidfd, t->v[i].e.pid, sig);
 }
 
 static uint64_t statm_kib(pid_t pid)

@@ -72,6 +72,12 @@ uint64_t proctree_ticks(void);
 int proctree_pidfd(pid_t pid);
 
 /*
+ * Send `sig` through `pidfd` when there is one (a reused pid is never
+ * hit), else to `pid`.
+ */
+void proctree_signal_pid(int pidfd, pid_t pid, int sig);
+
+/*
  * Walk c's tree into `t` (enum walk_flags): the main process while it is
  * not reaped, the processes seen before, the orphans that are its own
  * (with a subreaper) or the members of its group (without one, when

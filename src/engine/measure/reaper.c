@@ -35,6 +35,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/reaper.h"
+#include "proctree.h"
 
 #define MARKER_KEY "PMBENCH_RUN"
 #define GROUPS_MAX 64
@@ -82,13 +83,6 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 /* Read a whole (small) file at `dir`/`name` into `buf`; its length. */
 static size_t read_at(int dir, const char *name, char *buf, size_t n)
 {
@@ -121,30 +115,6 @@ static int write_at(int dir, const char *name, const char *s)
 		ret = 0;
 	close(fd);
 	return ret;
-}
-
-static int open_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	return -1;
-#endif
-}
-
-/* Kill through the pidfd when there is one: a reused pid is never hit. */
-static void kill_pid(int pidfd, pid_t pid)
-{
-#ifdef SYS_pidfd_send_signal
-	if (pidfd >= 0) {
-		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		return;
-	}
-#else
-	(void)pidfd;
-#endif
-	kill(pid, SIGKILL);
 }
 
 /* A decimal pid at `p` (a name of /proc, a line of cgroup.procs), or 0. */
@@ -202,12 +172,12 @@ static int kill_if_marked(pid_t pid, const char *name, size_t len)
 	if (len > 20)
 		return 0;
 	/* The pidfd first: then the pid cannot be another process's. */
-	pidfd = open_pidfd(pid);
+	pidfd = proctree_pidfd(pid);
 	memcpy(path + 6, name, len);
 	memcpy(path + 6 + len, "/environ", sizeof("/environ"));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0 && environ_has(fd, r.marker, strlen(r.marker))) {
-		kill_pid(pidfd, pid);
+		proctree_signal_pid(pidfd, pid, SIGKILL);
 		hit = 1;
 	}
 	close_fd(&fd);

@@ -93,13 +93,66 @@ static void sysinfo_os_release(struct pmbench_result *r,
 	pmbench_result_env_set(r, "os_release", text->ptr);
 }
 
+/* The CPU's model (/proc/cpuinfo) and how many are online. */
+static void sysinfo_cpu(struct pmbench_result *r, struct pmbench_buf *text,
+			struct pmbench_buf *val)
+{
+	long ncpu;
+
+	if (!read_sysfile(text, "/proc/cpuinfo") &&
+	    find_field(val, text->ptr, "model name", ':') && val->len)
+		pmbench_result_env_set(r, "cpu_model", val->ptr);
+
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 0) {
+		pmbench_buf_reset(val);
+		pmbench_buf_addf(val, "%ld", ncpu);
+		pmbench_result_env_set(r, "cpu_count", val->ptr);
+	}
+}
+
+/* The memory's total in KiB (/proc/meminfo's MemTotal). */
+static void sysinfo_memory(struct pmbench_result *r, struct pmbench_buf *text,
+			   struct pmbench_buf *val)
+{
+	if (!read_sysfile(text, "/proc/meminfo") &&
+	    find_field(val, text->ptr, "MemTotal", ':')) {
+		/* "16318412 kB": keep the number only. */
+		size_t n = strspn(val->ptr, "0123456789");
+
+		if (n) {
+			pmbench_buf_setlen(val, n);
+			pmbench_result_env_set(r, "mem_total_kib", val->ptr);
+		}
+	}
+}
+
+/* The load averages of /proc/loadavg, the three of them. */
+static void sysinfo_loadavg(struct pmbench_result *r, struct pmbench_buf *text,
+			    struct pmbench_buf *val)
+{
+	struct pmbench_strvec parts = PMBENCH_STRVEC_INIT;
+
+	if (read_sysfile(text, "/proc/loadavg"))
+		return;
+	/* "0.52 0.58 0.59 1/389 12345": the three averages. */
+	pmbench_buf_rtrim(text);
+	pmbench_strvec_split(&parts, text->ptr, ' ');
+	if (parts.nr >= 3) {
+		pmbench_buf_reset(val);
+		pmbench_buf_addf(val, "%s %s %s", parts.v[0], parts.v[1],
+				 parts.v[2]);
+		pmbench_result_env_set(r, "loadavg", val->ptr);
+	}
+	pmbench_strvec_release(&parts);
+}
+
 void pmbench_result_collect_sysinfo(struct pmbench_result *r)
 {
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
 	struct pmbench_buf val = PMBENCH_BUF_INIT;
 	struct utsname u;
 	int have_uname;
-	long ncpu;
 
 	have_uname = uname(&u) == 0;
 	if (have_uname)
@@ -109,51 +162,15 @@ void pmbench_result_collect_sysinfo(struct pmbench_result *r)
 		pmbench_result_env_set(r, "kernel", u.release);
 		pmbench_result_env_set(r, "arch", u.machine);
 	}
-
-	if (!read_sysfile(&text, "/proc/cpuinfo") &&
-	    find_field(&val, text.ptr, "model name", ':') && val.len)
-		pmbench_result_env_set(r, "cpu_model", val.ptr);
-
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu > 0) {
-		pmbench_buf_reset(&val);
-		pmbench_buf_addf(&val, "%ld", ncpu);
-		pmbench_result_env_set(r, "cpu_count", val.ptr);
-	}
-
-	if (!read_sysfile(&text, "/proc/meminfo") &&
-	    find_field(&val, text.ptr, "MemTotal", ':')) {
-		/* "16318412 kB": keep the number only. */
-		size_t n = strspn(val.ptr, "0123456789");
-
-		if (n) {
-			pmbench_buf_setlen(&val, n);
-			pmbench_result_env_set(r, "mem_total_kib", val.ptr);
-		}
-	}
-
-	if (!read_sysfile(&text, "/proc/loadavg")) {
-		struct pmbench_strvec parts = PMBENCH_STRVEC_INIT;
-
-		/* "0.52 0.58 0.59 1/389 12345": the three averages. */
-		pmbench_buf_rtrim(&text);
-		pmbench_strvec_split(&parts, text.ptr, ' ');
-		if (parts.nr >= 3) {
-			pmbench_buf_reset(&val);
-			pmbench_buf_addf(&val, "%s %s %s", parts.v[0],
-					 parts.v[1], parts.v[2]);
-			pmbench_result_env_set(r, "loadavg", val.ptr);
-		}
-		pmbench_strvec_release(&parts);
-	}
-
+	sysinfo_cpu(r, &text, &val);
+	sysinfo_memory(r, &text, &val);
+	sysinfo_loadavg(r, &text, &val);
 	if (!read_sysfile(&text, "/sys/devices/system/cpu/cpu0/cpufreq/"
 				 "scaling_governor")) {
 		pmbench_buf_rtrim(&text);
 		if (text.len)
 			pmbench_result_env_set(r, "cpu_governor", text.ptr);
 	}
-
 	pmbench_buf_release(&text);
 	pmbench_buf_release(&val);
 }

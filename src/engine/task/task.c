@@ -1,6 +1,6 @@
 /*
  * The task table: one entry per task pmbench can time, with its metrics,
- * its manifest sections, its options, its report tables and its
+ * its manifest sections, its knobs, its report tables and its
  * operations (task_install.c, task_script.c, task_test.c, task_dev.c,
  * ...). Adding a task is adding an entry here and a file of operations;
  * bench, claims, migrate, the manifest reader, the option checks, the
@@ -193,7 +193,37 @@ static const struct pmbench_manifest_section hmr_section = {
 
 #define SECTIONS(...) \
 	((const struct pmbench_manifest_section *const[]){ __VA_ARGS__, NULL })
-#define OPTIONS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The knob value landing in member `f` of struct pmbench_bench_opts. */
+#define KNOB_AT(f)                                             \
+	_Generic(((struct pmbench_bench_opts *)0)->f, unsigned \
+		 : offsetof(struct pmbench_bench_opts, f))
+
+static const struct pmbench_task_knob dev_knobs[] = {
+	{
+		.name = "probe",
+		.kind = PMBENCH_TASK_KNOB_COUNTS,
+		.arg = "N[,C]",
+		.help = "N HTTP requests to the ready server, C at once, "
+			"127.0.0.1 only, 60 s cap",
+		.values = { { "N", 1, 1000000, 0, KNOB_AT(probe_requests) },
+			    { "C", 1, 256, PMBENCH_BENCH_PROBE_CONCURRENCY,
+			      KNOB_AT(probe_concurrency) } },
+	},
+	{ 0 },
+};
+
+static const struct pmbench_task_knob hmr_knobs[] = {
+	{
+		.name = "edits",
+		.kind = PMBENCH_TASK_KNOB_COUNT,
+		.arg = "N",
+		.help = "edits per run; the median is the run's sample",
+		.values = { { "N", 1, 100, PMBENCH_BENCH_EDITS,
+			      KNOB_AT(edits) } },
+	},
+	{ 0 },
+};
 
 const struct pmbench_task pmbench_tasks[] = {
 	{
@@ -263,7 +293,7 @@ const struct pmbench_task pmbench_tasks[] = {
 			   "first body",
 		.manifest_key = "dev",
 		.sections = SECTIONS(&dev_section),
-		.options = OPTIONS("probe"),
+		.knobs = dev_knobs,
 		.flags = PMBENCH_TASK_MIGRATE_TIMED | PMBENCH_TASK_SERVER,
 		.metrics = dev_metrics,
 		.tables = dev_tables,
@@ -283,7 +313,7 @@ const struct pmbench_task pmbench_tasks[] = {
 			   "file until the dev server serves it (--edits)",
 		.manifest_key = "dev",
 		.sections = SECTIONS(&dev_section, &hmr_section),
-		.options = OPTIONS("edits"),
+		.knobs = hmr_knobs,
 		.metrics = hmr_metrics,
 		.note_key = "hmr_timing",
 		.note = "once the dev server is ready, each edit writes a "
@@ -406,6 +436,65 @@ void pmbench_task_list(struct pmbench_buf *out, unsigned flags)
 		pmbench_buf_adds(out, pmbench_tasks[i].name);
 		k++;
 	}
+}
+
+/* How many numbers knob `k` takes. */
+static size_t knob_values(const struct pmbench_task_knob *k)
+{
+	return k->kind == PMBENCH_TASK_KNOB_COUNTS ? 2 : 1;
+}
+
+void pmbench_task_knob_bounds(struct pmbench_buf *out,
+			      const struct pmbench_task_knob *k)
+{
+	for (size_t i = 0; i < knob_values(k); i++) {
+		const struct pmbench_task_knob_value *v = &k->values[i];
+
+		if (i)
+			pmbench_buf_adds(out, "; ");
+		if (knob_values(k) > 1)
+			pmbench_buf_addf(out, "%s: ", v->what);
+		pmbench_buf_addf(out, "%u to %u", v->min, v->max);
+		if (v->def >= v->min)
+			pmbench_buf_addf(out, ", default %u", v->def);
+	}
+}
+
+/* `text` as value `v`: 0, or -1 when it is no number within its bounds. */
+static int knob_number(unsigned *out, const struct pmbench_task_knob_value *v,
+		       const char *text)
+{
+	uint64_t n;
+
+	if (pmbench_parse_u64(&n, text) < 0 || n < v->min || n > v->max)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+int pmbench_task_knob_set(struct pmbench_bench_opts *o,
+			  const struct pmbench_task_knob *k, const char *arg)
+{
+	const char *comma = knob_values(k) > 1 ? strchr(arg, ',') : NULL;
+	char *first = pmbench_xstrndup(arg, comma ? (size_t)(comma - arg)
+						  : strlen(arg));
+	struct pmbench_buf bounds = PMBENCH_BUF_INIT;
+	unsigned n[2] = { k->values[0].def, k->values[1].def };
+	int ret = knob_number(&n[0], &k->values[0], first);
+
+	if (!ret && comma)
+		ret = knob_number(&n[1], &k->values[1], comma + 1);
+	for (size_t i = 0; i < knob_values(k) && !ret; i++)
+		*(unsigned *)((char *)o + k->values[i].at) = n[i];
+	if (ret) {
+		pmbench_task_knob_bounds(&bounds, k);
+		ret = pmbench_error_setc(PMBENCH_EINVALID,
+					 "'--%s' takes %s (%s), got '%s'",
+					 k->name, k->arg, bounds.ptr, arg);
+	}
+	free(first);
+	pmbench_buf_release(&bounds);
+	return ret;
 }
 
 void pmbench_task_metric_format(struct pmbench_buf *out,
