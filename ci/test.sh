@@ -73,15 +73,19 @@ style_log=$(mktemp)
 PMBENCH_TEST_SKIPS=$(mktemp)
 export PMBENCH_TEST_SKIPS
 prep_pid= prep_log=$(mktemp) early_pid= early_log=$(mktemp)
-san_cpu=$(mktemp) early_cpu=$(mktemp)
+san_pid= san_log=$(mktemp)
+prep_cpu=$(mktemp) build_cpu=$(mktemp) san_cpu=$(mktemp) early_cpu=$(mktemp)
 cleanup() {
-	# The toolchain's install, if the builds beside it failed, and the
-	# real PMs' tests, if the sanitizer builds beside them failed: each
-	# its own process group (npm and its children with it).
+	# The toolchain's install and the sanitizer builds, if build/ beside
+	# them failed, and the real PMs' tests, if the sanitizer builds beside
+	# them failed: each its own process group (npm and its children
+	# with it).
 	[ -z "$prep_pid" ] || kill -TERM -- "-$prep_pid" 2>/dev/null || true
+	[ -z "$san_pid" ] || kill -TERM -- "-$san_pid" 2>/dev/null || true
 	[ -z "$early_pid" ] || kill -TERM -- "-$early_pid" 2>/dev/null || true
 	rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS" "$prep_log" \
-		"$early_log" "$san_cpu" "$early_cpu"
+		"$early_log" "$san_log" "$prep_cpu" "$build_cpu" "$san_cpu" \
+		"$early_cpu"
 }
 trap cleanup EXIT
 # "quiet": a timing test takes all of its slots, a test with the real PMs
@@ -109,11 +113,23 @@ else
 	setsid -w bash -c 't=$(date +%s); "$1/ci/setup" || exit; times >"$2"
 		printf "== toolchain (ci/setup, beside the build): %d s, its own %s CPU-s\n" \
 			$(($(date +%s) - t)) "$(cpu_of "$2")"' \
-		setup "$top" "$san_cpu" >"$prep_log" 2>&1 </dev/null &
+		setup "$top" "$prep_cpu" >"$prep_log" 2>&1 </dev/null &
 	prep_pid=$!
-	own_cpu "$early_cpu" "$top/ci/build.sh" --no-toolchain
+	# The sanitizer builds from the start, at the lowest CPU priority:
+	# they take the CPU that build/ leaves (its configure, its links,
+	# the toolchain's waits on the network) and, after it, what the real
+	# PMs' tests leave. In a rehearsal at load 25-30 (other jobs) npm's
+	# priming of react-vite passed its 10 minutes beside these builds at
+	# normal priority. In rehearsal 12 they took 372 s from the end of
+	# build/, longer than the real PMs' tests beside them (402 s, of
+	# which 30 s waiting on them): step 2's floor.
+	setsid -w bash -c 'own_cpu "$@"' san "$san_cpu" nice -n 19 \
+		"$top/ci/build.sh" --no-toolchain --sanitizers-only --asan \
+		--tsan >"$san_log" 2>&1 </dev/null &
+	san_pid=$!
+	own_cpu "$build_cpu" "$top/ci/build.sh" --no-toolchain
 	phase "build (build/)" "$t0" "$c0"
-	echo "   of which build/'s own: $(cat "$early_cpu") CPU-s"
+	echo "   of which build/'s own: $(cat "$build_cpu") CPU-s"
 	prep_status=0
 	wait "$prep_pid" || prep_status=$?
 	prep_pid=
@@ -125,21 +141,25 @@ else
 	phase "build/ and toolchain" "$t0" "$c0"
 	# The tests with the real PMs that compare no times (label early:
 	# online or registry, not timing) wait on the network and the PMs
-	# for minutes: they run now, beside the sanitizer builds, and no
-	# timing test runs beside them (those run after, in the one ctest
-	# below). tests/README.md gives the critical path.
+	# for minutes: they run now, beside the rest of the sanitizer
+	# builds, and no timing test runs beside them (those run after, in
+	# the one ctest below). tests/README.md gives the critical path.
 	t1=$(stamp) c1=$(ticks)
 	rm -f build/Testing/Temporary/CTestCostData.txt
 	setsid -w bash -c 'own_cpu "$@"' early "$early_cpu" ctest --test-dir build --output-on-failure -j3 \
 		--resource-spec-file "$resources" -L early \
 		>"$early_log" 2>&1 </dev/null &
 	early_pid=$!
-	# At the lowest CPU priority: the real PMs first. In a rehearsal at
-	# load 25-30 (other jobs) npm's priming of react-vite passed its
-	# 10 minutes beside these builds at normal priority.
-	own_cpu "$san_cpu" nice -n 19 "$top/ci/build.sh" --no-toolchain \
-		--sanitizers-only --asan --tsan
-	phase "sanitizer builds (build-asan/, build-tsan/), beside the real PMs" "$t1" "$c1"
+	san_status=0
+	wait "$san_pid" || san_status=$?
+	san_pid=
+	cat "$san_log"
+	if [ "$san_status" != 0 ]; then
+		echo "ci/test.sh: the sanitizer builds failed (above)" >&2
+		exit 1
+	fi
+	phase "sanitizer builds (build-asan/, build-tsan/), at nice 19 from the start, beside build/ then the real PMs" "$t0" "$c0"
+	phase "  of which after build/ and the toolchain" "$t1" "$c1"
 	echo "   of which the sanitizer builds' own: $(cat "$san_cpu") CPU-s"
 	early_status=0
 	wait "$early_pid" || early_status=$?
