@@ -88,6 +88,17 @@ cleanup() {
 		"$early_cpu"
 }
 trap cleanup EXIT
+# Wait for the job of pid $1 beside this one, print its output (file $2)
+# and, if it failed, say $3 and stop (cleanup ends the other jobs).
+join_job() {
+	local status=0
+	wait "$1" || status=$?
+	cat "$2"
+	if [ "$status" != 0 ]; then
+		echo "ci/test.sh: $3" >&2
+		exit 1
+	fi
+}
 # "quiet": a timing test takes all of its slots, a test with the real PMs
 # one (tests/CMakeLists.txt, PMBENCH_QUIET_SLOTS): no timing test runs
 # beside another one, of any of the three builds, or beside the real PMs.
@@ -130,14 +141,8 @@ else
 	own_cpu "$build_cpu" "$top/ci/build.sh" --no-toolchain
 	phase "build (build/)" "$t0" "$c0"
 	echo "   of which build/'s own: $(cat "$build_cpu") CPU-s"
-	prep_status=0
-	wait "$prep_pid" || prep_status=$?
+	join_job "$prep_pid" "$prep_log" "the toolchain's install failed (above): run ci/setup"
 	prep_pid=
-	cat "$prep_log"
-	if [ "$prep_status" != 0 ]; then
-		echo "ci/test.sh: the toolchain's install failed (above): run ci/setup" >&2
-		exit 1
-	fi
 	phase "build/ and toolchain" "$t0" "$c0"
 	# The tests with the real PMs that compare no times (label early:
 	# online or registry, not timing) wait on the network and the PMs
@@ -150,14 +155,8 @@ else
 		--resource-spec-file "$resources" -L early \
 		>"$early_log" 2>&1 </dev/null &
 	early_pid=$!
-	san_status=0
-	wait "$san_pid" || san_status=$?
+	join_job "$san_pid" "$san_log" "the sanitizer builds failed (above)"
 	san_pid=
-	cat "$san_log"
-	if [ "$san_status" != 0 ]; then
-		echo "ci/test.sh: the sanitizer builds failed (above)" >&2
-		exit 1
-	fi
 	phase "sanitizer builds (build-asan/, build-tsan/), at nice 19 from the start, beside build/ then the real PMs" "$t0" "$c0"
 	phase "  of which after build/ and the toolchain" "$t1" "$c1"
 	echo "   of which the sanitizer builds' own: $(cat "$san_cpu") CPU-s"
