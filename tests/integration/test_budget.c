@@ -65,7 +65,7 @@ TEST(budget_goes_to_the_noisy_cell)
 		const char *args[] = {
 			"bench",      "--pm",	    "npm,bun,pnpm",
 			"--scenario", "clean",	    "--budget",
-			"5m",	      "--max-runs", "10",
+			"5m",	      "--max-runs", "7",
 			"--warmup",   "0",	    "--no-control",
 			"--out",      out,	    proj,
 			NULL
@@ -86,12 +86,14 @@ TEST(budget_goes_to_the_noisy_cell)
 	 * before the cap; pnpm, whose ratio its jitter keeps wide, ran on
 	 * to it. (Load can make bun's ratio wide too: a timing test, it
 	 * then fails, where it used to check only the first line here.)
+	 * The cap is 7, two past the minimum (it was 10, 25 s more: bun
+	 * reaches the target in its first 5).
 	 */
 	CHECK(quiet >= PMBENCH_SCHEDULE_BUDGET_MIN_RUNS);
 	CHECK_STR(stopped(&r, "bun"), "precision");
-	CHECK(quiet < 10);
+	CHECK(quiet < 7);
 	CHECK_STR(stopped(&r, "pnpm"), "max-runs");
-	CHECK_INT(noisy, 10);
+	CHECK_INT(noisy, 7);
 	/* The baseline runs in every round the others run in. */
 	CHECK(rounds_of(&r, "npm") >= noisy);
 	CHECK(r.runs >= noisy);
@@ -225,22 +227,54 @@ static double estimate_of(const char *out, const char *which)
 }
 
 /*
+ * The command `run` under a budget of `budget_s`, which took `wall` s:
+ * it succeeded, its minimum fitted, its estimates (before the first
+ * timed round and after the first rounds) are within ±15 % of the wall
+ * time (a ratio: the test's label is timing), and it kept within its
+ * budget +10 % and an eighth (5 s of 40: the fakes' sleeps and the
+ * budgets were shortened together, the slack with them).
+ */
+static void check_estimates(int *ok, const struct h_run *run, double wall,
+			    double budget_s)
+{
+	double est = estimate_of(run->out.ptr, "estimate: about ");
+	double again = estimate_of(run->out.ptr, "estimate after the first "
+						 "rounds: about ");
+
+	*ok = 0;
+	fprintf(stderr,
+		"estimate %.0f s, after the first rounds %.0f s, "
+		"wall %.1f s, budget %.0f s\n",
+		est, again, wall, budget_s);
+	CHECK_INT(run->exit_code, 0);
+	CHECK(!strstr(run->out.ptr, "cannot hold"));
+	CHECK(est > 0 && again > 0);
+	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
+	CHECK(again >= 0.85 * wall && again <= 1.15 * wall);
+	CHECK(wall <= 1.10 * budget_s + budget_s / 8);
+	*ok = 1;
+}
+
+/*
  * The estimate printed before the first timed round, from the warm-ups,
  * holds within ±15 % of the whole command's wall time (a ratio: the
  * test's label is timing), and the rounds stayed within the budget
  * +10 %. pnpm's jitter keeps its verdict open, so the budget is spent.
+ * The ratios do not depend on the absolute: npm sleeps 100 ms under a
+ * budget of 15 s (it was 300 ms and 40 s; the minimum, 2 groups of 5
+ * rounds, still fits).
  */
 TEST(estimate_holds)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	struct h_run run;
 	const char *proj;
-	double est, again, wall;
+	double wall;
 	uint64_t t0;
 
 	h_setup();
 	proj = h_project("proj");
-	noisy_env(&env, 300);
+	noisy_env(&env, 100);
 	t0 = pmbench_now_ns();
 	{
 		const char *args[] = { "bench",
@@ -249,7 +283,7 @@ TEST(estimate_holds)
 				       "--scenario",
 				       "clean,lockfile",
 				       "--budget",
-				       "40s",
+				       "15s",
 				       "--max-runs",
 				       "200",
 				       "--no-control",
@@ -259,20 +293,8 @@ TEST(estimate_holds)
 		h_pmbench(&run, args, &env);
 	}
 	wall = (double)(pmbench_now_ns() - t0) / 1e9;
-	CHECK_INT(run.exit_code, 0);
-	est = estimate_of(run.out.ptr, "estimate: about ");
-	again = estimate_of(run.out.ptr, "estimate after the first rounds: "
-					 "about ");
-	fprintf(stderr,
-		"estimate %.0f s, after the first rounds %.0f s, "
-		"wall %.1f s\n",
-		est, again, wall);
+	H_CHECK_CALL(check_estimates, &run, wall, 15);
 	CHECK_CONTAINS(run.out.ptr, "2 groups: clean 5 rounds of ");
-	CHECK(est > 0 && again > 0);
-	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
-	CHECK(again >= 0.85 * wall && again <= 1.15 * wall);
-	CHECK(wall <= 1.10 * 40 + 5);
-	CHECK(!strstr(run.out.ptr, "cannot hold"));
 	pmbench_strvec_release(&env);
 	h_run_release(&run);
 }
@@ -399,14 +421,17 @@ static size_t ci_rounds(const struct pmbench_result *r, const char *sc,
  * run, within ±15 % of the wall time (a ratio: timing), the command
  * within its budget +10 %, every strategy's minimum hit rounds, further
  * rounds to the open verdict (pnpm's jitter) before the settled one
- * (bun, steady at half npm's time), and why each stopped.
+ * (bun, steady at half npm's time), and why each stopped. Its 300 ms
+ * and 40 s stay: at 100 ms and 16 s, 200 ms and 24 s, and 300 ms and
+ * 28 s (load 27) bun ran as many rounds as pnpm or more (the jobs' own
+ * costs, the same at any sleep, leave bun's verdict open).
  */
 TEST(ci_cache_spends_the_budget)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct h_run run;
 	char out[4200];
-	double est, again, wall;
+	double wall;
 	uint64_t t0;
 	size_t bun, pnpm;
 
@@ -415,17 +440,9 @@ TEST(ci_cache_spends_the_budget)
 	t0 = pmbench_now_ns();
 	ci_budget(&run, "none,store", "40s", 300, out);
 	wall = (double)(pmbench_now_ns() - t0) / 1e9;
-	CHECK_INT(run.exit_code, 0);
-	est = estimate_of(run.out.ptr, "estimate: about ");
-	again = estimate_of(run.out.ptr, "estimate after the first rounds: "
-					 "about ");
-	fprintf(stderr,
-		"estimate %.0f s, after the first rounds %.0f s, "
-		"wall %.1f s\n",
-		est, again, wall);
+	H_CHECK_CALL(check_estimates, &run, wall, 40);
 	CHECK_CONTAINS(run.out.ptr, "2 groups: none 4 rounds of ");
 	CHECK_CONTAINS(run.out.ptr, ", store/gzip-6 4 rounds of ");
-	CHECK(!strstr(run.out.ptr, "cannot hold"));
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK(r.runs_auto);
 	bun = ci_rounds(&r, "none", "bun");
@@ -441,10 +458,6 @@ TEST(ci_cache_spends_the_budget)
 					   "npm")
 			  ->stopped_by,
 		  "precision");
-	CHECK(est > 0 && again > 0);
-	CHECK(est >= 0.85 * wall && est <= 1.15 * wall);
-	CHECK(again >= 0.85 * wall && again <= 1.15 * wall);
-	CHECK(wall <= 1.10 * 40 + 5);
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
@@ -482,6 +495,7 @@ TEST(ci_cache_minimum_that_cannot_fit)
  * groups: clean 5 rounds of ..., cache+lockfile 5 rounds of ...", each
  * group then in the result with at least its 5 rounds and no other
  * timed group; the estimate within ±15 % of the wall time (timing).
+ * npm sleeps 100 ms under a budget of 12 s (it was 300 ms and 30 s).
  */
 TEST(migrate_says_what_runs)
 {
@@ -498,12 +512,12 @@ TEST(migrate_says_what_runs)
 	h_setup();
 	proj = h_project("proj");
 	snprintf(report, sizeof(report), "%s", h_write("migrate.json", ""));
-	noisy_env(&env, 300);
+	noisy_env(&env, 100);
 	t0 = pmbench_now_ns();
 	{
 		const char *args[] = { "migrate",  proj,     "--to",
 				       "pnpm,bun", "--from", "npm",
-				       "--budget", "30s",    "--max-runs",
+				       "--budget", "12s",    "--max-runs",
 				       "200",	   "--out",  report,
 				       NULL };
 
