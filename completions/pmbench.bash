@@ -39,6 +39,10 @@ _pmbench()
 		_pmbench_files -d
 		return
 		;;
+	"bench --base")
+		COMPREPLY=()
+		return
+		;;
 	"bench --baseline")
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
 		return
@@ -61,6 +65,10 @@ _pmbench()
 		;;
 	"bench --format" | "bench -f")
 		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
+		return
+		;;
+	"bench --head")
+		COMPREPLY=()
 		return
 		;;
 	"bench --link")
@@ -483,6 +491,10 @@ _pmbench()
 		_pmbench_words 'user defaults'
 		return
 		;;
+	"workflow --pmbench-repo")
+		COMPREPLY=()
+		return
+		;;
 	"workflow --probe")
 		COMPREPLY=()
 		return
@@ -545,7 +557,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -575,7 +587,7 @@ _pmbench()
 		opts='--format -f --help -h --out -o --report'
 		;;
 	workflow)
-		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

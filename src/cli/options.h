@@ -212,7 +212,9 @@ struct pmbench_cli_opts {
 	const char *cron;
 	int pm_matrix;
 	const char *history_dir;
-	const char *versions; /**< pms --versions PM */
+	int pull_request;	  /**< workflow --pull-request */
+	const char *pmbench_repo; /**< its --pmbench-repo OWNER/NAME[@REF] */
+	const char *versions;	  /**< pms --versions PM */
 	/** workflow: the bench options given, "--name[=value]", in order */
 	struct pmbench_strvec pass;
 	/** every option given, "--name[=value]", in order: a result records it */
