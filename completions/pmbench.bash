@@ -548,12 +548,12 @@ _pmbench()
 	"")
 		opts='--cache-dir --fixtures-dir --help -h --version'
 		if [[ $cur != -* ]]; then
-			_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+			_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help'
 			return
 		fi
 		;;
 	help)
-		_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+		_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help'
 		return
 		;;
 	bench)
@@ -585,6 +585,9 @@ _pmbench()
 		;;
 	history)
 		opts='--format -f --help -h --out -o --report'
+		;;
+	wait)
+		opts='--help -h'
 		;;
 	workflow)
 		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'

@@ -1,24 +1,25 @@
 # fish completion for pmbench. Written by pmbench-gendoc from src/cli/options.c
 # and commands.c: do not edit; regenerate it with 'build/pmbench-gendoc write .'
 
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a bench -d 'Time installs, run, build and dev-server start on fixtures'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a fixtures -d 'List the fixture manifests'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a pms -d 'Show each package manager found, its path and version'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a migrate -d 'Evaluate moving a repo to other package managers'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a report -d 'Write a result\'s report, in any format'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a compare -d 'Compare two results cell by cell'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a claim -d 'Check a claim such as \'bun is 20x faster than npm\''
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a ci-cache -d 'Measure what caching the store or node_modules saves in CI'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a merge -d 'Pool the shards of a benchmark into one result'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a history -d 'Medians over time per fixture, task, scenario and PM'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a workflow -d 'Write a GitHub Actions workflow that shards a benchmark'
-complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -a help -d "a command's options"
-complete -c pmbench -f -n '__fish_seen_subcommand_from help' -a 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a bench -d 'Time installs, run, build and dev-server start on fixtures'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a fixtures -d 'List the fixture manifests'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a pms -d 'Show each package manager found, its path and version'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a migrate -d 'Evaluate moving a repo to other package managers'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a report -d 'Write a result\'s report, in any format'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a compare -d 'Compare two results cell by cell'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a claim -d 'Check a claim such as \'bun is 20x faster than npm\''
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a ci-cache -d 'Measure what caching the store or node_modules saves in CI'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a merge -d 'Pool the shards of a benchmark into one result'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a history -d 'Medians over time per fixture, task, scenario and PM'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a wait -d 'Wait until the work folder\'s deleter is done'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a workflow -d 'Write a GitHub Actions workflow that shards a benchmark'
+complete -c pmbench -f -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -a help -d "a command's options"
+complete -c pmbench -f -n '__fish_seen_subcommand_from help' -a 'bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help'
 
-complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -l cache-dir -x -a '(__fish_complete_directories)' -d 'pmbench\'s work folder'
-complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -l fixtures-dir -x -a '(__fish_complete_directories)' -d 'where manifests are looked up'
-complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -s h -l help -d 'this help'
-complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history workflow help' -l version -d 'print pmbench\'s version'
+complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -l cache-dir -x -a '(__fish_complete_directories)' -d 'pmbench\'s work folder'
+complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -l fixtures-dir -x -a '(__fish_complete_directories)' -d 'where manifests are looked up'
+complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -s h -l help -d 'this help'
+complete -c pmbench -n 'not __fish_seen_subcommand_from bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help' -l version -d 'print pmbench\'s version'
 
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l base -x -d 'bench two commits of one git fixture in one run every PM on a checkout of this commit'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
@@ -163,6 +164,8 @@ complete -c pmbench -n '__fish_seen_subcommand_from history' -s f -l format -x -
 complete -c pmbench -n '__fish_seen_subcommand_from history' -s h -l help -d 'this help'
 complete -c pmbench -n '__fish_seen_subcommand_from history' -s o -l out -r -F -d 'write to FILE instead of standard output, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from history' -l report -r -F -d 'the same as --out'
+
+complete -c pmbench -n '__fish_seen_subcommand_from wait' -s h -l help -d 'this help'
 
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l baseline -x -a 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline' -d 'the PM the others are measured against, paired by round, beside the fastest'
 complete -c pmbench -n '__fish_seen_subcommand_from workflow' -l budget -x -d 'the whole command\'s time budget after the first rounds, further rounds go where a verdict against the baseline is still open, then where a paired ratio is widest, until all are within --target'

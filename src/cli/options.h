@@ -36,6 +36,7 @@ enum pmbench_cli_cmd {
 	CMD_PMS = (1 << 9),
 	CMD_REPORT = (1 << 10),
 	CMD_WORKFLOW = (1 << 11),
+	CMD_WAIT = (1 << 12),
 };
 
 /** What an option's argument is, and so how it is checked. */
