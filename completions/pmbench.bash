@@ -39,6 +39,10 @@ _pmbench()
 		_pmbench_files -d
 		return
 		;;
+	"bench --base")
+		COMPREPLY=()
+		return
+		;;
 	"bench --baseline")
 		_pmbench_words 'npm yarn yarn-berry pnpm bun deno yarn-berry:pnp yarn-berry:pnpm npm:linked pnpm:hoisted bun:isolated bun:runtime npm:prefer-offline'
 		return
@@ -61,6 +65,10 @@ _pmbench()
 		;;
 	"bench --format" | "bench -f")
 		_pmbench_words 'table markdown csv json hyperfine github-action-benchmark bencher html svg'
+		return
+		;;
+	"bench --head")
+		COMPREPLY=()
 		return
 		;;
 	"bench --link")
@@ -483,6 +491,10 @@ _pmbench()
 		_pmbench_words 'user defaults'
 		return
 		;;
+	"workflow --pmbench-repo")
+		COMPREPLY=()
+		return
+		;;
 	"workflow --probe")
 		COMPREPLY=()
 		return
@@ -536,16 +548,16 @@ _pmbench()
 	"")
 		opts='--cache-dir --fixtures-dir --help -h --version'
 		if [[ $cur != -* ]]; then
-			_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+			_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help'
 			return
 		fi
 		;;
 	help)
-		_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history workflow help'
+		_pmbench_words 'bench fixtures pms migrate report compare claim ci-cache merge history wait workflow help'
 		return
 		;;
 	bench)
-		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -574,8 +586,11 @@ _pmbench()
 	history)
 		opts='--format -f --help -h --out -o --report'
 		;;
+	wait)
+		opts='--help -h'
+		;;
 	workflow)
-		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --probe --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

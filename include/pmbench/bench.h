@@ -85,6 +85,17 @@ struct pmbench_bench_opts {
 	 * PM's own timers on (explain.h); 0: none.
 	 */
 	int explain;
+	/**
+	 * `--base SHA`: the fixture (one, a git repository) is checked out
+	 * twice, at this commit and at its own (`--head SHA`, or its
+	 * manifest's, or HEAD), and every PM runs on both sides in each
+	 * round, paired by round: the base side's cells are those of
+	 * fixture "<name>@base" (PMBENCH_RESULT_BASE_SIDE), each the
+	 * reference of its PM's cell on the head side. NULL: one side.
+	 */
+	const char *base_commit;
+	/** `--head SHA`: the head side's commit (the CLI pins the fixture's) */
+	const char *head_commit;
 };
 
 /* The defaults of the task knobs (task.c's entries declare them). */

@@ -109,6 +109,14 @@ struct pmbench_report_pair {
 	int too_few;
 	/** where the time went in A and in B (runs 0: no phases) */
 	struct pmbench_report_phases phases_a, phases_b;
+	/**
+	 * `paired` is valid: A and B are the two sides of one `bench --base`
+	 * (the same rounds), whose per-round ratios B / A pair (the median
+	 * and a bootstrap over `paired_n` rounds, pmbench_cell_paired_ratio())
+	 */
+	int has_paired;
+	struct pmbench_interval paired;
+	size_t paired_n;
 };
 
 /**
@@ -124,12 +132,29 @@ struct pmbench_report_compare {
 	struct pmbench_report_pair *pairs;
 	size_t pairs_nr, pairs_alloc;
 	struct pmbench_strvec only_a, only_b; /**< "fixture · task · ..." */
+	/** A and B are the base and head sides of one result (bench --base) */
+	int sides;
 };
 
 #define PMBENCH_REPORT_COMPARE_INIT                                          \
 	{                                                                    \
 		.only_a = PMBENCH_STRVEC_INIT, .only_b = PMBENCH_STRVEC_INIT \
 	}
+
+/**
+ * Whether `r` holds the two sides of a `bench --base` (a fixture whose
+ * name ends with PMBENCH_RESULT_BASE_SIDE): 1 or 0.
+ */
+int pmbench_report_has_sides(const struct pmbench_result *r);
+
+/**
+ * The two sides of one `bench --base` result `r` (named `name`) as a
+ * comparison: A the base side's cells ("todo@base"), B the head's
+ * ("todo"), each pair also with its paired ratio by round.
+ */
+void pmbench_report_compare_sides(struct pmbench_report_compare *out,
+				  const struct pmbench_result *r,
+				  const char *name);
 
 /** Match the cells of `a` and `b` and compare them into `out`. */
 void pmbench_report_compare_init(struct pmbench_report_compare *out,

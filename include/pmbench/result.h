@@ -19,6 +19,12 @@ struct pmbench_phases;
 #define PMBENCH_RESULT_VERSION 1
 
 /**
+ * What ends the fixture name of the base side's cells in a result of
+ * `bench --base` ("todo@base"): its head side's are the fixture's own.
+ */
+#define PMBENCH_RESULT_BASE_SIDE "@base"
+
+/**
  * A named figure of one run beyond the fixed fields, e.g. "ready_line_s"
  * or "archive_bytes" for tasks that measure more than one time. The unit
  * is the name's suffix: "_s" seconds, "_bytes", "_count", "_ratio".

@@ -264,6 +264,7 @@ void pmbench_cli_line(FILE *out, const char *fmt, ...) PMBENCH_PRINTF(2, 3);
 int cmd_bench(int argc, char **argv);
 int cmd_fixtures(int argc, char **argv);
 int cmd_pms(int argc, char **argv);
+int cmd_wait(int argc, char **argv);
 int cmd_migrate(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -2,6 +2,8 @@
 
 #include "pmbench/common.h"
 
+#include <ctype.h>
+
 #include "pmbench/bench.h"
 #include "pmbench/buf.h"
 #include "cli.h"
@@ -295,6 +297,48 @@ static int load_fixtures(struct pmbench_fixture **out, size_t *out_nr,
 	return 0;
 }
 
+/* Whether `sha` is a full commit SHA: 40 hex digits. */
+static int full_sha(const char *sha)
+{
+	size_t n = strspn(sha, "0123456789abcdefABCDEF");
+
+	return n == 40 && !sha[n];
+}
+
+/*
+ * --base and --head: full SHAs of one fixture that is a git repository;
+ * a local folder given as a bare path is cloned (its commits) instead
+ * of copied, and --head pins the fixture's commit.
+ */
+static int check_sides(const struct pmbench_bench_opts *o,
+		       struct pmbench_fixture *fixtures, size_t nr)
+{
+	const char *bad = o->base_commit && !full_sha(o->base_commit) ? "--base"
+			  : o->head_commit && !full_sha(o->head_commit)
+				  ? "--head"
+				  : NULL;
+
+	if (o->head_commit && !o->base_commit)
+		return pmbench_cli_usage_error("bench", "--head goes with "
+							"--base SHA");
+	if (bad)
+		return pmbench_cli_usage_error(
+			"bench",
+			"%s takes a full 40-character commit SHA "
+			"(git rev-parse REF gives it)",
+			bad);
+	if (!o->base_commit || nr != 1)
+		return 0;
+	fixtures[0].is_bare_path = 0;
+	if (o->head_commit) {
+		free(fixtures[0].commit);
+		fixtures[0].commit = pmbench_xstrdup(o->head_commit);
+		for (char *c = fixtures[0].commit; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
+	return 0;
+}
+
 /* Run the benchmark, show its report, write its result: the exit code. */
 static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 	       struct pmbench_fixture *fixtures, size_t fixtures_nr)
@@ -357,6 +401,11 @@ int cmd_bench(int argc, char **argv)
 	if (load_fixtures(&fixtures, &fixtures_nr, argv + cli.optind,
 			  (size_t)(argc - cli.optind)) < 0)
 		goto done;
+	ret = check_sides(&o, fixtures, fixtures_nr);
+	if (ret) {
+		code = pmbench_cli_parse_exit(ret);
+		goto done;
+	}
 	plan(cli.dry_run ? stdout : stderr, cli.dry_run ? "" : "pmbench: ", &o,
 	     fixtures, fixtures_nr);
 	code = cli.dry_run ? PMBENCH_EXIT_OK

@@ -59,11 +59,13 @@ static int read_pair(struct pmbench_result_file *a,
 	return ret;
 }
 
-/* The comparison of `a` and `b` as a document: two migrations whole. */
-static void make_doc(struct pmbench_doc *doc,
-		     struct pmbench_report_compare *cmp,
-		     const struct pmbench_result_file *a, const char *pa,
-		     const struct pmbench_result_file *b, const char *pb)
+/*
+ * The comparison of `a` and `b` as a document: two migrations whole.
+ * Nothing to compare is an error (-1, said): no report, no --out file.
+ */
+static int make_doc(struct pmbench_doc *doc, struct pmbench_report_compare *cmp,
+		    const struct pmbench_result_file *a, const char *pa,
+		    const struct pmbench_result_file *b, const char *pb)
 {
 	pmbench_report_compare_init(cmp, &a->result, pa, &b->result, pb);
 	if (a->kind == PMBENCH_RESULT_MIGRATE)
@@ -77,6 +79,55 @@ static void make_doc(struct pmbench_doc *doc,
 			"registries or links (see the legends): the changes "
 			"include the network\n",
 			pa, pb);
+	if (cmp->pairs_nr)
+		return 0;
+	fprintf(stderr,
+		"pmbench: error: '%s' and '%s' have no cell (fixture, task, "
+		"scenario, PM) in common\n",
+		pa, pb);
+	return -1;
+}
+
+/*
+ * One result: the two sides of a `bench --base` run, base (A) against
+ * head (B), paired by round. Returns the exit code.
+ */
+static int compare_sides(struct pmbench_cli_opts *cli, const char *path)
+{
+	struct pmbench_result_file f = PMBENCH_RESULT_FILE_INIT;
+	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	int code = PMBENCH_EXIT_ERROR;
+
+	if (pmbench_cli_read_file(&f, path, "compare", PMBENCH_CLI_EVERY_KIND) <
+	    0) {
+		pmbench_cli_error(NULL);
+		goto done;
+	}
+	if (!pmbench_report_has_sides(&f.result)) {
+		fprintf(stderr,
+			"pmbench: error: '%s' is not a result of 'bench "
+			"--base' (no fixture named '<name>@base'); give two "
+			"result files, A (before) and B (after)\n",
+			path);
+		goto done;
+	}
+	pmbench_report_compare_sides(&cmp, &f.result, path);
+	if (!cmp.pairs_nr) {
+		fprintf(stderr,
+			"pmbench: error: '%s' has no cell measured on both "
+			"sides\n",
+			path);
+		goto done;
+	}
+	pmbench_report_compare(&doc, &cmp);
+	code = pmbench_cli_show(&cli->output, &doc) ? PMBENCH_EXIT_ERROR
+						    : PMBENCH_EXIT_OK;
+done:
+	pmbench_doc_release(&doc);
+	pmbench_report_compare_release(&cmp);
+	pmbench_result_file_release(&f);
+	return code;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -87,13 +138,17 @@ int cmd_compare(int argc, char **argv)
 	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
 	const char *pa, *pb;
-	int code, shown;
+	int code = pmbench_cli_parse(&cli, "compare", argc, argv);
 
-	code = pmbench_cli_parse(&cli, "compare", argc, argv);
+	if (!code && argc - cli.optind == 1) {
+		code = compare_sides(&cli, argv[cli.optind]);
+		goto done;
+	}
 	if (!code && argc - cli.optind != 2)
 		code = pmbench_cli_usage_error("compare",
 					       "give two result files, A "
-					       "(before) and B (after); see "
+					       "(before) and B (after), or "
+					       "one of 'bench --base'; see "
 					       "'pmbench compare --help'");
 	if (code) {
 		code = pmbench_cli_parse_exit(code);
@@ -102,22 +157,11 @@ int cmd_compare(int argc, char **argv)
 	pa = argv[cli.optind];
 	pb = argv[cli.optind + 1];
 	code = PMBENCH_EXIT_ERROR;
-	if (read_pair(&fa, &fb, pa, pb) < 0) {
+	if (read_pair(&fa, &fb, pa, pb) < 0)
 		pmbench_cli_error(NULL);
-		goto done;
-	}
-	make_doc(&doc, &cmp, &fa, pa, &fb, pb);
-	/* Nothing to compare is an error: no report, no --out file. */
-	if (!cmp.pairs_nr) {
-		fprintf(stderr,
-			"pmbench: error: '%s' and '%s' have no cell "
-			"(fixture, task, scenario, PM) in common\n",
-			pa, pb);
-		goto done;
-	}
-	shown = pmbench_cli_show(&cli.output, &doc);
-	if (!shown)
-		code = PMBENCH_EXIT_OK;
+	else if (make_doc(&doc, &cmp, &fa, pa, &fb, pb) == 0)
+		code = pmbench_cli_show(&cli.output, &doc) ? PMBENCH_EXIT_ERROR
+							   : PMBENCH_EXIT_OK;
 done:
 	pmbench_doc_release(&doc);
 	pmbench_report_compare_release(&cmp);

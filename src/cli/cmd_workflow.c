@@ -20,6 +20,9 @@
 
 #define DEFAULT_FIXTURE "todo-api"
 
+/* What starts the pull-request check's comment, to find it again. */
+#define PMBENCH_CLI_PR_MARKER "<!-- pmbench pull-request check -->"
+
 struct wf {
 	const struct pmbench_cli_opts *o; /* the options, parsed */
 	const struct pmbench_strvec *pms; /* --pm */
@@ -471,6 +474,271 @@ static void merge_job(struct pmbench_buf *b, const struct wf *w)
 		history_steps(b, w);
 }
 
+/* ---- The pull-request check (--pull-request) ----------------------------- */
+
+/*
+ * What a pull request must touch for the check to run: the lockfiles,
+ * package.json (whose PM fields the `changed` step then compares) and
+ * the PMs' configuration, anywhere in the repository.
+ */
+static const char *const pr_paths[] = {
+	"**/package.json",  "**/package-lock.json", "**/npm-shrinkwrap.json",
+	"**/yarn.lock",	    "**/pnpm-lock.yaml",    "**/pnpm-workspace.yaml",
+	"**/.pnpmfile.cjs", "**/bun.lock",	    "**/bun.lockb",
+	"**/bunfig.toml",   "**/deno.lock",	    "**/.npmrc",
+	"**/.yarnrc",	    "**/.yarnrc.yml",	    ".yarn/releases/**",
+};
+
+static void pr_header(struct pmbench_buf *b, const struct wf *w)
+{
+	pmbench_buf_adds(
+		b, "# A pmbench check of pull requests, written by:\n#  ");
+	for (size_t i = 0; i < w->argv.nr; i++) {
+		pmbench_buf_addch(b, ' ');
+		add_word(b, w->argv.v[i]);
+	}
+	pmbench_buf_adds(
+		b, "\n"
+		   "# On a pull request that changes the lockfile, the PM "
+		   "fields of\n"
+		   "# package.json or the PM's configuration, one job benches "
+		   "the base and\n"
+		   "# the head commit in one run ('pmbench bench --base'): "
+		   "each PM on both\n"
+		   "# in every round, paired by round on one runner, so no "
+		   "runner\n"
+		   "# difference shows as a change. The comparison goes to one "
+		   "comment,\n"
+		   "# updated on each push, and to the job summary. Regenerate "
+		   "it rather\n"
+		   "# than edit it.\n"
+		   "name: pmbench pull request\n"
+		   "\"on\":\n"
+		   "  pull_request:\n"
+		   "    paths:\n");
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(pr_paths); i++)
+		pmbench_buf_addf(b, "      - '%s'\n", pr_paths[i]);
+	pmbench_buf_adds(b, "permissions:\n"
+			    "  contents: read\n"
+			    "  pull-requests: write\n");
+}
+
+/*
+ * The job's start: the packages, pmbench built from --pmbench-repo with
+ * its toolchain from a cache, and the repository with its history (the
+ * base commit).
+ */
+static void pr_setup(struct pmbench_buf *b, const struct wf *w)
+{
+	const char *repo = w->o->pmbench_repo, *at = strchr(repo, '@');
+	const char *sudo = w->o->container ? "" : "sudo ";
+
+	pmbench_buf_adds(b, "jobs:\n  check:\n    name: pmbench base against "
+			    "head\n");
+	job_start(b, w, w->o->job_timeout);
+	pmbench_buf_addf(
+		b,
+		"    env:\n"
+		"      PMBENCH_CACHE_DIR: ${{ github.workspace }}/pmbench/cache\n"
+		"    steps:\n"
+		"      - name: Install node, npm and git from Debian\n"
+		"        id: deps\n"
+		"        run: |\n"
+		"          %sapt-get update -qq\n"
+		"          %sDEBIAN_FRONTEND=noninteractive apt-get install "
+		"-y -qq --no-install-recommends nodejs npm git sudo "
+		"ca-certificates\n"
+		"      - uses: actions/checkout@v4\n"
+		"        with:\n"
+		"          repository: %.*s\n",
+		sudo, sudo, at ? (int)(at - repo) : (int)strlen(repo), repo);
+	if (at)
+		pmbench_buf_addf(b, "          ref: %s\n", at + 1);
+	pmbench_buf_adds(
+		b, "          path: pmbench\n"
+		   "      - name: Restore the toolchain\n"
+		   "        id: toolchain\n"
+		   "        uses: actions/cache@v4\n"
+		   "        with:\n"
+		   "          path: pmbench/cache/toolchain\n"
+		   "          key: pmbench-toolchain-${{ runner.os }}-${{ "
+		   "hashFiles('pmbench/ci/toolchain.versions') }}\n"
+		   "      - name: Build pmbench (ci/setup installs the rest)\n"
+		   "        id: build\n"
+		   "        working-directory: pmbench\n"
+		   "        env:\n"
+		   "          PMBENCH_SETUP_BROWSER: '0'\n"
+		   "        run: ci/build.sh --pmbench-only\n"
+		   "      - uses: actions/checkout@v4\n"
+		   "        with:\n"
+		   "          path: project\n"
+		   "          fetch-depth: 0\n");
+}
+
+/* The base commit, from the event GitHub gives the job. */
+#define PR_BASE                     \
+	"          base=$(node -p " \
+	"'require(process.env.GITHUB_EVENT_PATH).pull_request.base.sha')\n"
+
+/*
+ * Whether the change is the PMs' work: a lockfile or PM configuration
+ * changed, or one of package.json's fields a PM reads (the paths filter
+ * cannot look inside package.json).
+ */
+static void pr_changed(struct pmbench_buf *b)
+{
+	pmbench_buf_adds(
+		b,
+		"      - name: Whether the change is the PM's work\n"
+		"        id: changed\n"
+		"        working-directory: project\n"
+		"        run: |\n" PR_BASE "          why=$(node -e '\n"
+		"            const { execFileSync } = require(\"child_process\");\n"
+		"            const [base, head] = process.argv.slice(1);\n"
+		"            const git = (...a) => execFileSync(\"git\", a, { "
+		"encoding: \"utf8\" });\n"
+		"            const own = /(^|\\/)(package-lock\\.json|npm-"
+		"shrinkwrap\\.json|yarn\\.lock|pnpm-lock\\.yaml|pnpm-workspace"
+		"\\.yaml|\\.pnpmfile\\.cjs|bun\\.lockb?|bunfig\\.toml|deno\\."
+		"lock|\\.npmrc|\\.yarnrc(\\.yml)?)$|^\\.yarn\\/releases\\//;\n"
+		"            const fields = [\"packageManager\", \"engines\", "
+		"\"dependencies\", \"devDependencies\", \"optionalDependencies\", "
+		"\"peerDependencies\", \"overrides\", \"resolutions\", \"pnpm\", "
+		"\"workspaces\"];\n"
+		"            const read = (rev, f) => { try { return "
+		"JSON.parse(git(\"show\", rev + \":\" + f)); } catch (e) { "
+		"return {}; } };\n"
+		"            const why = [];\n"
+		"            for (const f of git(\"diff\", \"--name-only\", base, "
+		"head).split(\"\\n\").filter(Boolean)) {\n"
+		"              if (own.test(f)) { why.push(f); continue; }\n"
+		"              if (!/(^|\\/)package\\.json$/.test(f)) continue;\n"
+		"              const a = read(base, f), b = read(head, f);\n"
+		"              const moved = fields.filter((k) => "
+		"JSON.stringify(a[k]) !== JSON.stringify(b[k]));\n"
+		"              if (moved.length) why.push(f + \" (\" + "
+		"moved.join(\", \") + \")\");\n"
+		"            }\n"
+		"            console.log(why.join(\"; \"));\n"
+		"          ' \"$base\" \"$GITHUB_SHA\")\n"
+		"          if [ -n \"$why\" ]; then\n"
+		"            echo \"pmbench: the pull request changes $why\"\n"
+		"            echo run=true >>\"$GITHUB_OUTPUT\"\n"
+		"          else\n"
+		"            echo \"pmbench: no lockfile, PM field of "
+		"package.json or PM configuration changed: nothing to bench\" "
+		">>\"$GITHUB_STEP_SUMMARY\"\n"
+		"            echo run=false >>\"$GITHUB_OUTPUT\"\n"
+		"          fi\n");
+}
+
+/* bench --base: the bench options as given, base and head, one result. */
+static void pr_bench(struct pmbench_buf *b, const struct wf *w)
+{
+	const struct pmbench_strvec *pass = &w->o->pass;
+
+	pmbench_buf_adds(b,
+			 "      - name: Bench base and head, paired by round\n"
+			 "        id: bench\n"
+			 "        if: steps.changed.outputs.run == 'true'\n"
+			 "        run: |\n" PR_BASE
+			 "          pmbench/build/pmbench bench --no-progress");
+	for (size_t i = 0; i < pass->nr; i++) {
+		size_t n = strcspn(pass->v[i], "=");
+		char *name = pmbench_xstrndup(pass->v[i], n);
+
+		pmbench_buf_addch(b, ' ');
+		add_word(b, name);
+		if (pass->v[i][n]) {
+			pmbench_buf_addch(b, ' ');
+			add_word(b, pass->v[i] + n + 1);
+		}
+		free(name);
+	}
+	pmbench_buf_adds(b, " --base \"$base\" --head \"$GITHUB_SHA\" --out "
+			    "pmbench-pr.json project\n");
+}
+
+/*
+ * compare's table of the two sides into the job summary, and the comment
+ * into pmbench-comment.md, cut to GitHub's 65,536 characters (bytes are
+ * at least as many) at a line, with a line saying so.
+ */
+static void pr_comment(struct pmbench_buf *b)
+{
+	pmbench_buf_adds(
+		b,
+		"      - name: The comparison, as the comment and the summary\n"
+		"        id: comment\n"
+		"        if: steps.changed.outputs.run == 'true'\n"
+		"        run: |\n" PR_BASE
+		"          pmbench/build/pmbench compare pmbench-pr.json "
+		"--format markdown >pmbench-pr.md\n"
+		"          {\n"
+		"            echo '" PMBENCH_CLI_PR_MARKER "'\n"
+		"            echo \"## pmbench: base $base, head $GITHUB_SHA\"\n"
+		"            echo\n"
+		"            cat pmbench-pr.md\n"
+		"          } >pmbench-comment.md\n"
+		"          cat pmbench-comment.md >>\"$GITHUB_STEP_SUMMARY\"\n"
+		"          if [ \"$(wc -c <pmbench-comment.md)\" -gt 65536 ]; "
+		"then\n"
+		"            head -c 65000 pmbench-comment.md | sed '$d' "
+		">pmbench-comment.cut\n"
+		"            printf '\\n_Cut here: the comparison is longer "
+		"than the 65,536 characters of a comment; the whole of it is "
+		"in the job summary and the pmbench-pr artifact._\\n' "
+		">>pmbench-comment.cut\n"
+		"            mv pmbench-comment.cut pmbench-comment.md\n"
+		"          fi\n");
+}
+
+/* The result as an artifact; the comment created, or updated in place. */
+static void pr_post(struct pmbench_buf *b)
+{
+	pmbench_buf_adds(
+		b,
+		"      - uses: actions/upload-artifact@v4\n"
+		"        if: steps.changed.outputs.run == 'true'\n"
+		"        with:\n"
+		"          name: pmbench-pr\n"
+		"          path: |\n"
+		"            pmbench-pr.json\n"
+		"            pmbench-pr.md\n"
+		"      - name: Create or update the comment\n"
+		"        id: post\n"
+		"        if: steps.changed.outputs.run == 'true'\n"
+		"        uses: actions/github-script@v7\n"
+		"        with:\n"
+		"          script: |\n"
+		"            const body = require(\"fs\").readFileSync("
+		"\"pmbench-comment.md\", \"utf8\");\n"
+		"            const marker = \"" PMBENCH_CLI_PR_MARKER "\";\n"
+		"            const { owner, repo } = context.repo;\n"
+		"            const issue_number = context.issue.number;\n"
+		"            const all = await github.paginate("
+		"github.rest.issues.listComments, { owner, repo, issue_number "
+		"});\n"
+		"            const old = all.find((c) => c.body && "
+		"c.body.startsWith(marker));\n"
+		"            if (old)\n"
+		"              await github.rest.issues.updateComment({ owner, "
+		"repo, comment_id: old.id, body });\n"
+		"            else\n"
+		"              await github.rest.issues.createComment({ owner, "
+		"repo, issue_number, body });\n");
+}
+
+static void pr_workflow(struct pmbench_buf *b, const struct wf *w)
+{
+	pr_header(b, w);
+	pr_setup(b, w);
+	pr_changed(b);
+	pr_bench(b, w);
+	pr_comment(b);
+	pr_post(b);
+}
+
 /* ---- The command -------------------------------------------------------- */
 
 /* A value the shards get: refused if it could break the workflow. */
@@ -487,6 +755,27 @@ static int check_values(const struct pmbench_strvec *pass)
 			return ret;
 	}
 	return 0;
+}
+
+/* What --pull-request takes: no fixture (the repository), a pmbench repo. */
+static int check_pr(const struct wf *w)
+{
+	const char *repo = w->o->pmbench_repo;
+
+	if (w->fixtures.nr)
+		return refuse("fixture", w->fixtures.v[0],
+			      "the pull-request check benches the repository "
+			      "it runs in; give no fixture");
+	if (!repo)
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--pull-request needs --pmbench-repo "
+					  "OWNER/NAME[@REF], the repository "
+					  "the job builds pmbench from");
+	if (!plain(repo, "_.-/@") || !strchr(repo, '/') ||
+	    strchr(repo, '@') != strrchr(repo, '@'))
+		return refuse("--pmbench-repo", repo,
+			      "give OWNER/NAME or OWNER/NAME@REF");
+	return check_values(&w->o->pass);
 }
 
 static int check_plan(struct wf *w)
@@ -544,7 +833,7 @@ static int parse(struct wf *w, struct pmbench_cli_opts *cli, int argc,
 		return pmbench_cli_parse_exit(ret);
 	for (int i = cli->optind + 1; i < argc; i++)
 		pmbench_strvec_push(&w->fixtures, argv[i]);
-	if (check_plan(w) < 0) {
+	if ((cli->pull_request ? check_pr(w) : check_plan(w)) < 0) {
 		pmbench_cli_usage_error("workflow", "%s", pmbench_error_last());
 		return PMBENCH_EXIT_USAGE;
 	}
@@ -567,7 +856,11 @@ int cmd_workflow(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		pmbench_strvec_push(&w.argv, argv[i]);
 	code = parse(&w, &cli, argc, argv);
-	if (code < 0) {
+	if (code < 0 && cli.pull_request) {
+		pr_workflow(&b, &w);
+		fwrite(b.ptr, 1, b.len, stdout);
+		code = PMBENCH_EXIT_OK;
+	} else if (code < 0) {
 		header(&b, &w);
 		shard_job(&b, &w);
 		merge_job(&b, &w);

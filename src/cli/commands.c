@@ -359,6 +359,27 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			       "written), 129 usage.",
 	},
 	{
+		.name = "wait",
+		.id = CMD_WAIT,
+		.fn = cmd_wait,
+		.summary = "Wait until the work folder's deleter is done",
+		.synopsis = "",
+		.description =
+			"Wait until the deleter a command left deleting its "
+			"runs' trees in the background is done (it shows in "
+			"ps as 'pmbench-deleter: deleting ...', short name "
+			"pmb-deleter), and its process gone: then the work "
+			"folder may be unmounted or removed. Returns at once "
+			"when none is at work; says how long it waited when "
+			"one was. The work folder is --cache-dir's.",
+		.examples = {
+			{ "Unmount after a benchmark",
+			  "pmbench bench todo-api && pmbench wait && umount "
+			  "/mnt/bench" },
+		},
+		.exit_status = "0 ok, 129 usage.",
+	},
+	{
 		.name = "workflow",
 		.id = CMD_WORKFLOW,
 		.flags = CMDF_BENCH_OPTIONS,

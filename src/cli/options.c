@@ -57,6 +57,12 @@ static const struct pmbench_option rows[] = {
 	  "the modelled cache download and upload rate, e.g. 100MB/s, "
 	  "50MiB/s, 250Mbit/s (default 100MB/s)",
 	  .set = pmbench_cli_set_bandwidth },
+	{ "base", ARG_STRING, CMD_BENCH, "SHA",
+	  "bench two commits of one git fixture in one run: every PM on a "
+	  "checkout of this commit (cells of '<fixture>@base') and on the "
+	  "fixture's own (or --head), interleaved and paired by round; "
+	  "'pmbench compare RESULT' reads the two sides",
+	  .flags = OPT_LOCAL, RUN_AT(base_commit, const char *) },
 	{ "baseline", ARG_PM, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "PM",
 	  "the PM the others are measured against, paired by round, beside "
 	  "the fastest (default: npm in bench, the source PM in migrate, "
@@ -142,6 +148,10 @@ static const struct pmbench_option rows[] = {
 	  "the repo's PM (default: told by its lockfile, else its "
 	  "packageManager field)",
 	  CLI_AT(from, const char *), .complete = CPL_PM },
+	{ "head", ARG_STRING, CMD_BENCH, "SHA",
+	  "with --base: the head side's commit (default: the fixture's own, "
+	  "or its HEAD)",
+	  .flags = OPT_LOCAL, RUN_AT(head_commit, const char *) },
 	{ "help", ARG_FLAG, ALL_CMDS, NULL, "this help", .letter = 'h',
 	  .flags = OPT_UNMEASURED },
 	{ "history-dir", ARG_CUSTOM, CMD_WORKFLOW, "DIR",
@@ -243,10 +253,20 @@ static const struct pmbench_option rows[] = {
 	{ "pm-matrix", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "one job per PM of --pm too (each PM its own plan)",
 	  CLI_AT(pm_matrix, int), .value = 1 },
+	{ "pmbench-repo", ARG_STRING, CMD_WORKFLOW, "OWNER/NAME[@REF]",
+	  "with --pull-request: the repository (and ref) the job builds "
+	  "pmbench from",
+	  CLI_AT(pmbench_repo, const char *) },
 	{ "progress", ARG_FLAG, RUNS_PMS, NULL,
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 1 },
+	{ "pull-request", ARG_FLAG, CMD_WORKFLOW, NULL,
+	  "instead of the sharded benchmark: a check for the repository's "
+	  "pull requests that touch its lockfile, package.json's PM fields "
+	  "or PM configuration, benching base and head in one job paired by "
+	  "round (bench --base), with one comment and a job summary",
+	  CLI_AT(pull_request, int), .value = 1 },
 	{ "registry", ARG_CUSTOM, RUNS_PMS, "MODE",
 	  "local (default): a verdaccio mirror on 127.0.0.1, filled while "
 	  "priming, sealed for the timed runs; live: your npm config's "

@@ -37,6 +37,7 @@ enum pmbench_cli_cmd {
 	CMD_PMS = (1 << 9),
 	CMD_REPORT = (1 << 10),
 	CMD_WORKFLOW = (1 << 11),
+	CMD_WAIT = (1 << 12),
 };
 
 /** What an option's argument is, and so how it is checked. */
@@ -223,7 +224,9 @@ struct pmbench_cli_opts {
 	const char *cron;
 	int pm_matrix;
 	const char *history_dir;
-	const char *versions; /**< pms --versions PM */
+	int pull_request;	  /**< workflow --pull-request */
+	const char *pmbench_repo; /**< its --pmbench-repo OWNER/NAME[@REF] */
+	const char *versions;	  /**< pms --versions PM */
 	/** workflow: the bench options given, "--name[=value]", in order */
 	struct pmbench_strvec pass;
 	/** every option given, "--name[=value]", in order: a result records it */

@@ -72,6 +72,104 @@ static void pair_fill(struct pmbench_report_pair *p,
 	free(tb);
 }
 
+/* Whether `name` ends with the base side's mark ("todo@base"). */
+static int base_side(const char *name)
+{
+	size_t n = strlen(name), k = strlen(PMBENCH_RESULT_BASE_SIDE);
+
+	return n > k && !strcmp(name + n - k, PMBENCH_RESULT_BASE_SIDE);
+}
+
+int pmbench_report_has_sides(const struct pmbench_result *r)
+{
+	for (size_t i = 0; i < r->fixtures_nr; i++)
+		if (base_side(r->fixtures[i].name))
+			return 1;
+	return 0;
+}
+
+/* The base side's cell of head cell `cb`, or NULL. */
+static const struct pmbench_cell *base_of(const struct pmbench_result *r,
+					  const struct pmbench_cell *cb)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const struct pmbench_cell *ca;
+
+	pmbench_buf_addf(&b, "%s" PMBENCH_RESULT_BASE_SIDE, cb->fixture);
+	ca = pmbench_result_find_cell(r, b.ptr, cb->task, cb->scenario, cb->pm);
+	pmbench_buf_release(&b);
+	return ca;
+}
+
+/* Whether the cell `c` of one side has its other side's in `r`. */
+static int has_other_side(const struct pmbench_result *r,
+			  const struct pmbench_cell *c)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int found;
+
+	if (!base_side(c->fixture))
+		return base_of(r, c) != NULL;
+	pmbench_buf_add(&b, c->fixture,
+			strlen(c->fixture) - strlen(PMBENCH_RESULT_BASE_SIDE));
+	found = pmbench_result_find_cell(r, b.ptr, c->task, c->scenario,
+					 c->pm) != NULL;
+	pmbench_buf_release(&b);
+	return found;
+}
+
+/* The base side's cells without a head's (only in A), and the head's. */
+static void sides_only(struct pmbench_report_compare *out,
+		       const struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (pmbench_control_is(c->pm) || has_other_side(r, c))
+			continue;
+		pmbench_buf_reset(&b);
+		cell_name(&b, c);
+		pmbench_strvec_push(base_side(c->fixture) ? &out->only_a
+							  : &out->only_b,
+				    b.ptr);
+	}
+	pmbench_buf_release(&b);
+}
+
+void pmbench_report_compare_sides(struct pmbench_report_compare *out,
+				  const struct pmbench_result *r,
+				  const char *name)
+{
+	struct pmbench_report_compare blank = PMBENCH_REPORT_COMPARE_INIT;
+
+	*out = blank;
+	out->a = out->b = r;
+	out->name_a = out->name_b = name;
+	out->sides = 1;
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *cb = &r->cells[i], *ca;
+		struct pmbench_report_pair *p;
+
+		if (pmbench_control_is(cb->pm) || base_side(cb->fixture) ||
+		    !(ca = base_of(r, cb)))
+			continue;
+		PMBENCH_ALLOC_GROW(out->pairs, out->pairs_nr + 1,
+				   out->pairs_alloc);
+		p = &out->pairs[out->pairs_nr++];
+		pair_fill(p, ca, r, i);
+		if (pmbench_cell_paired_ratio(&p->paired, &p->paired_n, cb, ca,
+					      PMBENCH_REPORT_LEVEL,
+					      PMBENCH_REPORT_RESAMPLES,
+					      r->seed + i) > 0)
+			p->has_paired = 1;
+		else
+			pmbench_error_clear();
+	}
+	sides_only(out, r);
+}
+
 void pmbench_report_compare_init(struct pmbench_report_compare *out,
 				 const struct pmbench_result *a,
 				 const char *name_a,
@@ -118,8 +216,34 @@ static void add_pct(struct pmbench_buf *b, double ratio)
 	pmbench_buf_addf(b, "%+.1f%%", (ratio - 1) * 100);
 }
 
+/*
+ * The verdict of the two sides of one bench --base from the paired
+ * interval (as bench's against its baseline): faster, slower, or none.
+ */
+static enum pmbench_verdict paired_verdict(const struct pmbench_report_pair *p)
+{
+	if (p->paired.hi < 1)
+		return PMBENCH_VERDICT_FASTER;
+	if (p->paired.lo > 1)
+		return PMBENCH_VERDICT_SLOWER;
+	return PMBENCH_VERDICT_SAME;
+}
+
+/* Whether B's time changed from A's: the paired verdict if there is one. */
+static int changed(const struct pmbench_report_pair *p)
+{
+	if (p->has_paired)
+		return paired_verdict(p) != PMBENCH_VERDICT_SAME;
+	return p->has_cmp && p->cmp.verdict != PMBENCH_VERDICT_SAME;
+}
+
 static const char *verdict(const struct pmbench_report_pair *p)
 {
+	if (p->has_paired)
+		return paired_verdict(p) == PMBENCH_VERDICT_FASTER ? "faster"
+		       : paired_verdict(p) == PMBENCH_VERDICT_SLOWER
+			       ? "slower"
+			       : "no difference (paired)";
 	if (p->cmp.verdict == PMBENCH_VERDICT_FASTER)
 		return "faster";
 	if (p->cmp.verdict == PMBENCH_VERDICT_SLOWER)
@@ -140,6 +264,8 @@ enum {
 	COL_P,
 	COL_VERDICT,
 	COL_PHASE,
+	/* Last: only the two sides of one bench --base have it. */
+	COL_PAIRED,
 };
 
 static const struct pmbench_doc_column cmp_cols[] = {
@@ -171,6 +297,12 @@ static const struct pmbench_doc_column cmp_cols[] = {
 			{ { "phase_moved", PMBENCH_DOC_TEXT, 0 },
 			  { "phase_a", PMBENCH_DOC_SECONDS, 0 },
 			  { "phase_b", PMBENCH_DOC_SECONDS, 0 } } },
+	[COL_PAIRED] = { "paired change (95% CI)",
+			 0,
+			 { { "paired_ratio", PMBENCH_DOC_NUMBER, 0 },
+			   { "paired_ratio_ci95", PMBENCH_DOC_NUMBER,
+			     PMBENCH_DOC_INTERVAL },
+			   { "paired_rounds", PMBENCH_DOC_COUNT, 0 } } },
 };
 
 /* The runs of A and B cut short by a signal to pmbench, left out. */
@@ -238,6 +370,35 @@ static void phase_cell(struct pmbench_doc_row *row,
 	pmbench_buf_release(&b);
 }
 
+/* "-12.0% (-15.1% … -9.2%)": a ratio and its interval as changes. */
+static void add_change(struct pmbench_buf *b,
+		       const struct pmbench_interval *ratio)
+{
+	add_pct(b, ratio->point);
+	pmbench_buf_adds(b, " (");
+	add_pct(b, ratio->lo);
+	pmbench_buf_adds(b, " … ");
+	add_pct(b, ratio->hi);
+	pmbench_buf_adds(b, ")");
+}
+
+/* The paired change of the two sides of one bench --base, and its rounds. */
+static void paired_cell(struct pmbench_doc_row *row,
+			const struct pmbench_report_pair *p)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (!p->has_paired)
+		return;
+	add_change(&b, &p->paired);
+	pmbench_buf_addf(&b, ", %zu rounds", p->paired_n);
+	pmbench_doc_text(row, COL_PAIRED, "%s", b.ptr);
+	pmbench_doc_num(row, COL_PAIRED, 0, p->paired.point);
+	pmbench_doc_interval(row, COL_PAIRED, 1, p->paired.lo, p->paired.hi);
+	pmbench_doc_num(row, COL_PAIRED, 2, (double)p->paired_n);
+	pmbench_buf_release(&b);
+}
+
 static void pair_row(struct pmbench_doc_table *t,
 		     const struct pmbench_report_compare *c,
 		     const struct pmbench_report_pair *p)
@@ -270,12 +431,7 @@ static void pair_row(struct pmbench_doc_table *t,
 	pmbench_doc_text(row, COL_MEDIAN_B, "%s", b.ptr);
 	pmbench_doc_num(row, COL_MEDIAN_B, 0, p->median_b);
 	pmbench_buf_reset(&b);
-	add_pct(&b, p->cmp.ratio.point);
-	pmbench_buf_adds(&b, " (");
-	add_pct(&b, p->cmp.ratio.lo);
-	pmbench_buf_adds(&b, " … ");
-	add_pct(&b, p->cmp.ratio.hi);
-	pmbench_buf_adds(&b, ")");
+	add_change(&b, &p->cmp.ratio);
 	pmbench_doc_text(row, COL_CHANGE, "%s", b.ptr);
 	pmbench_doc_num(row, COL_CHANGE, 0, p->cmp.ratio.point);
 	pmbench_doc_interval(row, COL_CHANGE, 1, p->cmp.ratio.lo,
@@ -287,6 +443,7 @@ static void pair_row(struct pmbench_doc_table *t,
 	pmbench_doc_num(row, COL_P, 0, p->cmp.mwu.p);
 	pmbench_doc_name(row, COL_VERDICT, verdict(p));
 	phase_cell(row, p);
+	paired_cell(row, p);
 done:
 	interrupted_note(t, p);
 	pmbench_buf_release(&b);
@@ -317,12 +474,21 @@ static void moved_notes(struct pmbench_doc *d,
 		if (!same_scenario(p, &c->pairs[g]))
 			break;
 		pmbench_buf_reset(&b);
-		if (!p->has_cmp || p->cmp.verdict == PMBENCH_VERDICT_SAME ||
-		    !phase_moved(&b, p, &which))
+		if (!changed(p))
 			continue;
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "%s: %s; the phase that moved most: %s",
-				 p->b->pm, verdict(p), b.ptr);
+		if (p->has_paired) {
+			pmbench_buf_adds(&b, " by ");
+			add_change(&b, &p->paired);
+			pmbench_buf_addf(&b, ", paired over %zu rounds",
+					 p->paired_n);
+		}
+		pmbench_buf_adds(&b, "; the phase that moved most: ");
+		if (!phase_moved(&b, p, &which) && !p->has_paired)
+			continue;
+		if (!p->phases_a.runs || !p->phases_b.runs)
+			pmbench_buf_adds(&b, "not measured");
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s: %s%s", p->b->pm,
+				 verdict(p), b.ptr);
 	}
 	pmbench_buf_release(&b);
 }
@@ -381,11 +547,22 @@ void pmbench_kind_compare_head(struct pmbench_doc *out,
 	out->csv = pmbench_xstrdup(csv);
 	pmbench_doc_attach(out, c->a, "A");
 	pmbench_doc_attach(out, c->b, "B");
-	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
-			 "A: %s (%s)\nB: %s (%s)\n"
-			 "change = median B / median A - 1; negative is faster",
-			 c->name_a, c->a->created ? c->a->created : "?",
-			 c->name_b, c->b->created ? c->b->created : "?");
+	if (c->sides)
+		pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+				 "A: the base side, B: the head side of one "
+				 "run (%s, %s), interleaved on one machine\n"
+				 "change = median B / median A - 1; negative "
+				 "is faster; paired: the median of the "
+				 "per-round ratios, which decides the verdict",
+				 c->name_b,
+				 c->b->created ? c->b->created : "?");
+	else
+		pmbench_doc_para(
+			out, PMBENCH_DOC_HUMAN,
+			"A: %s (%s)\nB: %s (%s)\n"
+			"change = median B / median A - 1; negative is faster",
+			c->name_a, c->a->created ? c->a->created : "?",
+			c->name_b, c->b->created ? c->b->created : "?");
 	if (pmbench_kind_same_registry(c->a, c->b))
 		return;
 	pmbench_kind_registry(&ra, c->a);
@@ -434,9 +611,9 @@ void pmbench_kind_compare_cells(struct pmbench_doc *out,
 			pmbench_report_add_state(&b, p->state);
 			pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "(%s)", b.ptr);
 			change_chart(out, c, i);
-			t = pmbench_doc_table(out, PMBENCH_DOC_ALL,
-					      "comparisons", cmp_cols,
-					      PMBENCH_ARRAY_SIZE(cmp_cols));
+			t = pmbench_doc_table(
+				out, PMBENCH_DOC_ALL, "comparisons", cmp_cols,
+				PMBENCH_ARRAY_SIZE(cmp_cols) - !c->sides);
 		}
 		pair_row(t, c, p);
 		if (i + 1 == c->pairs_nr ||
@@ -449,8 +626,10 @@ void pmbench_kind_compare_cells(struct pmbench_doc *out,
 		}
 	}
 	only_one(out, c);
-	pmbench_kind_legend(out, c->a, "A");
-	pmbench_kind_legend(out, c->b, "B");
+	/* The two sides of one bench --base share their legend. */
+	pmbench_kind_legend(out, c->a, c->sides ? "A and B" : "A");
+	if (!c->sides)
+		pmbench_kind_legend(out, c->b, "B");
 	pmbench_buf_release(&b);
 }
 

@@ -1725,10 +1725,33 @@ static int clear_node_modules(const struct fake *f)
 	return 0;
 }
 
+/*
+ * The project's own extra ms (`fakepm-extra-ms` in the folder installed:
+ * a whole number), added to the install's sleep: two commits of one
+ * repository that install at different speeds. 0 without the file.
+ */
+static int project_extra_ms(uint64_t *ms)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (read_file(&b, "fakepm-extra-ms") < 0)
+		goto done;
+	while (b.len && b.ptr[b.len - 1] == '\n')
+		pmbench_buf_setlen(&b, b.len - 1);
+	if (pmbench_parse_u64(ms, b.ptr ? b.ptr : "") < 0) {
+		fprintf(stderr, "fake: invalid fakepm-extra-ms '%s'\n", b.ptr);
+		ret = -1;
+	}
+done:
+	pmbench_buf_release(&b);
+	return ret;
+}
+
 static int do_install(struct fake *f)
 {
 	const char *mode = pm_env(f, "MODE"), *name = f->pm->name;
-	uint64_t sleep_ms, cold_ms, mem_mb, jitter;
+	uint64_t sleep_ms, cold_ms, mem_mb, jitter, extra_ms = 0;
 	int cold = cache_cold(f), ret = 1;
 
 	if (!f->linker) {
@@ -1799,7 +1822,8 @@ static int do_install(struct fake *f)
 	if (pm_env_ms(f, "SLEEP_MS", 10, &sleep_ms) < 0 ||
 	    pm_env_ms(f, "COLD_MS", 0, &cold_ms) < 0 ||
 	    pm_env_ms(f, "MEM_MB", 0, &mem_mb) < 0 ||
-	    jitter_ms(f, &jitter) < 0 || drift(f, &sleep_ms) < 0) {
+	    jitter_ms(f, &jitter) < 0 || drift(f, &sleep_ms) < 0 ||
+	    project_extra_ms(&extra_ms) < 0) {
 		ret = 2;
 		goto done;
 	}
@@ -1841,10 +1865,10 @@ static int do_install(struct fake *f)
 		mem_hold = pmbench_xmalloc(n);
 		memset(mem_hold, 0xa5, n);
 	}
-	pmbench_sleep_ns(
-		pmbench_st_mult(pmbench_st_add(pmbench_st_add(sleep_ms, jitter),
-					       cold ? cold_ms : 0),
-				1000000));
+	pmbench_sleep_ns(pmbench_st_mult(
+		pmbench_st_add(pmbench_st_add(sleep_ms + extra_ms, jitter),
+			       cold ? cold_ms : 0),
+		1000000));
 	if (f->lockfile_only) {
 		ret = write_lockfile(f) < 0 ? 1 : 0;
 		if (!ret)

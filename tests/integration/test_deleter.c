@@ -271,6 +271,46 @@ TEST(killed_deleter_leaves_a_trash_the_next_command_finishes)
 	CHECK_INT(pending(), 0);
 }
 
+/*
+ * `pmbench wait` returns once the deleter is done and gone (a script may
+ * unmount the work folder then), and at once when none is at work.
+ */
+TEST(wait_returns_when_the_deleter_is_done)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct h_run run;
+	pid_t pid;
+	int rc = 0;
+
+	setup();
+	bench(&run, h_project("proj"), 1);
+	CHECK_INT(run.exit_code, 0);
+	pid = said_pid(run.out.ptr);
+	h_run_release(&run);
+	CHECK(pid > 0 && pmbench_deleter_running(h_cache()) == pid);
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ getenv("PMBENCH_BIN"),
+						    "wait", NULL });
+	CHECK_INT(pmbench_child_start(&c), 0);
+	/* Held: a second on, it still waits. */
+	for (int i = 0; i < 20 && rc == 0; i++)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(rc, 0);
+	CHECK(h_alive(pid));
+	h_write("go", "");
+	while (rc == 0)
+		rc = pmbench_child_pump(&c, 50 * 1000000ull);
+	CHECK_INT(c.result.exit_code, 0);
+	/* When it returned, the deleter was gone and its queue empty. */
+	CHECK(!h_alive(pid));
+	CHECK_INT(pending(), 0);
+	CHECK_CONTAINS(c.tail.ptr, "for the deleter (pid ");
+	pmbench_child_release(&c);
+	H_CHECK_CALL(h_expect, (const char *const[]){ "wait", NULL }, NULL, 0,
+		     "");
+}
+
 CHECK_MAIN(CASE(prompt_returns_before_the_deletion_ends),
 	   CASE(next_command_waits_for_the_deleter),
-	   CASE(killed_deleter_leaves_a_trash_the_next_command_finishes))
+	   CASE(killed_deleter_leaves_a_trash_the_next_command_finishes),
+	   CASE(wait_returns_when_the_deleter_is_done))

@@ -8,6 +8,7 @@
  */
 #include "pmbench/common.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -694,6 +695,259 @@ TEST(merge_step_when_a_fixture_has_no_shard)
 	cJSON_Delete(wf);
 }
 
+/* ---- The pull-request check ---------------------------------------- */
+
+static const char *const pr_args[] = { "workflow",
+				       "github-actions",
+				       "--pull-request",
+				       "--pmbench-repo",
+				       "acme/pmbench@v1",
+				       "--pm",
+				       "npm,bun",
+				       "--runs",
+				       "5",
+				       "--warmup",
+				       "0",
+				       "--scenario",
+				       "clean",
+				       NULL };
+
+/* The validator ci/setup installs from the npm registry, or NULL. */
+static const char *validator(void)
+{
+	static char path[8400];
+	const char *src = getenv("PMBENCH_SOURCE_DIR");
+
+	snprintf(path, sizeof(path),
+		 "%s/cache/action-validator/node_modules/.bin/"
+		 "action-validator",
+		 src ? src : ".");
+	return access(path, X_OK) == 0 ? path : NULL;
+}
+
+/* The validator's verdict on `yml`: its exit code, its words in `out`. */
+static int validate(const char *yml, struct pmbench_buf *out)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	int code;
+
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ validator(), yml, NULL });
+	c.tail_max = 1u << 16;
+	code = pmbench_child_run(&c) < 0 ? -1 : c.result.exit_code;
+	pmbench_buf_adds(out, c.tail.ptr ? c.tail.ptr : "");
+	pmbench_child_release(&c);
+	return code;
+}
+
+TEST(pull_request_workflow_passes_the_validator)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT, yml = PMBENCH_BUF_INIT;
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	if (!validator())
+		SKIP("@action-validator/cli is not in cache/action-validator "
+		     "(ci/setup installs it from the npm registry)");
+	wf = generate(pr_args, at("pr.yml"));
+	if (!wf)
+		return;
+	if (validate(at("pr.yml"), &why))
+		check_fail(__FILE__, __LINE__, "the validator: %s", why.ptr);
+	/* It does refuse a workflow GitHub would: a job without steps. */
+	CHECK_INT(pmbench_fs_read_text(&yml, at("pr.yml"), 1 << 20), 0);
+	*strstr(yml.ptr, "    steps:") = '\0';
+	pmbench_buf_setlen(&yml, strlen(yml.ptr));
+	pmbench_buf_adds(&yml, "    stepz: []\n");
+	pmbench_fs_write_atomic(at("bad.yml"), yml.ptr, yml.len);
+	pmbench_buf_reset(&why);
+	CHECK(validate(at("bad.yml"), &why) != 0);
+	CHECK_STR(str(wf, "permissions.pull-requests"), "write");
+	CHECK_STR(str(wf, "on.pull_request.paths.1"), "**/package-lock.json");
+	CHECK_STR(str(step(wf, "check", "post"), "uses"),
+		  "actions/github-script@v7");
+	pmbench_buf_release(&why);
+	pmbench_buf_release(&yml);
+	cJSON_Delete(wf);
+}
+
+/* Run step `id` as Actions would on a pull request from base to head. */
+static void pr_step(const cJSON *wf, const char *id, const char *base,
+		    const char *head, int want)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf event = PMBENCH_BUF_INIT;
+	char *text = script(step(wf, "check", id), "", NULL);
+	const char *wd = str(step(wf, "check", id), "working-directory");
+	char dir[8400];
+
+	pmbench_buf_addf(&event,
+			 "{ \"pull_request\": { \"base\": { \"sha\": \"%s\", "
+			 "\"ref\": \"main\" } } }\n",
+			 base);
+	h_write("event.json", event.ptr);
+	sh(&c, text, "runner");
+	/* The step's working-directory, as Actions runs it. */
+	snprintf(dir, sizeof(dir), "%s/%s", sandbox, wd);
+	if (strcmp(wd, "(none)"))
+		c.dir = dir;
+	pmbench_strvec_pushf(&c.env, "GITHUB_EVENT_PATH=%s", at("event.json"));
+	pmbench_strvec_pushf(&c.env, "GITHUB_SHA=%s", head);
+	pmbench_strvec_push(&c.env, "GITHUB_BASE_REF=main");
+	pmbench_strvec_pushf(&c.env, "GITHUB_OUTPUT=%s", at("output.txt"));
+	CHECK_INT(pmbench_child_run(&c), 0);
+	if (c.result.exit_code != want)
+		fprintf(stderr, "step %s:\n%s\n", id, c.tail.ptr);
+	CHECK_INT(c.result.exit_code, want);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&event);
+	free(text);
+}
+
+/* What the `changed` step said of base..head: 1 to bench, 0 not. */
+static int pr_changed(const cJSON *wf, const char *base, const char *head)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	int run;
+
+	pmbench_fs_write_atomic(at("output.txt"), "", 0);
+	pr_step(wf, "changed", base, head, 0);
+	if (pmbench_fs_read_text(&out, at("output.txt"), 1 << 16) < 0)
+		check_fail(__FILE__, __LINE__, "no GITHUB_OUTPUT");
+	run = out.ptr && strstr(out.ptr, "run=true") != NULL;
+	if (!run && !(out.ptr && strstr(out.ptr, "run=false")))
+		check_fail(__FILE__, __LINE__, "no run= in GITHUB_OUTPUT");
+	pmbench_buf_release(&out);
+	return run;
+}
+
+/* A repository whose second commit changes the lockfile and installs slower. */
+static void pr_repo(char first[41], char second[41])
+{
+	char dir[8400];
+
+	snprintf(dir, sizeof(dir), "%s", h_project("project"));
+	h_write("project/package-lock.json",
+		"{ \"lockfileVersion\": 3, \"left-pad\": \"1.3.0\" }\n");
+	h_git_commit_all(first, dir, "base");
+	h_write("project/package-lock.json",
+		"{ \"lockfileVersion\": 3, \"left-pad\": \"1.3.1\" }\n");
+	h_write("project/fakepm-extra-ms", "150\n");
+	h_git_commit_all(second, dir, "head: the lockfile moves");
+}
+
+TEST(pull_request_steps_run_on_two_commits)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf md = PMBENCH_BUF_INIT, sum = PMBENCH_BUF_INIT;
+	char first[41], second[41], third[41], fourth[41];
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(pr_args, at("pr.yml"));
+	if (!wf)
+		return;
+	pr_repo(first, second);
+	CHECK_INT(pmbench_fs_mkdirp(at("pmbench/build"), 0755), 0);
+	CHECK_INT(symlink(getenv("PMBENCH_BIN"), at("pmbench/build/pmbench")),
+		  0);
+	CHECK(pr_changed(wf, first, second));
+	pr_step(wf, "bench", first, second, 0);
+	pr_step(wf, "comment", first, second, 0);
+	CHECK_INT(pmbench_result_read(&r, at("pmbench-pr.json")), 0);
+	CHECK_INT(r.fixtures_nr, 2);
+	CHECK_STR(r.fixtures[0].commit, second);
+	CHECK_STR(r.fixtures[1].name, "project@base");
+	CHECK_STR(r.fixtures[1].commit, first);
+	CHECK_INT(pmbench_fs_read_text(&md, at("pmbench-comment.md"), 1 << 20),
+		  0);
+	CHECK(!strncmp(md.ptr, "<!-- pmbench pull-request check -->", 35));
+	CHECK_CONTAINS(md.ptr, "paired change (95% CI)");
+	/* 150 ms more per install on the head: both PMs slower, paired. */
+	CHECK_CONTAINS(md.ptr, "npm: slower by +");
+	CHECK_CONTAINS(md.ptr, "bun: slower by +");
+	CHECK_CONTAINS(md.ptr, "paired over 5 rounds");
+	CHECK_INT(pmbench_fs_read_text(&sum, at("summary.md"), 1 << 20), 0);
+	CHECK_CONTAINS(sum.ptr, "npm: slower by +");
+	fprintf(stderr, "the comment:\n%s\n", md.ptr);
+	/* A change elsewhere, or to a field no PM reads: nothing to bench. */
+	h_write("project/README.md", "docs\n");
+	h_git_commit_all(third, at("project"), "docs");
+	CHECK(!pr_changed(wf, second, third));
+	h_write("project/package.json",
+		"{ \"name\": \"tiny\", \"version\": \"1.0.0\", \"private\": "
+		"true, \"description\": \"new\", \"packageManager\": "
+		"\"npm@10.9.0\", \"dependencies\": { \"left-pad\": \"1.3.0\" } "
+		"}\n");
+	h_git_commit_all(fourth, at("project"), "packageManager");
+	CHECK(pr_changed(wf, third, fourth));
+	pmbench_result_release(&r);
+	pmbench_buf_release(&md);
+	pmbench_buf_release(&sum);
+	cJSON_Delete(wf);
+}
+
+/* A comparison too long for a comment is cut at a line, and says so. */
+TEST(pull_request_comment_is_cut_to_the_limit)
+{
+	struct pmbench_buf md = PMBENCH_BUF_INIT, sum = PMBENCH_BUF_INIT;
+	cJSON *wf;
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	wf = generate(pr_args, at("pr.yml"));
+	if (!wf)
+		return;
+	/* A pmbench whose comparison is 80,000 characters. */
+	h_write("pmbench/build/pmbench",
+		"#!/bin/sh\ni=0\nwhile [ $i -lt 1000 ]; do\n"
+		"  printf '| row %04d | %070d |\\n' $i 0\n  i=$((i + 1))\n"
+		"done\n");
+	CHECK_INT(chmod(at("pmbench/build/pmbench"), 0755), 0);
+	pr_step(wf, "comment", "1111111111111111111111111111111111111111",
+		"2222222222222222222222222222222222222222", 0);
+	CHECK_INT(pmbench_fs_read_text(&md, at("pmbench-comment.md"), 1 << 20),
+		  0);
+	CHECK(md.len <= 65536);
+	CHECK(md.len > 60000);
+	CHECK_CONTAINS(md.ptr, "the comparison is longer than the 65,536");
+	/* Every row kept is whole. */
+	CHECK_CONTAINS(md.ptr, "| row 0700 |");
+	CHECK(strstr(md.ptr, " |\n\n_Cut here") != NULL);
+	/* The summary has it all. */
+	CHECK_INT(pmbench_fs_read_text(&sum, at("summary.md"), 1 << 20), 0);
+	CHECK_CONTAINS(sum.ptr, "| row 0999 |");
+	pmbench_buf_release(&md);
+	pmbench_buf_release(&sum);
+	cJSON_Delete(wf);
+}
+
+/* bench --base and compare of one file refuse what they cannot do. */
+TEST(bench_base_refuses)
+{
+	static const char sha[] = "0123456789abcdef0123456789abcdef01234567";
+	char dir[8400], res[8400];
+
+	snprintf(sandbox, sizeof(sandbox), "%s", h_setup());
+	snprintf(dir, sizeof(dir), "%s", h_project("project"));
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--base", "main", dir,
+					    NULL },
+		     NULL, 129, "--base takes a full 40-character commit SHA");
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--head", sha, dir, NULL },
+		     NULL, 129, "--head goes with --base SHA");
+	/* A folder that is no git repository has no commits to check out. */
+	H_CHECK_CALL(h_expect,
+		     (const char *const[]){ "bench", "--pm", "npm", "--base",
+					    sha, dir, NULL },
+		     NULL, 1, "is not a git repository");
+	/* A result of one side only. */
+	snprintf(res, sizeof(res), "%s/tests/data/sample-result.json",
+		 getenv("PMBENCH_SOURCE_DIR"));
+	H_CHECK_CALL(h_expect, (const char *const[]){ "compare", res, NULL },
+		     NULL, 1, "give two result files");
+}
+
 CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
 	   CASE(pm_matrix_gives_each_pm_its_jobs),
 	   CASE(container_sets_where_the_jobs_run),
@@ -701,4 +955,8 @@ CHECK_MAIN(CASE(workflow_parses_and_its_jobs_run),
 	   CASE(pm_matrix_variant_has_no_colon_in_artifacts),
 	   CASE(merge_step_when_a_fixture_has_no_shard),
 	   CASE(docs_example_is_current), CASE(workflow_refuses),
-	   CASE(bench_options_reach_the_shards))
+	   CASE(bench_options_reach_the_shards),
+	   CASE(pull_request_workflow_passes_the_validator),
+	   CASE(pull_request_steps_run_on_two_commits),
+	   CASE(pull_request_comment_is_cut_to_the_limit),
+	   CASE(bench_base_refuses))

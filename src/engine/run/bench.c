@@ -65,6 +65,11 @@ struct rounds {
 	unsigned timed;
 	/* The budget's plan: when the command ends (monotonic; 0: none). */
 	const uint64_t *end_at;
+	/*
+	 * bench --base: the base side's cells' fixture ("name@base"), whose
+	 * PMs are the second half of states; NULL: one side.
+	 */
+	char *base_name;
 };
 
 /* The Node of the fixture being run, and the pinned one to go back to. */
@@ -98,6 +103,14 @@ static void save(const struct pmbench_ctx *ctx, const struct pmbench_result *r,
 	    pmbench_result_write(r, o->out) < 0)
 		pmbench_ctx_warn(ctx, "%s (trying again at the end)",
 				 pmbench_error_last());
+}
+
+/* The fixture of `ps`'s cells: its side's (bench --base). */
+static const char *fx(const struct rounds *x, const struct pmbench_pmrun *ps)
+{
+	return x->base_name && (size_t)(ps - x->states) >= x->nr / 2
+		       ? x->base_name
+		       : x->f->name;
 }
 
 static struct pmbench_task_job
@@ -147,7 +160,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 {
 	struct pmbench_task_job j = job_of(x, ps, name);
 	struct pmbench_cell *cell = pmbench_result_add_cell(
-		x->r, x->f->name, name, x->scenario, ps->pm->name);
+		x->r, fx(x, ps), name, x->scenario, ps->pm->name);
 	const char *why = x->task->unsupported ? x->task->unsupported(&j)
 					       : NULL;
 
@@ -336,7 +349,7 @@ static int run_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	int ret;
 
 	/* The cell array grows: never keep pointers across additions. */
-	cell = pmbench_result_find_cell(x->r, x->f->name, name, x->scenario,
+	cell = pmbench_result_find_cell(x->r, fx(x, ps), name, x->scenario,
 					ps->pm->name);
 	if (cell->prime_failure)
 		return 0;
@@ -379,7 +392,7 @@ static int one_pass(struct rounds *x, struct pmbench_pmrun *ps,
 		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
 	int prepared, ret = 0;
 
-	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", fx(x, ps),
 			   label(x, x->task->name), ps->pm->name,
 			   round->number + 1, x->o->warmup + x->o->runs);
 	prepared = x->task->prepare(&j);
@@ -533,19 +546,19 @@ static int explain_one(struct rounds *x, struct pmbench_pmrun *ps, unsigned k)
 	struct pmbench_explain_run *e;
 	int ret;
 
-	pmbench_ctx_report(x->ctx, &p, "%s: %s %s explained %u/%d", x->f->name,
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s explained %u/%d", fx(x, ps),
 			   label(x, x->task->name), ps->pm->name, k + 1,
 			   x->o->explain);
 	ret = x->task->prepare(&j);
 	e = pmbench_cell_add_explain(pmbench_result_find_cell(
-		x->r, x->f->name, x->task->name, x->scenario, ps->pm->name));
+		x->r, fx(x, ps), x->task->name, x->scenario, ps->pm->name));
 	if (ret < 0) {
 		if (pmbench_ctx_cancelled(x->ctx))
 			return PMBENCH_EINTERRUPTED;
 		e->failure = pmbench_xstrdup(pmbench_error_last());
 		return 0;
 	}
-	pmbench_buf_addf(&name, "%s-%s-%s-%u", x->f->name, x->scenario,
+	pmbench_buf_addf(&name, "%s-%s-%s-%u", fx(x, ps), x->scenario,
 			 pmbench_pm_folder(ps->pm), k + 1);
 	for (size_t i = 0; i < name.len; i++)
 		if (name.ptr[i] == '+' || name.ptr[i] == '/')
@@ -566,9 +579,9 @@ static int explain_runs(struct rounds *x)
 	for (size_t i = 0; i < x->nr && !ret; i++) {
 		struct pmbench_pmrun *ps = &x->states[i];
 		struct pmbench_task_job j = job_of(x, ps, x->task->name);
-		struct pmbench_cell *cell = pmbench_result_find_cell(
-			x->r, x->f->name, x->task->name, x->scenario,
-			ps->pm->name);
+		struct pmbench_cell *cell =
+			pmbench_result_find_cell(x->r, fx(x, ps), x->task->name,
+						 x->scenario, ps->pm->name);
 
 		if (ps->prime_failure || !cell || cell->prime_failure ||
 		    (x->task->unsupported && x->task->unsupported(&j)))
@@ -615,8 +628,9 @@ static void plan_progress(struct rounds *x)
 	for (size_t i = 0; i < x->nr; i++)
 		for (size_t k = 0; k < x->cells.nr; k++)
 			cells += !pmbench_result_find_cell(
-					  x->r, x->f->name, x->cells.v[k],
-					  x->scenario, x->states[i].pm->name)
+					  x->r, fx(x, &x->states[i]),
+					  x->cells.v[k], x->scenario,
+					  x->states[i].pm->name)
 					  ->prime_failure;
 	if (cells)
 		cells += (unsigned)x->bare_nr;
@@ -650,6 +664,11 @@ rounds_open(struct rounds *x, struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_strvec_init(&x->bare[1]);
 	pmbench_strvec_init(&x->bare_env);
 	pmbench_buf_init(&x->group);
+	if (o->base_commit) {
+		pmbench_buf_addf(&x->group, "%s" PMBENCH_RESULT_BASE_SIDE,
+				 f->name);
+		x->base_name = pmbench_buf_detach(&x->group);
+	}
 	pmbench_strvec_push(&x->cells, t->name);
 	for (size_t i = 0;
 	     t->flags & PMBENCH_TASK_FIXTURE_SCRIPTS && i < f->scripts.nr; i++)
@@ -714,6 +733,8 @@ static void rounds_close(struct rounds *x)
 	pmbench_strvec_release(&x->bare[1]);
 	pmbench_strvec_release(&x->bare_env);
 	pmbench_buf_release(&x->group);
+	free(x->base_name);
+	x->base_name = NULL;
 	free(x->k);
 	free(x->cost_ns);
 	x->k = NULL;
@@ -850,8 +871,8 @@ done:
 
 /*
  * The release of its own PM the checked-out repo names (pmversion.h),
- * run instead of the pinned one for this fixture, and recorded as the
- * version that PM was found at.
+ * run instead of the pinned one for this fixture, and recorded in `r`
+ * (NULL: not, for the base side) as the version that PM was found at.
  */
 static int use_repo_pm(struct pmbench_result *r,
 		       const struct pmbench_fixture *f,
@@ -866,7 +887,7 @@ static int use_repo_pm(struct pmbench_result *r,
 		struct pmbench_result_pm *p = NULL;
 
 		ret = pmbench_pmrun_use_repo_pm(&states[i], &ask, scratch);
-		for (size_t k = 0; !ret && k < r->found_nr && !p; k++)
+		for (size_t k = 0; !ret && r && k < r->found_nr && !p; k++)
 			if (!strcmp(r->found[k].name, states[i].pm->name))
 				p = &r->found[k];
 		if (p && states[i].found.version) {
@@ -889,7 +910,8 @@ static int use_repo_pm(struct pmbench_result *r,
 /*
  * The Node the checked-out fixture runs under (node.h): chosen,
  * installed if need be (outside any timed run), put in the context, and
- * given to every PM and the fixture's record.
+ * given to every PM (of both sides: the head's choice) and the fixture's
+ * record.
  */
 static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		    const struct pmbench_bench_opts *o,
@@ -919,9 +941,8 @@ static int use_node(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
 	for (size_t i = 0; i < nr; i++)
 		pmbench_pmrun_use_node(&states[i], b.ptr);
-	ret = use_repo_pm(r, f, states, nr, b.ptr);
 	pmbench_buf_release(&b);
-	return ret;
+	return 0;
 }
 
 static int pm_config_defaults(const struct pmbench_bench_opts *o)
@@ -965,13 +986,48 @@ static void use_pm_config(struct pmbench_ctx *ctx,
 	pmbench_buf_release(&w);
 }
 
-/* Check out the fixture, choose its Node and prime every PM once. */
-static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
-		     const struct pmbench_bench_opts *o,
-		     struct pmbench_fixture *f, struct pmbench_pmrun *states,
-		     size_t nr, struct node_use *u)
+/*
+ * bench --base: the base side, the fixture checked out again at the
+ * base commit as "<name>@base", into `base`: a shallow copy of `f`
+ * whose own fields (name, commit, what the checkout sets) are freed by
+ * side_release().
+ */
+static int side_checkout(struct pmbench_fixture *base, struct pmbench_ctx *ctx,
+			 const struct pmbench_fixture *f, const char *commit)
 {
-	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	*base = *f;
+	pmbench_buf_addf(&b, "%s" PMBENCH_RESULT_BASE_SIDE, f->name);
+	base->name = pmbench_buf_detach(&b);
+	base->commit = pmbench_xstrdup(commit);
+	base->resolved_commit = NULL;
+	base->source_dir = NULL;
+	base->project_dir = NULL;
+	pmbench_ctx_status(ctx, "%s: checking out", base->name);
+	return pmbench_fixture_checkout(base, ctx->cache_dir);
+}
+
+static void side_release(struct pmbench_fixture *base)
+{
+	struct pmbench_fixture blank = PMBENCH_FIXTURE_INIT;
+
+	if (!base->name)
+		return;
+	free(base->name);
+	free(base->commit);
+	free(base->resolved_commit);
+	free(base->source_dir);
+	free(base->project_dir);
+	*base = blank;
+}
+
+/* Check out the fixture (and its base side) and record them. */
+static int checkout_sides(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			  const struct pmbench_bench_opts *o,
+			  struct pmbench_fixture *f,
+			  struct pmbench_fixture *base)
+{
 	int ret;
 
 	pmbench_ctx_status(ctx, "%s: checking out", f->name);
@@ -980,50 +1036,101 @@ static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		return ret;
 	pmbench_result_add_fixture(r, f->name, f->repo, f->resolved_commit,
 				   f->subdir, f->description);
-	ret = use_node(ctx, r, o, f, states, nr, u);
+	if (!o->base_commit)
+		return 0;
+	ret = side_checkout(base, ctx, f, o->base_commit);
+	if (ret < 0)
+		return ret;
+	pmbench_result_add_fixture(r, base->name, base->repo,
+				   base->resolved_commit, base->subdir,
+				   base->description);
+	return 0;
+}
+
+/*
+ * Each side's PMs at the release its own checkout names (use_repo_pm()):
+ * a pull request may change the PM's version.
+ */
+static int use_repo_pms(struct pmbench_ctx *ctx, struct pmbench_result *r,
+			const struct pmbench_fixture *f,
+			const struct pmbench_fixture *base,
+			struct pmbench_pmrun *states, size_t nr)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t half = base ? nr / 2 : nr;
+	int ret;
+
+	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
+	ret = use_repo_pm(r, f, states, half, b.ptr);
+	if (!ret && base)
+		ret = use_repo_pm(NULL, base, states + half, half, b.ptr);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
+/* Prime one PM on its side's checkout `f`, untimed. */
+static int prime_one(struct pmbench_ctx *ctx,
+		     const struct pmbench_bench_opts *o,
+		     const struct pmbench_fixture *f, struct pmbench_pmrun *ps,
+		     const struct pmbench_strvec *tasks)
+{
+	int ret;
+
+	pmbench_pmrun_reset(ps);
+	pmbench_workspace_init(&ps->ws, ps->pm, ctx->cache_dir, f->name,
+			       f->source_dir, f->subdir);
+	use_pm_config(ctx, o, f, ps);
+	pmbench_pmrun_compose(ps, f, &o->env);
+	ret = o->on_workspace ? o->on_workspace(f, ps, o->payload) : 0;
+	if (!ret)
+		ret = pmbench_pmrun_prime_from(ps, o->timeout_ns, o->from_pm,
+					       o->from_lock);
+	if (!ret && o->on_primed)
+		ret = o->on_primed(f, ps, o->payload);
+	/* What a task fetches beyond the priming (update's bump). */
+	for (size_t ti = 0; !ret && ti < tasks->nr; ti++) {
+		const struct pmbench_task *t = pmbench_task_get(tasks->v[ti]);
+
+		if (t && t->prime)
+			ret = t->prime(ps, o->timeout_ns);
+	}
+	return ret;
+}
+
+/*
+ * Check out the fixture (with --base, its base side into `base` too,
+ * whose PMs are the second half of `states`), choose its Node and prime
+ * every PM once.
+ */
+static int prime_all(struct pmbench_ctx *ctx, struct pmbench_result *r,
+		     const struct pmbench_bench_opts *o,
+		     struct pmbench_fixture *f, struct pmbench_fixture *base,
+		     struct pmbench_pmrun *states, size_t nr,
+		     struct node_use *u)
+{
+	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
+	const struct pmbench_fixture *side = o->base_commit ? base : NULL;
+	int ret = checkout_sides(ctx, r, o, f, base);
+
+	if (!ret)
+		ret = use_node(ctx, r, o, f, states, nr, u);
+	if (!ret)
+		ret = use_repo_pms(ctx, r, f, side, states, nr);
 	if (ret < 0)
 		return ret;
 	tasks_of(&tasks, o);
 	/* The mirror's uplink is live for priming only (registry.h). */
 	ret = pmbench_registry_prime(ctx->registry, ctx);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < nr; i++) {
-		pmbench_pmrun_reset(&states[i]);
-		pmbench_workspace_init(&states[i].ws, states[i].pm,
-				       ctx->cache_dir, f->name, f->source_dir,
-				       f->subdir);
-		use_pm_config(ctx, o, f, &states[i]);
-		pmbench_pmrun_compose(&states[i], f, &o->env);
-		ret = o->on_workspace
-			      ? o->on_workspace(f, &states[i], o->payload)
-			      : 0;
-		if (!ret)
-			ret = pmbench_pmrun_prime_from(&states[i],
-						       o->timeout_ns,
-						       o->from_pm,
-						       o->from_lock);
-		if (!ret && o->on_primed)
-			ret = o->on_primed(f, &states[i], o->payload);
-		/* What a task fetches beyond the priming (update's bump). */
-		for (size_t ti = 0; !ret && ti < tasks.nr; ti++) {
-			const struct pmbench_task *t =
-				pmbench_task_get(tasks.v[ti]);
-
-			if (t && t->prime)
-				ret = t->prime(&states[i], o->timeout_ns);
-		}
-		if (ret < 0)
-			goto done;
-	}
-	ret = prime_unlocked(ctx, r, o, states, nr, &tasks);
-	if (ret < 0)
-		goto done;
-	ret = pmbench_registry_seal(ctx->registry, ctx);
+	for (size_t i = 0; !ret && i < nr; i++)
+		ret = prime_one(ctx, o, side && i >= nr / 2 ? side : f,
+				&states[i], &tasks);
+	if (!ret)
+		ret = prime_unlocked(ctx, r, o, states, nr, &tasks);
+	if (!ret)
+		ret = pmbench_registry_seal(ctx->registry, ctx);
 	/* What sealing learnt (the upstream's caching headers). */
 	if (ret == 0)
 		pmbench_registry_record(ctx->registry, r);
-done:
 	pmbench_strvec_release(&tasks);
 	return ret;
 }
@@ -1096,26 +1203,34 @@ struct budget {
 };
 
 /*
- * PM i of group x against the baseline, in `out`: its cells judged
- * (pmbench_schedule_judge()), the least settled of them kept.
+ * PM i of group x against its reference, in `out`: its cells judged
+ * (pmbench_schedule_judge()), the least settled of them kept. The
+ * reference is the baseline PM, or with bench --base the same PM on the
+ * base side (which is then the baseline).
  */
 static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
 		     double margin, struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
+	const char *fa = x->f->name, *fb = x->f->name;
 	double most = -1;
 
-	out->baseline = !strcmp(pm, base);
+	if (x->base_name) {
+		base = pm;
+		fb = x->base_name;
+		fa = fx(x, &x->states[i]);
+	}
+	out->baseline = !strcmp(pm, base) && !strcmp(fa, fb);
 	out->excluded = 0;
 	out->half = 0;
 	for (size_t k = 0; k < x->cells.nr; k++) {
-		const char *t = x->cells.v[k], *fx = x->f->name;
+		const char *t = x->cells.v[k];
 		struct pmbench_cell *c =
-			pmbench_result_find_cell(x->r, fx, t, x->scenario, pm);
+			pmbench_result_find_cell(x->r, fa, t, x->scenario, pm);
 
 		if (pmbench_schedule_judge(
 			    out, &most, c,
-			    pmbench_result_find_cell(x->r, fx, t, x->scenario,
+			    pmbench_result_find_cell(x->r, fb, t, x->scenario,
 						     base),
 			    rounds, margin,
 			    x->r->seed + (size_t)(c - x->r->cells)))
@@ -1233,8 +1348,8 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 			for (size_t k = 0; k < x->cells.nr; k++) {
 				struct pmbench_cell *cell =
 					pmbench_result_find_cell(
-						x->r, x->f->name, x->cells.v[k],
-						x->scenario,
+						x->r, fx(x, &x->states[i]),
+						x->cells.v[k], x->scenario,
 						x->states[i].pm->name);
 
 				free(cell->stopped_by);
@@ -1441,10 +1556,12 @@ static int bench_fixture(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			 struct pmbench_pmrun *states, size_t nr,
 			 uint64_t start_ns, struct node_use *u)
 {
-	int ret = prime_all(ctx, r, o, f, states, nr, u);
+	struct pmbench_fixture base = PMBENCH_FIXTURE_INIT;
+	int ret = prime_all(ctx, r, o, f, &base, states, nr, u);
 
 	if (!ret)
 		ret = bench_groups(ctx, r, o, f, states, nr, start_ns);
+	side_release(&base);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < nr; i++)
@@ -1528,6 +1645,12 @@ static int check_opts(const struct pmbench_bench_opts *o,
 					  "PMs benchmarked; add it to --pm or "
 					  "name one of them",
 					  o->baseline);
+	if (o->base_commit && (fixtures_nr != 1 || o->from_pm))
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "--base benches two commits of one "
+					  "fixture: give one fixture (%zu "
+					  "given)",
+					  fixtures_nr);
 	return check_fixtures(fixtures, fixtures_nr);
 }
 
@@ -1554,12 +1677,41 @@ static void note_trash(struct pmbench_ctx *ctx, struct pmbench_result *r)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * bench --base: the PMs of the base side, found again into `states` after
+ * the head's `nr` (their record goes to a scratch result: `r` has them).
+ */
+static int start_base_side(struct pmbench_ctx *ctx,
+			   const struct pmbench_bench_opts *o,
+			   struct pmbench_pmrun *states, size_t *nr)
+{
+	struct pmbench_result scratch = PMBENCH_RESULT_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	size_t found = 0;
+	int ret;
+
+	if (!o->base_commit)
+		return 0;
+	pmbench_buf_path(&b, ctx->cache_dir, "tmp");
+	ret = pmbench_pmrun_find_all(ctx, states + *nr, &found, &scratch,
+				     &o->pms, o->pms_explicit, b.ptr);
+	if (!ret && found != *nr)
+		ret = pmbench_error_set("the base side found %zu PMs and the "
+					"head %zu",
+					found, *nr);
+	if (!ret)
+		*nr += found;
+	pmbench_result_release(&scratch);
+	pmbench_buf_release(&b);
+	return ret;
+}
+
 int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		      const struct pmbench_bench_opts *o,
 		      struct pmbench_fixture *fixtures, size_t fixtures_nr)
 {
-	struct pmbench_pmrun *states =
-		pmbench_xcalloc(o->pms.nr ? o->pms.nr : 1, sizeof(*states));
+	size_t room = (o->pms.nr ? o->pms.nr : 1) * (o->base_commit ? 2 : 1);
+	struct pmbench_pmrun *states = pmbench_xcalloc(room, sizeof(*states));
 	struct node_use u = { .pinned_dir = ctx->node_dir,
 			      .pinned = ctx->node,
 			      .node = PMBENCH_NODE_INIT };
@@ -1574,6 +1726,8 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (!ret)
 		ret = pmbench_pmrun_start(ctx, r, states, &nr, &o->pms,
 					  o->pms_explicit);
+	if (!ret)
+		ret = start_base_side(ctx, o, states, &nr);
 	if (ret < 0)
 		goto done;
 	record_pm_config(r, o);
@@ -1583,7 +1737,7 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	note_trash(ctx, r);
 done:
 	pmbench_ctx_done(ctx);
-	for (size_t i = 0; i < o->pms.nr; i++)
+	for (size_t i = 0; i < room; i++)
 		pmbench_pmrun_release(&states[i]);
 	free(states);
 	ctx->node_dir = u.pinned_dir;
