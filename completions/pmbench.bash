@@ -545,7 +545,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--baseline --budget --columns --dry-run --edits --env --explain --format -f --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'

@@ -84,6 +84,12 @@ struct pmbench_bench_opts {
 	 * PM's own timers on (explain.h); 0: none.
 	 */
 	int explain;
+	/**
+	 * `--prove-offline`: after each warm scenario's timed installs
+	 * (cache or node_modules in place), one untimed run per PM with
+	 * the local registry refusing every request: its cell's proof.
+	 */
+	int prove;
 };
 
 #define PMBENCH_BENCH_OPTS_INIT                                                \

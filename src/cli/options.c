@@ -247,6 +247,12 @@ const struct pmbench_option pmbench_options[] = {
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 1 },
+	{ "prove-offline", ARG_FLAG, CMD_BENCH, NULL,
+	  "after each warm scenario's timed installs (cache or node_modules "
+	  "in place), one untimed install per PM with the local registry "
+	  "refusing every request: one that fails or asks anything was not "
+	  "warm (cold scenarios are not proven: they need the registry)",
+	  .flags = OPT_LOCAL, RUN_AT(prove, int), .value = 1 },
 	{ "registry", ARG_CUSTOM, RUNS_PMS, "MODE",
 	  "local (default): a verdaccio mirror on 127.0.0.1, filled while "
 	  "priming, sealed for the timed runs; live: your npm config's "
