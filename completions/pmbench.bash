@@ -557,7 +557,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'

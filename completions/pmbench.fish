@@ -43,6 +43,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from bench' -l pm -x -a 'npm yarn
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l pm-config -x -a 'user defaults' -d 'the PM configuration passed on user'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l probe -x -d 'with the dev task N HTTP requests to the ready server, C at once, 127.0.0.1 only, 60 s cap'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l progress -d 'the progress bars on standard error even when it is not a terminal'
+complete -c pmbench -n '__fish_seen_subcommand_from bench' -l prove-offline -d 'after each warm scenario\'s timed installs'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l registry -x -a 'local live' -d 'local'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l report -r -F -d 'also write the report to FILE, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from bench' -l runs -x -a 'auto' -d 'timed rounds per scenario, a fixed plan'

@@ -96,6 +96,12 @@ struct pmbench_bench_opts {
 	const char *base_commit;
 	/** `--head SHA`: the head side's commit (the CLI pins the fixture's) */
 	const char *head_commit;
+	/**
+	 * `--prove-offline`: after each warm scenario's timed installs
+	 * (cache or node_modules in place), one untimed run per PM with
+	 * the local registry refusing every request: its cell's proof.
+	 */
+	int prove;
 };
 
 /* The defaults of the task knobs (task.c's entries declare them). */

@@ -76,6 +76,11 @@ struct pmbench_mirror_counts {
 	unsigned unattributed_connections;
 	/** Connections closed to make room at the cap, or stalled. */
 	unsigned dropped_connections;
+	/**
+	 * Requests refused on purpose (pmbench_mirror_refuse()): counted
+	 * by kind above, never as `failed`.
+	 */
+	unsigned refused;
 };
 
 /**
@@ -178,6 +183,15 @@ struct pmbench_mirror_limits {
 /** Use `limits` from the next pmbench_mirror_serve() on. */
 void pmbench_mirror_set_limits(struct pmbench_mirror *m,
 			       const struct pmbench_mirror_limits *limits);
+
+/**
+ * From now on answer every request with `status` (an error, 400 or
+ * above) and a short JSON body saying why, whatever is kept: the
+ * registry is "offline" (bench's offline proof). Each such request is
+ * counted by kind and as `refused`. 0 serves again. Any thread may call
+ * it, also while the front serves.
+ */
+void pmbench_mirror_refuse(struct pmbench_mirror *m, int status);
 
 /** Stop serving: the thread joined, every socket closed. Idempotent. */
 void pmbench_mirror_halt(struct pmbench_mirror *m);

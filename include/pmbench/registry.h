@@ -187,7 +187,19 @@ struct pmbench_registry_counts {
 	unsigned foreign_connections; /**< other processes' connections */
 	unsigned unattributed;	      /**< owner unknown: counted above */
 	unsigned dropped;	      /**< connections closed at the cap */
+	unsigned refused; /**< refused on purpose (pmbench_registry_refuse) */
 };
+
+/** The status the offline proof's refusals carry (not retried by PMs). */
+#define PMBENCH_REGISTRY_REFUSE_STATUS 403
+
+/**
+ * Sealed only: make the front answer every request with `status`
+ * (registry offline: bench's offline proof), or serve again with 0.
+ * Returns 0, or PMBENCH_EINVALID (set) when no front serves (live
+ * registry, not sealed).
+ */
+int pmbench_registry_refuse(struct pmbench_registry *reg, int status);
 
 /**
  * Read the mirror's log since the mark into `out` (zeroed first) and set

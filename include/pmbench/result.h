@@ -50,6 +50,19 @@ enum pmbench_check {
 /** "pass", "known", "fail"; NULL for PMBENCH_CHECK_NONE (or no check). */
 const char *pmbench_check_name(int check);
 
+/**
+ * The offline proof of a warm cell (bench --prove-offline): one untimed
+ * install with the registry refusing every request (statecheck.h).
+ */
+enum pmbench_proof {
+	PMBENCH_PROOF_NONE = 0, /**< not proven: not asked, a cold cell */
+	PMBENCH_PROOF_PASS,	/**< it installed and asked nothing */
+	PMBENCH_PROOF_FAIL,	/**< it failed offline, or asked: not warm */
+};
+
+/** "pass", "fail"; NULL for PMBENCH_PROOF_NONE (or no proof). */
+const char *pmbench_proof_name(int proof);
+
 /** One timed (or warm-up) run. */
 struct pmbench_sample {
 	unsigned round;	  /**< 0-based round index, warm-ups included */
@@ -198,6 +211,13 @@ struct pmbench_cell {
 	char *explain_how;
 	struct pmbench_explain_run *explain;
 	size_t explain_nr, explain_alloc;
+	/**
+	 * Its offline proof (enum pmbench_proof; JSON `offline_proof`),
+	 * and what the proof's run did, one line (`offline_proof_why`),
+	 * else NULL.
+	 */
+	int proof;
+	char *proof_why;
 };
 
 /** A key and value pair, for the environment record. */

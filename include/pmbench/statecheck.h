@@ -45,4 +45,21 @@ void pmbench_state_check_sample(struct pmbench_sample *s, unsigned state,
 				const struct pmbench_pm *pm,
 				const char *pm_config);
 
+/**
+ * The offline proof of a warm cell (bench --prove-offline): sample `s`
+ * is one install run in the cell's state with the registry refusing
+ * every request (pmbench_registry_refuse()). It passes when the run
+ * succeeded and asked the registry nothing (its metrics
+ * registry_meta_requests, registry_tarball_requests and
+ * registry_other_requests all 0); a run that failed, or that asked
+ * anything, was not warm. `why` gets what the run did, one line. A
+ * pure function. Returns enum pmbench_proof: NONE when `s` lacks the
+ * mirror's counts (nothing can be told).
+ */
+int pmbench_state_proof(struct pmbench_buf *why,
+			const struct pmbench_sample *s);
+
+/** Whether scenario `state` (PMBENCH_STATE_*) is warm: it is proven. */
+int pmbench_state_warm(unsigned state);
+
 #endif

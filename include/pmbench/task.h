@@ -309,6 +309,15 @@ struct pmbench_task {
 	int (*explain)(const struct pmbench_task_job *j,
 		       struct pmbench_explain_run *out, const char *label);
 	/**
+	 * `bench --prove-offline`: one untimed run of the job, prepared,
+	 * with the registry refusing every request, its verdict into
+	 * `cell`'s proof (statecheck.h's pmbench_state_proof()). NULL: the
+	 * task is not proven. Returns 0, PMBENCH_EINTERRUPTED, or an error
+	 * (no local registry to refuse).
+	 */
+	int (*prove)(const struct pmbench_task_job *j,
+		     struct pmbench_cell *cell);
+	/**
 	 * The folder its run writes (PMBENCH_TASK_OUTPUT) in `project`
 	 * into `out`: the manifest's; without one, when `guess`, the first
 	 * usual one that exists there; else nothing. Runs remove the

@@ -261,6 +261,12 @@ static const struct pmbench_option rows[] = {
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 1 },
+	{ "prove-offline", ARG_FLAG, CMD_BENCH, NULL,
+	  "after each warm scenario's timed installs (cache or node_modules "
+	  "in place), one untimed install per PM with the local registry "
+	  "refusing every request: one that fails or asks anything was not "
+	  "warm (cold scenarios are not proven: they need the registry)",
+	  .flags = OPT_LOCAL, RUN_AT(prove, int), .value = 1 },
 	{ "pull-request", ARG_FLAG, CMD_WORKFLOW, NULL,
 	  "instead of the sharded benchmark: a check for the repository's "
 	  "pull requests that touch its lockfile, package.json's PM fields "

@@ -210,6 +210,13 @@ static int check_after(struct pmbench_cli_opts *cli)
 			pmbench_buf_adds(&msg, "'--link' needs the local "
 					       "registry mirror; drop "
 					       "'--registry live' or '--link'");
+		else if (!strcmp(o->name, "prove-offline") && cli->given[i] &&
+			 pmbench_cli_registry.mode == PMBENCH_REGISTRY_LIVE)
+			pmbench_buf_adds(&msg,
+					 "'--prove-offline' needs the local "
+					 "registry mirror, which it takes "
+					 "offline; drop '--registry live' or "
+					 "'--prove-offline'");
 	}
 	ret = msg.len ? usage_fail(cli, msg.ptr) : 0;
 	pmbench_buf_release(&msg);

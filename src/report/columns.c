@@ -56,9 +56,10 @@ static void dur(struct pmbench_buf *b, struct pmbench_doc_row *row, size_t k,
 }
 
 /*
- * The median, marked when runs were not in the state asked ("✗") or
- * differed from it as the PM documents ("*"): the line under the
- * scenario says why (pmbench_report_cell_notes()).
+ * The median, marked when runs were not in the state asked or the cell
+ * failed its offline proof ("✗"), differed from it as the PM documents
+ * ("*"), or was proven warm offline ("✓"): the line under the scenario
+ * says why (pmbench_report_cell_notes()).
  */
 static void w_median(struct pmbench_doc_row *row, size_t k,
 		     const struct pmbench_report_cell *c)
@@ -66,10 +67,13 @@ static void w_median(struct pmbench_doc_row *row, size_t k,
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	dur(&b, row, k, 0, c->wall.median);
-	if (pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, NULL))
+	if (pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, NULL) ||
+	    c->cell->proof == PMBENCH_PROOF_FAIL)
 		pmbench_buf_adds(&b, " ✗");
 	else if (pmbench_cell_checks(c->cell, PMBENCH_CHECK_KNOWN, NULL))
 		pmbench_buf_adds(&b, " *");
+	if (c->cell->proof == PMBENCH_PROOF_PASS)
+		pmbench_buf_adds(&b, " ✓");
 	pmbench_doc_text(row, k, "%s", b.ptr);
 	pmbench_buf_release(&b);
 }
@@ -95,6 +99,17 @@ static void w_state(struct pmbench_doc_row *row, size_t k,
 							  : "pass");
 	pmbench_doc_num(row, k, 1, (double)fail);
 	pmbench_doc_num(row, k, 2, (double)known);
+}
+
+/* Data only: the cell's offline proof (bench --prove-offline), if any. */
+static void w_proof(struct pmbench_doc_row *row, size_t k,
+		    const struct pmbench_report_cell *c)
+{
+	if (!c->cell->proof)
+		return;
+	pmbench_doc_str(row, k, 0, pmbench_proof_name(c->cell->proof));
+	if (c->cell->proof_why)
+		pmbench_doc_str(row, k, 1, c->cell->proof_why);
 }
 
 static void w_ci(struct pmbench_doc_row *row, size_t k,
@@ -440,6 +455,11 @@ static const struct cell_column {
 	      { "state_failed_runs", COUNT, 0 },
 	      { "state_known_runs", COUNT, 0 } } },
 	  w_state,
+	  0 },
+	{ { NULL,
+	    0,
+	    { { "offline_proof", TEXT, 0 }, { "offline_proof_why", TEXT, 0 } } },
+	  w_proof,
 	  0 },
 };
 

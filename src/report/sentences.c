@@ -283,6 +283,26 @@ static void add_state_check(struct pmbench_doc *d, unsigned audience,
 				 c->cell->pm, why);
 }
 
+/* The offline proof (bench --prove-offline), one line when proven. */
+static void add_proof(struct pmbench_doc *d, unsigned audience,
+		      const struct pmbench_report_cell *c)
+{
+	if (c->cell->proof == PMBENCH_PROOF_FAIL)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
+				 "%s ✗ offline proof (%s): %s", c->cell->pm,
+				 c->cell->scenario,
+				 c->cell->proof_why ? c->cell->proof_why : "");
+	else if (c->cell->proof == PMBENCH_PROOF_PASS)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
+				 "%s ✓ offline proof (%s): %s", c->cell->pm,
+				 c->cell->scenario,
+				 c->cell->proof_why ? c->cell->proof_why : "");
+	else if (c->cell->proof_why)
+		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
+				 "%s: not proven offline: %s", c->cell->pm,
+				 c->cell->proof_why);
+}
+
 void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 			       const struct pmbench_report_cell *c)
 {
@@ -293,6 +313,7 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 		return;
 	}
 	add_state_check(d, audience, c);
+	add_proof(d, audience, c);
 	add_stalls(d, audience, c);
 	add_warning(d, audience, c);
 	if (c->n && c->n < 5)

@@ -1208,7 +1208,9 @@ done:
  * $FAKEPM_<NAME>_FETCH: registry paths every install asks for;
  * $FAKEPM_<NAME>_FETCH_FRESH: more, asked only by an install without its
  * own lockfile (a resolution). A failed answer is a warning, as a PM
- * that retries and goes on; no answer at all fails the install.
+ * that retries and goes on (with $FAKEPM_<NAME>_NEEDS_REGISTRY: it fails
+ * the install, as a PM that needs the answer); no answer at all fails
+ * the install.
  */
 static int fetch_all(const struct fake *f)
 {
@@ -1234,6 +1236,10 @@ static int fetch_all(const struct fake *f)
 				"fake %s ERR! cannot reach the registry for "
 				"%s\n",
 				f->pm->name, paths.v[i]);
+			ret = -1;
+		} else if (status >= 400 && pm_env(f, "NEEDS_REGISTRY")) {
+			fprintf(stderr, "fake %s ERR! GET %s: %d\n",
+				f->pm->name, paths.v[i], status);
 			ret = -1;
 		} else if (status >= 400) {
 			printf("fake %s WARN GET %s: %d, going on\n",

@@ -14,24 +14,33 @@
 #include "check.h"
 #include "harness.h"
 
-/* `bench` of the fake npm on `proj` against the mirror, with `knobs`. */
-static void bench(struct h_run *run, const char *proj, const char *out,
-		  const char *scenario, const char *pm,
-		  const char *const *knobs)
+/*
+ * `bench` of the fake `pm` on `proj` against the mirror, with `knobs`,
+ * and `flag` (NULL: none).
+ */
+static void bench_with(struct h_run *run, const char *proj, const char *out,
+		       const char *scenario, const char *pm,
+		       const char *const *knobs, const char *flag)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
-	const char *args[] = {
-		"bench",  "--pm", pm,	      "--scenario", scenario,
-		"--runs", "2",	  "--warmup", "0",	    "--no-control",
-		"--out",  out,	  proj,	      NULL
-	};
+	const char *args[] = { "bench",	 "--pm",	 pm,	  "--scenario",
+			       scenario, "--runs",	 "2",	  "--warmup",
+			       "0",	 "--no-control", "--out", out,
+			       proj,	 flag,		 NULL };
 
 	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
 	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
 	pmbench_strvec_pushv(&env, knobs);
 	h_pmbench(run, args, &env);
 	pmbench_strvec_release(&env);
+}
+
+static void bench(struct h_run *run, const char *proj, const char *out,
+		  const char *scenario, const char *pm,
+		  const char *const *knobs)
+{
+	bench_with(run, proj, out, scenario, pm, knobs, NULL);
 }
 
 /* The only cell of `out`'s result, read into `r`, or NULL. */
@@ -144,6 +153,89 @@ TEST(a_write_into_node_modules_in_place_is_said)
 		"every run failed the state");
 }
 
+/*
+ * `bench --prove-offline` of the fake npm in `scenarios` with `knobs`:
+ * the cell of `warm` proven `want` with `why` in its reason and `said`
+ * in the output, every timed run of it passing its state check; the
+ * cell of `cold` (NULL: none) not proven.
+ */
+static void proof_of(const char *scenarios, const char *warm, const char *cold,
+		     const char *const *knobs, int want, const char *why,
+		     const char *said)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	char out[4200];
+	struct h_run run;
+
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	bench_with(&run, h_project("proj"), out, scenarios, "npm", knobs,
+		   "--prove-offline");
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, said);
+	c = only_cell(&r, out, warm, "npm");
+	H_CHECK_CALL(check_runs, c, PMBENCH_CHECK_PASS, NULL);
+	CHECK_INT(c->proof, want);
+	CHECK_CONTAINS(c->proof_why, why);
+	if (cold) {
+		c = pmbench_result_find_cell(&r, "proj", "install", cold,
+					     "npm");
+		CHECK(c && c->samples_nr == 2);
+		CHECK_INT(c->proof, PMBENCH_PROOF_NONE);
+		CHECK(!c->proof_why);
+	}
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(the_offline_proof_fails_a_pm_that_needs_the_registry)
+{
+	const char *const honest[] = { "FAKEPM_NPM_TARBALLS=3", NULL };
+	const char *const asks[] = { "FAKEPM_NPM_TARBALLS=3",
+				     "FAKEPM_NPM_FETCH=/left-pad", NULL };
+	const char *const needs[] = { "FAKEPM_NPM_TARBALLS=3",
+				      "FAKEPM_NPM_FETCH=/left-pad",
+				      "FAKEPM_NPM_NEEDS_REGISTRY=1", NULL };
+
+	/* Its cache in place, it asks nothing: proven; clean is not. */
+	h_setup();
+	proof_of("clean,cache+lockfile", "cache+lockfile", "clean", honest,
+		 PMBENCH_PROOF_PASS,
+		 "installed with the registry offline, asking it nothing",
+		 "npm ✓ offline proof (cache+lockfile): installed");
+	/*
+	 * A packument every run, which the state check of a warm cache
+	 * without a lockfile allows: only the proof tells it was needed.
+	 */
+	h_setup();
+	proof_of("cache", "cache", NULL, needs, PMBENCH_PROOF_FAIL,
+		 "not warm: it failed with the registry offline, after 1 "
+		 "request (1 packument): ",
+		 "npm ✗ offline proof (cache): not warm: it failed");
+	/* Refused and going on is still not warm. */
+	h_setup();
+	proof_of("cache", "cache", NULL, asks, PMBENCH_PROOF_FAIL,
+		 "not warm: it asked the registry 1 request (1 packument) "
+		 "with it offline, every one refused, and went on",
+		 "npm ✗ offline proof (cache): not warm: it asked");
+}
+
+TEST(the_offline_proof_needs_the_local_registry)
+{
+	const char *args[] = { "bench",		  "--registry", "live",
+			       "--prove-offline", "proj",	NULL };
+	struct h_run run;
+
+	h_setup();
+	h_pmbench(&run, args, NULL);
+	CHECK_INT(run.exit_code, 129);
+	CHECK_CONTAINS(run.out.ptr, "'--prove-offline' needs the local "
+				    "registry mirror");
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(a_hidden_cache_is_warm_in_clean),
+	   CASE(the_offline_proof_fails_a_pm_that_needs_the_registry),
+	   CASE(the_offline_proof_needs_the_local_registry),
 	   CASE(a_relock_is_resolved_again_in_lockfile),
 	   CASE(a_write_into_node_modules_in_place_is_said))

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "pmbench/buf.h"
+#include "pmbench/merge.h"
 #include "pmbench/pm.h"
 #include "pmbench/result.h"
 #include "pmbench/scenario.h"
@@ -211,7 +212,82 @@ TEST(wrong_state_is_no_time)
 	pmbench_result_release(&back);
 }
 
-CHECK_MAIN(CASE(empty_cache_downloads_every_tarball),
+/* A result of one cell whose proof is `proof` (`why`), for the merge. */
+static void proven(struct pmbench_result *r, unsigned shard, int proof,
+		   const char *why)
+{
+	struct pmbench_cell *c;
+	struct pmbench_sample *s;
+
+	r->runs = 2;
+	r->shard = shard;
+	r->shards = 2;
+	c = pmbench_result_add_cell(r, "f", "install", "cache+lockfile", "bun");
+	s = pmbench_cell_add_sample(c);
+	run_of(s, 0, 0, 0);
+	s->round = shard - 1; /* its shard's round */
+	c->proof = proof;
+	c->proof_why = why ? pmbench_xstrdup(why) : NULL;
+}
+
+TEST(offline_proof)
+{
+	struct pmbench_result in[2] = { PMBENCH_RESULT_INIT,
+					PMBENCH_RESULT_INIT };
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *names[] = { "a.json", "b.json" };
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct pmbench_sample s;
+	char *json;
+
+	CHECK(pmbench_state_warm(PMBENCH_STATE_CACHE));
+	CHECK(pmbench_state_warm(PMBENCH_STATE_NODE_MODULES));
+	CHECK(!pmbench_state_warm(PMBENCH_STATE_LOCKFILE));
+	run_of(&s, 0, 0, 0);
+	CHECK_INT(pmbench_state_proof(&why, &s), PMBENCH_PROOF_PASS);
+	CHECK_STR(why.ptr, "installed with the registry offline, asking it "
+			   "nothing");
+	pmbench_buf_reset(&why);
+	pmbench_sample_metric_set(&s, "registry_other_requests", 1);
+	CHECK_INT(pmbench_state_proof(&why, &s), PMBENCH_PROOF_FAIL);
+	CHECK_STR(why.ptr, "not warm: it asked the registry 1 request (1 "
+			   "other) with it offline, every one refused, and "
+			   "went on");
+	pmbench_sample_release(&s);
+	run_of(&s, 162, 2, 0);
+	s.ok = 0;
+	s.failure = pmbench_xstrdup("exit 1: ERR_PNPM_META_FETCH_FAIL");
+	pmbench_buf_reset(&why);
+	CHECK_INT(pmbench_state_proof(&why, &s), PMBENCH_PROOF_FAIL);
+	CHECK_STR(why.ptr, "not warm: it failed with the registry offline, "
+			   "after 164 requests (162 packuments, 2 tarballs): "
+			   "exit 1: ERR_PNPM_META_FETCH_FAIL");
+	pmbench_sample_release(&s);
+	/* Without the mirror's counts nothing can be told. */
+	memset(&s, 0, sizeof(s));
+	s.ok = 1;
+	CHECK_INT(pmbench_state_proof(&why, &s), PMBENCH_PROOF_NONE);
+	/* Written, read back, and a failure anywhere kept by the merge. */
+	proven(&in[0], 1, PMBENCH_PROOF_PASS, "asking it nothing");
+	proven(&in[1], 2, PMBENCH_PROOF_FAIL, "not warm: it asked");
+	CHECK_INT(pmbench_merge(&m, in, names, 2), 0);
+	json = pmbench_result_to_json(&m);
+	pmbench_result_release(&m);
+	CHECK_INT(pmbench_result_from_json(&m, json, "merged"), 0);
+	CHECK_INT(m.cells[0].proof, PMBENCH_PROOF_FAIL);
+	CHECK_STR(m.cells[0].proof_why, "not warm: it asked");
+	pmbench_result_release(&m);
+	in[1].cells[0].proof = PMBENCH_PROOF_NONE;
+	CHECK_INT(pmbench_merge(&m, in, names, 2), 0);
+	CHECK_INT(m.cells[0].proof, PMBENCH_PROOF_PASS);
+	free(json);
+	pmbench_result_release(&m);
+	pmbench_result_release(&in[0]);
+	pmbench_result_release(&in[1]);
+	pmbench_buf_release(&why);
+}
+
+CHECK_MAIN(CASE(empty_cache_downloads_every_tarball), CASE(offline_proof),
 	   CASE(node_modules_in_place_is_not_written),
 	   CASE(warm_cache_downloads_nothing), CASE(lockfile_resolves_nothing),
 	   CASE(unchecked_without_the_mirror), CASE(wrong_state_is_no_time))

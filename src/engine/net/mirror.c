@@ -114,7 +114,8 @@ struct pmbench_mirror {
 	size_t map_sent;    /* sent from it since it was last dropped */
 	CURL *easy;
 
-	pthread_mutex_t lock; /* counts and log */
+	pthread_mutex_t lock; /* counts, log and refuse */
+	int refuse; /* every request gets this status (mirror.h), or 0 */
 	struct pmbench_mirror_counts counts;
 	struct pmbench_mirror_log log; /* the PM's requests (mirror.h) */
 
@@ -541,6 +542,8 @@ static const char *reason(int status)
 		return "Not Modified";
 	case 400:
 		return "Bad Request";
+	case 403:
+		return "Forbidden";
 	case 404:
 		return "Not Found";
 	case 405:
@@ -597,8 +600,13 @@ static void count(struct pmbench_mirror *m, struct conn *c,
 		.fallback = fallback,
 	};
 	c->req_open = 1;
-	/* A 404 the primings got as well is the registry's answer. */
-	if (status >= 400 && (fallback || status != 404))
+	/*
+	 * A 404 the primings got as well is the registry's answer; a
+	 * refusal asked for is no failure of the mirror.
+	 */
+	if (m->refuse)
+		m->counts.refused++;
+	else if (status >= 400 && (fallback || status != 404))
 		m->counts.failed++;
 	m->counts.fallbacks += (unsigned)fallback;
 	m->counts.bytes += bytes;
@@ -762,14 +770,40 @@ static struct entry *fall_back(struct pmbench_mirror *m, struct conn *c,
 	return e;
 }
 
+void pmbench_mirror_refuse(struct pmbench_mirror *m, int status)
+{
+	pthread_mutex_lock(&m->lock);
+	m->refuse = status;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* The status every request gets now (pmbench_mirror_refuse()), or 0. */
+static int refusing(struct pmbench_mirror *m)
+{
+	int status;
+
+	pthread_mutex_lock(&m->lock);
+	status = m->refuse;
+	pthread_mutex_unlock(&m->lock);
+	return status;
+}
+
 /* Answer the request `r` (parsed and checked) on `c`. */
 static void answer(struct pmbench_mirror *m, struct conn *c,
 		   const struct pmbench_httphead *r)
 {
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
 	int head = !strcmp(r->method, "HEAD"), gzip, fallback;
+	int refuse = refusing(m);
 	struct entry *e;
 
+	if (refuse) {
+		answer_text(c, refuse,
+			    "offline: every request is refused (the offline "
+			    "proof)");
+		count(m, c, r, refuse, 0, 0);
+		return;
+	}
 	if ((strcmp(r->method, "GET") && !head) || r->chunked ||
 	    r->content_length) {
 		answer_text(c, 405, "only GET and HEAD are served");

@@ -745,7 +745,19 @@ int pmbench_registry_count(struct pmbench_registry *reg,
 		out->foreign_connections = f.foreign_connections;
 		out->unattributed = f.unattributed_connections;
 		out->dropped = f.dropped_connections;
+		out->refused = f.refused;
 	}
+	return 0;
+}
+
+int pmbench_registry_refuse(struct pmbench_registry *reg, int status)
+{
+	if (!reg || reg->state != STATE_SEALED || !reg->front)
+		return pmbench_error_setc(
+			PMBENCH_EINVALID,
+			"the offline proof needs the local "
+			"registry, sealed (--registry local)");
+	pmbench_mirror_refuse(reg->front, status);
 	return 0;
 }
 
@@ -790,6 +802,9 @@ void pmbench_registry_add_metrics(struct pmbench_registry *reg,
 	if (c.dropped)
 		pmbench_sample_metric_set(s, "registry_dropped_connections",
 					  c.dropped);
+	if (c.refused)
+		pmbench_sample_metric_set(s, "registry_refused_requests",
+					  c.refused);
 }
 
 /* A registry metric of `s`, 0 without. */

@@ -774,15 +774,86 @@ static int describe_lockfile(struct pmbench_buf *b,
 	return locked;
 }
 
+/* Readies the workspace for a priming install by the route from_lock takes
+ * (the PM's own lockfile, a migration, an import that may fall back to a
+ * fresh resolution); *route ends as the route taken. */
+static int prepare_route(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			 const char *from_lock, enum pmbench_pm_route *route,
+			 const char **shipped, struct pmbench_buf *how)
+{
+	int ret, ok;
+
+	if (*route == PMBENCH_ROUTE_OWN)
+		return pmbench_workspace_prepare_prime(&ps->ws, shipped);
+	ret = pmbench_workspace_prepare_migrate(
+		&ps->ws, *route == PMBENCH_ROUTE_FRESH ? NULL : from_lock);
+	if (ret < 0 || *route != PMBENCH_ROUTE_IMPORT)
+		return ret;
+	ret = run_import(ps, timeout_ns, from_lock, how, &ok);
+	if (ret < 0 || ok)
+		return ret;
+	/* A failed import is a result: resolve fresh. */
+	*route = PMBENCH_ROUTE_FRESH;
+	return pmbench_workspace_prepare_migrate(&ps->ws, NULL);
+}
+
+/* A failed priming install: kept as the PM's priming failure (every cell
+ * of this PM then says it) and reported. */
+static void record_prime_failure(struct pmbench_pmrun *ps,
+				 const struct pmbench_sample *s,
+				 const struct pmbench_buf *how)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&b, "priming install failed: %s", s->failure);
+	if (how->len)
+		pmbench_buf_addf(&b, " (after %s)", how->ptr);
+	if (s->tail && *s->tail)
+		pmbench_buf_addf(&b, "\n%s", s->tail);
+	ps->prime_failure = pmbench_buf_detach(&b);
+	pmbench_ctx_report(ps->ctx, primed(ps, -1),
+			   "%s: priming install failed: %s", ps->pm->name,
+			   s->failure);
+}
+
+/* A successful priming install: what the lockfile is, how many tarballs
+ * the tree needs, which scripts ran; the primed workspace is saved. */
+static int record_primed(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+			 struct pmbench_child *c, enum pmbench_pm_route route,
+			 const char *shipped, const char *from_lock,
+			 struct pmbench_buf *how)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	int ret;
+
+	ps->primed_locked =
+		describe_lockfile(&b, ps, route, shipped, from_lock, how, c);
+	ps->tree_tarballs = 0;
+	pmbench_sample_metric_get(s, "registry_tarball_requests",
+				  &ps->tree_tarballs);
+	if (ps->registry_note)
+		pmbench_buf_addf(&b,
+				 "; tarball URLs pointed at the local "
+				 "mirror in the scratch copy (%s)",
+				 ps->registry_note);
+	ps->lockfile = pmbench_buf_detach(&b);
+	ps->scripts = describe_scripts(ps, c);
+	ret = pmbench_workspace_save_primed(&ps->ws);
+	pmbench_ctx_report(ps->ctx, primed(ps, (double)s->wall_ns / 1e9),
+			   "%s: primed in %.2f s (lockfile: %s)", ps->pm->name,
+			   (double)s->wall_ns / 1e9, ps->lockfile);
+	return ret;
+}
+
 int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			     const char *from_pm, const char *from_lock)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_sample s;
-	struct pmbench_buf b = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
+	struct pmbench_buf how = PMBENCH_BUF_INIT;
 	enum pmbench_pm_route route = PMBENCH_ROUTE_OWN;
 	const char *shipped = NULL;
-	int ret, ok;
+	int ret;
 
 	memset(&s, 0, sizeof(s));
 	if (ps->prime_failure)
@@ -791,61 +862,20 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
 			   ps->pm->name);
-	if (route == PMBENCH_ROUTE_OWN)
-		ret = pmbench_workspace_prepare_prime(&ps->ws, &shipped);
-	else
-		ret = pmbench_workspace_prepare_migrate(
-			&ps->ws,
-			route == PMBENCH_ROUTE_FRESH ? NULL : from_lock);
+	ret = prepare_route(ps, timeout_ns, from_lock, &route, &shipped, &how);
 	if (ret < 0)
 		goto done;
-	if (route == PMBENCH_ROUTE_IMPORT) {
-		ret = run_import(ps, timeout_ns, from_lock, &how, &ok);
-		if (ret < 0)
-			goto done;
-		if (!ok) {
-			/* A failed import is a result: resolve fresh. */
-			route = PMBENCH_ROUTE_FRESH;
-			ret = pmbench_workspace_prepare_migrate(&ps->ws, NULL);
-			if (ret < 0)
-				goto done;
-		}
-	}
 	ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
 	if (ret < 0)
 		goto done;
-	if (!s.ok) {
-		pmbench_buf_addf(&b, "priming install failed: %s", s.failure);
-		if (how.len)
-			pmbench_buf_addf(&b, " (after %s)", how.ptr);
-		if (s.tail && *s.tail)
-			pmbench_buf_addf(&b, "\n%s", s.tail);
-		ps->prime_failure = pmbench_buf_detach(&b);
-		pmbench_ctx_report(ps->ctx, primed(ps, -1),
-				   "%s: priming install failed: %s",
-				   ps->pm->name, s.failure);
-		goto done;
-	}
-	ps->primed_locked =
-		describe_lockfile(&b, ps, route, shipped, from_lock, &how, &c);
-	ps->tree_tarballs = 0;
-	pmbench_sample_metric_get(&s, "registry_tarball_requests",
-				  &ps->tree_tarballs);
-	if (ps->registry_note)
-		pmbench_buf_addf(&b,
-				 "; tarball URLs pointed at the local "
-				 "mirror in the scratch copy (%s)",
-				 ps->registry_note);
-	ps->lockfile = pmbench_buf_detach(&b);
-	ps->scripts = describe_scripts(ps, &c);
-	ret = pmbench_workspace_save_primed(&ps->ws);
-	pmbench_ctx_report(ps->ctx, primed(ps, (double)s.wall_ns / 1e9),
-			   "%s: primed in %.2f s (lockfile: %s)", ps->pm->name,
-			   (double)s.wall_ns / 1e9, ps->lockfile);
+	if (!s.ok)
+		record_prime_failure(ps, &s, &how);
+	else
+		ret = record_primed(ps, &s, &c, route, shipped, from_lock,
+				    &how);
 done:
 	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
-	pmbench_buf_release(&b);
 	pmbench_buf_release(&how);
 	return ret;
 }
@@ -1061,6 +1091,47 @@ static int takes_yarn_path(const struct pmbench_pmrun *ps,
 	       pmbench_pm_base(ps->pm)->yarn_path;
 }
 
+/*
+ * The release the repo asks for (spec, "pnpm@9.1.0") is not to be had
+ * (offline, a registry that lacks it): the pinned one is timed, and every
+ * cell says so, as the repo's Node falls back. A release that is had but
+ * whose hash differs stays an error (find_repo_release()).
+ */
+static void keep_pinned(struct pmbench_pmrun *ps,
+			const struct pmbench_pm_ask *ask, const char *spec)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_addf(&why, "%s says %s, which cannot be had: %s",
+			 ask->source, spec, pmbench_error_last());
+	pmbench_error_clear();
+	pmbench_buf_addf(&b, "pinned (%s): %s", ps->found.source, why.ptr);
+	version_note(ps, b.ptr);
+	pmbench_ctx_warn(ps->ctx, "%s: %s; the pinned %s is timed",
+			 ps->pm->name, why.ptr, ps->found.version);
+	pmbench_buf_release(&why);
+	pmbench_buf_release(&b);
+}
+
+/* The repo's release `want`, found, is the one timed: said per cell. */
+static void adopt_release(struct pmbench_pmrun *ps,
+			  const struct pmbench_pm_ask *ask,
+			  const struct pmbench_pm *want,
+			  const struct pmbench_pm_found *found)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	ps->pinned = ps->found;
+	ps->found = *found;
+	ps->release = want;
+	pmbench_buf_addf(&b, "%s (%s)", ask->source, want->name);
+	version_note(ps, b.ptr);
+	pmbench_ctx_event(ps->ctx, "%s: %s %s, as %s says", ps->pm->name,
+			  pmbench_pm_command_name(ps->pm), found->version,
+			  ask->source);
+	pmbench_buf_release(&b);
+}
+
 int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 			      const struct pmbench_pm_ask *ask,
 			      const char *scratch)
@@ -1086,39 +1157,13 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 	pmbench_buf_addf(&b, "%s@%s", ask->pm->name, ask->version);
 	ret = pmbench_pm_lookup(&want, b.ptr);
 	if (!ret && pmbench_pm_release_ensure(ps->ctx, want) < 0) {
-		/*
-		 * Not to be had (offline, a registry that lacks it): the
-		 * pinned one is timed, and every cell says so, as the repo's
-		 * Node falls back. A release that is had but whose hash
-		 * differs stays an error (find_repo_release()).
-		 */
-		struct pmbench_buf why = PMBENCH_BUF_INIT;
-
-		pmbench_buf_addf(&why, "%s says %s, which cannot be had: %s",
-				 ask->source, b.ptr, pmbench_error_last());
-		pmbench_error_clear();
-		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b, "pinned (%s): %s", ps->found.source,
-				 why.ptr);
-		version_note(ps, b.ptr);
-		pmbench_ctx_warn(ps->ctx, "%s: %s; the pinned %s is timed",
-				 ps->pm->name, why.ptr, ps->found.version);
-		pmbench_buf_release(&why);
+		keep_pinned(ps, ask, b.ptr);
 		goto done;
 	}
 	if (!ret)
 		ret = find_repo_release(&found, ps, want, ask, scratch);
-	if (ret)
-		goto done;
-	ps->pinned = ps->found;
-	ps->found = found;
-	ps->release = want;
-	pmbench_buf_reset(&b);
-	pmbench_buf_addf(&b, "%s (%s)", ask->source, want->name);
-	version_note(ps, b.ptr);
-	pmbench_ctx_event(ps->ctx, "%s: %s %s, as %s says", ps->pm->name,
-			  pmbench_pm_command_name(ps->pm), found.version,
-			  ask->source);
+	if (!ret)
+		adopt_release(ps, ask, want, &found);
 done:
 	pmbench_buf_release(&b);
 	return ret;

@@ -163,3 +163,60 @@ void pmbench_state_check_sample(struct pmbench_sample *s, unsigned state,
 	s->state_why = why.len ? pmbench_buf_detach(&why) : NULL;
 	pmbench_buf_release(&why);
 }
+
+int pmbench_state_warm(unsigned state)
+{
+	return !!(state & (PMBENCH_STATE_CACHE | PMBENCH_STATE_NODE_MODULES));
+}
+
+/* "3 requests (2 packuments, 1 tarball)": what a run asked the mirror. */
+static void add_requests(struct pmbench_buf *b, double meta, double tgz,
+			 double other)
+{
+	double all = meta + tgz + other;
+	const char *sep = " (";
+
+	pmbench_buf_addf(b, "%.0f request%s", all, all == 1 ? "" : "s");
+	if (meta) {
+		pmbench_buf_addf(b, "%s%.0f packument%s", sep, meta,
+				 meta == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (tgz) {
+		pmbench_buf_addf(b, "%s%.0f tarball%s", sep, tgz,
+				 tgz == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (other)
+		pmbench_buf_addf(b, "%s%.0f other", sep, other);
+	if (all)
+		pmbench_buf_addch(b, ')');
+}
+
+int pmbench_state_proof(struct pmbench_buf *why, const struct pmbench_sample *s)
+{
+	double meta, tgz, other = 0;
+
+	if (!pmbench_sample_metric_get(s, "registry_meta_requests", &meta) ||
+	    !pmbench_sample_metric_get(s, "registry_tarball_requests", &tgz))
+		return PMBENCH_PROOF_NONE;
+	pmbench_sample_metric_get(s, "registry_other_requests", &other);
+	if (!s->ok) {
+		pmbench_buf_addf(why, "not warm: it failed with the registry "
+				      "offline, after ");
+		add_requests(why, meta, tgz, other);
+		pmbench_buf_addf(why, ": %s",
+				 s->failure ? s->failure : "failed");
+		return PMBENCH_PROOF_FAIL;
+	}
+	if (meta + tgz + other > 0) {
+		pmbench_buf_adds(why, "not warm: it asked the registry ");
+		add_requests(why, meta, tgz, other);
+		pmbench_buf_adds(why, " with it offline, every one refused, "
+				      "and went on");
+		return PMBENCH_PROOF_FAIL;
+	}
+	pmbench_buf_adds(why, "installed with the registry offline, asking "
+			      "it nothing");
+	return PMBENCH_PROOF_PASS;
+}

@@ -709,6 +709,21 @@ const struct pmbench_result_field pmbench_result_fixture_fields[] = {
 	FIELD_END,
 };
 
+/* A cell's "offline_proof": written only when it was proven. */
+static const char *const proof_names[] = {
+	[PMBENCH_PROOF_NONE] = "none",
+	[PMBENCH_PROOF_PASS] = "pass",
+	[PMBENCH_PROOF_FAIL] = "fail",
+	NULL,
+};
+
+const char *pmbench_proof_name(int proof)
+{
+	if (proof <= PMBENCH_PROOF_NONE || proof > PMBENCH_PROOF_FAIL)
+		return NULL;
+	return proof_names[proof];
+}
+
 /* A cell's "state": written only when it is not the first. */
 static const char *const cell_states[] = {
 	[PMBENCH_CELL_MEASURABLE] = "measurable",
@@ -737,6 +752,8 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),
+	FIELD_NAMES(pmbench_cell, "offline_proof", proof, proof_names),
+	FIELD(pmbench_cell, "offline_proof_why", F_OPTSTR, proof_why, 0),
 	FIELD_END,
 };
 

@@ -13,6 +13,7 @@
 #include "pmbench/control.h"
 #include "pmbench/ctx.h"
 #include "pmbench/explain.h"
+#include "pmbench/statecheck.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/node.h"
@@ -568,6 +569,15 @@ static int explain_one(struct rounds *x, struct pmbench_pmrun *ps, unsigned k)
 	return ret;
 }
 
+/* Whether `ps`'s cell gets untimed runs after the timed ones. */
+static int untimed_ok(const struct rounds *x, const struct pmbench_pmrun *ps,
+		      const struct pmbench_cell *cell,
+		      const struct pmbench_task_job *j)
+{
+	return !ps->prime_failure && cell && !cell->prime_failure &&
+	       !(x->task->unsupported && x->task->unsupported(j));
+}
+
 /*
  * `--explain`: after the timed rounds, untimed runs of every PM with
  * its own timers on, into its cell. Never part of the timed rounds.
@@ -583,14 +593,73 @@ static int explain_runs(struct rounds *x)
 			pmbench_result_find_cell(x->r, fx(x, ps), x->task->name,
 						 x->scenario, ps->pm->name);
 
-		if (ps->prime_failure || !cell || cell->prime_failure ||
-		    (x->task->unsupported && x->task->unsupported(&j)))
+		if (!untimed_ok(x, ps, cell, &j))
 			continue;
 		free(cell->explain_how);
 		cell->explain_how = pmbench_explain_how(ps);
 		for (int k = 0; k < x->o->explain && !ret; k++)
 			ret = explain_one(x, ps, (unsigned)k);
 	}
+	return ret;
+}
+
+/* The offline proof of `ps`'s warm cell: its copy prepared, the run. */
+static int prove_one(struct rounds *x, struct pmbench_pmrun *ps,
+		     struct pmbench_cell *cell,
+		     const struct pmbench_task_job *j)
+{
+	struct pmbench_progress p =
+		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	int ret;
+
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s proven offline", x->f->name,
+			   label(x, x->task->name), ps->pm->name);
+	ret = x->task->prepare(j);
+	if (ret < 0) {
+		if (pmbench_ctx_cancelled(x->ctx))
+			return PMBENCH_EINTERRUPTED;
+		free(cell->proof_why);
+		cell->proof_why = pmbench_xstrdup(pmbench_error_last());
+		pmbench_error_clear();
+		return 0;
+	}
+	return x->task->prove(j, cell);
+}
+
+/*
+ * `--prove-offline`: after the timed rounds of a warm scenario (its
+ * cache or node_modules in place), one untimed run of every PM with the
+ * registry refusing every request, its verdict into the cell. Cold
+ * scenarios are not proven: they need the registry.
+ */
+static int prove_runs(struct rounds *x)
+{
+	int ret = 0;
+
+	if (!x->o->prove || !x->task->prove || !pmbench_state_warm(x->state))
+		return 0;
+	for (size_t i = 0; i < x->nr && !ret; i++) {
+		struct pmbench_pmrun *ps = &x->states[i];
+		struct pmbench_task_job j = job_of(x, ps, x->task->name);
+		struct pmbench_cell *cell = pmbench_result_find_cell(
+			x->r, x->f->name, x->task->name, x->scenario,
+			ps->pm->name);
+
+		if (untimed_ok(x, ps, cell, &j))
+			ret = prove_one(x, ps, cell, &j);
+	}
+	return ret;
+}
+
+/* The untimed runs after a group's timed ones: explained, proven. */
+static int untimed_runs(struct rounds *x)
+{
+	int ret = 0;
+
+	if (x->o->explain > 0 && x->task->explain)
+		ret = explain_runs(x);
+	if (!ret)
+		ret = prove_runs(x);
 	return ret;
 }
 
@@ -754,8 +823,8 @@ static int run_task(struct pmbench_ctx *ctx, struct pmbench_result *r,
 
 	rounds_open(&x, ctx, r, o, f, states, nr, t, state, scenario);
 	ret = rounds_run(&x, 0, o->warmup, o->runs, NULL, 0, NULL);
-	if (!ret && o->explain > 0 && t->explain)
-		ret = explain_runs(&x);
+	if (!ret)
+		ret = untimed_runs(&x);
 	rounds_close(&x);
 	return ret;
 }
@@ -1503,10 +1572,9 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 	if (b->nr)
 		budget_mark(b, o);
-	/* `--explain`: after the timed rounds, as with a fixed plan. */
-	for (size_t g = 0; g < b->nr && !ret && o->explain > 0; g++)
-		if (b->xs[g].task->explain)
-			ret = explain_runs(&b->xs[g]);
+	/* `--explain`, `--prove-offline`: as with a fixed plan. */
+	for (size_t g = 0; g < b->nr && !ret; g++)
+		ret = untimed_runs(&b->xs[g]);
 	return ret;
 }
 

@@ -508,6 +508,20 @@ static void copy_sample(struct pmbench_cell *to, const struct pmbench_sample *s,
 	d->machine = machine;
 }
 
+/*
+ * The offline proof (bench --prove-offline): kept from the part that
+ * has one; a proof that failed anywhere is news for the whole.
+ */
+static void merge_proof(struct pmbench_cell *to, const struct pmbench_cell *c)
+{
+	if (!c->proof || to->proof == PMBENCH_PROOF_FAIL ||
+	    (to->proof && c->proof != PMBENCH_PROOF_FAIL))
+		return;
+	to->proof = c->proof;
+	free(to->proof_why);
+	to->proof_why = dup_opt(c->proof_why);
+}
+
 static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		       unsigned machine)
 {
@@ -532,6 +546,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 	/* A priming that failed on one machine is news for the whole. */
 	if (c->prime_failure && !to->prime_failure)
 		to->prime_failure = pmbench_xstrdup(c->prime_failure);
+	merge_proof(to, c);
 	for (size_t k = 0; k < c->samples_nr; k++)
 		copy_sample(to, &c->samples[k], machine);
 }

@@ -236,6 +236,7 @@ const struct pmbench_task pmbench_tasks[] = {
 		.prepare = pmbench_task_install_prepare,
 		.run = pmbench_task_install_run,
 		.explain = pmbench_task_install_explain,
+		.prove = pmbench_task_install_prove,
 	},
 	{
 		.name = "run",

@@ -8,6 +8,8 @@
 #include "pmbench/explain.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/proc.h"
+#include "pmbench/registry.h"
+#include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/scenario.h"
 #include "pmbench/statecheck.h"
@@ -127,4 +129,31 @@ int pmbench_task_install_explain(const struct pmbench_task_job *j,
 				 const char *label)
 {
 	return pmbench_explain_install(out, j->ps, j->timeout_ns, label);
+}
+
+int pmbench_task_install_prove(const struct pmbench_task_job *j,
+			       struct pmbench_cell *cell)
+{
+	struct pmbench_registry *reg = j->ps->ctx ? j->ps->ctx->registry : NULL;
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct pmbench_sample s;
+	int ret;
+
+	memset(&s, 0, sizeof(s));
+	ret = pmbench_registry_refuse(reg, PMBENCH_REGISTRY_REFUSE_STATUS);
+	if (ret < 0)
+		goto done;
+	ret = pmbench_pmrun_install(j->ps, j->timeout_ns, &s, &c);
+	pmbench_registry_refuse(reg, 0);
+	if (ret < 0)
+		goto done;
+	cell->proof = pmbench_state_proof(&why, &s);
+	free(cell->proof_why);
+	cell->proof_why = why.len ? pmbench_buf_detach(&why) : NULL;
+done:
+	pmbench_sample_release(&s);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&why);
+	return ret;
 }

@@ -27,6 +27,8 @@ int pmbench_task_install_run(const struct pmbench_task_job *j,
 int pmbench_task_install_explain(const struct pmbench_task_job *j,
 				 struct pmbench_explain_run *out,
 				 const char *label);
+int pmbench_task_install_prove(const struct pmbench_task_job *j,
+			       struct pmbench_cell *cell);
 
 /* task_script.c: run, build, lint (and test's script run) */
 const char *pmbench_task_run_script(const struct pmbench_fixture *f,
