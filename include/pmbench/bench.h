@@ -3,6 +3,7 @@
 
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
+#include "pmbench/task.h"
 
 struct pmbench_ctx;
 struct pmbench_fixture;
@@ -54,12 +55,10 @@ struct pmbench_bench_opts {
 	const char *baseline;
 	/** --task: names of the task table (task.h) in order; empty: install */
 	struct pmbench_strvec tasks;
-	/** --probe with dev (task.c's knob): 0 for none */
-	unsigned probe_requests;
-	unsigned probe_concurrency; /**< requests in flight, >= 1 */
+	/** the task knobs' values (--probe, --edits: task.h) */
+	struct pmbench_task_knobs knobs;
 	/** `--shard K/N`: only shard K's timed rounds (schedule.h); N 0: all */
 	unsigned shard, shards;
-	unsigned edits; /**< --edits with hmr (task.c's knob): per run, >= 1 */
 	/**
 	 * Time the drift control (control.h) at the start of every round,
 	 * as cell PMBENCH_CONTROL_PM of each scenario (bench: on unless
@@ -104,18 +103,13 @@ struct pmbench_bench_opts {
 	int prove;
 };
 
-/* The defaults of the task knobs (task.c's entries declare them). */
-#define PMBENCH_BENCH_PROBE_CONCURRENCY 1
-#define PMBENCH_BENCH_EDITS		5
-
 #define PMBENCH_BENCH_OPTS_INIT                                                \
 	{                                                                      \
 		.pms = PMBENCH_STRVEC_INIT, .runs = 5, .warmup = 1, .seed = 1, \
 		.env = PMBENCH_STRVEC_INIT,                                    \
 		.budget = PMBENCH_SCHEDULE_BUDGET_INIT,                        \
 		.tasks = PMBENCH_STRVEC_INIT,                                  \
-		.probe_concurrency = PMBENCH_BENCH_PROBE_CONCURRENCY,          \
-		.edits = PMBENCH_BENCH_EDITS,                                  \
+		.knobs = PMBENCH_TASK_KNOBS_INIT,                              \
 	}
 
 void pmbench_bench_opts_release(struct pmbench_bench_opts *o);

@@ -196,13 +196,32 @@ enum pmbench_task_knob_kind {
 	PMBENCH_TASK_KNOB_COUNTS,
 };
 
+/**
+ * The values of the task knobs: what the tasks read, in bench's options
+ * (`struct pmbench_bench_opts` holds one), each declared by its task's
+ * entry (task.c) with its bounds and default.
+ */
+struct pmbench_task_knobs {
+	unsigned probe_requests;    /**< --probe with dev: 0 for none */
+	unsigned probe_concurrency; /**< requests in flight, >= 1 */
+	unsigned edits;		    /**< --edits with hmr: per run, >= 1 */
+};
+
+#define PMBENCH_TASK_PROBE_CONCURRENCY 1
+#define PMBENCH_TASK_EDITS	       5
+#define PMBENCH_TASK_KNOBS_INIT                                      \
+	{                                                            \
+		.probe_concurrency = PMBENCH_TASK_PROBE_CONCURRENCY, \
+		.edits = PMBENCH_TASK_EDITS,                         \
+	}
+
 /** One number of a knob: its bounds, its default, where it lands. */
 struct pmbench_task_knob_value {
 	const char *what; /**< its name in messages: "N", "C" */
 	unsigned min, max;
 	/** its default (PMBENCH_BENCH_OPTS_INIT's): 0 and below min: none */
 	unsigned def;
-	/** where the task reads it: an unsigned of struct pmbench_bench_opts */
+	/** where the task reads it: an unsigned of struct pmbench_task_knobs */
 	size_t at;
 };
 
@@ -360,7 +379,7 @@ const struct pmbench_task *pmbench_task_of_cell(const char *cell);
  * option and its bounds ("'--edits' must be a whole number from 1 to
  * 100, got '0'").
  */
-int pmbench_task_knob_set(struct pmbench_bench_opts *o,
+int pmbench_task_knob_set(struct pmbench_task_knobs *o,
 			  const struct pmbench_task_knob *k, const char *arg);
 
 /**

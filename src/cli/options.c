@@ -686,7 +686,7 @@ int pmbench_cli_apply(struct pmbench_cli_opts *cli,
 		pmbench_strvec_push(p, arg);
 		return 0;
 	case ARG_KNOB:
-		return pmbench_task_knob_set(cli->run, o->knob, arg);
+		return pmbench_task_knob_set(&cli->run->knobs, o->knob, arg);
 	case ARG_FORMAT:
 		*(const struct pmbench_format **)p = pmbench_format_get(arg);
 		return *(const struct pmbench_format **)p ? 0

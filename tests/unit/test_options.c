@@ -185,7 +185,7 @@ TEST(values_land_where_the_rows_say)
 	o.control = 1;
 	cli.run = &o;
 	CHECK_INT(parse(&cli, "bench", args, argv), 0);
-	CHECK_INT(o.edits, 3);
+	CHECK_INT(o.knobs.edits, 3);
 	CHECK(o.runs_auto);
 	CHECK_NEAR(o.budget.target, 0.025, 1e-12);
 	CHECK_INT(o.control, 0);
@@ -207,7 +207,7 @@ TEST(values_land_where_the_rows_say)
 static unsigned *knob_at(struct pmbench_bench_opts *o,
 			 const struct pmbench_task_knob_value *v)
 {
-	return (unsigned *)((char *)o + v->at);
+	return (unsigned *)((char *)&o->knobs + v->at);
 }
 
 /* Value `i` of knob `k` set to `n` (the others at their minimum). */
@@ -460,7 +460,7 @@ TEST(workflow_passes_bench_options_on)
 	CHECK_STR(cli.pass.v[2], "--no-control");
 	CHECK_STR(cli.pass.v[3], "--task=hmr");
 	CHECK_INT(cli.shards, 2);
-	CHECK_INT(o.edits, 3);
+	CHECK_INT(o.knobs.edits, 3);
 	CHECK_INT(parse(&cli, "workflow", local, argv), -1);
 	pmbench_bench_opts_release(&o);
 	pmbench_cli_opts_release(&cli);

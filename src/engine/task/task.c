@@ -16,7 +16,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "pmbench/bench.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
 #include "pmbench/monorepo.h"
@@ -194,10 +193,10 @@ static const struct pmbench_manifest_section hmr_section = {
 #define SECTIONS(...) \
 	((const struct pmbench_manifest_section *const[]){ __VA_ARGS__, NULL })
 
-/* The knob value landing in member `f` of struct pmbench_bench_opts. */
+/* The knob value landing in member `f` of struct pmbench_task_knobs. */
 #define KNOB_AT(f)                                             \
-	_Generic(((struct pmbench_bench_opts *)0)->f, unsigned \
-		 : offsetof(struct pmbench_bench_opts, f))
+	_Generic(((struct pmbench_task_knobs *)0)->f, unsigned \
+		 : offsetof(struct pmbench_task_knobs, f))
 
 static const struct pmbench_task_knob dev_knobs[] = {
 	{
@@ -207,7 +206,7 @@ static const struct pmbench_task_knob dev_knobs[] = {
 		.help = "N HTTP requests to the ready server, C at once, "
 			"127.0.0.1 only, 60 s cap",
 		.values = { { "N", 1, 1000000, 0, KNOB_AT(probe_requests) },
-			    { "C", 1, 256, PMBENCH_BENCH_PROBE_CONCURRENCY,
+			    { "C", 1, 256, PMBENCH_TASK_PROBE_CONCURRENCY,
 			      KNOB_AT(probe_concurrency) } },
 	},
 	{ 0 },
@@ -219,7 +218,7 @@ static const struct pmbench_task_knob hmr_knobs[] = {
 		.kind = PMBENCH_TASK_KNOB_COUNT,
 		.arg = "N",
 		.help = "edits per run; the median is the run's sample",
-		.values = { { "N", 1, 100, PMBENCH_BENCH_EDITS,
+		.values = { { "N", 1, 100, PMBENCH_TASK_EDITS,
 			      KNOB_AT(edits) } },
 	},
 	{ 0 },
@@ -473,7 +472,7 @@ static int knob_number(unsigned *out, const struct pmbench_task_knob_value *v,
 	return 0;
 }
 
-int pmbench_task_knob_set(struct pmbench_bench_opts *o,
+int pmbench_task_knob_set(struct pmbench_task_knobs *o,
 			  const struct pmbench_task_knob *k, const char *arg)
 {
 	const char *comma = knob_values(k) > 1 ? strchr(arg, ',') : NULL;

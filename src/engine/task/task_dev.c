@@ -466,9 +466,10 @@ static void dev_probe(struct pmbench_dev_run *d)
 	struct pmbench_probe_stats st;
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
 
-	po.requests = j->opts->probe_requests;
-	po.concurrency = j->opts->probe_concurrency ? j->opts->probe_concurrency
-						    : 1;
+	po.requests = j->opts->knobs.probe_requests;
+	po.concurrency = j->opts->knobs.probe_concurrency
+				 ? j->opts->knobs.probe_concurrency
+				 : 1;
 	po.time_cap_ns = PROBE_CAP_NS;
 	po.req_timeout_ns = PROBE_REQUEST_NS;
 	pmbench_ctx_status(j->ps->ctx, "probing %s with %u requests",
@@ -598,7 +599,7 @@ int pmbench_task_dev_run(const struct pmbench_task_job *j,
 	waited = pmbench_dev_wait_ready(&d, timeout_ns);
 	if (waited == 0) {
 		pmbench_dev_record_ready(&d, timeout_ns);
-		if (d.ready && j->opts->probe_requests)
+		if (d.ready && j->opts->knobs.probe_requests)
 			dev_probe(&d);
 	}
 	ret = pmbench_dev_stop_and_check(&d);

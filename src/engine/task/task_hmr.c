@@ -50,7 +50,7 @@ struct hmr {
 /* --edits (bench.h): edits per run, at least one. */
 static unsigned edits(const struct pmbench_task_job *j)
 {
-	return j->opts->edits ? j->opts->edits : 1;
+	return j->opts->knobs.edits ? j->opts->knobs.edits : 1;
 }
 
 void pmbench_task_hmr_describe(struct pmbench_cell *cell,
