@@ -151,6 +151,9 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	const char *why = x->task->unsupported ? x->task->unsupported(&j)
 					       : NULL;
 
+	if (!why && x->task->flags & PMBENCH_TASK_PER_SCENARIO)
+		why = pmbench_pm_scripts_refusal(ps->pm, x->o->scripts);
+
 	pmbench_pmrun_describe_cell(cell, ps);
 	if (ps->runtime)
 		cell->runtime = pmbench_xstrdup(ps->runtime);
@@ -158,6 +161,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		cell->node = pmbench_xstrdup(ps->node);
 	if (ps->pm_config)
 		cell->pm_config = pmbench_xstrdup(ps->pm_config);
+	cell->scripts_choice = (int)ps->scripts_choice;
 	x->task->describe(cell, &j);
 	if (why)
 		pmbench_cell_set_unsupported(cell, why);
@@ -1577,6 +1581,8 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (ret < 0)
 		goto done;
 	record_pm_config(r, o);
+	for (size_t i = 0; i < nr; i++)
+		states[i].scripts_choice = o->scripts;
 	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);
