@@ -51,7 +51,7 @@ enum pmbench_scripts_choice {
 struct pmbench_pm_scripts_way {
 	const char *const *args;
 	const char *const *env;
-	/** Why the PM cannot be told it ("not possible: <refusal>"), or NULL. */
+	/** Why the PM cannot be told it ("not possible: ..."), or NULL. */
 	const char *refusal;
 	const char *source;
 };

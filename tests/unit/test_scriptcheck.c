@@ -15,13 +15,13 @@
 #include "pmbench/scriptcheck.h"
 
 /* A successful traced run whose tree ran `nr` scripts of `pkgs`. */
-static void run_of(struct pmbench_sample *s, const char *const *pkgs,
-		   size_t nr)
+static void run_of(struct pmbench_sample *s, const char *const *pkgs, size_t nr)
 {
 	memset(s, 0, sizeof(*s));
 	s->ok = 1;
 	s->phases = pmbench_xcalloc(1, sizeof(*s->phases));
-	s->phases->scripts = pmbench_xcalloc(nr + 1, sizeof(*s->phases->scripts));
+	s->phases->scripts =
+		pmbench_xcalloc(nr + 1, sizeof(*s->phases->scripts));
 	for (size_t i = 0; i < nr; i++) {
 		s->phases->scripts[i].package = pmbench_xstrdup(pkgs[i]);
 		s->phases->scripts[i].event = pmbench_xstrdup("postinstall");

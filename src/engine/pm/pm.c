@@ -858,7 +858,8 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_way = SCRIPTS_WAYS(
 			{ .args = L("--ignore-scripts"),
 			  .source = "https://bun.com/docs/pm/cli/install" },
-			{ .refusal = "bun runs the install scripts of the "
+			{ .refusal = "not possible: bun runs the install "
+				     "scripts of the "
 				     "packages package.json's "
 				     "trustedDependencies names and of its "
 				     "default list only, and has no switch "
@@ -1622,7 +1623,7 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 	pmbench_buf_addf(out,
 			 "--scripts %s: ", pmbench_scripts_choice_name(choice));
 	if (w->refusal) {
-		pmbench_buf_addf(out, "not possible: %s", w->refusal);
+		pmbench_buf_adds(out, w->refusal);
 		return;
 	}
 	for (const char *const *a = w->args; a && *a; a++, sep = " ")

@@ -32,8 +32,9 @@ static void ran_none(struct pmbench_buf *why, const struct pmbench_phases *ph)
 			 ph->scripts_nr, ph->scripts_nr == 1 ? "" : "s");
 	for (size_t i = 0; i < ph->scripts_nr && i < NAMES_MAX; i++)
 		pmbench_buf_addf(why, "%s%s %s", i ? ", " : "",
-				 *ph->scripts[i].package ? ph->scripts[i].package
-							 : "(unnamed)",
+				 *ph->scripts[i].package
+					 ? ph->scripts[i].package
+					 : "(unnamed)",
 				 ph->scripts[i].event);
 	if (ph->scripts_nr > NAMES_MAX)
 		pmbench_buf_addf(why, " and %zu more",

@@ -116,6 +116,21 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 }
 
 /*
+ * Why the job's PM cannot do the task (yarn 1 has no lockfile-only
+ * install), or, for an install, be told --scripts (bun cannot run them
+ * all), or NULL: it can.
+ */
+static const char *unsupported(const struct rounds *x,
+			       const struct pmbench_task_job *j)
+{
+	const char *why = x->task->unsupported ? x->task->unsupported(j) : NULL;
+
+	if (!why && x->task->flags & PMBENCH_TASK_PER_SCENARIO)
+		why = pmbench_pm_scripts_refusal(j->ps->pm, x->o->scripts);
+	return why;
+}
+
+/*
  * A script the fixture's package.json lacks is named, as a priming
  * failure would be: the PM's cell gets no runs.
  */
@@ -148,11 +163,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	struct pmbench_task_job j = job_of(x, ps, name);
 	struct pmbench_cell *cell = pmbench_result_add_cell(
 		x->r, x->f->name, name, x->scenario, ps->pm->name);
-	const char *why = x->task->unsupported ? x->task->unsupported(&j)
-					       : NULL;
-
-	if (!why && x->task->flags & PMBENCH_TASK_PER_SCENARIO)
-		why = pmbench_pm_scripts_refusal(ps->pm, x->o->scripts);
+	const char *why = unsupported(x, &j);
 
 	pmbench_pmrun_describe_cell(cell, ps);
 	if (ps->runtime)
@@ -414,7 +425,7 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 		return 0;
 	j = job_of(x, ps, x->task->name);
 	/* A PM that has no way to do the task: its cell says so. */
-	if (x->task->unsupported && x->task->unsupported(&j))
+	if (unsupported(x, &j))
 		return 0;
 	for (unsigned rep = 0; rep < k && !ret; rep++)
 		ret = one_pass(x, ps, round, rep);
@@ -575,7 +586,7 @@ static int explain_runs(struct rounds *x)
 			ps->pm->name);
 
 		if (ps->prime_failure || !cell || cell->prime_failure ||
-		    (x->task->unsupported && x->task->unsupported(&j)))
+		    unsupported(x, &j))
 			continue;
 		free(cell->explain_how);
 		cell->explain_how = pmbench_explain_how(ps);
