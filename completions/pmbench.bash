@@ -115,6 +115,10 @@ _pmbench()
 		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
 		return
 		;;
+	"bench --scripts")
+		_pmbench_words 'default none all'
+		return
+		;;
 	"bench --seed")
 		COMPREPLY=()
 		return
@@ -213,6 +217,10 @@ _pmbench()
 		;;
 	"migrate --scenario")
 		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
+		return
+		;;
+	"migrate --scripts")
+		_pmbench_words 'default none all'
 		return
 		;;
 	"migrate --seed")
@@ -327,6 +335,10 @@ _pmbench()
 		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
 		return
 		;;
+	"claim --scripts")
+		_pmbench_words 'default none all'
+		return
+		;;
 	"claim --seed")
 		COMPREPLY=()
 		return
@@ -405,6 +417,10 @@ _pmbench()
 		;;
 	"ci-cache --runs")
 		COMPREPLY=()
+		return
+		;;
+	"ci-cache --scripts")
+		_pmbench_words 'default none all'
 		return
 		;;
 	"ci-cache --strategy")
@@ -515,6 +531,10 @@ _pmbench()
 		_pmbench_words 'all default clean cache lockfile node_modules cache+lockfile cache+node_modules lockfile+node_modules cache+lockfile+node_modules' list
 		return
 		;;
+	"workflow --scripts")
+		_pmbench_words 'default none all'
+		return
+		;;
 	"workflow --seed")
 		COMPREPLY=()
 		return
@@ -557,7 +577,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --scripts --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -566,7 +586,7 @@ _pmbench()
 		opts='--help -h --versions'
 		;;
 	migrate)
-		opts='--baseline --budget --choose --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --budget --choose --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -575,10 +595,10 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
-		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --strategy --target --timeout --wide'
+		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --scripts --strategy --target --timeout --wide'
 		;;
 	merge)
 		opts='--help -h --out -o --seed'
@@ -590,7 +610,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	workflow)
-		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --scripts --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

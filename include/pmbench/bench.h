@@ -1,6 +1,7 @@
 #ifndef PMBENCH_BENCH_H
 #define PMBENCH_BENCH_H
 
+#include "pmbench/pm.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 #include "pmbench/task.h"
@@ -29,6 +30,8 @@ struct pmbench_bench_opts {
 	uint64_t seed;
 	const char *out; /**< result file; a checkpoint after every scenario */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
+	/** --scripts: what every PM is told of dependencies' scripts */
+	enum pmbench_scripts_choice scripts;
 	/* Migration: every PM primes from this PM's lockfile (or NULL). */
 	const char *from_pm;
 	const char *from_lock;

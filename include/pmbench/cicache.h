@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "pmbench/cachearc.h"
+#include "pmbench/pm.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 
@@ -86,6 +87,8 @@ struct pmbench_cicache_opts {
 	double bandwidth;	   /**< bytes per second, > 0 */
 	const char *out;	   /**< result file, rewritten as it goes */
 	struct pmbench_strvec env; /**< --env K=V for every PM */
+	/** --scripts: what every PM is told of dependencies' scripts */
+	enum pmbench_scripts_choice scripts;
 	/** --archiver: what saves and restores (libarchive by default) */
 	enum pmbench_cachearc_archiver archiver;
 };

@@ -32,6 +32,30 @@ enum pmbench_pm_scripts {
 	PMBENCH_SCRIPTS_TRUSTED /**< runs only a built-in trusted list */
 };
 
+/**
+ * What a benchmark asks of dependencies' install scripts (`--scripts`):
+ * each PM as it comes, none run, or every one run.
+ */
+enum pmbench_scripts_choice {
+	PMBENCH_SCRIPTS_AS_IS = 0, /**< "default": the PM's own policy */
+	PMBENCH_SCRIPTS_RUN_NONE,  /**< "none" */
+	PMBENCH_SCRIPTS_RUN_ALL,   /**< "all" */
+};
+
+/**
+ * How a PM is told one scripts choice (struct pmbench_pm's `scripts_way`):
+ * arguments after its install arguments, environment after its own;
+ * both NULL with `refusal` NULL: its default already does it. `source`
+ * is the PM's documentation that says so.
+ */
+struct pmbench_pm_scripts_way {
+	const char *const *args;
+	const char *const *env;
+	/** Why the PM cannot be told it ("not possible: ..."), or NULL. */
+	const char *refusal;
+	const char *source;
+};
+
 /** What a PM (mostly a variant) cannot do like the others. */
 enum pmbench_pm_caps {
 	/**
@@ -328,6 +352,11 @@ struct pmbench_pm {
 	const char *store_var;
 	enum pmbench_pm_scripts scripts;
 	const char *scripts_note; /**< how it treats install scripts */
+	/**
+	 * How it is told `--scripts none` and `--scripts all`, indexed by
+	 * enum pmbench_scripts_choice (entry 0, as it comes, is unused).
+	 */
+	struct pmbench_pm_scripts_way scripts_way[3];
 	/** How its output starts the line naming skipped scripts. */
 	const char *const *scripts_said;
 	/**
@@ -602,6 +631,44 @@ void pmbench_pm_push_args(struct pmbench_strvec *out, const char *const *templ,
 void pmbench_pm_push_install(struct pmbench_strvec *out,
 			     const struct pmbench_pm *pm, int frozen,
 			     const char *cache);
+
+/** "default", "none", "all". */
+const char *pmbench_scripts_choice_name(enum pmbench_scripts_choice choice);
+
+/**
+ * `name` ("default", "none", "all") into `out`: 0, or PMBENCH_EINVALID
+ * with an error naming the choices.
+ */
+int pmbench_scripts_choice_parse(enum pmbench_scripts_choice *out,
+				 const char *name);
+
+/**
+ * Why `pm` cannot be told `choice` ("not possible: ..."), static
+ * storage, or NULL when it can.
+ */
+const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
+				       enum pmbench_scripts_choice choice);
+
+/**
+ * Append to `out` what `pm` does with dependencies' install scripts
+ * under `choice`: its policy as it comes (`scripts_note`), else
+ * "--scripts none: told --ignore-scripts", "--scripts all: its default
+ * (it runs every one)" or "--scripts all: not possible: ...".
+ */
+void pmbench_pm_scripts_told(struct pmbench_buf *out,
+			     const struct pmbench_pm *pm,
+			     enum pmbench_scripts_choice choice);
+
+/**
+ * Append what tells `pm` the scripts choice `choice` (its table entry's
+ * `scripts_way`): arguments to `args`, environment to `env` (either
+ * may be NULL: not wanted). Nothing for PMBENCH_SCRIPTS_AS_IS or a
+ * refused choice.
+ */
+void pmbench_pm_push_scripts(struct pmbench_strvec *args,
+			     struct pmbench_strvec *env,
+			     const struct pmbench_pm *pm,
+			     enum pmbench_scripts_choice choice);
 
 /**
  * Parse the first "MAJOR[.MINOR[.PATCH]]" in `version` text (e.g.

@@ -51,6 +51,14 @@ struct pmbench_pmrun {
 	char *lockfile;	     /**< which lockfile and where from, or NULL */
 	char *scripts;	     /**< dependency lifecycle scripts, or NULL */
 	/**
+	 * `--scripts`: what it is told of dependencies' install scripts
+	 * (set before pmbench_pmrun_compose(), which tells it), and the
+	 * installed packages that have one, "name@version", as the priming
+	 * found them: what `all` must run (scriptcheck.h).
+	 */
+	enum pmbench_scripts_choice scripts_choice;
+	struct pmbench_strvec script_packages;
+	/**
 	 * What its cells cannot measure and why ("node_modules: n/a:
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.
 	 */

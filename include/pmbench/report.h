@@ -322,11 +322,14 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 /** The warning when some PMs ran dependency scripts and others did not. */
 #define PMBENCH_REPORT_SCRIPTS_NOTE                                         \
 	"some PMs ran dependency install scripts and others skipped them: " \
-	"the install times are not like for like"
+	"the install times are not like for like (--scripts none or all "   \
+	"makes them alike)"
 
 /**
  * 1 if, in `fixture`, some PMs ran dependency lifecycle scripts and
- * others skipped them (from the cells' `scripts` notes).
+ * others skipped them (from the cells' `scripts` notes); never for
+ * cells told `--scripts none` or `all` (`scripts_choice`), whose runs'
+ * process trees confirm it.
  */
 int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
 				 const char *fixture);

@@ -166,6 +166,12 @@ struct pmbench_cell {
 	char *pm;
 	char *lockfile; /**< which lockfile the PM used and where from */
 	char *scripts;	/**< what happened to dependency lifecycle scripts */
+	/**
+	 * `--scripts`: what the PM was told of them (enum
+	 * pmbench_scripts_choice, pm.h; JSON `scripts_choice`, written
+	 * unless "default").
+	 */
+	int scripts_choice;
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;

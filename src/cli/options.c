@@ -323,6 +323,13 @@ static const struct pmbench_option rows[] = {
 	{ "scenario", ARG_CUSTOM, CMD_MIGRATE, "LIST",
 	  "the install scenarios to time (default: clean,cache+lockfile)",
 	  .set = pmbench_cli_set_scenarios, .complete = CPL_SCENARIOS },
+	{ "scripts", ARG_CUSTOM, RUNS_PMS, "CHOICE",
+	  "dependencies' install scripts: default (each PM as it comes), "
+	  "none (every PM told to run none) or all (told to run every one), "
+	  "each PM by its own flag or setting; the process tree of each "
+	  "run confirms it",
+	  .set = pmbench_cli_set_scripts, .complete = CPL_WORDS,
+	  .values = "default none all" },
 	{ "seed", ARG_U64, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, "N",
 	  "the seed of the statistics' resampling (default 1)",
 	  RUN_AT(seed, uint64_t) },
@@ -774,6 +781,16 @@ int pmbench_cli_set_no_fs_wait(struct pmbench_cli_opts *cli,
 	(void)arg;
 	pmbench_cli_ctx.no_fs_wait = 1;
 	return 0;
+}
+
+int pmbench_cli_set_scripts(struct pmbench_cli_opts *cli,
+			    const struct pmbench_option *o, const char *arg)
+{
+	enum pmbench_scripts_choice *at = cli->run ? &cli->run->scripts
+						   : &cli->cicache->scripts;
+
+	(void)o;
+	return pmbench_scripts_choice_parse(at, arg);
 }
 
 int pmbench_cli_set_columns(struct pmbench_cli_opts *cli,

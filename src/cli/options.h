@@ -324,6 +324,8 @@ int pmbench_cli_set_no_fs_wait(struct pmbench_cli_opts *cli,
 			       const struct pmbench_option *o, const char *arg);
 int pmbench_cli_set_columns(struct pmbench_cli_opts *cli,
 			    const struct pmbench_option *o, const char *arg);
+int pmbench_cli_set_scripts(struct pmbench_cli_opts *cli,
+			    const struct pmbench_option *o, const char *arg);
 /* cmd_bench.c */
 int pmbench_cli_set_tasks(struct pmbench_cli_opts *cli,
 			  const struct pmbench_option *o, const char *arg);

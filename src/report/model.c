@@ -415,7 +415,9 @@ int pmbench_report_scripts_mixed(const struct pmbench_report *rep,
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 
+		/* Told --scripts none or all: like for like, checked. */
 		if (strcmp(c->fixture, fixture) || !c->scripts ||
+		    c->scripts_choice ||
 		    strstr(c->scripts, "no installed dependency"))
 			continue;
 		if (strstr(c->scripts, "runs every") ||

@@ -93,11 +93,22 @@ struct fake_pm {
 	 * or NULL: it prints them in every run (yarn 4's step lines).
 	 */
 	const char *timer_flag;
+	/*
+	 * Dependencies' install scripts, as pmbench's table says of the
+	 * real PM: whether it runs them unasked, and what turns them off
+	 * and on (an option, or "VAR=value"); see run_lifecycle().
+	 */
+	int scripts_run;
+	const char *scripts_off;
+	const char *scripts_on;
 };
 
 static const struct fake_pm pms[] = {
 	{
 		.name = "npm",
+		.scripts_run = 1,
+		.scripts_off = "--ignore-scripts",
+		.scripts_on = "npm_config_dangerously_allow_all_scripts=true",
 		.timer_flag = "--timing",
 		.registry_env = "npm_config_registry",
 		.version = "11.0.0-fake",
@@ -123,6 +134,9 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn",
+		.scripts_run = 1,
+		.scripts_off = "--ignore-scripts",
+		.scripts_on = NULL,
 		.timer_flag = "--verbose",
 		.registry_env = "YARN_REGISTRY",
 		.version = "1.22.22",
@@ -140,6 +154,9 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "yarn-berry",
+		.scripts_run = 0,
+		.scripts_off = "YARN_ENABLE_SCRIPTS=false",
+		.scripts_on = "YARN_ENABLE_SCRIPTS=true",
 		.registry_env = "YARN_NPM_REGISTRY_SERVER",
 		.version = "4.18.1",
 		.lockfile = "yarn.lock",
@@ -161,6 +178,9 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "pnpm",
+		.scripts_run = 0,
+		.scripts_off = "--ignore-scripts",
+		.scripts_on = "pnpm_config_dangerously_allow_all_builds=true",
 		.timer_flag = "--reporter=ndjson",
 		.registry_env = "pnpm_config_registry",
 		.version = "12.0.0-fake",
@@ -181,6 +201,9 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "bun",
+		.scripts_run = 0,
+		.scripts_off = "--ignore-scripts",
+		.scripts_on = NULL,
 		.timer_flag = "--verbose",
 		.registry_env = "BUN_CONFIG_REGISTRY",
 		.version = "1.4.5-fake",
@@ -200,6 +223,9 @@ static const struct fake_pm pms[] = {
 	},
 	{
 		.name = "deno",
+		.scripts_run = 0,
+		.scripts_off = NULL,
+		.scripts_on = "--allow-scripts",
 		.timer_flag = "debug",
 		.registry_env = "NPM_CONFIG_REGISTRY",
 		.version = "deno 2.9.6 (fake)",
@@ -1363,7 +1389,7 @@ static int timeline_write(uint64_t kib, uint64_t ms)
  * A lifecycle script of `ms`: /bin/sleep with the environment a PM gives
  * a dependency's postinstall, waited for.
  */
-static int timeline_script(uint64_t ms)
+static int timeline_script(uint64_t ms, const char *package)
 {
 	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
 	char secs[32];
@@ -1373,7 +1399,7 @@ static int timeline_script(uint64_t ms)
 	for (char **e = environ; *e; e++)
 		pmbench_strvec_push(&envp, *e);
 	pmbench_strvec_push(&envp, "npm_lifecycle_event=postinstall");
-	pmbench_strvec_push(&envp, "npm_package_name=fake-esbuild");
+	pmbench_strvec_pushf(&envp, "npm_package_name=%s", package);
 	snprintf(secs, sizeof(secs), "%llu.%03llu",
 		 (unsigned long long)(ms / 1000),
 		 (unsigned long long)(ms % 1000));
@@ -1388,6 +1414,48 @@ static int timeline_script(uint64_t ms)
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	return pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static int has_word(const struct fake *f, const char *word);
+
+/* Whether `how` (an option, or "VAR=value") was given to the fake. */
+static int told(const struct fake *f, const char *how)
+{
+	const char *eq = how ? strchr(how, '=') : NULL;
+	struct pmbench_buf key = PMBENCH_BUF_INIT;
+	const char *v;
+
+	if (!how)
+		return 0;
+	if (!eq)
+		return has_word(f, how);
+	pmbench_buf_add(&key, how, (size_t)(eq - how));
+	v = getenv(key.ptr);
+	pmbench_buf_release(&key);
+	return v && !strcmp(v, eq + 1);
+}
+
+/*
+ * $FAKEPM_LIFECYCLE=MS: has-script's postinstall runs as a process of
+ * MS ms with a PM's lifecycle environment, when the fake runs scripts:
+ * as the real PM does unasked (`scripts_run`), unless told off, or
+ * when told on. $FAKEPM_<NAME>_LIFECYCLE=always or never: a PM that
+ * does not do as told.
+ */
+static int run_lifecycle(const struct fake *f)
+{
+	const char *ms = env("FAKEPM_LIFECYCLE"), *lie = pm_env(f, "LIFECYCLE");
+	int run = f->pm->scripts_run;
+
+	if (!ms)
+		return 0;
+	if (told(f, f->pm->scripts_off))
+		run = 0;
+	else if (told(f, f->pm->scripts_on))
+		run = 1;
+	if (lie)
+		run = !strcmp(lie, "always");
+	return run ? timeline_script(strtoull(ms, NULL, 10), "has-script") : 0;
 }
 
 /* One step "word:A[:B]" of a timeline. */
@@ -1416,7 +1484,7 @@ static int timeline_step(const struct fake *f, const char *step)
 	else if (n == 5 && !strncmp(step, "write", 5))
 		return timeline_write(a, b);
 	else if (n == 6 && !strncmp(step, "script", 6))
-		return timeline_script(a);
+		return timeline_script(a, "fake-esbuild");
 	else
 		return -2;
 	return 0;
@@ -1884,7 +1952,7 @@ static int do_install(struct fake *f)
 	/* A frozen install never writes the lockfile. */
 	if (write_outputs(f, strcmp(mode, "nolock") != 0 && !f->frozen) < 0 ||
 	    write_extra_packages(f) < 0 || write_pnp(f) < 0 ||
-	    write_hidden(f) < 0)
+	    write_hidden(f) < 0 || run_lifecycle(f) < 0)
 		goto done;
 	print_timers(f);
 	printf("fake %s: added 3 packages\n", name);

@@ -6,6 +6,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
+#include "pmbench/pm.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/strvec.h"
 
@@ -128,6 +129,31 @@ TEST(table)
 	CHECK_CONTAINS(t, "note: pnpm has only 4 successful run(s)");
 	CHECK_CONTAINS(t, "not like for like");
 	free(t);
+	pmbench_result_release(&r);
+}
+
+/*
+ * Cells told --scripts none (or all) are like for like: the note goes,
+ * and the JSON keeps the choice (read back as it was).
+ */
+TEST(scripts_told_is_like_for_like)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result back = PMBENCH_RESULT_INIT;
+	char *t, *json;
+
+	CHECK_INT(load(&r), 0);
+	for (size_t i = 0; i < r.cells_nr; i++)
+		r.cells[i].scripts_choice = PMBENCH_SCRIPTS_RUN_NONE;
+	t = render(&r, "table");
+	CHECK(!strstr(t, "not like for like"));
+	free(t);
+	json = pmbench_result_to_json(&r);
+	CHECK_CONTAINS(json, "\"scripts_choice\":\t\"none\"");
+	CHECK_INT(pmbench_result_from_json(&back, json, NULL), 0);
+	CHECK_INT(back.cells[0].scripts_choice, PMBENCH_SCRIPTS_RUN_NONE);
+	free(json);
+	pmbench_result_release(&back);
 	pmbench_result_release(&r);
 }
 
@@ -1019,7 +1045,7 @@ TEST(state_check_in_every_format)
 	pmbench_result_release(&r);
 }
 
-CHECK_MAIN(CASE(statistics), CASE(table),
+CHECK_MAIN(CASE(statistics), CASE(table), CASE(scripts_told_is_like_for_like),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(no_outlier_warning_when_tight), CASE(auto_budget_header),
 	   CASE(too_few_runs_to_test), CASE(drift_warning), CASE(markdown),

@@ -347,6 +347,15 @@ static const struct pmbench_pm_conf deno_conf = {
 	.warns = NULL,
 };
 
+/*
+ * How a PM is told --scripts none, then all (pmbench_pm_push_scripts()):
+ * two struct pmbench_pm_scripts_way.
+ */
+#define SCRIPTS_WAYS(...)             \
+	{                             \
+		{ NULL }, __VA_ARGS__ \
+	}
+
 /* Variables of the caller that change what any PM, or node, does. */
 static const char *const common_env_prefixes[] = { "NODE_", "COREPACK_", NULL };
 
@@ -408,6 +417,18 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "npm runs dependency install scripts "
 				"(npm 11 warns about them but runs them)",
+		/*
+		 * npm 11.19's dangerously-allow-all-scripts also runs those a
+		 * project's allowScripts denies; ignore-scripts wins over it.
+		 */
+		.scripts_way = SCRIPTS_WAYS(
+			{ .args = L("--ignore-scripts"),
+			  .source = "https://docs.npmjs.com/cli/v11/commands/"
+				    "npm-install#ignore-scripts" },
+			{ .env = L("npm_config_dangerously_allow_all_scripts="
+				   "true"),
+			  .source = "https://docs.npmjs.com/cli/v11/using-npm/"
+				    "config#dangerously-allow-all-scripts" }),
 		/* npm 7+ takes a yarn 1 yarn.lock as resolution guidance. */
 		.migrate_reads = L("yarn"),
 		/*
@@ -485,6 +506,12 @@ const struct pmbench_pm pmbench_pms[] = {
 		.store_var = "YARN_CACHE_FOLDER",
 		.scripts = PMBENCH_SCRIPTS_ALL,
 		.scripts_note = "yarn 1 runs every dependency install script",
+		.scripts_way = SCRIPTS_WAYS(
+			{ .args = L("--ignore-scripts"),
+			  .source = "https://classic.yarnpkg.com/en/docs/cli/"
+				    "install#toc-yarn-install-ignore-scripts" },
+			{ .source = "https://classic.yarnpkg.com/en/docs/cli/"
+				    "install (it runs them by default)" }),
 		.import_args = L("import", "--non-interactive"),
 		.import_from = L("npm"),
 		/* The first "error" line says why; the next ones sum up. */
@@ -580,6 +607,18 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
+		/*
+		 * enableScripts defaults to false in 4.18 (true only for a
+		 * lockfile older than version 9); a package the project marks
+		 * dependenciesMeta built: false stays unbuilt either way.
+		 */
+		.scripts_way = SCRIPTS_WAYS(
+			{ .env = L("YARN_ENABLE_SCRIPTS=false"),
+			  .source = "https://yarnpkg.com/configuration/"
+				    "yarnrc#enableScripts" },
+			{ .env = L("YARN_ENABLE_SCRIPTS=true"),
+			  .source = "https://yarnpkg.com/configuration/"
+				    "yarnrc#enableScripts" }),
 		/* berry converts a yarn 1 yarn.lock on its first install. */
 		.migrate_reads = L("yarn"),
 		/*
@@ -692,6 +731,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_note = "pnpm runs no dependency build scripts unless "
 				"allowed (onlyBuiltDependencies)",
 		.scripts_said = L("Ignored build scripts"),
+		/* pnpm 11+ replaced onlyBuiltDependencies with allowBuilds. */
+		.scripts_way = SCRIPTS_WAYS(
+			{ .args = L("--ignore-scripts"),
+			  .source =
+				  "https://pnpm.io/cli/install#--ignore-scripts" },
+			{ .env = L("pnpm_config_dangerously_allow_all_builds="
+				   "true"),
+			  .source = "https://pnpm.io/settings#"
+				    "dangerouslyallowallbuilds" }),
 		.import_args = L("import"),
 		.import_from = L("npm", "yarn", "yarn-berry"),
 		/* pnpm 12 prints "Error: ERR_PNPM_..." or a "╰─▶" cause. */
@@ -807,6 +855,17 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_note = "bun runs install scripts only for packages on "
 				"its trusted list",
 		.scripts_said = L("Blocked "),
+		.scripts_way = SCRIPTS_WAYS(
+			{ .args = L("--ignore-scripts"),
+			  .source = "https://bun.com/docs/pm/cli/install" },
+			{ .refusal = "not possible: bun runs the install "
+				     "scripts of the "
+				     "packages package.json's "
+				     "trustedDependencies names and of its "
+				     "default list only, and has no switch "
+				     "for every package",
+			  .source = "https://bun.com/docs/pm/lifecycle#"
+				    "trusteddependencies" }),
 		/* bun install converts these lockfiles when it has none. */
 		.migrate_reads = L("npm", "yarn", "pnpm"),
 		/* The first "error:" says why ("... failed to resolve" follows). */
@@ -858,6 +917,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "deno runs no install scripts without "
 				"--allow-scripts",
+		/* --allow-scripts without a list allows every package. */
+		.scripts_way = SCRIPTS_WAYS(
+			{ .source =
+				  "https://docs.deno.com/runtime/reference/cli/"
+				  "install/ (none without --allow-scripts)" },
+			{ .args = L("--allow-scripts"),
+			  .source =
+				  "https://docs.deno.com/runtime/reference/cli/"
+				  "install/#options-allow-scripts" }),
 		.fail_causes = L("^error: "),
 		.hints = HINTS({ "Could not find npm package", " matching ",
 				 NO_SUCH_VERSION }),
@@ -1505,6 +1573,84 @@ void pmbench_pm_push_install(struct pmbench_strvec *out,
 			     cache);
 	if (pm->variant)
 		pmbench_pm_push_args(out, pm->variant->args, cache);
+}
+
+static const char *const scripts_choices[] = { "default", "none", "all" };
+
+const char *pmbench_scripts_choice_name(enum pmbench_scripts_choice choice)
+{
+	return (size_t)choice < PMBENCH_ARRAY_SIZE(scripts_choices)
+		       ? scripts_choices[choice]
+		       : "default";
+}
+
+int pmbench_scripts_choice_parse(enum pmbench_scripts_choice *out,
+				 const char *name)
+{
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(scripts_choices); i++)
+		if (!strcmp(name, scripts_choices[i])) {
+			*out = (enum pmbench_scripts_choice)i;
+			return 0;
+		}
+	return pmbench_error_setc(PMBENCH_EINVALID,
+				  "unknown scripts choice '%s': use default, "
+				  "none or all",
+				  name);
+}
+
+const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
+				       enum pmbench_scripts_choice choice)
+{
+	if (choice == PMBENCH_SCRIPTS_AS_IS ||
+	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way))
+		return NULL;
+	return pm->scripts_way[choice].refusal;
+}
+
+void pmbench_pm_scripts_told(struct pmbench_buf *out,
+			     const struct pmbench_pm *pm,
+			     enum pmbench_scripts_choice choice)
+{
+	const struct pmbench_pm_scripts_way *w;
+	const char *sep = "told ";
+
+	if (choice == PMBENCH_SCRIPTS_AS_IS ||
+	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way)) {
+		pmbench_buf_adds(out, pm->scripts_note);
+		return;
+	}
+	w = &pm->scripts_way[choice];
+	pmbench_buf_addf(out,
+			 "--scripts %s: ", pmbench_scripts_choice_name(choice));
+	if (w->refusal) {
+		pmbench_buf_adds(out, w->refusal);
+		return;
+	}
+	for (const char *const *a = w->args; a && *a; a++, sep = " ")
+		pmbench_buf_addf(out, "%s%s", sep, *a);
+	for (const char *const *e = w->env; e && *e; e++, sep = " ")
+		pmbench_buf_addf(out, "%s%s", sep, *e);
+	if (!w->args && !w->env)
+		pmbench_buf_addf(out, "as it comes (%s)", pm->scripts_note);
+}
+
+void pmbench_pm_push_scripts(struct pmbench_strvec *args,
+			     struct pmbench_strvec *env,
+			     const struct pmbench_pm *pm,
+			     enum pmbench_scripts_choice choice)
+{
+	const struct pmbench_pm_scripts_way *w;
+
+	if (choice == PMBENCH_SCRIPTS_AS_IS ||
+	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way))
+		return;
+	w = &pm->scripts_way[choice];
+	if (w->refusal)
+		return;
+	if (args && w->args)
+		pmbench_strvec_pushv(args, w->args);
+	if (env && w->env)
+		pmbench_strvec_pushv(env, w->env);
 }
 
 int pmbench_pm_version_major(const char *version)

@@ -499,6 +499,25 @@ void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
 	pmbench_workspace_node_modules(&ps->ws, &s->nm_bytes, &s->nm_files);
 }
 
+/* What the PM's output said it skipped (the table knows how), if it did. */
+static void add_said(struct pmbench_buf *out, const struct pmbench_pm *pm,
+		     const struct pmbench_child *c)
+{
+	struct pmbench_buf lines = PMBENCH_BUF_INIT;
+	const char *said = NULL;
+
+	pmbench_child_tail_lines(c, 200, &lines);
+	for (const char *const *w = pm->scripts_said; w && *w && !said; w++)
+		said = strstr(lines.ptr, *w);
+	if (said) {
+		size_t n = strcspn(said, "\n");
+
+		pmbench_buf_addf(out, " (%s said: %.*s)", pm->name,
+				 (int)(n > 200 ? 200 : n), said);
+	}
+	pmbench_buf_release(&lines);
+}
+
 /*
  * What happened to dependencies' lifecycle scripts: the PM's policy, the
  * packages that have such scripts, and what the PM itself said.
@@ -506,11 +525,9 @@ void pmbench_pmrun_measure_node_modules(struct pmbench_pmrun *ps,
 static char *describe_scripts(struct pmbench_pmrun *ps,
 			      const struct pmbench_child *c)
 {
-	struct pmbench_strvec found = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec *found = &ps->script_packages;
 	struct pmbench_resolution res = PMBENCH_RESOLUTION_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	struct pmbench_buf lines = PMBENCH_BUF_INIT;
-	const char *said;
 
 	/*
 	 * Every node_modules of the copy (a workspace root above the
@@ -520,36 +537,25 @@ static char *describe_scripts(struct pmbench_pmrun *ps,
 	pmbench_resolution_scan(&res, ps->pm->caps & PMBENCH_PM_NO_NODE_MODULES
 					      ? ps->ws.run_project
 					      : ps->ws.run);
-	pmbench_resolution_scripts(&res, &found);
-	pmbench_buf_adds(&out, ps->pm->scripts_note);
-	if (!found.nr) {
+	pmbench_strvec_release(found);
+	pmbench_resolution_scripts(&res, found);
+	pmbench_pm_scripts_told(&out, ps->pm, ps->scripts_choice);
+	if (!found->nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
 	} else {
 		pmbench_buf_addf(&out,
 				 "; %zu installed dependenc%s an install "
 				 "script: ",
-				 found.nr,
-				 found.nr == 1 ? "y has" : "ies have");
-		for (size_t i = 0; i < found.nr && i < 8; i++)
+				 found->nr,
+				 found->nr == 1 ? "y has" : "ies have");
+		for (size_t i = 0; i < found->nr && i < 8; i++)
 			pmbench_buf_addf(&out, "%s%s", i ? ", " : "",
-					 found.v[i]);
-		if (found.nr > 8)
-			pmbench_buf_addf(&out, " and %zu more", found.nr - 8);
+					 found->v[i]);
+		if (found->nr > 8)
+			pmbench_buf_addf(&out, " and %zu more", found->nr - 8);
 	}
-	/* Some PMs say what they skipped (the table knows how). */
-	pmbench_child_tail_lines(c, 200, &lines);
-	said = NULL;
-	for (const char *const *w = ps->pm->scripts_said; w && *w && !said; w++)
-		said = strstr(lines.ptr, *w);
-	if (said) {
-		size_t n = strcspn(said, "\n");
-
-		pmbench_buf_addf(&out, " (%s said: %.*s)", ps->pm->name,
-				 (int)(n > 200 ? 200 : n), said);
-	}
-	pmbench_strvec_release(&found);
+	add_said(&out, ps->pm, c);
 	pmbench_resolution_release(&res);
-	pmbench_buf_release(&lines);
 	return pmbench_buf_detach(&out);
 }
 
@@ -593,12 +599,30 @@ static void push_env(struct pmbench_pmrun *ps)
 				     ps->ws.cache);
 }
 
+/*
+ * The fixture's environment, its per-PM environment (the base's, then
+ * the variant's), then what tells the PM the --scripts choice (its
+ * arguments too).
+ */
+static void push_fixture_env(struct pmbench_pmrun *ps,
+			     const struct pmbench_fixture *f)
+{
+	const struct pmbench_fixture_pm *fp[2];
+	size_t fp_nr = fixture_pms(fp, f, ps->pm);
+
+	for (size_t i = 0; i < f->env.nr; i++)
+		pmbench_strvec_push(&ps->env, f->env.v[i]);
+	for (size_t k = 0; k < fp_nr; k++)
+		for (size_t i = 0; i < fp[k]->env.nr; i++)
+			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
+	pmbench_pm_push_scripts(&ps->command, &ps->env, ps->pm,
+				ps->scripts_choice);
+}
+
 void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 			   const struct pmbench_fixture *f,
 			   const struct pmbench_strvec *extra_env)
 {
-	const struct pmbench_fixture_pm *fp[2];
-	size_t fp_nr = fixture_pms(fp, f, ps->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	const char *slash;
 
@@ -620,11 +644,7 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_node_path_env(&ps->env, ps->ctx, slash ? b.ptr : NULL);
 	/* Its headers for node-gyp; the manifest and --env may say else. */
 	pmbench_node_env(&ps->env, ps->ctx ? ps->ctx->node : NULL);
-	for (size_t i = 0; i < f->env.nr; i++)
-		pmbench_strvec_push(&ps->env, f->env.v[i]);
-	for (size_t k = 0; k < fp_nr; k++)
-		for (size_t i = 0; i < fp[k]->env.nr; i++)
-			pmbench_strvec_push(&ps->env, fp[k]->env.v[i]);
+	push_fixture_env(ps, f);
 	ps->env_given = ps->env.nr;
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
 		pmbench_strvec_push(&ps->env, extra_env->v[i]);
@@ -937,6 +957,7 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->scripts);
 	free(ps->note);
 	free(ps->registry_note);
+	pmbench_strvec_release(&ps->script_packages);
 	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
 	ps->registry_note = NULL;
 	ps->primed_locked = 0;

@@ -724,6 +724,9 @@ const char *pmbench_proof_name(int proof)
 	return proof_names[proof];
 }
 
+/* A cell's "scripts_choice" (enum pmbench_scripts_choice): not default. */
+static const char *const scripts_choices[] = { "default", "none", "all", NULL };
+
 /* A cell's "state": written only when it is not the first. */
 static const char *const cell_states[] = {
 	[PMBENCH_CELL_MEASURABLE] = "measurable",
@@ -749,6 +752,8 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "pm_version", F_OPTSTR, pm_version, 0),
 	FIELD(pmbench_cell, "node", F_OPTSTR, node, 0),
 	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
+	FIELD_NAMES(pmbench_cell, "scripts_choice", scripts_choice,
+		    scripts_choices),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),

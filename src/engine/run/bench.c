@@ -130,6 +130,21 @@ job_of(const struct rounds *x, struct pmbench_pmrun *ps, const char *cell)
 }
 
 /*
+ * Why the job's PM cannot do the task (yarn 1 has no lockfile-only
+ * install), or, for an install, be told --scripts (bun cannot run them
+ * all), or NULL: it can.
+ */
+static const char *unsupported(const struct rounds *x,
+			       const struct pmbench_task_job *j)
+{
+	const char *why = x->task->unsupported ? x->task->unsupported(j) : NULL;
+
+	if (!why && x->task->flags & PMBENCH_TASK_PER_SCENARIO)
+		why = pmbench_pm_scripts_refusal(j->ps->pm, x->o->scripts);
+	return why;
+}
+
+/*
  * A script the fixture's package.json lacks is named, as a priming
  * failure would be: the PM's cell gets no runs.
  */
@@ -162,8 +177,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 	struct pmbench_task_job j = job_of(x, ps, name);
 	struct pmbench_cell *cell = pmbench_result_add_cell(
 		x->r, fx(x, ps), name, x->scenario, ps->pm->name);
-	const char *why = x->task->unsupported ? x->task->unsupported(&j)
-					       : NULL;
+	const char *why = unsupported(x, &j);
 
 	pmbench_pmrun_describe_cell(cell, ps);
 	if (ps->runtime)
@@ -172,6 +186,7 @@ static void add_cell(struct rounds *x, struct pmbench_pmrun *ps,
 		cell->node = pmbench_xstrdup(ps->node);
 	if (ps->pm_config)
 		cell->pm_config = pmbench_xstrdup(ps->pm_config);
+	cell->scripts_choice = (int)ps->scripts_choice;
 	x->task->describe(cell, &j);
 	if (why)
 		pmbench_cell_set_unsupported(cell, why);
@@ -424,7 +439,7 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 		return 0;
 	j = job_of(x, ps, x->task->name);
 	/* A PM that has no way to do the task: its cell says so. */
-	if (x->task->unsupported && x->task->unsupported(&j))
+	if (unsupported(x, &j))
 		return 0;
 	for (unsigned rep = 0; rep < k && !ret; rep++)
 		ret = one_pass(x, ps, round, rep);
@@ -575,7 +590,7 @@ static int untimed_ok(const struct rounds *x, const struct pmbench_pmrun *ps,
 		      const struct pmbench_task_job *j)
 {
 	return !ps->prime_failure && cell && !cell->prime_failure &&
-	       !(x->task->unsupported && x->task->unsupported(j));
+	       !unsupported(x, j);
 }
 
 /*
@@ -1799,6 +1814,8 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (ret < 0)
 		goto done;
 	record_pm_config(r, o);
+	for (size_t i = 0; i < nr; i++)
+		states[i].scripts_choice = o->scripts;
 	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);

@@ -1425,6 +1425,19 @@ static int budget_jobs(struct run *x)
 	return ret;
 }
 
+/*
+ * The CI install of `ps` into `out`: its binary, its CI arguments, what
+ * tells it --scripts, the fixture's flags.
+ */
+static void frozen_command(struct pmbench_strvec *out, const struct run *x,
+			   const struct pmbench_pmrun *ps)
+{
+	pmbench_strvec_push(out, ps->found.path);
+	pmbench_pm_push_install(out, ps->pm, 1, ps->ws.cache);
+	pmbench_pm_push_scripts(out, NULL, ps->pm, ps->scripts_choice);
+	pmbench_pmrun_fixture_flags(out, x->f, ps->pm);
+}
+
 static int run_fixture(struct run *x)
 {
 	const struct pmbench_cicache_opts *o = x->o;
@@ -1448,10 +1461,9 @@ static int run_fixture(struct run *x)
 		pmbench_workspace_init(&ps->ws, ps->pm, x->ctx->cache_dir,
 				       x->f->name, x->f->source_dir,
 				       x->f->subdir);
+		ps->scripts_choice = o->scripts;
 		pmbench_pmrun_compose(ps, x->f, &o->env);
-		pmbench_strvec_push(&x->frozen[i], ps->found.path);
-		pmbench_pm_push_install(&x->frozen[i], ps->pm, 1, ps->ws.cache);
-		pmbench_pmrun_fixture_flags(&x->frozen[i], x->f, ps->pm);
+		frozen_command(&x->frozen[i], x, ps);
 		/* Old archives of an earlier run must not be restored. */
 		{
 			struct pmbench_buf d = PMBENCH_BUF_INIT;

@@ -12,6 +12,7 @@
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
 #include "pmbench/scenario.h"
+#include "pmbench/scriptcheck.h"
 #include "pmbench/statecheck.h"
 #include "pmbench/workspace.h"
 #include "task_ops.h"
@@ -99,6 +100,8 @@ static void check_state(const struct pmbench_task_job *j,
 	if (j->state & PMBENCH_STATE_NODE_MODULES)
 		record_written(j, s, since);
 	pmbench_state_check_sample(s, j->state, j->ps->pm, j->ps->pm_config);
+	pmbench_scripts_check_sample(s, j->state, j->ps->scripts_choice,
+				     &j->ps->script_packages);
 	pmbench_buf_release(&after);
 }
 

@@ -1,0 +1,135 @@
+/*
+ * `--scripts none|all` (issue 36), with fake PMs whose dependency
+ * has-script has a postinstall that runs as a process
+ * ($FAKEPM_LIFECYCLE): each PM told by its table's flag or setting, the
+ * process tree of each run confirming it in the state check, and a fake
+ * that does not do as told ($FAKEPM_<NAME>_LIFECYCLE) failing it; the
+ * "not like for like" note gone once they are told; a PM that cannot be
+ * told (bun, all) a cell that says so, with no time.
+ */
+#include "pmbench/common.h"
+
+#include "pmbench/result.h"
+
+#include "check.h"
+#include "harness.h"
+
+/* `bench --scripts choice` of `pms` on a fresh project, with `knobs`. */
+static void bench(struct h_run *run, struct pmbench_result *r,
+		  const char *choice, const char *pms,
+		  const char *const *knobs)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
+	const char *proj = h_project("proj");
+	char out[4200];
+	const char *args[] = { "bench",	   "--pm",     pms,	 "--scenario",
+			       "clean",	   "--runs",   "1",	 "--warmup",
+			       "0",	   "--no-control", "--scripts", choice,
+			       "--out",	   out,	       proj,	 NULL };
+
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
+	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
+	/* Long enough for the tree's walks (every 25 ms) to see it. */
+	pmbench_strvec_push(&env, "FAKEPM_LIFECYCLE=400");
+	pmbench_strvec_pushv(&env, knobs);
+	h_pmbench(run, args, &env);
+	CHECK_INT(pmbench_result_read(r, out), 0);
+	pmbench_strvec_release(&env);
+}
+
+/* The clean cell of `pm`: its run checked `want`, `why` in the reason. */
+static void check_cell(int *ok, const struct pmbench_result *r,
+		       const char *pm, int want, const char *why)
+{
+	const struct pmbench_cell *c =
+		pmbench_result_find_cell(r, "proj", "install", "clean", pm);
+
+	*ok = 0;
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 1);
+	CHECK(c->samples[0].ok);
+	CHECK_INT(c->samples[0].state_check, want);
+	if (why)
+		CHECK_CONTAINS(c->samples[0].state_why, why);
+	*ok = 1;
+}
+
+TEST(none_runs_no_lifecycle_script)
+{
+	const char *const honest[] = { NULL };
+	const char *const liar[] = { "FAKEPM_NPM_LIFECYCLE=always", NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+
+	/* npm runs them unasked: told --ignore-scripts, it runs none. */
+	h_setup();
+	bench(&run, &r, "none", "npm,yarn-berry", honest);
+	H_CHECK_CALL(check_cell, &r, "npm", PMBENCH_CHECK_PASS, NULL);
+	H_CHECK_CALL(check_cell, &r, "yarn-berry", PMBENCH_CHECK_PASS, NULL);
+	CHECK_INT(r.cells[0].scripts_choice, 1);
+	CHECK_CONTAINS(r.cells[0].scripts, "--scripts none: told "
+					   "--ignore-scripts");
+	CHECK(!strstr(run.out.ptr, "not like for like"));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	/* One that runs it anyway is caught by its process tree. */
+	h_setup();
+	bench(&run, &r, "none", "npm", liar);
+	H_CHECK_CALL(check_cell, &r, "npm", PMBENCH_CHECK_FAIL,
+		     "--scripts none: 1 lifecycle script ran: has-script "
+		     "postinstall");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+TEST(all_runs_every_install_script)
+{
+	const char *const honest[] = { NULL };
+	const char *const liar[] = { "FAKEPM_PNPM_LIFECYCLE=never", NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	/* pnpm and deno run none unasked; told, they run has-script's. */
+	h_setup();
+	bench(&run, &r, "all", "pnpm,deno,bun", honest);
+	H_CHECK_CALL(check_cell, &r, "pnpm", PMBENCH_CHECK_PASS, NULL);
+	H_CHECK_CALL(check_cell, &r, "deno", PMBENCH_CHECK_PASS, NULL);
+	/* bun cannot be told: said, and no time. */
+	c = pmbench_result_find_cell(&r, "proj", "install", "clean", "bun");
+	CHECK(c);
+	CHECK_INT(c->state, PMBENCH_CELL_UNSUPPORTED);
+	CHECK_INT(c->samples_nr, 0);
+	CHECK_CONTAINS(c->note, "not possible: bun runs the install scripts");
+	CHECK(!strstr(run.out.ptr, "not like for like"));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	h_setup();
+	bench(&run, &r, "all", "pnpm", liar);
+	H_CHECK_CALL(check_cell, &r, "pnpm", PMBENCH_CHECK_FAIL,
+		     "--scripts all: 1 of 1 packages with an install script "
+		     "ran none: has-script@1.0.0");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/* As they come, npm runs it and pnpm does not: the note stays. */
+TEST(as_they_come_the_note_stays)
+{
+	const char *const none[] = { NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+
+	h_setup();
+	bench(&run, &r, "default", "npm,pnpm", none);
+	CHECK_CONTAINS(run.out.ptr, "not like for like");
+	CHECK_INT(r.cells[0].scripts_choice, 0);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+CHECK_MAIN(CASE(none_runs_no_lifecycle_script),
+	   CASE(all_runs_every_install_script),
+	   CASE(as_they_come_the_note_stays))
