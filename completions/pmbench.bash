@@ -48,7 +48,7 @@ _pmbench()
 		return
 		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"bench --edits")
@@ -152,7 +152,7 @@ _pmbench()
 		return
 		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"migrate --env")
@@ -232,7 +232,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -248,7 +248,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -272,7 +272,7 @@ _pmbench()
 		return
 		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -356,7 +356,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"ci-cache --compression")
