@@ -187,15 +187,22 @@ static struct step step_before(const struct section *s, const char *scenario,
 	return step_of(s->rep, older->i, newer->i);
 }
 
-/* "0.33x (0.32x–0.35x, paired)" */
+/*
+ * "0.33x (0.32x–0.35x, paired)"; "0.16x (independent, no interval)" when
+ * the interval is a point (one run each).
+ */
 static void add_step(struct pmbench_buf *b, const struct step *st)
 {
 	pmbench_report_add_ratio(b, st->ratio.point);
 	pmbench_buf_adds(b, " (");
-	pmbench_report_add_ratio(b, st->ratio.lo);
-	pmbench_buf_adds(b, "–");
-	pmbench_report_add_ratio(b, st->ratio.hi);
-	pmbench_buf_addf(b, ", %s)", st->paired ? "paired" : "independent");
+	if (st->ratio.lo < st->ratio.hi) {
+		pmbench_report_add_ratio(b, st->ratio.lo);
+		pmbench_buf_adds(b, "–");
+		pmbench_report_add_ratio(b, st->ratio.hi);
+		pmbench_buf_adds(b, ", ");
+	}
+	pmbench_buf_addf(b, "%s%s)", st->paired ? "paired" : "independent",
+			 st->ratio.lo < st->ratio.hi ? "" : ", no interval");
 }
 
 /* The release whose step moved most in `scenario` (largest |log|), or -1. */
@@ -241,10 +248,12 @@ static const struct pmbench_doc_column cols[] = {
 	[COL_FIXTURE] = { NULL, 0, { { "fixture", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_TASK] = { NULL, 0, { { "task", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_BASE] = { NULL, 0, { { "package_manager", PMBENCH_DOC_TEXT, 0 } } },
-	[COL_SCENARIO] = { "scenario", KEEP, { { "scenario", PMBENCH_DOC_TEXT,
-						0 } } },
-	[COL_VERSION] = { "release", KEEP, { { "version", PMBENCH_DOC_TEXT,
-					      0 } } },
+	[COL_SCENARIO] = { "scenario",
+			   KEEP,
+			   { { "scenario", PMBENCH_DOC_TEXT, 0 } } },
+	[COL_VERSION] = { "release",
+			  KEEP,
+			  { { "version", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_PM] = { "as", KEEP, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_SOURCE] = { "why", 0, { { "source", PMBENCH_DOC_TEXT, 0 } } },
 	[COL_MEDIAN] = { "median",
@@ -345,26 +354,22 @@ static void most_line(struct pmbench_doc *d, const struct section *s,
 		      const char *scenario)
 {
 	long v = moved_most(s, scenario), before = v;
-	struct pmbench_buf b = PMBENCH_BUF_INIT, iv = PMBENCH_BUF_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	struct step st;
+	size_t point;
 
 	if (v < 0)
 		return;
 	st = step_before(s, scenario, (size_t)v);
 	while (before-- > 0 && !find(s, scenario, s->versions.v[before]))
 		;
-	pmbench_report_add_ratio(&b, st.ratio.point);
-	pmbench_report_add_ratio(&iv, st.ratio.lo);
-	pmbench_buf_adds(&iv, "–");
-	pmbench_report_add_ratio(&iv, st.ratio.hi);
+	add_step(&b, &st);
+	point = strcspn(b.ptr, " ");
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-			 "%s: %s moved most from %s to %s: %s the time (%s, "
-			 "%s)",
+			 "%s: %s moved most from %s to %s: %.*s the time%s",
 			 scenario, s->pm, s->versions.v[before],
-			 s->versions.v[v], b.ptr, iv.ptr,
-			 st.paired ? "paired" : "independent");
+			 s->versions.v[v], (int)point, b.ptr, b.ptr + point);
 	pmbench_buf_release(&b);
-	pmbench_buf_release(&iv);
 }
 
 /* A line per scenario across the releases, for pages. */
@@ -409,8 +414,8 @@ static void one_section(struct pmbench_doc *d, const struct section *s)
 	struct pmbench_doc_table *t;
 
 	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2,
-			    "%s · %s: %s at %zu releases", s->fixture,
-			    s->task, s->pm, s->versions.nr);
+			    "%s · %s: %s at %zu releases", s->fixture, s->task,
+			    s->pm, s->versions.nr);
 	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
 			 "Per scenario, each release's median, oldest first, "
 			 "and its time against the release before: the "
@@ -436,8 +441,14 @@ size_t pmbench_kind_versions(struct pmbench_doc *d,
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 		const char *pm = pm_of(c);
-		struct section s = { rep, c->fixture, c->task, pm,
-				     NULL, 0, 0, PMBENCH_STRVEC_INIT,
+		struct section s = { rep,
+				     c->fixture,
+				     c->task,
+				     pm,
+				     NULL,
+				     0,
+				     0,
+				     PMBENCH_STRVEC_INIT,
 				     PMBENCH_STRVEC_INIT };
 
 		if (!pm)
