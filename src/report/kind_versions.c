@@ -126,7 +126,8 @@ static void collect(struct section *s)
 		if (pmbench_strvec_find(&s->scenarios, c->scenario) < 0)
 			pmbench_strvec_push(&s->scenarios, c->scenario);
 	}
-	qsort(s->cells, s->nr, sizeof(*s->cells), by_release);
+	if (s->nr)
+		qsort(s->cells, s->nr, sizeof(*s->cells), by_release);
 	for (size_t k = 0; k < s->nr; k++)
 		if (pmbench_strvec_find(&s->versions, s->cells[k].version) < 0)
 			pmbench_strvec_push(&s->versions, s->cells[k].version);
