@@ -52,7 +52,7 @@ _pmbench()
 		return
 		;;
 	"bench --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"bench --edits")
@@ -164,7 +164,7 @@ _pmbench()
 		return
 		;;
 	"migrate --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"migrate --env")
@@ -248,7 +248,7 @@ _pmbench()
 		return
 		;;
 	"report --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"report --format" | "report -f")
@@ -264,7 +264,7 @@ _pmbench()
 		return
 		;;
 	"compare --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"compare --format" | "compare -f")
@@ -288,7 +288,7 @@ _pmbench()
 		return
 		;;
 	"claim --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"claim --format" | "claim -f")
@@ -376,7 +376,7 @@ _pmbench()
 		return
 		;;
 	"ci-cache --columns")
-		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio' list
+		_pmbench_words 'pm median median_ci95 mean min runs outliers user system max_rss tree_rss node_modules phases ratio baseline_ratio paired_ratio pm_version' list
 		return
 		;;
 	"ci-cache --compression")

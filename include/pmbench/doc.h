@@ -237,6 +237,11 @@ struct pmbench_doc_chart {
 	int curve;
 	char *x_unit; /**< the horizontal axis' title ("packages"), or NULL */
 	/**
+	 * A curve's names of x = 1, 2, ... under the axis (releases: "9.15.9"),
+	 * or empty: the numbers themselves.
+	 */
+	struct pmbench_strvec x_labels;
+	/**
 	 * The series of the bars' spans (pmbench_doc_series()), in a legend
 	 * above the chart: names, and the terminal's letter of each.
 	 */
@@ -299,6 +304,11 @@ struct pmbench_doc {
 	char *json;
 	/** The id of the table the csv format writes; NULL: the first. */
 	char *csv;
+	/**
+	 * The id of a data table hyperfine's export (PMBENCH_DOC_JSON_HYPERFINE)
+	 * carries beside its results, under that id ("versions"), or NULL.
+	 */
+	char *json_also;
 	struct pmbench_doc_block **blocks;
 	size_t blocks_nr, blocks_alloc;
 	/**

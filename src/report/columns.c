@@ -355,6 +355,31 @@ static void w_signals(struct pmbench_doc_row *row, size_t k,
 		pmbench_doc_num(row, k, 1, c->drift);
 }
 
+char *pmbench_report_pm_release(const char *pm_version, const char **source)
+{
+	size_t n = strcspn(pm_version, ":");
+	const char *rest = pm_version + n + (pm_version[n] == ':');
+
+	*source = rest + strspn(rest, " ");
+	return pmbench_xstrndup(pm_version, n);
+}
+
+/* The release a cell's PM ran, and where it came from. */
+static void w_version(struct pmbench_doc_row *row, size_t k,
+		      const struct pmbench_report_cell *c)
+{
+	const char *source;
+	char *exact;
+
+	if (!c->cell->pm_version)
+		return;
+	exact = pmbench_report_pm_release(c->cell->pm_version, &source);
+	pmbench_doc_text(row, k, "%s", exact);
+	pmbench_doc_str(row, k, 0, exact);
+	pmbench_doc_str(row, k, 1, source);
+	free(exact);
+}
+
 static void w_leftover(struct pmbench_doc_row *row, size_t k,
 		       const struct pmbench_report_cell *c)
 {
@@ -460,6 +485,11 @@ static const struct cell_column {
 	    0,
 	    { { "offline_proof", TEXT, 0 }, { "offline_proof_why", TEXT, 0 } } },
 	  w_proof,
+	  0 },
+	{ { "version",
+	    0,
+	    { { "pm_version", TEXT, 0 }, { "pm_version_source", TEXT, 0 } } },
+	  w_version,
 	  0 },
 };
 
@@ -612,6 +642,7 @@ enum sample_var {
 	S_REQUESTS,
 	S_STATE_CHECK,
 	S_STATE_WHY,
+	S_PM_VERSION,
 };
 
 /*
@@ -652,6 +683,7 @@ static const struct {
 	{ "registry_requests", COUNT, S_REQUESTS },
 	{ "state_check", TEXT, S_STATE_CHECK },
 	{ "state_why", TEXT, S_STATE_WHY },
+	{ "pm_version", TEXT, S_PM_VERSION },
 };
 
 /* A phase's figure of a sample (only when it has phases). */
@@ -724,6 +756,8 @@ static const char *sample_str(enum sample_var var, const struct pmbench_cell *c,
 		return pmbench_check_name(s->state_check);
 	case S_STATE_WHY:
 		return s->state_why;
+	case S_PM_VERSION:
+		return c->pm_version;
 	default:
 		return NULL;
 	}

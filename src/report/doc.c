@@ -137,6 +137,7 @@ static void chart_release(struct pmbench_doc_chart *c)
 	}
 	free(c->bars);
 	pmbench_strvec_release(&c->series);
+	pmbench_strvec_release(&c->x_labels);
 	free(c->glyphs);
 	free(c->name);
 	free(c->caption);
@@ -173,6 +174,7 @@ void pmbench_doc_release(struct pmbench_doc *d)
 	free(d->term.columns);
 	free(d->json);
 	free(d->csv);
+	free(d->json_also);
 	*d = blank;
 }
 
@@ -408,6 +410,7 @@ struct pmbench_doc_chart *pmbench_doc_chart(struct pmbench_doc *d,
 
 	c->name = pmbench_xstrdup(name);
 	pmbench_strvec_init(&c->series);
+	pmbench_strvec_init(&c->x_labels);
 	c->caption = clean(caption);
 	c->title = clean(title);
 	c->unit = pmbench_xstrdup(unit);

@@ -87,6 +87,23 @@ static double y_of(double v, const struct frame *f)
 	return TOP + PLOT_H - (v > 0 ? v : 0) / f->ymax * PLOT_H;
 }
 
+/* The label under x: its name in x_labels (x = 1, 2, ...), else x. */
+static void x_tick(struct pmbench_buf *out, const struct pmbench_doc_chart *c,
+		   const struct frame *f, double x)
+{
+	size_t k = (size_t)x;
+
+	pmbench_buf_addf(out,
+			 "<text class=\"x\" x=\"%.1f\" y=\"%.1f\" "
+			 "text-anchor=\"middle\">",
+			 x_of(x, f), TOP + PLOT_H + 16);
+	if (x >= 1 && (double)k == x && k <= c->x_labels.nr)
+		pmbench_fmt_xml_escape(out, c->x_labels.v[k - 1]);
+	else
+		pmbench_buf_addf(out, "%g", x);
+	pmbench_buf_adds(out, "</text>\n");
+}
+
 /* Horizontal grid lines with the values, and a tick at every x. */
 static void axes(struct pmbench_buf *out, const struct pmbench_doc_chart *c,
 		 const struct frame *f)
@@ -109,12 +126,7 @@ static void axes(struct pmbench_buf *out, const struct pmbench_doc_chart *c,
 		for (size_t k = 0; k < i && first; k++)
 			first = c->bars[k].x != c->bars[i].x;
 		if (first)
-			pmbench_buf_addf(out,
-					 "<text class=\"x\" x=\"%.1f\" "
-					 "y=\"%.1f\" text-anchor=\"middle\">"
-					 "%g</text>\n",
-					 x_of(c->bars[i].x, f),
-					 TOP + PLOT_H + 16, c->bars[i].x);
+			x_tick(out, c, f, c->bars[i].x);
 	}
 	pmbench_buf_addf(out,
 			 "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" "

@@ -112,6 +112,20 @@ static void generated_size(cJSON *params, const struct pmbench_result *r,
 	}
 }
 
+/* The release the cell's PM ran and why, as "pm_version" and its source. */
+static void release(cJSON *params, const struct pmbench_cell *c)
+{
+	const char *source;
+	char *exact;
+
+	if (!c->pm_version)
+		return;
+	exact = pmbench_report_pm_release(c->pm_version, &source);
+	add(params, "pm_version", cJSON_CreateString(exact));
+	add(params, "pm_version_source", cJSON_CreateString(source));
+	free(exact);
+}
+
 static void hyperfine_cell(cJSON *results, const struct pmbench_report *rep,
 			   size_t i, const char *label)
 {
@@ -147,6 +161,7 @@ static void hyperfine_cell(cJSON *results, const struct pmbench_report *rep,
 	add(params, "scenario", cJSON_CreateString(c->cell->scenario));
 	add(params, "fixture", cJSON_CreateString(c->cell->fixture));
 	generated_size(params, rep->result, c->cell->fixture);
+	release(params, c->cell);
 	if (label)
 		add(params, "result", cJSON_CreateString(label));
 	add(o, "parameters", params);
@@ -162,6 +177,36 @@ static void print(struct pmbench_buf *out, cJSON *root)
 	pmbench_buf_adds(out, text);
 	pmbench_buf_addch(out, '\n');
 	cJSON_free(text);
+}
+
+/* The rows of the data tables called `id`, as root[id]: an array. */
+static void table_records(cJSON *root, const struct pmbench_doc *doc,
+			  const char *id)
+{
+	cJSON *arr = NULL;
+
+	for (size_t i = 0; i < doc->blocks_nr; i++) {
+		const struct pmbench_doc_block *b = doc->blocks[i];
+
+		if (b->kind != PMBENCH_DOC_TABLE ||
+		    !(b->audience & PMBENCH_DOC_DATA) ||
+		    strcmp(b->table.id, id))
+			continue;
+		if (!arr) {
+			arr = must(cJSON_CreateArray());
+			add(root, id, arr);
+		}
+		for (size_t j = 0; j < b->table.rows_nr; j++) {
+			const struct pmbench_doc_row *row = &b->table.rows[j];
+			cJSON *o;
+
+			if (row->flags & PMBENCH_DOC_ROW_HUMAN)
+				continue;
+			o = must(cJSON_CreateObject());
+			record(o, &b->table, row, 0);
+			push(arr, o);
+		}
+	}
 }
 
 int pmbench_fmt_hyperfine(struct pmbench_buf *out,
@@ -182,6 +227,8 @@ int pmbench_fmt_hyperfine(struct pmbench_buf *out,
 			if (doc->timed[r]->cells[i].n)
 				hyperfine_cell(results, doc->timed[r], i,
 					       doc->timed_labels[r]);
+	if (doc->json_also)
+		table_records(root, doc, doc->json_also);
 	print(out, root);
 	cJSON_Delete(root);
 	return 0;
@@ -194,7 +241,6 @@ static void tables(cJSON *root, const struct pmbench_doc *doc)
 
 	for (size_t i = 0; i < doc->blocks_nr; i++) {
 		const struct pmbench_doc_block *b = doc->blocks[i];
-		cJSON *arr;
 
 		if (b->kind != PMBENCH_DOC_TABLE ||
 		    !(b->audience & PMBENCH_DOC_DATA))
@@ -203,21 +249,8 @@ static void tables(cJSON *root, const struct pmbench_doc *doc)
 			all = must(cJSON_CreateObject());
 			add(root, "tables", all);
 		}
-		arr = cJSON_GetObjectItemCaseSensitive(all, b->table.id);
-		if (!arr) {
-			arr = must(cJSON_CreateArray());
-			add(all, b->table.id, arr);
-		}
-		for (size_t j = 0; j < b->table.rows_nr; j++) {
-			const struct pmbench_doc_row *row = &b->table.rows[j];
-			cJSON *o;
-
-			if (row->flags & PMBENCH_DOC_ROW_HUMAN)
-				continue;
-			o = must(cJSON_CreateObject());
-			record(o, &b->table, row, 0);
-			push(arr, o);
-		}
+		if (!cJSON_GetObjectItemCaseSensitive(all, b->table.id))
+			table_records(all, doc, b->table.id);
 	}
 }
 

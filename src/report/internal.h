@@ -171,6 +171,41 @@ size_t pmbench_kind_scale(struct pmbench_doc *d,
 			  const struct pmbench_report *rep);
 
 /*
+ * A point of the curve `c` (kind_scale.c): on the line `series` at `x`,
+ * the median of `rc` with its interval, titled "<what>: 12.000 s" (or
+ * "failed").
+ */
+void pmbench_kind_curve_point(struct pmbench_doc_chart *c, const char *series,
+			      double x, const struct pmbench_report_cell *rc,
+			      const char *what);
+
+/*
+ * Split a cell's pm_version ("9.15.9: --pm pnpm@9") into the release it
+ * ran, returned ("9.15.9"; the caller frees it), and where that came
+ * from into *source (a pointer into pm_version: "--pm pnpm@9"; "" when
+ * it says none) (columns.c).
+ */
+char *pmbench_report_pm_release(const char *pm_version, const char **source);
+
+/*
+ * The PM a cell's PM name is a release of, variant kept: "pnpm" for
+ * "pnpm@9" and "pnpm", "pnpm:hoisted" for "pnpm@9:hoisted"; NULL for the
+ * control and names the PM table does not know (kind_versions.c).
+ */
+const char *pmbench_kind_pm_family(const char *name);
+
+/*
+ * One PM at several releases (`--pm pnpm@9,pnpm@10,pnpm`): per fixture,
+ * task and PM with two or more releases, per scenario each release's
+ * median, its paired ratio against the release before with its interval
+ * and the release where it moved most; a curve chart (a line per
+ * scenario across the releases) and the data, the table "versions"
+ * (kind_versions.c). Returns how many sections it added.
+ */
+size_t pmbench_kind_versions(struct pmbench_doc *d,
+			     const struct pmbench_report *rep);
+
+/*
  * Where the time went in the scenario that starts at cell `g`
  * (kind_phases.c): the phases' stacked bars, their sentences and, on
  * pages, one run's request waterfall per PM.

@@ -670,6 +670,12 @@ void pmbench_report_bench(struct pmbench_doc *out,
 		free(out->csv);
 		out->csv = pmbench_xstrdup("scaling");
 	}
+	/* Releases side by side: their table is CSV's, and in the JSON. */
+	if (pmbench_kind_versions(out, rep)) {
+		free(out->csv);
+		out->csv = pmbench_xstrdup("versions");
+		out->json_also = pmbench_xstrdup("versions");
+	}
 	pmbench_kind_pairs(out, rep);
 	pmbench_kind_bench_sections(out, rep);
 	pmbench_kind_failures(out, r);

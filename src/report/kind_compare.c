@@ -18,6 +18,39 @@ static void cell_name(struct pmbench_buf *b, const struct pmbench_cell *c)
 			 c->scenario, c->pm);
 }
 
+/*
+ * The cell of `x` that is `c` (of `y`) at another release: same fixture,
+ * task and scenario, a PM of the same family whose name `y` lacks
+ * (`pnpm@9` in A, `pnpm` in B); NULL unless exactly one is.
+ */
+static const struct pmbench_cell *other_release(const struct pmbench_result *x,
+						const struct pmbench_result *y,
+						const struct pmbench_cell *c)
+{
+	const char *family = pmbench_kind_pm_family(c->pm);
+	const struct pmbench_cell *found = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; family && i < x->cells_nr; i++) {
+		const struct pmbench_cell *o = &x->cells[i];
+		const char *f = pmbench_kind_pm_family(o->pm);
+
+		if (!f || strcmp(f, family) || !strcmp(o->pm, c->pm) ||
+		    strcmp(o->fixture, c->fixture) ||
+		    strcmp(o->task, c->task) ||
+		    strcmp(o->scenario, c->scenario) ||
+		    pmbench_result_find_cell(y, o->fixture, o->task,
+					     o->scenario, o->pm))
+			continue;
+		found = o;
+		n++;
+	}
+	return n == 1 && !pmbench_result_find_cell(x, c->fixture, c->task,
+						   c->scenario, c->pm)
+		       ? found
+		       : NULL;
+}
+
 /* The cells of `x` that `y` lacks, named, into `out`. */
 static void only_in(struct pmbench_strvec *out, const struct pmbench_result *x,
 		    const struct pmbench_result *y)
@@ -29,7 +62,8 @@ static void only_in(struct pmbench_strvec *out, const struct pmbench_result *x,
 
 		if (pmbench_control_is(c->pm) ||
 		    pmbench_result_find_cell(y, c->fixture, c->task,
-					     c->scenario, c->pm))
+					     c->scenario, c->pm) ||
+		    other_release(y, x, c))
 			continue;
 		pmbench_buf_reset(&b);
 		cell_name(&b, c);
@@ -187,6 +221,9 @@ void pmbench_report_compare_init(struct pmbench_report_compare *out,
 		const struct pmbench_cell *cb = &b->cells[i];
 		const struct pmbench_cell *ca = pmbench_result_find_cell(
 			a, cb->fixture, cb->task, cb->scenario, cb->pm);
+
+		if (!ca)
+			ca = other_release(a, b, cb);
 
 		/* The drift control is the machine, not a PM. */
 		if (!ca || pmbench_control_is(cb->pm))
@@ -399,22 +436,48 @@ static void paired_cell(struct pmbench_doc_row *row,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * The release a cell's PM ran: "9.15.9" of its pm_version, else what
+ * its result found for its PM (an older result); the caller frees it.
+ */
+static char *release_of(const struct pmbench_result *r,
+			const struct pmbench_cell *c)
+{
+	const char *source;
+
+	if (c->pm_version)
+		return pmbench_report_pm_release(c->pm_version, &source);
+	return pmbench_xstrdup(pmbench_kind_pm_version(r, c->pm));
+}
+
+/* The PM ("pnpm@9 -> pnpm" when A's differs) and its versions A -> B. */
+static void pm_cells(struct pmbench_doc_row *row,
+		     const struct pmbench_report_compare *c,
+		     const struct pmbench_report_pair *p)
+{
+	char *va = release_of(c->a, p->a), *vb = release_of(c->b, p->b);
+
+	pmbench_doc_str(row, COL_FIXTURE, 0, p->b->fixture);
+	pmbench_doc_str(row, COL_TASK, 0, p->b->task);
+	pmbench_doc_str(row, COL_SCENARIO, 0, p->b->scenario);
+	pmbench_doc_name(row, COL_PM, p->b->pm);
+	if (strcmp(p->a->pm, p->b->pm))
+		pmbench_doc_text(row, COL_PM, "%s -> %s", p->a->pm, p->b->pm);
+	pmbench_doc_text(row, COL_VERSION, "%s -> %s", va, vb);
+	pmbench_doc_str(row, COL_VERSION, 0, va);
+	pmbench_doc_str(row, COL_VERSION, 1, vb);
+	free(va);
+	free(vb);
+}
+
 static void pair_row(struct pmbench_doc_table *t,
 		     const struct pmbench_report_compare *c,
 		     const struct pmbench_report_pair *p)
 {
 	struct pmbench_doc_row *row = pmbench_doc_row(t);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *va = pmbench_kind_pm_version(c->a, p->b->pm);
-	const char *vb = pmbench_kind_pm_version(c->b, p->b->pm);
 
-	pmbench_doc_str(row, COL_FIXTURE, 0, p->b->fixture);
-	pmbench_doc_str(row, COL_TASK, 0, p->b->task);
-	pmbench_doc_str(row, COL_SCENARIO, 0, p->b->scenario);
-	pmbench_doc_name(row, COL_PM, p->b->pm);
-	pmbench_doc_text(row, COL_VERSION, "%s -> %s", va, vb);
-	pmbench_doc_str(row, COL_VERSION, 0, va);
-	pmbench_doc_str(row, COL_VERSION, 1, vb);
+	pm_cells(row, c, p);
 	pmbench_doc_num(row, COL_MEDIAN_A, 1, (double)p->na);
 	pmbench_doc_num(row, COL_MEDIAN_B, 1, (double)p->nb);
 	if (!p->has_cmp) {
@@ -577,6 +640,43 @@ void pmbench_kind_compare_head(struct pmbench_doc *out,
 	pmbench_buf_release(&rb);
 }
 
+/*
+ * "pnpm 9.15.9 → 12.23.0 (A: --pm pnpm@9; B: pinned (toolchain))": each
+ * PM whose release differs between A and B, once.
+ */
+static void version_changes(struct pmbench_doc *out,
+			    const struct pmbench_report_compare *c)
+{
+	struct pmbench_strvec seen = PMBENCH_STRVEC_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < c->pairs_nr; i++) {
+		const struct pmbench_report_pair *p = &c->pairs[i];
+		char *va = release_of(c->a, p->a), *vb = release_of(c->b, p->b);
+		const char *family = pmbench_kind_pm_family(p->b->pm);
+		const char *sa = "", *sb = "";
+
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "%s %s → %s", family ? family : p->b->pm,
+				 va, vb);
+		if (strcmp(va, vb) && pmbench_strvec_find(&seen, b.ptr) < 0) {
+			pmbench_strvec_push(&seen, b.ptr);
+			free(pmbench_report_pm_release(
+				p->a->pm_version ? p->a->pm_version : "", &sa));
+			free(pmbench_report_pm_release(
+				p->b->pm_version ? p->b->pm_version : "", &sb));
+			pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+					 "version changed: %s (A: %s; B: %s)",
+					 b.ptr, *sa ? sa : p->a->pm,
+					 *sb ? sb : p->b->pm);
+		}
+		free(va);
+		free(vb);
+	}
+	pmbench_strvec_release(&seen);
+	pmbench_buf_release(&b);
+}
+
 /* The cells one file has and the other lacks. */
 static void only_one(struct pmbench_doc *out,
 		     const struct pmbench_report_compare *c)
@@ -600,6 +700,7 @@ void pmbench_kind_compare_cells(struct pmbench_doc *out,
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	struct pmbench_doc_table *t = NULL;
 
+	version_changes(out, c);
 	for (size_t i = 0; i < c->pairs_nr; i++) {
 		const struct pmbench_report_pair *p = &c->pairs[i];
 

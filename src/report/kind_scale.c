@@ -163,6 +163,28 @@ static void human_table(struct pmbench_doc *d, const struct section *s,
 	pmbench_buf_release(&b);
 }
 
+void pmbench_kind_curve_point(struct pmbench_doc_chart *c, const char *series,
+			      double x, const struct pmbench_report_cell *rc,
+			      const char *what)
+{
+	struct pmbench_doc_bar *bar = pmbench_doc_bar(c, series);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	bar->x = x;
+	bar->has_value = rc->n > 0;
+	bar->value = rc->wall.median;
+	bar->has_interval = rc->n > 0 && rc->has_ci;
+	bar->lo = rc->median_ci.lo;
+	bar->hi = rc->median_ci.hi;
+	pmbench_buf_addf(&b, "%s: ", what);
+	if (rc->n)
+		pmbench_report_add_duration(&b, rc->wall.median);
+	else
+		pmbench_buf_adds(&b, "failed");
+	pmbench_doc_bar_text(bar, "%s", b.ptr);
+	pmbench_buf_release(&b);
+}
+
 static void chart(struct pmbench_doc *d, const struct section *s)
 {
 	struct pmbench_buf title = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
@@ -182,28 +204,14 @@ static void chart(struct pmbench_doc *d, const struct section *s)
 	for (size_t p = 0; p < s->pms.nr; p++) {
 		for (size_t i = 0; i < s->nr; i++) {
 			long k = cell_of(s, s->sizes[i].fixture, s->pms.v[p]);
-			const struct pmbench_report_cell *rc;
-			struct pmbench_doc_bar *bar;
 
 			if (k < 0)
 				continue;
-			rc = &s->rep->cells[k];
-			bar = pmbench_doc_bar(c, s->pms.v[p]);
-			bar->x = s->sizes[i].n;
-			bar->has_value = rc->n > 0;
-			bar->value = rc->wall.median;
-			bar->has_interval = rc->n > 0 && rc->has_ci;
-			bar->lo = rc->median_ci.lo;
-			bar->hi = rc->median_ci.hi;
 			pmbench_buf_reset(&b);
-			pmbench_buf_addf(&b, "%s, %u packages: ", s->pms.v[p],
+			pmbench_buf_addf(&b, "%s, %u packages", s->pms.v[p],
 					 s->sizes[i].n);
-			if (rc->n)
-				pmbench_report_add_duration(&b,
-							    rc->wall.median);
-			else
-				pmbench_buf_adds(&b, "failed");
-			pmbench_doc_bar_text(bar, "%s", b.ptr);
+			pmbench_kind_curve_point(c, s->pms.v[p], s->sizes[i].n,
+						 &s->rep->cells[k], b.ptr);
 		}
 	}
 	pmbench_buf_release(&title);

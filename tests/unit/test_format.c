@@ -12,6 +12,7 @@
 #include "check.h"
 #include "pmbench/buf.h"
 #include "pmbench/format.h"
+#include "pmbench/fs.h"
 #include "pmbench/report_kind.h"
 #include "pmbench/resultfile.h"
 #include "pmbench/strvec.h"
@@ -313,6 +314,80 @@ TEST(cicache_in_every_format)
 	CHECK_STR(doc.kind, "ci-cache");
 	pmbench_doc_release(&doc);
 	pmbench_result_release(&r);
+}
+
+/*
+ * tests/data/versions-result.json kept to the cells of `keep` (PM names,
+ * NULL-terminated): two results that differ only in pnpm's release.
+ */
+static int load_versions_of(struct pmbench_result *r, const char *const *keep)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	cJSON *doc, *cells;
+	char *out;
+	int ret = -1;
+
+	pmbench_buf_path(&path, root ? root : ".",
+			 "tests/data/versions-result.json");
+	if (pmbench_fs_read_text(&text, path.ptr, 1 << 24) < 0)
+		goto done;
+	doc = cJSON_Parse(text.ptr);
+	cells = cJSON_GetObjectItemCaseSensitive(doc, "cells");
+	for (int i = cJSON_GetArraySize(cells) - 1; i >= 0; i--) {
+		const cJSON *pm = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(cells, i), "pm");
+		int in = 0;
+
+		for (size_t k = 0; keep[k]; k++)
+			in |= !strcmp(pm->valuestring, keep[k]);
+		if (!in)
+			cJSON_DeleteItemFromArray(cells, i);
+	}
+	out = cJSON_PrintUnformatted(doc);
+	ret = pmbench_result_from_json(r, out, "versions-result.json");
+	cJSON_free(out);
+	cJSON_Delete(doc);
+done:
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&text);
+	return ret;
+}
+
+/* pnpm 9 in A, pnpm pinned in B: paired, and the change named. */
+TEST(compare_names_a_version_change)
+{
+	static const char *const in_a[] = { "pnpm@9", "npm", NULL };
+	static const char *const in_b[] = { "pnpm", "npm", NULL };
+	struct pmbench_result a = PMBENCH_RESULT_INIT, b = PMBENCH_RESULT_INIT;
+	struct pmbench_report_compare cmp = PMBENCH_REPORT_COMPARE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	char *t;
+
+	CHECK_INT(load_versions_of(&a, in_a), 0);
+	CHECK_INT(load_versions_of(&b, in_b), 0);
+	pmbench_report_compare_init(&cmp, &a, "a.json", &b, "b.json");
+	/* pnpm@9 against pnpm and npm against npm, in both scenarios. */
+	CHECK_INT(cmp.pairs_nr, 4);
+	CHECK_INT(cmp.only_a.nr, 0);
+	CHECK_INT(cmp.only_b.nr, 0);
+	pmbench_report_compare(&doc, &cmp);
+	EVERY_FORMAT(&doc);
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "version changed: pnpm 9.15.9 → 12.23.0 (A: --pm "
+			  "pnpm@9; B: pinned (toolchain))");
+	CHECK_CONTAINS(t, "pnpm@9 -> pnpm");
+	CHECK_CONTAINS(t, "9.15.9 -> 12.23.0");
+	/* npm ran one release in both: not named. */
+	CHECK(!strstr(t, "version changed: npm"));
+	free(t);
+	t = write_as("csv", &doc);
+	CHECK_CONTAINS(t, "todo-api,install,clean,pnpm,9.15.9,12.23.0,36.");
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_report_compare_release(&cmp);
+	pmbench_result_release(&a);
+	pmbench_result_release(&b);
 }
 
 TEST(compare_in_every_format)
@@ -812,8 +887,8 @@ TEST(readers_catch_broken_files)
 
 CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(one_field_table), CASE(cicache_in_every_format),
-	   CASE(compare_in_every_format), CASE(claim_in_every_format),
-	   CASE(migrate_in_every_format),
+	   CASE(compare_in_every_format), CASE(compare_names_a_version_change),
+	   CASE(claim_in_every_format), CASE(migrate_in_every_format),
 	   CASE(migrate_read_back_in_every_format),
 	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
 	   CASE(nothing_to_chart), CASE(a_report_is_told_from_a_result))

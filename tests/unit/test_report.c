@@ -465,7 +465,7 @@ TEST(csv_round_trip)
 	for (size_t i = 0; i < r.cells_nr; i++)
 		total += r.cells[i].samples_nr;
 	CHECK_INT(nr, total + 1);
-	CHECK_INT(rows[0].nr, 29);
+	CHECK_INT(rows[0].nr, 30);
 	CHECK_STR(rows[0].v[0], "fixture");
 	CHECK_STR(rows[0].v[7], "wall_s");
 	CHECK_STR(rows[0].v[17], "failure");
@@ -475,6 +475,9 @@ TEST(csv_round_trip)
 	/* The state check last: empty for a run not checked. */
 	CHECK_STR(rows[0].v[27], "state_check");
 	CHECK_STR(rows[0].v[28], "state_why");
+	/* Then the release the PM ran: empty in an older result. */
+	CHECK_STR(rows[0].v[29], "pm_version");
+	CHECK_STR(rows[1].v[29], "");
 	CHECK_STR(rows[1].v[27], "");
 	CHECK_STR(rows[1].v[20], "");
 	for (size_t i = 0; i < r.cells_nr; i++) {
@@ -484,7 +487,7 @@ TEST(csv_round_trip)
 			const struct pmbench_sample *x = &c->samples[s];
 			double wall = strtod(rows[k].v[7], NULL);
 
-			CHECK_INT(rows[k].nr, 29);
+			CHECK_INT(rows[k].nr, 30);
 			CHECK_STR(rows[k].v[2], c->scenario);
 			CHECK_STR(rows[k].v[3], c->pm);
 			CHECK_INT(strtol(rows[k].v[4], NULL, 10), x->round);
@@ -1045,6 +1048,123 @@ TEST(state_check_in_every_format)
 	pmbench_result_release(&r);
 }
 
+/*
+ * tests/data/versions-result.json: pnpm at 9.15.9 (--pm pnpm@9),
+ * 10.28.2 (--pm pnpm@10) and 12.23.0 (pinned) beside npm, 5 rounds each
+ * in clean and cache+lockfile. clean: 36 s, 12 s, 6 s (each round's
+ * 10.x over 9.x about 1/3: it moved most at 10.28.2); cache+lockfile:
+ * 20 s, 18 s, 2.4 s (it moved most at 12.23.0).
+ */
+static int load_versions(struct pmbench_result *r)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	int ret;
+
+	pmbench_buf_path(&path, root ? root : ".",
+			 "tests/data/versions-result.json");
+	ret = pmbench_result_read(r, path.ptr);
+	pmbench_buf_release(&path);
+	return ret;
+}
+
+/* The record of the versions table at `version` in `scenario`. */
+static const cJSON *version_record(const cJSON *arr, const char *scenario,
+				   const char *version)
+{
+	const cJSON *o;
+
+	cJSON_ArrayForEach(o, arr)
+	{
+		const cJSON *sc =
+			cJSON_GetObjectItemCaseSensitive(o, "scenario");
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
+
+		if (cJSON_IsString(sc) && cJSON_IsString(v) &&
+		    !strcmp(sc->valuestring, scenario) &&
+		    !strcmp(v->valuestring, version))
+			return o;
+	}
+	return NULL;
+}
+
+static double number_of(const cJSON *o, const char *key)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(n) ? n->valuedouble : -1;
+}
+
+TEST(versions_side_by_side)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	cJSON *root;
+	const cJSON *arr, *o;
+	char *t;
+
+	CHECK_INT(load_versions(&r), 0);
+	t = render(&r, "table");
+	CHECK_CONTAINS(t, "todo-api · install: pnpm at 3 releases");
+	CHECK_CONTAINS(t, "clean: pnpm moved most from 9.15.9 to 10.28.2: "
+			  "0.33x the time");
+	CHECK_CONTAINS(t, "cache+lockfile: pnpm moved most from 10.28.2 to "
+			  "12.23.0: 0.13x the time");
+	/* npm ran at one release: no section of its own. */
+	CHECK(!strstr(t, "install: npm at"));
+	free(t);
+	t = render(&r, "markdown");
+	CHECK_CONTAINS(t, "| clean | 10.28.2 | pnpm@10 | \\--pm pnpm@10 | "
+			  "12.000 s |");
+	CHECK_CONTAINS(t, "0.50x (0.50x–0.52x, paired)");
+	free(t);
+	t = render(&r, "csv");
+	CHECK_CONTAINS(t, "fixture,task,package_manager,scenario,version,pm,"
+			  "source,median");
+	CHECK_CONTAINS(t, "todo-api,install,pnpm,cache+lockfile,12.23.0,pnpm,"
+			  "pinned (toolchain),2.400000000,5,");
+	free(t);
+	t = render(&r, "html");
+	/* A line per scenario, the releases under the axis. */
+	CHECK_INT(count(t, "<path class=\"curve\""), 2);
+	CHECK_CONTAINS(t, "text-anchor=\"middle\">10.28.2</text>");
+	free(t);
+	t = render(&r, "json");
+	root = cJSON_Parse(t);
+	CHECK(root != NULL);
+	arr = cJSON_GetObjectItemCaseSensitive(root, "versions");
+	CHECK_INT(cJSON_GetArraySize(arr), 6);
+	o = version_record(arr, "clean", "10.28.2");
+	CHECK(o != NULL);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "moved_most")));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "paired")));
+	CHECK_NEAR(number_of(o, "ratio_to_previous"), 1.0 / 3, 0.01);
+	o = version_record(arr, "clean", "12.23.0");
+	CHECK(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "moved_most")));
+	CHECK_NEAR(number_of(o, "ratio_to_previous"), 0.5, 1e-9);
+	/* What each PM used, per cell: the release and why. */
+	CHECK_CONTAINS(t, "\"pm_version\":\t\"10.28.2\"");
+	CHECK_CONTAINS(t, "\"pm_version_source\":\t\"--pm pnpm@10\"");
+	cJSON_Delete(root);
+	free(t);
+	pmbench_result_release(&r);
+}
+
+/* The sample result has one release per PM: no versions section. */
+TEST(no_versions_section_for_one_release)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char *t;
+
+	CHECK_INT(load(&r), 0);
+	t = render(&r, "table");
+	CHECK(!strstr(t, "releases"));
+	free(t);
+	t = render(&r, "csv");
+	CHECK_CONTAINS(t, "fixture,task,scenario,pm,round");
+	free(t);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(statistics), CASE(table), CASE(scripts_told_is_like_for_like),
 	   CASE(max_rss_at_floor_is_an_upper_bound), CASE(outlier_warning),
 	   CASE(no_outlier_warning_when_tight), CASE(auto_budget_header),
@@ -1054,4 +1174,5 @@ CHECK_MAIN(CASE(statistics), CASE(table), CASE(scripts_told_is_like_for_like),
 	   CASE(leftover_processes_are_shown), CASE(format_names),
 	   CASE(resolver_stalls_warned_unless_local),
 	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve),
-	   CASE(state_check_in_every_format))
+	   CASE(state_check_in_every_format), CASE(versions_side_by_side),
+	   CASE(no_versions_section_for_one_release))
