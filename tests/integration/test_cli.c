@@ -247,7 +247,7 @@ TEST(bash_completion_completes)
 		"t() { COMP_WORDS=(\"$@\"); "
 		"COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); "
 		"_pmbench; echo \"$*: ${COMPREPLY[*]}\"; }\n"
-		"t pmbench bench --sc\n"
+		"t pmbench bench --scen\n"
 		"t pmbench bench --pm npm,b\n"
 		"t pmbench merge --o\n"
 		"t pmbench he\n",
@@ -257,7 +257,7 @@ TEST(bash_completion_completes)
 
 	CHECK_INT(run_shell(&out, "bash", script), 0);
 	CHECK_CONTAINS(out.ptr, "complete -F _pmbench pmbench");
-	CHECK_CONTAINS(out.ptr, "pmbench bench --sc: --scenario\n");
+	CHECK_CONTAINS(out.ptr, "pmbench bench --scen: --scenario\n");
 	CHECK_CONTAINS(out.ptr, "npm,b: npm,bun ");
 	CHECK_CONTAINS(out.ptr, "pmbench merge --o: --out\n");
 	CHECK_CONTAINS(out.ptr, "pmbench he: help\n");

@@ -16,17 +16,18 @@
 
 /* `bench --scripts choice` of `pms` on a fresh project, with `knobs`. */
 static void bench(struct h_run *run, struct pmbench_result *r,
-		  const char *choice, const char *pms,
-		  const char *const *knobs)
+		  const char *choice, const char *pms, const char *const *knobs)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
 	const char *proj = h_project("proj");
 	char out[4200];
-	const char *args[] = { "bench",	   "--pm",     pms,	 "--scenario",
-			       "clean",	   "--runs",   "1",	 "--warmup",
-			       "0",	   "--no-control", "--scripts", choice,
-			       "--out",	   out,	       proj,	 NULL };
+	const char *args[] = {
+		"bench",     "--pm", pms,	 "--scenario", "clean",
+		"--runs",    "1",    "--warmup", "0",	       "--no-control",
+		"--scripts", choice, "--out",	 out,	       proj,
+		NULL
+	};
 
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
@@ -40,8 +41,8 @@ static void bench(struct h_run *run, struct pmbench_result *r,
 }
 
 /* The clean cell of `pm`: its run checked `want`, `why` in the reason. */
-static void check_cell(int *ok, const struct pmbench_result *r,
-		       const char *pm, int want, const char *why)
+static void check_cell(int *ok, const struct pmbench_result *r, const char *pm,
+		       int want, const char *why)
 {
 	const struct pmbench_cell *c =
 		pmbench_result_find_cell(r, "proj", "install", "clean", pm);
