@@ -41,6 +41,17 @@ static void matrix_cell(struct pmbench_buf *out,
 		pmbench_buf_addf(out, ", %zu interrupted", c->interrupted);
 }
 
+/* The cell of `pm` in the group starting at g, or NULL. */
+static const struct pmbench_report_cell *
+group_cell_of(const struct pmbench_report *rep, size_t g, const char *pm)
+{
+	for (size_t i = g; i < rep->cells_nr; i++)
+		if (pmbench_report_same_group(rep, g, i) &&
+		    !strcmp(rep->cells[i].cell->pm, pm))
+			return &rep->cells[i];
+	return NULL;
+}
+
 /* action | cache | lockfile | node_modules | one column per PM. */
 static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 		   const char *fixture, const struct pmbench_strvec *pms)
@@ -77,12 +88,9 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 			row, 3, "%s",
 			first->state & PMBENCH_STATE_NODE_MODULES ? "✔" : "");
 		for (size_t p = 0; p < pms->nr; p++) {
-			const struct pmbench_report_cell *c = NULL;
+			const struct pmbench_report_cell *c =
+				group_cell_of(rep, g, pms->v[p]);
 
-			for (size_t i = g; i < rep->cells_nr && !c; i++)
-				if (pmbench_report_same_group(rep, g, i) &&
-				    !strcmp(rep->cells[i].cell->pm, pms->v[p]))
-					c = &rep->cells[i];
 			pmbench_buf_reset(&b);
 			if (c)
 				matrix_cell(&b, c);
@@ -93,6 +101,36 @@ static void matrix(struct pmbench_doc *d, const struct pmbench_report *rep,
 	}
 	pmbench_buf_release(&b);
 	free(cols);
+}
+
+/* Cell i's row of the ratios table; `b` is scratch. */
+static void ratio_row(struct pmbench_doc_row *row, struct pmbench_buf *b,
+		      const struct pmbench_report *rep, size_t i)
+{
+	const struct pmbench_report_cell *c = &rep->cells[i];
+
+	pmbench_doc_text(row, 0, "%s", c->cell->fixture);
+	pmbench_doc_text(row, 1, "%s", c->cell->task);
+	pmbench_doc_text(row, 2, "%s", c->cell->scenario);
+	pmbench_buf_reset(b);
+	pmbench_report_add_state(b, c->state);
+	pmbench_doc_text(row, 3, "%s", b->ptr);
+	pmbench_doc_text(row, 4, "%s", rep->cells[c->fastest].cell->pm);
+	pmbench_doc_text(row, 5, "%s", c->cell->pm);
+	pmbench_buf_reset(b);
+	pmbench_report_add_ratio(b, c->vs.ratio.point);
+	pmbench_doc_text(row, 6, "%s", b->ptr);
+	pmbench_buf_reset(b);
+	pmbench_report_add_ratio(b, c->vs.ratio.lo);
+	pmbench_buf_adds(b, "–");
+	pmbench_report_add_ratio(b, c->vs.ratio.hi);
+	pmbench_doc_text(row, 7, "%s", b->ptr);
+	pmbench_buf_reset(b);
+	pmbench_report_add_p(b, c->vs.mwu.p);
+	pmbench_doc_text(row, 8, "%s", b->ptr);
+	pmbench_buf_reset(b);
+	pmbench_report_add_sentence(b, rep, i);
+	pmbench_doc_text(row, 9, "%s", b->ptr);
 }
 
 /* Every PM against the fastest of its scenario, with the cache state. */
@@ -110,7 +148,6 @@ static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_report_cell *c = &rep->cells[i];
-		struct pmbench_doc_row *row;
 
 		if (!c->has_vs)
 			continue;
@@ -124,29 +161,7 @@ static void ratios(struct pmbench_doc *d, const struct pmbench_report *rep)
 			t = pmbench_doc_table(d, PMBENCH_DOC_PAGE, "ratios",
 					      cols, PMBENCH_ARRAY_SIZE(cols));
 		}
-		row = pmbench_doc_row(t);
-		pmbench_doc_text(row, 0, "%s", c->cell->fixture);
-		pmbench_doc_text(row, 1, "%s", c->cell->task);
-		pmbench_doc_text(row, 2, "%s", c->cell->scenario);
-		pmbench_buf_reset(&b);
-		pmbench_report_add_state(&b, c->state);
-		pmbench_doc_text(row, 3, "%s", b.ptr);
-		pmbench_doc_text(row, 4, "%s", rep->cells[c->fastest].cell->pm);
-		pmbench_doc_text(row, 5, "%s", c->cell->pm);
-		pmbench_buf_reset(&b);
-		pmbench_report_add_ratio(&b, c->vs.ratio.point);
-		pmbench_doc_text(row, 6, "%s", b.ptr);
-		pmbench_buf_reset(&b);
-		pmbench_report_add_ratio(&b, c->vs.ratio.lo);
-		pmbench_buf_adds(&b, "–");
-		pmbench_report_add_ratio(&b, c->vs.ratio.hi);
-		pmbench_doc_text(row, 7, "%s", b.ptr);
-		pmbench_buf_reset(&b);
-		pmbench_report_add_p(&b, c->vs.mwu.p);
-		pmbench_doc_text(row, 8, "%s", b.ptr);
-		pmbench_buf_reset(&b);
-		pmbench_report_add_sentence(&b, rep, i);
-		pmbench_doc_text(row, 9, "%s", b.ptr);
+		ratio_row(pmbench_doc_row(t), &b, rep, i);
 	}
 	pmbench_buf_release(&b);
 }
@@ -536,6 +551,48 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_report *rep,
 	pmbench_buf_release(&b);
 }
 
+/* One PM's row in the page table of `used`. */
+static void used_page_row(struct pmbench_doc_table *t,
+			  const struct pmbench_cell *c, const char *lock)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+
+	pmbench_doc_text(row, 0, "%s", c->pm);
+	pmbench_doc_text(row, 1, "%s", c->pm_version ? c->pm_version : "");
+	pmbench_doc_text(row, 2, "%s", lock);
+	pmbench_doc_text(row, 3, "%s", c->scripts ? c->scripts : "");
+	pmbench_doc_text(row, 4, "%s", c->runtime ? c->runtime : "");
+	pmbench_doc_text(row, 5, "%s", c->pm_config ? c->pm_config : "");
+}
+
+/* A further line of the terminal table of `used`: "label: text". */
+static void used_term_fact(struct pmbench_doc_table *term, const char *label,
+			   const char *prefix, const char *text)
+{
+	struct pmbench_doc_row *row;
+
+	if (!text)
+		return;
+	row = pmbench_doc_row(term);
+	pmbench_doc_text(row, 1, "%s", label);
+	pmbench_doc_text(row, 2, "%s%s", prefix, text);
+}
+
+/* One PM's lines in the terminal table of `used`: a line per known fact. */
+static void used_term_rows(struct pmbench_doc_table *term,
+			   const struct pmbench_cell *c, const char *lock)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(term);
+
+	pmbench_doc_text(row, 0, "%s", c->pm);
+	pmbench_doc_text(row, 1, "lockfile:");
+	pmbench_doc_text(row, 2, "%s", lock);
+	used_term_fact(term, "version:", "", c->pm_version);
+	used_term_fact(term, "runtime:", "scripts ran under ", c->runtime);
+	used_term_fact(term, "config:", "", c->pm_config);
+	used_term_fact(term, "scripts:", "", c->scripts);
+}
+
 /*
  * The lockfile and dependency scripts of each PM: parity matters. Pages
  * get a table; the terminal two lines per PM, as the texts are long.
@@ -562,7 +619,6 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 	for (size_t i = 0; i < rep->cells_nr; i++) {
 		const struct pmbench_cell *c = rep->cells[i].cell;
 		const char *lock = c->lockfile ? c->lockfile : "(not primed)";
-		struct pmbench_doc_row *row;
 
 		/* "(node)" and the like ran without a PM. */
 		if (strcmp(c->fixture, fixture) || c->pm[0] == '(' ||
@@ -578,40 +634,8 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 						 lines,
 						 PMBENCH_ARRAY_SIZE(lines));
 		}
-		row = pmbench_doc_row(t);
-		pmbench_doc_text(row, 0, "%s", c->pm);
-		pmbench_doc_text(row, 1, "%s",
-				 c->pm_version ? c->pm_version : "");
-		pmbench_doc_text(row, 2, "%s", lock);
-		pmbench_doc_text(row, 3, "%s", c->scripts ? c->scripts : "");
-		pmbench_doc_text(row, 4, "%s", c->runtime ? c->runtime : "");
-		pmbench_doc_text(row, 5, "%s",
-				 c->pm_config ? c->pm_config : "");
-		row = pmbench_doc_row(term);
-		pmbench_doc_text(row, 0, "%s", c->pm);
-		pmbench_doc_text(row, 1, "lockfile:");
-		pmbench_doc_text(row, 2, "%s", lock);
-		if (c->pm_version) {
-			row = pmbench_doc_row(term);
-			pmbench_doc_text(row, 1, "version:");
-			pmbench_doc_text(row, 2, "%s", c->pm_version);
-		}
-		if (c->runtime) {
-			row = pmbench_doc_row(term);
-			pmbench_doc_text(row, 1, "runtime:");
-			pmbench_doc_text(row, 2, "scripts ran under %s",
-					 c->runtime);
-		}
-		if (c->pm_config) {
-			row = pmbench_doc_row(term);
-			pmbench_doc_text(row, 1, "config:");
-			pmbench_doc_text(row, 2, "%s", c->pm_config);
-		}
-		if (!c->scripts)
-			continue;
-		row = pmbench_doc_row(term);
-		pmbench_doc_text(row, 1, "scripts:");
-		pmbench_doc_text(row, 2, "%s", c->scripts);
+		used_page_row(t, c, lock);
+		used_term_rows(term, c, lock);
 	}
 	if (t && pmbench_report_scripts_mixed(rep, fixture))
 		pmbench_doc_note(d, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
