@@ -118,21 +118,76 @@ static void html_code(struct pmbench_buf *out,
 	pmbench_buf_adds(out, "</pre>\n");
 }
 
+/* A heading: level 1 and 2 open a new <section>, deeper ones an <h3>. */
+static void html_heading(struct html_writer *w,
+			 const struct pmbench_doc_block *b)
+{
+	struct pmbench_buf *out = w->out;
+
+	if (b->level < 3) {
+		close_section(w);
+		pmbench_buf_adds(out, "<section><h2>");
+		w->in_section = 1;
+	} else {
+		pmbench_buf_adds(out, "<h3>");
+	}
+	esc(out, b->text);
+	pmbench_buf_adds(out, b->level < 3 ? "</h2>\n" : "</h3>\n");
+}
+
+/* A bullet list, or key/value pairs as a two-column table. */
+static void html_items(struct pmbench_buf *out,
+		       const struct pmbench_doc_block *b)
+{
+	if (b->kind == PMBENCH_DOC_LIST) {
+		pmbench_buf_adds(out, "<ul>\n");
+		for (size_t i = 0; i < b->items.nr; i++) {
+			pmbench_buf_adds(out, "<li>");
+			esc_lines(out, b->items.v[i]);
+			pmbench_buf_adds(out, "</li>\n");
+		}
+		pmbench_buf_adds(out, "</ul>\n");
+		return;
+	}
+	pmbench_buf_adds(out, "<table class=\"kv\">\n");
+	for (size_t i = 0; i < b->keys.nr; i++) {
+		pmbench_buf_adds(out, "<tr><th>");
+		esc(out, b->keys.v[i]);
+		pmbench_buf_adds(out, "</th><td>");
+		esc(out, b->items.v[i]);
+		pmbench_buf_adds(out, "</td></tr>\n");
+	}
+	pmbench_buf_adds(out, "</table>\n");
+}
+
+/* A chart with its anchor (the first of its name only) and caption. */
+static void html_chart(struct html_writer *w, const struct pmbench_doc_block *b)
+{
+	struct pmbench_buf *out = w->out;
+
+	if (!b->chart.bars_nr)
+		return;
+	if (pmbench_strvec_find(&w->charts, b->chart.name) < 0) {
+		pmbench_strvec_push(&w->charts, b->chart.name);
+		pmbench_buf_adds(out, "<a id=\"");
+		esc(out, b->chart.name);
+		pmbench_buf_adds(out, "\"></a>");
+	}
+	if (b->chart.caption) {
+		pmbench_buf_adds(out, "<p class=\"cap\">");
+		esc(out, b->chart.caption);
+		pmbench_buf_adds(out, "</p>\n");
+	}
+	pmbench_fmt_chart(out, &b->chart, -1);
+}
+
 static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 {
 	struct pmbench_buf *out = w->out;
 
 	switch (b->kind) {
 	case PMBENCH_DOC_HEADING:
-		if (b->level < 3) {
-			close_section(w);
-			pmbench_buf_adds(out, "<section><h2>");
-			w->in_section = 1;
-		} else {
-			pmbench_buf_adds(out, "<h3>");
-		}
-		esc(out, b->text);
-		pmbench_buf_adds(out, b->level < 3 ? "</h2>\n" : "</h3>\n");
+		html_heading(w, b);
 		break;
 	case PMBENCH_DOC_PARAGRAPH:
 		pmbench_buf_adds(out, "<p>");
@@ -148,43 +203,14 @@ static void html_block(struct html_writer *w, const struct pmbench_doc_block *b)
 		pmbench_buf_adds(out, "</p>\n");
 		break;
 	case PMBENCH_DOC_LIST:
-		pmbench_buf_adds(out, "<ul>\n");
-		for (size_t i = 0; i < b->items.nr; i++) {
-			pmbench_buf_adds(out, "<li>");
-			esc_lines(out, b->items.v[i]);
-			pmbench_buf_adds(out, "</li>\n");
-		}
-		pmbench_buf_adds(out, "</ul>\n");
-		break;
 	case PMBENCH_DOC_KV:
-		pmbench_buf_adds(out, "<table class=\"kv\">\n");
-		for (size_t i = 0; i < b->keys.nr; i++) {
-			pmbench_buf_adds(out, "<tr><th>");
-			esc(out, b->keys.v[i]);
-			pmbench_buf_adds(out, "</th><td>");
-			esc(out, b->items.v[i]);
-			pmbench_buf_adds(out, "</td></tr>\n");
-		}
-		pmbench_buf_adds(out, "</table>\n");
+		html_items(out, b);
 		break;
 	case PMBENCH_DOC_TABLE:
 		html_table(out, &b->table);
 		break;
 	case PMBENCH_DOC_CHART:
-		if (!b->chart.bars_nr)
-			break;
-		if (pmbench_strvec_find(&w->charts, b->chart.name) < 0) {
-			pmbench_strvec_push(&w->charts, b->chart.name);
-			pmbench_buf_adds(out, "<a id=\"");
-			esc(out, b->chart.name);
-			pmbench_buf_adds(out, "\"></a>");
-		}
-		if (b->chart.caption) {
-			pmbench_buf_adds(out, "<p class=\"cap\">");
-			esc(out, b->chart.caption);
-			pmbench_buf_adds(out, "</p>\n");
-		}
-		pmbench_fmt_chart(out, &b->chart, -1);
+		html_chart(w, b);
 		break;
 	case PMBENCH_DOC_CODE:
 		html_code(out, b);
