@@ -184,11 +184,30 @@ static void bytes_cell(struct pmbench_doc_row *row, size_t k, int has, double v)
 	pmbench_buf_release(&b);
 }
 
+/* The total column: the median, with min..max when more than one job ran. */
+static void total_cell(struct pmbench_doc_row *row, const struct job_row *w)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	add_secs(&b, w->total.median);
+	if (w->n > 1) {
+		pmbench_buf_adds(&b, " (");
+		add_secs(&b, w->total.min);
+		pmbench_buf_adds(&b, "..");
+		add_secs(&b, w->total.max);
+		pmbench_buf_adds(&b, ")");
+	}
+	pmbench_doc_text(row, COL_TOTAL, "%s", b.ptr);
+	pmbench_doc_num(row, COL_TOTAL, 0, w->total.median);
+	pmbench_doc_num(row, COL_TOTAL, 1, w->total.min);
+	pmbench_doc_num(row, COL_TOTAL, 2, w->total.max);
+	pmbench_buf_release(&b);
+}
+
 static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 		    int fastest)
 {
 	struct pmbench_doc_row *row = pmbench_doc_row(t);
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	int has_arc = strcmp(w->label, "none") != 0;
 
 	pmbench_doc_str(row, COL_PM, 0, w->cell->pm);
@@ -211,7 +230,7 @@ static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 				     w->failed	      ? "every job failed"
 				     : w->interrupted ? "every job interrupted"
 						      : "no job ran");
-		goto done;
+		return;
 	}
 	secs_cell(row, COL_SETUP, !isnan(w->setup), w->setup);
 	secs_cell(row, COL_RESTORE, has_arc && w->kind != JOB_MISS, w->restore);
@@ -219,25 +238,12 @@ static void job_row(struct pmbench_doc_table *t, const struct job_row *w,
 	secs_cell(row, COL_SAVE, has_arc, w->save);
 	bytes_cell(row, COL_ARCHIVE, has_arc, w->archive);
 	bytes_cell(row, COL_RAW, has_arc, w->raw);
-	add_secs(&b, w->total.median);
-	if (w->n > 1) {
-		pmbench_buf_adds(&b, " (");
-		add_secs(&b, w->total.min);
-		pmbench_buf_adds(&b, "..");
-		add_secs(&b, w->total.max);
-		pmbench_buf_adds(&b, ")");
-	}
-	pmbench_doc_text(row, COL_TOTAL, "%s", b.ptr);
-	pmbench_doc_num(row, COL_TOTAL, 0, w->total.median);
-	pmbench_doc_num(row, COL_TOTAL, 1, w->total.min);
-	pmbench_doc_num(row, COL_TOTAL, 2, w->total.max);
+	total_cell(row, w);
 	secs_cell(row, COL_XFER, 1, w->xfer);
 	secs_cell(row, COL_KEYED, 1, w->keyed);
 	if (fastest)
 		pmbench_doc_text(row, COL_MARK, "* fastest");
 	pmbench_doc_num(row, COL_MARK, 0, fastest);
-done:
-	pmbench_buf_release(&b);
 }
 
 /* The hit job of `pm` with the smallest +transfer total, or NULL. */
@@ -446,13 +452,58 @@ static void summary(struct pmbench_doc *d, const struct job_row *rows, size_t n,
 	pmbench_buf_release(&b);
 }
 
+/* The heading and what each column of the jobs tables adds up. */
+static void intro(struct pmbench_doc *out, const char *fixture, const char *bw)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	add_bytes(&b, bw ? strtod(bw, NULL) : 0);
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+			    "ci-cache: %s; medians, total with min..max; "
+			    "transfer modelled at %s/s:",
+			    fixture, b.ptr);
+	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
+			 "total     = setup (getting the PM) + restore + "
+			 "install + save\n"
+			 "+transfer = total + download (before restore) + "
+			 "upload (after save)\n"
+			 "keyed CI  = download + setup + restore + install (+ "
+			 "save + upload when\n            the key missed: a CI "
+			 "cache skips the upload on an exact key hit)");
+	pmbench_buf_release(&b);
+}
+
+/* One PM: its CI command, setup, chart, jobs table and notes. */
+static void pm_section(struct pmbench_doc *out, const struct pmbench_result *r,
+		       const struct job_row *rows, size_t nrows, const char *pm)
+{
+	const struct job_row *best = best_of(rows, nrows, pm);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_table *t;
+
+	ci_command(&b, rows, nrows, pm);
+	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "%s (CI install: %s)",
+			    pm, b.ptr);
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(&b, "ci_cache_setup_%s", pm);
+	if (pmbench_result_env_get(r, b.ptr))
+		pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "setup: %s",
+				 pmbench_result_env_get(r, b.ptr));
+	pm_chart(out, rows, nrows, pm, best);
+	t = pmbench_doc_table(out, PMBENCH_DOC_ALL, "jobs", job_cols,
+			      PMBENCH_ARRAY_SIZE(job_cols));
+	for (size_t i = 0; i < nrows; i++)
+		if (!strcmp(rows[i].cell->pm, pm))
+			job_row(t, &rows[i], &rows[i] == best);
+	pm_notes(out, rows, nrows, pm);
+	pmbench_buf_release(&b);
+}
+
 void pmbench_report_cicache(struct pmbench_doc *out,
 			    const struct pmbench_result *r)
 {
 	struct pmbench_strvec pms = PMBENCH_STRVEC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *bw =
-		pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s");
 	struct job_row *rows =
 		pmbench_xcalloc(r->cells_nr ? r->cells_nr : 1, sizeof(*rows));
 	size_t nrows = 0;
@@ -472,41 +523,10 @@ void pmbench_report_cicache(struct pmbench_doc *out,
 	if (!nrows)
 		goto done;
 	pmbench_kind_created(out, r, NULL);
-	pmbench_buf_reset(&b);
-	add_bytes(&b, bw ? strtod(bw, NULL) : 0);
-	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
-			    "ci-cache: %s; medians, total with min..max; "
-			    "transfer modelled at %s/s:",
-			    rows[0].cell->fixture, b.ptr);
-	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
-			 "total     = setup (getting the PM) + restore + "
-			 "install + save\n"
-			 "+transfer = total + download (before restore) + "
-			 "upload (after save)\n"
-			 "keyed CI  = download + setup + restore + install (+ "
-			 "save + upload when\n            the key missed: a CI "
-			 "cache skips the upload on an exact key hit)");
-	for (size_t p = 0; p < pms.nr; p++) {
-		const struct job_row *best = best_of(rows, nrows, pms.v[p]);
-		struct pmbench_doc_table *t;
-
-		pmbench_buf_reset(&b);
-		ci_command(&b, rows, nrows, pms.v[p]);
-		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
-				    "%s (CI install: %s)", pms.v[p], b.ptr);
-		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b, "ci_cache_setup_%s", pms.v[p]);
-		if (pmbench_result_env_get(r, b.ptr))
-			pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "setup: %s",
-					 pmbench_result_env_get(r, b.ptr));
-		pm_chart(out, rows, nrows, pms.v[p], best);
-		t = pmbench_doc_table(out, PMBENCH_DOC_ALL, "jobs", job_cols,
-				      PMBENCH_ARRAY_SIZE(job_cols));
-		for (size_t i = 0; i < nrows; i++)
-			if (!strcmp(rows[i].cell->pm, pms.v[p]))
-				job_row(t, &rows[i], &rows[i] == best);
-		pm_notes(out, rows, nrows, pms.v[p]);
-	}
+	intro(out, rows[0].cell->fixture,
+	      pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s"));
+	for (size_t p = 0; p < pms.nr; p++)
+		pm_section(out, r, rows, nrows, pms.v[p]);
 	summary(out, rows, nrows, &pms,
 		pmbench_result_env_get(r, "ci_cache_lockfile_change"));
 	pmbench_kind_failures(out, r);
