@@ -294,13 +294,36 @@ static size_t make_room(struct text_writer *w, const char *rest, size_t at)
 	return indent;
 }
 
+/*
+ * The last cell or note (NULL: none), starting at column `at`: wrapped
+ * to the terminal, each further line indented to `at`.
+ */
+static void wrap_rest(struct text_writer *w, const char *rest, size_t at)
+{
+	for (size_t i = 0; rest && (!i || rest[i]);) {
+		size_t n = strlen(rest), k;
+
+		if (i) {
+			pmbench_buf_addch(w->out, '\n');
+			for (size_t c = 0; c < at; c++)
+				pmbench_buf_addch(w->out, ' ');
+		}
+		k = piece(rest + i, n - i, room(w, at, 1));
+		pmbench_buf_add(w->out, rest + i, k);
+		trim_spaces(w->out);
+		i = skip_spaces(rest, i + k, n);
+		if (!rest[i])
+			break;
+	}
+}
+
 /* One table line with its cells; a long last cell or note wraps. */
 static void table_line(struct text_writer *w, const struct pmbench_doc_table *t,
 		       const struct pmbench_doc_row *row, const size_t *width,
 		       const unsigned char *show)
 {
 	const char *rest = NULL;
-	size_t at = 0, last = t->cols_nr, i;
+	size_t at = 0, last = t->cols_nr;
 	int first = 1;
 
 	for (size_t k = 0; k < t->cols_nr; k++)
@@ -336,22 +359,7 @@ static void table_line(struct text_writer *w, const struct pmbench_doc_table *t,
 		}
 		rest = row->note;
 	}
-	at = make_room(w, rest, at);
-	for (i = 0; rest && (!i || rest[i]);) {
-		size_t n = strlen(rest), k;
-
-		if (i) {
-			pmbench_buf_addch(w->out, '\n');
-			for (size_t c = 0; c < at; c++)
-				pmbench_buf_addch(w->out, ' ');
-		}
-		k = piece(rest + i, n - i, room(w, at, 1));
-		pmbench_buf_add(w->out, rest + i, k);
-		trim_spaces(w->out);
-		i = skip_spaces(rest, i + k, n);
-		if (!rest[i])
-			break;
-	}
+	wrap_rest(w, rest, make_room(w, rest, at));
 	trim_spaces(w->out);
 	pmbench_buf_addch(w->out, '\n');
 }
