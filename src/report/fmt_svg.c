@@ -285,14 +285,19 @@ static void svg_text(struct pmbench_buf *out, double y, const char *cls,
 	pmbench_buf_adds(out, "</text>\n");
 }
 
-int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
+/*
+ * The title and every chart with its caption, each section's heading once
+ * above its first chart, into `body`; the image's height into `*height`.
+ * Returns how many charts were drawn.
+ */
+static size_t svg_charts(struct pmbench_buf *body,
+			 const struct pmbench_doc *doc, double *height)
 {
-	struct pmbench_buf body = PMBENCH_BUF_INIT;
 	const char *heading = NULL, *drawn = NULL;
 	double y = 36;
 	size_t charts = 0;
 
-	svg_text(&body, 22, "title", doc->title);
+	svg_text(body, 22, "title", doc->title);
 	for (size_t i = 0; i < doc->blocks_nr; i++) {
 		const struct pmbench_doc_block *b = doc->blocks[i];
 
@@ -303,32 +308,32 @@ int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
 			continue;
 		/* Each section's heading once, above its first chart. */
 		if (heading && heading != drawn) {
-			svg_text(&body, y + 18, "heading", heading);
+			svg_text(body, y + 18, "heading", heading);
 			y += 28;
 			drawn = heading;
 		}
 		if (b->chart.caption) {
-			svg_text(&body, y + 14, "cap", b->chart.caption);
+			svg_text(body, y + 14, "cap", b->chart.caption);
 			y += 22;
 		}
-		pmbench_fmt_chart(&body, &b->chart, y);
+		pmbench_fmt_chart(body, &b->chart, y);
 		y += pmbench_fmt_chart_height(&b->chart) + 14;
 		charts++;
 	}
-	if (!charts) {
-		pmbench_buf_release(&body);
-		return pmbench_error_setc(PMBENCH_EINVALID,
-					  "this %s report has no chart to "
-					  "draw: nothing was measured",
-					  doc->kind);
-	}
+	*height = y;
+	return charts;
+}
+
+/* The image's opening: its size, title, style and white background. */
+static void svg_open(struct pmbench_buf *out, const char *title, double y)
+{
 	pmbench_buf_addf(out,
 			 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			 "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 			 "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d "
 			 "%.0f\" role=\"img\">\n<title>",
 			 CHART_W, y, CHART_W, y);
-	pmbench_fmt_xml_escape(out, doc->title);
+	pmbench_fmt_xml_escape(out, title);
 	pmbench_buf_adds(out,
 			 "</title>\n<style>text{font:12px system-ui,sans-serif;"
 			 "fill:#1d2433}.title{font-size:16px;font-weight:600}"
@@ -339,6 +344,21 @@ int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
 			 "<rect width=\"%d\" height=\"%.0f\" "
 			 "fill=\"#fff\"/>\n",
 			 CHART_W, y);
+}
+
+int pmbench_fmt_svg(struct pmbench_buf *out, const struct pmbench_doc *doc)
+{
+	struct pmbench_buf body = PMBENCH_BUF_INIT;
+	double y;
+
+	if (!svg_charts(&body, doc, &y)) {
+		pmbench_buf_release(&body);
+		return pmbench_error_setc(PMBENCH_EINVALID,
+					  "this %s report has no chart to "
+					  "draw: nothing was measured",
+					  doc->kind);
+	}
+	svg_open(out, doc->title, y);
 	pmbench_buf_add(out, body.ptr, body.len);
 	pmbench_buf_adds(out, "</svg>\n");
 	pmbench_buf_release(&body);
