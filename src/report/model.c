@@ -100,6 +100,41 @@ static void fill_drift(struct pmbench_report_cell *rc)
 	rc->drift_range = rc->wall.max / rc->wall.min;
 }
 
+/*
+ * CPU time, memory and node_modules size of the measured (not warm-up,
+ * not failed) samples, per measured run.
+ */
+static void resource_means(struct pmbench_report_cell *rc,
+			   const struct pmbench_cell *c)
+{
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->warmup || !s->ok)
+			continue;
+		rc->user += (double)s->user_ns / 1e9;
+		rc->sys += (double)s->sys_ns / 1e9;
+		rc->max_rss += (double)s->max_rss_kib;
+		if (s->max_rss_floor_kib &&
+		    s->max_rss_kib <= s->max_rss_floor_kib)
+			rc->max_rss_at_floor++;
+		rc->tree_rss += (double)s->tree_rss_kib;
+		rc->no_nm |= s->no_node_modules;
+		rc->nm_bytes += (double)s->nm_bytes;
+		rc->nm_files += (double)s->nm_files;
+	}
+	if (rc->n) {
+		double n = (double)rc->n;
+
+		rc->user /= n;
+		rc->sys /= n;
+		rc->max_rss /= n;
+		rc->tree_rss /= n;
+		rc->nm_bytes /= n;
+		rc->nm_files /= n;
+	}
+}
+
 static void fill_cell(struct pmbench_report_cell *rc,
 		      const struct pmbench_cell *c, uint64_t seed, int live)
 {
@@ -124,22 +159,7 @@ static void fill_cell(struct pmbench_report_cell *rc,
 	rc->outliers = pmbench_stats_outliers(NULL, rc->times, rc->n,
 					      PMBENCH_REPORT_OUTLIER_Z);
 	count_far(rc);
-	for (size_t i = 0; i < c->samples_nr; i++) {
-		const struct pmbench_sample *s = &c->samples[i];
-
-		if (s->warmup || !s->ok)
-			continue;
-		rc->user += (double)s->user_ns / 1e9;
-		rc->sys += (double)s->sys_ns / 1e9;
-		rc->max_rss += (double)s->max_rss_kib;
-		if (s->max_rss_floor_kib &&
-		    s->max_rss_kib <= s->max_rss_floor_kib)
-			rc->max_rss_at_floor++;
-		rc->tree_rss += (double)s->tree_rss_kib;
-		rc->no_nm |= s->no_node_modules;
-		rc->nm_bytes += (double)s->nm_bytes;
-		rc->nm_files += (double)s->nm_files;
-	}
+	resource_means(rc, c);
 	if (live && !pmbench_control_is(c->pm))
 		rc->stalls = pmbench_stats_stalls(
 			rc->times, rc->n, PMBENCH_STATS_STALL_PERIOD,
@@ -147,16 +167,6 @@ static void fill_cell(struct pmbench_report_cell *rc,
 			&rc->stall_kmax);
 	fill_drift(rc);
 	pmbench_report_phases(&rc->phases, c);
-	if (rc->n) {
-		double n = (double)rc->n;
-
-		rc->user /= n;
-		rc->sys /= n;
-		rc->max_rss /= n;
-		rc->tree_rss /= n;
-		rc->nm_bytes /= n;
-		rc->nm_files /= n;
-	}
 }
 
 int pmbench_report_same_group(const struct pmbench_report *rep, size_t i,
@@ -315,6 +325,22 @@ static void pairs_of(struct pmbench_report *rep, size_t g)
 	}
 }
 
+/* The cell of the group starting at g with the lowest median, or -1. */
+static long fastest_of(const struct pmbench_report *rep, size_t g)
+{
+	long best = -1;
+
+	for (size_t j = g; j < rep->cells_nr; j++) {
+		const struct pmbench_report_cell *c = &rep->cells[j];
+
+		if (!pmbench_report_same_group(rep, g, j) || !in_ratios(c))
+			continue;
+		if (best < 0 || c->wall.median < rep->cells[best].wall.median)
+			best = (long)j;
+	}
+	return best;
+}
+
 void pmbench_report_init(struct pmbench_report *out,
 			 const struct pmbench_result *r)
 {
@@ -334,20 +360,11 @@ void pmbench_report_init(struct pmbench_report *out,
 	 * drift control is no PM: never the fastest, never compared.
 	 */
 	for (size_t i = 0; i < out->cells_nr; i++) {
-		long best = -1, base;
+		long best, base;
 
 		if (!pmbench_report_group_start(out, i))
 			continue;
-		for (size_t j = i; j < out->cells_nr; j++) {
-			const struct pmbench_report_cell *c = &out->cells[j];
-
-			if (!pmbench_report_same_group(out, i, j) ||
-			    !in_ratios(c))
-				continue;
-			if (best < 0 ||
-			    c->wall.median < out->cells[best].wall.median)
-				best = (long)j;
-		}
+		best = fastest_of(out, i);
 		for (size_t j = i; j < out->cells_nr; j++) {
 			struct pmbench_report_cell *c = &out->cells[j];
 
