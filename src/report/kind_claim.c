@@ -278,6 +278,44 @@ static void versions_judged(struct pmbench_doc *d,
 	pmbench_buf_release(&b);
 }
 
+/* The verdict with the measured ratio, p and the count of runs. */
+static void verdict_line(struct pmbench_doc *d, const struct pmbench_claim *c,
+			 const struct pmbench_report_judgement *s)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	add_measured(&b, &s->j);
+	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+			 "%s: %s %s is %s %s %s%s (p %s %.3f; %zu and %zu "
+			 "runs)",
+			 pmbench_claim_verdict_name(s->j.verdict), c->pm_a,
+			 c->task_a, b.ptr, c->pm_b, c->task_b,
+			 s->j.verdict == PMBENCH_CLAIM_EXCEEDED ? ", more than "
+								  "claimed"
+			 : s->j.verdict == PMBENCH_CLAIM_SHORT
+				 ? ", less than claimed"
+				 : "",
+			 s->j.p < 0.001 ? "<" : "=",
+			 s->j.p < 0.001 ? 0.001 : s->j.p, s->na, s->nb);
+	pmbench_buf_release(&b);
+}
+
+/* Whether the interval was paired by round, and why not. */
+static void interval_kind(struct pmbench_doc *d,
+			  const struct pmbench_report_judgement *s)
+{
+	if (s->j.paired)
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(interval paired by round over %zu rounds: "
+				 "a drift of the machine cancels out of it)",
+				 s->j.rounds);
+	else
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
+				 "(independent interval: the rounds are not "
+				 "complete, or fewer than %d)",
+				 PMBENCH_REPORT_PAIRED_MIN_ROUNDS);
+}
+
 /* One scenario: its verdict, or why there is none. */
 static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 		     const struct pmbench_report_judgement *s)
@@ -295,31 +333,9 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 		interrupted(d, c, s);
 		goto done;
 	}
-	pmbench_buf_reset(&b);
-	add_measured(&b, &s->j);
-	pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-			 "%s: %s %s is %s %s %s%s (p %s %.3f; %zu and %zu "
-			 "runs)",
-			 pmbench_claim_verdict_name(s->j.verdict), c->pm_a,
-			 c->task_a, b.ptr, c->pm_b, c->task_b,
-			 s->j.verdict == PMBENCH_CLAIM_EXCEEDED ? ", more than "
-								  "claimed"
-			 : s->j.verdict == PMBENCH_CLAIM_SHORT
-				 ? ", less than claimed"
-				 : "",
-			 s->j.p < 0.001 ? "<" : "=",
-			 s->j.p < 0.001 ? 0.001 : s->j.p, s->na, s->nb);
+	verdict_line(d, c, s);
 	versions_judged(d, c, s);
-	if (s->j.paired)
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "(interval paired by round over %zu rounds: "
-				 "a drift of the machine cancels out of it)",
-				 s->j.rounds);
-	else
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "(independent interval: the rounds are not "
-				 "complete, or fewer than %d)",
-				 PMBENCH_REPORT_PAIRED_MIN_ROUNDS);
+	interval_kind(d, s);
 	interrupted(d, c, s);
 	if (s->j.verdict != PMBENCH_CLAIM_INCONCLUSIVE)
 		goto done;
