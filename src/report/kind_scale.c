@@ -107,6 +107,25 @@ static double slope(const struct section *s, const char *pm)
 	return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
+/* One size's cell: the median, "-" or "failed"; `wide` adds the interval. */
+static void size_cell(struct pmbench_buf *b,
+		      const struct pmbench_report_cell *rc, int wide)
+{
+	if (!rc)
+		pmbench_buf_adds(b, "-");
+	else if (!rc->n)
+		pmbench_buf_adds(b, "failed");
+	else
+		pmbench_report_add_duration(b, rc->wall.median);
+	if (rc && rc->n && wide && rc->has_ci) {
+		pmbench_buf_adds(b, " (");
+		pmbench_report_add_duration(b, rc->median_ci.lo);
+		pmbench_buf_adds(b, " – ");
+		pmbench_report_add_duration(b, rc->median_ci.hi);
+		pmbench_buf_adds(b, ")");
+	}
+}
+
 /* The people's table: a column per size; `wide` adds the intervals. */
 static void human_table(struct pmbench_doc *d, const struct section *s,
 			unsigned audience, int wide)
@@ -137,22 +156,7 @@ static void human_table(struct pmbench_doc *d, const struct section *s,
 				c < 0 ? NULL : &s->rep->cells[c];
 
 			pmbench_buf_reset(&b);
-			if (!rc)
-				pmbench_buf_adds(&b, "-");
-			else if (!rc->n)
-				pmbench_buf_adds(&b, "failed");
-			else
-				pmbench_report_add_duration(&b,
-							    rc->wall.median);
-			if (rc && rc->n && wide && rc->has_ci) {
-				pmbench_buf_adds(&b, " (");
-				pmbench_report_add_duration(&b,
-							    rc->median_ci.lo);
-				pmbench_buf_adds(&b, " – ");
-				pmbench_report_add_duration(&b,
-							    rc->median_ci.hi);
-				pmbench_buf_adds(&b, ")");
-			}
+			size_cell(&b, rc, wide);
 			pmbench_doc_text(row, 1 + i, "%s", b.ptr);
 		}
 		if (per == per)
