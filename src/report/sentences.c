@@ -80,21 +80,15 @@ static void paired_sentence(struct pmbench_buf *out,
 		c->cell->pm);
 }
 
-void pmbench_report_add_sentence(struct pmbench_buf *out,
-				 const struct pmbench_report *rep, size_t i)
+/*
+ * No significant difference between cell c and the fastest f, unpaired;
+ * when their counts cannot reach the level at all, says so instead.
+ */
+static void same_sentence(struct pmbench_buf *out,
+			  const struct pmbench_report_cell *c,
+			  const struct pmbench_report_cell *f)
 {
-	const struct pmbench_report_cell *c = &rep->cells[i];
-	const struct pmbench_report_cell *f;
-
-	if (!c->has_vs)
-		return;
-	f = &rep->cells[c->fastest];
-	if (c->verdict_paired) {
-		paired_sentence(out, c, f);
-		return;
-	}
-	if (c->vs.verdict == PMBENCH_VERDICT_SAME &&
-	    pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
+	if (pmbench_stats_mwu_min_p(c->n, f->n) >= PMBENCH_REPORT_ALPHA) {
 		/* 3 runs against 3 can never reach p < 0.05: say so. */
 		pmbench_buf_addf(out,
 				 "too few runs to tell %s and %s apart "
@@ -108,19 +102,35 @@ void pmbench_report_add_sentence(struct pmbench_buf *out,
 		pmbench_report_add_ratio(out, c->vs.ratio.hi);
 		return;
 	}
+	pmbench_buf_addf(out,
+			 "no significant difference between %s "
+			 "and %s (",
+			 f->cell->pm, c->cell->pm);
+	pmbench_report_add_ratio(out, c->vs.ratio.point);
+	pmbench_buf_adds(out, ", 95% CI ");
+	pmbench_report_add_ratio(out, c->vs.ratio.lo);
+	pmbench_buf_adds(out, "–");
+	pmbench_report_add_ratio(out, c->vs.ratio.hi);
+	pmbench_buf_adds(out, ", ");
+	pmbench_report_add_p(out, c->vs.mwu.p);
+	pmbench_buf_adds(out, ")");
+}
+
+void pmbench_report_add_sentence(struct pmbench_buf *out,
+				 const struct pmbench_report *rep, size_t i)
+{
+	const struct pmbench_report_cell *c = &rep->cells[i];
+	const struct pmbench_report_cell *f;
+
+	if (!c->has_vs)
+		return;
+	f = &rep->cells[c->fastest];
+	if (c->verdict_paired) {
+		paired_sentence(out, c, f);
+		return;
+	}
 	if (c->vs.verdict == PMBENCH_VERDICT_SAME) {
-		pmbench_buf_addf(out,
-				 "no significant difference between %s "
-				 "and %s (",
-				 f->cell->pm, c->cell->pm);
-		pmbench_report_add_ratio(out, c->vs.ratio.point);
-		pmbench_buf_adds(out, ", 95% CI ");
-		pmbench_report_add_ratio(out, c->vs.ratio.lo);
-		pmbench_buf_adds(out, "–");
-		pmbench_report_add_ratio(out, c->vs.ratio.hi);
-		pmbench_buf_adds(out, ", ");
-		pmbench_report_add_p(out, c->vs.mwu.p);
-		pmbench_buf_adds(out, ")");
+		same_sentence(out, c, f);
 		return;
 	}
 	pmbench_buf_addf(out, "%s is ", f->cell->pm);
