@@ -158,7 +158,8 @@ static void bash_commands(struct pmbench_buf *out)
 	pmbench_buf_adds(out, "help");
 }
 
-static void bash(struct pmbench_buf *out)
+/* The word and file helpers, and _pmbench up to the command's name. */
+static void bash_prelude(struct pmbench_buf *out)
 {
 	pmbench_buf_addf(
 		out,
@@ -183,6 +184,11 @@ static void bash(struct pmbench_buf *out)
 		"\t\t*) cmd=${COMP_WORDS[i]}; break ;;\n"
 		"\t\tesac\n\tdone\n"
 		"\tcase \"$cmd $prev\" in\n");
+}
+
+/* The values of each command's options that take one, by previous word. */
+static void bash_values(struct pmbench_buf *out)
+{
 	for (size_t k = 0; k <= pmbench_cli_commands_nr; k++)
 		for (size_t i = 0; i < pmbench_cli_options_nr(); i++)
 			if (pmbench_cli_takes(nth(k),
@@ -190,6 +196,11 @@ static void bash(struct pmbench_buf *out)
 			    takes_value(&pmbench_cli_options()[i]))
 				bash_value(out, nth(k),
 					   &pmbench_cli_options()[i]);
+}
+
+/* The options of the program and of each command; command names. */
+static void bash_options(struct pmbench_buf *out)
+{
 	pmbench_buf_adds(out, "\tesac\n\tcase $cmd in\n\t\"\")\n\t\topts='");
 	option_words(out, &pmbench_cli_program);
 	pmbench_buf_adds(out, "'\n\t\tif [[ $cur != -* ]]; then\n"
@@ -205,6 +216,13 @@ static void bash(struct pmbench_buf *out)
 		option_words(out, &pmbench_cli_commands[k]);
 		pmbench_buf_adds(out, "'\n\t\t;;\n");
 	}
+}
+
+static void bash(struct pmbench_buf *out)
+{
+	bash_prelude(out);
+	bash_values(out);
+	bash_options(out);
 	pmbench_buf_adds(out,
 			 "\tesac\n"
 			 "\tif [[ $cur == -* ]]; then\n"
