@@ -57,11 +57,46 @@ static void list_installed(int w)
 	pmbench_strvec_release(&have);
 }
 
+/* The name column: as wide as the longest name in the table, at least 2. */
+static int name_width(void)
+{
+	int w = 2;
+
+	for (size_t i = 0; pmbench_pm_nth(i); i++)
+		if ((int)strlen(pmbench_pm_nth(i)->name) > w)
+			w = (int)strlen(pmbench_pm_nth(i)->name);
+	return w;
+}
+
+/* One PM's line: where it was found, or why not; `scratch` a work folder. */
+static void pm_line(const struct pmbench_pm *pm, int w, const char *scratch)
+{
+	struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
+	struct pmbench_buf config = PMBENCH_BUF_INIT;
+	int found;
+
+	pmbench_pm_config(&config, pm);
+	found = pmbench_pm_find(&f, &pmbench_cli_ctx, pm, getenv("PATH"),
+				scratch);
+	if (found < 0) {
+		printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
+		       found == PMBENCH_ENOTFOUND ? "missing" : "unknown",
+		       pmbench_error_last());
+	} else {
+		pmbench_cli_line(stdout, "%-*s %-12s %-10s %s%s%s%s", w,
+				 pm->name, f.version, f.source, f.path,
+				 config.len ? " (" : "", config.ptr,
+				 config.len ? ")" : "");
+	}
+	pmbench_buf_release(&config);
+	pmbench_pm_found_release(&f);
+}
+
 int cmd_pms(int argc, char **argv)
 {
 	struct pmbench_cli_opts cli = PMBENCH_CLI_OPTS_INIT;
 	struct pmbench_buf scratch = PMBENCH_BUF_INIT;
-	int code, w = 2;
+	int code, w;
 
 	code = pmbench_cli_parse(&cli, "pms", argc, argv);
 	if (!code && cli.optind < argc)
@@ -81,35 +116,11 @@ int cmd_pms(int argc, char **argv)
 		pmbench_buf_release(&scratch);
 		return list_versions(cli.versions);
 	}
-	/* The name column as wide as the longest name in the table. */
-	for (size_t i = 0; pmbench_pm_nth(i); i++)
-		if ((int)strlen(pmbench_pm_nth(i)->name) > w)
-			w = (int)strlen(pmbench_pm_nth(i)->name);
+	w = name_width();
 	printf("%-*s %-12s %-10s %s\n", w, "pm", "version", "from", "path");
 	/* The PMs, then the variants with their configuration. */
-	for (size_t i = 0; pmbench_pm_nth(i); i++) {
-		const struct pmbench_pm *pm = pmbench_pm_nth(i);
-		struct pmbench_pm_found f = PMBENCH_PM_FOUND_INIT;
-		struct pmbench_buf config = PMBENCH_BUF_INIT;
-		int found;
-
-		pmbench_pm_config(&config, pm);
-		found = pmbench_pm_find(&f, &pmbench_cli_ctx, pm,
-					getenv("PATH"), scratch.ptr);
-		if (found < 0) {
-			printf("%-*s %-12s %-10s %s\n", w, pm->name, "-",
-			       found == PMBENCH_ENOTFOUND ? "missing"
-							  : "unknown",
-			       pmbench_error_last());
-		} else {
-			pmbench_cli_line(stdout, "%-*s %-12s %-10s %s%s%s%s", w,
-					 pm->name, f.version, f.source, f.path,
-					 config.len ? " (" : "", config.ptr,
-					 config.len ? ")" : "");
-		}
-		pmbench_buf_release(&config);
-		pmbench_pm_found_release(&f);
-	}
+	for (size_t i = 0; pmbench_pm_nth(i); i++)
+		pm_line(pmbench_pm_nth(i), w, scratch.ptr);
 	list_installed(w);
 	pmbench_buf_release(&scratch);
 	return code;
