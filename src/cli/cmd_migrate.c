@@ -344,6 +344,20 @@ static int check_outputs(struct pmbench_cli_opts *cli, struct pmbench_buf *out,
 	return 0;
 }
 
+/* The engine's share of the options; the parity tasks are its from here. */
+static void take_options(struct pmbench_migrate *m,
+			 const struct pmbench_bench_opts *o,
+			 struct pmbench_cli_opts *cli)
+{
+	m->tasks = cli->parity;
+	pmbench_strvec_init(&cli->parity);
+	m->choose = cli->choose;
+	pmbench_strvec_init(&cli->choose);
+	m->no_recipe = cli->no_recipe;
+	m->timeout_ns = o->timeout_ns;
+	m->seed = o->seed;
+}
+
 int cmd_migrate(int argc, char **argv)
 {
 	struct pmbench_bench_opts o = PMBENCH_BENCH_OPTS_INIT;
@@ -375,14 +389,7 @@ int cmd_migrate(int argc, char **argv)
 	pmbench_progress_init(cli.tty);
 	if (o.runs_auto)
 		pmbench_progress_budget((double)o.budget.budget_ns / 1e9);
-	/* The parity tasks are the engine's from here. */
-	m.tasks = cli.parity;
-	pmbench_strvec_init(&cli.parity);
-	m.choose = cli.choose;
-	pmbench_strvec_init(&cli.choose);
-	m.no_recipe = cli.no_recipe;
-	m.timeout_ns = o.timeout_ns;
-	m.seed = o.seed;
+	take_options(&m, &o, &cli);
 	code = prepare(&m, &f, &o, &cli, argv[cli.optind]);
 	if (!code)
 		code = check_outputs(&cli, &out, f.name) < 0
