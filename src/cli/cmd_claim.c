@@ -41,17 +41,12 @@ static int verdict_code(const struct pmbench_report_claim *j)
 }
 
 /*
- * Run both PMs' tasks on the fixture, as 'pmbench bench' would, and write
- * the result; *unsaved is set if that write failed (already said).
+ * What a live claim measures: both tasks (each one pmbench can time)
+ * and both PMs, b the baseline unless one was named.
  */
-static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
-		    const struct pmbench_claim *c, const char *fixture_arg,
-		    int *unsaved)
+static int claim_plan(struct pmbench_bench_opts *o,
+		      const struct pmbench_claim *c)
 {
-	struct pmbench_fixture f;
-	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	int ret, loaded = 0;
-
 	for (int side = 0; side < 2; side++) {
 		const char *t = side ? c->task_b : c->task_a;
 
@@ -77,6 +72,24 @@ static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
 	/* "a is N times faster than b": b is what a is measured against. */
 	if (!o->baseline)
 		o->baseline = c->pm_b;
+	return 0;
+}
+
+/*
+ * Run both PMs' tasks on the fixture, as 'pmbench bench' would, and write
+ * the result; *unsaved is set if that write failed (already said).
+ */
+static int run_live(struct pmbench_result *r, struct pmbench_bench_opts *o,
+		    const struct pmbench_claim *c, const char *fixture_arg,
+		    int *unsaved)
+{
+	struct pmbench_fixture f;
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	int ret, loaded = 0;
+
+	ret = claim_plan(o, c);
+	if (ret < 0)
+		return ret;
 	ret = pmbench_fixture_load(&f, fixture_arg,
 				   pmbench_config.fixtures_dir);
 	if (ret < 0)
