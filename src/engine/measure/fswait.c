@@ -473,6 +473,57 @@ done:
 	return ret;
 }
 
+/* Say why the file system is waited for again, `left` seconds at most. */
+static void recheck_announce(const struct pmbench_ctx *ctx, double files_s,
+			     double left)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_add_clock(&b, left);
+	pmbench_ctx_event(ctx,
+			  "waiting again for the file system: the first "
+			  "round's control took %.3f s against its reference "
+			  "%.3f s right after the wait; timing starts when %d "
+			  "controls in a row are within %.0f %% of it, in %s "
+			  "(m:ss) at most (--no-fs-wait skips this)",
+			  files_s, waited.ref, IN_A_ROW, MARGIN * 100, b.ptr);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * Say how the second wait `w` (started at `r0`, at the bound when
+ * `bound`) ended, and note it for the result in `note` (may be NULL).
+ */
+static void recheck_said(const struct fswait *w, double files_s, uint64_t r0,
+			 int bound, struct pmbench_buf *note)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_buf_add_clock(&b, since_ns(r0));
+	if (bound)
+		pmbench_ctx_warn(w->ctx,
+				 "the file system is still slow at the bound: "
+				 "pmbench's control took %.3f s against its "
+				 "reference %.3f s; timing anyway, the first "
+				 "runs may be slower than the rest",
+				 w->last, waited.ref);
+	else
+		pmbench_ctx_event(w->ctx,
+				  "waited %s (m:ss) more for the file system: "
+				  "pmbench's control is back to %.3f s "
+				  "(reference %.3f s)",
+				  b.ptr, w->last, waited.ref);
+	if (note)
+		pmbench_buf_addf(note,
+				 "the first round's control took %.3f s "
+				 "against the reference %.3f s right after the "
+				 "wait: waited %.0f s more%s, %u controls, the "
+				 "last %.3f s",
+				 files_s, waited.ref, since_ns(r0),
+				 bound ? " (the bound)" : "", w->n, w->last);
+	pmbench_buf_release(&b);
+}
+
 int pmbench_workspace_recheck_reuse(const struct pmbench_ctx *ctx,
 				    double files_s, struct pmbench_buf *note)
 {
@@ -482,7 +533,6 @@ int pmbench_workspace_recheck_reuse(const struct pmbench_ctx *ctx,
 		.known = PMBENCH_BUF_INIT,
 		.slowed = 1,
 	};
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	uint64_t r0 = pmbench_now_ns();
 	double left;
 	int ret = 0;
@@ -497,14 +547,7 @@ int pmbench_workspace_recheck_reuse(const struct pmbench_ctx *ctx,
 	w.delay = waited.delay;
 	w.t0 = waited.t0;
 	w.first = w.last = files_s;
-	pmbench_buf_add_clock(&b, left);
-	pmbench_ctx_event(ctx,
-			  "waiting again for the file system: the first "
-			  "round's control took %.3f s against its reference "
-			  "%.3f s right after the wait; timing starts when %d "
-			  "controls in a row are within %.0f %% of it, in %s "
-			  "(m:ss) at most (--no-fs-wait skips this)",
-			  files_s, waited.ref, IN_A_ROW, MARGIN * 100, b.ptr);
+	recheck_announce(ctx, files_s, left);
 	ret = controls(&w, waited.ref);
 	pmbench_ctx_done(ctx);
 	if (ret == PMBENCH_EINTERRUPTED ||
@@ -517,32 +560,9 @@ int pmbench_workspace_recheck_reuse(const struct pmbench_ctx *ctx,
 		ret = 0;
 		goto done;
 	}
-	pmbench_buf_reset(&b);
-	pmbench_buf_add_clock(&b, since_ns(r0));
-	if (ret == 1)
-		pmbench_ctx_warn(ctx,
-				 "the file system is still slow at the bound: "
-				 "pmbench's control took %.3f s against its "
-				 "reference %.3f s; timing anyway, the first "
-				 "runs may be slower than the rest",
-				 w.last, waited.ref);
-	else
-		pmbench_ctx_event(ctx,
-				  "waited %s (m:ss) more for the file system: "
-				  "pmbench's control is back to %.3f s "
-				  "(reference %.3f s)",
-				  b.ptr, w.last, waited.ref);
-	if (note)
-		pmbench_buf_addf(note,
-				 "the first round's control took %.3f s "
-				 "against the reference %.3f s right after the "
-				 "wait: waited %.0f s more%s, %u controls, the "
-				 "last %.3f s",
-				 files_s, waited.ref, since_ns(r0),
-				 ret == 1 ? " (the bound)" : "", w.n, w.last);
+	recheck_said(&w, files_s, r0, ret == 1, note);
 	ret = 0;
 done:
-	pmbench_buf_release(&b);
 	pmbench_buf_release(&w.why);
 	pmbench_buf_release(&w.known);
 	return ret;

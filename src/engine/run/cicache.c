@@ -228,6 +228,45 @@ static void last_path_line(struct pmbench_buf *out, const char *text)
 }
 
 /*
+ * Ask PM `ps` its store_query into `ans`, saying how in `how`; the
+ * answer's path under the work folder, or NULL (warned) when outside it.
+ */
+static const char *ask_store_query(struct run *x,
+				   const struct pmbench_pmrun *ps,
+				   struct pmbench_buf *ans,
+				   struct pmbench_buf *how)
+{
+	const struct pmbench_pm *pm = ps->pm;
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	const char *rel;
+
+	pmbench_strvec_push(&c.args, ps->found.path);
+	pmbench_strvec_pushv(&c.args, pm->store_query);
+	for (size_t i = 0; i < ps->env.nr; i++)
+		pmbench_strvec_push(&c.env, ps->env.v[i]);
+	c.dir = ps->ws.run_project;
+	c.ctx = x->ctx;
+	c.timeout_ns = 60ull * 1000000000ull;
+	if (!pmbench_child_run(&c) && !c.result.exit_code && !c.result.signal)
+		last_path_line(ans, c.tail.ptr);
+	rel = ans->len ? work_rel(x, ans->ptr) : NULL;
+	pmbench_buf_addf(how, "`%s", pmbench_pm_command_name(pm));
+	for (const char *const *q = pm->store_query; *q; q++)
+		pmbench_buf_addf(how, " %s", *q);
+	pmbench_buf_adds(how, "` (actions/setup-node)");
+	if (!rel) {
+		pmbench_ctx_warn(x->ctx,
+				 "'%s': %s answered '%s', not a folder "
+				 "in pmbench's cache folder; caching $%s",
+				 pm->name, how->ptr, ans->ptr, pm->store_var);
+		pmbench_buf_addf(how, " answered '%s'; used $%s", ans->ptr,
+				 pm->store_var);
+	}
+	pmbench_child_release(&c);
+	return rel;
+}
+
+/*
  * Find the folder the store strategy caches for PM `pi` (once), into
  * x->store[pi], recording how in the environment. The answer must lie in
  * the PM's cache folder or its run copy; otherwise the folder pmbench
@@ -237,7 +276,6 @@ static void resolve_store(struct run *x, size_t pi)
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
 	const struct pmbench_pm *pm = ps->pm;
-	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf ans = PMBENCH_BUF_INIT, how = PMBENCH_BUF_INIT;
 	struct pmbench_buf key = PMBENCH_BUF_INIT;
 	const char *rel = NULL;
@@ -251,32 +289,8 @@ static void resolve_store(struct run *x, size_t pi)
 	 * own environment, or the folder its store variable names (the
 	 * table's store_query and store_var).
 	 */
-	if (pm->store_query) {
-		pmbench_strvec_push(&c.args, ps->found.path);
-		pmbench_strvec_pushv(&c.args, pm->store_query);
-		for (size_t i = 0; i < ps->env.nr; i++)
-			pmbench_strvec_push(&c.env, ps->env.v[i]);
-		c.dir = ps->ws.run_project;
-		c.ctx = x->ctx;
-		c.timeout_ns = 60ull * 1000000000ull;
-		if (!pmbench_child_run(&c) && !c.result.exit_code &&
-		    !c.result.signal)
-			last_path_line(&ans, c.tail.ptr);
-		rel = ans.len ? work_rel(x, ans.ptr) : NULL;
-		pmbench_buf_addf(&how, "`%s", pmbench_pm_command_name(pm));
-		for (const char *const *q = pm->store_query; *q; q++)
-			pmbench_buf_addf(&how, " %s", *q);
-		pmbench_buf_adds(&how, "` (actions/setup-node)");
-		if (!rel) {
-			pmbench_ctx_warn(
-				x->ctx,
-				"'%s': %s answered '%s', not a folder "
-				"in pmbench's cache folder; caching $%s",
-				pm->name, how.ptr, ans.ptr, pm->store_var);
-			pmbench_buf_addf(&how, " answered '%s'; used $%s",
-					 ans.ptr, pm->store_var);
-		}
-	}
+	if (pm->store_query)
+		rel = ask_store_query(x, ps, &ans, &how);
 	if (!rel && pm->store_var) {
 		const char *v = pmbench_env_get(&ps->env, pm->store_var);
 
@@ -302,7 +316,6 @@ static void resolve_store(struct run *x, size_t pi)
 	pmbench_buf_addf(&ans, "%s, from %s", work_rel(x, x->store[pi]),
 			 how.ptr);
 	pmbench_result_env_set(x->r, key.ptr, ans.ptr);
-	pmbench_child_release(&c);
 	pmbench_buf_release(&ans);
 	pmbench_buf_release(&how);
 	pmbench_buf_release(&key);
@@ -776,6 +789,67 @@ static void job_event(const struct run *x, const struct pmbench_pmrun *ps,
 }
 
 /*
+ * The job's fresh checkout with the primed lockfile (and, for the
+ * lockfile-changed job, one dependency changed): 0, or 1 when it failed
+ * (the sample says why).
+ */
+static int job_checkout(struct run *x, struct pmbench_pmrun *ps,
+			enum job_kind kind, struct pmbench_sample *s)
+{
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	int ret = 1;
+
+	if (pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_LOCKFILE) < 0) {
+		fail_sample(s, "cannot prepare the checkout: %s",
+			    pmbench_error_last());
+		goto done;
+	}
+	if (kind == JOB_CHANGED) {
+		if (pmbench_change_dependency(&what, ps->ws.run_project) < 0) {
+			fail_sample(s, "cannot change a dependency: %s",
+				    pmbench_error_last());
+			goto done;
+		}
+		if (!x->change)
+			x->change = pmbench_xstrdup(what.ptr);
+	}
+	ret = 0;
+done:
+	pmbench_buf_release(&what);
+	return ret;
+}
+
+/* The job's install (frozen, or not after the lockfile change), then save. */
+static int job_install(struct job_measures *m, struct run *x, size_t pi,
+		       size_t ci, enum job_kind kind, struct pmbench_sample *s)
+{
+	struct pmbench_pmrun *ps = &x->states[pi];
+	const struct config *c = &x->configs[ci];
+	struct pmbench_child child = PMBENCH_CHILD_INIT;
+	int ret;
+
+	ret = pmbench_pmrun_exec(
+		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
+		ps->ws.run_project, x->o->timeout_ns, s, &child);
+	if (ret < 0)
+		goto done; /* interrupted: pmbench_pmrun_exec() says so */
+	m->install_ns = s->wall_ns;
+	if (!s->ok)
+		goto done;
+	pmbench_pmrun_measure_node_modules(ps, s);
+	if (c->strategy & CACHES)
+		ret = job_save(m, x, pi, ci, kind, s);
+	if (!ret && (c->strategy & TC) && kind == JOB_MISS &&
+	    !pmbench_cisetup_preinstalled(ps->pm))
+		ret = toolchain_save(m, x, pi, ci, s);
+	if (ret > 0)
+		ret = 0;
+done:
+	pmbench_child_release(&child);
+	return ret;
+}
+
+/*
  * One simulated CI job: a fresh checkout with the primed lockfile and an
  * empty cache, restore (hit and lockfile-changed jobs), install (frozen,
  * or not after the lockfile change), save.
@@ -785,30 +859,12 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 {
 	struct pmbench_pmrun *ps = &x->states[pi];
 	const struct config *c = &x->configs[ci];
-	struct pmbench_child child = PMBENCH_CHILD_INIT;
-	struct pmbench_buf what = PMBENCH_BUF_INIT;
 	struct job_measures m = { 0 };
 	int ret = 0;
 
 	s->round = round;
-	ret = pmbench_workspace_prepare(&ps->ws, PMBENCH_STATE_LOCKFILE);
-	if (ret < 0) {
-		fail_sample(s, "cannot prepare the checkout: %s",
-			    pmbench_error_last());
-		ret = 0;
+	if (job_checkout(x, ps, kind, s))
 		goto done;
-	}
-	if (kind == JOB_CHANGED) {
-		ret = pmbench_change_dependency(&what, ps->ws.run_project);
-		if (ret < 0) {
-			fail_sample(s, "cannot change a dependency: %s",
-				    pmbench_error_last());
-			ret = 0;
-			goto done;
-		}
-		if (!x->change)
-			x->change = pmbench_xstrdup(what.ptr);
-	}
 	ret = job_setup(&m, x, pi, ci, kind, s);
 	if (ret) {
 		ret = ret < 0 ? ret : 0;
@@ -821,22 +877,7 @@ static int one_job(struct run *x, size_t pi, size_t ci, enum job_kind kind,
 			goto done;
 		}
 	}
-	ret = pmbench_pmrun_exec(
-		ps, kind == JOB_CHANGED ? &ps->command : &x->frozen[pi],
-		ps->ws.run_project, x->o->timeout_ns, s, &child);
-	if (ret < 0)
-		goto done; /* interrupted: pmbench_pmrun_exec() says so */
-	m.install_ns = s->wall_ns;
-	if (!s->ok)
-		goto done;
-	pmbench_pmrun_measure_node_modules(ps, s);
-	if (c->strategy & CACHES)
-		ret = job_save(&m, x, pi, ci, kind, s);
-	if (!ret && (c->strategy & TC) && kind == JOB_MISS &&
-	    !pmbench_cisetup_preinstalled(ps->pm))
-		ret = toolchain_save(&m, x, pi, ci, s);
-	if (ret > 0)
-		ret = 0;
+	ret = job_install(&m, x, pi, ci, kind, s);
 done:
 	if (pmbench_ctx_cancelled(x->ctx)) {
 		/*
@@ -850,8 +891,6 @@ done:
 	job_metrics(s, &m, x, c, kind);
 	if (ret == 0)
 		job_event(x, ps, c, kind, round, s, &m);
-	pmbench_child_release(&child);
-	pmbench_buf_release(&what);
 	return ret;
 }
 
@@ -1438,9 +1477,40 @@ static void frozen_command(struct pmbench_strvec *out, const struct run *x,
 	pmbench_pmrun_fixture_flags(out, x->f, ps->pm);
 }
 
-static int run_fixture(struct run *x)
+/*
+ * PM `i`'s workspace and commands for the fixture, its old archives
+ * discarded, the mirror primed for its jobs.
+ */
+static int prepare_pm(struct run *x, size_t i)
 {
 	const struct pmbench_cicache_opts *o = x->o;
+	struct pmbench_pmrun *ps = &x->states[i];
+	struct pmbench_buf d = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_pmrun_reset(ps);
+	pmbench_workspace_init(&ps->ws, ps->pm, x->ctx->cache_dir, x->f->name,
+			       x->f->source_dir, x->f->subdir);
+	ps->scripts_choice = o->scripts;
+	pmbench_pmrun_compose(ps, x->f, &o->env);
+	frozen_command(&x->frozen[i], x, ps);
+	/* Old archives of an earlier run must not be restored. */
+	pmbench_buf_path(&d, ps->ws.root, "ci-cache");
+	ret = pmbench_fs_discard(d.ptr, ps->ws.trash);
+	pmbench_buf_release(&d);
+	if (ret < 0)
+		return ret;
+	ret = pmbench_pmrun_prime(ps, o->timeout_ns);
+	/* The lockfile-changed job fetches a release no priming did. */
+	if (!ret && o->lockfile_changed)
+		ret = pmbench_task_update_prime(ps, o->timeout_ns);
+	if (!ret)
+		ret = prime_setup(x, ps);
+	return ret;
+}
+
+static int run_fixture(struct run *x)
+{
 	int ret;
 
 	pmbench_ctx_status(x->ctx, "%s: checking out", x->f->name);
@@ -1455,31 +1525,7 @@ static int run_fixture(struct run *x)
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < x->nr; i++) {
-		struct pmbench_pmrun *ps = &x->states[i];
-
-		pmbench_pmrun_reset(ps);
-		pmbench_workspace_init(&ps->ws, ps->pm, x->ctx->cache_dir,
-				       x->f->name, x->f->source_dir,
-				       x->f->subdir);
-		ps->scripts_choice = o->scripts;
-		pmbench_pmrun_compose(ps, x->f, &o->env);
-		frozen_command(&x->frozen[i], x, ps);
-		/* Old archives of an earlier run must not be restored. */
-		{
-			struct pmbench_buf d = PMBENCH_BUF_INIT;
-
-			pmbench_buf_path(&d, ps->ws.root, "ci-cache");
-			ret = pmbench_fs_discard(d.ptr, ps->ws.trash);
-			pmbench_buf_release(&d);
-			if (ret < 0)
-				return ret;
-		}
-		ret = pmbench_pmrun_prime(ps, o->timeout_ns);
-		/* The lockfile-changed job fetches a release no priming did. */
-		if (!ret && o->lockfile_changed)
-			ret = pmbench_task_update_prime(ps, o->timeout_ns);
-		if (!ret)
-			ret = prime_setup(x, ps);
+		ret = prepare_pm(x, i);
 		if (ret < 0)
 			return ret;
 	}
@@ -1541,6 +1587,30 @@ static size_t make_configs(struct config **out,
 	return n;
 }
 
+/* Free what the run `x` over `pms_nr` PM slots holds. */
+static void run_release(struct run *x, size_t pms_nr)
+{
+	for (size_t i = 0; i < pms_nr; i++) {
+		pmbench_pmrun_release(&x->states[i]);
+		pmbench_strvec_release(&x->frozen[i]);
+		free(x->store[i]);
+	}
+	free(x->store);
+	free(x->work);
+	pmbench_pm_found_release(&x->npm);
+	for (size_t i = 0; i < x->configs_nr * pms_nr; i++) {
+		free(x->slots[i].archive);
+		free(x->slots[i].toolchain);
+	}
+	for (size_t i = 0; i < x->configs_nr; i++)
+		config_release(&x->configs[i]);
+	free(x->configs);
+	free(x->slots);
+	free(x->states);
+	free(x->frozen);
+	free(x->change);
+}
+
 int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 			const struct pmbench_cicache_opts *o,
 			struct pmbench_fixture *f)
@@ -1584,24 +1654,6 @@ int pmbench_cicache_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	ret = run_fixture(&x);
 done:
 	pmbench_ctx_done(ctx);
-	for (size_t i = 0; i < pms_nr; i++) {
-		pmbench_pmrun_release(&x.states[i]);
-		pmbench_strvec_release(&x.frozen[i]);
-		free(x.store[i]);
-	}
-	free(x.store);
-	free(x.work);
-	pmbench_pm_found_release(&x.npm);
-	for (size_t i = 0; i < x.configs_nr * pms_nr; i++) {
-		free(x.slots[i].archive);
-		free(x.slots[i].toolchain);
-	}
-	for (size_t i = 0; i < x.configs_nr; i++)
-		config_release(&x.configs[i]);
-	free(x.configs);
-	free(x.slots);
-	free(x.states);
-	free(x.frozen);
-	free(x.change);
+	run_release(&x, pms_nr);
 	return ret;
 }

@@ -146,12 +146,46 @@ done:
 	return ret;
 }
 
+/*
+ * The factor at w->v[*i] with its 'x' or 'times', then 'faster than' or
+ * 'slower than', into `out`, *i past them.
+ */
+static int factor_words(struct pmbench_claim *out,
+			const struct pmbench_strvec *w, size_t *i,
+			const char *text)
+{
+	int has_x = 0;
+
+	if (*i >= w->nr || parse_factor(&out->factor, &has_x, w->v[*i]))
+		return bad(text, "a factor such as '20x', '2.5 times' "
+				 "or 'as fast as' should follow 'is' "
+				 "(from 0.000001 to 1000000)");
+	(*i)++;
+	if (!has_x && *i < w->nr &&
+	    (!strcmp(w->v[*i], "x") || !strcmp(w->v[*i], "×") ||
+	     !strcmp(w->v[*i], "times")))
+		(*i)++, has_x = 1;
+	if (!has_x)
+		return bad(text, "the factor needs 'x' or 'times'");
+	if (*i + 1 < w->nr && !strcmp(w->v[*i], "faster") &&
+	    !strcmp(w->v[*i + 1], "than"))
+		out->kind = PMBENCH_CLAIM_FASTER;
+	else if (*i + 1 < w->nr && !strcmp(w->v[*i], "slower") &&
+		 !strcmp(w->v[*i + 1], "than"))
+		out->kind = PMBENCH_CLAIM_SLOWER;
+	else
+		return bad(text, "'faster than' or 'slower than' should "
+				 "follow the factor");
+	*i += 2;
+	return 0;
+}
+
 int pmbench_claim_parse(struct pmbench_claim *out, const char *text)
 {
 	struct pmbench_claim init = PMBENCH_CLAIM_INIT;
 	struct pmbench_strvec w = PMBENCH_STRVEC_INIT;
 	size_t i = 0;
-	int ret, has_x = 0;
+	int ret;
 
 	*out = init;
 	words(&w, text);
@@ -170,33 +204,9 @@ int pmbench_claim_parse(struct pmbench_claim *out, const char *text)
 		out->factor = 1;
 		i += 3;
 	} else {
-		if (i >= w.nr || parse_factor(&out->factor, &has_x, w.v[i])) {
-			ret = bad(text, "a factor such as '20x', '2.5 times' "
-					"or 'as fast as' should follow 'is' "
-					"(from 0.000001 to 1000000)");
+		ret = factor_words(out, &w, &i, text);
+		if (ret < 0)
 			goto done;
-		}
-		i++;
-		if (!has_x && i < w.nr &&
-		    (!strcmp(w.v[i], "x") || !strcmp(w.v[i], "×") ||
-		     !strcmp(w.v[i], "times")))
-			i++, has_x = 1;
-		if (!has_x) {
-			ret = bad(text, "the factor needs 'x' or 'times'");
-			goto done;
-		}
-		if (i + 1 < w.nr && !strcmp(w.v[i], "faster") &&
-		    !strcmp(w.v[i + 1], "than")) {
-			out->kind = PMBENCH_CLAIM_FASTER;
-		} else if (i + 1 < w.nr && !strcmp(w.v[i], "slower") &&
-			   !strcmp(w.v[i + 1], "than")) {
-			out->kind = PMBENCH_CLAIM_SLOWER;
-		} else {
-			ret = bad(text, "'faster than' or 'slower than' should "
-					"follow the factor");
-			goto done;
-		}
-		i += 2;
 	}
 	ret = side(&out->pm_b, &out->task_b, &w, &i, text);
 	if (ret < 0)
