@@ -365,6 +365,26 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret, const char *out)
 	return PMBENCH_EXIT_OK;
 }
 
+int pmbench_cli_show_finish(const struct pmbench_cli_output *o,
+			    const struct pmbench_result *r, int ret,
+			    const char *out,
+			    void (*report)(struct pmbench_doc *,
+					   const struct pmbench_result *))
+{
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	int shown = 0, code;
+
+	if (r->cells_nr) {
+		report(&doc, r);
+		shown = pmbench_cli_show(o, &doc);
+	}
+	code = pmbench_cli_finish(r, ret, out);
+	if (shown < 0 && code != PMBENCH_EXIT_INTERRUPTED)
+		code = PMBENCH_EXIT_ERROR;
+	pmbench_doc_release(&doc);
+	return code;
+}
+
 int pmbench_cli_check_output(const struct pmbench_cli_output *o)
 {
 	int ret;

@@ -201,6 +201,20 @@ int pmbench_cli_finish(const struct pmbench_result *r, int ret,
 
 struct pmbench_doc;
 struct pmbench_format;
+struct pmbench_cli_output;
+
+/**
+ * The end of a command that ran PMs into `r` (`ret`, its engine's
+ * return): when `r` has a cell, its report (`report` fills the
+ * document) shown as `o` says; then pmbench_cli_finish(). A report that
+ * could not be shown makes an error of a run that was not interrupted:
+ * the report the user asked for is a product too. Returns the exit code.
+ */
+int pmbench_cli_show_finish(const struct pmbench_cli_output *o,
+			    const struct pmbench_result *r, int ret,
+			    const char *out,
+			    void (*report)(struct pmbench_doc *,
+					   const struct pmbench_result *));
 
 /**
  * How a command shows its results: every command that shows results

@@ -345,8 +345,7 @@ static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	struct pmbench_doc doc = PMBENCH_DOC_INIT;
-	int code = PMBENCH_EXIT_ERROR, ret, shown = 0;
+	int code = PMBENCH_EXIT_ERROR, ret;
 
 	if (pmbench_cli_prepare_out(&o->out, &out, "", fixtures[0].name) < 0) {
 		pmbench_cli_error(NULL);
@@ -356,18 +355,11 @@ static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 		goto done;
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, o, fixtures, fixtures_nr);
 	pmbench_cli_mark_plan(&r, cli);
-	if (r.cells_nr) {
-		pmbench_report_bench(&doc, &r);
-		shown = pmbench_cli_show(&cli->output, &doc);
-	}
-	code = pmbench_cli_finish(&r, ret, o->out);
-	/* The report the user asked for is a product too. */
-	if (shown < 0 && code != PMBENCH_EXIT_INTERRUPTED)
-		code = PMBENCH_EXIT_ERROR;
+	code = pmbench_cli_show_finish(&cli->output, &r, ret, o->out,
+				       pmbench_report_bench);
 done:
 	if (o->out == out.ptr)
 		o->out = NULL;
-	pmbench_doc_release(&doc);
 	pmbench_result_release(&r);
 	pmbench_buf_release(&out);
 	return code;

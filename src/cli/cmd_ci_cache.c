@@ -126,8 +126,7 @@ static int run(struct pmbench_cicache_opts *o, struct pmbench_cli_opts *cli,
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_buf out = PMBENCH_BUF_INIT;
-	struct pmbench_doc doc = PMBENCH_DOC_INIT;
-	int code = PMBENCH_EXIT_ERROR, ret, shown = 0;
+	int code = PMBENCH_EXIT_ERROR, ret;
 
 	if (pmbench_cli_prepare_out(&o->out, &out, "ci-cache-", f->name) < 0) {
 		pmbench_cli_error(NULL);
@@ -136,18 +135,11 @@ static int run(struct pmbench_cicache_opts *o, struct pmbench_cli_opts *cli,
 	if (pmbench_cli_check_output(&cli->output) < 0)
 		goto done;
 	ret = pmbench_cicache_run(&pmbench_cli_ctx, &r, o, f);
-	if (r.cells_nr) {
-		pmbench_report_cicache(&doc, &r);
-		shown = pmbench_cli_show(&cli->output, &doc);
-	}
-	code = pmbench_cli_finish(&r, ret, o->out);
-	/* The report the user asked for is a product too. */
-	if (shown < 0 && code != PMBENCH_EXIT_INTERRUPTED)
-		code = PMBENCH_EXIT_ERROR;
+	code = pmbench_cli_show_finish(&cli->output, &r, ret, o->out,
+				       pmbench_report_cicache);
 done:
 	if (o->out == out.ptr)
 		o->out = NULL;
-	pmbench_doc_release(&doc);
 	pmbench_result_release(&r);
 	pmbench_buf_release(&out);
 	return code;
