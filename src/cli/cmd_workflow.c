@@ -171,13 +171,20 @@ static void yaml_list(struct pmbench_buf *b, const struct pmbench_strvec *v)
 	pmbench_buf_adds(b, "]");
 }
 
-static void header(struct pmbench_buf *b, const struct wf *w)
+/* "# WHAT, written by:" and the command line that wrote it. */
+static void written_by(struct pmbench_buf *b, const struct wf *w,
+		       const char *what)
 {
-	pmbench_buf_adds(b, "# A sharded pmbench benchmark, written by:\n#  ");
+	pmbench_buf_addf(b, "# %s, written by:\n#  ", what);
 	for (size_t i = 0; i < w->argv.nr; i++) {
 		pmbench_buf_addch(b, ' ');
 		add_word(b, w->argv.v[i]);
 	}
+}
+
+static void header(struct pmbench_buf *b, const struct wf *w)
+{
+	written_by(b, w, "A sharded pmbench benchmark");
 	pmbench_buf_adds(
 		b, "\n"
 		   "# Each job of the matrix runs one shard of one fixture's "
@@ -491,12 +498,7 @@ static const char *const pr_paths[] = {
 
 static void pr_header(struct pmbench_buf *b, const struct wf *w)
 {
-	pmbench_buf_adds(
-		b, "# A pmbench check of pull requests, written by:\n#  ");
-	for (size_t i = 0; i < w->argv.nr; i++) {
-		pmbench_buf_addch(b, ' ');
-		add_word(b, w->argv.v[i]);
-	}
+	written_by(b, w, "A pmbench check of pull requests");
 	pmbench_buf_adds(
 		b, "\n"
 		   "# On a pull request that changes the lockfile, the PM "
