@@ -577,7 +577,7 @@ _pmbench()
 		return
 		;;
 	bench)
-		opts='--base --baseline --budget --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --scripts --seed --shard --target --task --time-budget --timeout --warmup --wide'
+		opts='--base --baseline --budget --ci --columns --dry-run --edits --env --explain --format -f --head --help -h --link --max-runs --no-control --no-fs-wait --no-progress --node --out -o --pm --pm-config --probe --progress --prove-offline --registry --report --runs --scenario --scripts --seed --shard --target --task --time-budget --timeout --warmup --wide'
 		;;
 	fixtures)
 		opts='--help -h'
@@ -586,7 +586,7 @@ _pmbench()
 		opts='--help -h --versions'
 		;;
 	migrate)
-		opts='--baseline --budget --choose --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --task --time-source --timeout --to --warmup --wide'
+		opts='--baseline --budget --choose --ci --columns --env --format -f --from --help -h --link --markdown --max-runs --no-fs-wait --no-progress --no-recipe --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --task --time-source --timeout --to --warmup --wide'
 		;;
 	report)
 		opts='--columns --format -f --help -h --out -o --report --wide'
@@ -595,10 +595,10 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--baseline --budget --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --ci --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
-		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --scripts --strategy --target --timeout --wide'
+		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-ci --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --scripts --strategy --target --timeout --wide'
 		;;
 	merge)
 		opts='--help -h --out -o --seed'
@@ -610,7 +610,7 @@ _pmbench()
 		opts='--help -h'
 		;;
 	workflow)
-		opts='--baseline --budget --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --scripts --seed --shards --target --task --time-budget --timeout --warmup'
+		opts='--baseline --budget --ci --container --cron --edits --env --help -h --history-dir --job-timeout --link --max-runs --no-control --no-fs-wait --node --pm --pm-config --pm-matrix --pmbench-repo --probe --pull-request --registry --runner --runs --scenario --scripts --seed --shards --target --task --time-budget --timeout --warmup'
 		;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -32,6 +32,8 @@ struct pmbench_bench_opts {
 	struct pmbench_strvec env; /**< --env K=V for every PM */
 	/** --scripts: what every PM is told of dependencies' scripts */
 	enum pmbench_scripts_choice scripts;
+	/** --ci: every PM's timed commands as on a CI runner (pmrun.h) */
+	int ci;
 	/* Migration: every PM primes from this PM's lockfile (or NULL). */
 	const char *from_pm;
 	const char *from_lock;

@@ -82,7 +82,9 @@ struct pmbench_cicache_opts {
 	 */
 	int runs_auto;
 	struct pmbench_schedule_budget budget;
-	int lockfile_changed;	   /**< run the lockfile-changed job */
+	int lockfile_changed; /**< run the lockfile-changed job */
+	/** Jobs run as on a CI runner (CI=true: pmrun.h's `ci`); --no-ci */
+	int ci;
 	uint64_t timeout_ns;	   /**< per install */
 	double bandwidth;	   /**< bytes per second, > 0 */
 	const char *out;	   /**< result file, rewritten as it goes */
@@ -96,7 +98,7 @@ struct pmbench_cicache_opts {
 #define PMBENCH_CICACHE_OPTS_INIT                                             \
 	{                                                                     \
 		.pms = PMBENCH_STRVEC_INIT, .runs = 3, .lockfile_changed = 1, \
-		.bandwidth = 100e6, .env = PMBENCH_STRVEC_INIT,               \
+		.ci = 1, .bandwidth = 100e6, .env = PMBENCH_STRVEC_INIT,      \
 		.archiver = PMBENCH_CACHEARC_LIBARCHIVE,                      \
 		.budget = PMBENCH_SCHEDULE_BUDGET_INIT,                       \
 	}

@@ -317,6 +317,14 @@ struct pmbench_pm {
 	const char *const *state_paths; /**< install state besides node_modules */
 	const char *const *env;		/**< "K=V" templates, "K" unsets */
 	/**
+	 * "K=V" settings that pin what CI detection would change (its
+	 * frozen lockfile): set with `env` for every command, but not in a
+	 * `--ci` run's timed commands (pmbench_pm_ci_env()), where the PM's
+	 * own CI default decides; the documentation's URL beside each
+	 * entry. NULL: none.
+	 */
+	const char *const *ci_pins;
+	/**
 	 * How it is pointed at the local registry mirror (registry.h):
 	 * "K=V" with {registry} for the mirror's URL ("http://127.0.0.1:
 	 * PORT/"). NULL: it cannot be.
@@ -607,15 +615,31 @@ const char *const *pmbench_pm_all_lockfiles(void);
 
 /**
  * Variables that make a PM behave differently depending on the caller
- * (CI detection and the like); pmbench unsets them all for every child.
+ * (CI detection and the like: ci-info 4.4's list, which npm and yarn 4
+ * bundle and pnpm 12 and bun 1.4 carry as ports); pmbench unsets them
+ * all for every child.
  */
 extern const char *const pmbench_ci_vars[];
 
 /**
+ * What `--ci` sets, as a GitHub Actions runner does ("CI=true",
+ * "GITHUB_ACTIONS=true"; NULL-terminated).
+ */
+extern const char *const pmbench_ci_set[];
+
+/**
+ * Append the deltas of a `--ci` run of `pm` to `env`, after
+ * pmbench_pm_env()'s: with `unpin`, its `ci_pins` unset (its own CI
+ * default decides its frozen lockfile), then pmbench_ci_set.
+ */
+void pmbench_pm_ci_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
+		       int unpin);
+
+/**
  * Append the environment deltas for running `pm` with its caches in
  * `cache` (and HOME in `cache`/home) to `env`: the CI variables unset,
- * the common quietness settings, then the PM's own entries with the
- * templates filled in, then a variant's.
+ * the common quietness settings, then the PM's own entries and its
+ * `ci_pins` with the templates filled in, then a variant's.
  */
 void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 		    const char *cache);

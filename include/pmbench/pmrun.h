@@ -15,6 +15,10 @@
 struct pmbench_ctx;
 struct pmbench_fixture;
 
+/** struct pmbench_pmrun's `ci`. */
+#define PMBENCH_PMRUN_CI       1
+#define PMBENCH_PMRUN_CI_UNPIN 2
+
 /**
  * One package manager working on one fixture: the binary found, its
  * workspace, the install command and the environment every command of
@@ -58,6 +62,17 @@ struct pmbench_pmrun {
 	 */
 	enum pmbench_scripts_choice scripts_choice;
 	struct pmbench_strvec script_packages;
+	/**
+	 * `--ci` (set before pmbench_pmrun_compose()): PMBENCH_PMRUN_CI, as
+	 * on a CI runner (pmbench_pm_ci_env()), with PMBENCH_PMRUN_CI_UNPIN
+	 * also without the table's `ci_pins`; 0: not. Its deltas are
+	 * `env`'s entries [ci_from, ci_to), which every command gets but
+	 * the priming's (`priming` set): pmbench's own set-up, as on the
+	 * machine that wrote the lockfile.
+	 */
+	int ci;
+	size_t ci_from, ci_to;
+	int priming;
 	/**
 	 * What its cells cannot measure and why ("node_modules: n/a:
 	 * Plug'n'Play"), for pmbench_cell's `note`; NULL: nothing.

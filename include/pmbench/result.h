@@ -172,6 +172,11 @@ struct pmbench_cell {
 	 * unless "default").
 	 */
 	int scripts_choice;
+	/**
+	 * `--ci`: its timed commands ran as on a CI runner (CI=true,
+	 * GITHUB_ACTIONS=true; JSON `ci`, written when true).
+	 */
+	int ci;
 	char *prime_failure; /**< priming failed: why (no samples then) */
 	/** `--runs auto`: why its scenario stopped adding runs, else NULL */
 	char *stopped_by;

@@ -93,6 +93,12 @@ static const struct pmbench_option rows[] = {
 	  "dependencies as workspace:*, instead of linkWorkspacePackages)",
 	  .set = pmbench_cli_set_choose, .complete = CPL_WORDS,
 	  .values = "link-workspace-packages workspace-protocol" },
+	{ "ci", ARG_FLAG, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, NULL,
+	  "time every PM as on a CI runner: CI=true and GITHUB_ACTIONS=true "
+	  "(what the PMs read to detect CI), without pmbench's frozen-"
+	  "lockfile pins, so each PM's CI default decides (pnpm and yarn 4 "
+	  "freeze the lockfile); the priming is not run so",
+	  RUN_AT(ci, int), .value = 1 },
 	{ "columns", ARG_CUSTOM, TABLES, "LIST",
 	  "the terminal table's columns, comma-separated: {columns}",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, .set = pmbench_cli_set_columns,
@@ -180,6 +186,10 @@ static const struct pmbench_option rows[] = {
 	  "(default 30; at least 5)",
 	  .flags = OPT_AUTO_KNOB, CICACHE_AT(budget.max_runs, unsigned),
 	  .min = PMBENCH_SCHEDULE_BUDGET_MIN_RUNS, .max = 100000 },
+	{ "no-ci", ARG_FLAG, CMD_CI_CACHE, NULL,
+	  "run the jobs without CI=true and GITHUB_ACTIONS=true (default: "
+	  "with them, as on a GitHub Actions runner)",
+	  CICACHE_AT(ci, int), .value = 0 },
 	{ "no-control", ARG_FLAG, CMD_BENCH, NULL,
 	  "skip the drift control: pmbench's own fixed work, timed every "
 	  "round as the cell (control)",

@@ -213,6 +213,14 @@ size_t pmbench_kind_versions(struct pmbench_doc *d,
 void pmbench_kind_phases(struct pmbench_doc *d,
 			 const struct pmbench_report *rep, size_t g);
 
+/*
+ * With `bench --ci`: a note that `fixture`'s PMs ran as on a CI runner
+ * and what each did differently without a lockfile (kind_ci.c).
+ */
+void pmbench_kind_ci_note(struct pmbench_doc *d,
+			  const struct pmbench_report *rep,
+			  const char *fixture);
+
 /* The run, build and dev tables of `fixture` in `r` (kind_tasks.c). */
 void pmbench_kind_tasks(struct pmbench_doc *d, const struct pmbench_result *r,
 			const char *fixture);

@@ -640,6 +640,8 @@ static void used(struct pmbench_doc *d, const struct pmbench_report *rep,
 	if (t && pmbench_report_scripts_mixed(rep, fixture))
 		pmbench_doc_note(d, PMBENCH_DOC_HUMAN, PMBENCH_DOC_NOTE,
 				 "%s: " PMBENCH_REPORT_SCRIPTS_NOTE, fixture);
+	if (t)
+		pmbench_kind_ci_note(d, rep, fixture);
 	pmbench_strvec_release(&seen);
 }
 

@@ -1647,6 +1647,26 @@ static int up_to_date(const struct fake *f)
 	return ret;
 }
 
+/*
+ * $FAKEPM_<NAME>_FROZEN_IN_CI=1: frozen when CI is set (not "false"), as
+ * pnpm and yarn 4 are, unless told not to as pmbench pins them
+ * (pnpm_config_frozen_lockfile=false, YARN_ENABLE_IMMUTABLE_INSTALLS=
+ * false): then it refuses to install without its lockfile.
+ */
+static int frozen_by_ci(const struct fake *f)
+{
+	static const char *const pins[] = { "pnpm_config_frozen_lockfile",
+					    "YARN_ENABLE_IMMUTABLE_INSTALLS" };
+	const char *ci = env("CI");
+
+	if (!pm_env(f, "FROZEN_IN_CI") || !ci || !strcmp(ci, "false"))
+		return 0;
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(pins); i++)
+		if (env(pins[i]) && !strcmp(env(pins[i]), "false"))
+			return 0;
+	return 1;
+}
+
 /* The CI modes: npm ci, --frozen-lockfile, --immutable, deno --frozen. */
 static int is_frozen(const struct fake *f, const char *word)
 {
@@ -2230,7 +2250,7 @@ static int dispatch(struct fake *f)
 	if (word && !strcmp(pm->name, "npm") && !strcmp(word, "install") &&
 	    has_word(f, "--global"))
 		return do_global(f);
-	f->frozen = is_frozen(f, word);
+	f->frozen = is_frozen(f, word) || frozen_by_ci(f);
 	for (i = 1; pm->lockfile_only && i < f->argc; i++)
 		if (!strcmp(f->argv[i], pm->lockfile_only))
 			f->lockfile_only = 1;

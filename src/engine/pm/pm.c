@@ -100,8 +100,8 @@ static int workspace_package_missing(const char *text, const char *project)
  * leave files there (pnpm's store locks, V8's compile cache) that must
  * reach neither the system's temp folder nor another PM's run. CI
  * detection is switched off (the scenario, not the caller's environment,
- * decides about frozen lockfiles), and so are colour, progress bars,
- * update checks and prompts.
+ * decides about frozen lockfiles; `--ci` turns it on, pmbench_pm_ci_env()),
+ * and so are colour, progress bars, update checks and prompts.
  */
 static const char *const common_env[] = {
 	"HOME={home}",
@@ -126,33 +126,85 @@ static const char *const common_env[] = {
 	NULL,
 };
 
+/*
+ * ci-info 4.4's isCI (npm 11 and yarn 4 bundle it; pnpm 12's binary and
+ * bun 1.4's ci_info.zig carry the same list): its generic variables,
+ * then every vendor's (its vendors.json; not Heroku's NODE, which only
+ * counts with a Heroku path in it), then older names pmbench unset
+ * before, and npm's own.
+ */
 const char *const pmbench_ci_vars[] = {
 	"CI",
 	"CONTINUOUS_INTEGRATION",
+	"BUILD_ID",
 	"BUILD_NUMBER",
+	"CI_APP_ID",
+	"CI_BUILD_ID",
+	"CI_BUILD_NUMBER",
+	"CI_NAME",
 	"RUN_ID",
+	"AC_APPCIRCLE",
+	"AGOLA_GIT_REF",
+	"ALPIC_HOST",
+	"APPCENTER_BUILD_ID",
+	"APPVEYOR",
+	"BITBUCKET_COMMIT",
+	"BITRISE_IO",
+	"BUDDY_WORKSPACE_ID",
+	"BUILDER_OUTPUT",
+	"BUILDKITE",
+	"CF_BUILD_ID",
+	"CF_PAGES",
+	"CIRCLECI",
+	"CIRRUS_CI",
+	"CI_XCODE_PROJECT",
+	"CM_BUILD_ID",
+	"CODEBUILD_BUILD_ARN",
+	"DRONE",
+	"DSARI",
+	"EARTHLY_CI",
+	"EAS_BUILD",
+	"GERRIT_PROJECT",
+	"GITEA_ACTIONS",
 	"GITHUB_ACTIONS",
 	"GITLAB_CI",
-	"BUILDKITE",
-	"CIRCLECI",
-	"TRAVIS",
+	"GO_PIPELINE_LABEL",
+	"HARNESS_BUILD_ID",
+	"HUDSON_URL",
 	"JENKINS_URL",
-	"TF_BUILD",
-	"CODEBUILD_BUILD_ID",
-	"TEAMCITY_VERSION",
-	"APPVEYOR",
-	"DRONE",
-	"SEMAPHORE",
+	"LAYERCI",
+	"MAGNUM",
 	"NETLIFY",
-	"VERCEL",
+	"NEVERCODE",
 	"NOW_BUILDER",
-	"BITBUCKET_COMMIT",
+	"PROW_JOB_ID",
+	"RELEASE_BUILD_ID",
+	"RENDER",
+	"SAILCI",
+	"SCREWDRIVER",
+	"SEMAPHORE",
+	"STRIDER",
+	"TASK_ID",
+	"TEAMCITY_VERSION",
+	"TF_BUILD",
+	"TRAVIS",
+	"VELA",
+	"VERCEL",
+	"WORKERS_CI",
+	"XCS",
+	"bamboo_planKey",
+	"CODEBUILD_BUILD_ID",
 	"HEROKU_TEST_RUN_ID",
-	"CI_NAME",
-	"BUILD_ID",
 	"npm_config_ci",
 	NULL,
 };
+
+/*
+ * What a GitHub Actions runner sets that the PMs read: CI (ci-info's
+ * isCI, bun's ci_info.zig) and GITHUB_ACTIONS (ci-info's vendor, which
+ * yarn 4's log groups and npm's user-agent read).
+ */
+const char *const pmbench_ci_set[] = { "CI=true", "GITHUB_ACTIONS=true", NULL };
 
 /*
  * Traps any command can fall into, whichever PM runs it: a PM's own
@@ -596,8 +648,12 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "YARN_ENABLE_TELEMETRY=0",
 			 "YARN_ENABLE_PROGRESS_BARS=false",
 			 "YARN_ENABLE_COLORS=false",
-			 "YARN_ENABLE_IMMUTABLE_INSTALLS=false",
 			 "YARN_ENABLE_HARDENED_MODE=0", "YARN_IGNORE_PATH=1"),
+		/*
+		 * enableImmutableInstalls: "true (the default on CI)"
+		 * (https://yarnpkg.com/configuration/yarnrc#enableImmutableInstalls).
+		 */
+		.ci_pins = L("YARN_ENABLE_IMMUTABLE_INSTALLS=false"),
 		/* yarn 4 refuses plain http unless the host is allowed. */
 		.registry_env = L("YARN_NPM_REGISTRY_SERVER={registry}",
 				  "YARN_UNSAFE_HTTP_WHITELIST=127.0.0.1"),
@@ -703,8 +759,12 @@ const struct pmbench_pm pmbench_pms[] = {
 			 "pnpm_config_manage_package_manager_versions=false",
 			 "pnpm_config_pm_on_fail=ignore",
 			 "pnpm_config_package_manager_strict=false",
-			 "pnpm_config_confirm_modules_purge=false",
-			 "pnpm_config_frozen_lockfile=false"),
+			 "pnpm_config_confirm_modules_purge=false"),
+		/*
+		 * --frozen-lockfile: "this setting is true by default in CI
+		 * environments" (https://pnpm.io/cli/install#--frozen-lockfile).
+		 */
+		.ci_pins = L("pnpm_config_frozen_lockfile=false"),
 		/* pnpm 11+ reads pnpm_config_*, not npm_config_registry. */
 		.registry_env = L("pnpm_config_registry={registry}",
 				  "npm_config_registry={registry}"),
@@ -1560,9 +1620,18 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_strvec_pushv(env, pmbench_ci_vars);
 	pmbench_pm_push_args(env, common_env, cache);
 	pmbench_pm_push_args(env, pm->env, cache);
+	pmbench_pm_push_args(env, pm->ci_pins, cache);
 	pmbench_pm_push_args(env, pm->version_env, cache);
 	if (pm->variant)
 		pmbench_pm_push_args(env, pm->variant->env, cache);
+}
+
+void pmbench_pm_ci_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
+		       int unpin)
+{
+	for (const char *const *p = pm->ci_pins; unpin && p && *p; p++)
+		pmbench_strvec_pushf(env, "%.*s", (int)strcspn(*p, "="), *p);
+	pmbench_strvec_pushv(env, pmbench_ci_set);
 }
 
 void pmbench_pm_push_install(struct pmbench_strvec *out,

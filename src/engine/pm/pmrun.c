@@ -425,7 +425,8 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&c->args, argv->v[i]);
 	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&c->env, ps->env.v[i]);
+		if (!ps->priming || i < ps->ci_from || i >= ps->ci_to)
+			pmbench_strvec_push(&c->env, ps->env.v[i]);
 	c->dir = dir;
 	c->timeout_ns = timeout_ns;
 	c->ctx = ps->ctx;
@@ -633,6 +634,11 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	pmbench_pmrun_fixture_flags(&ps->command, f, ps->pm);
 
 	push_env(ps);
+	ps->ci_from = ps->env.nr;
+	if (ps->ci)
+		pmbench_pm_ci_env(&ps->env, ps->pm,
+				  ps->ci & PMBENCH_PMRUN_CI_UNPIN);
+	ps->ci_to = ps->env.nr;
 	/*
 	 * The pinned Node first, then the PM's folder: scripts that call
 	 * the PM again get the same binary.
@@ -882,6 +888,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		route = pmbench_pm_route(ps->pm, from_pm);
 	pmbench_ctx_status(ps->ctx, "priming %s (full install, not timed)",
 			   ps->pm->name);
+	ps->priming = 1;
 	ret = prepare_route(ps, timeout_ns, from_lock, &route, &shipped, &how);
 	if (ret < 0)
 		goto done;
@@ -894,6 +901,7 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 		ret = record_primed(ps, &s, &c, route, shipped, from_lock,
 				    &how);
 done:
+	ps->priming = 0;
 	pmbench_sample_release(&s);
 	pmbench_child_release(&c);
 	pmbench_buf_release(&how);
@@ -923,8 +931,10 @@ int pmbench_pmrun_prime_unlocked(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 			   ps->pm->name, for_scenarios);
 	/* A fresh copy without any lockfile, and an empty cache. */
 	ret = pmbench_workspace_prepare_migrate(&ps->ws, NULL);
+	ps->priming = 1;
 	if (!ret)
 		ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
+	ps->priming = 0;
 	if (ret < 0)
 		goto done;
 	*out_seconds = (double)s.wall_ns / 1e9;
@@ -1376,4 +1386,5 @@ void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 		cell->note = pmbench_xstrdup(ps->note);
 	if (ps->pm_version)
 		cell->pm_version = pmbench_xstrdup(ps->pm_version);
+	cell->ci = ps->ci != 0;
 }

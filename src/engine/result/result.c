@@ -754,6 +754,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
 	FIELD_NAMES(pmbench_cell, "scripts_choice", scripts_choice,
 		    scripts_choices),
+	FIELD(pmbench_cell, "ci", F_FLAG, ci, 0),
 	FIELD(pmbench_cell, "command", F_STRVEC, command, 0),
 	FIELD(pmbench_cell, "env", F_STRVEC, env, 0),
 	FIELD(pmbench_cell, "explain_how", F_OPTSTR, explain_how, 0),

@@ -1814,8 +1814,11 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (ret < 0)
 		goto done;
 	record_pm_config(r, o);
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		states[i].scripts_choice = o->scripts;
+		states[i].ci = o->ci ? PMBENCH_PMRUN_CI | PMBENCH_PMRUN_CI_UNPIN
+				     : 0;
+	}
 	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);

@@ -1492,6 +1492,12 @@ static int prepare_pm(struct run *x, size_t i)
 	pmbench_workspace_init(&ps->ws, ps->pm, x->ctx->cache_dir, x->f->name,
 			       x->f->source_dir, x->f->subdir);
 	ps->scripts_choice = o->scripts;
+	/*
+	 * Its jobs as on a runner; the frozen ones are told so anyway, and
+	 * the lockfile-changed job resolves on purpose (for the lockfile a
+	 * real pull request commits): pmbench's pins stay.
+	 */
+	ps->ci = o->ci ? PMBENCH_PMRUN_CI : 0;
 	pmbench_pmrun_compose(ps, x->f, &o->env);
 	frozen_command(&x->frozen[i], x, ps);
 	/* Old archives of an earlier run must not be restored. */

@@ -540,6 +540,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		to->node = dup_opt(c->node);
 		to->pm_config = dup_opt(c->pm_config);
 		to->scripts_choice = c->scripts_choice;
+		to->ci = c->ci;
 		pmbench_strvec_pushv(&to->command,
 				     (const char *const *)c->command.v);
 		pmbench_strvec_pushv(&to->env, (const char *const *)c->env.v);

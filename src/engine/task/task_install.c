@@ -96,7 +96,10 @@ static void check_state(const struct pmbench_task_job *j,
 					  after.len != before->len ||
 						  memcmp(after.ptr, before->ptr,
 							 after.len));
-	}
+	} else if (j->ps->ci)
+		pmbench_sample_metric_set(
+			s, "lockfile_written_count",
+			pmbench_workspace_run_lockfile(&j->ps->ws) != NULL);
 	if (j->state & PMBENCH_STATE_NODE_MODULES)
 		record_written(j, s, since);
 	pmbench_state_check_sample(s, j->state, j->ps->pm, j->ps->pm_config);
