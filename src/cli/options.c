@@ -96,8 +96,8 @@ static const struct pmbench_option rows[] = {
 	{ "ci", ARG_FLAG, CMD_BENCH | CMD_CLAIM | CMD_MIGRATE, NULL,
 	  "time every PM as on a CI runner: CI=true and GITHUB_ACTIONS=true "
 	  "(what the PMs read to detect CI), without pmbench's frozen-"
-	  "lockfile pins, so each PM's CI default decides (pnpm and yarn 4 "
-	  "freeze the lockfile); the priming is not run so",
+	  "lockfile pins, so each PM's CI default decides (yarn 4 refuses to "
+	  "write a lockfile, pnpm to change one); the priming is not run so",
 	  RUN_AT(ci, int), .value = 1 },
 	{ "columns", ARG_CUSTOM, TABLES, "LIST",
 	  "the terminal table's columns, comma-separated: {columns}",

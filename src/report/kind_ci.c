@@ -30,8 +30,8 @@ static void count_runs(struct ci_runs *n, const struct pmbench_cell *c)
 			n->failed++;
 			if (!n->failure)
 				n->failure = s->failure;
-		} else if (pmbench_sample_metric_get(s, "lockfile_written_count",
-						     &written) &&
+		} else if (pmbench_sample_metric_get(
+				   s, "lockfile_written_count", &written) &&
 			   !written) {
 			n->unwritten++;
 		}

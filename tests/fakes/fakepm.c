@@ -1649,7 +1649,7 @@ static int up_to_date(const struct fake *f)
 
 /*
  * $FAKEPM_<NAME>_FROZEN_IN_CI=1: frozen when CI is set (not "false"), as
- * pnpm and yarn 4 are, unless told not to as pmbench pins them
+ * yarn 4 is, unless told not to as pmbench pins them
  * (pnpm_config_frozen_lockfile=false, YARN_ENABLE_IMMUTABLE_INSTALLS=
  * false): then it refuses to install without its lockfile.
  */

@@ -1,7 +1,7 @@
 /*
  * `bench --ci` (issue 36), with fake PMs: every timed run gets CI=true
  * and GITHUB_ACTIONS=true, the priming neither; a fake that freezes its
- * lockfile on CI as pnpm does ($FAKEPM_<NAME>_FROZEN_IN_CI) refuses the
+ * lockfile on CI as yarn 4 does ($FAKEPM_<NAME>_FROZEN_IN_CI) refuses the
  * lockfile-less `clean` under it and installs without it; the cell
  * records it (read back, in the plan id) and the report says which PM
  * changed what. Without --ci no PM sees the caller's CI variables.
@@ -28,12 +28,21 @@ static void bench(struct h_run *run, struct pmbench_result *r, int ci)
 	};
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *proj = h_project("proj");
-	const char *args[] = { "bench",	       "--pm",	   "pnpm,bun",
-			       "--scenario",   "clean,lockfile",
-			       "--runs",       "2",	   "--warmup",
-			       "0",	       "--no-control",
-			       "--out",	       out,	   proj,
-			       ci ? "--ci" : NULL,	   NULL };
+	const char *args[] = { "bench",
+			       "--pm",
+			       "pnpm,bun",
+			       "--scenario",
+			       "clean,lockfile",
+			       "--runs",
+			       "2",
+			       "--warmup",
+			       "0",
+			       "--no-control",
+			       "--out",
+			       out,
+			       proj,
+			       ci ? "--ci" : NULL,
+			       NULL };
 
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_pushv(&env, knobs);
