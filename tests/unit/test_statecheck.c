@@ -287,7 +287,32 @@ TEST(offline_proof)
 	pmbench_buf_release(&why);
 }
 
+/* A --ci cell's `ci`: written, read back, kept by the merge. */
+TEST(ci_is_kept)
+{
+	struct pmbench_result in[2] = { PMBENCH_RESULT_INIT,
+					PMBENCH_RESULT_INIT };
+	struct pmbench_result m = PMBENCH_RESULT_INIT;
+	const char *names[] = { "a.json", "b.json" };
+	char *json;
+
+	proven(&in[0], 1, PMBENCH_PROOF_NONE, NULL);
+	proven(&in[1], 2, PMBENCH_PROOF_NONE, NULL);
+	in[0].cells[0].ci = in[1].cells[0].ci = 1;
+	CHECK_INT(pmbench_merge(&m, in, names, 2), 0);
+	CHECK_INT(m.cells[0].ci, 1);
+	json = pmbench_result_to_json(&m);
+	CHECK_CONTAINS(json, "\"ci\":\ttrue");
+	pmbench_result_release(&m);
+	CHECK_INT(pmbench_result_from_json(&m, json, "merged"), 0);
+	CHECK_INT(m.cells[0].ci, 1);
+	free(json);
+	pmbench_result_release(&m);
+	pmbench_result_release(&in[0]);
+	pmbench_result_release(&in[1]);
+}
+
 CHECK_MAIN(CASE(empty_cache_downloads_every_tarball), CASE(offline_proof),
-	   CASE(node_modules_in_place_is_not_written),
+	   CASE(ci_is_kept), CASE(node_modules_in_place_is_not_written),
 	   CASE(warm_cache_downloads_nothing), CASE(lockfile_resolves_nothing),
 	   CASE(unchecked_without_the_mirror), CASE(wrong_state_is_no_time))
