@@ -410,6 +410,8 @@ struct pmbench_decision {
 	int migrate; /**< with migrate's columns (versions ... changes) */
 	const char *ok_head; /**< "installs" or "runs" */
 	const char *ok_says; /**< the sentence's first word for a target */
+	/** what the reference is, in the heading ("--baseline"), or NULL */
+	const char *against;
 	/** the sentence's start instead of move / stay (a claim's), or NULL */
 	char *lead;
 	struct pmbench_strvec heads; /**< one per timed cell */
@@ -417,11 +419,10 @@ struct pmbench_decision {
 	size_t targets_nr, targets_alloc;
 };
 
-#define PMBENCH_DECISION_INIT                           \
-	{                                               \
-		.reference = NULL, .ok_head = "installs", \
-		.ok_says = "installs",                  \
-		.heads = PMBENCH_STRVEC_INIT            \
+#define PMBENCH_DECISION_INIT                                       \
+	{                                                           \
+		.reference = NULL, .ok_head = "installs",           \
+		.ok_says = "installs", .heads = PMBENCH_STRVEC_INIT \
 	}
 
 /* A new target row of `d` named `name`, with a speed per head. */

@@ -122,8 +122,7 @@ static const char *build_word(const struct pmbench_migrate_pm *src,
 }
 
 /* The word of parity task `t` of `e`, and whether it blocks the move. */
-static void task_word(struct pmbench_buf *b,
-		      struct pmbench_decision_target *tg,
+static void task_word(struct pmbench_buf *b, struct pmbench_decision_target *tg,
 		      const struct pmbench_migrate_pm *src,
 		      const struct pmbench_migrate_pm *e,
 		      const struct pmbench_migrate_task *t)
@@ -279,7 +278,8 @@ static void migrate_target(struct pmbench_decision *dec,
 {
 	const struct pmbench_migrate_pm *src =
 		pmbench_migrate_get(m, m->source_pm);
-	struct pmbench_decision_target *tg = pmbench_decision_target(dec, e->pm);
+	struct pmbench_decision_target *tg =
+		pmbench_decision_target(dec, e->pm);
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
 	if (e->prime_failure) {
@@ -397,7 +397,7 @@ static void speed_text(struct pmbench_buf *b,
 	else
 		pmbench_buf_adds(b, " (1 run)");
 	if (s->note)
-		pmbench_buf_addf(b, ": %s", s->note);
+		pmbench_buf_addf(b, " (%s)", s->note);
 }
 
 /* Column `col` of `row` set to `text` ("-" when NULL), said in `says`. */
@@ -458,8 +458,8 @@ static void decision_row(struct pmbench_doc_table *t, struct decision_row *d,
 	}
 	speeds_row(row, col, d, m);
 	if (m->migrate)
-		said(row, col + m->heads.nr, &d->says, "to change: ",
-		     tg->changes);
+		said(row, col + m->heads.nr, &d->says,
+		     "to change: ", tg->changes);
 }
 
 /* The target the verdict names: every check passed, the most gain. */
@@ -500,7 +500,8 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 				 "Stay on %s: no target passes every check "
 				 "%s passes (the rows that say FAILS or do "
 				 "not %s).",
-				 source, source, m->migrate ? "install" : "run");
+				 source, source,
+				 m->migrate ? "install" : "run");
 	else if (d->faster && !d->slower)
 		pmbench_buf_addf(out, "Move to %s: %s.", d->t->name,
 				 d->says.ptr);
@@ -521,9 +522,9 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 static struct pmbench_doc_column *columns(const struct pmbench_decision *m,
 					  size_t *n)
 {
-	static const char *const fixed[] = { "target", "installs",
+	static const char *const fixed[] = { "target",	       "installs",
 					     "versions moved", "build",
-					     "tests", "dev server" };
+					     "tests",	       "dev server" };
 	size_t nfixed = m->migrate ? PMBENCH_ARRAY_SIZE(fixed) : COL_OK + 1;
 	struct pmbench_doc_column *c;
 
@@ -552,7 +553,12 @@ void pmbench_kind_decision(struct pmbench_doc *out,
 	cols = columns(m, &n);
 	rows = pmbench_xcalloc(m->targets_nr ? m->targets_nr : 1,
 			       sizeof(*rows));
-	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Decision");
+	if (m->against)
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+				    "Decision: against %s (%s)", m->reference,
+				    m->against);
+	else
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Decision");
 	t = pmbench_doc_table(out, PMBENCH_DOC_HUMAN, "decision", cols, n);
 	for (size_t i = 0; i < m->targets_nr; i++) {
 		rows[i].t = &m->targets[i];
