@@ -148,7 +148,8 @@ static void bench_target(struct pmbench_decision *dec, const char *pm,
 		if (j < 0)
 			continue;
 		ran += rep->cells[j].n > 0;
-		runs_failed(tg, &rep->cells[j], &rep->cells[b], dec->heads.v[i]);
+		runs_failed(tg, &rep->cells[j], &rep->cells[b],
+			    dec->heads.v[i]);
 		if (rep->cells[j].n && rep->cells[b].n)
 			bench_speed(&tg->speeds[i], &rep->cells[j],
 				    &rep->cells[b],
