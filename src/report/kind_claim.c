@@ -252,12 +252,16 @@ static void judgement_row(struct pmbench_doc_table *t,
 /* "10.9.4" of a cell's pm_version "10.9.4: --pm npm@10", or "?". */
 static void ran_version(struct pmbench_buf *out, const struct pmbench_cell *c)
 {
-	const char *v = c ? c->pm_version : NULL;
+	const char *source;
+	char *release;
 
-	if (v)
-		pmbench_buf_add(out, v, strcspn(v, ":"));
-	else
+	if (!c || !c->pm_version) {
 		pmbench_buf_adds(out, "?");
+		return;
+	}
+	release = pmbench_report_pm_release(c->pm_version, &source);
+	pmbench_buf_adds(out, release);
+	free(release);
 }
 
 /* The releases judged, when the claim names a version of either PM. */
