@@ -309,6 +309,11 @@ struct pmbench_doc {
 	 * carries beside its results, under that id ("versions"), or NULL.
 	 */
 	char *json_also;
+	/**
+	 * The sentence of verdict of its decision table (id "decision"),
+	 * which every JSON shape carries as "decision", or NULL.
+	 */
+	char *decision;
 	struct pmbench_doc_block **blocks;
 	size_t blocks_nr, blocks_alloc;
 	/**

@@ -310,6 +310,8 @@ struct pmbench_result {
 	 * older result).
 	 */
 	char *baseline;
+	/** `baseline` was named (`--baseline`), not the default */
+	int baseline_chosen;
 
 	/* Environment: os, kernel, cpu_model, cpu_count, ... in order. */
 	struct pmbench_kv *env;

@@ -175,6 +175,7 @@ void pmbench_doc_release(struct pmbench_doc *d)
 	free(d->json);
 	free(d->csv);
 	free(d->json_also);
+	free(d->decision);
 	*d = blank;
 }
 

@@ -7,7 +7,8 @@
  *   result per timed cell with successful runs, hyperfine's fields and
  *   ours from the same cell columns the tables show (columns.c);
  * - otherwise the document's data: {"schema": "pmbench-report",
- *   "version", "kind", "title", "tables": {id: [records]}, "facts":
+ *   "version", "kind", "title", "decision" (with a decision table:
+ *   hyperfine's shape has it too), "tables": {id: [records]}, "facts":
  *   {id: {key: value}}, "notes": [...]}, each record keyed by the
  *   fields' keys with raw numbers.
  */
@@ -229,6 +230,7 @@ int pmbench_fmt_hyperfine(struct pmbench_buf *out,
 					       doc->timed_labels[r]);
 	if (doc->json_also)
 		table_records(root, doc, doc->json_also);
+	pmbench_kind_decision_json(root, doc);
 	print(out, root);
 	cJSON_Delete(root);
 	return 0;
@@ -307,6 +309,7 @@ int pmbench_fmt_json(struct pmbench_buf *out, const struct pmbench_doc *doc)
 	add(root, "version", cJSON_CreateNumber(REPORT_VERSION));
 	add(root, "kind", cJSON_CreateString(doc->kind));
 	add(root, "title", cJSON_CreateString(doc->title));
+	pmbench_kind_decision_json(root, doc);
 	tables(root, doc);
 	facts_and_notes(root, doc);
 	print(out, root);

@@ -384,18 +384,85 @@ void pmbench_kind_migrate_task(struct pmbench_buf *b,
 			       const struct pmbench_migrate_pm *e,
 			       const struct pmbench_migrate_task *t);
 
-/* A migration target's speed against its source in one scenario. */
 /*
- * migrate's decision (kind_decision.c): a heading, a table with one row
- * per target (installs, versions moved, build, tests, dev server, each
- * timed cell's speed against the source, what the team changes) and a
- * paragraph of one sentence of verdict, appended to `out`. Returns the
- * sentence (the caller frees it).
+ * A decision on one screen (kind_decision.c): one row per target against
+ * a reference (migrate's source PM, bench's --baseline, a claim's
+ * second PM), each timed cell's speed as one number and a word, and one
+ * sentence of verdict. migrate, bench and claim each fill this model;
+ * pmbench_kind_decision() says it, the same way for all three.
+ */
+struct pmbench_decision_speed {
+	int has; /**< 0: nothing to compare in this cell ("-") */
+	/** reference time / target time (above 1: faster), 95 % */
+	struct pmbench_interval up;
+	enum pmbench_verdict verdict; /**< of the target against it */
+	int one_run;		      /**< a side has one run: no interval */
+	int install;		      /**< an install cell (the gain) */
+	const char *note; /**< said after it ("reproduced"), or NULL */
+};
+
+struct pmbench_decision_target {
+	const char *name;
+	/** it did not run at all: why, over the whole row (NULL: it ran) */
+	char *failure;
+	/** the "installs"/"runs" column ("yes", "fails in clean") */
+	char *ok;
+	/** migrate's columns, NULL: "-" */
+	char *versions, *build, *tests, *dev, *changes;
+	int blocked; /**< fails a check the reference passes */
+	struct pmbench_decision_speed *speeds; /**< one per head */
+};
+
+struct pmbench_decision {
+	const char *reference; /**< the PM every target is against */
+	int migrate; /**< with migrate's columns (versions ... changes) */
+	const char *ok_head; /**< "installs" or "runs" */
+	const char *ok_says; /**< the sentence's first word for a target */
+	/** what the reference is, in the heading ("--baseline"), or NULL */
+	const char *against;
+	/** the sentence's start instead of move / stay (a claim's), or NULL */
+	char *lead;
+	struct pmbench_strvec heads; /**< one per timed cell */
+	struct pmbench_decision_target *targets;
+	size_t targets_nr, targets_alloc;
+};
+
+#define PMBENCH_DECISION_INIT                                       \
+	{                                                           \
+		.reference = NULL, .ok_head = "installs",           \
+		.ok_says = "installs", .heads = PMBENCH_STRVEC_INIT \
+	}
+
+/* A new target row of `d` named `name`, with a speed per head. */
+struct pmbench_decision_target *
+pmbench_decision_target(struct pmbench_decision *d, const char *name);
+
+void pmbench_decision_release(struct pmbench_decision *d);
+
+/*
+ * `d` said into `out`: the heading "Decision", the table (id "decision")
+ * and a paragraph of one sentence of verdict, which is also kept as
+ * out->decision for the JSON formats.
+ */
+void pmbench_kind_decision(struct pmbench_doc *out,
+			   const struct pmbench_decision *d);
+
+/*
+ * "decision": {"verdict": the sentence, "targets": each row of the
+ * decision table, header to text} added to `root` (a cJSON object),
+ * when `doc` has a decision; else nothing.
+ */
+void pmbench_kind_decision_json(void *root, const struct pmbench_doc *doc);
+
+/*
+ * migrate's decision (kind_decision.c): installs, versions moved, build,
+ * tests, dev server, each timed cell's speed against the source, what
+ * the team changes, said by pmbench_kind_decision().
  */
 struct pmbench_migrate;
-char *pmbench_kind_migrate_decision(struct pmbench_doc *out,
-				    const struct pmbench_migrate *m,
-				    const struct pmbench_result *r);
+void pmbench_kind_migrate_decision(struct pmbench_doc *out,
+				   const struct pmbench_migrate *m,
+				   const struct pmbench_result *r);
 
 /*
  * `json`, migrate's JSON (consumed), with "decision": {"verdict": the
@@ -404,6 +471,20 @@ char *pmbench_kind_migrate_decision(struct pmbench_doc *out,
 char *pmbench_kind_migrate_decision_json(char *json,
 					 const struct pmbench_migrate *m,
 					 const struct pmbench_result *r);
+
+/*
+ * bench's decision when the baseline was chosen (--baseline): each other
+ * PM against it, paired by round where the rounds pair (kind_decision_bench.c).
+ * Returns 1 when it said one.
+ */
+int pmbench_kind_bench_decision(struct pmbench_doc *out,
+				const struct pmbench_report *rep);
+
+/* claim's decision: the first PM against the second, per scenario. */
+struct pmbench_report_claim;
+void pmbench_kind_claim_decision(struct pmbench_doc *out,
+				 const struct pmbench_report_claim *c,
+				 const char *lead);
 
 struct pmbench_kind_speed {
 	struct pmbench_comparison cmp; /**< target / source */
@@ -423,6 +504,18 @@ int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
 			       const char *source, uint64_t seed,
 			       const char *task, const char *scenario,
 			       const char *pm);
+
+/* `s` as a cell of the decision model. */
+void pmbench_kind_speed_model(struct pmbench_decision_speed *sp,
+			      const struct pmbench_kind_speed *s);
+
+/*
+ * The speed of cell `target` against cell `reference` (either may be
+ * NULL), as pmbench_kind_migrate_speed(). Returns 1, or 0.
+ */
+int pmbench_kind_cells_speed(struct pmbench_kind_speed *out,
+			     const struct pmbench_cell *reference,
+			     const struct pmbench_cell *target, uint64_t seed);
 
 /*
  * "1.20x faster (npm/bun 1.20x, 95% CI 0.90x-1.55x, Mann-Whitney p=0.67,

@@ -682,6 +682,7 @@ void pmbench_report_bench(struct pmbench_doc *out,
 	out->flags |= PMBENCH_DOC_JSON_HYPERFINE;
 	out->csv = pmbench_xstrdup("samples");
 	rep = pmbench_doc_attach(out, r, NULL);
+	pmbench_kind_bench_decision(out, rep);
 	fixtures_of(&fixtures, rep);
 	for (size_t i = 0; i < rep->cells_nr; i++)
 		if (pmbench_strvec_find(&pms, rep->cells[i].cell->pm) < 0)

@@ -252,12 +252,16 @@ static void judgement_row(struct pmbench_doc_table *t,
 /* "10.9.4" of a cell's pm_version "10.9.4: --pm npm@10", or "?". */
 static void ran_version(struct pmbench_buf *out, const struct pmbench_cell *c)
 {
-	const char *v = c ? c->pm_version : NULL;
+	const char *source;
+	char *release;
 
-	if (v)
-		pmbench_buf_add(out, v, strcspn(v, ":"));
-	else
+	if (!c || !c->pm_version) {
 		pmbench_buf_adds(out, "?");
+		return;
+	}
+	release = pmbench_report_pm_release(c->pm_version, &source);
+	pmbench_buf_adds(out, release);
+	free(release);
 }
 
 /* The releases judged, when the claim names a version of either PM. */
@@ -397,6 +401,24 @@ static void chart(struct pmbench_doc *d, const struct pmbench_report_claim *c)
 	pmbench_buf_release(&b);
 }
 
+/* "short in 2 of 3 scenario(s) (others inconclusive)": over all judged. */
+static void overall_verdict(struct pmbench_buf *b,
+			    const struct pmbench_report_claim *c)
+{
+	pmbench_buf_addf(b, "%s in %zu of %zu scenario(s)%s",
+			 c->refuted > c->exceeded ? "short"
+			 : c->exceeded		  ? "exceeded"
+			 : c->unsure		  ? "inconclusive"
+						  : "reproduced",
+			 c->refuted > c->exceeded ? c->refuted - c->exceeded
+			 : c->exceeded		  ? c->exceeded
+			 : c->unsure		  ? c->unsure
+						  : c->judged,
+			 c->judged,
+			 c->refuted && c->unsure ? " (others inconclusive)"
+						 : "");
+}
+
 void pmbench_report_claim(struct pmbench_doc *out,
 			  const struct pmbench_report_claim *c,
 			  const struct pmbench_result *r)
@@ -404,13 +426,19 @@ void pmbench_report_claim(struct pmbench_doc *out,
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	struct pmbench_doc_table *t;
 	struct pmbench_buf title = PMBENCH_BUF_INIT;
+	struct pmbench_buf overall = PMBENCH_BUF_INIT;
 
 	pmbench_claim_describe(&b, c->claim);
 	pmbench_buf_addf(&title, "claim: %s", b.ptr);
 	pmbench_doc_init(out, "claim", title.ptr);
-	pmbench_buf_release(&title);
 	out->csv = pmbench_xstrdup("judgements");
 	pmbench_doc_attach(out, r, NULL);
+	overall_verdict(&overall, c);
+	pmbench_buf_reset(&title);
+	pmbench_buf_addf(&title, "The claim is %s",
+			 c->judged ? overall.ptr : "not judged");
+	pmbench_kind_claim_decision(out, c, title.ptr);
+	pmbench_buf_release(&title);
 	pmbench_doc_para(out, PMBENCH_DOC_HUMAN,
 			 "claim: %s\nreproduced if the 95%% interval of the "
 			 "measured ratio lies within ±%g%% of the claim",
@@ -418,20 +446,8 @@ void pmbench_report_claim(struct pmbench_doc *out,
 	for (size_t i = 0; i < c->scenarios_nr; i++)
 		scenario(out, c->claim, &c->scenarios[i]);
 	if (c->judged) {
-		pmbench_doc_heading(
-			out, PMBENCH_DOC_HUMAN, 2,
-			"verdict: %s in %zu of %zu scenario(s)%s",
-			c->refuted > c->exceeded ? "short"
-			: c->exceeded		 ? "exceeded"
-			: c->unsure		 ? "inconclusive"
-						 : "reproduced",
-			c->refuted > c->exceeded ? c->refuted - c->exceeded
-			: c->exceeded		 ? c->exceeded
-			: c->unsure		 ? c->unsure
-						 : c->judged,
-			c->judged,
-			c->refuted && c->unsure ? " (others inconclusive)"
-						: "");
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "verdict: %s",
+				    overall.ptr);
 		chart(out, c);
 	}
 	t = pmbench_doc_table(out, PMBENCH_DOC_DATA, "judgements",
@@ -441,6 +457,7 @@ void pmbench_report_claim(struct pmbench_doc *out,
 		judgement_row(t, c->claim, &c->scenarios[i]);
 	pmbench_kind_legend(out, r, NULL);
 	pmbench_buf_release(&b);
+	pmbench_buf_release(&overall);
 }
 
 int pmbench_kind_claim_again(struct pmbench_doc *out,

@@ -17,13 +17,12 @@
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
 
-/* The fixed columns; the speed columns follow COL_DEV. */
-enum { COL_TARGET, COL_INSTALLS, COL_VERSIONS, COL_BUILD, COL_TESTS, COL_DEV };
+/* The fixed columns; with migrate's, the speed columns follow COL_DEV. */
+enum { COL_TARGET, COL_OK, COL_VERSIONS, COL_BUILD, COL_TESTS, COL_DEV };
 
 /* What the verdict sentence needs of one target's row. */
 struct decision_row {
-	const struct pmbench_migrate_pm *e;
-	int blocked;	 /* a check fails where the source's passed */
+	const struct pmbench_decision_target *t;
 	int faster;	 /* significantly faster in some timed cell */
 	int slower;	 /* significantly slower in some timed cell */
 	double log_gain; /* sum of log speed-ups over the install cells */
@@ -123,8 +122,9 @@ static const char *build_word(const struct pmbench_migrate_pm *src,
 }
 
 /* The word of parity task `t` of `e`, and whether it blocks the move. */
-static void task_word(struct pmbench_buf *b, struct decision_row *d,
+static void task_word(struct pmbench_buf *b, struct pmbench_decision_target *tg,
 		      const struct pmbench_migrate_pm *src,
+		      const struct pmbench_migrate_pm *e,
 		      const struct pmbench_migrate_task *t)
 {
 	const struct pmbench_migrate_task *st =
@@ -136,80 +136,72 @@ static void task_word(struct pmbench_buf *b, struct decision_row *d,
 	if (!output)
 		pmbench_buf_addf(b, "%s ", t->name);
 	if (pmbench_migrate_task_failed(t, st)) {
-		d->blocked = 1;
+		tg->blocked = 1;
 		pmbench_buf_adds(b, "FAILS");
 	} else if (!t->ok) {
 		pmbench_buf_addf(b, "fails as under %s", src->pm);
 	} else if (t->no_output) {
 		pmbench_buf_adds(b, "no file written, as under the source");
 	} else if (output && st && st->ok) {
-		pmbench_buf_adds(b, build_word(src, d->e));
+		pmbench_buf_adds(b, build_word(src, e));
 	} else {
 		pmbench_buf_adds(b, "passes");
 	}
 }
 
+/* A copy of what `b` holds, or NULL when it is empty. */
+static char *held(struct pmbench_buf *b)
+{
+	return b->len ? pmbench_buf_detach(b) : NULL;
+}
+
 /* The build and the other parity tasks of `e` into their columns. */
-static void tasks(struct pmbench_doc_row *row, struct decision_row *d,
-		  const struct pmbench_migrate_pm *src)
+static void tasks(struct pmbench_decision_target *tg,
+		  const struct pmbench_migrate_pm *src,
+		  const struct pmbench_migrate_pm *e)
 {
 	struct pmbench_buf build = PMBENCH_BUF_INIT, rest = PMBENCH_BUF_INIT;
 
-	for (size_t i = 0; i < d->e->tasks_nr; i++) {
-		const struct pmbench_migrate_task *t = &d->e->tasks[i];
+	for (size_t i = 0; i < e->tasks_nr; i++) {
+		const struct pmbench_migrate_task *t = &e->tasks[i];
 
 		if (!t->ran)
 			continue;
 		task_word(pmbench_task_cell_has(t->name, PMBENCH_TASK_OUTPUT)
 				  ? &build
 				  : &rest,
-			  d, src, t);
+			  tg, src, e, t);
 	}
-	pmbench_doc_text(row, COL_BUILD, "%s", build.len ? build.ptr : "-");
-	pmbench_doc_text(row, COL_TESTS, "%s", rest.len ? rest.ptr : "-");
-	if (build.len)
-		pmbench_buf_addf(&d->says, "; build: %s", build.ptr);
-	if (rest.len)
-		pmbench_buf_addf(&d->says, "; %s", rest.ptr);
+	tg->build = held(&build);
+	tg->tests = held(&rest);
 	pmbench_buf_release(&build);
 	pmbench_buf_release(&rest);
 }
 
-/*
- * "15.2x faster ±9%": the speed-up of `e` over the source in one timed
- * cell, its interval as one relative half-width, and the shared verdict
- * as a word. Returns 0 when there is nothing to compare.
- */
-static int speed_word(struct pmbench_buf *b, struct decision_row *d,
-		      const struct pmbench_migrate *m,
-		      const struct pmbench_result *r, const char *task,
-		      const char *scenario)
+void pmbench_kind_speed_model(struct pmbench_decision_speed *sp,
+			      const struct pmbench_kind_speed *s)
 {
-	struct pmbench_kind_speed s;
-	double up, half;
+	sp->has = 1;
+	sp->up = s->up;
+	sp->verdict = s->cmp.verdict;
+	sp->one_run = s->na < 2 || s->nz < 2;
+}
 
-	if (!pmbench_kind_migrate_speed(&s, r, m->source_pm, m->seed, task,
-					scenario, d->e->pm))
-		return 0;
-	up = s.up.point;
-	half = fmax(s.up.hi - up, up - s.up.lo) / up * 100;
-	if (s.cmp.verdict == PMBENCH_VERDICT_FASTER)
-		pmbench_buf_addf(b, "%.2fx faster", up);
-	else if (s.cmp.verdict == PMBENCH_VERDICT_SLOWER)
-		pmbench_buf_addf(b, "%.2fx slower", 1.0 / up);
-	else
-		pmbench_buf_addf(b, "no difference (%.2fx)", up);
-	if (s.na >= 2 && s.nz >= 2)
-		pmbench_buf_addf(b, " ±%.0f%%", half);
-	else
-		pmbench_buf_adds(b, " (1 run)");
-	d->faster |= s.cmp.verdict == PMBENCH_VERDICT_FASTER;
-	d->slower |= s.cmp.verdict == PMBENCH_VERDICT_SLOWER;
-	if (!strcmp(task, pmbench_task_default()->name) && up > 0) {
-		d->log_gain += log(up);
-		d->gains++;
-	}
-	return 1;
+/* The speed of `pm` against the source in one timed cell of migrate. */
+static void migrate_speed(struct pmbench_decision_speed *sp,
+			  const struct pmbench_migrate *m,
+			  const struct pmbench_result *r, const char *cell,
+			  const char *pm)
+{
+	const char *tab = strchr(cell, '\t');
+	char *task = pmbench_xstrndup(cell, (size_t)(tab - cell));
+	struct pmbench_kind_speed s;
+
+	if (pmbench_kind_migrate_speed(&s, r, m->source_pm, m->seed, task,
+				       tab + 1, pm))
+		pmbench_kind_speed_model(sp, &s);
+	sp->install = !strcmp(task, pmbench_task_default()->name);
+	free(task);
 }
 
 /* The timed cells, "task\tscenario": install's scenarios, then tasks. */
@@ -228,7 +220,7 @@ static void timed_cells(struct pmbench_strvec *out,
 }
 
 /* The dev server: answers or not, as under the source. */
-static void dev_word(struct pmbench_doc_row *row, struct decision_row *d,
+static void dev_word(struct pmbench_decision_target *tg,
 		     const struct pmbench_migrate *m,
 		     const struct pmbench_result *r)
 {
@@ -240,94 +232,234 @@ static void dev_word(struct pmbench_doc_row *row, struct decision_row *d,
 		if (!pmbench_task_cell_has(t, PMBENCH_TASK_SERVER))
 			continue;
 		if (pmbench_migrate_cell_ok(
-			    pmbench_migrate_task_cell(r, t, d->e->pm))) {
+			    pmbench_migrate_task_cell(r, t, tg->name))) {
 			pmbench_buf_addf(&b, "%s%s answers", b.len ? ", " : "",
 					 t);
 		} else if (pmbench_migrate_cell_ok(pmbench_migrate_task_cell(
 				   r, t, m->source_pm))) {
-			d->blocked = 1;
+			tg->blocked = 1;
 			pmbench_buf_addf(&b, "%s%s FAILS", b.len ? ", " : "",
 					 t);
 		}
 	}
-	pmbench_doc_text(row, COL_DEV, "%s", b.len ? b.ptr : "-");
-	if (b.len)
-		pmbench_buf_addf(&d->says, "; %s", b.ptr);
+	tg->dev = held(&b);
 	pmbench_buf_release(&b);
 }
 
 /* "nothing" or "2 changes, 14 lines (see "changed for bun")". */
-static void changes_word(struct pmbench_buf *b,
-			 const struct pmbench_migrate_pm *e)
+static char *changes_word(const struct pmbench_migrate_pm *e)
 {
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	size_t n = 0, lines = 0;
 
-	if (!e->recipe_ran) {
-		pmbench_buf_adds(b, "not asked (--no-recipe)");
-		return;
-	}
+	if (!e->recipe_ran)
+		return pmbench_xstrdup("not asked (--no-recipe)");
 	for (size_t i = 0; i < e->recipe.changes_nr; i++)
 		if (e->recipe.changes[i].applied) {
 			n++;
 			lines += e->recipe.changes[i].lines;
 		}
 	if (!n)
-		pmbench_buf_adds(b, "nothing");
+		return pmbench_xstrdup("nothing");
+	pmbench_buf_addf(&b,
+			 "%zu change%s, %zu line%s: diff under "
+			 "\"changed for %s\"",
+			 n, n == 1 ? "" : "s", lines, lines == 1 ? "" : "s",
+			 e->pm);
+	return pmbench_buf_detach(&b);
+}
+
+/* One migration target's row of the model. */
+static void migrate_target(struct pmbench_decision *dec,
+			   const struct pmbench_migrate *m,
+			   const struct pmbench_result *r,
+			   const struct pmbench_migrate_pm *e,
+			   const struct pmbench_strvec *cells)
+{
+	const struct pmbench_migrate_pm *src =
+		pmbench_migrate_get(m, m->source_pm);
+	struct pmbench_decision_target *tg =
+		pmbench_decision_target(dec, e->pm);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	if (e->prime_failure) {
+		tg->blocked = 1;
+		pmbench_buf_addf(&b, "does not install: %.*s",
+				 (int)strcspn(e->prime_failure, "\n"),
+				 e->prime_failure);
+		tg->failure = pmbench_buf_detach(&b);
+		return;
+	}
+	if (src->scanned && e->scanned) {
+		versions(&b, src, e);
+		tg->versions = pmbench_buf_detach(&b);
+	}
+	tasks(tg, src, e);
+	dev_word(tg, m, r);
+	for (size_t i = 0; i < cells->nr; i++)
+		migrate_speed(&tg->speeds[i], m, r, cells->v[i], e->pm);
+	tg->changes = changes_word(e);
+	pmbench_buf_release(&b);
+}
+
+/* "install clean" for install's cells, the task's name for the others. */
+static void cell_heads(struct pmbench_strvec *heads,
+		       const struct pmbench_strvec *cells)
+{
+	for (size_t i = 0; i < cells->nr; i++) {
+		const char *tab = strchr(cells->v[i], '\t');
+
+		if (!strncmp(cells->v[i], pmbench_task_default()->name,
+			     (size_t)(tab - cells->v[i])))
+			pmbench_strvec_pushf(heads, "install %s", tab + 1);
+		else
+			pmbench_strvec_pushf(heads, "%.*s",
+					     (int)(tab - cells->v[i]),
+					     cells->v[i]);
+	}
+}
+
+void pmbench_kind_migrate_decision(struct pmbench_doc *out,
+				   const struct pmbench_migrate *m,
+				   const struct pmbench_result *r)
+{
+	struct pmbench_decision dec = PMBENCH_DECISION_INIT;
+	struct pmbench_strvec cells = PMBENCH_STRVEC_INIT;
+
+	dec.reference = m->source_pm;
+	dec.migrate = 1;
+	timed_cells(&cells, r);
+	cell_heads(&dec.heads, &cells);
+	for (size_t i = 0; i < m->pms_nr; i++)
+		if (strcmp(m->pms[i].pm, m->source_pm))
+			migrate_target(&dec, m, r, &m->pms[i], &cells);
+	pmbench_kind_decision(out, &dec);
+	pmbench_decision_release(&dec);
+	pmbench_strvec_release(&cells);
+}
+
+/* ---- The model said ---------------------------------------------------- */
+
+struct pmbench_decision_target *
+pmbench_decision_target(struct pmbench_decision *d, const char *name)
+{
+	struct pmbench_decision_target *t;
+
+	PMBENCH_ALLOC_GROW(d->targets, d->targets_nr + 1, d->targets_alloc);
+	t = &d->targets[d->targets_nr++];
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->speeds = pmbench_xcalloc(d->heads.nr ? d->heads.nr : 1,
+				    sizeof(*t->speeds));
+	return t;
+}
+
+void pmbench_decision_release(struct pmbench_decision *d)
+{
+	struct pmbench_decision blank = PMBENCH_DECISION_INIT;
+
+	for (size_t i = 0; i < d->targets_nr; i++) {
+		struct pmbench_decision_target *t = &d->targets[i];
+
+		free(t->failure);
+		free(t->ok);
+		free(t->versions);
+		free(t->build);
+		free(t->tests);
+		free(t->dev);
+		free(t->changes);
+		free(t->speeds);
+	}
+	free(d->targets);
+	free(d->lead);
+	pmbench_strvec_release(&d->heads);
+	*d = blank;
+}
+
+/*
+ * "15.2x faster ±9%": the speed-up in one timed cell, its interval as
+ * one relative half-width, and the verdict as a word; its note after.
+ */
+static void speed_text(struct pmbench_buf *b,
+		       const struct pmbench_decision_speed *s)
+{
+	double up = s->up.point;
+	double half = fmax(s->up.hi - up, up - s->up.lo) / up * 100;
+
+	if (s->verdict == PMBENCH_VERDICT_FASTER)
+		pmbench_buf_addf(b, "%.2fx faster", up);
+	else if (s->verdict == PMBENCH_VERDICT_SLOWER)
+		pmbench_buf_addf(b, "%.2fx slower", 1.0 / up);
 	else
-		pmbench_buf_addf(b,
-				 "%zu change%s, %zu line%s: diff under "
-				 "\"changed for %s\"",
-				 n, n == 1 ? "" : "s", lines,
-				 lines == 1 ? "" : "s", e->pm);
+		pmbench_buf_addf(b, "no difference (%.2fx)", up);
+	if (!s->one_run)
+		pmbench_buf_addf(b, " ±%.0f%%", half);
+	else
+		pmbench_buf_adds(b, " (1 run)");
+	if (s->note)
+		pmbench_buf_addf(b, " (%s)", s->note);
+}
+
+/* Column `col` of `row` set to `text` ("-" when NULL), said in `says`. */
+static void said(struct pmbench_doc_row *row, size_t col,
+		 struct pmbench_buf *says, const char *label, const char *text)
+{
+	pmbench_doc_text(row, col, "%s", text ? text : "-");
+	if (text)
+		pmbench_buf_addf(says, "; %s%s", label, text);
+}
+
+/* The speed cells of one row from column `col` on, said in `d->says`. */
+static void speeds_row(struct pmbench_doc_row *row, size_t col,
+		       struct decision_row *d, const struct pmbench_decision *m)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < m->heads.nr; i++) {
+		const struct pmbench_decision_speed *s = &d->t->speeds[i];
+
+		if (!s->has || !(s->up.point > 0))
+			continue;
+		pmbench_buf_reset(&b);
+		speed_text(&b, s);
+		pmbench_doc_text(row, col + i, "%s", b.ptr);
+		pmbench_buf_addf(&d->says, "; %s: %s", m->heads.v[i], b.ptr);
+		d->faster |= s->verdict == PMBENCH_VERDICT_FASTER;
+		d->slower |= s->verdict == PMBENCH_VERDICT_SLOWER;
+		if (s->install) {
+			d->log_gain += log(s->up.point);
+			d->gains++;
+		}
+	}
+	pmbench_buf_release(&b);
 }
 
 /* One target's row; its words for the verdict into `d`. */
 static void decision_row(struct pmbench_doc_table *t, struct decision_row *d,
-			 const struct pmbench_migrate *m,
-			 const struct pmbench_result *r,
-			 const struct pmbench_strvec *cells)
+			 const struct pmbench_decision *m)
 {
-	const struct pmbench_migrate_pm *src =
-		pmbench_migrate_get(m, m->source_pm);
 	struct pmbench_doc_row *row = pmbench_doc_row(t);
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const struct pmbench_decision_target *tg = d->t;
+	size_t col = COL_OK + 1;
 
-	pmbench_doc_name(row, COL_TARGET, d->e->pm);
-	if (d->e->prime_failure) {
-		d->blocked = 1;
-		pmbench_doc_row_note(row, COL_INSTALLS,
-				     "does not install: %.*s",
-				     (int)strcspn(d->e->prime_failure, "\n"),
-				     d->e->prime_failure);
-		goto done;
+	pmbench_doc_name(row, COL_TARGET, tg->name);
+	if (tg->failure) {
+		pmbench_doc_row_note(row, COL_OK, "%s", tg->failure);
+		return;
 	}
-	pmbench_doc_text(row, COL_INSTALLS, "yes");
-	pmbench_buf_adds(&d->says, "installs");
-	if (src->scanned && d->e->scanned) {
-		versions(&b, src, d->e);
-		pmbench_doc_text(row, COL_VERSIONS, "%s", b.ptr);
-		pmbench_buf_addf(&d->says, "; versions: %s", b.ptr);
+	pmbench_doc_text(row, COL_OK, "%s", tg->ok ? tg->ok : "yes");
+	pmbench_buf_adds(&d->says, tg->ok ? tg->ok : m->ok_says);
+	if (m->migrate) {
+		said(row, COL_VERSIONS, &d->says, "versions: ", tg->versions);
+		said(row, COL_BUILD, &d->says, "build: ", tg->build);
+		said(row, COL_TESTS, &d->says, "", tg->tests);
+		said(row, COL_DEV, &d->says, "", tg->dev);
+		col = COL_DEV + 1;
 	}
-	tasks(row, d, src);
-	dev_word(row, d, m, r);
-	for (size_t i = 0; i < cells->nr; i++) {
-		const char *tab = strchr(cells->v[i], '\t');
-		char *task = pmbench_xstrndup(cells->v[i],
-					      (size_t)(tab - cells->v[i]));
-
-		pmbench_buf_reset(&b);
-		if (speed_word(&b, d, m, r, task, tab + 1)) {
-			pmbench_doc_text(row, COL_DEV + 1 + i, "%s", b.ptr);
-			pmbench_buf_addf(&d->says, "; %s: %s", tab + 1, b.ptr);
-		}
-		free(task);
-	}
-	pmbench_buf_reset(&b);
-	changes_word(&b, d->e);
-	pmbench_doc_text(row, COL_DEV + 1 + cells->nr, "%s", b.ptr);
-	pmbench_buf_addf(&d->says, "; to change: %s", b.ptr);
-done:
-	pmbench_buf_release(&b);
+	speeds_row(row, col, d, m);
+	if (m->migrate)
+		said(row, col + m->heads.nr, &d->says,
+		     "to change: ", tg->changes);
 }
 
 /* The target the verdict names: every check passed, the most gain. */
@@ -340,7 +472,7 @@ static const struct decision_row *best(const struct decision_row *rows,
 		const struct decision_row *d = &rows[i];
 		double g = d->gains ? d->log_gain / (double)d->gains : 0;
 
-		if (d->blocked)
+		if (d->t->blocked)
 			continue;
 		if (!b || d->faster > b->faster ||
 		    (d->faster == b->faster &&
@@ -352,97 +484,94 @@ static const struct decision_row *best(const struct decision_row *rows,
 
 /* The one sentence of verdict, from the rows. */
 static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
-		     size_t n, const char *source)
+		     size_t n, const struct pmbench_decision *m)
 {
 	const struct decision_row *d = best(rows, n);
+	const char *source = m->reference;
 
-	if (!n)
+	if (m->lead)
+		pmbench_buf_addf(out, "%s: %s %s.", m->lead,
+				 n ? rows[0].t->name : source,
+				 n ? rows[0].says.ptr : "did not run");
+	else if (!n)
 		pmbench_buf_addf(out, "No target: %s was the only PM.", source);
 	else if (!d)
 		pmbench_buf_addf(out,
 				 "Stay on %s: no target passes every check "
 				 "%s passes (the rows that say FAILS or do "
-				 "not install).",
-				 source, source);
+				 "not %s).",
+				 source, source,
+				 m->migrate ? "install" : "run");
 	else if (d->faster && !d->slower)
-		pmbench_buf_addf(out, "Move to %s: %s.", d->e->pm, d->says.ptr);
+		pmbench_buf_addf(out, "Move to %s: %s.", d->t->name,
+				 d->says.ptr);
 	else if (d->faster)
 		pmbench_buf_addf(out,
 				 "%s passes every check but is faster in some "
 				 "cells and slower in others: %s.",
-				 d->e->pm, d->says.ptr);
+				 d->t->name, d->says.ptr);
 	else
 		pmbench_buf_addf(out,
 				 "Stay on %s unless another reason moves you: "
 				 "%s passes every check but is not measurably "
 				 "faster: %s.",
-				 source, d->e->pm, d->says.ptr);
+				 source, d->t->name, d->says.ptr);
 }
 
 /* The table's columns: the fixed ones, one per timed cell, the changes. */
-static struct pmbench_doc_column *columns(const struct pmbench_strvec *cells,
-					  struct pmbench_strvec *heads)
+static struct pmbench_doc_column *columns(const struct pmbench_decision *m,
+					  size_t *n)
 {
 	static const char *const fixed[] = { "target",	       "installs",
 					     "versions moved", "build",
 					     "tests",	       "dev server" };
-	size_t n = PMBENCH_ARRAY_SIZE(fixed) + cells->nr + 1;
-	struct pmbench_doc_column *c = pmbench_xcalloc(n, sizeof(*c));
+	size_t nfixed = m->migrate ? PMBENCH_ARRAY_SIZE(fixed) : COL_OK + 1;
+	struct pmbench_doc_column *c;
 
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(fixed); i++)
+	*n = nfixed + m->heads.nr + (m->migrate ? 1 : 0);
+	c = pmbench_xcalloc(*n, sizeof(*c));
+	for (size_t i = 0; i < nfixed; i++)
 		c[i].header = fixed[i];
 	c[COL_TARGET].fields[0].key = "pm";
-	for (size_t i = 0; i < cells->nr; i++) {
-		const char *tab = strchr(cells->v[i], '\t');
-
-		if (!strncmp(cells->v[i], pmbench_task_default()->name,
-			     (size_t)(tab - cells->v[i])))
-			pmbench_strvec_pushf(heads, "install %s", tab + 1);
-		else
-			pmbench_strvec_pushf(heads, "%.*s",
-					     (int)(tab - cells->v[i]),
-					     cells->v[i]);
-	}
-	for (size_t i = 0; i < cells->nr; i++)
-		c[COL_DEV + 1 + i].header = heads->v[i];
-	c[n - 1].header = "what you change";
+	c[COL_OK].header = m->ok_head;
+	for (size_t i = 0; i < m->heads.nr; i++)
+		c[nfixed + i].header = m->heads.v[i];
+	if (m->migrate)
+		c[*n - 1].header = "what you change";
 	return c;
 }
 
-char *pmbench_kind_migrate_decision(struct pmbench_doc *out,
-				    const struct pmbench_migrate *m,
-				    const struct pmbench_result *r)
+void pmbench_kind_decision(struct pmbench_doc *out,
+			   const struct pmbench_decision *m)
 {
-	struct pmbench_strvec cells = PMBENCH_STRVEC_INIT;
-	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
 	struct pmbench_doc_column *cols;
 	struct pmbench_doc_table *t;
 	struct decision_row *rows;
 	struct pmbench_buf v = PMBENCH_BUF_INIT;
-	size_t n = 0;
+	size_t n;
 
-	timed_cells(&cells, r);
-	cols = columns(&cells, &heads);
-	rows = pmbench_xcalloc(m->pms_nr ? m->pms_nr : 1, sizeof(*rows));
-	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Decision");
-	t = pmbench_doc_table(out, PMBENCH_DOC_HUMAN, "decision", cols,
-			      COL_DEV + 2 + cells.nr);
-	for (size_t i = 0; i < m->pms_nr; i++) {
-		if (!strcmp(m->pms[i].pm, m->source_pm))
-			continue;
-		rows[n].e = &m->pms[i];
-		decision_row(t, &rows[n], m, r, &cells);
-		n++;
+	cols = columns(m, &n);
+	rows = pmbench_xcalloc(m->targets_nr ? m->targets_nr : 1,
+			       sizeof(*rows));
+	if (m->against)
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2,
+				    "Decision: against %s (%s)", m->reference,
+				    m->against);
+	else
+		pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Decision");
+	t = pmbench_doc_table(out, PMBENCH_DOC_HUMAN, "decision", cols, n);
+	for (size_t i = 0; i < m->targets_nr; i++) {
+		rows[i].t = &m->targets[i];
+		decision_row(t, &rows[i], m);
 	}
-	sentence(&v, rows, n, m->source_pm);
+	sentence(&v, rows, m->targets_nr, m);
 	pmbench_doc_para(out, PMBENCH_DOC_HUMAN, "%s", v.ptr);
-	for (size_t i = 0; i < n; i++)
+	free(out->decision);
+	out->decision = pmbench_buf_detach(&v);
+	for (size_t i = 0; i < m->targets_nr; i++)
 		pmbench_buf_release(&rows[i].says);
 	free(rows);
 	free(cols);
-	pmbench_strvec_release(&cells);
-	pmbench_strvec_release(&heads);
-	return pmbench_buf_detach(&v);
 }
 
 /* The decision table's rows as objects, each header to its text. */
@@ -471,24 +600,37 @@ static cJSON *rows_json(const struct pmbench_doc_table *t)
 	return arr;
 }
 
+void pmbench_kind_decision_json(void *root, const struct pmbench_doc *doc)
+{
+	const struct pmbench_doc_table *t = NULL;
+	cJSON *o;
+
+	for (size_t i = 0; i < doc->blocks_nr && !t; i++)
+		if (doc->blocks[i]->kind == PMBENCH_DOC_TABLE &&
+		    !strcmp(doc->blocks[i]->table.id, "decision"))
+			t = &doc->blocks[i]->table;
+	if (!t || !doc->decision)
+		return;
+	o = cJSON_AddObjectToObject(root, "decision");
+	if (!o || !cJSON_AddStringToObject(o, "verdict", doc->decision) ||
+	    !cJSON_AddItemToObject(o, "targets", rows_json(t)))
+		pmbench_die("out of memory building JSON");
+}
+
 char *pmbench_kind_migrate_decision_json(char *json,
 					 const struct pmbench_migrate *m,
 					 const struct pmbench_result *r)
 {
 	struct pmbench_doc d = PMBENCH_DOC_INIT;
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	cJSON *root = cJSON_Parse(json), *o;
-	char *sentence, *text;
+	cJSON *root = cJSON_Parse(json);
+	char *text;
 
 	if (!root)
 		return json;
 	pmbench_doc_init(&d, "migrate", "decision");
-	sentence = pmbench_kind_migrate_decision(&d, m, r);
-	o = cJSON_AddObjectToObject(root, "decision");
-	if (!o || !cJSON_AddStringToObject(o, "verdict", sentence) ||
-	    !cJSON_AddItemToObject(o, "targets",
-				   rows_json(&d.blocks[1]->table)))
-		pmbench_die("out of memory building JSON");
+	pmbench_kind_migrate_decision(&d, m, r);
+	pmbench_kind_decision_json(root, &d);
 	text = cJSON_Print(root);
 	if (!text)
 		pmbench_die("out of memory printing JSON");
@@ -496,7 +638,6 @@ char *pmbench_kind_migrate_decision_json(char *json,
 	pmbench_buf_addch(&b, '\n');
 	cJSON_free(text);
 	cJSON_Delete(root);
-	free(sentence);
 	free(json);
 	pmbench_doc_release(&d);
 	return pmbench_buf_detach(&b);

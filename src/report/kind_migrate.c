@@ -79,27 +79,14 @@ static void describe_output(struct pmbench_buf *b, const char *task,
 	pmbench_buf_adds(b, ")");
 }
 
-int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
-			       const struct pmbench_result *r,
-			       const char *source, uint64_t seed,
-			       const char *task, const char *scenario,
-			       const char *pm)
+int pmbench_kind_cells_speed(struct pmbench_kind_speed *out,
+			     const struct pmbench_cell *cs,
+			     const struct pmbench_cell *ct, uint64_t seed)
 {
-	const struct pmbench_cell *cs = NULL, *ct = NULL;
 	struct pmbench_rng rng;
 	double *a, *z;
 	int ok = 0;
 
-	for (size_t i = 0; i < r->cells_nr; i++) {
-		const struct pmbench_cell *c = &r->cells[i];
-
-		if (strcmp(c->task, task) || strcmp(c->scenario, scenario))
-			continue;
-		if (!strcmp(c->pm, source))
-			cs = c;
-		else if (!strcmp(c->pm, pm))
-			ct = c;
-	}
 	if (!cs || !ct)
 		return 0;
 	a = pmbench_cell_times(cs, &out->na);
@@ -117,6 +104,27 @@ int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
 	free(a);
 	free(z);
 	return ok;
+}
+
+int pmbench_kind_migrate_speed(struct pmbench_kind_speed *out,
+			       const struct pmbench_result *r,
+			       const char *source, uint64_t seed,
+			       const char *task, const char *scenario,
+			       const char *pm)
+{
+	const struct pmbench_cell *cs = NULL, *ct = NULL;
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (strcmp(c->task, task) || strcmp(c->scenario, scenario))
+			continue;
+		if (!strcmp(c->pm, source))
+			cs = c;
+		else if (!strcmp(c->pm, pm))
+			ct = c;
+	}
+	return pmbench_kind_cells_speed(out, cs, ct, seed);
 }
 
 void pmbench_kind_speed_text(struct pmbench_buf *b,
@@ -643,7 +651,7 @@ void pmbench_report_migrate(struct pmbench_doc *out,
 	out->json = pmbench_report_migrate_json(m, r);
 	out->csv = pmbench_xstrdup("targets");
 	rep = pmbench_doc_attach(out, r, NULL);
-	free(pmbench_kind_migrate_decision(out, m, r));
+	pmbench_kind_migrate_decision(out, m, r);
 	pmbench_doc_heading(out, PMBENCH_DOC_HUMAN, 2, "Evidence");
 	list = pmbench_doc_list(out, PMBENCH_DOC_HUMAN);
 	for (size_t i = 0; i < m->pms_nr; i++) {

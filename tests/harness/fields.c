@@ -30,3 +30,17 @@ double h_metric(const struct pmbench_sample *s, const char *name)
 		return -1;
 	return v;
 }
+
+int h_data_result(struct pmbench_result *r, const char *name)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT, rel = PMBENCH_BUF_INIT;
+	const char *root = getenv("PMBENCH_SOURCE_DIR");
+	int ret;
+
+	pmbench_buf_addf(&rel, "tests/data/%s", name);
+	pmbench_buf_path(&path, root ? root : ".", rel.ptr);
+	ret = pmbench_result_read(r, path.ptr);
+	pmbench_buf_release(&path);
+	pmbench_buf_release(&rel);
+	return ret;
+}

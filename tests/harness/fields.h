@@ -20,6 +20,13 @@ double h_num(const cJSON *o, const char *key);
 /** 1 if the member `key` of `o` is true, else 0. */
 int h_flag(const cJSON *o, const char *key);
 
+/**
+ * The recorded result tests/data/`name` (under PMBENCH_SOURCE_DIR, else
+ * the current folder) read into `r`: pmbench_result_read()'s return.
+ */
+struct pmbench_result;
+int h_data_result(struct pmbench_result *r, const char *name);
+
 /** The metric `name` of `s`, or -1 if `s` is NULL or has none. */
 double h_metric(const struct pmbench_sample *s, const char *name);
 

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "fields.h"
 #include "pmbench/buf.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
@@ -19,15 +20,7 @@
 
 static int load_sample(struct pmbench_result *r)
 {
-	struct pmbench_buf path = PMBENCH_BUF_INIT;
-	const char *root = getenv("PMBENCH_SOURCE_DIR");
-	int ret;
-
-	pmbench_buf_path(&path, root ? root : ".",
-			 "tests/data/sample-result.json");
-	ret = pmbench_result_read(r, path.ptr);
-	pmbench_buf_release(&path);
-	return ret;
+	return h_data_result(r, "sample-result.json");
 }
 
 /* A ci-cache result: npm with none and store, one failed hit job. */
@@ -425,29 +418,57 @@ TEST(compare_in_every_format)
 	pmbench_result_release(&b);
 }
 
-TEST(claim_in_every_format)
+/* A claim judged in the sample result, and its report. */
+struct judged {
+	struct pmbench_result r;
+	struct pmbench_claim claim;
+	struct pmbench_report_claim j;
+	struct pmbench_doc doc;
+};
+
+/* `x` from the claim `text` in the sample, tolerance ±10 %. */
+static int judge_sample(struct judged *x, const char *text)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	struct pmbench_claim claim = PMBENCH_CLAIM_INIT;
 	struct pmbench_report_claim j = PMBENCH_REPORT_CLAIM_INIT;
 	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+
+	x->r = r;
+	x->claim = claim;
+	x->j = j;
+	x->doc = doc;
+	if (load_sample(&x->r) || pmbench_claim_parse(&x->claim, text))
+		return -1;
+	pmbench_report_claim_init(&x->j, &x->r, &x->claim, NULL, NULL, 0, 0.1);
+	pmbench_report_claim(&x->doc, &x->j, &x->r);
+	return 0;
+}
+
+static void judged_release(struct judged *x)
+{
+	pmbench_doc_release(&x->doc);
+	pmbench_report_claim_release(&x->j);
+	pmbench_claim_release(&x->claim);
+	pmbench_result_release(&x->r);
+}
+
+TEST(claim_in_every_format)
+{
+	struct judged x;
 	cJSON *root, *rows;
 	char *t;
 
-	CHECK_INT(load_sample(&r), 0);
-	CHECK_INT(pmbench_claim_parse(&claim, "bun is 4.5x faster than npm"),
-		  0);
-	pmbench_report_claim_init(&j, &r, &claim, NULL, NULL, 0, 0.1);
-	CHECK_INT(j.scenarios_nr, 2);
-	CHECK_INT(j.judged, 1);
-	CHECK_INT(j.refuted + j.unsure, 0);
-	pmbench_report_claim(&doc, &j, &r);
-	EVERY_FORMAT(&doc);
-	t = write_as("table", &doc);
+	CHECK_INT(judge_sample(&x, "bun is 4.5x faster than npm"), 0);
+	CHECK_INT(x.j.scenarios_nr, 2);
+	CHECK_INT(x.j.judged, 1);
+	CHECK_INT(x.j.refuted + x.j.unsure, 0);
+	EVERY_FORMAT(&x.doc);
+	t = write_as("table", &x.doc);
 	CHECK_CONTAINS(t, "  reproduced: bun install is 4.68x (");
 	CHECK_CONTAINS(t, "\nverdict: reproduced in 1 of 1 scenario(s)\n");
 	free(t);
-	t = write_as("json", &doc);
+	t = write_as("json", &x.doc);
 	root = cJSON_Parse(t);
 	rows = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "tables"),
 				   "judgements");
@@ -460,10 +481,50 @@ TEST(claim_in_every_format)
 		       "no verdict");
 	cJSON_Delete(root);
 	free(t);
-	pmbench_doc_release(&doc);
-	pmbench_report_claim_release(&j);
-	pmbench_claim_release(&claim);
-	pmbench_result_release(&r);
+	judged_release(&x);
+}
+
+/*
+ * The claim's decision opens its report in every format: its first PM
+ * against its second per scenario, the claim's word per cell, and one
+ * sentence with the claim's overall verdict (issue 37).
+ */
+TEST(claim_decision_first)
+{
+	struct judged x;
+	cJSON *root, *d;
+	char *t;
+
+	CHECK_INT(judge_sample(&x, "bun is 20x faster than npm"), 0);
+	t = write_as("table", &x.doc);
+	CHECK(!strncmp(t, "Decision: against npm", 21));
+	CHECK_CONTAINS(t, "  bun     fails in install cache+lockfile  "
+			  "4.68x faster ±8% (short)");
+	CHECK_CONTAINS(t, "The claim is short in 1 of 1 scenario(s): bun "
+			  "fails in install cache+lockfile; install clean: "
+			  "4.68x faster ±8% (short).");
+	CHECK(strstr(t, "Decision") < strstr(t, "claim: bun install is") &&
+	      strstr(t, "claim: bun install is"));
+	free(t);
+	t = write_as("markdown", &x.doc);
+	CHECK(strstr(t, "## Decision") &&
+	      strstr(t, "## Decision") < strstr(t, "## vite-react"));
+	free(t);
+	t = write_as("html", &x.doc);
+	CHECK(strstr(t, "Decision: against npm") &&
+	      strstr(t, "Decision: against npm") < strstr(t, "vite-react"));
+	free(t);
+	t = write_as("json", &x.doc);
+	root = cJSON_Parse(t);
+	d = cJSON_GetObjectItem(root, "decision");
+	CHECK_CONTAINS(h_str(d, "verdict"), "The claim is short in 1 of 1");
+	CHECK_STR(
+		h_str(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "targets"), 0),
+		      "install clean"),
+		"4.68x faster ±8% (short)");
+	cJSON_Delete(root);
+	free(t);
+	judged_release(&x);
 }
 
 TEST(migrate_in_every_format)
@@ -888,7 +949,8 @@ TEST(readers_catch_broken_files)
 CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(one_field_table), CASE(cicache_in_every_format),
 	   CASE(compare_in_every_format), CASE(compare_names_a_version_change),
-	   CASE(claim_in_every_format), CASE(migrate_in_every_format),
+	   CASE(claim_in_every_format), CASE(claim_decision_first),
+	   CASE(migrate_in_every_format),
 	   CASE(migrate_read_back_in_every_format),
 	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
 	   CASE(nothing_to_chart), CASE(a_report_is_told_from_a_result))

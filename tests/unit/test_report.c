@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "fields.h"
 #include "pmbench/buf.h"
 #include "pmbench/format.h"
 #include "pmbench/fs.h"
@@ -18,15 +19,7 @@
 
 static int load(struct pmbench_result *r)
 {
-	struct pmbench_buf path = PMBENCH_BUF_INIT;
-	const char *root = getenv("PMBENCH_SOURCE_DIR");
-	int ret;
-
-	pmbench_buf_path(&path, root ? root : ".",
-			 "tests/data/sample-result.json");
-	ret = pmbench_result_read(r, path.ptr);
-	pmbench_buf_release(&path);
-	return ret;
+	return h_data_result(r, "sample-result.json");
 }
 
 /* The bench kind of `r` in the format called `f`. */
@@ -1057,15 +1050,61 @@ TEST(state_check_in_every_format)
  */
 static int load_versions(struct pmbench_result *r)
 {
-	struct pmbench_buf path = PMBENCH_BUF_INIT;
-	const char *root = getenv("PMBENCH_SOURCE_DIR");
-	int ret;
+	return h_data_result(r, "versions-result.json");
+}
 
-	pmbench_buf_path(&path, root ? root : ".",
-			 "tests/data/versions-result.json");
-	ret = pmbench_result_read(r, path.ptr);
-	pmbench_buf_release(&path);
-	return ret;
+/*
+ * With --baseline (tests/data/baseline-result.json: the sample, run with
+ * --baseline=npm), the decision opens bench's report in every format:
+ * each other PM against npm per scenario, paired by round where the
+ * rounds pair, what failed, and one sentence; without the chosen
+ * baseline (the sample), no decision (issue 37).
+ */
+TEST(bench_baseline_decision_first)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	cJSON *root, *d;
+	char *t;
+
+	CHECK_INT(h_data_result(&r, "baseline-result.json"), 0);
+	CHECK(r.baseline_chosen);
+	t = render(&r, "table");
+	CHECK(!strncmp(t, "Decision: against npm (--baseline)\n", 35));
+	CHECK_CONTAINS(t, "  pnpm    1 of 5 runs failed in install clean  "
+			  "1.49x faster ±6%");
+	CHECK_CONTAINS(t, "2.63x faster ±5% (paired)");
+	CHECK_CONTAINS(t, "  bun     fails in install cache+lockfile      "
+			  "4.68x faster ±8% (paired)");
+	/* bun fails a scenario npm passes: the sentence names pnpm. */
+	CHECK_CONTAINS(t, "\n  Move to pnpm: 1 of 5 runs failed in install "
+			  "clean;");
+	free(t);
+	t = render(&r, "markdown");
+	CHECK(strstr(t, "## Decision") &&
+	      strstr(t, "## Decision") < strstr(t, "vite-react · install"));
+	free(t);
+	t = render(&r, "html");
+	CHECK(strstr(t, "Decision: against npm") &&
+	      strstr(t, "Decision: against npm") <
+		      strstr(t, "vite-react · install"));
+	free(t);
+	t = render(&r, "json");
+	root = cJSON_Parse(t);
+	d = cJSON_GetObjectItem(root, "decision");
+	CHECK_CONTAINS(h_str(d, "verdict"), "Move to pnpm: ");
+	CHECK_STR(
+		h_str(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "targets"), 1),
+		      "runs"),
+		"fails in install cache+lockfile");
+	CHECK(cJSON_GetObjectItem(root, "results"));
+	cJSON_Delete(root);
+	free(t);
+	/* The default baseline is no choice: no decision. */
+	r.baseline_chosen = 0;
+	t = render(&r, "table");
+	CHECK(!strstr(t, "Decision"));
+	free(t);
+	pmbench_result_release(&r);
 }
 
 /* The record of the versions table at `version` in `scenario`. */
@@ -1175,4 +1214,5 @@ CHECK_MAIN(CASE(statistics), CASE(table), CASE(scripts_told_is_like_for_like),
 	   CASE(resolver_stalls_warned_unless_local),
 	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve),
 	   CASE(state_check_in_every_format), CASE(versions_side_by_side),
+	   CASE(bench_baseline_decision_first),
 	   CASE(no_versions_section_for_one_release))

@@ -687,6 +687,7 @@ const struct pmbench_result_field pmbench_result_option_fields[] = {
 	FIELD(pmbench_result, "auto_time_budget_s", F_SECS, auto_budget_ns, 0),
 	FIELD(pmbench_result, "auto_max_runs", F_OPTUINT, auto_max_runs, 0),
 	FIELD(pmbench_result, "baseline", F_OPTSTR, baseline, 0),
+	FIELD(pmbench_result, "baseline_chosen", F_BOOL, baseline_chosen, 0),
 	FIELD_END,
 };
 

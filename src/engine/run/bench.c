@@ -875,6 +875,7 @@ static void record_options(struct pmbench_result *r,
 			? o->baseline
 			: pmbench_pm_default_baseline(
 				  (const char *const *)o->pms.v, o->pms.nr));
+	r->baseline_chosen = o->baseline != NULL;
 	for (size_t i = 0; o->arguments && i < o->arguments->nr; i++)
 		pmbench_strvec_push(&r->arguments, o->arguments->v[i]);
 	if (o->runs_auto)
