@@ -156,4 +156,16 @@ void pmbench_node_pinned_dir(struct pmbench_buf *out,
 void pmbench_node_path_env(struct pmbench_strvec *env,
 			   const struct pmbench_ctx *ctx, const char *first);
 
+/**
+ * pmbench_node_path_env() for the Node `node` (else its bin folder
+ * `node_dir`; both may be NULL) instead of the context's: a PM release
+ * that runs under a Node of its own (pmrun.h's own_node).
+ */
+void pmbench_node_path_env_of(struct pmbench_strvec *env,
+			      const struct pmbench_node *node,
+			      const char *node_dir, const char *first);
+
+/** Whether `version` ("v20.1.0" or "20.1.0"; NULL: no) is in `range`. */
+int pmbench_node_in_range(const char *range, const char *version);
+
 #endif
