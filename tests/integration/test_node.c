@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/proc.h"
@@ -64,16 +65,6 @@ static const struct pmbench_cell *cell(const struct pmbench_result *r,
 					"cache+lockfile+node_modules", pm);
 }
 
-static const char *env_of(const struct pmbench_cell *c, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; c && i < c->env.nr; i++)
-		if (!strncmp(c->env.v[i], name, n) && c->env.v[i][n] == '=')
-			return c->env.v[i] + n + 1;
-	return NULL;
-}
-
 TEST(pinned_node_runs_scripts_and_baselines)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -97,7 +88,7 @@ TEST(pinned_node_runs_scripts_and_baselines)
 	CHECK(r.fixtures_nr == 1 && r.fixtures[0].node);
 	CHECK_STR(r.fixtures[0].node, c->node);
 	/* No headers in the fake's folder: nodedir is left alone. */
-	CHECK(!env_of(c, "npm_config_nodedir"));
+	CHECK(!h_cell_env(c, "npm_config_nodedir"));
 	/* Node 24: `node --run` is timed beside the bare node. */
 	CHECK(cell(&r, "(node)") && cell(&r, "(node --run)"));
 	CHECK(cell(&r, "(node --run)")->samples_nr == 1);
@@ -196,9 +187,9 @@ TEST(nvmrc_installs_a_complete_node)
 	/* npm is the installation's; it sees its Node's headers. */
 	pmbench_buf_addf(&p, "%s/bin/npm", tc);
 	CHECK_STR(c->command.v[0], p.ptr);
-	CHECK_STR(env_of(c, "npm_config_nodedir"), tc);
-	CHECK_CONTAINS(env_of(c, "PATH"), "node-20.3.0/bin:");
-	CHECK_CONTAINS(env_of(c, "PATH"),
+	CHECK_STR(h_cell_env(c, "npm_config_nodedir"), tc);
+	CHECK_CONTAINS(h_cell_env(c, "PATH"), "node-20.3.0/bin:");
+	CHECK_CONTAINS(h_cell_env(c, "PATH"),
 		       "node-20.3.0/lib/node_modules/npm/bin/node-gyp-bin:");
 	/* The layout of a Node release, and nothing left aside. */
 	CHECK(pmbench_fs_isfile(check_path("no-toolchain/node-20.3.0/include/"

@@ -173,15 +173,6 @@ static void bench(int *out, struct pmbench_result *r, const char *pms,
 	bench_on(out, r, pms, NULL, exit_code, says);
 }
 
-static const struct pmbench_result_pm *found(const struct pmbench_result *r,
-					     const char *name)
-{
-	for (size_t i = 0; i < r->found_nr; i++)
-		if (!strcmp(r->found[i].name, name))
-			return &r->found[i];
-	return NULL;
-}
-
 TEST(a_range_installs_its_newest_release_once)
 {
 	struct pmbench_child reg = PMBENCH_CHILD_INIT;
@@ -199,12 +190,12 @@ TEST(a_range_installs_its_newest_release_once)
 		&r, "p", "run", "cache+lockfile+node_modules", "pnpm@9"));
 	CHECK(pmbench_result_find_cell(&r, "p", "run",
 				       "cache+lockfile+node_modules", "pnpm"));
-	p = found(&r, "pnpm@9");
+	p = h_found_pm(&r, "pnpm@9");
 	CHECK(p && p->version && p->path);
 	CHECK_STR(p->version, "9.15.0");
 	CHECK_CONTAINS(p->path, "no-toolchain/versions/pnpm@9.15.0/bin/"
 				"pnpm.cjs");
-	CHECK_STR(found(&r, "pnpm")->version, "12.0.0-fake");
+	CHECK_STR(h_found_pm(&r, "pnpm")->version, "12.0.0-fake");
 	CHECK(pmbench_fs_isfile(check_path("no-toolchain/versions/"
 					   "pnpm@9.15.0/.pmbench-pm")));
 	h_listing(&listing, check_path("no-toolchain/versions"));
@@ -214,12 +205,12 @@ TEST(a_range_installs_its_newest_release_once)
 	pmbench_result_release(&r);
 	/* Installed: the next bench asks the registry nothing. */
 	H_CHECK_CALL(bench, &r, "pnpm@9.15", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@9.15")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9.15")->version, "9.15.0");
 	CHECK_INT(requests("GET "), 2);
 	pmbench_result_release(&r);
 	/* A range nothing installed satisfies is fetched: 9.1.0 exactly. */
 	H_CHECK_CALL(bench, &r, "pnpm@9.1.0", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@9.1.0")->version, "9.1.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9.1.0")->version, "9.1.0");
 	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 	pmbench_buf_release(&listing);
@@ -242,7 +233,7 @@ TEST(what_the_registry_lacks_or_garbles_is_an_error)
 	CHECK(!strstr(listing.ptr, "pnpm@9.15.0"));
 	/* The other releases are whole. */
 	H_CHECK_CALL(bench, &r, "pnpm@10", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@10")->version, "10.0.0");
 	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 	pmbench_buf_release(&listing);
@@ -304,7 +295,7 @@ TEST(the_repo_names_its_own_version)
 	CHECK_STR(ran_at(&r, "pnpm"), "9.15.0: the repo's packageManager "
 				      "field (pnpm@9.15.0)");
 	CHECK_STR(ran_at(&r, "npm"), "11.0.0-fake: pinned (PATH)");
-	CHECK_STR(found(&r, "pnpm")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm")->version, "9.15.0");
 	pmbench_result_release(&r);
 	/* pnpm@pinned: the pinned one all the same. */
 	H_CHECK_CALL(bench_on, &r, "pnpm@pinned", pkg.ptr, 0, NULL);
@@ -366,8 +357,8 @@ TEST(yarn_runs_the_release_the_repo_commits)
 	CHECK_STR(ran_at(&r, "yarn-berry"),
 		  "3.6.4: the repo's .yarnrc.yml yarnPath "
 		  "(.yarn/releases/yarn-3.6.4.cjs)");
-	CHECK_STR(found(&r, "yarn-berry")->version, "3.6.4");
-	CHECK_CONTAINS(found(&r, "yarn-berry")->path,
+	CHECK_STR(h_found_pm(&r, "yarn-berry")->version, "3.6.4");
+	CHECK_CONTAINS(h_found_pm(&r, "yarn-berry")->path,
 		       ".yarn/releases/yarn-3.6.4.cjs");
 	CHECK_STR(ran_at(&r, "pnpm"), "12.0.0-fake: pinned (PATH)");
 	/* packageManager's yarn@3.8.7 was not fetched: yarnPath wins. */
@@ -425,8 +416,8 @@ TEST(a_claim_judges_the_versions_it_names)
 	CHECK_CONTAINS(run.out.ptr, "versions judged: pnpm@9 ran 9.15.0, "
 				    "pnpm@10 ran 10.0.0");
 	CHECK_INT(pmbench_result_read(&r, out_path), 0);
-	CHECK_STR(found(&r, "pnpm@9")->version, "9.15.0");
-	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@10")->version, "10.0.0");
 	/* Nothing else was installed: the 9.1.0 tarball was not asked. */
 	CHECK_INT(requests("GET /pnpm/-/pnpm-9.1.0.tgz"), 0);
 	pmbench_result_release(&r);
@@ -478,17 +469,6 @@ TEST(migrate_measures_the_repo_release_as_its_source)
 	h_stop_registry(&reg);
 }
 
-/* The environment variable `name` of the cell `c`, or "". */
-static const char *env_of(const struct pmbench_cell *c, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; c && i < c->env.nr; i++)
-		if (!strncmp(c->env.v[i], name, n) && c->env.v[i][n] == '=')
-			return c->env.v[i] + n + 1;
-	return "";
-}
-
 /*
  * A release whose engines.node rules out the fixture's Node (pnpm 8.15.0
  * needs ^20.1; the pinned fake Node is 24.1.0, and the release stops
@@ -518,7 +498,7 @@ TEST(a_release_runs_under_a_node_its_engines_allow)
 		  "node 20.3.0 of its own (from pnpm 8.15.0's "
 		  "engines.node: ^20.1 -> 20.3.0 (from the registry))");
 	CHECK_STR(c->runtime, "node v20.3.0");
-	CHECK_CONTAINS(env_of(c, "PATH"), "no-toolchain/node-20.3.0/bin:");
+	CHECK_CONTAINS(h_cell_env(c, "PATH"), "no-toolchain/node-20.3.0/bin:");
 	c = pmbench_result_find_cell(&r, "p", "run",
 				     "cache+lockfile+node_modules", "pnpm");
 	CHECK(c && c->samples[0].ok);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/result.h"
@@ -46,15 +47,6 @@ static void own_toolchain(int *out, const char *pinned)
 	*out = 1;
 }
 
-static const struct pmbench_result_pm *found(const struct pmbench_result *r,
-					     const char *name)
-{
-	for (size_t i = 0; i < r->found_nr; i++)
-		if (!strcmp(r->found[i].name, name))
-			return &r->found[i];
-	return NULL;
-}
-
 /*
  * The cell of `pm` ran at a release of `major` ("9."), said as asked
  * (`why`), from versions/<base>@<that release> of the test's toolchain.
@@ -64,7 +56,7 @@ static void ran(int *out, const struct pmbench_result *r, const char *pm,
 {
 	const struct pmbench_cell *c =
 		pmbench_result_find_cell(r, "app", "install", "clean", pm);
-	const struct pmbench_result_pm *p = found(r, pm);
+	const struct pmbench_result_pm *p = h_found_pm(r, pm);
 	char want[256];
 
 	*out = 0;

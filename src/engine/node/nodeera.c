@@ -29,8 +29,8 @@ static int is_day(const char *date)
 	for (int i = 0; i < 10; i++) {
 		int digit = i != 4 && i != 7;
 
-		if (!date[i] || (digit ? !isdigit((unsigned char)date[i])
-				       : date[i] != '-'))
+		if (!date[i] ||
+		    (digit ? !isdigit((unsigned char)date[i]) : date[i] != '-'))
 			return 0;
 	}
 	return 1;
