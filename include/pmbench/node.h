@@ -156,4 +156,27 @@ void pmbench_node_pinned_dir(struct pmbench_buf *out,
 void pmbench_node_path_env(struct pmbench_strvec *env,
 			   const struct pmbench_ctx *ctx, const char *first);
 
+/**
+ * pmbench_node_path_env() for the Node `node` (else its bin folder
+ * `node_dir`; both may be NULL) instead of the context's: a PM release
+ * that runs under a Node of its own (pmrun.h's own_node).
+ */
+void pmbench_node_path_env_of(struct pmbench_strvec *env,
+			      const struct pmbench_node *node,
+			      const char *node_dir, const char *first);
+
+/** Whether `version` ("v20.1.0" or "20.1.0"; NULL: no) is in `range`. */
+int pmbench_node_in_range(const char *range, const char *version);
+
+/**
+ * The Node LTS line a team most likely ran on `date` (ISO 8601,
+ * "2020-06-14" or "2020-06-14T09:12:00.000Z", as the registry's `time`
+ * field gives a publish date): the major of the newest line that had
+ * entered Active LTS by that day (the Node.js release schedule, in
+ * nodeera.c with its source), 0 before Node 4's LTS, -1 when `date` is
+ * no such date. A lockfile's era is its newest locked package's publish
+ * date; `--node <major>` tries it.
+ */
+int pmbench_node_era_major(const char *date);
+
 #endif

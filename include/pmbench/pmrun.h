@@ -14,6 +14,7 @@
 
 struct pmbench_ctx;
 struct pmbench_fixture;
+struct pmbench_node;
 
 /** struct pmbench_pmrun's `ci`. */
 #define PMBENCH_PMRUN_CI       1
@@ -88,6 +89,12 @@ struct pmbench_pmrun {
 	 * 20.19.5 (from the registry)"), for every cell; NULL: not told.
 	 */
 	char *node;
+	/**
+	 * The Node of its own its release runs under, when the release's
+	 * engines.node rules out the fixture's (pmbench_pmrun_own_node());
+	 * NULL: the context's.
+	 */
+	struct pmbench_node *own_node;
 	/** Lockfile URLs rewritten to the local mirror, or NULL. */
 	char *registry_note;
 	/**
@@ -287,6 +294,34 @@ void pmbench_pmrun_env_record(struct pmbench_strvec *out,
 	pmbench_pmrun_env_record(out, &(ps)->env, (ps)->env_given, \
 				 (ps)->env_given_end)
 
+/**
+ * When the release `release` (the repo's, or one asked for; pinned or
+ * without a stamp: nothing) declares an engines.node the fixture's Node
+ * (ctx->node) is outside of, choose a Node in that range as a repo's
+ * Node is chosen (node.h: the pinned one, one installed, else from the
+ * registry) and run `ps` under it: its PATH, headers, `runtime`, and
+ * `node` ("v18.20.8: pnpm 10.0.0 needs node >=18.12: ran under node
+ * 18.20.8 of its own (...)"), said as it starts. None to be had leaves
+ * the fixture's Node, with a warning. Returns 0, or an error (Ctrl-C).
+ */
+int pmbench_pmrun_own_node(struct pmbench_pmrun *ps,
+			   const struct pmbench_pm *release);
+
+/**
+ * pmbench_pm_find() of `pm` under `ps`'s Node (its own when it has
+ * one), so that a release asked its version runs under a Node it takes.
+ */
+int pmbench_pmrun_find_under_node(struct pmbench_pm_found *out,
+				  struct pmbench_pmrun *ps,
+				  const struct pmbench_pm *pm,
+				  const char *scratch);
+
+/** The Node `ps` runs under: its own, else the context's (or NULL). */
+const struct pmbench_node *pmbench_pmrun_node(const struct pmbench_pmrun *ps);
+
+/** Forget `ps`'s Node of its own (a new fixture chooses again). */
+void pmbench_pmrun_drop_own_node(struct pmbench_pmrun *ps);
+
 struct pmbench_pm_ask;
 
 /**
@@ -296,7 +331,10 @@ struct pmbench_pm_ask;
  * release (outside any timed run), check corepack's hash against it, and
  * run it instead of the pinned one; a range the pinned one satisfies
  * keeps it. Otherwise (and first) the pinned one is back. Sets
- * `pm_version`. Returns 0, or an error naming the field (a hash that
+ * `pm_version`. The release run (the repo's, or the one `ps` was asked
+ * at) gets a Node of its own when its engines.node rules out the
+ * fixture's (pmbench_pmrun_own_node()), so call it after the fixture's
+ * Node is chosen (pmbench_pmrun_use_node()). Returns 0, or an error naming the field (a hash that
  * does not match is refused; a release that cannot be had).
  */
 int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,

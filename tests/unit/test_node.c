@@ -71,4 +71,27 @@ TEST(node_ask_project_first)
 	pmbench_node_ask_release(&a);
 }
 
-CHECK_MAIN(CASE(node_ask_files), CASE(node_ask_project_first))
+/*
+ * The Node of a date: the newest line in Active LTS that day (the Node.js
+ * release schedule), on its first day and the day before.
+ */
+TEST(node_of_an_era)
+{
+	CHECK_INT(pmbench_node_era_major("2015-10-11"), 0);
+	CHECK_INT(pmbench_node_era_major("2015-10-12"), 4);
+	/* A 2020 NestJS repo's lockfile, before 14 became LTS: 12. */
+	CHECK_INT(pmbench_node_era_major("2020-06-14T09:12:00.000Z"), 12);
+	CHECK_INT(pmbench_node_era_major("2020-10-26T23:59:59.999Z"), 12);
+	CHECK_INT(pmbench_node_era_major("2020-10-27"), 14);
+	CHECK_INT(pmbench_node_era_major("2023-10-23"), 18);
+	CHECK_INT(pmbench_node_era_major("2023-10-24"), 20);
+	CHECK_INT(pmbench_node_era_major("2026-12-06T02:00:00Z"), 24);
+	/* Not a day: no era. */
+	CHECK_INT(pmbench_node_era_major("2020-6-14"), -1);
+	CHECK_INT(pmbench_node_era_major("yesterday"), -1);
+	CHECK_INT(pmbench_node_era_major(""), -1);
+	CHECK_INT(pmbench_node_era_major(NULL), -1);
+}
+
+CHECK_MAIN(CASE(node_ask_files), CASE(node_ask_project_first),
+	   CASE(node_of_an_era))

@@ -240,8 +240,7 @@ static int alias_range(struct pmbench_buf *out, struct pmbench_buf *why,
 	return -1;
 }
 
-/* Whether `version` ("v20.1.0" or "20.1.0") is in `range`. */
-static int in_range(const char *range, const char *version)
+int pmbench_node_in_range(const char *range, const char *version)
 {
 	struct pmbench_semver v;
 
@@ -474,7 +473,7 @@ static int resolve(struct pmbench_buf *out_why, char **out_bin,
 	int ret = 0;
 
 	*out_bin = NULL;
-	if (pinned->bin && in_range(range, pinned->version)) {
+	if (pinned->bin && pmbench_node_in_range(range, pinned->version)) {
 		*out_bin = pmbench_xstrdup(pinned->bin);
 		pmbench_buf_addf(out_why, "%s -> %s (the pinned Node)", label,
 				 bare(pinned->version));
@@ -625,13 +624,21 @@ void pmbench_node_env(struct pmbench_strvec *env, const struct pmbench_node *n)
 void pmbench_node_path_env(struct pmbench_strvec *env,
 			   const struct pmbench_ctx *ctx, const char *first)
 {
+	pmbench_node_path_env_of(env, ctx ? ctx->node : NULL,
+				 ctx ? ctx->node_dir : NULL, first);
+}
+
+void pmbench_node_path_env_of(struct pmbench_strvec *env,
+			      const struct pmbench_node *node,
+			      const char *node_dir, const char *first)
+{
 	const char *path = getenv("PATH");
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 
-	if (ctx && ctx->node)
-		pmbench_node_path(&b, ctx->node);
-	else if (ctx && ctx->node_dir)
-		pmbench_buf_adds(&b, ctx->node_dir);
+	if (node)
+		pmbench_node_path(&b, node);
+	else if (node_dir)
+		pmbench_buf_adds(&b, node_dir);
 	if (first)
 		pmbench_buf_addf(&b, "%s%s", b.len ? ":" : "", first);
 	if (!b.len) {

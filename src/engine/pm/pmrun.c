@@ -647,9 +647,11 @@ void pmbench_pmrun_compose(struct pmbench_pmrun *ps,
 	if (slash)
 		pmbench_buf_add(&b, ps->found.path,
 				(size_t)(slash - ps->found.path));
-	pmbench_node_path_env(&ps->env, ps->ctx, slash ? b.ptr : NULL);
+	pmbench_node_path_env_of(&ps->env, pmbench_pmrun_node(ps),
+				 ps->ctx ? ps->ctx->node_dir : NULL,
+				 slash ? b.ptr : NULL);
 	/* Its headers for node-gyp; the manifest and --env may say else. */
-	pmbench_node_env(&ps->env, ps->ctx ? ps->ctx->node : NULL);
+	pmbench_node_env(&ps->env, pmbench_pmrun_node(ps));
 	push_fixture_env(ps, f);
 	ps->env_given = ps->env.nr;
 	for (size_t i = 0; extra_env && i < extra_env->nr; i++)
@@ -983,6 +985,7 @@ void pmbench_pmrun_release(struct pmbench_pmrun *ps)
 	free(ps->pm_version);
 	pmbench_pm_found_release(&ps->found);
 	pmbench_pm_found_release(&ps->pinned);
+	pmbench_pmrun_drop_own_node(ps);
 	pmbench_strvec_release(&ps->command);
 	pmbench_strvec_release(&ps->env);
 	memset(ps, 0, sizeof(*ps));
@@ -1034,6 +1037,7 @@ static void restore_pinned(struct pmbench_pmrun *ps)
 		memset(&ps->pinned, 0, sizeof(ps->pinned));
 	}
 	ps->release = NULL;
+	pmbench_pmrun_drop_own_node(ps);
 }
 
 /* The repo's release of `ps`'s PM, installed and found, into `found`. */
@@ -1052,7 +1056,7 @@ static int find_repo_release(struct pmbench_pm_found *found,
 	if (!ret)
 		ret = pmbench_pm_release_check_hash(&rel, ask);
 	if (!ret)
-		ret = pmbench_pm_find(found, ps->ctx, want, NULL, scratch);
+		ret = pmbench_pmrun_find_under_node(found, ps, want, scratch);
 	pmbench_pm_release_release(&rel);
 	return ret;
 }
@@ -1176,7 +1180,9 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 	version_note(ps, NULL);
 	if (takes_yarn_path(ps, ask))
 		return use_yarn_path(ps, ask, scratch);
-	if (!ask->pm || ps->pm->version || pmbench_pm_base(ps->pm) != ask->pm)
+	if (ps->pm->version)
+		return pmbench_pmrun_own_node(ps, ps->pm);
+	if (!ask->pm || pmbench_pm_base(ps->pm) != ask->pm)
 		return 0;
 	pmbench_buf_addf(&b, "%s %s", ask->source, ask->version);
 	if (pinned_satisfies(ask->version, ps->found.version)) {
@@ -1191,6 +1197,8 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 		keep_pinned(ps, ask, b.ptr);
 		goto done;
 	}
+	if (!ret)
+		ret = pmbench_pmrun_own_node(ps, want);
 	if (!ret)
 		ret = find_repo_release(&found, ps, want, ask, scratch);
 	if (!ret)

@@ -1,0 +1,147 @@
+/*
+ * A PM release's Node of its own (pmrun.h): when the release a cell runs
+ * (the repo's, or one asked for) declares an engines.node that the
+ * fixture's Node is outside of, the cell runs under a Node in that
+ * range, chosen and installed as a repo's Node is (node.h), and says so.
+ */
+#include "pmbench/common.h"
+
+#include "pmbench/buf.h"
+#include "pmbench/ctx.h"
+#include "pmbench/node.h"
+#include "pmbench/pmrun.h"
+#include "pmbench/pmversion.h"
+
+const struct pmbench_node *pmbench_pmrun_node(const struct pmbench_pmrun *ps)
+{
+	if (ps->own_node)
+		return ps->own_node;
+	return ps->ctx ? ps->ctx->node : NULL;
+}
+
+void pmbench_pmrun_drop_own_node(struct pmbench_pmrun *ps)
+{
+	if (ps->own_node) {
+		pmbench_node_release(ps->own_node);
+		free(ps->own_node);
+		ps->own_node = NULL;
+	}
+}
+
+/*
+ * Whether `release`'s installed release (into `rel`: its version and
+ * engines.node) rules out the Node in use, `in_use` ("v24.22.3"): 1 or 0.
+ */
+static int excluded(struct pmbench_pm_release *rel,
+		    const struct pmbench_pmrun *ps,
+		    const struct pmbench_pm *release, const char *in_use)
+{
+	if (!release || !release->version || !in_use || !ps->ctx ||
+	    !strcmp(release->version, PMBENCH_PM_PINNED))
+		return 0;
+	return !pmbench_pm_release_find(rel, ps->ctx->toolchain_dir, release,
+					NULL) &&
+	       rel->engines_node && *rel->engines_node &&
+	       !pmbench_node_in_range(rel->engines_node, in_use);
+}
+
+/* `ps` runs under `own` (taken): its record, runtime and the event. */
+static void adopt(struct pmbench_pmrun *ps, struct pmbench_node *own,
+		  const char *label, const char *range)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *v = own->version[0] == 'v' ? own->version + 1
+					       : own->version;
+
+	pmbench_ctx_event(ps->ctx,
+			  "%s: %s needs node %s: ran under node %s of its own",
+			  ps->pm->name, label, range, v);
+	pmbench_buf_addf(&b,
+			 "%s: %s needs node %s: ran under node %s of its own "
+			 "(%s)",
+			 own->version, label, range, v, own->why);
+	free(ps->node);
+	ps->node = pmbench_buf_detach(&b);
+	if (!ps->pm->runtime) {
+		pmbench_buf_addf(&b, "node %s", own->version);
+		free(ps->runtime);
+		ps->runtime = pmbench_buf_detach(&b);
+	}
+	ps->own_node = own;
+}
+
+/*
+ * Choose the Node in `rel`'s engines.node for `ps` (`label`: "pnpm
+ * 10.0.0"): adopted when it is in the range, else a warning.
+ */
+static int choose(struct pmbench_pmrun *ps,
+		  const struct pmbench_pm_release *rel, const char *label)
+{
+	struct pmbench_node_ask ask = { .spec = rel->engines_node };
+	struct pmbench_buf source = PMBENCH_BUF_INIT, pinned = PMBENCH_BUF_INIT;
+	struct pmbench_node *own = pmbench_xcalloc(1, sizeof(*own));
+	int ret;
+
+	pmbench_buf_addf(&source, "%s's engines.node", label);
+	ask.source = source.ptr;
+	pmbench_node_pinned_dir(&pinned, ps->ctx->toolchain_dir);
+	ret = pmbench_node_choose(own, ps->ctx, NULL, &ask,
+				  pinned.len ? pinned.ptr : NULL);
+	if (!ret && pmbench_node_in_range(ask.spec, own->version)) {
+		adopt(ps, own, label, ask.spec);
+		own = NULL;
+	} else if (!ret) {
+		pmbench_ctx_warn(ps->ctx,
+				 "%s: %s needs node %s, and none can be had "
+				 "(%s): it runs under node %s",
+				 ps->pm->name, label, ask.spec,
+				 own->warning ? own->warning : "?",
+				 ps->ctx->node->version);
+	}
+	if (own)
+		pmbench_node_release(own);
+	free(own);
+	pmbench_buf_release(&source);
+	pmbench_buf_release(&pinned);
+	return ret;
+}
+
+int pmbench_pmrun_own_node(struct pmbench_pmrun *ps,
+			   const struct pmbench_pm *release)
+{
+	const struct pmbench_node *in_use = ps->ctx ? ps->ctx->node : NULL;
+	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
+	struct pmbench_buf label = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	pmbench_pmrun_drop_own_node(ps);
+	if (excluded(&rel, ps, release, in_use ? in_use->version : NULL)) {
+		pmbench_buf_addf(
+			&label, "%s %s",
+			pmbench_pm_command_name(pmbench_pm_base(ps->pm)),
+			rel.version);
+		ret = choose(ps, &rel, label.ptr);
+	}
+	pmbench_pm_release_release(&rel);
+	pmbench_buf_release(&label);
+	return ret;
+}
+
+int pmbench_pmrun_find_under_node(struct pmbench_pm_found *out,
+				  struct pmbench_pmrun *ps,
+				  const struct pmbench_pm *pm,
+				  const char *scratch)
+{
+	const struct pmbench_node *node = ps->ctx->node;
+	const char *node_dir = ps->ctx->node_dir;
+	int ret;
+
+	if (ps->own_node) {
+		ps->ctx->node = ps->own_node;
+		ps->ctx->node_dir = ps->own_node->bin;
+	}
+	ret = pmbench_pm_find(out, ps->ctx, pm, NULL, scratch);
+	ps->ctx->node = node;
+	ps->ctx->node_dir = node_dir;
+	return ret;
+}
