@@ -135,6 +135,48 @@ void h_real_pms(void)
 	pmbench_buf_release(&rc);
 }
 
+/* The folder the online cases share their filled mirror in, or NULL. */
+static const char *shared_mirror(void)
+{
+	const char *dir = getenv("PMBENCH_TEST_SHARED_MIRROR");
+
+	return dir && *dir ? dir : NULL;
+}
+
+void h_mirror_reuse(void)
+{
+	const char *dir = shared_mirror();
+	struct pmbench_buf to = PMBENCH_BUF_INIT;
+
+	if (!dir || access(dir, F_OK) < 0)
+		return;
+	pmbench_buf_addf(&to, "%s/registry", cache);
+	if (pmbench_fs_copytree(dir, to.ptr, 0, NULL) < 0)
+		die_env(pmbench_error_last());
+	fprintf(stderr, "test: the registry mirror kept in %s\n", dir);
+	pmbench_buf_release(&to);
+}
+
+void h_mirror_share(void)
+{
+	const char *dir = shared_mirror();
+	struct pmbench_buf from = PMBENCH_BUF_INIT, tmp = PMBENCH_BUF_INIT;
+
+	if (!dir)
+		return;
+	pmbench_buf_addf(&from, "%s/registry", cache);
+	pmbench_buf_addf(&tmp, "%s.new-%ld", dir, (long)getpid());
+	/* Copied beside, then renamed: a reader finds all of it or none. */
+	if (pmbench_fs_rmtree_unchecked(tmp.ptr) < 0 ||
+	    pmbench_fs_copytree(from.ptr, tmp.ptr, 0, NULL) < 0 ||
+	    pmbench_fs_rmtree_unchecked(dir) < 0)
+		die_env(pmbench_error_last());
+	if (rename(tmp.ptr, dir) < 0)
+		die_env("cannot rename the shared registry mirror into place");
+	pmbench_buf_release(&from);
+	pmbench_buf_release(&tmp);
+}
+
 const char *h_cache(void)
 {
 	return cache;
