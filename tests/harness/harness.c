@@ -17,7 +17,6 @@
 #include "pmbench/pm.h"
 #include "pmbench/proc.h"
 #include "pmbench/sha512.h"
-#include "pmbench/workdir.h"
 
 static char sandbox[4096], cache[4200], home[4200], logpath[4200];
 static char bindir[4200], pathbuf[8400], scratch[8400], systmp[4200];
@@ -134,66 +133,6 @@ void h_real_pms(void)
 	}
 	pmbench_buf_release(&b);
 	pmbench_buf_release(&rc);
-}
-
-/* The folder the online cases share their filled mirror in, or NULL. */
-static const char *shared_mirror(void)
-{
-	const char *dir = getenv("PMBENCH_TEST_SHARED_MIRROR");
-
-	return dir && *dir ? dir : NULL;
-}
-
-/*
- * What of a work folder the shared mirror is: the mirror and the marker
- * that makes the folder pmbench's (workdir.h), copied from `from` into
- * `to` (which the copy makes).
- */
-static void copy_mirror(const char *from, const char *to)
-{
-	static const char *const parts[] = { "registry",
-					     PMBENCH_WORKDIR_MARKER };
-	struct pmbench_buf a = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
-
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(parts); i++) {
-		pmbench_buf_reset(&a);
-		pmbench_buf_reset(&b);
-		pmbench_buf_path(&a, from, parts[i]);
-		pmbench_buf_path(&b, to, parts[i]);
-		if (pmbench_fs_copytree(a.ptr, b.ptr, 0, NULL) < 0)
-			die_env(pmbench_error_last());
-	}
-	pmbench_buf_release(&a);
-	pmbench_buf_release(&b);
-}
-
-void h_mirror_reuse(void)
-{
-	const char *dir = shared_mirror();
-
-	if (!dir || access(dir, F_OK) < 0)
-		return;
-	copy_mirror(dir, cache);
-	fprintf(stderr, "test: the registry mirror kept in %s\n", dir);
-}
-
-void h_mirror_share(void)
-{
-	const char *dir = shared_mirror();
-	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
-
-	if (!dir)
-		return;
-	pmbench_buf_addf(&tmp, "%s.new-%ld", dir, (long)getpid());
-	/* Copied beside, then renamed: a reader finds all of it or none. */
-	if (pmbench_fs_rmtree_unchecked(tmp.ptr) < 0)
-		die_env(pmbench_error_last());
-	copy_mirror(cache, tmp.ptr);
-	if (pmbench_fs_rmtree_unchecked(dir) < 0)
-		die_env(pmbench_error_last());
-	if (rename(tmp.ptr, dir) < 0)
-		die_env("cannot rename the shared registry mirror into place");
-	pmbench_buf_release(&tmp);
 }
 
 const char *h_cache(void)

@@ -39,20 +39,6 @@ void h_with_control(void);
 void h_real_pms(void);
 
 /**
- * The online cases that install the same real dependency set share one
- * filled registry mirror (pmbench's cache/registry), kept in the folder
- * PMBENCH_TEST_SHARED_MIRROR names (tests/CMakeLists.txt: ctest's fixture
- * react_vite_mirror runs the case that fills it first). After
- * h_setup() and h_real_pms(), h_mirror_reuse() copies the kept mirror
- * into the case's cache, as a user's second run finds it; after the
- * case's run, h_mirror_share() keeps the case's mirror there, replacing
- * the one kept. Without the variable, or before a mirror is kept, each
- * does nothing.
- */
-void h_mirror_reuse(void);
-void h_mirror_share(void);
-
-/**
  * The sandbox's cache folder, fake HOME, fake PM log, and the temp folder
  * pmbench itself gets as TMPDIR (the PMs must get their own).
  */

@@ -120,13 +120,6 @@ TEST(real_world_npm_to_bun)
 
 	h_setup();
 	h_real_pms();
-	/*
-	 * The mirror integration_online's real_world_dependency_set filled
-	 * with react-vite (empty, it primes from the registry): what this
-	 * case checks is the migration, as a user's second run against the
-	 * same dependency set, not the first fetch (that case's).
-	 */
-	h_mirror_reuse();
 	pmbench_buf_addf(&from, "%s/tests/data/react-vite", src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);

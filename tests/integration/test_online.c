@@ -126,12 +126,6 @@ TEST(real_world_dependency_set)
 		h_pmbench(&run, args, NULL);
 	}
 	fprintf(stderr, "%s\n", run.out.ptr);
-	/*
-	 * This case fills the mirror from the registry, caches empty; its
-	 * mirror is kept for integration_migrate_online's real_world_npm_to_bun
-	 * (ctest's fixture react_vite_mirror), which would fill the same one.
-	 */
-	h_mirror_share();
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK_STR(r.fixtures[0].commit, sha);
 	c = cell(&r, "react-vite", "cache+lockfile", "npm");
