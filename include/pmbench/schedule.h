@@ -216,6 +216,19 @@ uint64_t pmbench_schedule_need_ns(const struct pmbench_schedule_cell *cells,
 				  size_t groups, uint64_t round_ns,
 				  const struct pmbench_schedule_budget *o);
 
+/**
+ * The time the further rounds are expected to take, for the progress
+ * line's ETA as rounds run (bench's and ci-cache's): what the cells
+ * still need (pmbench_schedule_need_ns()) scaled by `overrun` (how much
+ * longer the extra rounds took than their estimate so far, >= 1), at
+ * most `left_ns`, what is left of the budget.
+ */
+uint64_t pmbench_schedule_eta_ns(const struct pmbench_schedule_cell *cells,
+				 size_t nr, const unsigned *rounds,
+				 size_t groups, uint64_t round_ns,
+				 const struct pmbench_schedule_budget *o,
+				 double overrun, uint64_t left_ns);
+
 /** What the budget's plan knows of a group of rounds (a scenario). */
 struct pmbench_schedule_costs {
 	uint64_t round_ns; /**< a round of every PM, measured */

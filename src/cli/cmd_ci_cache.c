@@ -169,6 +169,7 @@ int cmd_ci_cache(int argc, char **argv)
 	if (pmbench_cli_take_workdir(argc, argv) < 0)
 		goto done;
 	pmbench_progress_init(cli.tty);
+	pmbench_progress_no_estimate();
 	defaults(&o);
 	ret = pmbench_fixture_load(
 		&f, cli.optind < argc ? argv[cli.optind] : DEFAULT_FIXTURE,

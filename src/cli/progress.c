@@ -46,6 +46,7 @@ static unsigned prime_nr;
 static unsigned plan_groups;
 static int estimated;
 static double budget_s; /* the time budget, or 0: the plan is fixed */
+static int no_estimate; /* the primings' estimate does not fit the runs */
 
 static uint64_t now_ns(void)
 {
@@ -68,6 +69,11 @@ void pmbench_progress_plan(unsigned groups)
 void pmbench_progress_budget(double seconds)
 {
 	budget_s = seconds;
+}
+
+void pmbench_progress_no_estimate(void)
+{
+	no_estimate = 1;
 }
 
 /* The width of the terminal on stderr, 80 if it cannot tell. */
@@ -279,7 +285,7 @@ static void estimate(unsigned total)
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	double mean;
 
-	if (estimated || (!prime_nr && !budget_s))
+	if (estimated || no_estimate || (!prime_nr && !budget_s))
 		return;
 	estimated = 1;
 	/* Under a budget the engine's plan says it, from the warm-ups. */

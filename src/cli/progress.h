@@ -25,6 +25,13 @@ void pmbench_progress_plan(unsigned groups);
 /** A time budget of `seconds`: the estimate says it (0: none). */
 void pmbench_progress_budget(double seconds);
 
+/**
+ * No estimate from the primings: the command's runs are not installs
+ * of about a priming each (ci-cache's jobs save and restore archives);
+ * under a budget the engine's plan says the estimate.
+ */
+void pmbench_progress_no_estimate(void);
+
 /** Redraw the status line (terminal only). */
 void pmbench_progress_status(const char *fmt, ...) PMBENCH_PRINTF(1, 2);
 

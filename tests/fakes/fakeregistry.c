@@ -278,6 +278,13 @@ int main(int argc, char **argv)
 		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 		log_line(pidfile, buf);
 	}
+	/* FAKEREGISTRY_CA_LOG=FILE: the NODE_EXTRA_CA_CERTS it was given. */
+	if (getenv("FAKEREGISTRY_CA_LOG")) {
+		const char *ca = getenv("NODE_EXTRA_CA_CERTS");
+
+		snprintf(buf, sizeof(buf), "%s\n", ca ? ca : "(unset)");
+		log_line(getenv("FAKEREGISTRY_CA_LOG"), buf);
+	}
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0)
 		die("socket");

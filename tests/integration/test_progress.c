@@ -146,6 +146,85 @@ TEST(bars_on_a_terminal)
 	pmbench_buf_release(&out);
 }
 
+/*
+ * The ETA clock of each bar in s[0, end) whose group starts with
+ * `group`: the smallest, in seconds (-1: no such bar).
+ */
+static int least_eta(const char *s, const char *end, const char *group)
+{
+	int least = -1;
+
+	while ((s = strstr(s, group)) != NULL && s < end) {
+		const char *eta = strstr(s, "ETA "), *next;
+		int m = 0, sec = 0;
+
+		s += strlen(group);
+		next = strstr(s, group);
+		if (!eta || (next && eta > next) || eta > end)
+			continue;
+		if (sscanf(eta + 4, "%d:%d", &m, &sec) != 2)
+			continue;
+		if (least < 0 || m * 60 + sec < least)
+			least = m * 60 + sec;
+	}
+	return least;
+}
+
+/*
+ * ci-cache's jobs on a terminal, as bench's runs (its progress had a
+ * status line alone, no bar and no ETA): a bar per group (a strategy's
+ * hit jobs, its miss job, its lockfile-changed job) with jobs done, the
+ * PM's median and an ETA, and a line of medians when the group ends.
+ * Under a budget the ETA is the plan's of the whole command, not the
+ * group's: while the first strategy's hit jobs run to the minimum (after
+ * the estimate), the second's minimum rounds are still ahead, so no bar
+ * of that group says "ETA 0:00", as a group's own ETA does at its last
+ * job.
+ */
+TEST(ci_cache_bars_on_a_terminal)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	const char *proj, *from, *end;
+	size_t etas;
+	int code;
+
+	h_setup();
+	proj = h_project("proj");
+	setenv("FAKEPM_NPM_SLEEP_MS", "200", 1);
+	setenv("FAKEPM_BUN_SLEEP_MS", "100", 1);
+	{
+		const char *args[] = {
+			"ci-cache", proj,	  "--pm",
+			"npm,bun",  "--strategy", "none,store",
+			"--budget", "15s",	  "--compression",
+			"gzip",	    "--max-runs", "8",
+			NULL
+		};
+
+		code = run_on_pty(&out, args);
+	}
+	unsetenv("FAKEPM_NPM_SLEEP_MS");
+	unsetenv("FAKEPM_BUN_SLEEP_MS");
+	CHECK_INT(code, 0);
+	CHECK(!strstr(out.ptr, "none round 1: setup"));
+	CHECK_CONTAINS(out.ptr, "proj · ci-cache · none ");
+	CHECK_CONTAINS(out.ptr, "█");
+	CHECK_CONTAINS(out.ptr, " median ");
+	CHECK(etas_ok(out.ptr, &etas));
+	CHECK(etas > 4);
+	CHECK_CONTAINS(out.ptr, "proj · ci-cache · store/gzip-6/miss: 100%, 2 "
+				"runs in ");
+	CHECK_CONTAINS(out.ptr, "proj · ci-cache · none/lockfile-changed: "
+				"100%, 2 runs in ");
+	from = strstr(out.ptr, "pmbench: estimate: about ");
+	CHECK(from != NULL);
+	end = from ? strstr(from, "proj · ci-cache · none: 100%") : NULL;
+	CHECK(end != NULL);
+	if (from && end)
+		CHECK(least_eta(from, end, "proj · ci-cache · none ") > 0);
+	pmbench_buf_release(&out);
+}
+
 TEST(lines_off_a_terminal)
 {
 	struct h_run run;
@@ -227,6 +306,7 @@ TEST(dry_run_prints_the_plan)
 	}
 }
 
-CHECK_MAIN(CASE(bars_on_a_terminal), CASE(lines_off_a_terminal),
+CHECK_MAIN(CASE(bars_on_a_terminal), CASE(ci_cache_bars_on_a_terminal),
+	   CASE(lines_off_a_terminal),
 	   CASE(progress_forces_the_bars_off_a_terminal),
 	   CASE(dry_run_prints_the_plan))

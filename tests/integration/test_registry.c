@@ -146,6 +146,52 @@ TEST(every_pm_gets_the_mirror_and_nothing_is_left)
 	pmbench_strvec_release(&env);
 }
 
+/*
+ * The mirror's uplink is told the machine's CA certificates (Node trusts
+ * its own bundle only): as user pmtest, without root's
+ * NODE_EXTRA_CA_CERTS, every priming failed with a 404 behind this
+ * machine's TLS-inspecting proxy. SSL_CERT_FILE is passed on; a user's
+ * own NODE_EXTRA_CA_CERTS stays as it is.
+ */
+TEST(the_uplink_is_told_the_machines_ca)
+{
+	const char *proj, *ca, *own = "/nonexistent/own-ca.pem";
+	char log[4200];
+	struct pmbench_buf got = PMBENCH_BUF_INIT;
+
+	h_setup();
+	proj = h_project("proj");
+	ca = h_write("ca.pem", "-----BEGIN CERTIFICATE-----\n");
+	snprintf(log, sizeof(log), "%s", h_write("ca.log", ""));
+	for (int mine = 0; mine < 2; mine++) {
+		struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+		struct h_run run;
+		const char *args[] = { "bench", "--pm",	  "npm", "--scenario",
+				       "clean", "--runs", "1",	 "--warmup",
+				       "0",	proj,	  NULL };
+
+		mirror_env(&env);
+		pmbench_strvec_pushf(&env, "FAKEREGISTRY_CA_LOG=%s", log);
+		pmbench_strvec_pushf(&env, "SSL_CERT_FILE=%s", ca);
+		if (mine)
+			pmbench_strvec_pushf(&env, "NODE_EXTRA_CA_CERTS=%s",
+					     own);
+		else
+			pmbench_strvec_push(&env, "NODE_EXTRA_CA_CERTS");
+		h_pmbench(&run, args, &env);
+		CHECK_INT(run.exit_code, 0);
+		h_run_release(&run);
+		pmbench_strvec_release(&env);
+	}
+	CHECK_INT(pmbench_fs_read_text(&got, log, 1 << 16), 0);
+	fprintf(stderr, "NODE_EXTRA_CA_CERTS given:\n%s", got.ptr);
+	/* Each run: primed, then sealed; the first two lines are ours. */
+	CHECK(!strncmp(got.ptr, ca, strlen(ca)));
+	CHECK_CONTAINS(got.ptr, own);
+	CHECK(!strstr(got.ptr, "(unset)"));
+	pmbench_buf_release(&got);
+}
+
 TEST(a_link_puts_a_relay_in_front)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
@@ -569,6 +615,7 @@ TEST(other_programs_requests_through_the_link)
 
 CHECK_MAIN(CASE(live_is_the_users_registry),
 	   CASE(every_pm_gets_the_mirror_and_nothing_is_left),
+	   CASE(the_uplink_is_told_the_machines_ca),
 	   CASE(a_link_puts_a_relay_in_front),
 	   CASE(shipped_yarn_lock_urls_point_at_the_mirror),
 	   CASE(link_needs_the_mirror), CASE(failed_runs_leave_no_mirror),

@@ -255,6 +255,34 @@ static int wait_ready(struct pmbench_registry *reg, struct pmbench_ctx *ctx)
 	return ret;
 }
 
+/*
+ * The machine's CA certificates for verdaccio's uplink, as
+ * NODE_EXTRA_CA_CERTS into `env`: Node trusts its own bundle only, so
+ * where the machine adds a CA (a TLS-inspecting proxy) the uplink fails
+ * ("self-signed certificate in certificate chain", and every package a
+ * 404 to the PMs) unless told, as a user whose login environment lacks
+ * what root's has was not (issue 33, user pmtest). The user's own
+ * NODE_EXTRA_CA_CERTS stays; else SSL_CERT_FILE, else the system bundle
+ * (Debian's, Fedora's) where it exists.
+ */
+static void ca_env(struct pmbench_strvec *env)
+{
+	static const char *const bundles[] = {
+		"/etc/ssl/certs/ca-certificates.crt",
+		"/etc/pki/tls/certs/ca-bundle.crt",
+	};
+	const char *f = getenv("SSL_CERT_FILE");
+
+	if (getenv("NODE_EXTRA_CA_CERTS"))
+		return;
+	for (size_t i = 0; !(f && *f && pmbench_fs_isfile(f)) &&
+			   i < PMBENCH_ARRAY_SIZE(bundles);
+	     i++)
+		f = bundles[i];
+	if (f && *f && pmbench_fs_isfile(f))
+		pmbench_strvec_pushf(env, "NODE_EXTRA_CA_CERTS=%s", f);
+}
+
 static int start_child(struct pmbench_registry *reg, struct pmbench_ctx *ctx,
 		       int sealed)
 {
@@ -283,6 +311,7 @@ static int start_child(struct pmbench_registry *reg, struct pmbench_ctx *ctx,
 	pmbench_strvec_push(&reg->child.args, "--config");
 	pmbench_strvec_push(&reg->child.args, conf.ptr);
 	pmbench_strvec_push(&reg->child.env, "NODE_ENV=production");
+	ca_env(&reg->child.env);
 	reg->child.dir = reg->dir;
 	reg->child.grace_ns = 2 * NS;
 	/* Walks for stray processes only, rarely: it lives for the run. */

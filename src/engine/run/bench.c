@@ -1363,13 +1363,10 @@ static void note_overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
 static void budget_eta(struct budget *b, const struct pmbench_bench_opts *o,
 		       uint64_t control, uint64_t left)
 {
-	uint64_t need = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
-						 b->rounds, b->nr, control,
-						 &o->budget);
-	double more = (double)need * b->overrun;
-
 	b->end_at = pmbench_now_ns() +
-		    (more < (double)left ? (uint64_t)more : left);
+		    pmbench_schedule_eta_ns(b->cells, b->nr * b->xs[0].nr,
+					    b->rounds, b->nr, control,
+					    &o->budget, b->overrun, left);
 }
 
 /* Further rounds where the intervals are widest, while the budget lasts. */

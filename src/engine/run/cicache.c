@@ -139,6 +139,8 @@ struct config {
 	struct pmbench_cachearc_compression comp;
 	char *label; /* "none", "store/zstd-3" */
 	char *file;  /* "store-zstd-3.tar.zst" */
+	/* Per job kind, for its progress bar: jobs done and planned. */
+	unsigned done[3], total[3];
 };
 
 static void config_release(struct config *c)
@@ -189,6 +191,7 @@ struct run {
 	struct pmbench_pm_found npm;   /* what installs the other PMs */
 	struct budget *b;	       /* the budget's, or NULL (--runs N) */
 	uint64_t start_ns;	       /* the command's start */
+	uint64_t end_at; /* the budget's plan end (monotonic) for the ETA */
 };
 
 /*
@@ -763,29 +766,60 @@ static void job_metrics(struct pmbench_sample *s, const struct job_measures *m,
 			(kind == JOB_HIT ? 0 : secs(saves_ns) + upload_s));
 }
 
+/*
+ * A progress report of kind `pk` about `pm`'s job of config c's `kind`,
+ * as bench's: its group ("proj · ci-cache · store/zstd-3", named into
+ * `group`), jobs done of planned, and under a budget the plan's ETA of
+ * the whole command.
+ */
+static struct pmbench_progress
+progress_of(const struct run *x, const struct config *c, enum job_kind kind,
+	    enum pmbench_progress_kind pk, const char *pm,
+	    struct pmbench_buf *group)
+{
+	struct pmbench_progress p;
+	uint64_t now = pmbench_now_ns();
+
+	memset(&p, 0, sizeof(p));
+	pmbench_buf_addf(group, "%s · %s · ", x->f->name, TASK);
+	scenario_of(group, c, kind);
+	p.kind = pk;
+	p.group = group->ptr;
+	p.pm = pm;
+	p.done = c->done[kind];
+	p.total = c->total[kind];
+	if (x->end_at > now)
+		p.eta_s = (double)(x->end_at - now) / 1e9;
+	return p;
+}
+
 /* Say how the job went. */
 static void job_event(const struct run *x, const struct pmbench_pmrun *ps,
 		      const struct config *c, enum job_kind kind,
 		      unsigned round, const struct pmbench_sample *s,
 		      const struct job_measures *m)
 {
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT, g = PMBENCH_BUF_INIT;
+	struct pmbench_progress p = progress_of(
+		x, c, kind, PMBENCH_PROGRESS_EVENT, ps->pm->name, &g);
 
+	p.seconds = s->ok ? secs(s->wall_ns) : -1;
 	scenario_of(&b, c, kind);
 	if (s->ok)
-		pmbench_ctx_event(x->ctx,
-				  "%s %s %s round %u: setup %.2f s, restore "
-				  "%.2f s, install %.2f s, save %.2f s, "
-				  "archive %.2f MB",
-				  x->f->name, ps->pm->name, b.ptr, round + 1,
-				  secs(m->setup_ns), secs(m->restore_ns),
-				  secs(m->install_ns), secs(m->save_ns),
-				  m->archive_bytes / 1e6);
+		pmbench_ctx_report(x->ctx, &p,
+				   "%s %s %s round %u: setup %.2f s, restore "
+				   "%.2f s, install %.2f s, save %.2f s, "
+				   "archive %.2f MB",
+				   x->f->name, ps->pm->name, b.ptr, round + 1,
+				   secs(m->setup_ns), secs(m->restore_ns),
+				   secs(m->install_ns), secs(m->save_ns),
+				   m->archive_bytes / 1e6);
 	else
-		pmbench_ctx_event(x->ctx, "%s %s %s round %u failed: %s",
-				  x->f->name, ps->pm->name, b.ptr, round + 1,
-				  s->failure);
+		pmbench_ctx_report(x->ctx, &p, "%s %s %s round %u failed: %s",
+				   x->f->name, ps->pm->name, b.ptr, round + 1,
+				   s->failure);
 	pmbench_buf_release(&b);
+	pmbench_buf_release(&g);
 }
 
 /*
@@ -889,8 +923,10 @@ done:
 		ret = PMBENCH_EINTERRUPTED;
 	}
 	job_metrics(s, &m, x, c, kind);
-	if (ret == 0)
+	if (ret == 0) {
+		x->configs[ci].done[kind]++;
 		job_event(x, ps, c, kind, round, s, &m);
+	}
 	return ret;
 }
 
@@ -945,12 +981,18 @@ static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 	struct pmbench_cell *cell;
 	struct pmbench_sample *s;
 	uint64_t t0 = pmbench_now_ns();
+	struct pmbench_buf g = PMBENCH_BUF_INIT;
+	struct pmbench_progress p;
 	int ret;
 
 	if (x->states[i].prime_failure)
 		return 0;
-	pmbench_ctx_status(x->ctx, "%s: %s %s %u/%u", x->f->name, j->scenario,
-			   x->states[i].pm->name, round->nth, round->of);
+	p = progress_of(x, &x->configs[j->ci], j->kind, PMBENCH_PROGRESS_STATUS,
+			x->states[i].pm->name, &g);
+	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", x->f->name,
+			   j->scenario, x->states[i].pm->name, round->nth,
+			   round->of);
+	pmbench_buf_release(&g);
 	/* The cell array grows: never keep pointers. */
 	cell = pmbench_result_find_cell(x->r, x->f->name, TASK, j->scenario,
 					x->states[i].pm->name);
@@ -958,6 +1000,16 @@ static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 	ret = one_job(x, i, j->ci, j->kind, round->number, s);
 	budget_turn(x, j->ci, i, pmbench_now_ns() - t0);
 	return ret;
+}
+
+/* How many of the `n` PMs of `who` (NULL: all) were primed. */
+static unsigned primed(const struct run *x, const size_t *who, size_t n)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += !x->states[who ? who[i] : i].prime_failure;
+	return k;
 }
 
 /*
@@ -986,6 +1038,7 @@ static int run_jobs(struct run *x, size_t ci, enum job_kind kind,
 				  kind == JOB_CHANGED ? &x->states[i].command
 						      : &x->frozen[i]);
 	}
+	x->configs[ci].total[kind] += rounds * primed(x, who, who ? n : x->nr);
 	j.x = x;
 	j.ci = ci;
 	j.kind = kind;
@@ -1311,6 +1364,7 @@ static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
 	pmbench_schedule_plan_make(&plan, costs, x->configs_nr, budget_used(x),
 				   budget_tail(x), x->o->budget.budget_ns,
 				   need_ns);
+	x->end_at = x->start_ns + b->waited_ns + plan.end_ns;
 	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns + b->waited_ns,
 			     costs, x->configs_nr, &n, &x->o->budget);
 	free(costs);
@@ -1357,6 +1411,13 @@ static int budget_spend(struct run *x)
 			b->cells, x->configs_nr * x->nr, b->rounds,
 			x->configs_nr, 0, &x->o->budget,
 			(uint64_t)((double)left / b->overrun));
+		/* The ETA as the rounds run: as bench's (budget_eta()). */
+		x->end_at = pmbench_now_ns() + budget_tail(x) +
+			    pmbench_schedule_eta_ns(b->cells,
+						    x->configs_nr * x->nr,
+						    b->rounds, x->configs_nr, 0,
+						    &x->o->budget, b->overrun,
+						    left);
 		if (g < 0)
 			break;
 		for (size_t i = 0; i < x->nr; i++)

@@ -372,6 +372,19 @@ uint64_t pmbench_schedule_need_ns(const struct pmbench_schedule_cell *cells,
 	return total < 1.8e19 ? (uint64_t)total : UINT64_MAX;
 }
 
+uint64_t pmbench_schedule_eta_ns(const struct pmbench_schedule_cell *cells,
+				 size_t nr, const unsigned *rounds,
+				 size_t groups, uint64_t round_ns,
+				 const struct pmbench_schedule_budget *o,
+				 double overrun, uint64_t left_ns)
+{
+	uint64_t need = pmbench_schedule_need_ns(cells, nr, rounds, groups,
+						 round_ns, o);
+	double more = (double)need * overrun;
+
+	return more < (double)left_ns ? (uint64_t)more : left_ns;
+}
+
 void pmbench_schedule_plan_make(struct pmbench_schedule_plan *out,
 				const struct pmbench_schedule_costs *g,
 				size_t nr, uint64_t used_ns, uint64_t tail_ns,
