@@ -325,6 +325,15 @@ struct pmbench_pm {
 	 */
 	const char *const *ci_pins;
 	/**
+	 * Settings of `env` that a release older than major `env_since`
+	 * rejects as unknown, unset for it ("K"), with the documentation's
+	 * URL beside the entry: yarn 2 and 3 stop on yarn 4's
+	 * enableHardenedMode ("Unrecognized or legacy configuration settings
+	 * found"). 0: none.
+	 */
+	int env_since;
+	const char *const *env_unknown_before;
+	/**
 	 * How it is pointed at the local registry mirror (registry.h):
 	 * "K=V" with {registry} for the mirror's URL ("http://127.0.0.1:
 	 * PORT/"). NULL: it cannot be.
@@ -626,6 +635,14 @@ extern const char *const pmbench_ci_vars[];
  * "GITHUB_ACTIONS=true"; NULL-terminated).
  */
 extern const char *const pmbench_ci_set[];
+
+/**
+ * Unset the settings of `pm`'s environment that its release `version`
+ * (as it answered --version; NULL: unknown) is too old to know
+ * (`env_unknown_before`), after pmbench_pm_env().
+ */
+void pmbench_pm_env_older(struct pmbench_strvec *env,
+			  const struct pmbench_pm *pm, const char *version);
 
 /**
  * Append the deltas of a `--ci` run of `pm` to `env`, after

@@ -346,8 +346,16 @@ TEST(yarn_runs_the_release_the_repo_commits)
 	h_setup();
 	registry_files(0);
 	H_CHECK_CALL(start_registry, &reg);
+	/*
+	 * As yarn 3 does, it answers --version but stops on a setting of
+	 * yarn 4's in its environment.
+	 */
 	h_write("p/.yarn/releases/yarn-3.6.4.cjs",
-		"#!/bin/sh\nFAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
+		"#!/bin/sh\nif [ \"$1\" != --version ] && "
+		"[ \"${YARN_ENABLE_HARDENED_MODE+set}\" ]; then echo "
+		"'Unrecognized or legacy configuration settings found: "
+		"enableHardenedMode (in <environment>)'; exit 1; fi\n"
+		"FAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
 		"3.6.4 exec \"$PMBENCH_FAKEPM\" \"$@\"\n");
 	h_write("p/.yarnrc.yml", "nodeLinker: node-modules\n"
 				 "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n");

@@ -654,6 +654,15 @@ const struct pmbench_pm pmbench_pms[] = {
 		 * (https://yarnpkg.com/configuration/yarnrc#enableImmutableInstalls).
 		 */
 		.ci_pins = L("YARN_ENABLE_IMMUTABLE_INSTALLS=false"),
+		/*
+		 * enableHardenedMode is yarn 4's
+		 * (https://yarnpkg.com/blog/release/4.0#hardened-mode): yarn
+		 * 3.8.7 run from a repo's yarnPath stops with
+		 * "Unrecognized or legacy configuration settings found:
+		 * enableHardenedMode (in <environment>)" (2026-12-06).
+		 */
+		.env_since = 4,
+		.env_unknown_before = L("YARN_ENABLE_HARDENED_MODE"),
 		/* yarn 4 refuses plain http unless the host is allowed. */
 		.registry_env = L("YARN_NPM_REGISTRY_SERVER={registry}",
 				  "YARN_UNSAFE_HTTP_WHITELIST=127.0.0.1"),
@@ -1624,6 +1633,16 @@ void pmbench_pm_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,
 	pmbench_pm_push_args(env, pm->version_env, cache);
 	if (pm->variant)
 		pmbench_pm_push_args(env, pm->variant->env, cache);
+}
+
+void pmbench_pm_env_older(struct pmbench_strvec *env,
+			  const struct pmbench_pm *pm, const char *version)
+{
+	int major = version ? pmbench_pm_version_major(version) : -1;
+
+	if (major < 0 || major >= pm->env_since)
+		return;
+	pmbench_strvec_pushv(env, pm->env_unknown_before);
 }
 
 void pmbench_pm_ci_env(struct pmbench_strvec *env, const struct pmbench_pm *pm,

@@ -591,10 +591,14 @@ void pmbench_pmrun_fixture_flags(struct pmbench_strvec *out,
 			pmbench_strvec_push(out, fp[k]->flags.v[i]);
 }
 
-/* The PM's environment; the repo's older release reads it elsewhere. */
+/*
+ * The PM's environment, less what its release is too old to know; the
+ * repo's older release reads it elsewhere.
+ */
 static void push_env(struct pmbench_pmrun *ps)
 {
 	pmbench_pm_env(&ps->env, ps->pm, ps->ws.cache);
+	pmbench_pm_env_older(&ps->env, ps->pm, ps->found.version);
 	if (ps->release)
 		pmbench_pm_push_args(&ps->env, ps->release->version_env,
 				     ps->ws.cache);
