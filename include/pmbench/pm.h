@@ -257,6 +257,12 @@ struct pmbench_pm {
 	 * package's own `bin` under Node (a release installed on request).
 	 */
 	const struct pmbench_pm_platform *platforms;
+	/**
+	 * `platforms` only for a release whose optionalDependencies name
+	 * its platform package (pnpm 12's native binary: its `pnpm` is a
+	 * shim that needs it); an older release runs its package's `bin`.
+	 */
+	int platforms_if_named;
 	const char *toolchain_bin; /**< below the toolchain folder, or NULL */
 	/**
 	 * Its binary as a Node installation has it, in the folder of the

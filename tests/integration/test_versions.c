@@ -528,6 +528,89 @@ TEST(a_release_runs_under_a_node_its_engines_allow)
 }
 
 /*
+ * pnpm 12.25's registry shape: the `pnpm` package's bin is a shim that
+ * answers nothing without the native binary of @pnpm/exe.<os>-<cpu>, an
+ * optionalDependency of the same version (reg/@pnpm/exe.linux-*). Its
+ * packument replaces registry_files()'s.
+ */
+static void native_release_files(void)
+{
+	static const char *const exe[] = { "exe.linux-x64", "exe.linux-arm64" };
+	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	const struct h_tgz_entry shim[] = {
+		{ "package/package.json",
+		  "{\"name\":\"pnpm\",\"version\":\"12.25.1\"}", 0644 },
+		{ "package/bin/pnpm.cjs", "#!/bin/sh\nexit 1\n", 0644 },
+	};
+	const struct h_tgz_entry native[] = {
+		{ "package/package.json", "{\"name\":\"@pnpm/exe\"}", 0644 },
+		{ "package/pnpm",
+		  "#!/bin/sh\nFAKEPM_NAME=pnpm FAKEPM_VERSION_PNPM=12.25.1 "
+		  "exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
+		  0755 },
+	};
+
+	h_make_tgz(&sri, check_path("reg/pnpm/-/pnpm-12.25.1.tgz"), shim,
+		   PMBENCH_ARRAY_SIZE(shim));
+	pmbench_buf_addf(&b,
+			 "{\"name\":\"pnpm\",\"versions\":{\"12.25.1\":{"
+			 "\"version\":\"12.25.1\",\"bin\":{\"pnpm\":"
+			 "\"bin/pnpm.cjs\"},\"optionalDependencies\":{"
+			 "\"@pnpm/exe.linux-x64\":\"12.25.1\","
+			 "\"@pnpm/exe.linux-arm64\":\"12.25.1\"},\"dist\":{"
+			 "\"tarball\":\"{registry}/pnpm/-/pnpm-12.25.1.tgz\","
+			 "\"integrity\":\"%s\"}}}}",
+			 sri.ptr);
+	h_write("reg/pnpm/index.json", b.ptr);
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(exe); i++) {
+		char path[256];
+
+		pmbench_buf_reset(&sri);
+		pmbench_buf_reset(&b);
+		snprintf(path, sizeof(path), "reg/@pnpm/%s/-/.keep", exe[i]);
+		h_write(path, "");
+		snprintf(path, sizeof(path), "reg/@pnpm/%s/-/%s-12.25.1.tgz",
+			 exe[i], exe[i]);
+		h_make_tgz(&sri, check_path(path), native,
+			   PMBENCH_ARRAY_SIZE(native));
+		pmbench_buf_addf(
+			&b,
+			"{\"name\":\"@pnpm/%s\",\"versions\":{\"12.25.1\":{"
+			"\"version\":\"12.25.1\",\"dist\":{\"tarball\":"
+			"\"{registry}/@pnpm/%s/-/%s-12.25.1.tgz\",\"integrity\":"
+			"\"%s\"}}}}",
+			exe[i], exe[i], exe[i], sri.ptr);
+		snprintf(path, sizeof(path), "reg/@pnpm/%s/index.json", exe[i]);
+		h_write(path, b.ptr);
+	}
+	pmbench_buf_release(&sri);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * A release whose binary is its platform package's (pnpm 12.25): that
+ * package is installed with it, and its binary is the one run.
+ */
+TEST(a_release_gets_the_native_binary_it_names)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+
+	h_setup();
+	registry_files(0);
+	native_release_files();
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(bench, &r, "pnpm@12", 0, NULL);
+	CHECK_STR(ran_at(&r, "pnpm@12"), "12.25.1: --pm pnpm@12");
+	/* The platform package is the release pmbench installed. */
+	CHECK_CONTAINS(h_found_pm(&r, "pnpm@12")->path,
+		       "/versions/pnpm@12.25.1/pnpm");
+	CHECK_INT(requests("GET /@pnpm/exe.linux-"), 2);
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+}
+
+/*
  * The lock: while another pmbench holds versions/.lock-pnpm, an install
  * waits and asks the registry nothing; then it installs once.
  */
@@ -581,4 +664,5 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(a_claim_judges_the_versions_it_names),
 	   CASE(migrate_measures_the_repo_release_as_its_source),
 	   CASE(two_pmbench_at_once_install_once),
-	   CASE(a_release_runs_under_a_node_its_engines_allow))
+	   CASE(a_release_runs_under_a_node_its_engines_allow),
+	   CASE(a_release_gets_the_native_binary_it_names))

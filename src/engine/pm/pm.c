@@ -729,6 +729,17 @@ const struct pmbench_pm pmbench_pms[] = {
 		.conf = &pnpm_conf,
 		.known = pnpm_known,
 		.title = "pnpm",
+		/*
+		 * pnpm 12.25's `pnpm` is a shim over @pnpm/exe.<os>-<cpu>,
+		 * an optionalDependency (12.25.1 installed alone "did not
+		 * answer --version", 2026-12-06).
+		 */
+		.platforms =
+			(const struct pmbench_pm_platform[]){
+				{ "x86_64", "@pnpm/exe.linux-x64", "pnpm" },
+				{ "aarch64", "@pnpm/exe.linux-arm64", "pnpm" },
+				{ 0 } },
+		.platforms_if_named = 1,
 		.npm_package = "pnpm",
 		.toolchain_bin = "pnpm/node_modules/.bin/pnpm",
 		.path_names = L("pnpm"),

@@ -49,7 +49,30 @@ platform_of(const struct pmbench_pm *base)
 /* Whether `base` needs a platform package pmbench has none for here. */
 static int platform_missing(const struct pmbench_pm *base)
 {
-	return base->platforms && !platform_of(base);
+	return base->platforms && !base->platforms_if_named &&
+	       !platform_of(base);
+}
+
+/*
+ * The platform package release `version` of `base` needs: its table's
+ * for this machine, unless the table needs it only where the release's
+ * optionalDependencies name it and they don't (the packument `root`).
+ */
+static const struct pmbench_pm_platform *
+platform_for(const struct pmbench_pm *base, const cJSON *root,
+	     const char *version)
+{
+	const struct pmbench_pm_platform *plat = platform_of(base);
+	const cJSON *entry, *optional;
+
+	if (!plat || !base->platforms_if_named)
+		return plat;
+	entry = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(root, "versions"), version);
+	optional =
+		cJSON_GetObjectItemCaseSensitive(entry, "optionalDependencies");
+	return cJSON_GetObjectItemCaseSensitive(optional, plat->package) ? plat
+									 : NULL;
 }
 
 /* The package a PM's releases are published as ("@yarnpkg/cli-dist"). */
@@ -281,7 +304,7 @@ static int plan_make(struct plan *out, struct pmbench_ctx *ctx,
 		     const char *registry, const struct pmbench_pm *pm)
 {
 	const struct pmbench_pm *base = pmbench_pm_base(pm);
-	const struct pmbench_pm_platform *plat = platform_of(base);
+	const struct pmbench_pm_platform *plat = NULL;
 	cJSON *root = NULL;
 	char *version = NULL;
 	int ret;
@@ -291,6 +314,8 @@ static int plan_make(struct plan *out, struct pmbench_ctx *ctx,
 	ret = pmbench_npm_packument(&root, ctx, registry, package_of(base));
 	if (!ret)
 		ret = plan_main(out, &version, root, pm);
+	if (!ret)
+		plat = platform_for(base, root, version);
 	if (!ret && plat) {
 		/* The binary is the platform package's, same version. */
 		cJSON_Delete(root);
