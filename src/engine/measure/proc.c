@@ -437,10 +437,16 @@ static int launch(struct pmbench_child *c, struct spawn *sp, pid_t *pid,
 		pmbench_perf_prepare(&perf, &perf_sock);
 		sp->perf = &perf;
 	}
-	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	c->t0 = pmbench_now_ns();
 	c->t0_tick = proctree_ticks();
 	ret = spawn_child(pid, pidfd, sp);
+	/*
+	 * After the spawn: the child, until its exec, ran on pmbench's
+	 * memory (its stack, and under ASan that stack's shadow), so the
+	 * peak it carried can pass pmbench's peak before the spawn; the
+	 * peak now includes it (the shared memory's high-water mark).
+	 */
+	c->result.max_rss_floor_kib = self_peak_rss_kib();
 	if (sp->perf) {
 		int e = errno;
 
