@@ -72,6 +72,10 @@ style_log=$(mktemp)
 # printed at the end says which case of which test, and why.
 PMBENCH_TEST_SKIPS=$(mktemp)
 export PMBENCH_TEST_SKIPS
+# Each case's wall and CPU time (tests/harness/check.c): ci/costs.sh sums
+# them per test program at the end.
+PMBENCH_TEST_CPU=$(mktemp)
+export PMBENCH_TEST_CPU
 prep_pid= prep_log=$(mktemp) early_pid= early_log=$(mktemp)
 san_pid= san_log=$(mktemp)
 prep_cpu=$(mktemp) build_cpu=$(mktemp) san_cpu=$(mktemp) early_cpu=$(mktemp)
@@ -84,6 +88,7 @@ cleanup() {
 	[ -z "$san_pid" ] || kill -TERM -- "-$san_pid" 2>/dev/null || true
 	[ -z "$early_pid" ] || kill -TERM -- "-$early_pid" 2>/dev/null || true
 	rm -f "$resources" "$style_log" "$PMBENCH_TEST_SKIPS" "$prep_log" \
+		"$PMBENCH_TEST_CPU" \
 		"$early_log" "$san_log" "$prep_cpu" "$build_cpu" "$san_cpu" \
 		"$early_cpu"
 }
@@ -187,6 +192,7 @@ else
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
 "$top/ci/skips.sh" "$PMBENCH_TEST_SKIPS"
+"$top/ci/costs.sh" "$PMBENCH_TEST_CPU" 20
 echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1
 cat "$style_log"

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Where the suite's CPU went: the test programs' cases, summed per test
+# program and build, from the file the test harness notes each case's
+# wall and CPU time in (PMBENCH_TEST_CPU, tests/harness/check.c: one
+# "PROGRAM<tab>CASE<tab>wall<tab>CPU" line per case, the CPU of the
+# program and every child it waited for). ci/test.sh prints it at the
+# end: the list says which tests to make cheaper when the suite is slow.
+#
+#   ci/costs.sh FILE [N]   the N (default 15) costliest programs and
+#                          cases, and the totals
+set -euo pipefail
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	echo "usage: ci/costs.sh FILE [N]" >&2
+	exit 2
+fi
+n=${2:-15}
+if [ ! -s "$1" ]; then
+	echo "== test costs: none noted"
+	exit 0
+fi
+# A program's build: the folder above tests/ (build, build-asan, ...).
+awk -F '\t' '{
+	p = $1; b = p; sub("/tests/[^/]*$", "", b); sub(".*/", "", b)
+	sub(".*/", "", p); pre = b == "build-asan" ? "asan:" : b == "build-tsan" ? "tsan:" : ""
+	k = pre p; wall[k] += $3; cpu[k] += $4; tw[b] += $3; tc[b] += $4
+	printf "C\t%s %s\t%.0f\t%.0f\n", k, $2, $3, $4
+	all += $4
+}
+END {
+	for (b in tc) printf "T\t%s\t%.0f\t%.0f\n", b, tw[b], tc[b]
+	for (k in cpu) printf "P\t%s\t%.0f\t%.0f\n", k, wall[k], cpu[k]
+	printf "A\t%.0f\n", all
+}' "$1" >"$1.sum"
+printf '== test costs: %s CPU-s in the tests'"'"' cases; per build:\n' \
+	"$(awk -F '\t' '$1 == "A" { print $2 }' "$1.sum")"
+awk -F '\t' '$1 == "T" { printf "  %-12s %6d CPU-s (%d s of cases)\n", $2, $4, $3 }' "$1.sum" | sort -k2 -rn
+printf '   the %d costliest test programs (CPU-s, wall s of their cases):\n' "$n"
+awk -F '\t' '$1 == "P" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"
+printf '   the %d costliest cases:\n' "$n"
+awk -F '\t' '$1 == "C" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"
+rm -f "$1.sum"
