@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Where the suite's CPU went: the test programs' cases, summed per test
-# program and build, from the file the test harness notes each case's
+# Where the suite's CPU went: the tests' cases, summed per test
+# and build, from the file the test harness notes each case's
 # wall and CPU time in (PMBENCH_TEST_CPU, tests/harness/check.c: one
-# "PROGRAM<tab>CASE<tab>wall<tab>CPU" line per case, the CPU of the
+# "TEST<tab>CASE<tab>wall<tab>CPU" line per case, the CPU of the test
 # program and every child it waited for). ci/test.sh prints it at the
 # end: the list says which tests to make cheaper when the suite is slow.
 #
-#   ci/costs.sh FILE [N]   the N (default 15) costliest programs and
+#   ci/costs.sh FILE [N]   the N (default 15) costliest tests and
 #                          cases, and the totals
 set -euo pipefail
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -18,11 +18,10 @@ if [ ! -s "$1" ]; then
 	echo "== test costs: none noted"
 	exit 0
 fi
-# A program's build: the folder above tests/ (build, build-asan, ...).
+# A test's build: the prefix of its name (asan:, tsan:, else build/).
 awk -F '\t' '{
-	p = $1; b = p; sub("/tests/[^/]*$", "", b); sub(".*/", "", b)
-	sub(".*/", "", p); pre = b == "build-asan" ? "asan:" : b == "build-tsan" ? "tsan:" : ""
-	k = pre p; wall[k] += $3; cpu[k] += $4; tw[b] += $3; tc[b] += $4
+	k = $1; b = k ~ /^asan:/ ? "build-asan" : k ~ /^tsan:/ ? "build-tsan" : "build"
+	wall[k] += $3; cpu[k] += $4; tw[b] += $3; tc[b] += $4
 	printf "C\t%s %s\t%.0f\t%.0f\n", k, $2, $3, $4
 	all += $4
 }
@@ -34,7 +33,7 @@ END {
 printf '== test costs: %s CPU-s in the tests'"'"' cases; per build:\n' \
 	"$(awk -F '\t' '$1 == "A" { print $2 }' "$1.sum")"
 awk -F '\t' '$1 == "T" { printf "  %-12s %6d CPU-s (%d s of cases)\n", $2, $4, $3 }' "$1.sum" | sort -k2 -rn
-printf '   the %d costliest test programs (CPU-s, wall s of their cases):\n' "$n"
+printf '   the %d costliest tests (CPU-s, wall s of their cases):\n' "$n"
 awk -F '\t' '$1 == "P" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"
 printf '   the %d costliest cases:\n' "$n"
 awk -F '\t' '$1 == "C" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"

@@ -422,23 +422,30 @@ static double cpu_seconds(void)
 
 /*
  * Note a case's wall and CPU time in the file ci/test.sh sums at the end
- * (PMBENCH_TEST_CPU: one "PROGRAM<tab>CASE<tab>wall<tab>CPU" line per
- * case, PROGRAM the path ctest ran): which tests the suite's CPU goes to.
+ * (PMBENCH_TEST_CPU: one "TEST<tab>CASE<tab>wall<tab>CPU" line per case,
+ * TEST ctest's name for it): which tests the suite's CPU goes to.
  */
-static void note_cost(const char *argv0, const char *name, double wall,
-		      double cpu)
+static void note_cost(const char *name, double wall, double cpu)
 {
 	const char *path = getenv("PMBENCH_TEST_CPU");
-	FILE *f;
+	const char *test = getenv("PMBENCH_TEST_NAME");
+	char line[1024];
+	int fd, n;
 
-	if (!path || !*path || !(f = fopen(path, "a")))
+	if (!path || !*path)
 		return;
-	fprintf(f, "%s\t%s\t%.2f\t%.2f\n", argv0, name, wall, cpu);
-	fclose(f);
+	n = snprintf(line, sizeof(line), "%.200s\t%.200s\t%.2f\t%.2f\n",
+		     test && *test ? test : program, name, wall, cpu);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	/* One write: the programs ctest runs at once append to one file. */
+	if (fd >= 0 && n > 0 && write(fd, line, (size_t)n) != n)
+		fprintf(stderr, "cannot note the case's cost in '%s'\n", path);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Run one case: its sandbox, its checks, its times. */
-static void run_case(const struct check_case *c, const char *argv0)
+static void run_case(const struct check_case *c)
 {
 	uint64_t t0 = pmbench_now_ns();
 	double c0 = cpu_seconds(), wall, cpu;
@@ -452,7 +459,7 @@ static void run_case(const struct check_case *c, const char *argv0)
 		case_failed = 1;
 	wall = (double)(pmbench_now_ns() - t0) / 1e9;
 	cpu = cpu_seconds() - c0;
-	note_cost(argv0, c->name, wall, cpu);
+	note_cost(c->name, wall, cpu);
 	/* The times say which case to make faster; never checked. */
 	fprintf(stderr, "%s %s (%.2f s, %.2f CPU-s)\n",
 		case_failed    ? "not ok"
@@ -475,7 +482,7 @@ int check_run(const struct check_case *cases, size_t n, int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		if (!selected(cases[i].name, argc, argv))
 			continue;
-		run_case(&cases[i], argc > 0 && argv[0] ? argv[0] : program);
+		run_case(&cases[i]);
 		ran++;
 		if (case_failed)
 			failed++;

@@ -108,11 +108,36 @@ TEST(yarn_lock_pins_an_old_version)
 	h_run_release(&run);
 }
 
+/* The files in node_modules after npm's timed run, from the result. */
+static double npm_files(const cJSON *rep)
+{
+	const cJSON *c, *smp;
+
+	cJSON_ArrayForEach(
+		c, cJSON_GetObjectItem(cJSON_GetObjectItem(rep, "result"),
+				       "cells"))
+	{
+		if (!h_str(c, "pm") || strcmp(h_str(c, "pm"), "npm"))
+			continue;
+		smp = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "samples"), 0);
+		return smp ? h_num(smp, "node_modules_files") : -1;
+	}
+	return -1;
+}
+
+/*
+ * The real-sized react-vite dependency set (tests/data/react-vite), a
+ * local git repository named by a fixture manifest (its commit and its
+ * env: Cypress's postinstall would download its binary), moved from npm
+ * to bun. One real-world install in the suite, not two: this case also
+ * holds what bench's did (the clone at its commit, the shipped lockfile,
+ * a tree of over 1,000 files).
+ */
 TEST(real_world_npm_to_bun)
 {
-	struct pmbench_buf from = PMBENCH_BUF_INIT;
+	struct pmbench_buf from = PMBENCH_BUF_INIT, m = PMBENCH_BUF_INIT;
 	const char *src = getenv("PMBENCH_SOURCE_DIR");
-	char repo[4200], report[4200];
+	char sha[41], repo[4200], mpath[4200], report[4200];
 	const cJSON *e, *res;
 	struct h_run run;
 	cJSON *rep;
@@ -123,15 +148,20 @@ TEST(real_world_npm_to_bun)
 	pmbench_buf_addf(&from, "%s/tests/data/react-vite", src ? src : ".");
 	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
 	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
+	h_git_commit_all(sha, repo, "react-vite dependency set");
+	pmbench_buf_addf(&m,
+			 "{ \"name\": \"react-vite\", \"repo\": \"file://%s\", "
+			 "\"commit\": \"%s\", \"env\": { "
+			 "\"CYPRESS_INSTALL_BINARY\": \"0\" } }\n",
+			 repo, sha);
+	snprintf(mpath, sizeof(mpath), "%s", h_write("react-vite.json", m.ptr));
 	snprintf(report, sizeof(report), "%s/report.json", h_cache());
 	{
-		/* Cypress's postinstall would download its binary. */
-		const char *args[] = { "migrate",    repo,
+		const char *args[] = { "migrate",    mpath,
 				       "--to",	     "bun",
 				       "--runs",     "1",
 				       "--warmup",   "0",
 				       "--scenario", "cache+lockfile",
-				       "--env",	     "CYPRESS_INSTALL_BINARY=0",
 				       "--timeout",  "10m",
 				       "--out",	     report,
 				       NULL };
@@ -141,12 +171,23 @@ TEST(real_world_npm_to_bun)
 	fprintf(stderr, "%s\n", run.out.ptr);
 	rep = read_report(report);
 	CHECK(rep);
+	CHECK_STR(h_str(cJSON_GetArrayItem(
+				cJSON_GetObjectItem(
+					cJSON_GetObjectItem(rep, "result"),
+					"fixtures"),
+				0),
+			"commit"),
+		  sha);
 	CHECK_STR(h_str(rep, "source_pm"), "npm");
 	e = pm_entry(rep, "npm");
 	CHECK(e && !h_str(e, "install_failure"));
+	/* npm uses the lockfile the project ships. */
+	CHECK_CONTAINS(h_str(e, "lockfile"),
+		       "package-lock.json shipped with the fixture");
 	npm_pkgs = h_num(e, "packages");
 	/* React 17 + Vite 2 + Cypress 8: several hundred packages. */
 	CHECK(npm_pkgs > 300);
+	CHECK(npm_files(rep) > 1000);
 	e = pm_entry(rep, "bun");
 	CHECK(e);
 	if (h_str(e, "install_failure")) {
@@ -176,6 +217,7 @@ TEST(real_world_npm_to_bun)
 	cJSON_Delete(rep);
 	h_run_release(&run);
 	pmbench_buf_release(&from);
+	pmbench_buf_release(&m);
 }
 
 /* A task of a PM's entry ("build", "test"), or NULL. */

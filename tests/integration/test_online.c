@@ -1,8 +1,6 @@
 /*
  * End to end with the real npm and bun (from the pinned toolchain) and
- * the npm registry: a tiny fixture, then the real-sized react-vite
- * dependency set of tests/data/react-vite turned into a local git
- * repository, tasks on todo-api, and variants (yarn 4's Plug'n'Play,
+ * the npm registry: a tiny fixture, tasks on todo-api, and variants (yarn 4's Plug'n'Play,
  * bun's isolated linker) installing todo-api. Label "online": these
  * need the registry.
  */
@@ -10,7 +8,6 @@
 
 #include "check.h"
 #include "harness.h"
-#include "pmbench/fs.h"
 #include "pmbench/result.h"
 
 static const struct pmbench_cell *cell(const struct pmbench_result *r,
@@ -82,72 +79,6 @@ TEST(real_npm_and_bun_on_a_tiny_fixture)
 	pmbench_buf_release(&why);
 	pmbench_result_release(&r);
 	h_run_release(&run);
-}
-
-TEST(real_world_dependency_set)
-{
-	struct pmbench_result r = PMBENCH_RESULT_INIT;
-	struct pmbench_buf m = PMBENCH_BUF_INIT, from = PMBENCH_BUF_INIT;
-	struct h_run run;
-	const char *src = getenv("PMBENCH_SOURCE_DIR");
-	const struct pmbench_cell *c;
-	char sha[41], repo[4200], out[4200], mpath[4200];
-
-	h_setup();
-	h_real_pms();
-	pmbench_buf_addf(&from, "%s/tests/data/react-vite", src ? src : ".");
-	snprintf(repo, sizeof(repo), "%s", check_path("react-vite"));
-	CHECK_INT(pmbench_fs_copytree(from.ptr, repo, 0, NULL), 0);
-	h_git_commit_all(sha, repo, "react-vite dependency set");
-	pmbench_buf_addf(&m,
-			 "{ \"name\": \"react-vite\", \"repo\": \"file://%s\", "
-			 "\"commit\": \"%s\", \"env\": { "
-			 "\"CYPRESS_INSTALL_BINARY\": \"0\" } }\n",
-			 repo, sha);
-	snprintf(mpath, sizeof(mpath), "%s", h_write("react-vite.json", m.ptr));
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	{
-		const char *args[] = { "bench",
-				       "--pm",
-				       "npm,bun",
-				       "--scenario",
-				       "cache+lockfile",
-				       "--runs",
-				       "1",
-				       "--warmup",
-				       "0",
-				       "--timeout",
-				       "10m",
-				       "--out",
-				       out,
-				       mpath,
-				       NULL };
-
-		h_pmbench(&run, args, NULL);
-	}
-	fprintf(stderr, "%s\n", run.out.ptr);
-	CHECK_INT(pmbench_result_read(&r, out), 0);
-	CHECK_STR(r.fixtures[0].commit, sha);
-	c = cell(&r, "react-vite", "cache+lockfile", "npm");
-	CHECK(c);
-	/* npm uses the lockfile the project ships. */
-	CHECK_STR(c->lockfile, "package-lock.json shipped with the fixture");
-	CHECK(!c->prime_failure);
-	CHECK_INT(c->samples_nr, 1);
-	CHECK(c->samples[0].ok);
-	CHECK(c->samples[0].nm_files > 1000);
-	/* bun either installs or says why, never a silent time. */
-	c = cell(&r, "react-vite", "cache+lockfile", "bun");
-	CHECK(c);
-	if (c->prime_failure)
-		CHECK(strlen(c->prime_failure) > 20);
-	else
-		CHECK(c->samples_nr == 1 &&
-		      (c->samples[0].ok || c->samples[0].failure));
-	pmbench_result_release(&r);
-	h_run_release(&run);
-	pmbench_buf_release(&m);
-	pmbench_buf_release(&from);
 }
 
 /*
@@ -325,6 +256,5 @@ TEST(real_variants_on_todo_api)
 }
 
 CHECK_MAIN(CASE(real_npm_and_bun_on_a_tiny_fixture),
-	   CASE(real_world_dependency_set),
 	   CASE(real_run_build_dev_on_todo_api),
 	   CASE(real_variants_on_todo_api))
