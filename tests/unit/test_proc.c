@@ -250,7 +250,14 @@ TEST(sibling_handle_survives)
 	CHECK_INT(pmbench_child_start(&a), 0);
 	grandchild = read_pid(bpid);
 	CHECK(alive(grandchild));
-	pmbench_child_pump(&a, 50000000);
+	/*
+	 * a's shell and its two sleeps, b's sleep and its child: five, up
+	 * to 5 s (on a loaded machine a fixed 50 ms was not enough for the
+	 * shell to start both sleeps, and one started after the kill).
+	 */
+	for (int i = 0; i < 500 && live_descendants() < 5; i++)
+		pmbench_child_pump(&a, 10000000);
+	CHECK_INT(live_descendants(), 5);
 	CHECK(pmbench_child_kill_tree(&a) >= 2);
 	CHECK_INT(pmbench_child_leftovers(&a), 0);
 	/* b, its process group and its own child are untouched. */
