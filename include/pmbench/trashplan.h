@@ -36,11 +36,11 @@ void pmbench_trash_model_default(struct pmbench_trash_model *out,
 
 /** Where the trash is emptied in a plan, and the cost. */
 struct pmbench_trash_plan {
-	unsigned emptyings;	/**< between groups, and within one */
-	size_t first_group;	/**< the group of the first; nr: none */
-	uint64_t files, bytes;	/**< deleted in all */
-	uint64_t cost_ns;	/**< the deletions and the waits after them */
-	unsigned within;	/**< of them, within a group's rounds */
+	unsigned emptyings;    /**< between groups, and within one */
+	size_t first_group;    /**< the group of the first; nr: none */
+	uint64_t files, bytes; /**< deleted in all */
+	uint64_t cost_ns;      /**< the deletions and the waits after them */
+	unsigned within;       /**< of them, within a group's rounds */
 };
 
 /**
@@ -67,6 +67,16 @@ void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
 			     const unsigned *rounds, size_t nr,
 			     const struct pmbench_fs_trash_room *room,
 			     const struct pmbench_trash_model *m);
+
+/**
+ * The further rounds of a budget's plan as one more group, `need[nr]`
+ * and `rounds[nr]` (1, or 0 when `extra_ns` is 0): `extra_ns` of rounds
+ * leave what the `nr` groups' rounds (`need`, each `round_ns[g]` long)
+ * leave per second of rounds.
+ */
+void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
+			   const uint64_t *round_ns, size_t nr,
+			   uint64_t extra_ns);
 
 /**
  * pmbench_trash_plan_make() from the trash of `ctx`'s work folder as it
@@ -101,8 +111,7 @@ void pmbench_trash_took(struct pmbench_trash_need *out,
  */
 int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
-			    unsigned rounds, const char *what,
-			    uint64_t *files);
+			    unsigned rounds, const char *what, uint64_t *files);
 
 /**
  * The plan `p`'s emptyings in the estimate's words, `labels` naming its

@@ -117,6 +117,26 @@ TEST(a_group_larger_than_the_trash)
 	CHECK_INT(p.files, 2 + 8 + 8);
 }
 
+/*
+ * The further rounds of the estimate: 12 s of them leave what the
+ * groups' rounds leave per second (400 bytes and 40 files in 6 s).
+ */
+TEST(further_rounds_at_the_groups_pace)
+{
+	struct pmbench_trash_need need[3] = { { 100, 10 }, { 300, 30 } };
+	unsigned rounds[3] = { 5, 0 };
+	uint64_t round_ns[2] = { 2000000000ull, 4000000000ull };
+
+	pmbench_trash_further(need, rounds, round_ns, 2, 12000000000ull);
+	CHECK_INT(rounds[2], 1);
+	CHECK_INT(need[2].bytes, 800);
+	CHECK_INT(need[2].files, 80);
+	/* None planned: none left. */
+	pmbench_trash_further(need, rounds, round_ns, 2, 0);
+	CHECK(rounds[2] == 0 && need[2].bytes == 0 && need[2].files == 0);
+}
+
 CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
-	   CASE(a_group_larger_than_the_trash))
+	   CASE(a_group_larger_than_the_trash),
+	   CASE(further_rounds_at_the_groups_pace))

@@ -1566,28 +1566,19 @@ static void trash_plan(const struct budget *b,
 	struct pmbench_trash_need *need =
 		pmbench_xcalloc(b->nr + 1, sizeof(*need));
 	unsigned *rounds = pmbench_xcalloc(b->nr + 1, sizeof(*rounds));
-	double ns = 0;
+	uint64_t *round_ns = pmbench_xcalloc(b->nr + 1, sizeof(*round_ns));
 
 	for (size_t g = 0; g < b->nr; g++) {
 		need[g] = round_trash(&b->xs[g]);
 		if (costs[g].min > costs[g].done)
 			rounds[g] = costs[g].min - costs[g].done;
-		need[b->nr].bytes += need[g].bytes;
-		need[b->nr].files += need[g].files;
-		ns += (double)costs[g].round_ns;
+		round_ns[g] = costs[g].round_ns;
 	}
-	rounds[b->nr] = ns > 0 && plan->extra_ns;
-	if (rounds[b->nr]) {
-		double share = (double)plan->extra_ns / ns;
-
-		need[b->nr].bytes =
-			(uint64_t)((double)need[b->nr].bytes * share);
-		need[b->nr].files =
-			(uint64_t)((double)need[b->nr].files * share);
-	}
+	pmbench_trash_further(need, rounds, round_ns, b->nr, plan->extra_ns);
 	pmbench_trash_plan_now(out, b->xs[0].ctx, need, rounds, b->nr + 1);
 	free(need);
 	free(rounds);
+	free(round_ns);
 }
 
 /* Say the plan, with the trash's emptying it foresees (in the ETA too). */

@@ -114,6 +114,24 @@ void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
 	}
 }
 
+void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
+			   const uint64_t *round_ns, size_t nr,
+			   uint64_t extra_ns)
+{
+	struct pmbench_trash_need sum = { 0, 0 };
+	double ns = 0, share;
+
+	for (size_t g = 0; g < nr; g++) {
+		sum.bytes += need[g].bytes;
+		sum.files += need[g].files;
+		ns += (double)round_ns[g];
+	}
+	rounds[nr] = ns > 0 && extra_ns;
+	share = rounds[nr] ? (double)extra_ns / ns : 0;
+	need[nr].bytes = (uint64_t)((double)sum.bytes * share);
+	need[nr].files = (uint64_t)((double)sum.files * share);
+}
+
 void pmbench_trash_plan_now(struct pmbench_trash_plan *out,
 			    const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
@@ -124,8 +142,12 @@ void pmbench_trash_plan_now(struct pmbench_trash_plan *out,
 	struct pmbench_trash_model m;
 
 	pmbench_trash_snap(&room, ctx);
+	/* --no-fs-wait: the deletion alone. */
 	pmbench_trash_model_default(
-		&m, pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why));
+		&m,
+		ctx->no_fs_wait
+			? 0
+			: pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why));
 	pmbench_trash_plan_make(out, need, rounds, nr, &room, &m);
 	pmbench_buf_release(&why);
 }
@@ -157,8 +179,7 @@ void pmbench_trash_took(struct pmbench_trash_need *out,
 
 int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
-			    unsigned rounds, const char *what,
-			    uint64_t *files)
+			    unsigned rounds, const char *what, uint64_t *files)
 {
 	struct pmbench_buf trash = PMBENCH_BUF_INIT;
 	struct pmbench_fs_trash_room room;
@@ -206,9 +227,10 @@ void pmbench_trash_plan_words(struct pmbench_buf *out,
 	pmbench_buf_addf(out, " (%.1f GB, %llu files)", (double)p->bytes / 1e9,
 			 (unsigned long long)p->files);
 	if (p->first_group < nr)
-		pmbench_buf_addf(out, " %s %s", p->emptyings > 1 ? "from"
-				 : p->within			   ? "within"
-								   : "before",
+		pmbench_buf_addf(out, " %s %s",
+				 p->emptyings > 1 ? "from"
+				 : p->within	  ? "within"
+						  : "before",
 				 labels[p->first_group]);
 	pmbench_buf_adds(out, ": about ");
 	pmbench_buf_add_clock_unit(out, (double)p->cost_ns / 1e9);
