@@ -386,6 +386,29 @@ int pmbench_fs_trash_emptied(const char *trash, struct timespec *when,
  */
 uint64_t pmbench_fs_trash_limit(uint64_t bytes);
 
+/**
+ * The default trash limit, in bytes, for a test (pmbench_fs_trash_limit()
+ * overrides it): a small one makes a bench's trash fill up.
+ */
+#define PMBENCH_FS_TRASH_LIMIT_ENV "PMBENCH_TEST_TRASH_LIMIT"
+
+/** What the trash holds and may hold (pmbench_fs_trash_room()). */
+struct pmbench_fs_trash_room {
+	/** space and inodes lost since the trash was last empty */
+	uint64_t used_bytes, used_files;
+	/** what a discard lets it hold before emptying it first */
+	uint64_t limit_bytes, limit_files;
+	uint64_t avail_bytes, avail_files; /**< free now */
+};
+
+/**
+ * The room of the trash `trash` now: what it holds and its limits as
+ * pmbench_fs_discard() judges them (the limit in bytes, half the space
+ * and half the inodes free when it was last empty; before its first
+ * discard, what is free now). Returns 0, or an error.
+ */
+int pmbench_fs_trash_room(struct pmbench_fs_trash_room *out, const char *trash);
+
 /** How often a discard had to empty the trash first (this process). */
 unsigned pmbench_fs_trash_forced(const char **why);
 

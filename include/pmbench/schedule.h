@@ -343,6 +343,8 @@ struct pmbench_schedule_names {
 	size_t base;	       /**< the baseline's index in pms */
 	const uint64_t *pm_ns; /**< group-major: PM i's turn in group g */
 	uint64_t fixed_ns;     /**< the budget's time before any group */
+	/** said after the further rounds (the trash's emptying), or NULL */
+	const char *also;
 };
 
 /**

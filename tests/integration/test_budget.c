@@ -10,6 +10,7 @@
 #include "check.h"
 #include "fields.h"
 #include "harness.h"
+#include "pmbench/fs.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 
@@ -555,8 +556,80 @@ TEST(migrate_says_what_runs)
 	h_run_release(&run);
 }
 
+/* Where `needle` first is in `hay`, or past its end when it is not. */
+static size_t where(const char *hay, const char *needle)
+{
+	const char *at = strstr(hay, needle);
+
+	return at ? (size_t)(at - hay) : strlen(hay) + 1;
+}
+
+/*
+ * The trash filling up, in a bench of two groups: each fake install
+ * writes 32 MiB, the trash's limit is forced down to 700 MiB
+ * (PMBENCH_TEST_TRASH_LIMIT), so clean's warm-ups and 5 rounds fit, and
+ * lockfile's 5 rounds more do not. The estimate before the first timed
+ * run names the one emptying and the group it precedes; the trash is
+ * emptied there, after clean's last timed run and before lockfile's
+ * first, and no reset within the rounds had to empty it.
+ */
+TEST(trash_emptied_between_groups)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *proj;
+	char out[4200];
+	size_t at;
+
+	h_setup();
+	proj = h_project("proj");
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "FAKEPM_NPM_TIMELINE=write:32768:0");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_TIMELINE=write:32768:0");
+	pmbench_strvec_pushf(&env, "%s=%llu", PMBENCH_FS_TRASH_LIMIT_ENV,
+			     700ull << 20);
+	pmbench_strvec_pushf(&env, "%s=0", PMBENCH_FS_REUSE_DELAY_ENV);
+	{
+		const char *args[] = { "bench",
+				       "--pm",
+				       "npm,bun",
+				       "--scenario",
+				       "clean,lockfile",
+				       "--budget",
+				       "30s",
+				       "--max-runs",
+				       "5",
+				       "--no-control",
+				       "--out",
+				       out,
+				       proj,
+				       NULL };
+
+		h_pmbench(&run, args, &env);
+	}
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "±10 %, and one emptying of the trash (");
+	CHECK_CONTAINS(run.out.ptr, " files) before lockfile: about ");
+	at = where(run.out.ptr, "emptying the trash before lockfile's rounds");
+	CHECK(at < strlen(run.out.ptr));
+	CHECK(where(run.out.ptr, "proj clean npm run 5/") < at);
+	CHECK(where(run.out.ptr, "proj clean bun run 5/") < at);
+	CHECK(at < where(run.out.ptr, "proj lockfile npm run 1/"));
+	CHECK(at < where(run.out.ptr, "proj lockfile bun run 1/"));
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	CHECK_CONTAINS(pmbench_result_env_get(&r,
+					      "trash_emptied_between_groups"),
+		       "1 time, ");
+	CHECK(!pmbench_result_env_get(&r, "trash_emptied_between_runs"));
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
 	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
 	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
-	   CASE(migrate_spends_the_budget), CASE(ci_cache_spends_the_budget),
+	   CASE(trash_emptied_between_groups), CASE(migrate_spends_the_budget),
+	   CASE(ci_cache_spends_the_budget),
 	   CASE(ci_cache_minimum_that_cannot_fit), CASE(migrate_says_what_runs))

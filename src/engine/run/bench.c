@@ -26,6 +26,7 @@
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
+#include "pmbench/trashplan.h"
 
 #define PRIMED_STATE                                    \
 	(PMBENCH_STATE_CACHE | PMBENCH_STATE_LOCKFILE | \
@@ -62,6 +63,8 @@ struct rounds {
 	unsigned *k;
 	uint64_t *cost_ns;
 	uint64_t control_ns, control_at; /* its cost, when it last ended */
+	/* What a run of each PM, and the control, leave in the trash. */
+	struct pmbench_trash_need *trash, control_trash;
 	const size_t *who;
 	unsigned timed;
 	/* The budget's plan: when the command ends (monotonic; 0: none). */
@@ -433,6 +436,7 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 	/* Before the first round set the repeats (no warm-up): once. */
 	unsigned k = x->k && !round->warmup && x->k[i] ? x->k[i] : 1;
 	uint64_t t0 = pmbench_now_ns();
+	struct pmbench_fs_trash_room room;
 	int ret = 0;
 
 	if (ps->prime_failure)
@@ -441,10 +445,14 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 	/* A PM that has no way to do the task: its cell says so. */
 	if (unsupported(x, &j))
 		return 0;
+	if (x->trash)
+		pmbench_trash_snap(&room, x->ctx);
 	for (unsigned rep = 0; rep < k && !ret; rep++)
 		ret = one_pass(x, ps, round, rep);
 	if (x->cost_ns)
 		x->cost_ns[i] = (pmbench_now_ns() - t0) / k;
+	if (x->trash)
+		pmbench_trash_took(&x->trash[i], &room, x->ctx, k);
 	return ret;
 }
 
@@ -532,6 +540,7 @@ static int control_run(struct rounds *x, const struct pmbench_round *round)
 					 x->scenario, PMBENCH_CONTROL_PM);
 	struct pmbench_progress p =
 		progress_of(x, PMBENCH_PROGRESS_STATUS, PMBENCH_CONTROL_PM);
+	struct pmbench_fs_trash_room room;
 	uint64_t t0;
 	int ret;
 
@@ -539,11 +548,15 @@ static int control_run(struct rounds *x, const struct pmbench_round *round)
 			   label(x, x->task->name), PMBENCH_CONTROL_PM,
 			   round->number + 1, x->o->warmup + x->o->runs);
 	settle(x);
+	if (x->trash)
+		pmbench_trash_snap(&room, x->ctx);
 	t0 = pmbench_now_ns();
 	s = new_sample(cell, round);
 	ret = pmbench_control_run(x->ctx, x->ctx->cache_dir, s);
 	x->control_at = pmbench_now_ns();
 	x->control_ns = x->control_at - t0;
+	if (x->trash)
+		pmbench_trash_took(&x->control_trash, &room, x->ctx, 1);
 	if (ret == 0)
 		report(x, cell, round);
 	if (ret == 0 && s->ok &&
@@ -770,6 +783,7 @@ rounds_open(struct rounds *x, struct pmbench_ctx *ctx, struct pmbench_result *r,
 	if (o->runs_auto) {
 		x->k = pmbench_xcalloc(nr ? nr : 1, sizeof(*x->k));
 		x->cost_ns = pmbench_xcalloc(nr ? nr : 1, sizeof(*x->cost_ns));
+		x->trash = pmbench_xcalloc(nr ? nr : 1, sizeof(*x->trash));
 	}
 }
 
@@ -821,8 +835,10 @@ static void rounds_close(struct rounds *x)
 	x->base_name = NULL;
 	free(x->k);
 	free(x->cost_ns);
+	free(x->trash);
 	x->k = NULL;
 	x->cost_ns = NULL;
+	x->trash = NULL;
 }
 
 /* A task in a scenario with the fixed plan: --runs N. */
@@ -1285,6 +1301,10 @@ struct budget {
 	uint64_t *first_ns, *min_ns;
 	uint64_t primed_ns; /* the budget's time before the first round */
 	uint64_t end_at;    /* the plan's end (monotonic), for the ETA */
+	/* The trash emptied between groups: how often, files, the first. */
+	unsigned emptied;
+	uint64_t emptied_files;
+	const char *emptied_before;
 };
 
 /*
@@ -1347,6 +1367,44 @@ static uint64_t budget_cells(struct budget *b,
 	return control;
 }
 
+/* What a round of group x leaves in the trash: its PMs' runs, control. */
+static struct pmbench_trash_need round_trash(const struct rounds *x)
+{
+	struct pmbench_trash_need n = x->control_trash;
+
+	for (size_t i = 0; x->trash && i < x->nr; i++) {
+		unsigned k = x->k[i] ? x->k[i] : 1;
+
+		n.bytes += x->trash[i].bytes * k;
+		n.files += x->trash[i].files * k;
+	}
+	return n;
+}
+
+/*
+ * Before `rounds` rounds of group g: the trash emptied now if it cannot
+ * hold them, rather than by a reset within them (a timed run would then
+ * follow the deletion). Its time, as the file system's wait after it
+ * (the group's schedule waits), is not the budget's.
+ */
+static int make_room(struct budget *b, size_t g, unsigned rounds)
+{
+	struct rounds *x = &b->xs[g];
+	struct pmbench_trash_need need = round_trash(x);
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	uint64_t t0 = pmbench_now_ns();
+	int ret;
+
+	pmbench_buf_addf(&what, "%s's", label(x, x->task->name));
+	ret = pmbench_trash_make_room(x->ctx, &need, rounds, what.ptr,
+				      &b->emptied_files);
+	b->waited_ns += pmbench_now_ns() - t0;
+	if (ret > 0 && !b->emptied++)
+		b->emptied_before = label(x, x->task->name);
+	pmbench_buf_release(&what);
+	return ret < 0 ? ret : 0;
+}
+
 /* An extra round took `wall_ns` against its estimate `est_ns`. */
 static void note_overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
 {
@@ -1401,6 +1459,9 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 				est += b->cells[(size_t)g * pms + i].cost_ns;
 			}
 		b->xs[g].total += (unsigned)n;
+		ret = make_room(b, (size_t)g, 1);
+		if (ret < 0)
+			break;
 		t0 = pmbench_now_ns();
 		ret = rounds_run(&b->xs[g], o->warmup + b->rounds[g], 0, 1, who,
 				 n, &w);
@@ -1493,6 +1554,57 @@ static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 }
 
 /*
+ * Where the plan empties the trash, and what that costs: each group's
+ * rounds still to run to its minimum, then the further rounds, which
+ * leave the groups' trash per second of rounds (`labels`: nr + 1).
+ */
+static void trash_plan(const struct budget *b,
+		       const struct pmbench_schedule_costs *costs,
+		       const struct pmbench_schedule_plan *plan,
+		       struct pmbench_trash_plan *out)
+{
+	struct pmbench_trash_need *need =
+		pmbench_xcalloc(b->nr + 1, sizeof(*need));
+	unsigned *rounds = pmbench_xcalloc(b->nr + 1, sizeof(*rounds));
+	uint64_t *round_ns = pmbench_xcalloc(b->nr + 1, sizeof(*round_ns));
+
+	for (size_t g = 0; g < b->nr; g++) {
+		need[g] = round_trash(&b->xs[g]);
+		if (costs[g].min > costs[g].done)
+			rounds[g] = costs[g].min - costs[g].done;
+		round_ns[g] = costs[g].round_ns;
+	}
+	pmbench_trash_further(need, rounds, round_ns, b->nr, plan->extra_ns);
+	pmbench_trash_plan_now(out, b->xs[0].ctx, need, rounds, b->nr + 1);
+	free(need);
+	free(rounds);
+	free(round_ns);
+}
+
+/* Say the plan, with the trash's emptying it foresees (in the ETA too). */
+static void budget_say(struct budget *b, const struct pmbench_bench_opts *o,
+		       const char *when,
+		       const struct pmbench_schedule_plan *plan,
+		       const struct pmbench_schedule_costs *costs,
+		       struct pmbench_schedule_names *n)
+{
+	struct pmbench_buf also = PMBENCH_BUF_INIT;
+	const char **labels = pmbench_xcalloc(b->nr + 1, sizeof(*labels));
+	struct pmbench_trash_plan tp;
+
+	memcpy(labels, n->labels, b->nr * sizeof(*labels));
+	labels[b->nr] = "the further rounds";
+	trash_plan(b, costs, plan, &tp);
+	pmbench_trash_plan_words(&also, &tp, labels, b->nr + 1);
+	b->end_at += tp.cost_ns;
+	n->also = also.ptr;
+	pmbench_schedule_say(b->xs[0].ctx, when, plan, b->end_at - b->start_ns,
+			     costs, b->nr, n, &o->budget);
+	free(labels);
+	pmbench_buf_release(&also);
+}
+
+/*
  * The estimate of the whole command from what the rounds cost so far,
  * in words, and before the first timed round, where the minimum cannot
  * fit the budget, a warning with what would.
@@ -1528,8 +1640,7 @@ static void budget_estimate(struct budget *b,
 		}
 	}
 	budget_plan(b, o, costs, need_ns, &plan);
-	pmbench_schedule_say(b->xs[0].ctx, when, &plan, b->end_at - b->start_ns,
-			     costs, b->nr, &n, &o->budget);
+	budget_say(b, o, when, &plan, costs, &n);
 	free(words);
 	free(pm_ns);
 }
@@ -1555,6 +1666,25 @@ static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 	return ret;
 }
 
+/* The trash emptied between groups, in the result. */
+static void note_emptied(const struct budget *b)
+{
+	struct pmbench_buf w = PMBENCH_BUF_INIT;
+
+	if (!b->emptied)
+		return;
+	pmbench_buf_addf(&w,
+			 "%u time%s, %llu files, outside the timed runs: "
+			 "the first before %s's rounds, which the trash "
+			 "could not hold",
+			 b->emptied, b->emptied == 1 ? "" : "s",
+			 (unsigned long long)b->emptied_files,
+			 b->emptied_before);
+	pmbench_result_env_set(b->xs[0].r, "trash_emptied_between_groups",
+			       w.ptr);
+	pmbench_buf_release(&w);
+}
+
 /*
  * The budget: every group's warm-ups, the estimate, every group's
  * minimum rounds, then the rounds the allocation gives, then the
@@ -1565,10 +1695,13 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 	int ret = budget_warmups(b, o);
 
 	for (size_t g = 0; g < b->nr && !ret; g++) {
-		uint64_t w = 0, t0 = pmbench_now_ns();
+		uint64_t w = 0, t0;
 
-		ret = rounds_run(&b->xs[g], o->warmup, 0, o->budget.min_runs,
-				 NULL, 0, &w);
+		ret = make_room(b, g, o->budget.min_runs);
+		t0 = pmbench_now_ns();
+		if (!ret)
+			ret = rounds_run(&b->xs[g], o->warmup, 0,
+					 o->budget.min_runs, NULL, 0, &w);
 		b->waited_ns += w;
 		b->min_ns[g] = pmbench_now_ns() - t0 - w;
 		b->rounds[g] = o->budget.min_runs;
@@ -1585,6 +1718,7 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 	if (b->nr)
 		budget_mark(b, o);
+	note_emptied(b);
 	/* `--explain`, `--prove-offline`: as with a fixed plan. */
 	for (size_t g = 0; g < b->nr && !ret; g++)
 		ret = untimed_runs(&b->xs[g]);

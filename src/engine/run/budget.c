@@ -149,8 +149,8 @@ void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
 	pmbench_buf_add_clock(&w, (double)plan->extra_ns / 1e9);
 	pmbench_ctx_event(ctx,
 			  "estimate%s: about %s of further rounds where a "
-			  "verdict is open or a ratio wider than ±%.0f %%",
-			  when, w.ptr, o->target * 100);
+			  "verdict is open or a ratio wider than ±%.0f %%%s",
+			  when, w.ptr, o->target * 100, n->also ? n->also : "");
 	if (!plan->fits && !*when) {
 		pmbench_buf_reset(&w);
 		pmbench_buf_add_clock_unit(&w, (double)plan->fit_ns / 1e9);

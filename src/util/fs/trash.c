@@ -6,6 +6,7 @@
 #include "pmbench/common.h"
 
 #include <dirent.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -36,10 +37,26 @@ unsigned pmbench_fs_trash_forced(const char **why)
 	return trash.forced;
 }
 
+/* The limit a test set in the environment, once (0: none set). */
+static void limit_from_env(void)
+{
+	static int read;
+	const char *knob;
+	uint64_t v;
+
+	if (read++)
+		return;
+	knob = getenv(PMBENCH_FS_TRASH_LIMIT_ENV);
+	if (knob && *knob && !pmbench_parse_u64(&v, knob))
+		trash.limit = v;
+}
+
 uint64_t pmbench_fs_trash_limit(uint64_t bytes)
 {
-	uint64_t old = trash.limit;
+	uint64_t old;
 
+	limit_from_env();
+	old = trash.limit;
 	trash.limit = bytes;
 	return old;
 }
@@ -66,6 +83,7 @@ static int trash_full(const char *dir)
 	struct pmbench_fs_space sp;
 	uint64_t bytes, files, used, used_files;
 
+	limit_from_env();
 	if (statvfs(dir, &sv) < 0)
 		return full_because("its file system's free space is "
 				    "unknown: %s",
@@ -95,6 +113,33 @@ static int trash_full(const char *dir)
 			    (double)trash.free_bytes / 1e9,
 			    (unsigned long long)trash.free_files,
 			    (double)trash.limit / 1e9);
+}
+
+int pmbench_fs_trash_room(struct pmbench_fs_trash_room *out, const char *dir)
+{
+	struct statvfs sv;
+	uint64_t bytes, files;
+
+	memset(out, 0, sizeof(*out));
+	limit_from_env();
+	if (statvfs(dir, &sv) < 0)
+		return pmbench_error_set("cannot read the free space of '%s': "
+					 "%s",
+					 dir, strerror(errno));
+	out->avail_bytes = bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	out->avail_files = files = (uint64_t)sv.f_favail;
+	/* Not based yet: the next discard takes what is free now. */
+	if (trash.based) {
+		bytes = trash.free_bytes;
+		files = trash.free_files;
+		out->used_bytes =
+			bytes > out->avail_bytes ? bytes - out->avail_bytes : 0;
+		out->used_files =
+			files > out->avail_files ? files - out->avail_files : 0;
+	}
+	out->limit_bytes = trash.limit < bytes / 2 ? trash.limit : bytes / 2;
+	out->limit_files = files / 2;
+	return 0;
 }
 
 /* The record of the trash's last large emptying, inside it. */

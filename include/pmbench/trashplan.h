@@ -1,0 +1,125 @@
+/*
+ * The trash in a budget's plan (src/engine/run/trashplan.c): from what a
+ * round of each group leaves in the trash and the trash's room, whether
+ * and before which group it must be emptied, and what that costs (the
+ * deletion, then the file system's wait after it).
+ */
+#ifndef PMBENCH_TRASHPLAN_H
+#define PMBENCH_TRASHPLAN_H
+
+#include "pmbench/common.h"
+#include "pmbench/buf.h"
+#include "pmbench/ctx.h"
+#include "pmbench/fs.h"
+
+/** What a round leaves in the trash: space and inodes (files). */
+struct pmbench_trash_need {
+	uint64_t bytes, files;
+};
+
+/**
+ * What emptying the trash costs on this machine kind: the deletion at
+ * `delete_rate` files a second, then, from `wait_from` files on, the
+ * wait for the file system (fswait.c) of `wait_per_mfile` s per million
+ * files deleted, at least `wait_min` s, at most `wait_max` s (the file
+ * system's inode reuse delay; 0: no wait, the file system is not slowed).
+ */
+struct pmbench_trash_model {
+	double delete_rate;
+	double wait_per_mfile, wait_min, wait_max;
+	uint64_t wait_from;
+};
+
+/** The model measured on the reference machine (docs/statistics.md). */
+void pmbench_trash_model_default(struct pmbench_trash_model *out,
+				 unsigned reuse_delay_s);
+
+/** Where the trash is emptied in a plan, and the cost. */
+struct pmbench_trash_plan {
+	unsigned emptyings;    /**< between groups, and within one */
+	size_t first_group;    /**< the group of the first; nr: none */
+	uint64_t files, bytes; /**< deleted in all */
+	uint64_t cost_ns;      /**< the deletions and the waits after them */
+	unsigned within;       /**< of them, within a group's rounds */
+};
+
+/**
+ * 1 when the trash in `room` holds something and `rounds` rounds each
+ * leaving `need` would take it past a limit: empty it before them.
+ */
+int pmbench_trash_must_empty(const struct pmbench_fs_trash_room *room,
+			     const struct pmbench_trash_need *need,
+			     unsigned rounds);
+
+/** What emptying `files` files costs (model `m`), in ns. */
+uint64_t pmbench_trash_cost_ns(uint64_t files,
+			       const struct pmbench_trash_model *m);
+
+/**
+ * The plan's emptyings: the `nr` groups run in order, group g `rounds[g]`
+ * rounds each leaving `need[g]`, from the trash's `room`. The trash is
+ * emptied before a group whose rounds it cannot hold
+ * (pmbench_trash_must_empty()); a group whose rounds alone exceed a
+ * limit empties it within them too (pmbench_fs_discard()).
+ */
+void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
+			     const struct pmbench_trash_need *need,
+			     const unsigned *rounds, size_t nr,
+			     const struct pmbench_fs_trash_room *room,
+			     const struct pmbench_trash_model *m);
+
+/**
+ * The further rounds of a budget's plan as one more group, `need[nr]`
+ * and `rounds[nr]` (1, or 0 when `extra_ns` is 0): `extra_ns` of rounds
+ * leave what the `nr` groups' rounds (`need`, each `round_ns[g]` long)
+ * leave per second of rounds.
+ */
+void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
+			   const uint64_t *round_ns, size_t nr,
+			   uint64_t extra_ns);
+
+/**
+ * pmbench_trash_plan_make() from the trash of `ctx`'s work folder as it
+ * is now, with the model of this file system (its reuse delay).
+ */
+void pmbench_trash_plan_now(struct pmbench_trash_plan *out,
+			    const struct pmbench_ctx *ctx,
+			    const struct pmbench_trash_need *need,
+			    const unsigned *rounds, size_t nr);
+
+/**
+ * The free space and inodes now on the file system of the trash of
+ * `ctx`'s work folder, for pmbench_trash_took(); zeros when unknown.
+ */
+void pmbench_trash_snap(struct pmbench_fs_trash_room *out,
+			const struct pmbench_ctx *ctx);
+
+/**
+ * What ran since `before` (pmbench_trash_snap()), `k` times over, leaves
+ * in the trash once: the space and inodes it took, over `k`, into `out`
+ * (the next reset moves its tree into the trash). Nothing when unknown.
+ */
+void pmbench_trash_took(struct pmbench_trash_need *out,
+			const struct pmbench_fs_trash_room *before,
+			const struct pmbench_ctx *ctx, unsigned k);
+
+/**
+ * Before `rounds` rounds each leaving `need` (of `what`: "lockfile's"):
+ * when the trash cannot hold them, empty it now, said as an event, its
+ * files counted into `*files`. Returns 1 when it was emptied, 0 when
+ * not, or an error.
+ */
+int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
+			    const struct pmbench_trash_need *need,
+			    unsigned rounds, const char *what, uint64_t *files);
+
+/**
+ * The plan `p`'s emptyings in the estimate's words, `labels` naming its
+ * groups: ", and one emptying of the trash (13.9 GB, 913534 files)
+ * before cache+lockfile: about 5:48 (m:ss)"; nothing when there is none.
+ */
+void pmbench_trash_plan_words(struct pmbench_buf *out,
+			      const struct pmbench_trash_plan *p,
+			      const char *const *labels, size_t nr);
+
+#endif

@@ -1,0 +1,237 @@
+/*
+ * The trash in a budget's plan (trashplan.h): where it must be emptied,
+ * given what each group's round leaves in it and its room, and what an
+ * emptying costs on this machine kind. Pure arithmetic: bench.c measures
+ * the rounds and the room, and empties the trash where this says.
+ */
+#include "pmbench/common.h"
+
+#include "pmbench/buf.h"
+#include "pmbench/ctx.h"
+#include "pmbench/fs.h"
+#include "pmbench/trashplan.h"
+#include "pmbench/workdir.h"
+
+/*
+ * Measured on this machine kind (2 cores, ext4 without a journal on a
+ * virtual disk; docs/statistics.md, "What emptying the trash costs"):
+ * the default bench's forced emptying deleted 913,534 files in 93 s on
+ * a quiet machine (2026-12-06 01:47), then waited 355 s; ci/fswait-cost.py
+ * (2026-12-06 05:08, load 10) waited 184 s after 50,000 files and 333 s
+ * after 200,000. The wait is minutes whatever the size: at least
+ * WAIT_MIN, WAIT_PER_MFILE s per million files, at most the reuse delay;
+ * none below MANY_FILES, which the trash does not record (trash.c).
+ */
+#define DELETE_RATE    9800.0
+#define WAIT_PER_MFILE 1700.0
+#define WAIT_MIN       180.0
+#define MANY_FILES     1000
+
+void pmbench_trash_model_default(struct pmbench_trash_model *out,
+				 unsigned reuse_delay_s)
+{
+	out->delete_rate = DELETE_RATE;
+	out->wait_per_mfile = reuse_delay_s ? WAIT_PER_MFILE : 0;
+	out->wait_min = reuse_delay_s ? WAIT_MIN : 0;
+	out->wait_max = reuse_delay_s;
+	out->wait_from = MANY_FILES;
+}
+
+int pmbench_trash_must_empty(const struct pmbench_fs_trash_room *room,
+			     const struct pmbench_trash_need *need,
+			     unsigned rounds)
+{
+	if (!room->used_bytes && !room->used_files)
+		return 0;
+	return room->used_bytes + rounds * need->bytes > room->limit_bytes ||
+	       room->used_files + rounds * need->files > room->limit_files;
+}
+
+uint64_t pmbench_trash_cost_ns(uint64_t files,
+			       const struct pmbench_trash_model *m)
+{
+	double s = m->delete_rate > 0 ? (double)files / m->delete_rate : 0;
+	double wait = m->wait_per_mfile * (double)files / 1e6;
+
+	if (files < m->wait_from)
+		wait = 0;
+	else if (wait < m->wait_min)
+		wait = m->wait_min;
+	if (wait > m->wait_max)
+		wait = m->wait_max;
+	return files ? (uint64_t)((s + wait) * 1e9) : 0;
+}
+
+/* One emptying of what `room` holds: counted, costed, the room empty. */
+static void empty(struct pmbench_trash_plan *out,
+		  struct pmbench_fs_trash_room *room, size_t g,
+		  const struct pmbench_trash_model *m)
+{
+	if (!out->emptyings++)
+		out->first_group = g;
+	out->files += room->used_files;
+	out->bytes += room->used_bytes;
+	out->cost_ns += pmbench_trash_cost_ns(room->used_files, m);
+	room->used_bytes = 0;
+	room->used_files = 0;
+}
+
+/*
+ * Group g's rounds into `room`, one at a time: a round the trash cannot
+ * hold any more empties it first (a discard does so within the group).
+ */
+static void within(struct pmbench_trash_plan *out,
+		   struct pmbench_fs_trash_room *room,
+		   const struct pmbench_trash_need *need, unsigned rounds,
+		   size_t g, const struct pmbench_trash_model *m)
+{
+	for (unsigned r = 0; r < rounds; r++) {
+		if (pmbench_trash_must_empty(room, need, 1)) {
+			empty(out, room, g, m);
+			out->within++;
+		}
+		room->used_bytes += need->bytes;
+		room->used_files += need->files;
+	}
+}
+
+void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
+			     const struct pmbench_trash_need *need,
+			     const unsigned *rounds, size_t nr,
+			     const struct pmbench_fs_trash_room *room,
+			     const struct pmbench_trash_model *m)
+{
+	struct pmbench_fs_trash_room r = *room;
+
+	memset(out, 0, sizeof(*out));
+	out->first_group = nr;
+	for (size_t g = 0; g < nr; g++) {
+		if (!rounds[g])
+			continue;
+		if (pmbench_trash_must_empty(&r, &need[g], rounds[g]))
+			empty(out, &r, g, m);
+		within(out, &r, &need[g], rounds[g], g, m);
+	}
+}
+
+void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
+			   const uint64_t *round_ns, size_t nr,
+			   uint64_t extra_ns)
+{
+	struct pmbench_trash_need sum = { 0, 0 };
+	double ns = 0, share;
+
+	for (size_t g = 0; g < nr; g++) {
+		sum.bytes += need[g].bytes;
+		sum.files += need[g].files;
+		ns += (double)round_ns[g];
+	}
+	rounds[nr] = ns > 0 && extra_ns;
+	share = rounds[nr] ? (double)extra_ns / ns : 0;
+	need[nr].bytes = (uint64_t)((double)sum.bytes * share);
+	need[nr].files = (uint64_t)((double)sum.files * share);
+}
+
+void pmbench_trash_plan_now(struct pmbench_trash_plan *out,
+			    const struct pmbench_ctx *ctx,
+			    const struct pmbench_trash_need *need,
+			    const unsigned *rounds, size_t nr)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+	struct pmbench_fs_trash_room room;
+	struct pmbench_trash_model m;
+
+	pmbench_trash_snap(&room, ctx);
+	/* --no-fs-wait: the deletion alone. */
+	pmbench_trash_model_default(
+		&m,
+		ctx->no_fs_wait
+			? 0
+			: pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why));
+	pmbench_trash_plan_make(out, need, rounds, nr, &room, &m);
+	pmbench_buf_release(&why);
+}
+
+void pmbench_trash_snap(struct pmbench_fs_trash_room *out,
+			const struct pmbench_ctx *ctx)
+{
+	if (pmbench_fs_trash_room(out, ctx->cache_dir) < 0)
+		pmbench_error_clear();
+}
+
+void pmbench_trash_took(struct pmbench_trash_need *out,
+			const struct pmbench_fs_trash_room *before,
+			const struct pmbench_ctx *ctx, unsigned k)
+{
+	struct pmbench_fs_trash_room now;
+
+	pmbench_trash_snap(&now, ctx);
+	if (!before->avail_bytes || !now.avail_bytes || !k)
+		return;
+	/* Less free: what was written. More (the trash emptied): none. */
+	out->bytes = before->avail_bytes > now.avail_bytes
+			     ? (before->avail_bytes - now.avail_bytes) / k
+			     : 0;
+	out->files = before->avail_files > now.avail_files
+			     ? (before->avail_files - now.avail_files) / k
+			     : 0;
+}
+
+int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
+			    const struct pmbench_trash_need *need,
+			    unsigned rounds, const char *what, uint64_t *files)
+{
+	struct pmbench_buf trash = PMBENCH_BUF_INIT;
+	struct pmbench_fs_trash_room room;
+	int ret = 0;
+
+	pmbench_workdir_trash(&trash, ctx->cache_dir);
+	if (pmbench_fs_trash_room(&room, ctx->cache_dir) < 0) {
+		pmbench_error_clear();
+		goto done;
+	}
+	if (!pmbench_trash_must_empty(&room, need, rounds))
+		goto done;
+	pmbench_ctx_event(ctx,
+			  "emptying the trash before %s rounds, outside the "
+			  "timed runs: it holds %.1f GB and %llu files, and "
+			  "%u round%s of %.1f MB and %llu files each would "
+			  "take it past its limit (%.1f GB or %llu files)",
+			  what, (double)room.used_bytes / 1e9,
+			  (unsigned long long)room.used_files, rounds,
+			  rounds == 1 ? "" : "s", (double)need->bytes / 1e6,
+			  (unsigned long long)need->files,
+			  (double)room.limit_bytes / 1e9,
+			  (unsigned long long)room.limit_files);
+	ret = pmbench_fs_trash_empty(trash.ptr);
+	if (!ret) {
+		*files += room.used_files;
+		ret = 1;
+	}
+done:
+	pmbench_buf_release(&trash);
+	return ret;
+}
+
+void pmbench_trash_plan_words(struct pmbench_buf *out,
+			      const struct pmbench_trash_plan *p,
+			      const char *const *labels, size_t nr)
+{
+	if (!p->emptyings)
+		return;
+	if (p->emptyings == 1)
+		pmbench_buf_adds(out, ", and one emptying of the trash");
+	else
+		pmbench_buf_addf(out, ", and %u emptyings of the trash",
+				 p->emptyings);
+	pmbench_buf_addf(out, " (%.1f GB, %llu files)", (double)p->bytes / 1e9,
+			 (unsigned long long)p->files);
+	if (p->first_group < nr)
+		pmbench_buf_addf(out, " %s %s",
+				 p->emptyings > 1 ? "from"
+				 : p->within	  ? "within"
+						  : "before",
+				 labels[p->first_group]);
+	pmbench_buf_adds(out, ": about ");
+	pmbench_buf_add_clock_unit(out, (double)p->cost_ns / 1e9);
+}
