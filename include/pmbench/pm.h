@@ -51,6 +51,13 @@ enum pmbench_scripts_choice {
 struct pmbench_pm_scripts_way {
 	const char *const *args;
 	const char *const *env;
+	/**
+	 * A field of the project's package.json that lists the packages
+	 * whose scripts the PM runs (bun's trustedDependencies), or NULL:
+	 * pmbench lists there every package the priming found with an
+	 * install script, then installs once more, untimed.
+	 */
+	const char *trust_field;
 	/** Why the PM cannot be told it ("not possible: ..."), or NULL. */
 	const char *refusal;
 	const char *source;
@@ -688,6 +695,13 @@ const char *pmbench_scripts_choice_name(enum pmbench_scripts_choice choice);
  */
 int pmbench_scripts_choice_parse(enum pmbench_scripts_choice *out,
 				 const char *name);
+
+/**
+ * The package.json field that tells `pm` `choice` (its way's
+ * `trust_field`: bun's trustedDependencies under all), or NULL.
+ */
+const char *pmbench_pm_scripts_field(const struct pmbench_pm *pm,
+				     enum pmbench_scripts_choice choice);
 
 /**
  * Why `pm` cannot be told `choice` ("not possible: ..."), static

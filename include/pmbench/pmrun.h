@@ -280,6 +280,13 @@ void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 				 const struct pmbench_pmrun *ps);
 
 /**
+ * `ps`'s environment deltas into `out`, as its commands get them: while
+ * `priming` (pmbench's own set-up) without the CI mode's.
+ */
+void pmbench_pmrun_push_env(struct pmbench_strvec *out,
+			    const struct pmbench_pmrun *ps);
+
+/**
  * Append `env` to `out` as a result records it (a cell's `env`): its
  * entries [given, given_end), the user's `--env`, with their values only
  * when they cannot be a credential (pmbench_text_env_record()), the

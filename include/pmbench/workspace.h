@@ -43,6 +43,12 @@ struct pmbench_workspace {
 	 */
 	char *runtime;
 	int runtime_lent; /**< its entries are in the temp folder now */
+	/**
+	 * A field of the project's package.json that every copy gets
+	 * (pmbench_workspace_set_package_field()), and its JSON value;
+	 * NULL: none.
+	 */
+	char *package_field, *package_value;
 };
 
 #define PMBENCH_WORKSPACE_INIT \
@@ -86,6 +92,15 @@ int pmbench_workspace_prepare_migrate(struct pmbench_workspace *ws,
  * locks and the like are never part of the cache state.
  */
 int pmbench_workspace_save_primed(struct pmbench_workspace *ws);
+
+/**
+ * Set `field` of the project's package.json to the JSON text `value`, in
+ * the run copy now and in every copy made after (bun's
+ * trustedDependencies under --scripts all). Fails when the copy has no
+ * package.json or it does not parse.
+ */
+int pmbench_workspace_set_package_field(struct pmbench_workspace *ws,
+					const char *field, const char *value);
 
 /** The PM's own lockfile in the run copy (static name), or NULL. */
 const char *pmbench_workspace_run_lockfile(const struct pmbench_workspace *ws);

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -101,6 +102,17 @@ struct fake_pm {
 	int scripts_run;
 	const char *scripts_off;
 	const char *scripts_on;
+	/*
+	 * The package.json field whose list names the packages it runs
+	 * the scripts of (bun's trustedDependencies), or NULL.
+	 */
+	const char *scripts_trust;
+	/*
+	 * It runs a script in the package's folder with INIT_CWD and its
+	 * npm_config_user_agent, no npm_lifecycle_event or
+	 * npm_package_name (deno 2.9).
+	 */
+	int scripts_unnamed;
 };
 
 static const struct fake_pm pms[] = {
@@ -137,6 +149,7 @@ static const struct fake_pm pms[] = {
 		.scripts_run = 1,
 		.scripts_off = "--ignore-scripts",
 		.scripts_on = NULL,
+		.scripts_trust = "trustedDependencies",
 		.timer_flag = "--verbose",
 		.registry_env = "YARN_REGISTRY",
 		.version = "1.22.22",
@@ -204,6 +217,7 @@ static const struct fake_pm pms[] = {
 		.scripts_run = 0,
 		.scripts_off = "--ignore-scripts",
 		.scripts_on = NULL,
+		.scripts_trust = "trustedDependencies",
 		.timer_flag = "--verbose",
 		.registry_env = "BUN_CONFIG_REGISTRY",
 		.version = "1.4.5-fake",
@@ -226,6 +240,7 @@ static const struct fake_pm pms[] = {
 		.scripts_run = 0,
 		.scripts_off = NULL,
 		.scripts_on = "--allow-scripts",
+		.scripts_unnamed = 1,
 		.timer_flag = "debug",
 		.registry_env = "NPM_CONFIG_REGISTRY",
 		.version = "deno 2.9.6 (fake)",
@@ -1387,19 +1402,26 @@ static int timeline_write(uint64_t kib, uint64_t ms)
 
 /*
  * A lifecycle script of `ms`: /bin/sleep with the environment a PM gives
- * a dependency's postinstall, waited for.
+ * a dependency's postinstall, waited for; with `dir`, as deno runs it:
+ * in the package's folder `dir`, named by no variable.
  */
-static int timeline_script(uint64_t ms, const char *package)
+static int lifecycle_script(uint64_t ms, const char *package, const char *dir)
 {
 	struct pmbench_strvec envp = PMBENCH_STRVEC_INIT;
-	char secs[32];
+	char secs[32], cwd[PATH_MAX];
 	int status = -1;
 	pid_t pid;
 
 	for (char **e = environ; *e; e++)
 		pmbench_strvec_push(&envp, *e);
-	pmbench_strvec_push(&envp, "npm_lifecycle_event=postinstall");
-	pmbench_strvec_pushf(&envp, "npm_package_name=%s", package);
+	if (!dir) {
+		pmbench_strvec_push(&envp, "npm_lifecycle_event=postinstall");
+		pmbench_strvec_pushf(&envp, "npm_package_name=%s", package);
+	} else if (getcwd(cwd, sizeof(cwd))) {
+		pmbench_strvec_pushf(&envp, "INIT_CWD=%s", cwd);
+		pmbench_strvec_push(&envp, "npm_config_user_agent=deno/2.9.6 "
+					   "npm/? deno/2.9.6 linux x86_64");
+	}
 	snprintf(secs, sizeof(secs), "%llu.%03llu",
 		 (unsigned long long)(ms / 1000),
 		 (unsigned long long)(ms % 1000));
@@ -1407,6 +1429,8 @@ static int timeline_script(uint64_t ms, const char *package)
 	if (pid == 0) {
 		char *argv[] = { "sleep", secs, NULL };
 
+		if (dir && chdir(dir) < 0)
+			_exit(126);
 		execve("/bin/sleep", argv, envp.v);
 		_exit(127);
 	}
@@ -1435,27 +1459,54 @@ static int told(const struct fake *f, const char *how)
 	return v && !strcmp(v, eq + 1);
 }
 
+/* Whether package.json's `scripts_trust` list names `name`. */
+static int trusts(const struct fake *f, const char *name)
+{
+	struct pmbench_buf text = PMBENCH_BUF_INIT;
+	cJSON *root = NULL, *list;
+	const cJSON *item;
+	int found = 0;
+
+	if (f->pm->scripts_trust && read_file(&text, "package.json") == 0)
+		root = cJSON_Parse(text.ptr);
+	list = cJSON_GetObjectItemCaseSensitive(root, f->pm->scripts_trust);
+	cJSON_ArrayForEach(item, list)
+	{
+		if (cJSON_IsString(item) && !strcmp(item->valuestring, name))
+			found = 1;
+	}
+	cJSON_Delete(root);
+	pmbench_buf_release(&text);
+	return found;
+}
+
 /*
  * $FAKEPM_LIFECYCLE=MS: has-script's postinstall runs as a process of
  * MS ms with a PM's lifecycle environment, when the fake runs scripts:
  * as the real PM does unasked (`scripts_run`), unless told off, or
- * when told on. $FAKEPM_<NAME>_LIFECYCLE=always or never: a PM that
+ * when told on (or package.json trusts it: `scripts_trust`). $FAKEPM_<NAME>_LIFECYCLE=always or never: a PM that
  * does not do as told.
  */
 static int run_lifecycle(const struct fake *f)
 {
 	const char *ms = env("FAKEPM_LIFECYCLE"), *lie = pm_env(f, "LIFECYCLE");
-	int run = f->pm->scripts_run;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	int run = f->pm->scripts_run, ret;
 
 	if (!ms)
 		return 0;
 	if (told(f, f->pm->scripts_off))
 		run = 0;
-	else if (told(f, f->pm->scripts_on))
+	else if (told(f, f->pm->scripts_on) || trusts(f, "has-script"))
 		run = 1;
 	if (lie)
 		run = !strcmp(lie, "always");
-	return run ? timeline_script(strtoull(ms, NULL, 10), "has-script") : 0;
+	package_dir(&dir, f, "has-script", "1.0.0");
+	ret = run ? lifecycle_script(strtoull(ms, NULL, 10), "has-script",
+				     f->pm->scripts_unnamed ? dir.ptr : NULL)
+		  : 0;
+	pmbench_buf_release(&dir);
+	return ret;
 }
 
 /* One step "word:A[:B]" of a timeline. */
@@ -1484,7 +1535,7 @@ static int timeline_step(const struct fake *f, const char *step)
 	else if (n == 5 && !strncmp(step, "write", 5))
 		return timeline_write(a, b);
 	else if (n == 6 && !strncmp(step, "script", 6))
-		return timeline_script(a, "fake-esbuild");
+		return lifecycle_script(a, "fake-esbuild", NULL);
 	else
 		return -2;
 	return 0;
@@ -2157,7 +2208,7 @@ static int has_word(const struct fake *f, const char *word)
  * setup step runs it: $FAKEPM_NPM_GLOBAL_MS (default 5) of work, then
  * P/lib/node_modules/PKG/package.json and P/bin/<PKG's last part>; one
  * JSON line to $FAKEPM_GLOBAL_LOG (spec, prefix, cache, the registry
- * of npm_config_registry). $FAKEPM_NPM_GLOBAL=fail: exits 1 instead.
+ * of npm_config_registry, $CI). $FAKEPM_NPM_GLOBAL=fail: exits 1 instead.
  */
 static int do_global(struct fake *f)
 {
@@ -2185,6 +2236,7 @@ static int do_global(struct fake *f)
 					env("npm_config_registry")
 						? env("npm_config_registry")
 						: "");
+		cJSON_AddStringToObject(o, "ci", env("CI") ? env("CI") : "");
 		line = cJSON_PrintUnformatted(o);
 		pmbench_buf_addf(&b, "%s\n", line);
 		ret = put_file(f, log, O_APPEND, b.ptr, b.len) < 0;

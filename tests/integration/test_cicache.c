@@ -353,6 +353,9 @@ TEST(setup_step_gets_the_pm)
 	/* Priming, none's 2 hits and changed job, the toolchain's miss. */
 	CHECK_INT(global_installs(logpath, "\"spec\":\"pnpm@"), 5);
 	CHECK_INT(global_installs(logpath, "\"spec\":\"npm@"), 0);
+	/* The jobs' setups run as on a runner; the priming's is pmbench's. */
+	CHECK_INT(global_installs(logpath, "\"ci\":\"true\""), 4);
+	CHECK_INT(global_installs(logpath, "\"ci\":\"\""), 1);
 	for (int k = 0; k < 4; k++) {
 		static const char *const sc[] = {
 			"none", "store+toolchain/gzip-6/miss",

@@ -143,12 +143,17 @@ TEST(every_pm_tells_or_refuses_each_choice)
 	CHECK_INT(args.nr, 2);
 	CHECK_STR(args.v[0], "--ignore-scripts");
 	CHECK_STR(args.v[1], "--allow-scripts");
-	CHECK_INT(env.nr, 1);
+	CHECK_INT(env.nr, 2);
 	CHECK_STR(env.v[0], "YARN_ENABLE_SCRIPTS=true");
-	CHECK(pmbench_pm_scripts_refusal(pmbench_pm_get("bun"),
-					 PMBENCH_SCRIPTS_RUN_ALL) != NULL);
-	CHECK(!pmbench_pm_scripts_refusal(pmbench_pm_get("bun"),
-					  PMBENCH_SCRIPTS_RUN_NONE));
+	/* bun: its trusted list, and esbuild's postinstall not skipped. */
+	CHECK_STR(env.v[1], "BUN_FEATURE_FLAG_DISABLE_IGNORE_SCRIPTS=1");
+	CHECK_STR(pmbench_pm_scripts_field(pmbench_pm_get("bun"),
+					   PMBENCH_SCRIPTS_RUN_ALL),
+		  "trustedDependencies");
+	CHECK(!pmbench_pm_scripts_field(pmbench_pm_get("bun"),
+					PMBENCH_SCRIPTS_RUN_NONE));
+	for (size_t i = 0; (pm = pmbench_pm_nth(i)); i++)
+		CHECK(!pmbench_pm_scripts_refusal(pm, PMBENCH_SCRIPTS_RUN_ALL));
 	pmbench_strvec_release(&args);
 	pmbench_strvec_release(&env);
 	pmbench_buf_release(&b);

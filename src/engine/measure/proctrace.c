@@ -22,7 +22,7 @@
  *
  * Lifecycle scripts: npm, yarn, pnpm and bun run a package's script with
  * npm_lifecycle_event and npm_package_name in its environment, which its
- * own children inherit. /proc/PID/environ is read when a walk first
+ * own children inherit; deno names neither (see deno_script()). /proc/PID/environ is read when a walk first
  * finds a process (it is readable for the program's own children), and
  * again after each exec while it names no event: a process found between
  * its fork and its exec still has its parent's environment. An exec
@@ -37,10 +37,13 @@
 #include "pmbench/common.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "pmbench/fs.h"
+#include "pmbench/jsonedit.h"
 #include "pmbench/proc.h"
 #include "proctrace.h"
 
@@ -221,6 +224,66 @@ static struct pmbench_trace_proc *find(struct pmbench_child_trace *t, pid_t pid,
 }
 
 /*
+ * The install script a package's folder `dir` has: "postinstall" when
+ * it has that one only, "install scripts" when it has several.
+ */
+static char *install_event(const char *dir)
+{
+	static const char *const events[] = { "preinstall", "install",
+					      "postinstall" };
+	struct pmbench_buf json = PMBENCH_BUF_INIT, path = PMBENCH_BUF_INIT;
+	const char *one = NULL;
+	size_t n = 0, start, end;
+
+	pmbench_buf_path(&path, dir, "package.json");
+	if (!pmbench_fs_read(&json, path.ptr, ENVIRON_MAX))
+		for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(events); i++) {
+			const char *key[] = { "scripts", events[i], NULL };
+
+			if (pmbench_json_find(json.ptr, key, &start, &end) == 1)
+				one = events[i], n++;
+		}
+	pmbench_error_clear();
+	pmbench_buf_release(&json);
+	pmbench_buf_release(&path);
+	return pmbench_xstrdup(n == 1 ? one : "install scripts");
+}
+
+/*
+ * deno 2.9 runs a package's install script ("node install.js" as `deno
+ * run -A ... install.js`) in the package's folder with INIT_CWD and
+ * npm_config_user_agent "deno/..." but no npm_lifecycle_event or
+ * npm_package_name (strace of `deno install --allow-scripts`, deno 2.9.6,
+ * 2026-12-06): such a process in a folder under node_modules/ is a script
+ * of the package that folder is, the event the one its package.json has.
+ */
+static void deno_script(struct pmbench_trace_proc *p,
+			const struct pmbench_buf *env)
+{
+	char *agent = environ_get(env, "npm_config_user_agent=");
+	char *init = environ_get(env, "INIT_CWD=");
+	char path[64], cwd[PATH_MAX];
+	const char *nm, *at;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)p->pid);
+	if (!agent || !init || strncmp(agent, "deno/", 5) ||
+	    (n = readlink(path, cwd, sizeof(cwd) - 1)) <= 0)
+		goto done;
+	cwd[n] = '\0';
+	for (nm = NULL, at = cwd; (at = strstr(at, "/node_modules/")); at++)
+		nm = at + 14;
+	if (!nm || !*nm)
+		goto done;
+	free(p->package);
+	p->package = pmbench_xstrdup(nm);
+	p->event = install_event(cwd);
+done:
+	free(agent);
+	free(init);
+}
+
+/*
  * Read the lifecycle variables of `p`'s environ (`e` as the walk found
  * it): when first found, and again when it exec'd since the last read.
  */
@@ -241,6 +304,8 @@ static void read_env(const struct pmbench_child_trace *t,
 		free(p->package);
 		p->event = environ_get(&env, "npm_lifecycle_event=");
 		p->package = environ_get(&env, "npm_package_name=");
+		if (!p->event)
+			deno_script(p, &env);
 	}
 	pmbench_buf_release(&env);
 }

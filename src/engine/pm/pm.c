@@ -938,12 +938,18 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_way = SCRIPTS_WAYS(
 			{ .args = L("--ignore-scripts"),
 			  .source = "https://bun.com/docs/pm/cli/install" },
-			{ .refusal = "not possible: bun runs the install "
-				     "scripts of the "
-				     "packages package.json's "
-				     "trustedDependencies names and of its "
-				     "default list only, and has no switch "
-				     "for every package",
+			/*
+			 * bun 1.4.5 runs only the scripts of the packages
+			 * trustedDependencies names (which replaces its
+			 * default list), and even then skips esbuild's
+			 * postinstall (linking its platform binary instead)
+			 * and sharp's from 0.33 unless this feature flag is
+			 * set (src/install/postinstall_optimizer.zig,
+			 * shouldIgnoreLifecycleScripts; seen with strace,
+			 * 2026-12-06).
+			 */
+			{ .env = L("BUN_FEATURE_FLAG_DISABLE_IGNORE_SCRIPTS=1"),
+			  .trust_field = "trustedDependencies",
 			  .source = "https://bun.com/docs/pm/lifecycle#"
 				    "trusteddependencies" }),
 		/* bun install converts these lockfiles when it has none. */
@@ -1697,28 +1703,43 @@ int pmbench_scripts_choice_parse(enum pmbench_scripts_choice *out,
 				  name);
 }
 
-const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
-				       enum pmbench_scripts_choice choice)
+/* How `pm` is told `choice`, or NULL: as it comes. */
+static const struct pmbench_pm_scripts_way *
+scripts_way(const struct pmbench_pm *pm, enum pmbench_scripts_choice choice)
 {
 	if (choice == PMBENCH_SCRIPTS_AS_IS ||
 	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way))
 		return NULL;
-	return pm->scripts_way[choice].refusal;
+	return &pm->scripts_way[choice];
+}
+
+const char *pmbench_pm_scripts_field(const struct pmbench_pm *pm,
+				     enum pmbench_scripts_choice choice)
+{
+	const struct pmbench_pm_scripts_way *w = scripts_way(pm, choice);
+
+	return w ? w->trust_field : NULL;
+}
+
+const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
+				       enum pmbench_scripts_choice choice)
+{
+	const struct pmbench_pm_scripts_way *w = scripts_way(pm, choice);
+
+	return w ? w->refusal : NULL;
 }
 
 void pmbench_pm_scripts_told(struct pmbench_buf *out,
 			     const struct pmbench_pm *pm,
 			     enum pmbench_scripts_choice choice)
 {
-	const struct pmbench_pm_scripts_way *w;
+	const struct pmbench_pm_scripts_way *w = scripts_way(pm, choice);
 	const char *sep = "told ";
 
-	if (choice == PMBENCH_SCRIPTS_AS_IS ||
-	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way)) {
+	if (!w) {
 		pmbench_buf_adds(out, pm->scripts_note);
 		return;
 	}
-	w = &pm->scripts_way[choice];
 	pmbench_buf_addf(out,
 			 "--scripts %s: ", pmbench_scripts_choice_name(choice));
 	if (w->refusal) {
@@ -1729,7 +1750,12 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 		pmbench_buf_addf(out, "%s%s", sep, *a);
 	for (const char *const *e = w->env; e && *e; e++, sep = " ")
 		pmbench_buf_addf(out, "%s%s", sep, *e);
-	if (!w->args && !w->env)
+	if (w->trust_field)
+		pmbench_buf_addf(out,
+				 "%spackage.json's %s listing every installed "
+				 "package with an install script",
+				 sep, w->trust_field);
+	if (!w->args && !w->env && !w->trust_field)
 		pmbench_buf_addf(out, "as it comes (%s)", pm->scripts_note);
 }
 
@@ -1738,13 +1764,9 @@ void pmbench_pm_push_scripts(struct pmbench_strvec *args,
 			     const struct pmbench_pm *pm,
 			     enum pmbench_scripts_choice choice)
 {
-	const struct pmbench_pm_scripts_way *w;
+	const struct pmbench_pm_scripts_way *w = scripts_way(pm, choice);
 
-	if (choice == PMBENCH_SCRIPTS_AS_IS ||
-	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way))
-		return;
-	w = &pm->scripts_way[choice];
-	if (w->refusal)
+	if (!w || w->refusal)
 		return;
 	if (args && w->args)
 		pmbench_strvec_pushv(args, w->args);

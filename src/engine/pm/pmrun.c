@@ -13,6 +13,7 @@
 #include "pmbench/environment.h"
 #include "pmbench/fixture.h"
 #include "pmbench/fs.h"
+#include "pmbench/jsonedit.h"
 #include "pmbench/pm.h"
 #include "pmbench/node.h"
 #include "pmbench/phases.h"
@@ -412,6 +413,14 @@ static void trace_off(struct pmbench_pmrun *ps, struct pmbench_sample *s,
 	pmbench_child_trace_release(t);
 }
 
+void pmbench_pmrun_push_env(struct pmbench_strvec *out,
+			    const struct pmbench_pmrun *ps)
+{
+	for (size_t i = 0; i < ps->env.nr; i++)
+		if (!ps->priming || i < ps->ci_from || i >= ps->ci_to)
+			pmbench_strvec_push(out, ps->env.v[i]);
+}
+
 int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 		       const struct pmbench_strvec *argv, const char *dir,
 		       uint64_t timeout_ns, struct pmbench_sample *s,
@@ -424,9 +433,7 @@ int pmbench_pmrun_exec(struct pmbench_pmrun *ps,
 
 	for (size_t i = 0; i < argv->nr; i++)
 		pmbench_strvec_push(&c->args, argv->v[i]);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		if (!ps->priming || i < ps->ci_from || i >= ps->ci_to)
-			pmbench_strvec_push(&c->env, ps->env.v[i]);
+	pmbench_pmrun_push_env(&c->env, ps);
 	c->dir = dir;
 	c->timeout_ns = timeout_ns;
 	c->ctx = ps->ctx;
@@ -848,12 +855,74 @@ static void record_prime_failure(struct pmbench_pmrun *ps,
 			   s->failure);
 }
 
+/* The names of `packages` ("name@version") as a JSON array, each once. */
+static void name_list(struct pmbench_buf *out,
+		      const struct pmbench_strvec *packages)
+{
+	struct pmbench_strvec names = PMBENCH_STRVEC_INIT;
+
+	for (size_t i = 0; i < packages->nr; i++) {
+		const char *p = packages->v[i], *at = strrchr(p, '@');
+		int len = (int)(at && at != p ? (size_t)(at - p) : strlen(p));
+
+		if (!i || strncmp(names.v[names.nr - 1], p, (size_t)len) ||
+		    names.v[names.nr - 1][len])
+			pmbench_strvec_pushf(&names, "%.*s", len, p);
+	}
+	pmbench_buf_addch(out, '[');
+	for (size_t i = 0; i < names.nr; i++) {
+		if (i)
+			pmbench_buf_adds(out, ", ");
+		pmbench_json_quote(out, names.v[i]);
+	}
+	pmbench_buf_addch(out, ']');
+	pmbench_strvec_release(&names);
+}
+
+/*
+ * --scripts all told by a package.json list (the table's trust_field:
+ * bun's trustedDependencies): the packages the priming found with an
+ * install script are listed there, in the run copy and every copy after,
+ * and the PM installs once more, untimed, so that the primed tree ran
+ * their scripts and its lockfile holds the list. 1 when that install
+ * failed (recorded as the priming's failure).
+ */
+static int trust_scripts(struct pmbench_pmrun *ps, uint64_t timeout_ns,
+			 const struct pmbench_buf *how)
+{
+	const char *field =
+		pmbench_pm_scripts_field(ps->pm, ps->scripts_choice);
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	struct pmbench_buf list = PMBENCH_BUF_INIT;
+	struct pmbench_sample s;
+	int ret;
+
+	if (!field || !ps->script_packages.nr)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	name_list(&list, &ps->script_packages);
+	ret = pmbench_workspace_set_package_field(&ps->ws, field, list.ptr);
+	if (!ret)
+		ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
+	if (!ret && !s.ok) {
+		record_prime_failure(ps, &s, how);
+		ret = 1;
+	} else if (!ret) {
+		free(ps->scripts);
+		ps->scripts = describe_scripts(ps, &c);
+	}
+	pmbench_sample_release(&s);
+	pmbench_child_release(&c);
+	pmbench_buf_release(&list);
+	return ret;
+}
+
 /* A successful priming install: what the lockfile is, how many tarballs
  * the tree needs, which scripts ran; the primed workspace is saved. */
 static int record_primed(struct pmbench_pmrun *ps, struct pmbench_sample *s,
 			 struct pmbench_child *c, enum pmbench_pm_route route,
 			 const char *shipped, const char *from_lock,
-			 struct pmbench_buf *how)
+			 struct pmbench_buf *how, uint64_t timeout_ns)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	int ret;
@@ -870,6 +939,9 @@ static int record_primed(struct pmbench_pmrun *ps, struct pmbench_sample *s,
 				 ps->registry_note);
 	ps->lockfile = pmbench_buf_detach(&b);
 	ps->scripts = describe_scripts(ps, c);
+	ret = trust_scripts(ps, timeout_ns, how);
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	ret = pmbench_workspace_save_primed(&ps->ws);
 	pmbench_ctx_report(ps->ctx, primed(ps, (double)s->wall_ns / 1e9),
 			   "%s: primed in %.2f s (lockfile: %s)", ps->pm->name,
@@ -904,8 +976,8 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	if (!s.ok)
 		record_prime_failure(ps, &s, &how);
 	else
-		ret = record_primed(ps, &s, &c, route, shipped, from_lock,
-				    &how);
+		ret = record_primed(ps, &s, &c, route, shipped, from_lock, &how,
+				    timeout_ns);
 done:
 	ps->priming = 0;
 	pmbench_sample_release(&s);

@@ -1163,8 +1163,11 @@ static int prime_setup(struct run *x, struct pmbench_pmrun *ps)
 	if (!pmbench_cisetup_preinstalled(ps->pm) && !ps->prime_failure) {
 		pmbench_buf_reset(&b);
 		setup_root(&b, ps);
+		/* pmbench's own set-up, as the priming install: not CI. */
+		ps->priming = 1;
 		ret = pmbench_cisetup_install(&ns, &why, ps, x->npm.path, b.ptr,
 					      x->o->timeout_ns);
+		ps->priming = 0;
 		if (ret > 0)
 			pmbench_ctx_warn(x->ctx, "%s: %s", ps->pm->name,
 					 why.ptr);

@@ -60,8 +60,9 @@ void pmbench_cisetup_prefix(struct pmbench_buf *out, const char *root)
 }
 
 /*
- * The command and its environment: the PM's, npm pointed at the mirror,
- * a temp folder of the setup's own.
+ * The command and its environment: the PM's (a job's in CI mode under
+ * --ci, the priming's not), npm pointed at the mirror, a temp folder of
+ * the setup's own.
  */
 static void setup_child(struct pmbench_child *c, const struct pmbench_pmrun *ps,
 			const char *npm, const char *prefix, const char *cache,
@@ -80,8 +81,7 @@ static void setup_child(struct pmbench_child *c, const struct pmbench_pmrun *ps,
 				       prefix, "--cache", cache, "--no-audit",
 				       "--no-fund", "--loglevel=error", NULL });
 	pmbench_strvec_push(&c->args, spec.ptr);
-	for (size_t i = 0; i < ps->env.nr; i++)
-		pmbench_strvec_push(&c->env, ps->env.v[i]);
+	pmbench_pmrun_push_env(&c->env, ps);
 	pmbench_registry_pm_env(ps->ctx->registry, &c->env, registry);
 	pmbench_buf_reset(&spec);
 	pmbench_buf_addf(&spec, "TMPDIR=%s", tmp);
