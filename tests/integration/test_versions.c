@@ -775,6 +775,39 @@ TEST(a_repo_of_another_era_is_told_its_node)
 	h_run_release(&run);
 }
 
+/*
+ * What each PM used follows the release: yarn 3 (a repo's yarnPath)
+ * builds dependency scripts by default, as its enableScripts says; the
+ * pinned yarn 4 does not.
+ */
+TEST(a_release_says_its_own_scripts_default)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+
+	h_setup();
+	h_write("p/.yarn/releases/yarn-3.6.4.cjs",
+		"#!/bin/sh\nFAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
+		"3.6.4 exec \"$PMBENCH_FAKEPM\" \"$@\"\n");
+	h_write("p/.yarnrc.yml", "nodeLinker: node-modules\n"
+				 "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry,yarn-berry@pinned",
+		     "{\"name\":\"p\"}", 0, NULL);
+	c = pmbench_result_find_cell(
+		&r, "p", "run", "cache+lockfile+node_modules", "yarn-berry");
+	CHECK(c && c->scripts);
+	CHECK_CONTAINS(c->scripts, "yarn 2 and 3 build dependency scripts by "
+				   "default (enableScripts: true before yarn "
+				   "4)");
+	c = pmbench_result_find_cell(&r, "p", "run",
+				     "cache+lockfile+node_modules",
+				     "yarn-berry@pinned");
+	CHECK(c && c->scripts);
+	CHECK_CONTAINS(c->scripts,
+		       "yarn 4 builds no dependency scripts here by default");
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
 	   CASE(the_repo_names_its_own_version),
@@ -784,4 +817,5 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(two_pmbench_at_once_install_once),
 	   CASE(a_release_runs_under_a_node_its_engines_allow),
 	   CASE(a_release_gets_the_native_binary_it_names),
-	   CASE(a_repo_of_another_era_is_told_its_node))
+	   CASE(a_repo_of_another_era_is_told_its_node),
+	   CASE(a_release_says_its_own_scripts_default))

@@ -176,8 +176,9 @@ static void newest_of(struct pmbench_buf *newest, const char *storage,
 	doc = cJSON_ParseWithLength(text.ptr, text.len);
 	time = cJSON_GetObjectItemCaseSensitive(doc, "time");
 	for (size_t k = i; k < j && cJSON_IsObject(time); k++) {
-		const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			time, version_at(pairs->v[k]) + 1));
+		const char *t =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+				time, version_at(pairs->v[k]) + 1));
 
 		if (t && pmbench_node_era_major(t) >= 0 &&
 		    (!newest->len || strcmp(t, newest->ptr) > 0)) {
@@ -211,8 +212,8 @@ int pmbench_lockfile_newest(struct pmbench_buf *out, const char *lockfile,
 	else
 		pmbench_lockfile_packages(&pairs, text.ptr);
 	for (size_t i = 0, j; i < pairs.nr; i = j) {
-		for (j = i + 1; j < pairs.nr && same_name(pairs.v[i], pairs.v[j]);
-		     j++)
+		for (j = i + 1;
+		     j < pairs.nr && same_name(pairs.v[i], pairs.v[j]); j++)
 			;
 		newest_of(out, storage, &pairs, i, j);
 	}
@@ -257,10 +258,11 @@ int pmbench_node_era_hint(struct pmbench_buf *out, const char *lockfile,
 		major = pmbench_node_era_major(newest.ptr);
 	/* Only an era before the Node in use (and after Node 4) says more. */
 	if (major > 0 && (node_major <= 0 || major < node_major))
-		pmbench_buf_addf(out,
-				 "this lockfile's newest package was published "
-				 "%.10s: Node %d was the LTS then; try --node %d",
-				 newest.ptr, major, major);
+		pmbench_buf_addf(
+			out,
+			"this lockfile's newest package was published "
+			"%.10s: Node %d was the LTS then; try --node %d",
+			newest.ptr, major, major);
 	pmbench_buf_release(&newest);
 	return major > 0 && (node_major <= 0 || major < node_major) ? 0 : -1;
 }

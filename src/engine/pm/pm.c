@@ -673,6 +673,14 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
 		/*
+		 * yarn 2 and 3: "If true, packages are allowed to have
+		 * install scripts by default" (enableScripts, default true,
+		 * in yarn 3.8.7's own settings table).
+		 */
+		.scripts_note_before = "yarn 2 and 3 build dependency scripts "
+				       "by default (enableScripts: true "
+				       "before yarn 4)",
+		/*
 		 * enableScripts defaults to false in 4.18 (true only for a
 		 * lockfile older than version 9); a package the project marks
 		 * dependenciesMeta built: false stays unbuilt either way.
@@ -1706,8 +1714,19 @@ const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
 	return pm->scripts_way[choice].refusal;
 }
 
+/* Its scripts note at release `version` (NULL: not known). */
+static const char *scripts_note(const struct pmbench_pm *pm,
+				const char *version)
+{
+	int major = version ? pmbench_pm_version_major(version) : -1;
+
+	if (pm->scripts_note_before && major >= 0 && major < pm->env_since)
+		return pm->scripts_note_before;
+	return pm->scripts_note;
+}
+
 void pmbench_pm_scripts_told(struct pmbench_buf *out,
-			     const struct pmbench_pm *pm,
+			     const struct pmbench_pm *pm, const char *version,
 			     enum pmbench_scripts_choice choice)
 {
 	const struct pmbench_pm_scripts_way *w;
@@ -1715,7 +1734,7 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 
 	if (choice == PMBENCH_SCRIPTS_AS_IS ||
 	    (size_t)choice >= PMBENCH_ARRAY_SIZE(pm->scripts_way)) {
-		pmbench_buf_adds(out, pm->scripts_note);
+		pmbench_buf_adds(out, scripts_note(pm, version));
 		return;
 	}
 	w = &pm->scripts_way[choice];
@@ -1730,7 +1749,8 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 	for (const char *const *e = w->env; e && *e; e++, sep = " ")
 		pmbench_buf_addf(out, "%s%s", sep, *e);
 	if (!w->args && !w->env)
-		pmbench_buf_addf(out, "as it comes (%s)", pm->scripts_note);
+		pmbench_buf_addf(out, "as it comes (%s)",
+				 scripts_note(pm, version));
 }
 
 void pmbench_pm_push_scripts(struct pmbench_strvec *args,

@@ -540,7 +540,8 @@ static char *describe_scripts(struct pmbench_pmrun *ps,
 					      : ps->ws.run);
 	pmbench_strvec_release(found);
 	pmbench_resolution_scripts(&res, found);
-	pmbench_pm_scripts_told(&out, ps->pm, ps->scripts_choice);
+	pmbench_pm_scripts_told(&out, ps->pm, ps->found.version,
+				ps->scripts_choice);
 	if (!found->nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
 	} else {
