@@ -77,6 +77,12 @@ struct pmbench_node {
 	char *gyp_bin;
 	/** A warning when what was asked for was not used, else NULL. */
 	char *warning;
+	/**
+	 * 1: `--node` or the repo named it; 0: neither did (the pinned
+	 * default, or the machine's), so a failure may be the era's
+	 * (pmbench_node_era_hint()).
+	 */
+	int named;
 };
 
 #define PMBENCH_NODE_INIT    \
@@ -178,5 +184,46 @@ int pmbench_node_in_range(const char *range, const char *version);
  * date; `--node <major>` tries it.
  */
 int pmbench_node_era_major(const char *date);
+
+/**
+ * Each package a lockfile's `text` locks, "name@version" (sorted, each
+ * once), appended to `out`, whichever PM wrote it: "name@version" and
+ * "name@npm:version" (pnpm 6+, yarn berry, bun) and the registry's
+ * tarball URLs ".../name/-/name-1.2.3.tgz" (npm, yarn 1). Ranges are no
+ * versions; pnpm 5's "/name/1.2.3" keys are not read. A pair may be no
+ * package (an e-mail address): pmbench_lockfile_newest() keeps only
+ * those the registry published.
+ */
+void pmbench_lockfile_packages(struct pmbench_strvec *out, const char *text);
+
+/**
+ * The newest publish time of the packages the lockfile at `lockfile`
+ * locks (pmbench_lockfile_packages()), as the packuments the local
+ * mirror already holds in its `storage` folder give it (their `time`;
+ * no request is made), into `out` ("2020-11-03T09:14:02.115Z"). Returns
+ * 0, or -1 when none is known (no lockfile, no packument).
+ */
+int pmbench_lockfile_newest(struct pmbench_buf *out, const char *lockfile,
+			    const char *storage);
+
+/**
+ * Whether a PM's failure output `text` is one that a Node older than
+ * the one in use would not have had: a native module's build by
+ * node-gyp, an `engines` refusal naming node (yarn 1, npm EBADENGINE,
+ * pnpm ERR_PNPM_UNSUPPORTED_ENGINE).
+ */
+int pmbench_node_era_failure(const char *text);
+
+/**
+ * The line for a repo that names no Node, whose own PM failed so
+ * (pmbench_node_era_failure()), appended to `out`: "this lockfile's
+ * newest package was published 2020-11-03: Node 14 was the LTS then;
+ * try --node 14", from its `lockfile` and the mirror's `storage`
+ * (pmbench_lockfile_newest()). Nothing unless that era's LTS line is
+ * older than `node_major`, the Node in use (<= 0: not known). Returns 0
+ * when it said it, else -1.
+ */
+int pmbench_node_era_hint(struct pmbench_buf *out, const char *lockfile,
+			  const char *storage, int node_major);
 
 #endif

@@ -383,6 +383,12 @@ struct pmbench_pm {
 	enum pmbench_pm_scripts scripts;
 	const char *scripts_note; /**< how it treats install scripts */
 	/**
+	 * `scripts_note` for a release older than major `env_since`, when
+	 * it differs (yarn 2 and 3: enableScripts defaults to true), else
+	 * NULL.
+	 */
+	const char *scripts_note_before;
+	/**
 	 * How it is told `--scripts none` and `--scripts all`, indexed by
 	 * enum pmbench_scripts_choice (entry 0, as it comes, is unused).
 	 */
@@ -712,12 +718,14 @@ const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
 
 /**
  * Append to `out` what `pm` does with dependencies' install scripts
- * under `choice`: its policy as it comes (`scripts_note`), else
+ * under `choice`, at release `version` (NULL: not known): its policy
+ * as it comes (`scripts_note`, or `scripts_note_before` for an older
+ * release), else
  * "--scripts none: told --ignore-scripts", "--scripts all: its default
  * (it runs every one)" or "--scripts all: not possible: ...".
  */
 void pmbench_pm_scripts_told(struct pmbench_buf *out,
-			     const struct pmbench_pm *pm,
+			     const struct pmbench_pm *pm, const char *version,
 			     enum pmbench_scripts_choice choice);
 
 /**

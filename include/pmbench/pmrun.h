@@ -95,6 +95,12 @@ struct pmbench_pmrun {
 	 * NULL: the context's.
 	 */
 	struct pmbench_node *own_node;
+	/**
+	 * Its priming failed where a Node of the lockfile's era would not
+	 * have (pmbench_pmrun_era_hint()): the line naming that Node, for
+	 * every cell's `node_era`; NULL: nothing to say.
+	 */
+	char *node_era;
 	/** Lockfile URLs rewritten to the local mirror, or NULL. */
 	char *registry_note;
 	/**
@@ -328,6 +334,19 @@ const struct pmbench_node *pmbench_pmrun_node(const struct pmbench_pmrun *ps);
 
 /** Forget `ps`'s Node of its own (a new fixture chooses again). */
 void pmbench_pmrun_drop_own_node(struct pmbench_pmrun *ps);
+
+/**
+ * After a failed priming install `s` of the repo's own PM on its shipped
+ * lockfile `shipped` (NULL: none, so no hint), under a Node that neither
+ * `--node` nor the repo named: when the failure is one a Node of the
+ * repo's era would not have (pmbench_node_era_failure()), the line that
+ * names that Node (pmbench_node_era_hint(), from the packuments the
+ * mirror already holds) is appended to `s`'s failure ("...; this
+ * lockfile's newest package was published 2020-11-03: Node 14 was the
+ * LTS then; try --node 14") and kept in `node_era`.
+ */
+void pmbench_pmrun_era_hint(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+			    const char *shipped);
 
 struct pmbench_pm_ask;
 

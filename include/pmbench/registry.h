@@ -260,6 +260,14 @@ void pmbench_registry_record(const struct pmbench_registry *reg,
 const char *pmbench_registry_state(const struct pmbench_registry *reg);
 
 /**
+ * The local mirror's storage folder (the packuments and tarballs it
+ * fetched, kept between invocations) into `out`; nothing for the live
+ * registry or a mirror never started.
+ */
+void pmbench_registry_storage(struct pmbench_buf *out,
+			      const struct pmbench_registry *reg);
+
+/**
  * Stop the mirror (its whole process group) and the relay, and check
  * that their ports refuse connections. Safe to call more than once and
  * on a registry never started. Returns 0, or an error when a port still

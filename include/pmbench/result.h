@@ -206,6 +206,13 @@ struct pmbench_cell {
 	 */
 	char *node;
 	/**
+	 * Its priming failed where a Node of the lockfile's era would not
+	 * have, and the repo names no Node: "this lockfile's newest package
+	 * was published 2020-11-03: Node 14 was the LTS then; try --node
+	 * 14" (pmrun.h pmbench_pmrun_era_hint()), else NULL.
+	 */
+	char *node_era;
+	/**
 	 * The PM configuration that changes the work, as set and where
 	 * ("omit-lockfile-registry-resolved=true (~/.npmrc)"; "none set"),
 	 * or NULL: an older result.

@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -657,6 +658,156 @@ TEST(two_pmbench_at_once_install_once)
 	h_stop_registry(&reg);
 }
 
+/*
+ * A repo of another era: yarn 1's lockfile locks argon2 0.26.2 and
+ * @nestjs/core 7.5.1 (as registry tarball URLs), whose packuments the
+ * mirror already holds (its storage, as verdaccio keeps what it
+ * fetched) with their publish times; its yarn fails as node-gyp does on
+ * a C++ module too old for the Node in use (the fake pinned Node 24).
+ */
+static void era_repo(const char *package_json)
+{
+	h_write("old/package.json", package_json);
+	h_write("old/yarn.lock",
+		"# yarn lockfile v1\n\n\n"
+		"\"@nestjs/core@^7.5.1\":\n  version \"7.5.1\"\n  resolved "
+		"\"https://registry.yarnpkg.com/@nestjs/core/-/core-7.5.1.tgz"
+		"#abc\"\n\nargon2@^0.26.0:\n  version \"0.26.2\"\n  resolved "
+		"\"https://registry.yarnpkg.com/argon2/-/argon2-0.26.2.tgz"
+		"#def\"\n");
+	h_write("cache/.pmbench-cache", "");
+	h_write("cache/registry/registry.npmjs.org/storage/argon2/"
+		"package.json",
+		"{\"name\":\"argon2\",\"time\":{\"created\":"
+		"\"2015-01-01T00:00:00.000Z\",\"0.26.2\":"
+		"\"2020-04-20T10:00:00.000Z\",\"0.40.0\":"
+		"\"2024-05-01T00:00:00.000Z\"}}");
+	h_write("cache/registry/registry.npmjs.org/storage/@nestjs/core/"
+		"package.json",
+		"{\"name\":\"@nestjs/core\",\"time\":{\"7.5.1\":"
+		"\"2020-11-03T09:14:02.115Z\",\"10.0.0\":"
+		"\"2023-06-15T00:00:00.000Z\"}}");
+	/* yarn: its install fails as node-gyp does; the rest is the fake's. */
+	CHECK_INT(chmod(h_write("gyp/yarn",
+				"#!/bin/sh\ncase \"$1\" in --version|cache|"
+				"config|run) FAKEPM_NAME=yarn exec "
+				"\"$PMBENCH_FAKEPM\" \"$@\";; esac\n"
+				"echo 'gyp info using node@24.1.0' >&2\n"
+				"echo 'gyp ERR! build error' >&2\n"
+				"echo 'gyp ERR! stack Error: make failed' "
+				">&2\nexit 1\n"),
+			0755),
+		  0);
+}
+
+/* bench --pm yarn,npm on era_repo() against the fake mirror. */
+static void bench_era(int *out, struct pmbench_result *r, struct h_run *run)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
+	char out_path[4200], proj[4200], gyp[4200];
+
+	*out = 0;
+	snprintf(out_path, sizeof(out_path), "%s", h_write("result.json", ""));
+	snprintf(proj, sizeof(proj), "%s", h_write("old/.keep", ""));
+	proj[strlen(proj) - 6] = '\0';
+	snprintf(gyp, sizeof(gyp), "%s", h_write("gyp/.keep", ""));
+	gyp[strlen(gyp) - 6] = '\0';
+	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
+	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
+	pmbench_strvec_pushf(&env, "PATH=%s:%s", gyp, getenv("PATH"));
+	h_pmbench(run,
+		  (const char *const[]){ "bench", "--pm", "yarn,npm",
+					 "--scenario", "cache+lockfile",
+					 "--runs", "1", "--warmup", "0",
+					 "--out", out_path, proj, NULL },
+		  &env);
+	CHECK_INT(pmbench_result_read(r, out_path), 0);
+	pmbench_strvec_release(&env);
+	*out = 1;
+}
+
+#define ERA_LINE                                                    \
+	"this lockfile's newest package was published 2020-11-03: " \
+	"Node 14 was the LTS then; try --node 14"
+
+/*
+ * The repo names no Node and its own PM fails as a Node of its era
+ * would not: the failure says which Node that was, from the locked
+ * packages' publish dates, and the --node that tries it; the cell
+ * records it. A repo that names its Node is told nothing of the kind.
+ */
+TEST(a_repo_of_another_era_is_told_its_node)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	h_fake_node();
+	era_repo("{\"name\":\"old\",\"dependencies\":{\"argon2\":"
+		 "\"^0.26.0\",\"@nestjs/core\":\"^7.5.1\"}}");
+	H_CHECK_CALL(bench_era, &r, &run);
+	CHECK_INT(run.exit_code, 2);
+	CHECK_CONTAINS(run.out.ptr, ERA_LINE);
+	c = pmbench_result_find_cell(&r, "old", "install", "cache+lockfile",
+				     "yarn");
+	CHECK(c && c->prime_failure && c->node_era);
+	CHECK_CONTAINS(c->prime_failure,
+		       "a native module failed to build with node-gyp");
+	CHECK_CONTAINS(c->prime_failure, "; " ERA_LINE);
+	CHECK_STR(c->node_era, ERA_LINE);
+	/* npm installs (the repo's PM is yarn): nothing to say. */
+	c = pmbench_result_find_cell(&r, "old", "install", "cache+lockfile",
+				     "npm");
+	CHECK(c && !c->prime_failure && !c->node_era);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	/* A repo that names its Node (engines.node, which 24 satisfies). */
+	era_repo("{\"name\":\"old\",\"engines\":{\"node\":\">=10\"}}");
+	H_CHECK_CALL(bench_era, &r, &run);
+	CHECK_INT(run.exit_code, 2);
+	c = pmbench_result_find_cell(&r, "old", "install", "cache+lockfile",
+				     "yarn");
+	CHECK(c && c->prime_failure && !c->node_era);
+	CHECK(!strstr(run.out.ptr, "try --node"));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/*
+ * What each PM used follows the release: yarn 3 (a repo's yarnPath)
+ * builds dependency scripts by default, as its enableScripts says; the
+ * pinned yarn 4 does not.
+ */
+TEST(a_release_says_its_own_scripts_default)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+
+	h_setup();
+	h_write("p/.yarn/releases/yarn-3.6.4.cjs",
+		"#!/bin/sh\nFAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY="
+		"3.6.4 exec \"$PMBENCH_FAKEPM\" \"$@\"\n");
+	h_write("p/.yarnrc.yml", "nodeLinker: node-modules\n"
+				 "yarnPath: .yarn/releases/yarn-3.6.4.cjs\n");
+	H_CHECK_CALL(bench_on, &r, "yarn-berry,yarn-berry@pinned",
+		     "{\"name\":\"p\"}", 0, NULL);
+	c = pmbench_result_find_cell(
+		&r, "p", "run", "cache+lockfile+node_modules", "yarn-berry");
+	CHECK(c && c->scripts);
+	CHECK_CONTAINS(c->scripts, "yarn 2 and 3 build dependency scripts by "
+				   "default (enableScripts: true before yarn "
+				   "4)");
+	c = pmbench_result_find_cell(&r, "p", "run",
+				     "cache+lockfile+node_modules",
+				     "yarn-berry@pinned");
+	CHECK(c && c->scripts);
+	CHECK_CONTAINS(c->scripts,
+		       "yarn 4 builds no dependency scripts here by default");
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(what_the_registry_lacks_or_garbles_is_an_error),
 	   CASE(the_repo_names_its_own_version),
@@ -665,4 +816,6 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(migrate_measures_the_repo_release_as_its_source),
 	   CASE(two_pmbench_at_once_install_once),
 	   CASE(a_release_runs_under_a_node_its_engines_allow),
-	   CASE(a_release_gets_the_native_binary_it_names))
+	   CASE(a_release_gets_the_native_binary_it_names),
+	   CASE(a_repo_of_another_era_is_told_its_node),
+	   CASE(a_release_says_its_own_scripts_default))

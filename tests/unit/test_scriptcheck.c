@@ -124,7 +124,7 @@ TEST(every_pm_tells_or_refuses_each_choice)
 
 			CHECK(w->source && !strncmp(w->source, "https://", 8));
 			pmbench_buf_reset(&b);
-			pmbench_pm_scripts_told(&b, pm,
+			pmbench_pm_scripts_told(&b, pm, NULL,
 						(enum pmbench_scripts_choice)c);
 			CHECK(!strncmp(b.ptr, "--scripts ", 10));
 			CHECK(!w->refusal || strstr(b.ptr, "not possible: "));

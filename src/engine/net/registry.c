@@ -922,6 +922,13 @@ const char *pmbench_registry_state(const struct pmbench_registry *reg)
 	return "local mirror, warm";
 }
 
+void pmbench_registry_storage(struct pmbench_buf *out,
+			      const struct pmbench_registry *reg)
+{
+	if (reg && reg->mode == PMBENCH_REGISTRY_LOCAL && reg->dir)
+		pmbench_buf_path(out, reg->dir, "storage");
+}
+
 int pmbench_registry_stop(struct pmbench_registry *reg)
 {
 	int ret = 0, relay_port = 0;

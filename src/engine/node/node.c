@@ -594,6 +594,7 @@ int pmbench_node_choose(struct pmbench_node *out, struct pmbench_ctx *ctx,
 				      "the machine's (none pinned, the repo "
 				      "asks for none)");
 	}
+	out->named = want || (ask && ask->spec);
 	pmbench_node_release(&pinned);
 	pmbench_buf_release(&label);
 	return ret;

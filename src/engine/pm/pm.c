@@ -673,6 +673,14 @@ const struct pmbench_pm pmbench_pms[] = {
 		.scripts_note = "yarn 4 builds no dependency scripts here by "
 				"default",
 		/*
+		 * yarn 2 and 3: "If true, packages are allowed to have
+		 * install scripts by default" (enableScripts, default true,
+		 * in yarn 3.8.7's own settings table).
+		 */
+		.scripts_note_before = "yarn 2 and 3 build dependency scripts "
+				       "by default (enableScripts: true "
+				       "before yarn 4)",
+		/*
 		 * enableScripts defaults to false in 4.18 (true only for a
 		 * lockfile older than version 9); a package the project marks
 		 * dependenciesMeta built: false stays unbuilt either way.
@@ -1729,15 +1737,26 @@ const char *pmbench_pm_scripts_refusal(const struct pmbench_pm *pm,
 	return w ? w->refusal : NULL;
 }
 
+/* Its scripts note at release `version` (NULL: not known). */
+static const char *scripts_note(const struct pmbench_pm *pm,
+				const char *version)
+{
+	int major = version ? pmbench_pm_version_major(version) : -1;
+
+	if (pm->scripts_note_before && major >= 0 && major < pm->env_since)
+		return pm->scripts_note_before;
+	return pm->scripts_note;
+}
+
 void pmbench_pm_scripts_told(struct pmbench_buf *out,
-			     const struct pmbench_pm *pm,
+			     const struct pmbench_pm *pm, const char *version,
 			     enum pmbench_scripts_choice choice)
 {
 	const struct pmbench_pm_scripts_way *w = scripts_way(pm, choice);
 	const char *sep = "told ";
 
 	if (!w) {
-		pmbench_buf_adds(out, pm->scripts_note);
+		pmbench_buf_adds(out, scripts_note(pm, version));
 		return;
 	}
 	pmbench_buf_addf(out,
@@ -1756,7 +1775,8 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 				 "package with an install script",
 				 sep, w->trust_field);
 	if (!w->args && !w->env && !w->trust_field)
-		pmbench_buf_addf(out, "as it comes (%s)", pm->scripts_note);
+		pmbench_buf_addf(out, "as it comes (%s)",
+				 scripts_note(pm, version));
 }
 
 void pmbench_pm_push_scripts(struct pmbench_strvec *args,

@@ -11,6 +11,8 @@
 #include "pmbench/node.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/pmversion.h"
+#include "pmbench/registry.h"
+#include "pmbench/result.h"
 
 const struct pmbench_node *pmbench_pmrun_node(const struct pmbench_pmrun *ps)
 {
@@ -144,4 +146,44 @@ int pmbench_pmrun_find_under_node(struct pmbench_pm_found *out,
 	ps->ctx->node = node;
 	ps->ctx->node_dir = node_dir;
 	return ret;
+}
+
+/* The major of a Node version ("v24.22.3" -> 24), or 0. */
+static int node_major(const struct pmbench_node *n)
+{
+	const char *v = n && n->version ? n->version : NULL;
+
+	if (!v)
+		return 0;
+	return (int)strtol(v + (*v == 'v'), NULL, 10);
+}
+
+void pmbench_pmrun_era_hint(struct pmbench_pmrun *ps, struct pmbench_sample *s,
+			    const char *shipped)
+{
+	const struct pmbench_node *node = ps->ctx ? ps->ctx->node : NULL;
+	struct pmbench_buf lock = PMBENCH_BUF_INIT, storage = PMBENCH_BUF_INIT;
+	struct pmbench_buf line = PMBENCH_BUF_INIT;
+
+	/* The repo's own PM on its own lockfile, under a Node none named. */
+	if (!shipped || !node || node->named || ps->own_node ||
+	    !(pmbench_node_era_failure(s->failure) ||
+	      pmbench_node_era_failure(s->tail)))
+		return;
+	pmbench_buf_addf(&lock, "%s/%s%s%s", ps->ws.source,
+			 ps->ws.subdir ? ps->ws.subdir : "",
+			 ps->ws.subdir && *ps->ws.subdir ? "/" : "", shipped);
+	pmbench_registry_storage(&storage, ps->ctx->registry);
+	if (storage.len && pmbench_node_era_hint(&line, lock.ptr, storage.ptr,
+						 node_major(node)) == 0) {
+		free(ps->node_era);
+		ps->node_era = pmbench_xstrdup(line.ptr);
+		pmbench_buf_reset(&lock);
+		pmbench_buf_addf(&lock, "%s; %s", s->failure, line.ptr);
+		free(s->failure);
+		s->failure = pmbench_buf_detach(&lock);
+	}
+	pmbench_buf_release(&lock);
+	pmbench_buf_release(&storage);
+	pmbench_buf_release(&line);
 }

@@ -547,7 +547,8 @@ static char *describe_scripts(struct pmbench_pmrun *ps,
 					      : ps->ws.run);
 	pmbench_strvec_release(found);
 	pmbench_resolution_scripts(&res, found);
-	pmbench_pm_scripts_told(&out, ps->pm, ps->scripts_choice);
+	pmbench_pm_scripts_told(&out, ps->pm, ps->found.version,
+				ps->scripts_choice);
 	if (!found->nr) {
 		pmbench_buf_adds(&out, "; no installed dependency has one");
 	} else {
@@ -973,6 +974,8 @@ int pmbench_pmrun_prime_from(struct pmbench_pmrun *ps, uint64_t timeout_ns,
 	ret = pmbench_pmrun_install(ps, timeout_ns, &s, &c);
 	if (ret < 0)
 		goto done;
+	if (!s.ok && route == PMBENCH_ROUTE_OWN)
+		pmbench_pmrun_era_hint(ps, &s, shipped);
 	if (!s.ok)
 		record_prime_failure(ps, &s, &how);
 	else
@@ -1045,9 +1048,10 @@ void pmbench_pmrun_reset(struct pmbench_pmrun *ps)
 	free(ps->scripts);
 	free(ps->note);
 	free(ps->registry_note);
+	free(ps->node_era);
 	pmbench_strvec_release(&ps->script_packages);
 	ps->prime_failure = ps->lockfile = ps->scripts = ps->note = NULL;
-	ps->registry_note = NULL;
+	ps->registry_note = ps->node_era = NULL;
 	ps->primed_locked = 0;
 	ps->tree_tarballs = 0;
 }
@@ -1470,5 +1474,7 @@ void pmbench_pmrun_describe_cell(struct pmbench_cell *cell,
 		cell->note = pmbench_xstrdup(ps->note);
 	if (ps->pm_version)
 		cell->pm_version = pmbench_xstrdup(ps->pm_version);
+	if (ps->node_era)
+		cell->node_era = pmbench_xstrdup(ps->node_era);
 	cell->ci = ps->ci != 0;
 }

@@ -752,6 +752,7 @@ const struct pmbench_result_field pmbench_result_cell_fields[] = {
 	FIELD(pmbench_cell, "runtime", F_OPTSTR, runtime, 0),
 	FIELD(pmbench_cell, "pm_version", F_OPTSTR, pm_version, 0),
 	FIELD(pmbench_cell, "node", F_OPTSTR, node, 0),
+	FIELD(pmbench_cell, "node_era", F_OPTSTR, node_era, 0),
 	FIELD(pmbench_cell, "pm_config", F_OPTSTR, pm_config, 0),
 	FIELD_NAMES(pmbench_cell, "scripts_choice", scripts_choice,
 		    scripts_choices),

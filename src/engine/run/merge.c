@@ -538,6 +538,7 @@ static void merge_cell(struct pmbench_result *out, const struct pmbench_cell *c,
 		to->runtime = dup_opt(c->runtime);
 		to->pm_version = dup_opt(c->pm_version);
 		to->node = dup_opt(c->node);
+		to->node_era = dup_opt(c->node_era);
 		to->pm_config = dup_opt(c->pm_config);
 		to->scripts_choice = c->scripts_choice;
 		to->ci = c->ci;
