@@ -408,7 +408,12 @@ struct pmbench_decision_speed {
 	struct pmbench_interval up;
 	enum pmbench_verdict verdict; /**< of the target against it */
 	int one_run;		      /**< a side has one run: no interval */
-	int install;		      /**< an install cell (the gain) */
+	/**
+	 * No verdict, and the test could not have given one: too few runs
+	 * (2 against 2: Mann-Whitney's least p is 0.33). Not "no difference".
+	 */
+	int untested;
+	int install;	  /**< an install cell (the gain) */
 	const char *note; /**< said after it ("reproduced"), or NULL */
 };
 
