@@ -58,6 +58,11 @@ struct pmbench_progress {
 	/** The runs' group: "todo-api · install · clean", or NULL. */
 	const char *group;
 	const char *pm; /**< the PM this is about, or NULL */
+	/**
+	 * bench --base: the side of `pm`'s cell, "base" or "head" (a PM
+	 * runs on both in one group); NULL: one side, or no PM's cell.
+	 */
+	const char *side;
 	/** Runs of the group finished (warm-ups too) and planned. */
 	unsigned done, total;
 	/** A finished run's or priming's wall time, s; < 0: it failed. */

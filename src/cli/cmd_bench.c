@@ -169,6 +169,25 @@ static void budget_plan(FILE *out, const char *pre,
 }
 
 /*
+ * The plan's fixed runs and primings: with --base each PM runs, and is
+ * primed, on both sides, the base's and the head's.
+ */
+static void fixed_plan(FILE *out, const char *pre,
+		       const struct pmbench_bench_opts *o, unsigned groups,
+		       size_t fixtures_nr)
+{
+	size_t cells = o->pms.nr * (o->base_commit ? 2 : 1);
+
+	fprintf(out,
+		"\n%s  runs:      %u timed and %u warm-up per PM%s in "
+		"each of %u group%s: %zu runs after %zu primings\n",
+		pre, o->runs, o->warmup, o->base_commit ? " and side" : "",
+		groups, groups == 1 ? "" : "s",
+		(size_t)(o->warmup + o->runs) * groups * cells,
+		cells * fixtures_nr);
+}
+
+/*
  * The plan, before any work: fixtures, PMs, scenarios and tasks, and how
  * many runs that makes. Also tells the progress display how many groups
  * of runs to expect, for its estimate.
@@ -177,7 +196,7 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 		 const struct pmbench_fixture *fixtures, size_t fixtures_nr)
 {
 	struct pmbench_strvec tasks = PMBENCH_STRVEC_INIT;
-	unsigned groups = 0, per = o->warmup + o->runs;
+	unsigned groups = 0;
 
 	if (!o->tasks.nr)
 		pmbench_strvec_push(&tasks, pmbench_task_default()->name);
@@ -197,8 +216,9 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	fprintf(out, "\n%s  PMs:       ", pre);
 	for (size_t i = 0; i < o->pms.nr; i++)
 		fprintf(out, "%s%s", i ? ", " : "", o->pms.v[i]);
-	fprintf(out,
-		"%s\n%s  tasks:     ", o->pms_explicit ? "" : " (those found)",
+	fprintf(out, "%s%s\n%s  tasks:     ",
+		o->pms_explicit ? "" : " (those found)",
+		o->base_commit ? ", each on the base and the head commit" : "",
 		pre);
 	for (size_t i = 0; i < tasks.nr; i++)
 		fprintf(out, "%s%s", i ? ", " : "", tasks.v[i]);
@@ -209,12 +229,7 @@ static void plan(FILE *out, const char *pre, const struct pmbench_bench_opts *o,
 	if (o->runs_auto)
 		budget_plan(out, pre, o, groups);
 	else
-		fprintf(out,
-			"\n%s  runs:      %u timed and %u warm-up per PM in "
-			"each of %u group%s: %zu runs after %zu primings\n",
-			pre, o->runs, o->warmup, groups, groups == 1 ? "" : "s",
-			(size_t)per * groups * o->pms.nr,
-			o->pms.nr * fixtures_nr);
+		fixed_plan(out, pre, o, groups, fixtures_nr);
 	plan_unlocked(out, pre, o, &tasks);
 	fflush(out);
 	pmbench_progress_plan(groups);

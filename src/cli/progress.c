@@ -22,9 +22,13 @@
 static int is_tty;
 static int status_shown;
 
-/* The runs of one PM in the current group. */
+/*
+ * The runs of one cell in the current group: a PM, and with bench --base
+ * its side (a PM's base and head runs are two medians).
+ */
 struct pm_times {
 	char *pm;
+	char *side; /* NULL: one side */
 	double *t;
 	size_t n, alloc;
 };
@@ -33,6 +37,7 @@ struct pm_times {
 static struct {
 	char *name; /* NULL: none */
 	char *pm;   /* running now */
+	char *side; /* its side, or NULL */
 	unsigned done, total;
 	uint64_t start_ns;
 	double eta_s; /* the engine's, of the whole command; 0: none */
@@ -159,18 +164,34 @@ void pmbench_progress_event(const char *fmt, ...)
 	pmbench_buf_release(&b);
 }
 
-static struct pm_times *times_of(const char *pm)
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The runs of `pm`'s cell on `side` (NULL: one side). */
+static struct pm_times *times_of(const char *pm, const char *side)
 {
 	struct pm_times *t;
 
 	for (size_t i = 0; i < group.pms_nr; i++)
-		if (!strcmp(group.pms[i].pm, pm))
+		if (!strcmp(group.pms[i].pm, pm) &&
+		    same(group.pms[i].side, side))
 			return &group.pms[i];
 	PMBENCH_ALLOC_GROW(group.pms, group.pms_nr + 1, group.pms_alloc);
 	t = &group.pms[group.pms_nr++];
 	memset(t, 0, sizeof(*t));
 	t->pm = pmbench_xstrdup(pm);
+	t->side = side ? pmbench_xstrdup(side) : NULL;
 	return t;
+}
+
+/* A cell's name: "npm", or with its side "npm (base)". */
+static void add_cell(struct pmbench_buf *b, const char *pm, const char *side)
+{
+	pmbench_buf_adds(b, pm);
+	if (side)
+		pmbench_buf_addf(b, " (%s)", side);
 }
 
 static void add_seconds(struct pmbench_buf *b, double s)
@@ -204,15 +225,17 @@ static double eta(void)
 static void draw_bar(void)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT, tail = PMBENCH_BUF_INIT;
-	struct pm_times *t = group.pm ? times_of(group.pm) : NULL;
+	struct pm_times *t = group.pm ? times_of(group.pm, group.side) : NULL;
 	unsigned pct = group.total ? group.done * 100 / group.total : 0;
 	size_t width = term_width(), bar, fill;
 
 	if (pct > 100)
 		pct = 100;
 	pmbench_buf_addf(&tail, " %3u%%  %u/%u", pct, group.done, group.total);
-	if (group.pm)
-		pmbench_buf_addf(&tail, "  %s", group.pm);
+	if (group.pm) {
+		pmbench_buf_adds(&tail, "  ");
+		add_cell(&tail, group.pm, group.side);
+	}
 	if (t && t->n) {
 		pmbench_buf_adds(&tail, " median ");
 		add_seconds(&tail, pmbench_stats_median(t->t, t->n));
@@ -255,7 +278,9 @@ static void end_group(void)
 		for (size_t i = 0; i < group.pms_nr; i++) {
 			struct pm_times *t = &group.pms[i];
 
-			pmbench_buf_addf(&b, "%s %s ", i ? "," : ";", t->pm);
+			pmbench_buf_adds(&b, i ? ", " : "; ");
+			add_cell(&b, t->pm, t->side);
+			pmbench_buf_adds(&b, " ");
 			if (t->n)
 				add_seconds(&b,
 					    pmbench_stats_median(t->t, t->n));
@@ -266,11 +291,13 @@ static void end_group(void)
 	}
 	for (size_t i = 0; i < group.pms_nr; i++) {
 		free(group.pms[i].pm);
+		free(group.pms[i].side);
 		free(group.pms[i].t);
 	}
 	free(group.pms);
 	free(group.name);
 	free(group.pm);
+	free(group.side);
 	memset(&group, 0, sizeof(group));
 	pmbench_buf_release(&b);
 }
@@ -317,12 +344,14 @@ static void group_report(const struct pmbench_progress *p)
 	group.done = p->done;
 	group.total = p->total;
 	group.eta_s = p->eta_s;
-	if (p->pm && (!group.pm || strcmp(group.pm, p->pm))) {
+	if (p->pm && (!same(group.pm, p->pm) || !same(group.side, p->side))) {
 		free(group.pm);
+		free(group.side);
 		group.pm = pmbench_xstrdup(p->pm);
+		group.side = p->side ? pmbench_xstrdup(p->side) : NULL;
 	}
 	if (p->kind == PMBENCH_PROGRESS_EVENT && p->pm && p->seconds >= 0) {
-		struct pm_times *t = times_of(p->pm);
+		struct pm_times *t = times_of(p->pm, p->side);
 
 		PMBENCH_ALLOC_GROW(t->t, t->n + 1, t->alloc);
 		t->t[t->n++] = p->seconds;

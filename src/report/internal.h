@@ -171,6 +171,17 @@ size_t pmbench_kind_scale(struct pmbench_doc *d,
 			  const struct pmbench_report *rep);
 
 /*
+ * A curve chart for pages (kind_scale.c), medians joined per series with
+ * their 95 % whiskers in seconds: its caption, its horizontal axis'
+ * title `x_unit` (copied), its title from `fmt`. Its points are added
+ * by pmbench_kind_curve_point().
+ */
+struct pmbench_doc_chart *
+pmbench_kind_curve_chart(struct pmbench_doc *d, const char *caption,
+			 const char *x_unit, const char *fmt, ...)
+	PMBENCH_PRINTF(4, 5);
+
+/*
  * A point of the curve `c` (kind_scale.c): on the line `series` at `x`,
  * the median of `rc` with its interval, titled "<what>: 12.000 s" (or
  * "failed").
@@ -397,7 +408,12 @@ struct pmbench_decision_speed {
 	struct pmbench_interval up;
 	enum pmbench_verdict verdict; /**< of the target against it */
 	int one_run;		      /**< a side has one run: no interval */
-	int install;		      /**< an install cell (the gain) */
+	/**
+	 * No verdict, and the test could not have given one: too few runs
+	 * (2 against 2: Mann-Whitney's least p is 0.33). Not "no difference".
+	 */
+	int untested;
+	int install;	  /**< an install cell (the gain) */
 	const char *note; /**< said after it ("reproduced"), or NULL */
 };
 

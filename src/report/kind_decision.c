@@ -25,6 +25,7 @@ struct decision_row {
 	const struct pmbench_decision_target *t;
 	int faster;	 /* significantly faster in some timed cell */
 	int slower;	 /* significantly slower in some timed cell */
+	int untested;	 /* too few runs to test some timed cell */
 	double log_gain; /* sum of log speed-ups over the install cells */
 	size_t gains;
 	struct pmbench_buf says; /* "same 771 versions, build identical, ..." */
@@ -185,6 +186,9 @@ void pmbench_kind_speed_model(struct pmbench_decision_speed *sp,
 	sp->up = s->up;
 	sp->verdict = s->cmp.verdict;
 	sp->one_run = s->na < 2 || s->nz < 2;
+	sp->untested =
+		sp->verdict == PMBENCH_VERDICT_SAME &&
+		(sp->one_run || pmbench_stats_mwu_min_p(s->na, s->nz) >= 0.05);
 }
 
 /* The speed of `pm` against the source in one timed cell of migrate. */
@@ -386,9 +390,9 @@ static void speed_text(struct pmbench_buf *b,
 	double up = s->up.point;
 	double half = fmax(s->up.hi - up, up - s->up.lo) / up * 100;
 
-	if (s->verdict == PMBENCH_VERDICT_FASTER)
+	if (s->verdict == PMBENCH_VERDICT_FASTER || (s->untested && up >= 1))
 		pmbench_buf_addf(b, "%.2fx faster", up);
-	else if (s->verdict == PMBENCH_VERDICT_SLOWER)
+	else if (s->verdict == PMBENCH_VERDICT_SLOWER || s->untested)
 		pmbench_buf_addf(b, "%.2fx slower", 1.0 / up);
 	else
 		pmbench_buf_addf(b, "no difference (%.2fx)", up);
@@ -396,6 +400,8 @@ static void speed_text(struct pmbench_buf *b,
 		pmbench_buf_addf(b, " ±%.0f%%", half);
 	else
 		pmbench_buf_adds(b, " (1 run)");
+	if (s->untested)
+		pmbench_buf_adds(b, " (too few runs to test)");
 	if (s->note)
 		pmbench_buf_addf(b, " (%s)", s->note);
 }
@@ -426,6 +432,7 @@ static void speeds_row(struct pmbench_doc_row *row, size_t col,
 		pmbench_buf_addf(&d->says, "; %s: %s", m->heads.v[i], b.ptr);
 		d->faster |= s->verdict == PMBENCH_VERDICT_FASTER;
 		d->slower |= s->verdict == PMBENCH_VERDICT_SLOWER;
+		d->untested |= s->untested;
 		if (s->install) {
 			d->log_gain += log(s->up.point);
 			d->gains++;
@@ -510,6 +517,12 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 				 "%s passes every check but is faster in some "
 				 "cells and slower in others: %s.",
 				 d->t->name, d->says.ptr);
+	else if (d->untested)
+		pmbench_buf_addf(out,
+				 "%s passes every check; too few runs to "
+				 "tell whether it is faster than %s (--runs "
+				 "5 or more): %s.",
+				 d->t->name, source, d->says.ptr);
 	else
 		pmbench_buf_addf(out,
 				 "Stay on %s unless another reason moves you: "

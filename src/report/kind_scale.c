@@ -167,6 +167,26 @@ static void human_table(struct pmbench_doc *d, const struct section *s,
 	pmbench_buf_release(&b);
 }
 
+struct pmbench_doc_chart *pmbench_kind_curve_chart(struct pmbench_doc *d,
+						   const char *caption,
+						   const char *x_unit,
+						   const char *fmt, ...)
+{
+	struct pmbench_buf title = PMBENCH_BUF_INIT;
+	struct pmbench_doc_chart *c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&title, fmt, ap);
+	va_end(ap);
+	c = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "curve", caption, title.ptr,
+			      " s");
+	c->curve = 1;
+	c->x_unit = pmbench_xstrdup(x_unit);
+	pmbench_buf_release(&title);
+	return c;
+}
+
 void pmbench_kind_curve_point(struct pmbench_doc_chart *c, const char *series,
 			      double x, const struct pmbench_report_cell *rc,
 			      const char *what)
@@ -191,20 +211,16 @@ void pmbench_kind_curve_point(struct pmbench_doc_chart *c, const char *series,
 
 static void chart(struct pmbench_doc *d, const struct section *s)
 {
-	struct pmbench_buf title = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
-	struct pmbench_doc_chart *c;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	struct pmbench_doc_chart *c = pmbench_kind_curve_chart(
+		d,
+		"Median (points joined per package manager), 95% interval "
+		"(whiskers), by workspace packages",
+		"workspace packages",
+		"%s %s: median time against the number of workspace packages, "
+		"one line per package manager, with 95%% intervals",
+		s->task, s->scenario);
 
-	pmbench_buf_addf(&title,
-			 "%s %s: median time against the number of workspace "
-			 "packages, one line per package manager, with 95%% "
-			 "intervals",
-			 s->task, s->scenario);
-	c = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "curve",
-			      "Median (points joined per package manager), "
-			      "95% interval (whiskers), by workspace packages",
-			      title.ptr, " s");
-	c->curve = 1;
-	c->x_unit = pmbench_xstrdup("workspace packages");
 	for (size_t p = 0; p < s->pms.nr; p++) {
 		for (size_t i = 0; i < s->nr; i++) {
 			long k = cell_of(s, s->sizes[i].fixture, s->pms.v[p]);
@@ -218,7 +234,6 @@ static void chart(struct pmbench_doc *d, const struct section *s)
 						 &s->rep->cells[k], b.ptr);
 		}
 	}
-	pmbench_buf_release(&title);
 	pmbench_buf_release(&b);
 }
 

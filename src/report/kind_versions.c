@@ -376,20 +376,18 @@ static void most_line(struct pmbench_doc *d, const struct section *s,
 /* A line per scenario across the releases, for pages. */
 static void chart(struct pmbench_doc *d, const struct section *s)
 {
-	struct pmbench_buf title = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	struct pmbench_doc_chart *c;
 
-	pmbench_buf_addf(&title,
-			 "%s %s: median time by %s release, one line per "
-			 "scenario, with 95%% intervals",
-			 s->fixture, s->task, s->pm);
-	c = pmbench_doc_chart(d, PMBENCH_DOC_PAGE, "curve",
-			      "Median (points joined per scenario), 95% "
-			      "interval (whiskers), by release",
-			      title.ptr, " s");
-	c->curve = 1;
 	pmbench_buf_addf(&b, "%s release", s->pm);
-	c->x_unit = pmbench_buf_detach(&b);
+	c = pmbench_kind_curve_chart(
+		d,
+		"Median (points joined per scenario), 95% interval "
+		"(whiskers), by release",
+		b.ptr,
+		"%s %s: median time by %s release, one line per scenario, "
+		"with 95%% intervals",
+		s->fixture, s->task, s->pm);
 	for (size_t v = 0; v < s->versions.nr; v++)
 		pmbench_strvec_push(&c->x_labels, s->versions.v[v]);
 	for (size_t k = 0; k < s->scenarios.nr; k++)
@@ -406,7 +404,6 @@ static void chart(struct pmbench_doc *d, const struct section *s)
 						 (double)(v + 1),
 						 &s->rep->cells[vc->i], b.ptr);
 		}
-	pmbench_buf_release(&title);
 	pmbench_buf_release(&b);
 }
 

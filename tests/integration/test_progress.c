@@ -306,7 +306,76 @@ TEST(dry_run_prints_the_plan)
 	}
 }
 
+/* The median of `cell` in the group's closing line `line`: seconds, -1. */
+static double closing_median(const char *line, const char *cell)
+{
+	const char *eol = strchr(line, '\n'), *at = strstr(line, cell);
+	double v;
+	int n = 0;
+
+	if (!at || (eol && at > eol) ||
+	    sscanf(at + strlen(cell), "%lf%n", &v, &n) != 1)
+		return -1;
+	return strncmp(at + strlen(cell) + n, " ms", 3) ? v : v / 1e3;
+}
+
+/*
+ * bench --base, as the pull-request check runs it: each PM runs on the
+ * base and the head commit in every round of one group. The bar and the
+ * group's closing line keep a median per cell (PM and side), so a head
+ * 150 ms slower per install is not mixed into the base's median; the
+ * plan counts the runs and primings of both sides.
+ */
+TEST(base_and_head_keep_their_own_medians)
+{
+	struct pmbench_buf out = PMBENCH_BUF_INIT;
+	char first[41], second[41];
+	const char *proj, *done;
+	int code;
+
+	h_setup();
+	proj = h_project("proj");
+	h_git_commit_all(first, proj, "base");
+	h_write("proj/fakepm-extra-ms", "150\n");
+	h_git_commit_all(second, proj, "head: slower installs");
+	setenv("FAKEPM_NPM_SLEEP_MS", "30", 1);
+	setenv("FAKEPM_BUN_SLEEP_MS", "30", 1);
+	{
+		const char *args[] = { "bench",	 "--base",     first,
+				       "--head", second,       proj,
+				       "--pm",	 "npm,bun",    "--runs",
+				       "3",	 "--scenario", "clean",
+				       NULL };
+
+		code = run_on_pty(&out, args);
+	}
+	unsetenv("FAKEPM_NPM_SLEEP_MS");
+	unsetenv("FAKEPM_BUN_SLEEP_MS");
+	CHECK_INT(code, 0);
+	/* 2 PMs on 2 sides: 4 cells of 4 runs, 4 primings. */
+	CHECK_CONTAINS(out.ptr, "each on the base and the head commit");
+	CHECK_CONTAINS(out.ptr, "3 timed and 1 warm-up per PM and side in "
+				"each of 1 group: 16 runs after 4 primings");
+	CHECK_CONTAINS(out.ptr, "100%  16/16");
+	CHECK_CONTAINS(out.ptr, " npm (head) median ");
+	CHECK_CONTAINS(out.ptr, " npm (base) median ");
+	done = strstr(out.ptr, "proj · install · clean: 100%, 16 runs in ");
+	CHECK(done != NULL);
+	if (done) {
+		double base = closing_median(done, "npm (base) "),
+		       head = closing_median(done, "npm (head) ");
+
+		CHECK(base > 0 && head > 0);
+		/* The head's 150 ms more per install, in its median alone. */
+		CHECK(head > base + 0.1);
+		CHECK(closing_median(done, "bun (head) ") >
+		      closing_median(done, "bun (base) ") + 0.1);
+	}
+	pmbench_buf_release(&out);
+}
+
 CHECK_MAIN(CASE(bars_on_a_terminal), CASE(ci_cache_bars_on_a_terminal),
 	   CASE(lines_off_a_terminal),
 	   CASE(progress_forces_the_bars_off_a_terminal),
-	   CASE(dry_run_prints_the_plan))
+	   CASE(dry_run_prints_the_plan),
+	   CASE(base_and_head_keep_their_own_medians))

@@ -257,10 +257,13 @@ static const char *label(const struct rounds *x, const char *cell)
 	return x->task->flags & PMBENCH_TASK_PER_SCENARIO ? x->scenario : cell;
 }
 
-/* A progress report of kind `kind` about `pm` in this group. */
+/*
+ * A progress report of kind `kind` about `pm`'s cell of `fixture` (NULL:
+ * no side, as the control's) in this group: with --base, its side too.
+ */
 static struct pmbench_progress progress_of(const struct rounds *x,
 					   enum pmbench_progress_kind kind,
-					   const char *pm)
+					   const char *pm, const char *fixture)
 {
 	struct pmbench_progress p;
 
@@ -268,6 +271,8 @@ static struct pmbench_progress progress_of(const struct rounds *x,
 	p.kind = kind;
 	p.group = x->group.ptr;
 	p.pm = pm;
+	if (x->base_name && fixture)
+		p.side = strcmp(fixture, x->base_name) ? "head" : "base";
 	p.done = x->done;
 	p.total = x->total;
 	if (x->end_at && *x->end_at > pmbench_now_ns())
@@ -285,7 +290,7 @@ static void report(struct rounds *x, const struct pmbench_cell *cell,
 	double v;
 
 	struct pmbench_progress p =
-		progress_of(x, PMBENCH_PROGRESS_EVENT, cell->pm);
+		progress_of(x, PMBENCH_PROGRESS_EVENT, cell->pm, cell->fixture);
 
 	/* The control is no PM's run: it moves no bar. */
 	p.done = pmbench_control_is(cell->pm) ? x->done : ++x->done;
@@ -407,8 +412,8 @@ static int one_pass(struct rounds *x, struct pmbench_pmrun *ps,
 		    const struct pmbench_round *round, unsigned rep)
 {
 	struct pmbench_task_job j = job_of(x, ps, x->task->name);
-	struct pmbench_progress p =
-		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	struct pmbench_progress p = progress_of(x, PMBENCH_PROGRESS_STATUS,
+						ps->pm->name, fx(x, ps));
 	int prepared, ret = 0;
 
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s %u/%u", fx(x, ps),
@@ -538,8 +543,8 @@ static int control_run(struct rounds *x, const struct pmbench_round *round)
 	struct pmbench_cell *cell =
 		pmbench_result_find_cell(x->r, x->f->name, x->task->name,
 					 x->scenario, PMBENCH_CONTROL_PM);
-	struct pmbench_progress p =
-		progress_of(x, PMBENCH_PROGRESS_STATUS, PMBENCH_CONTROL_PM);
+	struct pmbench_progress p = progress_of(x, PMBENCH_PROGRESS_STATUS,
+						PMBENCH_CONTROL_PM, NULL);
 	struct pmbench_fs_trash_room room;
 	uint64_t t0;
 	int ret;
@@ -569,8 +574,8 @@ static int control_run(struct rounds *x, const struct pmbench_round *round)
 static int explain_one(struct rounds *x, struct pmbench_pmrun *ps, unsigned k)
 {
 	struct pmbench_task_job j = job_of(x, ps, x->task->name);
-	struct pmbench_progress p =
-		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	struct pmbench_progress p = progress_of(x, PMBENCH_PROGRESS_STATUS,
+						ps->pm->name, fx(x, ps));
 	struct pmbench_buf name = PMBENCH_BUF_INIT;
 	struct pmbench_explain_run *e;
 	int ret;
@@ -636,8 +641,8 @@ static int prove_one(struct rounds *x, struct pmbench_pmrun *ps,
 		     struct pmbench_cell *cell,
 		     const struct pmbench_task_job *j)
 {
-	struct pmbench_progress p =
-		progress_of(x, PMBENCH_PROGRESS_STATUS, ps->pm->name);
+	struct pmbench_progress p = progress_of(x, PMBENCH_PROGRESS_STATUS,
+						ps->pm->name, fx(x, ps));
 	int ret;
 
 	pmbench_ctx_report(x->ctx, &p, "%s: %s %s proven offline", x->f->name,
