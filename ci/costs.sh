@@ -34,7 +34,8 @@ printf '== test costs: %s CPU-s in the tests'"'"' cases; per build:\n' \
 	"$(awk -F '\t' '$1 == "A" { print $2 }' "$1.sum")"
 awk -F '\t' '$1 == "T" { printf "  %-12s %6d CPU-s (%d s of cases)\n", $2, $4, $3 }' "$1.sum" | sort -k2 -rn
 printf '   the %d costliest tests (CPU-s, wall s of their cases):\n' "$n"
-awk -F '\t' '$1 == "P" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"
+# awk, not head: head's early exit kills sort with SIGPIPE (pipefail).
+awk -F '\t' '$1 == "P" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | awk -v n="$n" 'NR <= n'
 printf '   the %d costliest cases:\n' "$n"
-awk -F '\t' '$1 == "C" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | head -n "$n"
+awk -F '\t' '$1 == "C" { printf "  %6d %6d  %s\n", $4, $3, $2 }' "$1.sum" | sort -rn | awk -v n="$n" 'NR <= n'
 rm -f "$1.sum"

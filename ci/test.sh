@@ -192,7 +192,8 @@ else
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
 "$top/ci/skips.sh" "$PMBENCH_TEST_SKIPS"
-"$top/ci/costs.sh" "$PMBENCH_TEST_CPU" 20
+# A report, not a test: its failure says so and fails nothing.
+"$top/ci/costs.sh" "$PMBENCH_TEST_CPU" 20 || echo "ci/test.sh: ci/costs.sh failed: the list above is incomplete" >&2
 echo "== style and links (ci/style.sh, ci/doclinks.sh)"
 wait "$style_pid" || status=1
 cat "$style_log"
