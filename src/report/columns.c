@@ -80,8 +80,9 @@ static void w_median(struct pmbench_doc_row *row, size_t k,
 
 /*
  * Data only: the state check of the cell's runs (statecheck.h): "pass",
- * "known", "fail" (some runs), "wrong_state" (every run: no time), or
- * nothing when no run was checked; and the runs of each.
+ * "known", "fail" (some runs, or the cell failed its offline proof: it
+ * was not warm), "wrong_state" (every run: no time), or nothing when
+ * nothing was checked; and the runs of each.
  */
 static void w_state(struct pmbench_doc_row *row, size_t k,
 		    const struct pmbench_report_cell *c)
@@ -89,19 +90,23 @@ static void w_state(struct pmbench_doc_row *row, size_t k,
 	size_t fail = pmbench_cell_checks(c->cell, PMBENCH_CHECK_FAIL, NULL);
 	size_t known = pmbench_cell_checks(c->cell, PMBENCH_CHECK_KNOWN, NULL);
 	size_t pass = pmbench_cell_checks(c->cell, PMBENCH_CHECK_PASS, NULL);
+	int unproven = c->cell->proof == PMBENCH_PROOF_FAIL;
 
-	if (!fail && !known && !pass)
+	if (!fail && !known && !pass && !unproven)
 		return;
 	pmbench_doc_str(row, k, 0,
 			pmbench_cell_wrong_state(c->cell) ? "wrong_state"
-			: fail				  ? "fail"
+			: fail || unproven		  ? "fail"
 			: known				  ? "known"
 							  : "pass");
 	pmbench_doc_num(row, k, 1, (double)fail);
 	pmbench_doc_num(row, k, 2, (double)known);
 }
 
-/* Data only: the cell's offline proof (bench --prove-offline), if any. */
+/*
+ * Data only: the cell's offline proof (bench --prove-offline), if any,
+ * and whether it failed as a number, for the exports of numbers only.
+ */
 static void w_proof(struct pmbench_doc_row *row, size_t k,
 		    const struct pmbench_report_cell *c)
 {
@@ -110,6 +115,7 @@ static void w_proof(struct pmbench_doc_row *row, size_t k,
 	pmbench_doc_str(row, k, 0, pmbench_proof_name(c->cell->proof));
 	if (c->cell->proof_why)
 		pmbench_doc_str(row, k, 1, c->cell->proof_why);
+	pmbench_doc_num(row, k, 2, c->cell->proof == PMBENCH_PROOF_FAIL);
 }
 
 static void w_ci(struct pmbench_doc_row *row, size_t k,
@@ -483,7 +489,9 @@ static const struct cell_column {
 	  0 },
 	{ { NULL,
 	    0,
-	    { { "offline_proof", TEXT, 0 }, { "offline_proof_why", TEXT, 0 } } },
+	    { { "offline_proof", TEXT, 0 },
+	      { "offline_proof_why", TEXT, 0 },
+	      { "offline_proof_failed", COUNT, 0 } } },
 	  w_proof,
 	  0 },
 	{ { "version",

@@ -101,6 +101,47 @@ static void runs_failed(struct pmbench_decision_target *tg,
 	}
 }
 
+/*
+ * Why cell `c`'s times are not of the state asked, or NULL: every run
+ * failed its state check, or the cell failed its offline proof (a warm
+ * cell that needs the registry was not warm). Its speed is then no
+ * speed of that state.
+ */
+static const char *not_the_state(const struct pmbench_report_cell *c)
+{
+	if (pmbench_cell_wrong_state(c->cell))
+		return "not the state asked";
+	if (c->cell->proof == PMBENCH_PROOF_FAIL)
+		return "not warm (failed offline)";
+	return NULL;
+}
+
+/*
+ * Target cell `c` against the baseline's `base` in head `i`: its speed
+ * when both are of the state asked, else what was not (a target not in
+ * a state the baseline was in, with times, is blocked, as one that fails
+ * there).
+ */
+static void group_speed(struct pmbench_decision *dec,
+			struct pmbench_decision_target *tg, size_t i,
+			const struct pmbench_report_cell *c,
+			const struct pmbench_report_cell *base, uint64_t seed)
+{
+	const char *mine = not_the_state(c), *theirs = not_the_state(base);
+
+	if (mine) {
+		runs_add(tg, "%s in %s", mine, dec->heads.v[i]);
+		tg->blocked |= !theirs && base->n;
+	} else {
+		runs_failed(tg, c, base, dec->heads.v[i]);
+	}
+	if (theirs)
+		runs_add(tg, "%s %s in %s", dec->reference, theirs,
+			 dec->heads.v[i]);
+	if (!mine && !theirs && c->n && base->n)
+		bench_speed(&tg->speeds[i], c, base, seed);
+}
+
 /* The cell of `pm` in the group of cell `g`, or -1. */
 static long group_cell(const struct pmbench_report *rep, size_t g,
 		       const char *pm)
@@ -147,13 +188,10 @@ static void bench_target(struct pmbench_decision *dec, const char *pm,
 
 		if (j < 0)
 			continue;
-		ran += rep->cells[j].n > 0;
-		runs_failed(tg, &rep->cells[j], &rep->cells[b],
-			    dec->heads.v[i]);
-		if (rep->cells[j].n && rep->cells[b].n)
-			bench_speed(&tg->speeds[i], &rep->cells[j],
-				    &rep->cells[b],
-				    rep->result->seed + (uint64_t)j);
+		ran += rep->cells[j].n > 0 ||
+		       pmbench_cell_wrong_state(rep->cells[j].cell);
+		group_speed(dec, tg, i, &rep->cells[j], &rep->cells[b],
+			    rep->result->seed + (uint64_t)j);
 	}
 	if (!ran) {
 		tg->blocked = 1;

@@ -269,6 +269,17 @@ static void against_baseline(struct pmbench_report *rep, size_t j, size_t b)
 		c->base_verdict = PMBENCH_VERDICT_SLOWER;
 }
 
+/*
+ * A cell that takes part in ratios: a PM (or a baseline) with times,
+ * not one that failed its offline proof (not warm: no warm time to
+ * rank; its median stays, marked, pmbench_report_cell_notes() says why).
+ */
+static int in_ratios(const struct pmbench_report_cell *c)
+{
+	return c->n && !pmbench_control_is(c->cell->pm) &&
+	       c->cell->proof != PMBENCH_PROOF_FAIL;
+}
+
 /* The baseline's cell of the scenario starting at g, or -1. */
 static long baseline_of(const struct pmbench_report *rep, size_t g)
 {
@@ -276,15 +287,10 @@ static long baseline_of(const struct pmbench_report *rep, size_t g)
 
 	for (size_t j = g; name && j < rep->cells_nr; j++)
 		if (pmbench_report_same_group(rep, g, j) &&
-		    !strcmp(rep->cells[j].cell->pm, name) && rep->cells[j].n)
+		    !strcmp(rep->cells[j].cell->pm, name) &&
+		    in_ratios(&rep->cells[j]))
 			return (long)j;
 	return -1;
-}
-
-/* A cell that takes part in ratios: a PM (or a baseline) with times. */
-static int in_ratios(const struct pmbench_report_cell *c)
-{
-	return c->n && !pmbench_control_is(c->cell->pm);
 }
 
 /* Every pair of cells of the scenario starting at g. */
@@ -372,7 +378,7 @@ void pmbench_report_init(struct pmbench_report *out,
 			    pmbench_control_is(c->cell->pm))
 				continue;
 			c->fastest = best;
-			if (best < 0 || (long)j == best || !c->n)
+			if (best < 0 || (long)j == best || !in_ratios(c))
 				continue;
 			against_fastest(out, j, (size_t)best);
 		}

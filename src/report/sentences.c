@@ -293,14 +293,18 @@ static void add_state_check(struct pmbench_doc *d, unsigned audience,
 				 c->cell->pm, why);
 }
 
-/* The offline proof (bench --prove-offline), one line when proven. */
+/*
+ * The offline proof (bench --prove-offline), one line when proven; a
+ * cell that failed it was not warm, and is ranked against none.
+ */
 static void add_proof(struct pmbench_doc *d, unsigned audience,
 		      const struct pmbench_report_cell *c)
 {
 	if (c->cell->proof == PMBENCH_PROOF_FAIL)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
-				 "%s ✗ offline proof (%s): %s", c->cell->pm,
-				 c->cell->scenario,
+				 "%s ✗ offline proof (%s): %s; no warm time "
+				 "to compare",
+				 c->cell->pm, c->cell->scenario,
 				 c->cell->proof_why ? c->cell->proof_why : "");
 	else if (c->cell->proof == PMBENCH_PROOF_PASS)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,

@@ -120,6 +120,78 @@ TEST(all_runs_every_install_script)
 	h_run_release(&run);
 }
 
+/*
+ * `ci-cache --scripts choice` of `pms` (strategy none, one round), with
+ * `knobs`: every job of each PM's cell (miss, hit) checked `want`, `why`
+ * in the reason.
+ */
+static void ci_cache(int *ok, const char *choice, const char *pms,
+		     const char *const *knobs, int want, const char *why)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT,
+			      list = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
+	const char *proj = h_project("proj");
+	char out[4200];
+	const char *args[] = { "ci-cache",   proj,   "--pm",   pms,
+			       "--strategy", "none", "--runs", "1",
+			       "--scripts",  choice, "--out",  out,
+			       NULL };
+	struct h_run run;
+
+	*ok = 0;
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
+	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
+	pmbench_strvec_push(&env, "FAKEPM_LIFECYCLE=400");
+	pmbench_strvec_pushv(&env, knobs);
+	h_pmbench(&run, args, &env);
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	pmbench_strvec_split(&list, pms, ',');
+	for (size_t i = 0; i < list.nr; i++) {
+		const struct pmbench_cell *c = pmbench_result_find_cell(
+			&r, "proj", "ci-cache", "none", list.v[i]);
+
+		CHECK(c && c->samples_nr >= 1);
+		for (size_t k = 0; k < c->samples_nr; k++) {
+			CHECK(c->samples[k].ok);
+			CHECK_INT(c->samples[k].state_check, want);
+			if (why)
+				CHECK_CONTAINS(c->samples[k].state_why, why);
+		}
+	}
+	pmbench_strvec_release(&list);
+	pmbench_strvec_release(&env);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+	*ok = 1;
+}
+
+/*
+ * ci-cache's jobs are told as bench's runs are: npm by its flag, yarn 4
+ * by its environment, bun by the trustedDependencies of its primed copy,
+ * and each job's process tree confirms it; one that does not do as told
+ * fails its check.
+ */
+TEST(ci_cache_jobs_are_told)
+{
+	const char *const honest[] = { NULL };
+	const char *const liar[] = { "FAKEPM_YARN_BERRY_LIFECYCLE=always",
+				     NULL };
+
+	h_setup();
+	H_CHECK_CALL(ci_cache, "all", "yarn-berry,bun,npm", honest,
+		     PMBENCH_CHECK_PASS, NULL);
+	h_setup();
+	H_CHECK_CALL(ci_cache, "none", "yarn-berry,npm", honest,
+		     PMBENCH_CHECK_PASS, NULL);
+	h_setup();
+	H_CHECK_CALL(ci_cache, "none", "yarn-berry", liar, PMBENCH_CHECK_FAIL,
+		     "--scripts none: 1 lifecycle script ran: has-script "
+		     "postinstall");
+}
+
 /* As they come, npm runs it and pnpm does not: the note stays. */
 TEST(as_they_come_the_note_stays)
 {
@@ -137,4 +209,4 @@ TEST(as_they_come_the_note_stays)
 
 CHECK_MAIN(CASE(none_runs_no_lifecycle_script),
 	   CASE(all_runs_every_install_script),
-	   CASE(as_they_come_the_note_stays))
+	   CASE(as_they_come_the_note_stays), CASE(ci_cache_jobs_are_told))

@@ -1107,6 +1107,82 @@ TEST(bench_baseline_decision_first)
 	pmbench_result_release(&r);
 }
 
+/* The JSON result record whose command starts `command`, or NULL. */
+static const cJSON *result_of(const cJSON *root, const char *command)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "results"))
+	{
+		const char *c = h_str(it, "command");
+
+		if (c && !strncmp(c, command, strlen(command)))
+			return it;
+	}
+	return NULL;
+}
+
+/*
+ * A warm cell that failed its offline proof was not warm: marked, said
+ * under its scenario, "fail" in the data column state_check (the
+ * numbers-only JSON: offline_proof_failed 1), ranked against
+ * no cell, and no speed of that state in the decision, which it blocks.
+ */
+TEST(failed_offline_proof_is_no_warm_time)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_report rep = PMBENCH_REPORT_INIT;
+	struct pmbench_cell *pnpm;
+	cJSON *root;
+	char *t;
+
+	CHECK_INT(h_data_result(&r, "baseline-result.json"), 0);
+	pnpm = pmbench_result_find_cell(&r, "vite-react", "install",
+					"cache+lockfile", "pnpm");
+	CHECK(pnpm);
+	pnpm->proof = PMBENCH_PROOF_FAIL;
+	pnpm->proof_why = pmbench_xstrdup("not warm: it asked the registry "
+					  "3 requests (3 packuments)");
+	pmbench_report_init(&rep, &r);
+	/* npm is the fastest warm cell, pnpm in no pair, no ratio. */
+	CHECK_STR(rep.cells[rep.cells[4].fastest].cell->pm, "npm");
+	CHECK(!rep.cells[4].has_vs && !rep.cells[4].has_base);
+	for (size_t i = 0; i < rep.pairs_nr; i++)
+		CHECK(rep.pairs[i].a != 4 && rep.pairs[i].b != 4);
+	pmbench_report_release(&rep);
+	t = render(&r, "table");
+	CHECK_CONTAINS(t, "  pnpm    1 of 5 runs failed in install clean, not "
+			  "warm (failed offline) in install cache+lockfile");
+	CHECK(!strstr(t, "2.63x faster"));
+	CHECK_CONTAINS(t, "Stay on npm: no target passes every check");
+	CHECK_CONTAINS(t, " ✗");
+	CHECK_CONTAINS(t, "pnpm ✗ offline proof (cache+lockfile): not warm: "
+			  "it asked the registry 3 requests (3 packuments); no "
+			  "warm time to compare");
+	free(t);
+	t = render(&r, "json");
+	root = cJSON_Parse(t);
+	CHECK_NEAR(h_num(result_of(root, "pnpm install (cache+lockfile"),
+			 "offline_proof_failed"),
+		   1, 0);
+	CHECK(result_of(root, "npm install (cache+lockfile"));
+	CHECK_NEAR(h_num(result_of(root, "npm install (cache+lockfile"),
+			 "offline_proof_failed"),
+		   -1, 0);
+	cJSON_Delete(root);
+	free(t);
+	/* The baseline not warm: no speed there, said, and no block. */
+	pnpm->proof = PMBENCH_PROOF_PASS;
+	r.cells[3].proof = PMBENCH_PROOF_FAIL;
+	t = render(&r, "table");
+	CHECK_CONTAINS(t, "1 of 5 runs failed in install clean, npm not warm "
+			  "(failed offline) in install cache+lockfile");
+	CHECK_CONTAINS(t, "Move to pnpm: ");
+	CHECK(!strstr(t, "2.63x faster"));
+	free(t);
+	pmbench_result_release(&r);
+}
+
 /* The record of the versions table at `version` in `scenario`. */
 static const cJSON *version_record(const cJSON *arr, const char *scenario,
 				   const char *version)
@@ -1215,4 +1291,5 @@ CHECK_MAIN(CASE(statistics), CASE(table), CASE(scripts_told_is_like_for_like),
 	   CASE(paired_only_with_complete_rounds), CASE(scaling_curve),
 	   CASE(state_check_in_every_format), CASE(versions_side_by_side),
 	   CASE(bench_baseline_decision_first),
+	   CASE(failed_offline_proof_is_no_warm_time),
 	   CASE(no_versions_section_for_one_release))

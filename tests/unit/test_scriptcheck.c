@@ -154,6 +154,19 @@ TEST(every_pm_tells_or_refuses_each_choice)
 					PMBENCH_SCRIPTS_RUN_NONE));
 	for (size_t i = 0; (pm = pmbench_pm_nth(i)); i++)
 		CHECK(!pmbench_pm_scripts_refusal(pm, PMBENCH_SCRIPTS_RUN_ALL));
+	/*
+	 * bun as it comes says its optimiser skips a trusted esbuild's and
+	 * sharp's postinstall, and is not counted as running them all.
+	 */
+	pmbench_buf_reset(&b);
+	pmbench_pm_scripts_told(&b, pmbench_pm_get("bun"), "1.4.5",
+				PMBENCH_SCRIPTS_AS_IS);
+	CHECK_CONTAINS(b.ptr, "bun 1.4 skips even a trusted esbuild's "
+			      "postinstall (linking its platform binary "
+			      "instead) and sharp's (its postinstall "
+			      "optimiser)");
+	CHECK(!strstr(b.ptr, "runs every") &&
+	      !strstr(b.ptr, "runs dependency"));
 	pmbench_strvec_release(&args);
 	pmbench_strvec_release(&env);
 	pmbench_buf_release(&b);

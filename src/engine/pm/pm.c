@@ -940,8 +940,17 @@ const struct pmbench_pm pmbench_pms[] = {
 				       "link to a file of a lower layer copies "
 				       "it up" }),
 		.scripts = PMBENCH_SCRIPTS_TRUSTED,
+		/*
+		 * Its postinstall optimiser (src/install/
+		 * postinstall_optimizer.zig, bun 1.4): esbuild's postinstall
+		 * skipped where a platform package's binary can be linked,
+		 * sharp's always, trusted or not.
+		 */
 		.scripts_note = "bun runs install scripts only for packages on "
-				"its trusted list",
+				"its trusted list, and bun 1.4 skips even a "
+				"trusted esbuild's postinstall (linking its "
+				"platform binary instead) and sharp's (its "
+				"postinstall optimiser)",
 		.scripts_said = L("Blocked "),
 		.scripts_way = SCRIPTS_WAYS(
 			{ .args = L("--ignore-scripts"),

@@ -22,6 +22,7 @@
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
 #include "pmbench/schedule.h"
+#include "pmbench/scriptcheck.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
 #include "cisetup.h"
@@ -853,6 +854,23 @@ done:
 	return ret;
 }
 
+/*
+ * --scripts none or all confirmed by the job install's process tree, as
+ * bench's runs are (scriptcheck.h): a job installs with its lockfile,
+ * and with node_modules in place when a hit restored them.
+ */
+static void job_scripts_check(const struct pmbench_pmrun *ps,
+			      const struct config *c, enum job_kind kind,
+			      struct pmbench_sample *s)
+{
+	unsigned state = PMBENCH_STATE_LOCKFILE;
+
+	if ((c->strategy & NM) && kind != JOB_MISS)
+		state |= PMBENCH_STATE_NODE_MODULES;
+	pmbench_scripts_check_sample(s, state, ps->scripts_choice,
+				     &ps->script_packages);
+}
+
 /* The job's install (frozen, or not after the lockfile change), then save. */
 static int job_install(struct job_measures *m, struct run *x, size_t pi,
 		       size_t ci, enum job_kind kind, struct pmbench_sample *s)
@@ -871,6 +889,7 @@ static int job_install(struct job_measures *m, struct run *x, size_t pi,
 	if (!s->ok)
 		goto done;
 	pmbench_pmrun_measure_node_modules(ps, s);
+	job_scripts_check(ps, c, kind, s);
 	if (c->strategy & CACHES)
 		ret = job_save(m, x, pi, ci, kind, s);
 	if (!ret && (c->strategy & TC) && kind == JOB_MISS &&
@@ -1529,8 +1548,11 @@ static int budget_jobs(struct run *x)
 }
 
 /*
- * The CI install of `ps` into `out`: its binary, its CI arguments, what
- * tells it --scripts, the fixture's flags.
+ * The CI install of `ps` into `out`: its binary, its CI arguments, the
+ * arguments that tell it --scripts, the fixture's flags. The variables
+ * that tell it (npm's and yarn 4's) are in its environment already
+ * (pmbench_pmrun_compose()), which every job runs with; bun's list is in
+ * the package.json of every copy (the priming's trust_scripts()).
  */
 static void frozen_command(struct pmbench_strvec *out, const struct run *x,
 			   const struct pmbench_pmrun *ps)
