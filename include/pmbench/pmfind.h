@@ -37,9 +37,12 @@ struct pmbench_pm_found {
  * install it; another negative error when a binary could not be asked
  * for pmbench's own reason (`scratch_dir`'s disk is full, its temp folder
  * cannot be made, a spawn failed, Ctrl-C). Cancelling `ctx` stops a
- * version query.
+ * version query. A release asked for (`pnpm@9`) is the newest installed
+ * one in its range (pmversion.h), asked in its environment less what it
+ * is too old to know (pmbench_pm_env_older()); one pmbench installed
+ * that does not answer is installed again, once, through `ctx`.
  */
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
+int pmbench_pm_find(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *path,
 		    const char *scratch_dir);
 

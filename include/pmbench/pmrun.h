@@ -329,6 +329,17 @@ int pmbench_pmrun_find_under_node(struct pmbench_pm_found *out,
 				  const struct pmbench_pm *pm,
 				  const char *scratch);
 
+/**
+ * `release` (one asked for, installed) found and asked its version under
+ * the Node of its own it would run under (pmbench_pmrun_own_node()'s
+ * choice, neither kept nor said), else the context's: as
+ * pmbench_pmrun_find_under_node(). `ps` needs its ctx and pm.
+ */
+int pmbench_pmrun_find_release(struct pmbench_pm_found *out,
+			       struct pmbench_pmrun *ps,
+			       const struct pmbench_pm *release,
+			       const char *scratch);
+
 /** The Node `ps` runs under: its own, else the context's (or NULL). */
 const struct pmbench_node *pmbench_pmrun_node(const struct pmbench_pmrun *ps);
 

@@ -1,6 +1,8 @@
 #ifndef PMBENCH_PMVERSION_H
 #define PMBENCH_PMVERSION_H
 
+#include <sys/types.h>
+
 #include "pmbench/buf.h"
 #include "pmbench/pm.h"
 #include "pmbench/strvec.h"
@@ -31,6 +33,14 @@ struct pmbench_pm_release {
 	char *version;	    /**< "9.15.9" */
 	char *engines_node; /**< its package.json engines.node, or NULL */
 	char *integrity;    /**< its tarball's ("sha512-..."), or NULL */
+	/**
+	 * Whether pmbench installed it: its stamp says so (installed_by)
+	 * and names the folder it is in (<pm>@<version>). Only such a
+	 * folder is ever installed again.
+	 */
+	int own;
+	dev_t dev; /**< the folder's, when found */
+	ino_t ino;
 };
 
 #define PMBENCH_PM_RELEASE_INIT \
@@ -59,6 +69,23 @@ int pmbench_pm_release_find(struct pmbench_pm_release *out,
  */
 int pmbench_pm_release_ensure(struct pmbench_ctx *ctx,
 			      const struct pmbench_pm *pm);
+
+/**
+ * Install `rel`, a release of `pm` that pmbench installed (`own`) but
+ * that does not answer --version (an old pmbench laid out pnpm 12.25's
+ * JS shim without its native binary), again at its exact version, as
+ * pmbench_pm_release_ensure() installs one, its folder moved aside
+ * first (versions/.<pm>@<version>.unanswered-<pid>: put back when the
+ * install fails; deleted after, or left when the toolchain is outside
+ * pmbench's work folder, which pmbench deletes nothing outside of); says
+ * so in one line through the context. Unless another pmbench replaced
+ * the folder meanwhile (then nothing). Returns 0; 1 when `rel` is not
+ * pmbench's own (left alone); or an error naming the release and what
+ * failed.
+ */
+int pmbench_pm_release_reinstall(struct pmbench_ctx *ctx,
+				 const struct pmbench_pm *pm,
+				 const struct pmbench_pm_release *rel);
 
 /**
  * Every version of `pm`'s package (bun's and deno's main package) the

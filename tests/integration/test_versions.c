@@ -28,12 +28,12 @@
 
 /*
  * What a release that needs Node 20 (8.15.0) does under another: it
- * stops, as a real one does; its version it says under any.
+ * stops, even for --version, as pnpm does on a Node it does not support
+ * ("This version of pnpm requires at least Node.js v18.12").
  */
-#define NEEDS_NODE_20                                                      \
-	"case \"$1\" in --version) ;; *) case \"$(node --version)\" in "   \
-	"v20.*) ;; *) echo \"needs node 20, not $(node --version)\" >&2; " \
-	"exit 1;; esac;; esac\n"
+#define NEEDS_NODE_20                                                   \
+	"case \"$(node --version)\" in v20.*) ;; *) echo \"needs node " \
+	"20, not $(node --version)\" >&2; exit 1;; esac\n"
 
 /*
  * The engines.node of the fake pnpm release `v`: 8.15.0 rules out the
@@ -481,9 +481,10 @@ TEST(migrate_measures_the_repo_release_as_its_source)
 /*
  * A release whose engines.node rules out the fixture's Node (pnpm 8.15.0
  * needs ^20.1; the pinned fake Node is 24.1.0, and the release stops
- * under it) runs under a Node of its own from the registry (20.3.0),
- * said and recorded per cell, asked for or as the repo's release; the
- * other PMs stay under the fixture's.
+ * under it, --version too) is asked its version and runs under a Node
+ * of its own from the registry (20.3.0), said and recorded per cell,
+ * asked for or as the repo's release; the other PMs stay under the
+ * fixture's.
  */
 TEST(a_release_runs_under_a_node_its_engines_allow)
 {
@@ -502,10 +503,12 @@ TEST(a_release_runs_under_a_node_its_engines_allow)
 	c = pmbench_result_find_cell(&r, "p", "run",
 				     "cache+lockfile+node_modules", "pnpm@8");
 	CHECK(c && c->samples_nr == 1 && c->samples[0].ok && c->node);
+	/* Installed when it was asked its version, before the runs. */
 	CHECK_STR(c->node,
 		  "v20.3.0: pnpm 8.15.0 needs node ^20.1: ran under "
 		  "node 20.3.0 of its own (from pnpm 8.15.0's "
-		  "engines.node: ^20.1 -> 20.3.0 (from the registry))");
+		  "engines.node: ^20.1 -> 20.3.0 (installed earlier))");
+	CHECK_STR(h_found_pm(&r, "pnpm@8")->version, "8.15.0");
 	CHECK_STR(c->runtime, "node v20.3.0");
 	CHECK_CONTAINS(h_cell_env(c, "PATH"), "no-toolchain/node-20.3.0/bin:");
 	c = pmbench_result_find_cell(&r, "p", "run",
@@ -607,6 +610,139 @@ TEST(a_release_gets_the_native_binary_it_names)
 	CHECK_CONTAINS(h_found_pm(&r, "pnpm@12")->path,
 		       "/versions/pnpm@12.25.1/pnpm");
 	CHECK_INT(requests("GET /@pnpm/exe.linux-"), 2);
+	pmbench_result_release(&r);
+	h_stop_registry(&reg);
+}
+
+/*
+ * A release folder an older pmbench laid out (its stamp says
+ * installed_by pmbench) whose binary does not answer --version: pnpm
+ * 12.25.1's JS shim without its native binary.
+ */
+static void old_release_folder(const char *installed_by)
+{
+	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
+
+	h_write("no-toolchain/versions/pnpm@12.25.1/bin/pnpm.cjs",
+		"#!/bin/sh\nexit 1\n");
+	chmod(check_path("no-toolchain/versions/pnpm@12.25.1/bin/pnpm.cjs"),
+	      0755);
+	pmbench_buf_addf(&stamp,
+			 "{\"pm\": \"pnpm\", \"package\": \"pnpm\", "
+			 "\"version\": \"12.25.1\", \"bin\": "
+			 "\"bin/pnpm.cjs\"%s%s%s}",
+			 installed_by ? ", \"installed_by\": \"" : "",
+			 installed_by ? installed_by : "",
+			 installed_by ? "\"" : "");
+	h_write("no-toolchain/versions/pnpm@12.25.1/.pmbench-pm", stamp.ptr);
+	pmbench_buf_release(&stamp);
+}
+
+/*
+ * A release folder of pmbench's own that does not answer --version is
+ * installed again, once, said in one line; one pmbench did not install
+ * (no installed_by) is left as it is, and the error says it did not
+ * answer.
+ */
+TEST(a_release_that_does_not_answer_is_installed_again)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_buf listing = PMBENCH_BUF_INIT;
+
+	h_setup();
+	registry_files(0);
+	native_release_files();
+	H_CHECK_CALL(start_registry, &reg);
+	old_release_folder("pmbench");
+	H_CHECK_CALL(bench, &r, "pnpm@12", 0,
+		     "/no-toolchain/versions did not answer --version: "
+		     "installed again");
+	CHECK_CONTAINS(h_found_pm(&r, "pnpm@12")->path,
+		       "/versions/pnpm@12.25.1/pnpm");
+	CHECK_STR(ran_at(&r, "pnpm@12"), "12.25.1: --pm pnpm@12");
+	CHECK(!pmbench_fs_exists(
+		check_path("no-toolchain/versions/pnpm@12.25.1/bin")));
+	CHECK_INT(requests("GET /@pnpm/exe.linux-"), 2);
+	/* Outside pmbench's work folder the old one is kept, aside. */
+	h_listing(&listing, check_path("no-toolchain/versions"));
+	CHECK_CONTAINS(listing.ptr, ".pnpm@12.25.1.unanswered-");
+	pmbench_result_release(&r);
+	/* Once: answered, it is not installed a third time. */
+	H_CHECK_CALL(bench, &r, "pnpm@12", 0, NULL);
+	CHECK_INT(requests("GET /@pnpm/exe.linux-"), 2);
+	pmbench_result_release(&r);
+	/* A folder pmbench did not install: left alone, an error. */
+	pmbench_fs_rmtree_unchecked(
+		check_path("no-toolchain/versions/pnpm@12.25.1"));
+	old_release_folder(NULL);
+	H_CHECK_CALL(bench, &r, "pnpm@12", 1,
+		     "/bin/pnpm.cjs' did not answer --version");
+	CHECK(pmbench_fs_isfile(
+		check_path("no-toolchain/versions/pnpm@12.25.1/bin/pnpm.cjs")));
+	CHECK_INT(requests("GET /@pnpm/exe.linux-"), 2);
+	h_stop_registry(&reg);
+	pmbench_buf_release(&listing);
+}
+
+/*
+ * The registry's yarn berry 3.8.7 (@yarnpkg/cli-dist), a release that
+ * stops on yarn 4's enableHardenedMode in its environment at once,
+ * --version too. The real yarn 3.8.7 answers --version with it set and
+ * stops on every other command (checked 2026-12-06: `yarn config get
+ * enableScripts` refuses it); the fake checks earlier, so that the
+ * environment of the question is seen to be the run's.
+ */
+static void yarn3_release_files(void)
+{
+	struct pmbench_buf sri = PMBENCH_BUF_INIT, b = PMBENCH_BUF_INIT;
+	const struct h_tgz_entry e[] = {
+		{ "package/package.json",
+		  "{\"name\":\"@yarnpkg/cli-dist\",\"version\":\"3.8.7\"}",
+		  0644 },
+		{ "package/bin/yarn.js",
+		  "#!/bin/sh\nif [ \"${YARN_ENABLE_HARDENED_MODE+set}\" ]; "
+		  "then echo 'Unrecognized or legacy configuration settings "
+		  "found: enableHardenedMode (in <environment>)'; exit 1; fi\n"
+		  "FAKEPM_NAME=yarn-berry FAKEPM_VERSION_YARN_BERRY=3.8.7 "
+		  "exec \"$PMBENCH_FAKEPM\" \"$@\"\n",
+		  0644 },
+	};
+
+	h_write("reg/@yarnpkg/cli-dist/-/.keep", "");
+	h_make_tgz(&sri,
+		   check_path("reg/@yarnpkg/cli-dist/-/cli-dist-3.8.7.tgz"), e,
+		   PMBENCH_ARRAY_SIZE(e));
+	pmbench_buf_addf(
+		&b,
+		"{\"name\":\"@yarnpkg/cli-dist\",\"versions\":{"
+		"\"3.8.7\":{\"version\":\"3.8.7\",\"bin\":{\"yarn\":"
+		"\"bin/yarn.js\"},\"dist\":{\"tarball\":"
+		"\"{registry}/@yarnpkg/cli-dist/-/cli-dist-3.8.7.tgz\","
+		"\"integrity\":\"%s\"}}}}",
+		sri.ptr);
+	h_write("reg/@yarnpkg/cli-dist/index.json", b.ptr);
+	pmbench_buf_release(&sri);
+	pmbench_buf_release(&b);
+}
+
+/*
+ * `--pm yarn-berry@3` is asked its version in the environment it runs
+ * in: without yarn 4's settings that yarn 3 does not know.
+ */
+TEST(a_release_is_asked_its_version_as_it_runs)
+{
+	struct pmbench_child reg = PMBENCH_CHILD_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+
+	h_setup();
+	registry_files(0);
+	yarn3_release_files();
+	H_CHECK_CALL(start_registry, &reg);
+	H_CHECK_CALL(bench, &r, "yarn-berry@3", 0,
+		     "installed yarn-berry 3.8.7 (for yarn-berry@3)");
+	CHECK_STR(h_found_pm(&r, "yarn-berry@3")->version, "3.8.7");
+	CHECK_STR(ran_at(&r, "yarn-berry@3"), "3.8.7: --pm yarn-berry@3");
 	pmbench_result_release(&r);
 	h_stop_registry(&reg);
 }
@@ -817,5 +953,7 @@ CHECK_MAIN(CASE(a_range_installs_its_newest_release_once),
 	   CASE(two_pmbench_at_once_install_once),
 	   CASE(a_release_runs_under_a_node_its_engines_allow),
 	   CASE(a_release_gets_the_native_binary_it_names),
+	   CASE(a_release_that_does_not_answer_is_installed_again),
+	   CASE(a_release_is_asked_its_version_as_it_runs),
 	   CASE(a_repo_of_another_era_is_told_its_node),
 	   CASE(a_release_says_its_own_scripts_default))

@@ -67,14 +67,16 @@ static int no_version(const char *bin, const char *scratch)
 }
 
 /*
- * Ask a candidate binary for its version: 0 and the version; 1 when it
- * gives none (it fails, or is no program); a negative error (set) when
- * pmbench could not ask it (its temp folder cannot be made, a full disk,
- * a spawn that failed for another reason, Ctrl-C).
+ * Ask a candidate binary for its version (`known`: the version its
+ * release is installed as, or NULL), in the environment a run gives it:
+ * 0 and the version; 1 when it gives none (it fails, or is no program);
+ * a negative error (set) when pmbench could not ask it (its temp folder
+ * cannot be made, a full disk, a spawn that failed for another reason,
+ * Ctrl-C).
  */
 static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 			 const char *bin, const struct pmbench_pm *pm,
-			 const char *scratch)
+			 const char *scratch, const char *known)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_buf tmp = PMBENCH_BUF_INIT;
@@ -83,6 +85,8 @@ static int query_version(struct pmbench_buf *out, const struct pmbench_ctx *ctx,
 	pmbench_strvec_push(&c.args, bin);
 	pmbench_strvec_pushv(&c.args, pm->version_args);
 	pmbench_pm_env(&c.env, pm, scratch);
+	/* Less what a release that old does not know, as in a run. */
+	pmbench_pm_env_older(&c.env, pm, known);
 	/* Under the Node it will run under (a JS bin's shebang). */
 	pmbench_node_path_env(&c.env, ctx, NULL);
 	c.dir = scratch;
@@ -114,17 +118,18 @@ done:
 }
 
 /*
- * The candidate `bin`: 0 when it is taken (into `out`), 1 when it is not
- * (`why` says why), a negative error when it could not be asked.
+ * The candidate `bin` (`known`: the version it is installed as, or
+ * NULL): 0 when it is taken (into `out`), 1 when it is not (`why` says
+ * why), a negative error when it could not be asked.
  */
 static int accept_candidate(struct pmbench_pm_found *out,
 			    const struct pmbench_ctx *ctx,
 			    const struct pmbench_pm *pm, const char *bin,
 			    const char *source, const char *scratch,
-			    struct pmbench_buf *why)
+			    const char *known, struct pmbench_buf *why)
 {
 	struct pmbench_buf v = PMBENCH_BUF_INIT;
-	int major, ret = query_version(&v, ctx, bin, pm, scratch);
+	int major, ret = query_version(&v, ctx, bin, pm, scratch, known);
 
 	if (ret) {
 		if (ret > 0)
@@ -151,11 +156,37 @@ done:
 }
 
 /*
+ * The installed release `rel` of `pm`, taken as accept_candidate() takes
+ * one; a folder of pmbench's own whose binary does not answer --version
+ * (laid out by an older pmbench) is installed again, once, and asked
+ * again.
+ */
+static int accept_release(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
+			  const struct pmbench_pm *pm,
+			  struct pmbench_pm_release *rel, const char *scratch,
+			  struct pmbench_buf *why)
+{
+	int ret = accept_candidate(out, ctx, pm, rel->bin, "versions", scratch,
+				   rel->version, why);
+
+	if (ret <= 0 || !rel->own || !ctx)
+		return ret;
+	ret = pmbench_pm_release_reinstall(ctx, pm, rel);
+	if (ret < 0)
+		return ret;
+	pmbench_pm_release_release(rel);
+	if (pmbench_pm_release_find(rel, ctx->toolchain_dir, pm, NULL))
+		return 1;
+	pmbench_buf_reset(why);
+	return accept_candidate(out, ctx, pm, rel->bin, "versions", scratch,
+				rel->version, why);
+}
+
+/*
  * A release asked for (`pnpm@9`): the newest installed one in its range,
  * from the toolchain's versions folder only.
  */
-static int find_release(struct pmbench_pm_found *out,
-			const struct pmbench_ctx *ctx,
+static int find_release(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
 			const struct pmbench_pm *pm, const char *scratch_dir)
 {
 	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
@@ -164,8 +195,7 @@ static int find_release(struct pmbench_pm_found *out,
 	int ret = pmbench_pm_release_find(&rel, tc, pm, NULL);
 
 	if (!ret)
-		ret = accept_candidate(out, ctx, pm, rel.bin, "versions",
-				       scratch_dir, &why);
+		ret = accept_release(out, ctx, pm, &rel, scratch_dir, &why);
 	if (ret > 0)
 		ret = pmbench_error_setc(PMBENCH_ENOTFOUND,
 					 "%s not found (no release in %s/"
@@ -177,7 +207,7 @@ static int find_release(struct pmbench_pm_found *out,
 	return ret;
 }
 
-int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
+int pmbench_pm_find(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *path,
 		    const char *scratch_dir)
 {
@@ -193,19 +223,20 @@ int pmbench_pm_find(struct pmbench_pm_found *out, const struct pmbench_ctx *ctx,
 		pmbench_buf_path(&cand, ctx->node_dir, pm->node_bin);
 		if (pmbench_fs_isfile(cand.ptr))
 			ret = accept_candidate(out, ctx, pm, cand.ptr, "node",
-					       scratch_dir, &why);
+					       scratch_dir, NULL, &why);
 	}
 	if (ret > 0 && pm->toolchain_bin && toolchain_dir) {
 		pmbench_buf_reset(&cand);
 		pmbench_buf_path(&cand, toolchain_dir, pm->toolchain_bin);
 		if (!pmbench_proc_which(&bin, cand.ptr, NULL))
 			ret = accept_candidate(out, ctx, pm, bin.ptr,
-					       "toolchain", scratch_dir, &why);
+					       "toolchain", scratch_dir, NULL,
+					       &why);
 	}
 	for (const char *const *n = pm->path_names; ret > 0 && *n; n++)
 		if (!pmbench_proc_which(&bin, *n, path))
 			ret = accept_candidate(out, ctx, pm, bin.ptr, "PATH",
-					       scratch_dir, &why);
+					       scratch_dir, NULL, &why);
 	if (ret > 0)
 		ret = pmbench_error_setc(
 			PMBENCH_ENOTFOUND,
@@ -226,8 +257,8 @@ int pmbench_pm_find_at(struct pmbench_pm_found *out,
 		       const char *source, const char *scratch_dir)
 {
 	struct pmbench_buf why = PMBENCH_BUF_INIT;
-	int ret =
-		accept_candidate(out, ctx, pm, bin, source, scratch_dir, &why);
+	int ret = accept_candidate(out, ctx, pm, bin, source, scratch_dir, NULL,
+				   &why);
 
 	if (ret > 0)
 		ret = pmbench_error_setc(PMBENCH_ENOTFOUND, "%s is no %s%s",

@@ -74,25 +74,28 @@ static void adopt(struct pmbench_pmrun *ps, struct pmbench_node *own,
 
 /*
  * Choose the Node in `rel`'s engines.node for `ps` (`label`: "pnpm
- * 10.0.0"): adopted when it is in the range, else a warning.
+ * 10.0.0"): into `out` when it is in the range, else NULL and (`warn`)
+ * a warning.
  */
-static int choose(struct pmbench_pmrun *ps,
-		  const struct pmbench_pm_release *rel, const char *label)
+static int pick(struct pmbench_node **out, struct pmbench_pmrun *ps,
+		const struct pmbench_pm_release *rel, const char *label,
+		int warn)
 {
 	struct pmbench_node_ask ask = { .spec = rel->engines_node };
 	struct pmbench_buf source = PMBENCH_BUF_INIT, pinned = PMBENCH_BUF_INIT;
 	struct pmbench_node *own = pmbench_xcalloc(1, sizeof(*own));
 	int ret;
 
+	*out = NULL;
 	pmbench_buf_addf(&source, "%s's engines.node", label);
 	ask.source = source.ptr;
 	pmbench_node_pinned_dir(&pinned, ps->ctx->toolchain_dir);
 	ret = pmbench_node_choose(own, ps->ctx, NULL, &ask,
 				  pinned.len ? pinned.ptr : NULL);
 	if (!ret && pmbench_node_in_range(ask.spec, own->version)) {
-		adopt(ps, own, label, ask.spec);
+		*out = own;
 		own = NULL;
-	} else if (!ret) {
+	} else if (!ret && warn) {
 		pmbench_ctx_warn(ps->ctx,
 				 "%s: %s needs node %s, and none can be had "
 				 "(%s): it runs under node %s",
@@ -108,24 +111,57 @@ static int choose(struct pmbench_pmrun *ps,
 	return ret;
 }
 
-int pmbench_pmrun_own_node(struct pmbench_pmrun *ps,
-			   const struct pmbench_pm *release)
+/*
+ * The Node of its own `release` needs under `ps`'s fixture (its
+ * engines.node rules out the context's): into `out`, or NULL; with
+ * `say`, adopted by `ps` and said (or a warning that none can be had).
+ */
+static int own_node_of(struct pmbench_node **out, struct pmbench_pmrun *ps,
+		       const struct pmbench_pm *release, int say)
 {
 	const struct pmbench_node *in_use = ps->ctx ? ps->ctx->node : NULL;
 	struct pmbench_pm_release rel = PMBENCH_PM_RELEASE_INIT;
 	struct pmbench_buf label = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	pmbench_pmrun_drop_own_node(ps);
+	*out = NULL;
 	if (excluded(&rel, ps, release, in_use ? in_use->version : NULL)) {
 		pmbench_buf_addf(
 			&label, "%s %s",
 			pmbench_pm_command_name(pmbench_pm_base(ps->pm)),
 			rel.version);
-		ret = choose(ps, &rel, label.ptr);
+		ret = pick(out, ps, &rel, label.ptr, say);
+		if (*out && say)
+			adopt(ps, *out, label.ptr, rel.engines_node);
 	}
 	pmbench_pm_release_release(&rel);
 	pmbench_buf_release(&label);
+	return ret;
+}
+
+int pmbench_pmrun_own_node(struct pmbench_pmrun *ps,
+			   const struct pmbench_pm *release)
+{
+	struct pmbench_node *own = NULL;
+
+	pmbench_pmrun_drop_own_node(ps);
+	return own_node_of(&own, ps, release, 1);
+}
+
+int pmbench_pmrun_find_release(struct pmbench_pm_found *out,
+			       struct pmbench_pmrun *ps,
+			       const struct pmbench_pm *release,
+			       const char *scratch)
+{
+	struct pmbench_node *own = NULL;
+	int ret;
+
+	pmbench_pmrun_drop_own_node(ps);
+	ret = own_node_of(&own, ps, release, 0);
+	ps->own_node = own;
+	if (!ret)
+		ret = pmbench_pmrun_find_under_node(out, ps, release, scratch);
+	pmbench_pmrun_drop_own_node(ps);
 	return ret;
 }
 

@@ -1247,6 +1247,27 @@ static void adopt_release(struct pmbench_pmrun *ps,
 	pmbench_buf_release(&b);
 }
 
+/*
+ * A release asked for (`--pm pnpm@8`), under a Node of its own when its
+ * engines.node rules out the fixture's: asked its version under that
+ * Node too, as it runs (the binary found before is back next fixture).
+ */
+static int asked_release(struct pmbench_pmrun *ps, const char *scratch)
+{
+	struct pmbench_pm_found found = PMBENCH_PM_FOUND_INIT;
+	int ret = pmbench_pmrun_own_node(ps, ps->pm);
+
+	if (ret || !ps->own_node)
+		return ret;
+	ret = pmbench_pmrun_find_under_node(&found, ps, ps->pm, scratch);
+	if (ret)
+		return ret;
+	ps->pinned = ps->found;
+	ps->found = found;
+	version_note(ps, NULL);
+	return 0;
+}
+
 int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 			      const struct pmbench_pm_ask *ask,
 			      const char *scratch)
@@ -1261,7 +1282,7 @@ int pmbench_pmrun_use_repo_pm(struct pmbench_pmrun *ps,
 	if (takes_yarn_path(ps, ask))
 		return use_yarn_path(ps, ask, scratch);
 	if (ps->pm->version)
-		return pmbench_pmrun_own_node(ps, ps->pm);
+		return asked_release(ps, scratch);
 	if (!ask->pm || pmbench_pm_base(ps->pm) != ask->pm)
 		return 0;
 	pmbench_buf_addf(&b, "%s %s", ask->source, ask->version);
@@ -1362,14 +1383,23 @@ static void warn_filesystem(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	pmbench_buf_release(&b);
 }
 
-/* `pm` found, a release asked for installed first. */
-static int find_one(struct pmbench_pm_found *out, struct pmbench_ctx *ctx,
+/*
+ * `pm` found for `ps`, a release asked for installed first and asked its
+ * version under the Node it would run under.
+ */
+static int find_one(struct pmbench_pmrun *ps, struct pmbench_ctx *ctx,
 		    const struct pmbench_pm *pm, const char *scratch)
 {
 	int ret = pmbench_pm_release_ensure(ctx, pm);
 
-	return ret ? ret
-		   : pmbench_pm_find(out, ctx, pm, getenv("PATH"), scratch);
+	if (ret)
+		return ret;
+	if (!pm->version || !strcmp(pm->version, PMBENCH_PM_PINNED))
+		return pmbench_pm_find(&ps->found, ctx, pm, getenv("PATH"),
+				       scratch);
+	ps->ctx = ctx;
+	ps->pm = pm;
+	return pmbench_pmrun_find_release(&ps->found, ps, pm, scratch);
 }
 
 int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
@@ -1391,7 +1421,7 @@ int pmbench_pmrun_find_all(struct pmbench_ctx *ctx,
 				"unknown package manager '%s'", pms->v[i]);
 		memset(ps, 0, sizeof(*ps));
 		pmbench_ctx_status(ctx, "looking for %s", pm->name);
-		ret = find_one(&ps->found, ctx, pm, scratch);
+		ret = find_one(ps, ctx, pm, scratch);
 		if (ret < 0) {
 			record_pm(r, pm, NULL);
 			/* A full disk is no missing PM: it stops here. */

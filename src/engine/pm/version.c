@@ -98,12 +98,33 @@ static const char *json_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+/*
+ * Whether the stamp `root` of the folder `dir` is pmbench's own: written
+ * by pmbench (installed_by) into the folder it names (<pm>@<version>).
+ */
+static int own_layout(const cJSON *root, const char *dir)
+{
+	const char *by = json_str(root, "installed_by");
+	const char *pm = json_str(root, "pm"), *v = json_str(root, "version");
+	const char *name = strrchr(dir, '/');
+	struct pmbench_buf want = PMBENCH_BUF_INIT;
+	int yes;
+
+	if (!by || strcmp(by, "pmbench") || !pm || !v)
+		return 0;
+	pmbench_buf_addf(&want, "%s@%s", pm, v);
+	yes = !strcmp(name ? name + 1 : dir, want.ptr);
+	pmbench_buf_release(&want);
+	return yes;
+}
+
 /* Read the stamp of the release folder `dir` into `out`: 0, or 1. */
 static int read_stamp(struct pmbench_pm_release *out, const char *dir)
 {
 	struct pmbench_buf p = PMBENCH_BUF_INIT, text = PMBENCH_BUF_INIT;
 	cJSON *root = NULL;
 	const char *version, *bin, *node;
+	struct stat st;
 	int ret = 1;
 
 	pmbench_buf_path(&p, dir, STAMP);
@@ -123,6 +144,11 @@ static int read_stamp(struct pmbench_pm_release *out, const char *dir)
 		out->engines_node = node ? pmbench_xstrdup(node) : NULL;
 		node = json_str(root, "integrity");
 		out->integrity = node ? pmbench_xstrdup(node) : NULL;
+		out->own = own_layout(root, dir);
+		if (stat(dir, &st) == 0) {
+			out->dev = st.st_dev;
+			out->ino = st.st_ino;
+		}
 		ret = 0;
 	}
 	cJSON_Delete(root);
@@ -236,6 +262,7 @@ struct plan {
 	struct pmbench_npm_tarball tarball;
 	char *bin;	    /* inside the package */
 	char *engines_node; /* NULL: any */
+	int again;	    /* a folder of its own that did not answer */
 };
 
 static void plan_release(struct plan *p)
@@ -421,6 +448,11 @@ static int install_plan(struct pmbench_ctx *ctx, const char *versions,
 			pmbench_error_clear();
 		ret = pmbench_error_setc(ret, "%s", why);
 		free(why);
+	} else if (p->again) {
+		pmbench_ctx_event(ctx,
+				  "%s@%s in %s did not answer --version: "
+				  "installed again",
+				  base, p->tarball.version, versions);
 	} else {
 		pmbench_ctx_event(ctx, "installed %s %s (for %s) into %s", base,
 				  p->tarball.version, pm->name, dir.ptr);
@@ -518,6 +550,93 @@ done:
 	if (fd >= 0)
 		close(fd);
 	pmbench_pm_release_release(&rel);
+	pmbench_buf_release(&versions);
+	return ret;
+}
+
+/*
+ * Install the plan in place of `rel`'s folder, which is moved aside
+ * first (`versions`/.<pm>@<version>.unanswered-<pid>) and back when the
+ * install fails; then deleted, or, outside pmbench's work folder, left.
+ */
+static int replace_release(struct pmbench_ctx *ctx, const char *versions,
+			   const struct pmbench_pm *pm, const struct plan *p,
+			   const struct pmbench_pm_release *rel)
+{
+	struct pmbench_buf aside = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	pmbench_buf_addf(&aside, "%s/.%s@%s.unanswered-%ld", versions,
+			 pmbench_pm_base(pm)->name, rel->version,
+			 (long)getpid());
+	if (rename(rel->dir, aside.ptr) < 0)
+		ret = pmbench_error_set("cannot move '%s' aside: %s", rel->dir,
+					strerror(errno));
+	if (!ret)
+		ret = install_plan(ctx, versions, pm, p);
+	if (ret && pmbench_fs_exists(aside.ptr) &&
+	    rename(aside.ptr, rel->dir) < 0)
+		pmbench_error_set("cannot move '%s' back: %s", aside.ptr,
+				  strerror(errno));
+	if (!ret && pmbench_fs_rmtree(aside.ptr) < 0)
+		pmbench_error_clear();
+	pmbench_buf_release(&aside);
+	return ret;
+}
+
+/*
+ * Under the lock: `rel` installed again as it was asked for (its exact
+ * version), unless another pmbench replaced its folder meanwhile.
+ */
+static int reinstall_locked(struct pmbench_ctx *ctx, const char *versions,
+			    const struct pmbench_pm *pm,
+			    const struct pmbench_pm_release *rel)
+{
+	struct pmbench_pm exact = *pm;
+	struct plan p = { .again = 1 };
+	struct stat st;
+	char *registry = NULL;
+	int ret;
+
+	if (stat(rel->dir, &st) < 0 || st.st_dev != rel->dev ||
+	    st.st_ino != rel->ino)
+		return 0;
+	exact.version = rel->version;
+	registry = pmbench_node_registry_url(ctx);
+	ret = plan_make(&p, ctx, registry, &exact);
+	if (!ret)
+		ret = replace_release(ctx, versions, &exact, &p, rel);
+	plan_release(&p);
+	free(registry);
+	return ret;
+}
+
+int pmbench_pm_release_reinstall(struct pmbench_ctx *ctx,
+				 const struct pmbench_pm *pm,
+				 const struct pmbench_pm_release *rel)
+{
+	struct pmbench_buf versions = PMBENCH_BUF_INIT;
+	int fd = -1, ret;
+
+	if (!rel->own || !ctx || !ctx->toolchain_dir)
+		return 1;
+	pmbench_buf_path(&versions, ctx->toolchain_dir, "versions");
+	ret = lock_versions(&fd, ctx, versions.ptr, pmbench_pm_base(pm)->name);
+	if (!ret)
+		ret = reinstall_locked(ctx, versions.ptr, pm, rel);
+	if (ret) {
+		char *why = pmbench_xstrdup(pmbench_error_last());
+
+		ret = pmbench_error_setc(ret,
+					 "%s@%s in %s did not answer "
+					 "--version, and installing it again "
+					 "failed: %s",
+					 pmbench_pm_base(pm)->name,
+					 rel->version, versions.ptr, why);
+		free(why);
+	}
+	if (fd >= 0)
+		close(fd);
 	pmbench_buf_release(&versions);
 	return ret;
 }
