@@ -417,6 +417,12 @@ struct pmbench_decision_speed {
 	const char *note; /**< said after it ("reproduced"), or NULL */
 };
 
+/* migrate's versions of a target against the source's (its resolution diff). */
+struct pmbench_decision_moves {
+	int known;			  /**< both were scanned */
+	size_t moved, major, added, gone; /**< all 0: it keeps every version */
+};
+
 struct pmbench_decision_target {
 	const char *name;
 	/** it did not run at all: why, over the whole row (NULL: it ran) */
@@ -426,6 +432,9 @@ struct pmbench_decision_target {
 	/** migrate's columns, NULL: "-" */
 	char *versions, *build, *tests, *dev, *changes;
 	int blocked; /**< fails a check the reference passes */
+	struct pmbench_decision_moves moves; /**< migrate's */
+	/** the recipe's changes applied (migrate's), -1: not asked */
+	int changes_nr;
 	struct pmbench_decision_speed *speeds; /**< one per head */
 };
 

@@ -28,11 +28,15 @@ struct decision_row {
 	int untested;	 /* too few runs to test some timed cell */
 	double log_gain; /* sum of log speed-ups over the install cells */
 	size_t gains;
+	double gain_lo, gain_hi; /* the least and most of them */
 	struct pmbench_buf says; /* "same 771 versions, build identical, ..." */
 };
 
-/* "3 moved (1 major, 2 patch)" or "same 771": the resolution diff. */
-static void versions(struct pmbench_buf *b,
+/*
+ * "3 moved (1 major, 2 patch)" or "same 771": the resolution diff, also
+ * counted in tg->moves for the sentence.
+ */
+static void versions(struct pmbench_buf *b, struct pmbench_decision_target *tg,
 		     const struct pmbench_migrate_pm *src,
 		     const struct pmbench_migrate_pm *e)
 {
@@ -45,6 +49,9 @@ static void versions(struct pmbench_buf *b,
 	for (size_t i = 0; i < d.changes_nr; i++)
 		for (size_t k = 0; k < 3 && d.changes[i].level; k++)
 			lv[k] += !strcmp(d.changes[i].level, names[k]);
+	tg->moves = (struct pmbench_decision_moves){ 1, d.changed, lv[0],
+						     d.only_target,
+						     d.only_source };
 	if (!d.changed && !d.only_source && !d.only_target)
 		pmbench_buf_addf(b, "same %zu", d.identical);
 	else
@@ -250,8 +257,12 @@ static void dev_word(struct pmbench_decision_target *tg,
 	pmbench_buf_release(&b);
 }
 
-/* "nothing" or "2 changes, 14 lines (see "changed for bun")". */
-static char *changes_word(const struct pmbench_migrate_pm *e)
+/*
+ * "nothing" or "2 changes, 14 lines (see "changed for bun")"; how many
+ * into tg->changes_nr.
+ */
+static char *changes_word(struct pmbench_decision_target *tg,
+			  const struct pmbench_migrate_pm *e)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
 	size_t n = 0, lines = 0;
@@ -263,6 +274,7 @@ static char *changes_word(const struct pmbench_migrate_pm *e)
 			n++;
 			lines += e->recipe.changes[i].lines;
 		}
+	tg->changes_nr = (int)n;
 	if (!n)
 		return pmbench_xstrdup("nothing");
 	pmbench_buf_addf(&b,
@@ -295,14 +307,14 @@ static void migrate_target(struct pmbench_decision *dec,
 		return;
 	}
 	if (src->scanned && e->scanned) {
-		versions(&b, src, e);
+		versions(&b, tg, src, e);
 		tg->versions = pmbench_buf_detach(&b);
 	}
 	tasks(tg, src, e);
 	dev_word(tg, m, r);
 	for (size_t i = 0; i < cells->nr; i++)
 		migrate_speed(&tg->speeds[i], m, r, cells->v[i], e->pm);
-	tg->changes = changes_word(e);
+	tg->changes = changes_word(tg, e);
 	pmbench_buf_release(&b);
 }
 
@@ -353,6 +365,7 @@ pmbench_decision_target(struct pmbench_decision *d, const char *name)
 	t = &d->targets[d->targets_nr++];
 	memset(t, 0, sizeof(*t));
 	t->name = name;
+	t->changes_nr = -1;
 	t->speeds = pmbench_xcalloc(d->heads.nr ? d->heads.nr : 1,
 				    sizeof(*t->speeds));
 	return t;
@@ -434,6 +447,9 @@ static void speeds_row(struct pmbench_doc_row *row, size_t col,
 		d->slower |= s->verdict == PMBENCH_VERDICT_SLOWER;
 		d->untested |= s->untested;
 		if (s->install) {
+			d->gain_lo = d->gains ? fmin(d->gain_lo, s->up.point)
+					      : s->up.point;
+			d->gain_hi = fmax(d->gain_hi, s->up.point);
 			d->log_gain += log(s->up.point);
 			d->gains++;
 		}
@@ -469,9 +485,18 @@ static void decision_row(struct pmbench_doc_table *t, struct decision_row *d,
 		     "to change: ", tg->changes);
 }
 
-/* The target the verdict names: every check passed, the most gain. */
+/* Whether `mv` says the target's versions differ from the source's. */
+static int moves_any(const struct pmbench_decision_moves *mv)
+{
+	return mv->known && (mv->moved || mv->added || mv->gone);
+}
+
+/*
+ * The target the verdict names: every check passed (and, with `keeps`,
+ * every version kept), faster in some cell, then the most gain.
+ */
 static const struct decision_row *best(const struct decision_row *rows,
-				       size_t n)
+				       size_t n, int keeps)
 {
 	const struct decision_row *b = NULL;
 
@@ -479,7 +504,8 @@ static const struct decision_row *best(const struct decision_row *rows,
 		const struct decision_row *d = &rows[i];
 		double g = d->gains ? d->log_gain / (double)d->gains : 0;
 
-		if (d->t->blocked)
+		if (d->t->blocked ||
+		    (keeps && (!d->t->moves.known || moves_any(&d->t->moves))))
 			continue;
 		if (!b || d->faster > b->faster ||
 		    (d->faster == b->faster &&
@@ -489,11 +515,104 @@ static const struct decision_row *best(const struct decision_row *rows,
 	return b;
 }
 
+/* "12.08x faster" or "1.49x-2.63x faster": the install cells' speed-ups. */
+static void gain_text(struct pmbench_buf *b, const struct decision_row *d)
+{
+	if (!d->gains)
+		pmbench_buf_adds(b, d->faster ? "faster" : "no faster");
+	else if (d->gain_lo >= 1 && d->gain_hi - d->gain_lo < 0.005)
+		pmbench_buf_addf(b, "%.2fx faster", d->gain_lo);
+	else if (d->gain_lo >= 1)
+		pmbench_buf_addf(b, "%.2fx-%.2fx faster", d->gain_lo,
+				 d->gain_hi);
+	else if (d->gain_hi < 1 && d->gain_hi - d->gain_lo < 0.005)
+		pmbench_buf_addf(b, "%.2fx slower", 1 / d->gain_lo);
+	else if (d->gain_hi < 1)
+		pmbench_buf_addf(b, "%.2fx-%.2fx slower", 1 / d->gain_hi,
+				 1 / d->gain_lo);
+	else
+		pmbench_buf_addf(b, "%.2fx slower to %.2fx faster",
+				 1 / d->gain_lo, d->gain_hi);
+}
+
+/* "moves 54 versions (3 major), adds 19 packages, drops 55 packages". */
+static void moves_text(struct pmbench_buf *b,
+		       const struct pmbench_decision_moves *mv)
+{
+	const char *sep = "";
+
+	if (mv->moved) {
+		pmbench_buf_addf(b, "moves %zu version%s (%zu major)",
+				 mv->moved, mv->moved == 1 ? "" : "s",
+				 mv->major);
+		sep = ", ";
+	}
+	if (mv->added) {
+		pmbench_buf_addf(b, "%sadds %zu package%s", sep, mv->added,
+				 mv->added == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (mv->gone)
+		pmbench_buf_addf(b, "%sdrops %zu package%s", sep, mv->gone,
+				 mv->gone == 1 ? "" : "s");
+}
+
+/*
+ * The passing target that keeps every version, when the one best()
+ * names (`f`) moves some and the keeper is faster (or too few runs to
+ * tell) and nowhere slower: the team weighs versions against speed.
+ */
+static const struct decision_row *keeper(const struct decision_row *rows,
+					 size_t n, const struct decision_row *f)
+{
+	const struct decision_row *k;
+
+	if (!f || !moves_any(&f->t->moves))
+		return NULL;
+	k = best(rows, n, 1);
+	if (!k || k->slower || !(k->faster || k->untested) ||
+	    !(k->gains && k->log_gain > 0))
+		return NULL;
+	return k;
+}
+
+/*
+ * "Move to pnpm to keep every version (12.08x faster, 1 change); bun
+ * is 14.00x faster but moves 54 versions (3 major)."
+ */
+static void keeper_sentence(struct pmbench_buf *out,
+			    const struct decision_row *k,
+			    const struct decision_row *f)
+{
+	if (k->faster)
+		pmbench_buf_addf(out, "Move to %s to keep every version (",
+				 k->t->name);
+	else
+		pmbench_buf_addf(out, "%s keeps every version (", k->t->name);
+	gain_text(out, k);
+	if (!k->faster)
+		pmbench_buf_adds(out, ", too few runs to test");
+	if (k->t->changes_nr == 0)
+		pmbench_buf_adds(out, ", nothing to change");
+	else if (k->t->changes_nr > 0)
+		pmbench_buf_addf(out, ", %d change%s", k->t->changes_nr,
+				 k->t->changes_nr == 1 ? "" : "s");
+	pmbench_buf_addf(out, "); %s is ", f->t->name);
+	gain_text(out, f);
+	pmbench_buf_adds(out, " but ");
+	moves_text(out, &f->t->moves);
+	if (!k->faster || (f->untested && !f->faster))
+		pmbench_buf_adds(out, "; --runs 5 or more to test the "
+				      "speed-ups");
+	pmbench_buf_adds(out, ".");
+}
+
 /* The one sentence of verdict, from the rows. */
 static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 		     size_t n, const struct pmbench_decision *m)
 {
-	const struct decision_row *d = best(rows, n);
+	const struct decision_row *d = best(rows, n, 0);
+	const struct decision_row *k = keeper(rows, n, d);
 	const char *source = m->reference;
 
 	if (m->lead)
@@ -509,6 +628,8 @@ static void sentence(struct pmbench_buf *out, const struct decision_row *rows,
 				 "not %s).",
 				 source, source,
 				 m->migrate ? "install" : "run");
+	else if (k)
+		keeper_sentence(out, k, d);
 	else if (d->faster && !d->slower)
 		pmbench_buf_addf(out, "Move to %s: %s.", d->t->name,
 				 d->says.ptr);

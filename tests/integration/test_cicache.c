@@ -8,6 +8,7 @@
  */
 #include "pmbench/common.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -517,6 +518,72 @@ TEST(hanging_hit_times_out)
 	h_run_release(&run);
 }
 
+/* The largest number under key `key` anywhere in `j`, or -1. */
+static double json_most(const cJSON *j, const char *key)
+{
+	double most = -1;
+	const cJSON *k;
+
+	if (j && j->string && !strcmp(j->string, key) && cJSON_IsNumber(j))
+		most = j->valuedouble;
+	cJSON_ArrayForEach(k, j) most = fmax(most, json_most(k, key));
+	return most;
+}
+
+/* The largest number in CSV `text`'s column `key`, or -1. */
+static double csv_most(const char *text, const char *key)
+{
+	struct pmbench_strvec *rows = NULL;
+	size_t nr = 0, col = SIZE_MAX;
+	double most = -1;
+
+	if (check_csv_parse(&rows, &nr, text) || !nr)
+		return -1;
+	for (size_t k = 0; k < rows[0].nr; k++)
+		if (!strcmp(rows[0].v[k], key))
+			col = k;
+	for (size_t i = 1; col != SIZE_MAX && i < nr; i++)
+		if (col < rows[i].nr && *rows[i].v[col])
+			most = fmax(most, strtod(rows[i].v[col], NULL));
+	check_csv_free(rows, nr);
+	return most;
+}
+
+/*
+ * The partial result of an interrupted ci-cache run (`out`, bun's hit
+ * job interrupted) reads "interrupted" in every format `report` writes
+ * it in, never as a failed job: the words in the human formats, the
+ * count interrupted_jobs in the data formats (issue 37).
+ */
+static void interrupted_in_every_format(const char *out)
+{
+	static const char *const formats[] = { "table", "markdown", "html",
+					       "csv", "json" };
+
+	for (size_t i = 0; i < PMBENCH_ARRAY_SIZE(formats); i++) {
+		const char *args[] = { "report", out, "--format", formats[i],
+				       NULL };
+		struct h_run run;
+		cJSON *json;
+
+		h_pmbench(&run, args, NULL);
+		CHECK_INT(run.exit_code, 0);
+		if (!strcmp(formats[i], "csv")) {
+			CHECK(csv_most(run.out.ptr, "interrupted_jobs") >= 1);
+			CHECK(csv_most(run.out.ptr, "failed_jobs") == 0);
+		} else if (!strcmp(formats[i], "json")) {
+			json = cJSON_Parse(run.out.ptr);
+			CHECK(json_most(json, "interrupted_jobs") >= 1);
+			CHECK(json_most(json, "failed_jobs") == 0);
+			cJSON_Delete(json);
+		} else {
+			CHECK_CONTAINS(run.out.ptr, "interrupted");
+			CHECK(!strstr(run.out.ptr, "failed"));
+		}
+		h_run_release(&run);
+	}
+}
+
 TEST(ctrl_c_stops_everything_and_keeps_the_result)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
@@ -562,6 +629,7 @@ TEST(ctrl_c_stops_everything_and_keeps_the_result)
 		CHECK(flagged);
 	}
 	CHECK(!strstr(c.tail.ptr, "failed"));
+	interrupted_in_every_format(out);
 	pmbench_result_release(&r);
 	pmbench_child_kill_tree(&c);
 	pmbench_child_release(&c);

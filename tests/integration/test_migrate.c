@@ -193,6 +193,26 @@ TEST(failed_import_falls_back_to_fresh)
 }
 
 /*
+ * bun moves a version, pnpm keeps every one: the sentence never names
+ * bun without what it moves, and names pnpm first (the fakes make bun
+ * the faster, so bun would be named alone without the rule; should load
+ * turn them round, pnpm is named alone, which the rule allows too).
+ */
+static void keeper_first(const char *v)
+{
+	const char *pnpm = strstr(v, "pnpm"), *bun = strstr(v, "bun");
+
+	CHECK(pnpm);
+	if (bun) {
+		CHECK(pnpm < bun);
+		CHECK_CONTAINS(v, "pnpm keeps every version (");
+		CHECK_CONTAINS(v, "bun is ");
+		CHECK_CONTAINS(v, "x faster but moves 1 version (0 major), "
+				  "adds 1 package; --runs 5 or more");
+	}
+}
+
+/*
  * The decision opens the terminal output, before the evidence: a row per
  * target with the versions moved and the speed as a number and a word,
  * and one sentence; the JSON has the same as "decision" (issue 37).
@@ -228,6 +248,7 @@ static void decision_first(const struct h_run *run, const cJSON *rep)
 		       "(too few runs to test)");
 	CHECK(!strstr(h_str(row, "install cache+lockfile"), "no difference"));
 	CHECK(!strstr(h_str(d, "verdict"), "not measurably faster"));
+	keeper_first(h_str(d, "verdict"));
 }
 
 TEST(resolution_diff_and_skipped_scripts)
@@ -245,6 +266,9 @@ TEST(resolution_diff_and_skipped_scripts)
 	pmbench_strvec_push(&env, "FAKEPM_PNPM_PACKAGES=old@1.1.0,same@2.0.0");
 	/* Only npm runs has-script's postinstall. */
 	pmbench_strvec_push(&env, "FAKEPM_NPM_RUN_SCRIPTS=1");
+	/* bun the fastest, pnpm faster than npm (keeper_first()). */
+	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=400");
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=200");
 	migrate(&run, &rep, npm_project(NULL), "bun,pnpm", &env);
 	CHECK_INT(run.exit_code, 0);
 	CHECK(rep);

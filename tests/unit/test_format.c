@@ -655,6 +655,70 @@ static void make_rich_migration(struct pmbench_migrate *m)
 	change(e, "workspace-protocol", "linking", 0);
 }
 
+/* The sample's migration with pnpm installing; bun installs `bun_pkgs`. */
+static void weighed_migration(struct pmbench_migrate *m,
+			      const char *const *bun_pkgs)
+{
+	static const char *const npm[] = { "react@18.2.0", "zod@3.24.1", NULL };
+
+	make_migration(m);
+	free(m->pms[2].prime_failure);
+	m->pms[2].prime_failure = NULL;
+	installed(&m->pms[0], npm);
+	installed(&m->pms[1], bun_pkgs);
+	installed(&m->pms[2], npm);
+	m->pms[1].recipe_ran = 1;
+	change(&m->pms[2], "pnpm-workspace", NULL, 1);
+}
+
+/* The verdict of the sample's migration where bun installs `bun_pkgs`. */
+static char *weighed_verdict(const char *const *bun_pkgs)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	char *v = NULL;
+
+	if (!load_sample(&r)) {
+		weighed_migration(&m, bun_pkgs);
+		pmbench_report_migrate(&doc, &m, &r);
+		v = doc.decision ? pmbench_xstrdup(doc.decision) : NULL;
+	}
+	pmbench_doc_release(&doc);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+	return v;
+}
+
+/*
+ * The fastest target moves versions and another keeps every one: the
+ * sentence names the keeper first and the faster one with what it moves,
+ * as the table shows them (bun 4.68x faster in the sample, react 18 to
+ * 19 and one package more; pnpm 1.49x-2.64x, the same versions). When
+ * the fastest keeps every version too, it is named alone (issue 37).
+ */
+TEST(migrate_decision_weighs_versions)
+{
+	static const char *const moved[] = { "react@19.0.0", "zod@3.24.1",
+					     "@types/node@20.0.0", NULL };
+	static const char *const same[] = { "react@18.2.0", "zod@3.24.1",
+					    NULL };
+	char *v = weighed_verdict(moved);
+
+	CHECK(v);
+	/* The ratios of the sample's medians: 1.49x clean, 2.6x warm. */
+	CHECK(!strncmp(v, "Move to pnpm to keep every version (1.49x-2.6", 45));
+	CHECK_CONTAINS(v, "x faster, 1 change); bun is 4.6");
+	CHECK_CONTAINS(v, "x faster but moves 1 version (1 major), adds 1 "
+			  "package.");
+	free(v);
+	v = weighed_verdict(same);
+	CHECK(v);
+	CHECK(!strncmp(v, "Move to bun: installs; versions: same 2;", 40));
+	CHECK(!strstr(v, "keep every version"));
+	free(v);
+}
+
 /*
  * A migration written as its JSON report and read back (resultfile.h)
  * is the same model: every format writes the same bytes from either,
@@ -951,6 +1015,7 @@ CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(compare_in_every_format), CASE(compare_names_a_version_change),
 	   CASE(claim_in_every_format), CASE(claim_decision_first),
 	   CASE(migrate_in_every_format),
+	   CASE(migrate_decision_weighs_versions),
 	   CASE(migrate_read_back_in_every_format),
 	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
 	   CASE(nothing_to_chart), CASE(a_report_is_told_from_a_result))
