@@ -36,31 +36,48 @@ void check_fail(const char *file, int line, const char *fmt, ...)
 	case_failed = 1;
 }
 
-/* Note a skip in the file ci/test.sh lists at the end, if it named one. */
-static void note_skip(const char *reason)
+/*
+ * Append "TEST<tab>CASE<tab>" and the rest to the file the environment
+ * variable `env` names, if it names one (ci/test.sh reads them at the
+ * end); `what` names the line in an error. TEST is ctest's name for the
+ * program. One write: the programs ctest runs at once append to one file.
+ */
+static void note_line(const char *env, const char *what, const char *fmt, ...)
+	PMBENCH_PRINTF(3, 4);
+static void note_line(const char *env, const char *what, const char *fmt, ...)
 {
-	const char *path = getenv("PMBENCH_TEST_SKIPS");
+	const char *path = getenv(env);
 	const char *test = getenv("PMBENCH_TEST_NAME");
 	char line[1024];
-	int fd, n;
+	va_list ap;
+	int fd, n, m;
 
 	if (!path || !*path)
 		return;
-	n = snprintf(line, sizeof(line), "%s\t%s\t%s\n",
-		     test && *test ? test : program, check_current, reason);
-	if (n < 0)
+	n = snprintf(line, sizeof(line), "%.200s\t%.200s\t",
+		     test && *test ? test : program, check_current);
+	va_start(ap, fmt);
+	m = vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (m < 0)
 		return;
+	n += m;
 	if (n >= (int)sizeof(line)) {
 		n = (int)sizeof(line) - 1;
 		line[n - 1] = '\n';
 	}
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	/* One write: the programs ctest runs at once append to one file. */
 	if (fd < 0 || write(fd, line, (size_t)n) != n)
-		fprintf(stderr, "cannot note the skip in '%s': %s\n", path,
+		fprintf(stderr, "cannot note the %s in '%s': %s\n", what, path,
 			strerror(errno));
 	if (fd >= 0)
 		close(fd);
+}
+
+/* Note a skip in the file ci/test.sh lists at the end, if it named one. */
+static void note_skip(const char *reason)
+{
+	note_line("PMBENCH_TEST_SKIPS", "skip", "%s\n", reason);
 }
 
 void check_skip(const char *file, int line, const char *fmt, ...)
@@ -422,26 +439,12 @@ static double cpu_seconds(void)
 
 /*
  * Note a case's wall and CPU time in the file ci/test.sh sums at the end
- * (PMBENCH_TEST_CPU: one "TEST<tab>CASE<tab>wall<tab>CPU" line per case,
- * TEST ctest's name for it): which tests the suite's CPU goes to.
+ * (PMBENCH_TEST_CPU: one "TEST<tab>CASE<tab>wall<tab>CPU" line per case):
+ * which tests the suite's CPU goes to.
  */
-static void note_cost(const char *name, double wall, double cpu)
+static void note_cost(double wall, double cpu)
 {
-	const char *path = getenv("PMBENCH_TEST_CPU");
-	const char *test = getenv("PMBENCH_TEST_NAME");
-	char line[1024];
-	int fd, n;
-
-	if (!path || !*path)
-		return;
-	n = snprintf(line, sizeof(line), "%.200s\t%.200s\t%.2f\t%.2f\n",
-		     test && *test ? test : program, name, wall, cpu);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	/* One write: the programs ctest runs at once append to one file. */
-	if (fd >= 0 && n > 0 && write(fd, line, (size_t)n) != n)
-		fprintf(stderr, "cannot note the case's cost in '%s'\n", path);
-	if (fd >= 0)
-		close(fd);
+	note_line("PMBENCH_TEST_CPU", "case's cost", "%.2f\t%.2f\n", wall, cpu);
 }
 
 /* Run one case: its sandbox, its checks, its times. */
@@ -459,7 +462,7 @@ static void run_case(const struct check_case *c)
 		case_failed = 1;
 	wall = (double)(pmbench_now_ns() - t0) / 1e9;
 	cpu = cpu_seconds() - c0;
-	note_cost(c->name, wall, cpu);
+	note_cost(wall, cpu);
 	/* The times say which case to make faster; never checked. */
 	fprintf(stderr, "%s %s (%.2f s, %.2f CPU-s)\n",
 		case_failed    ? "not ok"
