@@ -14,7 +14,10 @@
   and one of "cores";
 - the label early (ci/test.sh runs those tests beside the sanitizer
   builds, before any timing test) is on the real PMs' tests that compare
-  no times, and on no other test.
+  no times, and on no other test;
+- the label twin (ci/test.sh leaves them to the sanitizer builds; only
+  --full runs them) is on build/'s integration tests that ASan and
+  UBSan also run, and on no other test.
 """
 import json
 import subprocess
@@ -48,6 +51,13 @@ def broken(name, labels, slots, locks, quiet_max):
     if ("early" in labels) != (real and "timing" not in labels):
         return ("labelled %s: early is for the real PMs' tests that "
                 "compare no times" % ",".join(sorted(labels)))
+    twin = ("integration" in labels and ":" not in name and
+            not labels & {"online", "registry", "bench", "timing",
+                          "browser"})
+    if ("twin" in labels) != twin:
+        return ("labelled %s: twin is for build/'s integration tests "
+                "that the sanitizer builds also run" %
+                ",".join(sorted(labels)))
     return None
 
 

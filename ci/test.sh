@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# The whole test suite (what .ci/run calls): build the three flavours,
-# then run every test of the normal build (the online ones use the real
-# PMs against the npm registry, through the local mirror), every test
-# but the online, registry and benchmark-smoke ones under ASan and UBSan
-# (their names start with "asan:"), and the tests of pmbench's threads
-# (label `threads`: the registry front, the link relay, the per-thread
-# error state) under ThreadSanitizer ("tsan:"). build/ first; then the
-# tests with the real PMs that compare no times (label early) beside the
-# sanitizer builds; then every other test of the three builds in one
-# ctest. The style and link checks run beside the builds.
+# The test suite (what .ci/run calls): build the three flavours, then
+# run each test once where it checks most (tests/CMakeLists.txt, "The
+# tiers"): the unit tests in every build; the integration tests with the
+# fakes under ASan and UBSan (their names start with "asan:"); the
+# timing, browser and benchmark-smoke tests, and a few tests with the
+# real PMs against the npm registry through the local mirror (every PM
+# installs offline from it; run, build and dev on todo-api; older pnpm
+# and yarn releases), in the normal build; and the tests of pmbench's
+# threads (label `threads`: the registry front, the link relay, the
+# per-thread error state) under ThreadSanitizer ("tsan:"). build/ first;
+# then the tests with the real PMs that compare no times (label early)
+# beside the sanitizer builds; then every other test of the three builds
+# in one ctest. The style and link checks run beside the builds.
 #
-#   ci/test.sh           the whole suite
+#   ci/test.sh           the suite of every change (10 minutes on 2 cores)
+#   ci/test.sh --full    every test of the three builds: also the long
+#                        real-world ones (react-vite, the workspace
+#                        fixture under every PM, ci-cache, HMR and native
+#                        builds with the real PMs, label full) and the
+#                        integration tests of build/ that the sanitizer
+#                        builds also run (label twin); before a release,
+#                        and after a change to a PM's row, the mirror or
+#                        the Node pmbench runs the PMs under
 #   ci/test.sh --quick   the edit loop: the normal build, the unit tests
 #                        and the integration tests that are neither
 #                        online, registry, timing nor slow
@@ -25,11 +36,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=${CTEST_JOBS:-6}
 quick=0
+full=0
 case "${1:-}" in
 --quick) quick=1 ;;
+--full) full=1 ;;
 '') ;;
 *)
-	echo "usage: ci/test.sh [--quick]" >&2
+	echo "usage: ci/test.sh [--quick | --full]" >&2
 	exit 2
 	;;
 esac
@@ -125,6 +138,13 @@ else
 	# The Debian packages first (the builds need them), then the
 	# toolchain, which waits on the network, beside build/'s build,
 	# which keeps the CPU busy (on a fresh machine 84 s, hidden).
+	# The tiers (tests/CMakeLists.txt): without --full, the long
+	# suite's tests (label full) and build/'s twins of the sanitizer
+	# builds' integration tests (label twin) stay out.
+	leave_out='-LE full' also_out='|twin|full'
+	if [ "$full" = 1 ]; then
+		leave_out= also_out=
+	fi
 	"$top/ci/setup" --no-toolchain
 	setsid -w bash -c 't=$(date +%s); "$1/ci/setup" || exit; times >"$2"
 		printf "== toolchain (ci/setup, beside the build): %d s, its own %s CPU-s\n" \
@@ -164,7 +184,7 @@ else
 	t1=$(stamp) c1=$(ticks)
 	rm -f build/Testing/Temporary/CTestCostData.txt
 	setsid -w bash -c 'own_cpu "$@"' early "$early_cpu" ctest --test-dir build --output-on-failure -j3 \
-		--resource-spec-file "$resources" -L early \
+		--resource-spec-file "$resources" -L early $leave_out \
 		>"$early_log" 2>&1 </dev/null &
 	early_pid=$!
 	join_job "$san_pid" "$san_log" "the sanitizer builds failed (above)"
@@ -187,7 +207,8 @@ else
 	# COST gives (ctest would otherwise average its measured times in).
 	rm -f build-ci/Testing/Temporary/CTestCostData.txt
 	ctest --test-dir build-ci --output-on-failure -j"$jobs" \
-		--resource-spec-file "$resources" -LE "nosan|early" || status=1
+		--resource-spec-file "$resources" -LE "nosan|early$also_out" ||
+		status=1
 	phase "the other tests (build/, build-asan/ and build-tsan/), one ctest" "$t1" "$c1"
 fi
 # The skips, each with its reason: ctest says only "Not Run (Skipped)".
