@@ -123,6 +123,9 @@ TEST(every_pm_tells_or_refuses_each_choice)
 				&pm->scripts_way[c];
 
 			CHECK(w->source && !strncmp(w->source, "https://", 8));
+			CHECK(!w->why ||
+			      (w->why_source &&
+			       !strncmp(w->why_source, "https://", 8)));
 			pmbench_buf_reset(&b);
 			pmbench_pm_scripts_told(&b, pm, NULL,
 						(enum pmbench_scripts_choice)c);
@@ -154,6 +157,16 @@ TEST(every_pm_tells_or_refuses_each_choice)
 					PMBENCH_SCRIPTS_RUN_NONE));
 	for (size_t i = 0; (pm = pmbench_pm_nth(i)); i++)
 		CHECK(!pmbench_pm_scripts_refusal(pm, PMBENCH_SCRIPTS_RUN_ALL));
+	/* pnpm under all: its side-effects cache off, and why. */
+	pmbench_buf_reset(&b);
+	pmbench_pm_scripts_told(&b, pmbench_pm_get("pnpm"), "12.23.0",
+				PMBENCH_SCRIPTS_RUN_ALL);
+	CHECK_STR(b.ptr, "--scripts all: told "
+			 "pnpm_config_dangerously_allow_all_builds=true "
+			 "pnpm_config_side_effects_cache=false (side-effects "
+			 "cache off: under --scripts all every install script "
+			 "runs; pnpm would replay a built package from its "
+			 "store)");
 	/*
 	 * bun as it comes says its optimiser skips a trusted esbuild's and
 	 * sharp's postinstall, and is not counted as running them all.
