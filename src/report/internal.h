@@ -505,6 +505,22 @@ char *pmbench_kind_migrate_decision_json(char *json,
 int pmbench_kind_bench_decision(struct pmbench_doc *out,
 				const struct pmbench_report *rep);
 
+/*
+ * Why the times of cell `c` are not of the state asked, or NULL: every
+ * run failed its state check ("not the state asked"), or it failed its
+ * offline proof ("not warm (failed offline)": a warm cell that needs the
+ * registry was not warm). They are then no speed of that state.
+ */
+const char *pmbench_kind_not_the_state(const struct pmbench_cell *c);
+
+/*
+ * The offline proof of cell `c` (bench and claim --prove-offline), one
+ * line when proven; one that failed was not warm, and is ranked against
+ * none (sentences.c).
+ */
+void pmbench_report_proof_note(struct pmbench_doc *d, unsigned audience,
+			       const struct pmbench_cell *c);
+
 /* claim's decision: the first PM against the second, per scenario. */
 struct pmbench_report_claim;
 void pmbench_kind_claim_decision(struct pmbench_doc *out,
