@@ -465,6 +465,14 @@ pmbench_decision_target(struct pmbench_decision *d, const char *name);
 void pmbench_decision_release(struct pmbench_decision *d);
 
 /*
+ * `fmt` added to the target's installs (or runs) column, after what it
+ * already says ("fails in install clean").
+ */
+void PMBENCH_PRINTF(2, 3)
+	pmbench_decision_ok_add(struct pmbench_decision_target *tg,
+				const char *fmt, ...);
+
+/*
  * `d` said into `out`: the heading "Decision", the table (id "decision")
  * and a paragraph of one sentence of verdict, which is also kept as
  * out->decision for the JSON formats.

@@ -7,8 +7,6 @@
  */
 #include "pmbench/common.h"
 
-#include <stdarg.h>
-
 #include "internal.h"
 #include "pmbench/control.h"
 #include "pmbench/report_kind.h"
@@ -44,22 +42,6 @@ static int several_fixtures(const struct pmbench_report *rep)
 	return 0;
 }
 
-/* `fmt` added to the target's runs column ("fails in install clean"). */
-static void PMBENCH_PRINTF(2, 3)
-	runs_add(struct pmbench_decision_target *tg, const char *fmt, ...)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	va_list ap;
-
-	if (tg->ok)
-		pmbench_buf_addf(&b, "%s, ", tg->ok);
-	va_start(ap, fmt);
-	pmbench_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	free(tg->ok);
-	tg->ok = pmbench_buf_detach(&b);
-}
-
 /*
  * Cell `c` against the baseline's `base`: paired by round when bench
  * paired them over enough rounds, else the independent ratio of medians.
@@ -93,11 +75,11 @@ static void runs_failed(struct pmbench_decision_target *tg,
 			const struct pmbench_report_cell *ref, const char *head)
 {
 	if (!c->n && ref->n) {
-		runs_add(tg, "fails in %s", head);
+		pmbench_decision_ok_add(tg, "fails in %s", head);
 		tg->blocked = 1;
 	} else if (c->n && c->failed) {
-		runs_add(tg, "%zu of %zu runs failed in %s", c->failed,
-			 c->failed + c->n, head);
+		pmbench_decision_ok_add(tg, "%zu of %zu runs failed in %s",
+					c->failed, c->failed + c->n, head);
 	}
 }
 
@@ -125,11 +107,12 @@ static int unfit(const struct pmbench_decision *dec,
 	const char *theirs = pmbench_kind_not_the_state(base);
 
 	if (mine) {
-		runs_add(tg, "%s in %s", mine, head);
+		pmbench_decision_ok_add(tg, "%s in %s", mine, head);
 		tg->blocked |= !theirs && base_n;
 	}
 	if (theirs)
-		runs_add(tg, "%s %s in %s", dec->reference, theirs, head);
+		pmbench_decision_ok_add(tg, "%s %s in %s", dec->reference,
+					theirs, head);
 	return mine || theirs;
 }
 
@@ -285,7 +268,8 @@ void pmbench_kind_claim_decision(struct pmbench_doc *out,
 		} else if (!unfit(&dec, tg, dec.heads.v[i], s->a, s->b,
 				  s->nb) &&
 			   !s->na && s->nb) {
-			runs_add(tg, "fails in %s", dec.heads.v[i]);
+			pmbench_decision_ok_add(tg, "fails in %s",
+						dec.heads.v[i]);
 			tg->blocked = 1;
 		}
 	}
