@@ -595,7 +595,7 @@ _pmbench()
 		opts='--columns --format -f --help -h --out -o --report --wide'
 		;;
 	claim)
-		opts='--baseline --budget --ci --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --registry --report --runs --scenario --scripts --seed --target --time-budget --timeout --tolerance --warmup --wide'
+		opts='--baseline --budget --ci --columns --format -f --from --help -h --link --max-runs --no-fs-wait --no-progress --node --out -o --pm-config --progress --prove-offline --registry --report --runs --scenario --scripts --seed --target --time-budget --timeout --tolerance --warmup --wide'
 		;;
 	ci-cache)
 		opts='--archiver --bandwidth --budget --columns --compression --env --format -f --help -h --link --max-runs --no-ci --no-fs-wait --no-lockfile-change --no-progress --out -o --pm --progress --registry --report --runs --scripts --strategy --target --timeout --wide'

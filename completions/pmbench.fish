@@ -126,6 +126,7 @@ complete -c pmbench -n '__fish_seen_subcommand_from claim' -l node -x -a 'system
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -s o -l out -r -F -d 'where a live run\'s result goes'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l pm-config -x -a 'user defaults' -d 'the PM configuration passed on user'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l progress -d 'the progress bars on standard error even when it is not a terminal'
+complete -c pmbench -n '__fish_seen_subcommand_from claim' -l prove-offline -d 'after each warm scenario\'s timed installs'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l registry -x -a 'local live' -d 'local'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l report -r -F -d 'also write the report to FILE, in the format its name says'
 complete -c pmbench -n '__fish_seen_subcommand_from claim' -l runs -x -a 'auto' -d 'timed runs when running'

@@ -61,6 +61,13 @@ struct pmbench_pm_scripts_way {
 	/** Why the PM cannot be told it ("not possible: ..."), or NULL. */
 	const char *refusal;
 	const char *source;
+	/**
+	 * A setting told beside the choice itself, said after what the PM
+	 * was told ("side-effects cache off: ..."), or NULL; `why_source`
+	 * is the PM's documentation of that setting.
+	 */
+	const char *why;
+	const char *why_source;
 };
 
 /** What a PM (mostly a variant) cannot do like the others. */

@@ -195,7 +195,12 @@ struct pmbench_report_judgement {
 	const struct pmbench_cell *a, *b; /**< the claim's two sides */
 	unsigned state;			  /**< PMBENCH_STATE_* */
 	size_t na, nb;			  /**< successful timed runs */
-	int judged; /**< 0: a side has no successful run */
+	int judged; /**< 0: a side has no successful run, or `unfit` */
+	/**
+	 * A side whose times are not of the state asked (every run failed
+	 * its state check, or it failed its offline proof), or NULL.
+	 */
+	const struct pmbench_cell *unfit;
 	struct pmbench_claim_judgement j;
 };
 

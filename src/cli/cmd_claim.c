@@ -29,7 +29,7 @@ static int verdict_code(const struct pmbench_report_claim *j)
 	if (!j->judged) {
 		fprintf(stderr,
 			"pmbench: error: %s: no scenario with successful runs "
-			"of both '%s %s' and '%s %s'\n",
+			"of both '%s %s' and '%s %s' in the state asked\n",
 			j->scenarios_nr ? "no verdict" : "nothing to judge",
 			c->pm_a, c->task_a, c->pm_b, c->task_b);
 		return PMBENCH_EXIT_ERROR;

@@ -271,7 +271,7 @@ static const struct pmbench_option rows[] = {
 	  "the progress bars on standard error even when it is not a "
 	  "terminal",
 	  .flags = OPT_LOCAL | OPT_UNMEASURED, CLI_AT(tty, int), .value = 1 },
-	{ "prove-offline", ARG_FLAG, CMD_BENCH, NULL,
+	{ "prove-offline", ARG_FLAG, CMD_BENCH | CMD_CLAIM, NULL,
 	  "after each warm scenario's timed installs (cache or node_modules "
 	  "in place), one untimed install per PM with the local registry "
 	  "refusing every request: one that fails or asks anything was not "

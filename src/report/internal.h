@@ -465,6 +465,14 @@ pmbench_decision_target(struct pmbench_decision *d, const char *name);
 void pmbench_decision_release(struct pmbench_decision *d);
 
 /*
+ * `fmt` added to the target's installs (or runs) column, after what it
+ * already says ("fails in install clean").
+ */
+void PMBENCH_PRINTF(2, 3)
+	pmbench_decision_ok_add(struct pmbench_decision_target *tg,
+				const char *fmt, ...);
+
+/*
  * `d` said into `out`: the heading "Decision", the table (id "decision")
  * and a paragraph of one sentence of verdict, which is also kept as
  * out->decision for the JSON formats.
@@ -504,6 +512,22 @@ char *pmbench_kind_migrate_decision_json(char *json,
  */
 int pmbench_kind_bench_decision(struct pmbench_doc *out,
 				const struct pmbench_report *rep);
+
+/*
+ * Why the times of cell `c` are not of the state asked, or NULL: every
+ * run failed its state check ("not the state asked"), or it failed its
+ * offline proof ("not warm (failed offline)": a warm cell that needs the
+ * registry was not warm). They are then no speed of that state.
+ */
+const char *pmbench_kind_not_the_state(const struct pmbench_cell *c);
+
+/*
+ * The offline proof of cell `c` (bench and claim --prove-offline), one
+ * line when proven; one that failed was not warm, and is ranked against
+ * none (sentences.c).
+ */
+void pmbench_report_proof_note(struct pmbench_doc *d, unsigned audience,
+			       const struct pmbench_cell *c);
 
 /* claim's decision: the first PM against the second, per scenario. */
 struct pmbench_report_claim;

@@ -43,7 +43,7 @@ static int judge(struct pmbench_report_judgement *s,
 	size_t n;
 	int ret = -1;
 
-	if (!s->na || !s->nb)
+	if (!s->na || !s->nb || s->unfit)
 		return 0;
 	pa = pb = NULL;
 	/* Only the cells of one schedule share their rounds. */
@@ -58,6 +58,32 @@ static int judge(struct pmbench_report_judgement *s,
 		ret = pmbench_claim_judge(&s->j, claim, ta, s->na, tb, s->nb,
 					  tolerance, seed);
 	return ret == 0;
+}
+
+/*
+ * The scenario of cells `ca` and `cb` judged into `s`: not when a side's
+ * times are not of the state asked (pmbench_kind_not_the_state()).
+ */
+static void judge_cells(struct pmbench_report_judgement *s,
+			const struct pmbench_report_claim *out,
+			const struct pmbench_cell *ca,
+			const struct pmbench_cell *cb, uint64_t seed)
+{
+	double *ta, *tb;
+
+	s->a = ca;
+	s->b = cb;
+	s->unfit = pmbench_kind_not_the_state(ca)   ? ca
+		   : pmbench_kind_not_the_state(cb) ? cb
+						    : NULL;
+	ta = pmbench_cell_times(ca, &s->na);
+	tb = pmbench_cell_times(cb, &s->nb);
+	if (judge(s, out->claim, ta, tb, out->tolerance, seed))
+		s->judged = 1;
+	else
+		pmbench_error_clear();
+	free(ta);
+	free(tb);
 }
 
 void pmbench_report_claim_init(struct pmbench_report_claim *out,
@@ -75,7 +101,6 @@ void pmbench_report_claim_init(struct pmbench_report_claim *out,
 		const struct pmbench_cell *ca = &r->cells[i], *cb;
 		struct pmbench_report_judgement *s;
 		unsigned state = 0;
-		double *ta, *tb;
 
 		if (!wanted(ca, claim, fixture, states, states_nr, &state))
 			continue;
@@ -87,17 +112,8 @@ void pmbench_report_claim_init(struct pmbench_report_claim *out,
 				   out->scenarios_alloc);
 		s = &out->scenarios[out->scenarios_nr++];
 		memset(s, 0, sizeof(*s));
-		s->a = ca;
-		s->b = cb;
 		s->state = state;
-		ta = pmbench_cell_times(ca, &s->na);
-		tb = pmbench_cell_times(cb, &s->nb);
-		if (judge(s, claim, ta, tb, tolerance, r->seed + i))
-			s->judged = 1;
-		else
-			pmbench_error_clear();
-		free(ta);
-		free(tb);
+		judge_cells(s, out, ca, cb, r->seed + i);
 		if (!s->judged)
 			continue;
 		out->judged++;
@@ -213,6 +229,18 @@ static const struct pmbench_doc_column judgement_cols[] = {
 			     { "paired_rounds", PMBENCH_DOC_COUNT, 0 } } },
 };
 
+/* "no verdict: npm install not warm (failed offline)", or no run. */
+static void no_verdict(struct pmbench_buf *b, const struct pmbench_claim *c,
+		       const struct pmbench_report_judgement *s)
+{
+	int first = s->unfit ? s->unfit == s->a : !s->na;
+
+	pmbench_buf_addf(b, "no verdict: %s %s %s", first ? c->pm_a : c->pm_b,
+			 first ? c->task_a : c->task_b,
+			 s->unfit ? pmbench_kind_not_the_state(s->unfit)
+				  : "has no successful run");
+}
+
 static void judgement_row(struct pmbench_doc_table *t,
 			  const struct pmbench_claim *c,
 			  const struct pmbench_report_judgement *s)
@@ -228,10 +256,11 @@ static void judgement_row(struct pmbench_doc_table *t,
 	pmbench_doc_num(row, COL_RUNS, 0, (double)s->na);
 	pmbench_doc_num(row, COL_RUNS, 1, (double)s->nb);
 	if (!s->judged) {
-		pmbench_doc_row_note(row, COL_VERDICT,
-				     "no verdict: %s %s has no successful run",
-				     !s->na ? c->pm_a : c->pm_b,
-				     !s->na ? c->task_a : c->task_b);
+		struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+		no_verdict(&b, c, s);
+		pmbench_doc_row_note(row, COL_VERDICT, "%s", b.ptr);
+		pmbench_buf_release(&b);
 		return;
 	}
 	pmbench_doc_str(row, COL_VERDICT, 0,
@@ -329,11 +358,13 @@ static void scenario(struct pmbench_doc *d, const struct pmbench_claim *c,
 	pmbench_report_add_state(&b, s->state);
 	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2, "%s · %s (%s)",
 			    s->a->fixture, s->a->scenario, b.ptr);
+	pmbench_report_proof_note(d, PMBENCH_DOC_HUMAN, s->a);
+	if (s->b != s->a)
+		pmbench_report_proof_note(d, PMBENCH_DOC_HUMAN, s->b);
 	if (!s->judged) {
-		pmbench_doc_para(d, PMBENCH_DOC_HUMAN,
-				 "no verdict: %s %s has no successful run",
-				 !s->na ? c->pm_a : c->pm_b,
-				 !s->na ? c->task_a : c->task_b);
+		pmbench_buf_reset(&b);
+		no_verdict(&b, c, s);
+		pmbench_doc_para(d, PMBENCH_DOC_HUMAN, "%s", b.ptr);
 		interrupted(d, c, s);
 		goto done;
 	}

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 
 #include <cjson/cJSON.h>
 
@@ -285,6 +286,67 @@ static char *changes_word(struct pmbench_decision_target *tg,
 	return pmbench_buf_detach(&b);
 }
 
+/* The cell of `pm` in `cell` ("task\tscenario") of `r`, or NULL. */
+static const struct pmbench_cell *timed_cell(const struct pmbench_result *r,
+					     const char *cell, const char *pm)
+{
+	const char *tab = strchr(cell, '\t');
+
+	for (size_t i = 0; i < r->cells_nr; i++) {
+		const struct pmbench_cell *c = &r->cells[i];
+
+		if (!strcmp(c->pm, pm) && !strcmp(c->scenario, tab + 1) &&
+		    strlen(c->task) == (size_t)(tab - cell) &&
+		    !strncmp(c->task, cell, (size_t)(tab - cell)))
+			return c;
+	}
+	return NULL;
+}
+
+/* The first failed timed run's reason, or NULL when one succeeded. */
+static const char *all_failed(const struct pmbench_cell *c)
+{
+	const char *why = NULL;
+
+	for (size_t i = 0; c && i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+
+		if (s->warmup)
+			continue;
+		if (s->ok)
+			return NULL;
+		if (!why)
+			why = s->failure ? s->failure : "failed";
+	}
+	return why;
+}
+
+/*
+ * The target's cell in timed cell `cell` (its column `head`) against the
+ * source's: where the source has times, one whose every timed run
+ * failed, or whose times are not of the state asked, does not install
+ * there: said in the installs column with the reason, blocking the move.
+ */
+static void migrate_runs(struct pmbench_decision_target *tg,
+			 const struct pmbench_migrate *m,
+			 const struct pmbench_result *r, const char *cell,
+			 const char *head)
+{
+	const struct pmbench_cell *c = timed_cell(r, cell, tg->name);
+	const struct pmbench_cell *src = timed_cell(r, cell, m->source_pm);
+	const char *failed = all_failed(c);
+	const char *unfit = c ? pmbench_kind_not_the_state(c) : NULL;
+
+	if (!src || all_failed(src) || pmbench_kind_not_the_state(src))
+		return;
+	if (failed)
+		pmbench_decision_ok_add(tg, "fails in %s (%.*s)", head,
+					(int)strcspn(failed, "\n"), failed);
+	else if (unfit)
+		pmbench_decision_ok_add(tg, "%s in %s", unfit, head);
+	tg->blocked |= failed || unfit;
+}
+
 /* One migration target's row of the model. */
 static void migrate_target(struct pmbench_decision *dec,
 			   const struct pmbench_migrate *m,
@@ -312,8 +374,10 @@ static void migrate_target(struct pmbench_decision *dec,
 	}
 	tasks(tg, src, e);
 	dev_word(tg, m, r);
-	for (size_t i = 0; i < cells->nr; i++)
+	for (size_t i = 0; i < cells->nr; i++) {
 		migrate_speed(&tg->speeds[i], m, r, cells->v[i], e->pm);
+		migrate_runs(tg, m, r, cells->v[i], dec->heads.v[i]);
+	}
 	tg->changes = changes_word(tg, e);
 	pmbench_buf_release(&b);
 }
@@ -355,6 +419,21 @@ void pmbench_kind_migrate_decision(struct pmbench_doc *out,
 }
 
 /* ---- The model said ---------------------------------------------------- */
+
+void pmbench_decision_ok_add(struct pmbench_decision_target *tg,
+			     const char *fmt, ...)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	va_list ap;
+
+	if (tg->ok)
+		pmbench_buf_addf(&b, "%s, ", tg->ok);
+	va_start(ap, fmt);
+	pmbench_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(tg->ok);
+	tg->ok = pmbench_buf_detach(&b);
+}
 
 struct pmbench_decision_target *
 pmbench_decision_target(struct pmbench_decision *d, const char *name)

@@ -7,8 +7,6 @@
  */
 #include "pmbench/common.h"
 
-#include <stdarg.h>
-
 #include "internal.h"
 #include "pmbench/control.h"
 #include "pmbench/report_kind.h"
@@ -44,22 +42,6 @@ static int several_fixtures(const struct pmbench_report *rep)
 	return 0;
 }
 
-/* `fmt` added to the target's runs column ("fails in install clean"). */
-static void PMBENCH_PRINTF(2, 3)
-	runs_add(struct pmbench_decision_target *tg, const char *fmt, ...)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	va_list ap;
-
-	if (tg->ok)
-		pmbench_buf_addf(&b, "%s, ", tg->ok);
-	va_start(ap, fmt);
-	pmbench_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	free(tg->ok);
-	tg->ok = pmbench_buf_detach(&b);
-}
-
 /*
  * Cell `c` against the baseline's `base`: paired by round when bench
  * paired them over enough rounds, else the independent ratio of medians.
@@ -93,52 +75,60 @@ static void runs_failed(struct pmbench_decision_target *tg,
 			const struct pmbench_report_cell *ref, const char *head)
 {
 	if (!c->n && ref->n) {
-		runs_add(tg, "fails in %s", head);
+		pmbench_decision_ok_add(tg, "fails in %s", head);
 		tg->blocked = 1;
 	} else if (c->n && c->failed) {
-		runs_add(tg, "%zu of %zu runs failed in %s", c->failed,
-			 c->failed + c->n, head);
+		pmbench_decision_ok_add(tg, "%zu of %zu runs failed in %s",
+					c->failed, c->failed + c->n, head);
 	}
 }
 
-/*
- * Why cell `c`'s times are not of the state asked, or NULL: every run
- * failed its state check, or the cell failed its offline proof (a warm
- * cell that needs the registry was not warm). Its speed is then no
- * speed of that state.
- */
-static const char *not_the_state(const struct pmbench_report_cell *c)
+const char *pmbench_kind_not_the_state(const struct pmbench_cell *c)
 {
-	if (pmbench_cell_wrong_state(c->cell))
+	if (pmbench_cell_wrong_state(c))
 		return "not the state asked";
-	if (c->cell->proof == PMBENCH_PROOF_FAIL)
+	if (c->proof == PMBENCH_PROOF_FAIL)
 		return "not warm (failed offline)";
 	return NULL;
 }
 
 /*
+ * What of the target's cell `c` and the reference's `base` (with
+ * `base_n` times) is not of the state asked, said in the runs column in
+ * `head`: a target not in a state the reference was in, with times, is
+ * blocked, as one that fails there. 1 when either is not.
+ */
+static int unfit(const struct pmbench_decision *dec,
+		 struct pmbench_decision_target *tg, const char *head,
+		 const struct pmbench_cell *c, const struct pmbench_cell *base,
+		 size_t base_n)
+{
+	const char *mine = pmbench_kind_not_the_state(c);
+	const char *theirs = pmbench_kind_not_the_state(base);
+
+	if (mine) {
+		pmbench_decision_ok_add(tg, "%s in %s", mine, head);
+		tg->blocked |= !theirs && base_n;
+	}
+	if (theirs)
+		pmbench_decision_ok_add(tg, "%s %s in %s", dec->reference,
+					theirs, head);
+	return mine || theirs;
+}
+
+/*
  * Target cell `c` against the baseline's `base` in head `i`: its speed
- * when both are of the state asked, else what was not (a target not in
- * a state the baseline was in, with times, is blocked, as one that fails
- * there).
+ * when both are of the state asked, else what was not.
  */
 static void group_speed(struct pmbench_decision *dec,
 			struct pmbench_decision_target *tg, size_t i,
 			const struct pmbench_report_cell *c,
 			const struct pmbench_report_cell *base, uint64_t seed)
 {
-	const char *mine = not_the_state(c), *theirs = not_the_state(base);
-
-	if (mine) {
-		runs_add(tg, "%s in %s", mine, dec->heads.v[i]);
-		tg->blocked |= !theirs && base->n;
-	} else {
+	if (!pmbench_kind_not_the_state(c->cell))
 		runs_failed(tg, c, base, dec->heads.v[i]);
-	}
-	if (theirs)
-		runs_add(tg, "%s %s in %s", dec->reference, theirs,
-			 dec->heads.v[i]);
-	if (!mine && !theirs && c->n && base->n)
+	if (!unfit(dec, tg, dec->heads.v[i], c->cell, base->cell, base->n) &&
+	    c->n && base->n)
 		bench_speed(&tg->speeds[i], c, base, seed);
 }
 
@@ -273,11 +263,15 @@ void pmbench_kind_claim_decision(struct pmbench_doc *out,
 	for (size_t i = 0; i < c->scenarios_nr; i++) {
 		const struct pmbench_report_judgement *s = &c->scenarios[i];
 
-		if (s->judged)
+		if (s->judged) {
 			claim_speed(&tg->speeds[i], s);
-		else if (!s->na && s->nb)
-			runs_add(tg, "fails in %s", dec.heads.v[i]);
-		tg->blocked |= !s->judged && !s->na && s->nb;
+		} else if (!unfit(&dec, tg, dec.heads.v[i], s->a, s->b,
+				  s->nb) &&
+			   !s->na && s->nb) {
+			pmbench_decision_ok_add(tg, "fails in %s",
+						dec.heads.v[i]);
+			tg->blocked = 1;
+		}
 	}
 	pmbench_kind_decision(out, &dec);
 	pmbench_decision_release(&dec);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "internal.h"
 #include "pmbench/control.h"
 #include "pmbench/doc.h"
 #include "pmbench/report.h"
@@ -293,28 +294,23 @@ static void add_state_check(struct pmbench_doc *d, unsigned audience,
 				 c->cell->pm, why);
 }
 
-/*
- * The offline proof (bench --prove-offline), one line when proven; a
- * cell that failed it was not warm, and is ranked against none.
- */
-static void add_proof(struct pmbench_doc *d, unsigned audience,
-		      const struct pmbench_report_cell *c)
+void pmbench_report_proof_note(struct pmbench_doc *d, unsigned audience,
+			       const struct pmbench_cell *c)
 {
-	if (c->cell->proof == PMBENCH_PROOF_FAIL)
+	if (c->proof == PMBENCH_PROOF_FAIL)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_WARNING,
 				 "%s ✗ offline proof (%s): %s; no warm time "
 				 "to compare",
-				 c->cell->pm, c->cell->scenario,
-				 c->cell->proof_why ? c->cell->proof_why : "");
-	else if (c->cell->proof == PMBENCH_PROOF_PASS)
+				 c->pm, c->scenario,
+				 c->proof_why ? c->proof_why : "");
+	else if (c->proof == PMBENCH_PROOF_PASS)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
-				 "%s ✓ offline proof (%s): %s", c->cell->pm,
-				 c->cell->scenario,
-				 c->cell->proof_why ? c->cell->proof_why : "");
-	else if (c->cell->proof_why)
+				 "%s ✓ offline proof (%s): %s", c->pm,
+				 c->scenario, c->proof_why ? c->proof_why : "");
+	else if (c->proof_why)
 		pmbench_doc_note(d, audience, PMBENCH_DOC_NOTE,
-				 "%s: not proven offline: %s", c->cell->pm,
-				 c->cell->proof_why);
+				 "%s: not proven offline: %s", c->pm,
+				 c->proof_why);
 }
 
 void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
@@ -327,7 +323,7 @@ void pmbench_report_cell_notes(struct pmbench_doc *d, unsigned audience,
 		return;
 	}
 	add_state_check(d, audience, c);
-	add_proof(d, audience, c);
+	pmbench_report_proof_note(d, audience, c->cell);
 	add_stalls(d, audience, c);
 	add_warning(d, audience, c);
 	if (c->n && c->n < 5)

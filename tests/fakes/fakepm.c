@@ -113,6 +113,13 @@ struct fake_pm {
 	 * npm_package_name (deno 2.9).
 	 */
 	int scripts_unnamed;
+	/*
+	 * A side-effects cache (pnpm's sideEffectsCache, on by default):
+	 * once it ran has-script's postinstall with a cache, it replays the
+	 * built package from there and runs no script, unless this
+	 * ("VAR=value") turns the cache off; NULL: none.
+	 */
+	const char *replay_off;
 };
 
 static const struct fake_pm pms[] = {
@@ -194,6 +201,7 @@ static const struct fake_pm pms[] = {
 		.scripts_run = 0,
 		.scripts_off = "--ignore-scripts",
 		.scripts_on = "pnpm_config_dangerously_allow_all_builds=true",
+		.replay_off = "pnpm_config_side_effects_cache=false",
 		.timer_flag = "--reporter=ndjson",
 		.registry_env = "pnpm_config_registry",
 		.version = "12.0.0-fake",
@@ -1481,6 +1489,27 @@ static int trusts(const struct fake *f, const char *name)
 }
 
 /*
+ * The side-effects cache (`replay_off`): whether has-script's built
+ * result is in the cache, so that `*run` becomes 0 (replayed); else a
+ * run that builds it records it there. 0, or -1 on a write error.
+ */
+static int side_effects(const struct fake *f, int *run)
+{
+	struct pmbench_buf built = PMBENCH_BUF_INIT;
+	int ret = 0;
+
+	if (!f->pm->replay_off || !f->cache.len || told(f, f->pm->replay_off))
+		return 0;
+	pmbench_buf_path(&built, f->cache.ptr, "fakepm-built-has-script");
+	if (exists(built.ptr))
+		*run = 0;
+	else if (*run)
+		ret = put_file(f, built.ptr, O_TRUNC, "built\n", 6);
+	pmbench_buf_release(&built);
+	return ret;
+}
+
+/*
  * $FAKEPM_LIFECYCLE=MS: has-script's postinstall runs as a process of
  * MS ms with a PM's lifecycle environment, when the fake runs scripts:
  * as the real PM does unasked (`scripts_run`), unless told off, or
@@ -1499,6 +1528,8 @@ static int run_lifecycle(const struct fake *f)
 		run = 0;
 	else if (told(f, f->pm->scripts_on) || trusts(f, "has-script"))
 		run = 1;
+	if (side_effects(f, &run) < 0)
+		return -1;
 	if (lie)
 		run = !strcmp(lie, "always");
 	package_dir(&dir, f, "has-script", "1.0.0");

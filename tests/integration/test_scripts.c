@@ -15,16 +15,20 @@
 #include "check.h"
 #include "harness.h"
 
-/* `bench --scripts choice` of `pms` on a fresh project, with `knobs`. */
-static void bench(struct h_run *run, struct pmbench_result *r,
-		  const char *choice, const char *pms, const char *const *knobs)
+/*
+ * `bench --scripts choice --scenario scenario` of `pms` on a fresh
+ * project, with `knobs`.
+ */
+static void bench_in(struct h_run *run, struct pmbench_result *r,
+		     const char *choice, const char *pms, const char *scenario,
+		     const char *const *knobs)
 {
 	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
 	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
 	const char *proj = h_project("proj");
 	char out[4200];
 	const char *args[] = {
-		"bench",     "--pm", pms,	 "--scenario", "clean",
+		"bench",     "--pm", pms,	 "--scenario", scenario,
 		"--runs",    "1",    "--warmup", "0",	       "--no-control",
 		"--scripts", choice, "--out",	 out,	       proj,
 		NULL
@@ -41,12 +45,20 @@ static void bench(struct h_run *run, struct pmbench_result *r,
 	pmbench_strvec_release(&env);
 }
 
-/* The clean cell of `pm`: its run checked `want`, `why` in the reason. */
-static void check_cell(int *ok, const struct pmbench_result *r, const char *pm,
-		       int want, const char *why)
+/* `bench --scripts choice` of `pms` in clean, with `knobs`. */
+static void bench(struct h_run *run, struct pmbench_result *r,
+		  const char *choice, const char *pms, const char *const *knobs)
+{
+	bench_in(run, r, choice, pms, "clean", knobs);
+}
+
+/* The cell of `pm` in `scenario`: its run checked `want`, `why` in it. */
+static void check_cell_in(int *ok, const struct pmbench_result *r,
+			  const char *pm, const char *scenario, int want,
+			  const char *why)
 {
 	const struct pmbench_cell *c =
-		pmbench_result_find_cell(r, "proj", "install", "clean", pm);
+		pmbench_result_find_cell(r, "proj", "install", scenario, pm);
 
 	*ok = 0;
 	CHECK(c);
@@ -56,6 +68,13 @@ static void check_cell(int *ok, const struct pmbench_result *r, const char *pm,
 	if (why)
 		CHECK_CONTAINS(c->samples[0].state_why, why);
 	*ok = 1;
+}
+
+/* The clean cell of `pm`: its run checked `want`, `why` in the reason. */
+static void check_cell(int *ok, const struct pmbench_result *r, const char *pm,
+		       int want, const char *why)
+{
+	check_cell_in(ok, r, pm, "clean", want, why);
 }
 
 TEST(none_runs_no_lifecycle_script)
@@ -116,6 +135,39 @@ TEST(all_runs_every_install_script)
 	H_CHECK_CALL(check_cell, &r, "pnpm", PMBENCH_CHECK_FAIL,
 		     "--scripts all: 1 of 1 packages with an install script "
 		     "ran none: has-script@1.0.0");
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/*
+ * pnpm replays a package its store holds built (its side-effects cache,
+ * on by default) instead of running its script: under --scripts all
+ * pmbench turns the cache off, so a warm store's run still runs
+ * has-script's postinstall, and says so in what pnpm was told. In the
+ * node_modules scenario nothing installs, and nothing fails the check.
+ */
+TEST(all_runs_scripts_from_a_warm_store)
+{
+	const char *const honest[] = { NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+
+	h_setup();
+	bench_in(&run, &r, "all", "pnpm", "cache+lockfile,node_modules",
+		 honest);
+	H_CHECK_CALL(check_cell_in, &r, "pnpm", "cache+lockfile",
+		     PMBENCH_CHECK_PASS, NULL);
+	c = pmbench_result_find_cell(&r, "proj", "install", "node_modules",
+				     "pnpm");
+	CHECK(c && c->samples_nr == 1 && c->samples[0].ok);
+	CHECK(c->samples[0].state_check != PMBENCH_CHECK_FAIL);
+	c = pmbench_result_find_cell(&r, "proj", "install", "cache+lockfile",
+				     "pnpm");
+	CHECK_CONTAINS(c->scripts, "pnpm_config_side_effects_cache=false "
+				   "(side-effects cache off: under --scripts "
+				   "all every install script runs; pnpm would "
+				   "replay a built package from its store)");
 	pmbench_result_release(&r);
 	h_run_release(&run);
 }
@@ -209,4 +261,5 @@ TEST(as_they_come_the_note_stays)
 
 CHECK_MAIN(CASE(none_runs_no_lifecycle_script),
 	   CASE(all_runs_every_install_script),
+	   CASE(all_runs_scripts_from_a_warm_store),
 	   CASE(as_they_come_the_note_stays), CASE(ci_cache_jobs_are_told))

@@ -220,6 +220,76 @@ TEST(the_offline_proof_fails_a_pm_that_needs_the_registry)
 		 "npm ✗ offline proof (cache): not warm: it asked");
 }
 
+/*
+ * `claim "npm install is as fast as bun install" --prove-offline` in the
+ * cache scenario with the fake npm tuned by `knobs`: the output says
+ * `said`, the result records npm's proof as `want` and bun's as passed.
+ */
+static void claim_proof(int *ok, const char *const *knobs, int want,
+			const char *said)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const char *fake = getenv("PMBENCH_FAKEREGISTRY");
+	const struct pmbench_cell *c;
+	char out[4200];
+	const char *args[] = { "claim",
+			       "npm install is as fast as bun install",
+			       h_project("proj"),
+			       "--scenario",
+			       "cache",
+			       "--runs",
+			       "2",
+			       "--warmup",
+			       "0",
+			       "--prove-offline",
+			       "--out",
+			       out,
+			       NULL };
+	struct h_run run;
+
+	*ok = 0;
+	snprintf(out, sizeof(out), "%s", h_write("claim.json", ""));
+	pmbench_strvec_push(&env, "PMBENCH_REGISTRY=local");
+	pmbench_strvec_pushf(&env, "PMBENCH_VERDACCIO=%s", fake ? fake : "");
+	pmbench_strvec_pushv(&env, knobs);
+	h_pmbench(&run, args, &env);
+	CHECK_CONTAINS(run.out.ptr, said);
+	CHECK_CONTAINS(run.out.ptr, "bun ✓ offline proof (cache)");
+	CHECK_INT(pmbench_result_read(&r, out), 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "cache", "npm");
+	CHECK(c && c->proof == want);
+	c = pmbench_result_find_cell(&r, "proj", "install", "cache", "bun");
+	CHECK(c && c->proof == PMBENCH_PROOF_PASS);
+	if (want == PMBENCH_PROOF_FAIL)
+		CHECK_INT(run.exit_code, 1); /* no verdict: an error */
+	else
+		CHECK(!strstr(run.out.ptr, "no verdict"));
+	pmbench_result_release(&r);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+	*ok = 1;
+}
+
+/*
+ * claim proves its warm cells as bench does: a side that fails offline
+ * has no warm time, and the scenario no verdict.
+ */
+TEST(claim_proves_its_warm_cells)
+{
+	const char *const honest[] = { "FAKEPM_NPM_TARBALLS=3", NULL };
+	const char *const needs[] = { "FAKEPM_NPM_TARBALLS=3",
+				      "FAKEPM_NPM_FETCH=/left-pad",
+				      "FAKEPM_NPM_NEEDS_REGISTRY=1", NULL };
+
+	h_setup();
+	H_CHECK_CALL(claim_proof, honest, PMBENCH_PROOF_PASS,
+		     "npm ✓ offline proof (cache)");
+	h_setup();
+	H_CHECK_CALL(claim_proof, needs, PMBENCH_PROOF_FAIL,
+		     "no verdict: npm install not warm (failed offline)");
+}
+
 TEST(the_offline_proof_needs_the_local_registry)
 {
 	const char *args[] = { "bench",		  "--registry", "live",
@@ -237,5 +307,6 @@ TEST(the_offline_proof_needs_the_local_registry)
 CHECK_MAIN(CASE(a_hidden_cache_is_warm_in_clean),
 	   CASE(the_offline_proof_fails_a_pm_that_needs_the_registry),
 	   CASE(the_offline_proof_needs_the_local_registry),
+	   CASE(claim_proves_its_warm_cells),
 	   CASE(a_relock_is_resolved_again_in_lockfile),
 	   CASE(a_write_into_node_modules_in_place_is_said))

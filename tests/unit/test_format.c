@@ -720,6 +720,44 @@ TEST(migrate_decision_weighs_versions)
 }
 
 /*
+ * A target whose every timed run failed in one scenario, where the
+ * source's ran, does not install: its decision row says where and why,
+ * and the verdict does not move to it (bun, the fastest and keeping
+ * every version, otherwise chosen).
+ */
+TEST(migrate_decision_a_target_that_fails_a_scenario)
+{
+	static const char *const same[] = { "react@18.2.0", "zod@3.24.1",
+					    NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_migrate m = PMBENCH_MIGRATE_INIT;
+	struct pmbench_doc doc = PMBENCH_DOC_INIT;
+	struct pmbench_cell *c;
+	char *t;
+
+	CHECK_INT(load_sample(&r), 0);
+	c = (struct pmbench_cell *)pmbench_result_find_cell(
+		&r, "vite-react", "install", "clean", "bun");
+	CHECK(c && c->samples_nr > 1);
+	for (size_t i = 0; i < c->samples_nr; i++) {
+		c->samples[i].ok = 0;
+		free(c->samples[i].failure);
+		c->samples[i].failure =
+			pmbench_xstrdup("exit 1: error: lockfile had changes");
+	}
+	weighed_migration(&m, same);
+	pmbench_report_migrate(&doc, &m, &r);
+	CHECK(doc.decision && strncmp(doc.decision, "Move to bun", 11));
+	t = write_as("table", &doc);
+	CHECK_CONTAINS(t, "fails in install clean (exit 1: error: lockfile "
+			  "had changes)");
+	free(t);
+	pmbench_doc_release(&doc);
+	pmbench_migrate_release(&m);
+	pmbench_result_release(&r);
+}
+
+/*
  * A migration written as its JSON report and read back (resultfile.h)
  * is the same model: every format writes the same bytes from either,
  * and the JSON read back is written again byte for byte.
@@ -1016,6 +1054,7 @@ CHECK_MAIN(CASE(readers_catch_broken_files), CASE(bench_in_every_format),
 	   CASE(claim_in_every_format), CASE(claim_decision_first),
 	   CASE(migrate_in_every_format),
 	   CASE(migrate_decision_weighs_versions),
+	   CASE(migrate_decision_a_target_that_fails_a_scenario),
 	   CASE(migrate_read_back_in_every_format),
 	   CASE(compare_two_migrations), CASE(migrate_from_a_failed_source),
 	   CASE(nothing_to_chart), CASE(a_report_is_told_from_a_result))

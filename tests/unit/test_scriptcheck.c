@@ -172,6 +172,40 @@ TEST(every_pm_tells_or_refuses_each_choice)
 	pmbench_buf_release(&b);
 }
 
+/*
+ * pnpm under all: its side-effects cache off, and why, with pnpm's
+ * documentation of the setting (as every setting told beside a choice).
+ */
+TEST(pnpm_all_runs_what_its_store_holds_built)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const struct pmbench_pm *pm;
+
+	for (size_t i = 0; (pm = pmbench_pm_nth(i)); i++)
+		for (size_t c = 0; c < PMBENCH_ARRAY_SIZE(pm->scripts_way);
+		     c++) {
+			const struct pmbench_pm_scripts_way *w =
+				&pm->scripts_way[c];
+
+			CHECK(!w->why ||
+			      (w->why_source &&
+			       !strncmp(w->why_source, "https://", 8)));
+		}
+	pmbench_pm_scripts_told(&b, pmbench_pm_get("pnpm"), "12.23.0",
+				PMBENCH_SCRIPTS_RUN_ALL);
+	CHECK_STR(b.ptr, "--scripts all: told "
+			 "pnpm_config_dangerously_allow_all_builds=true "
+			 "pnpm_config_side_effects_cache=false (side-effects "
+			 "cache off: under --scripts all every install script "
+			 "runs; pnpm would replay a built package from its "
+			 "store)");
+	pmbench_buf_reset(&b);
+	pmbench_pm_scripts_told(&b, pmbench_pm_get("pnpm"), "12.23.0",
+				PMBENCH_SCRIPTS_AS_IS);
+	CHECK_CONTAINS(b.ptr, "with a warm store replays a built package");
+	pmbench_buf_release(&b);
+}
+
 TEST(choice_names)
 {
 	enum pmbench_scripts_choice c = PMBENCH_SCRIPTS_AS_IS;
@@ -185,5 +219,6 @@ TEST(choice_names)
 }
 
 CHECK_MAIN(CASE(none_means_no_lifecycle_process),
+	   CASE(pnpm_all_runs_what_its_store_holds_built),
 	   CASE(all_means_every_package_ran_one),
 	   CASE(every_pm_tells_or_refuses_each_choice), CASE(choice_names))

@@ -817,17 +817,35 @@ const struct pmbench_pm pmbench_pms[] = {
 				 "hard-links them on ext4" }),
 		.scripts = PMBENCH_SCRIPTS_NONE,
 		.scripts_note = "pnpm runs no dependency build scripts unless "
-				"allowed (onlyBuiltDependencies)",
+				"allowed (onlyBuiltDependencies), and with a "
+				"warm store replays a built package from its "
+				"side-effects cache instead of running its "
+				"script",
 		.scripts_said = L("Ignored build scripts"),
 		/* pnpm 11+ replaced onlyBuiltDependencies with allowBuilds. */
 		.scripts_way = SCRIPTS_WAYS(
 			{ .args = L("--ignore-scripts"),
 			  .source =
 				  "https://pnpm.io/cli/install#--ignore-scripts" },
+			/*
+			 * sideEffectsCache (on by default) stores a package's
+			 * built files in the store and links them on the next
+			 * install without running its scripts: todo-api's
+			 * cache+lockfile ran no esbuild postinstall until
+			 * this variable was set (pnpm 12.23.0, 2026-12-06;
+			 * npm_config_side_effects_cache is not read, and it
+			 * overrides pnpm-workspace.yaml's sideEffectsCache).
+			 */
 			{ .env = L("pnpm_config_dangerously_allow_all_builds="
-				   "true"),
+				   "true",
+				   "pnpm_config_side_effects_cache=false"),
 			  .source = "https://pnpm.io/settings#"
-				    "dangerouslyallowallbuilds" }),
+				    "dangerouslyallowallbuilds",
+			  .why = "side-effects cache off: under --scripts all "
+				 "every install script runs; pnpm would "
+				 "replay a built package from its store",
+			  .why_source = "https://pnpm.io/settings/build#"
+					"sideeffectscache" }),
 		.import_args = L("import"),
 		.import_from = L("npm", "yarn", "yarn-berry"),
 		/* pnpm 12 prints "Error: ERR_PNPM_..." or a "╰─▶" cause. */
@@ -1783,6 +1801,8 @@ void pmbench_pm_scripts_told(struct pmbench_buf *out,
 				 "%spackage.json's %s listing every installed "
 				 "package with an install script",
 				 sep, w->trust_field);
+	if (w->why)
+		pmbench_buf_addf(out, " (%s)", w->why);
 	if (!w->args && !w->env && !w->trust_field)
 		pmbench_buf_addf(out, "as it comes (%s)",
 				 scripts_note(pm, version));
