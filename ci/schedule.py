@@ -7,19 +7,22 @@
                               exits 1, naming the test, when one breaks
                               a rule:
 
-- a test labelled timing takes every slot of "quiet" (the most any test
-  asks) and the lock "timing": no timing test runs beside another one
-  or beside the real PMs (issue 39), whatever its other labels;
+- a test labelled timing takes half the slots of "quiet"
+  (PMBENCH_QUIET_SLOTS in the build's CMakeCache.txt): at most two
+  timing tests at once; one that also runs the real PMs (online,
+  registry) takes every slot, beside no other timing test (issue 39);
 - a test with the real PMs (online, registry) takes a slot of "quiet"
   and one of "cores";
 - the label early (ci/test.sh runs those tests beside the sanitizer
-  builds, before any timing test) is on the real PMs' tests that compare
-  no times, and on no other test;
+  builds, in a ctest of their own before any timing test) is on the
+  real PMs' tests that compare no times, and on no other test: a timing
+  test never shares a ctest of ci/test.sh with the real PMs;
 - the label twin (ci/test.sh leaves them to the sanitizer builds; only
   --full runs them) is on build/'s integration tests that ASan and
   UBSan also run, and on no other test.
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -38,14 +41,29 @@ def tests(build):
                props.get("RESOURCE_LOCK", []), props.get("COST", 0))
 
 
+def quiet_slots(build, all_tests):
+    """PMBENCH_QUIET_SLOTS of the build, or the most any test asks."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("PMBENCH_QUIET_SLOTS:"):
+                    return int(line.split("=", 1)[1])
+    except (OSError, ValueError):
+        pass
+    return max((s.get("quiet", 0) for _, _, s, _, _ in all_tests),
+               default=0)
+
+
 def broken(name, labels, slots, locks, quiet_max):
     real = bool(labels & {"online", "registry"})
     if "timing" in labels:
-        if slots.get("quiet", 0) != quiet_max or "timing" not in locks:
-            return ("labelled timing, takes %d of %d slots of quiet "
-                    "(locks %s): it could run beside the real PMs or "
-                    "another timing test" %
-                    (slots.get("quiet", 0), quiet_max, locks))
+        want = quiet_max if real else quiet_max // 2
+        if slots.get("quiet", 0) != want or not want:
+            return ("labelled timing, takes %d of %d slots of quiet, not "
+                    "%d: %s" % (slots.get("quiet", 0), quiet_max, want,
+                                "it could run beside another timing test"
+                                if real else "more or fewer than two "
+                                "timing tests could run at once"))
     elif real and (not slots.get("quiet") or not slots.get("cores")):
         return "runs the real PMs without a slot of quiet and of cores"
     if ("early" in labels) != (real and "timing" not in labels):
@@ -68,8 +86,7 @@ def main(argv):
         print("usage: ci/schedule.py [--check] BUILD_DIR", file=sys.stderr)
         return 2
     all_tests = list(tests(args[0]))
-    quiet_max = max((s.get("quiet", 0) for _, _, s, _, _ in all_tests),
-                    default=0)
+    quiet_max = quiet_slots(args[0], all_tests)
     bad = 0
     for name, labels, slots, locks, cost in all_tests:
         why = broken(name, labels, slots, locks, quiet_max)

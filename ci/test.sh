@@ -117,9 +117,10 @@ join_job() {
 		exit 1
 	fi
 }
-# "quiet": a timing test takes all of its slots, a test with the real PMs
-# one (tests/CMakeLists.txt, PMBENCH_QUIET_SLOTS): no timing test runs
-# beside another one, of any of the three builds, or beside the real PMs.
+# "quiet": a timing test takes half of its slots (all of them if it also
+# runs the real PMs), a test with the real PMs one (tests/CMakeLists.txt,
+# PMBENCH_QUIET_SLOTS): at most two timing tests run at once, and the
+# real PMs' tests that compare no times run in a ctest of their own.
 printf '{ "version": { "major": 1, "minor": 0 },\n  "local": [ { "cores": [ { "id": "0", "slots": %d } ],\n    "quiet": [ { "id": "0", "slots": 4 } ] } ] }\n' \
 	$(($(nproc 2>/dev/null || echo 2) + 1)) >"$resources"
 { "$top/ci/style.sh" && "$top/ci/doclinks.sh"; } >"$style_log" 2>&1 &

@@ -183,6 +183,8 @@ static void print_then_listen_sample(int *out, const struct pmbench_sample *s,
 
 	(void)before;
 	*out = 0;
+	fprintf(stderr, "line %.3f s, http %.3f s: line/http %.3f (< 0.5)\n",
+		line, http, http > 0 ? line / http : -1);
 	CHECK(s && s->ok);
 	CHECK(line > 0 && http > 0 && body > 0);
 	/* The line comes well before the port answers. */
@@ -212,6 +214,8 @@ static void listen_then_print_sample(int *out, const struct pmbench_sample *s,
 	(void)before;
 	*out = 0;
 	CHECK(s && s->ok);
+	fprintf(stderr, "body %.3f s, line %.3f s: body/line %.3f (< 0.5)\n",
+		body, line, line > 0 ? body / line : -1);
 	CHECK(http > 0 && body >= http);
 	/* Served long before it said so. */
 	CHECK(body < 0.5 * line);
@@ -275,6 +279,8 @@ static void ignore_term_sample(int *out, const struct pmbench_sample *s,
 	double quick = h_metric(before, "stop_s");
 
 	*out = 0;
+	fprintf(stderr, "stop %.3f s against %.3f s: %.1fx (> 10)\n", slow,
+		quick, quick > 0 ? slow / quick : -1);
 	CHECK(s && s->ok);
 	CHECK(slow > 0 && quick > 0);
 	/* It waited out the grace period, then killed it. */

@@ -121,6 +121,7 @@ static void twice_the_work(enum pmbench_work_counter w, const char *what)
 	qsort(ones, 3, sizeof(ones[0]), by_value);
 	qsort(twos, 3, sizeof(twos[0]), by_value);
 	ratio = twos[1] / ones[1];
+	printf("# %s: twice the loop %.3fx (1.5-2.6)\n", what, ratio);
 	if (!(ratio > 1.5 && ratio < 2.6))
 		printf("# %s: %.0f %.0f %.0f against %.0f %.0f %.0f\n", what,
 		       twos[0], twos[1], twos[2], ones[0], ones[1], ones[2]);
