@@ -136,7 +136,105 @@ TEST(further_rounds_at_the_groups_pace)
 	CHECK(rounds[2] == 0 && need[2].bytes == 0 && need[2].files == 0);
 }
 
-CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(cost_of_an_emptying),
+/*
+ * The budget's plan with the trash reserved (the budget is the whole
+ * command's): two groups of 10 s rounds, 5 to run each, 20 s used, a
+ * budget of 300 s; a round leaves 5,000 files in each. With nothing to
+ * empty the plan is pmbench_schedule_plan_make()'s: 100 s of minimum,
+ * 180 s of further rounds, 300 s in all.
+ */
+static const struct pmbench_schedule_costs two[2] = {
+	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
+	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
+};
+static const struct pmbench_trash_need five_k[2] = { { 1, 5000 },
+						     { 1, 5000 } };
+#define S 1000000000ull
+
+TEST(budget_holds_no_emptying)
+{
+	struct pmbench_fs_trash_room room = { .used_bytes = 1,
+					      .used_files = 1000,
+					      .limit_bytes = ~0ull,
+					      .limit_files = 1000000 };
+	struct pmbench_schedule_plan p;
+	struct pmbench_trash_plan tp;
+
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, 300 * S, UINT64_MAX);
+	CHECK_INT(tp.emptyings, 0);
+	CHECK_INT(p.fit_ns, 120 * S);
+	CHECK_INT(p.extra_ns, 180 * S);
+	CHECK_INT(p.end_ns, 300 * S);
+}
+
+/*
+ * 90,000 files in the trash, its limit 100,000: the first group's 25,000
+ * need it emptied first (90 s deleting, 9 s of wait). That is part of the
+ * minimum (fit 20 + 100 + 99 s), and the further rounds get what is left:
+ * 81 s, whose 40,500 files the emptied trash holds. In all: the budget.
+ */
+TEST(budget_holds_the_minimums_emptying)
+{
+	struct pmbench_fs_trash_room room = { .used_bytes = 1,
+					      .used_files = 90000,
+					      .limit_bytes = ~0ull,
+					      .limit_files = 100000 };
+	struct pmbench_schedule_plan p;
+	struct pmbench_trash_plan tp;
+
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, 300 * S, UINT64_MAX);
+	CHECK_INT(tp.emptyings, 1);
+	CHECK_INT(tp.first_group, 0);
+	CHECK_INT(tp.cost_ns, 99 * S);
+	CHECK_INT(p.fit_ns, 219 * S);
+	CHECK(p.fits);
+	CHECK_INT(p.extra_ns, 81 * S);
+	CHECK_INT(p.end_ns, 300 * S);
+	/* 200 s cannot hold it: said so, and no further rounds. */
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, 200 * S, UINT64_MAX);
+	CHECK(!p.fits);
+	CHECK_INT(p.fit_ns, 219 * S);
+	CHECK_INT(p.extra_ns, 0);
+	CHECK_INT(p.end_ns, 219 * S);
+}
+
+/*
+ * 40,000 files, the limit 100,000: the minimum's 50,000 fit, 180 s of
+ * further rounds (90,000 files) do not. Their emptying (the 90,000: 99 s)
+ * comes off the further rounds (81 s left, 40,500 files: still past the
+ * limit, so still emptied), not out of the minimum: 300 s in all.
+ */
+TEST(budget_holds_the_further_rounds_emptying)
+{
+	struct pmbench_fs_trash_room room = { .used_bytes = 1,
+					      .used_files = 40000,
+					      .limit_bytes = ~0ull,
+					      .limit_files = 100000 };
+	struct pmbench_schedule_plan p;
+	struct pmbench_trash_plan tp;
+
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, 300 * S, UINT64_MAX);
+	CHECK_INT(tp.emptyings, 1);
+	CHECK_INT(tp.first_group, 2);
+	CHECK_INT(p.fit_ns, 120 * S);
+	CHECK(p.fits);
+	CHECK_INT(p.extra_ns, 81 * S);
+	CHECK_INT(p.end_ns, 300 * S);
+	/* Few further rounds needed: no emptying, nothing reserved. */
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, 300 * S, 20 * S);
+	CHECK_INT(tp.emptyings, 0);
+	CHECK_INT(p.extra_ns, 20 * S);
+	CHECK_INT(p.end_ns, 140 * S);
+}
+
+CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
+	   CASE(budget_holds_the_minimums_emptying),
+	   CASE(budget_holds_the_further_rounds_emptying), CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
 	   CASE(a_group_larger_than_the_trash),
 	   CASE(further_rounds_at_the_groups_pace))
