@@ -147,8 +147,7 @@ static const struct pmbench_schedule_costs two[2] = {
 	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
 	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
 };
-static const struct pmbench_trash_need five_k[2] = { { 1, 5000 },
-						     { 1, 5000 } };
+static const struct pmbench_trash_need five_k[2] = { { 1, 5000 }, { 1, 5000 } };
 #define S 1000000000ull
 
 TEST(budget_holds_no_emptying)
@@ -234,7 +233,8 @@ TEST(budget_holds_the_further_rounds_emptying)
 
 CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
 	   CASE(budget_holds_the_minimums_emptying),
-	   CASE(budget_holds_the_further_rounds_emptying), CASE(cost_of_an_emptying),
+	   CASE(budget_holds_the_further_rounds_emptying),
+	   CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
 	   CASE(a_group_larger_than_the_trash),
 	   CASE(further_rounds_at_the_groups_pace))

@@ -1298,7 +1298,7 @@ struct budget {
 	struct rounds *xs;
 	unsigned *rounds; /* timed rounds of each group */
 	size_t nr;
-	uint64_t start_ns;  /* the command's start */
+	uint64_t start_ns;		     /* the command's start */
 	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
 	double overrun; /* the extra rounds' wall over their estimate, >= 1 */
 	/* Per group: its warm-ups' wall, its minimum rounds' (waits aside). */
@@ -1424,8 +1424,8 @@ static int room_fits(const struct budget *b, size_t g, uint64_t est_ns,
 	struct pmbench_trash_need need = round_trash(&b->xs[g]);
 	uint64_t cost = pmbench_trash_room_cost_ns(b->xs[g].ctx, &need, 1);
 
-	return !cost || cost + (uint64_t)((double)est_ns * b->overrun) <=
-				left_ns;
+	return !cost ||
+	       cost + (uint64_t)((double)est_ns * b->overrun) <= left_ns;
 }
 
 /* An extra round took `wall_ns` against its estimate `est_ns`. */
@@ -1577,8 +1577,7 @@ static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 	}
 	pmbench_trash_now(&room, &m, b->xs[0].ctx);
 	pmbench_trash_plan_budget(plan, tp, costs, b->nr, need, &room, &m,
-				  budget_used(b), o->budget.budget_ns,
-				  need_ns);
+				  budget_used(b), o->budget.budget_ns, need_ns);
 	b->end_at = b->start_ns + plan->end_ns;
 	free(need);
 }

@@ -1386,8 +1386,8 @@ static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
 				   budget_tail(x), x->o->budget.budget_ns,
 				   need_ns);
 	x->end_at = x->start_ns + plan.end_ns;
-	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns,
-			     costs, x->configs_nr, &n, &x->o->budget);
+	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns, costs,
+			     x->configs_nr, &n, &x->o->budget);
 	free(costs);
 	free(words);
 }

@@ -140,10 +140,10 @@ void pmbench_trash_now(struct pmbench_fs_trash_room *room,
 
 	pmbench_trash_snap(room, ctx);
 	/* --no-fs-wait: the deletion alone. */
-	pmbench_trash_model_default(
-		m, ctx->no_fs_wait
-			   ? 0
-			   : pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why));
+	pmbench_trash_model_default(m, ctx->no_fs_wait
+					       ? 0
+					       : pmbench_fs_inode_reuse_delay(
+							 ctx->cache_dir, &why));
 	pmbench_buf_release(&why);
 }
 
@@ -217,10 +217,10 @@ void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 	if (more) {
 		plan->extra_ns = plan->extra_ns > more ? plan->extra_ns - more
 						       : 0;
-		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns,
-			   room, m);
-		plan->end_ns = plan->fit_ns + plan->extra_ns + tp->cost_ns -
-			       first;
+		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room,
+			   m);
+		plan->end_ns =
+			plan->fit_ns + plan->extra_ns + tp->cost_ns - first;
 	}
 	free(n);
 	free(rounds);
