@@ -1301,7 +1301,7 @@ struct budget {
 	uint64_t start_ns;		     /* the command's start */
 	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
 	double overrun; /* the extra rounds' wall over their estimate, >= 1 */
-	/* Per group: its warm-ups' wall, its minimum rounds' (waits aside). */
+	/* Per group: its warm-ups' wall, its minimum rounds' (without waits). */
 	uint64_t *first_ns, *min_ns;
 	uint64_t primed_ns; /* the budget's time before the first round */
 	uint64_t end_at;    /* the plan's end (monotonic), for the ETA */
