@@ -150,85 +150,65 @@ static const struct pmbench_schedule_costs two[2] = {
 static const struct pmbench_trash_need five_k[2] = { { 1, 5000 }, { 1, 5000 } };
 #define S 1000000000ull
 
-TEST(budget_holds_no_emptying)
+/*
+ * The plan from a trash of `files` (its limit `limit` files), a budget
+ * and what the cells need, checked: its emptyings and the group of the
+ * first, what the minimum needs, the further rounds, the end (in s).
+ */
+static void check_plan(uint64_t files, uint64_t limit, uint64_t budget_s,
+		       uint64_t need_ns, unsigned emptyings, size_t first,
+		       uint64_t fit_s, uint64_t extra_s, uint64_t end_s)
 {
 	struct pmbench_fs_trash_room room = { .used_bytes = 1,
-					      .used_files = 1000,
+					      .used_files = files,
 					      .limit_bytes = ~0ull,
-					      .limit_files = 1000000 };
+					      .limit_files = limit };
 	struct pmbench_schedule_plan p;
 	struct pmbench_trash_plan tp;
 
 	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
-				  20 * S, 300 * S, UINT64_MAX);
-	CHECK_INT(tp.emptyings, 0);
-	CHECK_INT(p.fit_ns, 120 * S);
-	CHECK_INT(p.extra_ns, 180 * S);
-	CHECK_INT(p.end_ns, 300 * S);
+				  20 * S, budget_s * S, need_ns);
+	CHECK_INT(tp.emptyings, emptyings);
+	CHECK_INT(tp.first_group, first);
+	CHECK_INT(p.fit_ns, fit_s * S);
+	CHECK_INT(p.fits, fit_s <= budget_s);
+	CHECK_INT(p.extra_ns, extra_s * S);
+	CHECK_INT(p.end_ns, end_s * S);
+	/* Never past the budget when the minimum fits. */
+	CHECK(fit_s > budget_s || p.end_ns <= budget_s * S);
+}
+
+/* 1,000 + 50,000 + 180 s of further rounds (90,000): held. */
+TEST(budget_holds_no_emptying)
+{
+	check_plan(1000, 1000000, 300, UINT64_MAX, 0, 3, 120, 180, 300);
 }
 
 /*
- * 90,000 files in the trash, its limit 100,000: the first group's 25,000
- * need it emptied first (90 s deleting, 9 s of wait). That is part of the
- * minimum (fit 20 + 100 + 99 s), and the further rounds get what is left:
- * 81 s, whose 40,500 files the emptied trash holds. In all: the budget.
+ * 90,000 files in the trash, its limit 100,000: the first group's
+ * 25,000 need it emptied first (90 s deleting, 9 s of wait). That is part
+ * of the minimum (fit 20 + 100 + 99 s), and the further rounds get what
+ * is left: 81 s, whose 40,500 files the emptied trash holds. In all: the
+ * budget. A budget of 200 s cannot hold the minimum: said so (fits 0),
+ * and no further rounds.
  */
 TEST(budget_holds_the_minimums_emptying)
 {
-	struct pmbench_fs_trash_room room = { .used_bytes = 1,
-					      .used_files = 90000,
-					      .limit_bytes = ~0ull,
-					      .limit_files = 100000 };
-	struct pmbench_schedule_plan p;
-	struct pmbench_trash_plan tp;
-
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
-				  20 * S, 300 * S, UINT64_MAX);
-	CHECK_INT(tp.emptyings, 1);
-	CHECK_INT(tp.first_group, 0);
-	CHECK_INT(tp.cost_ns, 99 * S);
-	CHECK_INT(p.fit_ns, 219 * S);
-	CHECK(p.fits);
-	CHECK_INT(p.extra_ns, 81 * S);
-	CHECK_INT(p.end_ns, 300 * S);
-	/* 200 s cannot hold it: said so, and no further rounds. */
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
-				  20 * S, 200 * S, UINT64_MAX);
-	CHECK(!p.fits);
-	CHECK_INT(p.fit_ns, 219 * S);
-	CHECK_INT(p.extra_ns, 0);
-	CHECK_INT(p.end_ns, 219 * S);
+	check_plan(90000, 100000, 300, UINT64_MAX, 1, 0, 219, 81, 300);
+	check_plan(90000, 100000, 200, UINT64_MAX, 1, 0, 219, 0, 219);
 }
 
 /*
- * 40,000 files, the limit 100,000: the minimum's 50,000 fit, 180 s of
- * further rounds (90,000 files) do not. Their emptying (the 90,000: 99 s)
- * comes off the further rounds (81 s left, 40,500 files: still past the
- * limit, so still emptied), not out of the minimum: 300 s in all.
+ * 40,000 files: the minimum's 50,000 fit, 180 s of further rounds
+ * (90,000 files) do not. Their emptying (the 90,000: 99 s) comes off the
+ * further rounds (81 s left, 40,500 files: still past the limit, so
+ * still emptied), not out of the minimum: 300 s in all. With only 20 s
+ * of further rounds needed, no emptying and nothing reserved.
  */
 TEST(budget_holds_the_further_rounds_emptying)
 {
-	struct pmbench_fs_trash_room room = { .used_bytes = 1,
-					      .used_files = 40000,
-					      .limit_bytes = ~0ull,
-					      .limit_files = 100000 };
-	struct pmbench_schedule_plan p;
-	struct pmbench_trash_plan tp;
-
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
-				  20 * S, 300 * S, UINT64_MAX);
-	CHECK_INT(tp.emptyings, 1);
-	CHECK_INT(tp.first_group, 2);
-	CHECK_INT(p.fit_ns, 120 * S);
-	CHECK(p.fits);
-	CHECK_INT(p.extra_ns, 81 * S);
-	CHECK_INT(p.end_ns, 300 * S);
-	/* Few further rounds needed: no emptying, nothing reserved. */
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
-				  20 * S, 300 * S, 20 * S);
-	CHECK_INT(tp.emptyings, 0);
-	CHECK_INT(p.extra_ns, 20 * S);
-	CHECK_INT(p.end_ns, 140 * S);
+	check_plan(40000, 100000, 300, UINT64_MAX, 1, 2, 120, 81, 300);
+	check_plan(40000, 100000, 300, 20 * S, 0, 3, 120, 20, 140);
 }
 
 CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
