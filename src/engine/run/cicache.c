@@ -1349,7 +1349,9 @@ static void budget_cells(struct run *x)
 				pmbench_result_find_cell(x->r, x->f->name, TASK,
 							 sc.ptr, base),
 				b->rounds[ci], x->o->budget.margin,
-				x->r->seed + (size_t)(cell - x->r->cells));
+				x->r->seed +
+					(cell ? (size_t)(cell - x->r->cells)
+					      : 0));
 			c->cost_ns = b->turn_ns[ci * x->nr + i];
 		}
 	}
@@ -1471,6 +1473,9 @@ static void budget_mark(struct run *x)
 				x->r, x->f->name, TASK, sc.ptr,
 				x->states[i].pm->name);
 
+			/* Stopped before its first hit round: none made. */
+			if (!cell)
+				continue;
 			free(cell->stopped_by);
 			cell->stopped_by = pmbench_xstrdup(
 				pmbench_schedule_stop_name(pmbench_schedule_why(
