@@ -372,6 +372,15 @@ int pmbench_child_kill_tree(struct pmbench_child *c);
 int pmbench_child_leftovers(struct pmbench_child *c);
 
 /**
+ * Reap the main process of a long-lived handle (a server) whose end was
+ * noticed (pmbench_child_pump() returned 1), without waiting, so that it
+ * stays no zombie until the handle is released: only when nothing else
+ * of its process group lives (else pmbench_child_kill_tree() stops and
+ * reaps them all, later). Returns 1 when it was reaped.
+ */
+int pmbench_child_reap(struct pmbench_child *c);
+
+/**
  * Stop the tree if it still runs, reap the main process, free the
  * child's buffers and close its descriptors.
  */

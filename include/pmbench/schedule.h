@@ -67,8 +67,8 @@ enum pmbench_schedule_stop {
 /**
  * The time budget (`--budget`, the default of bench, migrate and
  * ci-cache; `--runs auto` is its old spelling). It counts from the
- * command's start and holds everything but the file-system waits: the
- * primings, every scenario's first rounds (warm-ups) and `min_runs`
+ * command's start and holds the whole command, the file-system waits
+ * and the trash's emptyings (trashplan.h) too: the primings, every scenario's first rounds (warm-ups) and `min_runs`
  * rounds, then further rounds (pmbench_schedule_allocate()): first where
  * a PM's verdict against the baseline is still open, then where its
  * paired ratio is wider than `target`, until every verdict is decided

@@ -11,6 +11,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
+#include "pmbench/schedule.h"
 
 /** What a round leaves in the trash: space and inodes (files). */
 struct pmbench_trash_need {
@@ -121,5 +122,43 @@ int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 void pmbench_trash_plan_words(struct pmbench_buf *out,
 			      const struct pmbench_trash_plan *p,
 			      const char *const *labels, size_t nr);
+
+/**
+ * The budget's plan (pmbench_schedule_plan_make()) with the trash's
+ * emptyings reserved, so that the budget is the whole command's: group g
+ * (of `nr`) leaves `need[g]` a round, and has `g[g].min - g[g].done`
+ * rounds to run to its minimum. The emptyings those rounds need (and the
+ * file system's wait after each) are part of the minimum (in `fit_ns`,
+ * before the further rounds); the further rounds' own emptying, if they
+ * need one, is taken from what is left of the budget, so they get less.
+ * `tp` gets the emptyings of the whole plan; `room` and `m`: as in
+ * pmbench_trash_plan_make(); `used_ns`, `budget_ns` and `need_ns`: as in
+ * pmbench_schedule_plan_make() (used_ns: the wall so far, waits included).
+ */
+void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
+			       struct pmbench_trash_plan *tp,
+			       const struct pmbench_schedule_costs *g,
+			       size_t nr, const struct pmbench_trash_need *need,
+			       const struct pmbench_fs_trash_room *room,
+			       const struct pmbench_trash_model *m,
+			       uint64_t used_ns, uint64_t budget_ns,
+			       uint64_t need_ns);
+
+/**
+ * What `rounds` more rounds each leaving `need` cost in emptying the trash
+ * of `ctx`'s work folder first (the deletion and the wait after it, by
+ * this file system's model), 0 when it can hold them.
+ */
+uint64_t pmbench_trash_room_cost_ns(const struct pmbench_ctx *ctx,
+				    const struct pmbench_trash_need *need,
+				    unsigned rounds);
+
+/**
+ * The room of `ctx`'s trash now and this file system's model
+ * (--no-fs-wait: the deletion alone).
+ */
+void pmbench_trash_now(struct pmbench_fs_trash_room *room,
+		       struct pmbench_trash_model *m,
+		       const struct pmbench_ctx *ctx);
 
 #endif

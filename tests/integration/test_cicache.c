@@ -720,6 +720,35 @@ TEST(gnu_tar_archiver_as_actions_cache)
 	h_run_release(&run);
 }
 
+/*
+ * Under the budget, Ctrl-C in a strategy's miss job, before its first hit
+ * round: the budget's marks skip the hit cells that were never made, and
+ * pmbench exits 130 (it died of SIGSEGV, rc 139, 2026-12-06).
+ */
+TEST(ctrl_c_before_the_first_hit_round_under_the_budget)
+{
+	struct pmbench_child c = PMBENCH_CHILD_INIT;
+	char out[4200], pidfile[4200], proj[4200];
+
+	h_setup();
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
+	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c.args,
+			     (const char *const[]){ "ci-cache", proj, "--pm",
+						    "npm,bun", "--strategy",
+						    "store", "--budget", "1m",
+						    "--out", out, NULL });
+	/* bun hangs in its miss job (the first to find its lockfile). */
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
+	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
+	H_CHECK_CALL(h_interrupt, &c, pidfile);
+	CHECK_INT(c.result.exit_code, 130);
+	pmbench_child_release(&c);
+}
+
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
 	   CASE(fakes_ci_install_as_the_table_says),
@@ -728,4 +757,5 @@ CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(frozen_install_without_lockfile_fails),
 	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
+	   CASE(ctrl_c_before_the_first_hit_round_under_the_budget),
 	   CASE(gnu_tar_archiver_as_actions_cache))

@@ -133,6 +133,34 @@ static void bench_child(struct pmbench_child *c, const char *scenario,
 	c->tail_max = 1u << 20;
 }
 
+/* Whether `pid` is a zombie (ended, not reaped by its parent). */
+static int zombie(long pid)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	char path[64];
+	const char *end;
+	int z = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (pmbench_fs_read(&b, path, 4096) == 0) {
+		end = strrchr(b.ptr, ')');
+		z = end && end[1] == ' ' && end[2] == 'Z';
+	}
+	pmbench_error_clear();
+	pmbench_buf_release(&b);
+	return z;
+}
+
+/* Pump `c` until its output holds `what` (or it ends, or 60 s pass). */
+static int pump_until_said(struct pmbench_child *c, const char *what)
+{
+	int rc = 0;
+
+	for (int i = 0; i < 1200 && rc == 0 && !strstr(c->tail.ptr, what); i++)
+		rc = pmbench_child_pump(c, 50 * 1000000ull);
+	return strstr(c->tail.ptr, what) != NULL;
+}
+
 TEST(mirror_killed_while_priming_is_said_at_once)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
@@ -194,9 +222,14 @@ TEST(mirror_killed_while_sealed_lets_the_runs_go_on)
 	pmbench_strvec_push(&c.env, "FAKEPM_NPM_SLEEP_MS=3000");
 	pmbench_strvec_push(&c.env, "FAKEPM_NPM_FETCH=/left-pad");
 	CHECK_INT(start_until_installs(&c, 2), 0);
+	/* The priming's verdaccio, stopped at the seal, was reaped. */
+	CHECK(mirror_pid(1) > 0 && !zombie(mirror_pid(1)));
 	pid = mirror_pid(2);
 	CHECK(pid > 0);
 	CHECK_INT(kill((pid_t)pid, SIGKILL), 0);
+	/* Once its end is noticed, it is reaped: no zombie while runs go on. */
+	CHECK(pump_until_said(&c, "warning: the sealed registry mirror"));
+	CHECK(!zombie(pid));
 	CHECK(ends_by_itself(&c, pmbench_now_ns(), &took));
 	CHECK_INT(c.result.exit_code, 0);
 	CHECK(!strstr(c.tail.ptr, "timed out"));

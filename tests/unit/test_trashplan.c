@@ -136,7 +136,85 @@ TEST(further_rounds_at_the_groups_pace)
 	CHECK(rounds[2] == 0 && need[2].bytes == 0 && need[2].files == 0);
 }
 
-CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(cost_of_an_emptying),
+/*
+ * The budget's plan with the trash reserved (the budget is the whole
+ * command's): two groups of 10 s rounds, 5 to run each, 20 s used, a
+ * budget of 300 s; a round leaves 5,000 files in each. With nothing to
+ * empty the plan is pmbench_schedule_plan_make()'s: 100 s of minimum,
+ * 180 s of further rounds, 300 s in all.
+ */
+static const struct pmbench_schedule_costs two[2] = {
+	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
+	{ .round_ns = 10000000000ull, .min = 5, .max = 30 },
+};
+static const struct pmbench_trash_need five_k[2] = { { 1, 5000 }, { 1, 5000 } };
+#define S 1000000000ull
+
+/*
+ * The plan from a trash of `files` (its limit `limit` files), a budget
+ * and what the cells need, checked: its emptyings and the group of the
+ * first, what the minimum needs, the further rounds, the end (in s).
+ */
+static void check_plan(uint64_t files, uint64_t limit, uint64_t budget_s,
+		       uint64_t need_ns, unsigned emptyings, size_t first,
+		       uint64_t fit_s, uint64_t extra_s, uint64_t end_s)
+{
+	struct pmbench_fs_trash_room room = { .used_bytes = 1,
+					      .used_files = files,
+					      .limit_bytes = ~0ull,
+					      .limit_files = limit };
+	struct pmbench_schedule_plan p;
+	struct pmbench_trash_plan tp;
+
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+				  20 * S, budget_s * S, need_ns);
+	CHECK_INT(tp.emptyings, emptyings);
+	CHECK_INT(tp.first_group, first);
+	CHECK_INT(p.fit_ns, fit_s * S);
+	CHECK_INT(p.fits, fit_s <= budget_s);
+	CHECK_INT(p.extra_ns, extra_s * S);
+	CHECK_INT(p.end_ns, end_s * S);
+	/* Never past the budget when the minimum fits. */
+	CHECK(fit_s > budget_s || p.end_ns <= budget_s * S);
+}
+
+/* 1,000 + 50,000 + 180 s of further rounds (90,000): held. */
+TEST(budget_holds_no_emptying)
+{
+	check_plan(1000, 1000000, 300, UINT64_MAX, 0, 3, 120, 180, 300);
+}
+
+/*
+ * 90,000 files in the trash, its limit 100,000: the first group's
+ * 25,000 need it emptied first (90 s deleting, 9 s of wait). That is part
+ * of the minimum (fit 20 + 100 + 99 s), and the further rounds get what
+ * is left: 81 s, whose 40,500 files the emptied trash holds. In all: the
+ * budget. A budget of 200 s cannot hold the minimum: said so (fits 0),
+ * and no further rounds.
+ */
+TEST(budget_holds_the_minimums_emptying)
+{
+	check_plan(90000, 100000, 300, UINT64_MAX, 1, 0, 219, 81, 300);
+	check_plan(90000, 100000, 200, UINT64_MAX, 1, 0, 219, 0, 219);
+}
+
+/*
+ * 40,000 files: the minimum's 50,000 fit, 180 s of further rounds
+ * (90,000 files) do not. Their emptying (the 90,000: 99 s) comes off the
+ * further rounds (81 s left, 40,500 files: still past the limit, so
+ * still emptied), not out of the minimum: 300 s in all. With only 20 s
+ * of further rounds needed, no emptying and nothing reserved.
+ */
+TEST(budget_holds_the_further_rounds_emptying)
+{
+	check_plan(40000, 100000, 300, UINT64_MAX, 1, 2, 120, 81, 300);
+	check_plan(40000, 100000, 300, 20 * S, 0, 3, 120, 20, 140);
+}
+
+CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
+	   CASE(budget_holds_the_minimums_emptying),
+	   CASE(budget_holds_the_further_rounds_emptying),
+	   CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
 	   CASE(a_group_larger_than_the_trash),
 	   CASE(further_rounds_at_the_groups_pace))

@@ -749,6 +749,15 @@ int pmbench_child_leftovers(struct pmbench_child *c)
 	return n;
 }
 
+int pmbench_child_reap(struct pmbench_child *c)
+{
+	if (!c->result.exited || !proctree_held(c) ||
+	    pmbench_child_leftovers(c))
+		return 0;
+	reap_main(c);
+	return !proctree_held(c);
+}
+
 /* Pump until the exit, the timeout or cancellation. */
 static int run_until_exit(struct pmbench_child *c)
 {

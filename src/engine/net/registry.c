@@ -555,6 +555,8 @@ int pmbench_registry_watch(struct pmbench_registry *reg,
 		return 0;
 	}
 	pmbench_child_describe(&reg->child, &how);
+	/* Ended: reaped now, not a zombie until the mirror stops. */
+	pmbench_child_reap(&reg->child);
 	if (reg->state == STATE_PRIMING)
 		ret = pmbench_error_set(
 			"the local registry mirror (verdaccio, pid %ld) ended: "

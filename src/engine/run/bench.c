@@ -1298,11 +1298,10 @@ struct budget {
 	struct rounds *xs;
 	unsigned *rounds; /* timed rounds of each group */
 	size_t nr;
-	uint64_t start_ns;  /* the command's start */
-	uint64_t waited_ns; /* the file-system wait: not the budget's */
+	uint64_t start_ns;		     /* the command's start */
 	struct pmbench_schedule_cell *cells; /* group-major, nr * PMs */
 	double overrun; /* the extra rounds' wall over their estimate, >= 1 */
-	/* Per group: its warm-ups' wall, its minimum rounds' (waits aside). */
+	/* Per group: its warm-ups' wall, its minimum rounds' (without waits). */
 	uint64_t *first_ns, *min_ns;
 	uint64_t primed_ns; /* the budget's time before the first round */
 	uint64_t end_at;    /* the plan's end (monotonic), for the ETA */
@@ -1390,24 +1389,43 @@ static struct pmbench_trash_need round_trash(const struct rounds *x)
  * Before `rounds` rounds of group g: the trash emptied now if it cannot
  * hold them, rather than by a reset within them (a timed run would then
  * follow the deletion). Its time, as the file system's wait after it
- * (the group's schedule waits), is not the budget's.
+ * (the group's schedule waits), is the budget's, as the plan foresaw.
  */
 static int make_room(struct budget *b, size_t g, unsigned rounds)
 {
 	struct rounds *x = &b->xs[g];
 	struct pmbench_trash_need need = round_trash(x);
 	struct pmbench_buf what = PMBENCH_BUF_INIT;
-	uint64_t t0 = pmbench_now_ns();
 	int ret;
 
 	pmbench_buf_addf(&what, "%s's", label(x, x->task->name));
 	ret = pmbench_trash_make_room(x->ctx, &need, rounds, what.ptr,
 				      &b->emptied_files);
-	b->waited_ns += pmbench_now_ns() - t0;
 	if (ret > 0 && !b->emptied++)
 		b->emptied_before = label(x, x->task->name);
 	pmbench_buf_release(&what);
 	return ret < 0 ? ret : 0;
+}
+
+/* The budget's time spent so far: the whole command's, waits included. */
+static uint64_t budget_used(const struct budget *b)
+{
+	return pmbench_now_ns() - b->start_ns;
+}
+
+/*
+ * Whether a further round of group g, `est_ns` by its turns, fits in
+ * `left_ns` with the trash's emptying it needs first (and the wait after
+ * it), if any: else the budget stops there rather than pay for it.
+ */
+static int room_fits(const struct budget *b, size_t g, uint64_t est_ns,
+		     uint64_t left_ns)
+{
+	struct pmbench_trash_need need = round_trash(&b->xs[g]);
+	uint64_t cost = pmbench_trash_room_cost_ns(b->xs[g].ctx, &need, 1);
+
+	return !cost ||
+	       cost + (uint64_t)((double)est_ns * b->overrun) <= left_ns;
 }
 
 /* An extra round took `wall_ns` against its estimate `est_ns`. */
@@ -1439,7 +1457,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 	int ret = 0;
 
 	while (!ret) {
-		uint64_t used = pmbench_now_ns() - b->start_ns - b->waited_ns;
+		uint64_t used = budget_used(b);
 		uint64_t left = o->budget.budget_ns > used
 					? o->budget.budget_ns - used
 					: 0,
@@ -1463,6 +1481,8 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 				who[n++] = i;
 				est += b->cells[(size_t)g * pms + i].cost_ns;
 			}
+		if (!room_fits(b, (size_t)g, est, left))
+			break;
 		b->xs[g].total += (unsigned)n;
 		ret = make_room(b, (size_t)g, 1);
 		if (ret < 0)
@@ -1470,7 +1490,6 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 		t0 = pmbench_now_ns();
 		ret = rounds_run(&b->xs[g], o->warmup + b->rounds[g], 0, 1, who,
 				 n, &w);
-		b->waited_ns += w;
 		note_overrun(b, pmbench_now_ns() - t0 - w, est);
 		b->rounds[g]++;
 		save(b->xs[g].ctx, b->xs[g].r, o);
@@ -1509,14 +1528,6 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 }
 
-/* The budget's time spent so far (waits aside). */
-static uint64_t budget_used(const struct budget *b)
-{
-	uint64_t spent = pmbench_now_ns() - b->start_ns;
-
-	return spent > b->waited_ns ? spent - b->waited_ns : 0;
-}
-
 /*
  * Group g's costs as measured: a round from its minimum rounds once
  * they ran, before from its warm-up (each PM's turn times its repeats,
@@ -1546,62 +1557,45 @@ group_costs(const struct budget *b, size_t g,
 	return c;
 }
 
-/* The plan from what the rounds cost so far; sets b->end_at. */
+/*
+ * The plan from what the rounds cost so far, the trash's emptyings it
+ * foresees reserved in the budget (`tp`); sets b->end_at.
+ */
 static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 			struct pmbench_schedule_costs *costs, uint64_t need_ns,
-			struct pmbench_schedule_plan *plan)
-{
-	for (size_t g = 0; g < b->nr; g++)
-		costs[g] = group_costs(b, g, o);
-	pmbench_schedule_plan_make(plan, costs, b->nr, budget_used(b), 0,
-				   o->budget.budget_ns, need_ns);
-	b->end_at = b->start_ns + b->waited_ns + plan->end_ns;
-}
-
-/*
- * Where the plan empties the trash, and what that costs: each group's
- * rounds still to run to its minimum, then the further rounds, which
- * leave the groups' trash per second of rounds (`labels`: nr + 1).
- */
-static void trash_plan(const struct budget *b,
-		       const struct pmbench_schedule_costs *costs,
-		       const struct pmbench_schedule_plan *plan,
-		       struct pmbench_trash_plan *out)
+			struct pmbench_schedule_plan *plan,
+			struct pmbench_trash_plan *tp)
 {
 	struct pmbench_trash_need *need =
 		pmbench_xcalloc(b->nr + 1, sizeof(*need));
-	unsigned *rounds = pmbench_xcalloc(b->nr + 1, sizeof(*rounds));
-	uint64_t *round_ns = pmbench_xcalloc(b->nr + 1, sizeof(*round_ns));
+	struct pmbench_fs_trash_room room;
+	struct pmbench_trash_model m;
 
 	for (size_t g = 0; g < b->nr; g++) {
+		costs[g] = group_costs(b, g, o);
 		need[g] = round_trash(&b->xs[g]);
-		if (costs[g].min > costs[g].done)
-			rounds[g] = costs[g].min - costs[g].done;
-		round_ns[g] = costs[g].round_ns;
 	}
-	pmbench_trash_further(need, rounds, round_ns, b->nr, plan->extra_ns);
-	pmbench_trash_plan_now(out, b->xs[0].ctx, need, rounds, b->nr + 1);
+	pmbench_trash_now(&room, &m, b->xs[0].ctx);
+	pmbench_trash_plan_budget(plan, tp, costs, b->nr, need, &room, &m,
+				  budget_used(b), o->budget.budget_ns, need_ns);
+	b->end_at = b->start_ns + plan->end_ns;
 	free(need);
-	free(rounds);
-	free(round_ns);
 }
 
 /* Say the plan, with the trash's emptying it foresees (in the ETA too). */
 static void budget_say(struct budget *b, const struct pmbench_bench_opts *o,
 		       const char *when,
 		       const struct pmbench_schedule_plan *plan,
+		       const struct pmbench_trash_plan *tp,
 		       const struct pmbench_schedule_costs *costs,
 		       struct pmbench_schedule_names *n)
 {
 	struct pmbench_buf also = PMBENCH_BUF_INIT;
 	const char **labels = pmbench_xcalloc(b->nr + 1, sizeof(*labels));
-	struct pmbench_trash_plan tp;
 
 	memcpy(labels, n->labels, b->nr * sizeof(*labels));
 	labels[b->nr] = "the further rounds";
-	trash_plan(b, costs, plan, &tp);
-	pmbench_trash_plan_words(&also, &tp, labels, b->nr + 1);
-	b->end_at += tp.cost_ns;
+	pmbench_trash_plan_words(&also, tp, labels, b->nr + 1);
 	n->also = also.ptr;
 	pmbench_schedule_say(b->xs[0].ctx, when, plan, b->end_at - b->start_ns,
 			     costs, b->nr, n, &o->budget);
@@ -1620,6 +1614,7 @@ static void budget_estimate(struct budget *b,
 {
 	struct pmbench_schedule_costs costs[16];
 	struct pmbench_schedule_plan plan;
+	struct pmbench_trash_plan tp;
 	size_t pms = b->xs[0].nr;
 	const char **words = pmbench_xcalloc(2 * b->nr + pms, sizeof(*words));
 	uint64_t *pm_ns = pmbench_xcalloc(b->nr * pms, sizeof(*pm_ns));
@@ -1644,8 +1639,8 @@ static void budget_estimate(struct budget *b,
 				n.base = i;
 		}
 	}
-	budget_plan(b, o, costs, need_ns, &plan);
-	budget_say(b, o, when, &plan, costs, &n);
+	budget_plan(b, o, costs, need_ns, &plan, &tp);
+	budget_say(b, o, when, &plan, &tp, costs, &n);
 	free(words);
 	free(pm_ns);
 }
@@ -1663,7 +1658,6 @@ static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 		if (o->warmup)
 			ret = rounds_run(&b->xs[g], 0, o->warmup, 0, NULL, 0,
 					 &w);
-		b->waited_ns += w;
 		b->first_ns[g] = pmbench_now_ns() - t0 - w;
 	}
 	if (!ret && o->warmup)
@@ -1707,7 +1701,6 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 		if (!ret)
 			ret = rounds_run(&b->xs[g], o->warmup, 0,
 					 o->budget.min_runs, NULL, 0, &w);
-		b->waited_ns += w;
 		b->min_ns[g] = pmbench_now_ns() - t0 - w;
 		b->rounds[g] = o->budget.min_runs;
 		save(b->xs[g].ctx, b->xs[g].r, o);

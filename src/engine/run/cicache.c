@@ -970,7 +970,6 @@ struct budget {
 	uint64_t *min_ns;   /* per config: its hit rounds to the minimum */
 	uint64_t *tail_ns;  /* per config: its lockfile-changed job, about */
 	struct pmbench_schedule_cell *cells; /* configs_nr * nr */
-	uint64_t waited_ns; /* the file-system waits: not the budget's */
 	uint64_t primed_ns; /* the budget's time before the first job */
 	double overrun;	    /* the extra rounds' wall over their estimate */
 	size_t base;	    /* the baseline's index */
@@ -1241,15 +1240,16 @@ static int fixed_jobs(struct run *x)
 	return ret;
 }
 
-/* The budget's time spent so far (waits aside). */
+/* The budget's time spent so far: the whole command's, waits included. */
 static uint64_t budget_used(const struct run *x)
 {
-	uint64_t spent = pmbench_now_ns() - x->start_ns;
-
-	return spent > x->b->waited_ns ? spent - x->b->waited_ns : 0;
+	return pmbench_now_ns() - x->start_ns;
 }
 
-/* Rounds of config ci's `kind` jobs, timed without the waits. */
+/*
+ * Rounds of config ci's `kind` jobs, timed without the file system's
+ * wait before them (which the budget pays, as it is the wall's).
+ */
 static int budget_rounds(struct run *x, size_t ci, enum job_kind kind,
 			 unsigned first, unsigned rounds, const size_t *who,
 			 size_t n, uint64_t *ns)
@@ -1257,7 +1257,6 @@ static int budget_rounds(struct run *x, size_t ci, enum job_kind kind,
 	uint64_t w = 0, t0 = pmbench_now_ns();
 	int ret = run_jobs(x, ci, kind, first, rounds, who, n, &w);
 
-	x->b->waited_ns += w;
 	*ns = pmbench_now_ns() - t0 - w;
 	save_result(x);
 	return ret;
@@ -1350,7 +1349,9 @@ static void budget_cells(struct run *x)
 				pmbench_result_find_cell(x->r, x->f->name, TASK,
 							 sc.ptr, base),
 				b->rounds[ci], x->o->budget.margin,
-				x->r->seed + (size_t)(cell - x->r->cells));
+				x->r->seed +
+					(cell ? (size_t)(cell - x->r->cells)
+					      : 0));
 			c->cost_ns = b->turn_ns[ci * x->nr + i];
 		}
 	}
@@ -1386,9 +1387,9 @@ static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
 	pmbench_schedule_plan_make(&plan, costs, x->configs_nr, budget_used(x),
 				   budget_tail(x), x->o->budget.budget_ns,
 				   need_ns);
-	x->end_at = x->start_ns + b->waited_ns + plan.end_ns;
-	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns + b->waited_ns,
-			     costs, x->configs_nr, &n, &x->o->budget);
+	x->end_at = x->start_ns + plan.end_ns;
+	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns, costs,
+			     x->configs_nr, &n, &x->o->budget);
 	free(costs);
 	free(words);
 }
@@ -1472,6 +1473,9 @@ static void budget_mark(struct run *x)
 				x->r, x->f->name, TASK, sc.ptr,
 				x->states[i].pm->name);
 
+			/* Stopped before its first hit round: none made. */
+			if (!cell)
+				continue;
 			free(cell->stopped_by);
 			cell->stopped_by = pmbench_xstrdup(
 				pmbench_schedule_stop_name(pmbench_schedule_why(

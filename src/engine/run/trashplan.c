@@ -132,24 +132,99 @@ void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
 	need[nr].files = (uint64_t)((double)sum.files * share);
 }
 
+void pmbench_trash_now(struct pmbench_fs_trash_room *room,
+		       struct pmbench_trash_model *m,
+		       const struct pmbench_ctx *ctx)
+{
+	struct pmbench_buf why = PMBENCH_BUF_INIT;
+
+	pmbench_trash_snap(room, ctx);
+	/* --no-fs-wait: the deletion alone. */
+	pmbench_trash_model_default(m, ctx->no_fs_wait
+					       ? 0
+					       : pmbench_fs_inode_reuse_delay(
+							 ctx->cache_dir, &why));
+	pmbench_buf_release(&why);
+}
+
 void pmbench_trash_plan_now(struct pmbench_trash_plan *out,
 			    const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
 			    const unsigned *rounds, size_t nr)
 {
-	struct pmbench_buf why = PMBENCH_BUF_INIT;
 	struct pmbench_fs_trash_room room;
 	struct pmbench_trash_model m;
 
-	pmbench_trash_snap(&room, ctx);
-	/* --no-fs-wait: the deletion alone. */
-	pmbench_trash_model_default(
-		&m,
-		ctx->no_fs_wait
-			? 0
-			: pmbench_fs_inode_reuse_delay(ctx->cache_dir, &why));
+	pmbench_trash_now(&room, &m, ctx);
 	pmbench_trash_plan_make(out, need, rounds, nr, &room, &m);
-	pmbench_buf_release(&why);
+}
+
+uint64_t pmbench_trash_room_cost_ns(const struct pmbench_ctx *ctx,
+				    const struct pmbench_trash_need *need,
+				    unsigned rounds)
+{
+	struct pmbench_fs_trash_room room;
+	struct pmbench_trash_model m;
+
+	pmbench_trash_now(&room, &m, ctx);
+	if (!pmbench_trash_must_empty(&room, need, rounds))
+		return 0;
+	return pmbench_trash_cost_ns(room.used_files, &m);
+}
+
+/*
+ * The emptyings of the plan's rounds: each group's to its minimum, then
+ * `extra_ns` of further rounds (`need` and `rounds`: nr + 1 each).
+ */
+static void plan_trash(struct pmbench_trash_plan *tp,
+		       const struct pmbench_schedule_costs *g, size_t nr,
+		       struct pmbench_trash_need *need, unsigned *rounds,
+		       uint64_t *round_ns, uint64_t extra_ns,
+		       const struct pmbench_fs_trash_room *room,
+		       const struct pmbench_trash_model *m)
+{
+	for (size_t i = 0; i < nr; i++) {
+		rounds[i] = g[i].min > g[i].done ? g[i].min - g[i].done : 0;
+		round_ns[i] = g[i].round_ns;
+	}
+	pmbench_trash_further(need, rounds, round_ns, nr, extra_ns);
+	pmbench_trash_plan_make(tp, need, rounds, nr + 1, room, m);
+}
+
+void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
+			       struct pmbench_trash_plan *tp,
+			       const struct pmbench_schedule_costs *g,
+			       size_t nr, const struct pmbench_trash_need *need,
+			       const struct pmbench_fs_trash_room *room,
+			       const struct pmbench_trash_model *m,
+			       uint64_t used_ns, uint64_t budget_ns,
+			       uint64_t need_ns)
+{
+	struct pmbench_trash_need *n = pmbench_xcalloc(nr + 1, sizeof(*n));
+	unsigned *rounds = pmbench_xcalloc(nr + 1, sizeof(*rounds));
+	uint64_t *round_ns = pmbench_xcalloc(nr + 1, sizeof(*round_ns));
+	uint64_t first, more;
+
+	memcpy(n, need, nr * sizeof(*n));
+	/* The minimum's emptyings: part of what the minimum needs. */
+	plan_trash(tp, g, nr, n, rounds, round_ns, 0, room, m);
+	first = tp->cost_ns;
+	pmbench_schedule_plan_make(plan, g, nr, used_ns, first, budget_ns,
+				   need_ns);
+	/* The further rounds' emptying: off what is left for them. */
+	plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room, m);
+	more = tp->cost_ns - first;
+	if (more) {
+		plan->extra_ns = plan->extra_ns > more ? plan->extra_ns - more
+						       : 0;
+		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room,
+			   m);
+		plan->end_ns =
+			plan->fit_ns + plan->extra_ns + tp->cost_ns - first;
+	}
+	free(n);
+	free(rounds);
+	free(round_ns);
 }
 
 void pmbench_trash_snap(struct pmbench_fs_trash_room *out,
