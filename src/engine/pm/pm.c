@@ -403,9 +403,9 @@ static const struct pmbench_pm_conf deno_conf = {
  * How a PM is told --scripts none, then all (pmbench_pm_push_scripts()):
  * two struct pmbench_pm_scripts_way.
  */
-#define SCRIPTS_WAYS(...)             \
-	{                             \
-		{ NULL }, __VA_ARGS__ \
+#define SCRIPTS_WAYS(...)                     \
+	{                                     \
+		{ .args = NULL }, __VA_ARGS__ \
 	}
 
 /* Variables of the caller that change what any PM, or node, does. */
