@@ -584,28 +584,45 @@ static void interrupted_in_every_format(const char *out)
 	}
 }
 
+/*
+ * ci-cache of npm and bun on a new project with the arguments TAIL, bun
+ * hanging (escaping its group) in the first job that finds WHEN, then
+ * Ctrl-C (h_interrupt); the result file's path into OUT.
+ */
+static void ci_cache_interrupted(int *ok, struct pmbench_child *c, char *out,
+				 size_t n, const char *when,
+				 const char *const *tail)
+{
+	char pidfile[4200], proj[4200];
+
+	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
+	snprintf(out, n, "%s", h_write("result.json", ""));
+	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
+	pmbench_strvec_push(&c->args, getenv("PMBENCH_BIN"));
+	pmbench_strvec_pushv(&c->args,
+			     (const char *const[]){ "ci-cache", proj, "--pm",
+						    "npm,bun", NULL });
+	pmbench_strvec_pushv(&c->args, tail);
+	pmbench_strvec_pushv(&c->args,
+			     (const char *const[]){ "--out", out, NULL });
+	pmbench_strvec_push(&c->env, "FAKEPM_BUN_MODE=hang-escape");
+	pmbench_strvec_pushf(&c->env, "FAKEPM_BUN_WHEN=%s", when);
+	pmbench_strvec_pushf(&c->env, "FAKEPM_PIDFILE=%s", pidfile);
+	h_interrupt(ok, c, pidfile);
+}
+
 TEST(ctrl_c_stops_everything_and_keeps_the_result)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
 	struct pmbench_result r = PMBENCH_RESULT_INIT;
 	const struct pmbench_cell *miss;
-	char out[4200], pidfile[4200], proj[4200];
+	char out[4200];
 
 	h_setup();
-	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
-	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "ci-cache", proj, "--pm",
-						    "npm,bun", "--strategy",
-						    "none,store", "--runs", "1",
-						    "--out", out, NULL });
-	/* bun hangs (escaping its group) once its cache is restored. */
-	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
-	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=cache");
-	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	H_CHECK_CALL(h_interrupt, &c, pidfile);
+	/* bun hangs once its cache is restored. */
+	H_CHECK_CALL(ci_cache_interrupted, &c, out, sizeof(out), "cache",
+		     (const char *const[]){ "--strategy", "none,store",
+					    "--runs", "1", NULL });
 	/* The jobs before the interrupt are in the result file. */
 	CHECK_INT(pmbench_result_read(&r, out), 0);
 	CHECK(pmbench_result_find_cell(&r, "proj", "ci-cache", "none", "bun"));
@@ -728,23 +745,13 @@ TEST(gnu_tar_archiver_as_actions_cache)
 TEST(ctrl_c_before_the_first_hit_round_under_the_budget)
 {
 	struct pmbench_child c = PMBENCH_CHILD_INIT;
-	char out[4200], pidfile[4200], proj[4200];
+	char out[4200];
 
 	h_setup();
-	snprintf(proj, sizeof(proj), "%s", h_project("proj"));
-	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	snprintf(pidfile, sizeof(pidfile), "%s", h_write("pidfile", ""));
-	pmbench_strvec_push(&c.args, getenv("PMBENCH_BIN"));
-	pmbench_strvec_pushv(&c.args,
-			     (const char *const[]){ "ci-cache", proj, "--pm",
-						    "npm,bun", "--strategy",
-						    "store", "--budget", "1m",
-						    "--out", out, NULL });
 	/* bun hangs in its miss job (the first to find its lockfile). */
-	pmbench_strvec_push(&c.env, "FAKEPM_BUN_MODE=hang-escape");
-	pmbench_strvec_push(&c.env, "FAKEPM_BUN_WHEN=lockfile");
-	pmbench_strvec_pushf(&c.env, "FAKEPM_PIDFILE=%s", pidfile);
-	H_CHECK_CALL(h_interrupt, &c, pidfile);
+	H_CHECK_CALL(ci_cache_interrupted, &c, out, sizeof(out), "lockfile",
+		     (const char *const[]){ "--strategy", "store", "--budget",
+					    "1m", NULL });
 	CHECK_INT(c.result.exit_code, 130);
 	pmbench_child_release(&c);
 }
