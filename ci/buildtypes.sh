@@ -8,8 +8,16 @@
 # line per build and exits 1 if any failed (its log:
 # build-types/<cc>-<type>.log).
 #
-#   ci/buildtypes.sh [CC...]
-#   ci/buildtypes.sh --syntax [CC...]
+#   ci/buildtypes.sh [-j N] [--nice N] [--types T,...] [CC...]
+#   ci/buildtypes.sh --syntax [-j N] [--nice N] [CC...]
+#
+# -j N: N compiler jobs at once (default: nproc). --nice N: every
+# command at nice N (default 0), so that on a shared machine the builds
+# yield to other work. --types: only these build types, comma-separated
+# (default all four), to run one at a time. Each build's line gives its
+# exit status, wall and CPU seconds (user+system of cmake and every
+# compiler it ran, from /usr/bin/time when present) and the load average
+# at its start and end.
 #
 # --syntax checks only what the compiler's front end finds (clang's
 # warnings, all of -Wextra's; not gcc's that need the optimiser): every
@@ -26,11 +34,46 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+usage() {
+	echo "usage: ci/buildtypes.sh [--syntax] [-j N] [--nice N]" \
+		"[--types T,...] [CC...]" >&2
+	exit 129
+}
 syntax=0
-if [ "${1-}" = --syntax ]; then
-	syntax=1
+jobs=$(nproc 2>/dev/null || echo 2)
+niceness=0
+types=(Debug Release RelWithDebInfo MinSizeRel)
+while [ $# -gt 0 ]; do
+	case $1 in
+	--syntax) syntax=1 ;;
+	-j | --jobs)
+		[[ ${2-} =~ ^[1-9][0-9]*$ ]] || usage
+		jobs=$2
+		shift ;;
+	--nice)
+		[[ ${2-} =~ ^-?[0-9]+$ ]] || usage
+		niceness=$2
+		shift ;;
+	--types)
+		[ -n "${2-}" ] || usage
+		IFS=, read -r -a types <<<"$2"
+		for t in "${types[@]}"; do
+			case $t in
+			Debug | Release | RelWithDebInfo | MinSizeRel) ;;
+			*)
+				echo "buildtypes: unknown build type '$t';" \
+					"use Debug, Release, RelWithDebInfo or" \
+					"MinSizeRel" >&2
+				exit 129 ;;
+			esac
+		done
+		shift ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 compilers=("$@")
 [ ${#compilers[@]} -gt 0 ] || compilers=(gcc clang)
 # The compilers, from Debian (clang is only needed here and in
@@ -38,21 +81,24 @@ compilers=("$@")
 for cc in "${compilers[@]}"; do
 	command -v "$cc" >/dev/null || "$top/ci/setup" --packages "$cc"
 done
-jobs=$(nproc 2>/dev/null || echo 2)
 status=0
+# Every command at the chosen niceness.
+run() { nice -n "$niceness" "$@"; }
+load() { cut -d' ' -f1 /proc/loadavg; }
 mkdir -p build-types
 
 # Each command of folder $1's compile_commands.json run with
 # -fsyntax-only (its -o dropped), $jobs at once; its output on stderr,
 # exit 1 if any failed.
 syntax_only() {
-	python3 - "$1" "$jobs" <<'PY'
+	python3 - "$1" "$jobs" "$niceness" <<'PY'
 import concurrent.futures, json, shlex, subprocess, sys
 def check(c):
     a = shlex.split(c["command"])
     i = a.index("-o")
     del a[i:i + 2]
-    r = subprocess.run(a + ["-fsyntax-only"], cwd=c["directory"],
+    r = subprocess.run(["nice", "-n", sys.argv[3]] + a + ["-fsyntax-only"],
+                       cwd=c["directory"],
                        capture_output=True, text=True)
     return r.returncode, r.stderr
 cmds = json.load(open(sys.argv[1] + "/compile_commands.json"))
@@ -67,7 +113,8 @@ if [ $syntax = 1 ]; then
 	for cc in "${compilers[@]}"; do
 		for type in Debug Release; do
 			dir=build-types/syntax-$cc-$type
-			if CC=$cc cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" \
+			if CC=$cc run cmake -S . -B "$dir" \
+				-DCMAKE_BUILD_TYPE="$type" \
 				-DPMBENCH_ENABLE_WERROR=ON \
 				-DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$dir.log" 2>&1 &&
 				syntax_only "$dir" 2>>"$dir.log"; then
@@ -81,20 +128,40 @@ if [ $syntax = 1 ]; then
 	done
 	exit $status
 fi
+# /usr/bin/time's figures (GNU time: wall, user, system seconds) in a
+# file of their own, so that the build's log stays the compiler's.
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%e %U %S' -o)
 for cc in "${compilers[@]}"; do
-	for type in Debug Release RelWithDebInfo MinSizeRel; do
+	for type in "${types[@]}"; do
 		dir=build-types/$cc-$type
 		t0=$(date +%s)
-		if CC=$cc cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" \
+		l0=$(load)
+		rm -f "$dir.time"
+		if CC=$cc run cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" \
 			-DPMBENCH_ENABLE_WERROR=ON >"$dir.log" 2>&1 &&
-			cmake --build "$dir" -j"$jobs" >>"$dir.log" 2>&1; then
-			result=ok
+			{
+				if [ ${#timer[@]} -gt 0 ]; then
+					"${timer[@]}" "$dir.time" nice -n "$niceness" \
+						cmake --build "$dir" -j"$jobs"
+				else
+					run cmake --build "$dir" -j"$jobs"
+				fi
+			} >>"$dir.log" 2>&1; then
+			result="ok (rc 0)"
 		else
-			result="FAILED (see $dir.log)"
+			result="FAILED (rc $?, see $dir.log)"
 			status=1
 		fi
-		printf '%-6s %-15s %s, %d s\n' "$cc" "$type" "$result" \
-			$(($(date +%s) - t0))
+		wall=$(($(date +%s) - t0)) cpu=?
+		if [ -s "$dir.time" ]; then
+			# The last line: GNU time puts "Command exited with
+			# non-zero status N" before it when the build failed.
+			read -r _ u s < <(tail -n 1 "$dir.time")
+			cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.0f", u + s }')
+		fi
+		printf '%-6s %-15s %s, %d s wall, %s s CPU, load %s-%s\n' \
+			"$cc" "$type" "$result" "$wall" "$cpu" "$l0" "$(load)"
 	done
 done
 exit $status
