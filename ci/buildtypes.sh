@@ -46,6 +46,9 @@ types=(Debug Release RelWithDebInfo MinSizeRel)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--syntax) syntax=1 ;;
+	-j[1-9]*)
+		[[ ${1#-j} =~ ^[0-9]+$ ]] || usage
+		jobs=${1#-j} ;;
 	-j | --jobs)
 		[[ ${2-} =~ ^[1-9][0-9]*$ ]] || usage
 		jobs=$2
