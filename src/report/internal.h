@@ -498,6 +498,18 @@ void pmbench_kind_migrate_decision(struct pmbench_doc *out,
 				   const struct pmbench_result *r);
 
 /*
+ * Where target `pm` does not install though it primed: each timed cell
+ * whose every run failed, or whose times are not of the state asked,
+ * where the source's has times ("fails in install clean (exit 1: ...),
+ * not the state asked in install cached"), added to `out`. The decision
+ * table's installs column and the evidence's verdict line both say it
+ * (kind_decision.c). Returns 1 when there is such a cell, else 0.
+ */
+int pmbench_kind_migrate_fails(struct pmbench_buf *out,
+			       const struct pmbench_migrate *m,
+			       const struct pmbench_result *r, const char *pm);
+
+/*
  * `json`, migrate's JSON (consumed), with "decision": {"verdict": the
  * sentence, "targets": each row of the table, header to text}.
  */

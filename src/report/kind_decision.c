@@ -322,29 +322,67 @@ static const char *all_failed(const struct pmbench_cell *c)
 }
 
 /*
- * The target's cell in timed cell `cell` (its column `head`) against the
+ * Target `pm`'s cell in timed cell `cell` (its column `head`) against the
  * source's: where the source has times, one whose every timed run
  * failed, or whose times are not of the state asked, does not install
- * there: said in the installs column with the reason, blocking the move.
+ * there: said into `out` (after ", " when it holds something) with the
+ * reason. 1 when it was said.
  */
-static void migrate_runs(struct pmbench_decision_target *tg,
-			 const struct pmbench_migrate *m,
-			 const struct pmbench_result *r, const char *cell,
-			 const char *head)
+static int migrate_runs(struct pmbench_buf *out,
+			const struct pmbench_migrate *m,
+			const struct pmbench_result *r, const char *pm,
+			const char *cell, const char *head)
 {
-	const struct pmbench_cell *c = timed_cell(r, cell, tg->name);
+	const struct pmbench_cell *c = timed_cell(r, cell, pm);
 	const struct pmbench_cell *src = timed_cell(r, cell, m->source_pm);
 	const char *failed = all_failed(c);
 	const char *unfit = c ? pmbench_kind_not_the_state(c) : NULL;
 
-	if (!src || all_failed(src) || pmbench_kind_not_the_state(src))
-		return;
+	if (!src || all_failed(src) || pmbench_kind_not_the_state(src) ||
+	    (!failed && !unfit))
+		return 0;
+	if (out->len)
+		pmbench_buf_adds(out, ", ");
 	if (failed)
-		pmbench_decision_ok_add(tg, "fails in %s (%.*s)", head,
-					(int)strcspn(failed, "\n"), failed);
-	else if (unfit)
-		pmbench_decision_ok_add(tg, "%s in %s", unfit, head);
-	tg->blocked |= failed || unfit;
+		pmbench_buf_addf(out, "fails in %s (%.*s)", head,
+				 (int)strcspn(failed, "\n"), failed);
+	else
+		pmbench_buf_addf(out, "%s in %s", unfit, head);
+	return 1;
+}
+
+/* "install clean" for install's cells, the task's name for the others. */
+static void cell_heads(struct pmbench_strvec *heads,
+		       const struct pmbench_strvec *cells)
+{
+	for (size_t i = 0; i < cells->nr; i++) {
+		const char *tab = strchr(cells->v[i], '\t');
+
+		if (!strncmp(cells->v[i], pmbench_task_default()->name,
+			     (size_t)(tab - cells->v[i])))
+			pmbench_strvec_pushf(heads, "install %s", tab + 1);
+		else
+			pmbench_strvec_pushf(heads, "%.*s",
+					     (int)(tab - cells->v[i]),
+					     cells->v[i]);
+	}
+}
+
+int pmbench_kind_migrate_fails(struct pmbench_buf *out,
+			       const struct pmbench_migrate *m,
+			       const struct pmbench_result *r, const char *pm)
+{
+	struct pmbench_strvec cells = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
+	int fails = 0;
+
+	timed_cells(&cells, r);
+	cell_heads(&heads, &cells);
+	for (size_t i = 0; i < cells.nr; i++)
+		fails |= migrate_runs(out, m, r, pm, cells.v[i], heads.v[i]);
+	pmbench_strvec_release(&cells);
+	pmbench_strvec_release(&heads);
+	return fails;
 }
 
 /* One migration target's row of the model. */
@@ -374,29 +412,14 @@ static void migrate_target(struct pmbench_decision *dec,
 	}
 	tasks(tg, src, e);
 	dev_word(tg, m, r);
-	for (size_t i = 0; i < cells->nr; i++) {
+	for (size_t i = 0; i < cells->nr; i++)
 		migrate_speed(&tg->speeds[i], m, r, cells->v[i], e->pm);
-		migrate_runs(tg, m, r, cells->v[i], dec->heads.v[i]);
+	if (pmbench_kind_migrate_fails(&b, m, r, e->pm)) {
+		pmbench_decision_ok_add(tg, "%s", b.ptr);
+		tg->blocked = 1;
 	}
 	tg->changes = changes_word(tg, e);
 	pmbench_buf_release(&b);
-}
-
-/* "install clean" for install's cells, the task's name for the others. */
-static void cell_heads(struct pmbench_strvec *heads,
-		       const struct pmbench_strvec *cells)
-{
-	for (size_t i = 0; i < cells->nr; i++) {
-		const char *tab = strchr(cells->v[i], '\t');
-
-		if (!strncmp(cells->v[i], pmbench_task_default()->name,
-			     (size_t)(tab - cells->v[i])))
-			pmbench_strvec_pushf(heads, "install %s", tab + 1);
-		else
-			pmbench_strvec_pushf(heads, "%.*s",
-					     (int)(tab - cells->v[i]),
-					     cells->v[i]);
-	}
 }
 
 void pmbench_kind_migrate_decision(struct pmbench_doc *out,

@@ -393,13 +393,19 @@ static void verdict_changes(struct pmbench_buf *b,
 					 r->changes[i].id, r->changes[i].id);
 }
 
-/* One verdict line: "bun: installs (lockfile: ...); resolves ...". */
+/*
+ * One verdict line: "bun: installs (lockfile: ...); resolves ...", or,
+ * for a target whose every timed run failed in a scenario where the
+ * source's ran, what the decision table's installs column says instead
+ * ("bun: fails in install clean (exit 1: ...); lockfile: ...").
+ */
 static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		    const struct pmbench_result *r,
 		    const struct pmbench_migrate_pm *e)
 {
 	const struct pmbench_migrate_pm *src =
 		pmbench_migrate_get(m, m->source_pm);
+	struct pmbench_buf fails = PMBENCH_BUF_INIT;
 
 	pmbench_buf_addf(b, "%s: ", e->pm);
 	if (e->prime_failure) {
@@ -409,8 +415,13 @@ static void verdict(struct pmbench_buf *b, const struct pmbench_migrate *m,
 		verdict_changes(b, e);
 		return;
 	}
-	pmbench_buf_addf(b, "installs (lockfile: %s)",
-			 e->lockfile ? e->lockfile : "?");
+	if (src != e && pmbench_kind_migrate_fails(&fails, m, r, e->pm))
+		pmbench_buf_addf(b, "%s; lockfile: %s", fails.ptr,
+				 e->lockfile ? e->lockfile : "?");
+	else
+		pmbench_buf_addf(b, "installs (lockfile: %s)",
+				 e->lockfile ? e->lockfile : "?");
+	pmbench_buf_release(&fails);
 	verdict_changes(b, e);
 	if (src && src->scanned && e->scanned && src != e) {
 		pmbench_buf_adds(b, "; ");

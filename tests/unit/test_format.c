@@ -723,7 +723,7 @@ TEST(migrate_decision_weighs_versions)
  * A target whose every timed run failed in one scenario, where the
  * source's ran, does not install: its decision row says where and why,
  * and the verdict does not move to it (bun, the fastest and keeping
- * every version, otherwise chosen).
+ * every version, otherwise chosen); the evidence's verdict line agrees.
  */
 TEST(migrate_decision_a_target_that_fails_a_scenario)
 {
@@ -751,6 +751,16 @@ TEST(migrate_decision_a_target_that_fails_a_scenario)
 	t = write_as("table", &doc);
 	CHECK_CONTAINS(t, "fails in install clean (exit 1: error: lockfile "
 			  "had changes)");
+	free(t);
+	/*
+	 * The evidence's verdict line says the same, not "bun: installs"
+	 * (it did, from its own test of the prime install only).
+	 */
+	t = write_as("markdown", &doc);
+	CHECK_CONTAINS(t, "- bun: fails in install clean (exit 1: error: "
+			  "lockfile had changes); lockfile: ");
+	CHECK(!strstr(t, "bun: installs"));
+	CHECK_CONTAINS(t, "- pnpm: installs (lockfile: ");
 	free(t);
 	pmbench_doc_release(&doc);
 	pmbench_migrate_release(&m);
