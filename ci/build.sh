@@ -8,11 +8,17 @@
 # --sanitizers-only, neither ci/setup nor build/, only the sanitizer
 # builds asked for (ci/test.sh builds them beside the online tests).
 # With --pmbench-only, build/ gets the pmbench program alone, not the
-# tests (what a workflow's job runs).
+# tests (what a workflow's job runs). With --suite, build/ and
+# build-asan/ get only the programs whose tests ci/test.sh (the suite of
+# every change) runs there, the target ci-suite (tests/CMakeLists.txt):
+# not build/'s integration tests left to the sanitizers (label twin),
+# nor ASan's copies of the timing and real PM tests (nosan), nor the
+# long suite's (full). build-tsan/ always gets only its own (the threads
+# tests').
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-asan=0 tsan=0 setup=() main=1 target=()
+asan=0 tsan=0 setup=() main=1 target=() suite=()
 for a in "$@"; do
 	case $a in
 	--asan) asan=1 ;;
@@ -20,7 +26,8 @@ for a in "$@"; do
 	--no-toolchain) setup=(--no-toolchain) ;;
 	--sanitizers-only) main=0 ;;
 	--pmbench-only) target=(--target pmbench) ;;
-	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--sanitizers-only] [--pmbench-only]" >&2; exit 129 ;;
+	--suite) suite=(--target ci-suite) ;;
+	*) echo "usage: ci/build.sh [--asan] [--tsan] [--no-toolchain] [--sanitizers-only] [--pmbench-only] [--suite]" >&2; exit 129 ;;
 	esac
 done
 [ $main = 0 ] || "$top/ci/setup" "${setup[@]}"
@@ -43,16 +50,16 @@ configure() {
 
 if [ $main = 1 ]; then
 	configure build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	[ ${#target[@]} != 0 ] || target=("${suite[@]}")
 	cmake --build build -j"$jobs" "${target[@]}"
 fi
 if [ $asan = 1 ]; then
 	configure build-asan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE=ON
-	cmake --build build-asan -j"$jobs"
+	cmake --build build-asan -j"$jobs" "${suite[@]}"
 fi
 if [ $tsan = 1 ]; then
 	configure build-tsan -DCMAKE_BUILD_TYPE=Debug -DPMBENCH_SANITIZE_THREAD=ON
-	# The programs of the `threads` tests (tests/CMakeLists.txt); the
-	# integration test brings pmbench and the fakes.
-	cmake --build build-tsan -j"$jobs" --target test_common test_mirror \
-		test_registry test_link itest_registry
+	# The programs of the `threads` tests, pmbench and the fakes: every
+	# other test is nosan here (tests/CMakeLists.txt).
+	cmake --build build-tsan -j"$jobs" --target ci-suite
 fi
