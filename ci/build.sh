@@ -37,15 +37,24 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # choice; a user's build keeps them warnings). A folder configured for
 # another source tree (this tree moved or copied, build/ with it) is one
 # CMake refuses: it holds only what the build makes, so it is made anew.
+#
+# A new folder gets Ninja where it is installed (ci/setup installs it):
+# make's own steps (its recursion, a cmake -E per target and file) cost
+# build/ 141 CPU-s to Ninja's 120 (the target ci-suite, -j2, load 7 to
+# 15, 2026-12-06), the CPU the suite's first minutes are short of. A
+# folder made before keeps its generator (CMake refuses a change).
 configure() {
-	local dir=$1 home
+	local dir=$1 home gen=()
 	shift
 	home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null || true)
 	if [ -n "$home" ] && [ "$(cd "$home" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
 		echo "ci/build.sh: $dir/ was configured for $home (this tree was moved or copied): making it anew" >&2
 		rm -rf "$dir"
 	fi
-	cmake -S . -B "$dir" -DPMBENCH_ENABLE_WERROR=ON "$@" >/dev/null
+	if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+		gen=(-G Ninja)
+	fi
+	cmake -S . -B "$dir" "${gen[@]}" -DPMBENCH_ENABLE_WERROR=ON "$@" >/dev/null
 }
 
 if [ $main = 1 ]; then
