@@ -19,7 +19,12 @@
   test never shares a ctest of ci/test.sh with the real PMs;
 - the label twin (ci/test.sh leaves them to the sanitizer builds; only
   --full runs them) is on build/'s integration tests that ASan and
-  UBSan also run, and on no other test.
+  UBSan also run, and on no other test;
+- every program of the build that a test of the suite of every change
+  runs (a test labelled neither nosan, twin nor full; the command's
+  files inside the build folder) is one the target ci-suite builds
+  (ci-suite-programs.txt, which the configure writes; ci/test.sh builds
+  only that target).
 """
 import json
 import os
@@ -38,7 +43,8 @@ def tests(build):
             for r in group["requirements"]:
                 slots[r[".type"]] = slots.get(r[".type"], 0) + r["slots"]
         yield (t["name"], set(props.get("LABELS", [])), slots,
-               props.get("RESOURCE_LOCK", []), props.get("COST", 0))
+               props.get("RESOURCE_LOCK", []), props.get("COST", 0),
+               t.get("command", []))
 
 
 def quiet_slots(build, all_tests):
@@ -50,7 +56,7 @@ def quiet_slots(build, all_tests):
                     return int(line.split("=", 1)[1])
     except (OSError, ValueError):
         pass
-    return max((s.get("quiet", 0) for _, _, s, _, _ in all_tests),
+    return max((s.get("quiet", 0) for _, _, s, _, _, _ in all_tests),
                default=0)
 
 
@@ -79,6 +85,31 @@ def broken(name, labels, slots, locks, quiet_max):
     return None
 
 
+def unbuilt(build, labels, command, suite):
+    """What of the command ci/test.sh would not build, or None."""
+    if suite is None or labels & {"nosan", "twin", "full"}:
+        return None
+    top = os.path.realpath(build) + os.sep
+    for part in command:
+        if not os.path.isabs(part):
+            continue
+        path = os.path.realpath(part)
+        if path.startswith(top) and path not in suite:
+            return ("runs %s, which the target ci-suite does not build "
+                    "(tests/CMakeLists.txt, pmbench_suite_program)" % part)
+    return None
+
+
+def suite_programs(build):
+    """The programs of ci-suite (a set of real paths), or None."""
+    try:
+        with open(os.path.join(build, "ci-suite-programs.txt")) as f:
+            return {os.path.realpath(p) for p in f.read().split("\n")
+                    if p}
+    except OSError:
+        return None
+
+
 def main(argv):
     check = "--check" in argv
     args = [a for a in argv if a != "--check"]
@@ -87,9 +118,11 @@ def main(argv):
         return 2
     all_tests = list(tests(args[0]))
     quiet_max = quiet_slots(args[0], all_tests)
+    suite = suite_programs(args[0])
     bad = 0
-    for name, labels, slots, locks, cost in all_tests:
-        why = broken(name, labels, slots, locks, quiet_max)
+    for name, labels, slots, locks, cost, command in all_tests:
+        why = (broken(name, labels, slots, locks, quiet_max) or
+               unbuilt(args[0], labels, command, suite))
         if why:
             bad += 1
             print("%s: %s" % (name, why), file=sys.stderr)

@@ -142,9 +142,12 @@ else
 	# The tiers (tests/CMakeLists.txt): without --full, the long
 	# suite's tests (label full) and build/'s twins of the sanitizer
 	# builds' integration tests (label twin) stay out.
-	leave_out='-LE full' also_out='|twin|full'
+	# Without --full, the builds make only the programs of the tests
+	# that run (ci/build.sh --suite): not those of the twins, of the
+	# sanitizer builds' nosan tests, nor of the full ones.
+	leave_out='-LE full' also_out='|twin|full' suite=--suite
 	if [ "$full" = 1 ]; then
-		leave_out= also_out=
+		leave_out= also_out= suite=
 	fi
 	"$top/ci/setup" --no-toolchain
 	setsid -w bash -c 't=$(date +%s); "$1/ci/setup" || exit; times >"$2"
@@ -169,9 +172,9 @@ else
 	setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true
 		own_cpu "$@"' san "$san_cpu" nice -n 19 \
 		"$top/ci/build.sh" --no-toolchain --sanitizers-only --asan \
-		--tsan >"$san_log" 2>&1 </dev/null &
+		--tsan $suite >"$san_log" 2>&1 </dev/null &
 	san_pid=$!
-	own_cpu "$build_cpu" "$top/ci/build.sh" --no-toolchain
+	own_cpu "$build_cpu" "$top/ci/build.sh" --no-toolchain $suite
 	phase "build (build/)" "$t0" "$c0"
 	echo "   of which build/'s own: $(cat "$build_cpu") CPU-s"
 	join_job "$prep_pid" "$prep_log" "the toolchain's install failed (above): run ci/setup"

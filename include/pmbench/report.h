@@ -271,6 +271,24 @@ void pmbench_report_phase_sentences(struct pmbench_strvec *out,
 /** "5.8x", "12.0x" or "1.03x": the precision a ratio deserves. */
 void pmbench_report_add_ratio(struct pmbench_buf *out, double ratio);
 
+/**
+ * A cell's paired ratio against the baseline with its 95 % interval and
+ * half-width: "1.32x (1.28x–1.36x) ±3.0%" (c->has_base must be set).
+ */
+void pmbench_report_add_base(struct pmbench_buf *out,
+			     const struct pmbench_report_cell *c);
+
+/**
+ * The verdict of a cell's paired ratio against the baseline, as a word:
+ * "faster" or "slower" (its 95 % interval on one side of 1), "the same"
+ * (within the equivalence margin [1 / (1 + margin), 1 + margin]),
+ * "open" (neither), "too few rounds" (under
+ * PMBENCH_REPORT_PAIRED_MIN_ROUNDS); NULL without a ratio. The budget's
+ * rule (pmbench_schedule_decided()).
+ */
+const char *pmbench_report_base_verdict(const struct pmbench_report_cell *c,
+					double margin);
+
 /** "cache warm, lockfile present, node_modules absent". */
 void pmbench_report_add_state(struct pmbench_buf *out, unsigned state);
 

@@ -72,11 +72,11 @@ static const struct pmbench_option rows[] = {
 	  "the whole command's time budget: after the first rounds, "
 	  "further rounds go where a verdict against the baseline is still "
 	  "open, then where a paired ratio is widest, until all are within "
-	  "--target (bench's and migrate's default: 5m; --runs N fixes the "
+	  "--target (bench's and migrate's default: 8m; --runs N fixes the "
 	  "plan instead)",
 	  .flags = OPT_AUTO_KNOB, RUN_AT(budget.budget_ns, uint64_t) },
 	{ "budget", ARG_DURATION, CMD_CI_CACHE, "DUR",
-	  "the whole command's time budget (default 5m): after every "
+	  "the whole command's time budget (default 12m): after every "
 	  "strategy's first jobs and 5 hit rounds, further hit rounds go "
 	  "where a PM's verdict against the first PM is still open, then "
 	  "where a paired ratio is widest; --runs N fixes the plan instead",

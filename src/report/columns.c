@@ -317,6 +317,18 @@ static void w_paired(struct pmbench_doc_row *row, size_t k,
 	pmbench_buf_release(&b);
 }
 
+void pmbench_report_add_base(struct pmbench_buf *out,
+			     const struct pmbench_report_cell *c)
+{
+	pmbench_report_add_ratio(out, c->base.point);
+	pmbench_buf_adds(out, " (");
+	pmbench_report_add_ratio(out, c->base.lo);
+	pmbench_buf_adds(out, "–");
+	pmbench_report_add_ratio(out, c->base.hi);
+	pmbench_buf_addf(out, ") ±%.*f%%", c->base_half < 0.1 ? 1 : 0,
+			 c->base_half * 100);
+}
+
 /*
  * The ratio to the baseline paired by round, and how wide it is against
  * the target when there is one: "1.32x (1.28x–1.36x) ±3.0%", the
@@ -334,13 +346,7 @@ static void w_base(struct pmbench_doc_row *row, size_t k,
 	}
 	if (!c->has_base)
 		return;
-	pmbench_report_add_ratio(&b, c->base.point);
-	pmbench_buf_adds(&b, " (");
-	pmbench_report_add_ratio(&b, c->base.lo);
-	pmbench_buf_adds(&b, "–");
-	pmbench_report_add_ratio(&b, c->base.hi);
-	pmbench_buf_addf(&b, ") ±%.*f%%", c->base_half < 0.1 ? 1 : 0,
-			 c->base_half * 100);
+	pmbench_report_add_base(&b, c);
 	if (c->base_reached == 0)
 		pmbench_buf_adds(&b, " (not reached)");
 	pmbench_doc_text(row, k, "%s", b.ptr);

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "pmbench/cicache.h"
 #include "pmbench/report_kind.h"
+#include "pmbench/schedule.h"
 #include "pmbench/stats.h"
 
 /* The job kinds, as the cells' scenario names end (src/engine/run/cicache.c). */
@@ -452,6 +453,121 @@ static void summary(struct pmbench_doc *d, const struct job_row *rows, size_t n,
 	pmbench_buf_release(&b);
 }
 
+/* The verdicts table: per strategy, each PM against the first. */
+static const struct pmbench_doc_column verdict_cols[] = {
+	{ "strategy", 0, { { "strategy", PMBENCH_DOC_TEXT, 0 } } },
+	{ "PM", 0, { { "pm", PMBENCH_DOC_TEXT, 0 } } },
+	{ "vs baseline (paired 95% CI)",
+	  0,
+	  { { "baseline_ratio", PMBENCH_DOC_NUMBER, 0 },
+	    { "baseline_ratio_ci95", PMBENCH_DOC_NUMBER, PMBENCH_DOC_INTERVAL },
+	    { "baseline_rounds", PMBENCH_DOC_COUNT, 0 } } },
+	{ "rounds", R, { { "rounds", PMBENCH_DOC_COUNT, 0 } } },
+	{ "verdict", 0, { { "verdict", PMBENCH_DOC_TEXT, 0 } } },
+};
+
+/*
+ * The budget's baseline: the first PM (the order of --pm) whose hit jobs
+ * were not cut by a failed priming (budget_jobs() in
+ * src/engine/run/cicache.c), or NULL.
+ */
+static const char *reference_of(const struct job_row *rows, size_t n,
+				const struct pmbench_strvec *pms)
+{
+	for (size_t p = 0; p < pms->nr; p++)
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].kind == JOB_HIT &&
+			    !strcmp(rows[i].cell->pm, pms->v[p]) &&
+			    !rows[i].cell->prime_failure)
+				return pms->v[p];
+	return NULL;
+}
+
+/* Row `w` (a hit cell, `c` its report cell) of the verdicts table. */
+static void verdict_row(struct pmbench_doc_table *t, const struct job_row *w,
+			const struct pmbench_report_cell *c)
+{
+	struct pmbench_doc_row *row = pmbench_doc_row(t);
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *v =
+		pmbench_report_base_verdict(c, PMBENCH_SCHEDULE_BUDGET_MARGIN);
+
+	pmbench_doc_name(row, 0, w->label);
+	pmbench_doc_text(row, 1, "%s", w->cell->pm);
+	pmbench_doc_str(row, 1, 0, w->cell->pm);
+	pmbench_doc_text(row, 3, "%zu", w->n);
+	pmbench_doc_num(row, 3, 0, (double)w->n);
+	if (c->is_baseline) {
+		pmbench_doc_text(row, 2, "baseline");
+		pmbench_doc_num(row, 2, 0, 1);
+		pmbench_doc_text(row, 4, "-");
+	} else if (c->has_base) {
+		pmbench_report_add_base(&b, c);
+		pmbench_doc_text(row, 2, "%s", b.ptr);
+		pmbench_doc_num(row, 2, 0, c->base.point);
+		pmbench_doc_interval(row, 2, 1, c->base.lo, c->base.hi);
+		pmbench_doc_num(row, 2, 2, (double)c->base_n);
+		pmbench_doc_text(row, 4, "%s", v);
+		pmbench_doc_str(row, 4, 0, v);
+	} else {
+		pmbench_doc_text(row, 2, "-");
+		pmbench_doc_text(row, 4, "%s",
+				 w->n ? "no paired rounds" : "no job ran");
+	}
+	pmbench_buf_release(&b);
+}
+
+/*
+ * Per strategy, each PM's hit jobs against the first PM's, paired by
+ * round with the 95 % interval and the verdict, as bench judges each PM
+ * against its baseline (the report's model, pmbench_report_init(), with
+ * that PM as the baseline) and as the budget spends the rounds: decided
+ * when the interval is on one side of 1 or within the ±10 % margin.
+ */
+static void verdicts(struct pmbench_doc *d, const struct pmbench_result *r,
+		     const struct job_row *rows, size_t n,
+		     const struct pmbench_strvec *pms)
+{
+	const char *ref = reference_of(rows, n, pms);
+	struct pmbench_result view;
+	struct pmbench_report rep;
+	struct pmbench_doc_table *t;
+
+	if (!ref || pms->nr < 2)
+		return;
+	/* The model judges against the result's baseline: this PM. */
+	view = *r;
+	view.baseline = (char *)ref;
+	pmbench_report_init(&rep, &view);
+	pmbench_doc_heading(d, PMBENCH_DOC_HUMAN, 2,
+			    "each PM against %s (hit jobs' totals, paired by "
+			    "round, 95 %% interval; decided when it is on one "
+			    "side of 1 or within ±%.0f %%)",
+			    ref, PMBENCH_SCHEDULE_BUDGET_MARGIN * 100);
+	t = pmbench_doc_table(d, PMBENCH_DOC_ALL, "verdicts", verdict_cols,
+			      PMBENCH_ARRAY_SIZE(verdict_cols));
+	for (size_t i = 0; i < n; i++) {
+		int first = 1;
+
+		if (rows[i].kind != JOB_HIT)
+			continue;
+		for (size_t j = 0; j < i && first; j++)
+			first = rows[j].kind != JOB_HIT ||
+				strcmp(rows[j].label, rows[i].label);
+		if (!first)
+			continue;
+		for (size_t p = 0; p < pms->nr; p++)
+			for (size_t k = i; k < n; k++)
+				if (rows[k].kind == JOB_HIT &&
+				    !strcmp(rows[k].label, rows[i].label) &&
+				    !strcmp(rows[k].cell->pm, pms->v[p]))
+					verdict_row(t, &rows[k],
+						    &rep.cells[rows[k].cell -
+							       r->cells]);
+	}
+	pmbench_report_release(&rep);
+}
+
 /* The heading and what each column of the jobs tables adds up. */
 static void intro(struct pmbench_doc *out, const char *fixture, const char *bw)
 {
@@ -527,6 +643,7 @@ void pmbench_report_cicache(struct pmbench_doc *out,
 	      pmbench_result_env_get(r, "ci_cache_bandwidth_bytes_per_s"));
 	for (size_t p = 0; p < pms.nr; p++)
 		pm_section(out, r, rows, nrows, pms.v[p]);
+	verdicts(out, r, rows, nrows, &pms);
 	summary(out, rows, nrows, &pms,
 		pmbench_result_env_get(r, "ci_cache_lockfile_change"));
 	pmbench_kind_failures(out, r);

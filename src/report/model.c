@@ -16,6 +16,7 @@
 #include "pmbench/merge.h"
 #include "pmbench/report.h"
 #include "pmbench/scenario.h"
+#include "pmbench/schedule.h"
 
 /*
  * The median's interval: a merged cell whose runs come from several
@@ -267,6 +268,22 @@ static void against_baseline(struct pmbench_report *rep, size_t j, size_t b)
 		c->base_verdict = PMBENCH_VERDICT_FASTER;
 	else if (c->base.lo > 1)
 		c->base_verdict = PMBENCH_VERDICT_SLOWER;
+}
+
+const char *pmbench_report_base_verdict(const struct pmbench_report_cell *c,
+					double margin)
+{
+	if (!c->has_base)
+		return NULL;
+	if (c->base_n < PMBENCH_REPORT_PAIRED_MIN_ROUNDS)
+		return "too few rounds";
+	if (c->base_verdict == PMBENCH_VERDICT_FASTER)
+		return "faster";
+	if (c->base_verdict == PMBENCH_VERDICT_SLOWER)
+		return "slower";
+	if (pmbench_schedule_decided(c->base.lo, c->base.hi, margin))
+		return "the same";
+	return "open";
 }
 
 /*

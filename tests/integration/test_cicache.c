@@ -756,6 +756,57 @@ TEST(ctrl_c_before_the_first_hit_round_under_the_budget)
 	pmbench_child_release(&c);
 }
 
+/* The first line of `text` with `word` in it (malloc'd), or NULL. */
+static char *line_with(const char *text, const char *word)
+{
+	const char *at = strstr(text, word), *start, *end;
+
+	if (!at)
+		return NULL;
+	start = at;
+	while (start > text && start[-1] != '\n')
+		start--;
+	end = strchr(at, '\n');
+	if (!end)
+		end = at + strlen(at);
+	return pmbench_xstrndup(start, (size_t)(end - start));
+}
+
+/*
+ * The report judges each PM's hit jobs against the first PM's, per
+ * strategy, as bench judges a PM against its baseline: the paired ratio
+ * with its 95 % interval and the verdict (before, ci-cache's report had
+ * no verdict, while its budget spent rounds on them). pnpm sleeps six
+ * times as long as npm: "slower" over 5 rounds, npm's row the baseline.
+ */
+TEST(report_judges_each_pm_against_the_first)
+{
+	static const char *const env[] = { "FAKEPM_NPM_SLEEP_MS=50",
+					   "FAKEPM_PNPM_SLEEP_MS=300", NULL };
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct h_run run;
+	const char *v, *row;
+
+	h_setup();
+	H_CHECK_CALL(run_ci, &r, &run, "none", "5", env, 0);
+	v = strstr(run.out.ptr, "each PM against npm (hit jobs' totals, "
+				"paired by round, 95 % interval; decided "
+				"when it is on one side of 1 or within ±10 "
+				"%)");
+	CHECK(v != NULL);
+	/* The table, after the heading (which names npm too). */
+	v = v ? strchr(v, '\n') : NULL;
+	row = v ? line_with(v, " npm ") : NULL;
+	CHECK(row && strstr(row, "none") && strstr(row, "baseline"));
+	free((char *)row);
+	row = v ? line_with(v, " pnpm ") : NULL;
+	CHECK(row && strstr(row, "none") && strstr(row, "slower") &&
+	      strstr(row, "x–"));
+	free((char *)row);
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
 CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(node_modules_makes_the_install_a_noop),
 	   CASE(fakes_ci_install_as_the_table_says),
@@ -765,4 +816,5 @@ CHECK_MAIN(CASE(store_restores_a_warm_cache),
 	   CASE(bad_options_are_one_line), CASE(hanging_hit_times_out),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
 	   CASE(ctrl_c_before_the_first_hit_round_under_the_budget),
-	   CASE(gnu_tar_archiver_as_actions_cache))
+	   CASE(gnu_tar_archiver_as_actions_cache),
+	   CASE(report_judges_each_pm_against_the_first))

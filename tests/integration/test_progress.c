@@ -290,7 +290,7 @@ TEST(dry_run_prints_the_plan)
 				    "cache+lockfile, "
 				    "cache+lockfile+node_modules\n");
 	/* The default plan is a time budget; the estimate is the budget. */
-	CHECK_CONTAINS(run.out.ptr, "runs:      a budget of 5:00 (m:ss): 1 "
+	CHECK_CONTAINS(run.out.ptr, "runs:      a budget of 8:00 (m:ss): 1 "
 				    "warm-up and 5 rounds in each of 4 "
 				    "groups, then rounds where a paired ratio "
 				    "against npm is widest, until each is "

@@ -159,7 +159,7 @@ static void run_shards(const cJSON *bench)
 	int left = 3, done[3] = { 0, 0, 0 };
 
 	for (int k = 0; k < 3; k++) {
-		char shard[4], temp[16];
+		char shard[12], temp[24];
 
 		snprintf(shard, sizeof(shard), "%d", k + 1);
 		snprintf(temp, sizeof(temp), "runner-%d", k + 1);
@@ -501,7 +501,7 @@ TEST(pm_matrix_gives_each_pm_its_jobs)
 	CHECK_INT(pmbench_fs_mkdirp(at("shards"), 0755), 0);
 	for (int p = 0; p < 2; p++)
 		for (int k = 1; k <= 2; k++) {
-			char shard[4], from[64], to[64];
+			char shard[12], from[64], to[64];
 
 			snprintf(shard, sizeof(shard), "%d", k);
 			run_job(step(wf, "shard", "bench"), shard, pms[p]);

@@ -559,12 +559,90 @@ TEST(what_would_fit)
 	CHECK_INT(pmbench_schedule_fit_pms(keep, g, 3, pm_ns, 3, 0, 30, 10), 0);
 }
 
+#define S(x) ((uint64_t)((x)*1e9))
+
+/*
+ * What would fit, in words: a smaller set than was asked, or only a
+ * budget. Four strategies of 60 s each in a run of their own (a first
+ * round of 20 s, 4 more of 10 s), 30 s of primings, 40 s of tail; three
+ * PMs, the second the costliest.
+ */
+TEST(what_would_fit_in_words)
+{
+	struct pmbench_schedule_costs g[4];
+	const char *const groups[] = { "none", "store", "node_modules",
+				       "store+node_modules" };
+	const char *const pms[] = { "npm", "pnpm", "bun" };
+	uint64_t pm_ns[12];
+	struct pmbench_schedule_names n = { .labels = groups,
+					    .groups = groups,
+					    .group_option = "--strategy",
+					    .pms = pms,
+					    .pms_nr = 3,
+					    .base = 0,
+					    .pm_ns = pm_ns,
+					    .fixed_ns = S(30) };
+	struct pmbench_schedule_plan p;
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	for (size_t i = 0; i < 4; i++) {
+		g[i] = (struct pmbench_schedule_costs){ .round_ns = S(10),
+							.first_ns = S(20),
+							.done = 1,
+							.min = 5,
+							.max = 30 };
+		pm_ns[i * 3] = S(2);
+		pm_ns[i * 3 + 1] = S(5);
+		pm_ns[i * 3 + 2] = S(3);
+	}
+	/*
+	 * After 8 min of waits (ci-cache of 2026-12-06 under --budget 6m):
+	 * 30 + 480 + 80 used, 160 of minimum, 40 of tail, 790 s. Every
+	 * strategy and PM would fit 6 min in a run without the waits, and
+	 * were named (what was asked); with them nothing smaller fits.
+	 */
+	pmbench_schedule_plan_make(&p, g, 4, S(590), S(40), S(360), UINT64_MAX);
+	CHECK(!p.fits);
+	pmbench_schedule_fit_words(&b, &p, g, 4, &n, S(360));
+	CHECK_STR(b.ptr, "--budget 14m");
+	/*
+	 * Without the waits, under 200 s: 310 s needed; 160 s after the
+	 * tail hold two strategies (30 + 60 + 60), or the PMs without
+	 * pnpm (20 + 4 * 60 * 0.5).
+	 */
+	pmbench_buf_reset(&b);
+	pmbench_schedule_plan_make(&p, g, 4, S(110), S(40), S(200), UINT64_MAX);
+	pmbench_schedule_fit_words(&b, &p, g, 4, &n, S(200));
+	CHECK_STR(b.ptr, "--budget 6m, or --strategy none,store, or --pm "
+			 "npm,bun");
+	pmbench_buf_release(&b);
+}
+
+/* The plan's groups in words, as what will run. */
+TEST(plan_in_words)
+{
+	const struct pmbench_schedule_costs g[3] = {
+		{ .round_ns = S(9.1), .min = 5 },
+		{ .round_ns = S(2.1), .done = 1, .min = 5 },
+		{ .round_ns = S(31.1), .done = 5, .min = 5 },
+	};
+	const char *const labels[] = { "clean", "none", "cache+lockfile" };
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+
+	pmbench_schedule_plan_words(&b, g, 3, labels);
+	CHECK_STR(b.ptr, "3 groups: clean 5 rounds of 9.1 s, none 4 more "
+			 "rounds of 2.1 s, cache+lockfile 5 rounds run, 31.1 "
+			 "s each");
+	pmbench_buf_release(&b);
+}
+
 CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
 	   CASE(allocate_widest_first), CASE(allocate_reachable_first),
 	   CASE(allocate_stops), CASE(allocate_tie_cheaper),
 	   CASE(verdicts_and_their_need), CASE(allocate_open_verdicts_first),
 	   CASE(allocate_open_reachable_and_nearest), CASE(need_from_the_cells),
 	   CASE(plan_from_costs), CASE(what_would_fit),
+	   CASE(what_would_fit_in_words), CASE(plan_in_words),
 	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
 	   CASE(cancellation_mid_round), CASE(names), CASE(budgeted_said_once),
 	   CASE(stop_reasons))

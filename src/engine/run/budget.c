@@ -74,19 +74,31 @@ pmbench_schedule_why(const struct pmbench_schedule_cell *c, unsigned rounds,
 	return PMBENCH_SCHEDULE_TIME_BUDGET;
 }
 
-/* "4 groups: clean 5 rounds of 9.1 s, ...", what will run. */
-static void plan_words(struct pmbench_buf *out,
-		       const struct pmbench_schedule_costs *g, size_t nr,
-		       const struct pmbench_schedule_names *n)
+void pmbench_schedule_plan_words(struct pmbench_buf *out,
+				 const struct pmbench_schedule_costs *g,
+				 size_t nr, const char *const *labels)
 {
 	pmbench_buf_addf(out, "%zu group%s: ", nr, nr == 1 ? "" : "s");
 	for (size_t i = 0; i < nr; i++) {
 		unsigned more = g[i].min > g[i].done ? g[i].min - g[i].done : 0;
+		const char *sep = i ? ", " : "";
+		double s = (double)g[i].round_ns / 1e9;
 
-		pmbench_buf_addf(out, "%s%s %u round%s of %.1f s",
-				 i ? ", " : "", n->labels[i], more,
-				 more == 1 ? "" : "s",
-				 (double)g[i].round_ns / 1e9);
+		/*
+		 * What runs: "5 rounds" before any, "4 more rounds" after
+		 * one (ci-cache's first hit round), and once the minimum
+		 * ran what a round costs, not "0 rounds of 31.1 s".
+		 */
+		if (!more)
+			pmbench_buf_addf(out,
+					 "%s%s %u round%s run, %.1f s each",
+					 sep, labels[i], g[i].done,
+					 g[i].done == 1 ? "" : "s", s);
+		else
+			pmbench_buf_addf(out, "%s%s %u %sround%s of %.1f s",
+					 sep, labels[i], more,
+					 g[i].done ? "more " : "",
+					 more == 1 ? "" : "s", s);
 	}
 }
 
@@ -108,25 +120,40 @@ static void kept_words(struct pmbench_buf *out, const char *option,
 	}
 }
 
-/* Where the minimum does not fit the budget: what would, in words. */
-static void fit_words(struct pmbench_buf *out,
-		      const struct pmbench_schedule_plan *plan,
-		      const struct pmbench_schedule_costs *g, size_t nr,
-		      const struct pmbench_schedule_names *n,
-		      uint64_t budget_ns)
+void pmbench_schedule_fit_words(struct pmbench_buf *out,
+				const struct pmbench_schedule_plan *plan,
+				const struct pmbench_schedule_costs *g,
+				size_t nr,
+				const struct pmbench_schedule_names *n,
+				uint64_t budget_ns)
 {
-	size_t pms = n->pms_nr;
+	size_t pms = n->pms_nr, kept;
 	int *keep = pmbench_xcalloc(nr > pms ? nr
 				    : pms    ? pms
 					     : 1,
 				    sizeof(*keep));
+	uint64_t own = n->fixed_ns, rest;
 
 	pmbench_buf_addf(out, "--budget %.0fm",
 			 ceil((double)plan->fit_ns / 60e9));
-	if (pmbench_schedule_fit_groups(keep, g, nr, n->fixed_ns, budget_ns))
+	/*
+	 * What the minimum needs beside the groups' own rounds and the
+	 * primings (the waits for the file system and the deleter, the
+	 * tail) is needed with fewer groups or PMs too: before, ci-cache
+	 * after 8 min of waits under --budget 6m was told that every
+	 * strategy and PM it asked for would fit.
+	 */
+	for (size_t i = 0; i < nr; i++)
+		own += pmbench_schedule_fresh_ns(&g[i]);
+	rest = plan->fit_ns > own ? plan->fit_ns - own : 0;
+	budget_ns = budget_ns > rest ? budget_ns - rest : 0;
+	/* Only a smaller set than was asked is something else to try. */
+	kept = pmbench_schedule_fit_groups(keep, g, nr, n->fixed_ns, budget_ns);
+	if (kept && kept < nr)
 		kept_words(out, n->group_option, n->groups, keep, nr);
-	if (pmbench_schedule_fit_pms(keep, g, nr, n->pm_ns, pms, n->base,
-				     n->fixed_ns, budget_ns))
+	kept = pmbench_schedule_fit_pms(keep, g, nr, n->pm_ns, pms, n->base,
+					n->fixed_ns, budget_ns);
+	if (kept && kept < pms)
 		kept_words(out, "--pm", n->pms, keep, pms);
 	free(keep);
 }
@@ -144,7 +171,7 @@ void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
 	pmbench_buf_adds(&w, " in all, the waits so far included (budget ");
 	pmbench_buf_add_clock(&w, (double)o->budget_ns / 1e9);
 	pmbench_buf_adds(&w, "): ");
-	plan_words(&w, g, nr, n);
+	pmbench_schedule_plan_words(&w, g, nr, n->labels);
 	pmbench_buf_adds(&w, ", then ");
 	pmbench_buf_add_clock(&w, (double)plan->extra_ns / 1e9);
 	pmbench_ctx_event(ctx,
@@ -154,11 +181,12 @@ void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
 	if (!plan->fits && !*when) {
 		pmbench_buf_reset(&w);
 		pmbench_buf_add_clock_unit(&w, (double)plan->fit_ns / 1e9);
-		fit_words(&fit, plan, g, nr, n, o->budget_ns);
+		pmbench_schedule_fit_words(&fit, plan, g, nr, n, o->budget_ns);
 		pmbench_ctx_warn(ctx,
-				 "the budget cannot hold the first rounds: %u "
-				 "of every group need about %s; what would "
-				 "fit: %s; running what was asked",
+				 "the budget cannot hold the first rounds: "
+				 "with %u timed rounds of every group the "
+				 "command needs about %s; what would fit: "
+				 "%s; running what was asked",
 				 o->min_runs, w.ptr, fit.ptr);
 	}
 	pmbench_buf_release(&w);

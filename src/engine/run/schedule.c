@@ -414,8 +414,7 @@ void pmbench_schedule_plan_make(struct pmbench_schedule_plan *out,
 	out->end_ns = out->fit_ns + extra;
 }
 
-/* Group g in a run of its own: its first rounds and the minimum's. */
-static uint64_t fresh_ns(const struct pmbench_schedule_costs *g)
+uint64_t pmbench_schedule_fresh_ns(const struct pmbench_schedule_costs *g)
 {
 	unsigned more = g->min > g->done ? g->min - g->done : 0;
 
@@ -437,11 +436,14 @@ size_t pmbench_schedule_fit_groups(int *keep,
 
 		for (size_t i = 0; i < nr; i++)
 			if (!keep[i] &&
-			    (best < 0 || fresh_ns(&g[i]) < fresh_ns(&g[best])))
+			    (best < 0 ||
+			     pmbench_schedule_fresh_ns(&g[i]) <
+				     pmbench_schedule_fresh_ns(&g[best])))
 				best = (long)i;
-		if (best < 0 || sum + fresh_ns(&g[best]) > budget_ns)
+		if (best < 0 ||
+		    sum + pmbench_schedule_fresh_ns(&g[best]) > budget_ns)
 			break;
-		sum += fresh_ns(&g[best]);
+		sum += pmbench_schedule_fresh_ns(&g[best]);
 		keep[best] = 1;
 		kept++;
 	}
@@ -467,7 +469,7 @@ static double fresh_pms(const struct pmbench_schedule_costs *g, size_t nr,
 				off += (double)pm_ns[gi * pms + i];
 		if (g[gi].round_ns)
 			share = fmax(0, 1 - off / (double)g[gi].round_ns);
-		sum += (double)fresh_ns(&g[gi]) * share;
+		sum += (double)pmbench_schedule_fresh_ns(&g[gi]) * share;
 	}
 	return sum;
 }
