@@ -191,6 +191,32 @@ static void plan_trash(struct pmbench_trash_plan *tp,
 	pmbench_trash_plan_make(tp, need, rounds, nr + 1, room, m);
 }
 
+/*
+ * The most of `extra_ns` of further rounds that the trash holds without
+ * an emptying more than the minimum's (`first`, its cost): to the
+ * millisecond, as an emptying only comes with more rounds.
+ */
+static uint64_t held_ns(struct pmbench_trash_plan *tp,
+			const struct pmbench_schedule_costs *g, size_t nr,
+			struct pmbench_trash_need *need, unsigned *rounds,
+			uint64_t *round_ns, uint64_t extra_ns, uint64_t first,
+			const struct pmbench_fs_trash_room *room,
+			const struct pmbench_trash_model *m)
+{
+	uint64_t lo = 0, hi = extra_ns;
+
+	while (hi - lo > 1000000) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		plan_trash(tp, g, nr, need, rounds, round_ns, mid, room, m);
+		if (tp->cost_ns > first)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
 void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 			       struct pmbench_trash_plan *tp,
 			       const struct pmbench_schedule_costs *g,
@@ -211,12 +237,21 @@ void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 	first = tp->cost_ns;
 	pmbench_schedule_plan_make(plan, g, nr, used_ns, first, budget_ns,
 				   need_ns);
-	/* The further rounds' emptying: off what is left for them. */
+	/*
+	 * The further rounds' emptying: off what is left for them, unless
+	 * the rounds the trash holds without one come to more (an emptying
+	 * longer than what is left: the budget then runs rounds until the
+	 * trash is full, bench.c's room_fits(), and stops there).
+	 */
 	plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room, m);
 	more = tp->cost_ns - first;
 	if (more) {
-		plan->extra_ns = plan->extra_ns > more ? plan->extra_ns - more
-						       : 0;
+		uint64_t paid = plan->extra_ns > more ? plan->extra_ns - more
+						      : 0;
+		uint64_t held = held_ns(tp, g, nr, n, rounds, round_ns,
+					plan->extra_ns, first, room, m);
+
+		plan->extra_ns = held >= paid ? held : paid;
 		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room,
 			   m);
 		plan->end_ns =
