@@ -254,8 +254,7 @@ TEST(budget_runs_what_the_trash_holds)
 CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
 	   CASE(budget_holds_the_minimums_emptying),
 	   CASE(budget_holds_the_further_rounds_emptying),
-	   CASE(budget_runs_what_the_trash_holds),
-	   CASE(cost_of_an_emptying),
+	   CASE(budget_runs_what_the_trash_holds), CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
 	   CASE(a_group_larger_than_the_trash),
 	   CASE(further_rounds_at_the_groups_pace))
