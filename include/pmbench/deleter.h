@@ -42,6 +42,20 @@
  * holds the lock, wait until PATH exists before it deletes anything.
  */
 
+/**
+ * The deleter waits so many seconds before it deletes (default
+ * PMBENCH_DELETER_DELAY_S): a command started meanwhile in the same work
+ * folder puts the deletion off until it is done itself (SIGTERM,
+ * pmbench_deleter_put_off()), so that commands run back to back do not
+ * wait for each other's deletion and the file system's slow minutes after
+ * it; `pmbench wait` ends the delay (SIGUSR1, pmbench_deleter_hurry()).
+ */
+#define PMBENCH_DELETER_DELAY_ENV "PMBENCH_DELETER_DELAY"
+#define PMBENCH_DELETER_DELAY_S	  120
+
+/** The delay in seconds: the environment's, else the default. */
+unsigned pmbench_deleter_delay(void);
+
 /** The test knob (see above). */
 #define PMBENCH_DELETER_HOLD_ENV "PMBENCH_TEST_DELETER_HOLD"
 
@@ -75,8 +89,23 @@ void pmbench_deleter_title_area(char **argv, int argc);
 pid_t pmbench_deleter_running(const char *cache_dir);
 
 /**
- * Someone waits for the deleter `pid`: give it the normal I/O priority
- * back (best-effort; nice cannot be undone without privileges). 0 or -1.
+ * pmbench_deleter_running(), and into `out_waiting` (may be NULL)
+ * whether that deleter still waits out its delay, having deleted nothing.
+ */
+pid_t pmbench_deleter_state(const char *cache_dir, int *out_waiting);
+
+/**
+ * Stop the deleter `pid` of the work folder `cache_dir` (SIGTERM): it
+ * stops between two files, records what it deleted, and leaves the rest
+ * in the queue, which the next deleter deletes. 0 once its lock is free,
+ * or an error after 10 s.
+ */
+int pmbench_deleter_put_off(const char *cache_dir, pid_t pid);
+
+/**
+ * Someone waits for the deleter `pid`: end its delay (SIGUSR1) and give
+ * it the normal I/O priority back (best-effort; nice cannot be undone
+ * without privileges). 0 or -1.
  */
 int pmbench_deleter_hurry(pid_t pid);
 

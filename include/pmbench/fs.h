@@ -2,6 +2,7 @@
 #define PMBENCH_FS_H
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -90,6 +91,14 @@ int pmbench_fs_set_writable(const char *root);
  * permission are chmod'ed as needed. "/" is always refused.
  */
 int pmbench_fs_rmtree(const char *path);
+
+/**
+ * From now on pmbench_fs_rmtree() and pmbench_fs_trash_drain() stop
+ * between two entries once `*flag` is set (by a signal handler), and
+ * return PMBENCH_EINTERRUPTED, leaving the rest; NULL: never (the
+ * default). The deleter's way to put its deletion off (deleter.h).
+ */
+void pmbench_fs_rmtree_stop_on(const volatile sig_atomic_t *flag);
 
 /** pmbench_fs_rmtree() without the sandbox check (tests only). */
 int pmbench_fs_rmtree_unchecked(const char *path);
@@ -367,7 +376,9 @@ int pmbench_fs_trash_pending(const char *queue);
  * Delete every batch in `queue`, also those handed over while it
  * deletes, then record a large deletion in `trash` as
  * pmbench_fs_trash_empty() does (synced first). `out_files`: the files
- * and folders deleted. Returns 0 or an error.
+ * and folders deleted. Returns 0 or an error; PMBENCH_EINTERRUPTED when
+ * stopped (pmbench_fs_rmtree_stop_on()), the part deleted recorded all
+ * the same, the rest left in the queue.
  */
 int pmbench_fs_trash_drain(const char *queue, const char *trash,
 			   uint64_t *out_files);

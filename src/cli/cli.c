@@ -6,6 +6,7 @@
 #include "pmbench/common.h"
 
 #include <sys/ioctl.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,13 +143,71 @@ static void empty_trash_here(const char *trash)
 }
 
 /*
+ * Whether a command may put off the deletion an earlier one left: while
+ * the file system holding the work folder keeps a quarter of its space
+ * and of its inodes free. Below that, the deletion goes on, and the first
+ * timed run waits for it, as the space is needed.
+ */
+static int may_put_off(const char *dir)
+{
+	struct statvfs st;
+
+	if (statvfs(dir, &st) < 0 || !st.f_blocks)
+		return 0;
+	if (st.f_bavail < st.f_blocks / 4)
+		return 0;
+	return !st.f_files || st.f_favail >= st.f_files / 4;
+}
+
+/*
+ * At the start of a command: a deleter still waiting out its delay
+ * (deleter.h) is stopped, and what it and a stopped command left waits in
+ * the queue for the deleter this command starts when it is done. So a
+ * command run right after another does not wait for that one's deletion,
+ * nor for the minutes after it when the file system creates files slowly
+ * (fswait.c). 1 when the deletion is put off, 0 when it is not.
+ */
+static int put_off(const char *dir)
+{
+	struct pmbench_buf queue = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
+	int waiting = 0, ret = 0;
+	pid_t pid = pmbench_deleter_state(dir, &waiting);
+
+	if (pid < 0 || (pid > 0 && !waiting) || !may_put_off(dir))
+		return 0;
+	if (pid > 0 && pmbench_deleter_put_off(dir, pid) < 0) {
+		fprintf(stderr, "pmbench: warning: %s\n", pmbench_error_last());
+		pmbench_error_clear();
+		return 0;
+	}
+	pmbench_deleter_queue(&queue, dir);
+	pmbench_workdir_trash(&trash, dir);
+	if (pmbench_fs_trash_handoff(trash.ptr, queue.ptr) < 0)
+		pmbench_error_clear();
+	if (pmbench_fs_trash_pending(queue.ptr) > 0) {
+		pmbench_ctx_note(&pmbench_cli_ctx,
+				 "what earlier commands set aside is deleted "
+				 "after this one%s (the file system creates "
+				 "files slowly for minutes after a deletion)",
+				 pid > 0 ? ", not before it" : "");
+		ret = 1;
+	}
+	pmbench_buf_release(&queue);
+	pmbench_buf_release(&trash);
+	return ret || pid > 0;
+}
+
+/*
  * The trees the command discarded (pmbench_fs_discard()): handed over,
  * once it is done, to a process that deletes them after pmbench has
  * returned (deleter.h), the one process it leaves running, so that the
- * prompt comes back with the results. At the start of a command the same
- * hands over what a stopped command left, and starts again a deletion
- * that a killed deleter left. The next command's first timed run waits
- * for the deleter (pmbench_workspace_await_reuse()).
+ * prompt comes back with the results; it waits PMBENCH_DELETER_DELAY_S
+ * first, and the next command started meanwhile puts it off (put_off()).
+ * At the start of a command that cannot put it off (a deletion under way,
+ * or a file system short of space), the same hands over what a stopped
+ * command left, and starts again a deletion that a killed deleter left,
+ * at once; the first timed run waits for the deleter
+ * (pmbench_workspace_await_reuse()).
  */
 static void empty_trash(int at_end)
 {
@@ -156,6 +215,8 @@ static void empty_trash(int at_end)
 	pid_t pid = pmbench_deleter_running(pmbench_config.cache_dir);
 	int ret;
 
+	if (!at_end && put_off(pmbench_config.cache_dir))
+		return;
 	/*
 	 * The last command's deletion still runs: at idle I/O priority it
 	 * waits for every other I/O, and this command's first timed run
@@ -171,11 +232,21 @@ static void empty_trash(int at_end)
 		pmbench_error_clear();
 		if (pmbench_fs_isdir(b.ptr))
 			empty_trash_here(b.ptr);
+	} else if (ret > 0 && !at_end) {
+		/* No delay: this command waits for it. */
+		pmbench_deleter_hurry(pid);
 	} else if (ret > 0 && at_end) {
+		struct pmbench_buf when = PMBENCH_BUF_INIT;
+
+		pmbench_buf_add_clock_unit(&when, pmbench_deleter_delay());
 		pmbench_ctx_note(&pmbench_cli_ctx,
 				 "deleting the work copies set aside in the "
-				 "background (pid %ld, idle I/O priority)",
-				 (long)pid);
+				 "background (pid %ld, idle I/O priority) in "
+				 "%s, unless another pmbench command "
+				 "takes this work folder first (then after "
+				 "that one; 'pmbench wait' deletes them now)",
+				 (long)pid, when.ptr);
+		pmbench_buf_release(&when);
 	}
 	pmbench_buf_release(&b);
 }

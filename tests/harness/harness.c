@@ -103,6 +103,11 @@ const char *h_setup(void)
 	 * tests about it ask for it (h_with_control()), for one case.
 	 */
 	setenv(PMBENCH_CONTROL_OFF_ENV, "1", 1);
+	/*
+	 * The deleter deletes at once, as the tests wait for it; its delay
+	 * (deleter.h) has its own case (test_deleter.c).
+	 */
+	setenv(PMBENCH_DELETER_DELAY_ENV, "0", 1);
 	return sandbox;
 }
 

@@ -271,6 +271,89 @@ TEST(killed_deleter_leaves_a_trash_the_next_command_finishes)
 	CHECK_INT(pending(), 0);
 }
 
+/* A bench whose deleter waits `delay` seconds before it deletes. */
+static void bench_delayed(int *out_ok, pid_t *out_pid, const char *proj,
+			  unsigned delay)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct pmbench_strvec args = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	char says[128];
+
+	*out_pid = 0;
+	push_args(&args, proj);
+	push_env(&env, 0);
+	pmbench_strvec_pushf(&env, "%s=%u", PMBENCH_DELETER_DELAY_ENV, delay);
+	h_pmbench(&run, (const char *const *)args.v, &env);
+	CHECK_INT(run.exit_code, 0);
+	snprintf(says, sizeof(says),
+		 "in %u:%02u (m:ss), unless another "
+		 "pmbench command takes this work folder first",
+		 delay / 60, delay % 60);
+	CHECK_CONTAINS(run.out.ptr, says);
+	*out_pid = said_pid(run.out.ptr);
+	h_run_release(&run);
+	pmbench_strvec_release(&args);
+	pmbench_strvec_release(&env);
+	*out_ok = 1;
+}
+
+/*
+ * Back to back: the next command stops the deleter still in its delay,
+ * times its runs without waiting for any deletion, and the deleter it
+ * leaves deletes both commands' trees.
+ */
+TEST(next_command_puts_a_waiting_deletion_off)
+{
+	struct pmbench_buf trash = PMBENCH_BUF_INIT;
+	struct h_run run;
+	const char *proj;
+	uint64_t files = 0;
+	int waiting = 0, left;
+	pid_t pid;
+
+	setup();
+	proj = h_project("proj");
+	H_CHECK_CALL(bench_delayed, &pid, proj, 600);
+	CHECK(pid > 0);
+	CHECK_INT(pmbench_deleter_state(h_cache(), &waiting), pid);
+	CHECK_INT(waiting, 1);
+	left = pending();
+	CHECK(left >= 1);
+
+	bench(&run, proj, 0);
+	CHECK_INT(run.exit_code, 0);
+	CHECK_CONTAINS(run.out.ptr, "what earlier commands set aside is "
+				    "deleted after this one, not before it");
+	CHECK(!strstr(run.out.ptr, "waiting for pmbench's deletion"));
+	h_run_release(&run);
+	/* Stopped before it deleted anything; this one's deleter did it. */
+	for (int i = 0; i < 200 && h_alive(pid); i++)
+		pmbench_sleep_ns(10 * 1000000ull);
+	CHECK(!h_alive(pid));
+	CHECK(h_deleter_done());
+	CHECK_INT(pending(), 0);
+	pmbench_workdir_trash(&trash, h_cache());
+	CHECK(pmbench_fs_trash_emptied(trash.ptr, NULL, &files));
+	/* Both commands' controls: 2,000 files each, and more. */
+	CHECK(files >= 4000);
+	pmbench_buf_release(&trash);
+}
+
+/* `pmbench wait` ends the deleter's delay: it deletes now. */
+TEST(wait_ends_the_delay)
+{
+	pid_t pid;
+
+	setup();
+	H_CHECK_CALL(bench_delayed, &pid, h_project("proj"), 600);
+	CHECK(pid > 0 && pmbench_deleter_running(h_cache()) == pid);
+	H_CHECK_CALL(h_expect, (const char *const[]){ "wait", NULL }, NULL, 0,
+		     "for the deleter (pid ");
+	CHECK(!h_alive(pid));
+	CHECK_INT(pending(), 0);
+}
+
 /*
  * `pmbench wait` returns once the deleter is done and gone (a script may
  * unmount the work folder then), and at once when none is at work.
@@ -313,4 +396,6 @@ TEST(wait_returns_when_the_deleter_is_done)
 CHECK_MAIN(CASE(prompt_returns_before_the_deletion_ends),
 	   CASE(next_command_waits_for_the_deleter),
 	   CASE(killed_deleter_leaves_a_trash_the_next_command_finishes),
-	   CASE(wait_returns_when_the_deleter_is_done))
+	   CASE(wait_returns_when_the_deleter_is_done),
+	   CASE(next_command_puts_a_waiting_deletion_off),
+	   CASE(wait_ends_the_delay))

@@ -59,7 +59,28 @@ static int set_ioprio(pid_t pid, int class, int level)
 
 int pmbench_deleter_hurry(pid_t pid)
 {
-	return set_ioprio(pid, IOPRIO_CLASS_BE, 4);
+	/* Its delay ends now (SIGUSR1), and it deletes at the normal I/O
+	 * priority. */
+	int ret = kill(pid, SIGUSR1);
+
+	if (set_ioprio(pid, IOPRIO_CLASS_BE, 4) < 0)
+		ret = -1;
+	return ret;
+}
+
+unsigned pmbench_deleter_delay(void)
+{
+	const char *v = getenv(PMBENCH_DELETER_DELAY_ENV);
+	unsigned long n = PMBENCH_DELETER_DELAY_S;
+	char *end;
+
+	if (v && *v) {
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		if (errno || *end || n > 86400)
+			n = PMBENCH_DELETER_DELAY_S;
+	}
+	return (unsigned)n;
 }
 
 /* The pid a lock file names ("pid N ..."), or 0. */
@@ -78,11 +99,33 @@ static pid_t named_pid(int fd)
 	return (pid_t)v;
 }
 
+/* Whether the lock file `fd` says its deleter still waits to delete. */
+static int says_waiting(int fd)
+{
+	char text[64];
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	const char *p;
+
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	p = strchr(text, ',');
+	return p && !strncmp(p, ", waiting", 9);
+}
+
 pid_t pmbench_deleter_running(const char *cache_dir)
+{
+	return pmbench_deleter_state(cache_dir, NULL);
+}
+
+pid_t pmbench_deleter_state(const char *cache_dir, int *out_waiting)
 {
 	struct pmbench_buf lock = PMBENCH_BUF_INIT;
 	pid_t pid = 0;
 	int fd;
+
+	if (out_waiting)
+		*out_waiting = 0;
 
 	pmbench_deleter_queue(&lock, cache_dir);
 	pmbench_buf_adds(&lock, "/" LOCK);
@@ -92,13 +135,31 @@ pid_t pmbench_deleter_running(const char *cache_dir)
 		return 0;
 	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
 		/* Held: by a deleter that has named itself, or is about to. */
-		if (errno == EWOULDBLOCK)
+		if (errno == EWOULDBLOCK) {
 			pid = named_pid(fd);
-		if (errno == EWOULDBLOCK && !pid)
-			pid = -1;
+			if (!pid)
+				pid = -1;
+			else if (out_waiting)
+				*out_waiting = says_waiting(fd);
+		}
 	}
 	close(fd);
 	return pid;
+}
+
+int pmbench_deleter_put_off(const char *cache_dir, pid_t pid)
+{
+	/* It stops between two files: a moment, even mid-deletion. */
+	for (int i = 0; i < 500; i++) {
+		if (pmbench_deleter_running(cache_dir) != pid)
+			return 0;
+		if (i % 50 == 0 && kill(pid, SIGTERM) < 0 && errno == ESRCH)
+			return 0;
+		pmbench_sleep_ns(20 * 1000000ull);
+	}
+	return pmbench_error_set("pmbench's deleter (pid %ld) did not stop "
+				 "when asked (SIGTERM) within 10 s",
+				 (long)pid);
 }
 
 /* ---- The deleter: a grandchild of pmbench, in a session of its own. ---- */
@@ -145,6 +206,35 @@ static void defaults(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* Set by its signals: put the deletion off; end the delay. */
+static volatile sig_atomic_t stop, go_now;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void on_go(int sig)
+{
+	(void)sig;
+	go_now = 1;
+}
+
+/* SIGTERM stops it between two files, SIGUSR1 ends its delay. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_go;
+	sigaction(SIGUSR1, &sa, NULL);
+	pmbench_fs_rmtree_stop_on(&stop);
+}
+
 /* The test knob: wait for the file it names. */
 static void hold(const char *path)
 {
@@ -166,16 +256,25 @@ static int open_lock(const char *queue)
 	return fd;
 }
 
-/* The lock `fd` held: write this process's pid into it. */
-static int name_self(int fd)
+/*
+ * The lock `fd` held: write this process's pid into it, and whether it
+ * waits (`until` > 0, the time it starts) or deletes.
+ */
+static int name_self(int fd, long long until)
 {
 	struct pmbench_buf text = PMBENCH_BUF_INIT;
 	int ret = 0;
 
-	pmbench_buf_addf(&text,
-			 "pid %ld, deleting what pmbench set aside, "
-			 "since %lld\n",
-			 (long)getpid(), (long long)time(NULL));
+	if (until)
+		pmbench_buf_addf(&text,
+				 "pid %ld, waiting until %lld to delete what "
+				 "pmbench set aside\n",
+				 (long)getpid(), until);
+	else
+		pmbench_buf_addf(&text,
+				 "pid %ld, deleting what pmbench set aside, "
+				 "since %lld\n",
+				 (long)getpid(), (long long)time(NULL));
 	if (ftruncate(fd, 0) < 0 ||
 	    pwrite(fd, text.ptr, text.len, 0) != (ssize_t)text.len)
 		ret = -1;
@@ -189,13 +288,14 @@ static int name_self(int fd)
  * deleter (or the one before it, still deleting). Returns the lock's fd
  * (-1 if it cannot be opened); `*locked` says whether it is held.
  */
-static int lock_and_report(const char *queue, int report, int *locked)
+static int lock_and_report(const char *queue, int report, int *locked,
+			   long long until)
 {
 	int fd = open_lock(queue);
 	pid_t self = getpid();
 
 	*locked = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
-		  name_self(fd) == 0;
+		  name_self(fd, until) == 0;
 	if (write(report, &self, sizeof(self)) != (ssize_t)sizeof(self))
 		_exit(1);
 	close(report);
@@ -203,14 +303,14 @@ static int lock_and_report(const char *queue, int report, int *locked)
 }
 
 /* Wait for a deleter before this one to finish; 0 once the lock is held. */
-static int take_lock(int fd)
+static int take_lock(int fd, long long until)
 {
 	int ret;
 
 	do
 		ret = flock(fd, LOCK_EX);
-	while (ret < 0 && errno == EINTR);
-	return ret < 0 ? -1 : name_self(fd);
+	while (ret < 0 && errno == EINTR && !stop);
+	return ret < 0 ? -1 : name_self(fd, until);
 }
 
 /* The arguments' memory, set by main(): where `ps` reads the command. */
@@ -243,14 +343,29 @@ static void retitle(const char *queue)
 		title_area[n++] = queue[i];
 }
 
-PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
-					int report)
+/*
+ * The delay before it deletes: a command started meanwhile puts the
+ * deletion off (SIGTERM, pmbench_deleter_put_off()), `pmbench wait` ends
+ * the delay (SIGUSR1, pmbench_deleter_hurry()).
+ */
+static void linger(unsigned s)
 {
+	struct timespec ts = { 1, 0 };
+
+	for (unsigned i = 0; i < s && !stop && !go_now; i++)
+		nanosleep(&ts, NULL);
+}
+
+PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
+					int report, unsigned delay)
+{
+	long long until = delay ? (long long)time(NULL) + delay : 0;
 	uint64_t files = 0;
 	int fd, locked, ret = -1;
 
 	defaults();
-	fd = lock_and_report(queue, report, &locked);
+	catch_signals();
+	fd = lock_and_report(queue, report, &locked, until);
 	if (shed(&fd) < 0)
 		_exit(1);
 	retitle(queue);
@@ -258,9 +373,16 @@ PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
 		/* As fast as the rest, then: it still deletes. */
 	}
 	set_ioprio(0, IOPRIO_CLASS_IDLE, 0);
-	if (fd >= 0 && (locked || take_lock(fd) == 0)) {
-		hold(getenv(PMBENCH_DELETER_HOLD_ENV));
-		ret = pmbench_fs_trash_drain(queue, trash, &files);
+	if (fd >= 0 && (locked || take_lock(fd, until) == 0)) {
+		linger(delay);
+		/* Put off: its batches wait in the queue for the next one. */
+		ret = 0;
+		if (!stop && delay)
+			ret = name_self(fd, 0);
+		if (!stop && !ret) {
+			hold(getenv(PMBENCH_DELETER_HOLD_ENV));
+			ret = pmbench_fs_trash_drain(queue, trash, &files);
+		}
 		/* Nobody's now: the lock is free as it closes. */
 		if (ftruncate(fd, 0) < 0)
 			ret = -1;
@@ -276,7 +398,7 @@ PMBENCH_NORETURN static void delete_all(const char *queue, const char *trash,
  * exit.
  */
 PMBENCH_NORETURN static void detach(int report, const char *queue,
-				    const char *trash)
+				    const char *trash, unsigned delay)
 {
 	pid_t pid;
 
@@ -284,12 +406,12 @@ PMBENCH_NORETURN static void detach(int report, const char *queue,
 		_exit(1);
 	pid = fork();
 	if (!pid)
-		delete_all(queue, trash, report);
+		delete_all(queue, trash, report, delay);
 	_exit(pid < 0);
 }
 
 /* Fork the first child and read the deleter's pid; -1 on failure. */
-static pid_t spawn(const char *queue, const char *trash)
+static pid_t spawn(const char *queue, const char *trash, unsigned delay)
 {
 	sigset_t all, old;
 	int p[2], status, was = 0;
@@ -308,7 +430,7 @@ static pid_t spawn(const char *queue, const char *trash)
 	first = fork();
 	if (!first) {
 		close(p[0]);
-		detach(p[1], queue, trash);
+		detach(p[1], queue, trash, delay);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[1]);
@@ -344,7 +466,7 @@ int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir)
 	if (!ret && (!pmbench_fs_trash_pending(queue.ptr) ||
 		     pmbench_deleter_running(cache_dir)))
 		goto done;
-	*out_pid = spawn(queue.ptr, trash.ptr);
+	*out_pid = spawn(queue.ptr, trash.ptr, pmbench_deleter_delay());
 	if (*out_pid < 0) {
 		*out_pid = 0;
 		ret = pmbench_error_set("cannot start a process to delete "

@@ -159,6 +159,8 @@ static int remove_at(int dfd, const char *name, struct pmbench_buf *path);
 
 /* Entries this process removed, for the trash's record of a deletion. */
 static uint64_t removals;
+/* Set by pmbench_fs_rmtree_stop_on(): a deletion stops when it is set. */
+static const volatile sig_atomic_t *stop_flag;
 
 /* chmod a directory without following a symlink at `name`. */
 static int chmod_dir_at(int dfd, const char *name, mode_t mode)
@@ -223,6 +225,8 @@ static int remove_pass(DIR *dir, int fd, struct pmbench_buf *path,
 
 	*removed = 0;
 	for (;;) {
+		if (stop_flag && *stop_flag)
+			return PMBENCH_EINTERRUPTED;
 		de = pmbench_fs_readdir(dir);
 		if (!de)
 			break;
@@ -368,6 +372,11 @@ int fs_write_allowed(const char *path)
 	pmbench_buf_release(&base);
 	pmbench_buf_release(&parent);
 	return ret;
+}
+
+void pmbench_fs_rmtree_stop_on(const volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
 }
 
 uint64_t fs_removals(void)

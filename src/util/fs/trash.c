@@ -385,21 +385,25 @@ int pmbench_fs_trash_drain(const char *queue, const char *dir,
 	struct pmbench_buf stamp = PMBENCH_BUF_INIT;
 	struct timespec when;
 	uint64_t before = fs_removals(), old;
-	int ret;
+	int ret, stopped;
 
 	*out_files = 0;
 	/* Batches handed over while it deleted are deleted too. */
 	do
 		ret = drain_once(queue);
 	while (ret > 0);
-	if (ret < 0)
+	/* Stopped: what went is recorded, for the next command's wait. */
+	if (ret < 0 && ret != PMBENCH_EINTERRUPTED)
 		goto done;
+	stopped = ret;
 	*out_files = fs_removals() - before;
 	ret = pmbench_fs_mkdirp(dir, 0755);
 	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
 	old = read_stamp(stamp.ptr, &when);
 	if (!ret)
 		ret = record(stamp.ptr, dir, *out_files, old, &when);
+	if (!ret)
+		ret = stopped;
 done:
 	pmbench_buf_release(&stamp);
 	return ret;
