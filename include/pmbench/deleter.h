@@ -25,9 +25,11 @@
  * the children's process groups, not in pmbench's cgroup, and carries no
  * PMBENCH_RUN marker.
  *
- * It holds an exclusive flock on `deleting/.lock` while it deletes, and
- * writes its pid there: the next pmbench sees a deletion in flight
- * (pmbench_deleter_running()) and waits for it before its first timed run
+ * It holds an exclusive flock on `deleting/.lock` while it waits out its
+ * delay (below) and while it deletes, and writes its pid and which of the
+ * two it does there: the next pmbench sees it (pmbench_deleter_state());
+ * one still waiting is put off (pmbench_deleter_put_off()), one deleting
+ * is waited for before the first timed run
  * (pmbench_workspace_await_reuse()); two deleters never delete at once
  * (a second one waits for the lock), and each deletes only what is in
  * the queue when it looks, again until it is empty. The deleter tries the

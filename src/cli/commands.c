@@ -34,8 +34,11 @@ const struct pmbench_cli_command pmbench_cli_program = {
 		"pinned PMs, Node and verdaccio; default: the work folder's "
 		"toolchain/ if it has one, else the default work folder's), "
 		"PMBENCH_REGISTRY (local or live, as --registry), "
-		"PMBENCH_VERDACCIO (another verdaccio), COLUMNS (the "
-		"terminal table's width).",
+		"PMBENCH_VERDACCIO (another verdaccio), "
+		"PMBENCH_DELETER_DELAY (seconds the deleter of a command's "
+		"work copies waits before it deletes them, default 120; a "
+		"command started meanwhile puts the deletion off until it is "
+		"done), COLUMNS (the terminal table's width).",
 	.examples = {
 		{ "Benchmark the default fixture with every PM found",
 		  "pmbench bench" },
@@ -368,7 +371,9 @@ const struct pmbench_cli_command pmbench_cli_commands[] = {
 			"Wait until the deleter a command left deleting its "
 			"runs' trees in the background is done (it shows in "
 			"ps as 'pmbench-deleter: deleting ...', short name "
-			"pmb-deleter), and its process gone: then the work "
+			"pmb-deleter; it waits PMBENCH_DELETER_DELAY seconds, "
+			"120 by default, before it deletes: this ends the "
+			"wait), and its process gone: then the work "
 			"folder may be unmounted or removed. Returns at once "
 			"when none is at work; says how long it waited when "
 			"one was. The work folder is --cache-dir's.",
