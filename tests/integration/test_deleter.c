@@ -355,6 +355,25 @@ TEST(wait_ends_the_delay)
 }
 
 /*
+ * The work folder removed while its deleter waits (a script's clean-up
+ * after `--cache-dir /tmp/x`): the deleter finds nothing and makes
+ * nothing again there.
+ */
+TEST(work_folder_removed_meanwhile_stays_removed)
+{
+	pid_t pid;
+
+	setup();
+	H_CHECK_CALL(bench_delayed, &pid, h_project("proj"), 1);
+	CHECK(pid > 0);
+	CHECK_INT(pmbench_fs_rmtree_unchecked(h_cache()), 0);
+	for (int i = 0; i < 1000 && h_alive(pid); i++)
+		pmbench_sleep_ns(10 * 1000000ull);
+	CHECK(!h_alive(pid));
+	CHECK(!pmbench_fs_exists(h_cache()));
+}
+
+/*
  * `pmbench wait` returns once the deleter is done and gone (a script may
  * unmount the work folder then), and at once when none is at work.
  */
@@ -398,4 +417,5 @@ CHECK_MAIN(CASE(prompt_returns_before_the_deletion_ends),
 	   CASE(killed_deleter_leaves_a_trash_the_next_command_finishes),
 	   CASE(wait_returns_when_the_deleter_is_done),
 	   CASE(next_command_puts_a_waiting_deletion_off),
-	   CASE(wait_ends_the_delay))
+	   CASE(wait_ends_the_delay),
+	   CASE(work_folder_removed_meanwhile_stays_removed))

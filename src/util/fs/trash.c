@@ -397,6 +397,14 @@ int pmbench_fs_trash_drain(const char *queue, const char *dir,
 		goto done;
 	stopped = ret;
 	*out_files = fs_removals() - before;
+	/*
+	 * Nothing deleted (the queue gone with the work folder, say, while
+	 * the deleter waited): nothing to record, and no folder made again.
+	 */
+	if (!*out_files) {
+		ret = stopped;
+		goto done;
+	}
 	ret = pmbench_fs_mkdirp(dir, 0755);
 	pmbench_buf_path(&stamp, dir, TRASH_STAMP);
 	old = read_stamp(stamp.ptr, &when);
