@@ -1987,9 +1987,9 @@ static int do_install(struct fake *f)
 		abort();
 	}
 	if (strcmp(mode, "ok") && strcmp(mode, "nolock") &&
-	    strcmp(mode, "leak") && strcmp(mode, "hang") &&
-	    strcmp(mode, "hang-escape") && strcmp(mode, "ignore-term") &&
-	    strcmp(mode, "fill")) {
+	    strcmp(mode, "leak") && strcmp(mode, "brief") &&
+	    strcmp(mode, "hang") && strcmp(mode, "hang-escape") &&
+	    strcmp(mode, "ignore-term") && strcmp(mode, "fill")) {
 		fprintf(stderr, "fake %s: unknown FAKEPM_%s_MODE '%s'\n", name,
 			f->upper.ptr, mode);
 		ret = 2;
@@ -2034,6 +2034,10 @@ static int do_install(struct fake *f)
 		sleep_forever();
 	}
 	if (!strcmp(mode, "leak") && spawn_detached(f, 0, 600000000000u) < 0)
+		goto done;
+	/* A helper that ends by itself about 60 ms after the PM. */
+	if (!strcmp(mode, "brief") &&
+	    spawn_detached(f, 0, (sleep_ms + 60) * 1000000ull) < 0)
 		goto done;
 	if (mem_mb) {
 		size_t n = pmbench_st_mult((size_t)mem_mb, 1024 * 1024);

@@ -192,6 +192,33 @@ TEST(leftover_process_is_counted_and_killed)
 }
 
 /*
+ * A helper of the PM's that ends by itself just after it (pnpm's
+ * watchdog) is no leftover: counted after a grace, not at the exit.
+ */
+TEST(helper_ending_just_after_the_pm_is_no_leftover)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	const struct pmbench_cell *c;
+	struct h_run run;
+	long pid;
+
+	h_setup();
+	CHECK_INT(bench_with(&r, "brief", "lockfile", "30s", &run), 0);
+	CHECK_INT(run.exit_code, 0);
+	c = pmbench_result_find_cell(&r, "proj", "install", "lockfile", "bun");
+	CHECK(c);
+	CHECK_INT(c->samples_nr, 2);
+	CHECK(c->samples[0].ok && c->samples[1].ok);
+	CHECK_INT(c->samples[0].leftover + c->samples[1].leftover, 0);
+	CHECK(!strstr(run.out.ptr, "bun left"));
+	pid = h_read_pid(check_path("pidfile"));
+	CHECK(pid > 0);
+	CHECK(!h_alive(pid));
+	pmbench_result_release(&r);
+	h_run_release(&run);
+}
+
+/*
  * What a benchmark stopped by `sig` must leave (`c` ran it, writing
  * `out`): exit 130, nothing running, the result file with what was
  * measured and bun's run in flight recorded as interrupted (neither a
@@ -417,6 +444,7 @@ CHECK_MAIN(CASE(failing_priming_is_reported),
 	   CASE(hanging_pm_times_out_and_leaves_nothing),
 	   CASE(crash_is_recorded_with_its_signal),
 	   CASE(leftover_process_is_counted_and_killed),
+	   CASE(helper_ending_just_after_the_pm_is_no_leftover),
 	   CASE(ctrl_c_stops_everything_and_keeps_the_result),
 	   CASE(sigterm_is_an_interruption_too),
 	   CASE(sighup_is_an_interruption_too),
