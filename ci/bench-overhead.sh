@@ -54,8 +54,23 @@ command -v hyperfine >/dev/null || { echo "hyperfine missing: ci/setup" >&2; exi
 command -v node >/dev/null || { echo "node missing: ci/setup" >&2; exit 1; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/bin" "$work/proj" "$work/home" "$work/out"
+# pmbench's deleter may still be emptying a work folder's trash in the
+# background when the script ends: wait for it (pmbench wait), or the rm
+# races it and leaves $work behind in /tmp.
+cleanup() {
+	for d in "$work"/cache-*; do
+		[ ! -d "$d" ] || PMBENCH_CACHE_DIR="$d" "$pmbench" wait >/dev/null 2>&1 || true
+	done
+	rm -rf "$work" || true
+}
+trap cleanup EXIT
+mkdir -p "$work/bin" "$work/proj" "$work/home" "$work/out" "$work/tmp"
+# The fake leaves a file in its temp folder at every start, as real PMs
+# do: /tmp when TMPDIR is unset. pmbench gives it a temp folder of its
+# own; hyperfine gets $work/tmp (below). The tag names any file that
+# still reaches /tmp, which the end checks (the hyperfine side had left
+# 6 in /tmp per smoke run, 60 on this machine in a day).
+export FAKEPM_TAG="bench-overhead-$$"
 ln -s "$build/tests/fakepm" "$work/bin/npm"
 printf '{ "name": "fixed", "version": "1.0.0", "private": true }\n' > "$work/proj/package.json"
 export PATH="$work/bin:$PATH" HOME="$work/home"
@@ -86,7 +101,7 @@ run_hyperfine() { # sleep rep
 	# A copy of its own, so that its lockfile never reaches pmbench's.
 	rm -rf "$work/hf"
 	cp -r "$work/proj" "$work/hf"
-	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 \
+	(cd "$work/hf" && FAKEPM_NPM_SLEEP_MS=$1 TMPDIR="$work/tmp" \
 		FAKEPM_STAMPS="$work/out/hf-$1-$2.stamps" hyperfine -N --warmup 1 \
 		--runs "$runs" --prepare "rm -rf $work/hf/node_modules $work/hf/package-lock.json" \
 		--export-json "$work/out/hf-$1-$2.json" "$work/bin/npm install" >"$log" 2>&1) ||
@@ -172,6 +187,15 @@ for (const sleep of sleeps) {
 }
 JS
 
+# Nothing of the fake's left in /tmp (cleanup removes $work).
+leaked=$(find /tmp -maxdepth 1 -name "pmbench-fakepm-$FAKEPM_TAG-*" 2>/dev/null)
+if [ -n "$leaked" ]; then
+	echo "bench-overhead: the fake left files in /tmp (a tool ran it without a temp folder):" >&2
+	echo "$leaked" >&2
+	echo "$leaked" | xargs rm -f
+	exit 1
+fi
+
 # The smoke check: the header, then a row for each sleep and tool whose
 # six columns are numbers (a NaN or an empty block would not be).
 if [ "$smoke" = 1 ]; then
@@ -180,5 +204,11 @@ if [ "$smoke" = 1 ]; then
 	grep -q '^sleep  pmbench' "$work/out/table" &&
 		grep -Eq "$row" "$work/out/table" ||
 		{ echo "bench-overhead: --smoke: no table row for 5 ms" >&2; exit 1; }
-	echo "bench-overhead: --smoke: ok"
 fi
+trap - EXIT
+cleanup
+if [ -e "$work" ]; then
+	echo "bench-overhead: $work is left behind: $(find "$work" | head -n 5 | tr '\n' ' ')" >&2
+	exit 1
+fi
+[ "$smoke" = 0 ] || echo "bench-overhead: --smoke: ok"

@@ -368,18 +368,34 @@ static void cell_heads(struct pmbench_strvec *heads,
 	}
 }
 
+/*
+ * pmbench_kind_migrate_fails() over timed cells `cells` and their column
+ * heads `heads` (timed_cells(), cell_heads()), which the decision has.
+ */
+static int migrate_fails(struct pmbench_buf *out,
+			 const struct pmbench_migrate *m,
+			 const struct pmbench_result *r, const char *pm,
+			 const struct pmbench_strvec *cells,
+			 const struct pmbench_strvec *heads)
+{
+	int fails = 0;
+
+	for (size_t i = 0; i < cells->nr; i++)
+		fails |= migrate_runs(out, m, r, pm, cells->v[i], heads->v[i]);
+	return fails;
+}
+
 int pmbench_kind_migrate_fails(struct pmbench_buf *out,
 			       const struct pmbench_migrate *m,
 			       const struct pmbench_result *r, const char *pm)
 {
 	struct pmbench_strvec cells = PMBENCH_STRVEC_INIT;
 	struct pmbench_strvec heads = PMBENCH_STRVEC_INIT;
-	int fails = 0;
+	int fails;
 
 	timed_cells(&cells, r);
 	cell_heads(&heads, &cells);
-	for (size_t i = 0; i < cells.nr; i++)
-		fails |= migrate_runs(out, m, r, pm, cells.v[i], heads.v[i]);
+	fails = migrate_fails(out, m, r, pm, &cells, &heads);
 	pmbench_strvec_release(&cells);
 	pmbench_strvec_release(&heads);
 	return fails;
@@ -414,7 +430,7 @@ static void migrate_target(struct pmbench_decision *dec,
 	dev_word(tg, m, r);
 	for (size_t i = 0; i < cells->nr; i++)
 		migrate_speed(&tg->speeds[i], m, r, cells->v[i], e->pm);
-	if (pmbench_kind_migrate_fails(&b, m, r, e->pm)) {
+	if (migrate_fails(&b, m, r, e->pm, cells, &dec->heads)) {
 		pmbench_decision_ok_add(tg, "%s", b.ptr);
 		tg->blocked = 1;
 	}

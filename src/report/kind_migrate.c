@@ -607,12 +607,23 @@ static void target_row(struct pmbench_doc_table *t,
 		       const struct pmbench_migrate_pm *e)
 {
 	struct pmbench_doc_row *row = pmbench_doc_row(t);
-	struct pmbench_buf v = PMBENCH_BUF_INIT;
+	struct pmbench_buf v = PMBENCH_BUF_INIT, fails = PMBENCH_BUF_INIT;
+	/*
+	 * As the decision's installs column and the verdict line: a target
+	 * that primed but whose every timed run failed in a cell where the
+	 * source's ran does not install there (the priming alone said 1).
+	 */
+	int timed_fail = !e->prime_failure && src && e != src &&
+			 pmbench_kind_migrate_fails(&fails, m, r, e->pm);
 
 	pmbench_doc_str(row, COL_PM, 0, e->pm);
 	pmbench_doc_num(row, COL_SOURCE, 0, e == src);
-	pmbench_doc_num(row, COL_INSTALLS, 0, !e->prime_failure);
-	pmbench_doc_str(row, COL_INSTALLS, 1, e->prime_failure);
+	pmbench_doc_num(row, COL_INSTALLS, 0, !e->prime_failure && !timed_fail);
+	pmbench_doc_str(row, COL_INSTALLS, 1,
+			e->prime_failure ? e->prime_failure
+			: timed_fail	 ? fails.ptr
+					 : NULL);
+	pmbench_buf_release(&fails);
 	pmbench_doc_str(row, COL_LOCKFILE, 0, e->lockfile);
 	if (e->scanned)
 		pmbench_doc_num(row, COL_PACKAGES, 0, (double)e->res.nr);

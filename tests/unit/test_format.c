@@ -762,6 +762,21 @@ TEST(migrate_decision_a_target_that_fails_a_scenario)
 	CHECK(!strstr(t, "bun: installs"));
 	CHECK_CONTAINS(t, "- pnpm: installs (lockfile: ");
 	free(t);
+	/*
+	 * The data table too: bun's installs is 0, with the decision's words
+	 * as its install_failure (it said 1 and nothing, from the priming
+	 * install alone); pnpm's is 1. The JSON's decision says the same.
+	 */
+	t = write_as("csv", &doc);
+	CHECK_CONTAINS(t, "pm,source,installs,install_failure,");
+	CHECK_CONTAINS(t, "\nbun,0,0,fails in install clean (exit 1: error: "
+			  "lockfile had changes),");
+	CHECK_CONTAINS(t, "\npnpm,0,1,,");
+	free(t);
+	t = write_as("json", &doc);
+	CHECK_CONTAINS(t, "\"installs\":\t\"fails in install clean (exit 1: "
+			  "error: lockfile had changes)\"");
+	free(t);
 	pmbench_doc_release(&doc);
 	pmbench_migrate_release(&m);
 	pmbench_result_release(&r);

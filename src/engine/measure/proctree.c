@@ -190,9 +190,16 @@ static int read_stat(struct procent *out, pid_t pid)
 	return 0;
 }
 
+/*
+ * Gone but for its exit status. A leader whose other threads still run
+ * shows 'Z' too (num_threads above 1): that process lives, holding its
+ * memory and sockets, and cannot be reaped until its last thread ends
+ * (Node's threads, a moment after SIGTERM; one with SIGTERM blocked,
+ * until SIGKILL). Counted as dead, it was never killed nor reaped.
+ */
 static int is_zombie(const struct procent *e)
 {
-	return e->state == 'Z' || e->state == 'X';
+	return (e->state == 'Z' || e->state == 'X') && e->threads <= 1;
 }
 
 /* CLOCK_BOOTTIME in the clock ticks of /proc's start times. */
