@@ -65,6 +65,13 @@ unsigned pmbench_deleter_delay(void);
 void pmbench_deleter_queue(struct pmbench_buf *out, const char *cache_dir);
 
 /**
+ * Hand the trash of the work folder `cache_dir` over to its queue, as
+ * pmbench_fs_trash_handoff() does (1, 0 or an error), and count the
+ * batches the queue then holds into `out_pending`; start no deleter.
+ */
+int pmbench_deleter_hand_over(const char *cache_dir, int *out_pending);
+
+/**
  * Hand the trash of the work folder `cache_dir` over and start a deleter,
  * when there is anything to delete (what this command set aside, or
  * batches a killed deleter left) and no running deleter will delete it.

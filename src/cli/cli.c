@@ -172,11 +172,9 @@ static int may_put_off(const char *dir)
  * nor for the minutes after it when the file system creates files slowly
  * (fswait.c). 1 when the deletion is put off, 0 when it is not.
  */
-static int put_off(const char *dir)
+static int put_off(const char *dir, pid_t pid, int waiting)
 {
-	struct pmbench_buf queue = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
-	int waiting = 0, ret = 0;
-	pid_t pid = pmbench_deleter_state(dir, &waiting);
+	int pending = 0;
 
 	if (pid < 0 || (pid > 0 && !waiting) || !may_put_off(dir))
 		return 0;
@@ -185,21 +183,15 @@ static int put_off(const char *dir)
 		pmbench_error_clear();
 		return 0;
 	}
-	pmbench_deleter_queue(&queue, dir);
-	pmbench_workdir_trash(&trash, dir);
-	if (pmbench_fs_trash_handoff(trash.ptr, queue.ptr) < 0)
+	if (pmbench_deleter_hand_over(dir, &pending) < 0)
 		pmbench_error_clear();
-	if (pmbench_fs_trash_pending(queue.ptr) > 0) {
+	if (pending > 0)
 		pmbench_ctx_note(&pmbench_cli_ctx,
 				 "what earlier commands set aside is deleted "
 				 "after this one%s (the file system creates "
 				 "files slowly for minutes after a deletion)",
 				 pid > 0 ? ", not before it" : "");
-		ret = 1;
-	}
-	pmbench_buf_release(&queue);
-	pmbench_buf_release(&trash);
-	return ret || pid > 0;
+	return pending > 0 || pid > 0;
 }
 
 /*
@@ -217,10 +209,10 @@ static int put_off(const char *dir)
 static void empty_trash(int at_end)
 {
 	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	pid_t pid = pmbench_deleter_running(pmbench_config.cache_dir);
-	int ret;
+	int waiting = 0, ret;
+	pid_t pid = pmbench_deleter_state(pmbench_config.cache_dir, &waiting);
 
-	if (!at_end && put_off(pmbench_config.cache_dir))
+	if (!at_end && put_off(pmbench_config.cache_dir, pid, waiting))
 		return;
 	/*
 	 * The last command's deletion still runs: at idle I/O priority it

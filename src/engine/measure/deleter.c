@@ -451,21 +451,34 @@ static pid_t spawn(const char *queue, const char *trash, unsigned delay)
 	return pid;
 }
 
-int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir)
+int pmbench_deleter_hand_over(const char *cache_dir, int *out_pending)
 {
 	struct pmbench_buf queue = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
 	int ret;
 
-	*out_pid = 0;
 	pmbench_deleter_queue(&queue, cache_dir);
 	pmbench_workdir_trash(&trash, cache_dir);
 	ret = pmbench_fs_trash_handoff(trash.ptr, queue.ptr);
+	*out_pending = ret < 0 ? 0 : pmbench_fs_trash_pending(queue.ptr);
+	pmbench_buf_release(&queue);
+	pmbench_buf_release(&trash);
+	return ret;
+}
+
+int pmbench_deleter_start(pid_t *out_pid, const char *cache_dir)
+{
+	struct pmbench_buf queue = PMBENCH_BUF_INIT, trash = PMBENCH_BUF_INIT;
+	int pending, ret;
+
+	*out_pid = 0;
+	ret = pmbench_deleter_hand_over(cache_dir, &pending);
 	if (ret < 0)
-		goto done;
+		return ret;
 	/* A running deleter deletes the queue until it is empty. */
-	if (!ret && (!pmbench_fs_trash_pending(queue.ptr) ||
-		     pmbench_deleter_running(cache_dir)))
-		goto done;
+	if (!ret && (!pending || pmbench_deleter_running(cache_dir)))
+		return 0;
+	pmbench_deleter_queue(&queue, cache_dir);
+	pmbench_workdir_trash(&trash, cache_dir);
 	*out_pid = spawn(queue.ptr, trash.ptr, pmbench_deleter_delay());
 	if (*out_pid < 0) {
 		*out_pid = 0;
