@@ -363,7 +363,26 @@ struct pmbench_schedule_names {
 	uint64_t fixed_ns;     /**< the budget's time before any group */
 	/** said after the further rounds (the trash's emptying), or NULL */
 	const char *also;
+	/**
+	 * said last, before the first timed round: where the further
+	 * rounds' time came from (pmbench_schedule_prior_words()), or NULL
+	 */
+	const char *prior;
 };
+
+/**
+ * Where the first estimate's further rounds came from, into `out`
+ * (prior.h's sources): "; the further rounds as this machine's earlier
+ * results say its rounds vary (up to M:SS if they vary more)", or with
+ * no result to go by "; no earlier result here says how much its
+ * rounds vary: the further rounds may take less"; `upto_ns` the plan
+ * with further rounds to the budget, `end_ns` this one's (nothing
+ * "up to" when they differ by under a second); nothing when no cell
+ * needed a prediction (SETTLED).
+ */
+void pmbench_schedule_prior_words(struct pmbench_buf *out, int source,
+				  size_t pairs, uint64_t end_ns,
+				  uint64_t upto_ns);
 
 struct pmbench_buf;
 

@@ -20,6 +20,7 @@
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
 #include "pmbench/pmversion.h"
+#include "pmbench/prior.h"
 #include "pmbench/proc.h"
 #include "pmbench/registry.h"
 #include "pmbench/scenario.h"
@@ -1317,11 +1318,14 @@ struct budget {
  * reference is the baseline PM, or with bench --base the same PM on the
  * base side (which is then the baseline).
  */
-static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
-		     double margin, struct pmbench_schedule_cell *out)
+static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
+					  unsigned rounds, double margin,
+					  const struct pmbench_prior *prior,
+					  struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
 	const char *fa = x->f->name, *fb = x->f->name;
+	enum pmbench_prior_source src = PMBENCH_PRIOR_SETTLED;
 	double most = -1;
 
 	if (x->base_name) {
@@ -1336,15 +1340,25 @@ static void pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
 		const char *t = x->cells.v[k];
 		struct pmbench_cell *c =
 			pmbench_result_find_cell(x->r, fa, t, x->scenario, pm);
+		struct pmbench_cell *bc = pmbench_result_find_cell(
+			x->r, fb, t, x->scenario, base);
 
-		if (pmbench_schedule_judge(
-			    out, &most, c,
-			    pmbench_result_find_cell(x->r, fb, t, x->scenario,
-						     base),
-			    rounds, margin,
-			    x->r->seed + (size_t)(c - x->r->cells)))
-			return;
+		/* Before the first timed round: as the prior predicts. */
+		if (prior) {
+			enum pmbench_prior_source s = pmbench_prior_judge(
+				out, &most, prior, c, bc, rounds, margin);
+
+			if (s < src)
+				src = s;
+			if (out->excluded || s == PMBENCH_PRIOR_NONE)
+				break;
+		} else if (pmbench_schedule_judge(
+				   out, &most, c, bc, rounds, margin,
+				   x->r->seed + (size_t)(c - x->r->cells))) {
+			break;
+		}
 	}
+	return src;
 }
 
 /* The allocation's view of every group's PMs; the control's cost. */
@@ -1363,12 +1377,62 @@ static uint64_t budget_cells(struct budget *b,
 				&b->cells[g * x->nr + i];
 
 			c->group = g;
-			pm_ratio(x, i, b->rounds[g], o->budget.margin, c);
+			pm_ratio(x, i, b->rounds[g], o->budget.margin, NULL, c);
 			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
 	}
 	return control;
+}
+
+/*
+ * Before the first timed round: the time the further rounds will need
+ * as this machine's earlier results predict (prior.h), UINT64_MAX when
+ * none says; `src` the weakest source of a cell, `pairs` the machine's.
+ */
+static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
+			   enum pmbench_prior_source *src, size_t *pairs)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
+	uint64_t control = 0, need = UINT64_MAX;
+	int64_t created = 0;
+
+	*src = PMBENCH_PRIOR_SETTLED;
+	if (pmbench_result_created(&created, b->xs[0].r, "the result") != 1)
+		created = (int64_t)time(NULL);
+	pmbench_error_clear();
+	pmbench_buf_path(&dir, b->xs[0].ctx->cache_dir, "results");
+	pmbench_prior_load(&p, dir.ptr, created, PMBENCH_PRIOR_FILES);
+	for (size_t g = 0; g < b->nr; g++) {
+		const struct rounds *x = &b->xs[g];
+
+		rounds[g] = o->budget.min_runs;
+		if (x->control_ns > control)
+			control = x->control_ns;
+		for (size_t i = 0; i < x->nr; i++) {
+			struct pmbench_schedule_cell *c =
+				&b->cells[g * x->nr + i];
+			enum pmbench_prior_source s;
+
+			c->group = g;
+			s = pm_ratio(x, i, rounds[g], o->budget.margin, &p, c);
+			if (s < *src)
+				*src = s;
+			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+			c->next = 0;
+		}
+	}
+	if (*src != PMBENCH_PRIOR_NONE)
+		need = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
+						rounds, b->nr, control,
+						&o->budget);
+	*pairs = p.pairs;
+	pmbench_prior_release(&p);
+	pmbench_buf_release(&dir);
+	free(rounds);
+	return need;
 }
 
 /* What a round of group x leaves in the trash: its PMs' runs, control. */
@@ -1610,8 +1674,10 @@ static void budget_say(struct budget *b, const struct pmbench_bench_opts *o,
  */
 static void budget_estimate(struct budget *b,
 			    const struct pmbench_bench_opts *o,
-			    const char *when, uint64_t need_ns)
+			    const char *when, uint64_t need_ns, int prior,
+			    size_t pairs)
 {
+	struct pmbench_buf pw = PMBENCH_BUF_INIT;
 	struct pmbench_schedule_costs costs[16];
 	struct pmbench_schedule_plan plan;
 	struct pmbench_trash_plan tp;
@@ -1639,8 +1705,21 @@ static void budget_estimate(struct budget *b,
 				n.base = i;
 		}
 	}
-	budget_plan(b, o, costs, need_ns, &plan, &tp);
+	if (prior) {
+		uint64_t end;
+
+		budget_plan(b, o, costs, UINT64_MAX, &plan, &tp);
+		end = b->end_at;
+		budget_plan(b, o, costs, need_ns, &plan, &tp);
+		pmbench_schedule_prior_words(&pw, prior, pairs,
+					     b->end_at - b->start_ns,
+					     end - b->start_ns);
+		n.prior = pw.ptr;
+	} else {
+		budget_plan(b, o, costs, need_ns, &plan, &tp);
+	}
 	budget_say(b, o, when, &plan, &tp, costs, &n);
+	pmbench_buf_release(&pw);
 	free(words);
 	free(pm_ns);
 }
@@ -1660,8 +1739,13 @@ static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 					 &w);
 		b->first_ns[g] = pmbench_now_ns() - t0 - w;
 	}
-	if (!ret && o->warmup)
-		budget_estimate(b, o, "", UINT64_MAX);
+	if (!ret && o->warmup) {
+		enum pmbench_prior_source src;
+		size_t pairs = 0;
+		uint64_t need = prior_need(b, o, &src, &pairs);
+
+		budget_estimate(b, o, "", need, src, pairs);
+	}
 	return ret;
 }
 
@@ -1711,7 +1795,8 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 		budget_estimate(b, o, " after the first rounds",
 				pmbench_schedule_need_ns(
 					b->cells, b->nr * b->xs[0].nr,
-					b->rounds, b->nr, control, &o->budget));
+					b->rounds, b->nr, control, &o->budget),
+				0, 0);
 		ret = budget_spend(b, o);
 	}
 	if (b->nr)

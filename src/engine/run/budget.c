@@ -10,6 +10,7 @@
 
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
+#include "pmbench/prior.h"
 #include "pmbench/result.h"
 #include "pmbench/schedule.h"
 #include "pmbench/stats.h"
@@ -176,8 +177,9 @@ void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
 	pmbench_buf_add_clock(&w, (double)plan->extra_ns / 1e9);
 	pmbench_ctx_event(ctx,
 			  "estimate%s: about %s of further rounds where a "
-			  "verdict is open or a ratio wider than ±%.0f %%%s",
-			  when, w.ptr, o->target * 100, n->also ? n->also : "");
+			  "verdict is open or a ratio wider than ±%.0f %%%s%s",
+			  when, w.ptr, o->target * 100, n->also ? n->also : "",
+			  n->prior ? n->prior : "");
 	if (!plan->fits && !*when) {
 		pmbench_buf_reset(&w);
 		pmbench_buf_add_clock_unit(&w, (double)plan->fit_ns / 1e9);
@@ -191,6 +193,38 @@ void pmbench_schedule_say(const struct pmbench_ctx *ctx, const char *when,
 	}
 	pmbench_buf_release(&w);
 	pmbench_buf_release(&fit);
+}
+
+void pmbench_schedule_prior_words(struct pmbench_buf *out, int source,
+				  size_t pairs, uint64_t end_ns,
+				  uint64_t upto_ns)
+{
+	switch (source) {
+	case PMBENCH_PRIOR_SAME:
+		pmbench_buf_adds(out, "; the further rounds as this machine's "
+				      "earlier results of these PMs say "
+				      "their rounds vary");
+		break;
+	case PMBENCH_PRIOR_MACHINE:
+		pmbench_buf_addf(out,
+				 "; the further rounds as this machine's "
+				 "earlier results (%zu pair%s of PMs) say "
+				 "rounds vary here",
+				 pairs, pairs == 1 ? "" : "s");
+		break;
+	case PMBENCH_PRIOR_NONE:
+		pmbench_buf_adds(out, "; no earlier result here says how much "
+				      "its rounds vary: the further rounds "
+				      "may take less");
+		return;
+	default:
+		return;
+	}
+	if (upto_ns > end_ns + 1000000000ull) {
+		pmbench_buf_adds(out, " (up to ");
+		pmbench_buf_add_clock(out, (double)upto_ns / 1e9);
+		pmbench_buf_adds(out, " if they vary more)");
+	}
 }
 
 void pmbench_schedule_record(struct pmbench_result *r,

@@ -18,6 +18,7 @@
 #include "pmbench/fs.h"
 #include "pmbench/pm.h"
 #include "pmbench/pmrun.h"
+#include "pmbench/prior.h"
 #include "pmbench/registry.h"
 #include "pmbench/proc.h"
 #include "pmbench/scenario.h"
@@ -1323,14 +1324,24 @@ static uint64_t budget_tail(const struct run *x)
 	return tail;
 }
 
-/* The allocation's view of every config's PMs (hit cells). */
-static void budget_cells(struct run *x)
+/*
+ * The allocation's view of every config's PMs (hit cells) after
+ * `rounds` hit rounds of each (NULL: as many as ran), as they are or,
+ * before the minimum ran, as `prior` predicts them (prior.h); returns
+ * the weakest source of a cell's prediction.
+ */
+static enum pmbench_prior_source
+budget_cells_of(struct run *x, const unsigned *rounds,
+		const struct pmbench_prior *prior)
 {
 	struct budget *b = x->b;
 	struct pmbench_buf sc = PMBENCH_BUF_INIT;
 	const char *base = x->states[b->base].pm->name;
+	enum pmbench_prior_source src = PMBENCH_PRIOR_SETTLED;
 
 	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+		unsigned n = rounds ? rounds[ci] : b->rounds[ci];
+
 		pmbench_buf_reset(&sc);
 		scenario_of(&sc, &x->configs[ci], JOB_HIT);
 		for (size_t i = 0; i < x->nr; i++) {
@@ -1339,28 +1350,85 @@ static void budget_cells(struct run *x)
 			struct pmbench_cell *cell = pmbench_result_find_cell(
 				x->r, x->f->name, TASK, sc.ptr,
 				x->states[i].pm->name);
+			struct pmbench_cell *bc = pmbench_result_find_cell(
+				x->r, x->f->name, TASK, sc.ptr, base);
 			double most = -1;
 
 			memset(c, 0, sizeof(*c));
 			c->group = ci;
 			c->baseline = i == b->base;
-			pmbench_schedule_judge(
-				c, &most, cell,
-				pmbench_result_find_cell(x->r, x->f->name, TASK,
-							 sc.ptr, base),
-				b->rounds[ci], x->o->budget.margin,
-				x->r->seed +
-					(cell ? (size_t)(cell - x->r->cells)
-					      : 0));
+			if (prior) {
+				enum pmbench_prior_source s =
+					pmbench_prior_judge(
+						c, &most, prior, cell, bc, n,
+						x->o->budget.margin);
+
+				if (s < src)
+					src = s;
+			} else {
+				pmbench_schedule_judge(
+					c, &most, cell, bc, n,
+					x->o->budget.margin,
+					x->r->seed +
+						(cell ? (size_t)(cell -
+								 x->r->cells)
+						      : 0));
+			}
 			c->cost_ns = b->turn_ns[ci * x->nr + i];
 		}
 	}
 	pmbench_buf_release(&sc);
+	return src;
+}
+
+static void budget_cells(struct run *x)
+{
+	budget_cells_of(x, NULL, NULL);
+}
+
+/*
+ * After every config's first hit round: the time the further rounds
+ * will need as this machine's earlier results predict (prior.h),
+ * UINT64_MAX when none says; `src` the weakest source, `pairs` the
+ * machine's.
+ */
+static uint64_t prior_need(struct run *x, enum pmbench_prior_source *src,
+			   size_t *pairs)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	unsigned *rounds = pmbench_xcalloc(x->configs_nr ? x->configs_nr : 1,
+					   sizeof(*rounds));
+	uint64_t need = UINT64_MAX;
+	int64_t created = 0;
+
+	if (pmbench_result_created(&created, x->r, "the result") != 1)
+		created = (int64_t)time(NULL);
+	pmbench_error_clear();
+	pmbench_buf_path(&dir, x->ctx->cache_dir, "results");
+	pmbench_prior_load(&p, dir.ptr, created, PMBENCH_PRIOR_FILES);
+	for (size_t ci = 0; ci < x->configs_nr; ci++)
+		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
+				     ? x->b->rounds[ci]
+				     : x->o->budget.min_runs;
+	*src = budget_cells_of(x, rounds, &p);
+	if (*src != PMBENCH_PRIOR_NONE)
+		need = pmbench_schedule_need_ns(x->b->cells,
+						x->configs_nr * x->nr, rounds,
+						x->configs_nr, 0,
+						&x->o->budget);
+	*pairs = p.pairs;
+	pmbench_prior_release(&p);
+	pmbench_buf_release(&dir);
+	free(rounds);
+	return need;
 }
 
 /* The plan from what the rounds cost so far, said (`when`: see bench). */
-static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
+static void budget_estimate(struct run *x, const char *when, uint64_t need_ns,
+			    int prior, size_t pairs)
 {
+	struct pmbench_buf pw = PMBENCH_BUF_INIT;
 	struct budget *b = x->b;
 	struct pmbench_schedule_costs *costs =
 		pmbench_xcalloc(x->configs_nr, sizeof(*costs));
@@ -1375,6 +1443,7 @@ static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
 					    .pm_ns = b->turn_ns,
 					    .fixed_ns = b->primed_ns };
 	struct pmbench_schedule_plan plan;
+	uint64_t upto = 0;
 
 	for (size_t ci = 0; ci < x->configs_nr; ci++) {
 		costs[ci] = budget_costs(x, ci);
@@ -1384,12 +1453,24 @@ static void budget_estimate(struct run *x, const char *when, uint64_t need_ns)
 	}
 	for (size_t i = 0; i < x->nr; i++)
 		words[2 * x->configs_nr + i] = x->states[i].pm->name;
+	if (prior) {
+		pmbench_schedule_plan_make(&plan, costs, x->configs_nr,
+					   budget_used(x), budget_tail(x),
+					   x->o->budget.budget_ns, UINT64_MAX);
+		upto = plan.end_ns;
+	}
 	pmbench_schedule_plan_make(&plan, costs, x->configs_nr, budget_used(x),
 				   budget_tail(x), x->o->budget.budget_ns,
 				   need_ns);
+	if (prior) {
+		pmbench_schedule_prior_words(&pw, prior, pairs, plan.end_ns,
+					     upto);
+		n.prior = pw.ptr;
+	}
 	x->end_at = x->start_ns + plan.end_ns;
 	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns, costs,
 			     x->configs_nr, &n, &x->o->budget);
+	pmbench_buf_release(&pw);
 	free(costs);
 	free(words);
 }
@@ -1499,8 +1580,13 @@ static int budget_run(struct run *x)
 	struct budget *b = x->b;
 	int ret = budget_first(x);
 
-	if (!ret)
-		budget_estimate(x, "", UINT64_MAX);
+	if (!ret) {
+		enum pmbench_prior_source src;
+		size_t pairs = 0;
+		uint64_t need = prior_need(x, &src, &pairs);
+
+		budget_estimate(x, "", need, src, pairs);
+	}
 	if (!ret)
 		ret = budget_min(x);
 	if (!ret) {
@@ -1509,7 +1595,8 @@ static int budget_run(struct run *x)
 				pmbench_schedule_need_ns(
 					b->cells, x->configs_nr * x->nr,
 					b->rounds, x->configs_nr, 0,
-					&x->o->budget));
+					&x->o->budget),
+				0, 0);
 		ret = budget_spend(x);
 	}
 	budget_mark(x);

@@ -1,0 +1,97 @@
+#ifndef PMBENCH_PRIOR_H
+#define PMBENCH_PRIOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmbench/result.h"
+
+struct pmbench_schedule_cell;
+
+/**
+ * The budget's prior: how much this machine's rounds vary, from its
+ * earlier results, for the estimate made before the first timed round.
+ *
+ * Before it a warm-up is one sample of each PM: it tells what a round
+ * costs but not how many rounds the verdicts will need, so the plan
+ * used to hold the whole budget for further rounds, and a migrate or
+ * ci-cache whose verdicts settled in their first rounds ended 30-50 %
+ * before its estimate (2026-12-06). The earlier results in pmbench's
+ * results folder (where a command without --out writes) say how wide
+ * each pair's paired interval was after how many rounds; an interval
+ * narrows as one over the square root of the rounds, so that width,
+ * scaled to the minimum rounds, is the prediction, and
+ * pmbench_schedule_need_ns() turns it into the further rounds' time:
+ *
+ *  - the same pair (fixture, task, scenario, PM and baseline) in the
+ *    newest earlier result that has it: its interval, its ratio;
+ *  - else this machine's spread (the median over every pair of the
+ *    results read) around the ratio the warm-ups measured now;
+ *  - else nothing: the further rounds may take the rest of the budget.
+ */
+struct pmbench_prior {
+	struct pmbench_result *results; /**< by `created`, newest first */
+	size_t nr;
+	/**
+	 * This machine's spread: the median, over every pair of the
+	 * results with 3 rounds or more, of its interval's half-width in
+	 * log scale times the square root of its rounds; < 0: none
+	 */
+	double spread;
+	size_t pairs; /**< the pairs it is the median of */
+};
+
+#define PMBENCH_PRIOR_INIT { .results = NULL, .nr = 0, .spread = -1 }
+
+/** How many of the newest result files pmbench_prior_load() reads. */
+#define PMBENCH_PRIOR_FILES 8
+
+/**
+ * Read into `p` (PMBENCH_PRIOR_INIT) the `most` newest (by mtime)
+ * `*.json` results of any kind in `dir` (not its sub-folders) whose
+ * `created` is before `before` (s since 1970: the command's own result
+ * and any later one are left out), ordered by `created`, and work out
+ * the machine's spread.
+ * Never fails: a file that is no result, unreadable or over 64 MiB is
+ * left out, and a missing folder gives an empty prior.
+ */
+void pmbench_prior_load(struct pmbench_prior *p, const char *dir,
+			int64_t before, size_t most);
+
+/** Free it; `p` is left as PMBENCH_PRIOR_INIT. */
+void pmbench_prior_release(struct pmbench_prior *p);
+
+/** Where a cell's prediction came from (the weakest of a PM's cells). */
+enum pmbench_prior_source {
+	/* 0: no prior asked for (pmbench_schedule_prior_words() says none) */
+	PMBENCH_PRIOR_NONE = 1,	 /**< not known: no result to go by */
+	PMBENCH_PRIOR_MACHINE,	 /**< the machine's spread, today's ratio */
+	PMBENCH_PRIOR_SAME,	 /**< the same pair's earlier result */
+	PMBENCH_PRIOR_SETTLED	 /**< baseline or excluded: nothing needed */
+};
+
+/**
+ * Cell `c` against its baseline's `b` as pmbench_schedule_judge() will
+ * see it after `rounds` rounds, predicted from `p`, into `out` (whose
+ * `baseline` the caller set; `*most` -1 before the first of a PM's
+ * cells): excluded when c or b has no successful run yet or c a
+ * failure; else the interval of the source above, centred on its ratio
+ * (the same pair's, or median(c) / median(b) of the runs so far,
+ * warm-ups included), the least settled of a PM's cells kept. Returns
+ * the source; NONE leaves out->half at -1 (not known).
+ */
+enum pmbench_prior_source
+pmbench_prior_judge(struct pmbench_schedule_cell *out, double *most,
+		    const struct pmbench_prior *p, const struct pmbench_cell *c,
+		    const struct pmbench_cell *b, unsigned rounds,
+		    double margin);
+
+/**
+ * The interval's half-width in log scale times the square root of its
+ * rounds for cell `c` against `b` (rounds paired, 3 at least), its
+ * ratio in `*point`; -1 when there is none.
+ */
+double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
+			       const struct pmbench_cell *b, uint64_t seed);
+
+#endif

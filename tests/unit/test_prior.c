@@ -1,0 +1,226 @@
+/*
+ * The budget's prior (prior.c): earlier results written into a folder,
+ * read back, and the cells of a new run predicted from them: the same
+ * pair's interval and ratio first, else the machine's spread around
+ * today's ratio, else nothing. Only the arithmetic of the prediction is
+ * checked, on hand-made times; no time is measured.
+ */
+#include "pmbench/common.h"
+
+#include <math.h>
+#include <utime.h>
+
+#include "check.h"
+#include "harness.h"
+#include "pmbench/date.h"
+#include "pmbench/prior.h"
+#include "pmbench/schedule.h"
+
+/*
+ * A cell of `rounds` timed rounds: `ms` each, times (1 + spread) on odd
+ * rounds and (1 - spread) on even ones, after one warm-up.
+ */
+static struct pmbench_cell *add(struct pmbench_result *r, const char *sc,
+				const char *pm, double ms, double spread,
+				unsigned rounds)
+{
+	struct pmbench_cell *c =
+		pmbench_result_add_cell(r, "proj", "install", sc, pm);
+	struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+	s->round = 0;
+	s->warmup = 1;
+	s->ok = 1;
+	s->wall_ns = (uint64_t)(ms * 1e6);
+	for (unsigned i = 1; i <= rounds; i++) {
+		double f = i % 2 ? 1 + spread : 1 - spread;
+
+		s = pmbench_cell_add_sample(c);
+		s->round = i;
+		s->ok = 1;
+		s->wall_ns = (uint64_t)(ms * f * 1e6);
+	}
+	return c;
+}
+
+/* An earlier result at `created`, written as `name` in `dir`. */
+static void earlier(const char *dir, const char *name, const char *created,
+		    double pnpm_spread, unsigned rounds)
+{
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	char path[4200];
+
+	r.created = pmbench_xstrdup(created);
+	r.baseline = pmbench_xstrdup("npm");
+	pmbench_strvec_push(&r.pms, "npm");
+	pmbench_strvec_push(&r.pms, "pnpm");
+	add(&r, "clean", "npm", 1000, 0, rounds);
+	/* pnpm 4x faster; its rounds vary by ±pnpm_spread. */
+	add(&r, "clean", "pnpm", 250, pnpm_spread, rounds);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK_INT(pmbench_result_write(&r, path), 0);
+	pmbench_result_release(&r);
+}
+
+/* 2026-12-06T12:00:00Z, the new run's `created`. */
+static const int64_t now = 1796558400;
+
+TEST(same_pair_from_the_newest_result)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell cell = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	double most = -1, spread = -1;
+
+	/* `now` is what the new run's `created` says. */
+	{
+		int64_t t = 0;
+
+		CHECK_INT(pmbench_date_parse(&t, "2026-12-06T12:00:00Z"), 0);
+		CHECK(t == now);
+	}
+	/* An older, wide one, then a newer, narrow one. */
+	earlier(dir, "a.json", "2026-12-06T10:00:00Z", 0.5, 6);
+	earlier(dir, "b.json", "2026-12-06T11:00:00Z", 0.02, 6);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 2);
+	/* Newest first, by mtime: b was written last. */
+	CHECK_STR(p.results[0].created, "2026-12-06T11:00:00Z");
+	CHECK(p.pairs == 2 && p.spread > 0);
+	/* Today's warm-ups say 2x: the same pair's ratio (4x) is used. */
+	b = add(&r, "clean", "npm", 1000, 0, 0);
+	c = add(&r, "clean", "pnpm", 500, 0, 0);
+	CHECK_INT(pmbench_prior_judge(&cell, &most, &p, c, b, 5, 0.10),
+		  PMBENCH_PRIOR_SAME);
+	CHECK(!cell.excluded);
+	CHECK_NEAR(cell.point, 0.25, 0.01);
+	/* Narrow: decided, within the target, nothing more needed. */
+	CHECK(cell.half >= 0 && cell.half < 0.05);
+	CHECK(pmbench_schedule_decided(cell.lo, cell.hi, 0.10));
+	CHECK_NEAR(most, 0, 0);
+	spread = pmbench_prior_spread_of(&(double){ 0 }, c, b, 1);
+	CHECK(spread < 0); /* today's cells have no timed round */
+	pmbench_prior_release(&p);
+	CHECK(!p.results && p.nr == 0 && p.spread < 0);
+	pmbench_result_release(&r);
+}
+
+TEST(a_wide_pair_needs_rounds)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell at5 = { .half = 0 }, at20 = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	double most = -1, most20 = -1;
+
+	earlier(dir, "a.json", "2026-12-06T10:00:00Z", 0.6, 6);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	b = add(&r, "clean", "npm", 1000, 0, 0);
+	c = add(&r, "clean", "pnpm", 250, 0, 0);
+	CHECK_INT(pmbench_prior_judge(&at5, &most, &p, c, b, 5, 0.10),
+		  PMBENCH_PRIOR_SAME);
+	/* Wider than the target after 5 rounds ... */
+	CHECK(at5.half > 0.10);
+	CHECK(pmbench_schedule_target_need(at5.half, 5, 0.10) > 0);
+	/* ... and narrower by the square root of the rounds after 20. */
+	CHECK_INT(pmbench_prior_judge(&at20, &most20, &p, c, b, 20, 0.10),
+		  PMBENCH_PRIOR_SAME);
+	CHECK_NEAR(log(at5.hi / at5.lo) / log(at20.hi / at20.lo), 2, 0.01);
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
+TEST(machine_spread_around_todays_ratio)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell cell = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	double most = -1;
+
+	earlier(dir, "a.json", "2026-12-06T10:00:00Z", 0.05, 6);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.pairs, 1);
+	/* Another scenario: no same pair; the warm-ups' ratio, 1.05x. */
+	b = add(&r, "lockfile", "npm", 1000, 0, 0);
+	c = add(&r, "lockfile", "pnpm", 1050, 0, 0);
+	CHECK_INT(pmbench_prior_judge(&cell, &most, &p, c, b, 5, 0.10),
+		  PMBENCH_PRIOR_MACHINE);
+	CHECK_NEAR(cell.point, 1.05, 1e-9);
+	CHECK_NEAR(log(cell.hi / cell.lo) / 2 * sqrt(5), p.spread, 1e-9);
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
+TEST(nothing_to_go_by)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell cell = { .half = 0 }, base = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	char missing[4200];
+	double most = -1;
+
+	/* No folder at all: an empty prior. */
+	snprintf(missing, sizeof(missing), "%s/none", dir);
+	pmbench_prior_load(&p, missing, now, PMBENCH_PRIOR_FILES);
+	CHECK(p.nr == 0 && p.spread < 0);
+	pmbench_prior_release(&p);
+	/*
+	 * A result of this very run (created now) or later, a file that
+	 * is no JSON and one that is no result: all left out.
+	 */
+	earlier(dir, "own.json", "2026-12-06T12:00:00Z", 0.05, 6);
+	earlier(dir, "later.json", "2026-12-06T13:00:00Z", 0.05, 6);
+	h_write("junk.json", "not json");
+	h_write("other.json", "{\"schema\": \"something-else\"}");
+	h_write("notes.txt", "x");
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 0);
+	b = add(&r, "clean", "npm", 1000, 0, 0);
+	c = add(&r, "clean", "pnpm", 250, 0, 0);
+	CHECK_INT(pmbench_prior_judge(&cell, &most, &p, c, b, 5, 0.10),
+		  PMBENCH_PRIOR_NONE);
+	CHECK(cell.half < 0);
+	/* The baseline needs no prediction; a PM without a run is out. */
+	base.baseline = 1;
+	CHECK_INT(pmbench_prior_judge(&base, &most, &p, b, b, 5, 0.10),
+		  PMBENCH_PRIOR_SETTLED);
+	CHECK(!base.excluded);
+	cell.half = 0;
+	CHECK_INT(pmbench_prior_judge(&cell, &most, &p, NULL, b, 5, 0.10),
+		  PMBENCH_PRIOR_SETTLED);
+	CHECK(cell.excluded);
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
+/* Only the newest `most` files are read. */
+TEST(only_the_newest_files)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	const char *dir = h_setup();
+	char path[4200];
+
+	earlier(dir, "old.json", "2026-12-06T09:00:00Z", 0.05, 6);
+	earlier(dir, "new.json", "2026-12-06T10:00:00Z", 0.05, 6);
+	/* mtime, not the name, orders them: old.json made older. */
+	snprintf(path, sizeof(path), "%s/old.json", dir);
+	CHECK_INT(utime(path, &(struct utimbuf){ .actime = 1000000,
+						 .modtime = 1000000 }),
+		  0);
+	pmbench_prior_load(&p, dir, now, 1);
+	CHECK_INT(p.nr, 1);
+	CHECK_STR(p.results[0].created, "2026-12-06T10:00:00Z");
+	pmbench_prior_release(&p);
+}
+
+CHECK_MAIN(CASE(same_pair_from_the_newest_result),
+	  CASE(a_wide_pair_needs_rounds),
+	  CASE(machine_spread_around_todays_ratio), CASE(nothing_to_go_by),
+	  CASE(only_the_newest_files))
