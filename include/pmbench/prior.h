@@ -24,7 +24,8 @@ struct pmbench_schedule_cell;
  * pmbench_schedule_need_ns() turns it into the further rounds' time:
  *
  *  - the same pair (fixture, task, scenario, PM and baseline) in the
- *    newest earlier result that has it: its interval, its ratio;
+ *    newest earlier results that have it (PMBENCH_PRIOR_SAME_RESULTS at
+ *    most): the median of their intervals' widths, the newest's ratio;
  *  - else this machine's spread (the median over every pair of the
  *    results read) around the ratio the warm-ups measured now;
  *  - else nothing: the further rounds may take the rest of the budget.
@@ -41,10 +42,19 @@ struct pmbench_prior {
 	size_t pairs; /**< the pairs it is the median of */
 };
 
-#define PMBENCH_PRIOR_INIT { .results = NULL, .nr = 0, .spread = -1 }
+#define PMBENCH_PRIOR_INIT                             \
+	{                                              \
+		.results = NULL, .nr = 0, .spread = -1 \
+	}
 
 /** How many of the newest result files pmbench_prior_load() reads. */
 #define PMBENCH_PRIOR_FILES 8
+/**
+ * How many results of the same pair give its spread: the trio of
+ * 2026-12-06 took 1 and 2 further rounds of migrate after a result that
+ * had needed 1, and 3 to 12 of ci-cache's.
+ */
+#define PMBENCH_PRIOR_SAME_RESULTS 3
 
 /**
  * Read into `p` (PMBENCH_PRIOR_INIT) the `most` newest (by mtime)
@@ -64,10 +74,10 @@ void pmbench_prior_release(struct pmbench_prior *p);
 /** Where a cell's prediction came from (the weakest of a PM's cells). */
 enum pmbench_prior_source {
 	/* 0: no prior asked for (pmbench_schedule_prior_words() says none) */
-	PMBENCH_PRIOR_NONE = 1,	 /**< not known: no result to go by */
-	PMBENCH_PRIOR_MACHINE,	 /**< the machine's spread, today's ratio */
-	PMBENCH_PRIOR_SAME,	 /**< the same pair's earlier result */
-	PMBENCH_PRIOR_SETTLED	 /**< baseline or excluded: nothing needed */
+	PMBENCH_PRIOR_NONE = 1, /**< not known: no result to go by */
+	PMBENCH_PRIOR_MACHINE,	/**< the machine's spread, today's ratio */
+	PMBENCH_PRIOR_SAME,	/**< the same pair's earlier result */
+	PMBENCH_PRIOR_SETTLED	/**< baseline or excluded: nothing needed */
 };
 
 /**
@@ -80,11 +90,12 @@ enum pmbench_prior_source {
  * warm-ups included), the least settled of a PM's cells kept. Returns
  * the source; NONE leaves out->half at -1 (not known).
  */
-enum pmbench_prior_source
-pmbench_prior_judge(struct pmbench_schedule_cell *out, double *most,
-		    const struct pmbench_prior *p, const struct pmbench_cell *c,
-		    const struct pmbench_cell *b, unsigned rounds,
-		    double margin);
+enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
+					      double *most,
+					      const struct pmbench_prior *p,
+					      const struct pmbench_cell *c,
+					      const struct pmbench_cell *b,
+					      unsigned rounds, double margin);
 
 /**
  * The interval's half-width in log scale times the square root of its
@@ -93,5 +104,23 @@ pmbench_prior_judge(struct pmbench_schedule_cell *out, double *most,
  */
 double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
 			       const struct pmbench_cell *b, uint64_t seed);
+
+/**
+ * What one run of PM `pm` in the group (fixture, task, scenario) cost
+ * beyond its own wall time, in s, in the newest earlier result that has
+ * 2 timed runs of it in the group's minimum rounds (which run back to
+ * back): the median gap from the end of the run before it in time (of
+ * any PM of the group, or the drift control, in its round or the one
+ * before) to its start: its reset to the state, the sync, pmbench's own
+ * work between runs. -1 when none has it.
+ *
+ * A warm-up is a poor guide to it: the first reset after the priming
+ * has little to undo, so a warm-up turn of pnpm or bun on a 566-package
+ * app cost about 1 s where its timed turns cost 4 (2026-12-06), and a
+ * round planned from the warm-ups at 17.7 s took 33.
+ */
+double pmbench_prior_run_overhead(const struct pmbench_prior *p,
+				  const char *fixture, const char *task,
+				  const char *scenario, const char *pm);
 
 #endif

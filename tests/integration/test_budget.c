@@ -301,6 +301,57 @@ TEST(estimate_holds)
 }
 
 /*
+ * The estimate before the first timed round from this machine's earlier
+ * results (prior.c): the first bench in a work folder has none and says
+ * so; the second, the same, finds the first's result in the results
+ * folder (no --out) and predicts its further rounds from that pair's
+ * interval, within ±15 % of its wall time (timing). pnpm steady at a
+ * quarter of npm's time: its verdict settles in the first rounds, so
+ * the budget (40 s) is far from spent; before the prior, the estimate
+ * said the whole budget.
+ */
+TEST(estimate_from_earlier_results)
+{
+	struct pmbench_strvec env = PMBENCH_STRVEC_INIT;
+	struct h_run run;
+	const char *proj;
+	char results[4200];
+	double wall;
+	uint64_t t0;
+
+	h_setup();
+	proj = h_project("proj");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=800");
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=200");
+	snprintf(results, sizeof(results), "%s/results", h_cache());
+	for (int i = 0; i < 2; i++) {
+		const char *args[] = { "bench",	     "--pm",	   "npm,pnpm",
+				       "--scenario", "clean",	   "--budget",
+				       "40s",	     "--max-runs", "30",
+				       proj,	     NULL };
+
+		t0 = pmbench_now_ns();
+		h_pmbench(&run, args, &env);
+		wall = (double)(pmbench_now_ns() - t0) / 1e9;
+		CHECK_INT(run.exit_code, 0);
+		if (!i) {
+			CHECK_CONTAINS(run.out.ptr,
+				       "no earlier result here says how much "
+				       "its rounds vary");
+			CHECK(pmbench_fs_isdir(results));
+			h_run_release(&run);
+		}
+	}
+	CHECK_CONTAINS(run.out.ptr, "the further rounds as this machine's "
+				    "earlier results of these PMs say their "
+				    "rounds vary");
+	CHECK(wall < 30);
+	H_CHECK_CALL(check_estimates, &run, wall, 40);
+	pmbench_strvec_release(&env);
+	h_run_release(&run);
+}
+
+/*
  * A budget the first rounds cannot fit: said before the first timed
  * round with what would fit, then what was asked runs (every scenario's
  * minimum rounds).
@@ -634,7 +685,7 @@ TEST(trash_emptied_between_groups)
 
 CHECK_MAIN(CASE(budget_goes_to_the_noisy_cell), CASE(fixed_runs_keep_the_plan),
 	   CASE(baseline_must_be_benchmarked), CASE(budget_then_explain),
-	   CASE(estimate_holds), CASE(minimum_that_cannot_fit),
-	   CASE(trash_emptied_between_groups), CASE(migrate_spends_the_budget),
-	   CASE(ci_cache_spends_the_budget),
+	   CASE(estimate_holds), CASE(estimate_from_earlier_results),
+	   CASE(minimum_that_cannot_fit), CASE(trash_emptied_between_groups),
+	   CASE(migrate_spends_the_budget), CASE(ci_cache_spends_the_budget),
 	   CASE(ci_cache_minimum_that_cannot_fit), CASE(migrate_says_what_runs))

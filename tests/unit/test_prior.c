@@ -81,14 +81,20 @@ TEST(same_pair_from_the_newest_result)
 		CHECK_INT(pmbench_date_parse(&t, "2026-12-06T12:00:00Z"), 0);
 		CHECK(t == now);
 	}
-	/* An older, wide one, then a newer, narrow one. */
+	/*
+	 * An older, wide one, then two narrow ones: the median of the
+	 * three spreads is a narrow one (one run's luck is not the
+	 * machine's).
+	 */
 	earlier(dir, "a.json", "2026-12-06T10:00:00Z", 0.5, 6);
 	earlier(dir, "b.json", "2026-12-06T11:00:00Z", 0.02, 6);
+	earlier(dir, "c.json", "2026-12-06T11:30:00Z", 0.03, 6);
 	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
-	CHECK_INT(p.nr, 2);
-	/* Newest first, by mtime: b was written last. */
-	CHECK_STR(p.results[0].created, "2026-12-06T11:00:00Z");
-	CHECK(p.pairs == 2 && p.spread > 0);
+	CHECK_INT(p.nr, 3);
+	/* Newest first, by `created`. */
+	CHECK_STR(p.results[0].created, "2026-12-06T11:30:00Z");
+	CHECK_STR(p.results[2].created, "2026-12-06T10:00:00Z");
+	CHECK(p.pairs == 3 && p.spread > 0);
 	/* Today's warm-ups say 2x: the same pair's ratio (4x) is used. */
 	b = add(&r, "clean", "npm", 1000, 0, 0);
 	c = add(&r, "clean", "pnpm", 500, 0, 0);
@@ -220,7 +226,72 @@ TEST(only_the_newest_files)
 	pmbench_prior_release(&p);
 }
 
+/* A timed run of `c` in round `round`, from `start` for `wall` s. */
+static void run_at(struct pmbench_cell *c, unsigned round, double start,
+		   double wall)
+{
+	struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+	s->round = round;
+	s->ok = 1;
+	s->started = start;
+	s->wall_ns = (uint64_t)(wall * 1e9);
+}
+
+/*
+ * The overhead per run: the gap before each run of a PM in the group's
+ * minimum rounds (the control first in each round, npm 0.5 s after it,
+ * pnpm 3 s after npm), not a further round's after other groups ran.
+ */
+TEST(overhead_per_run)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *ctl, *npm, *pnpm;
+	const char *dir = h_setup();
+	char path[4200];
+	double t = 1796550000;
+
+	r.created = pmbench_xstrdup("2026-12-06T10:00:00Z");
+	r.baseline = pmbench_xstrdup("npm");
+	r.runs_auto = 1;
+	r.warmup = 1;
+	r.auto_min_runs = 3;
+	r.runs = 4;
+	ctl = pmbench_result_add_cell(&r, "proj", "install", "clean",
+				      "(control)");
+	npm = pmbench_result_add_cell(&r, "proj", "install", "clean", "npm");
+	pnpm = pmbench_result_add_cell(&r, "proj", "install", "clean", "pnpm");
+	for (unsigned round = 1; round <= 3; round++) {
+		run_at(ctl, round, t, 0.1);
+		run_at(npm, round, t + 0.6, 1);
+		run_at(pnpm, round, t + 4.6, 0.2);
+		t += 10;
+	}
+	/* A further round, after 100 s of other groups: not counted. */
+	run_at(ctl, 4, t + 100, 0.1);
+	run_at(npm, 4, t + 200, 1);
+	run_at(pnpm, 4, t + 300, 0.2);
+	snprintf(path, sizeof(path), "%s/a.json", dir);
+	CHECK_INT(pmbench_result_write(&r, path), 0);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 1);
+	CHECK_NEAR(pmbench_prior_run_overhead(&p, "proj", "install", "clean",
+					      "npm"),
+		   0.5, 1e-3);
+	CHECK_NEAR(pmbench_prior_run_overhead(&p, "proj", "install", "clean",
+					      "pnpm"),
+		   3, 1e-3);
+	/* Another scenario, another PM: not known. */
+	CHECK(pmbench_prior_run_overhead(&p, "proj", "install", "lockfile",
+					 "npm") < 0);
+	CHECK(pmbench_prior_run_overhead(&p, "proj", "install", "clean",
+					 "bun") < 0);
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
 CHECK_MAIN(CASE(same_pair_from_the_newest_result),
-	  CASE(a_wide_pair_needs_rounds),
-	  CASE(machine_spread_around_todays_ratio), CASE(nothing_to_go_by),
-	  CASE(only_the_newest_files))
+	   CASE(a_wide_pair_needs_rounds),
+	   CASE(machine_spread_around_todays_ratio), CASE(nothing_to_go_by),
+	   CASE(only_the_newest_files), CASE(overhead_per_run))

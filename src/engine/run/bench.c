@@ -1305,7 +1305,14 @@ struct budget {
 	/* Per group: its warm-ups' wall, its minimum rounds' (without waits). */
 	uint64_t *first_ns, *min_ns;
 	uint64_t primed_ns; /* the budget's time before the first round */
-	uint64_t end_at;    /* the plan's end (monotonic), for the ETA */
+	/*
+	 * Per group and PM (group-major), before the first timed round: a
+	 * timed turn (repeats included) as the warm-up's runs and the
+	 * prior's overhead per run predict it; 0: not known (the warm-up's
+	 * turn then).
+	 */
+	uint64_t *turn_ns;
+	uint64_t end_at; /* the plan's end (monotonic), for the ETA */
 	/* The trash emptied between groups: how often, files, the first. */
 	unsigned emptied;
 	uint64_t emptied_files;
@@ -1385,6 +1392,70 @@ static uint64_t budget_cells(struct budget *b,
 	return control;
 }
 
+/* The latest successful warm-up's wall time of a cell, in s; -1: none. */
+static double warm_wall(const struct pmbench_cell *c)
+{
+	double w = -1;
+
+	for (size_t i = 0; c && i < c->samples_nr; i++)
+		if (c->samples[i].warmup && c->samples[i].ok)
+			w = (double)c->samples[i].wall_ns / 1e9;
+	return w;
+}
+
+/*
+ * PM i's timed run in group x as predicted: each of its cells' warm-up
+ * run plus what a run cost beyond it in the same group of an earlier
+ * result (prior.h); 0 when not known.
+ */
+static uint64_t prior_run(const struct rounds *x, size_t i,
+			  const struct pmbench_prior *p)
+{
+	const char *pm = x->states[i].pm->name, *fa = fx(x, &x->states[i]);
+	double sum = 0;
+
+	for (size_t k = 0; k < x->cells.nr; k++) {
+		const char *t = x->cells.v[k];
+		double w = warm_wall(
+			pmbench_result_find_cell(x->r, fa, t, x->scenario, pm));
+		double ov =
+			pmbench_prior_run_overhead(p, fa, t, x->scenario, pm);
+
+		if (w < 0 || ov < 0)
+			return 0;
+		sum += w + ov;
+	}
+	return (uint64_t)(sum * 1e9);
+}
+
+/*
+ * Group x's timed turns as the prior predicts them, into `turn` (0: not
+ * known): where every PM's run is known, the repeats are set again from
+ * those costs (pmbench_schedule_repeats()), not from the warm-up's
+ * turns, which cost a quarter of a timed one for a fast PM on a large
+ * app: a repeat of pnpm planned at a tenth of the round took a sixth.
+ */
+static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
+			const struct pmbench_schedule_budget *o, uint64_t *turn)
+{
+	uint64_t sum = 0, slowest = 0;
+	size_t known = 0;
+
+	for (size_t i = 0; i < x->nr; i++) {
+		turn[i] = x->states[i].prime_failure ? 0 : prior_run(x, i, p);
+		known += turn[i] || x->states[i].prime_failure;
+		sum += turn[i];
+		if (turn[i] > slowest)
+			slowest = turn[i];
+	}
+	for (size_t i = 0; i < x->nr; i++) {
+		if (known == x->nr && x->k && turn[i])
+			x->k[i] = pmbench_schedule_repeats(turn[i], sum,
+							   slowest, o);
+		turn[i] *= x->k && x->k[i] ? x->k[i] : 1;
+	}
+}
+
 /*
  * Before the first timed round: the time the further rounds will need
  * as this machine's earlier results predict (prior.h), UINT64_MAX when
@@ -1406,11 +1477,12 @@ static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 	pmbench_buf_path(&dir, b->xs[0].ctx->cache_dir, "results");
 	pmbench_prior_load(&p, dir.ptr, created, PMBENCH_PRIOR_FILES);
 	for (size_t g = 0; g < b->nr; g++) {
-		const struct rounds *x = &b->xs[g];
+		struct rounds *x = &b->xs[g];
 
 		rounds[g] = o->budget.min_runs;
 		if (x->control_ns > control)
 			control = x->control_ns;
+		prior_turns(x, &p, &o->budget, &b->turn_ns[g * x->nr]);
 		for (size_t i = 0; i < x->nr; i++) {
 			struct pmbench_schedule_cell *c =
 				&b->cells[g * x->nr + i];
@@ -1420,7 +1492,10 @@ static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 			s = pm_ratio(x, i, rounds[g], o->budget.margin, &p, c);
 			if (s < *src)
 				*src = s;
-			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+			c->cost_ns = b->turn_ns[g * x->nr + i]
+					     ? b->turn_ns[g * x->nr + i]
+					     : x->cost_ns[i] *
+						       (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
 	}
@@ -1595,7 +1670,8 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 /*
  * Group g's costs as measured: a round from its minimum rounds once
  * they ran, before from its warm-up (each PM's turn times its repeats,
- * the rest of the round as the warm-up took it).
+ * or as the prior predicts a timed turn, b->turn_ns; the rest of the
+ * round as the warm-up took it).
  */
 static struct pmbench_schedule_costs
 group_costs(const struct budget *b, size_t g,
@@ -1609,8 +1685,10 @@ group_costs(const struct budget *b, size_t g,
 	uint64_t turns = 0, once = 0;
 
 	for (size_t i = 0; i < x->nr; i++) {
+		uint64_t t = b->turn_ns ? b->turn_ns[g * x->nr + i] : 0;
+
 		once += x->cost_ns[i];
-		turns += x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
+		turns += t ? t : x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 	}
 	if (b->rounds[g])
 		c.round_ns = b->min_ns[g] / b->rounds[g];
@@ -1833,6 +1911,8 @@ static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
 		pmbench_xcalloc((n ? n : 1) * (nr ? nr : 1), sizeof(*b.cells));
 	b.first_ns = pmbench_xcalloc(n ? n : 1, sizeof(*b.first_ns));
 	b.min_ns = pmbench_xcalloc(n ? n : 1, sizeof(*b.min_ns));
+	b.turn_ns = pmbench_xcalloc((n ? n : 1) * (nr ? nr : 1),
+				    sizeof(*b.turn_ns));
 	for (size_t g = 0; g < n; g++)
 		rounds_open(&b.xs[g], ctx, r, o, f, states, nr, gs[g].task,
 			    gs[g].state, gs[g].scenario);
@@ -1844,6 +1924,7 @@ static int bench_groups(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	free(b.cells);
 	free(b.first_ns);
 	free(b.min_ns);
+	free(b.turn_ns);
 	return ret;
 }
 

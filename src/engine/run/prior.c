@@ -139,7 +139,8 @@ static void machine_spread(struct pmbench_prior *p)
 	p->pairs = nr;
 	if (nr) {
 		qsort(v, nr, sizeof(*v), by_value);
-		p->spread = nr % 2 ? v[nr / 2] : (v[nr / 2 - 1] + v[nr / 2]) / 2;
+		p->spread = nr % 2 ? v[nr / 2]
+				   : (v[nr / 2 - 1] + v[nr / 2]) / 2;
 	}
 	free(v);
 }
@@ -231,35 +232,49 @@ static double median_now(const struct pmbench_cell *c)
 	return m;
 }
 
-/* The same pair in the newest result that has it: its spread, or -1. */
+/*
+ * The same pair in the newest PMBENCH_PRIOR_SAME_RESULTS results that
+ * have it: the median of their spreads (one run's luck is not the
+ * machine's), the newest one's ratio in `point`; -1 when none has it.
+ */
 static double same_pair(double *point, const struct pmbench_prior *p,
 			const struct pmbench_cell *c,
 			const struct pmbench_cell *b)
 {
-	for (size_t i = 0; i < p->nr; i++) {
+	double v[PMBENCH_PRIOR_SAME_RESULTS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr && n < PMBENCH_ARRAY_SIZE(v); i++) {
 		const struct pmbench_result *r = &p->results[i];
 		const struct pmbench_cell *hc = pmbench_result_find_cell(
 			r, c->fixture, c->task, c->scenario, c->pm);
-		double s;
+		double s, pt;
 
 		if (!hc)
 			continue;
 		s = pmbench_prior_spread_of(
-			point, hc,
+			&pt, hc,
 			pmbench_result_find_cell(r, b->fixture, b->task,
 						 b->scenario, b->pm),
 			r->seed + (size_t)(hc - r->cells));
-		if (s >= 0)
-			return s;
+		if (s < 0)
+			continue;
+		if (!n)
+			*point = pt;
+		v[n++] = s;
 	}
-	return -1;
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), by_value);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-enum pmbench_prior_source
-pmbench_prior_judge(struct pmbench_schedule_cell *out, double *most,
-		    const struct pmbench_prior *p, const struct pmbench_cell *c,
-		    const struct pmbench_cell *b, unsigned rounds,
-		    double margin)
+enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
+					      double *most,
+					      const struct pmbench_prior *p,
+					      const struct pmbench_cell *c,
+					      const struct pmbench_cell *b,
+					      unsigned rounds, double margin)
 {
 	enum pmbench_prior_source src = PMBENCH_PRIOR_SAME;
 	double mc = median_now(c), mb = median_now(b);
@@ -292,4 +307,81 @@ pmbench_prior_judge(struct pmbench_schedule_cell *out, double *most,
 	if (half > out->half)
 		out->half = half;
 	return src;
+}
+
+/* A timed run of a group, in time order. */
+struct run_at {
+	double start, end;
+	unsigned round;
+	int mine;
+};
+
+static int by_start(const void *pa, const void *pb)
+{
+	const struct run_at *a = pa, *b = pb;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/*
+ * PM `pm`'s overhead in group (fixture, task, scenario) of result `r`:
+ * the median gap before its runs (s), or -1 with fewer than 2 of them.
+ */
+static double overhead_in(const struct pmbench_result *r, const char *fixture,
+			  const char *task, const char *scenario,
+			  const char *pm)
+{
+	struct run_at *v = NULL;
+	double *gap = NULL, m = -1;
+	size_t nr = 0, alloc = 0, n = 0;
+	/* The minimum's rounds run back to back; further ones need not. */
+	unsigned end = r->runs_auto ? r->warmup + r->auto_min_runs
+				    : r->warmup + r->runs;
+
+	for (size_t k = 0; k < r->cells_nr; k++) {
+		const struct pmbench_cell *c = &r->cells[k];
+
+		if (strcmp(c->fixture, fixture) || strcmp(c->task, task) ||
+		    strcmp(c->scenario, scenario))
+			continue;
+		for (size_t i = 0; i < c->samples_nr; i++) {
+			const struct pmbench_sample *s = &c->samples[i];
+
+			if (s->warmup || !(s->started > 0) || s->round >= end)
+				continue;
+			PMBENCH_ALLOC_GROW(v, nr + 1, alloc);
+			v[nr].start = s->started;
+			v[nr].end = s->started + (double)s->wall_ns / 1e9;
+			v[nr].round = s->round;
+			v[nr++].mine = !strcmp(c->pm, pm);
+		}
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), by_start);
+	gap = pmbench_xcalloc(nr ? nr : 1, sizeof(*gap));
+	for (size_t i = 1; i < nr; i++)
+		if (v[i].mine && v[i].start >= v[i - 1].end &&
+		    v[i].round <= v[i - 1].round + 1)
+			gap[n++] = v[i].start - v[i - 1].end;
+	if (n >= 2) {
+		qsort(gap, n, sizeof(*gap), by_value);
+		m = n % 2 ? gap[n / 2] : (gap[n / 2 - 1] + gap[n / 2]) / 2;
+	}
+	free(gap);
+	free(v);
+	return m;
+}
+
+double pmbench_prior_run_overhead(const struct pmbench_prior *p,
+				  const char *fixture, const char *task,
+				  const char *scenario, const char *pm)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		double m = overhead_in(&p->results[i], fixture, task, scenario,
+				       pm);
+
+		if (m >= 0)
+			return m;
+	}
+	return -1;
 }
