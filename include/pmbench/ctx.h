@@ -6,6 +6,7 @@
 #include "pmbench/common.h"
 
 struct pmbench_node;
+struct pmbench_prior;
 struct pmbench_registry;
 
 /**
@@ -106,6 +107,12 @@ struct pmbench_ctx {
 	 * then only notes it); 0: wait that out first.
 	 */
 	int no_fs_wait;
+	/**
+	 * This machine's earlier results, for a budget's first estimate
+	 * (prior.h), read by the caller; NULL: none (the further rounds
+	 * may then take the rest of the budget).
+	 */
+	struct pmbench_prior *prior;
 	/**
 	 * The command that installs the pinned toolchain (its path), for
 	 * the errors to name; NULL: "ci/setup" (pmbench_ctx_setup()).

@@ -40,6 +40,7 @@ struct pmbench_prior {
 	 */
 	double spread;
 	size_t pairs; /**< the pairs it is the median of */
+	int measured; /**< spread and pairs worked out (when first needed) */
 };
 
 #define PMBENCH_PRIOR_INIT                             \
@@ -60,8 +61,9 @@ struct pmbench_prior {
  * Read into `p` (PMBENCH_PRIOR_INIT) the `most` newest (by mtime)
  * `*.json` results of any kind in `dir` (not its sub-folders) whose
  * `created` is before `before` (s since 1970: the command's own result
- * and any later one are left out), ordered by `created`, and work out
- * the machine's spread.
+ * and any later one are left out), ordered by `created`
+ * (result/prior_load.c: the command line reads them, and hands them to
+ * the engine as its context's `prior`).
  * Never fails: a file that is no result, unreadable or over 64 MiB is
  * left out, and a missing folder gives an empty prior.
  */
@@ -85,14 +87,15 @@ enum pmbench_prior_source {
  * see it after `rounds` rounds, predicted from `p`, into `out` (whose
  * `baseline` the caller set; `*most` -1 before the first of a PM's
  * cells): excluded when c or b has no successful run yet or c a
- * failure; else the interval of the source above, centred on its ratio
+ * failure; else the interval of the source above (the machine's spread
+ * worked out the first time it is needed), centred on its ratio
  * (the same pair's, or median(c) / median(b) of the runs so far,
  * warm-ups included), the least settled of a PM's cells kept. Returns
  * the source; NONE leaves out->half at -1 (not known).
  */
 enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 					      double *most,
-					      const struct pmbench_prior *p,
+					      struct pmbench_prior *p,
 					      const struct pmbench_cell *c,
 					      const struct pmbench_cell *b,
 					      unsigned rounds, double margin);

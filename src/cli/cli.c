@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "pmbench/proc.h"
 #include "pmbench/result.h"
+#include "pmbench/prior.h"
 #include "pmbench/text.h"
 #include "pmbench/workdir.h"
 #include "pmbench/workspace.h"
@@ -38,6 +39,9 @@ static struct pmbench_where where = PMBENCH_WHERE_INIT;
 
 /* The work folder this process holds, once a command has taken it. */
 static struct pmbench_workdir workdir = PMBENCH_WORKDIR_INIT;
+
+/* This machine's earlier results, the context's `prior`, once read. */
+static struct pmbench_prior prior = PMBENCH_PRIOR_INIT;
 
 static char *pick(const char *given, const char *var, const char *def)
 {
@@ -261,11 +265,26 @@ void pmbench_config_release(void)
 	pmbench_cli_ctx.setup = NULL;
 	pmbench_node_release(&pinned_node);
 	pmbench_where_release(&where);
+	pmbench_prior_release(&prior);
+	pmbench_cli_ctx.prior = NULL;
 	free(pmbench_config.node_dir);
 	free(pmbench_config.cache_dir);
 	free(pmbench_config.fixtures_dir);
 	free(pmbench_config.toolchain_dir);
 	memset(&pmbench_config, 0, sizeof(pmbench_config));
+}
+
+void pmbench_cli_read_prior(int budgeted)
+{
+	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+
+	if (!budgeted || pmbench_cli_ctx.prior)
+		return;
+	pmbench_buf_path(&dir, pmbench_config.cache_dir, "results");
+	pmbench_prior_load(&prior, dir.ptr, (int64_t)time(NULL),
+			   PMBENCH_PRIOR_FILES);
+	pmbench_cli_ctx.prior = &prior;
+	pmbench_buf_release(&dir);
 }
 
 int pmbench_cli_take_workdir(int argc, char **argv)

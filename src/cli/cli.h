@@ -62,6 +62,14 @@ int pmbench_config_resolve(const char *cache_dir, const char *fixtures_dir);
 void pmbench_config_release(void);
 
 /**
+ * For a budgeted command (bench, migrate, ci-cache; `budgeted` 0: do
+ * nothing): read this machine's earlier results in the work folder's
+ * results/ (prior.h) as the context's `prior`, for the estimate before
+ * the first timed round; once per process.
+ */
+void pmbench_cli_read_prior(int budgeted);
+
+/**
  * For a command that runs PMs or writes into the work folder (bench,
  * ci-cache, migrate, a live claim, pms): check that the cache folder is
  * pmbench's (pmbench_workdir_check(); the built-in default is trusted)

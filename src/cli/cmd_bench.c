@@ -368,6 +368,7 @@ static int run(struct pmbench_bench_opts *o, struct pmbench_cli_opts *cli,
 	}
 	if (pmbench_cli_check_output(&cli->output) < 0)
 		goto done;
+	pmbench_cli_read_prior(o->runs_auto);
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, o, fixtures, fixtures_nr);
 	pmbench_cli_mark_plan(&r, cli);
 	code = pmbench_cli_show_finish(&cli->output, &r, ret, o->out,

@@ -134,6 +134,7 @@ static int run(struct pmbench_cicache_opts *o, struct pmbench_cli_opts *cli,
 	}
 	if (pmbench_cli_check_output(&cli->output) < 0)
 		goto done;
+	pmbench_cli_read_prior(o->runs_auto);
 	ret = pmbench_cicache_run(&pmbench_cli_ctx, &r, o, f);
 	code = pmbench_cli_show_finish(&cli->output, &r, ret, o->out,
 				       pmbench_report_cicache);

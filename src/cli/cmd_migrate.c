@@ -299,6 +299,7 @@ static int run(struct pmbench_migrate *m, struct pmbench_fixture *f,
 	o->on_primed = on_primed;
 	o->on_workspace = on_workspace;
 	o->payload = &stop;
+	pmbench_cli_read_prior(o->runs_auto);
 	ret = pmbench_bench_run(&pmbench_cli_ctx, &r, o, f, 1);
 	if (stop.stopped && !pmbench_ctx_cancelled(&pmbench_cli_ctx)) {
 		say_stopped(m);

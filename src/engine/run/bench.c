@@ -1327,7 +1327,7 @@ struct budget {
  */
 static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 					  unsigned rounds, double margin,
-					  const struct pmbench_prior *prior,
+					  struct pmbench_prior *prior,
 					  struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
@@ -1464,32 +1464,27 @@ static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
 static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 			   enum pmbench_prior_source *src, size_t *pairs)
 {
-	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
-	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
+	struct pmbench_prior *p = b->xs[0].ctx->prior ? b->xs[0].ctx->prior
+						      : &none;
 	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
 	uint64_t control = 0, need = UINT64_MAX;
-	int64_t created = 0;
 
 	*src = PMBENCH_PRIOR_SETTLED;
-	if (pmbench_result_created(&created, b->xs[0].r, "the result") != 1)
-		created = (int64_t)time(NULL);
-	pmbench_error_clear();
-	pmbench_buf_path(&dir, b->xs[0].ctx->cache_dir, "results");
-	pmbench_prior_load(&p, dir.ptr, created, PMBENCH_PRIOR_FILES);
 	for (size_t g = 0; g < b->nr; g++) {
 		struct rounds *x = &b->xs[g];
 
 		rounds[g] = o->budget.min_runs;
 		if (x->control_ns > control)
 			control = x->control_ns;
-		prior_turns(x, &p, &o->budget, &b->turn_ns[g * x->nr]);
+		prior_turns(x, p, &o->budget, &b->turn_ns[g * x->nr]);
 		for (size_t i = 0; i < x->nr; i++) {
 			struct pmbench_schedule_cell *c =
 				&b->cells[g * x->nr + i];
 			enum pmbench_prior_source s;
 
 			c->group = g;
-			s = pm_ratio(x, i, rounds[g], o->budget.margin, &p, c);
+			s = pm_ratio(x, i, rounds[g], o->budget.margin, p, c);
 			if (s < *src)
 				*src = s;
 			c->cost_ns = b->turn_ns[g * x->nr + i]
@@ -1503,9 +1498,7 @@ static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 		need = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
 						rounds, b->nr, control,
 						&o->budget);
-	*pairs = p.pairs;
-	pmbench_prior_release(&p);
-	pmbench_buf_release(&dir);
+	*pairs = p->pairs;
 	free(rounds);
 	return need;
 }

@@ -1330,9 +1330,9 @@ static uint64_t budget_tail(const struct run *x)
  * before the minimum ran, as `prior` predicts them (prior.h); returns
  * the weakest source of a cell's prediction.
  */
-static enum pmbench_prior_source
-budget_cells_of(struct run *x, const unsigned *rounds,
-		const struct pmbench_prior *prior)
+static enum pmbench_prior_source budget_cells_of(struct run *x,
+						 const unsigned *rounds,
+						 struct pmbench_prior *prior)
 {
 	struct budget *b = x->b;
 	struct pmbench_buf sc = PMBENCH_BUF_INIT;
@@ -1395,31 +1395,23 @@ static void budget_cells(struct run *x)
 static uint64_t prior_need(struct run *x, enum pmbench_prior_source *src,
 			   size_t *pairs)
 {
-	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
-	struct pmbench_buf dir = PMBENCH_BUF_INIT;
+	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
+	struct pmbench_prior *p = x->ctx->prior ? x->ctx->prior : &none;
 	unsigned *rounds = pmbench_xcalloc(x->configs_nr ? x->configs_nr : 1,
 					   sizeof(*rounds));
 	uint64_t need = UINT64_MAX;
-	int64_t created = 0;
 
-	if (pmbench_result_created(&created, x->r, "the result") != 1)
-		created = (int64_t)time(NULL);
-	pmbench_error_clear();
-	pmbench_buf_path(&dir, x->ctx->cache_dir, "results");
-	pmbench_prior_load(&p, dir.ptr, created, PMBENCH_PRIOR_FILES);
 	for (size_t ci = 0; ci < x->configs_nr; ci++)
 		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
 				     ? x->b->rounds[ci]
 				     : x->o->budget.min_runs;
-	*src = budget_cells_of(x, rounds, &p);
+	*src = budget_cells_of(x, rounds, p);
 	if (*src != PMBENCH_PRIOR_NONE)
 		need = pmbench_schedule_need_ns(x->b->cells,
 						x->configs_nr * x->nr, rounds,
 						x->configs_nr, 0,
 						&x->o->budget);
-	*pairs = p.pairs;
-	pmbench_prior_release(&p);
-	pmbench_buf_release(&dir);
+	*pairs = p->pairs;
 	free(rounds);
 	return need;
 }
