@@ -71,7 +71,6 @@ static size_t candidates(struct candidate **out, const char *dir)
 	return nr;
 }
 
-
 /* A result read, with its time, to order the newest first. */
 struct dated {
 	int64_t when;
@@ -136,4 +135,3 @@ void pmbench_prior_release(struct pmbench_prior *p)
 	free(p->results);
 	*p = init;
 }
-

@@ -1430,10 +1430,11 @@ static uint64_t prior_run(const struct rounds *x, size_t i,
 
 /*
  * Group x's timed turns as the prior predicts them, into `turn` (0: not
- * known): where every PM's run is known, the repeats are set again from
- * those costs (pmbench_schedule_repeats()), not from the warm-up's
- * turns, which cost a quarter of a timed one for a fast PM on a large
- * app: a repeat of pnpm planned at a tenth of the round took a sixth.
+ * known): where every PM's run is known and those costs
+ * (pmbench_schedule_repeats()) give a PM fewer repeats than its
+ * warm-up's turn did, it gets those: a warm-up's turn costs a quarter
+ * of a timed one for a fast PM on a large app, and a repeat of pnpm
+ * planned at a tenth of the round took a sixth.
  */
 static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
 			const struct pmbench_schedule_budget *o, uint64_t *turn)
@@ -1449,9 +1450,18 @@ static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
 			slowest = turn[i];
 	}
 	for (size_t i = 0; i < x->nr; i++) {
-		if (known == x->nr && x->k && turn[i])
-			x->k[i] = pmbench_schedule_repeats(turn[i], sum,
-							   slowest, o);
+		unsigned k;
+
+		/*
+		 * Fewer only: more repeats leave more in the trash, and a
+		 * bench of todo-api given up to 9 then foresaw an emptying
+		 * of 16 GB (7 min) in its first rounds (2026-12-06 18:06).
+		 */
+		if (known == x->nr && x->k && turn[i]) {
+			k = pmbench_schedule_repeats(turn[i], sum, slowest, o);
+			if (k < x->k[i])
+				x->k[i] = k;
+		}
 		turn[i] *= x->k && x->k[i] ? x->k[i] : 1;
 	}
 }
