@@ -9,10 +9,10 @@
 
 #include "pmbench/prior.h"
 #include "pmbench/schedule.h"
+#include "pmbench/stats.h"
 
 /* Resamples of a prior's interval: a prediction, not a verdict. */
 #define PRIOR_RESAMPLES 2000
-#include "pmbench/stats.h"
 
 double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
 			       const struct pmbench_cell *b, uint64_t seed)
@@ -39,13 +39,6 @@ static const char *baseline_of(const struct pmbench_result *r)
 	if (r->baseline)
 		return r->baseline;
 	return r->pms.nr ? r->pms.v[0] : NULL;
-}
-
-static int by_value(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return a < b ? -1 : a > b;
 }
 
 /* The median spread over every pair of the results read, once. */
@@ -80,19 +73,15 @@ static void machine_spread(struct pmbench_prior *p)
 		}
 	}
 	p->pairs = nr;
-	if (nr) {
-		qsort(v, nr, sizeof(*v), by_value);
-		p->spread = nr % 2 ? v[nr / 2]
-				   : (v[nr / 2 - 1] + v[nr / 2]) / 2;
-	}
+	if (nr)
+		p->spread = pmbench_stats_median(v, nr);
 	free(v);
 }
 
 /* The median wall time of a cell's successful runs so far; 0: none. */
 static double median_now(const struct pmbench_cell *c)
 {
-	double *v;
-	double m = 0;
+	double *v, m;
 	size_t n = 0;
 
 	if (!c || !c->samples_nr)
@@ -101,10 +90,7 @@ static double median_now(const struct pmbench_cell *c)
 	for (size_t i = 0; i < c->samples_nr; i++)
 		if (c->samples[i].ok && c->samples[i].wall_ns)
 			v[n++] = (double)c->samples[i].wall_ns;
-	if (n) {
-		qsort(v, n, sizeof(*v), by_value);
-		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	}
+	m = pmbench_stats_median(v, n);
 	free(v);
 	return m;
 }
@@ -140,10 +126,7 @@ static double same_pair(double *point, const struct pmbench_prior *p,
 			*point = pt;
 		v[n++] = s;
 	}
-	if (!n)
-		return -1;
-	qsort(v, n, sizeof(*v), by_value);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? pmbench_stats_median(v, n) : -1;
 }
 
 enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
@@ -241,10 +224,8 @@ static double overhead_in(const struct pmbench_result *r, const char *fixture,
 		if (v[i].mine && v[i].start >= v[i - 1].end &&
 		    v[i].round <= v[i - 1].round + 1)
 			gap[n++] = v[i].start - v[i - 1].end;
-	if (n >= 2) {
-		qsort(gap, n, sizeof(*gap), by_value);
-		m = n % 2 ? gap[n / 2] : (gap[n / 2 - 1] + gap[n / 2]) / 2;
-	}
+	if (n >= 2)
+		m = pmbench_stats_median(gap, n);
 	free(gap);
 	free(v);
 	return m;
