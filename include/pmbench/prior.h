@@ -101,6 +101,32 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 					      unsigned rounds, double margin);
 
 /**
+ * How many rounds the same pair's earlier spread counts for when it is
+ * pooled with the rounds run so far (pmbench_prior_judge_now()): as many
+ * as the minimum's. Five rounds' interval is itself noisy: after the
+ * first rounds the estimates of 2026-12-06 from it alone said 8:00 for a
+ * migrate that took 4:45 (+69 %) and 10:54 for a ci-cache that took 7:34
+ * (+44 %).
+ */
+#define PMBENCH_PRIOR_WEIGHT 5
+
+/**
+ * pmbench_schedule_judge() for the estimates made as the rounds run
+ * (the one after the first rounds, the progress line's ETA), never for
+ * the allocation or a verdict: where `p` has the same pair (as in
+ * pmbench_prior_judge()), the interval's width is the rounds' own
+ * spread pooled with that pair's, which counts as PMBENCH_PRIOR_WEIGHT
+ * rounds (the variances weighted by rounds), around the rounds' own
+ * ratio; else the rounds' own interval. Returns as
+ * pmbench_schedule_judge().
+ */
+int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
+			    struct pmbench_prior *p,
+			    const struct pmbench_cell *c,
+			    const struct pmbench_cell *b, unsigned rounds,
+			    double margin, uint64_t seed);
+
+/**
  * The interval's half-width in log scale times the square root of its
  * rounds for cell `c` against `b` (rounds paired, 3 at least), its
  * ratio in `*point`; -1 when there is none.
@@ -125,5 +151,23 @@ double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
 double pmbench_prior_run_overhead(const struct pmbench_prior *p,
 				  const char *fixture, const char *task,
 				  const char *scenario, const char *pm);
+
+/**
+ * What one run of PM `pm` left in pmbench's trash in the group
+ * (fixture, task, scenario), in the newest earlier result whose timed
+ * runs of the group's minimum rounds have it (2 at least; the sample
+ * metrics trash_bytes and trash_files_count): their mean, into `bytes`
+ * and `files`. Returns 0, or -1 when none has it.
+ *
+ * A warm-up is a poor guide to it too: the first reset after the
+ * priming puts the state's cache and node_modules in place, so npm's
+ * warm-up turn in cache+lockfile left 51 MB and yarn's 453 MB where
+ * their timed turns leave 31 and 25 (todo-api, 2026-12-06), and a plan
+ * from the warm-ups saw the trash 2.7 GB fuller after the minimum
+ * rounds than it was.
+ */
+int pmbench_prior_run_trash(const struct pmbench_prior *p, const char *fixture,
+			    const char *task, const char *scenario,
+			    const char *pm, double *bytes, double *files);
 
 #endif

@@ -229,6 +229,21 @@ uint64_t pmbench_schedule_need_ns(const struct pmbench_schedule_cell *cells,
 				  const struct pmbench_schedule_budget *o);
 
 /**
+ * The further rounds pmbench_schedule_need_ns() counts, group by group:
+ * group g (of `groups`) `most[g]` rounds (0: none, or no baseline to run;
+ * -1: a cell of it is not known yet), and cell i (of `nr`) `runs[i]` 1
+ * when it takes part in them (the baseline, the open and the wide cells),
+ * for what those rounds leave in the trash (only these PMs run: on
+ * todo-api a further round of npm and pnpm leaves a tenth of what a
+ * whole round of the six does).
+ */
+void pmbench_schedule_need_rounds(const struct pmbench_schedule_cell *cells,
+				  size_t nr, const unsigned *rounds,
+				  size_t groups,
+				  const struct pmbench_schedule_budget *o,
+				  double *most, int *runs);
+
+/**
  * The time the further rounds are expected to take, for the progress
  * line's ETA as rounds run (bench's and ci-cache's): what the cells
  * still need (pmbench_schedule_need_ns()) scaled by `overrun` (how much

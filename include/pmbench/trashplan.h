@@ -70,14 +70,26 @@ void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
 			     const struct pmbench_trash_model *m);
 
 /**
+ * What the further rounds leave in the trash: `need` in `ns` of them
+ * (the rounds the cells need, pmbench_schedule_need_rounds(), each run
+ * by the PMs that take part in it); `ns` 0: not known.
+ */
+struct pmbench_trash_pace {
+	struct pmbench_trash_need need;
+	uint64_t ns;
+};
+
+/**
  * The further rounds of a budget's plan as one more group, `need[nr]`
  * and `rounds[nr]` (1, or 0 when `extra_ns` is 0): `extra_ns` of rounds
- * leave what the `nr` groups' rounds (`need`, each `round_ns[g]` long)
- * leave per second of rounds.
+ * leave what `pace` says per second of them, or where it is NULL or
+ * not known, what the `nr` groups' whole rounds (`need`, each
+ * `round_ns[g]` long) leave per second.
  */
 void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
 			   const uint64_t *round_ns, size_t nr,
-			   uint64_t extra_ns);
+			   uint64_t extra_ns,
+			   const struct pmbench_trash_pace *pace);
 
 /**
  * pmbench_trash_plan_make() from the trash of `ctx`'s work folder as it
@@ -133,12 +145,14 @@ void pmbench_trash_plan_words(struct pmbench_buf *out,
  * need one, is taken from what is left of the budget, so they get less.
  * `tp` gets the emptyings of the whole plan; `room` and `m`: as in
  * pmbench_trash_plan_make(); `used_ns`, `budget_ns` and `need_ns`: as in
- * pmbench_schedule_plan_make() (used_ns: the wall so far, waits included).
+ * pmbench_schedule_plan_make() (used_ns: the wall so far, waits included);
+ * `pace`: what the further rounds leave, as in pmbench_trash_further().
  */
 void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 			       struct pmbench_trash_plan *tp,
 			       const struct pmbench_schedule_costs *g,
 			       size_t nr, const struct pmbench_trash_need *need,
+			       const struct pmbench_trash_pace *pace,
 			       const struct pmbench_fs_trash_room *room,
 			       const struct pmbench_trash_model *m,
 			       uint64_t used_ns, uint64_t budget_ns,

@@ -293,7 +293,148 @@ TEST(overhead_per_run)
 	pmbench_result_release(&r);
 }
 
+/*
+ * As the rounds run, the estimates pool the rounds' own spread with the
+ * same pair's earlier one (which counts as PMBENCH_PRIOR_WEIGHT rounds):
+ * five wide rounds today against narrow earlier ones give an interval
+ * between the two, around today's ratio, and fewer rounds needed than
+ * the rounds alone say; with no earlier result, the rounds' own.
+ */
+TEST(estimate_pools_the_earlier_spread)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell own = { .half = 0 },
+				     pooled = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	double m1 = -1, m2 = -1, m3 = -1, so, sp, sn;
+
+	earlier(dir, "a.json", "2026-12-06T11:00:00Z", 0.02, 6);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 1);
+	b = add(&r, "clean", "npm", 1000, 0, 5);
+	c = add(&r, "clean", "pnpm", 300, 0.3, 5);
+	CHECK_INT(pmbench_schedule_judge(&own, &m1, c, b, 5, 0.10, 7), 0);
+	CHECK_INT(pmbench_prior_judge_now(&pooled, &m2, &p, c, b, 5, 0.10, 7),
+		  0);
+	CHECK(!pooled.excluded);
+	CHECK_NEAR(pooled.point, own.point, 1e-9);
+	/* The widths in log scale: today's, the earlier at 5 rounds, pooled. */
+	so = log(own.hi / own.lo);
+	sn = log(pooled.hi / pooled.lo);
+	{
+		const struct pmbench_result *e = &p.results[0];
+		const struct pmbench_cell *ec = pmbench_result_find_cell(
+			e, "proj", "install", "clean", "pnpm");
+		double pt = 0;
+
+		sp = 2 / sqrt(5.0) *
+		     pmbench_prior_spread_of(
+			     &pt, ec,
+			     pmbench_result_find_cell(e, "proj", "install",
+						      "clean", "npm"),
+			     e->seed + (size_t)(ec - e->cells));
+	}
+	CHECK(sp > 0 && sn < so && sn > sp);
+	/* Variances weighted by rounds, 5 and 5: their mean. */
+	CHECK_NEAR(sn * sn, (so * so + sp * sp) / 2, 1e-9);
+	CHECK(m2 <= m1);
+	CHECK(pmbench_schedule_target_need(pooled.half, 5, 0.10) <
+	      pmbench_schedule_target_need(own.half, 5, 0.10));
+	/* No earlier result: the rounds' own interval. */
+	{
+		struct pmbench_schedule_cell alone = { .half = 0 };
+
+		CHECK_INT(pmbench_prior_judge_now(&alone, &m3, &none, c, b, 5,
+						  0.10, 7),
+			  0);
+		CHECK_NEAR(alone.lo, own.lo, 1e-12);
+		CHECK_NEAR(alone.hi, own.hi, 1e-12);
+		CHECK_NEAR(m3, m1, 1e-12);
+	}
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
+/* A run of `c` in round `round` (0: the warm-up) that left `bytes`. */
+static void left(struct pmbench_cell *c, unsigned round, double bytes)
+{
+	struct pmbench_sample *s = pmbench_cell_add_sample(c);
+
+	s->round = round;
+	s->warmup = !round;
+	s->ok = 1;
+	s->wall_ns = 1000000000;
+	pmbench_sample_metric_set(s, "trash_bytes", bytes);
+	pmbench_sample_metric_set(s, "trash_files_count", bytes / 1000);
+}
+
+/*
+ * What a run leaves in the trash: the mean of a PM's timed runs in the
+ * group's minimum rounds (a first timed run that puts its cache in place
+ * counts: the minimum's rounds pay for it), not the warm-up's, not a
+ * further round's; from the newest result that has 2 of them.
+ */
+TEST(trash_per_run)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_result old = PMBENCH_RESULT_INIT;
+	struct pmbench_cell *npm, *yarn;
+	const char *dir = h_setup();
+	char path[4200];
+	double bytes = 0, files = 0;
+
+	r.created = pmbench_xstrdup("2026-12-06T10:00:00Z");
+	r.runs_auto = 1;
+	r.warmup = 1;
+	r.auto_min_runs = 3;
+	r.runs = 4;
+	npm = pmbench_result_add_cell(&r, "proj", "install", "cache", "npm");
+	yarn = pmbench_result_add_cell(&r, "proj", "install", "cache", "yarn");
+	left(npm, 0, 50e6);
+	left(npm, 1, 40e6);
+	left(npm, 2, 20e6);
+	left(npm, 3, 30e6);
+	left(npm, 4, 900e6);
+	/* One timed run: not enough. */
+	left(yarn, 0, 450e6);
+	left(yarn, 1, 25e6);
+	snprintf(path, sizeof(path), "%s/b.json", dir);
+	CHECK_INT(pmbench_result_write(&r, path), 0);
+	/* An older result has yarn's. */
+	old.created = pmbench_xstrdup("2026-12-05T10:00:00Z");
+	old.warmup = 1;
+	old.runs = 2;
+	yarn = pmbench_result_add_cell(&old, "proj", "install", "cache",
+				       "yarn");
+	left(yarn, 1, 24e6);
+	left(yarn, 2, 26e6);
+	snprintf(path, sizeof(path), "%s/a.json", dir);
+	CHECK_INT(pmbench_result_write(&old, path), 0);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 2);
+	CHECK_INT(pmbench_prior_run_trash(&p, "proj", "install", "cache", "npm",
+					  &bytes, &files),
+		  0);
+	CHECK_NEAR(bytes, 30e6, 1);
+	CHECK_NEAR(files, 30e3, 1e-3);
+	CHECK_INT(pmbench_prior_run_trash(&p, "proj", "install", "cache",
+					  "yarn", &bytes, &files),
+		  0);
+	CHECK_NEAR(bytes, 25e6, 1);
+	CHECK_INT(pmbench_prior_run_trash(&p, "proj", "install", "clean", "npm",
+					  &bytes, &files),
+		  -1);
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+	pmbench_result_release(&old);
+}
+
 CHECK_MAIN(CASE(same_pair_from_the_newest_result),
 	   CASE(a_wide_pair_needs_rounds),
 	   CASE(machine_spread_around_todays_ratio), CASE(nothing_to_go_by),
-	   CASE(only_the_newest_files), CASE(overhead_per_run))
+	   CASE(only_the_newest_files), CASE(overhead_per_run),
+	   CASE(trash_per_run), CASE(estimate_pools_the_earlier_spread))

@@ -493,6 +493,38 @@ TEST(need_from_the_cells)
 	CHECK(pmbench_schedule_need_ns(c, 4, rounds, 2, 10, &o) == 0);
 }
 
+/*
+ * The same rounds group by group, and who runs in them (for the trash
+ * they leave): group 0 15 rounds of its baseline and its wide cell, not
+ * of its settled one; group 1 none (its baseline would be in any).
+ */
+TEST(need_rounds_and_who_runs)
+{
+	struct pmbench_schedule_budget o = PMBENCH_SCHEDULE_BUDGET_INIT;
+	struct pmbench_schedule_cell c[5];
+	unsigned rounds[2] = { 5, 5 };
+	double most[2];
+	int runs[5];
+
+	c[0] = cell(0, 1, 0, 100);
+	c[1] = cell(0, 0, 0.2, 100);  /* 15 rounds more */
+	c[2] = cell(0, 0, 0.05, 100); /* settled */
+	c[3] = cell(1, 1, 0, 100);
+	c[4] = cell(1, 0, 0.05, 100); /* settled */
+	pmbench_schedule_need_rounds(c, 5, rounds, 2, &o, most, runs);
+	CHECK(most[0] == 15 && most[1] == 0);
+	CHECK(runs[0] && runs[1] && !runs[2]);
+	CHECK(runs[3] && !runs[4]);
+	/* Not known yet: -1, and the cell runs. */
+	c[4].half = -1;
+	pmbench_schedule_need_rounds(c, 5, rounds, 2, &o, most, runs);
+	CHECK(most[1] == -1 && runs[3] && runs[4]);
+	/* A baseline that cannot run: no rounds for its group. */
+	c[3].excluded = 1;
+	pmbench_schedule_need_rounds(c, 5, rounds, 2, &o, most, runs);
+	CHECK(most[1] == 0 && !runs[3]);
+}
+
 /* The plan from recorded costs: the minimum first, then the budget. */
 TEST(plan_from_costs)
 {
@@ -641,8 +673,8 @@ CHECK_MAIN(CASE(order_rotates_and_warmups_come_first), CASE(repeats_from_costs),
 	   CASE(allocate_stops), CASE(allocate_tie_cheaper),
 	   CASE(verdicts_and_their_need), CASE(allocate_open_verdicts_first),
 	   CASE(allocate_open_reachable_and_nearest), CASE(need_from_the_cells),
-	   CASE(plan_from_costs), CASE(what_would_fit),
-	   CASE(what_would_fit_in_words), CASE(plan_in_words),
-	   CASE(rounds_numbered_from_the_first), CASE(an_error_stops_mid_round),
-	   CASE(cancellation_mid_round), CASE(names), CASE(budgeted_said_once),
-	   CASE(stop_reasons))
+	   CASE(need_rounds_and_who_runs), CASE(plan_from_costs),
+	   CASE(what_would_fit), CASE(what_would_fit_in_words),
+	   CASE(plan_in_words), CASE(rounds_numbered_from_the_first),
+	   CASE(an_error_stops_mid_round), CASE(cancellation_mid_round),
+	   CASE(names), CASE(budgeted_said_once), CASE(stop_reasons))

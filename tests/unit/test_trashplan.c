@@ -127,13 +127,36 @@ TEST(further_rounds_at_the_groups_pace)
 	unsigned rounds[3] = { 5, 0 };
 	uint64_t round_ns[2] = { 2000000000ull, 4000000000ull };
 
-	pmbench_trash_further(need, rounds, round_ns, 2, 12000000000ull);
+	pmbench_trash_further(need, rounds, round_ns, 2, 12000000000ull, NULL);
 	CHECK_INT(rounds[2], 1);
 	CHECK_INT(need[2].bytes, 800);
 	CHECK_INT(need[2].files, 80);
 	/* None planned: none left. */
-	pmbench_trash_further(need, rounds, round_ns, 2, 0);
+	pmbench_trash_further(need, rounds, round_ns, 2, 0, NULL);
 	CHECK(rounds[2] == 0 && need[2].bytes == 0 && need[2].files == 0);
+}
+
+/*
+ * With what the further rounds the cells need leave (only some PMs run
+ * in them: 50 bytes and 4 files in 2 s), 12 s of them leave that per
+ * second, not the groups' whole rounds'; a pace not known (0 s) is the
+ * groups' again.
+ */
+TEST(further_rounds_at_their_own_pace)
+{
+	struct pmbench_trash_need need[3] = { { 100, 10 }, { 300, 30 } };
+	unsigned rounds[3] = { 5, 0 };
+	uint64_t round_ns[2] = { 2000000000ull, 4000000000ull };
+	struct pmbench_trash_pace pace = { { 50, 4 }, 2000000000ull };
+
+	pmbench_trash_further(need, rounds, round_ns, 2, 12000000000ull, &pace);
+	CHECK_INT(rounds[2], 1);
+	CHECK_INT(need[2].bytes, 300);
+	CHECK_INT(need[2].files, 24);
+	pace.ns = 0;
+	pmbench_trash_further(need, rounds, round_ns, 2, 12000000000ull, &pace);
+	CHECK_INT(need[2].bytes, 800);
+	CHECK_INT(need[2].files, 80);
 }
 
 /*
@@ -166,7 +189,7 @@ static void check_plan(uint64_t files, uint64_t limit, uint64_t budget_s,
 	struct pmbench_schedule_plan p;
 	struct pmbench_trash_plan tp;
 
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, NULL, &room, &model,
 				  20 * S, budget_s * S, need_ns);
 	CHECK_INT(tp.emptyings, emptyings);
 	CHECK_INT(tp.first_group, first);
@@ -226,7 +249,7 @@ static void check_held(uint64_t files, uint64_t budget_s, uint64_t extra_ms,
 	struct pmbench_schedule_plan p;
 	struct pmbench_trash_plan tp;
 
-	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &room, &model,
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, NULL, &room, &model,
 				  20 * S, budget_s * S, UINT64_MAX);
 	CHECK_INT(tp.emptyings, 0);
 	CHECK_INT(p.fit_ns, 120 * S);
@@ -251,10 +274,42 @@ TEST(budget_runs_what_the_trash_holds)
 	check_held(48000, 160, 4000, 124000);
 }
 
+/*
+ * The same 40,000 files and 160 s, but the further rounds the cells need
+ * run only some PMs: 40 s of them leave 10,000 files (a half of the
+ * groups' pace), which the trash holds after the minimum's 50,000. All
+ * 40 s are planned, with no emptying (the default bench of 2026-12-06
+ * 18:14 planned 0:04 of further rounds at the six PMs' pace, and ran
+ * 1:30 of them, npm with pnpm, without an emptying).
+ */
+TEST(budget_at_the_further_rounds_own_pace)
+{
+	struct pmbench_fs_trash_room room = { .used_bytes = 1,
+					      .used_files = 40000,
+					      .limit_bytes = ~0ull,
+					      .limit_files = 100000 };
+	struct pmbench_trash_pace pace = { { 1, 10000 }, 40 * S };
+	struct pmbench_schedule_plan p;
+	struct pmbench_trash_plan tp;
+
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &pace, &room, &model,
+				  20 * S, 160 * S, 40 * S);
+	CHECK_INT(tp.emptyings, 0);
+	CHECK_INT(p.extra_ns, 40 * S);
+	CHECK_INT(p.end_ns, 160 * S);
+	/* At the groups' pace: the 20 s the trash holds, as above. */
+	pace.ns = 0;
+	pmbench_trash_plan_budget(&p, &tp, two, 2, five_k, &pace, &room, &model,
+				  20 * S, 160 * S, 40 * S);
+	CHECK(llabs((long long)(p.extra_ns / 1000000) - 20000) <= 5);
+}
+
 CHECK_MAIN(CASE(must_empty_past_a_limit), CASE(budget_holds_no_emptying),
 	   CASE(budget_holds_the_minimums_emptying),
 	   CASE(budget_holds_the_further_rounds_emptying),
 	   CASE(budget_runs_what_the_trash_holds), CASE(cost_of_an_emptying),
 	   CASE(emptied_before_the_group_it_cannot_hold),
 	   CASE(a_group_larger_than_the_trash),
-	   CASE(further_rounds_at_the_groups_pace))
+	   CASE(further_rounds_at_the_groups_pace),
+	   CASE(further_rounds_at_their_own_pace),
+	   CASE(budget_at_the_further_rounds_own_pace))

@@ -430,6 +430,35 @@ static int one_pass(struct rounds *x, struct pmbench_pmrun *ps,
 }
 
 /*
+ * What PM ps's turn in `round` left in the trash per run, `t`, on each of
+ * its runs' samples (the metrics trash_bytes and trash_files_count): the
+ * next command's plan reads them (pmbench_prior_run_trash()).
+ */
+static void note_run_trash(const struct rounds *x,
+			   const struct pmbench_pmrun *ps,
+			   const struct pmbench_round *round,
+			   const struct pmbench_trash_need *t)
+{
+	for (size_t k = 0; k < x->cells.nr; k++) {
+		struct pmbench_cell *c =
+			pmbench_result_find_cell(x->r, fx(x, ps), x->cells.v[k],
+						 x->scenario, ps->pm->name);
+
+		for (size_t i = c ? c->samples_nr : 0; i-- > 0;) {
+			struct pmbench_sample *s = &c->samples[i];
+
+			if (s->round != round->number ||
+			    s->warmup != round->warmup)
+				break;
+			pmbench_sample_metric_set(s, "trash_bytes",
+						  (double)t->bytes);
+			pmbench_sample_metric_set(s, "trash_files_count",
+						  (double)t->files);
+		}
+	}
+}
+
+/*
  * One PM's turn in a round: its runs (k of them with a budget, each
  * from its own reset state), and what one cost.
  */
@@ -457,8 +486,10 @@ static int turn(size_t w, const struct pmbench_round *round, void *payload)
 		ret = one_pass(x, ps, round, rep);
 	if (x->cost_ns)
 		x->cost_ns[i] = (pmbench_now_ns() - t0) / k;
-	if (x->trash)
+	if (x->trash && room.avail_bytes) {
 		pmbench_trash_took(&x->trash[i], &room, x->ctx, k);
+		note_run_trash(x, ps, round, &x->trash[i]);
+	}
 	return ret;
 }
 
@@ -1320,14 +1351,23 @@ struct budget {
 };
 
 /*
+ * How pm_ratio() judges a cell: by its runs (the allocation's view), by
+ * its runs with the same pair's earlier spread (the estimates as the
+ * rounds run, pmbench_prior_judge_now()), or as the prior predicts it
+ * before the first timed round (pmbench_prior_judge()).
+ */
+enum judge_by { BY_RUNS, BY_ESTIMATE, BY_PRIOR };
+
+/*
  * PM i of group x against its reference, in `out`: its cells judged
- * (pmbench_schedule_judge()), the least settled of them kept. The
- * reference is the baseline PM, or with bench --base the same PM on the
- * base side (which is then the baseline).
+ * `by` (prior: the earlier results), the least settled of them kept.
+ * The reference is the baseline PM, or with bench --base the same PM on
+ * the base side (which is then the baseline).
  */
 static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 					  unsigned rounds, double margin,
 					  struct pmbench_prior *prior,
+					  enum judge_by by,
 					  struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
@@ -1350,8 +1390,10 @@ static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 		struct pmbench_cell *bc = pmbench_result_find_cell(
 			x->r, fb, t, x->scenario, base);
 
+		uint64_t seed = x->r->seed + (size_t)(c - x->r->cells);
+
 		/* Before the first timed round: as the prior predicts. */
-		if (prior) {
+		if (prior && by == BY_PRIOR) {
 			enum pmbench_prior_source s = pmbench_prior_judge(
 				out, &most, prior, c, bc, rounds, margin);
 
@@ -1359,18 +1401,25 @@ static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 				src = s;
 			if (out->excluded || s == PMBENCH_PRIOR_NONE)
 				break;
-		} else if (pmbench_schedule_judge(
-				   out, &most, c, bc, rounds, margin,
-				   x->r->seed + (size_t)(c - x->r->cells))) {
+		} else if (prior && by == BY_ESTIMATE) {
+			if (pmbench_prior_judge_now(out, &most, prior, c, bc,
+						    rounds, margin, seed))
+				break;
+		} else if (pmbench_schedule_judge(out, &most, c, bc, rounds,
+						  margin, seed)) {
 			break;
 		}
 	}
 	return src;
 }
 
-/* The allocation's view of every group's PMs; the control's cost. */
+/*
+ * Every group's PMs judged `by` (BY_RUNS: the allocation's view;
+ * BY_ESTIMATE: the estimates'); the control's cost.
+ */
 static uint64_t budget_cells(struct budget *b,
-			     const struct pmbench_bench_opts *o)
+			     const struct pmbench_bench_opts *o,
+			     enum judge_by by)
 {
 	uint64_t control = 0;
 
@@ -1384,7 +1433,8 @@ static uint64_t budget_cells(struct budget *b,
 				&b->cells[g * x->nr + i];
 
 			c->group = g;
-			pm_ratio(x, i, b->rounds[g], o->budget.margin, NULL, c);
+			pm_ratio(x, i, b->rounds[g], o->budget.margin,
+				 x->ctx->prior, by, c);
 			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
@@ -1429,6 +1479,25 @@ static uint64_t prior_run(const struct rounds *x, size_t i,
 }
 
 /*
+ * What a timed run of PM i in group x leaves in the trash, as the prior
+ * says, for the plan before the first timed round (x->trash[i], which
+ * the warm-up measured and each timed turn measures again).
+ */
+static void prior_trash(struct rounds *x, size_t i,
+			const struct pmbench_prior *p)
+{
+	double bytes, files;
+
+	if (!x->trash || !x->cells.nr ||
+	    pmbench_prior_run_trash(p, fx(x, &x->states[i]), x->cells.v[0],
+				    x->scenario, x->states[i].pm->name, &bytes,
+				    &files) < 0)
+		return;
+	x->trash[i].bytes = (uint64_t)bytes;
+	x->trash[i].files = (uint64_t)files;
+}
+
+/*
  * Group x's timed turns as the prior predicts them, into `turn` (0: not
  * known): where every PM's run is known and those costs
  * (pmbench_schedule_repeats()) give a PM fewer repeats than its
@@ -1443,6 +1512,7 @@ static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
 	size_t known = 0;
 
 	for (size_t i = 0; i < x->nr; i++) {
+		prior_trash(x, i, p);
 		turn[i] = x->states[i].prime_failure ? 0 : prior_run(x, i, p);
 		known += turn[i] || x->states[i].prime_failure;
 		sum += turn[i];
@@ -1494,7 +1564,8 @@ static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 			enum pmbench_prior_source s;
 
 			c->group = g;
-			s = pm_ratio(x, i, rounds[g], o->budget.margin, p, c);
+			s = pm_ratio(x, i, rounds[g], o->budget.margin, p,
+				     BY_PRIOR, c);
 			if (s < *src)
 				*src = s;
 			c->cost_ns = b->turn_ns[g * x->nr + i]
@@ -1513,14 +1584,20 @@ static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 	return need;
 }
 
-/* What a round of group x leaves in the trash: its PMs' runs, control. */
-static struct pmbench_trash_need round_trash(const struct rounds *x)
+/*
+ * What a round of group x leaves in the trash: the control's run and
+ * its PMs' (those `runs` marks, where it is not NULL).
+ */
+static struct pmbench_trash_need round_trash(const struct rounds *x,
+					     const int *runs)
 {
 	struct pmbench_trash_need n = x->control_trash;
 
 	for (size_t i = 0; x->trash && i < x->nr; i++) {
 		unsigned k = x->k[i] ? x->k[i] : 1;
 
+		if (runs && !runs[i])
+			continue;
 		n.bytes += x->trash[i].bytes * k;
 		n.files += x->trash[i].files * k;
 	}
@@ -1528,15 +1605,58 @@ static struct pmbench_trash_need round_trash(const struct rounds *x)
 }
 
 /*
- * Before `rounds` rounds of group g: the trash emptied now if it cannot
- * hold them, rather than by a reset within them (a timed run would then
- * follow the deletion). Its time, as the file system's wait after it
- * (the group's schedule waits), is the budget's, as the plan foresaw.
+ * What the further rounds of `need_ns` leave in the trash: each group's
+ * rounds as the cells need them, run by the PMs that take part in them
+ * (pmbench_schedule_need_rounds()); not known (ns 0) when need_ns is not.
  */
-static int make_room(struct budget *b, size_t g, unsigned rounds)
+static struct pmbench_trash_pace
+further_pace(const struct budget *b, const struct pmbench_bench_opts *o,
+	     uint64_t need_ns)
+{
+	struct pmbench_trash_pace pace = { { 0, 0 }, 0 };
+	size_t pms = b->xs[0].nr;
+	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
+	double *most = pmbench_xcalloc(b->nr, sizeof(*most));
+	int *runs = pmbench_xcalloc(b->nr * pms, sizeof(*runs));
+
+	if (need_ns == UINT64_MAX || !need_ns)
+		goto done;
+	/* Before the minimum's rounds the cells are judged at its end. */
+	for (size_t g = 0; g < b->nr; g++)
+		rounds[g] = b->rounds[g] > o->budget.min_runs
+				    ? b->rounds[g]
+				    : o->budget.min_runs;
+	pmbench_schedule_need_rounds(b->cells, b->nr * pms, rounds, b->nr,
+				     &o->budget, most, runs);
+	for (size_t g = 0; g < b->nr; g++) {
+		struct pmbench_trash_need n;
+
+		if (!(most[g] > 0))
+			continue;
+		n = round_trash(&b->xs[g], &runs[g * pms]);
+		pace.need.bytes += (uint64_t)(most[g] * (double)n.bytes);
+		pace.need.files += (uint64_t)(most[g] * (double)n.files);
+	}
+	pace.ns = need_ns;
+done:
+	free(rounds);
+	free(most);
+	free(runs);
+	return pace;
+}
+
+/*
+ * Before `rounds` rounds of group g (run by the PMs `runs` marks; NULL:
+ * all): the trash emptied now if it cannot hold them, rather than by a
+ * reset within them (a timed run would then follow the deletion). Its
+ * time, as the file system's wait after it (the group's schedule
+ * waits), is the budget's, as the plan foresaw.
+ */
+static int make_room(struct budget *b, size_t g, unsigned rounds,
+		     const int *runs)
 {
 	struct rounds *x = &b->xs[g];
-	struct pmbench_trash_need need = round_trash(x);
+	struct pmbench_trash_need need = round_trash(x, runs);
 	struct pmbench_buf what = PMBENCH_BUF_INIT;
 	int ret;
 
@@ -1556,14 +1676,15 @@ static uint64_t budget_used(const struct budget *b)
 }
 
 /*
- * Whether a further round of group g, `est_ns` by its turns, fits in
- * `left_ns` with the trash's emptying it needs first (and the wait after
- * it), if any: else the budget stops there rather than pay for it.
+ * Whether a further round of group g run by the PMs `runs` marks,
+ * `est_ns` by its turns, fits in `left_ns` with the trash's emptying it
+ * needs first (and the wait after it), if any: else the budget stops
+ * there rather than pay for it.
  */
-static int room_fits(const struct budget *b, size_t g, uint64_t est_ns,
-		     uint64_t left_ns)
+static int room_fits(const struct budget *b, size_t g, const int *runs,
+		     uint64_t est_ns, uint64_t left_ns)
 {
-	struct pmbench_trash_need need = round_trash(&b->xs[g]);
+	struct pmbench_trash_need need = round_trash(&b->xs[g], runs);
 	uint64_t cost = pmbench_trash_room_cost_ns(b->xs[g].ctx, &need, 1);
 
 	return !cost ||
@@ -1584,8 +1705,10 @@ static void note_overrun(struct budget *b, uint64_t wall_ns, uint64_t est_ns)
  * allocation sees them, scaled by the overrun), at most what is left.
  */
 static void budget_eta(struct budget *b, const struct pmbench_bench_opts *o,
-		       uint64_t control, uint64_t left)
+		       uint64_t left)
 {
+	uint64_t control = budget_cells(b, o, BY_ESTIMATE);
+
 	b->end_at = pmbench_now_ns() +
 		    pmbench_schedule_eta_ns(b->cells, b->nr * b->xs[0].nr,
 					    b->rounds, b->nr, control,
@@ -1596,6 +1719,7 @@ static void budget_eta(struct budget *b, const struct pmbench_bench_opts *o,
 static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 {
 	size_t pms = b->xs[0].nr, *who = pmbench_xcalloc(pms, sizeof(*who));
+	int *runs = pmbench_xcalloc(pms, sizeof(*runs));
 	int ret = 0;
 
 	while (!ret) {
@@ -1604,29 +1728,34 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 					? o->budget.budget_ns - used
 					: 0,
 			 w = 0;
-		uint64_t control = budget_cells(b, o), est = control, t0;
+		uint64_t control, est, t0;
+		size_t n = 0;
+		long g;
+
+		budget_eta(b, o, left);
+		control = budget_cells(b, o, BY_RUNS);
+		est = control;
 		/*
 		 * The estimates are the PMs' last turns; a round costs more
 		 * (its control, the result saved): what is left is scaled by
 		 * how much more the extra rounds took so far.
 		 */
-		long g = pmbench_schedule_allocate(
+		g = pmbench_schedule_allocate(
 			b->cells, b->nr * pms, b->rounds, b->nr, control,
 			&o->budget, (uint64_t)((double)left / b->overrun));
-		size_t n = 0;
-
 		if (g < 0)
 			break;
-		budget_eta(b, o, control, left);
-		for (size_t i = 0; i < pms; i++)
-			if (b->cells[(size_t)g * pms + i].next) {
+		for (size_t i = 0; i < pms; i++) {
+			runs[i] = b->cells[(size_t)g * pms + i].next;
+			if (runs[i]) {
 				who[n++] = i;
 				est += b->cells[(size_t)g * pms + i].cost_ns;
 			}
-		if (!room_fits(b, (size_t)g, est, left))
+		}
+		if (!room_fits(b, (size_t)g, runs, est, left))
 			break;
 		b->xs[g].total += (unsigned)n;
-		ret = make_room(b, (size_t)g, 1);
+		ret = make_room(b, (size_t)g, 1, runs);
 		if (ret < 0)
 			break;
 		t0 = pmbench_now_ns();
@@ -1637,6 +1766,7 @@ static int budget_spend(struct budget *b, const struct pmbench_bench_opts *o)
 		save(b->xs[g].ctx, b->xs[g].r, o);
 	}
 	free(who);
+	free(runs);
 	return ret;
 }
 
@@ -1645,7 +1775,7 @@ static void budget_mark(struct budget *b, const struct pmbench_bench_opts *o)
 {
 	size_t pms = b->xs[0].nr;
 
-	budget_cells(b, o);
+	budget_cells(b, o, BY_RUNS);
 	for (size_t g = 0; g < b->nr; g++) {
 		struct rounds *x = &b->xs[g];
 
@@ -1713,16 +1843,18 @@ static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 {
 	struct pmbench_trash_need *need =
 		pmbench_xcalloc(b->nr + 1, sizeof(*need));
+	struct pmbench_trash_pace pace = further_pace(b, o, need_ns);
 	struct pmbench_fs_trash_room room;
 	struct pmbench_trash_model m;
 
 	for (size_t g = 0; g < b->nr; g++) {
 		costs[g] = group_costs(b, g, o);
-		need[g] = round_trash(&b->xs[g]);
+		need[g] = round_trash(&b->xs[g], NULL);
 	}
 	pmbench_trash_now(&room, &m, b->xs[0].ctx);
-	pmbench_trash_plan_budget(plan, tp, costs, b->nr, need, &room, &m,
-				  budget_used(b), o->budget.budget_ns, need_ns);
+	pmbench_trash_plan_budget(plan, tp, costs, b->nr, need, &pace, &room,
+				  &m, budget_used(b), o->budget.budget_ns,
+				  need_ns);
 	b->end_at = b->start_ns + plan->end_ns;
 	free(need);
 }
@@ -1861,7 +1993,7 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 	for (size_t g = 0; g < b->nr && !ret; g++) {
 		uint64_t w = 0, t0;
 
-		ret = make_room(b, g, o->budget.min_runs);
+		ret = make_room(b, g, o->budget.min_runs, NULL);
 		t0 = pmbench_now_ns();
 		if (!ret)
 			ret = rounds_run(&b->xs[g], o->warmup, 0,
@@ -1871,7 +2003,7 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 		save(b->xs[g].ctx, b->xs[g].r, o);
 	}
 	if (!ret && b->nr) {
-		uint64_t control = budget_cells(b, o);
+		uint64_t control = budget_cells(b, o, BY_ESTIMATE);
 
 		budget_estimate(b, o, " after the first rounds",
 				pmbench_schedule_need_ns(

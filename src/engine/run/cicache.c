@@ -1327,8 +1327,10 @@ static uint64_t budget_tail(const struct run *x)
 /*
  * The allocation's view of every config's PMs (hit cells) after
  * `rounds` hit rounds of each (NULL: as many as ran), as they are or,
- * before the minimum ran, as `prior` predicts them (prior.h); returns
- * the weakest source of a cell's prediction.
+ * before the minimum ran, as `prior` predicts them (prior.h); with
+ * `rounds` NULL and a `prior`, the estimates' view as the rounds run
+ * (pmbench_prior_judge_now()). Returns the weakest source of a cell's
+ * prediction.
  */
 static enum pmbench_prior_source budget_cells_of(struct run *x,
 						 const unsigned *rounds,
@@ -1357,7 +1359,11 @@ static enum pmbench_prior_source budget_cells_of(struct run *x,
 			memset(c, 0, sizeof(*c));
 			c->group = ci;
 			c->baseline = i == b->base;
-			if (prior) {
+			uint64_t seed =
+				x->r->seed +
+				(cell ? (size_t)(cell - x->r->cells) : 0);
+
+			if (prior && rounds) {
 				enum pmbench_prior_source s =
 					pmbench_prior_judge(
 						c, &most, prior, cell, bc, n,
@@ -1365,14 +1371,15 @@ static enum pmbench_prior_source budget_cells_of(struct run *x,
 
 				if (s < src)
 					src = s;
+			} else if (prior) {
+				pmbench_prior_judge_now(c, &most, prior, cell,
+							bc, n,
+							x->o->budget.margin,
+							seed);
 			} else {
-				pmbench_schedule_judge(
-					c, &most, cell, bc, n,
-					x->o->budget.margin,
-					x->r->seed +
-						(cell ? (size_t)(cell -
-								 x->r->cells)
-						      : 0));
+				pmbench_schedule_judge(c, &most, cell, bc, n,
+						       x->o->budget.margin,
+						       seed);
 			}
 			c->cost_ns = b->turn_ns[ci * x->nr + i];
 		}
@@ -1384,6 +1391,12 @@ static enum pmbench_prior_source budget_cells_of(struct run *x,
 static void budget_cells(struct run *x)
 {
 	budget_cells_of(x, NULL, NULL);
+}
+
+/* The estimates' view as the rounds run (the prior's spread pooled). */
+static void estimate_cells(struct run *x)
+{
+	budget_cells_of(x, NULL, x->ctx->prior);
 }
 
 /*
@@ -1502,18 +1515,19 @@ static int budget_spend(struct run *x)
 		long g;
 		size_t n = 0;
 
-		budget_cells(x);
-		g = pmbench_schedule_allocate(
-			b->cells, x->configs_nr * x->nr, b->rounds,
-			x->configs_nr, 0, &x->o->budget,
-			(uint64_t)((double)left / b->overrun));
 		/* The ETA as the rounds run: as bench's (budget_eta()). */
+		estimate_cells(x);
 		x->end_at = pmbench_now_ns() + budget_tail(x) +
 			    pmbench_schedule_eta_ns(b->cells,
 						    x->configs_nr * x->nr,
 						    b->rounds, x->configs_nr, 0,
 						    &x->o->budget, b->overrun,
 						    left);
+		budget_cells(x);
+		g = pmbench_schedule_allocate(
+			b->cells, x->configs_nr * x->nr, b->rounds,
+			x->configs_nr, 0, &x->o->budget,
+			(uint64_t)((double)left / b->overrun));
 		if (g < 0)
 			break;
 		for (size_t i = 0; i < x->nr; i++)
@@ -1582,7 +1596,7 @@ static int budget_run(struct run *x)
 	if (!ret)
 		ret = budget_min(x);
 	if (!ret) {
-		budget_cells(x);
+		estimate_cells(x);
 		budget_estimate(x, " after the first rounds",
 				pmbench_schedule_need_ns(
 					b->cells, x->configs_nr * x->nr,

@@ -170,6 +170,46 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 	return src;
 }
 
+int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
+			    struct pmbench_prior *p,
+			    const struct pmbench_cell *c,
+			    const struct pmbench_cell *b, unsigned rounds,
+			    double margin, uint64_t seed)
+{
+	struct pmbench_schedule_cell t = *out;
+	double tm = -1, n = rounds ? rounds : 1, pt, sp, so, s, half, need;
+	int ret;
+
+	t.half = -1;
+	ret = pmbench_schedule_judge(&t, &tm, c, b, rounds, margin, seed);
+	out->excluded = t.excluded;
+	if (ret || t.baseline) {
+		if (!t.excluded && t.half < 0)
+			out->half = -1;
+		return ret;
+	}
+	sp = same_pair(&pt, p, c, b);
+	if (sp >= 0) {
+		so = (log(t.hi) - log(t.lo)) / 2 * sqrt(n);
+		s = sqrt((n * so * so + PMBENCH_PRIOR_WEIGHT * sp * sp) /
+			 (n + PMBENCH_PRIOR_WEIGHT));
+		t.lo = t.point * exp(-s / sqrt(n));
+		t.hi = t.point * exp(s / sqrt(n));
+	}
+	half = (t.hi - t.lo) / 2 / t.point;
+	need = pmbench_schedule_verdict_need(t.point, t.lo, t.hi, rounds,
+					     margin);
+	if (need > *most || (need == *most && half > out->half)) {
+		out->point = t.point;
+		out->lo = t.lo;
+		out->hi = t.hi;
+		*most = need;
+	}
+	if (half > out->half)
+		out->half = half;
+	return 0;
+}
+
 /* A timed run of a group, in time order. */
 struct run_at {
 	double start, end;
@@ -242,5 +282,47 @@ double pmbench_prior_run_overhead(const struct pmbench_prior *p,
 		if (m >= 0)
 			return m;
 	}
+	return -1;
+}
+
+/* The mean trash of PM `pm`'s runs in the group's minimum rounds of `r`. */
+static int trash_in(const struct pmbench_result *r, const char *fixture,
+		    const char *task, const char *scenario, const char *pm,
+		    double *bytes, double *files)
+{
+	const struct pmbench_cell *c =
+		pmbench_result_find_cell(r, fixture, task, scenario, pm);
+	unsigned end = r->runs_auto ? r->warmup + r->auto_min_runs
+				    : r->warmup + r->runs;
+	double sb = 0, sf = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; c && i < c->samples_nr; i++) {
+		const struct pmbench_sample *s = &c->samples[i];
+		double b, f;
+
+		if (s->warmup || s->round >= end ||
+		    !pmbench_sample_metric_get(s, "trash_bytes", &b) ||
+		    !pmbench_sample_metric_get(s, "trash_files_count", &f))
+			continue;
+		sb += b;
+		sf += f;
+		n++;
+	}
+	if (n < 2)
+		return -1;
+	*bytes = sb / (double)n;
+	*files = sf / (double)n;
+	return 0;
+}
+
+int pmbench_prior_run_trash(const struct pmbench_prior *p, const char *fixture,
+			    const char *task, const char *scenario,
+			    const char *pm, double *bytes, double *files)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (!trash_in(&p->results[i], fixture, task, scenario, pm,
+			      bytes, files))
+			return 0;
 	return -1;
 }

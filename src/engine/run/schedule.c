@@ -372,6 +372,27 @@ uint64_t pmbench_schedule_need_ns(const struct pmbench_schedule_cell *cells,
 	return total < 1.8e19 ? (uint64_t)total : UINT64_MAX;
 }
 
+void pmbench_schedule_need_rounds(const struct pmbench_schedule_cell *cells,
+				  size_t nr, const unsigned *rounds,
+				  size_t groups,
+				  const struct pmbench_schedule_budget *o,
+				  double *most, int *runs)
+{
+	for (size_t g = 0; g < groups; g++) {
+		int base;
+
+		group_cost(cells, nr, g, rounds[g], o, NEED_WIDE, 0, &base);
+		most[g] = base ? group_most(cells, nr, g, rounds[g], o) : 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct pmbench_schedule_cell *c = &cells[i];
+
+		runs[i] = c->group < groups && !c->excluded &&
+			  (c->baseline ||
+			   runs_in(c, rounds[c->group], o, NEED_WIDE));
+	}
+}
+
 uint64_t pmbench_schedule_eta_ns(const struct pmbench_schedule_cell *cells,
 				 size_t nr, const unsigned *rounds,
 				 size_t groups, uint64_t round_ns,

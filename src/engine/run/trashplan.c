@@ -116,15 +116,21 @@ void pmbench_trash_plan_make(struct pmbench_trash_plan *out,
 
 void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
 			   const uint64_t *round_ns, size_t nr,
-			   uint64_t extra_ns)
+			   uint64_t extra_ns,
+			   const struct pmbench_trash_pace *pace)
 {
 	struct pmbench_trash_need sum = { 0, 0 };
 	double ns = 0, share;
 
-	for (size_t g = 0; g < nr; g++) {
-		sum.bytes += need[g].bytes;
-		sum.files += need[g].files;
-		ns += (double)round_ns[g];
+	if (pace && pace->ns) {
+		sum = pace->need;
+		ns = (double)pace->ns;
+	} else {
+		for (size_t g = 0; g < nr; g++) {
+			sum.bytes += need[g].bytes;
+			sum.files += need[g].files;
+			ns += (double)round_ns[g];
+		}
 	}
 	rounds[nr] = ns > 0 && extra_ns;
 	share = rounds[nr] ? (double)extra_ns / ns : 0;
@@ -180,6 +186,7 @@ static void plan_trash(struct pmbench_trash_plan *tp,
 		       const struct pmbench_schedule_costs *g, size_t nr,
 		       struct pmbench_trash_need *need, unsigned *rounds,
 		       uint64_t *round_ns, uint64_t extra_ns,
+		       const struct pmbench_trash_pace *pace,
 		       const struct pmbench_fs_trash_room *room,
 		       const struct pmbench_trash_model *m)
 {
@@ -187,7 +194,7 @@ static void plan_trash(struct pmbench_trash_plan *tp,
 		rounds[i] = g[i].min > g[i].done ? g[i].min - g[i].done : 0;
 		round_ns[i] = g[i].round_ns;
 	}
-	pmbench_trash_further(need, rounds, round_ns, nr, extra_ns);
+	pmbench_trash_further(need, rounds, round_ns, nr, extra_ns, pace);
 	pmbench_trash_plan_make(tp, need, rounds, nr + 1, room, m);
 }
 
@@ -200,6 +207,7 @@ static uint64_t held_ns(struct pmbench_trash_plan *tp,
 			const struct pmbench_schedule_costs *g, size_t nr,
 			struct pmbench_trash_need *need, unsigned *rounds,
 			uint64_t *round_ns, uint64_t extra_ns, uint64_t first,
+			const struct pmbench_trash_pace *pace,
 			const struct pmbench_fs_trash_room *room,
 			const struct pmbench_trash_model *m)
 {
@@ -208,7 +216,8 @@ static uint64_t held_ns(struct pmbench_trash_plan *tp,
 	while (hi - lo > 1000000) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		plan_trash(tp, g, nr, need, rounds, round_ns, mid, room, m);
+		plan_trash(tp, g, nr, need, rounds, round_ns, mid, pace, room,
+			   m);
 		if (tp->cost_ns > first)
 			hi = mid;
 		else
@@ -221,6 +230,7 @@ void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 			       struct pmbench_trash_plan *tp,
 			       const struct pmbench_schedule_costs *g,
 			       size_t nr, const struct pmbench_trash_need *need,
+			       const struct pmbench_trash_pace *pace,
 			       const struct pmbench_fs_trash_room *room,
 			       const struct pmbench_trash_model *m,
 			       uint64_t used_ns, uint64_t budget_ns,
@@ -233,7 +243,7 @@ void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 
 	memcpy(n, need, nr * sizeof(*n));
 	/* The minimum's emptyings: part of what the minimum needs. */
-	plan_trash(tp, g, nr, n, rounds, round_ns, 0, room, m);
+	plan_trash(tp, g, nr, n, rounds, round_ns, 0, pace, room, m);
 	first = tp->cost_ns;
 	pmbench_schedule_plan_make(plan, g, nr, used_ns, first, budget_ns,
 				   need_ns);
@@ -243,17 +253,18 @@ void pmbench_trash_plan_budget(struct pmbench_schedule_plan *plan,
 	 * longer than what is left: the budget then runs rounds until the
 	 * trash is full, bench.c's room_fits(), and stops there).
 	 */
-	plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room, m);
+	plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, pace, room,
+		   m);
 	more = tp->cost_ns - first;
 	if (more) {
 		uint64_t paid = plan->extra_ns > more ? plan->extra_ns - more
 						      : 0;
 		uint64_t held = held_ns(tp, g, nr, n, rounds, round_ns,
-					plan->extra_ns, first, room, m);
+					plan->extra_ns, first, pace, room, m);
 
 		plan->extra_ns = held >= paid ? held : paid;
-		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, room,
-			   m);
+		plan_trash(tp, g, nr, n, rounds, round_ns, plan->extra_ns, pace,
+			   room, m);
 		plan->end_ns =
 			plan->fit_ns + plan->extra_ns + tp->cost_ns - first;
 	}
