@@ -101,24 +101,20 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 					      unsigned rounds, double margin);
 
 /**
- * How many rounds the same pair's earlier spread counts for when it is
- * pooled with the rounds run so far (pmbench_prior_judge_now()): as many
- * as the minimum's. Five rounds' interval is itself noisy: after the
- * first rounds the estimates of 2026-12-06 from it alone said 8:00 for a
- * migrate that took 4:45 (+69 %) and 10:54 for a ci-cache that took 7:34
- * (+44 %).
- */
-#define PMBENCH_PRIOR_WEIGHT 5
-
-/**
  * pmbench_schedule_judge() for the estimates made as the rounds run
  * (the one after the first rounds, the progress line's ETA), never for
  * the allocation or a verdict: where `p` has the same pair (as in
  * pmbench_prior_judge()), the interval's width is the rounds' own
- * spread pooled with that pair's, which counts as PMBENCH_PRIOR_WEIGHT
- * rounds (the variances weighted by rounds), around the rounds' own
- * ratio; else the rounds' own interval. Returns as
- * pmbench_schedule_judge().
+ * spread pooled with that pair's, which counts as the rounds of the
+ * earlier results it is from (the variances weighted by rounds, as a
+ * pooled variance), around the rounds' own ratio; else the rounds' own
+ * interval. Returns as pmbench_schedule_judge().
+ *
+ * Five rounds' interval is itself noisy: after the first rounds, the
+ * estimates of 2026-12-06 from it alone said 8:00 for a migrate that
+ * took 4:45 (+69 %) and 10:54 for a ci-cache that took 7:34 (+44 %);
+ * pooled with the earlier spread counted as five rounds, the migrate's
+ * said 8:00 against 5:28 (one slow pnpm run in the five).
  */
 int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			    struct pmbench_prior *p,

@@ -627,9 +627,13 @@ static size_t where(const char *hay, const char *needle)
 
 /*
  * The trash filling up, in a bench of two groups: each fake install
- * writes 32 MiB, the trash's limit is forced down to 700 MiB
- * (PMBENCH_TEST_TRASH_LIMIT), so clean's warm-ups and 5 rounds fit, and
- * lockfile's 5 rounds more do not. The estimate before the first timed
+ * writes 64 MiB, the trash's limit is forced down to 1,216 MiB
+ * (PMBENCH_TEST_TRASH_LIMIT), so the warm-ups and clean's 5 rounds fit
+ * (896 MiB), and lockfile's 5 rounds more (1,536 MiB) do not: the limit
+ * midway, as what a turn leaves is measured from the file system's free
+ * space, which the other tests' writes and deletions move too (with 32
+ * MiB and a limit 68 MiB from one side the estimate saw 267 MB rounds
+ * beside a copy, 2026-12-06). The estimate before the first timed
  * run names the one emptying and the group it precedes; the trash is
  * emptied there, after clean's last timed run and before lockfile's
  * first, and no reset within the rounds had to empty it.
@@ -646,10 +650,10 @@ TEST(trash_emptied_between_groups)
 	h_setup();
 	proj = h_project("proj");
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
-	pmbench_strvec_push(&env, "FAKEPM_NPM_TIMELINE=write:32768:0");
-	pmbench_strvec_push(&env, "FAKEPM_BUN_TIMELINE=write:32768:0");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_TIMELINE=write:65536:0");
+	pmbench_strvec_push(&env, "FAKEPM_BUN_TIMELINE=write:65536:0");
 	pmbench_strvec_pushf(&env, "%s=%llu", PMBENCH_FS_TRASH_LIMIT_ENV,
-			     700ull << 20);
+			     1216ull << 20);
 	pmbench_strvec_pushf(&env, "%s=0", PMBENCH_FS_REUSE_DELAY_ENV);
 	{
 		const char *args[] = { "bench",

@@ -295,7 +295,7 @@ TEST(overhead_per_run)
 
 /*
  * As the rounds run, the estimates pool the rounds' own spread with the
- * same pair's earlier one (which counts as PMBENCH_PRIOR_WEIGHT rounds):
+ * same pair's earlier one (which counts as the earlier result's rounds):
  * five wide rounds today against narrow earlier ones give an interval
  * between the two, around today's ratio, and fewer rounds needed than
  * the rounds alone say; with no earlier result, the rounds' own.
@@ -330,16 +330,23 @@ TEST(estimate_pools_the_earlier_spread)
 			e, "proj", "install", "clean", "pnpm");
 		double pt = 0;
 
-		sp = 2 / sqrt(5.0) *
-		     pmbench_prior_spread_of(
-			     &pt, ec,
-			     pmbench_result_find_cell(e, "proj", "install",
-						      "clean", "npm"),
-			     e->seed + (size_t)(ec - e->cells));
+		sp = pmbench_prior_spread_of(
+			&pt, ec,
+			pmbench_result_find_cell(e, "proj", "install", "clean",
+						 "npm"),
+			e->seed + (size_t)(ec - e->cells));
 	}
-	CHECK(sp > 0 && sn < so && sn > sp);
-	/* Variances weighted by rounds, 5 and 5: their mean. */
-	CHECK_NEAR(sn * sn, (so * so + sp * sp) / 2, 1e-9);
+	CHECK(sp > 0 && sn < so && sn > 2 * sp / sqrt(5.0));
+	/*
+	 * Variances weighted by rounds, today's 5 and the earlier 6, each
+	 * a spread (half-width times the square root of the rounds).
+	 */
+	{
+		double o = so / 2 * sqrt(5.0),
+		       v = (5 * o * o + 6 * sp * sp) / 11;
+
+		CHECK_NEAR(sn * sn, 4 * v / 5, 1e-9);
+	}
 	CHECK(m2 <= m1);
 	CHECK(pmbench_schedule_target_need(pooled.half, 5, 0.10) <
 	      pmbench_schedule_target_need(own.half, 5, 0.10));

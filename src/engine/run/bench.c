@@ -1389,8 +1389,8 @@ static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 			pmbench_result_find_cell(x->r, fa, t, x->scenario, pm);
 		struct pmbench_cell *bc = pmbench_result_find_cell(
 			x->r, fb, t, x->scenario, base);
-
-		uint64_t seed = x->r->seed + (size_t)(c - x->r->cells);
+		uint64_t seed =
+			x->r->seed + (c ? (size_t)(c - x->r->cells) : 0);
 
 		/* Before the first timed round: as the prior predicts. */
 		if (prior && by == BY_PRIOR) {

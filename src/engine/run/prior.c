@@ -14,8 +14,10 @@
 /* Resamples of a prior's interval: a prediction, not a verdict. */
 #define PRIOR_RESAMPLES 2000
 
-double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
-			       const struct pmbench_cell *b, uint64_t seed)
+/* pmbench_prior_spread_of(), and the rounds it is from in `*rounds`. */
+static double spread_rounds(double *point, size_t *rounds,
+			    const struct pmbench_cell *c,
+			    const struct pmbench_cell *b, uint64_t seed)
 {
 	struct pmbench_interval iv;
 	size_t n = 0;
@@ -30,7 +32,16 @@ double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
 	    !(iv.point > 0))
 		return -1;
 	*point = iv.point;
+	*rounds = n;
 	return (log(iv.hi) - log(iv.lo)) / 2 * sqrt((double)n);
+}
+
+double pmbench_prior_spread_of(double *point, const struct pmbench_cell *c,
+			       const struct pmbench_cell *b, uint64_t seed)
+{
+	size_t n;
+
+	return spread_rounds(point, &n, c, b, seed);
 }
 
 /* A result's baseline: as it names it, else its first PM (ci-cache). */
@@ -98,33 +109,38 @@ static double median_now(const struct pmbench_cell *c)
 /*
  * The same pair in the newest PMBENCH_PRIOR_SAME_RESULTS results that
  * have it: the median of their spreads (one run's luck is not the
- * machine's), the newest one's ratio in `point`; -1 when none has it.
+ * machine's), the newest one's ratio in `point`, their rounds in all in
+ * `*rounds`; -1 when none has it.
  */
-static double same_pair(double *point, const struct pmbench_prior *p,
+static double same_pair(double *point, size_t *rounds,
+			const struct pmbench_prior *p,
 			const struct pmbench_cell *c,
 			const struct pmbench_cell *b)
 {
 	double v[PMBENCH_PRIOR_SAME_RESULTS];
 	size_t n = 0;
 
+	*rounds = 0;
 	for (size_t i = 0; i < p->nr && n < PMBENCH_ARRAY_SIZE(v); i++) {
 		const struct pmbench_result *r = &p->results[i];
 		const struct pmbench_cell *hc = pmbench_result_find_cell(
 			r, c->fixture, c->task, c->scenario, c->pm);
 		double s, pt;
+		size_t k = 0;
 
 		if (!hc)
 			continue;
-		s = pmbench_prior_spread_of(
-			&pt, hc,
-			pmbench_result_find_cell(r, b->fixture, b->task,
-						 b->scenario, b->pm),
-			r->seed + (size_t)(hc - r->cells));
+		s = spread_rounds(&pt, &k, hc,
+				  pmbench_result_find_cell(r, b->fixture,
+							   b->task, b->scenario,
+							   b->pm),
+				  r->seed + (size_t)(hc - r->cells));
 		if (s < 0)
 			continue;
 		if (!n)
 			*point = pt;
 		v[n++] = s;
+		*rounds += k;
 	}
 	return n ? pmbench_stats_median(v, n) : -1;
 }
@@ -139,11 +155,12 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 	enum pmbench_prior_source src = PMBENCH_PRIOR_SAME;
 	double mc = median_now(c), mb = median_now(b);
 	double point = 0, s, h, lo, hi, half, need;
+	size_t from;
 
 	out->excluded = !mc || !mb || c->prime_failure;
 	if (out->excluded || out->baseline)
 		return PMBENCH_PRIOR_SETTLED;
-	s = same_pair(&point, p, c, b);
+	s = same_pair(&point, &from, p, c, b);
 	if (s < 0) {
 		machine_spread(p);
 		src = PMBENCH_PRIOR_MACHINE;
@@ -177,7 +194,8 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			    double margin, uint64_t seed)
 {
 	struct pmbench_schedule_cell t = *out;
-	double tm = -1, n = rounds ? rounds : 1, pt, sp, so, s, half, need;
+	double tm = -1, n = rounds ? rounds : 1, pt, sp, so, s, w, half, need;
+	size_t from;
 	int ret;
 
 	t.half = -1;
@@ -188,11 +206,11 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			out->half = -1;
 		return ret;
 	}
-	sp = same_pair(&pt, p, c, b);
+	sp = same_pair(&pt, &from, p, c, b);
 	if (sp >= 0) {
+		w = (double)from;
 		so = (log(t.hi) - log(t.lo)) / 2 * sqrt(n);
-		s = sqrt((n * so * so + PMBENCH_PRIOR_WEIGHT * sp * sp) /
-			 (n + PMBENCH_PRIOR_WEIGHT));
+		s = sqrt((n * so * so + w * sp * sp) / (n + w));
 		t.lo = t.point * exp(-s / sqrt(n));
 		t.hi = t.point * exp(s / sqrt(n));
 	}
