@@ -335,6 +335,17 @@ int pmbench_schedule_budgeted(int by_default, int runs_given, int runs_auto,
 			      int budget_given, int sharded);
 
 /**
+ * One of a PM's cells, its interval [lo, hi] around `point` needing
+ * `need` more rounds to decide its verdict, into `out`: that interval
+ * kept when it needs the most rounds so far (`*most`; of two that need
+ * as many, the wider), `out->half` the widest relative half-width.
+ * pmbench_schedule_judge() and the prior's judges (prior.c) keep the
+ * least settled of a PM's cells so.
+ */
+void pmbench_schedule_keep(struct pmbench_schedule_cell *out, double *most,
+			   double point, double lo, double hi, double need);
+
+/**
  * Cell `c` judged against the baseline's cell `b` (NULL: none) after
  * `rounds` rounds, into `out` (whose `baseline` says whether c is the
  * baseline's; set its half to 0 and `*most` to -1 before the first of a

@@ -29,7 +29,7 @@ int pmbench_schedule_judge(struct pmbench_schedule_cell *out, double *most,
 			   double margin, uint64_t seed)
 {
 	struct pmbench_interval iv;
-	double half, need;
+	double need;
 	size_t n = 0;
 	int ret;
 
@@ -49,16 +49,23 @@ int pmbench_schedule_judge(struct pmbench_schedule_cell *out, double *most,
 		out->half = -1;
 		return 1;
 	}
-	half = (iv.hi - iv.lo) / 2 / iv.point;
+	pmbench_schedule_keep(out, most, iv.point, iv.lo, iv.hi, need);
+	return 0;
+}
+
+void pmbench_schedule_keep(struct pmbench_schedule_cell *out, double *most,
+			   double point, double lo, double hi, double need)
+{
+	double half = (hi - lo) / 2 / point;
+
 	if (need > *most || (need == *most && half > out->half)) {
-		out->point = iv.point;
-		out->lo = iv.lo;
-		out->hi = iv.hi;
+		out->point = point;
+		out->lo = lo;
+		out->hi = hi;
 		*most = need;
 	}
 	if (half > out->half)
 		out->half = half;
-	return 0;
 }
 
 enum pmbench_schedule_stop

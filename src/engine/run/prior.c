@@ -154,7 +154,7 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 {
 	enum pmbench_prior_source src = PMBENCH_PRIOR_SAME;
 	double mc = median_now(c), mb = median_now(b);
-	double point = 0, s, h, lo, hi, half, need;
+	double point = 0, s, h, lo, hi, need;
 	size_t from;
 
 	out->excluded = !mc || !mb || c->prime_failure;
@@ -174,16 +174,8 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 	h = s / sqrt((double)(rounds ? rounds : 1));
 	lo = point * exp(-h);
 	hi = point * exp(h);
-	half = (hi - lo) / 2 / point;
 	need = pmbench_schedule_verdict_need(point, lo, hi, rounds, margin);
-	if (need > *most || (need == *most && half > out->half)) {
-		out->point = point;
-		out->lo = lo;
-		out->hi = hi;
-		*most = need;
-	}
-	if (half > out->half)
-		out->half = half;
+	pmbench_schedule_keep(out, most, point, lo, hi, need);
 	return src;
 }
 
@@ -194,7 +186,7 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			    double margin, uint64_t seed)
 {
 	struct pmbench_schedule_cell t = *out;
-	double tm = -1, n = rounds ? rounds : 1, pt, sp, so, s, w, half, need;
+	double tm = -1, n = rounds ? rounds : 1, pt, sp, so, s, w, need;
 	size_t from;
 	int ret;
 
@@ -214,17 +206,9 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 		t.lo = t.point * exp(-s / sqrt(n));
 		t.hi = t.point * exp(s / sqrt(n));
 	}
-	half = (t.hi - t.lo) / 2 / t.point;
 	need = pmbench_schedule_verdict_need(t.point, t.lo, t.hi, rounds,
 					     margin);
-	if (need > *most || (need == *most && half > out->half)) {
-		out->point = t.point;
-		out->lo = t.lo;
-		out->hi = t.hi;
-		*most = need;
-	}
-	if (half > out->half)
-		out->half = half;
+	pmbench_schedule_keep(out, most, t.point, t.lo, t.hi, need);
 	return 0;
 }
 
