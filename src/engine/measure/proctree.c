@@ -689,12 +689,12 @@ static void trace_walk(struct pmbench_child *c, const struct tree *t,
  * Walk the tree (so that what it starts is remembered) and, when asked,
  * sample the sum of its RSS, and trace it.
  */
-void proctree_sample(struct pmbench_child *c)
+void proctree_sample(struct pmbench_child *c, unsigned flags)
 {
 	struct tree t = TREE_INIT;
 	uint64_t kib = 0, cpu0 = c->trace ? pmbench_proctrace_cpu() : 0;
 
-	proctree_walk(&t, c, 0);
+	proctree_walk(&t, c, flags);
 	if (c->trace)
 		trace_walk(c, &t, cpu0);
 	if (c->flags & PMBENCH_CHILD_SAMPLE_TREE) {

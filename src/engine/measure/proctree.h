@@ -102,9 +102,10 @@ void proctree_reset(struct tree *t);
 void proctree_release(struct tree *t);
 
 /*
- * Walk c's tree (so that what it starts is remembered) and, when asked,
- * sample the sum of its RSS, and trace it (proctrace.h).
+ * Walk c's tree (so that what it starts is remembered; `flags` as
+ * proctree_walk()'s) and, when asked, sample the sum of its RSS, and
+ * trace it (proctrace.h).
  */
-void proctree_sample(struct pmbench_child *c);
+void proctree_sample(struct pmbench_child *c, unsigned flags);
 
 #endif
