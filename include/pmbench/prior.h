@@ -41,12 +41,31 @@ struct pmbench_prior {
 	double spread;
 	size_t pairs; /**< the pairs it is the median of */
 	int measured; /**< spread and pairs worked out (when first needed) */
+	/**
+	 * Which of the same pair's spreads pmbench_prior_judge() takes:
+	 * 0 their median, -1 the lowest, 1 the highest (see
+	 * PMBENCH_PRIOR_PICKS).
+	 */
+	int pick;
 };
 
 #define PMBENCH_PRIOR_INIT                             \
 	{                                              \
 		.results = NULL, .nr = 0, .spread = -1 \
 	}
+
+/**
+ * The estimate before the first timed round is the mean of the further
+ * rounds' time at each of these picks, every pair at once (a noisy
+ * spell widens them all): an expected time, not the time at the median.
+ * The rounds a pair needs are zero below the target's width and grow
+ * as its square above it, so the time at the median spread is zero
+ * exactly when the spread is near the target: in the trio of
+ * 2026-12-06 (trio 10) migrate's three earlier results said no further
+ * round and the rounds ran to the budget (−39 %).
+ */
+#define PMBENCH_PRIOR_PICKS 3
+extern const int pmbench_prior_picks[PMBENCH_PRIOR_PICKS];
 
 /** How many of the newest result files pmbench_prior_load() reads. */
 #define PMBENCH_PRIOR_FILES 8

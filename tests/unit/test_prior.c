@@ -109,6 +109,35 @@ TEST(same_pair_from_the_newest_result)
 	CHECK_NEAR(most, 0, 0);
 	spread = pmbench_prior_spread_of(&(double){ 0 }, c, b, 1);
 	CHECK(spread < 0); /* today's cells have no timed round */
+	/*
+	 * The picks the expected estimate averages over: the highest of
+	 * the three spreads is the wide one, which needs rounds; the
+	 * lowest is narrower than the median; the ratio stays the newest.
+	 */
+	{
+		struct pmbench_schedule_cell lo = { .half = 0 },
+					     hi = { .half = 0 };
+		double mlo = -1, mhi = -1;
+
+		p.pick = 1;
+		CHECK_INT(pmbench_prior_judge(&hi, &mhi, &p, c, b, 5, 0.10),
+			  PMBENCH_PRIOR_SAME);
+		CHECK(hi.half > 0.10);
+		CHECK(pmbench_schedule_target_need(hi.half, 5, 0.10) > 0);
+		CHECK_NEAR(hi.point, 0.25, 0.01);
+		p.pick = -1;
+		CHECK_INT(pmbench_prior_judge(&lo, &mlo, &p, c, b, 5, 0.10),
+			  PMBENCH_PRIOR_SAME);
+		CHECK(lo.half >= 0 && lo.half < cell.half);
+		CHECK_NEAR(pmbench_schedule_target_need(lo.half, 5, 0.10), 0,
+			   0);
+		CHECK_NEAR(mlo, 0, 0);
+		p.pick = 0;
+	}
+	/* The picks: both ends, then the median (the cells left as it). */
+	CHECK_INT(PMBENCH_PRIOR_PICKS, 3);
+	CHECK_INT(pmbench_prior_picks[PMBENCH_PRIOR_PICKS - 1], 0);
+	CHECK(pmbench_prior_picks[0] * pmbench_prior_picks[1] == -1);
 	pmbench_prior_release(&p);
 	CHECK(!p.results && p.nr == 0 && p.spread < 0);
 	pmbench_result_release(&r);

@@ -14,6 +14,9 @@
 /* Resamples of a prior's interval: a prediction, not a verdict. */
 #define PRIOR_RESAMPLES 2000
 
+/* The median last: the cells are left as it judges them. */
+const int pmbench_prior_picks[PMBENCH_PRIOR_PICKS] = { -1, 1, 0 };
+
 /* pmbench_prior_spread_of(), and the rounds it is from in `*rounds`. */
 static double spread_rounds(double *point, size_t *rounds,
 			    const struct pmbench_cell *c,
@@ -109,10 +112,11 @@ static double median_now(const struct pmbench_cell *c)
 /*
  * The same pair in the newest PMBENCH_PRIOR_SAME_RESULTS results that
  * have it: the median of their spreads (one run's luck is not the
- * machine's), the newest one's ratio in `point`, their rounds in all in
- * `*rounds`; -1 when none has it.
+ * machine's; the lowest or the highest as `pick` asks), the newest
+ * one's ratio in `point`, their rounds in all in `*rounds`; -1 when
+ * none has it.
  */
-static double same_pair(double *point, size_t *rounds,
+static double same_pair(double *point, size_t *rounds, int pick,
 			const struct pmbench_prior *p,
 			const struct pmbench_cell *c,
 			const struct pmbench_cell *b)
@@ -142,7 +146,17 @@ static double same_pair(double *point, size_t *rounds,
 		v[n++] = s;
 		*rounds += k;
 	}
-	return n ? pmbench_stats_median(v, n) : -1;
+	if (!n)
+		return -1;
+	if (pick) {
+		double e = v[0];
+
+		for (size_t i = 1; i < n; i++)
+			if (pick < 0 ? v[i] < e : v[i] > e)
+				e = v[i];
+		return e;
+	}
+	return pmbench_stats_median(v, n);
 }
 
 enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
@@ -160,7 +174,7 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 	out->excluded = !mc || !mb || c->prime_failure;
 	if (out->excluded || out->baseline)
 		return PMBENCH_PRIOR_SETTLED;
-	s = same_pair(&point, &from, p, c, b);
+	s = same_pair(&point, &from, p->pick, p, c, b);
 	if (s < 0) {
 		machine_spread(p);
 		src = PMBENCH_PRIOR_MACHINE;
@@ -198,7 +212,7 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			out->half = -1;
 		return ret;
 	}
-	sp = same_pair(&pt, &from, p, c, b);
+	sp = same_pair(&pt, &from, 0, p, c, b);
 	if (sp >= 0) {
 		w = (double)from;
 		so = (log(t.hi) - log(t.lo)) / 2 * sqrt(n);
