@@ -13,6 +13,8 @@
 #include "pmbench/fs.h"
 #include "pmbench/schedule.h"
 
+struct pmbench_result;
+
 /** What a round leaves in the trash: space and inodes (files). */
 struct pmbench_trash_need {
 	uint64_t bytes, files;
@@ -174,5 +176,14 @@ uint64_t pmbench_trash_room_cost_ns(const struct pmbench_ctx *ctx,
 void pmbench_trash_now(struct pmbench_fs_trash_room *room,
 		       struct pmbench_trash_model *m,
 		       const struct pmbench_ctx *ctx);
+
+/**
+ * The resets' deletions wait in the trash unless the disk is short: when
+ * a discard had to empty it (pmbench_fs_trash_forced()), so that a
+ * timed run followed a large deletion, say so in `r`'s environment
+ * (trash_emptied_between_runs) and as a warning. Bench's and ci-cache's.
+ */
+void pmbench_trash_note_forced(const struct pmbench_ctx *ctx,
+			       struct pmbench_result *r);
 
 #endif

@@ -1537,54 +1537,6 @@ static void prior_turns(struct rounds *x, const struct pmbench_prior *p,
 }
 
 /*
- * Before the first timed round: the time the further rounds will need
- * as this machine's earlier results predict (prior.h), UINT64_MAX when
- * none says; `src` the weakest source of a cell, `pairs` the machine's.
- */
-static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
-			   enum pmbench_prior_source *src, size_t *pairs)
-{
-	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
-	struct pmbench_prior *p = b->xs[0].ctx->prior ? b->xs[0].ctx->prior
-						      : &none;
-	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
-	uint64_t control = 0, need = UINT64_MAX;
-
-	*src = PMBENCH_PRIOR_SETTLED;
-	for (size_t g = 0; g < b->nr; g++) {
-		struct rounds *x = &b->xs[g];
-
-		rounds[g] = o->budget.min_runs;
-		if (x->control_ns > control)
-			control = x->control_ns;
-		prior_turns(x, p, &o->budget, &b->turn_ns[g * x->nr]);
-		for (size_t i = 0; i < x->nr; i++) {
-			struct pmbench_schedule_cell *c =
-				&b->cells[g * x->nr + i];
-			enum pmbench_prior_source s;
-
-			c->group = g;
-			s = pm_ratio(x, i, rounds[g], o->budget.margin, p,
-				     BY_PRIOR, c);
-			if (s < *src)
-				*src = s;
-			c->cost_ns = b->turn_ns[g * x->nr + i]
-					     ? b->turn_ns[g * x->nr + i]
-					     : x->cost_ns[i] *
-						       (x->k[i] ? x->k[i] : 1);
-			c->next = 0;
-		}
-	}
-	if (*src != PMBENCH_PRIOR_NONE)
-		need = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
-						rounds, b->nr, control,
-						&o->budget);
-	*pairs = p->pairs;
-	free(rounds);
-	return need;
-}
-
-/*
  * What a round of group x leaves in the trash: the control's run and
  * its PMs' (those `runs` marks, where it is not NULL).
  */
@@ -1643,6 +1595,98 @@ done:
 	free(most);
 	free(runs);
 	return pace;
+}
+
+/*
+ * The cells judged as the prior predicts them at pick `p->pick`
+ * (prior.h), their turns as it says; the weakest source of a cell.
+ */
+static enum pmbench_prior_source prior_cells(struct budget *b,
+					     const struct pmbench_bench_opts *o,
+					     struct pmbench_prior *p,
+					     uint64_t *control)
+{
+	enum pmbench_prior_source src = PMBENCH_PRIOR_SETTLED;
+
+	*control = 0;
+	for (size_t g = 0; g < b->nr; g++) {
+		struct rounds *x = &b->xs[g];
+
+		if (x->control_ns > *control)
+			*control = x->control_ns;
+		prior_turns(x, p, &o->budget, &b->turn_ns[g * x->nr]);
+		for (size_t i = 0; i < x->nr; i++) {
+			struct pmbench_schedule_cell *c =
+				&b->cells[g * x->nr + i];
+			enum pmbench_prior_source s;
+
+			c->group = g;
+			s = pm_ratio(x, i, o->budget.min_runs, o->budget.margin,
+				     p, BY_PRIOR, c);
+			if (s < src)
+				src = s;
+			c->cost_ns = b->turn_ns[g * x->nr + i]
+					     ? b->turn_ns[g * x->nr + i]
+					     : x->cost_ns[i] *
+						       (x->k[i] ? x->k[i] : 1);
+			c->next = 0;
+		}
+	}
+	return src;
+}
+
+/*
+ * Before the first timed round: the time the further rounds will need
+ * as this machine's earlier results predict (prior.h), UINT64_MAX when
+ * none says; `src` the weakest source of a cell, `pairs` the machine's,
+ * `pace` what those rounds leave in the trash. Both the mean over the
+ * picks of the same pairs' spreads (PMBENCH_PRIOR_PICKS): an expected
+ * time; the cells are left as the median judges them.
+ */
+static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
+			   enum pmbench_prior_source *src, size_t *pairs,
+			   struct pmbench_trash_pace *pace)
+{
+	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
+	struct pmbench_prior *p = b->xs[0].ctx->prior ? b->xs[0].ctx->prior
+						      : &none;
+	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
+	double ns = 0, bytes = 0, files = 0;
+	uint64_t control = 0, need = UINT64_MAX;
+
+	memset(pace, 0, sizeof(*pace));
+	for (size_t g = 0; g < b->nr; g++)
+		rounds[g] = o->budget.min_runs;
+	for (size_t k = 0; k < PMBENCH_PRIOR_PICKS; k++) {
+		struct pmbench_trash_pace at;
+		uint64_t n;
+
+		p->pick = pmbench_prior_picks[k];
+		*src = prior_cells(b, o, p, &control);
+		if (*src == PMBENCH_PRIOR_NONE)
+			break;
+		n = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
+					     rounds, b->nr, control,
+					     &o->budget);
+		if (n == UINT64_MAX) {
+			ns = -1;
+			break;
+		}
+		at = further_pace(b, o, n);
+		ns += (double)n / PMBENCH_PRIOR_PICKS;
+		bytes += (double)at.need.bytes / PMBENCH_PRIOR_PICKS;
+		files += (double)at.need.files / PMBENCH_PRIOR_PICKS;
+	}
+	p->pick = 0;
+	if (*src != PMBENCH_PRIOR_NONE && ns >= 0) {
+		need = (uint64_t)ns;
+		pace->ns = need;
+		pace->need.bytes = (uint64_t)bytes;
+		pace->need.files = (uint64_t)files;
+	}
+	*pairs = p->pairs;
+	free(rounds);
+	return need;
 }
 
 /*
@@ -1834,16 +1878,20 @@ group_costs(const struct budget *b, size_t g,
 
 /*
  * The plan from what the rounds cost so far, the trash's emptyings it
- * foresees reserved in the budget (`tp`); sets b->end_at.
+ * foresees reserved in the budget (`tp`); sets b->end_at. `further` is
+ * what the further rounds of `need_ns` leave (NULL: as the cells need
+ * them, further_pace()).
  */
 static void budget_plan(struct budget *b, const struct pmbench_bench_opts *o,
 			struct pmbench_schedule_costs *costs, uint64_t need_ns,
+			const struct pmbench_trash_pace *further,
 			struct pmbench_schedule_plan *plan,
 			struct pmbench_trash_plan *tp)
 {
 	struct pmbench_trash_need *need =
 		pmbench_xcalloc(b->nr + 1, sizeof(*need));
-	struct pmbench_trash_pace pace = further_pace(b, o, need_ns);
+	struct pmbench_trash_pace pace = further ? *further
+						 : further_pace(b, o, need_ns);
 	struct pmbench_fs_trash_room room;
 	struct pmbench_trash_model m;
 
@@ -1887,7 +1935,8 @@ static void budget_say(struct budget *b, const struct pmbench_bench_opts *o,
  */
 static void budget_estimate(struct budget *b,
 			    const struct pmbench_bench_opts *o,
-			    const char *when, uint64_t need_ns, int prior,
+			    const char *when, uint64_t need_ns,
+			    const struct pmbench_trash_pace *pace, int prior,
 			    size_t pairs)
 {
 	struct pmbench_buf pw = PMBENCH_BUF_INIT;
@@ -1921,15 +1970,15 @@ static void budget_estimate(struct budget *b,
 	if (prior) {
 		uint64_t end;
 
-		budget_plan(b, o, costs, UINT64_MAX, &plan, &tp);
+		budget_plan(b, o, costs, UINT64_MAX, NULL, &plan, &tp);
 		end = b->end_at;
-		budget_plan(b, o, costs, need_ns, &plan, &tp);
+		budget_plan(b, o, costs, need_ns, pace, &plan, &tp);
 		pmbench_schedule_prior_words(&pw, prior, pairs,
 					     b->end_at - b->start_ns,
 					     end - b->start_ns);
 		n.prior = pw.ptr;
 	} else {
-		budget_plan(b, o, costs, need_ns, &plan, &tp);
+		budget_plan(b, o, costs, need_ns, pace, &plan, &tp);
 	}
 	budget_say(b, o, when, &plan, &tp, costs, &n);
 	pmbench_buf_release(&pw);
@@ -1954,10 +2003,13 @@ static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 	if (!ret && o->warmup) {
 		enum pmbench_prior_source src;
+		struct pmbench_trash_pace pace;
 		size_t pairs = 0;
-		uint64_t need = prior_need(b, o, &src, &pairs);
+		uint64_t need = prior_need(b, o, &src, &pairs, &pace);
 
-		budget_estimate(b, o, "", need, src, pairs);
+		budget_estimate(b, o, "", need,
+				src == PMBENCH_PRIOR_NONE ? NULL : &pace, src,
+				pairs);
 	}
 	return ret;
 }
@@ -2009,7 +2061,7 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 				pmbench_schedule_need_ns(
 					b->cells, b->nr * b->xs[0].nr,
 					b->rounds, b->nr, control, &o->budget),
-				0, 0);
+				NULL, 0, 0);
 		ret = budget_spend(b, o);
 	}
 	if (b->nr)
@@ -2168,29 +2220,6 @@ static int check_opts(const struct pmbench_bench_opts *o,
 	return check_fixtures(fixtures, fixtures_nr);
 }
 
-/* The resets' deletions wait in the trash unless the disk is short. */
-static void note_trash(struct pmbench_ctx *ctx, struct pmbench_result *r)
-{
-	struct pmbench_buf b = PMBENCH_BUF_INIT;
-	const char *why;
-	unsigned forced = pmbench_fs_trash_forced(&why);
-
-	if (!forced)
-		return;
-	pmbench_buf_addf(&b,
-			 "yes, %u time%s: the disk ran short, so some runs "
-			 "followed the deletion of earlier runs' trees (the "
-			 "last time, %s)",
-			 forced, forced == 1 ? "" : "s", why);
-	pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
-	pmbench_ctx_warn(ctx,
-			 "the disk ran short of space for the trash (%u "
-			 "time%s; the last time, %s): some runs followed a "
-			 "large deletion of earlier runs' trees",
-			 forced, forced == 1 ? "" : "s", why);
-	pmbench_buf_release(&b);
-}
-
 /*
  * bench --base: the PMs of the base side, found again into `states` after
  * the head's `nr` (their record goes to a scratch result: `r` has them).
@@ -2253,7 +2282,7 @@ int pmbench_bench_run(struct pmbench_ctx *ctx, struct pmbench_result *r,
 	for (size_t fi = 0; !ret && fi < fixtures_nr; fi++)
 		ret = bench_fixture(ctx, r, o, &fixtures[fi], states, nr,
 				    start_ns, &u);
-	note_trash(ctx, r);
+	pmbench_trash_note_forced(ctx, r);
 done:
 	pmbench_ctx_done(ctx);
 	for (size_t i = 0; i < room; i++)

@@ -26,6 +26,7 @@
 #include "pmbench/scriptcheck.h"
 #include "pmbench/stats.h"
 #include "pmbench/task.h"
+#include "pmbench/trashplan.h"
 #include "cisetup.h"
 
 #define TASK PMBENCH_CICACHE_TASK
@@ -971,9 +972,15 @@ struct budget {
 	uint64_t *min_ns;   /* per config: its hit rounds to the minimum */
 	uint64_t *tail_ns;  /* per config: its lockfile-changed job, about */
 	struct pmbench_schedule_cell *cells; /* configs_nr * nr */
+	/* configs_nr * nr: what each PM's last hit job left in the trash */
+	struct pmbench_trash_need *trash;
 	uint64_t primed_ns; /* the budget's time before the first job */
 	double overrun;	    /* the extra rounds' wall over their estimate */
 	size_t base;	    /* the baseline's index */
+	/* The trash emptied before a config's rounds: times, files, first. */
+	unsigned emptied;
+	uint64_t emptied_files;
+	const char *emptied_before;
 };
 
 /* A PM's job took `ns` (its checkout, restore, install and save). */
@@ -992,6 +999,36 @@ struct jobs {
 	const size_t *who; /* the PMs of the rounds (NULL: all) */
 };
 
+/*
+ * What PM i's job (of `j`) left in the trash since `before`: on its
+ * sample (the metrics trash_bytes and trash_files_count, as bench's
+ * runs), and for a hit job in the budget's plan of the trash. The job's
+ * archive, its restored cache and node_modules are moved to the trash by
+ * the next job's reset, so what the file system lost over the job is
+ * what the trash will hold (as bench.c's turn()).
+ */
+static void job_trash(struct run *x, const struct jobs *j, size_t i,
+		      const struct pmbench_fs_trash_room *before)
+{
+	struct pmbench_trash_need t = { 0, 0 };
+	struct pmbench_cell *cell;
+
+	if (!before->avail_bytes)
+		return;
+	pmbench_trash_took(&t, before, x->ctx, 1);
+	cell = pmbench_result_find_cell(x->r, x->f->name, TASK, j->scenario,
+					x->states[i].pm->name);
+	if (cell && cell->samples_nr) {
+		struct pmbench_sample *s = &cell->samples[cell->samples_nr - 1];
+
+		pmbench_sample_metric_set(s, "trash_bytes", (double)t.bytes);
+		pmbench_sample_metric_set(s, "trash_files_count",
+					  (double)t.files);
+	}
+	if (j->kind == JOB_HIT)
+		x->b->trash[j->ci * x->nr + i] = t;
+}
+
 static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 {
 	struct jobs *j = payload;
@@ -1001,6 +1038,7 @@ static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 	struct pmbench_sample *s;
 	uint64_t t0 = pmbench_now_ns();
 	struct pmbench_buf g = PMBENCH_BUF_INIT;
+	struct pmbench_fs_trash_room room;
 	struct pmbench_progress p;
 	int ret;
 
@@ -1016,8 +1054,13 @@ static int job_turn(size_t k, const struct pmbench_round *round, void *payload)
 	cell = pmbench_result_find_cell(x->r, x->f->name, TASK, j->scenario,
 					x->states[i].pm->name);
 	s = pmbench_cell_add_sample(cell);
+	memset(&room, 0, sizeof(room));
+	if (x->b)
+		pmbench_trash_snap(&room, x->ctx);
 	ret = one_job(x, i, j->ci, j->kind, round->number, s);
 	budget_turn(x, j->ci, i, pmbench_now_ns() - t0);
+	if (x->b)
+		job_trash(x, j, i, &room);
 	return ret;
 }
 
@@ -1325,6 +1368,129 @@ static uint64_t budget_tail(const struct run *x)
 }
 
 /*
+ * What a hit round of config ci leaves in the trash: its PMs' jobs, the
+ * `n` of `who` (NULL: every primed one).
+ */
+static struct pmbench_trash_need round_trash(const struct run *x, size_t ci,
+					     const size_t *who, size_t n)
+{
+	struct pmbench_trash_need t = { 0, 0 };
+
+	for (size_t k = 0; k < (who ? n : x->nr); k++) {
+		size_t i = who ? who[k] : k;
+
+		if (x->states[i].prime_failure)
+			continue;
+		t.bytes += x->b->trash[ci * x->nr + i].bytes;
+		t.files += x->b->trash[ci * x->nr + i].files;
+	}
+	return t;
+}
+
+/*
+ * Before `rounds` hit rounds of config ci (by the `n` PMs of `who`;
+ * NULL: all): the trash emptied now if it cannot hold them, rather than
+ * by a job's reset within them, as bench's make_room(). Its time, and
+ * the file system's wait after it (the rounds' schedule waits), are the
+ * budget's, as the plan foresaw (budget_estimate()).
+ */
+static int make_room(struct run *x, size_t ci, unsigned rounds,
+		     const size_t *who, size_t n)
+{
+	struct budget *b = x->b;
+	struct pmbench_trash_need need = round_trash(x, ci, who, n);
+	struct pmbench_buf what = PMBENCH_BUF_INIT;
+	int ret;
+
+	pmbench_buf_addf(&what, "%s's", x->configs[ci].label);
+	ret = pmbench_trash_make_room(x->ctx, &need, rounds, what.ptr,
+				      &b->emptied_files);
+	if (ret > 0 && !b->emptied++)
+		b->emptied_before = x->configs[ci].label;
+	pmbench_buf_release(&what);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Whether a further hit round of config ci by the `n` PMs of `who`,
+ * `est_ns` by its jobs, fits in `left_ns` with the trash's emptying it
+ * needs first, if any (bench's room_fits()).
+ */
+static int room_fits(const struct run *x, size_t ci, const size_t *who,
+		     size_t n, uint64_t est_ns, uint64_t left_ns)
+{
+	struct pmbench_trash_need need = round_trash(x, ci, who, n);
+	uint64_t cost = pmbench_trash_room_cost_ns(x->ctx, &need, 1);
+
+	return !cost ||
+	       cost + (uint64_t)((double)est_ns * x->b->overrun) <= left_ns;
+}
+
+/*
+ * What the further rounds of `need_ns` leave in the trash: each
+ * config's hit rounds as the cells need them, by the PMs that take part
+ * in them (pmbench_schedule_need_rounds(), as bench's further_pace());
+ * not known (ns 0) when need_ns is not.
+ */
+static struct pmbench_trash_pace further_pace(const struct run *x,
+					      uint64_t need_ns)
+{
+	struct pmbench_trash_pace pace = { { 0, 0 }, 0 };
+	size_t cn = x->configs_nr, nr = x->nr;
+	unsigned *rounds = pmbench_xcalloc(cn ? cn : 1, sizeof(*rounds));
+	double *most = pmbench_xcalloc(cn ? cn : 1, sizeof(*most));
+	int *runs = pmbench_xcalloc(cn * nr + 1, sizeof(*runs));
+	size_t *who = pmbench_xcalloc(nr ? nr : 1, sizeof(*who));
+
+	if (need_ns == UINT64_MAX || !need_ns)
+		goto done;
+	for (size_t ci = 0; ci < cn; ci++)
+		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
+				     ? x->b->rounds[ci]
+				     : x->o->budget.min_runs;
+	pmbench_schedule_need_rounds(x->b->cells, cn * nr, rounds, cn,
+				     &x->o->budget, most, runs);
+	for (size_t ci = 0; ci < cn; ci++) {
+		struct pmbench_trash_need t;
+		size_t n = 0;
+
+		if (!(most[ci] > 0))
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (runs[ci * nr + i])
+				who[n++] = i;
+		t = round_trash(x, ci, who, n);
+		pace.need.bytes += (uint64_t)(most[ci] * (double)t.bytes);
+		pace.need.files += (uint64_t)(most[ci] * (double)t.files);
+	}
+	pace.ns = need_ns;
+done:
+	free(rounds);
+	free(most);
+	free(runs);
+	free(who);
+	return pace;
+}
+
+/* The trash emptied before a config's rounds, in the result. */
+static void note_emptied(const struct run *x)
+{
+	struct pmbench_buf w = PMBENCH_BUF_INIT;
+
+	if (!x->b->emptied)
+		return;
+	pmbench_buf_addf(&w,
+			 "%u time%s, %llu files, outside the timed jobs: "
+			 "the first before %s's rounds, which the trash "
+			 "could not hold",
+			 x->b->emptied, x->b->emptied == 1 ? "" : "s",
+			 (unsigned long long)x->b->emptied_files,
+			 x->b->emptied_before);
+	pmbench_result_env_set(x->r, "trash_emptied_between_groups", w.ptr);
+	pmbench_buf_release(&w);
+}
+
+/*
  * The allocation's view of every config's PMs (hit cells) after
  * `rounds` hit rounds of each (NULL: as many as ran), as they are or,
  * before the minimum ran, as `prior` predicts them (prior.h); with
@@ -1401,82 +1567,129 @@ static void estimate_cells(struct run *x)
 
 /*
  * After every config's first hit round: the time the further rounds
- * will need as this machine's earlier results predict (prior.h),
+ * will need as this machine's earlier results predict (prior.h), the
+ * mean over the picks of the same pairs' spreads (PMBENCH_PRIOR_PICKS),
  * UINT64_MAX when none says; `src` the weakest source, `pairs` the
- * machine's.
+ * machine's, `pace` what those rounds leave in the trash (the mean
+ * too).
  */
 static uint64_t prior_need(struct run *x, enum pmbench_prior_source *src,
-			   size_t *pairs)
+			   size_t *pairs, struct pmbench_trash_pace *pace)
 {
 	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
 	struct pmbench_prior *p = x->ctx->prior ? x->ctx->prior : &none;
 	unsigned *rounds = pmbench_xcalloc(x->configs_nr ? x->configs_nr : 1,
 					   sizeof(*rounds));
-	uint64_t need = UINT64_MAX;
+	double ns = 0, bytes = 0, files = 0;
 
+	memset(pace, 0, sizeof(*pace));
 	for (size_t ci = 0; ci < x->configs_nr; ci++)
 		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
 				     ? x->b->rounds[ci]
 				     : x->o->budget.min_runs;
-	*src = budget_cells_of(x, rounds, p);
-	if (*src != PMBENCH_PRIOR_NONE)
-		need = pmbench_schedule_need_ns(x->b->cells,
-						x->configs_nr * x->nr, rounds,
-						x->configs_nr, 0,
-						&x->o->budget);
+	for (size_t k = 0; k < PMBENCH_PRIOR_PICKS; k++) {
+		struct pmbench_trash_pace at;
+		uint64_t n;
+
+		p->pick = pmbench_prior_picks[k];
+		*src = budget_cells_of(x, rounds, p);
+		if (*src == PMBENCH_PRIOR_NONE)
+			break;
+		n = pmbench_schedule_need_ns(x->b->cells, x->configs_nr * x->nr,
+					     rounds, x->configs_nr, 0,
+					     &x->o->budget);
+		if (n == UINT64_MAX) {
+			ns = -1;
+			break;
+		}
+		at = further_pace(x, n);
+		ns += (double)n / PMBENCH_PRIOR_PICKS;
+		bytes += (double)at.need.bytes / PMBENCH_PRIOR_PICKS;
+		files += (double)at.need.files / PMBENCH_PRIOR_PICKS;
+	}
+	p->pick = 0;
 	*pairs = p->pairs;
 	free(rounds);
-	return need;
+	if (*src == PMBENCH_PRIOR_NONE || ns < 0)
+		return UINT64_MAX;
+	pace->ns = (uint64_t)ns;
+	pace->need.bytes = (uint64_t)bytes;
+	pace->need.files = (uint64_t)files;
+	return pace->ns;
 }
 
-/* The plan from what the rounds cost so far, said (`when`: see bench). */
+/*
+ * The plan from what the rounds cost so far, with the trash's emptyings
+ * it foresees (bench's budget_plan(): the minimum's are part of it, the
+ * further rounds' off what is left for them), said (`when`: see bench).
+ * `further` is what the further rounds of `need_ns` leave (NULL: as the
+ * cells need them, further_pace()).
+ */
 static void budget_estimate(struct run *x, const char *when, uint64_t need_ns,
-			    int prior, size_t pairs)
+			    const struct pmbench_trash_pace *further, int prior,
+			    size_t pairs)
 {
-	struct pmbench_buf pw = PMBENCH_BUF_INIT;
+	struct pmbench_buf pw = PMBENCH_BUF_INIT, also = PMBENCH_BUF_INIT;
 	struct budget *b = x->b;
+	size_t cn = x->configs_nr;
 	struct pmbench_schedule_costs *costs =
-		pmbench_xcalloc(x->configs_nr, sizeof(*costs));
+		pmbench_xcalloc(cn ? cn : 1, sizeof(*costs));
+	struct pmbench_trash_need *need =
+		pmbench_xcalloc(cn + 1, sizeof(*need));
 	const char **words =
-		pmbench_xcalloc(2 * x->configs_nr + x->nr, sizeof(*words));
+		pmbench_xcalloc(3 * cn + x->nr + 1, sizeof(*words));
+	const char **labels = words + 2 * cn + x->nr;
 	struct pmbench_schedule_names n = { .labels = words,
-					    .groups = words + x->configs_nr,
+					    .groups = words + cn,
 					    .group_option = "--strategy",
-					    .pms = words + 2 * x->configs_nr,
+					    .pms = words + 2 * cn,
 					    .pms_nr = x->nr,
 					    .base = b->base,
 					    .pm_ns = b->turn_ns,
 					    .fixed_ns = b->primed_ns };
+	struct pmbench_trash_pace pace = further ? *further
+						 : further_pace(x, need_ns);
+	struct pmbench_fs_trash_room room;
+	struct pmbench_trash_model m;
 	struct pmbench_schedule_plan plan;
-	uint64_t upto = 0;
+	struct pmbench_trash_plan tp;
+	/* What runs after the rounds is reserved as if spent already. */
+	uint64_t used = budget_used(x) + budget_tail(x), upto = 0;
 
-	for (size_t ci = 0; ci < x->configs_nr; ci++) {
+	for (size_t ci = 0; ci < cn; ci++) {
 		costs[ci] = budget_costs(x, ci);
+		need[ci] = round_trash(x, ci, NULL, 0);
 		words[ci] = x->configs[ci].label;
-		words[x->configs_nr + ci] =
+		words[cn + ci] =
 			pmbench_cicache_strategy_name(x->configs[ci].strategy);
+		labels[ci] = x->configs[ci].label;
 	}
+	labels[cn] = "the further rounds";
 	for (size_t i = 0; i < x->nr; i++)
-		words[2 * x->configs_nr + i] = x->states[i].pm->name;
+		words[2 * cn + i] = x->states[i].pm->name;
+	pmbench_trash_now(&room, &m, x->ctx);
 	if (prior) {
-		pmbench_schedule_plan_make(&plan, costs, x->configs_nr,
-					   budget_used(x), budget_tail(x),
-					   x->o->budget.budget_ns, UINT64_MAX);
+		pmbench_trash_plan_budget(&plan, &tp, costs, cn, need, NULL,
+					  &room, &m, used,
+					  x->o->budget.budget_ns, UINT64_MAX);
 		upto = plan.end_ns;
 	}
-	pmbench_schedule_plan_make(&plan, costs, x->configs_nr, budget_used(x),
-				   budget_tail(x), x->o->budget.budget_ns,
-				   need_ns);
+	pmbench_trash_plan_budget(&plan, &tp, costs, cn, need, &pace, &room, &m,
+				  used, x->o->budget.budget_ns, need_ns);
 	if (prior) {
 		pmbench_schedule_prior_words(&pw, prior, pairs, plan.end_ns,
 					     upto);
 		n.prior = pw.ptr;
 	}
+	pmbench_trash_plan_words(&also, &tp, labels, cn + 1);
+	n.also = also.ptr;
 	x->end_at = x->start_ns + plan.end_ns;
-	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns, costs,
-			     x->configs_nr, &n, &x->o->budget);
+	pmbench_schedule_say(x->ctx, when, &plan, plan.end_ns, costs, cn, &n,
+			     &x->o->budget);
 	pmbench_buf_release(&pw);
+	pmbench_buf_release(&also);
 	free(costs);
+	free(need);
 	free(words);
 }
 
@@ -1492,8 +1705,10 @@ static int budget_min(struct run *x)
 
 		if (b->rounds[ci] >= min)
 			continue;
-		ret = budget_rounds(x, ci, JOB_HIT, next_round(x, ci),
-				    min - b->rounds[ci], NULL, 0, &ns);
+		ret = make_room(x, ci, min - b->rounds[ci], NULL, 0);
+		if (!ret)
+			ret = budget_rounds(x, ci, JOB_HIT, next_round(x, ci),
+					    min - b->rounds[ci], NULL, 0, &ns);
 		b->min_ns[ci] += ns;
 		b->rounds[ci] = min;
 	}
@@ -1535,6 +1750,12 @@ static int budget_spend(struct run *x)
 				who[n++] = i;
 				est += b->cells[(size_t)g * x->nr + i].cost_ns;
 			}
+		/* An emptying of the trash it cannot pay for: stop here. */
+		if (!room_fits(x, (size_t)g, who, n, est, left))
+			break;
+		ret = make_room(x, (size_t)g, 1, who, n);
+		if (ret)
+			break;
 		ret = budget_rounds(x, (size_t)g, JOB_HIT,
 				    next_round(x, (size_t)g), 1, who, n, &ns);
 		if (est && (double)ns / (double)est > b->overrun)
@@ -1588,10 +1809,12 @@ static int budget_run(struct run *x)
 
 	if (!ret) {
 		enum pmbench_prior_source src;
+		struct pmbench_trash_pace pace;
 		size_t pairs = 0;
-		uint64_t need = prior_need(x, &src, &pairs);
+		uint64_t need = prior_need(x, &src, &pairs, &pace);
 
-		budget_estimate(x, "", need, src, pairs);
+		budget_estimate(x, "", need, need == UINT64_MAX ? NULL : &pace,
+				src, pairs);
 	}
 	if (!ret)
 		ret = budget_min(x);
@@ -1602,17 +1825,22 @@ static int budget_run(struct run *x)
 					b->cells, x->configs_nr * x->nr,
 					b->rounds, x->configs_nr, 0,
 					&x->o->budget),
-				0, 0);
+				NULL, 0, 0);
 		ret = budget_spend(x);
 	}
 	budget_mark(x);
 	for (size_t ci = 0; ci < x->configs_nr && !ret; ci++) {
 		uint64_t ns;
 
-		if (x->o->lockfile_changed)
+		if (!x->o->lockfile_changed)
+			continue;
+		/* A whole install: at least what a hit round leaves. */
+		ret = make_room(x, ci, 1, NULL, 0);
+		if (!ret)
 			ret = budget_rounds(x, ci, JOB_CHANGED,
 					    next_round(x, ci), 1, NULL, 0, &ns);
 	}
+	note_emptied(x);
 	return ret;
 }
 
@@ -1630,6 +1858,7 @@ static int budget_jobs(struct run *x)
 	b.min_ns = pmbench_xcalloc(cn, sizeof(*b.min_ns));
 	b.tail_ns = pmbench_xcalloc(cn, sizeof(*b.tail_ns));
 	b.cells = pmbench_xcalloc(cells, sizeof(*b.cells));
+	b.trash = pmbench_xcalloc(cells, sizeof(*b.trash));
 	while (b.base + 1 < x->nr && x->states[b.base].prime_failure)
 		b.base++;
 	x->b = &b;
@@ -1641,6 +1870,7 @@ static int budget_jobs(struct run *x)
 	free(b.min_ns);
 	free(b.tail_ns);
 	free(b.cells);
+	free(b.trash);
 	return ret;
 }
 
@@ -1724,6 +1954,7 @@ static int run_fixture(struct run *x)
 	/* What sealing learnt (the upstream's caching headers). */
 	pmbench_registry_record(x->ctx->registry, x->r);
 	ret = x->o->runs_auto ? budget_jobs(x) : fixed_jobs(x);
+	pmbench_trash_note_forced(x->ctx, x->r);
 	if (ret < 0)
 		return ret;
 	if (x->change)

@@ -9,6 +9,7 @@
 #include "pmbench/buf.h"
 #include "pmbench/ctx.h"
 #include "pmbench/fs.h"
+#include "pmbench/result.h"
 #include "pmbench/trashplan.h"
 #include "pmbench/workdir.h"
 
@@ -355,4 +356,27 @@ void pmbench_trash_plan_words(struct pmbench_buf *out,
 				 labels[p->first_group]);
 	pmbench_buf_adds(out, ": about ");
 	pmbench_buf_add_clock_unit(out, (double)p->cost_ns / 1e9);
+}
+
+void pmbench_trash_note_forced(const struct pmbench_ctx *ctx,
+			       struct pmbench_result *r)
+{
+	struct pmbench_buf b = PMBENCH_BUF_INIT;
+	const char *why;
+	unsigned forced = pmbench_fs_trash_forced(&why);
+
+	if (!forced)
+		return;
+	pmbench_buf_addf(&b,
+			 "yes, %u time%s: the disk ran short, so some runs "
+			 "followed the deletion of earlier runs' trees (the "
+			 "last time, %s)",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_result_env_set(r, "trash_emptied_between_runs", b.ptr);
+	pmbench_ctx_warn(ctx,
+			 "the disk ran short of space for the trash (%u "
+			 "time%s; the last time, %s): some runs followed a "
+			 "large deletion of earlier runs' trees",
+			 forced, forced == 1 ? "" : "s", why);
+	pmbench_buf_release(&b);
 }
