@@ -310,6 +310,21 @@ struct pmbench_fs_usage {
 int pmbench_fs_usage(struct pmbench_fs_usage *out, const char *path);
 
 /**
+ * The file system's "now" for pmbench_fs_changed_since(), into `out`:
+ * the ctime of a probe file `dir`/.pmbench-clock touched now (on the
+ * file system of what will be checked), once a later ctime can be had,
+ * so that whatever is written from now on is stamped after it and what
+ * was written before is not. The kernel stamps files from its coarse
+ * clock, and since Linux 6.13 finer where a stamp was looked at
+ * (multigrain timestamps): CLOCK_REALTIME_COARSE read before a run
+ * could equal a write of the run (a fake yarn's write into node_modules
+ * went unseen in 1 of 2 runs, every time, on 6.18) or come before a
+ * write of the reset. On failure `out` is CLOCK_REALTIME_COARSE and
+ * PMBENCH_ERROR is returned.
+ */
+int pmbench_fs_time_mark(struct timespec *out, const char *dir);
+
+/**
  * What was written in the tree at `root`/`rel` after `since`: the
  * entries whose ctime is later (data or status written, made, renamed
  * into place; a folder with an entry added or removed), without

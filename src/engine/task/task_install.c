@@ -120,8 +120,9 @@ int pmbench_task_install_run(const struct pmbench_task_job *j,
 	(void)argv_out; /* the cell's command, always */
 	if (j->state & PMBENCH_STATE_LOCKFILE)
 		read_lockfile(&before, j->ps);
-	/* The file systems' clock: what the prepare wrote is not later. */
-	clock_gettime(CLOCK_REALTIME_COARSE, &since);
+	/* The file system's clock: what the prepare wrote is not later. */
+	if (pmbench_fs_time_mark(&since, j->ps->ws.root) < 0)
+		pmbench_error_clear();
 	ret = pmbench_pmrun_install(j->ps, j->timeout_ns, s, &c);
 	if (!ret)
 		check_state(j, s, &before, &since);

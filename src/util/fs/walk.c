@@ -4,7 +4,9 @@
  */
 #include "pmbench/common.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmbench/buf.h"
@@ -180,6 +182,52 @@ int pmbench_fs_changed_since(uint64_t *out_count, struct pmbench_strvec *names,
 	*out_count = ret < 0 ? 0 : ctx.changed;
 	pmbench_buf_release(&ctx.path);
 	pmbench_fs_linkmap_free(ctx.seen);
+	return ret;
+}
+
+static int ts_after(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+int pmbench_fs_time_mark(struct timespec *out, const char *dir)
+{
+	struct pmbench_buf path = PMBENCH_BUF_INIT;
+	struct stat st;
+	struct timespec first;
+	int fd, ret = 0;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, out);
+	pmbench_buf_path(&path, dir, ".pmbench-clock");
+	fd = open(path.ptr, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || futimens(fd, NULL) < 0 || fstat(fd, &st) < 0) {
+		ret = pmbench_error_set("cannot mark the time in '%s': %s",
+					path.ptr, strerror(errno));
+		goto done;
+	}
+	first = st.st_ctim;
+	/*
+	 * Until a later stamp is handed out: every write after it is
+	 * stamped later still (the stamps are monotonic across files).
+	 * A tick at most (4 ms at HZ 250); bounded all the same.
+	 */
+	for (int i = 0; i < 200; i++) {
+		if (futimens(fd, NULL) < 0 || fstat(fd, &st) < 0) {
+			ret = pmbench_error_set("cannot mark the time in "
+						"'%s': %s",
+						path.ptr, strerror(errno));
+			goto done;
+		}
+		if (ts_after(&st.st_ctim, &first))
+			break;
+		pmbench_sleep_ns(500000);
+	}
+	*out = first;
+done:
+	if (fd >= 0)
+		close(fd);
+	pmbench_buf_release(&path);
 	return ret;
 }
 
