@@ -39,12 +39,19 @@ struct pmbench_prior {
 	 * log scale times the square root of its rounds; < 0: none
 	 */
 	double spread;
+	/**
+	 * The same spreads' sixth and five-sixths quantiles, where three
+	 * samples' lowest and highest sit (what `pick` -1 and 1 take when
+	 * the same pair is not there)
+	 */
+	double spread_lo, spread_hi;
 	size_t pairs; /**< the pairs it is the median of */
 	int measured; /**< spread and pairs worked out (when first needed) */
 	/**
 	 * Which of the same pair's spreads pmbench_prior_judge() takes:
 	 * 0 their median, -1 the lowest, 1 the highest (see
-	 * PMBENCH_PRIOR_PICKS).
+	 * PMBENCH_PRIOR_PICKS); of the machine's: its median, spread_lo,
+	 * spread_hi.
 	 */
 	int pick;
 };

@@ -189,8 +189,47 @@ TEST(machine_spread_around_todays_ratio)
 	CHECK_INT(p.pairs, 1);
 	CHECK_NEAR(cell.point, 1.05, 1e-9);
 	CHECK_NEAR(log(cell.hi / cell.lo) / 2 * sqrt(5), p.spread, 1e-9);
+	/* One pair: its sixths are its spread. */
+	CHECK_NEAR(p.spread_lo, p.spread, 1e-12);
+	CHECK_NEAR(p.spread_hi, p.spread, 1e-12);
 	pmbench_prior_release(&p);
 	pmbench_result_release(&r);
+	/*
+	 * Three more pairs, a narrow, a middle and a wide one: the picks
+	 * take the machine's sixth, median and five-sixths, in that order.
+	 */
+	{
+		struct pmbench_schedule_cell at[3];
+		const int picks[3] = { -1, 0, 1 };
+		double m = -1;
+
+		struct pmbench_result r2 = PMBENCH_RESULT_INIT;
+
+		earlier(dir, "b.json", "2026-12-06T10:20:00Z", 0.02, 6);
+		earlier(dir, "c.json", "2026-12-06T10:40:00Z", 0.06, 6);
+		earlier(dir, "d.json", "2026-12-06T11:00:00Z", 0.5, 6);
+		pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+		b = add(&r2, "lockfile", "npm", 1000, 0, 0);
+		c = add(&r2, "lockfile", "pnpm", 1050, 0, 0);
+		for (size_t i = 0; i < 3; i++) {
+			memset(&at[i], 0, sizeof(at[i]));
+			p.pick = picks[i];
+			m = -1;
+			CHECK_INT(pmbench_prior_judge(&at[i], &m, &p, c, b, 5,
+						      0.10),
+				  PMBENCH_PRIOR_MACHINE);
+		}
+		p.pick = 0;
+		CHECK_INT(p.pairs, 4);
+		CHECK(p.spread_lo < p.spread && p.spread < p.spread_hi);
+		CHECK(at[0].half < at[1].half && at[1].half < at[2].half);
+		CHECK_NEAR(log(at[1].hi / at[1].lo) / 2 * sqrt(5), p.spread,
+			   1e-9);
+		CHECK_NEAR(log(at[2].hi / at[2].lo) / 2 * sqrt(5), p.spread_hi,
+			   1e-9);
+		pmbench_prior_release(&p);
+		pmbench_result_release(&r2);
+	}
 }
 
 TEST(nothing_to_go_by)

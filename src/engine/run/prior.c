@@ -87,8 +87,12 @@ static void machine_spread(struct pmbench_prior *p)
 		}
 	}
 	p->pairs = nr;
-	if (nr)
+	if (nr) {
+		pmbench_stats_sort(v, nr);
 		p->spread = pmbench_stats_median(v, nr);
+		p->spread_lo = pmbench_stats_quantile(v, nr, 1.0 / 6);
+		p->spread_hi = pmbench_stats_quantile(v, nr, 5.0 / 6);
+	}
 	free(v);
 }
 
@@ -178,7 +182,9 @@ enum pmbench_prior_source pmbench_prior_judge(struct pmbench_schedule_cell *out,
 	if (s < 0) {
 		machine_spread(p);
 		src = PMBENCH_PRIOR_MACHINE;
-		s = p->spread;
+		s = p->pick < 0	  ? p->spread_lo
+		    : p->pick > 0 ? p->spread_hi
+				  : p->spread;
 		point = mc / mb;
 	}
 	if (s < 0) {
