@@ -305,10 +305,14 @@ TEST(estimate_holds)
  * results (prior.c): the first bench in a work folder has none and says
  * so; the second, the same, finds the first's result in the results
  * folder (no --out) and predicts its further rounds from that pair's
- * interval, within ±15 % of its wall time (timing). pnpm steady at a
- * quarter of npm's time: its verdict settles in the first rounds, so
- * the budget (40 s) is far from spent; before the prior, the estimate
- * said the whole budget.
+ * interval, within ±15 % of its wall time (timing). pnpm steady at
+ * half npm's time: its verdict settles in the first rounds, so the
+ * budget (40 s) is far from spent; before the prior, the estimate said
+ * the whole budget. The sleeps were 800 and 200 ms: under the suite's
+ * load pnpm's 200 ms varied by ±5-10 %, about the target, so the first
+ * run's interval could say further rounds the second did not need (9 s
+ * against a wall of 7.5, one fresh-machine rehearsal of three,
+ * 2026-12-07); at 1600 and 800 ms the same jitter is 2-3 %.
  */
 TEST(estimate_from_earlier_results)
 {
@@ -321,8 +325,8 @@ TEST(estimate_from_earlier_results)
 
 	h_setup();
 	proj = h_project("proj");
-	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=800");
-	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=200");
+	pmbench_strvec_push(&env, "FAKEPM_NPM_SLEEP_MS=1600");
+	pmbench_strvec_push(&env, "FAKEPM_PNPM_SLEEP_MS=800");
 	snprintf(results, sizeof(results), "%s/results", h_cache());
 	for (int i = 0; i < 2; i++) {
 		const char *args[] = { "bench",	     "--pm",	   "npm,pnpm",
