@@ -119,14 +119,46 @@ void pmbench_trash_took(struct pmbench_trash_need *out,
 			const struct pmbench_ctx *ctx, unsigned k);
 
 /**
- * Before `rounds` rounds each leaving `need` (of `what`: "lockfile's"):
- * when the trash cannot hold them, empty it now, said as an event, its
- * files counted into `*files`. Returns 1 when it was emptied, 0 when
- * not, or an error.
+ * The trash emptied between groups of a budgeted command (before a
+ * group's rounds, outside the timed runs): how often, the files
+ * deleted, the group before which the first was.
+ */
+struct pmbench_trash_tally {
+	unsigned emptied;
+	uint64_t files;
+	const char *first;
+};
+
+/**
+ * Before `rounds` rounds of group `label` ("lockfile"), each leaving
+ * `need`: when the trash cannot hold them, empty it now, said as an
+ * event, counted in `t`. Returns 1 when it was emptied, 0 when not, or
+ * an error.
  */
 int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
-			    unsigned rounds, const char *what, uint64_t *files);
+			    unsigned rounds, const char *label,
+			    struct pmbench_trash_tally *t);
+
+/**
+ * Whether one more round leaving `need`, `est_ns` long by its turns
+ * (times `overrun`, how much more rounds took than their turns), fits
+ * in `left_ns` with the trash's emptying it needs first, if any (the
+ * deletion and the wait after it): else a budget stops there rather
+ * than pay for it.
+ */
+int pmbench_trash_round_fits(const struct pmbench_ctx *ctx,
+			     const struct pmbench_trash_need *need,
+			     uint64_t est_ns, double overrun, uint64_t left_ns);
+
+/**
+ * `t` in `r`'s environment (trash_emptied_between_groups), when the
+ * trash was emptied: "1 time, 392 files, outside the timed `runs`: the
+ * first before store's rounds, which the trash could not hold".
+ */
+void pmbench_trash_note_tally(struct pmbench_result *r,
+			      const struct pmbench_trash_tally *t,
+			      const char *runs);
 
 /**
  * The plan `p`'s emptyings in the estimate's words, `labels` naming its

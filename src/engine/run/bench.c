@@ -1364,10 +1364,7 @@ struct budget {
 	 */
 	uint64_t *turn_ns;
 	uint64_t end_at; /* the plan's end (monotonic), for the ETA */
-	/* The trash emptied between groups: how often, files, the first. */
-	unsigned emptied;
-	uint64_t emptied_files;
-	const char *emptied_before;
+	struct pmbench_trash_tally tally; /* the trash emptied between groups */
 };
 
 /*
@@ -1721,15 +1718,9 @@ static int make_room(struct budget *b, size_t g, unsigned rounds,
 {
 	struct rounds *x = &b->xs[g];
 	struct pmbench_trash_need need = round_trash(x, runs);
-	struct pmbench_buf what = PMBENCH_BUF_INIT;
-	int ret;
+	int ret = pmbench_trash_make_room(x->ctx, &need, rounds,
+					  label(x, x->task->name), &b->tally);
 
-	pmbench_buf_addf(&what, "%s's", label(x, x->task->name));
-	ret = pmbench_trash_make_room(x->ctx, &need, rounds, what.ptr,
-				      &b->emptied_files);
-	if (ret > 0 && !b->emptied++)
-		b->emptied_before = label(x, x->task->name);
-	pmbench_buf_release(&what);
 	return ret < 0 ? ret : 0;
 }
 
@@ -1742,17 +1733,15 @@ static uint64_t budget_used(const struct budget *b)
 /*
  * Whether a further round of group g run by the PMs `runs` marks,
  * `est_ns` by its turns, fits in `left_ns` with the trash's emptying it
- * needs first (and the wait after it), if any: else the budget stops
- * there rather than pay for it.
+ * needs first (pmbench_trash_round_fits()).
  */
 static int room_fits(const struct budget *b, size_t g, const int *runs,
 		     uint64_t est_ns, uint64_t left_ns)
 {
 	struct pmbench_trash_need need = round_trash(&b->xs[g], runs);
-	uint64_t cost = pmbench_trash_room_cost_ns(b->xs[g].ctx, &need, 1);
 
-	return !cost ||
-	       cost + (uint64_t)((double)est_ns * b->overrun) <= left_ns;
+	return pmbench_trash_round_fits(b->xs[g].ctx, &need, est_ns, b->overrun,
+					left_ns);
 }
 
 /* An extra round took `wall_ns` against its estimate `est_ns`. */
@@ -2034,25 +2023,6 @@ static int budget_warmups(struct budget *b, const struct pmbench_bench_opts *o)
 	return ret;
 }
 
-/* The trash emptied between groups, in the result. */
-static void note_emptied(const struct budget *b)
-{
-	struct pmbench_buf w = PMBENCH_BUF_INIT;
-
-	if (!b->emptied)
-		return;
-	pmbench_buf_addf(&w,
-			 "%u time%s, %llu files, outside the timed runs: "
-			 "the first before %s's rounds, which the trash "
-			 "could not hold",
-			 b->emptied, b->emptied == 1 ? "" : "s",
-			 (unsigned long long)b->emptied_files,
-			 b->emptied_before);
-	pmbench_result_env_set(b->xs[0].r, "trash_emptied_between_groups",
-			       w.ptr);
-	pmbench_buf_release(&w);
-}
-
 /*
  * The budget: every group's warm-ups, the estimate, every group's
  * minimum rounds, then the rounds the allocation gives, then the
@@ -2086,7 +2056,7 @@ static int budget_run(struct budget *b, const struct pmbench_bench_opts *o)
 	}
 	if (b->nr)
 		budget_mark(b, o);
-	note_emptied(b);
+	pmbench_trash_note_tally(b->xs[0].r, &b->tally, "runs");
 	/* `--explain`, `--prove-offline`: as with a fixed plan. */
 	for (size_t g = 0; g < b->nr && !ret; g++)
 		ret = untimed_runs(&b->xs[g]);

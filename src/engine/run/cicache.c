@@ -977,10 +977,7 @@ struct budget {
 	uint64_t primed_ns; /* the budget's time before the first job */
 	double overrun;	    /* the extra rounds' wall over their estimate */
 	size_t base;	    /* the baseline's index */
-	/* The trash emptied before a config's rounds: times, files, first. */
-	unsigned emptied;
-	uint64_t emptied_files;
-	const char *emptied_before;
+	struct pmbench_trash_tally tally; /* the trash emptied between them */
 };
 
 /* A PM's job took `ns` (its checkout, restore, install and save). */
@@ -1397,33 +1394,25 @@ static struct pmbench_trash_need round_trash(const struct run *x, size_t ci,
 static int make_room(struct run *x, size_t ci, unsigned rounds,
 		     const size_t *who, size_t n)
 {
-	struct budget *b = x->b;
 	struct pmbench_trash_need need = round_trash(x, ci, who, n);
-	struct pmbench_buf what = PMBENCH_BUF_INIT;
-	int ret;
+	int ret = pmbench_trash_make_room(x->ctx, &need, rounds,
+					  x->configs[ci].label, &x->b->tally);
 
-	pmbench_buf_addf(&what, "%s's", x->configs[ci].label);
-	ret = pmbench_trash_make_room(x->ctx, &need, rounds, what.ptr,
-				      &b->emptied_files);
-	if (ret > 0 && !b->emptied++)
-		b->emptied_before = x->configs[ci].label;
-	pmbench_buf_release(&what);
 	return ret < 0 ? ret : 0;
 }
 
 /*
  * Whether a further hit round of config ci by the `n` PMs of `who`,
  * `est_ns` by its jobs, fits in `left_ns` with the trash's emptying it
- * needs first, if any (bench's room_fits()).
+ * needs first, if any (pmbench_trash_round_fits()).
  */
 static int room_fits(const struct run *x, size_t ci, const size_t *who,
 		     size_t n, uint64_t est_ns, uint64_t left_ns)
 {
 	struct pmbench_trash_need need = round_trash(x, ci, who, n);
-	uint64_t cost = pmbench_trash_room_cost_ns(x->ctx, &need, 1);
 
-	return !cost ||
-	       cost + (uint64_t)((double)est_ns * x->b->overrun) <= left_ns;
+	return pmbench_trash_round_fits(x->ctx, &need, est_ns, x->b->overrun,
+					left_ns);
 }
 
 /*
@@ -1470,24 +1459,6 @@ done:
 	free(runs);
 	free(who);
 	return pace;
-}
-
-/* The trash emptied before a config's rounds, in the result. */
-static void note_emptied(const struct run *x)
-{
-	struct pmbench_buf w = PMBENCH_BUF_INIT;
-
-	if (!x->b->emptied)
-		return;
-	pmbench_buf_addf(&w,
-			 "%u time%s, %llu files, outside the timed jobs: "
-			 "the first before %s's rounds, which the trash "
-			 "could not hold",
-			 x->b->emptied, x->b->emptied == 1 ? "" : "s",
-			 (unsigned long long)x->b->emptied_files,
-			 x->b->emptied_before);
-	pmbench_result_env_set(x->r, "trash_emptied_between_groups", w.ptr);
-	pmbench_buf_release(&w);
 }
 
 /*
@@ -1840,7 +1811,7 @@ static int budget_run(struct run *x)
 			ret = budget_rounds(x, ci, JOB_CHANGED,
 					    next_round(x, ci), 1, NULL, 0, &ns);
 	}
-	note_emptied(x);
+	pmbench_trash_note_tally(x->r, &x->b->tally, "jobs");
 	return ret;
 }
 

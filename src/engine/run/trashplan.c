@@ -301,7 +301,8 @@ void pmbench_trash_took(struct pmbench_trash_need *out,
 
 int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 			    const struct pmbench_trash_need *need,
-			    unsigned rounds, const char *what, uint64_t *files)
+			    unsigned rounds, const char *label,
+			    struct pmbench_trash_tally *t)
 {
 	struct pmbench_buf trash = PMBENCH_BUF_INIT;
 	struct pmbench_fs_trash_room room;
@@ -315,11 +316,11 @@ int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 	if (!pmbench_trash_must_empty(&room, need, rounds))
 		goto done;
 	pmbench_ctx_event(ctx,
-			  "emptying the trash before %s rounds, outside the "
+			  "emptying the trash before %s's rounds, outside the "
 			  "timed runs: it holds %.1f GB and %llu files, and "
 			  "%u round%s of %.1f MB and %llu files each would "
 			  "take it past its limit (%.1f GB or %llu files)",
-			  what, (double)room.used_bytes / 1e9,
+			  label, (double)room.used_bytes / 1e9,
 			  (unsigned long long)room.used_files, rounds,
 			  rounds == 1 ? "" : "s", (double)need->bytes / 1e6,
 			  (unsigned long long)need->files,
@@ -327,12 +328,41 @@ int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
 			  (unsigned long long)room.limit_files);
 	ret = pmbench_fs_trash_empty(trash.ptr);
 	if (!ret) {
-		*files += room.used_files;
+		t->files += room.used_files;
+		if (!t->emptied++)
+			t->first = label;
 		ret = 1;
 	}
 done:
 	pmbench_buf_release(&trash);
 	return ret;
+}
+
+int pmbench_trash_round_fits(const struct pmbench_ctx *ctx,
+			     const struct pmbench_trash_need *need,
+			     uint64_t est_ns, double overrun, uint64_t left_ns)
+{
+	uint64_t cost = pmbench_trash_room_cost_ns(ctx, need, 1);
+
+	return !cost || cost + (uint64_t)((double)est_ns * overrun) <= left_ns;
+}
+
+void pmbench_trash_note_tally(struct pmbench_result *r,
+			      const struct pmbench_trash_tally *t,
+			      const char *runs)
+{
+	struct pmbench_buf w = PMBENCH_BUF_INIT;
+
+	if (!t->emptied)
+		return;
+	pmbench_buf_addf(&w,
+			 "%u time%s, %llu files, outside the timed %s: the "
+			 "first before %s's rounds, which the trash could not "
+			 "hold",
+			 t->emptied, t->emptied == 1 ? "" : "s",
+			 (unsigned long long)t->files, runs, t->first);
+	pmbench_result_env_set(r, "trash_emptied_between_groups", w.ptr);
+	pmbench_buf_release(&w);
 }
 
 void pmbench_trash_plan_words(struct pmbench_buf *out,
