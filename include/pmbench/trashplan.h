@@ -144,8 +144,9 @@ int pmbench_trash_make_room(const struct pmbench_ctx *ctx,
  * Whether one more round leaving `need`, `est_ns` long by its turns
  * (times `overrun`, how much more rounds took than their turns), fits
  * in `left_ns` with the trash's emptying it needs first, if any (the
- * deletion and the wait after it): else a budget stops there rather
- * than pay for it.
+ * deletion and the wait after it), and leaves at least as much of
+ * `left_ns` for rounds as it costs (waiting bought only with rounds):
+ * else, said as an event, a budget stops there rather than pay for it.
  */
 int pmbench_trash_round_fits(const struct pmbench_ctx *ctx,
 			     const struct pmbench_trash_need *need,
@@ -176,7 +177,9 @@ void pmbench_trash_plan_words(struct pmbench_buf *out,
  * rounds to run to its minimum. The emptyings those rounds need (and the
  * file system's wait after each) are part of the minimum (in `fit_ns`,
  * before the further rounds); the further rounds' own emptying, if they
- * need one, is taken from what is left of the budget, so they get less.
+ * need one, is taken from what is left of the budget, so they get less,
+ * and is planned only when the rounds it makes room for are at least as
+ * long as it (else the further rounds end when the trash is full).
  * `tp` gets the emptyings of the whole plan; `room` and `m`: as in
  * pmbench_trash_plan_make(); `used_ns`, `budget_ns` and `need_ns`: as in
  * pmbench_schedule_plan_make() (used_ns: the wall so far, waits included);
