@@ -108,6 +108,35 @@ enum pmbench_prior_source {
 	PMBENCH_PRIOR_SETTLED	/**< baseline or excluded: nothing needed */
 };
 
+struct pmbench_trash_pace;
+
+/**
+ * A command's further rounds at one pick of the prior (`p->pick` set):
+ * `judge` judges its cells as pmbench_prior_judge() predicts them and
+ * returns the weakest source, with `*need_ns` the further rounds' time
+ * they need (pmbench_schedule_need_ns(); UINT64_MAX: not known); `pace`
+ * gives what `need_ns` of them leave in the trash.
+ */
+struct pmbench_prior_view {
+	enum pmbench_prior_source (*judge)(void *payload,
+					   struct pmbench_prior *p,
+					   uint64_t *need_ns);
+	struct pmbench_trash_pace (*pace)(void *payload, uint64_t need_ns);
+};
+
+/**
+ * The expected further rounds before the first timed round: the mean of
+ * their time over the picks (PMBENCH_PRIOR_PICKS), and in `pace` of
+ * what they leave in the trash; UINT64_MAX (and `pace` zero) when a
+ * cell's source is NONE or a pick's need is not known. `src` gets the
+ * weakest source; `p->pick` is left 0, the cells as the last pick, the
+ * median, judges them.
+ */
+uint64_t pmbench_prior_expect(struct pmbench_prior *p,
+			      const struct pmbench_prior_view *v, void *payload,
+			      enum pmbench_prior_source *src,
+			      struct pmbench_trash_pace *pace);
+
 /**
  * Cell `c` against its baseline's `b` as pmbench_schedule_judge() will
  * see it after `rounds` rounds, predicted from `p`, into `out` (whose
@@ -146,7 +175,7 @@ int pmbench_prior_judge_now(struct pmbench_schedule_cell *out, double *most,
 			    struct pmbench_prior *p,
 			    const struct pmbench_cell *c,
 			    const struct pmbench_cell *b, unsigned rounds,
-			    double margin, uint64_t seed);
+			    double margin, double target, uint64_t seed);
 
 /**
  * The interval's half-width in log scale times the square root of its

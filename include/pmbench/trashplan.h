@@ -82,6 +82,29 @@ struct pmbench_trash_pace {
 };
 
 /**
+ * What a round of group `g` leaves in the trash when the PMs that
+ * `runs` marks (one int a PM) take part in it: the command's own measure
+ * (bench's rounds, ci-cache's hit jobs).
+ */
+typedef struct pmbench_trash_need (*pmbench_trash_round_fn)(void *payload,
+							    size_t g,
+							    const int *runs);
+
+/**
+ * The pace of `need_ns` of further rounds (NULL: not known, ns 0 when
+ * need_ns is UINT64_MAX or 0): `groups` groups of `pms` cells each in
+ * `cells` (group by group), judged after `done[g]` rounds or the
+ * minimum, whichever is more; each group's rounds as its cells need
+ * them (pmbench_schedule_need_rounds()), each leaving what `round` says
+ * of the PMs that take part in them. Bench's and ci-cache's.
+ */
+struct pmbench_trash_pace
+pmbench_trash_pace_of(const struct pmbench_schedule_cell *cells, size_t groups,
+		      size_t pms, const unsigned *done,
+		      const struct pmbench_schedule_budget *o, uint64_t need_ns,
+		      pmbench_trash_round_fn round, void *payload);
+
+/**
  * The further rounds of a budget's plan as one more group, `need[nr]`
  * and `rounds[nr]` (1, or 0 when `extra_ns` is 0): `extra_ns` of rounds
  * leave what `pace` says per second of them, or where it is NULL or

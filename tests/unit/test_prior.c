@@ -385,7 +385,8 @@ TEST(estimate_pools_the_earlier_spread)
 	b = add(&r, "clean", "npm", 1000, 0, 5);
 	c = add(&r, "clean", "pnpm", 300, 0.3, 5);
 	CHECK_INT(pmbench_schedule_judge(&own, &m1, c, b, 5, 0.10, 7), 0);
-	CHECK_INT(pmbench_prior_judge_now(&pooled, &m2, &p, c, b, 5, 0.10, 7),
+	CHECK_INT(pmbench_prior_judge_now(&pooled, &m2, &p, c, b, 5, 0.10, 0.10,
+					  7),
 		  0);
 	CHECK(!pooled.excluded);
 	CHECK_NEAR(pooled.point, own.point, 1e-9);
@@ -423,12 +424,51 @@ TEST(estimate_pools_the_earlier_spread)
 		struct pmbench_schedule_cell alone = { .half = 0 };
 
 		CHECK_INT(pmbench_prior_judge_now(&alone, &m3, &none, c, b, 5,
-						  0.10, 7),
+						  0.10, 0.10, 7),
 			  0);
 		CHECK_NEAR(alone.lo, own.lo, 1e-12);
 		CHECK_NEAR(alone.hi, own.hi, 1e-12);
 		CHECK_NEAR(m3, m1, 1e-12);
 	}
+	pmbench_prior_release(&p);
+	pmbench_result_release(&r);
+}
+
+/*
+ * A ratio its own rounds settle (decided, within the target) is not
+ * widened by a wider earlier spread: the allocation runs it no more, so
+ * the estimates need no further round for it; one its rounds have not
+ * settled is still pooled.
+ */
+TEST(estimate_keeps_a_settled_ratio)
+{
+	struct pmbench_prior p = PMBENCH_PRIOR_INIT;
+	struct pmbench_result r = PMBENCH_RESULT_INIT;
+	struct pmbench_schedule_cell own = { .half = 0 }, kept = { .half = 0 },
+				     wide = { .half = 0 };
+	struct pmbench_cell *c, *b;
+	const char *dir = h_setup();
+	double m1 = -1, m2 = -1, m3 = -1;
+
+	earlier(dir, "a.json", "2026-12-06T11:00:00Z", 0.6, 6);
+	pmbench_prior_load(&p, dir, now, PMBENCH_PRIOR_FILES);
+	CHECK_INT(p.nr, 1);
+	b = add(&r, "clean", "npm", 1000, 0, 5);
+	c = add(&r, "clean", "pnpm", 300, 0.01, 5);
+	CHECK_INT(pmbench_schedule_judge(&own, &m1, c, b, 5, 0.10, 7), 0);
+	CHECK(own.half >= 0 && own.half <= 0.10);
+	CHECK(pmbench_schedule_decided(own.lo, own.hi, 0.10));
+	CHECK_INT(pmbench_prior_judge_now(&kept, &m2, &p, c, b, 5, 0.10, 0.10,
+					  7),
+		  0);
+	CHECK_NEAR(kept.lo, own.lo, 1e-12);
+	CHECK_NEAR(kept.hi, own.hi, 1e-12);
+	CHECK_NEAR(m2, 0, 1e-12);
+	/* Under a target of ±0.1 %, not settled: pooled, and wider. */
+	CHECK_INT(pmbench_prior_judge_now(&wide, &m3, &p, c, b, 5, 0.10, 0.001,
+					  7),
+		  0);
+	CHECK(wide.hi / wide.lo > own.hi / own.lo * 2);
 	pmbench_prior_release(&p);
 	pmbench_result_release(&r);
 }
@@ -512,4 +552,5 @@ CHECK_MAIN(CASE(same_pair_from_the_newest_result),
 	   CASE(a_wide_pair_needs_rounds),
 	   CASE(machine_spread_around_todays_ratio), CASE(nothing_to_go_by),
 	   CASE(only_the_newest_files), CASE(overhead_per_run),
-	   CASE(trash_per_run), CASE(estimate_pools_the_earlier_spread))
+	   CASE(trash_per_run), CASE(estimate_pools_the_earlier_spread),
+	   CASE(estimate_keeps_a_settled_ratio))

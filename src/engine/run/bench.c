@@ -1381,16 +1381,15 @@ enum judge_by { BY_RUNS, BY_ESTIMATE, BY_PRIOR };
  * The reference is the baseline PM, or with bench --base the same PM on
  * the base side (which is then the baseline).
  */
-static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
-					  unsigned rounds, double margin,
-					  struct pmbench_prior *prior,
-					  enum judge_by by,
-					  struct pmbench_schedule_cell *out)
+static enum pmbench_prior_source
+pm_ratio(const struct rounds *x, size_t i, unsigned rounds,
+	 const struct pmbench_schedule_budget *o, struct pmbench_prior *prior,
+	 enum judge_by by, struct pmbench_schedule_cell *out)
 {
 	const char *pm = x->states[i].pm->name, *base = x->r->baseline;
 	const char *fa = x->f->name, *fb = x->f->name;
 	enum pmbench_prior_source src = PMBENCH_PRIOR_SETTLED;
-	double most = -1;
+	double most = -1, margin = o->margin;
 
 	if (x->base_name) {
 		base = pm;
@@ -1420,7 +1419,8 @@ static enum pmbench_prior_source pm_ratio(const struct rounds *x, size_t i,
 				break;
 		} else if (prior && by == BY_ESTIMATE) {
 			if (pmbench_prior_judge_now(out, &most, prior, c, bc,
-						    rounds, margin, seed))
+						    rounds, margin, o->target,
+						    seed))
 				break;
 		} else if (pmbench_schedule_judge(out, &most, c, bc, rounds,
 						  margin, seed)) {
@@ -1450,8 +1450,8 @@ static uint64_t budget_cells(struct budget *b,
 				&b->cells[g * x->nr + i];
 
 			c->group = g;
-			pm_ratio(x, i, b->rounds[g], o->budget.margin,
-				 x->ctx->prior, by, c);
+			pm_ratio(x, i, b->rounds[g], &o->budget, x->ctx->prior,
+				 by, c);
 			c->cost_ns = x->cost_ns[i] * (x->k[i] ? x->k[i] : 1);
 			c->next = 0;
 		}
@@ -1573,45 +1573,26 @@ static struct pmbench_trash_need round_trash(const struct rounds *x,
 	return n;
 }
 
+/* Group g's round by the PMs `runs` marks (pmbench_trash_round_fn). */
+static struct pmbench_trash_need group_trash(void *payload, size_t g,
+					     const int *runs)
+{
+	const struct budget *b = payload;
+
+	return round_trash(&b->xs[g], runs);
+}
+
 /*
  * What the further rounds of `need_ns` leave in the trash: each group's
  * rounds as the cells need them, run by the PMs that take part in them
- * (pmbench_schedule_need_rounds()); not known (ns 0) when need_ns is not.
+ * (pmbench_trash_pace_of()); not known (ns 0) when need_ns is not.
  */
 static struct pmbench_trash_pace
-further_pace(const struct budget *b, const struct pmbench_bench_opts *o,
+further_pace(struct budget *b, const struct pmbench_bench_opts *o,
 	     uint64_t need_ns)
 {
-	struct pmbench_trash_pace pace = { { 0, 0 }, 0 };
-	size_t pms = b->xs[0].nr;
-	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
-	double *most = pmbench_xcalloc(b->nr, sizeof(*most));
-	int *runs = pmbench_xcalloc(b->nr * pms, sizeof(*runs));
-
-	if (need_ns == UINT64_MAX || !need_ns)
-		goto done;
-	/* Before the minimum's rounds the cells are judged at its end. */
-	for (size_t g = 0; g < b->nr; g++)
-		rounds[g] = b->rounds[g] > o->budget.min_runs
-				    ? b->rounds[g]
-				    : o->budget.min_runs;
-	pmbench_schedule_need_rounds(b->cells, b->nr * pms, rounds, b->nr,
-				     &o->budget, most, runs);
-	for (size_t g = 0; g < b->nr; g++) {
-		struct pmbench_trash_need n;
-
-		if (!(most[g] > 0))
-			continue;
-		n = round_trash(&b->xs[g], &runs[g * pms]);
-		pace.need.bytes += (uint64_t)(most[g] * (double)n.bytes);
-		pace.need.files += (uint64_t)(most[g] * (double)n.files);
-	}
-	pace.ns = need_ns;
-done:
-	free(rounds);
-	free(most);
-	free(runs);
-	return pace;
+	return pmbench_trash_pace_of(b->cells, b->nr, b->xs[0].nr, b->rounds,
+				     &o->budget, need_ns, group_trash, b);
 }
 
 /*
@@ -1638,8 +1619,8 @@ static enum pmbench_prior_source prior_cells(struct budget *b,
 			enum pmbench_prior_source s;
 
 			c->group = g;
-			s = pm_ratio(x, i, o->budget.min_runs, o->budget.margin,
-				     p, BY_PRIOR, c);
+			s = pm_ratio(x, i, o->budget.min_runs, &o->budget, p,
+				     BY_PRIOR, c);
 			if (s < src)
 				src = s;
 			c->cost_ns = b->turn_ns[g * x->nr + i]
@@ -1652,57 +1633,58 @@ static enum pmbench_prior_source prior_cells(struct budget *b,
 	return src;
 }
 
+/* The budget and its options, for the prior's view. */
+struct prior_view {
+	struct budget *b;
+	const struct pmbench_bench_opts *o;
+};
+
+/* The cells at the prior's pick, and the further rounds they need. */
+static enum pmbench_prior_source
+view_judge(void *payload, struct pmbench_prior *p, uint64_t *need_ns)
+{
+	struct prior_view *v = payload;
+	struct budget *b = v->b;
+	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
+	uint64_t control;
+	enum pmbench_prior_source src = prior_cells(b, v->o, p, &control);
+
+	for (size_t g = 0; g < b->nr; g++)
+		rounds[g] = v->o->budget.min_runs;
+	*need_ns = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
+					    rounds, b->nr, control,
+					    &v->o->budget);
+	free(rounds);
+	return src;
+}
+
+static struct pmbench_trash_pace view_pace(void *payload, uint64_t need_ns)
+{
+	struct prior_view *v = payload;
+
+	return further_pace(v->b, v->o, need_ns);
+}
+
 /*
  * Before the first timed round: the time the further rounds will need
  * as this machine's earlier results predict (prior.h), UINT64_MAX when
  * none says; `src` the weakest source of a cell, `pairs` the machine's,
  * `pace` what those rounds leave in the trash. Both the mean over the
- * picks of the same pairs' spreads (PMBENCH_PRIOR_PICKS): an expected
- * time; the cells are left as the median judges them.
+ * picks of the same pairs' spreads (pmbench_prior_expect()): an
+ * expected time; the cells are left as the median judges them.
  */
 static uint64_t prior_need(struct budget *b, const struct pmbench_bench_opts *o,
 			   enum pmbench_prior_source *src, size_t *pairs,
 			   struct pmbench_trash_pace *pace)
 {
+	static const struct pmbench_prior_view view = { view_judge, view_pace };
 	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
 	struct pmbench_prior *p = b->xs[0].ctx->prior ? b->xs[0].ctx->prior
 						      : &none;
-	unsigned *rounds = pmbench_xcalloc(b->nr, sizeof(*rounds));
-	double ns = 0, bytes = 0, files = 0;
-	uint64_t control = 0, need = UINT64_MAX;
+	struct prior_view v = { b, o };
+	uint64_t need = pmbench_prior_expect(p, &view, &v, src, pace);
 
-	memset(pace, 0, sizeof(*pace));
-	for (size_t g = 0; g < b->nr; g++)
-		rounds[g] = o->budget.min_runs;
-	for (size_t k = 0; k < PMBENCH_PRIOR_PICKS; k++) {
-		struct pmbench_trash_pace at;
-		uint64_t n;
-
-		p->pick = pmbench_prior_picks[k];
-		*src = prior_cells(b, o, p, &control);
-		if (*src == PMBENCH_PRIOR_NONE)
-			break;
-		n = pmbench_schedule_need_ns(b->cells, b->nr * b->xs[0].nr,
-					     rounds, b->nr, control,
-					     &o->budget);
-		if (n == UINT64_MAX) {
-			ns = -1;
-			break;
-		}
-		at = further_pace(b, o, n);
-		ns += (double)n / PMBENCH_PRIOR_PICKS;
-		bytes += (double)at.need.bytes / PMBENCH_PRIOR_PICKS;
-		files += (double)at.need.files / PMBENCH_PRIOR_PICKS;
-	}
-	p->pick = 0;
-	if (*src != PMBENCH_PRIOR_NONE && ns >= 0) {
-		need = (uint64_t)ns;
-		pace->ns = need;
-		pace->need.bytes = (uint64_t)bytes;
-		pace->need.files = (uint64_t)files;
-	}
 	*pairs = p->pairs;
-	free(rounds);
 	return need;
 }
 

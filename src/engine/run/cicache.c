@@ -1415,50 +1415,33 @@ static int room_fits(const struct run *x, size_t ci, const size_t *who,
 					left_ns);
 }
 
+/* Config ci's hit round by the PMs `runs` marks (pmbench_trash_round_fn). */
+static struct pmbench_trash_need config_trash(void *payload, size_t ci,
+					      const int *runs)
+{
+	const struct run *x = payload;
+	size_t *who = pmbench_xcalloc(x->nr ? x->nr : 1, sizeof(*who)), n = 0;
+	struct pmbench_trash_need t;
+
+	for (size_t i = 0; i < x->nr; i++)
+		if (runs[i])
+			who[n++] = i;
+	t = round_trash(x, ci, who, n);
+	free(who);
+	return t;
+}
+
 /*
  * What the further rounds of `need_ns` leave in the trash: each
  * config's hit rounds as the cells need them, by the PMs that take part
- * in them (pmbench_schedule_need_rounds(), as bench's further_pace());
- * not known (ns 0) when need_ns is not.
+ * in them (pmbench_trash_pace_of(), as bench's further_pace()); not
+ * known (ns 0) when need_ns is not.
  */
-static struct pmbench_trash_pace further_pace(const struct run *x,
-					      uint64_t need_ns)
+static struct pmbench_trash_pace further_pace(struct run *x, uint64_t need_ns)
 {
-	struct pmbench_trash_pace pace = { { 0, 0 }, 0 };
-	size_t cn = x->configs_nr, nr = x->nr;
-	unsigned *rounds = pmbench_xcalloc(cn ? cn : 1, sizeof(*rounds));
-	double *most = pmbench_xcalloc(cn ? cn : 1, sizeof(*most));
-	int *runs = pmbench_xcalloc(cn * nr + 1, sizeof(*runs));
-	size_t *who = pmbench_xcalloc(nr ? nr : 1, sizeof(*who));
-
-	if (need_ns == UINT64_MAX || !need_ns)
-		goto done;
-	for (size_t ci = 0; ci < cn; ci++)
-		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
-				     ? x->b->rounds[ci]
-				     : x->o->budget.min_runs;
-	pmbench_schedule_need_rounds(x->b->cells, cn * nr, rounds, cn,
-				     &x->o->budget, most, runs);
-	for (size_t ci = 0; ci < cn; ci++) {
-		struct pmbench_trash_need t;
-		size_t n = 0;
-
-		if (!(most[ci] > 0))
-			continue;
-		for (size_t i = 0; i < nr; i++)
-			if (runs[ci * nr + i])
-				who[n++] = i;
-		t = round_trash(x, ci, who, n);
-		pace.need.bytes += (uint64_t)(most[ci] * (double)t.bytes);
-		pace.need.files += (uint64_t)(most[ci] * (double)t.files);
-	}
-	pace.ns = need_ns;
-done:
-	free(rounds);
-	free(most);
-	free(runs);
-	free(who);
-	return pace;
+	return pmbench_trash_pace_of(x->b->cells, x->configs_nr, x->nr,
+				     x->b->rounds, &x->o->budget, need_ns,
+				     config_trash, x);
 }
 
 /*
@@ -1512,6 +1495,7 @@ static enum pmbench_prior_source budget_cells_of(struct run *x,
 				pmbench_prior_judge_now(c, &most, prior, cell,
 							bc, n,
 							x->o->budget.margin,
+							x->o->budget.target,
 							seed);
 			} else {
 				pmbench_schedule_judge(c, &most, cell, bc, n,
@@ -1536,57 +1520,49 @@ static void estimate_cells(struct run *x)
 	budget_cells_of(x, NULL, x->ctx->prior);
 }
 
+/* The cells at the prior's pick, and the further rounds they need. */
+static enum pmbench_prior_source
+view_judge(void *payload, struct pmbench_prior *p, uint64_t *need_ns)
+{
+	struct run *x = payload;
+	size_t cn = x->configs_nr;
+	unsigned *rounds = pmbench_xcalloc(cn ? cn : 1, sizeof(*rounds));
+	enum pmbench_prior_source src;
+
+	for (size_t ci = 0; ci < cn; ci++)
+		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
+				     ? x->b->rounds[ci]
+				     : x->o->budget.min_runs;
+	src = budget_cells_of(x, rounds, p);
+	*need_ns = pmbench_schedule_need_ns(x->b->cells, cn * x->nr, rounds, cn,
+					    0, &x->o->budget);
+	free(rounds);
+	return src;
+}
+
+static struct pmbench_trash_pace view_pace(void *payload, uint64_t need_ns)
+{
+	return further_pace(payload, need_ns);
+}
+
 /*
  * After every config's first hit round: the time the further rounds
  * will need as this machine's earlier results predict (prior.h), the
- * mean over the picks of the same pairs' spreads (PMBENCH_PRIOR_PICKS),
- * UINT64_MAX when none says; `src` the weakest source, `pairs` the
- * machine's, `pace` what those rounds leave in the trash (the mean
- * too).
+ * mean over the picks of the same pairs' spreads
+ * (pmbench_prior_expect()), UINT64_MAX when none says; `src` the
+ * weakest source, `pairs` the machine's, `pace` what those rounds leave
+ * in the trash (the mean too).
  */
 static uint64_t prior_need(struct run *x, enum pmbench_prior_source *src,
 			   size_t *pairs, struct pmbench_trash_pace *pace)
 {
+	static const struct pmbench_prior_view view = { view_judge, view_pace };
 	struct pmbench_prior none = PMBENCH_PRIOR_INIT;
 	struct pmbench_prior *p = x->ctx->prior ? x->ctx->prior : &none;
-	unsigned *rounds = pmbench_xcalloc(x->configs_nr ? x->configs_nr : 1,
-					   sizeof(*rounds));
-	double ns = 0, bytes = 0, files = 0;
+	uint64_t need = pmbench_prior_expect(p, &view, x, src, pace);
 
-	memset(pace, 0, sizeof(*pace));
-	for (size_t ci = 0; ci < x->configs_nr; ci++)
-		rounds[ci] = x->b->rounds[ci] > x->o->budget.min_runs
-				     ? x->b->rounds[ci]
-				     : x->o->budget.min_runs;
-	for (size_t k = 0; k < PMBENCH_PRIOR_PICKS; k++) {
-		struct pmbench_trash_pace at;
-		uint64_t n;
-
-		p->pick = pmbench_prior_picks[k];
-		*src = budget_cells_of(x, rounds, p);
-		if (*src == PMBENCH_PRIOR_NONE)
-			break;
-		n = pmbench_schedule_need_ns(x->b->cells, x->configs_nr * x->nr,
-					     rounds, x->configs_nr, 0,
-					     &x->o->budget);
-		if (n == UINT64_MAX) {
-			ns = -1;
-			break;
-		}
-		at = further_pace(x, n);
-		ns += (double)n / PMBENCH_PRIOR_PICKS;
-		bytes += (double)at.need.bytes / PMBENCH_PRIOR_PICKS;
-		files += (double)at.need.files / PMBENCH_PRIOR_PICKS;
-	}
-	p->pick = 0;
 	*pairs = p->pairs;
-	free(rounds);
-	if (*src == PMBENCH_PRIOR_NONE || ns < 0)
-		return UINT64_MAX;
-	pace->ns = (uint64_t)ns;
-	pace->need.bytes = (uint64_t)bytes;
-	pace->need.files = (uint64_t)files;
-	return pace->ns;
+	return need;
 }
 
 /*

@@ -139,6 +139,43 @@ void pmbench_trash_further(struct pmbench_trash_need *need, unsigned *rounds,
 	need[nr].files = (uint64_t)((double)sum.files * share);
 }
 
+struct pmbench_trash_pace
+pmbench_trash_pace_of(const struct pmbench_schedule_cell *cells, size_t groups,
+		      size_t pms, const unsigned *done,
+		      const struct pmbench_schedule_budget *o, uint64_t need_ns,
+		      pmbench_trash_round_fn round, void *payload)
+{
+	struct pmbench_trash_pace pace = { { 0, 0 }, 0 };
+	unsigned *rounds;
+	double *most;
+	int *runs;
+
+	if (need_ns == UINT64_MAX || !need_ns || !groups)
+		return pace;
+	rounds = pmbench_xcalloc(groups, sizeof(*rounds));
+	most = pmbench_xcalloc(groups, sizeof(*most));
+	runs = pmbench_xcalloc(groups * pms + 1, sizeof(*runs));
+	/* Before the minimum's rounds the cells are judged at its end. */
+	for (size_t g = 0; g < groups; g++)
+		rounds[g] = done[g] > o->min_runs ? done[g] : o->min_runs;
+	pmbench_schedule_need_rounds(cells, groups * pms, rounds, groups, o,
+				     most, runs);
+	for (size_t g = 0; g < groups; g++) {
+		struct pmbench_trash_need n;
+
+		if (!(most[g] > 0))
+			continue;
+		n = round(payload, g, &runs[g * pms]);
+		pace.need.bytes += (uint64_t)(most[g] * (double)n.bytes);
+		pace.need.files += (uint64_t)(most[g] * (double)n.files);
+	}
+	pace.ns = need_ns;
+	free(rounds);
+	free(most);
+	free(runs);
+	return pace;
+}
+
 void pmbench_trash_now(struct pmbench_fs_trash_room *room,
 		       struct pmbench_trash_model *m,
 		       const struct pmbench_ctx *ctx)
@@ -358,13 +395,13 @@ int pmbench_trash_round_fits(const struct pmbench_ctx *ctx,
 		return 1;
 	if (cost + est <= left_ns && left_ns - cost >= cost)
 		return 1;
-	pmbench_buf_add_clock_unit(&w, (double)cost / 1e9);
+	pmbench_buf_add_clock(&w, (double)cost / 1e9);
 	pmbench_buf_add_clock_unit(&l, (double)left_ns / 1e9);
 	pmbench_ctx_event(ctx,
 			  "no further rounds: the trash is full, and emptying "
-			  "it (the deletion and the file system's wait after "
-			  "it, about %s) would leave less of the %s left for "
-			  "rounds than it takes",
+			  "it (the deletion, then the file system's wait) "
+			  "would take about %s of the %s left, leaving less "
+			  "for rounds than it takes",
 			  w.ptr, l.ptr);
 	pmbench_buf_release(&w);
 	pmbench_buf_release(&l);
