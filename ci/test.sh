@@ -54,6 +54,16 @@ esac
 # of theirs that were waited for). 600 s of wall on 2 cores is at most
 # 1,200 CPU-s: these lines say where the suite's go.
 stamp() { date +%s; }
+# A pmbench deleter deleting beside the suite moves the disk's free space,
+# which the trash cases read, and slows the timing cases' file work (a
+# rehearsal of 2026-12-07 begun while one deleted millions of files failed
+# three of them): the suite starts once none runs.
+if pgrep -x pmb-deleter >/dev/null 2>&1; then
+	echo "ci/test.sh: waiting for pmbench's background deleter to end" \
+		"(pgrep -x pmb-deleter): the tests read the disk's free space" \
+		"and time file work" >&2
+	while pgrep -x pmb-deleter >/dev/null 2>&1; do sleep 2; done
+fi
 hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat; }
 t0=$(stamp) c0=$(ticks)

@@ -35,6 +35,55 @@ static void die_env(const char *what)
 	pmbench_die("test setup: %s", what);
 }
 
+/* Whether a process named "pmb-deleter" runs (its /proc/PID/comm). */
+static int deleter_runs(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		char path[300], comm[32];
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, "pmb-deleter", 11))
+			found = 1;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+int h_quiet_disk(unsigned most_s)
+{
+	struct timespec ts = { 1, 0 };
+	unsigned waited = 0;
+
+	while (deleter_runs()) {
+		if (waited >= most_s) {
+			fprintf(stderr,
+				"a pmbench deleter still runs after %u s\n",
+				waited);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+		waited++;
+	}
+	if (waited)
+		fprintf(stderr, "waited %u s for a pmbench deleter to end\n",
+			waited);
+	return 0;
+}
+
 const char *h_setup(void)
 {
 	const char *fake = getenv("PMBENCH_FAKEPM");

@@ -24,6 +24,17 @@ struct h_run {
 const char *h_setup(void);
 
 /**
+ * Wait, up to `most_s` seconds, until no pmbench deleter (short name
+ * "pmb-deleter", any user's, any work folder's) runs on this machine:
+ * for the cases that read what a run leaves from the file system's free
+ * space, which a deletion beside them moves (a rehearsal of 2026-12-07
+ * started while the trio's deleter freed millions of files, and both
+ * trash cases failed). Says on stderr how long it waited; returns 0, or
+ * -1 when one still runs after `most_s`.
+ */
+int h_quiet_disk(unsigned most_s);
+
+/**
  * After h_setup(), for the case running: pmbench's benches time the
  * drift control as a user's do. h_setup() turns it off
  * (PMBENCH_TEST_NO_CONTROL, control.h): only the tests about the

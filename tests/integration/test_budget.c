@@ -640,7 +640,8 @@ static size_t where(const char *hay, const char *needle)
  * beside a copy, 2026-12-06). The estimate before the first timed
  * run names the one emptying and the group it precedes; the trash is
  * emptied there, after clean's last timed run and before lockfile's
- * first, and no reset within the rounds had to empty it.
+ * first, and no reset within the rounds had to empty it. Both trash
+ * cases start once no pmbench deleter runs (h_quiet_disk()).
  */
 TEST(trash_emptied_between_groups)
 {
@@ -656,6 +657,7 @@ TEST(trash_emptied_between_groups)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&env, "FAKEPM_NPM_TIMELINE=write:65536:0");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_TIMELINE=write:65536:0");
+	CHECK_INT(h_quiet_disk(300), 0);
 	pmbench_strvec_pushf(&env, "%s=%llu", PMBENCH_FS_TRASH_LIMIT_ENV,
 			     1216ull << 20);
 	pmbench_strvec_pushf(&env, "%s=0", PMBENCH_FS_REUSE_DELAY_ENV);
@@ -723,6 +725,7 @@ TEST(ci_cache_trash_emptied_before_a_strategy)
 	snprintf(out, sizeof(out), "%s", h_write("result.json", ""));
 	pmbench_strvec_push(&env, "FAKEPM_NPM_TIMELINE=write:65536:0");
 	pmbench_strvec_push(&env, "FAKEPM_BUN_TIMELINE=write:65536:0");
+	CHECK_INT(h_quiet_disk(300), 0);
 	pmbench_strvec_pushf(&env, "%s=%llu", PMBENCH_FS_TRASH_LIMIT_ENV,
 			     CI_TRASH_LIMIT_MIB << 20);
 	pmbench_strvec_pushf(&env, "%s=0", PMBENCH_FS_REUSE_DELAY_ENV);
