@@ -35,31 +35,40 @@ static void die_env(const char *what)
 	pmbench_die("test setup: %s", what);
 }
 
-/* Whether a process named "pmb-deleter" runs (its /proc/PID/comm). */
+/* The short name pmbench's deleter gives itself (deleter.c), as comm. */
+#define DELETER_COMM "pmb-deleter\n"
+
+/* Process `pid`'s short name, /proc/PID/comm, into `out`; -1: gone. */
+static int comm_of(struct pmbench_buf *out, long pid)
+{
+	char path[64];
+
+	pmbench_buf_reset(out);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (pmbench_fs_read(out, path, 64) < 0) {
+		pmbench_error_clear();
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether a pmbench deleter runs on this machine, any user's. */
 static int deleter_runs(void)
 {
+	struct pmbench_buf comm = PMBENCH_BUF_INIT;
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int found = 0;
 
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d))) {
-		char path[300], comm[32];
-		FILE *f;
+	while (d && !found && (e = readdir(d))) {
+		long pid = strtol(e->d_name, NULL, 10);
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) &&
-		    !strncmp(comm, "pmb-deleter", 11))
-			found = 1;
-		fclose(f);
+		found = pid > 0 && !comm_of(&comm, pid) &&
+			!strcmp(comm.ptr, DELETER_COMM);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	pmbench_buf_release(&comm);
 	return found;
 }
 
@@ -274,10 +283,8 @@ static int own_deleters(void)
 		if (end == p)
 			break;
 		p = end;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		pmbench_buf_reset(&comm);
-		if (!pmbench_fs_read(&comm, path, 64) &&
-		    (!strcmp(comm.ptr, "pmb-deleter\n") ||
+		if (!comm_of(&comm, pid) &&
+		    (!strcmp(comm.ptr, DELETER_COMM) ||
 		     (!h_alive(pid) && !strcmp(comm.ptr, "pmbench\n"))))
 			n++;
 	}
